@@ -1,0 +1,26 @@
+// Bundles the CLI into a few files so `inter` starts without resolving hundreds of modules; heavy, rarely needed
+// parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
+import { build } from "esbuild";
+import { readFileSync, rmSync } from "node:fs";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+rmSync(new URL("../lib", import.meta.url), { recursive: true, force: true });
+
+await build({
+  entryPoints: { cli: "src/cli/entry.ts", index: "src/index.ts" },
+  outdir: "lib",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  // esbuild runs its own native binary, so it stays a normal dependency.
+  external: ["esbuild"],
+  define: { __INTER_VERSION__: JSON.stringify(pkg.version) },
+  banner: { js: "import { createRequire as __interRequire } from 'node:module'; const require = __interRequire(import.meta.url);" },
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "none",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});

@@ -1,0 +1,22 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** Temp files carry this marker so `cache gc` can sweep the leftovers of killed processes. */
+export const TMP_MARKER = ".inter-tmp-";
+
+/**
+ * Write-then-rename: readers (and concurrent `inter` processes) see the old file or the new one, never a torn one,
+ * and a SIGKILL leaves at worst a stray temp file.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}${TMP_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}

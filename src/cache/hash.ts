@@ -1,0 +1,47 @@
+import { createHash } from "node:crypto";
+import xxhash from "xxhash-wasm";
+
+type Hasher = Awaited<ReturnType<typeof xxhash>>;
+let hasher: Hasher | undefined;
+
+/** xxhash-wasm compiles a WebAssembly module; do it once per process, before any hashing. */
+export async function initHasher(): Promise<void> {
+  hasher ??= await xxhash();
+}
+
+function api(): Hasher {
+  if (!hasher) throw new Error("initHasher() must run before hashing");
+  return hasher;
+}
+
+const SEED_B = 0x9e3779b97f4a7c15n;
+
+/** 128 bits from two seeded xxh64 runs: fingerprints and local content hashes, never identity outside the machine. */
+export function xxh(data: string | Uint8Array): string {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  const h = api();
+  return h.h64Raw(bytes).toString(16).padStart(16, "0") + h.h64Raw(bytes, SEED_B).toString(16).padStart(16, "0");
+}
+
+/** Identity for anything that leaves the machine: candidate hashes, receipts, plan checks. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** JSON with object keys sorted at every depth, so equal values always serialize to equal bytes. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}

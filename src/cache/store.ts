@@ -1,0 +1,172 @@
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { TMP_MARKER, writeFileAtomic } from "./atomic.js";
+import { sha256 } from "./hash.js";
+import type { FingerprintKey } from "./fingerprint.js";
+
+export interface OutputEntry {
+  /** Path relative to the project root, with forward slashes. */
+  path: string;
+  sha256: string;
+  size: number;
+  mode: number;
+}
+
+/** One record per fingerprint: everything needed to restore a task's outputs and explain why it ran. */
+export interface TaskRecord {
+  schema: 1;
+  task: string;
+  fingerprint: string;
+  key: FingerprintKey;
+  createdAt: string;
+  durationMs: number;
+  outputs: OutputEntry[];
+  /** What the task returned (e.g. the candidate hash); dependents read it. */
+  data: unknown;
+  /** Warnings of the run that made this record, replayed on every hit. */
+  warnings: string[];
+  /** Hash over outputs and data: what dependents' fingerprints see of this task. */
+  digest: string;
+}
+
+export interface LatestPointer {
+  fingerprint: string;
+  previous?: string;
+}
+
+const encode = (taskId: string) => encodeURIComponent(taskId);
+
+/**
+ * Content-addressed objects (named by sha256, verified on every read) plus one JSON record per task fingerprint.
+ * Every write is atomic, so concurrent processes and kill -9 leave either nothing or a complete file.
+ */
+export class Store {
+  constructor(readonly dir: string) {}
+
+  objectPath(hash: string): string {
+    return join(this.dir, "objects", hash.slice(0, 2), hash);
+  }
+
+  recordPath(taskId: string, fingerprint: string): string {
+    return join(this.dir, "records", encode(taskId), `${fingerprint}.json`);
+  }
+
+  private latestPath(taskId: string): string {
+    return join(this.dir, "latest", `${encode(taskId)}.json`);
+  }
+
+  putObject(content: Buffer): string {
+    const hash = sha256(content);
+    const file = this.objectPath(hash);
+    if (!existsSync(file)) writeFileAtomic(file, content);
+    return hash;
+  }
+
+  hasObject(hash: string): boolean {
+    return existsSync(this.objectPath(hash));
+  }
+
+  /** The object's bytes, or undefined when missing or corrupt (a corrupt object is deleted so it gets rewritten). */
+  readObject(hash: string): Buffer | undefined {
+    const file = this.objectPath(hash);
+    let content: Buffer;
+    try {
+      content = readFileSync(file);
+    } catch {
+      return undefined;
+    }
+    if (sha256(content) !== hash) {
+      rmSync(file, { force: true });
+      return undefined;
+    }
+    return content;
+  }
+
+  /** Writes an output back into the project; false when its object is gone or damaged. */
+  restore(root: string, entry: OutputEntry): boolean {
+    const content = this.readObject(entry.sha256);
+    if (!content) return false;
+    const target = join(root, entry.path);
+    writeFileAtomic(target, content);
+    chmodSync(target, entry.mode & 0o777);
+    return true;
+  }
+
+  readRecord(taskId: string, fingerprint: string): TaskRecord | undefined {
+    const file = this.recordPath(taskId, fingerprint);
+    try {
+      const record = JSON.parse(readFileSync(file, "utf8")) as TaskRecord;
+      if (record?.schema === 1 && record.fingerprint === fingerprint && Array.isArray(record.outputs) && Array.isArray(record.warnings)) return record;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    }
+    // Unreadable or foreign: drop it so the task runs and writes a good one.
+    rmSync(file, { force: true });
+    return undefined;
+  }
+
+  writeRecord(record: TaskRecord): void {
+    writeFileAtomic(this.recordPath(record.task, record.fingerprint), JSON.stringify(record, null, 1));
+    const latest = this.readLatest(record.task);
+    const pointer: LatestPointer =
+      latest && latest.fingerprint !== record.fingerprint ? { fingerprint: record.fingerprint, previous: latest.fingerprint } : { fingerprint: record.fingerprint, previous: latest?.previous };
+    writeFileAtomic(this.latestPath(record.task), JSON.stringify(pointer));
+  }
+
+  /** Marks an existing record as the task's newest (a cache hit on an older fingerprint). */
+  touchLatest(taskId: string, fingerprint: string): void {
+    const latest = this.readLatest(taskId);
+    if (latest?.fingerprint === fingerprint) return;
+    writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint }));
+  }
+
+  readLatest(taskId: string): LatestPointer | undefined {
+    try {
+      const pointer = JSON.parse(readFileSync(this.latestPath(taskId), "utf8")) as LatestPointer;
+      return typeof pointer?.fingerprint === "string" ? pointer : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Every record in the store, unreadable ones skipped. */
+  listRecords(): Array<{ record: TaskRecord; file: string; mtimeMs: number }> {
+    const out: Array<{ record: TaskRecord; file: string; mtimeMs: number }> = [];
+    const base = join(this.dir, "records");
+    for (const taskDir of safeReaddir(base)) {
+      for (const name of safeReaddir(join(base, taskDir))) {
+        if (!name.endsWith(".json") || name.includes(TMP_MARKER)) continue;
+        const file = join(base, taskDir, name);
+        try {
+          const record = JSON.parse(readFileSync(file, "utf8")) as TaskRecord;
+          out.push({ record, file, mtimeMs: statSync(file).mtimeMs });
+        } catch {
+          // counted by verify
+        }
+      }
+    }
+    return out;
+  }
+
+  listObjects(): Array<{ hash: string; file: string; size: number }> {
+    const out: Array<{ hash: string; file: string; size: number }> = [];
+    const base = join(this.dir, "objects");
+    for (const shard of safeReaddir(base)) {
+      for (const name of safeReaddir(join(base, shard))) {
+        if (name.includes(TMP_MARKER)) continue;
+        const file = join(base, shard, name);
+        out.push({ hash: name, file, size: statSync(file).size });
+      }
+    }
+    return out;
+  }
+
+}
+
+export function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,24 @@
+import { Command } from "clipanion";
+import { buildTaskIds } from "../../graph/build-graph.js";
+import { BaseCommand, type CommandResult } from "../base.js";
+import { executeGraph } from "../execute-graph.js";
+import { openProject } from "../project.js";
+
+export class BuildCommand extends BaseCommand {
+  static paths = [["build"]];
+  static usage = Command.Usage({
+    description: "Build every target except the evaluation, re-running only tasks whose inputs changed",
+    details: "Runs the task graph (discover → design → emit → bundle → inspect → validate, plus your own tasks) with content-hash caching. Progress goes to stderr; with --json, stdout carries one JSON document with every task's status.",
+    examples: [
+      ["Build the project", "inter build"],
+      ["Rebuild everything, ignoring the cache", "inter build --force"],
+      ["Machine-readable result", "inter build --json"],
+    ],
+  });
+
+  async run(): Promise<CommandResult> {
+    const project = await openProject({ cwd: this.cwd, config: this.configFile });
+    const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force });
+    return { data };
+  }
+}

@@ -1,0 +1,77 @@
+import { Command, Option } from "clipanion";
+import { describeChange, diffKeys, fingerprintOf, type Change } from "../../cache/fingerprint.js";
+import { initHasher } from "../../cache/hash.js";
+import { StatIndex } from "../../cache/stat-index.js";
+import { InterError } from "../../errors.js";
+import { selectTasks } from "../../graph/build-graph.js";
+import { keyFor } from "../../graph/key.js";
+import { BaseCommand, type CommandResult } from "../base.js";
+import { openProject } from "../project.js";
+import { INTER_VERSION } from "../version.js";
+
+type Status = "up-to-date" | "will-run" | "blocked";
+
+export class ExplainCommand extends BaseCommand {
+  static paths = [["explain"]];
+  static usage = Command.Usage({
+    description: "Say whether a task is up to date and why it ran or will run",
+    details: "Compares the task's inputs, config slice, dependencies, environment and tool versions with its last record. For an up-to-date task it also says why its last run happened.",
+    examples: [["Why does design re-run?", "inter explain design"]],
+  });
+  task = Option.String({ name: "task" });
+
+  async run(): Promise<CommandResult> {
+    const project = await openProject({ cwd: this.cwd, config: this.configFile });
+    const { graph, store, loaded } = project;
+    if (!graph.tasks.has(this.task)) {
+      throw new InterError("TASK_NOT_FOUND", `No task named "${this.task}".`, `Use one of: ${[...graph.tasks.keys()].join(", ")}.`, { name: this.task });
+    }
+    await initHasher();
+    const statIndex = StatIndex.load(project.cacheDir);
+    const digests = new Map<string, string>();
+    const status = new Map<string, Status>();
+    let target: { fingerprint: string; changes: Change[]; lastRun?: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] } } | undefined;
+
+    for (const id of selectTasks(graph, [this.task])) {
+      const spec = graph.tasks.get(id)!;
+      const stale = spec.deps.find((d) => status.get(d) !== "up-to-date");
+      if (stale) {
+        status.set(id, "blocked");
+        if (id === this.task) target = { fingerprint: "", changes: [{ kind: "dependency", task: stale }] };
+        continue;
+      }
+      const key = await keyFor(spec, loaded.root, statIndex, INTER_VERSION, Object.fromEntries(spec.deps.map((d) => [d, digests.get(d)!])));
+      const fingerprint = fingerprintOf(key);
+      const record = store.readRecord(id, fingerprint);
+      status.set(id, record ? "up-to-date" : "will-run");
+      if (record) digests.set(id, record.digest);
+      if (id !== this.task) continue;
+
+      const latest = store.readLatest(id);
+      const latestRecord = latest && store.readRecord(id, latest.fingerprint);
+      if (record) {
+        const previous = latest?.fingerprint === fingerprint && latest.previous ? store.readRecord(id, latest.previous) : undefined;
+        const reasons = previous ? diffKeys(previous.key, record.key) : [{ kind: "first-run" } as Change];
+        target = { fingerprint, changes: [], lastRun: { fingerprint, createdAt: record.createdAt, durationMs: record.durationMs, reasons: reasons.map(describeChange) } };
+      } else {
+        const changes = latestRecord ? diffKeys(latestRecord.key, key) : [{ kind: "first-run" } as Change];
+        target = { fingerprint, changes: changes.length ? changes : [{ kind: "first-run" }] };
+      }
+    }
+    const state = status.get(this.task)!;
+    const data = {
+      task: this.task,
+      status: state === "blocked" ? "will-run" : state,
+      fingerprint: target!.fingerprint || undefined,
+      changes: target!.changes.map((c) => ({ ...c, description: describeChange(c) })),
+      lastRun: target!.lastRun,
+    };
+    const human =
+      state === "up-to-date"
+        ? `${this.task} is up to date (cache hit for ${data.fingerprint}).\nIts last run (${target!.lastRun!.createdAt}, ${target!.lastRun!.durationMs} ms) happened because:\n${target!.lastRun!.reasons.map((r) => `  - ${r}`).join("\n")}`
+        : state === "blocked"
+          ? `${this.task} depends on ${(target!.changes[0] as { task: string }).task}, which is not up to date; ${this.task} re-runs if that task's output changes.`
+          : `${this.task} will run because:\n${data.changes.map((c) => `  - ${c.description}`).join("\n")}`;
+    return { data, human };
+  }
+}

@@ -1,0 +1,100 @@
+import { join } from "node:path";
+import { initHasher } from "../cache/hash.js";
+import { acquireLock } from "../cache/lock.js";
+import { StatIndex } from "../cache/stat-index.js";
+import { ERROR_CODES, InterError, type ErrorCode } from "../errors.js";
+import { selectTasks } from "../graph/build-graph.js";
+import { liveReporter, plainReporter, silentReporter, summaryLine } from "../graph/progress.js";
+import { runTasks, type Reporter, type TaskOutcome } from "../graph/scheduler.js";
+import type { Project } from "./project.js";
+import { INTER_VERSION } from "./version.js";
+
+export interface GraphRun {
+  tasks: TaskOutcome[];
+  summary: { total: number; ran: number; cached: number; failed: number; skipped: number; interrupted: number; durationMs: number };
+}
+
+const LOCK_TIMEOUT_MS = 30 * 60 * 1000;
+
+async function pickReporter(json: boolean): Promise<Reporter & { done?(): Promise<void> }> {
+  if (json) return silentReporter;
+  if (process.stderr.isTTY && !process.env.CI) return liveReporter();
+  return plainReporter();
+}
+
+/**
+ * Runs the requested tasks and their dependencies under the project lock. Ctrl-C (or SIGTERM) aborts running tasks,
+ * waits for them to stop, keeps every finished record, and ends with INTERRUPTED (exit 130).
+ */
+export async function executeGraph(project: Project, requested: string[], options: { json: boolean; concurrency: number; force: boolean }): Promise<GraphRun> {
+  const started = performance.now();
+  const ids = selectTasks(project.graph, requested);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    if (!options.json) process.stderr.write("\ninter: interrupting — stopping running tasks (press Ctrl-C again to quit at once)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const lock = await acquireLock(join(project.stateDir, "lock"), {
+    timeoutMs: LOCK_TIMEOUT_MS,
+    onWait: (pid) => options.json || process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
+  });
+  let outcomes: TaskOutcome[];
+  try {
+    await initHasher();
+    const statIndex = StatIndex.load(project.cacheDir);
+    const reporter = await pickReporter(options.json);
+    try {
+      outcomes = await runTasks({
+        loaded: project.loaded,
+        graph: project.graph,
+        ids,
+        store: project.store,
+        statIndex,
+        interVersion: INTER_VERSION,
+        concurrency: options.concurrency,
+        force: options.force,
+        signal: controller.signal,
+        reporter,
+      });
+    } finally {
+      await reporter.done?.();
+      statIndex.save();
+    }
+  } finally {
+    lock.release();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+
+  const durationMs = Math.round(performance.now() - started);
+  const count = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
+  const run: GraphRun = {
+    tasks: outcomes.map((o) => ({ ...o, durationMs: Math.round(o.durationMs) })),
+    summary: { total: outcomes.length, ran: count("ran"), cached: count("cached"), failed: count("failed"), skipped: count("skipped"), interrupted: count("interrupted"), durationMs },
+  };
+  if (!options.json) process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
+
+  if (controller.signal.aborted) {
+    throw new InterError("INTERRUPTED", "Interrupted; finished tasks were recorded in the cache.", "Run the same command again to continue where it stopped.", { ...run });
+  }
+  const failed = outcomes.filter((o) => o.status === "failed");
+  if (failed.length) {
+    const first = failed[0]!.error!;
+    // Bad input stays a usage-class error (exit 2) even when a task is what noticed it.
+    const code: ErrorCode = first.code in ERROR_CODES && ERROR_CODES[first.code as ErrorCode] === 2 ? (first.code as ErrorCode) : "TASK_FAILED";
+    const names = failed.map((f) => f.id).join(", ");
+    throw new InterError(
+      code,
+      failed.length === 1 ? first.message : `${failed.length} tasks failed (${names}); first: ${first.message}`,
+      first.suggestion,
+      { failed: failed.map((f) => f.id), ...first.details, ...run },
+    );
+  }
+  return run;
+}

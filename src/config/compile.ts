@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeFileAtomic } from "../cache/atomic.js";
+
+/**
+ * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
+ * its local imports into one ES module, cached under `.intermesh/config/` and keyed by the content of every file it
+ * was built from, so a warm start is a single `import()` without loading any transpiler.
+ */
+
+export interface CompileError {
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+interface Manifest {
+  entry: string;
+  inter: string;
+  sources: Record<string, string>;
+  output: string;
+}
+
+const digest = (data: string | Buffer) => createHash("sha1").update(data).digest("hex");
+
+/** `intermesh` in a config is always this running copy, so configs work without a local install. */
+function selfModule(): string {
+  const bundled = fileURLToPath(new URL("./index.js", import.meta.url));
+  return existsSync(bundled) ? bundled : fileURLToPath(new URL("../index.ts", import.meta.url));
+}
+
+function fresh(manifest: Manifest, entry: string, version: string, cacheDir: string): boolean {
+  if (manifest.entry !== entry || manifest.inter !== version || !existsSync(join(cacheDir, manifest.output))) return false;
+  for (const [file, hash] of Object.entries(manifest.sources)) {
+    try {
+      if (digest(readFileSync(file)) !== hash) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Returns the path of an ES module equivalent to the config, compiling it when any of its sources changed. */
+export async function compileConfig(entry: string, cacheDir: string, version: string): Promise<string> {
+  const manifestFile = join(cacheDir, "manifest.json");
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
+    if (fresh(manifest, entry, version, cacheDir)) return join(cacheDir, manifest.output);
+  } catch {
+    // no usable cache: compile
+  }
+
+  const esbuild = await import("esbuild");
+  const url = pathToFileURL(entry).href;
+  let result;
+  try {
+    result = await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      packages: "external",
+      alias: { intermesh: selfModule() },
+      define: { "import.meta.url": JSON.stringify(url), "import.meta.filename": JSON.stringify(entry), "import.meta.dirname": JSON.stringify(dirname(entry)) },
+      absWorkingDir: dirname(entry),
+      logLevel: "silent",
+    });
+  } catch (error) {
+    const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors?.[0];
+    const compileError: CompileError = first
+      ? { message: first.text, file: first.location ? resolve(dirname(entry), first.location.file) : entry, line: first.location?.line, column: first.location ? first.location.column + 1 : undefined }
+      : { message: (error as Error).message, file: entry };
+    throw Object.assign(new Error(compileError.message), { compileError });
+  }
+  const code = result.outputFiles[0]!.text;
+  const sources: Record<string, string> = {};
+  const ownDir = dirname(selfModule());
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const abs = resolve(dirname(entry), input);
+    // inter's own module is keyed by the version instead.
+    if (!relative(ownDir, abs).startsWith("..")) continue;
+    sources[abs] = digest(readFileSync(abs));
+  }
+  const output = `${digest(code).slice(0, 16)}.mjs`;
+  writeFileAtomic(join(cacheDir, output), code);
+  writeFileAtomic(manifestFile, JSON.stringify({ entry, inter: version, sources, output } satisfies Manifest));
+  return join(cacheDir, output);
+}

@@ -1,0 +1,123 @@
+import * as t from "typanion";
+import { InterError } from "../errors.js";
+import type { InterConfig } from "./types.js";
+
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const TASK_ID = /^[a-z][a-z0-9-]*(:[a-z0-9-]+)?$/;
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+const nonEmpty = t.cascade(t.isString(), [t.hasMinLength(1)]);
+const isGlobs = t.isOneOf([nonEmpty, t.cascade(t.isArray(nonEmpty), [t.hasMinLength(1)])]);
+const isArgv = t.cascade(t.isArray(t.isString()), [t.hasMinLength(1)]);
+
+const isService = t.isObject({
+  command: isArgv,
+  env: t.isOptional(t.isRecord(t.isString())),
+  ready: t.isOptional(t.isOneOf([nonEmpty, t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 65535)])])),
+  timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()])),
+});
+
+const isUserTask = t.isObject({
+  command: t.isOneOf([nonEmpty, isArgv]),
+  deps: t.isOptional(t.isArray(nonEmpty)),
+  inputs: t.isOptional(t.isArray(nonEmpty)),
+  outputs: t.isOptional(t.isArray(nonEmpty)),
+  env: t.isOptional(t.isArray(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]))),
+});
+
+const isConfig = t.isObject({
+  product: t.isObject({
+    name: nonEmpty,
+    binary: t.cascade(t.isString(), [t.matchesRegExp(KEBAB)]),
+    package: t.isOptional(nonEmpty),
+    version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
+  }),
+  inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
+  api: t.isOptional(
+    t.isObject({
+      baseUrl: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
+      credentialEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
+    }),
+  ),
+  targets: t.isOptional(
+    t.isObject({
+      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty) })),
+      eval: t.isOptional(
+        t.isObject({
+          plan: nonEmpty,
+          agent: t.isOptional(
+            t.isOneOf([t.isEnum(["reference", "claude-code", "codex", "opencode"]), t.isObject({ command: isArgv })]),
+          ),
+          services: t.isOptional(t.isRecord(isService)),
+        }),
+      ),
+    }),
+  ),
+  tasks: t.isOptional(t.isRecord(isUserTask, { keys: t.cascade(t.isString(), [t.matchesRegExp(TASK_ID)]) })),
+  cache: t.isOptional(
+    t.isObject({
+      dir: t.isOptional(nonEmpty),
+      maxSize: t.isOptional(t.isOneOf([t.cascade(t.isNumber(), [t.isPositive()]), t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)])])),
+    }),
+  ),
+});
+
+/** How to fix a field, keyed by its path with record keys replaced by `*`. */
+const FIXES: Record<string, string> = {
+  "": "Default-export defineConfig({ product, inputs }) from the config file.",
+  product: 'Add product: { name: "Rooms", binary: "rooms" }.',
+  "product.name": 'Set product.name to the product\'s display name, e.g. "Rooms".',
+  "product.binary": 'Use a lowercase kebab-case binary name, e.g. "rooms" or "rooms-cli".',
+  "product.version": 'Use a semver version such as "0.1.0".',
+  inputs: 'Add inputs: { openapi: "inputs/openapi.yaml", context: "inputs/context.md" }.',
+  "inputs.openapi": 'Point inputs.openapi at the OpenAPI document, e.g. "inputs/openapi.yaml" (a path or glob).',
+  "inputs.context": 'Point inputs.context at the product brief, e.g. "inputs/context.md", or remove the field.',
+  "api.baseUrl": 'Use an absolute http(s) URL such as "http://127.0.0.1:4010".',
+  "api.credentialEnv": 'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
+  "targets.eval.agent": 'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
+  "tasks.*": "Task ids are lowercase kebab-case (optionally with one `:` part).",
+  "tasks.*.command": 'Give a shell command line ("npm run lint") or an argv array (["node", "script.mjs"]).',
+  "tasks.*.env": "List environment variable names in UPPER_SNAKE case; their values are hashed, never stored.",
+  "cache.maxSize": 'Use a byte count or a size such as "500MB" or "2GB".',
+};
+
+function fixFor(path: string, reason: string): string {
+  if (reason.startsWith("Extraneous property")) {
+    return `Remove the unknown field "${path}" or correct its spelling; docs/config.md lists every field.`;
+  }
+  const generic = path.replace(/^tasks\.[^.]+/, "tasks.*").replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
+  for (let p = generic; ; p = p.slice(0, Math.max(0, p.lastIndexOf(".")))) {
+    const fix = FIXES[p];
+    if (fix) return fix;
+    if (!p) break;
+  }
+  return "See docs/config.md for every field and its allowed values.";
+}
+
+/** Turns typanion's `.a.b["c"]: Expected …` into a path `a.b.c` and the reason. */
+function parseTypanionError(line: string): { path: string; reason: string } {
+  const match = /^(\.[^:]*|)\s*:\s*(.*)$/s.exec(line);
+  if (!match) return { path: "", reason: line };
+  const path = match[1]!
+    .replace(/\["([^"]*)"\]/g, ".$1")
+    .replace(/\[(\d+)\]/g, ".$1")
+    .replace(/^\./, "");
+  return { path, reason: match[2]! };
+}
+
+export function validateConfig(value: unknown, file: string): InterConfig {
+  const errors: string[] = [];
+  if (isConfig(value, { errors })) return value as InterConfig;
+  const issues = errors.map(parseTypanionError).map((e) => ({ ...e, fix: fixFor(e.path, e.reason) }));
+  const first = issues[0]!;
+  throw new InterError(
+    "CONFIG_INVALID",
+    `${file}: ${first.path || "the default export"}: ${first.reason}` + (issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : ""),
+    first.fix,
+    { file, issues },
+  );
+}
+
+/** Unknown task ids in deps and cycles are config errors too, but need the graph; see graph/build-graph.ts. */
+export const USER_TASK_ID = TASK_ID;

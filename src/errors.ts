@@ -1,0 +1,52 @@
+/**
+ * Stable error codes are contracts (DESIGN.md §9): agents branch on them, so a code is never renamed.
+ * Each code carries its exit status so every command maps failures the same way.
+ */
+export const ERROR_CODES = {
+  USAGE_ERROR: 2,
+  CONFIG_NOT_FOUND: 2,
+  CONFIG_INVALID: 2,
+  CONFIG_SYNTAX: 2,
+  CONFIG_LOAD_FAILED: 2,
+  TASK_NOT_FOUND: 2,
+  TASK_CYCLE: 2,
+  TASK_UNKNOWN_DEPENDENCY: 2,
+  INPUT_NOT_FOUND: 2,
+  OPENAPI_INVALID: 2,
+  CONTEXT_INVALID: 2,
+  LOCK_TIMEOUT: 1,
+  TASK_FAILED: 1,
+  INTERNAL_ERROR: 1,
+  INTERRUPTED: 130,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class InterError extends Error {
+  readonly code: ErrorCode;
+  readonly suggestion: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, suggestion: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "InterError";
+    this.code = code;
+    this.suggestion = suggestion;
+    this.details = details;
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+export function toInterError(error: unknown): InterError {
+  if (error instanceof InterError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new InterError(
+    "INTERNAL_ERROR",
+    `Unexpected internal error: ${message}`,
+    "Re-run with INTER_DEBUG=1 for a stack trace and report it with the command you ran.",
+    process.env.INTER_DEBUG && error instanceof Error ? { stack: error.stack } : undefined,
+  );
+}

@@ -1,0 +1,49 @@
+import type { InterConfig } from "../config/types.js";
+import type { OutputEntry } from "../cache/store.js";
+
+export interface DepResult {
+  data: unknown;
+  outputs: OutputEntry[];
+}
+
+export interface TaskContext {
+  root: string;
+  config: InterConfig;
+  signal: AbortSignal;
+  /** Results of this task's dependencies, whether they ran or came from the cache. */
+  deps: Record<string, DepResult>;
+  /** Declared input files (project-relative) → content hash, as fingerprinted. */
+  inputs: Record<string, string>;
+  /** A line of task output, shown live and kept for failures. */
+  log(line: string): void;
+}
+
+export interface TaskResult {
+  data?: unknown;
+  /** Shown after the run and replayed on every cache hit, so a cached build still reports them. */
+  warnings?: string[];
+}
+
+export interface TaskSpec {
+  id: string;
+  kind: "builtin" | "command";
+  description: string;
+  /** Implementation version of a built-in; part of the fingerprint. */
+  impl: string;
+  deps: string[];
+  /** The config slice this task reads; part of the fingerprint. */
+  config: unknown;
+  /** Globs of input files, relative to the project root. */
+  inputs: string[];
+  /** Globs of files the task writes, relative to the project root; stored in and restored from the cache. */
+  outputs: string[];
+  /** Environment variable names whose values key the cache. */
+  env: string[];
+  run(ctx: TaskContext): Promise<TaskResult>;
+}
+
+export interface Graph {
+  tasks: Map<string, TaskSpec>;
+  /** Named entry points (`cli`, `eval`) → task ids. */
+  targets: Record<string, string[]>;
+}

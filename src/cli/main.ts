@@ -1,6 +1,5 @@
-import { Builtins, Cli, Command } from "clipanion";
+import { Cli, type Command } from "clipanion";
 import { InterError } from "../errors.js";
-import { BaseCommand, type CommandResult } from "./base.js";
 import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
 import { ExplainCommand } from "./commands/explain.js";
@@ -18,8 +17,7 @@ const COMMANDS = [BuildCommand, RunCommand, GraphCommand, ExplainCommand, CacheL
 function createCli(argv: string[]): Cli {
   const cli = new Cli({ binaryLabel: "Intermesh", binaryName: "inter", binaryVersion: INTER_VERSION, enableColors: false });
   const named = COMMANDS.filter((c) => c.paths.some((path) => path.every((word, i) => argv[i] === word)));
-  const wantsHelp = argv.includes("--help") || argv.includes("-h");
-  for (const command of named.length === 1 && !wantsHelp ? named : COMMANDS) cli.register(command);
+  for (const command of named.length === 1 ? named : COMMANDS) cli.register(command);
   return cli;
 }
 
@@ -32,7 +30,7 @@ function helpData(cli: Cli, path: string[] | undefined) {
     commands: definitions.map((d) => ({
       command: d.path,
       usage: d.usage,
-      description: d.description ?? "",
+      description: (d.description ?? "").trim(),
       details: d.details?.trim() || undefined,
       options: d.options.map((o) => ({ flags: o.definition, description: o.description ?? "", required: o.required })),
       examples: d.examples?.map(([description, command]) => ({ description, command })),
@@ -41,35 +39,59 @@ function helpData(cli: Cli, path: string[] | undefined) {
   };
 }
 
+function commandFor(argv: string[]): (typeof COMMANDS)[number] | undefined {
+  const words = argv.filter((a) => !a.startsWith("-"));
+  return COMMANDS.find((c) => c.paths.some((path) => path.every((word, i) => words[i] === word)));
+}
+
+function showHelp(argv: string[], json: boolean): number {
+  const target = commandFor(argv);
+  const cli = createCli(target ? target.paths[0]! : []);
+  if (json) {
+    printJson({ ok: true, data: helpData(cli, target?.paths[0]) });
+  } else if (target) {
+    process.stdout.write(cli.usage(target, { detailed: true }));
+  } else {
+    process.stdout.write(`${cli.usage()}\nRun \`inter <command> --help\` for a command's flags; add --json for help as JSON.\n`);
+  }
+  return 0;
+}
+
+/** Clipanion's messages span lines (candidate lists); agents get them as one line. */
+function oneLine(message: string): string {
+  return message
+    .replace(/^(Unknown Syntax Error|Usage Error): /, "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("$ "))
+    .join(" ");
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const json = argv.includes("--json");
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  const json = options.includes("--json");
+  if (options.length === 1 && (options[0] === "--version" || options[0] === "-v")) {
     process.stdout.write(`${INTER_VERSION}\n`);
     return 0;
   }
+  if (options.includes("--help") || options.includes("-h") || options.every((a) => a === "--json")) return showHelp(options, json);
   const cli = createCli(argv);
   let command: Command;
   try {
     command = cli.process(argv);
   } catch (error) {
-    const message = (error as Error).message.split("\n").find((l) => l.trim()) ?? String(error);
-    printError(new InterError("USAGE_ERROR", message.replace(/^(Unknown Syntax Error|Usage Error): /, ""), "Run `inter --help` (or `inter <command> --help`) to see commands and flags.", { argv }), json);
+    const target = commandFor(argv);
+    const unknown = !target && /^Command not found/.test((error as Error).message);
+    const names = COMMANDS.map((c) => c.paths[0]!.join(" ")).join(", ");
+    const message = unknown ? `No command "${argv.filter((a) => !a.startsWith("-")).join(" ")}".` : oneLine((error as Error).message);
+    const hint = target ? `Run \`inter ${target.paths[0]!.join(" ")} --help\` to see its flags.` : `Commands: ${names}. Run \`inter --help\` for details.`;
+    printError(new InterError("USAGE_ERROR", message, hint, { argv }), json);
     return 2;
-  }
-  const wantsHelp = command instanceof Builtins.HelpCommand || (command as { help?: boolean }).help || argv.length === 0 || (argv.length === 1 && argv[0] === "--json");
-  if (wantsHelp) {
-    const path = command instanceof BaseCommand ? command.path : undefined;
-    if (json) printJson({ ok: true, data: helpData(cli, path) });
-    else process.stdout.write(path ? cli.usage(command, { detailed: true }) : cli.usage());
-    return 0;
   }
   try {
     return await command.validateAndExecute();
   } catch (error) {
-    const message = (error as Error).message.replace(/^Usage Error: /, "").split("\n")[0]!;
-    printError(new InterError("USAGE_ERROR", message, "Run `inter <command> --help` to see the allowed values.", { argv }), json);
+    printError(new InterError("USAGE_ERROR", oneLine((error as Error).message), "Run `inter <command> --help` to see the allowed values.", { argv }), json);
     return 2;
   }
 }
-
-export type { CommandResult };

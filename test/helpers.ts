@@ -1,0 +1,63 @@
+import { execa, type ResultPromise } from "execa";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll } from "vitest";
+
+export const REPO = resolve(import.meta.dirname, "..");
+export const INTER_BIN = join(REPO, "bin", "inter.mjs");
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway project folder with the given files (paths relative to it). */
+export function makeProject(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "inter-test-"));
+  made.push(dir);
+  writeFiles(dir, files);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+export const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+
+export interface InterResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the one JSON document `--json` promises (throws if it is anything else). */
+  json: any;
+}
+
+/** Runs the built `inter` binary the way a user (or CI, with no TTY and no stdin) does. */
+export async function inter(cwd: string, args: string[], env: Record<string, string> = {}): Promise<InterResult> {
+  const result = await execa("node", [INTER_BIN, ...args], { cwd, env: { CI: "true", ...env }, stdin: "ignore", reject: false });
+  let json: unknown;
+  if (args.includes("--json")) json = JSON.parse(result.stdout);
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+}
+
+export function spawnInter(cwd: string, args: string[], env: Record<string, string> = {}): ResultPromise {
+  return execa("node", [INTER_BIN, ...args], { cwd, env: { CI: "true", ...env }, stdin: "ignore", reject: false });
+}
+
+/** A config file; `body` is the object literal passed to defineConfig. */
+export function config(body: string): string {
+  return `import { defineConfig } from "intermesh";\n\nexport default defineConfig(${body});\n`;
+}
+
+/** A node one-liner as an argv array, JSON-encoded for embedding in a config. */
+export function nodeCommand(script: string): string {
+  return JSON.stringify(["node", "-e", script]);
+}
+
+export const statuses = (result: InterResult): Record<string, string> =>
+  Object.fromEntries((result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [t.id, t.status]));

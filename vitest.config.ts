@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // End-to-end tests spawn the real binary; two cores are shared between workers and their children.
+    maxWorkers: 2,
+  },
+});

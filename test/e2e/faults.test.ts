@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { config, inter, makeProject, nodeCommand, read, spawnInter, statuses } from "../helpers.js";
+
+const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n" };
+const base = `product: { name: "R", binary: "r" }, inputs: { openapi: "inputs/openapi.yaml" }`;
+
+/** Resolves once `file` exists in `dir`, or fails after `ms` (bounded wait, no fixed sleeps). */
+async function waitForFile(dir: string, file: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!existsSync(join(dir, file))) {
+    if (Date.now() > deadline) throw new Error(`${file} did not appear within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Each task appends to runs.log, writes its output in two steps (so a kill can land between them), then finishes.
+const slowWriter = (name: string, ms: number) =>
+  nodeCommand(`const fs = require("fs"); fs.appendFileSync("runs.log", "${name}\\n"); fs.mkdirSync("out", { recursive: true }); fs.writeFileSync("out/${name}.txt", "partial"); setTimeout(() => fs.writeFileSync("out/${name}.txt", "${name} done"), ${ms});`);
+
+function slowProject(ms: number): string {
+  return makeProject({
+    ...inputs,
+    "intermesh.config.ts": config(`{ ${base}, tasks: {
+      one: { command: ${slowWriter("one", ms)}, outputs: ["out/one.txt"] },
+      two: { command: ${slowWriter("two", ms)}, deps: ["one"], outputs: ["out/two.txt"] },
+      three: { command: ${slowWriter("three", ms)}, deps: ["two"], outputs: ["out/three.txt"] },
+    } }`),
+  });
+}
+
+const expectComplete = (dir: string) => {
+  for (const name of ["one", "two", "three"]) expect(read(dir, `out/${name}.txt`)).toBe(`${name} done`);
+};
+
+describe("parallelism", () => {
+  it("runs independent tasks at the same time, up to --concurrency", async () => {
+    // Each task waits for the other's marker: only parallel execution can finish.
+    const rendezvous = (me: string, other: string) =>
+      nodeCommand(`const fs = require("fs"); fs.writeFileSync("${me}.started", ""); const end = Date.now() + 15000; (function poll() { if (fs.existsSync("${other}.started")) return; if (Date.now() > end) process.exit(9); setTimeout(poll, 10); })();`);
+    const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { left: { command: ${rendezvous("left", "right")} }, right: { command: ${rendezvous("right", "left")} } } }`) });
+    const result = await inter(dir, ["build", "--json", "--concurrency", "3"]);
+    expect(result.exitCode).toBe(0);
+    expect(statuses(result)).toMatchObject({ left: "ran", right: "ran" });
+  });
+
+  it("never overlaps tasks with --concurrency 1", async () => {
+    const span = (name: string) => nodeCommand(`const fs = require("fs"); fs.appendFileSync("spans.log", "start ${name}\\n"); setTimeout(() => fs.appendFileSync("spans.log", "end ${name}\\n"), 150);`);
+    const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${span("a")} }, b: { command: ${span("b")} }, c: { command: ${span("c")} } } }`) });
+    const result = await inter(dir, ["build", "--json", "--concurrency", "1"]);
+    expect(result.exitCode).toBe(0);
+    const lines = read(dir, "spans.log").trim().split("\n");
+    for (let i = 0; i < lines.length; i += 2) {
+      expect(lines[i]!.replace("start", "end")).toBe(lines[i + 1]);
+    }
+  });
+});
+
+describe("concurrent runs and faults", () => {
+  it("two builds at once in one project both succeed, run each command once and leave a healthy cache", async () => {
+    const dir = slowProject(200);
+    const [a, b] = await Promise.all([spawnInter(dir, ["build", "--json"]), spawnInter(dir, ["build", "--json"])]);
+    expect(a.exitCode).toBe(0);
+    expect(b.exitCode).toBe(0);
+    const ran = [a, b].map((r) => JSON.parse(r.stdout as string).data.summary.ran);
+    expect(ran.sort()).toEqual([0, 4]);
+    expect(read(dir, "runs.log").trim().split("\n").sort()).toEqual(["one", "three", "two"]);
+    expectComplete(dir);
+    const verify = await inter(dir, ["cache", "verify", "--json"]);
+    expect(verify.json.data.healthy).toBe(true);
+  });
+
+  it("a build killed with SIGKILL at any point leaves a cache the next build uses correctly", async () => {
+    const dir = slowProject(120);
+    for (const delay of [0, 60, 150, 250, 400, 600]) {
+      const child = spawnInter(dir, ["build", "--json", "--force"]);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill("SIGKILL");
+      await child;
+      const next = await inter(dir, ["build", "--json"]);
+      expect(next.exitCode, `after a kill at ${delay} ms: ${next.stdout}`).toBe(0);
+      expectComplete(dir);
+      const again = await inter(dir, ["build", "--json"]);
+      expect(again.json.data.summary.ran).toBe(0);
+    }
+    const verify = await inter(dir, ["cache", "verify", "--json"]);
+    expect(verify.json.data).toMatchObject({ healthy: true });
+  });
+
+  it("Ctrl-C stops the running task's whole process group, keeps finished work and exits 130", async () => {
+    // "slow" starts a grandchild that would outlive a naive kill, records its pid, and hangs.
+    const hang = nodeCommand(`const fs = require("fs"); const { spawn } = require("child_process"); const g = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); fs.writeFileSync("grandchild.pid", String(g.pid)); setInterval(() => {}, 1000);`);
+    const dir = makeProject({
+      ...inputs,
+      "intermesh.config.ts": config(`{ ${base}, tasks: {
+        quick: { command: ${nodeCommand('require("fs").writeFileSync("quick.txt", "q")')}, outputs: ["quick.txt"] },
+        slow: { command: ${hang}, deps: ["quick"] },
+      } }`),
+    });
+    const child = spawnInter(dir, ["build", "--json"]);
+    await waitForFile(dir, "grandchild.pid");
+    const grandchild = Number(readFileSync(join(dir, "grandchild.pid"), "utf8"));
+    expect(alive(grandchild)).toBe(true);
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    const doc = JSON.parse(result.stdout as string);
+    expect(doc.error.code).toBe("INTERRUPTED");
+    expect(statuses({ json: doc } as any)).toMatchObject({ quick: "ran", slow: "interrupted" });
+    const deadline = Date.now() + 5000;
+    while (alive(grandchild) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(grandchild)).toBe(false);
+    expect(existsSync(join(dir, ".intermesh/lock"))).toBe(false);
+
+    const explain = await inter(dir, ["explain", "quick", "--json"]);
+    expect(explain.json.data.status).toBe("up-to-date");
+    const slow = await inter(dir, ["explain", "slow", "--json"]);
+    expect(slow.json.data.status).toBe("will-run");
+  });
+});

@@ -1,5 +1,6 @@
 import { main } from "./main.js";
 
-const code = await main(process.argv.slice(2));
-// Let stdout drain before exiting: agents pipe it and must receive the whole document.
-process.exitCode = code;
+// exitCode rather than exit(): stdout must drain fully, agents pipe it.
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

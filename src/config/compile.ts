@@ -6,7 +6,7 @@ import { writeFileAtomic } from "../cache/atomic.js";
 
 /**
  * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
- * its local imports into one ES module, cached under `.intermesh/config/` and keyed by the content of every file it
+ * its local imports into one CommonJS module, cached under `.intermesh/config/` and keyed by the content of every file it
  * was built from, so a warm start is a single `import()` without loading any transpiler.
  */
 
@@ -44,7 +44,7 @@ function fresh(manifest: Manifest, entry: string, version: string, cacheDir: str
   return true;
 }
 
-/** Returns the path of an ES module equivalent to the config, compiling it when any of its sources changed. */
+/** Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed. */
 export async function compileConfig(entry: string, cacheDir: string, version: string): Promise<string> {
   const manifestFile = join(cacheDir, "manifest.json");
   try {
@@ -63,7 +63,8 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
       bundle: true,
       write: false,
       metafile: true,
-      format: "esm",
+      // CommonJS so a warm start `require`s it without starting Node's ES module loader.
+      format: "cjs",
       platform: "node",
       target: "node20",
       packages: "external",
@@ -73,9 +74,10 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
       logLevel: "silent",
     });
   } catch (error) {
+    const tla = (error as Error).message.includes("Top-level await");
     const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors?.[0];
     const compileError: CompileError = first
-      ? { message: first.text, file: first.location ? resolve(dirname(entry), first.location.file) : entry, line: first.location?.line, column: first.location ? first.location.column + 1 : undefined }
+      ? { message: tla ? "top-level await is not supported in the config; do async work inside a task instead" : first.text, file: first.location ? resolve(dirname(entry), first.location.file) : entry, line: first.location?.line, column: first.location ? first.location.column + 1 : undefined }
       : { message: (error as Error).message, file: entry };
     throw Object.assign(new Error(compileError.message), { compileError });
   }
@@ -88,7 +90,7 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
     if (!relative(ownDir, abs).startsWith("..")) continue;
     sources[abs] = digest(readFileSync(abs));
   }
-  const output = `${digest(code).slice(0, 16)}.mjs`;
+  const output = `${digest(code).slice(0, 16)}.cjs`;
   writeFileAtomic(join(cacheDir, output), code);
   writeFileAtomic(manifestFile, JSON.stringify({ entry, inter: version, sources, output } satisfies Manifest));
   return join(cacheDir, output);

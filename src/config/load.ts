@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
 import { InterError } from "../errors.js";
 import type { LoadedConfig } from "./types.js";
 import { compileConfig, type CompileError } from "./compile.js";
@@ -41,7 +41,7 @@ function resolveConfigFile(cwd: string, explicit: string | undefined): string {
 
 async function importConfig(file: string, version: string): Promise<unknown> {
   const compiled = await compileConfig(file, join(dirname(file), ".intermesh", "config"), version);
-  const mod = (await import(pathToFileURL(compiled).href)) as { default?: unknown };
+  const mod = createRequire(import.meta.url)(compiled) as { default?: unknown };
   return mod.default;
 }
 

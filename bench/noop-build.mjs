@@ -1,0 +1,41 @@
+// Warm no-op `inter build` on the repository's example versus `node -e 0` and turbo's full cache hit (through its
+// npm bin) on an equivalent three-task pipeline. turbo is installed into a temporary folder for this run only.
+// Budget (DESIGN.md §11): within 1.5× of `node -e 0`, and faster than turbo.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { compare, printTable, timeOnce } from "./lib.mjs";
+
+const repo = resolve(import.meta.dirname, "..");
+const inter = join(repo, "bin", "inter.mjs");
+const env = { ...process.env, CI: "true" };
+
+function turboWorkspace() {
+  const dir = mkdtempSync(join(tmpdir(), "inter-bench-turbo-"));
+  const step = (name, from) => `node -e "const fs=require('fs');fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/${name}.txt',${from ? `fs.readFileSync('out/${from}.txt','utf8')+'${name}'` : `'${name}'`})"`;
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "bench", private: true, packageManager: "npm@11.0.0", workspaces: ["pkg"] }));
+  writeFileSync(join(dir, "turbo.json"), JSON.stringify({ tasks: { discover: { outputs: ["out/discover.txt"] }, design: { dependsOn: ["discover"], outputs: ["out/design.txt"] }, emit: { dependsOn: ["design"], outputs: ["out/emit.txt"] } } }));
+  mkdirSync(join(dir, "pkg"));
+  writeFileSync(join(dir, "pkg", "package.json"), JSON.stringify({ name: "pkg", version: "1.0.0", scripts: { discover: step("discover"), design: step("design", "discover"), emit: step("emit", "design") } }));
+  writeFileSync(join(dir, "pkg", "input.txt"), "input");
+  console.error(`installing turbo into ${dir} (benchmark only)…`);
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "-D", "turbo@2"], { cwd: dir, stdio: "inherit" });
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  const turbo = join(dir, "node_modules", ".bin", "turbo");
+  execFileSync(turbo, ["run", "emit", "--output-logs=none"], { cwd: dir, env: { ...env, TURBO_TELEMETRY_DISABLED: "1" }, stdio: "ignore" });
+  return { dir, turbo };
+}
+
+timeOnce(["node", inter, "build"], { cwd: repo, env });
+const { dir, turbo } = turboWorkspace();
+const turboEnv = { ...env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
+const medians = compare({
+  "node -e 0": () => timeOnce(["node", "-e", "0"]),
+  "inter build (warm no-op, example)": () => timeOnce(["node", inter, "build"], { cwd: repo, env }),
+  "turbo run emit (full cache hit, npm bin)": () => timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
+});
+printTable("warm no-op build", medians, "node -e 0");
+const ratio = medians["inter build (warm no-op, example)"] / medians["node -e 0"];
+const vsTurbo = medians["inter build (warm no-op, example)"] / medians["turbo run emit (full cache hit, npm bin)"];
+console.log(`\n  budget: ≤ 1.50× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.5 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);

@@ -18,7 +18,8 @@ const LOCK_TIMEOUT_MS = 30 * 60 * 1000;
 
 async function pickReporter(json: boolean): Promise<Reporter & { done?(): Promise<void> }> {
   if (json) return silentReporter;
-  if (process.stderr.isTTY && !process.env.CI) return liveReporter();
+  // A pseudo-terminal without a size (some CI runners, `script`) would wrap the live list at width 0.
+  if (process.stderr.isTTY && process.stderr.columns > 0 && !process.env.CI) return liveReporter();
   return plainReporter();
 }
 

@@ -1,10 +1,20 @@
 // Bundles the CLI into a few files so `inter` starts without resolving hundreds of modules; heavy, rarely needed
 // parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../lib", import.meta.url), { recursive: true, force: true });
+
+// The build id joins every cache key: a rebuilt inter never reuses results made by different code.
+const hash = createHash("sha256");
+for (const file of readdirSync("src", { recursive: true }).sort()) {
+  const path = join("src", String(file));
+  if (path.endsWith(".ts")) hash.update(path).update(readFileSync(path));
+}
+const buildId = hash.digest("hex").slice(0, 12);
 
 await build({
   entryPoints: { cli: "src/cli/entry.ts", index: "src/index.ts" },
@@ -16,7 +26,7 @@ await build({
   target: "node20.19",
   // esbuild runs its own native binary, so it stays a normal dependency.
   external: ["esbuild"],
-  define: { __INTER_VERSION__: JSON.stringify(pkg.version) },
+  define: { __INTER_VERSION__: JSON.stringify(pkg.version), __INTER_BUILD__: JSON.stringify(buildId) },
   banner: { js: "import { createRequire as __interRequire } from 'node:module'; const require = __interRequire(import.meta.url);" },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "none",

@@ -9,6 +9,8 @@ export interface FingerprintKey {
   config: unknown;
   /** Input files (project-relative path → content hash): renames and swapped contents both change the key. */
   inputs: Record<string, string>;
+  /** Files the previous run with the same declared key reported reading (path → content hash or "missing"). */
+  reads?: Record<string, string>;
   /** Dependencies by id → digest of what they produced (outputs and data). */
   deps: Record<string, string>;
   /** Declared environment variables → hash of their value (or null when unset); values are never stored. */
@@ -43,6 +45,14 @@ export function diffKeys(before: FingerprintKey, after: FingerprintKey): Change[
     const b = after.inputs[path];
     if (a === b) continue;
     changes.push({ kind: "input", path, change: a === undefined ? "added" : b === undefined ? "removed" : "modified" });
+  }
+  const readsBefore = before.reads ?? {};
+  const readsAfter = after.reads ?? {};
+  for (const path of union(readsBefore, readsAfter)) {
+    const a = readsBefore[path];
+    const b = readsAfter[path];
+    if (a === b || a === undefined || b === undefined) continue;
+    changes.push({ kind: "input", path, change: b === "missing" ? "removed" : a === "missing" ? "added" : "modified" });
   }
   for (const field of diffFields(before.config, after.config, "")) changes.push({ kind: "config", field });
   for (const task of union(before.deps, after.deps)) {

@@ -120,6 +120,20 @@ export class Store {
     writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint }));
   }
 
+  /** Files a run reported reading, filed under the fingerprint of its declared inputs alone. */
+  readReads(taskId: string, baseFingerprint: string): string[] | undefined {
+    try {
+      const reads = JSON.parse(readFileSync(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), "utf8")) as unknown;
+      return Array.isArray(reads) && reads.every((r) => typeof r === "string") ? reads : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeReads(taskId: string, baseFingerprint: string, reads: string[]): void {
+    writeFileAtomic(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), JSON.stringify(reads));
+  }
+
   readLatest(taskId: string): LatestPointer | undefined {
     try {
       const pointer = JSON.parse(readFileSync(this.latestPath(taskId), "utf8")) as LatestPointer;

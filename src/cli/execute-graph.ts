@@ -7,7 +7,7 @@ import { selectTasks } from "../graph/build-graph.js";
 import { liveReporter, plainReporter, silentReporter, summaryLine } from "../graph/progress.js";
 import { runTasks, type Reporter, type TaskOutcome } from "../graph/scheduler.js";
 import type { Project } from "./project.js";
-import { INTER_VERSION } from "./version.js";
+import { INTER_BUILD } from "./version.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];
@@ -57,7 +57,7 @@ export async function executeGraph(project: Project, requested: string[], option
         ids,
         store: project.store,
         statIndex,
-        interVersion: INTER_VERSION,
+        interVersion: INTER_BUILD,
         concurrency: options.concurrency,
         force: options.force,
         signal: controller.signal,

@@ -4,7 +4,7 @@ import { loadConfig } from "../config/load.js";
 import type { LoadedConfig } from "../config/types.js";
 import { buildGraph } from "../graph/build-graph.js";
 import type { Graph } from "../graph/task.js";
-import { INTER_VERSION } from "./version.js";
+import { INTER_BUILD } from "./version.js";
 
 export interface Project {
   loaded: LoadedConfig;
@@ -16,7 +16,7 @@ export interface Project {
 }
 
 export async function openProject(options: { cwd?: string; config?: string }): Promise<Project> {
-  const loaded = await loadConfig({ cwd: resolve(options.cwd ?? process.cwd()), config: options.config, version: INTER_VERSION });
+  const loaded = await loadConfig({ cwd: resolve(options.cwd ?? process.cwd()), config: options.config, version: INTER_BUILD });
   const graph = buildGraph(loaded);
   const stateDir = resolve(loaded.root, ".intermesh");
   const cacheDir = resolve(loaded.root, loaded.config.cache?.dir ?? ".intermesh/cache");

@@ -1,9 +1,13 @@
 import { join } from "node:path";
 import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
+import { isAbsolute } from "node:path";
 import { xxh } from "../cache/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
+import type { Store } from "../cache/store.js";
+import { fingerprintOf } from "../cache/fingerprint.js";
 import { expandGlobs } from "./files.js";
-import type { TaskSpec } from "./task.js";
+import type { DepResult, TaskSpec } from "./task.js";
+import { canonicalJson } from "../cache/hash.js";
 
 /** The fingerprint key of a task as things stand on disk now, given what its dependencies produced. */
 export async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interVersion: string, deps: Record<string, string>): Promise<FingerprintKey> {
@@ -14,4 +18,37 @@ export async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex,
   const env: Record<string, string | null> = {};
   for (const name of task.env) env[name] = process.env[name] === undefined ? null : xxh(process.env[name]!);
   return { task: task.id, impl: task.impl, config: task.config, inputs, deps, env, tool: toolVersions(interVersion) };
+}
+
+export function hashReads(root: string, statIndex: StatIndex, reads: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const path of [...reads].sort()) out[path] = statIndex.hash(isAbsolute(path) ? path : join(root, path), "xxh") ?? "missing";
+  return out;
+}
+
+export interface TaskKey {
+  /** Fingerprint of the declared key alone: files read last time are filed under it. */
+  base: string;
+  key: FingerprintKey;
+  fingerprint: string;
+}
+
+/** The complete key: the declared one plus the files the last run with that declared key reported reading. */
+export async function taskKey(task: TaskSpec, root: string, statIndex: StatIndex, store: Store, interVersion: string, deps: Record<string, string>): Promise<TaskKey> {
+  const declared = await keyFor(task, root, statIndex, interVersion, deps);
+  const base = fingerprintOf(declared);
+  const reads = store.readReads(task.id, base);
+  const key = reads ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
+  return { base, key, fingerprint: reads ? fingerprintOf(key) : base };
+}
+
+/** What a task's fingerprint sees of each dependency: its whole digest, or the hash of the part the task uses. */
+export function dependencyDigests(task: TaskSpec, results: Map<string, { result: DepResult; digest: string }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const dep of task.deps) {
+    const done = results.get(dep)!;
+    const view = task.uses?.[dep];
+    out[dep] = view ? xxh(canonicalJson(view(done.result) ?? null)) : done.digest;
+  }
+  return out;
 }

@@ -1,13 +1,13 @@
 import { lstatSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../cache/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
 import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
 import { InterError, toInterError } from "../errors.js";
-import { expandGlobs } from "./files.js";
-import { keyFor } from "./key.js";
+import { expandGlobs, toProjectPath } from "./files.js";
+import { dependencyDigests, hashReads, taskKey } from "./key.js";
 import type { DepResult, Graph, TaskSpec } from "./task.js";
 
 export type TaskStatus = "ran" | "cached" | "failed" | "skipped" | "interrupted";
@@ -135,10 +135,10 @@ async function executeTask(
   results: Map<string, { result: DepResult; digest: string }>,
 ): Promise<{ outcome: TaskOutcome; result: DepResult; digest: string }> {
   const started = performance.now();
-  const depDigests: Record<string, string> = {};
-  for (const dep of task.deps) depDigests[dep] = results.get(dep)!.digest;
-  const key = await keyFor(task, options.loaded.root, options.statIndex, options.interVersion, depDigests);
-  const fingerprint = fingerprintOf(key);
+  const depDigests = dependencyDigests(task, results);
+  const { base, key: keyBefore, fingerprint: fingerprintBefore } = await taskKey(task, options.loaded.root, options.statIndex, options.store, options.interVersion, depDigests);
+  let key = keyBefore;
+  let fingerprint = fingerprintBefore;
 
   if (!options.force) {
     const record = options.store.readRecord(task.id, fingerprint);
@@ -183,6 +183,12 @@ async function executeTask(
   }
   if (options.signal.aborted) throw new InterError("INTERRUPTED", `Task ${task.id} was interrupted.`, "Run the command again; finished tasks are cached.");
 
+  if (returned.reads?.length) {
+    const reads = [...new Set(returned.reads.map((r) => (isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..") ? toProjectPath(options.loaded.root, r) : r)))].sort();
+    options.store.writeReads(task.id, base, reads);
+    key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
+    fingerprint = fingerprintOf(key);
+  }
   const outputs = await collectOutputs(task, options);
   const data = returned.data ?? null;
   const warnings = returned.warnings ?? [];

@@ -20,6 +20,11 @@ export interface TaskContext {
 
 export interface TaskResult {
   data?: unknown;
+  /**
+   * Files the task read beyond its declared inputs (e.g. documents reached through `$ref`), project-relative or
+   * absolute. They join the fingerprint of the next run, so editing one is a miss.
+   */
+  reads?: string[];
   /** Shown after the run and replayed on every cache hit, so a cached build still reports them. */
   warnings?: string[];
 }
@@ -31,6 +36,11 @@ export interface TaskSpec {
   /** Implementation version of a built-in; part of the fingerprint. */
   impl: string;
   deps: string[];
+  /**
+   * For dependencies whose output this task reads only in part: the part it uses. The fingerprint then keys on that
+   * part, so a change elsewhere in the dependency's output is not a miss for this task.
+   */
+  uses?: Record<string, (dep: DepResult) => unknown>;
   /** The config slice this task reads; part of the fingerprint. */
   config: unknown;
   /** Globs of input files, relative to the project root. */

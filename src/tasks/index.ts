@@ -1,14 +1,21 @@
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../graph/task.js";
+import { commandsTask } from "./commands.js";
+import { designTask } from "./design.js";
 import { discoverTask } from "./discover.js";
+import { openapiTask } from "./openapi.js";
+import { skillsTask } from "./skills.js";
 
-/** Built-in tasks, in pipeline order (DESIGN.md §3). Later stages register here as they are built. */
+/**
+ * Built-in tasks, in pipeline order (DESIGN.md §3). The design stage is split so that an edit to context.md re-runs
+ * only `skills` and `design`, never the OpenAPI parse or the command design.
+ */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
-  return [discoverTask(config)];
+  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config)];
 }
 
 /** Target name → the tasks it ends with. */
 export const BUILTIN_TARGETS: Record<string, string[]> = {
-  cli: ["discover"],
+  cli: ["design"],
   eval: ["evaluate"],
 };

@@ -1,13 +1,14 @@
 import { Command, Option } from "clipanion";
-import { describeChange, diffKeys, fingerprintOf, type Change } from "../../cache/fingerprint.js";
+import { describeChange, diffKeys, type Change } from "../../cache/fingerprint.js";
 import { initHasher } from "../../cache/hash.js";
 import { StatIndex } from "../../cache/stat-index.js";
 import { InterError } from "../../errors.js";
 import { selectTasks } from "../../graph/build-graph.js";
-import { keyFor } from "../../graph/key.js";
+import { dependencyDigests, taskKey } from "../../graph/key.js";
+import type { DepResult } from "../../graph/task.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject } from "../project.js";
-import { INTER_VERSION } from "../version.js";
+import { INTER_BUILD } from "../version.js";
 
 type Status = "up-to-date" | "will-run" | "blocked";
 
@@ -28,7 +29,7 @@ export class ExplainCommand extends BaseCommand {
     }
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);
-    const digests = new Map<string, string>();
+    const results = new Map<string, { result: DepResult; digest: string }>();
     const status = new Map<string, Status>();
     let target: { fingerprint: string; changes: Change[]; lastRun?: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] } } | undefined;
 
@@ -40,11 +41,10 @@ export class ExplainCommand extends BaseCommand {
         if (id === this.task) target = { fingerprint: "", changes: [{ kind: "dependency", task: stale }] };
         continue;
       }
-      const key = await keyFor(spec, loaded.root, statIndex, INTER_VERSION, Object.fromEntries(spec.deps.map((d) => [d, digests.get(d)!])));
-      const fingerprint = fingerprintOf(key);
+      const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, store, INTER_BUILD, dependencyDigests(spec, results));
       const record = store.readRecord(id, fingerprint);
       status.set(id, record ? "up-to-date" : "will-run");
-      if (record) digests.set(id, record.digest);
+      if (record) results.set(id, { result: { data: record.data, outputs: record.outputs }, digest: record.digest });
       if (id !== this.task) continue;
 
       const latest = store.readLatest(id);

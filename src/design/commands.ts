@@ -1,0 +1,264 @@
+import type { InterConfig } from "../config/types.js";
+import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
+import { kebab, singular, withoutRepeats } from "./names.js";
+import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
+
+/** Flags every generated command already has (AGENT-CLI-SPEC N4, S3, I3, …); API parameters may not take them. */
+export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "sanitize", "ndjson", "max-pages"]);
+/** Top-level words the runtime owns. */
+const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
+/** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
+const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
+const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
+const VERSION_SEGMENT = /^(v?\d+(\.\d+)*|api)$/i;
+
+const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+
+export function credentialEnv(config: InterConfig): string {
+  return config.api?.credentialEnv ?? `${config.product.binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
+}
+
+interface Draft {
+  op: Operation;
+  resource: string;
+  sub: string;
+  verb: string;
+  explicit?: string[];
+}
+
+function successResponse(op: Operation) {
+  return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
+}
+
+function draftName(op: Operation): Draft {
+  const segments = op.path.split("/").filter(Boolean);
+  const raw = segments.filter((s) => !isParam(s));
+  while (raw.length > 1 && VERSION_SEGMENT.test(raw[0]!)) raw.shift();
+  const words = raw.map(kebab).filter(Boolean);
+  const tag = op.tags[0] ? kebab(op.tags[0]) : "";
+  const resource = tag || words[0] || "api";
+  const at = words.indexOf(resource) >= 0 ? words.indexOf(resource) : words.findIndex((w) => singular(w) === singular(resource));
+  let rest = at >= 0 ? words.slice(at + 1) : tag ? words.slice(1) : words.slice(1);
+  const last = segments[segments.length - 1] ?? "";
+  const afterParam = segments.length > 1 && isParam(segments[segments.length - 2]!);
+
+  let verb: string;
+  switch (op.method) {
+    case "get": {
+      const shape = successResponse(op);
+      verb = isParam(last) || (shape?.shape === "object" && !shape.listField) ? "get" : "list";
+      break;
+    }
+    case "post":
+      // POST /bookings/{id}/cancel is an action on one booking, not a new "cancel" resource.
+      if (!isParam(last) && afterParam && rest.length) {
+        verb = rest.pop()!;
+      } else {
+        verb = "create";
+      }
+      break;
+    case "put":
+      verb = "replace";
+      break;
+    case "patch":
+      verb = "update";
+      break;
+    case "delete":
+      verb = "delete";
+      break;
+    default:
+      verb = op.method;
+  }
+  rest = rest.filter((w) => w !== resource);
+  const sub = withoutRepeats(rest.join("-"), [resource]) || "";
+  const explicit = op.cli.name?.split(/\s+/).map(kebab).filter(Boolean);
+  return { op, resource, sub, verb, ...(explicit?.length ? { explicit } : {}) };
+}
+
+function pathOf(d: Draft, verb = d.verb): string[] {
+  if (d.explicit) return d.explicit.length === 1 ? [d.resource, d.explicit[0]!] : d.explicit.slice(0, 3);
+  const cleanVerb = withoutRepeats(verb, [d.resource, d.sub]) || verb;
+  return [d.resource, ...(d.sub ? [d.sub] : []), cleanVerb];
+}
+
+function operationVerb(d: Draft): string | undefined {
+  if (!d.op.operationId) return undefined;
+  return withoutRepeats(kebab(d.op.operationId), [d.resource, d.sub]) || undefined;
+}
+
+/**
+ * Assigns every operation a unique command path: explicit `x-cli-name`s first, then derived names; a clash falls
+ * back to the operationId, then to a numeric suffix — always reported, never one command shadowing another.
+ */
+function assignNames(drafts: Draft[], notes: NamingNote[]): Map<Draft, string[]> {
+  const taken = new Map<string, Draft>();
+  const out = new Map<Draft, string[]>();
+  const claim = (d: Draft, path: string[]) => {
+    taken.set(path.join(" "), d);
+    out.set(d, path);
+  };
+  const ordered = [...drafts.filter((d) => d.explicit), ...drafts.filter((d) => !d.explicit)];
+  const byName = new Map<string, Draft[]>();
+  for (const d of ordered) {
+    const key = pathOf(d).join(" ");
+    byName.set(key, [...(byName.get(key) ?? []), d]);
+  }
+  for (const [name, group] of byName) {
+    if (group.length === 1 && !taken.has(name)) {
+      claim(group[0]!, pathOf(group[0]!));
+      continue;
+    }
+    for (const d of group) {
+      const candidates = [pathOf(d)];
+      const fromId = operationVerb(d);
+      if (fromId && !d.explicit) candidates.push(pathOf(d, fromId));
+      let chosen = candidates.find((c) => !taken.has(c.join(" ")) && (group.length === 1 || c !== candidates[0]));
+      if (!chosen) {
+        const basePath = candidates[candidates.length - 1]!;
+        for (let n = 2; ; n++) {
+          const attempt = [...basePath.slice(0, -1), `${basePath[basePath.length - 1]}-${n}`];
+          if (!taken.has(attempt.join(" "))) {
+            chosen = attempt;
+            break;
+          }
+        }
+      }
+      claim(d, chosen);
+      if (chosen.join(" ") !== name) {
+        notes.push({ kind: "collision", command: chosen.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${group.length} operations; ${d.op.method.toUpperCase()} ${d.op.path} is "${chosen.join(" ")}"` });
+      }
+    }
+  }
+  return out;
+}
+
+function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec[] {
+  const flags: FlagSpec[] = [];
+  const used = new Set<string>();
+  const add = (wanted: string, location: FlagSpec["in"], spec: Omit<FlagSpec, "flag" | "in">) => {
+    let flag = kebab(wanted) || `${location}-param`;
+    const original = flag;
+    if (RESERVED_FLAGS.has(flag) || flag.startsWith("no-") || used.has(flag)) flag = `${location}-${flag}`;
+    for (let n = 2; used.has(flag) || RESERVED_FLAGS.has(flag); n++) flag = `${location}-${original}-${n}`;
+    if (flag !== original) notes.push({ kind: "renamed-flag", command, operation: op.id, message: `${location} ${spec.wire}: --${original} is taken, so it is --${flag}` });
+    used.add(flag);
+    flags.push({ flag, in: location, ...spec });
+  };
+  const fromParam = (p: Parameter) => {
+    const { name, in: location, deprecated: _d, explode: _e, ...value } = p;
+    return { wire: name, ...value, required: p.required };
+  };
+  for (const location of ["path", "query", "header", "cookie"] as const) {
+    for (const p of op.parameters.filter((x) => x.in === location)) {
+      if (location === "header" && RUNTIME_HEADERS.has(p.name.toLowerCase())) {
+        notes.push({ kind: "skipped-flag", command, operation: op.id, message: `header ${p.name} is set by the CLI itself, so it has no flag` });
+        continue;
+      }
+      add(p.name, location, fromParam(p));
+    }
+  }
+  for (const field of op.body?.fields ?? []) {
+    const { name, readOnly: _r, ...value } = field;
+    // With --json-input a whole body may come from stdin, so no body field is required on the command line.
+    add(name, "body", { wire: name, ...value, required: field.required && !op.body!.complex });
+  }
+  return flags;
+}
+
+const CURSOR = ["cursor", "after", "starting_after", "starting-after", "page_token", "pagetoken", "next_token", "nexttoken", "continuation_token", "continuation", "marker"];
+const PAGE = ["page", "page_number", "pagenumber"];
+const OFFSET = ["offset", "skip", "start"];
+const SIZE = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "max_results", "maxresults", "count", "top"];
+const NEXT_FIELDS = ["next_cursor", "nextcursor", "next_page_token", "nextpagetoken", "next_token", "nexttoken", "cursor", "next"];
+
+function paginationOf(op: Operation): Pagination | undefined {
+  if (op.method !== "get") return undefined;
+  const query = op.parameters.filter((p) => p.in === "query");
+  const find = (names: string[]) => query.find((p) => names.includes(p.name.toLowerCase()))?.name;
+  const sizeParam = find(SIZE);
+  const success = successResponse(op);
+  const link = success?.headers?.some((h) => h.toLowerCase() === "link");
+  const cursor = find(CURSOR);
+  if (cursor) return { style: "cursor", param: cursor, ...(sizeParam ? { sizeParam } : {}) };
+  const page = find(PAGE);
+  if (link) return { style: "link", ...(page ? { param: page } : {}), ...(sizeParam ? { sizeParam } : {}) };
+  if (page) return { style: "page", param: page, ...(sizeParam ? { sizeParam } : {}) };
+  // "start" or "skip" is an offset only when it is a number (a "start" time is not).
+  const offset = query.find((p) => OFFSET.includes(p.name.toLowerCase()) && p.type === "integer")?.name;
+  if (offset) return { style: "offset", param: offset, ...(sizeParam ? { sizeParam } : {}) };
+  return undefined;
+}
+
+function nextFieldOf(op: Operation): string | undefined {
+  return successResponse(op)?.properties?.find((p) => NEXT_FIELDS.includes(p.toLowerCase()));
+}
+
+export function designCommands(model: OperationModel, config: InterConfig, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
+  const notes: NamingNote[] = [];
+  const warnings: string[] = [];
+  const usable = model.operations.filter((op) => {
+    if (op.cli.ignore) notes.push({ kind: "ignored", operation: op.id, message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore` });
+    return !op.cli.ignore;
+  });
+  const drafts = usable.map(draftName);
+  for (const d of drafts) {
+    if (RESERVED_RESOURCES.has(d.resource)) {
+      notes.push({ kind: "renamed-resource", operation: d.op.id, message: `"${d.resource}" is a built-in command of every generated CLI, so the resource is "api-${d.resource}"` });
+      d.resource = `api-${d.resource}`;
+    }
+  }
+  const names = assignNames(drafts, notes);
+
+  const commands: CommandSpec[] = drafts.map((d) => {
+    const path = names.get(d)!;
+    const name = path.join(" ");
+    const { op } = d;
+    const verb = path[path.length - 1]!.replace(/-\d+$/, "");
+    const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(verb));
+    const success = successResponse(op);
+    const security = op.security ?? model.security;
+    const pagination = paginationOf(op);
+    const nextField = pagination ? nextFieldOf(op) : undefined;
+    return {
+      path,
+      name,
+      description: op.summary ?? op.description?.split("\n")[0] ?? `${op.method.toUpperCase()} ${op.path}`,
+      operation: { id: op.id, method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), pointer: op.pointer },
+      flags: flagsFor(op, name, notes),
+      jsonInput: !!op.body,
+      ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
+      destructive,
+      permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
+      ...(pagination ? { pagination: { ...pagination, ...(nextField ? { nextField } : {}) } } : {}),
+      output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}) },
+      auth: (security[0] ?? []).filter((s) => model.securitySchemes[s]),
+      hidden: op.cli.hidden === true,
+      deprecated: op.deprecated,
+    } satisfies CommandSpec;
+  });
+  commands.sort((a, b) => a.name.localeCompare(b.name));
+
+  const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
+  const usedSchemes = [...new Set(commands.flatMap((c) => c.auth))].sort();
+  for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
+
+  const binary = config.product.binary;
+  return {
+    plan: {
+      product: { name: config.product.name, binary, package: config.product.package ?? `${binary}-cli`, version: config.product.version ?? "0.1.0" },
+      source: { title: model.source.title, version: model.source.version, specVersion: model.source.specVersion, ...(model.source.description ? { description: model.source.description } : {}), files: sourceFiles },
+      baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL` },
+      auth: {
+        env: credentialEnv(config),
+        schemes: Object.fromEntries(usedSchemes.map((s) => {
+          const { description: _d, bearerFormat: _b, ...scheme } = model.securitySchemes[s]!;
+          return [s, scheme];
+        })),
+      },
+      commands,
+      naming: notes,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,26 @@
+/** Kebab-case for command and flag names: ASCII letters, digits and single hyphens; accents are folded. */
+export function kebab(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/['’]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** Removes from `words` the hyphen-separated tokens already said by `context` (`users users-list` → `list`). */
+export function withoutRepeats(word: string, context: string[]): string {
+  const said = new Set(context.flatMap((c) => c.split("-")).flatMap((t) => [t, singular(t)]));
+  const kept = word.split("-").filter((t) => t && !said.has(t) && !said.has(singular(t)));
+  return kept.join("-");
+}
+
+export function singular(word: string): string {
+  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("ses") || word.endsWith("xes")) return word.slice(0, -2);
+  if (word.endsWith("s") && !word.endsWith("ss") && word.length > 3) return word.slice(0, -1);
+  return word;
+}

@@ -1,0 +1,119 @@
+import type { ValueSpec, ValueType } from "./model.js";
+import { isObject, Resolver } from "./resolver.js";
+
+const TYPES = new Set<ValueType>(["string", "integer", "number", "boolean", "array", "object"]);
+const MAX_DEPTH = 12;
+
+export interface SchemaSummary extends ValueSpec {
+  /** Object properties with their summaries (only one level deep). */
+  properties?: Record<string, SchemaSummary>;
+  required?: string[];
+  readOnly?: boolean;
+  /** Nested structure (objects, arrays of objects, unions) that flags cannot express. */
+  complex: boolean;
+  /** For arrays: the element's own summary. */
+  itemSchema?: SchemaSummary;
+}
+
+function primitiveType(schema: Record<string, unknown>): { type?: ValueType; nullable: boolean } {
+  const raw = schema.type;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  const nullable = list.includes("null") || schema.nullable === true;
+  const type = list.find((t): t is ValueType => TYPES.has(t as ValueType));
+  if (type) return { type, nullable };
+  if (Array.isArray(schema.enum) && schema.enum.length) {
+    const sample = schema.enum.find((v) => v !== null);
+    const t = typeof sample === "number" ? (Number.isInteger(sample) ? "integer" : "number") : typeof sample === "boolean" ? "boolean" : "string";
+    return { type: t, nullable };
+  }
+  if (isObject(schema.properties) || schema.additionalProperties !== undefined) return { type: "object", nullable };
+  if (schema.items !== undefined) return { type: "array", nullable };
+  return { nullable };
+}
+
+/**
+ * Reduces a JSON Schema to what a command line needs: type, enum, default, and one level of properties.
+ * allOf is merged, a union of one type plus null is that type, anything richer is marked complex.
+ */
+export function summarize(resolver: Resolver, node: unknown, base: string, where: string, seen: ReadonlySet<string> = new Set(), depth = 0): SchemaSummary {
+  const located = resolver.deref<Record<string, unknown>>(node, base, where, seen);
+  if (located.cycle || depth > MAX_DEPTH || !isObject(located.value)) return { type: "object", complex: true };
+  const schema = located.value;
+  const next = (child: unknown) => summarize(resolver, child, located.base, where, located.seen, depth + 1);
+
+  let summary: SchemaSummary = { type: "string", complex: false };
+  const own = primitiveType(schema);
+  if (own.type) summary.type = own.type;
+  if (own.nullable) summary.nullable = true;
+
+  for (const key of ["allOf"] as const) {
+    if (!Array.isArray(schema[key])) continue;
+    for (const part of schema[key] as unknown[]) summary = merge(summary, next(part), !own.type);
+  }
+  for (const key of ["oneOf", "anyOf"] as const) {
+    if (!Array.isArray(schema[key])) continue;
+    const parts = (schema[key] as unknown[]).map(next);
+    const nonNull = parts.filter((p) => !(p.enum?.length === 1 && p.enum[0] === null) && !(p.type === "string" && p.nullable && !p.enum && !p.properties));
+    const types = new Set(nonNull.map((p) => p.type));
+    if (parts.length > nonNull.length) summary.nullable = true;
+    if (types.size === 1 && nonNull.every((p) => !p.complex)) {
+      summary = { ...summary, ...nonNull[0]!, nullable: summary.nullable || nonNull[0]!.nullable };
+    } else {
+      summary.type = types.size === 1 ? [...types][0]! : "object";
+      summary.complex = true;
+    }
+  }
+
+  if (Array.isArray(schema.enum)) summary.enum = schema.enum.filter((v) => v === null || ["string", "number", "boolean"].includes(typeof v)) as ValueSpec["enum"];
+  if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null)) summary.default = schema.default;
+  if (typeof schema.format === "string") summary.format = schema.format;
+  if (typeof schema.description === "string" && schema.description.trim()) summary.description = schema.description.trim();
+  else if (typeof schema.title === "string") summary.description = schema.title;
+  if (schema.readOnly === true) summary.readOnly = true;
+
+  if (summary.type === "array") {
+    const items = schema.items === undefined ? { type: "string" as const, complex: false } : next(schema.items);
+    summary.items = items.type;
+    summary.itemSchema = items;
+    if (items.type === "object" || items.type === "array" || items.complex) summary.complex = true;
+  }
+  if (summary.type === "object") {
+    if (isObject(schema.properties)) {
+      summary.properties = { ...(summary.properties ?? {}) };
+      for (const [name, prop] of Object.entries(schema.properties)) {
+        summary.properties[name] = depth < 2 ? next(prop) : { type: "object", complex: true };
+      }
+    }
+    if (Array.isArray(schema.required)) summary.required = [...new Set([...(summary.required ?? []), ...schema.required.filter((r): r is string => typeof r === "string")])];
+  }
+  return summary;
+}
+
+function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): SchemaSummary {
+  return {
+    ...into,
+    type: adoptType && into.type === "string" && !into.enum ? part.type : into.type,
+    properties: into.properties || part.properties ? { ...(into.properties ?? {}), ...(part.properties ?? {}) } : undefined,
+    required: into.required || part.required ? [...new Set([...(into.required ?? []), ...(part.required ?? [])])] : undefined,
+    enum: into.enum ?? part.enum,
+    default: into.default ?? part.default,
+    format: into.format ?? part.format,
+    description: into.description ?? part.description,
+    items: into.items ?? part.items,
+    itemSchema: into.itemSchema ?? part.itemSchema,
+    complex: into.complex || part.complex,
+  };
+}
+
+/** The ValueSpec of a summary: what a flag declares. */
+export function valueSpec(summary: SchemaSummary): ValueSpec {
+  const spec: ValueSpec = { type: summary.type };
+  if (summary.items) spec.items = summary.items;
+  if (summary.itemSchema?.enum && !summary.enum) spec.enum = summary.itemSchema.enum;
+  if (summary.enum) spec.enum = summary.enum;
+  if (summary.default !== undefined) spec.default = summary.default;
+  if (summary.format) spec.format = summary.format;
+  if (summary.nullable) spec.nullable = true;
+  if (summary.description) spec.description = summary.description;
+  return spec;
+}

@@ -1,0 +1,28 @@
+import type { InterConfig } from "../config/types.js";
+import { designCommands } from "../design/commands.js";
+import type { TaskSpec } from "../graph/task.js";
+import type { OperationModel } from "../openapi/model.js";
+import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
+import { OPERATIONS_FILE } from "./openapi.js";
+
+export const COMMANDS_FILE = `${BUILD_DIR}/commands.json`;
+
+export function commandsTask(config: InterConfig): TaskSpec {
+  return {
+    id: "commands",
+    kind: "builtin",
+    description: "Design the command tree: names, flags, auth, safety marks, pagination and output shapes",
+    impl: "1",
+    deps: ["openapi"],
+    config: { product: config.product, api: config.api ?? null },
+    inputs: [],
+    outputs: [COMMANDS_FILE],
+    env: [],
+    async run(ctx) {
+      const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
+      const { plan, warnings } = designCommands(model, ctx.config, model.source.files);
+      writeJson(ctx.root, COMMANDS_FILE, plan);
+      return { data: { commands: plan.commands.length }, warnings };
+    },
+  };
+}

@@ -190,7 +190,8 @@ function paginationOf(op: Operation): Pagination | undefined {
 }
 
 function nextFieldOf(op: Operation): string | undefined {
-  return successResponse(op)?.properties?.find((p) => NEXT_FIELDS.includes(p.toLowerCase()));
+  const success = successResponse(op);
+  return (success?.wrapperProperties ?? success?.properties)?.find((p) => NEXT_FIELDS.includes(p.toLowerCase()));
 }
 
 export function designCommands(model: OperationModel, config: InterConfig, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {

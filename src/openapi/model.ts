@@ -49,6 +49,8 @@ export interface Response {
   listField?: string;
   /** Top-level property names of an object response (or of the list's items). */
   properties?: string[];
+  /** With a listField: the wrapper object's own properties (e.g. a next-page cursor). */
+  wrapperProperties?: string[];
   headers?: string[];
 }
 

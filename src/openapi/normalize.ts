@@ -156,7 +156,12 @@ function responseFrom(status: string, summary: SchemaSummary | undefined, mediaT
     const lists = Object.entries(props).filter(([, p]) => p.type === "array");
     const listField = lists.length === 1 ? lists[0]![0] : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
     const itemProps = listField ? props[listField]!.itemSchema?.properties : undefined;
-    return { ...base, shape: "object", ...(listField ? { listField } : {}), ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props) } : {}) };
+    return {
+      ...base,
+      shape: "object",
+      ...(listField ? { listField, wrapperProperties: Object.keys(props) } : {}),
+      ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props) } : {}),
+    };
   }
   return { ...base, shape: summary.type ? "scalar" : "unknown" };
 }

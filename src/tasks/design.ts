@@ -1,11 +1,10 @@
 import type { InterConfig } from "../config/types.js";
+import { assembleCapabilities } from "../design/capabilities.js";
 import type { CommandsPlan, SkillsPlan } from "../design/types.js";
 import type { TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
 import { readDepJson, writeJson } from "./io.js";
 import { SKILLS_FILE } from "./skills.js";
-
-export const CAPABILITIES_SCHEMA_VERSION = "1.0.0";
 
 export function outDir(config: InterConfig): string {
   return (config.targets?.cli?.outDir ?? "dist").replace(/\/+$/, "");
@@ -27,18 +26,7 @@ export function designTask(config: InterConfig): TaskSpec {
     async run(ctx) {
       const commands = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
       const skills = readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE);
-      const capabilities = {
-        schemaVersion: CAPABILITIES_SCHEMA_VERSION,
-        product: { ...commands.product, description: skills.product.description },
-        source: commands.source,
-        baseUrl: commands.baseUrl,
-        auth: commands.auth,
-        rules: skills.rules,
-        commands: commands.commands,
-        skills: skills.skills,
-        naming: commands.naming,
-      };
-      writeJson(ctx.root, file, capabilities);
+      writeJson(ctx.root, file, assembleCapabilities(commands, skills));
       return { data: { file, commands: commands.commands.length, skills: skills.skills.length } };
     },
   };

@@ -1,0 +1,20 @@
+import type { CommandsPlan, SkillsPlan } from "./types.js";
+
+export const CAPABILITIES_SCHEMA_VERSION = "1.0.0";
+
+/** capabilities.json (schemas/capabilities.schema.json): the command plan and the skills plan, joined. */
+export function assembleCapabilities(commands: CommandsPlan, skills: SkillsPlan) {
+  return {
+    schemaVersion: CAPABILITIES_SCHEMA_VERSION,
+    product: { ...commands.product, description: skills.product.description },
+    source: commands.source,
+    baseUrl: commands.baseUrl,
+    auth: commands.auth,
+    rules: skills.rules,
+    commands: commands.commands,
+    skills: skills.skills,
+    naming: commands.naming,
+  };
+}
+
+export type Capabilities = ReturnType<typeof assembleCapabilities>;

@@ -1,0 +1,366 @@
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { config, inter, makeProject, read, REPO, statuses, writeFiles } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+
+const validate = schemaValidator("capabilities.schema.json");
+
+/** A copy of the repository's own example project in a temporary folder. */
+function exampleProject(): string {
+  const dir = makeProject({});
+  cpSync(join(REPO, "examples"), join(dir, "examples"), { recursive: true });
+  cpSync(join(REPO, "intermesh.config.ts"), join(dir, "intermesh.config.ts"));
+  return dir;
+}
+
+const capabilities = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json"));
+const command = (caps: any, name: string) => caps.commands.find((c: any) => c.name === name);
+
+function apiProject(openapi: string, extra: Record<string, string> = {}, brief = "# Shop\n\nA shop.\n"): string {
+  return makeProject({
+    "intermesh.config.ts": config(`{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "api/openapi.yaml", context: "context.md" }, api: { baseUrl: "http://127.0.0.1:9" } }`),
+    "api/openapi.yaml": openapi,
+    "context.md": brief,
+    ...extra,
+  });
+}
+
+describe("inter build designs capabilities.json", () => {
+  it("builds the example into a schema-valid plan, byte-identical across runs and folders", async () => {
+    const dir = exampleProject();
+    const first = await inter(dir, ["build", "--json"]);
+    expect(first.exitCode).toBe(0);
+    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran" });
+    const bytes = read(dir, "dist/capabilities.json");
+    const caps = JSON.parse(bytes);
+    expect(validate(caps)).toEqual([]);
+
+    expect(caps.commands.map((c: any) => c.name)).toEqual(["bookings cancel", "bookings create", "bookings get", "bookings list", "rooms availability list", "rooms get", "rooms list"]);
+    expect(command(caps, "bookings cancel")).toMatchObject({ destructive: true, permission: "delete", operation: { method: "POST", path: "/bookings/{bookingId}/cancel" } });
+    expect(command(caps, "bookings list").pagination).toEqual({ style: "cursor", param: "cursor", sizeParam: "limit", nextField: "next_cursor" });
+    expect(command(caps, "bookings list").output).toMatchObject({ shape: "object", listField: "data" });
+    expect(command(caps, "bookings create").flags.map((f: any) => `${f.flag}:${f.in}:${f.wire}:${f.type}`)).toEqual([
+      "room-id:body:room_id:string",
+      "date:body:date:string",
+      "start:body:start:string",
+      "duration-minutes:body:duration_minutes:integer",
+      "attendees:body:attendees:integer",
+      "title:body:title:string",
+    ]);
+    expect(command(caps, "rooms availability list").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
+    expect(caps.auth).toEqual({ env: "ROOMS_API_KEY", schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } });
+    expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL" });
+    expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
+    expect(caps.skills.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms availability list"]));
+    expect(caps.skills[1].commands[0]).toBe("bookings cancel");
+    expect(caps.skills[2].commands).toContain("bookings list");
+    for (const skill of caps.skills) for (const name of skill.commands) expect(command(caps, name)).toBeDefined();
+
+    await inter(dir, ["build", "--force"]);
+    expect(read(dir, "dist/capabilities.json")).toBe(bytes);
+    const elsewhere = exampleProject();
+    await inter(elsewhere, ["build"]);
+    expect(read(elsewhere, "dist/capabilities.json")).toBe(bytes);
+  });
+
+  it("re-runs only the skills part after a context.md edit, and everything after an OpenAPI edit", async () => {
+    const dir = exampleProject();
+    await inter(dir, ["build"]);
+    writeFileSync(join(dir, "examples/rooms/context.md"), read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"));
+    const brief = await inter(dir, ["build", "--json"]);
+    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran" });
+    expect(capabilities(dir).skills.map((s: any) => s.name)).toContain("cancel-a-booking-now");
+
+    writeFileSync(join(dir, "examples/rooms/openapi.yaml"), read(dir, "examples/rooms/openapi.yaml").replace("summary: List meeting rooms", "summary: List all meeting rooms"));
+    const api = await inter(dir, ["build", "--json"]);
+    expect(statuses(api)).toMatchObject({ openapi: "ran", commands: "ran" });
+    expect(command(capabilities(dir), "rooms list").description).toBe("List all meeting rooms");
+  });
+
+  it("follows $refs into other files and re-runs when one of them changes", async () => {
+    const dir = apiProject(
+      `openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /orders:
+    get:
+      tags: [orders]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: "./schemas/order.yaml#/Order" } }
+    post:
+      tags: [orders]
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: "./schemas/order.yaml#/Order" }
+      responses:
+        "201": { description: created }
+`,
+      { "api/schemas/order.yaml": "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n" },
+    );
+    const first = await inter(dir, ["build", "--json"]);
+    expect(first.exitCode).toBe(0);
+    expect(command(capabilities(dir), "orders create").flags.map((f: any) => f.flag)).toEqual(["sku"]);
+
+    writeFiles(dir, { "api/schemas/order.yaml": "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n    quantity: { type: integer, default: 1 }\n" });
+    const second = await inter(dir, ["build", "--json"]);
+    expect(statuses(second)).toMatchObject({ discover: "cached", openapi: "ran" });
+    expect(second.json.data.tasks.find((t: any) => t.id === "openapi").reasons).toContain("input api/schemas/order.yaml modified");
+    expect(command(capabilities(dir), "orders create").flags.map((f: any) => [f.flag, f.default])).toEqual([["sku", undefined], ["quantity", 1]]);
+  });
+});
+
+describe("hostile and unusual documents", () => {
+  it("survives circular schemas without hanging", async () => {
+    const dir = apiProject(`openapi: 3.1.0
+info: { title: Tree, version: "1" }
+paths:
+  /nodes:
+    post:
+      tags: [nodes]
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/Node" }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Node" } } } }
+components:
+  schemas:
+    Node:
+      type: object
+      properties:
+        name: { type: string }
+        parent: { $ref: "#/components/schemas/Node" }
+        children: { type: array, items: { $ref: "#/components/schemas/Node" } }
+        owner: { $ref: "#/components/schemas/Person" }
+    Person:
+      type: object
+      properties:
+        manages: { $ref: "#/components/schemas/Node" }
+`);
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const create = command(capabilities(dir), "nodes create");
+    expect(create.jsonInput).toBe(true);
+    expect(create.flags.map((f: any) => `${f.flag}:${f.type}`)).toEqual(["name:string", "parent:object", "children:array", "owner:object"]);
+  });
+
+  it("skips only the operation with a missing $ref target, naming it and the pointer", async () => {
+    const dir = apiProject(`openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /items:
+    get:
+      tags: [items]
+      responses:
+        "200": { description: ok }
+    post:
+      tags: [items]
+      requestBody: { $ref: "#/components/requestBodies/Missing" }
+      responses:
+        "201": { description: created }
+`);
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const warnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
+    expect(warnings).toEqual([expect.stringMatching(/^skipped POST \/items: \$ref "#\/components\/requestBodies\/Missing" cannot be resolved.*\(at #\/paths\/~1items\/post\/requestBody\)$/)]);
+    expect(capabilities(dir).commands.map((c: any) => c.name)).toEqual(["items list"]);
+    const human = await inter(dir, ["build", "--force"]);
+    expect(human.stderr).toContain("⚠ openapi: skipped POST /items");
+  });
+
+  it("names duplicate operationIds, non-ASCII and spaced names deterministically and reports collisions", async () => {
+    const dir = apiProject(`openapi: 3.0.3
+info: { title: Salles, version: "1" }
+paths:
+  /réservations:
+    get:
+      tags: ["Réservations de salle"]
+      operationId: lister
+      parameters:
+        - { name: "nombre de personnes", in: query, schema: { type: integer } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object } } } } } }
+  /réservations/à-venir:
+    get:
+      tags: ["Réservations de salle"]
+      operationId: lister
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object } } } } } }
+  /users:
+    get:
+      tags: [users]
+      operationId: users-list
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object } } } } } }
+  /users/search:
+    get:
+      tags: [users]
+      operationId: searchUsers
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object } } } } } }
+  /users/{id}:
+    get:
+      tags: [users]
+      x-cli-name: users show
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: object } } } } }
+    delete:
+      tags: [users]
+      x-cli-hidden: true
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses: { "204": { description: gone } }
+  /internal:
+    get:
+      x-cli-ignore: true
+      responses: { "200": { description: ok } }
+`);
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const caps = capabilities(dir);
+    expect(caps.commands.map((c: any) => c.name)).toEqual(["reservations-de-salle a-venir list", "reservations-de-salle list", "users delete", "users list", "users search list", "users show"]);
+    expect(command(caps, "reservations-de-salle list").flags[0]).toMatchObject({ flag: "nombre-de-personnes", wire: "nombre de personnes" });
+    expect(command(caps, "users delete")).toMatchObject({ hidden: true, destructive: true });
+    const openapiWarnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
+    expect(openapiWarnings).toContain('operationId "lister" is used by 2 operations; they are named from method and path instead');
+    expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /internal" }));
+    expect(validate(caps)).toEqual([]);
+  });
+
+  it("resolves name collisions through the operationId, then a numbered suffix, never shadowing", async () => {
+    const dir = apiProject(`swagger: "2.0"
+info: { title: Pets, version: "1" }
+host: pets.example
+basePath: /v2
+paths:
+  /pet:
+    post:
+      tags: [pet]
+      operationId: addPet
+      consumes: [application/json]
+      parameters: [{ in: body, name: body, required: true, schema: { type: object, required: [name], properties: { name: { type: string }, status: { type: string, enum: [available, sold] } } } }]
+      responses: { "200": { description: ok } }
+  /pet/{petId}:
+    post:
+      tags: [pet]
+      operationId: updatePetWithForm
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - { name: petId, in: path, required: true, type: integer }
+        - { name: name, in: formData, type: string }
+      responses: { "200": { description: ok } }
+    delete:
+      tags: [pet]
+      parameters: [{ name: petId, in: path, required: true, type: integer }]
+      responses: { "200": { description: ok } }
+  /pet/{petId}/again:
+    delete:
+      tags: [pet]
+      parameters: [{ name: petId, in: path, required: true, type: integer }]
+      responses: { "200": { description: ok } }
+securityDefinitions:
+  api_key: { type: apiKey, name: api_key, in: header }
+security: [{ api_key: [] }]
+`);
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const caps = capabilities(dir);
+    expect(caps.source.specVersion).toBe("2.0");
+    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(["pet add", "pet again delete", "pet delete", "pet update-with-form"].sort());
+    expect(command(caps, "pet add").flags.map((f: any) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
+    expect(command(caps, "pet update-with-form")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
+    expect(command(caps, "pet update-with-form").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual(["pet-id:path:integer", "name:body:string"]);
+    expect(caps.naming.filter((n: any) => n.kind === "collision")).toHaveLength(2);
+    expect(caps.auth.schemes).toEqual({ api_key: { type: "apiKey", in: "header", name: "api_key" } });
+  });
+
+  it("renames parameters that collide with reserved flags and with each other", async () => {
+    const dir = apiProject(`openapi: 3.0.3
+info: { title: Shop, version: "1" }
+paths:
+  /things/{id}:
+    put:
+      tags: [things]
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: help, in: query, schema: { type: boolean } }
+        - { name: yes, in: query, schema: { type: boolean } }
+        - { name: Authorization, in: header, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                id: { type: string }
+                json_input: { type: string }
+      responses: { "200": { description: ok } }
+`);
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const replace = command(capabilities(dir), "things replace");
+    expect(replace.flags.map((f: any) => `${f.flag}=${f.in}:${f.wire}`)).toEqual(["id=path:id", "query-help=query:help", "query-yes=query:yes", "body-id=body:id", "body-json-input=body:json_input"]);
+    const notes = capabilities(dir).naming.map((n: any) => n.message);
+    expect(notes).toContain("header Authorization is set by the CLI itself, so it has no flag");
+    expect(notes).toContain("query help: --help is taken, so it is --query-help");
+  });
+
+  it("builds a document with empty paths, and a brief without tasks or description, with warnings", async () => {
+    const dir = apiProject(`openapi: 3.1.0\ninfo: { title: Empty, version: "1" }\npaths: {}\n`, {}, "Just some notes.\n");
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    const warnings = result.json.data.tasks.flatMap((t: any) => t.warnings);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("the document has no paths"),
+        expect.stringContaining("context.md has no product description"),
+        expect.stringContaining("context.md has no tasks"),
+      ]),
+    );
+    expect(capabilities(dir)).toMatchObject({ commands: [], skills: [] });
+  });
+});
+
+describe("OPENAPI_INVALID", () => {
+  const cases: Array<[string, string, RegExp, Record<string, unknown>]> = [
+    ["a YAML syntax error", "openapi: 3.0.0\npaths:\n  /a: [\n", /not valid YAML or JSON/, { line: 4 }],
+    ["no version field", "info: { title: x, version: '1' }\npaths: {}\n", /missing `openapi`/, { pointer: "#/openapi" }],
+    ["an unsupported version", "openapi: 4.0.0\npaths: {}\n", /unsupported OpenAPI version "4.0.0"/, { pointer: "#/openapi" }],
+    ["paths that are not an object", "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: [1, 2]\n", /`paths` must be an object/, { pointer: "#/paths" }],
+    ["an external $ref to a missing file", "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths:\n  /a: { $ref: './nope.yaml' }\n", /nope\.yaml/, {}],
+  ];
+  it.each(cases)("for %s: exit 2 with the file, pointer and reason; earlier outputs stay", async (_name, doc, message, details) => {
+    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
+    await inter(dir, ["build"]);
+    const before = read(dir, "dist/capabilities.json");
+    writeFiles(dir, { "api/openapi.yaml": doc });
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.json.error.code).toBe("OPENAPI_INVALID");
+    expect(result.json.error.message).toMatch(message);
+    expect(result.json.error.details).toMatchObject({ file: expect.stringContaining(".yaml"), ...details });
+    expect(statuses(result)).toMatchObject({ openapi: "failed", commands: "skipped", design: "skipped" });
+    expect(read(dir, "dist/capabilities.json")).toBe(before);
+  });
+});
+
+describe("inputs", () => {
+  it("INPUT_NOT_FOUND names the missing context glob", async () => {
+    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
+    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.json.error).toMatchObject({ code: "INPUT_NOT_FOUND", details: { field: "inputs.context", glob: "docs/*.md" } });
+  });
+
+  it("reads several context files matched by a glob", async () => {
+    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n", { "docs/a.md": "# Shop\n\nSells things.\n", "docs/b.md": "## Tasks and scenarios\n\n### Buy a thing\n\nSomeone buys.\n\nExpected outcome: an order.\n" });
+    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
+    const result = await inter(dir, ["build", "--json"]);
+    expect(result.exitCode).toBe(0);
+    expect(capabilities(dir).skills.map((s: any) => s.name)).toEqual(["buy-a-thing"]);
+    expect(JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8")).product.description).toBe("Sells things.");
+  });
+});

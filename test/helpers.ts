@@ -61,3 +61,12 @@ export function nodeCommand(script: string): string {
 
 export const statuses = (result: InterResult): Record<string, string> =>
   Object.fromEntries((result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [t.id, t.status]));
+
+/** The built-in design stages, for tests about user tasks that only care that these stayed out of the way. */
+export const DESIGN_TASKS = ["openapi", "commands", "skills", "design"];
+
+/** Statuses of the given tasks only. */
+export const statusesOf = (result: InterResult, ids: string[]): Record<string, string> => {
+  const all = statuses(result);
+  return Object.fromEntries(ids.filter((id) => id in all).map((id) => [id, all[id]!]));
+};

@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { inter, read, statuses, writeFiles } from "../helpers.js";
+import { inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult } from "../helpers.js";
+
+const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
 import { makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
 
 const ranCommands = (dir: string) => (existsSync(join(dir, "runs.log")) ? runs(read(dir, "runs.log")) : []);
@@ -19,7 +22,8 @@ describe("content-hash cache", () => {
     resetRuns(dir);
     const second = await inter(dir, ["build", "--json"]);
     expect(statuses(second)).toEqual({ discover: "cached", gen: "cached", pack: "cached", lint: "cached" });
-    expect(second.json.data.summary).toMatchObject({ ran: 0, cached: 4, failed: 0, skipped: 0 });
+    expect(second.json.data.summary).toMatchObject({ ran: 0, cached: 8, failed: 0, skipped: 0 });
+    expect(Object.values(allStatuses(second)).every((s) => s === "cached")).toBe(true);
     expect(ranCommands(dir)).toEqual([]);
   });
 
@@ -79,6 +83,7 @@ describe("content-hash cache", () => {
     writeFiles(dir, { "intermesh.config.ts": projectConfig(tasksBody("", PACK.replace(".toUpperCase()", '.toUpperCase() + "!"'))) });
     const edited = await inter(dir, ["build", "--json"]);
     expect(statuses(edited)).toEqual({ discover: "cached", gen: "cached", pack: "ran", lint: "cached" });
+    expect(statusesOf(edited, ["openapi", "commands", "skills", "design"])).toEqual({ openapi: "cached", commands: "cached", skills: "cached", design: "cached" });
     expect(edited.json.data.tasks.find((t: any) => t.id === "pack").reasons).toEqual(["config field command changed"]);
     expect(read(dir, "out/pack.txt")).toBe("ALPHA\nBETA\n!");
 
@@ -123,12 +128,12 @@ describe("content-hash cache", () => {
   it("treats a corrupt cached object as a miss and repairs it", async () => {
     const dir = makeBaseProject();
     await inter(dir, ["build"]);
-    const objects = join(dir, ".intermesh/cache/objects");
-    for (const shard of readdirSync(objects)) {
-      for (const name of readdirSync(join(objects, shard))) {
-        chmodSync(join(objects, shard, name), 0o644);
-        writeFileSync(join(objects, shard, name), "garbage");
-      }
+    // Corrupt the stored copies of the two outputs, then delete the outputs so they must come from the store.
+    for (const output of ["out/gen.txt", "out/pack.txt"]) {
+      const hash = createHash("sha256").update(readFileSync(join(dir, output))).digest("hex");
+      const object = join(dir, ".intermesh/cache/objects", hash.slice(0, 2), hash);
+      chmodSync(object, 0o644);
+      writeFileSync(object, "garbage");
     }
     rmSync(join(dir, "out"), { recursive: true });
     resetRuns(dir);
@@ -222,6 +227,6 @@ describe("inter cache", () => {
     expect(clean.exitCode).toBe(0);
     expect(existsSync(join(dir, ".intermesh/cache"))).toBe(false);
     const rebuilt = await inter(dir, ["build", "--json"]);
-    expect(rebuilt.json.data.summary.ran).toBe(4);
+    expect(rebuilt.json.data.summary.ran).toBe(8);
   });
 });

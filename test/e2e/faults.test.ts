@@ -73,7 +73,7 @@ describe("concurrent runs and faults", () => {
     expect(a.exitCode).toBe(0);
     expect(b.exitCode).toBe(0);
     const ran = [a, b].map((r) => JSON.parse(r.stdout as string).data.summary.ran);
-    expect(ran.sort()).toEqual([0, 4]);
+    expect(ran.sort()).toEqual([0, 8]);
     expect(read(dir, "runs.log").trim().split("\n").sort()).toEqual(["one", "three", "two"]);
     expectComplete(dir);
     const verify = await inter(dir, ["cache", "verify", "--json"]);

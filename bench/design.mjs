@@ -1,0 +1,79 @@
+// Design stage on large real documents: a cold build (empty cache) and a rebuild after a one-line context.md edit,
+// with peak memory, for GitHub's full REST description (~1,200 operations) and a 400-operation slice of it.
+// Budgets (DESIGN.md §11): cold build of ~400 operations under 5 s and 300 MiB; a context edit re-runs no OpenAPI work.
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { median } from "./lib.mjs";
+
+const repo = resolve(import.meta.dirname, "..");
+const inter = join(repo, "bin", "inter.mjs");
+const github = join(repo, "node_modules/@octokit/openapi/generated/api.github.com.json");
+const env = { ...process.env, CI: "true" };
+
+function project(name, document) {
+  const dir = mkdtempSync(join(tmpdir(), `inter-bench-${name}-`));
+  writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
+  cpSync(join(repo, "examples/rooms/context.md"), join(dir, "context.md"));
+  writeFileSync(
+    join(dir, "intermesh.config.ts"),
+    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "GitHub", binary: "gh-api" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
+  );
+  return dir;
+}
+
+/** Wall time and peak resident memory of one `inter build --json`, from GNU time. */
+function build(dir) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync("/usr/bin/time", ["-f", "%M", "node", inter, "build", "--json"], { cwd: dir, env, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(result.stdout + result.stderr);
+  const peakKiB = Number(result.stderr.trim().split("\n").pop());
+  const tasks = Object.fromEntries(JSON.parse(result.stdout).data.tasks.map((t) => [t.id, t.status]));
+  return { ms, peakMiB: peakKiB / 1024, tasks };
+}
+
+function slice(document, operations) {
+  const paths = {};
+  let count = 0;
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (count >= operations) break;
+    paths[path] = item;
+    count += Object.keys(item).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k)).length;
+  }
+  return { ...document, paths, count };
+}
+
+const full = JSON.parse(readFileSync(github, "utf8"));
+const sliced = slice(full, 400);
+const nodeBaseline = median(Array.from({ length: 10 }, () => {
+  const t = process.hrtime.bigint();
+  execFileSync("node", ["-e", "0"]);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}));
+console.log(`node -e 0: ${nodeBaseline.toFixed(1)} ms (baseline of this run)`);
+
+for (const [name, document, ops] of [["github-400", sliced, sliced.count], ["github-full", full, Object.values(full.paths).reduce((n, i) => n + Object.keys(i).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k)).length, 0)]]) {
+  const dir = project(name, document);
+  const colds = [];
+  for (let i = 0; i < 3; i++) {
+    rmSync(join(dir, ".intermesh"), { recursive: true, force: true });
+    colds.push(build(dir));
+  }
+  const edits = [];
+  for (let i = 0; i < 5; i++) {
+    const brief = readFileSync(join(dir, "context.md"), "utf8");
+    writeFileSync(join(dir, "context.md"), brief.replace(/^Rooms( \(edit \d+\))? is/m, `Rooms (edit ${i}) is`));
+    edits.push(build(dir));
+  }
+  const cold = median(colds.map((c) => c.ms));
+  const peak = Math.max(...colds.map((c) => c.peakMiB));
+  const edit = median(edits.map((e) => e.ms));
+  const reran = [...new Set(edits.flatMap((e) => Object.entries(e.tasks).filter(([, s]) => s === "ran").map(([id]) => id)))];
+  console.log(`\n${name} (${ops} operations)`);
+  console.log(`  cold build (median of 3):        ${cold.toFixed(0)} ms  (${(cold / nodeBaseline).toFixed(1)}× node -e 0)  peak ${peak.toFixed(0)} MiB`);
+  console.log(`  rebuild after context.md edit:   ${edit.toFixed(0)} ms  re-ran: ${reran.join(", ")}`);
+  if (name === "github-400") console.log(`  budget: cold < 5000 ms → ${cold < 5000 ? "met" : "MISSED"}; peak < 300 MiB → ${peak < 300 ? "met" : "MISSED"}; OpenAPI re-parsed on edit → ${reran.includes("openapi") ? "YES (MISSED)" : "no (met)"}`);
+  rmSync(dir, { recursive: true, force: true });
+}

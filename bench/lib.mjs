@@ -1,13 +1,15 @@
-// Shared helpers for benchmarks: wall-clock medians of whole commands, measured interleaved in one run so that
-// machine noise hits every contender alike.
+// Shared helpers for benchmarks: medians of whole commands, measured interleaved in one run so that machine noise
+// hits every contender alike. Each sample records wall time and the child's CPU time (user + system, from GNU time),
+// which varies far less on a busy two-core machine.
 import { spawnSync } from "node:child_process";
 
 export function timeOnce(argv, options = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe"], ...options });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const result = spawnSync("/usr/bin/time", ["-f", "INTER_BENCH %U %S", ...argv], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
-  return ms;
+  const [user, sys] = /INTER_BENCH (\S+) (\S+)/.exec(result.stderr).slice(1).map(Number);
+  return { wall, cpu: (user + sys) * 1000 };
 }
 
 export function median(values) {
@@ -16,21 +18,22 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs each contender `runs` times, round-robin, after `warmup` rounds; returns median ms per name. */
-export function compare(contenders, { runs = 25, warmup = 3 } = {}) {
+/** Runs each contender `runs` times, round-robin, after `warmup` rounds; returns median wall and CPU ms per name. */
+export function compare(contenders, { runs = 31, warmup = 3 } = {}) {
   const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   for (let i = 0; i < warmup + runs; i++) {
     for (const [name, run] of Object.entries(contenders)) {
-      const ms = run();
-      if (i >= warmup) samples[name].push(ms);
+      const sample = run();
+      if (i >= warmup) samples[name].push(sample);
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { wall: median(v.map((s) => s.wall)), cpu: median(v.map((s) => s.cpu)) }]));
 }
 
 export function printTable(title, medians, baseline) {
-  console.log(`\n${title}`);
-  for (const [name, ms] of Object.entries(medians)) {
-    console.log(`  ${name.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms   ${(ms / medians[baseline]).toFixed(2)}× ${baseline}`);
+  console.log(`\n${title}                                          wall (median)            cpu (median)`);
+  for (const [name, m] of Object.entries(medians)) {
+    const b = medians[baseline];
+    console.log(`  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×`);
   }
 }

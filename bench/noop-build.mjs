@@ -28,6 +28,7 @@ function turboWorkspace() {
 }
 
 timeOnce(["node", inter, "build"], { cwd: repo, env });
+timeOnce(["node", inter, "build"], { cwd: repo, env });
 const { dir, turbo } = turboWorkspace();
 const turboEnv = { ...env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
 const medians = compare({
@@ -36,6 +37,11 @@ const medians = compare({
   "turbo run emit (full cache hit, npm bin)": () => timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
 });
 printTable("warm no-op build", medians, "node -e 0");
-const ratio = medians["inter build (warm no-op, example)"] / medians["node -e 0"];
-const vsTurbo = medians["inter build (warm no-op, example)"] / medians["turbo run emit (full cache hit, npm bin)"];
-console.log(`\n  budget: ≤ 1.50× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.5 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);
+const inter_ = medians["inter build (warm no-op, example)"];
+const node = medians["node -e 0"];
+const turboM = medians["turbo run emit (full cache hit, npm bin)"];
+for (const kind of ["wall", "cpu"]) {
+  const ratio = inter_[kind] / node[kind];
+  const vsTurbo = inter_[kind] / turboM[kind];
+  console.log(`  budget (${kind}): ≤ 1.50× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.5 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);
+}

@@ -1,5 +1,4 @@
 import type { InterConfig } from "../config/types.js";
-import { designCommands } from "../design/commands.js";
 import type { TaskSpec } from "../graph/task.js";
 import type { OperationModel } from "../openapi/model.js";
 import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
@@ -19,6 +18,7 @@ export function commandsTask(config: InterConfig): TaskSpec {
     outputs: [COMMANDS_FILE],
     env: [],
     async run(ctx) {
+      const { designCommands } = await import("../design/commands.js");
       const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
       const { plan, warnings } = designCommands(model, ctx.config, model.source.files);
       writeJson(ctx.root, COMMANDS_FILE, plan);

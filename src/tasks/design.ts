@@ -1,5 +1,4 @@
 import type { InterConfig } from "../config/types.js";
-import { assembleCapabilities } from "../design/capabilities.js";
 import type { CommandsPlan, SkillsPlan } from "../design/types.js";
 import type { TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
@@ -24,6 +23,7 @@ export function designTask(config: InterConfig): TaskSpec {
     outputs: [file],
     env: [],
     async run(ctx) {
+      const { assembleCapabilities } = await import("../design/capabilities.js");
       const commands = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
       const skills = readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE);
       writeJson(ctx.root, file, assembleCapabilities(commands, skills));

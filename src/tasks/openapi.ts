@@ -3,7 +3,6 @@ import { toProjectPath } from "../graph/files.js";
 import type { InterConfig } from "../config/types.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import type { OperationModel } from "../openapi/model.js";
-import { readOperationModel } from "../openapi/normalize.js";
 import type { DiscoverData } from "./discover.js";
 import { BUILD_DIR, writeJson } from "./io.js";
 
@@ -42,6 +41,8 @@ export function openapiTask(_config: InterConfig): TaskSpec {
     env: [],
     async run(ctx) {
       const files = openapiInputs(ctx.deps.discover!);
+      // Loaded on first use: the parser is most of inter's code, and a warm no-op build never needs it.
+      const { readOperationModel } = await import("../openapi/normalize.js");
       const results = [];
       for (const file of files) results.push(await readOperationModel(join(ctx.root, file.path)));
       const model = merge(results.map((r) => r.model));

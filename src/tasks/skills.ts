@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { parseBrief } from "../design/context.js";
-import { planSkills } from "../design/skills.js";
 import type { CommandsPlan, SkillsPlan } from "../design/types.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
@@ -27,6 +25,7 @@ export function skillsTask(config: InterConfig): TaskSpec {
     outputs: [SKILLS_FILE],
     env: [],
     async run(ctx) {
+      const [{ parseBrief }, { planSkills }] = await Promise.all([import("../design/context.js"), import("../design/skills.js")]);
       const files = contextInputs(ctx.deps.discover!);
       const text = files.map((f) => readFileSync(join(ctx.root, f.path), "utf8")).join("\n\n");
       const { commands } = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);

@@ -2,7 +2,8 @@ import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, close
 import { dirname } from "node:path";
 import { InterError } from "../errors.js";
 
-function alive(pid: number): boolean {
+/** Whether a process exists (EPERM: it does, under another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -49,7 +50,7 @@ export async function acquireLock(file: string, options: { timeoutMs: number; on
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const pid = holder(file);
-    if (pid === undefined || !alive(pid)) {
+    if (pid === undefined || !processAlive(pid)) {
       // A half-written lock or a dead holder. Renaming first means only one contender removes it.
       const stale = `${file}.stale-${process.pid}`;
       try {

@@ -1,6 +1,7 @@
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { TMP_MARKER } from "./atomic.js";
+import { processAlive } from "./lock.js";
 import { safeReaddir, type Store } from "./store.js";
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9 };
@@ -54,15 +55,6 @@ export interface GcReport {
   removedTemp: number;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Temp files of processes that no longer exist (killed mid-write); a live writer's temp file is left alone. */
 function sweepTemp(dir: string): number {
   let removed = 0;
@@ -71,7 +63,7 @@ function sweepTemp(dir: string): number {
     const marker = name.indexOf(TMP_MARKER);
     if (marker >= 0) {
       const pid = Number(name.slice(marker + TMP_MARKER.length).split("-")[0]);
-      if (!pidAlive(pid)) {
+      if (!processAlive(pid)) {
         rmSync(path, { force: true });
         removed += 1;
       }

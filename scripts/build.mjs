@@ -37,3 +37,16 @@ await build({
   minifySyntax: true,
   logLevel: "warning",
 });
+
+// The runtime every generated CLI ships: one dependency-free ES module that emit copies into the package.
+await build({
+  entryPoints: { runtime: "src/runtime/main.ts" },
+  outdir: "lib",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+});

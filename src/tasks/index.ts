@@ -1,8 +1,10 @@
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../graph/task.js";
+import { bundleTask } from "./bundle.js";
 import { commandsTask } from "./commands.js";
 import { designTask } from "./design.js";
 import { discoverTask } from "./discover.js";
+import { emitTask } from "./emit.js";
 import { openapiTask } from "./openapi.js";
 import { skillsTask } from "./skills.js";
 
@@ -11,11 +13,11 @@ import { skillsTask } from "./skills.js";
  * only `skills` and `design`, never the OpenAPI parse or the command design.
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
-  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config)];
+  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config)];
 }
 
 /** Target name → the tasks it ends with. */
 export const BUILTIN_TARGETS: Record<string, string[]> = {
-  cli: ["design"],
+  cli: ["bundle"],
   eval: ["evaluate"],
 };

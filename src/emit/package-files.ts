@@ -1,0 +1,167 @@
+import type { Capabilities } from "../design/capabilities.js";
+import type { CommandSpec, SkillPlan } from "../design/types.js";
+
+/** One file of the generated package: path relative to the package root, content, and whether it is executable. */
+export interface PackageFile {
+  path: string;
+  content: string;
+  executable?: boolean;
+}
+
+const frontmatter = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n`;
+
+function usage(binary: string, command: CommandSpec): string {
+  const required = command.flags.filter((f) => f.required).map((f) => ` --${f.flag} <${f.enum ? f.enum.join("|") : f.type}>`);
+  return `${binary} ${command.name}${required.join("")}${command.destructive ? " --yes" : ""}`;
+}
+
+/** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
+export function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
+  const binary = caps.product.binary;
+  const resources = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))].join(", ");
+  return [
+    {
+      name: "trigger",
+      description: `When to reach for ${binary}`,
+      text: `Use ${binary} whenever the task involves ${caps.product.name}${resources ? ` (${resources})` : ""}; prefer it over raw HTTP calls.`,
+    },
+    {
+      name: "workflow",
+      description: `How to work with ${binary} safely`,
+      text: `Read before you write: find ids with list or get commands and never invent them. Check a command's flags with --help. Preview writes with --dry-run; destructive commands need --yes. Credentials come only from ${caps.auth.env}.`,
+    },
+    {
+      name: "writeback",
+      description: "What to report when done",
+      text: `After a change, report the ids and the new state the command returned. If ${binary} misbehaves or lacks something, record it with: ${binary} issue create --type bug --message "..."`,
+    },
+  ];
+}
+
+function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
+  const binary = caps.product.binary;
+  const commands = skill.commands.map((name) => caps.commands.find((c) => c.name === name)!).filter(Boolean);
+  return [
+    frontmatter(skill.name, skill.description),
+    `# ${skill.title}`,
+    "",
+    "## When to use",
+    "",
+    skill.situation || skill.title,
+    "",
+    "## Commands",
+    "",
+    ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),
+    "",
+    `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
+    "",
+    "## Expected outcome",
+    "",
+    skill.outcome || "The user's request is done and the result is reported.",
+    "",
+    "## Rules",
+    "",
+    ...[...skill.rules, ...caps.rules].map((r) => `- ${r}`),
+    ...(skill.rules.length + caps.rules.length ? [] : ["- Follow the rules in agent/rules/."]),
+    "",
+  ].join("\n");
+}
+
+/** Every file of the generated package except the runtime itself, deterministic for equal capabilities. */
+export function packageFiles(caps: Capabilities, runtime: string): PackageFile[] {
+  const { product } = caps;
+  const binary = product.binary;
+  const rules = agentRules(caps);
+  const manifest = {
+    product: { name: product.name, binary, version: product.version, description: product.description },
+    baseUrl: caps.baseUrl,
+    auth: caps.auth,
+    rules: [...caps.rules, ...rules.map((r) => r.text)],
+    skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
+    commands: caps.commands.map((c) => ({
+      path: c.path,
+      name: c.name,
+      description: c.description,
+      operation: { method: c.operation.method, path: c.operation.path },
+      flags: c.flags,
+      jsonInput: c.jsonInput,
+      ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
+      destructive: c.destructive,
+      permission: c.permission,
+      ...(c.pagination ? { pagination: c.pagination } : {}),
+      output: c.output,
+      auth: c.auth,
+      hidden: c.hidden,
+    })),
+  };
+  const brief = product.description || `${product.name}: a command line for agents and people.`;
+  const visible = caps.commands.filter((c) => !c.hidden);
+  const files: PackageFile[] = [
+    {
+      path: "package.json",
+      content: `${JSON.stringify(
+        {
+          name: product.package,
+          version: product.version,
+          description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
+          type: "module",
+          bin: { [binary]: `bin/${binary}.mjs` },
+          engines: { node: ">=20" },
+          keywords: ["cli", "agent", "agent-skills"],
+          license: "UNLICENSED",
+        },
+        null,
+        2,
+      )}\n`,
+    },
+    { path: `bin/${binary}.mjs`, executable: true, content: `#!/usr/bin/env node\nimport { fileURLToPath } from "node:url";\nimport { run } from "../lib/runtime.mjs";\n\nprocess.exitCode = await run(fileURLToPath(new URL("..", import.meta.url)), process.argv.slice(2));\n` },
+    { path: "lib/runtime.mjs", content: runtime },
+    { path: "manifest.json", content: `${JSON.stringify(manifest, null, 2)}\n` },
+    { path: "agent/brief.md", content: `${brief}\n` },
+    ...rules.map((r) => ({ path: `agent/rules/${r.name}.md`, content: `${frontmatter(r.name, r.description)}\n${r.text}\n` })),
+    ...caps.skills.flatMap((s) => {
+      const md = skillMarkdown(caps, s);
+      return [
+        { path: `agent/skills/${s.name}.md`, content: md },
+        { path: `skills/${s.name}/SKILL.md`, content: md },
+      ];
+    }),
+    {
+      path: "README.md",
+      content: [
+        `# ${product.package}`,
+        "",
+        brief,
+        "",
+        "```sh",
+        `npm install -g ${product.package}`,
+        `export ${caps.auth.env}=...        # the credential; never pass it as an argument`,
+        `${binary} --help                  # every command, as JSON`,
+        "```",
+        "",
+        "## Commands",
+        "",
+        ...visible.map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
+        "",
+        `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
+        "",
+      ].join("\n"),
+    },
+    {
+      path: "AGENTS.md",
+      content: [
+        `# ${binary} for agents`,
+        "",
+        brief,
+        "",
+        ...rules.map((r) => `- ${r.text}`),
+        ...caps.rules.map((r) => `- ${r}`),
+        "",
+        `Skills: ${caps.skills.length ? caps.skills.map((s) => `\`${binary} skills ${s.name}\``).join(", ") : "none"}. Start with \`${binary} --help\`.`,
+        "",
+      ].join("\n"),
+    },
+    { path: "CHANGELOG.md", content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n` },
+  ];
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}

@@ -1,0 +1,165 @@
+import { CliError } from "./errors.js";
+import type { Command, Flag, Manifest } from "./manifest.js";
+
+/** Flags every command has (AGENT-CLI-SPEC N4 and friends). */
+export const GLOBAL_BOOLEANS = ["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "json-input", "all", "mcp-schema", "sanitize", "ndjson", "redact"] as const;
+export const GLOBAL_VALUES = ["fields", "max-pages"] as const;
+
+export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & { fields?: string[]; maxPages: number };
+
+export interface Parsed {
+  words: string[];
+  globals: Globals;
+  /** Command flags as given: flag name → raw string values (repeatable). */
+  raw: Map<string, string[]>;
+  /** Booleans given as --x / --no-x. */
+  switches: Map<string, boolean>;
+  positionals: string[];
+}
+
+const MAX_PAGES_LIMIT = 100;
+
+/** What a flag name is for the command being run; undefined when the command is not known yet. */
+export type FlagKind = (name: string) => "boolean" | "value" | "unknown" | undefined;
+
+/** Splits argv into command words, global flags and command flags. */
+export function splitArgv(argv: string[], kindOf: FlagKind): Parsed {
+  const booleanFlags = (name: string) => kindOf(name) === "boolean";
+  const globals = { maxPages: 10 } as Globals;
+  for (const name of GLOBAL_BOOLEANS) globals[name] = false;
+  const raw = new Map<string, string[]>();
+  const switches = new Map<string, boolean>();
+  const words: string[] = [];
+  const positionals: string[] = [];
+  let flagsStarted = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "-h") {
+      globals.help = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) {
+      if (arg.startsWith("-") && arg.length > 1 && !/^-\d/.test(arg)) {
+        throw new CliError("UNKNOWN_FLAG", `Unknown flag ${arg}: only --long-flags exist.`, "Run with --help to see the flags.");
+      }
+      if (!flagsStarted && /^[a-z0-9][a-z0-9-]*$/.test(arg)) words.push(arg);
+      else positionals.push(arg);
+      continue;
+    }
+    flagsStarted = true;
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq >= 0 ? eq : undefined);
+    const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
+    if ((GLOBAL_BOOLEANS as readonly string[]).includes(name)) {
+      (globals as Record<string, boolean>)[name] = inline === undefined ? true : inline !== "false";
+      continue;
+    }
+    if (name.startsWith("no-") && (GLOBAL_BOOLEANS as readonly string[]).includes(name.slice(3))) {
+      (globals as Record<string, boolean>)[name.slice(3)] = false;
+      continue;
+    }
+    if (booleanFlags(name) && inline === undefined) {
+      switches.set(name, true);
+      continue;
+    }
+    if (name.startsWith("no-") && booleanFlags(name.slice(3)) && inline === undefined) {
+      switches.set(name.slice(3), false);
+      continue;
+    }
+    if (kindOf(name) === "unknown" && !(GLOBAL_VALUES as readonly string[]).includes(name)) {
+      throw new CliError("UNKNOWN_FLAG", `Unknown flag --${name}.`, "Run the command with --help to see its flags.", { flag: name });
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("--")) throw new CliError("MISSING_FLAG", `--${name} needs a value.`, `Give it as --${name} <value> or --${name}=<value>.`, { flag: name });
+      value = next;
+      i++;
+    }
+    if (name === "fields") globals.fields = value.split(",").map((f) => f.trim()).filter(Boolean);
+    else if (name === "max-pages") {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_PAGES_LIMIT) throw new CliError("INVALID_VALUE", `--max-pages must be an integer from 1 to ${MAX_PAGES_LIMIT} (got "${value}").`, "Use e.g. --max-pages 5.", { flag: "max-pages" });
+      globals.maxPages = n;
+    } else raw.set(name, [...(raw.get(name) ?? []), value]);
+  }
+  return { words, globals, raw, switches, positionals };
+}
+
+export function findCommand(manifest: Manifest, words: string[]): Command | undefined {
+  return manifest.commands.find((c) => c.path.length === words.length && c.path.every((w, i) => w === words[i]));
+}
+
+function convert(flag: Flag, type: string, value: string): unknown {
+  const bad = (expected: string) =>
+    new CliError("INVALID_VALUE", `--${flag.flag} expects ${expected} (got "${value}").`, flag.enum ? `Use one of: ${flag.enum.join(", ")}.` : `Give --${flag.flag} ${expected}.`, { flag: flag.flag, value });
+  switch (type) {
+    case "integer":
+      if (!/^-?\d+$/.test(value)) throw bad("an integer");
+      return Number(value);
+    case "number":
+      if (value.trim() === "" || !Number.isFinite(Number(value))) throw bad("a number");
+      return Number(value);
+    case "boolean":
+      if (value !== "true" && value !== "false") throw bad("true or false");
+      return value === "true";
+    case "object":
+      try {
+        return JSON.parse(value);
+      } catch {
+        throw bad("a JSON value");
+      }
+    default:
+      return value;
+  }
+}
+
+function checkEnum(flag: Flag, value: unknown): void {
+  if (flag.enum && !flag.enum.some((e) => String(e) === String(value))) {
+    throw new CliError("INVALID_VALUE", `--${flag.flag} must be one of ${flag.enum.join(", ")} (got "${String(value)}").`, `Use one of: ${flag.enum.join(", ")}.`, { flag: flag.flag, allowed: flag.enum });
+  }
+}
+
+/** Typed values for every flag of the command: unknown flags, bad types and enums are refused before any request. */
+export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolean): Map<Flag, unknown> {
+  const known = new Map(command.flags.map((f) => [f.flag, f]));
+  for (const name of [...parsed.raw.keys(), ...parsed.switches.keys()]) {
+    if (!known.has(name)) {
+      const close = command.flags.map((f) => f.flag).filter((f) => f.includes(name) || name.includes(f));
+      throw new CliError("UNKNOWN_FLAG", `Unknown flag --${name} for "${command.name}".`, close.length ? `Did you mean --${close[0]}? Run with --help for all flags.` : `Run "${command.name} --help" to see its flags.`, { flag: name });
+    }
+  }
+  const values = new Map<Flag, unknown>();
+  for (const flag of command.flags) {
+    if (flag.type === "boolean") {
+      const switched = parsed.switches.get(flag.flag);
+      const given = parsed.raw.get(flag.flag);
+      if (switched !== undefined) values.set(flag, switched);
+      else if (given) values.set(flag, convert(flag, "boolean", given[given.length - 1]!));
+      continue;
+    }
+    const given = parsed.raw.get(flag.flag);
+    if (!given) continue;
+    if (flag.type === "array") {
+      const items = given.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+      const converted = items.map((v) => convert(flag, flag.items ?? "string", v));
+      converted.forEach((v) => checkEnum(flag, v));
+      values.set(flag, converted);
+    } else {
+      if (given.length > 1) throw new CliError("INVALID_VALUE", `--${flag.flag} was given ${given.length} times; it takes one value.`, `Give --${flag.flag} once.`, { flag: flag.flag });
+      const value = convert(flag, flag.type, given[0]!);
+      checkEnum(flag, value);
+      values.set(flag, value);
+    }
+  }
+  const missing = command.flags.filter((f) => f.required && !values.has(f) && !(f.in === "body" && hasJsonInput));
+  if (missing.length) {
+    throw new CliError(
+      "MISSING_FLAG",
+      `"${command.name}" needs ${missing.map((f) => `--${f.flag}`).join(", ")}.`,
+      `Add ${missing.map((f) => `--${f.flag} <${f.type}>`).join(" ")}${command.jsonInput ? ", or pipe the body as JSON with --json-input" : ""}.`,
+      { missing: missing.map((f) => f.flag) },
+    );
+  }
+  return values;
+}

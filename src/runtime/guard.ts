@@ -1,0 +1,73 @@
+import { CliError } from "./errors.js";
+
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/\bsk-[A-Za-z0-9_-]{12,}/, "an API secret key (sk-…)"],
+  [/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, "a payment API key"],
+  [/\bgh[pousr]_[A-Za-z0-9]{20,}/, "a GitHub token"],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, "a GitHub token"],
+  [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key"],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, "a Slack token"],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, "a JSON Web Token"],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a private key"],
+  [/^(bearer|basic)\s+\S{8,}$/i, "an Authorization header value"],
+];
+
+/** A long unbroken run of mixed letters and digits is what keys look like, and what ids, dates and words do not. */
+function opaque(value: string): boolean {
+  return /^[A-Za-z0-9+/_=.-]{40,}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !/^[0-9a-f-]{36}$/i.test(value);
+}
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const TRAVERSAL = /(^|[\\/])\.\.([\\/]|$)/;
+const SENSITIVE = /(^|[\\/])(\.env(\.[\w-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.ssh[\\/].*|\.aws[\\/]credentials|\.netrc|\.npmrc|[^\\/]*\.(pem|key|p12|pfx))$|^\/etc\/(passwd|shadow|sudoers)/i;
+const SHELL = /[;|`$<>]|&&|\$\(|\n/;
+
+const looksLikePath = (value: string) => /[\\/]/.test(value) || /^\.[\w-]/.test(value) || /\.(pem|key|p12|pfx)$/i.test(value);
+
+export interface Checked {
+  /** The flag (or "argument") the value came from, for messages. */
+  source: string;
+  value: string;
+  /** An identifier or location: shell metacharacters are refused there (G8). */
+  identifier: boolean;
+}
+
+/** Control characters are stripped by --sanitize instead of refused. */
+export function sanitize(value: string): string {
+  return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
+}
+
+function check({ source, value, identifier }: Checked): void {
+  for (const [pattern, what] of SECRET_PATTERNS) {
+    if (pattern.test(value)) {
+      throw new CliError("SECRET_IN_ARGUMENT", `${source} looks like ${what}; credentials are never accepted as arguments.`, "Put the credential in the environment variable this CLI reads (see --help: auth.env) and remove it from the command line.", { source });
+    }
+  }
+  if (opaque(value)) {
+    throw new CliError("SECRET_IN_ARGUMENT", `${source} looks like a key or token (a long opaque string); credentials are never accepted as arguments.`, "Set the credential in the environment instead. If this really is data, shorten or split it.", { source });
+  }
+  if (CONTROL.test(value)) {
+    throw new CliError("UNSAFE_INPUT", `${source} contains control characters.`, "Remove them, or add --sanitize to strip them.", { source });
+  }
+  if (TRAVERSAL.test(value)) {
+    throw new CliError("UNSAFE_INPUT", `${source} contains a ".." path segment (path traversal).`, "Give the value without .. segments.", { source });
+  }
+  if (looksLikePath(value) && SENSITIVE.test(value)) {
+    throw new CliError("SENSITIVE_PATH", `${source} names a sensitive file (${value}); it is refused.`, "Do not pass secrets files (.env, keys, certificates) to this CLI.", { source });
+  }
+  if ((identifier || looksLikePath(value)) && SHELL.test(value)) {
+    throw new CliError("UNSAFE_INPUT", `${source} contains shell metacharacters (; | & $ \` < >), which are never valid in an identifier or path.`, "Pass the plain identifier.", { source });
+  }
+}
+
+/** Runs every guardrail; a guardrail that itself fails refuses the command (fail closed, G9). */
+export function guard(values: Checked[]): void {
+  for (const v of values) {
+    try {
+      check(v);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError("GUARDRAIL_ERROR", `A safety check failed on ${v.source}; the command is refused.`, "Retry with a simpler value, and report it with `issue create`.", { source: v.source });
+    }
+  }
+}

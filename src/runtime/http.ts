@@ -1,0 +1,131 @@
+import { CliError, codeForStatus } from "./errors.js";
+import type { Command, Flag, Manifest } from "./manifest.js";
+
+export interface Request {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: unknown;
+}
+
+const REDACTED = "[REDACTED]";
+
+function encodeValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Builds the exact request a command sends; `credential` is placed per the security scheme. */
+export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credential: string | undefined, extraQuery: Record<string, string> = {}): Request {
+  let path = command.operation.path;
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = { accept: "application/json", "user-agent": `${manifest.product.binary}/${manifest.product.version}` };
+  const cookies: string[] = [];
+  let payload = body ? { ...body } : undefined;
+  for (const [flag, value] of values) {
+    switch (flag.in) {
+      case "path":
+        path = path.replace(`{${flag.wire}}`, encodeURIComponent(encodeValue(value)));
+        break;
+      case "query":
+        if (Array.isArray(value)) for (const v of value) query.append(flag.wire, encodeValue(v));
+        else query.set(flag.wire, encodeValue(value));
+        break;
+      case "header":
+        headers[flag.wire.toLowerCase()] = Array.isArray(value) ? value.map(encodeValue).join(",") : encodeValue(value);
+        break;
+      case "cookie":
+        cookies.push(`${flag.wire}=${encodeURIComponent(encodeValue(value))}`);
+        break;
+      case "body":
+        payload = { ...(payload ?? {}), [flag.wire]: value };
+        break;
+    }
+  }
+  for (const [k, v] of Object.entries(extraQuery)) query.set(k, v);
+  const scheme = command.auth.map((name) => manifest.auth.schemes[name]).find(Boolean);
+  if (scheme && credential !== undefined) {
+    if (scheme.type === "apiKey" && scheme.in === "query") query.set(scheme.name!, credential);
+    else if (scheme.type === "apiKey" && scheme.in === "cookie") cookies.push(`${scheme.name}=${encodeURIComponent(credential)}`);
+    else if (scheme.type === "apiKey") headers[scheme.name!.toLowerCase()] = credential;
+    else if (scheme.type === "http" && scheme.scheme === "basic") headers.authorization = `Basic ${Buffer.from(credential).toString("base64")}`;
+    else headers.authorization = `Bearer ${credential}`;
+  }
+  if (cookies.length) headers.cookie = cookies.join("; ");
+  let encoded: string | undefined;
+  if (payload !== undefined) {
+    if (command.bodyMediaType === "application/x-www-form-urlencoded") {
+      encoded = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, encodeValue(v)])).toString();
+      headers["content-type"] = "application/x-www-form-urlencoded";
+    } else {
+      encoded = JSON.stringify(payload);
+      headers["content-type"] = "application/json";
+    }
+  }
+  const qs = query.toString();
+  return { method: command.operation.method, url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`, headers, ...(encoded !== undefined ? { body: encoded } : {}) };
+}
+
+/** The request as shown by --dry-run and in errors: the credential never appears. */
+export function redactRequest(request: Request, credential: string | undefined): Request {
+  const scrub = (s: string) => (credential ? s.split(credential).join(REDACTED).split(encodeURIComponent(credential)).join(REDACTED) : s);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.headers)) headers[k] = k === "authorization" ? v.replace(/^(\w+) .*/, `$1 ${REDACTED}`) : scrub(v);
+  return { ...request, url: scrub(request.url), headers, ...(request.body !== undefined ? { body: scrub(request.body) } : {}) };
+}
+
+const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;
+
+export async function send(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const { request: httpRequest } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: request.method, headers: { ...request.headers, ...(request.body !== undefined ? { "content-length": Buffer.byteLength(request.body) } : {}) }, timeout: TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let data: unknown = text;
+        if (text && /json/.test(String(res.headers["content-type"] ?? ""))) {
+          try {
+            data = JSON.parse(text);
+          } catch {
+            data = text;
+          }
+        } else if (!text) data = null;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, data });
+      });
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new CliError("TIMEOUT", `No response from ${url.origin} within ${TIMEOUT_MS} ms.`, "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.")));
+    req.on("error", (error) =>
+      reject(error instanceof CliError ? error : new CliError("NETWORK_ERROR", `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`, "Check the base URL and that the service is running.", { url: url.origin })),
+    );
+    if (request.body !== undefined) req.write(request.body);
+    req.end();
+  });
+}
+
+/** An HTTP error response as a structured error; the API's own message is kept, the credential never. */
+export function errorFor(response: Response, credential: string | undefined): CliError {
+  const code = codeForStatus(response.status);
+  const body = response.data as { message?: unknown; error?: unknown; code?: unknown } | null;
+  let message = typeof body?.message === "string" ? body.message : typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+  if (credential) message = message.split(credential).join(REDACTED);
+  const suggestions: Record<string, string> = {
+    AUTH_FAILED: "Check the credential in the environment variable named in --help (auth.env).",
+    PERMISSION_DENIED: "The credential lacks permission for this; use one that has it.",
+    NOT_FOUND: "Check the id; list the resource to find valid ids.",
+    CONFLICT: "The resource changed or the slot is taken; read it again and choose another value.",
+    PRECONDITION_FAILED: "Read the resource again and retry with its current state.",
+    VALIDATION_ERROR: "Fix the values the message names; --help lists every flag's type and allowed values.",
+    RATE_LIMITED: "Wait and retry later.",
+    SERVER_ERROR: "The service failed; retry later or report it.",
+  };
+  return new CliError(code, `${message} (HTTP ${response.status})`, suggestions[code] ?? "See the message.", { status: response.status, ...(typeof body?.code === "string" ? { apiCode: body.code } : {}) });
+}

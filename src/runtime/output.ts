@@ -1,0 +1,73 @@
+import type { Globals } from "./args.js";
+import type { CliError } from "./errors.js";
+import type { Manifest } from "./manifest.js";
+
+export interface Page {
+  has_more: boolean;
+  next_cursor?: string | null;
+  pages?: number;
+}
+
+export function skillRefs(manifest: Manifest) {
+  return manifest.skills.map((s) => ({ name: s.name, description: s.description, command: `${manifest.product.binary} skills ${s.name}` }));
+}
+
+export function issueLine(manifest: Manifest): string {
+  return `Report a problem or missing feature: ${manifest.product.binary} issue create --type bug|requirement|suggestion|bad-output --message "what happened"`;
+}
+
+function pick(value: unknown, fields: string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => pick(v, fields));
+  if (value && typeof value === "object") return Object.fromEntries(fields.filter((f) => f in value).map((f) => [f, (value as Record<string, unknown>)[f]]));
+  return value;
+}
+
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/g;
+const PHONE = /\+?\d[\d\s().-]{7,}\d/g;
+
+function redactPii(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(EMAIL, "[EMAIL]").replace(PHONE, "[PHONE]");
+  if (Array.isArray(value)) return value.map(redactPii);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPii(v)]));
+  return value;
+}
+
+function table(rows: Array<Record<string, unknown>>): string {
+  if (!rows.length) return "(none)";
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  const widths = columns.map((c) => Math.min(40, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
+  const line = (values: string[]) => values.map((v, i) => v.slice(0, 40).padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join("\n");
+}
+
+export function human(data: unknown): string {
+  if (Array.isArray(data)) return data.every((d) => d && typeof d === "object" && !Array.isArray(d)) ? table(data as Array<Record<string, unknown>>) : data.map(String).join("\n");
+  if (data && typeof data === "object") {
+    const entries = Object.entries(data);
+    const width = Math.max(...entries.map(([k]) => k.length));
+    return entries.map(([k, v]) => `${k.padEnd(width)}  ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("\n");
+  }
+  return data === null || data === undefined ? "" : String(data);
+}
+
+/** Success: one JSON document on stdout (or data only, a table, NDJSON) and nothing on stderr. */
+export function writeResult(manifest: Manifest, globals: Globals, data: unknown, page?: Page): void {
+  let shaped = globals.fields ? pick(data, globals.fields) : data;
+  if (globals.redact) shaped = redactPii(shaped);
+  let text: string;
+  if (globals.human && !globals.agent) text = human(shaped);
+  else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
+  else if (globals.quiet) text = JSON.stringify(shaped);
+  else text = JSON.stringify({ ok: true, data: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+  process.stdout.write(`${text}\n`);
+}
+
+/** Failure: stdout stays empty; stderr gets the structured error (text with --human). */
+export function writeError(error: CliError, globals: Pick<Globals, "human" | "agent">): void {
+  if (globals.human && !globals.agent) {
+    process.stderr.write(`Error ${error.code}: ${error.message}\nNext: ${error.suggestion}\n`);
+    return;
+  }
+  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message: error.message, suggestion: error.suggestion, ...(error.details ? { details: error.details } : {}) })}\n`);
+}

@@ -62,8 +62,8 @@ export function nodeCommand(script: string): string {
 export const statuses = (result: InterResult): Record<string, string> =>
   Object.fromEntries((result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [t.id, t.status]));
 
-/** The built-in design stages, for tests about user tasks that only care that these stayed out of the way. */
-export const DESIGN_TASKS = ["openapi", "commands", "skills", "design"];
+/** Every built-in task of `inter build`, in pipeline order. */
+export const BUILTIN_TASKS = ["discover", "openapi", "commands", "skills", "design", "emit", "bundle"];
 
 /** Statuses of the given tasks only. */
 export const statusesOf = (result: InterResult, ids: string[]): Record<string, string> => {

@@ -153,8 +153,11 @@ function responseFrom(status: string, summary: SchemaSummary | undefined, mediaT
   if (summary.type === "array") return { ...base, shape: "array", ...(summary.itemSchema?.properties ? { properties: Object.keys(summary.itemSchema.properties) } : {}) };
   if (summary.type === "object") {
     const props = summary.properties ?? {};
-    const lists = Object.entries(props).filter(([, p]) => p.type === "array");
-    const listField = lists.length === 1 ? lists[0]![0] : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
+    // A wrapper is an object whose one list of objects sits beside paging metadata ({ data: [...], next_cursor }).
+    const lists = Object.entries(props).filter(([, p]) => p.type === "array" && p.items === "object");
+    const meta = /^(next|prev|previous|cursor|next_?cursor|next_?page(_?token)?|has_?more|total(_?count)?|count|page|per_?page|page_?size|limit|offset|links?|meta|pagination|_links)$/i;
+    const onlyMeta = Object.keys(props).every((k) => lists.some(([n]) => n === k) || meta.test(k));
+    const listField = lists.length === 1 && onlyMeta ? lists[0]![0] : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
     const itemProps = listField ? props[listField]!.itemSchema?.properties : undefined;
     return {
       ...base,

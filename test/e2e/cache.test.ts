@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult } from "../helpers.js";
+import { BUILTIN_TASKS, inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult } from "../helpers.js";
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
 import { makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
@@ -22,7 +22,7 @@ describe("content-hash cache", () => {
     resetRuns(dir);
     const second = await inter(dir, ["build", "--json"]);
     expect(statuses(second)).toEqual({ discover: "cached", gen: "cached", pack: "cached", lint: "cached" });
-    expect(second.json.data.summary).toMatchObject({ ran: 0, cached: 8, failed: 0, skipped: 0 });
+    expect(second.json.data.summary).toMatchObject({ ran: 0, cached: BUILTIN_TASKS.length + 3, failed: 0, skipped: 0 });
     expect(Object.values(allStatuses(second)).every((s) => s === "cached")).toBe(true);
     expect(ranCommands(dir)).toEqual([]);
   });
@@ -227,6 +227,6 @@ describe("inter cache", () => {
     expect(clean.exitCode).toBe(0);
     expect(existsSync(join(dir, ".intermesh/cache"))).toBe(false);
     const rebuilt = await inter(dir, ["build", "--json"]);
-    expect(rebuilt.json.data.summary.ran).toBe(8);
+    expect(rebuilt.json.data.summary.ran).toBe(BUILTIN_TASKS.length + 3);
   });
 });

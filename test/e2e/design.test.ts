@@ -1,18 +1,12 @@
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { config, inter, makeProject, read, REPO, statuses, writeFiles } from "../helpers.js";
+import { config, inter, makeProject, read, statuses, writeFiles } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
+import { exampleProject } from "./example-api.js";
 
 const validate = schemaValidator("capabilities.schema.json");
 
-/** A copy of the repository's own example project in a temporary folder. */
-function exampleProject(): string {
-  const dir = makeProject({});
-  cpSync(join(REPO, "examples"), join(dir, "examples"), { recursive: true });
-  cpSync(join(REPO, "intermesh.config.ts"), join(dir, "intermesh.config.ts"));
-  return dir;
-}
 
 const capabilities = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json"));
 const command = (caps: any, name: string) => caps.commands.find((c: any) => c.name === name);
@@ -31,7 +25,7 @@ describe("inter build designs capabilities.json", () => {
     const dir = exampleProject();
     const first = await inter(dir, ["build", "--json"]);
     expect(first.exitCode).toBe(0);
-    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran" });
+    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran", emit: "ran", bundle: "ran" });
     const bytes = read(dir, "dist/capabilities.json");
     const caps = JSON.parse(bytes);
     expect(validate(caps)).toEqual([]);
@@ -70,7 +64,7 @@ describe("inter build designs capabilities.json", () => {
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "examples/rooms/context.md"), read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"));
     const brief = await inter(dir, ["build", "--json"]);
-    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran" });
+    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran", emit: "ran", bundle: "ran" });
     expect(capabilities(dir).skills.map((s: any) => s.name)).toContain("cancel-a-booking-now");
 
     writeFileSync(join(dir, "examples/rooms/openapi.yaml"), read(dir, "examples/rooms/openapi.yaml").replace("summary: List meeting rooms", "summary: List all meeting rooms"));

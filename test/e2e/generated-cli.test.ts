@@ -1,0 +1,275 @@
+import { execa } from "execa";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inter, read } from "../helpers.js";
+import { API_KEY, buildAndInstall, exampleProject, startExampleApi } from "./example-api.js";
+
+let api: Awaited<ReturnType<typeof startExampleApi>>;
+let bin: string;
+let prefix: string;
+const state = mkdtempSync(join(tmpdir(), "inter-cli-state-"));
+
+beforeAll(async () => {
+  api = await startExampleApi();
+  ({ bin, prefix } = await buildAndInstall(exampleProject()));
+});
+afterAll(async () => api?.stop());
+
+interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+  error: any;
+}
+
+/** Runs the installed `rooms` binary against the example API, with stdin closed unless `input` is given. */
+async function rooms(args: string[], options: { env?: Record<string, string | undefined>; input?: string; stdin?: "pipe" } = {}): Promise<Run> {
+  const result = await execa(bin, args, {
+    env: { ROOMS_BASE_URL: api.url, ROOMS_API_KEY: API_KEY, XDG_STATE_HOME: state, ...options.env },
+    extendEnv: false,
+    ...(options.input !== undefined ? { input: options.input } : { stdin: options.stdin ?? "ignore" }),
+    reject: false,
+    timeout: 20_000,
+  });
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout as string, stderr: result.stderr as string, json: parse(result.stdout as string), error: parse(result.stderr as string) };
+}
+
+/** A failure: the exit code, a structured error on stderr, and nothing on stdout. */
+function expectFailure(run: Run, exitCode: number, code: string) {
+  expect(run.exitCode, run.stderr).toBe(exitCode);
+  expect(run.stdout).toBe("");
+  expect(run.error).toMatchObject({ error: true, code, message: expect.any(String), suggestion: expect.any(String) });
+}
+
+const slot = (date: string, start = "09:00") => ["--date", date, "--start", start, "--duration-minutes", "30", "--attendees", "2"];
+
+describe("the generated Rooms CLI, installed from cli.tgz", () => {
+  it("lists rooms as one JSON envelope with rules, skills and the issue guide", async () => {
+    const run = await rooms(["rooms", "list"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.json.ok).toBe(true);
+    expect(run.json.data.map((r: any) => r.id)).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
+    expect(run.json.page).toEqual({ has_more: false, next_cursor: null });
+    expect(run.json.rules).toEqual(expect.arrayContaining(["Never cancel a booking the user did not name explicitly."]));
+    expect(run.json.skills.map((s: any) => s.command)).toContain("rooms skills cancel-a-booking");
+    expect(run.json.issue).toContain("rooms issue create");
+  });
+
+  it("gets one room; a missing id is NOT_FOUND with exit 20", async () => {
+    const run = await rooms(["rooms", "get", "--room-id", "rm_cosmos", "--quiet"]);
+    expect(run.json).toMatchObject({ id: "rm_cosmos", capacity: 8 });
+    expectFailure(await rooms(["bookings", "get", "--booking-id", "bk_nope"]), 20, "NOT_FOUND");
+  });
+
+  it("creates a booking, refuses to cancel it without --yes, cancels it with --yes, then reports the conflict", async () => {
+    const created = await rooms(["bookings", "create", "--room-id", "rm_delta", ...slot("2026-12-10"), "--title", "Retro", "--quiet"]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({ room_id: "rm_delta", status: "confirmed", title: "Retro" });
+    const id = created.json.id;
+
+    const refused = await rooms(["bookings", "cancel", "--booking-id", id]);
+    expectFailure(refused, 2, "CONFIRMATION_REQUIRED");
+    expect(refused.error.suggestion).toContain("--yes");
+    expect((await rooms(["bookings", "cancel", "--booking-id", id, "--quiet"])).exitCode).toBe(2); // --quiet never bypasses --yes
+    expect((await rooms(["bookings", "get", "--booking-id", id, "--quiet"])).json.status).toBe("confirmed");
+
+    const cancelled = await rooms(["bookings", "cancel", "--booking-id", id, "--yes", "--quiet"]);
+    expect(cancelled.json).toMatchObject({ id, status: "cancelled" });
+    expectFailure(await rooms(["bookings", "cancel", "--booking-id", id, "--yes"]), 30, "CONFLICT");
+  });
+
+  it("maps a taken slot to CONFLICT (exit 30), a bad key to AUTH_FAILED (exit 10), no key to CREDENTIAL_MISSING (exit 10)", async () => {
+    const taken = await rooms(["bookings", "create", "--room-id", "rm_cosmos", "--date", "2026-12-01", "--start", "10:30", "--duration-minutes", "30", "--attendees", "2", "--title", "Clash"]);
+    expectFailure(taken, 30, "CONFLICT");
+    expect(taken.error.message).toContain("already booked");
+    const badKey = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: "wrong-key" } });
+    expectFailure(badKey, 10, "AUTH_FAILED");
+    expect(badKey.stderr).not.toContain("wrong-key");
+    const noKey = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: undefined } });
+    expectFailure(noKey, 10, "CREDENTIAL_MISSING");
+    expect(noKey.error.suggestion).toContain("ROOMS_API_KEY");
+  });
+
+  it("validates every flag before any request: missing, mistyped, out of enum, unknown, positional", async () => {
+    const missing = await rooms(["bookings", "create", "--room-id", "rm_atlas", "--date", "2026-12-11"]);
+    expectFailure(missing, 2, "MISSING_FLAG");
+    expect(missing.error.details.missing).toEqual(["start", "duration-minutes", "attendees", "title"]);
+    const typed = await rooms(["rooms", "availability", "list", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "30", "--attendees", "many"]);
+    expectFailure(typed, 2, "INVALID_VALUE");
+    expect(typed.error.message).toContain("--attendees expects an integer");
+    const outside = await rooms(["rooms", "availability", "list", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "50", "--attendees", "2"]);
+    expectFailure(outside, 2, "INVALID_VALUE");
+    expect(outside.error.suggestion).toContain("15, 30, 45, 60, 90, 120");
+    expectFailure(await rooms(["rooms", "list", "--bogus", "1"]), 2, "UNKNOWN_FLAG");
+    expectFailure(await rooms(["rooms", "list", "--verbose"]), 2, "UNKNOWN_FLAG");
+    expectFailure(await rooms(["rooms", "get", "rm_atlas"]), 2, "POSITIONAL_NOT_ALLOWED");
+    expectFailure(await rooms(["rooms", "frobnicate"]), 2, "UNKNOWN_COMMAND");
+  });
+
+  it("refuses token-like values, traversal, sensitive paths and shell metacharacters", async () => {
+    const token = await rooms(["rooms", "get", "--room-id", "sk-live1234567890abcdefghijkl"]);
+    expectFailure(token, 2, "SECRET_IN_ARGUMENT");
+    expect(token.stderr).not.toContain("sk-live1234567890abcdefghijkl");
+    expectFailure(await rooms(["rooms", "get", "--room-id", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"]), 2, "SECRET_IN_ARGUMENT");
+    expectFailure(await rooms(["rooms", "get", "--room-id", "../../etc/passwd"]), 2, "UNSAFE_INPUT");
+    expectFailure(await rooms(["rooms", "get", "--room-id", "x;rm -rf /"]), 2, "UNSAFE_INPUT");
+    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "./secrets/.env"]), 2, "SENSITIVE_PATH");
+    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "bad\u0007bell"]), 2, "UNSAFE_INPUT");
+    const sanitized = await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "bad\u0007bell", "--sanitize", "--quiet"]);
+    expect(sanitized.json.title).toBe("badbell");
+  });
+
+  it("--dry-run prints the exact request with the credential redacted and sends nothing", async () => {
+    const run = await rooms(["bookings", "create", "--room-id", "rm_eclipse", ...slot("2026-12-12"), "--title", "Dry", "--dry-run", "--quiet"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.json).toEqual({
+      dry_run: true,
+      sent: false,
+      request: {
+        method: "POST",
+        url: `${api.url}/bookings`,
+        headers: { accept: "application/json", "user-agent": "rooms/0.1.0", "x-api-key": "[REDACTED]", "content-type": "application/json" },
+        body: JSON.stringify({ room_id: "rm_eclipse", date: "2026-12-12", start: "09:00", duration_minutes: 30, attendees: 2, title: "Dry" }),
+      },
+    });
+    expect(run.stdout).not.toContain(API_KEY);
+    const bookings = await rooms(["bookings", "list", "--date", "2026-12-12", "--quiet"]);
+    expect(bookings.json).toEqual([]);
+    const destructivePreview = await rooms(["bookings", "cancel", "--booking-id", "bk_0002", "--dry-run", "--quiet"]);
+    expect(destructivePreview.json.request.url).toBe(`${api.url}/bookings/bk_0002/cancel`);
+  });
+
+  it("--json-input reads a body from a pipe, merges flags over it, accepts another command's output, and never hangs", async () => {
+    const piped = await rooms(["bookings", "create", "--json-input", "--quiet"], { input: JSON.stringify({ room_id: "rm_fjord", date: "2026-12-13", start: "13:00", duration_minutes: 60, attendees: 12, title: "All hands" }) });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(piped.json).toMatchObject({ room_id: "rm_fjord", title: "All hands" });
+
+    // C5: one command's JSON output is the next one's input; flags override its fields.
+    const envelope = (await rooms(["bookings", "get", "--booking-id", piped.json.id])).stdout;
+    const copy = await rooms(["bookings", "create", "--json-input", "--date", "2026-12-14", "--quiet"], { input: envelope });
+    expect(copy.json).toMatchObject({ room_id: "rm_fjord", date: "2026-12-14", title: "All hands" });
+
+    const closed = await rooms(["bookings", "create", "--json-input"]);
+    expectFailure(closed, 2, "INVALID_JSON_INPUT");
+    const started = Date.now();
+    const silent = await rooms(["bookings", "create", "--json-input"], { stdin: "pipe", env: { AGENT_CLI_STDIN_TIMEOUT_MS: "500" } });
+    expectFailure(silent, 2, "INVALID_JSON_INPUT");
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expectFailure(await rooms(["bookings", "create", "--json-input"], { input: "{not json" }), 2, "INVALID_JSON_INPUT");
+  });
+
+  it("--fields trims, --human prints a table, --quiet prints data only", async () => {
+    const trimmed = await rooms(["rooms", "list", "--fields", "id,capacity", "--quiet"]);
+    expect(trimmed.json[0]).toEqual({ id: "rm_atlas", capacity: 4 });
+    const table = await rooms(["rooms", "list", "--fields", "id,name", "--human"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+NAME$/);
+    expect(table.stdout).toContain("rm_fjord     Fjord");
+    expect(() => JSON.parse(table.stdout)).toThrow();
+    const empty = await rooms(["rooms", "list", "--min-capacity", "500", "--quiet"]);
+    expect(empty.json).toEqual([]);
+  });
+
+  it("pages: has_more and next_cursor per page, --all follows them, --max-pages bounds it", async () => {
+    const first = await rooms(["rooms", "list", "--limit", "2"]);
+    expect(first.json.data).toHaveLength(2);
+    expect(first.json.page).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const second = await rooms(["rooms", "list", "--limit", "2", "--cursor", first.json.page.next_cursor, "--quiet"]);
+    expect(second.json.map((r: any) => r.id)).toEqual(["rm_cosmos", "rm_delta"]);
+    const all = await rooms(["rooms", "list", "--limit", "2", "--all"]);
+    expect(all.json.data.map((r: any) => r.id)).toHaveLength(6);
+    expect(all.json.page).toEqual({ has_more: false, pages: 3 });
+    const bounded = await rooms(["rooms", "list", "--limit", "1", "--all", "--max-pages", "3"]);
+    expect(bounded.json.data).toHaveLength(3);
+    expect(bounded.json.page).toEqual({ has_more: true, pages: 3 });
+  });
+
+  it("help is JSON everywhere; --version, --brief and a bare call with stdin closed return at once", async () => {
+    const help = await rooms(["--help"]);
+    expect(help.json.help).toContain("Rooms");
+    expect(help.json.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings cancel", "bookings create", "rooms availability list", "skills", "issue create"]));
+    expect(help.json).toHaveProperty("rules");
+    expect(help.json).toHaveProperty("skills");
+    const create = await rooms(["bookings", "create", "--help"]);
+    expect(create.json.command.parameters.find((p: any) => p.name === "--duration-minutes")).toEqual({ name: "--duration-minutes", type: "integer", required: true, enum: [15, 30, 45, 60, 90, 120], description: "body parameter duration_minutes" });
+    expect((await rooms(["bookings", "cancel", "--help"])).json.command).toMatchObject({ destructive: true, permission: "delete" });
+    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual(["rooms availability list", "rooms get", "rooms list"]);
+    expect((await rooms(["--version", "--quiet"])).json.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await rooms(["--brief", "--quiet"])).json.brief).toContain("meeting-room service");
+    const bare = await rooms([]);
+    expect(bare.exitCode).toBe(0);
+    expect(bare.json.commands.length).toBeGreaterThan(5);
+  });
+
+  it("ships its Skills: listed, shown, with portable frontmatter matching their folders", async () => {
+    const list = await rooms(["skills", "--quiet"]);
+    expect(list.json.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    const one = await rooms(["skills", "cancel-a-booking", "--quiet"]);
+    expect(one.json.content).toContain("`rooms bookings cancel --booking-id <string> --yes`");
+    const root = join(prefix, "node_modules", "rooms-cli");
+    for (const name of readdirSync(join(root, "skills"))) {
+      const text = readFileSync(join(root, "skills", name, "SKILL.md"), "utf8");
+      const [, front] = /^---\n([\s\S]*?)\n---\n/.exec(text)!;
+      const keys = Object.fromEntries(front!.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]));
+      expect(Object.keys(keys)).toEqual(["name", "description"]);
+      expect(keys.name).toBe(name);
+      expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      const description = JSON.parse(keys.description!);
+      expect(description.length).toBeLessThanOrEqual(1024);
+      expect(description).not.toMatch(/[<>]/);
+    }
+    for (const file of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md"]) {
+      expect(readFileSync(join(root, file), "utf8").length, file).toBeGreaterThan(20);
+    }
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "bin/rooms.mjs" } });
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies).toBeUndefined();
+  });
+
+  it("records issues locally with a status lifecycle", async () => {
+    const created = await rooms(["issue", "create", "--type", "bad-output", "--message", "list shows cancelled rooms", "--exit-code", "0", "--quiet"]);
+    expect(created.json).toMatchObject({ type: "bad-output", status: "open", version: "0.1.0", context: { exit_code: 0 } });
+    const id = created.json.id;
+    expect((await rooms(["issue", "list", "--status", "open", "--quiet"])).json.map((i: any) => i.id)).toContain(id);
+    expect((await rooms(["issue", "update", "--id", id, "--status", "closed", "--quiet"])).json.status).toBe("closed");
+    expectFailure(await rooms(["issue", "update", "--id", id, "--status", "resolved"]), 30, "PRECONDITION_FAILED");
+    expect((await rooms(["issue", "show", id, "--quiet"])).json.status).toBe("closed");
+    expectFailure(await rooms(["issue", "create", "--type", "rant", "--message", "x"]), 2, "INVALID_VALUE");
+  });
+
+  it("exports its commands as MCP tool schemas", async () => {
+    const run = await rooms(["--mcp-schema"]);
+    const tools = run.json.tools;
+    expect(tools).toHaveLength(7);
+    expect(tools.find((t: any) => t.name === "rooms_bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
+  });
+});
+
+describe("cli.tgz is reproducible", () => {
+  it("gives the same sha256 for the same inputs, and a new one after a one-character brief edit", async () => {
+    const a = exampleProject();
+    const b = exampleProject();
+    const first = await inter(a, ["build", "--json"]);
+    const candidate = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+    expect(candidate(first)).toMatch(/^[0-9a-f]{64}$/);
+    const again = await inter(a, ["build", "--force", "--json"]);
+    expect(candidate(again)).toBe(candidate(first));
+    expect(candidate(await inter(b, ["build", "--json"]))).toBe(candidate(first));
+    expect(readFileSync(join(a, "dist/cli.tgz")).equals(readFileSync(join(b, "dist/cli.tgz")))).toBe(true);
+
+    writeFileSync(join(b, "examples/rooms/context.md"), read(b, "examples/rooms/context.md").replace("Rooms is the", "Rooms is thE"));
+    const edited = await inter(b, ["build", "--json"]);
+    expect(candidate(edited)).not.toBe(candidate(first));
+    const installed = await execa("tar", ["tzf", join(b, "dist/cli.tgz")]);
+    expect(installed.stdout.split("\n")).toEqual([...installed.stdout.split("\n")].sort());
+  });
+});

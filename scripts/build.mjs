@@ -38,13 +38,14 @@ await build({
   logLevel: "warning",
 });
 
-// The runtime every generated CLI ships: one dependency-free ES module that emit copies into the package.
+// The runtime every generated CLI ships: one dependency-free module that emit copies into the package. CommonJS,
+// because agents call generated CLIs hundreds of times and Node starts a CommonJS entry without its ES module loader.
 await build({
   entryPoints: { runtime: "src/runtime/main.ts" },
   outdir: "lib",
-  outExtension: { ".js": ".mjs" },
+  outExtension: { ".js": ".cjs" },
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   legalComments: "none",

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Parsed } from "./args.js";
 import { CliError } from "./errors.js";
@@ -27,7 +26,7 @@ export interface IssueRecord {
 
 /** Issues live on this machine only (F4), under the user's state folder. */
 function storeFile(manifest: Manifest): string {
-  const base = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");
+  const base = process.env.XDG_STATE_HOME || join(process.env.HOME || process.env.USERPROFILE || ".", ".local", "state");
   return join(base, manifest.product.binary, "issues.json");
 }
 

@@ -10,9 +10,9 @@ import { readDepJson } from "./io.js";
 
 export const packageDir = (config: InterConfig) => `${outDir(config)}/package`;
 
-/** The runtime shipped in every candidate: inter's own bundled copy (lib/runtime.mjs). */
+/** The runtime shipped in every candidate: inter's own bundled copy (lib/runtime.cjs). */
 function runtimeSource(): string {
-  return readFileSync(fileURLToPath(new URL("./runtime.mjs", import.meta.url)), "utf8");
+  return readFileSync(fileURLToPath(new URL("./runtime.cjs", import.meta.url)), "utf8");
 }
 
 export function emitTask(config: InterConfig): TaskSpec {

@@ -231,7 +231,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     for (const file of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md"]) {
       expect(readFileSync(join(root, file), "utf8").length, file).toBeGreaterThan(20);
     }
-    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "bin/rooms.mjs" } });
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "bin/rooms.cjs" } });
     expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies).toBeUndefined();
   });
 

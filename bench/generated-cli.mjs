@@ -1,0 +1,37 @@
+// The generated CLI's start-up: `rooms --help` and a `rooms rooms list` call against the running example API, versus
+// `node -e 0`, in one interleaved run. Budget (DESIGN.md §11): within 1.3× of `node -e 0`.
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { compare, printTable, timeOnce } from "./lib.mjs";
+
+const repo = resolve(import.meta.dirname, "..");
+const project = mkdtempSync(join(tmpdir(), "inter-bench-cli-"));
+cpSync(join(repo, "examples"), join(project, "examples"), { recursive: true });
+cpSync(join(repo, "intermesh.config.ts"), join(project, "intermesh.config.ts"));
+execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env: { ...process.env, CI: "true" }, stdio: "ignore" });
+const prefix = mkdtempSync(join(tmpdir(), "inter-bench-install-"));
+execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")], { stdio: "ignore" });
+const rooms = join(prefix, "node_modules", ".bin", "rooms");
+
+const server = spawn("node", [join(repo, "examples/rooms/server.mjs"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const url = await new Promise((ok) => server.stdout.on("data", (c) => /listening on (\S+)/.test(String(c)) && ok(/listening on (\S+)/.exec(String(c))[1])));
+const env = { ...process.env, ROOMS_BASE_URL: url, ROOMS_API_KEY: "rooms-demo-key" };
+
+try {
+  const medians = compare({
+    "node -e 0": () => timeOnce(["node", "-e", "0"]),
+    "rooms --help": () => timeOnce([rooms, "--help"], { env }),
+    "rooms rooms list (HTTP to the example API)": () => timeOnce([rooms, "rooms", "list"], { env }),
+  });
+  printTable("generated CLI start-up", medians, "node -e 0");
+  for (const name of ["rooms --help", "rooms rooms list (HTTP to the example API)"]) {
+    for (const kind of ["wall", "cpu"]) {
+      const ratio = medians[name][kind] / medians["node -e 0"][kind];
+      console.log(`  budget (${kind}) ${name}: ≤ 1.30× → ${ratio.toFixed(2)}× ${ratio <= 1.3 ? "met" : "MISSED"}`);
+    }
+  }
+} finally {
+  server.kill();
+}

@@ -1,5 +1,6 @@
 import { Command } from "clipanion";
 import { buildTaskIds } from "../../graph/build-graph.js";
+import type { BundleData } from "../../tasks/bundle.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
@@ -19,6 +20,8 @@ export class BuildCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force });
+    const bundle = data.tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
+    if (bundle && !this.json) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
     return { data };
   }
 }

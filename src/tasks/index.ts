@@ -5,6 +5,7 @@ import { commandsTask } from "./commands.js";
 import { designTask } from "./design.js";
 import { discoverTask } from "./discover.js";
 import { emitTask } from "./emit.js";
+import { inspectTask } from "./inspect.js";
 import { openapiTask } from "./openapi.js";
 import { skillsTask } from "./skills.js";
 
@@ -13,11 +14,11 @@ import { skillsTask } from "./skills.js";
  * only `skills` and `design`, never the OpenAPI parse or the command design.
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
-  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config)];
+  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config), inspectTask(config)];
 }
 
 /** Target name → the tasks it ends with. */
 export const BUILTIN_TARGETS: Record<string, string[]> = {
-  cli: ["bundle"],
+  cli: ["inspect"],
   eval: ["evaluate"],
 };

@@ -1,0 +1,56 @@
+import { sha256 } from "../cache/hash.js";
+import { InterError } from "../errors.js";
+import { installCandidate, packageRootOf } from "./install.js";
+import { collectFacts, runProbe } from "./probes.js";
+import { buildReceipt, type Receipt } from "./receipt.js";
+import { validateSkills } from "./skills.js";
+import { checkTarball } from "./tarball.js";
+
+export interface InspectOptions {
+  /** Base URL of a running API for the probes that call it; without one they are "not applicable". */
+  baseUrl?: string;
+  /** Why there is no API to call, for the receipt. */
+  apiUnavailable?: string;
+  interVersion: string;
+}
+
+async function npmVersion(): Promise<string> {
+  const { execa } = await import("execa");
+  const result = await execa("npm", ["--version"], { reject: false });
+  return String(result.stdout).trim() || "unknown";
+}
+
+async function inspectInstalled(bin: string, binary: string, packageRoot: string | undefined, candidate: Receipt["candidate"], options: InspectOptions): Promise<Receipt> {
+  // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
+  // learnt from the CLI's own help.
+  const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
+  const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
+  const credentialEnv: string | undefined = help.json?.auth?.env;
+  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
+  let unavailable = options.apiUnavailable;
+  if (!unavailable && options.baseUrl && credentialEnv && help.json?.auth?.required && !credential) unavailable = `${credentialEnv} is not set, so calls to the API cannot authenticate`;
+  const env = { ...baseEnv, ...(credentialEnv && credential && !unavailable ? { [credentialEnv]: credential } : {}) };
+  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl: options.baseUrl, unavailable: options.baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }), npmVersion()]);
+  const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
+  return buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets: credential ? [credential] : [] });
+}
+
+/** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */
+export async function inspectTarball(file: string, bytes: Buffer, options: InspectOptions): Promise<Receipt> {
+  await checkTarball(file);
+  const installed = await installCandidate(file);
+  try {
+    return await inspectInstalled(installed.bin, installed.binary, installed.packageRoot, { sha256: sha256(bytes), file }, options);
+  } finally {
+    installed.cleanup();
+  }
+}
+
+/** Inspects any installed CLI by its command (teams can certify CLIs they did not generate). */
+export async function inspectBin(command: string, options: InspectOptions): Promise<Receipt> {
+  const { execa } = await import("execa");
+  const which = await execa("sh", ["-c", 'command -v "$1"', "sh", command], { reject: false });
+  const bin = String(which.stdout).trim();
+  if (!bin) throw new InterError("INSPECT_FAILED", `No command "${command}" on PATH.`, "Install the CLI, or give its path.", { command });
+  return inspectInstalled(bin, command.split("/").pop()!, packageRootOf(bin), null, options);
+}

@@ -1,0 +1,223 @@
+import type { Facts, Probe } from "./probes.js";
+
+export type Layer = "core" | "recommended" | "ecosystem";
+export type Status = "pass" | "fail" | "not applicable";
+
+export interface Evidence {
+  command: string;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Verdict {
+  status: Status;
+  reason: string;
+  evidence?: Evidence[];
+}
+
+export interface Rule {
+  id: string;
+  group: string;
+  priority: "P0" | "P1" | "P2";
+  title: string;
+  judge(f: Facts): Verdict;
+}
+
+const trim = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
+const evidence = (...probes: Array<Probe | undefined>): Evidence[] =>
+  probes.filter((p): p is Probe => !!p).map((p) => ({ command: p.command, exitCode: p.exitCode, stdout: trim(p.stdout), stderr: trim(p.stderr) }));
+const verdict = (ok: boolean, reason: string, ...probes: Array<Probe | undefined>): Verdict => ({ status: ok ? "pass" : "fail", reason, evidence: evidence(...probes) });
+const na = (reason: string): Verdict => ({ status: "not applicable", reason });
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const structured = (p?: Probe) => !!p?.error && p.error.error === true && typeof p.error.code === "string" && typeof p.error.message === "string";
+const refused = (p?: Probe) => !!p && p.exitCode !== 0 && p.exitCode !== null && !p.timedOut && structured(p) && p.stdout === "";
+const params = (f: Facts) => f.commands.flatMap((c) => c.parameters ?? []);
+const globalFlags = (f: Facts): string[] => (Array.isArray(f.probes.help?.json?.globalFlags) ? f.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : g.name)) : []);
+const hasFlag = (f: Facts, flag: string) => globalFlags(f).includes(flag) || !!f.probes.help?.stdout.includes(flag);
+const frontmatter = (text?: string) => {
+  const match = text ? /^---\r?\n([\s\S]*?)\r?\n---/.exec(text) : null;
+  if (!match) return undefined;
+  return Object.fromEntries(match[1]!.split(/\r?\n/).filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+};
+const errorProbes = (f: Facts) => Object.values(f.probes).filter((p): p is Probe => !!p && p.exitCode !== 0 && structured(p));
+const envelope = (p?: Probe) => p?.json && typeof p.json === "object" && !Array.isArray(p.json) ? p.json : undefined;
+const data = (p?: Probe) => envelope(p)?.data;
+const version = (f: Facts) => String(data(f.probes.version)?.version ?? f.probes.version?.stdout.trim() ?? "");
+const noApi = (f: Facts) => na(`needs the API: ${f.apiUnavailable}`);
+
+/** AGENT-CLI-SPEC v0.1: the 98 rules, judged only from what the probes observed. */
+export const RULES: Rule[] = [
+  // Discoverability
+  { id: "D1", group: "Discoverability", priority: "P1", title: "--help prints JSON with a commands array", judge: (f) => verdict(Array.isArray(f.probes.help?.json?.commands), "root --help is JSON with commands[]", f.probes.help) },
+  {
+    id: "D2", group: "Discoverability", priority: "P2", title: "<cmd> --help prints that command's JSON",
+    judge: (f) => {
+      const helps = Object.entries(f.commandHelp);
+      if (!helps.length) return na("the CLI lists no commands");
+      const bad = helps.find(([name, p]) => !(p.json && (p.json.command?.name === name || (Array.isArray(p.json.commands) && p.json.commands.some((c: { name?: string }) => c.name === name)))));
+      return verdict(!bad, bad ? `${bad[0]} --help does not describe ${bad[0]}` : `${helps.length} commands print their own JSON help`, bad?.[1] ?? helps[0]![1]);
+    },
+  },
+  { id: "D3", group: "Discoverability", priority: "P1", title: "help JSON has help (string) and commands (array)", judge: (f) => verdict(typeof f.probes.help?.json?.help === "string" && Array.isArray(f.probes.help?.json?.commands), "help and commands present", f.probes.help) },
+  { id: "D4", group: "Discoverability", priority: "P1", title: "every parameter declares a type", judge: (f) => (params(f).length ? verdict(params(f).every((p) => typeof p.type === "string"), `${params(f).length} parameters checked`, f.probes.help) : na("no command has parameters")) },
+  { id: "D5", group: "Discoverability", priority: "P2", title: "constrained parameters list their enum", judge: (f) => (params(f).some((p) => "enum" in p) ? verdict(params(f).every((p) => !("enum" in p) || (Array.isArray(p.enum) && p.enum.length > 0)), "declared enums are non-empty lists", f.probes.help) : na("no parameter declares a fixed set of values")) },
+  { id: "D6", group: "Discoverability", priority: "P2", title: "parameters with defaults declare default", judge: (f) => (params(f).some((p) => "default" in p) ? verdict(true, "defaults are declared in help", f.probes.help) : na("no parameter declares a default")) },
+  { id: "D7", group: "Discoverability", priority: "P1", title: "every parameter says required true/false", judge: (f) => (params(f).length ? verdict(params(f).every((p) => typeof p.required === "boolean"), "required is a boolean everywhere", f.probes.help) : na("no command has parameters")) },
+  { id: "D8", group: "Discoverability", priority: "P2", title: "commands declare their output shape", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => typeof c.output === "string"), "output declared per command", f.probes.help) : na("no commands")) },
+  { id: "D9", group: "Discoverability", priority: "P1", title: "every command has a non-empty description", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => typeof c.description === "string" && c.description.trim().length > 0), "descriptions present", f.probes.help) : na("no commands")) },
+  { id: "D10", group: "Discoverability", priority: "P2", title: "the version is semver", judge: (f) => verdict(SEMVER.test(version(f)), `version "${version(f)}"`, f.probes.version) },
+  { id: "D11", group: "Discoverability", priority: "P1", title: "help JSON carries help, commands, rules, skills (and issue)", judge: (f) => verdict(["help", "commands", "rules", "skills", "issue"].every((k) => f.probes.help?.json && k in f.probes.help.json), "all five keys present", f.probes.help) },
+  { id: "D12", group: "Discoverability", priority: "P1", title: "agent/brief.md exists (one paragraph)", judge: (f) => verdict(!!f.files["agent/brief.md"]?.trim(), f.files["agent/brief.md"] ? "agent/brief.md present" : "agent/brief.md missing") },
+  { id: "D13", group: "Discoverability", priority: "P1", title: "agent/rules/ holds trigger.md, workflow.md, writeback.md", judge: (f) => { const missing = ["trigger", "workflow", "writeback"].filter((r) => !f.files[`agent/rules/${r}.md`]); return verdict(!missing.length, missing.length ? `missing: ${missing.join(", ")}` : "all three present"); } },
+  {
+    id: "D14", group: "Discoverability", priority: "P2", title: "agent/skills/*.md exist and skills lists them (skills <name> shows one)",
+    judge: (f) => {
+      const files = Object.keys(f.agentSkillFiles).sort();
+      const listed = Array.isArray(data(f.probes.skills)) ? data(f.probes.skills).map((s: { name: string }) => s.name).sort() : [];
+      return verdict(files.length > 0 && JSON.stringify(files) === JSON.stringify(listed) && f.probes.skillOne?.exitCode === 0, `files: ${files.join(", ") || "none"}; listed: ${listed.join(", ") || "none"}`, f.probes.skills, f.probes.skillOne);
+    },
+  },
+  { id: "D15", group: "Discoverability", priority: "P1", title: "--brief prints the brief", judge: (f) => verdict(f.probes.brief?.exitCode === 0 && (typeof data(f.probes.brief)?.brief === "string" ? data(f.probes.brief).brief.trim().length > 0 : !!f.probes.brief?.stdout.trim()), "brief printed", f.probes.brief) },
+  { id: "D16", group: "Discoverability", priority: "P1", title: "JSON by default, --human for people, --agent forces JSON", judge: (f) => verdict(!!envelope(f.probes.skills) && f.probes.skillsHuman?.exitCode === 0 && f.probes.skillsHuman.json === undefined && hasFlag(f, "--agent"), "default JSON, --human text, --agent declared", f.probes.skills, f.probes.skillsHuman) },
+  { id: "D17", group: "Discoverability", priority: "P1", title: "rules/*.md start with frontmatter holding name and description", judge: (f) => { const bad = ["trigger", "workflow", "writeback"].filter((r) => { const fm = frontmatter(f.files[`agent/rules/${r}.md`]); return !fm?.name || !fm.description; }); return verdict(!bad.length, bad.length ? `without name/description frontmatter: ${bad.join(", ")}` : "all rules have frontmatter"); } },
+  {
+    id: "D18", group: "Discoverability", priority: "P1", title: "skills markdown starts with frontmatter holding name and description",
+    judge: (f) => {
+      const all = [...Object.entries(f.agentSkillFiles).map(([n, t]) => [`agent/skills/${n}.md`, t]), ...Object.entries(f.skillFiles).map(([n, t]) => [`skills/${n}/SKILL.md`, t])];
+      if (!all.length) return na("the package has no Skills");
+      const bad = all.filter(([, t]) => { const fm = frontmatter(t); return !fm?.name || !fm.description; }).map(([p]) => p);
+      return verdict(!bad.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : `${all.length} files have name and description`);
+    },
+  },
+  // Output
+  { id: "O1", group: "Output", priority: "P0", title: "default output is JSON, no flag needed", judge: (f) => verdict(!!f.probes.skills?.json && (!f.probes.list || !!f.probes.list.json), "plain invocations print JSON", f.probes.skills, f.probes.list) },
+  { id: "O2", group: "Output", priority: "P0", title: "it parses (jq .)", judge: (f) => verdict([f.probes.help, f.probes.skills, f.probes.list].every((p) => !p || p.json !== undefined), "stdout parses as JSON", f.probes.help, f.probes.skills) },
+  {
+    id: "O3", group: "Output", priority: "P0", title: "its shape does not change within a version",
+    judge: (f) => {
+      const keys = (p?: Probe) => Object.keys(envelope(p) ?? {}).sort().join(",");
+      const [a, b] = f.probes.list && f.probes.listAgain ? [f.probes.list, f.probes.listAgain] : [f.probes.skills, f.probes.skillOne];
+      if (!a || !b) return na("not enough comparable responses");
+      const same = keys(a) === keys(b) || keys(a).replace(",page", "") === keys(b).replace(",page", "");
+      return verdict(same && keys(a).length > 0, `envelope keys: ${keys(a)} / ${keys(b)}`, a, b);
+    },
+  },
+  { id: "O4", group: "Output", priority: "P2", title: "--fields a,b trims output", judge: (f) => { const rows = data(f.probes.skillsFields); const ok = Array.isArray(rows) && rows.every((r: object) => Object.keys(r).join() === "name"); return verdict(ok && (!f.probes.listFields || Array.isArray(data(f.probes.listFields))), "--fields name keeps only name", f.probes.skillsFields, f.probes.listFields); } },
+  { id: "O5", group: "Output", priority: "P2", title: "an empty result is [], not an error", judge: (f) => verdict(f.probes.issueEmpty?.exitCode === 0 && Array.isArray(data(f.probes.issueEmpty)) && data(f.probes.issueEmpty).length === 0, "an empty listing is []", f.probes.issueEmpty) },
+  { id: "O6", group: "Output", priority: "P2", title: "--human exists", judge: (f) => verdict(f.probes.skillsHuman?.exitCode === 0 && !!f.probes.skillsHuman.stdout.trim(), "--human prints text", f.probes.skillsHuman) },
+  { id: "O7", group: "Output", priority: "P2", title: "many results come as an array", judge: (f) => verdict(Array.isArray(data(f.probes.skills)) && (!f.probes.list || Array.isArray(data(f.probes.list))), "lists are arrays", f.probes.skills, f.probes.list) },
+  {
+    id: "O8", group: "Output", priority: "P2", title: "paged output says total / has_more (or equivalent)",
+    judge: (f) => {
+      if (!f.probes.list) return f.apiUnavailable ? noApi(f) : na("no list command");
+      const page = envelope(f.probes.list)?.page;
+      return verdict(!!page && typeof page.has_more === "boolean", page ? `page: ${JSON.stringify(page)}` : "no page information", f.probes.list);
+    },
+  },
+  { id: "O9", group: "Output", priority: "P2", title: "NDJSON available for large streams", judge: (f) => { const lines = f.probes.skillsNdjson?.stdout.trim().split("\n").filter(Boolean) ?? []; return verdict(f.probes.skillsNdjson?.exitCode === 0 && lines.every((l) => { try { JSON.parse(l); return true; } catch { return false; } }), `--ndjson printed ${lines.length} JSON lines`, f.probes.skillsNdjson); } },
+  { id: "O10", group: "Output", priority: "P2", title: "JSON automatically when stdout is not a terminal", judge: (f) => verdict(f.probes.help?.json !== undefined && f.probes.skills?.json !== undefined, "probes run without a terminal got JSON", f.probes.skills) },
+  { id: "R1", group: "Output", priority: "P1", title: "every response carries rules[] (the full rule texts)", judge: (f) => { const r = envelope(f.probes.skills)?.rules; return verdict(Array.isArray(r) && r.length > 0 && r.every((x: unknown) => typeof x === "string" && x.length > 10) && (!f.probes.list || Array.isArray(envelope(f.probes.list)?.rules)), `${Array.isArray(r) ? r.length : 0} rules`, f.probes.skills); } },
+  { id: "R2", group: "Output", priority: "P1", title: "every response carries skills[] (name, description, command)", judge: (f) => { const s = envelope(f.probes.skills)?.skills; return verdict(Array.isArray(s) && s.every((x: { name?: unknown; description?: unknown; command?: unknown }) => typeof x.name === "string" && typeof x.description === "string" && typeof x.command === "string"), `${Array.isArray(s) ? s.length : 0} skills`, f.probes.skills); } },
+  { id: "R3", group: "Output", priority: "P1", title: "every response carries issue, a one-line guide to reporting problems", judge: (f) => verdict(typeof envelope(f.probes.skills)?.issue === "string" && !envelope(f.probes.skills).issue.includes("\n"), "issue line present", f.probes.skills) },
+  // Errors
+  { id: "E1", group: "Errors", priority: "P0", title: "errors go to stderr as {error: true, code, message, suggestion}", judge: (f) => verdict(structured(f.probes.bogus) && typeof f.probes.bogus?.error?.suggestion === "string", "a bogus flag gives a JSON error on stderr", f.probes.bogus) },
+  { id: "E2", group: "Errors", priority: "P2", title: "on error stdout stays empty", judge: (f) => { const errs = errorProbes(f); return verdict(errs.length > 0 && errs.every((p) => p.stdout === ""), `${errs.length} failing probes left stdout empty`, ...errs.filter((p) => p.stdout !== "").slice(0, 2), f.probes.bogus); } },
+  { id: "E3", group: "Errors", priority: "P2", title: "the error parses as JSON", judge: (f) => verdict(f.probes.bogus?.error !== undefined, "stderr parses", f.probes.bogus) },
+  { id: "E4", group: "Errors", priority: "P0", title: "code is machine-readable (UPPER_SNAKE)", judge: (f) => { const errs = errorProbes(f); const bad = errs.filter((p) => !UPPER_SNAKE.test(p.error.code)); return verdict(errs.length > 0 && !bad.length, `codes: ${[...new Set(errs.map((p) => p.error.code))].join(", ")}`, ...(bad.length ? bad : [f.probes.bogus])); } },
+  { id: "E5", group: "Errors", priority: "P0", title: "message is non-empty", judge: (f) => { const errs = errorProbes(f); return verdict(errs.length > 0 && errs.every((p) => String(p.error.message).trim().length > 0), "messages present", f.probes.bogus); } },
+  { id: "E6", group: "Errors", priority: "P1", title: "suggestion says what to do next", judge: (f) => { const errs = errorProbes(f); return verdict(errs.length > 0 && errs.every((p) => typeof p.error.suggestion === "string" && p.error.suggestion.trim().length > 0), "every error has a suggestion", f.probes.bogus); } },
+  { id: "E7", group: "Errors", priority: "P0", title: "never goes interactive on error; exits at once (bare invocation too)", judge: (f) => { const hung = [f.probes.bare, f.probes.bogus, f.probes.jsonInputClosed, f.probes.createEmpty].filter((p) => p?.timedOut); return verdict(!!f.probes.bare && !hung.length, hung.length ? `did not return: ${hung.map((p) => p!.command).join("; ")}` : `bare invocation returned in ${f.probes.bare?.durationMs} ms`, ...(hung.length ? hung : [f.probes.bare])); } },
+  {
+    id: "E8", group: "Errors", priority: "P0", title: "error codes are contracts: never renamed within a major version",
+    judge: (f) => {
+      const errs = errorProbes(f);
+      return verdict(errs.length > 0 && errs.every((p) => UPPER_SNAKE.test(p.error.code)), "every error carries a stable-looking code; renames across versions need two versions to compare (not established here)", f.probes.bogus);
+    },
+  },
+  // Input
+  { id: "I1", group: "Input", priority: "P1", title: "every flag has a --long-name", judge: (f) => (params(f).length ? verdict(params(f).every((p) => /^--[a-z0-9-]+$/.test(p.name)), "parameters are --long-names", f.probes.help) : na("no parameters")) },
+  { id: "I2", group: "Input", priority: "P1", title: "no positional arguments whose meaning depends on order", judge: (f) => verdict(refused(f.probes.positional) && f.probes.positional?.exitCode === 2, "a stray argument is refused", f.probes.positional) },
+  { id: "I3", group: "Input", priority: "P2", title: "--json-input reads a body from stdin", judge: (f) => (f.probes.jsonInputEnvelope ? verdict(f.probes.jsonInputEnvelope.exitCode === 0, "a body piped to --json-input was accepted", f.probes.jsonInputEnvelope) : verdict(hasFlag(f, "--json-input"), "--json-input declared", f.probes.help)) },
+  { id: "I4", group: "Input", priority: "P1", title: "a missing required parameter is a structured error, exit 2", judge: (f) => (f.probes.createEmpty ? verdict(refused(f.probes.createEmpty) && f.probes.createEmpty.exitCode === 2, "create-like command with nothing", f.probes.createEmpty) : na("no command has required parameters")) },
+  { id: "I5", group: "Input", priority: "P1", title: "a wrongly typed value is a structured error, exit 2", judge: (f) => (f.probes.typedBad ? verdict(refused(f.probes.typedBad) && f.probes.typedBad.exitCode === 2, "a non-number for an integer flag", f.probes.typedBad) : na("no integer parameter to mistype")) },
+  { id: "I6", group: "Input", priority: "P2", title: "booleans have --x and --no-x", judge: (f) => { const bools = params(f).filter((p) => p.type === "boolean"); return bools.length ? verdict(bools.every((p) => "negation" in p), `${bools.length} boolean flags declare --no-x`, f.probes.help) : na("no boolean parameters"); } },
+  { id: "I7", group: "Input", priority: "P2", title: "arrays as repeated flags or comma lists", judge: (f) => { const arrays = params(f).filter((p) => p.type === "array"); return arrays.length ? verdict(arrays.every((p) => "items" in p), "array parameters declare their items", f.probes.help) : na("no array parameters"); } },
+  { id: "I8", group: "Input", priority: "P1", title: "no hidden state changes behaviour", judge: (f) => verdict(!!f.probes.help && f.probes.help.stdout === f.probes.helpFreshHome?.stdout, "help is identical under a fresh HOME", f.probes.help, f.probes.helpFreshHome) },
+  { id: "I9", group: "Input", priority: "P1", title: "authentication never prompts (environment or flags only)", judge: (f) => (f.probes.noCredential ? verdict(!f.probes.noCredential.timedOut && refused(f.probes.noCredential), "without a credential the CLI stops with an error", f.probes.noCredential) : na("no command needs a credential")) },
+  // Safety
+  { id: "S1", group: "Safety", priority: "P1", title: "destructive operations refuse without --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(refused(f.probes.destructiveRefused), "refused without --yes", f.probes.destructiveRefused) : na("no destructive command")) },
+  { id: "S2", group: "Safety", priority: "P2", title: "the refusal names --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(f.probes.destructiveRefused.stderr.includes("--yes"), "the error mentions --yes", f.probes.destructiveRefused) : na("no destructive command")) },
+  { id: "S3", group: "Safety", priority: "P2", title: "--dry-run previews", judge: (f) => (f.probes.dryRun ? verdict(f.probes.dryRun.exitCode === 0 && !!f.probes.dryRun.json && !f.probes.dryRun.stdout.includes("inter-probe-credential"), "dry run printed the request, credential hidden", f.probes.dryRun) : verdict(hasFlag(f, "--dry-run"), "--dry-run declared", f.probes.help)) },
+  { id: "S4", group: "Safety", priority: "P1", title: ".. traversal and control characters in inputs are refused", judge: (f) => (f.probes.traversal ? verdict(refused(f.probes.traversal) && refused(f.probes.control), "both refused", f.probes.traversal, f.probes.control) : na("no command takes a string value")) },
+  { id: "S5", group: "Safety", priority: "P2", title: "no self-update", judge: (f) => { const pkg = JSON.parse(f.files["package.json"] ?? "{}"); const hooks = Object.keys(pkg.scripts ?? {}).filter((s) => /install|prepare/.test(s)); const updater = f.commands.some((c) => /\b(self-update|upgrade)\b/.test(c.name)); return verdict(!hooks.length && !updater, hooks.length ? `install hooks: ${hooks.join(", ")}` : "no install hooks or updater command"); } },
+  { id: "S6", group: "Safety", priority: "P2", title: "destructive commands are marked destructive: true in help", judge: (f) => { const d = f.commands.filter((c) => c.destructive === true); return d.length ? verdict(true, `marked: ${d.map((c) => c.name).join(", ")}`, f.probes.help) : f.probes.destructiveRefused ? verdict(false, "a command refused without --yes but is not marked") : na("no destructive command"); } },
+  { id: "S7", group: "Safety", priority: "P2", title: "--quiet never bypasses --yes", judge: (f) => (f.probes.destructiveQuiet ? verdict(refused(f.probes.destructiveQuiet), "still refused with --quiet", f.probes.destructiveQuiet) : na("no destructive command")) },
+  { id: "S8", group: "Safety", priority: "P1", title: "a --sanitize flag cleans external input", judge: (f) => verdict(hasFlag(f, "--sanitize"), "--sanitize declared", f.probes.help) },
+  // Exit codes
+  { id: "X1", group: "Exit codes", priority: "P1", title: "0 success", judge: (f) => verdict(f.probes.help?.exitCode === 0 && f.probes.skills?.exitCode === 0, "successful calls exit 0", f.probes.skills) },
+  { id: "X2", group: "Exit codes", priority: "P2", title: "1 general", judge: (f) => (f.probes.help?.json?.exitCodes?.["1"] ? verdict(true, "exit 1 documented for general errors (not provoked)", f.probes.help) : na("a general failure cannot be provoked safely, and none is documented")) },
+  { id: "X3", group: "Exit codes", priority: "P0", title: "2 usage or parameter error", judge: (f) => verdict(f.probes.bogus?.exitCode === 2, `bogus flag exit ${f.probes.bogus?.exitCode}`, f.probes.bogus) },
+  { id: "X4", group: "Exit codes", priority: "P2", title: "10 auth", judge: (f) => (f.probes.noCredential ? verdict(f.probes.noCredential.exitCode === 10, `missing credential exit ${f.probes.noCredential.exitCode}`, f.probes.noCredential) : na("no command needs a credential")) },
+  { id: "X5", group: "Exit codes", priority: "P2", title: "11 permission", judge: (f) => (f.probes.help?.json?.exitCodes?.["11"] ? verdict(true, "exit 11 documented (a permission failure cannot be provoked from outside)", f.probes.help) : na("a permission failure cannot be provoked from outside")) },
+  { id: "X6", group: "Exit codes", priority: "P2", title: "20 not found", judge: (f) => (f.probes.getMissing ? verdict(f.probes.getMissing.exitCode === 20, `missing id exit ${f.probes.getMissing.exitCode}`, f.probes.getMissing) : f.apiUnavailable ? noApi(f) : na("no get-like command")) },
+  { id: "X7", group: "Exit codes", priority: "P2", title: "30 conflict or failed precondition", judge: (f) => (f.probes.issueBadTransition ? verdict(f.probes.issueBadTransition.exitCode === 30, `forbidden issue transition exit ${f.probes.issueBadTransition.exitCode}`, f.probes.issueBadTransition) : na("no conflict could be provoked")) },
+  {
+    id: "X8", group: "Exit codes", priority: "P2", title: "exit code matches the error code",
+    judge: (f) => {
+      const seen = new Map<string, Set<number | null>>();
+      for (const p of errorProbes(f)) seen.set(p.error.code, new Set([...(seen.get(p.error.code) ?? []), p.exitCode]));
+      const mixed = [...seen].filter(([, exits]) => exits.size > 1).map(([c]) => c);
+      return verdict(seen.size > 0 && !mixed.length, mixed.length ? `codes with several exit codes: ${mixed.join(", ")}` : `${seen.size} codes, each with one exit code`);
+    },
+  },
+  { id: "X9", group: "Exit codes", priority: "P0", title: "never exit 0 with an error reported on stdout", judge: (f) => { const bad = Object.values(f.probes).filter((p): p is Probe => !!p && p.exitCode === 0 && (p.json?.ok === false || p.json?.error === true)); return verdict(!bad.length, bad.length ? "exit 0 with an error document" : "no exit 0 carried an error", ...bad); } },
+  // Composability
+  { id: "C1", group: "Composability", priority: "P0", title: "stdout is data only", judge: (f) => { const ok = [f.probes.help, f.probes.skills, f.probes.version, f.probes.list].filter((p): p is Probe => !!p && p.exitCode === 0); return verdict(ok.length > 0 && ok.every((p) => p.json !== undefined), "successful stdout is one JSON document", ...ok.filter((p) => p.json === undefined)); } },
+  { id: "C2", group: "Composability", priority: "P0", title: "logs, progress and warnings go to stderr", judge: (f) => { const ok = [f.probes.help, f.probes.skills, f.probes.list].filter((p): p is Probe => !!p && p.exitCode === 0); return verdict(ok.every((p) => p.json !== undefined), "nothing but data on stdout; anything else would be on stderr", f.probes.skills); } },
+  { id: "C3", group: "Composability", priority: "P2", title: "| jq . works", judge: (f) => verdict(f.probes.skills?.json !== undefined && f.probes.help?.json !== undefined, "stdout is valid JSON", f.probes.skills) },
+  { id: "C4", group: "Composability", priority: "P2", title: "--quiet silences non-essential stderr", judge: (f) => verdict(f.probes.skillsQuiet?.exitCode === 0 && f.probes.skillsQuiet.stderr === "" && Array.isArray(f.probes.skillsQuiet.json), "--quiet: data only, stderr empty", f.probes.skillsQuiet) },
+  { id: "C5", group: "Composability", priority: "P2", title: "one command's JSON output feeds another's --json-input", judge: (f) => (f.probes.jsonInputEnvelope ? verdict(f.probes.jsonInputEnvelope.exitCode === 0, "an {ok, data} envelope on stdin was accepted", f.probes.jsonInputEnvelope) : na("no command takes a body")) },
+  { id: "C6", group: "Composability", priority: "P1", title: "no prompt when piped (echo | cli cmd returns)", judge: (f) => verdict(!!f.probes.barePipe && !f.probes.barePipe.timedOut, `returned in ${f.probes.barePipe?.durationMs} ms`, f.probes.barePipe) },
+  { id: "C7", group: "Composability", priority: "P2", title: "the same read gives the same result", judge: (f) => (f.probes.list && f.probes.listAgain ? verdict(f.probes.list.stdout === f.probes.listAgain.stdout, "two identical list calls", f.probes.list, f.probes.listAgain) : verdict(f.probes.help?.stdout === f.probes.helpFreshHome?.stdout, "two identical help calls", f.probes.help)) },
+  // Naming
+  { id: "N1", group: "Naming", priority: "P2", title: "one consistent noun-verb pattern", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => c.name.split(" ").length >= 2), "every command is <noun> … <verb>", f.probes.help) : na("no commands")) },
+  { id: "N2", group: "Naming", priority: "P2", title: "kebab-case flags and commands", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").every((w) => KEBAB.test(w))) && params(f).every((p) => KEBAB.test(p.name.replace(/^--/, ""))), "names are kebab-case", f.probes.help) },
+  { id: "N3", group: "Naming", priority: "P2", title: "at most three levels", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").length <= 3), "no command deeper than three words", f.probes.help) },
+  { id: "N4", group: "Naming", priority: "P1", title: "the reserved flags exist", judge: (f) => { const missing = ["--agent", "--human", "--brief", "--help", "--version", "--yes", "--dry-run", "--quiet", "--fields"].filter((x) => !hasFlag(f, x)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(" ")}` : "all nine reserved flags exist", f.probes.help); } },
+  { id: "N5", group: "Naming", priority: "P2", title: "--help works everywhere", judge: (f) => { const bad = Object.values(f.commandHelp).filter((p) => p.exitCode !== 0 || p.json === undefined); return verdict(!bad.length && f.probes.help?.exitCode === 0, `${Object.keys(f.commandHelp).length + 1} help calls`, ...bad.slice(0, 2)); } },
+  { id: "N6", group: "Naming", priority: "P2", title: "--version prints semver", judge: (f) => verdict(f.probes.version?.exitCode === 0 && SEMVER.test(version(f)), `version "${version(f)}"`, f.probes.version) },
+  // Meta
+  { id: "M1", group: "Meta", priority: "P2", title: "AGENTS.md at the package root", judge: (f) => verdict(!!f.files["AGENTS.md"]?.trim(), f.files["AGENTS.md"] ? "present" : "missing") },
+  { id: "M2", group: "Meta", priority: "P2", title: "an MCP tool-schema export", judge: (f) => verdict(Array.isArray(f.probes.mcp?.json?.tools), `${f.probes.mcp?.json?.tools?.length ?? 0} tools`, f.probes.mcp) },
+  { id: "M3", group: "Meta", priority: "P2", title: "CHANGELOG.md marks breaking changes", judge: (f) => verdict(/breaking/i.test(f.files["CHANGELOG.md"] ?? ""), f.files["CHANGELOG.md"] ? "CHANGELOG.md says how breaking changes are marked" : "CHANGELOG.md missing") },
+  // Feedback
+  { id: "F1", group: "Feedback", priority: "P2", title: "an issue subcommand (create / list / show)", judge: (f) => verdict([f.probes.issueCreate, f.probes.issueList, f.probes.issueShow].every((p) => p?.exitCode === 0), "create, list and show succeed", f.probes.issueCreate, f.probes.issueList, f.probes.issueShow) },
+  { id: "F2", group: "Feedback", priority: "P2", title: "a report records version, context and exit code", judge: (f) => { const r = data(f.probes.issueCreate); return verdict(!!r?.version && !!r?.context && r.context.exit_code === 1, "version, context and exit_code recorded", f.probes.issueCreate); } },
+  { id: "F3", group: "Feedback", priority: "P2", title: "types bug / requirement / suggestion / bad-output", judge: (f) => verdict(["bug", "requirement", "suggestion", "bad-output"].every((t) => f.probes.help?.stdout.includes(t)), "all four types documented", f.probes.help) },
+  { id: "F4", group: "Feedback", priority: "P2", title: "stored locally, no external service", judge: (f) => verdict(f.probes.issueCreate?.exitCode === 0 && f.stateFiles.length > 0, `stored in the CLI's state folder: ${f.stateFiles.join(", ") || "nothing"}`, f.probes.issueCreate) },
+  { id: "F5", group: "Feedback", priority: "P2", title: "issue list and issue show <id> are queryable (filters by type and status)", judge: (f) => { const id = data(f.probes.issueCreate)?.id; const listed = Array.isArray(data(f.probes.issueList)) && data(f.probes.issueList).some((i: { id: unknown }) => i.id === id); return verdict(listed && data(f.probes.issueShow)?.id === id, "the new issue is found by list --type --status and by show", f.probes.issueList, f.probes.issueShow); } },
+  { id: "F6", group: "Feedback", priority: "P2", title: "statuses open / in-progress / resolved / closed with transitions", judge: (f) => verdict(data(f.probes.issueUpdate)?.status === "closed" && refused(f.probes.issueBadTransition), "open → closed allowed, closed → in-progress refused", f.probes.issueUpdate, f.probes.issueBadTransition) },
+  { id: "F7", group: "Feedback", priority: "P2", title: "an issue record has id, type, status, message, created_at, updated_at", judge: (f) => { const r = data(f.probes.issueCreate) ?? {}; const missing = ["id", "type", "status", "message", "created_at", "updated_at"].filter((k) => !(k in r)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(", ")}` : "all six fields", f.probes.issueCreate); } },
+  { id: "F8", group: "Feedback", priority: "P2", title: "every listed issue has a status", judge: (f) => { const rows = data(f.probes.issueList); return verdict(Array.isArray(rows) && rows.length > 0 && rows.every((i: { status?: unknown }) => typeof i.status === "string"), "statuses present", f.probes.issueList); } },
+  // Guardrails
+  { id: "G1", group: "Guardrails", priority: "P1", title: "unknown flags exit 2", judge: (f) => verdict(f.probes.bogus?.exitCode === 2 && structured(f.probes.bogus), "bogus flag refused with exit 2", f.probes.bogus) },
+  { id: "G2", group: "Guardrails", priority: "P1", title: "values that look like keys or tokens are refused with a code naming SECRET", judge: (f) => (f.probes.secret ? verdict(refused(f.probes.secret) && /SECRET/.test(f.probes.secret.error?.code ?? "") && !f.probes.secret.stderr.includes("sk-interprobe0123456789"), "sk-… refused, not echoed", f.probes.secret) : na("no command takes a string value")) },
+  { id: "G3", group: "Guardrails", priority: "P1", title: "sensitive paths (.env, *.key, *.pem, id_rsa) are refused", judge: (f) => (f.probes.sensitive ? verdict(refused(f.probes.sensitive), "./.env refused", f.probes.sensitive) : na("no command takes a string value")) },
+  { id: "G4", group: "Guardrails", priority: "P2", title: "each command declares its permission (read / write / delete)", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => ["read", "write", "delete"].includes(String(c.permission))), "permission declared", f.probes.help) : na("no commands")) },
+  { id: "G5", group: "Guardrails", priority: "P2", title: "output can redact PII", judge: (f) => verdict(hasFlag(f, "--redact"), "--redact declared", f.probes.help) },
+  { id: "G6", group: "Guardrails", priority: "P1", title: "a missing precondition (no credential, no base URL) is a structured error", judge: (f) => (f.probes.noCredential ? verdict(refused(f.probes.noCredential), "no credential → structured error", f.probes.noCredential) : na("no command needs a credential")) },
+  { id: "G7", group: "Guardrails", priority: "P2", title: "batch sizes are bounded", judge: (f) => verdict(hasFlag(f, "--max-pages"), "--max-pages bounds --all", f.probes.help) },
+  { id: "G8", group: "Guardrails", priority: "P1", title: "shell metacharacters in identifiers and paths are refused", judge: (f) => (f.probes.shell ? verdict(refused(f.probes.shell), "x;rm -rf / refused", f.probes.shell) : na("no command takes an identifier")) },
+  { id: "G9", group: "Guardrails", priority: "P1", title: "if a guardrail itself errors, the command is refused (fail closed)", judge: (f) => (f.probes.secret ? verdict([f.probes.secret, f.probes.traversal, f.probes.shell, f.probes.sensitive, f.probes.control].every(refused), "every hostile value was refused (a guardrail's own failure cannot be provoked from outside)", f.probes.secret) : na("no command takes a string value")) },
+];
+
+const CORE = new Set("O1 O2 O3 E1 E4 E5 E7 E8 X3 X9 C1 C2 I4 I5 S1 S4 G1 G2 G3 G8".split(" "));
+const ECOSYSTEM = new Set("D12 D13 D14 D17 D18 R1 R2 R3 M1 M2 M3 F1 F2 F3 F4 F5 F6 F7 F8".split(" "));
+
+export function layerOf(id: string): Layer {
+  return CORE.has(id) ? "core" : ECOSYSTEM.has(id) ? "ecosystem" : "recommended";
+}

@@ -1,0 +1,58 @@
+import type { HelpCommand } from "./probes.js";
+
+export interface SkillCheck {
+  name: string;
+  description: string;
+  valid: boolean;
+  problems: string[];
+}
+
+/** The keys the Agent Skills format allows in SKILL.md frontmatter; anything else is not portable. */
+const ALLOWED_KEYS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools"]);
+const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Validates each bundled Skill the way a portable validator does, plus: every command it quotes exists. */
+export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[]): Promise<SkillCheck[]> {
+  const yaml = await import("yaml");
+  const parse = yaml.parse ?? (yaml as unknown as { default: typeof yaml }).default.parse;
+  const known = new Set([...commands.map((c) => c.name), "skills", "issue create", "issue list", "issue show", "issue update"]);
+  return Object.entries(skillFiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([folder, text]) => {
+      const problems: string[] = [];
+      const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+      let front: Record<string, unknown> = {};
+      if (!match) problems.push("SKILL.md does not start with --- frontmatter ---");
+      else {
+        try {
+          const parsed = parse(match[1]!) as unknown;
+          if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) front = parsed as Record<string, unknown>;
+          else problems.push("the frontmatter is not a mapping");
+        } catch (error) {
+          problems.push(`the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+        }
+      }
+      for (const key of Object.keys(front)) if (!ALLOWED_KEYS.has(key)) problems.push(`frontmatter key "${key}" is not a standard Skill key`);
+      const name = typeof front.name === "string" ? front.name : "";
+      const description = typeof front.description === "string" ? front.description : "";
+      if (!name) problems.push("frontmatter has no name");
+      else {
+        if (name !== folder) problems.push(`name "${name}" differs from its folder "${folder}"`);
+        if (!NAME.test(name)) problems.push(`name "${name}" is not lowercase letters, digits and single hyphens`);
+        if (name.length > 64) problems.push(`name is ${name.length} characters (at most 64)`);
+      }
+      if (!description.trim()) problems.push("frontmatter has no description");
+      if (description.length > 1024) problems.push(`description is ${description.length} characters (at most 1024)`);
+      if (/[<>]/.test(description)) problems.push("description contains angle brackets");
+      const body = match?.[2] ?? "";
+      for (const span of body.matchAll(/`([^`\n]+)`/g)) {
+        const words = span[1]!.trim().split(/\s+/);
+        if (words[0] !== binary) continue;
+        const end = words.findIndex((w, i) => i > 0 && (w.startsWith("-") || w.startsWith("<")));
+        const path = words.slice(1, end < 0 ? undefined : end);
+        if (!path.length || path[0] === "skills") continue;
+        if (!known.has(path.join(" "))) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
+      }
+      return { name: name || folder, description, valid: problems.length === 0, problems };
+    });
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { InterConfig } from "../config/types.js";
+import type { DepResult, TaskSpec } from "../graph/task.js";
+import type { BundleData } from "./bundle.js";
+import { credentialEnv } from "../design/commands.js";
+import { outDir } from "./design.js";
+import { writeJson } from "./io.js";
+
+export interface InspectData {
+  candidate: string;
+  level: string;
+  pass: number;
+  fail: number;
+  notApplicable: number;
+  blocking: string[];
+  receipt: string;
+}
+
+const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
+
+/**
+ * The inspection receipt is this task's cache record: keyed by the candidate hash (not by how it was built), so an
+ * unchanged candidate is never inspected twice. Configured services are started so API probes have something real.
+ */
+export function inspectTask(config: InterConfig): TaskSpec {
+  const receiptFile = `${outDir(config)}/receipt.json`;
+  const services = config.targets?.eval?.services ?? {};
+  const credential = credentialEnv(config);
+  return {
+    id: "inspect",
+    kind: "builtin",
+    description: `Install and probe the candidate; judge the 98 rules and write ${receiptFile}`,
+    impl: "1",
+    deps: ["bundle"],
+    uses: { bundle: candidateOf },
+    config: { outDir: outDir(config), services },
+    inputs: [],
+    outputs: [receiptFile],
+    // Whether the credential is present decides which probes can run (its value is hashed, never stored).
+    env: [credential],
+    async run(ctx) {
+      const [{ inspectTarball }, { startServices }, { INTER_BUILD }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js"), import("../cli/version.js")]);
+      const bundle = ctx.deps.bundle!.data as BundleData;
+      const file = join(ctx.root, bundle.file);
+      const names = Object.keys(services);
+      const running = names.length ? await startServices(services, ctx.root) : undefined;
+      try {
+        const receipt = await inspectTarball(file, readFileSync(file), {
+          baseUrl: running ? running.origins[names[0]!] : undefined,
+          apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
+          interVersion: INTER_BUILD,
+        });
+        receipt.candidate = { sha256: bundle.candidate, file: bundle.file };
+        writeJson(ctx.root, receiptFile, receipt);
+        const data: InspectData = { candidate: bundle.candidate, level: receipt.certification.level, ...receipt.summary, blocking: receipt.certification.blocking, receipt: receiptFile };
+        const warnings = receipt.skills.filter((s) => !s.valid).map((s) => `Skill ${s.name}: ${s.problems.join("; ")}`);
+        return { data, warnings };
+      } finally {
+        await running?.stop();
+      }
+    },
+  };
+}

@@ -4,11 +4,12 @@ import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
+import { InspectCommand } from "./commands/inspect.js";
 import { RunCommand } from "./commands/run.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "./version.js";
 
-const COMMANDS = [BuildCommand, RunCommand, GraphCommand, ExplainCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
+const COMMANDS = [BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

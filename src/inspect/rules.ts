@@ -90,7 +90,9 @@ export const RULES: Rule[] = [
       const all = [...Object.entries(f.agentSkillFiles).map(([n, t]) => [`agent/skills/${n}.md`, t]), ...Object.entries(f.skillFiles).map(([n, t]) => [`skills/${n}/SKILL.md`, t])];
       if (!all.length) return na("the package has no Skills");
       const bad = all.filter(([, t]) => { const fm = frontmatter(t); return !fm?.name || !fm.description; }).map(([p]) => p);
-      return verdict(!bad.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : `${all.length} files have name and description`);
+      // A SKILL.md's name must also be its folder's, or portable loaders cannot find it.
+      const misnamed = Object.entries(f.skillFiles).filter(([folder, t]) => { const name = frontmatter(t)?.name?.replace(/^["']|["']$/g, ""); return name !== undefined && name !== folder; }).map(([folder]) => `skills/${folder}/SKILL.md`);
+      return verdict(!bad.length && !misnamed.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : misnamed.length ? `name differs from its folder: ${misnamed.join(", ")}` : `${all.length} files have name and description`);
     },
   },
   // Output

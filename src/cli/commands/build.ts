@@ -1,6 +1,7 @@
 import { Command } from "clipanion";
 import { buildTaskIds } from "../../graph/build-graph.js";
 import type { BundleData } from "../../tasks/bundle.js";
+import type { InspectData } from "../../tasks/inspect.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
@@ -21,7 +22,11 @@ export class BuildCommand extends BaseCommand {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force });
     const bundle = data.tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
+    const inspect = data.tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
     if (bundle && !this.json) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
+    if (inspect && !this.json) {
+      process.stderr.write(`certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`);
+    }
     return { data };
   }
 }

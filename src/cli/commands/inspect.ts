@@ -1,0 +1,66 @@
+import { Command, Option } from "clipanion";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import * as t from "typanion";
+import { InterError } from "../../errors.js";
+import type { Receipt } from "../../inspect/receipt.js";
+import { BaseCommand, type CommandResult } from "../base.js";
+import { INTER_BUILD } from "../version.js";
+
+const LEVELS = ["none", "agent-friendly", "agent-ready", "agent-native"];
+
+/** The compact human view: one line per rule group, failures spelled out. */
+export function receiptTable(receipt: Receipt): string {
+  const groups = [...new Set(receipt.rules.map((r) => r.group))];
+  const lines = groups.map((group) => {
+    const rules = receipt.rules.filter((r) => r.group === group);
+    const marks = rules.map((r) => `${r.id}${r.status === "pass" ? "✓" : r.status === "fail" ? "✗" : "–"}`).join(" ");
+    return `  ${group.padEnd(16)} ${marks}`;
+  });
+  const failures = receipt.rules.filter((r) => r.status === "fail").map((r) => `  ✗ ${r.id} ${r.title}: ${r.reason}${r.evidence?.[0] ? `\n      $ ${r.evidence[0].command}  → exit ${r.evidence[0].exitCode}` : ""}`);
+  const skills = receipt.skills.filter((s) => !s.valid).map((s) => `  ✗ Skill ${s.name}: ${s.problems.join("; ")}`);
+  return [
+    `${receipt.package.name}@${receipt.package.version} (${receipt.package.binary})${receipt.candidate ? `  sha256:${receipt.candidate.sha256}` : ""}`,
+    ...lines,
+    ...failures,
+    ...skills,
+    `  ✓ pass ${receipt.summary.pass}  ✗ fail ${receipt.summary.fail}  – not applicable ${receipt.summary.notApplicable}${receipt.api.probed ? "" : `  (API probes not run: ${receipt.api.reason})`}`,
+    `certification: ${receipt.certification.level}${receipt.certification.blocking.length ? ` (next level blocked by ${receipt.certification.blocking.join(", ")})` : ""}`,
+  ].join("\n");
+}
+
+export class InspectCommand extends BaseCommand {
+  static paths = [["inspect"]];
+  static usage = Command.Usage({
+    description: "Install and probe a CLI from outside, judge the 98 rules of the Agent-Friendly CLI Spec and certify it",
+    details:
+      "Give a candidate tarball (cli.tgz: checked entry by entry, then installed with npm, scripts disabled) or --bin with an installed command. Probes that call the API run when --base-url is given and the CLI's credential variable is set; otherwise they are 'not applicable' with the reason. --json prints the inspection receipt.",
+    examples: [
+      ["Inspect a candidate", "inter inspect dist/cli.tgz"],
+      ["Inspect an installed CLI against a running API", "inter inspect --bin rooms --base-url http://127.0.0.1:4010"],
+      ["Fail unless fully certified", "inter inspect dist/cli.tgz --min-level agent-native"],
+    ],
+  });
+  tarball = Option.String({ name: "cli.tgz", required: false });
+  bin = Option.String("--bin", { description: "Inspect an installed command instead of a tarball" });
+  baseUrl = Option.String("--base-url", { description: "Base URL of a running API for the probes that call it", validator: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)]) });
+  minLevel = Option.String("--min-level", { description: "Exit 1 below this level: agent-friendly, agent-ready or agent-native", validator: t.isEnum(LEVELS.slice(1)) });
+
+  async run(): Promise<CommandResult> {
+    if (!this.tarball === !this.bin) throw new InterError("USAGE_ERROR", this.bin ? "Give either a tarball or --bin, not both." : "Give a cli.tgz to inspect, or --bin <command>.", "Example: inter inspect dist/cli.tgz");
+    const { inspectBin, inspectTarball } = await import("../../inspect/inspect.js");
+    const options = { baseUrl: this.baseUrl, interVersion: INTER_BUILD };
+    let receipt: Receipt;
+    if (this.tarball) {
+      const file = resolve(this.cwd ?? process.cwd(), this.tarball);
+      if (!existsSync(file)) throw new InterError("INPUT_NOT_FOUND", `${this.tarball} does not exist.`, "Build one with `inter build` (it writes dist/cli.tgz).", { file });
+      receipt = await inspectTarball(file, readFileSync(file), options);
+    } else {
+      receipt = await inspectBin(this.bin!, options);
+    }
+    if (this.minLevel && LEVELS.indexOf(receipt.certification.level.toLowerCase()) < LEVELS.indexOf(this.minLevel)) {
+      throw new InterError("CERTIFICATION_BELOW", `Certified ${receipt.certification.level}, below ${this.minLevel}; blocked by ${receipt.certification.blocking.join(", ") || "core rules"}.`, "Fix the failing rules listed in the receipt (inter inspect --json).", { receipt });
+    }
+    return { data: receipt, human: receiptTable(receipt) };
+  }
+}

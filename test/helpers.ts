@@ -63,7 +63,7 @@ export const statuses = (result: InterResult): Record<string, string> =>
   Object.fromEntries((result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [t.id, t.status]));
 
 /** Every built-in task of `inter build`, in pipeline order. */
-export const BUILTIN_TASKS = ["discover", "openapi", "commands", "skills", "design", "emit", "bundle"];
+export const BUILTIN_TASKS = ["discover", "openapi", "commands", "skills", "design", "emit", "bundle", "inspect"];
 
 /** Statuses of the given tasks only. */
 export const statusesOf = (result: InterResult, ids: string[]): Record<string, string> => {

@@ -43,7 +43,8 @@ const frontmatter = (text?: string) => {
   if (!match) return undefined;
   return Object.fromEntries(match[1]!.split(/\r?\n/).filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
 };
-const errorProbes = (f: Facts) => Object.values(f.probes).filter((p): p is Probe => !!p && p.exitCode !== 0 && structured(p));
+/** Every probe that reported a structured error on stderr, whatever its exit code. */
+const errorProbes = (f: Facts) => Object.values(f.probes).filter((p): p is Probe => !!p && structured(p));
 const envelope = (p?: Probe) => p?.json && typeof p.json === "object" && !Array.isArray(p.json) ? p.json : undefined;
 const data = (p?: Probe) => envelope(p)?.data;
 const version = (f: Facts) => String(data(f.probes.version)?.version ?? f.probes.version?.stdout.trim() ?? "");
@@ -172,8 +173,8 @@ export const RULES: Rule[] = [
     judge: (f) => {
       const seen = new Map<string, Set<number | null>>();
       for (const p of errorProbes(f)) seen.set(p.error.code, new Set([...(seen.get(p.error.code) ?? []), p.exitCode]));
-      const mixed = [...seen].filter(([, exits]) => exits.size > 1).map(([c]) => c);
-      return verdict(seen.size > 0 && !mixed.length, mixed.length ? `codes with several exit codes: ${mixed.join(", ")}` : `${seen.size} codes, each with one exit code`);
+      const mixed = [...seen].filter(([, exits]) => exits.size > 1 || exits.has(0)).map(([c]) => c);
+      return verdict(seen.size > 0 && !mixed.length, mixed.length ? `codes with several exit codes, or reported with exit 0: ${mixed.join(", ")}` : `${seen.size} codes, each with one exit code`, ...errorProbes(f).filter((p) => mixed.includes(p.error.code)).slice(0, 2));
     },
   },
   { id: "X9", group: "Exit codes", priority: "P0", title: "never exit 0 with an error reported on stdout", judge: (f) => { const bad = Object.values(f.probes).filter((p): p is Probe => !!p && p.exitCode === 0 && (p.json?.ok === false || p.json?.error === true)); return verdict(!bad.length, bad.length ? "exit 0 with an error document" : "no exit 0 carried an error", ...bad); } },

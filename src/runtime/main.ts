@@ -143,7 +143,8 @@ async function dispatch(dir: string, manifest: Manifest, argv: string[], globals
   const leading = argv.slice(0, argv.findIndex((a) => a.startsWith("-")) >= 0 ? argv.findIndex((a) => a.startsWith("-")) : argv.length);
   const guess = findCommand(manifest, leading);
   const parsed = splitArgv(argv, (name) => {
-    if (!guess) return undefined;
+    // Before any command word, only global flags exist.
+    if (!guess) return leading.length ? undefined : "unknown";
     const flag = guess.flags.find((f) => f.flag === name);
     return flag ? (flag.type === "boolean" ? "boolean" : "value") : "unknown";
   });

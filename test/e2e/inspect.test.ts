@@ -1,0 +1,140 @@
+import { execa } from "execa";
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { inter, read, statuses } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+import { API_KEY, exampleProject } from "./example-api.js";
+
+const validate = schemaValidator("receipt.schema.json");
+let project: string;
+let receipt: any;
+
+beforeAll(async () => {
+  project = exampleProject();
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+  receipt = JSON.parse(read(project, "dist/receipt.json"));
+});
+
+const failing = (r: any) => r.rules.filter((x: any) => x.status === "fail").map((x: any) => x.id).sort();
+
+/** Copies the example's package tree, lets `change` break it, and packs it the way npm would. */
+async function brokenCandidate(change: (pkg: string) => void): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "inter-broken-"));
+  cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
+  change(join(dir, "package"));
+  await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
+  return join(dir, "cli.tgz");
+}
+
+const patch = (file: string, from: string, to: string) => {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
+  writeFileSync(file, text.split(from).join(to));
+};
+
+describe("inspect: the example candidate", () => {
+  it("certifies Agent-Native with zero failing rules, every rule judged with evidence, API probes against the started service", () => {
+    expect(validate(receipt)).toEqual([]);
+    expect(receipt.certification).toEqual({ level: "Agent-Native", blocking: [] });
+    expect(receipt.summary.fail).toBe(0);
+    expect(receipt.rules).toHaveLength(98);
+    expect(receipt.api).toEqual({ probed: true });
+    const byId = Object.fromEntries(receipt.rules.map((r: any) => [r.id, r]));
+    expect(byId.X6).toMatchObject({ status: "pass", evidence: [expect.objectContaining({ command: "rooms bookings get --booking-id inter-probe-missing-id", exitCode: 20 })] });
+    expect(byId.O8.status).toBe("pass");
+    expect(byId.G2.evidence[0]).toMatchObject({ exitCode: 2, stdout: "" });
+    for (const rule of receipt.rules) {
+      expect(rule.reason.length, rule.id).toBeGreaterThan(0);
+      if (rule.status === "not applicable") expect(["I6", "I7"]).toContain(rule.id);
+    }
+    expect(receipt.skills.every((s: any) => s.valid)).toBe(true);
+    expect(receipt.commands.find((c: any) => c.name === "bookings cancel")).toMatchObject({ destructive: true, permission: "delete" });
+    expect(receipt.candidate.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(receipt)).not.toContain(API_KEY);
+  });
+
+  it("is reproduced from the cache when the candidate has not changed, and says why API probes did not run without a key", async () => {
+    const again = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(statuses(again).inspect).toBe("cached");
+    expect(JSON.parse(read(project, "dist/receipt.json"))).toEqual(receipt);
+
+    const noKey = await inter(project, ["build", "--json"]);
+    const data = noKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
+    expect(data).toMatchObject({ level: "Agent-Native", fail: 0 });
+    const withoutKey = JSON.parse(read(project, "dist/receipt.json"));
+    expect(withoutKey.api).toEqual({ probed: false, reason: "ROOMS_API_KEY is not set, so calls to the API cannot authenticate" });
+    expect(withoutKey.rules.find((r: any) => r.id === "X6")).toMatchObject({ status: "not applicable", reason: expect.stringContaining("ROOMS_API_KEY is not set") });
+  });
+
+  it("inter inspect works standalone on the tarball and on an installed command", async () => {
+    const standalone = await inter(project, ["inspect", "dist/cli.tgz", "--json"]);
+    expect(standalone.exitCode).toBe(0);
+    expect(standalone.json.data.certification.level).toBe("Agent-Native");
+    expect(standalone.json.data.api.reason).toContain("no API base URL");
+    const human = await inter(project, ["inspect", "dist/cli.tgz"]);
+    expect(human.stdout).toMatch(/^  Guardrails\s+G1✓/m);
+    expect(human.stdout).toContain("certification: Agent-Native");
+
+    const prefix = mkdtempSync(join(tmpdir(), "inter-global-"));
+    await execa("npm", ["install", "--global", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, join(project, "dist/cli.tgz")]);
+    const bin = await inter(project, ["inspect", "--bin", "rooms", "--json"], { PATH: `${join(prefix, "bin")}:${process.env.PATH}` });
+    expect(bin.exitCode).toBe(0);
+    expect(bin.json.data).toMatchObject({ candidate: null, package: { name: "rooms-cli", binary: "rooms" }, certification: { level: "Agent-Native" } });
+  });
+});
+
+describe("inspect: deliberately broken candidates fail exactly the rules they break", () => {
+  it("errors written to stdout break the error-channel rules and certification", async () => {
+    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "lib/runtime.cjs"), "process.stderr.write(`${JSON.stringify({ error: true", "process.stdout.write(`${JSON.stringify({ error: true"));
+    const result = await inter(project, ["inspect", tgz, "--json"]);
+    const r = result.json.data;
+    // Every rule that needs the structured error on stderr; nothing about discovery, output or Skills.
+    expect(failing(r)).toEqual(["E1", "E2", "E3", "E4", "E5", "E6", "E8", "F6", "G1", "G2", "G3", "G6", "G8", "G9", "I2", "I4", "I5", "I9", "S1", "S2", "S4", "S7", "X8"]);
+    expect(r.certification.level).toBe("none");
+    const e1 = r.rules.find((x: any) => x.id === "E1");
+    expect(e1.evidence[0]).toMatchObject({ command: "rooms --inter-probe-bogus-flag", exitCode: 2, stderr: "" });
+    expect(e1.evidence[0].stdout).toContain('"code":"UNKNOWN_FLAG"');
+  });
+
+  it("a CLI that waits for input on a bare call breaks E7 and C6 only", async () => {
+    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "bin/rooms.cjs"), 'const { run } = require("../lib/runtime.cjs");', 'const { run } = require("../lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
+    const result = await inter(project, ["inspect", tgz, "--json"]);
+    expect(failing(result.json.data)).toEqual(["C6", "E7"]);
+    expect(result.json.data.certification.level).toBe("none");
+  });
+
+  it("a CLI that exits 0 on failure breaks the exit-code rules", async () => {
+    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"));
+    const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
+    // Every rule that expects a refusal's non-zero exit; the errors themselves are still well-formed.
+    expect(failing(r)).toEqual(["F6", "G1", "G2", "G3", "G6", "G8", "G9", "I2", "I4", "I5", "I9", "S1", "S4", "S7", "X3", "X4", "X7", "X8"]);
+    expect(r.rules.find((x: any) => x.id === "X3").reason).toBe("bogus flag exit 0");
+  });
+
+  it("a Skill whose name differs from its folder fails D18 and its Skill validation", async () => {
+    const tgz = await brokenCandidate((pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
+    const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
+    expect(failing(r)).toEqual(["D18"]);
+    expect(r.certification).toEqual({ level: "Agent-Ready", blocking: ["D18"] });
+    expect(r.skills.find((s: any) => !s.valid)).toEqual(expect.objectContaining({ name: "cancel-a-booking", problems: ['name "cancel-a-booking" differs from its folder "cancel-booking"'] }));
+  });
+
+  it("a tarball with a ../ entry is refused before anything is unpacked (TARBALL_UNSAFE, exit 2)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inter-evil-"));
+    const victim = join(dir, "escaped.txt");
+    const stage = join(dir, "stage");
+    cpSync(join(project, "dist/package"), join(stage, "package"), { recursive: true });
+    writeFileSync(join(dir, "escaped.txt.src"), "owned");
+    await execa("tar", ["-czf", join(dir, "evil.tgz"), "-C", stage, "package", "--transform", "s,^package/README.md,package/../../escaped.txt,", "-P"]);
+    const listing = await execa("tar", ["-tzf", join(dir, "evil.tgz"), "-P"]);
+    expect(listing.stdout).toContain("package/../../escaped.txt");
+    const result = await inter(dir, ["inspect", "evil.tgz", "--json"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.json.error.code).toBe("TARBALL_UNSAFE");
+    expect(result.json.error.message).toContain("package/../../escaped.txt");
+    expect(existsSync(victim)).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+// How long inspection takes: cold (install + every probe + judging, through `inter inspect`) and as part of a build
+// where the candidate did not change (a cache hit), against `node -e 0` measured in the same run.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { compare, printTable, timeOnce } from "./lib.mjs";
+
+const repo = resolve(import.meta.dirname, "..");
+const inter = join(repo, "bin/inter.mjs");
+const project = mkdtempSync(join(tmpdir(), "inter-bench-inspect-"));
+cpSync(join(repo, "examples"), join(project, "examples"), { recursive: true });
+cpSync(join(repo, "intermesh.config.ts"), join(project, "intermesh.config.ts"));
+const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
+execFileSync("node", [inter, "build"], { cwd: project, env, stdio: "ignore" });
+
+const medians = compare(
+  {
+    "node -e 0": () => timeOnce(["node", "-e", "0"]),
+    "inter inspect dist/cli.tgz (cold, no API)": () => timeOnce(["node", inter, "inspect", "dist/cli.tgz", "--json"], { cwd: project, env }),
+    "inter build, candidate unchanged (inspect cached)": () => timeOnce(["node", inter, "build"], { cwd: project, env }),
+  },
+  { runs: 5, warmup: 1 },
+);
+printTable("inspection", medians, "node -e 0");

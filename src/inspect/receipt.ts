@@ -20,6 +20,8 @@ export interface Receipt {
   schemaVersion: string;
   candidate: { sha256: string; file: string } | null;
   package: { name: string; version: string; binary: string };
+  /** Flags every command accepts, as the CLI's help lists them (plans may use them in command prefixes). */
+  globalFlags: string[];
   commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>; destructive: boolean; permission?: string; output?: string }>;
   skills: SkillCheck[];
   rules: RuleResult[];
@@ -58,6 +60,7 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     schemaVersion: RECEIPT_SCHEMA_VERSION,
     candidate: input.candidate,
     package: { name: pkg.name ?? facts.binary, version: pkg.version ?? "", binary: facts.binary },
+    globalFlags: Array.isArray(facts.probes.help?.json?.globalFlags) ? facts.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : String(g.name))).sort() : [],
     commands: facts.commands.map((c) => ({
       name: c.name,
       parameters: (c.parameters ?? []).map((p) => ({ name: p.name, ...(p.type ? { type: p.type } : {}), ...(typeof p.required === "boolean" ? { required: p.required } : {}), ...(p.enum ? { enum: p.enum } : {}) })),

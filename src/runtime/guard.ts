@@ -1,6 +1,6 @@
 import { CliError } from "./errors.js";
 
-const SECRET_PATTERNS: Array<[RegExp, string]> = [
+export const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bsk-[A-Za-z0-9_-]{12,}/, "an API secret key (sk-…)"],
   [/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, "a payment API key"],
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/, "a GitHub token"],
@@ -13,7 +13,7 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
 ];
 
 /** A long unbroken run of mixed letters and digits is what keys look like, and what ids, dates and words do not. */
-function opaque(value: string): boolean {
+export function opaque(value: string): boolean {
   return /^[A-Za-z0-9+/_=.-]{40,}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !/^[0-9a-f-]{36}$/i.test(value);
 }
 

@@ -1,10 +1,10 @@
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../cache/atomic.js";
 import type { InterConfig } from "../config/types.js";
 import type { Capabilities } from "../design/capabilities.js";
 import type { TaskSpec } from "../graph/task.js";
+import { shippedFile } from "../package-files.js";
 import { outDir } from "./design.js";
 import { readDepJson } from "./io.js";
 
@@ -12,7 +12,7 @@ export const packageDir = (config: InterConfig) => `${outDir(config)}/package`;
 
 /** The runtime shipped in every candidate: inter's own bundled copy (lib/runtime.cjs). */
 function runtimeSource(): string {
-  return readFileSync(fileURLToPath(new URL("./runtime.cjs", import.meta.url)), "utf8");
+  return readFileSync(shippedFile("lib/runtime.cjs"), "utf8");
 }
 
 export function emitTask(config: InterConfig): TaskSpec {

@@ -8,13 +8,16 @@ import { emitTask } from "./emit.js";
 import { inspectTask } from "./inspect.js";
 import { openapiTask } from "./openapi.js";
 import { skillsTask } from "./skills.js";
+import { validateTask } from "./validate.js";
 
 /**
  * Built-in tasks, in pipeline order (DESIGN.md §3). The design stage is split so that an edit to context.md re-runs
  * only `skills` and `design`, never the OpenAPI parse or the command design.
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
-  return [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config), inspectTask(config)];
+  const tasks = [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config), inspectTask(config)];
+  const validate = validateTask(config);
+  return validate ? [...tasks, validate] : tasks;
 }
 
 /** Target name → the tasks it ends with. */

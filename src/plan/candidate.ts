@@ -1,0 +1,12 @@
+import type { Receipt } from "../inspect/receipt.js";
+import type { CandidateTree } from "./validate.js";
+
+/** What stage 3 of plan validation needs from an inspection receipt. */
+export function treeFromReceipt(receipt: Pick<Receipt, "candidate" | "package" | "commands" | "globalFlags">): CandidateTree {
+  return {
+    sha256: receipt.candidate?.sha256 ?? null,
+    binary: receipt.package.binary,
+    commands: receipt.commands.map((c) => ({ name: c.name, parameters: c.parameters.map((p) => ({ name: p.name })) })),
+    globalFlags: receipt.globalFlags,
+  };
+}

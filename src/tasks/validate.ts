@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { InterConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
+import type { TaskSpec } from "../graph/task.js";
+import type { Receipt } from "../inspect/receipt.js";
+import { outDir } from "./design.js";
+import type { InspectData } from "./inspect.js";
+import { writeJson } from "./io.js";
+
+/** Validates the eval plan against its schema and the inspected candidate; only a plan edit or a new receipt re-runs it. */
+export function validateTask(config: InterConfig): TaskSpec | undefined {
+  const plan = config.targets?.eval?.plan;
+  if (!plan) return undefined;
+  const reportFile = `${outDir(config)}/plan-validation.json`;
+  return {
+    id: "validate",
+    kind: "builtin",
+    description: `Validate ${plan} (shape, references, against the candidate, hygiene)`,
+    impl: "1",
+    deps: ["inspect"],
+    // The command tree is all validation reads of the receipt.
+    uses: { inspect: (dep) => ({ candidate: (dep.data as InspectData).candidate, receipt: dep.outputs.find((o) => o.path.endsWith("receipt.json"))?.sha256 }) },
+    config: { plan },
+    inputs: [plan],
+    outputs: [reportFile],
+    env: [],
+    async run(ctx) {
+      const [{ validatePlan }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
+      let text: string;
+      try {
+        text = readFileSync(join(ctx.root, plan), "utf8");
+      } catch {
+        throw new InterError("INPUT_NOT_FOUND", `targets.eval.plan: ${plan} does not exist.`, "Write one with `inter eval new evals/`, or correct targets.eval.plan.", { field: "targets.eval.plan", file: plan });
+      }
+      const receipt = JSON.parse(readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8")) as Receipt;
+      const report = await validatePlan(text, plan, planSchema(), treeFromReceipt(receipt));
+      if (!report.valid) {
+        const first = report.findings.find((f) => f.severity === "error")!;
+        throw new InterError("PLAN_INVALID", `${plan}: ${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
+      }
+      writeJson(ctx.root, reportFile, report);
+      return { data: { valid: true, errors: 0, warnings: report.warnings, plan: report.plan, report: reportFile }, warnings: report.findings.map((f) => `${f.code} at ${f.pointer}: ${f.message}`) };
+    },
+  };
+}

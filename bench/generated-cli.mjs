@@ -8,8 +8,7 @@ import { compare, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const project = mkdtempSync(join(tmpdir(), "inter-bench-cli-"));
-cpSync(join(repo, "examples"), join(project, "examples"), { recursive: true });
-cpSync(join(repo, "intermesh.config.ts"), join(project, "intermesh.config.ts"));
+for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
 execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env: { ...process.env, CI: "true" }, stdio: "ignore" });
 const prefix = mkdtempSync(join(tmpdir(), "inter-bench-install-"));
 execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")], { stdio: "ignore" });

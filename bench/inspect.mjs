@@ -9,8 +9,7 @@ import { compare, printTable, timeOnce } from "./lib.mjs";
 const repo = resolve(import.meta.dirname, "..");
 const inter = join(repo, "bin/inter.mjs");
 const project = mkdtempSync(join(tmpdir(), "inter-bench-inspect-"));
-cpSync(join(repo, "examples"), join(project, "examples"), { recursive: true });
-cpSync(join(repo, "intermesh.config.ts"), join(project, "intermesh.config.ts"));
+for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
 const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
 execFileSync("node", [inter, "build"], { cwd: project, env, stdio: "ignore" });
 

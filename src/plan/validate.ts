@@ -110,6 +110,11 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
     }
     if (named.has(error.instancePath)) continue;
     if (error.keyword === "oneOf" || error.keyword === "if") continue;
+    if (error.keyword === "discriminator") {
+      const allowed = error.params.tag === "kind" ? "cli, file, request" : "command_success, field_equals, values_match, file_exists, file_nonempty, file_sha256";
+      add("SCHEMA_VIOLATION", `${error.instancePath}/${error.params.tag}`, `${error.params.tag} ${JSON.stringify(error.params.tagValue)} is not one of ${allowed}.`, `Use one of: ${allowed}.`);
+      continue;
+    }
     add("SCHEMA_VIOLATION", error.instancePath, `${error.instancePath || "the plan"} ${error.message}${error.params.allowedValues ? `: ${error.params.allowedValues.join(", ")}` : ""}.`, "Fix the value; eval-plan.schema.json says what is allowed here.");
   }
 }
@@ -132,7 +137,7 @@ function references(plan: any, out: Finding[]): void {
     (Array.isArray(s?.observations) ? s.observations : []).forEach((o: any, j: number) => {
       if (!isObj(o) || typeof o.id !== "string") return;
       if (map.has(o.id)) add("DUPLICATE_OBSERVATION_ID", ptr("scenarios", i, "observations", j, "id"), `Observation id "${o.id}" appears twice in scenario "${s.id}".`, "Observation ids are unique within a scenario.");
-      map.set(o.id, o);
+      else map.set(o.id, o);
       if (o.kind === "file" && typeof o.path === "string") {
         const path = o.path.replace(/\\/g, "/");
         if (path.startsWith("/") || /^[a-zA-Z]:/.test(path)) add("FILE_PATH_ABSOLUTE", ptr("scenarios", i, "observations", j, "path"), `File path "${o.path}" is absolute; file observations are relative to the attempt's outputs folder.`, 'Use a relative path such as "report.json".');

@@ -25,7 +25,7 @@ describe("inter build designs capabilities.json", () => {
     const dir = exampleProject();
     const first = await inter(dir, ["build", "--json"]);
     expect(first.exitCode).toBe(0);
-    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran" });
+    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran", validate: "ran" });
     const bytes = read(dir, "dist/capabilities.json");
     const caps = JSON.parse(bytes);
     expect(validate(caps)).toEqual([]);
@@ -64,7 +64,7 @@ describe("inter build designs capabilities.json", () => {
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "examples/rooms/context.md"), read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"));
     const brief = await inter(dir, ["build", "--json"]);
-    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran" });
+    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran", validate: "ran" });
     expect(capabilities(dir).skills.map((s: any) => s.name)).toContain("cancel-a-booking-now");
 
     writeFileSync(join(dir, "examples/rooms/openapi.yaml"), read(dir, "examples/rooms/openapi.yaml").replace("summary: List meeting rooms", "summary: List all meeting rooms"));

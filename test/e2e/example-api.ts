@@ -31,8 +31,7 @@ export async function startExampleApi(): Promise<{ url: string; stop(): Promise<
 /** A copy of the repository's example project in a temporary folder. */
 export function exampleProject(): string {
   const dir = makeProject({});
-  cpSync(join(REPO, "examples"), join(dir, "examples"), { recursive: true });
-  cpSync(join(REPO, "intermesh.config.ts"), join(dir, "intermesh.config.ts"));
+  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(REPO, path), join(dir, path), { recursive: true });
   return dir;
 }
 

@@ -1,0 +1,136 @@
+import { Command, Option } from "clipanion";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { writeFileAtomic } from "../../cache/atomic.js";
+import { InterError } from "../../errors.js";
+import type { Receipt } from "../../inspect/receipt.js";
+import type { CandidateTree, ValidationReport } from "../../plan/validate.js";
+import { BaseCommand, type CommandResult } from "../base.js";
+import { INTER_BUILD } from "../version.js";
+
+/** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
+async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+  const tgz = join(folder, "cli.tgz");
+  if (!existsSync(tgz)) return { tree: null, missing: `no cli.tgz in ${folder}` };
+  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../plan/candidate.js"), import("../../cache/hash.js")]);
+  const bytes = readFileSync(tgz);
+  const hash = sha256(bytes);
+  const receiptFile = join(folder, "receipt.json");
+  if (existsSync(receiptFile)) {
+    const receipt = JSON.parse(readFileSync(receiptFile, "utf8")) as Receipt;
+    if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags)) return { tree: treeFromReceipt(receipt) };
+  }
+  if (!json) process.stderr.write(`inter: inspecting ${tgz} to learn its commands…\n`);
+  const { inspectTarball } = await import("../../inspect/inspect.js");
+  return { tree: treeFromReceipt(await inspectTarball(tgz, bytes, { interVersion: INTER_BUILD })) };
+}
+
+function reportText(report: ValidationReport): string {
+  const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
+  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
+  return [
+    `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${report.errors} errors, ${report.warnings} warnings)${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
+    ...stages,
+    ...findings,
+    ...report.limits.map((l) => `  note: ${l}`),
+  ].join("\n");
+}
+
+export class EvalValidateCommand extends BaseCommand {
+  static paths = [["eval", "validate"]];
+  static usage = Command.Usage({
+    description: "Validate an evaluation plan: shape, references, against the candidate, hygiene",
+    details:
+      "Give a folder holding eval-plan.json (and cli.tgz, to check command prefixes and flags against the candidate) or a plan file. No config is needed. Exit 0 when valid (warnings allowed), 2 when invalid. Every finding has a stage, severity, code, JSON pointer, message and suggestion.",
+    examples: [
+      ["Validate an evaluation folder", "inter eval validate ./evaluation"],
+      ["Validate a plan file alone", "inter eval validate evals/eval-plan.json --json"],
+    ],
+  });
+  target = Option.String({ name: "folder|plan" });
+
+  async run(): Promise<CommandResult> {
+    const path = resolve(this.cwd ?? process.cwd(), this.target);
+    if (!existsSync(path)) throw new InterError("INPUT_NOT_FOUND", `${this.target} does not exist.`, "Give a folder with eval-plan.json (and cli.tgz) or a plan file.", { path });
+    const isFolder = statSync(path).isDirectory();
+    const planFile = isFolder ? join(path, "eval-plan.json") : path;
+    if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
+    const [{ validatePlan }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
+    const { tree, missing } = await candidateTree(isFolder ? path : dirname(path), this.json);
+    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, missing);
+    if (!report.valid) {
+      if (!this.json) process.stderr.write(`${reportText(report)}\n`);
+      const first = report.findings.find((f) => f.severity === "error")!;
+      throw new InterError("PLAN_INVALID", `${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
+    }
+    return { data: report, human: reportText(report) };
+  }
+}
+
+const FILL = (what: string) => `<<FILL ME: ${what}>>`;
+
+export class EvalNewCommand extends BaseCommand {
+  static paths = [["eval", "new"]];
+  static usage = Command.Usage({
+    description: "Write a starter eval-plan.json for the candidate in a folder: one scenario per bundled Skill",
+    details:
+      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. An existing eval-plan.json is never overwritten.",
+    examples: [["Start a plan", "inter eval new ./evaluation"]],
+  });
+  folder = Option.String({ name: "folder" });
+
+  async run(): Promise<CommandResult> {
+    const folder = resolve(this.cwd ?? process.cwd(), this.folder);
+    const tgz = join(folder, "cli.tgz");
+    const planFile = join(folder, "eval-plan.json");
+    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `${this.folder} holds no cli.tgz.`, "Copy a candidate there (inter build writes dist/cli.tgz).", { path: tgz });
+    if (existsSync(planFile)) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists; it is never overwritten.`, "Edit it, or remove it first to start over.", { path: planFile });
+    const { checkTarball } = await import("../../inspect/tarball.js");
+    await checkTarball(tgz);
+    const tar = await import("tar");
+    const files: Record<string, string> = {};
+    await tar.t({
+      file: tgz,
+      onReadEntry: (entry) => {
+        if (!/^package\/(manifest\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path)) return entry.resume();
+        const chunks: Buffer[] = [];
+        entry.on("data", (c: Buffer) => chunks.push(c));
+        entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
+      },
+    });
+    const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; commands: Array<{ name: string }> } | null;
+    if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
+    const binary = manifest.product.binary;
+    const scenarios = Object.entries(files)
+      .filter(([p]) => p.endsWith("/SKILL.md"))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, text]) => {
+        const name = path.split("/")[2]!;
+        const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => manifest.commands.some((k) => k.name === c));
+        const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
+        return {
+          id: name,
+          user_task: FILL(`what a user asks for "${name}", with every id and file name the agent needs`),
+          inputs: {},
+          expected_outcome: FILL("what is true when the task is done"),
+          observations: observations.length ? observations : [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }],
+          checks: [
+            ...observations.map((o) => ({ id: `${o.id}-ok`, type: "command_success", description: `${o.description} succeeded`, observation_id: o.id })),
+            { id: "outcome", type: "field_equals", description: FILL("the fact this check proves"), source: { observation_id: observations[observations.length - 1]?.id ?? "call", field: ["stdout", "data", FILL("field")] }, expected: FILL("expected value") },
+          ],
+        };
+      });
+    const apiUrl = manifest.baseUrl.default ?? "http://127.0.0.1:8080";
+    const plan = {
+      $schema: "https://intermesh.dev/schemas/eval-plan.schema.json",
+      schema_version: "3.0.0",
+      target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: manifest.auth.env, allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
+      settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },
+      assumptions: [],
+      scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],
+    };
+    writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
+    const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
+    return { data: { file: planFile, scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
+  }
+}

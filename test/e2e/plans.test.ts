@@ -1,0 +1,150 @@
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { inter, read, REPO, statuses } from "../helpers.js";
+import { exampleProject } from "./example-api.js";
+
+const CORPUS = join(REPO, "test/plans");
+let project: string;
+
+beforeAll(async () => {
+  project = exampleProject();
+  const built = await inter(project, ["build", "--json"]);
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+});
+
+/** An evaluation folder: the example's candidate and receipt beside the given plan. */
+function folderWith(planText: string, withCandidate = true): string {
+  const dir = mkdtempSync(join(tmpdir(), "inter-eval-folder-"));
+  if (withCandidate) {
+    copyFileSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
+    copyFileSync(join(project, "dist/receipt.json"), join(dir, "receipt.json"));
+  }
+  writeFileSync(join(dir, "eval-plan.json"), planText);
+  return dir;
+}
+
+/** Each invalid plan fails for one stated reason: the finding codes and pointers it must produce, and nothing else. */
+const INVALID: Record<string, Array<[string, string]>> = {
+  "duplicate-scenario-id": [["DUPLICATE_SCENARIO_ID", "/scenarios/1/id"]],
+  "duplicate-observation-id": [["DUPLICATE_OBSERVATION_ID", "/scenarios/0/observations/1/id"]],
+  "duplicate-check-id": [["DUPLICATE_CHECK_ID", "/scenarios/0/checks/1/id"]],
+  "check-names-other-scenario-observation": [["UNKNOWN_OBSERVATION", "/scenarios/1/checks/0/observation_id"]],
+  "check-names-missing-observation": [["UNKNOWN_OBSERVATION", "/scenarios/0/checks/0/observation_id"]],
+  "check-on-wrong-kind": [["WRONG_OBSERVATION_KIND", "/scenarios/0/checks/2/observation_id"]],
+  "file-path-dotdot": [["FILE_PATH_ESCAPES", "/scenarios/0/observations/1/path"]],
+  "file-path-absolute": [["FILE_PATH_ABSOLUTE", "/scenarios/0/observations/1/path"]],
+  "field-path-root": [["FIELD_PATH_ROOT", "/scenarios/0/checks/1/source/field/0"]],
+  "values-match-field-root": [["FIELD_PATH_ROOT", "/scenarios/0/checks/3/right/field/0"]],
+  "unknown-binary": [["UNKNOWN_BINARY", "/scenarios/0/observations/0/command_prefix/0"]],
+  "unknown-subcommand": [["UNKNOWN_COMMAND", "/scenarios/0/observations/0/command_prefix/1"]],
+  "unknown-flag": [["UNKNOWN_FLAG", "/scenarios/0/observations/0/command_prefix/3"]],
+  "credential-value-as-credential-env": [["CREDENTIAL_VALUE", "/target/credential_env"], ["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
+  "credential-env-not-a-name": [["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
+  "credential-in-inputs": [["CREDENTIAL_VALUE", "/scenarios/0/inputs/token"]],
+  "pack-id": [["REMOVED_FIELD", "/pack_id"]],
+  requirements: [["REMOVED_FIELD", "/scenarios/0/requirements"]],
+  prerequisites: [["REMOVED_FIELD", "/prerequisites"]],
+  "candidate-hash-authored": [["TOOL_OWNED_FIELD", "/candidate_sha256"]],
+  "receipt-authored-in-scenario": [["TOOL_OWNED_FIELD", "/scenarios/0/receipt"]],
+  "wrong-schema-version": [["WRONG_SCHEMA_VERSION", "/schema_version"]],
+  "malformed-json": [["PLAN_JSON_INVALID", ""]],
+  "unknown-top-level-field": [["UNKNOWN_FIELD", "/notes"]],
+  "unknown-scenario-field": [["UNKNOWN_FIELD", "/scenarios/0/priority"]],
+  "missing-target": [["SCHEMA_VIOLATION", ""]],
+  "no-scenarios": [["SCHEMA_VIOLATION", "/scenarios"]],
+  "zero-repetitions": [["SCHEMA_VIOLATION", "/settings/repetitions"]],
+  "bad-sha256": [["SCHEMA_VIOLATION", "/scenarios/0/checks/3/expected"]],
+  "unknown-check-type": [["SCHEMA_VIOLATION", "/scenarios/0/checks/0/type"]],
+  "placeholder-left": [["PLACEHOLDER", "/scenarios/0/user_task"]],
+  "api-url-not-a-url": [["SCHEMA_VIOLATION", "/target/api_url"]],
+};
+const VALID_WARNINGS: Record<string, Array<[string, string]>> = { "every-kind-and-check": [["REQUEST_NOT_MEASURABLE", "/scenarios/0/observations/3"]] };
+
+describe("the plan corpus (test/plans)", () => {
+  it("holds at least 30 plans, every one with a stated outcome", () => {
+    const invalid = readdirSync(join(CORPUS, "invalid")).map((f) => f.replace(/\.json$/, "")).sort();
+    expect(invalid).toEqual(Object.keys(INVALID).sort());
+    expect(invalid.length + readdirSync(join(CORPUS, "valid")).length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(readdirSync(join(CORPUS, "valid")).map((f) => f.replace(/\.json$/, "")))("valid/%s validates in all four stages", async (name) => {
+    const dir = folderWith(readFileSync(join(CORPUS, "valid", `${name}.json`), "utf8"));
+    const run = await inter(dir, ["eval", "validate", dir, "--json"]);
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.json.data).toMatchObject({ valid: true, errors: 0, stages: { shape: { ran: true }, references: { ran: true }, candidate: { ran: true }, hygiene: { ran: true } } });
+    expect(run.json.data.findings.map((f: any) => [f.code, f.pointer])).toEqual(VALID_WARNINGS[name] ?? []);
+  });
+
+  it.each(Object.keys(INVALID))("invalid/%s is refused for its stated reason", async (name) => {
+    const dir = folderWith(readFileSync(join(CORPUS, "invalid", `${name}.json`), "utf8"));
+    const run = await inter(dir, ["eval", "validate", dir, "--json"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.json.error.code).toBe("PLAN_INVALID");
+    const findings = run.json.error.details.report.findings;
+    expect(findings.map((f: any) => [f.code, f.pointer])).toEqual(INVALID[name]);
+    for (const f of findings) expect(f).toMatchObject({ stage: expect.any(String), severity: "error", message: expect.any(String), suggestion: expect.any(String) });
+  });
+});
+
+describe("inter eval validate", () => {
+  it("reports line and column of malformed JSON, and which stages could not run", async () => {
+    const dir = folderWith(readFileSync(join(CORPUS, "invalid/malformed-json.json"), "utf8"));
+    const run = await inter(dir, ["eval", "validate", dir, "--json"]);
+    const report = run.json.error.details.report;
+    expect(report.findings[0].message).toContain("line 5, column 3");
+    expect(report.stages).toMatchObject({ shape: { ran: true }, references: { ran: false, reason: "the plan is not valid JSON" } });
+  });
+
+  it("without a candidate, says the candidate stage did not run and still checks the rest", async () => {
+    const dir = folderWith(readFileSync(join(CORPUS, "invalid/unknown-flag.json"), "utf8"), false);
+    const run = await inter(dir, ["eval", "validate", join(dir, "eval-plan.json"), "--json"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.json.data.stages.candidate).toEqual({ ran: false, reason: `no cli.tgz in ${dir}` });
+    expect(run.json.data.limits.join(" ")).toContain("live identifier");
+    const human = await inter(dir, ["eval", "validate", dir]);
+    expect(human.stdout).toContain("– candidate (not run: no cli.tgz in");
+  });
+
+  it("inter eval new writes a starter plan whose placeholders fail validation, and never overwrites", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inter-eval-new-"));
+    copyFileSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
+    const created = await inter(dir, ["eval", "new", dir, "--json"]);
+    expect(created.exitCode).toBe(0);
+    expect(created.json.data.scenarios).toBe(3);
+    const plan = JSON.parse(readFileSync(join(dir, "eval-plan.json"), "utf8"));
+    expect(plan.scenarios.map((s: any) => s.id)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    expect(plan.scenarios[1].observations.map((o: any) => o.command_prefix)).toEqual([["rooms", "bookings", "cancel"]]);
+    const validation = await inter(dir, ["eval", "validate", dir, "--json"]);
+    expect(validation.exitCode).toBe(2);
+    const codes = new Set(validation.json.error.details.report.findings.map((f: any) => f.code));
+    expect([...codes]).toEqual(["PLACEHOLDER"]);
+    const again = await inter(dir, ["eval", "new", dir, "--json"]);
+    expect(again.exitCode).toBe(2);
+    expect(again.json.error.message).toContain("never overwritten");
+  });
+});
+
+describe("the validate task", () => {
+  it("validates the example's plan in inter build; a plan edit re-runs only validate; an invalid plan fails with PLAN_INVALID", async () => {
+    const report = JSON.parse(read(project, "dist/plan-validation.json"));
+    expect(report).toMatchObject({ valid: true, errors: 0, stages: { candidate: { ran: true } } });
+
+    const planPath = join(project, "evals/eval-plan.json");
+    const plan = JSON.parse(readFileSync(planPath, "utf8"));
+    plan.assumptions.push("Edited.");
+    writeFileSync(planPath, JSON.stringify(plan, null, 2));
+    const edited = await inter(project, ["build", "--json"]);
+    expect(Object.entries(statuses(edited)).filter(([, s]) => s === "ran").map(([id]) => id)).toEqual(["validate"]);
+
+    plan.scenarios[0].observations[1].command_prefix = ["rooms", "bookings", "book"];
+    writeFileSync(planPath, JSON.stringify(plan, null, 2));
+    const broken = await inter(project, ["build", "--json"]);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.json.error.code).toBe("PLAN_INVALID");
+    expect(broken.json.error.details.report.findings[0]).toMatchObject({ code: "UNKNOWN_COMMAND", pointer: "/scenarios/0/observations/1/command_prefix/1" });
+    expect(existsSync(join(project, "dist/cli.tgz"))).toBe(true);
+    expect(JSON.parse(read(project, "dist/plan-validation.json")).valid).toBe(true);
+  });
+});

@@ -29,6 +29,7 @@ export function toolVersions(interVersion: string): FingerprintKey["tool"] {
 export type Change =
   | { kind: "first-run" }
   | { kind: "forced" }
+  | { kind: "uncached" }
   | { kind: "implementation"; from: string; to: string }
   | { kind: "input"; path: string; change: "added" | "removed" | "modified" }
   | { kind: "config"; field: string }
@@ -85,6 +86,8 @@ export function describeChange(change: Change): string {
       return "no earlier record of this task";
     case "forced":
       return "--force was given";
+    case "uncached":
+      return "it is not hermetic, so it runs whenever it is asked for";
     case "implementation":
       return `task implementation changed (${change.from} → ${change.to})`;
     case "input":

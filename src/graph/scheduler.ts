@@ -122,6 +122,7 @@ function restoreHit(record: TaskRecord, options: RunOptions): boolean {
 
 function whyRan(options: RunOptions, task: TaskSpec, key: FingerprintKey): Change[] {
   if (options.force) return [{ kind: "forced" }];
+  if (task.cache === false) return [{ kind: "uncached" }];
   const latest = options.store.readLatest(task.id);
   const before = latest && options.store.readRecord(task.id, latest.fingerprint);
   if (!before) return [{ kind: "first-run" }];
@@ -140,7 +141,7 @@ async function executeTask(
   let key = keyBefore;
   let fingerprint = fingerprintBefore;
 
-  if (!options.force) {
+  if (!options.force && task.cache !== false) {
     const record = options.store.readRecord(task.id, fingerprint);
     if (record && restoreHit(record, options)) {
       options.store.touchLatest(task.id, fingerprint);

@@ -49,6 +49,8 @@ export interface TaskSpec {
   outputs: string[];
   /** Environment variable names whose values key the cache. */
   env: string[];
+  /** false for tasks that are not hermetic (the evaluation): they run every time they are asked for. */
+  cache?: false;
   run(ctx: TaskContext): Promise<TaskResult>;
 }
 

@@ -5,6 +5,7 @@ import { commandsTask } from "./commands.js";
 import { designTask } from "./design.js";
 import { discoverTask } from "./discover.js";
 import { emitTask } from "./emit.js";
+import { evaluateTask } from "./evaluate.js";
 import { inspectTask } from "./inspect.js";
 import { openapiTask } from "./openapi.js";
 import { skillsTask } from "./skills.js";
@@ -16,8 +17,7 @@ import { validateTask } from "./validate.js";
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
   const tasks = [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config), inspectTask(config)];
-  const validate = validateTask(config);
-  return validate ? [...tasks, validate] : tasks;
+  return [...tasks, validateTask(config), evaluateTask(config)].filter((t): t is TaskSpec => t !== undefined);
 }
 
 /** Target name → the tasks it ends with. */

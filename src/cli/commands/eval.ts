@@ -1,4 +1,6 @@
 import { Command, Option } from "clipanion";
+import * as t from "typanion";
+import type { AgentConfig } from "../../config/types.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../../cache/atomic.js";
@@ -132,5 +134,73 @@ export class EvalNewCommand extends BaseCommand {
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
     return { data: { file: planFile, scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
+  }
+}
+
+export class EvalRunCommand extends BaseCommand {
+  static paths = [["eval", "run"]];
+  static usage = Command.Usage({
+    description: "Let an agent perform the plan's scenarios with the candidate, and check what it did",
+    details:
+      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs in its own workspace with the candidate installed and a recording shim on PATH; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json. Exit 0 when every attempt passed, 1 otherwise, 2 for invalid input.",
+    examples: [
+      ["Golden run with reference solutions", "inter eval run ./evaluation"],
+      ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
+      ["With Claude Code", "inter eval run ./evaluation --agent claude-code --repetitions 3"],
+    ],
+  });
+  folder = Option.String({ name: "folder" });
+  agent = Option.String("--agent", { description: "reference (default), claude-code, codex or opencode", validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]) });
+  agentCommand = Option.String("--agent-command", { description: 'An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in' });
+  repetitions = Option.String("--repetitions", { description: "Attempts per scenario (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100)]) });
+  evalConcurrency = Option.String("--attempts-concurrency", { description: "Attempts at once (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)]) });
+  timeout = Option.String("--timeout", { description: "Seconds per attempt; the agent's whole process group is killed after it", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
+  fresh = Option.Boolean("--fresh", false, { description: "Discard journaled attempts, even of an interrupted run" });
+  reuse = Option.Boolean("--reuse", false, { description: "Reuse the attempts of the last completed run of this candidate, plan and agent" });
+
+  async run(): Promise<CommandResult> {
+    const folder = resolve(this.cwd ?? process.cwd(), this.folder);
+    let agent: AgentConfig | undefined = this.agent as AgentConfig | undefined;
+    if (this.agentCommand) {
+      let argv: unknown;
+      try {
+        argv = JSON.parse(this.agentCommand);
+      } catch {
+        argv = undefined;
+      }
+      if (!Array.isArray(argv) || !argv.length || !argv.every((a) => typeof a === "string")) throw new InterError("USAGE_ERROR", "--agent-command must be a JSON array of strings.", 'Example: --agent-command \'["my-agent", "{prompt_file}"]\'');
+      agent = { command: argv as string[] };
+    }
+    const { executeEvaluation, attemptLine, summaryTable } = await import("../../eval/execute.js");
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      const { results, file } = await executeEvaluation({
+        planFile: join(folder, "eval-plan.json"),
+        tgz: join(folder, "cli.tgz"),
+        referenceFile: join(folder, "eval-plan.reference.json"),
+        receiptFile: join(folder, "receipt.json"),
+        agent,
+        runDir: join(folder, ".inter-eval"),
+        services: {},
+        servicesCwd: folder,
+        settings: { repetitions: this.repetitions as unknown as number | undefined, concurrency: this.evalConcurrency as unknown as number | undefined, timeoutSeconds: this.timeout as unknown as number | undefined },
+        fresh: this.fresh,
+        reuse: this.reuse,
+        interVersion: INTER_BUILD,
+        signal: controller.signal,
+        onAttempt: (a, resumed) => this.json || process.stderr.write(`${attemptLine(a, resumed)}\n`),
+      });
+      if (results.verdict !== "pass") {
+        if (!this.json) process.stderr.write(`${summaryTable(results)}\n`);
+        throw new InterError("EVAL_FAILED", `${results.summary.passed} of ${results.summary.attempts} attempts passed (${results.summary.harness_errors} harness errors); results in ${file}.`, "Read the failed checks above (or results.json) to see what the agent did.", { results, file });
+      }
+      return { data: { ...results, file }, human: summaryTable(results) };
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
   }
 }

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../cache/atomic.js";
+import type { AgentConfig, ServiceConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
+import { agentFor } from "./agents.js";
+import { runEvaluation, type AttemptResult, type EvalResults } from "./run.js";
+
+export interface ExecuteEvalOptions {
+  planFile: string;
+  tgz: string;
+  referenceFile?: string;
+  receiptFile?: string;
+  agent?: AgentConfig;
+  runDir: string;
+  services: Record<string, ServiceConfig>;
+  servicesCwd: string;
+  settings: { repetitions?: number; concurrency?: number; timeoutSeconds?: number };
+  fresh: boolean;
+  reuse?: boolean;
+  interVersion: string;
+  signal: AbortSignal;
+  onAttempt(result: AttemptResult, resumed: boolean): void;
+}
+
+/** Validates the plan (all stages that can run), runs it, and writes results.json beside the attempts. */
+export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults; file: string }> {
+  const [{ validatePlan }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
+  if (!existsSync(options.tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${options.tgz}.`, "Build one with `inter build`, or put cli.tgz in the evaluation folder.", { file: options.tgz });
+  if (!existsSync(options.planFile)) throw new InterError("INPUT_NOT_FOUND", `No plan at ${options.planFile}.`, "Write one with `inter eval new <folder>`.", { file: options.planFile });
+  const planText = readFileSync(options.planFile, "utf8");
+  const receipt = options.receiptFile && existsSync(options.receiptFile) ? JSON.parse(readFileSync(options.receiptFile, "utf8")) : undefined;
+  const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null);
+  if (!report.valid) {
+    const first = report.findings.find((f) => f.severity === "error")!;
+    throw new InterError("PLAN_INVALID", `${options.planFile}: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
+  }
+  const results = await runEvaluation({
+    plan: JSON.parse(planText),
+    planText,
+    planFile: options.planFile,
+    tgz: options.tgz,
+    receipt: receipt ? { sha256: receipt.candidate?.sha256 ?? "", level: receipt.certification?.level ?? "unknown" } : null,
+    agent: agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined),
+    runDir: options.runDir,
+    services: options.services,
+    servicesCwd: options.servicesCwd,
+    settings: options.settings,
+    fresh: options.fresh,
+    reuse: options.reuse,
+    interVersion: options.interVersion,
+    signal: options.signal,
+    onAttempt: options.onAttempt,
+  });
+  const file = join(options.runDir, "results.json");
+  writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
+  return { results, file };
+}
+
+export function attemptLine(a: AttemptResult, resumed: boolean): string {
+  const mark = a.status === "pass" ? "✔" : a.status === "fail" ? "✖" : a.status === "incomplete" ? "…" : "!";
+  const failed = a.checks.filter((c) => c.status !== "pass").map((c) => `${c.id} ${c.status}: ${c.reason}`);
+  return `${mark} ${a.scenario} #${a.repetition} ${a.status}${resumed ? " (resumed from journal)" : ` in ${(a.duration_ms / 1000).toFixed(1)} s`}${a.harness_error ? ` — harness error: ${a.harness_error}` : ""}${failed.length ? `\n    ${failed.join("\n    ")}` : ""}`;
+}
+
+export function summaryTable(results: EvalResults): string {
+  const rows = results.scenarios.map((s) => `  ${s.id.padEnd(28)} ${String(s.passed).padStart(2)}/${s.attempts}  pass rate ${(s.pass_rate * 100).toFixed(0).padStart(3)}%  pass@${s.attempts} ${s.pass_at_k.toFixed(2)}  pass^${s.attempts} ${s.pass_hat_k.toFixed(2)}`);
+  const { summary } = results;
+  return [...rows, `${results.verdict === "pass" ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed, ${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors (agent ${results.agent.name}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`].join("\n");
+}

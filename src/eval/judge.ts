@@ -1,0 +1,123 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Invocation } from "./shim.js";
+
+export type CheckStatus = "pass" | "fail" | "incomplete";
+
+export interface CheckResult {
+  id: string;
+  type: string;
+  description: string;
+  status: CheckStatus;
+  observed?: unknown;
+  expected?: unknown;
+  reason: string;
+}
+
+type Observation =
+  | { state: "available"; kind: "cli"; value: { argv: string[]; stdout: unknown; exit_code: number | null } }
+  | { state: "available"; kind: "file"; value: { exists: boolean; bytes: number; sha256: string | null } }
+  | { state: "missing" | "ambiguous" | "not-collected"; kind: string; reason: string };
+
+const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
+const UNAVAILABLE = Symbol("unavailable");
+
+function parseStdout(stdout: string): unknown {
+  try {
+    return stdout.trim() ? JSON.parse(stdout) : stdout;
+  } catch {
+    return stdout;
+  }
+}
+
+/** EVAL-PLAN.md: exactly one invocation starting with the prefix makes a cli observation available. */
+export function observe(observation: any, invocations: Invocation[], outputsDir: string, outputsCaptured: boolean): Observation {
+  if (observation.kind === "cli") {
+    const prefix: string[] = observation.command_prefix;
+    const namesHelp = prefix.some((t) => HELP_FLAGS.has(t));
+    const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !inv.argv.some((a) => HELP_FLAGS.has(a))));
+    if (matches.length === 0) return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
+    if (matches.length > 1) return { state: "ambiguous", kind: "cli", reason: `${matches.length} invocations start with ${prefix.join(" ")} (retries and pagination count too)` };
+    const [inv] = matches;
+    return { state: "available", kind: "cli", value: { argv: inv!.argv, stdout: parseStdout(inv!.stdout), exit_code: inv!.exit_code } };
+  }
+  if (observation.kind === "file") {
+    if (!outputsCaptured) return { state: "not-collected", kind: "file", reason: "the outputs folder could not be captured" };
+    const file = join(outputsDir, observation.path);
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) return { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } };
+      return { state: "available", kind: "file", value: { exists: true, bytes: stat.size, sha256: createHash("sha256").update(readFileSync(file)).digest("hex") } };
+    } catch {
+      return { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } };
+    }
+  }
+  return { state: "not-collected", kind: observation.kind, reason: "this runner does not record HTTP requests" };
+}
+
+/** A field path into an available cli observation; an absent key is unavailable, not null. */
+function field(obs: Observation | undefined, path: string[]): unknown | typeof UNAVAILABLE {
+  if (!obs || obs.state !== "available" || obs.kind !== "cli") return UNAVAILABLE;
+  let value: unknown = obs.value;
+  for (const key of path) {
+    if (Array.isArray(value) && /^\d+$/.test(key) && Number(key) < value.length) value = value[Number(key)];
+    else if (value && typeof value === "object" && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) value = (value as Record<string, unknown>)[key];
+    else return UNAVAILABLE;
+  }
+  return value;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  const ka = Object.keys(a as object).sort();
+  const kb = Object.keys(b as object).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual((a as any)[k], (b as any)[k]));
+}
+
+const why = (obs: Observation | undefined, id: string) => (!obs ? `observation ${id} does not exist` : obs.state === "available" ? "" : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`);
+
+/** The six checks exactly as EVAL-PLAN.md's table defines them; nothing turns incomplete into pass. */
+export function judgeCheck(check: any, observations: Map<string, Observation>): CheckResult {
+  const base = { id: check.id, type: check.type, description: check.description };
+  const obs = observations.get(check.observation_id);
+  switch (check.type) {
+    case "command_success": {
+      if (obs?.state !== "available" || obs.kind !== "cli") return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a cli observation" };
+      const code = obs.value.exit_code;
+      return { ...base, status: code === 0 ? "pass" : "fail", observed: code, expected: 0, reason: code === 0 ? "exit code 0" : `exit code ${code}` };
+    }
+    case "field_equals": {
+      const value = field(observations.get(check.source.observation_id), check.source.field);
+      if (value === UNAVAILABLE) return { ...base, status: "incomplete", expected: check.expected, reason: why(observations.get(check.source.observation_id), check.source.observation_id) || `${JSON.stringify(check.source.field)} is unavailable` };
+      const equal = deepEqual(value, check.expected);
+      return { ...base, status: equal ? "pass" : "fail", observed: value, expected: check.expected, reason: equal ? "equal" : "different (no coercion)" };
+    }
+    case "values_match": {
+      const left = field(observations.get(check.left.observation_id), check.left.field);
+      const right = field(observations.get(check.right.observation_id), check.right.field);
+      if (left === UNAVAILABLE || right === UNAVAILABLE) return { ...base, status: "incomplete", reason: `${left === UNAVAILABLE ? "left" : "right"} value is unavailable` };
+      const equal = deepEqual(left, right);
+      return { ...base, status: equal ? "pass" : "fail", observed: left, expected: right, reason: equal ? "both values equal" : "the values differ" };
+    }
+    case "file_exists":
+    case "file_nonempty":
+    case "file_sha256": {
+      if (obs?.state !== "available" || obs.kind !== "file") return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a file observation" };
+      const f = obs.value;
+      if (check.type === "file_exists") return { ...base, status: f.exists ? "pass" : "fail", observed: f.exists, reason: f.exists ? "present" : "absent" };
+      if (check.type === "file_nonempty") return { ...base, status: f.exists && f.bytes > 0 ? "pass" : "fail", observed: f.bytes, reason: !f.exists ? "absent" : f.bytes ? `${f.bytes} bytes` : "empty" };
+      return { ...base, status: f.sha256 === check.expected ? "pass" : "fail", observed: f.sha256, expected: check.expected, reason: !f.exists ? "absent" : f.sha256 === check.expected ? "hashes equal" : "hashes differ" };
+    }
+  }
+  return { ...base, status: "incomplete", reason: `unknown check type ${check.type}` };
+}
+
+export function attemptStatus(checks: CheckResult[]): CheckStatus {
+  if (checks.some((c) => c.status === "fail")) return "fail";
+  if (checks.some((c) => c.status === "incomplete")) return "incomplete";
+  return "pass";
+}

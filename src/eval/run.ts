@@ -1,0 +1,231 @@
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sha256 } from "../cache/hash.js";
+import type { ServiceConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
+import type { Agent } from "./agents.js";
+import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
+import { readInvocations, writeShim, type Invocation } from "./shim.js";
+
+export interface AttemptResult {
+  scenario: string;
+  repetition: number;
+  status: CheckStatus | "error";
+  checks: CheckResult[];
+  invocations: Invocation[];
+  agent: { exit_code: number | null; timed_out: boolean; transcript?: string };
+  harness_error?: string;
+  duration_ms: number;
+  workspace: string;
+}
+
+export interface ScenarioSummary {
+  id: string;
+  attempts: number;
+  passed: number;
+  pass_rate: number;
+  /** At least one of k attempts passed (k = attempts). */
+  pass_at_k: number;
+  /** All k attempts passed. */
+  pass_hat_k: number;
+}
+
+export interface EvalResults {
+  schema_version: "1.0.0";
+  candidate: { sha256: string; file: string };
+  receipt: { sha256: string; level: string } | null;
+  plan: { file: string; sha256: string };
+  agent: { name: string };
+  versions: { inter: string; node: string };
+  settings: { repetitions: number; concurrency: number; timeout_seconds: number };
+  assumptions: string[];
+  scenarios: ScenarioSummary[];
+  attempts: AttemptResult[];
+  summary: { attempts: number; passed: number; failed: number; incomplete: number; harness_errors: number };
+  verdict: "pass" | "fail";
+}
+
+export interface EvalRunOptions {
+  plan: any;
+  planText: string;
+  planFile: string;
+  tgz: string;
+  receipt: { sha256: string; level: string } | null;
+  agent: Agent;
+  runDir: string;
+  services: Record<string, ServiceConfig>;
+  servicesCwd: string;
+  settings: { repetitions?: number; concurrency?: number; timeoutSeconds?: number };
+  /** Discard journaled attempts, even of an interrupted run. */
+  fresh: boolean;
+  /** Reuse the attempts of a run that completed (by default a completed run is not reused: evaluation is not hermetic). */
+  reuse?: boolean;
+  interVersion: string;
+  signal: AbortSignal;
+  onAttempt(result: AttemptResult, resumed: boolean): void;
+  assetsDir?: string;
+}
+
+function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string): string {
+  return [
+    `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
+    "",
+    scenario.user_task,
+    "",
+    ...(scenario.inputs && Object.keys(scenario.inputs).length ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""] : []),
+    `Write any files the task asks for into ${outputs} (your working directory). Read-only inputs, if any, are in ${assets}.`,
+    ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
+    `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
+  ].join("\n");
+}
+
+async function install(tgz: string, into: string): Promise<{ bin: string; binary: string; manifest: any }> {
+  const { execa } = await import("execa");
+  const result = await execa("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", into, tgz], { reject: false });
+  if (result.exitCode !== 0) throw new Error(`npm could not install the candidate: ${String(result.stderr).split("\n")[0]}`);
+  const deps = JSON.parse(readFileSync(join(into, "package.json"), "utf8")).dependencies ?? {};
+  const root = join(into, "node_modules", Object.keys(deps)[0]!);
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const binary = typeof pkg.bin === "string" ? pkg.name : Object.keys(pkg.bin)[0];
+  const manifest = existsSync(join(root, "manifest.json")) ? JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) : null;
+  return { bin: join(into, "node_modules", ".bin", binary), binary, manifest };
+}
+
+const combinations = (n: number, k: number) => {
+  let r = 1;
+  for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
+  return r;
+};
+
+export function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
+  const n = attempts.length;
+  const c = attempts.filter((a) => a.status === "pass").length;
+  return { id, attempts: n, passed: c, pass_rate: n ? c / n : 0, pass_at_k: n ? 1 - combinations(n - c, n) / combinations(n, n) : 0, pass_hat_k: n && c === n ? 1 : 0 };
+}
+
+/**
+ * Runs every scenario × repetition in its own workspace (assets/, outputs/, HOME, TMPDIR, the candidate installed
+ * from cli.tgz, the recording shim first on PATH), journaling each finished attempt so an interrupted run resumes.
+ */
+export async function runEvaluation(options: EvalRunOptions): Promise<EvalResults> {
+  const { plan } = options;
+  const settings = {
+    repetitions: options.settings.repetitions ?? plan.settings?.repetitions ?? 1,
+    concurrency: options.settings.concurrency ?? plan.settings?.concurrency ?? 1,
+    timeout_seconds: options.settings.timeoutSeconds ?? plan.settings?.timeout_seconds ?? 600,
+  };
+  const candidate = sha256(readFileSync(options.tgz));
+  const planHash = sha256(options.planText);
+  const key = sha256(JSON.stringify({ candidate, planHash, agent: options.agent.name }));
+  const journal = join(options.runDir, "journal.jsonl");
+  if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
+  mkdirSync(options.runDir, { recursive: true });
+  const finished = new Map<string, AttemptResult>();
+  if (existsSync(journal)) {
+    let completed = false;
+    for (const line of readFileSync(journal, "utf8").split("\n")) {
+      try {
+        const entry = JSON.parse(line) as { key: string; attempt?: AttemptResult; complete?: boolean };
+        if (entry.key !== key) continue;
+        if (entry.complete) completed = true;
+        else if (entry.attempt) finished.set(`${entry.attempt.scenario}#${entry.attempt.repetition}`, entry.attempt);
+      } catch {
+        // a line cut by a kill: that attempt simply runs again
+      }
+    }
+    // Only an interrupted run resumes; a finished one runs again unless reuse is asked for.
+    if (completed && !options.reuse) {
+      finished.clear();
+      rmSync(journal, { force: true });
+    }
+  }
+
+  const credentialEnv: string | undefined = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
+  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
+  const secrets = credential ? [credential] : [];
+  const names = Object.keys(options.services);
+  const todo: Array<{ scenario: any; repetition: number }> = [];
+  for (const scenario of plan.scenarios) for (let r = 1; r <= settings.repetitions; r++) if (!finished.has(`${scenario.id}#${r}`)) todo.push({ scenario, repetition: r });
+  for (const done of finished.values()) options.onAttempt(done, true);
+
+  let running: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
+  if (todo.length && names.length) {
+    const { startServices } = await import("../services/services.js");
+    running = await startServices(options.services, options.servicesCwd);
+  }
+  const baseUrl = running ? running.origins[names[0]!]! : plan.target.api_url;
+  try {
+    const queue = [...todo];
+    const worker = async () => {
+      for (let next = queue.shift(); next && !options.signal.aborted; next = queue.shift()) {
+        const result = await runAttempt(next.scenario, next.repetition);
+        // An attempt cut short by the interrupt is not journaled: it runs again on resume.
+        if (options.signal.aborted) continue;
+        appendFileSync(journal, `${JSON.stringify({ key, attempt: result })}\n`);
+        finished.set(`${result.scenario}#${result.repetition}`, result);
+        options.onAttempt(result, false);
+      }
+    };
+    const runAttempt = async (scenario: any, repetition: number): Promise<AttemptResult> => {
+      const started = performance.now();
+      const workspace = join(options.runDir, "attempts", `${scenario.id}-${repetition}`);
+      rmSync(workspace, { recursive: true, force: true });
+      const dirs = { assets: join(workspace, "assets"), outputs: join(workspace, "outputs"), home: join(workspace, "home"), tmp: join(workspace, "tmp"), bin: join(workspace, "bin"), calls: join(workspace, "calls") };
+      for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+      if (options.assetsDir && existsSync(options.assetsDir)) cpSync(options.assetsDir, dirs.assets, { recursive: true });
+      const base: Omit<AttemptResult, "status" | "checks" | "duration_ms"> = { scenario: scenario.id, repetition, invocations: [], agent: { exit_code: null, timed_out: false }, workspace };
+      let installed;
+      try {
+        installed = await install(options.tgz, join(workspace, "cli"));
+      } catch (error) {
+        return { ...base, status: "error", checks: [], harness_error: (error as Error).message, duration_ms: Math.round(performance.now() - started) };
+      }
+      writeShim(dirs.bin, installed.binary, installed.bin, dirs.calls);
+      const text = prompt(scenario, plan.target, dirs.outputs, dirs.assets, installed.binary);
+      const promptFile = join(workspace, "prompt.md");
+      writeFileSync(promptFile, text);
+      const env: Record<string, string> = {
+        PATH: `${dirs.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        HOME: dirs.home,
+        TMPDIR: dirs.tmp,
+        XDG_STATE_HOME: join(dirs.home, ".local", "state"),
+        LANG: "C.UTF-8",
+        ...(installed.manifest?.baseUrl?.env ? { [installed.manifest.baseUrl.env]: baseUrl } : {}),
+        ...(credentialEnv && credential ? { [credentialEnv]: credential } : {}),
+      };
+      const outcome = await options.agent.run({ scenarioId: scenario.id, workspace, outputs: dirs.outputs, binDir: dirs.bin, prompt: text, promptFile, env, timeoutMs: settings.timeout_seconds * 1000, signal: options.signal });
+      const invocations = readInvocations(dirs.calls, secrets);
+      const observations = new Map(scenario.observations.map((o: any) => [o.id, observe(o, invocations, dirs.outputs, true)]));
+      const checks = scenario.checks.map((c: any) => judgeCheck(c, observations as any));
+      const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) };
+      if (outcome.transcript && secrets.length) {
+        const t = readFileSync(outcome.transcript, "utf8");
+        writeFileSync(outcome.transcript, secrets.reduce((s, x) => s.split(x).join("[REDACTED]"), t));
+      }
+      if (outcome.harnessError) return { ...base, invocations, agent, status: "error", checks, harness_error: outcome.harnessError, duration_ms: Math.round(performance.now() - started) };
+      return { ...base, invocations, agent, status: attemptStatus(checks), checks, duration_ms: Math.round(performance.now() - started) };
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, todo.length)) }, worker));
+  } finally {
+    await running?.stop();
+  }
+  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${plan.scenarios.length * settings.repetitions} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
+
+  appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
+  const attempts = plan.scenarios.flatMap((s: any) => Array.from({ length: settings.repetitions }, (_, i) => finished.get(`${s.id}#${i + 1}`)!).filter(Boolean)) as AttemptResult[];
+  const count = (s: string) => attempts.filter((a) => a.status === s).length;
+  return {
+    schema_version: "1.0.0",
+    candidate: { sha256: candidate, file: options.tgz },
+    receipt: options.receipt,
+    plan: { file: options.planFile, sha256: planHash },
+    agent: { name: options.agent.name },
+    versions: { inter: options.interVersion, node: process.version },
+    settings,
+    assumptions: Array.isArray(plan.assumptions) ? plan.assumptions : [],
+    scenarios: plan.scenarios.map((s: any) => summarize(s.id, attempts.filter((a) => a.scenario === s.id))),
+    attempts,
+    summary: { attempts: attempts.length, passed: count("pass"), failed: count("fail"), incomplete: count("incomplete"), harness_errors: count("error") },
+    verdict: attempts.length > 0 && attempts.every((a) => a.status === "pass") ? "pass" : "fail",
+  };
+}

@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import type { InterConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
+import type { TaskSpec } from "../graph/task.js";
+import type { BundleData } from "./bundle.js";
+import { outDir } from "./design.js";
+import type { InspectData } from "./inspect.js";
+
+/**
+ * `inter run eval`: everything upstream comes from the cache; the evaluation itself is not hermetic (agents, live
+ * APIs) and runs every time, resuming journaled attempts of the same candidate, plan and agent.
+ */
+export function evaluateTask(config: InterConfig): TaskSpec | undefined {
+  const target = config.targets?.eval;
+  if (!target) return undefined;
+  const runDir = `${outDir(config)}/eval`;
+  const reference = target.plan.replace(/\.json$/, ".reference.json");
+  return {
+    id: "evaluate",
+    kind: "builtin",
+    description: `Run ${target.plan} with the ${typeof target.agent === "object" ? "command" : (target.agent ?? "reference")} agent; write ${runDir}/results.json`,
+    impl: "1",
+    deps: ["validate", "bundle", "inspect"],
+    config: { plan: target.plan, agent: target.agent ?? "reference", services: target.services ?? {} },
+    inputs: [target.plan],
+    outputs: [`${runDir}/results.json`],
+    env: [],
+    cache: false,
+    async run(ctx) {
+      const [{ executeEvaluation, attemptLine }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
+      const bundle = ctx.deps.bundle!.data as BundleData;
+      const { results, file } = await executeEvaluation({
+        planFile: join(ctx.root, target.plan),
+        tgz: join(ctx.root, bundle.file),
+        referenceFile: join(ctx.root, reference),
+        receiptFile: join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt),
+        agent: target.agent,
+        runDir: join(ctx.root, runDir),
+        services: target.services ?? {},
+        servicesCwd: ctx.root,
+        settings: {},
+        fresh: process.env.INTER_EVAL_FRESH === "1",
+        reuse: process.env.INTER_EVAL_REUSE === "1",
+        interVersion: INTER_BUILD,
+        signal: ctx.signal,
+        onAttempt: (a, resumed) => ctx.log(attemptLine(a, resumed).split("\n")[0]!),
+      });
+      if (results.verdict !== "pass") {
+        throw new InterError("EVAL_FAILED", `${results.summary.passed} of ${results.summary.attempts} attempts passed (${results.summary.failed} failed, ${results.summary.incomplete} incomplete, ${results.summary.harness_errors} harness errors); see ${file}.`, "Read results.json for each check's observed and expected values.", { file });
+      }
+      return { data: { verdict: results.verdict, ...results.summary, results: `${runDir}/results.json` } };
+    },
+  };
+}

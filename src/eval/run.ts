@@ -184,7 +184,10 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       const text = prompt(scenario, plan.target, dirs.outputs, dirs.assets, installed.binary);
       const promptFile = join(workspace, "prompt.md");
       writeFileSync(promptFile, text);
+      // The agent keeps the runner's environment (its own API keys live there) with the workspace's HOME, temp and
+      // PATH (the shim first) on top.
       const env: Record<string, string> = {
+        ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
         PATH: `${dirs.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
         HOME: dirs.home,
         TMPDIR: dirs.tmp,

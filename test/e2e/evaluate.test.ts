@@ -1,0 +1,177 @@
+import { execa } from "execa";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inter, INTER_BIN, read, REPO, statuses } from "../helpers.js";
+import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+
+const AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
+let project: string;
+
+beforeAll(async () => {
+  project = exampleProject();
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+});
+
+/** A bare evaluation folder (cli.tgz, receipt, plan, reference) whose plan points at a freshly started example API. */
+async function evaluationFolder(): Promise<{ dir: string; stop(): Promise<void> }> {
+  const api = await startExampleApi();
+  const dir = mkdtempSync(join(tmpdir(), "inter-eval-run-"));
+  for (const f of ["dist/cli.tgz", "dist/receipt.json"]) copyFileSync(join(project, f), join(dir, f.split("/").pop()!));
+  copyFileSync(join(project, "evals/eval-plan.reference.json"), join(dir, "eval-plan.reference.json"));
+  const plan = JSON.parse(read(project, "evals/eval-plan.json"));
+  plan.target.api_url = api.url;
+  writeFileSync(join(dir, "eval-plan.json"), JSON.stringify(plan, null, 2));
+  return { dir, stop: api.stop };
+}
+
+const scripted = (mode: string) => ["--agent-command", JSON.stringify(["node", AGENT, mode, "{prompt_file}", "{workspace}"])];
+const checksOf = (results: any, scenario: string) => Object.fromEntries(results.attempts.find((a: any) => a.scenario === scenario).checks.map((c: any) => [c.id, c.status]));
+const statusOf = (results: any) => Object.fromEntries(results.attempts.map((a: any) => [a.scenario, a.status]));
+
+describe("inter run eval on the example", () => {
+  it("passes the golden run (reference agent) and runs again with every upstream task cached", async () => {
+    const first = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(first.exitCode, first.stdout).toBe(0);
+    const results = JSON.parse(read(project, "dist/eval/results.json"));
+    expect(results.verdict).toBe("pass");
+    expect(results.attempts.flatMap((a: any) => a.checks.map((c: any) => c.status))).toEqual(Array(13).fill("pass"));
+    expect(results.candidate.sha256).toBe(JSON.parse(read(project, "dist/receipt.json")).candidate.sha256);
+    expect(results.receipt.level).toBe("Agent-Native");
+    expect(results.plan.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(results)).not.toContain(API_KEY);
+
+    const second = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    const s = statuses(second);
+    expect(s.evaluate).toBe("ran");
+    expect(Object.entries(s).filter(([id]) => id !== "evaluate").every(([, v]) => v === "cached")).toBe(true);
+  });
+});
+
+describe("inter eval run on a bare folder", () => {
+  let folder: Awaited<ReturnType<typeof evaluationFolder>>;
+  afterAll(async () => folder?.stop());
+
+  it("the scripted agent doing everything right passes every check; its prompt carries only the task", async () => {
+    folder = await evaluationFolder();
+    const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(run.exitCode, run.stdout).toBe(0);
+    const prompt = readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/prompt.md"), "utf8");
+    expect(prompt).toContain("Quarterly planning");
+    expect(prompt).not.toContain("rm_delta");
+    expect(prompt).not.toMatch(/smallest-room|values_match|expected_outcome/);
+  });
+
+  const mistakes: Array<[string, Record<string, string>, Record<string, Record<string, string>>]> = [
+    ["wrong-id", { "cancel-a-booking": "fail" }, { "cancel-a-booking": { "cancelled-ok": "pass", "right-booking": "fail", status: "pass" } }],
+    ["no-file", { "report-room-day": "fail" }, { "report-room-day": { listed: "pass", "the-interview": "pass", "only-one": "pass", "report-written": "fail" } }],
+    ["list-twice", { "report-room-day": "incomplete" }, { "report-room-day": { listed: "incomplete", "the-interview": "incomplete", "only-one": "incomplete", "report-written": "pass" } }],
+    ["exit-early", { "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "fail" }, { "book-a-room": { searched: "incomplete", booked: "incomplete", "smallest-room": "incomplete", "first-result": "incomplete", confirmed: "incomplete", slot: "incomplete" } }],
+  ];
+  it.each(mistakes)("a scripted agent making the mistake %s gets exactly the prescribed statuses", async (mode, attempts, checks) => {
+    const f = await evaluationFolder();
+    try {
+      const run = await inter(f.dir, ["eval", "run", ".", ...scripted(mode), "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode).toBe(1);
+      expect(run.json.error.code).toBe("EVAL_FAILED");
+      const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
+      expect(statusOf(results)).toMatchObject(attempts);
+      for (const [scenario, expected] of Object.entries(checks)) expect(checksOf(results, scenario)).toEqual(expected);
+      if (mode === "list-twice") expect(results.attempts.find((a: any) => a.scenario === "report-room-day").checks[0].reason).toContain("2 invocations start with rooms bookings list");
+      if (mode === "wrong-id") expect(results.attempts.find((a: any) => a.scenario === "cancel-a-booking").checks[1]).toMatchObject({ observed: "bk_0002", expected: "bk_0003" });
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it("an agent hanging past the timeout is killed with its process group and judged on what was recorded", async () => {
+    const f = await evaluationFolder();
+    try {
+      const started = Date.now();
+      const run = await inter(f.dir, ["eval", "run", ".", ...scripted("hang"), "--timeout", "2", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(Date.now() - started).toBeLessThan(40_000);
+      const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
+      expect(run.exitCode).toBe(1);
+      expect(results.attempts.every((a: any) => a.agent.timed_out === true)).toBe(true);
+      expect(statusOf(results)).toEqual({ "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "fail" });
+      const ps = await execa("ps", ["-eo", "args"]);
+      expect(ps.stdout).not.toContain(`${AGENT} hang`);
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it("redacts the credential an agent prints from its transcript and from results", async () => {
+    const f = await evaluationFolder();
+    try {
+      const run = await inter(f.dir, ["eval", "run", ".", ...scripted("leak"), "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode).toBe(0);
+      const transcript = readFileSync(join(f.dir, ".inter-eval/attempts/book-a-room-1/transcript.txt"), "utf8");
+      expect(transcript).toContain("my key is [REDACTED]");
+      expect(transcript).not.toContain(API_KEY);
+      expect(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8")).not.toContain(API_KEY);
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it("reports an agent that cannot start as a harness error, apart from candidate failures", async () => {
+    const f = await evaluationFolder();
+    try {
+      const run = await inter(f.dir, ["eval", "run", ".", "--agent-command", JSON.stringify(["no-such-agent-binary", "{prompt_file}"]), "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode).toBe(1);
+      const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ harness_errors: 3, failed: 0 });
+      expect(results.attempts[0].harness_error).toContain("no-such-agent-binary");
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it("computes pass rate, pass@k and pass^k over repetitions", async () => {
+    const f = await evaluationFolder();
+    try {
+      // Repetitions share the API, so give each attempt its own day and booking to act on.
+      const plan = JSON.parse(readFileSync(join(f.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "book-a-room");
+      plan.scenarios[0].checks = plan.scenarios[0].checks.filter((c: any) => c.id !== "booked");
+      writeFileSync(join(f.dir, "eval-plan.json"), JSON.stringify(plan));
+      const run = await inter(f.dir, ["eval", "run", ".", ...scripted("flaky"), "--repetitions", "2", "--json"], { ROOMS_API_KEY: API_KEY });
+      const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
+      expect(run.exitCode).toBe(1);
+      expect(results.scenarios).toEqual([{ id: "book-a-room", attempts: 2, passed: 1, pass_rate: 0.5, pass_at_k: 1, pass_hat_k: 0 }]);
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it("an interrupted run resumes without redoing finished attempts; --fresh starts over", async () => {
+    const f = await evaluationFolder();
+    try {
+      const marker = join(f.dir, "marker");
+      const env = { ROOMS_API_KEY: API_KEY, AGENT_MARKER: marker };
+      const child = execa("node", [INTER_BIN, "eval", "run", ".", ...scripted("hang-once")], { cwd: f.dir, env: { ...env, CI: "true" }, reject: false });
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(marker)).toBe(true);
+      child.kill("SIGINT");
+      const interrupted = await child;
+      expect(interrupted.exitCode).toBe(130);
+      const journal = readFileSync(join(f.dir, ".inter-eval/journal.jsonl"), "utf8").trim().split("\n");
+      expect(journal.map((l) => JSON.parse(l).attempt?.scenario)).toEqual(["book-a-room"]);
+
+      writeFileSync(marker, "done hanging");
+      const resumed = await inter(f.dir, ["eval", "run", ".", ...scripted("hang-once")], env);
+      expect(resumed.stderr).toContain("book-a-room #1 pass (resumed from journal)");
+      expect(resumed.stderr).toMatch(/cancel-a-booking #1 \w+ in/);
+      expect(readdirSync(join(f.dir, ".inter-eval/attempts"))).toContain("report-room-day-1");
+
+      const fresh = await inter(f.dir, ["eval", "run", ".", ...scripted("hang-once"), "--fresh"], env);
+      expect(fresh.stderr).not.toContain("resumed from journal");
+    } finally {
+      await f.stop();
+    }
+  });
+});

@@ -13,9 +13,11 @@ export interface Invocation {
 }
 
 /**
- * The recording shim: a few lines of bash first on PATH under the binary's name. Each call gets its own folder (so
- * concurrent calls never interleave), runs the real binary with stdin passed through, then replays its stdout and
- * stderr and exits with its code. Output is replayed after the call ends: generated CLIs answer, they do not stream.
+ * The recording shim: a few lines of bash first on PATH under the binary's name. Each call writes its own files
+ * (named by the start time and the shim's pid, so concurrent calls never interleave), runs the real binary with stdin
+ * passed through, then replays its stdout and stderr and exits with its code. Only bash builtins run besides the
+ * real binary and two `cat`s: agents make hundreds of calls. Output is replayed after the call ends: generated CLIs
+ * answer, they do not stream.
  */
 export function writeShim(binDir: string, binary: string, realBin: string, callsDir: string): string {
   mkdirSync(binDir, { recursive: true });
@@ -25,17 +27,16 @@ export function writeShim(binDir: string, binary: string, realBin: string, calls
   writeFileSync(
     path,
     [
-      "#!/usr/bin/env bash",
-      `d=$(mktemp -d ${q(callsDir)}/call.XXXXXXXX) || exit 70`,
-      `printf '%s\\0' ${q(binary)} "$@" > "$d/argv"`,
-      'pwd > "$d/cwd"',
-      'date +%s%N > "$d/start"',
-      `${q(realBin)} "$@" > "$d/stdout" 2> "$d/stderr"`,
+      "#!/bin/bash",
+      `p=${q(callsDir)}/call.$EPOCHREALTIME.$$`,
+      `printf '%s\\0' ${q(binary)} "$@" > "$p.argv"`,
+      'printf \'%s\\n\' "$PWD" > "$p.cwd"',
+      "start=$EPOCHREALTIME",
+      `${q(realBin)} "$@" > "$p.out" 2> "$p.err"`,
       "code=$?",
-      'date +%s%N > "$d/end"',
-      'echo "$code" > "$d/exit"',
-      'cat "$d/stdout"',
-      'cat "$d/stderr" >&2',
+      'printf \'%s %s %s\\n\' "$start" "$EPOCHREALTIME" "$code" > "$p.meta"',
+      'cat "$p.out"',
+      'cat "$p.err" >&2',
       'exit "$code"',
       "",
     ].join("\n"),
@@ -57,29 +58,28 @@ export function readInvocations(callsDir: string, secrets: string[]): Invocation
   const scrub = (s: string) => secrets.filter((x) => x.length >= 4).reduce((text, secret) => text.split(secret).join("[REDACTED]"), s);
   let names: string[] = [];
   try {
-    names = readdirSync(callsDir).filter((n) => n.startsWith("call."));
+    names = [...new Set(readdirSync(callsDir).filter((n) => n.startsWith("call.")).map((n) => n.replace(/\.(argv|cwd|out|err|meta)$/, "")))];
   } catch {
     return [];
   }
   return names
     .map((name) => {
-      const dir = join(callsDir, name);
-      const start = BigInt(read(dir, "start")?.trim() || "0");
-      const end = read(dir, "end")?.trim();
-      const exit = read(dir, "exit")?.trim();
+      // $EPOCHREALTIME uses the locale's decimal separator.
+      const [started, ended, exit] = (read(callsDir, `${name}.meta`)?.trim() ?? "").replace(/,/g, ".").split(" ");
+      const startSeconds = Number(started || name.replace(/,/g, ".").split(".").slice(1, 3).join("."));
       return {
-        start,
+        start: startSeconds,
         invocation: {
-          argv: (read(dir, "argv") ?? "").split("\0").filter((_, i, all) => i < all.length - 1).map(scrub),
-          cwd: (read(dir, "cwd") ?? "").trim(),
+          argv: (read(callsDir, `${name}.argv`) ?? "").split("\0").slice(0, -1).map(scrub),
+          cwd: (read(callsDir, `${name}.cwd`) ?? "").trim(),
           exit_code: exit === undefined || exit === "" ? null : Number(exit),
-          stdout: scrub(read(dir, "stdout") ?? ""),
-          stderr: scrub(read(dir, "stderr") ?? ""),
-          started_at: new Date(Number(start / 1_000_000n)).toISOString(),
-          duration_ms: end ? Number((BigInt(end) - start) / 1_000_000n) : -1,
+          stdout: scrub(read(callsDir, `${name}.out`) ?? ""),
+          stderr: scrub(read(callsDir, `${name}.err`) ?? ""),
+          started_at: new Date(Math.round(startSeconds * 1000)).toISOString(),
+          duration_ms: ended ? Math.round((Number(ended) - startSeconds) * 1000) : -1,
         } satisfies Invocation,
       };
     })
-    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+    .sort((a, b) => a.start - b.start)
     .map((x) => x.invocation);
 }

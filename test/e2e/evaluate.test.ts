@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, INTER_BIN, read, REPO, statuses } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
 import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+
+const validateResults = schemaValidator("results.schema.json");
 
 const AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
 let project: string;
@@ -36,6 +39,7 @@ describe("inter run eval on the example", () => {
     const first = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
     expect(first.exitCode, first.stdout).toBe(0);
     const results = JSON.parse(read(project, "dist/eval/results.json"));
+    expect(validateResults(results)).toEqual([]);
     expect(results.verdict).toBe("pass");
     expect(results.attempts.flatMap((a: any) => a.checks.map((c: any) => c.status))).toEqual(Array(13).fill("pass"));
     expect(results.candidate.sha256).toBe(JSON.parse(read(project, "dist/receipt.json")).candidate.sha256);
@@ -77,6 +81,7 @@ describe("inter eval run on a bare folder", () => {
       expect(run.exitCode).toBe(1);
       expect(run.json.error.code).toBe("EVAL_FAILED");
       const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
+      expect(validateResults(results)).toEqual([]);
       expect(statusOf(results)).toMatchObject(attempts);
       for (const [scenario, expected] of Object.entries(checks)) expect(checksOf(results, scenario)).toEqual(expected);
       if (mode === "list-twice") expect(results.attempts.find((a: any) => a.scenario === "report-room-day").checks[0].reason).toContain("2 invocations start with rooms bookings list");

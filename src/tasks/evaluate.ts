@@ -27,7 +27,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     env: [],
     cache: false,
     async run(ctx) {
-      const [{ executeEvaluation, attemptLine }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
+      const [{ executeEvaluation, attemptLine, summaryTable }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
       const bundle = ctx.deps.bundle!.data as BundleData;
       const { results, file } = await executeEvaluation({
         planFile: join(ctx.root, target.plan),
@@ -45,6 +45,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
         signal: ctx.signal,
         onAttempt: (a, resumed) => ctx.log(attemptLine(a, resumed).split("\n")[0]!),
       });
+      for (const line of summaryTable(results).split("\n")) ctx.log(line);
       if (results.verdict !== "pass") {
         throw new InterError("EVAL_FAILED", `${results.summary.passed} of ${results.summary.attempts} attempts passed (${results.summary.failed} failed, ${results.summary.incomplete} incomplete, ${results.summary.harness_errors} harness errors); see ${file}.`, "Read results.json for each check's observed and expected values.", { file });
       }

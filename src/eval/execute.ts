@@ -1,27 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../cache/atomic.js";
-import type { AgentConfig, ServiceConfig } from "../config/types.js";
+import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "./agents.js";
-import { runEvaluation, type AttemptResult, type EvalResults } from "./run.js";
+import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 
-export interface ExecuteEvalOptions {
-  planFile: string;
-  tgz: string;
+export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {
   referenceFile?: string;
   receiptFile?: string;
   agent?: AgentConfig;
-  runDir: string;
-  services: Record<string, ServiceConfig>;
-  servicesCwd: string;
-  settings: { repetitions?: number; concurrency?: number; timeoutSeconds?: number };
-  fresh: boolean;
-  reuse?: boolean;
-  interVersion: string;
-  signal: AbortSignal;
-  onAttempt(result: AttemptResult, resumed: boolean): void;
-}
+};
 
 /** Validates the plan (all stages that can run), runs it, and writes results.json beside the attempts. */
 export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults; file: string }> {
@@ -35,22 +24,13 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
     const first = report.findings.find((f) => f.severity === "error")!;
     throw new InterError("PLAN_INVALID", `${options.planFile}: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
   }
+  const { referenceFile, receiptFile: _receipt, agent, ...rest } = options;
   const results = await runEvaluation({
+    ...rest,
     plan: JSON.parse(planText),
     planText,
-    planFile: options.planFile,
-    tgz: options.tgz,
     receipt: receipt ? { sha256: receipt.candidate?.sha256 ?? "", level: receipt.certification?.level ?? "unknown" } : null,
-    agent: agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined),
-    runDir: options.runDir,
-    services: options.services,
-    servicesCwd: options.servicesCwd,
-    settings: options.settings,
-    fresh: options.fresh,
-    reuse: options.reuse,
-    interVersion: options.interVersion,
-    signal: options.signal,
-    onAttempt: options.onAttempt,
+    agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined),
   });
   const file = join(options.runDir, "results.json");
   writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);

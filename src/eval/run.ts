@@ -6,6 +6,7 @@ import { InterError } from "../errors.js";
 import type { Agent } from "./agents.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { readInvocations, writeShim, type Invocation } from "./shim.js";
+import { installCandidate } from "../inspect/install.js";
 
 export interface AttemptResult {
   scenario: string;
@@ -77,18 +78,6 @@ function prompt(scenario: any, target: any, outputs: string, assets: string, bin
     ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
     `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
   ].join("\n");
-}
-
-async function install(tgz: string, into: string): Promise<{ bin: string; binary: string; manifest: any }> {
-  const { execa } = await import("execa");
-  const result = await execa("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", into, tgz], { reject: false });
-  if (result.exitCode !== 0) throw new Error(`npm could not install the candidate: ${String(result.stderr).split("\n")[0]}`);
-  const deps = JSON.parse(readFileSync(join(into, "package.json"), "utf8")).dependencies ?? {};
-  const root = join(into, "node_modules", Object.keys(deps)[0]!);
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  const binary = typeof pkg.bin === "string" ? pkg.name : Object.keys(pkg.bin)[0];
-  const manifest = existsSync(join(root, "manifest.json")) ? JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) : null;
-  return { bin: join(into, "node_modules", ".bin", binary), binary, manifest };
 }
 
 const combinations = (n: number, k: number) => {
@@ -175,8 +164,11 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       if (options.assetsDir && existsSync(options.assetsDir)) cpSync(options.assetsDir, dirs.assets, { recursive: true });
       const base: Omit<AttemptResult, "status" | "checks" | "duration_ms"> = { scenario: scenario.id, repetition, invocations: [], agent: { exit_code: null, timed_out: false }, workspace };
       let installed;
+      let manifest: { baseUrl?: { env?: string } } | undefined;
       try {
-        installed = await install(options.tgz, join(workspace, "cli"));
+        installed = await installCandidate(options.tgz, join(workspace, "cli"));
+        const file = join(installed.packageRoot, "manifest.json");
+        manifest = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
       } catch (error) {
         return { ...base, status: "error", checks: [], harness_error: (error as Error).message, duration_ms: Math.round(performance.now() - started) };
       }
@@ -193,7 +185,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
         TMPDIR: dirs.tmp,
         XDG_STATE_HOME: join(dirs.home, ".local", "state"),
         LANG: "C.UTF-8",
-        ...(installed.manifest?.baseUrl?.env ? { [installed.manifest.baseUrl.env]: baseUrl } : {}),
+        ...(manifest?.baseUrl?.env ? { [manifest.baseUrl.env]: baseUrl } : {}),
         ...(credentialEnv && credential ? { [credentialEnv]: credential } : {}),
       };
       const outcome = await options.agent.run({ scenarioId: scenario.id, workspace, outputs: dirs.outputs, binDir: dirs.bin, prompt: text, promptFile, env, timeoutMs: settings.timeout_seconds * 1000, signal: options.signal });

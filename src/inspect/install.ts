@@ -12,10 +12,10 @@ export interface Installed {
   cleanup(): void;
 }
 
-/** Installs a checked tarball with npm into a fresh prefix, lifecycle scripts disabled. */
-export async function installCandidate(tgz: string): Promise<Installed> {
+/** Installs a checked tarball with npm into `into` (default: a fresh temporary prefix), lifecycle scripts disabled. */
+export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
   const { execa } = await import("execa");
-  const prefix = mkdtempSync(join(tmpdir(), "inter-inspect-"));
+  const prefix = into ?? mkdtempSync(join(tmpdir(), "inter-inspect-"));
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
   const result = await execa("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz], { reject: false, env: { npm_config_update_notifier: "false" } });
   if (result.exitCode !== 0) {

@@ -42,7 +42,7 @@ export class ExplainCommand extends BaseCommand {
         continue;
       }
       const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, store, INTER_BUILD, dependencyDigests(spec, results));
-      const record = store.readRecord(id, fingerprint);
+      const record = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
       status.set(id, record ? "up-to-date" : "will-run");
       if (record) results.set(id, { result: { data: record.data, outputs: record.outputs }, digest: record.digest });
       if (id !== this.task) continue;
@@ -54,7 +54,7 @@ export class ExplainCommand extends BaseCommand {
         const reasons = previous ? diffKeys(previous.key, record.key) : [{ kind: "first-run" } as Change];
         target = { fingerprint, changes: [], lastRun: { fingerprint, createdAt: record.createdAt, durationMs: record.durationMs, reasons: reasons.map(describeChange) } };
       } else {
-        const changes = latestRecord ? diffKeys(latestRecord.key, key) : [{ kind: "first-run" } as Change];
+        const changes = spec.cache === false ? [{ kind: "uncached" } as Change] : latestRecord ? diffKeys(latestRecord.key, key) : [{ kind: "first-run" } as Change];
         target = { fingerprint, changes: changes.length ? changes : [{ kind: "first-run" }] };
       }
     }

@@ -46,9 +46,21 @@ function commandFor(argv: string[]): (typeof COMMANDS)[number] | undefined {
   return COMMANDS.find((c) => c.paths.some((path) => path.every((word, i) => words[i] === word)));
 }
 
+/** Commands under a group word (`inter eval`, `inter cache`). */
+function groupOf(argv: string[]): (typeof COMMANDS)[number][] {
+  const word = argv.find((a) => !a.startsWith("-"));
+  return word ? COMMANDS.filter((c) => c.paths[0]!.length > 1 && c.paths[0]![0] === word) : [];
+}
+
 function showHelp(argv: string[], json: boolean): number {
   const target = commandFor(argv);
+  const group = target ? [] : groupOf(argv);
   const cli = createCli(target ? target.paths[0]! : []);
+  if (group.length) {
+    if (json) printJson({ ok: true, data: { ...helpData(cli, undefined), commands: helpData(cli, undefined).commands.filter((c) => group.some((g) => c.command === `inter ${g.paths[0]!.join(" ")}`)) } });
+    else process.stdout.write(`${group.map((g) => `  ${cli.usage(g).trim()}`).join("\n")}\n\nRun \`inter <command> --help\` for a command's flags.\n`);
+    return 0;
+  }
   if (json) {
     printJson({ ok: true, data: helpData(cli, target?.paths[0]) });
   } else if (target) {
@@ -85,8 +97,10 @@ export async function main(argv: string[]): Promise<number> {
     const target = commandFor(argv);
     const unknown = !target && /^Command not found/.test((error as Error).message);
     const names = COMMANDS.map((c) => c.paths[0]!.join(" ")).join(", ");
-    const message = unknown ? `No command "${argv.filter((a) => !a.startsWith("-")).join(" ")}".` : oneLine((error as Error).message);
-    const hint = target ? `Run \`inter ${target.paths[0]!.join(" ")} --help\` to see its flags.` : `Commands: ${names}. Run \`inter --help\` for details.`;
+    const group = groupOf(argv);
+    const words = argv.filter((a) => !a.startsWith("-")).join(" ");
+    const message = unknown ? (group.length ? `"${words}" needs a subcommand: ${group.map((g) => g.paths[0]!.join(" ")).join(", ")}.` : `No command "${words}".`) : oneLine((error as Error).message);
+    const hint = target ? `Run \`inter ${target.paths[0]!.join(" ")} --help\` to see its flags.` : group.length ? `Run \`inter ${group[0]!.paths[0]![0]} --help\` to see them.` : `Commands: ${names}. Run \`inter --help\` for details.`;
     printError(new InterError("USAGE_ERROR", message, hint, { argv }), json);
     return 2;
   }

@@ -1,18 +1,13 @@
 // The example evaluation end to end (`inter run eval`: upstream cached, services started, three attempts with the
 // reference agent), and the recording shim's per-call overhead: the candidate called through the shim an evaluation
 // wrote versus called directly, interleaved in one run. Budget (DESIGN.md §11): shim overhead under 20 ms per call.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compare, median, printTable, timeOnce } from "./lib.mjs";
+import { builtExample, compare, median, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const inter = join(repo, "bin/inter.mjs");
-const project = mkdtempSync(join(tmpdir(), "inter-bench-eval-"));
-for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
 const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
-execFileSync("node", [inter, "build"], { cwd: project, env, stdio: "ignore" });
+const project = await builtExample(repo, env);
 
 const runs = Array.from({ length: 3 }, () => timeOnce(["node", inter, "run", "eval"], { cwd: project, env }).wall);
 console.log(`\ninter run eval on the example (3 scenarios, reference agent, upstream cached): median ${median(runs).toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(", ")})`);

@@ -1,15 +1,13 @@
 // The generated CLI's start-up: `rooms --help` and a `rooms rooms list` call against the running example API, versus
 // `node -e 0`, in one interleaved run. Budget (DESIGN.md §11): within 1.3× of `node -e 0`.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compare, printTable, timeOnce } from "./lib.mjs";
+import { builtExample, compare, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const project = mkdtempSync(join(tmpdir(), "inter-bench-cli-"));
-for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
-execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env: { ...process.env, CI: "true" }, stdio: "ignore" });
+const project = await builtExample(repo);
 const prefix = mkdtempSync(join(tmpdir(), "inter-bench-install-"));
 execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")], { stdio: "ignore" });
 const rooms = join(prefix, "node_modules", ".bin", "rooms");

@@ -1,17 +1,12 @@
 // How long inspection takes: cold (install + every probe + judging, through `inter inspect`) and as part of a build
 // where the candidate did not change (a cache hit), against `node -e 0` measured in the same run.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compare, printTable, timeOnce } from "./lib.mjs";
+import { builtExample, compare, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const inter = join(repo, "bin/inter.mjs");
-const project = mkdtempSync(join(tmpdir(), "inter-bench-inspect-"));
-for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
 const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
-execFileSync("node", [inter, "build"], { cwd: project, env, stdio: "ignore" });
+const project = await builtExample(repo, env);
 
 const medians = compare(
   {

@@ -37,3 +37,12 @@ export function printTable(title, medians, baseline) {
     console.log(`  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×`);
   }
 }
+
+/** A copy of the repository's example project in a temporary folder, built once with `inter build`. */
+export async function builtExample(repo, env = { ...process.env, CI: "true" }) {
+  const [{ cpSync, mkdtempSync }, { tmpdir }, { join }, { execFileSync }] = await Promise.all([import("node:fs"), import("node:os"), import("node:path"), import("node:child_process")]);
+  const project = mkdtempSync(join(tmpdir(), "inter-bench-example-"));
+  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
+  execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env, stdio: "ignore" });
+  return project;
+}

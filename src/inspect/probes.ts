@@ -41,6 +41,7 @@ export interface Facts {
   credentialEnv?: string;
   probes: Record<string, Probe | undefined>;
   commands: HelpCommand[];
+  /** Per-command help probes: every command, or an even sample of a large CLI. */
   commandHelp: Record<string, Probe>;
   files: Record<string, string | undefined>;
   agentSkillFiles: Record<string, string>;
@@ -104,6 +105,7 @@ function sample(p: HelpParameter): string {
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
 const fill = (c: HelpCommand, except?: string) => required(c).filter((p) => p.name !== except).flatMap((p) => [p.name, sample(p)]);
 const words = (c: HelpCommand) => c.name.split(" ");
+const HELP_SAMPLE = 24;
 const API_COMMAND = (c: HelpCommand) => !["skills", "issue create", "issue list", "issue show", "issue update"].includes(c.name);
 
 function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillFiles" | "skillFiles"> {
@@ -150,7 +152,10 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const commands: HelpCommand[] = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
     const apiCommands = commands.filter(API_COMMAND);
     const commandHelp: Record<string, Probe> = {};
-    await Promise.all(apiCommands.map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
+    // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
+    const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
+    const sampled = apiCommands.filter((_, i) => i % step === 0);
+    await Promise.all(sampled.map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
 
     const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}) }) as HelpCommand);
     const list = detailed.find((c) => / list$/.test(c.name) && !required(c).length);

@@ -60,7 +60,8 @@ export const RULES: Rule[] = [
       const helps = Object.entries(f.commandHelp);
       if (!helps.length) return na("the CLI lists no commands");
       const bad = helps.find(([name, p]) => !(p.json && (p.json.command?.name === name || (Array.isArray(p.json.commands) && p.json.commands.some((c: { name?: string }) => c.name === name)))));
-      return verdict(!bad, bad ? `${bad[0]} --help does not describe ${bad[0]}` : `${helps.length} commands print their own JSON help`, bad?.[1] ?? helps[0]![1]);
+      const of = f.commands.length > helps.length ? ` (an even sample of ${f.commands.length})` : "";
+      return verdict(!bad, bad ? `${bad[0]} --help does not describe ${bad[0]}` : `${helps.length} commands${of} print their own JSON help`, bad?.[1] ?? helps[0]![1]);
     },
   },
   { id: "D3", group: "Discoverability", priority: "P1", title: "help JSON has help (string) and commands (array)", judge: (f) => verdict(typeof f.probes.help?.json?.help === "string" && Array.isArray(f.probes.help?.json?.commands), "help and commands present", f.probes.help) },

@@ -61,7 +61,8 @@ async function spawnInGroup(argv: string[], attempt: AgentRun, options: { cwd: s
   clearTimeout(timer);
   attempt.signal.removeEventListener("abort", stop);
   killGroup("SIGKILL");
-  const failedToStart = (result as { code?: string }).code === "ENOENT" || /ENOENT/.test(String(result.message ?? "")) && result.exitCode === undefined;
+  // execa reports a program that could not be spawned with no exit code and the spawn error's code.
+  const failedToStart = result.exitCode === undefined && ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
   return {
     exitCode: result.exitCode ?? null,
     timedOut,

@@ -1,3 +1,4 @@
+import { credentialEnv } from "../config/credential.js";
 import type { InterConfig } from "../config/types.js";
 import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
 import { kebab, singular, withoutRepeats } from "./names.js";
@@ -13,10 +14,6 @@ const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "re
 const VERSION_SEGMENT = /^(v?\d+(\.\d+)*|api)$/i;
 
 const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
-
-export function credentialEnv(config: InterConfig): string {
-  return config.api?.credentialEnv ?? `${config.product.binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
-}
 
 interface Draft {
   op: Operation;

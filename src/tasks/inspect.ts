@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import type { BundleData } from "./bundle.js";
-import { credentialEnv } from "../design/commands.js";
+import { credentialEnv } from "../config/credential.js";
 import { outDir } from "./design.js";
 import { writeJson } from "./io.js";
 

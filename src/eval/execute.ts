@@ -14,16 +14,13 @@ export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "rec
 
 /** Validates the plan (all stages that can run), runs it, and writes results.json beside the attempts. */
 export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults; file: string }> {
-  const [{ validatePlan }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
+  const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
   if (!existsSync(options.tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${options.tgz}.`, "Build one with `inter build`, or put cli.tgz in the evaluation folder.", { file: options.tgz });
   if (!existsSync(options.planFile)) throw new InterError("INPUT_NOT_FOUND", `No plan at ${options.planFile}.`, "Write one with `inter eval new <folder>`.", { file: options.planFile });
   const planText = readFileSync(options.planFile, "utf8");
   const receipt = options.receiptFile && existsSync(options.receiptFile) ? JSON.parse(readFileSync(options.receiptFile, "utf8")) : undefined;
   const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null);
-  if (!report.valid) {
-    const first = report.findings.find((f) => f.severity === "error")!;
-    throw new InterError("PLAN_INVALID", `${options.planFile}: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
-  }
+  if (!report.valid) throw planInvalid(report);
   const { referenceFile, receiptFile: _receipt, agent, ...rest } = options;
   const results = await runEvaluation({
     ...rest,

@@ -1,5 +1,6 @@
 import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
 import { sha256 } from "../cache/hash.js";
+import { InterError } from "../errors.js";
 
 export type Stage = "shape" | "references" | "candidate" | "hygiene";
 
@@ -272,4 +273,15 @@ export async function validatePlan(text: string, file: string, schema: object, c
     candidate: candidate ? { sha256: candidate.sha256, binary: candidate.binary } : null,
     limits: LIMITS,
   };
+}
+
+/** The one error an invalid plan gives, wherever it was validated: the first finding, the whole report in details. */
+export function planInvalid(report: ValidationReport): InterError {
+  const first = report.findings.find((f) => f.severity === "error")!;
+  return new InterError(
+    "PLAN_INVALID",
+    `${report.plan.file}: ${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`,
+    first.suggestion,
+    { report },
+  );
 }

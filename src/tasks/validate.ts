@@ -26,7 +26,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
     outputs: [reportFile],
     env: [],
     async run(ctx) {
-      const [{ validatePlan }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
+      const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
       let text: string;
       try {
         text = readFileSync(join(ctx.root, plan), "utf8");
@@ -35,10 +35,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
       }
       const receipt = JSON.parse(readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8")) as Receipt;
       const report = await validatePlan(text, plan, planSchema(), treeFromReceipt(receipt));
-      if (!report.valid) {
-        const first = report.findings.find((f) => f.severity === "error")!;
-        throw new InterError("PLAN_INVALID", `${plan}: ${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
-      }
+      if (!report.valid) throw planInvalid(report);
       writeJson(ctx.root, reportFile, report);
       return { data: { valid: true, errors: 0, warnings: report.warnings, plan: report.plan, report: reportFile }, warnings: report.findings.map((f) => `${f.code} at ${f.pointer}: ${f.message}`) };
     },

@@ -57,13 +57,12 @@ export class EvalValidateCommand extends BaseCommand {
     const isFolder = statSync(path).isDirectory();
     const planFile = isFolder ? join(path, "eval-plan.json") : path;
     if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
-    const [{ validatePlan }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
+    const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
     const { tree, missing } = await candidateTree(isFolder ? path : dirname(path), this.json);
     const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, missing);
     if (!report.valid) {
       if (!this.json) process.stderr.write(`${reportText(report)}\n`);
-      const first = report.findings.find((f) => f.severity === "error")!;
-      throw new InterError("PLAN_INVALID", `${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`, first.suggestion, { report });
+      throw planInvalid(report);
     }
     return { data: report, human: reportText(report) };
   }

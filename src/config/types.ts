@@ -43,6 +43,8 @@ export interface TargetsConfig {
     plan: string;
     agent?: AgentConfig;
     services?: Record<string, ServiceConfig>;
+    /** The CI gate of `inter run eval`: each scenario's pass rate must reach minPassRate (default 1). */
+    gate?: { minPassRate?: number; allowIncomplete?: boolean };
   };
 }
 

@@ -4,16 +4,21 @@ import { writeFileAtomic } from "../cache/atomic.js";
 import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "./agents.js";
+import { applyGate, gateLine, type GateOptions, type GateResult } from "../report/gate.js";
 import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 
 export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {
   referenceFile?: string;
   receiptFile?: string;
   agent?: AgentConfig;
+  gate: GateOptions;
 };
 
-/** Validates the plan (all stages that can run), runs it, and writes results.json beside the attempts. */
-export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults; file: string }> {
+/**
+ * Validates the plan (all stages that can run), runs it, judges it by the gate, and writes results.json with
+ * report.html, junit.xml and summary.md beside it.
+ */
+export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults & { gate: GateResult }; file: string; reports: string[] }> {
   const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js"), import("../plan/candidate.js")]);
   if (!existsSync(options.tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${options.tgz}.`, "Build one with `inter build`, or put cli.tgz in the evaluation folder.", { file: options.tgz });
   if (!existsSync(options.planFile)) throw new InterError("INPUT_NOT_FOUND", `No plan at ${options.planFile}.`, "Write one with `inter eval new <folder>`.", { file: options.planFile });
@@ -21,7 +26,7 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
   const receipt = options.receiptFile && existsSync(options.receiptFile) ? JSON.parse(readFileSync(options.receiptFile, "utf8")) : undefined;
   const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null);
   if (!report.valid) throw planInvalid(report);
-  const { referenceFile, receiptFile: _receipt, agent, ...rest } = options;
+  const { referenceFile, receiptFile: _receipt, agent, gate, ...rest } = options;
   const results = await runEvaluation({
     ...rest,
     plan: JSON.parse(planText),
@@ -29,9 +34,21 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
     receipt: receipt ? { sha256: receipt.candidate?.sha256 ?? "", level: receipt.certification?.level ?? "unknown" } : null,
     agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined),
   });
+  const judged = { ...results, gate: applyGate(results, gate) };
   const file = join(options.runDir, "results.json");
-  writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
-  return { results, file };
+  writeFileAtomic(file, `${JSON.stringify(judged, null, 2)}\n`);
+  const { writeReports } = await import("../report/write.js");
+  return { results: judged, file, reports: writeReports(judged, options.runDir) };
+}
+
+/** EVAL_FAILED naming each scenario that missed the gate. */
+export function gateFailure(results: EvalResults & { gate: GateResult }, file: string): InterError {
+  const missed = results.gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ");
+  return new InterError("EVAL_FAILED", `The gate was not met: ${missed}. ${results.summary.passed} of ${results.summary.attempts} attempts passed; see ${file.replace(/results\.json$/, "report.html")}.`, "Open report.html (or summary.md) for each failed check's observed and expected values; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", {
+    file,
+    gate: results.gate,
+    summary: results.summary,
+  });
 }
 
 export function attemptLine(a: AttemptResult, resumed: boolean): string {
@@ -40,8 +57,8 @@ export function attemptLine(a: AttemptResult, resumed: boolean): string {
   return `${mark} ${a.scenario} #${a.repetition} ${a.status}${resumed ? " (resumed from journal)" : ` in ${(a.duration_ms / 1000).toFixed(1)} s`}${a.harness_error ? ` — harness error: ${a.harness_error}` : ""}${failed.length ? `\n    ${failed.join("\n    ")}` : ""}`;
 }
 
-export function summaryTable(results: EvalResults): string {
+export function summaryTable(results: EvalResults & { gate: GateResult }): string {
   const rows = results.scenarios.map((s) => `  ${s.id.padEnd(28)} ${String(s.passed).padStart(2)}/${s.attempts}  pass rate ${(s.pass_rate * 100).toFixed(0).padStart(3)}%  pass@${s.attempts} ${s.pass_at_k.toFixed(2)}  pass^${s.attempts} ${s.pass_hat_k.toFixed(2)}`);
   const { summary } = results;
-  return [...rows, `${results.verdict === "pass" ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed, ${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors (agent ${results.agent.name}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`].join("\n");
+  return [...rows, gateLine(results.gate), `${results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed, ${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors (agent ${results.agent.name}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`].join("\n");
 }

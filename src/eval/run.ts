@@ -1,5 +1,5 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { sha256 } from "../cache/hash.js";
 import type { ServiceConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
@@ -7,6 +7,8 @@ import type { Agent } from "./agents.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { readInvocations, writeShim, type Invocation } from "./shim.js";
 import { installCandidate } from "../inspect/install.js";
+import { planLimits, type Limit } from "../plan/limits.js";
+import type { GateResult } from "../report/gate.js";
 
 export interface AttemptResult {
   scenario: string;
@@ -40,10 +42,16 @@ export interface EvalResults {
   versions: { inter: string; node: string };
   settings: { repetitions: number; concurrency: number; timeout_seconds: number };
   assumptions: string[];
+  /** What the plan's checks cannot establish, from its observations and check types. */
+  limits: Limit[];
+  started_at: string;
+  finished_at: string;
   scenarios: ScenarioSummary[];
   attempts: AttemptResult[];
   summary: { attempts: number; passed: number; failed: number; incomplete: number; harness_errors: number };
+  /** Every attempt passed. The CI gate (below, added when the results are written) may accept less. */
   verdict: "pass" | "fail";
+  gate?: GateResult;
 }
 
 export interface EvalRunOptions {
@@ -62,6 +70,8 @@ export interface EvalRunOptions {
   /** Reuse the attempts of a run that completed (by default a completed run is not reused: evaluation is not hermetic). */
   reuse?: boolean;
   interVersion: string;
+  /** Files are recorded relative to this folder, so results read the same on every machine. */
+  root: string;
   signal: AbortSignal;
   onAttempt(result: AttemptResult, resumed: boolean): void;
   assetsDir?: string;
@@ -103,6 +113,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     concurrency: options.settings.concurrency ?? plan.settings?.concurrency ?? 1,
     timeout_seconds: options.settings.timeoutSeconds ?? plan.settings?.timeout_seconds ?? 600,
   };
+  const startedAt = new Date().toISOString();
   const candidate = sha256(readFileSync(options.tgz));
   const planHash = sha256(options.planText);
   const key = sha256(JSON.stringify({ candidate, planHash, agent: options.agent.name }));
@@ -211,13 +222,16 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const count = (s: string) => attempts.filter((a) => a.status === s).length;
   return {
     schema_version: "1.0.0",
-    candidate: { sha256: candidate, file: options.tgz },
+    candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
     receipt: options.receipt,
-    plan: { file: options.planFile, sha256: planHash },
+    plan: { file: relative(options.root, options.planFile), sha256: planHash },
     agent: { name: options.agent.name },
     versions: { inter: options.interVersion, node: process.version },
     settings,
     assumptions: Array.isArray(plan.assumptions) ? plan.assumptions : [],
+    limits: planLimits(plan),
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
     scenarios: plan.scenarios.map((s: any) => summarize(s.id, attempts.filter((a) => a.scenario === s.id))),
     attempts,
     summary: { attempts: attempts.length, passed: count("pass"), failed: count("fail"), incomplete: count("incomplete"), harness_errors: count("error") },

@@ -1,6 +1,7 @@
 import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
 import { sha256 } from "../cache/hash.js";
 import { InterError } from "../errors.js";
+import { compileSchema, type SchemaValidator } from "../json-schema.js";
 
 export type Stage = "shape" | "references" | "candidate" | "hygiene";
 
@@ -57,21 +58,10 @@ function lineColumn(text: string, position: number): { line: number; column: num
   return { line, column: position - before.lastIndexOf("\n") };
 }
 
-type SchemaValidator = ((value: unknown) => boolean) & { errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, any> }> | null };
 let compiled: SchemaValidator | undefined;
 
 async function schemaValidator(schema: object): Promise<SchemaValidator> {
-  if (compiled) return compiled;
-  // Both are CommonJS; their default export sits one level deeper depending on the loader.
-  const [ajvModule, formatsModule] = (await Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")])) as unknown as [
-    { default: { default?: new (o: object) => { compile(s: object): SchemaValidator } } & (new (o: object) => { compile(s: object): SchemaValidator }) },
-    { default: { default?: (ajv: unknown) => void } & ((ajv: unknown) => void) },
-  ];
-  const AjvClass = ajvModule.default.default ?? ajvModule.default;
-  const addFormats = formatsModule.default.default ?? formatsModule.default;
-  const ajv = new AjvClass({ allErrors: true, strict: false, discriminator: true });
-  addFormats(ajv);
-  compiled = ajv.compile(schema) as SchemaValidator;
+  compiled ??= await compileSchema(schema);
   return compiled;
 }
 

@@ -1,6 +1,5 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
 import type { TaskSpec } from "../graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { outDir } from "./design.js";
@@ -23,13 +22,13 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     deps: ["validate", "bundle", "inspect"],
     config: { plan: target.plan, agent: target.agent ?? "reference", services: target.services ?? {} },
     inputs: [target.plan],
-    outputs: [`${runDir}/results.json`],
+    outputs: [`${runDir}/results.json`, `${runDir}/report.html`, `${runDir}/junit.xml`, `${runDir}/summary.md`],
     env: [],
     cache: false,
     async run(ctx) {
-      const [{ executeEvaluation, attemptLine, summaryTable }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
+      const [{ executeEvaluation, attemptLine, summaryTable, gateFailure }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
       const bundle = ctx.deps.bundle!.data as BundleData;
-      const { results, file } = await executeEvaluation({
+      const { results, file, reports } = await executeEvaluation({
         planFile: join(ctx.root, target.plan),
         tgz: join(ctx.root, bundle.file),
         referenceFile: join(ctx.root, reference),
@@ -41,15 +40,16 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
         settings: {},
         fresh: process.env.INTER_EVAL_FRESH === "1",
         reuse: process.env.INTER_EVAL_REUSE === "1",
+        // Read when the task runs: `inter run eval --min-pass-rate` overrides the config's gate before that.
+        gate: { minPassRate: target.gate?.minPassRate ?? 1, allowIncomplete: target.gate?.allowIncomplete ?? false },
         interVersion: INTER_BUILD,
+        root: ctx.root,
         signal: ctx.signal,
         onAttempt: (a, resumed) => ctx.log(attemptLine(a, resumed).split("\n")[0]!),
       });
       for (const line of summaryTable(results).split("\n")) ctx.log(line);
-      if (results.verdict !== "pass") {
-        throw new InterError("EVAL_FAILED", `${results.summary.passed} of ${results.summary.attempts} attempts passed (${results.summary.failed} failed, ${results.summary.incomplete} incomplete, ${results.summary.harness_errors} harness errors); see ${file}.`, "Read results.json for each check's observed and expected values.", { file });
-      }
-      return { data: { verdict: results.verdict, ...results.summary, results: `${runDir}/results.json` } };
+      if (!results.gate.met) throw gateFailure(results, file);
+      return { data: { verdict: results.verdict, gate: results.gate, ...results.summary, results: `${runDir}/results.json`, reports: reports.map((r) => relative(ctx.root, r)) } };
     },
   };
 }

@@ -1,16 +1,15 @@
 import { execa } from "execa";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, INTER_BIN, read, REPO, statuses } from "../helpers.js";
+import { inter, INTER_BIN, read, statuses } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted, SCRIPTED_AGENT as AGENT } from "./example-api.js";
 
 const validateResults = schemaValidator("results.schema.json");
 
-const AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
 let project: string;
+const evaluationFolder = () => folderFor(project);
 
 beforeAll(async () => {
   project = exampleProject();
@@ -18,19 +17,6 @@ beforeAll(async () => {
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
 
-/** A bare evaluation folder (cli.tgz, receipt, plan, reference) whose plan points at a freshly started example API. */
-async function evaluationFolder(): Promise<{ dir: string; stop(): Promise<void> }> {
-  const api = await startExampleApi();
-  const dir = mkdtempSync(join(tmpdir(), "inter-eval-run-"));
-  for (const f of ["dist/cli.tgz", "dist/receipt.json"]) copyFileSync(join(project, f), join(dir, f.split("/").pop()!));
-  copyFileSync(join(project, "evals/eval-plan.reference.json"), join(dir, "eval-plan.reference.json"));
-  const plan = JSON.parse(read(project, "evals/eval-plan.json"));
-  plan.target.api_url = api.url;
-  writeFileSync(join(dir, "eval-plan.json"), JSON.stringify(plan, null, 2));
-  return { dir, stop: api.stop };
-}
-
-const scripted = (mode: string) => ["--agent-command", JSON.stringify(["node", AGENT, mode, "{prompt_file}", "{workspace}"])];
 const checksOf = (results: any, scenario: string) => Object.fromEntries(results.attempts.find((a: any) => a.scenario === scenario).checks.map((c: any) => [c.id, c.status]));
 const statusOf = (results: any) => Object.fromEntries(results.attempts.map((a: any) => [a.scenario, a.status]));
 
@@ -46,6 +32,12 @@ describe("inter run eval on the example", () => {
     expect(results.receipt.level).toBe("Agent-Native");
     expect(results.plan.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(results)).not.toContain(API_KEY);
+    expect(results.gate).toEqual({ min_pass_rate: 1, allow_incomplete: false, met: true, missed: [] });
+    expect(results.plan.file).toBe("evals/eval-plan.json");
+    // All three reports beside the results, each saying what the results say.
+    expect(read(project, "dist/eval/summary.md")).toMatch(/^## ✅ Evaluation passed: 3\/3 attempts/);
+    expect(read(project, "dist/eval/junit.xml")).toContain('<testsuites name="inter eval" tests="13" failures="0" errors="0"');
+    expect(read(project, "dist/eval/report.html")).toContain("Evaluation: 3 of 3 attempts passed");
 
     const second = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
     const s = statuses(second);

@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from "execa";
-import { cpSync, mkdtempSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inter, makeProject, REPO } from "../helpers.js";
@@ -7,8 +7,8 @@ import { inter, makeProject, REPO } from "../helpers.js";
 export const API_KEY = "rooms-demo-key";
 
 /** Starts the example Rooms API on a free loopback port; resolves once it listens. */
-export async function startExampleApi(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ResultPromise = execa("node", [join(REPO, "examples/rooms/server.mjs"), "--port", "0"], { env: { ROOMS_SERVER_KEY: API_KEY }, reject: false, buffer: false });
+export async function startExampleApi(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ResultPromise = execa("node", [join(REPO, "examples/rooms/server.mjs"), "--port", String(port)], { env: { ROOMS_SERVER_KEY: API_KEY }, reject: false, buffer: false });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("example API did not start within 10 s")), 10_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -43,4 +43,25 @@ export async function buildAndInstall(dir: string): Promise<{ bin: string; candi
   const prefix = mkdtempSync(join(tmpdir(), "inter-install-"));
   await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, bundle.data.file)]);
   return { bin: join(prefix, "node_modules", ".bin", "rooms"), candidate: bundle.data.candidate, prefix };
+}
+
+export const SCRIPTED_AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
+
+/** `--agent-command` for the scripted agent in the given modes (see test/fixtures/scripted-agent.mjs). */
+export const scripted = (modes: string) => ["--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, modes, "{prompt_file}", "{workspace}"])];
+
+/**
+ * A bare evaluation folder (cli.tgz, receipt, plan, reference) from a built example project, whose plan points at a
+ * freshly started example API (seed data).
+ */
+export async function evaluationFolder(project: string, options: { repetitions?: number; port?: number } = {}): Promise<{ dir: string; url: string; stop(): Promise<void> }> {
+  const api = await startExampleApi(options.port);
+  const dir = mkdtempSync(join(tmpdir(), "inter-eval-run-"));
+  for (const f of ["dist/cli.tgz", "dist/receipt.json"]) copyFileSync(join(project, f), join(dir, f.split("/").pop()!));
+  copyFileSync(join(project, "evals/eval-plan.reference.json"), join(dir, "eval-plan.reference.json"));
+  const plan = JSON.parse(readFileSync(join(project, "evals/eval-plan.json"), "utf8"));
+  plan.target.api_url = api.url;
+  if (options.repetitions) plan.settings.repetitions = options.repetitions;
+  writeFileSync(join(dir, "eval-plan.json"), JSON.stringify(plan, null, 2));
+  return { dir, url: api.url, stop: api.stop };
 }

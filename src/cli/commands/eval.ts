@@ -9,6 +9,9 @@ import type { Receipt } from "../../inspect/receipt.js";
 import type { CandidateTree, ValidationReport } from "../../plan/validate.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { INTER_BUILD } from "../version.js";
+import { DEFAULT_GATE, type GateOptions } from "../../report/gate.js";
+
+const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
 
 /** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
 async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
@@ -141,11 +144,11 @@ export class EvalRunCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Let an agent perform the plan's scenarios with the candidate, and check what it did",
     details:
-      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs in its own workspace with the candidate installed and a recording shim on PATH; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json. Exit 0 when every attempt passed, 1 otherwise, 2 for invalid input.",
+      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs in its own workspace with the candidate installed and a recording shim on PATH; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not, naming the scenarios that missed it, 2 for invalid input.",
     examples: [
       ["Golden run with reference solutions", "inter eval run ./evaluation"],
       ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
-      ["With Claude Code", "inter eval run ./evaluation --agent claude-code --repetitions 3"],
+      ["With Claude Code, passing when each scenario succeeds 2 times in 3", "inter eval run ./evaluation --agent claude-code --repetitions 3 --min-pass-rate 0.66"],
     ],
   });
   folder = Option.String({ name: "folder" });
@@ -156,6 +159,12 @@ export class EvalRunCommand extends BaseCommand {
   timeout = Option.String("--timeout", { description: "Seconds per attempt; the agent's whole process group is killed after it", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
   fresh = Option.Boolean("--fresh", false, { description: "Discard journaled attempts, even of an interrupted run" });
   reuse = Option.Boolean("--reuse", false, { description: "Reuse the attempts of the last completed run of this candidate, plan and agent" });
+  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed" });
+
+  private gate(): GateOptions {
+    return { minPassRate: (this.minPassRate as unknown as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete: this.allowIncomplete };
+  }
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
@@ -170,13 +179,13 @@ export class EvalRunCommand extends BaseCommand {
       if (!Array.isArray(argv) || !argv.length || !argv.every((a) => typeof a === "string")) throw new InterError("USAGE_ERROR", "--agent-command must be a JSON array of strings.", 'Example: --agent-command \'["my-agent", "{prompt_file}"]\'');
       agent = { command: argv as string[] };
     }
-    const { executeEvaluation, attemptLine, summaryTable } = await import("../../eval/execute.js");
+    const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../eval/execute.js");
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
     try {
-      const { results, file } = await executeEvaluation({
+      const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
         tgz: join(folder, "cli.tgz"),
         referenceFile: join(folder, "eval-plan.reference.json"),
@@ -188,18 +197,95 @@ export class EvalRunCommand extends BaseCommand {
         settings: { repetitions: this.repetitions as unknown as number | undefined, concurrency: this.evalConcurrency as unknown as number | undefined, timeoutSeconds: this.timeout as unknown as number | undefined },
         fresh: this.fresh,
         reuse: this.reuse,
+        gate: this.gate(),
         interVersion: INTER_BUILD,
+        root: resolve(this.cwd ?? process.cwd()),
         signal: controller.signal,
         onAttempt: (a, resumed) => this.json || process.stderr.write(`${attemptLine(a, resumed)}\n`),
       });
-      if (results.verdict !== "pass") {
+      if (!results.gate.met) {
         if (!this.json) process.stderr.write(`${summaryTable(results)}\n`);
-        throw new InterError("EVAL_FAILED", `${results.summary.passed} of ${results.summary.attempts} attempts passed (${results.summary.harness_errors} harness errors); results in ${file}.`, "Read the failed checks above (or results.json) to see what the agent did.", { results, file });
+        const error = gateFailure(results, file);
+        throw new InterError(error.code, error.message, error.suggestion, { ...error.details, results, reports });
       }
-      return { data: { ...results, file }, human: summaryTable(results) };
+      return { data: { ...results, file, reports }, human: `${summaryTable(results)}\nReports: ${reports.join(", ")}` };
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     }
+  }
+}
+
+export class EvalReportCommand extends BaseCommand {
+  static paths = [["eval", "report"]];
+  static usage = Command.Usage({
+    description: "Write report.html, junit.xml and summary.md from a results.json, and apply the CI gate",
+    details:
+      "Reads results alone (no plan, candidate or config needed). Without --format, writes all three reports beside RESULTS and appends summary.md to $GITHUB_STEP_SUMMARY when set; with --format, prints that one on stdout (or writes it to --out). The gate is applied again with the flags given (default: every scenario passes every attempt): exit 1 when it is not met, naming the scenarios that missed it on stderr.",
+    examples: [
+      ["Regenerate every report", "inter eval report dist/eval/results.json"],
+      ["JUnit for the CI's test view", "inter eval report dist/eval/results.json --format junit --out junit.xml"],
+      ["Gate saved results at 80 % per scenario", "inter eval report dist/eval/results.json --min-pass-rate 0.8 --allow-incomplete"],
+    ],
+  });
+  results = Option.String({ name: "results.json" });
+  format = Option.String("--format", { description: "html, junit or md: print (or --out) just this one", validator: t.isEnum(["html", "junit", "md"]) });
+  out = Option.String("--out", { description: "With --format: write to this file instead of stdout" });
+  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+
+  async run(): Promise<CommandResult> {
+    const file = resolve(this.cwd ?? process.cwd(), this.results);
+    if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
+    const [{ loadResults }, { applyGate, gateLine }, { renderReport, writeReports }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js")]);
+    const stored = await loadResults(file, this.results);
+    const gate = applyGate(stored, { minPassRate: (this.minPassRate as unknown as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete: this.allowIncomplete });
+    const results = { ...stored, gate };
+    let written: string[] = [];
+    let printed: string | undefined;
+    if (!this.format) written = writeReports(results, dirname(file));
+    else if (this.out) {
+      const target = resolve(this.cwd ?? process.cwd(), this.out);
+      writeFileAtomic(target, renderReport(results, this.format as "html" | "junit" | "md"));
+      written = [target];
+    } else printed = renderReport(results, this.format as "html" | "junit" | "md");
+    if (!gate.met) {
+      if (!this.json) process.stdout.write(printed ?? written.map((w) => `Wrote ${w}\n`).join(""));
+      throw new InterError("EVAL_FAILED", `The gate was not met: ${gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ")}.`, "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { gate, written });
+    }
+    if (printed !== undefined) return { data: { format: this.format, content: printed, gate }, human: printed };
+    return { data: { written, gate }, human: `${written.map((w) => `Wrote ${w}`).join("\n")}\n${gateLine(gate)}` };
+  }
+}
+
+export class EvalDiffCommand extends BaseCommand {
+  static paths = [["eval", "diff"]];
+  static usage = Command.Usage({
+    description: "Compare two evaluations: the scenarios and checks that regressed, improved or stayed",
+    details:
+      "BASE and HEAD are results.json files (e.g. the main branch's last evaluation and this change's). Pass rates are shown side by side, regressions first. Results of different plans are refused unless --plan-changed, which matches scenarios and checks by id. Exit 1 when anything regressed, 0 otherwise; --format md prints Markdown for a pull-request comment.",
+    examples: [
+      ["Compare with the main branch's results", "inter eval diff main-results.json dist/eval/results.json"],
+      ["Markdown for a pull-request comment", "inter eval diff base.json head.json --format md > diff.md"],
+    ],
+  });
+  base = Option.String({ name: "base.json" });
+  head = Option.String({ name: "head.json" });
+  planChanged = Option.Boolean("--plan-changed", false, { description: "Compare results of different plans, matching scenarios and checks by id" });
+  format = Option.String("--format", { description: "text (default) or md", validator: t.isEnum(["text", "md"]) });
+
+  async run(): Promise<CommandResult> {
+    const cwd = this.cwd ?? process.cwd();
+    const [{ loadResults }, { diffResults, diffText, diffMarkdown }] = await Promise.all([import("../../report/load.js"), import("../../report/diff.js")]);
+    const base = await loadResults(resolve(cwd, this.base), this.base);
+    const head = await loadResults(resolve(cwd, this.head), this.head);
+    const diff = diffResults(base, head, this.planChanged);
+    const text = this.format === "md" ? diffMarkdown(diff) : diffText(diff);
+    if (diff.regressions) {
+      if (!this.json) process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+      const worse = diff.scenarios.filter((s) => s.change === "regressed" || s.checks.some((c) => c.change === "regressed")).map((s) => s.id);
+      throw new InterError("EVAL_FAILED", `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"} from base to head, in ${worse.join(", ")}.`, "Look at those scenarios' failed checks in the head's report.html.", { diff });
+    }
+    return { data: diff, human: text };
   }
 }

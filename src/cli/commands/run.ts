@@ -1,4 +1,5 @@
 import { Command, Option } from "clipanion";
+import * as t from "typanion";
 import { resolveRunTarget } from "../../graph/build-graph.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { executeGraph } from "../execute-graph.js";
@@ -11,13 +12,21 @@ export class RunCommand extends BaseCommand {
     details: "NAME is a task id (see `inter graph`) or a target from the config's `targets` (`cli`, `eval`). Dependencies come from the cache when unchanged.",
     examples: [
       ["Run the evaluation target", "inter run eval"],
+      ["Run it with a gate of 80 % per scenario", "inter run eval --min-pass-rate 0.8"],
       ["Run a single task and its dependencies", "inter run discover"],
     ],
   });
   name = Option.String({ name: "task|target" });
+  minPassRate = Option.String("--min-pass-rate", { description: "For the evaluation: each scenario's pass rate must reach this, 0..1 (overrides targets.eval.gate)", validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "For the evaluation: leave incomplete attempts out of the gate's pass rates" });
 
   async run(): Promise<CommandResult> {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
+    const target = project.loaded.config.targets?.eval;
+    const minPassRate = this.minPassRate as unknown as number | undefined;
+    if (target && (minPassRate !== undefined || this.allowIncomplete)) {
+      target.gate = { ...target.gate, ...(minPassRate !== undefined ? { minPassRate } : {}), ...(this.allowIncomplete ? { allowIncomplete: true } : {}) };
+    }
     const data = await executeGraph(project, resolveRunTarget(project.graph, this.name), { json: this.json, concurrency: this.parallelism, force: this.force });
     return { data };
   }

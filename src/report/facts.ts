@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from "node:fs";
+import type { CheckResult } from "../eval/judge.js";
+import type { AttemptResult, EvalResults } from "../eval/run.js";
+import type { GateResult } from "./gate.js";
+
+/** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
+export type StoredResults = Omit<EvalResults, "limits" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "started_at" | "finished_at">> & { gate?: GateResult };
+
+export interface Finding {
+  scenario: string;
+  repetition: number;
+  check: CheckResult | null;
+  /** For an attempt the harness could not run, the reason; check is then null. */
+  harnessError?: string;
+}
+
+const RANK = { fail: 0, incomplete: 1, pass: 2 } as const;
+
+/** Failed checks first, then incomplete ones, then harness errors; plan order within each group. */
+export function findings(results: StoredResults): Finding[] {
+  const out: Array<Finding & { rank: number }> = [];
+  for (const a of results.attempts) {
+    for (const c of a.checks) if (c.status !== "pass") out.push({ scenario: a.scenario, repetition: a.repetition, check: c, rank: RANK[c.status] });
+    if (a.status === "error") out.push({ scenario: a.scenario, repetition: a.repetition, check: null, harnessError: a.harness_error ?? "unknown harness error", rank: 3 });
+  }
+  return out.sort((x, y) => x.rank - y.rank).map(({ rank: _rank, ...f }) => f);
+}
+
+/** Attempts needing a look first: errors, failures, incomplete, then passes. */
+export function attemptsByConcern(results: StoredResults): AttemptResult[] {
+  const order = { error: 0, fail: 1, incomplete: 2, pass: 3 } as const;
+  return [...results.attempts].sort((a, b) => order[a.status] - order[b.status]);
+}
+
+export function trimText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
+}
+
+export function showValue(value: unknown, max = 400): string {
+  return value === undefined ? "—" : trimText(JSON.stringify(value), max);
+}
+
+/** The transcript an attempt kept, if it is still on this machine (results may be read elsewhere). */
+export function transcriptOf(attempt: AttemptResult, max = 8000): string | null {
+  const file = attempt.agent.transcript;
+  return file && existsSync(file) ? trimText(readFileSync(file, "utf8"), max) : null;
+}
+
+export const pct = (r: number) => `${Math.round(r * 100)} %`;
+
+export const short = (sha: string) => `sha256:${sha.slice(0, 12)}…`;
+
+export const statusMark = { pass: "✔", fail: "✖", incomplete: "…", error: "!" } as const;
+
+/** The verdict the reports lead with: the gate's, when one was applied, else every attempt passed. */
+export function verdictOf(results: StoredResults): "pass" | "fail" {
+  return results.gate ? (results.gate.met ? "pass" : "fail") : results.verdict;
+}

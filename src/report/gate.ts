@@ -1,0 +1,53 @@
+import type { EvalResults } from "../eval/run.js";
+
+export interface GateOptions {
+  /** Each scenario's pass rate must reach this (0..1). */
+  minPassRate: number;
+  /** Leave incomplete attempts out of the rate instead of counting them as not passed. */
+  allowIncomplete: boolean;
+}
+
+export interface GateResult {
+  min_pass_rate: number;
+  allow_incomplete: boolean;
+  met: boolean;
+  missed: Array<{ scenario: string; rate: number | null; reason: string }>;
+}
+
+export const DEFAULT_GATE: GateOptions = { minPassRate: 1, allowIncomplete: false };
+
+const percent = (r: number) => `${Math.round(r * 1000) / 10} %`;
+
+/**
+ * The CI gate, per scenario. Harness errors always count against a scenario (nothing was established), and a scenario
+ * whose every attempt was incomplete misses the gate even when incomplete attempts are allowed: no evidence is not a pass.
+ */
+export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts">, options: GateOptions): GateResult {
+  const missed: GateResult["missed"] = [];
+  for (const scenario of results.scenarios) {
+    const attempts = results.attempts.filter((a) => a.scenario === scenario.id);
+    const judged = options.allowIncomplete ? attempts.filter((a) => a.status !== "incomplete") : attempts;
+    if (!judged.length) {
+      missed.push({ scenario: scenario.id, rate: null, reason: attempts.length ? `all ${attempts.length} attempts were incomplete; nothing was established` : "no attempts ran" });
+      continue;
+    }
+    const rate = judged.filter((a) => a.status === "pass").length / judged.length;
+    // Rates are ratios of small integers; the epsilon keeps 2/3 ≥ 0.6667 from failing on rounding.
+    if (rate + 1e-9 < options.minPassRate) {
+      const left = attempts.length - judged.length;
+      missed.push({ scenario: scenario.id, rate, reason: `pass rate ${percent(rate)} (${judged.filter((a) => a.status === "pass").length}/${judged.length}${left ? `, ${left} incomplete left out` : ""}) is below ${percent(options.minPassRate)}` });
+    }
+  }
+  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, met: missed.length === 0, missed };
+}
+
+export function gateRule(gate: GateResult): string {
+  return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}`;
+}
+
+/** One line for logs and summaries; `brief` names the scenarios that missed without their reasons. */
+export function gateLine(gate: GateResult, brief = false): string {
+  const rule = gateRule(gate);
+  if (gate.met) return `Gate met: ${rule}.`;
+  return brief ? `Gate not met (${rule}): missed by ${gate.missed.map((m) => m.scenario).join(", ")}.` : `Gate not met (${rule}): ${gate.missed.map((m) => `${m.scenario} — ${m.reason}`).join("; ")}.`;
+}

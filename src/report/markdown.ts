@@ -1,0 +1,46 @@
+import { findings, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
+import { gateLine } from "./gate.js";
+
+/** Table cells and inline code must not break the Markdown around them. */
+export const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+export const code = (s: string) => {
+  const text = cell(s);
+  const fence = text.includes("`") ? "``" : "`";
+  return `${fence}${fence.length > 1 ? " " : ""}${text}${fence.length > 1 ? " " : ""}${fence}`;
+};
+
+const MAX_FINDINGS = 30;
+
+/** The Markdown summary: for $GITHUB_STEP_SUMMARY and pull-request comments. */
+export function renderMarkdown(results: StoredResults): string {
+  const verdict = verdictOf(results);
+  const { summary } = results;
+  const k = results.settings.repetitions;
+  const lines = [
+    `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${summary.attempts} attempts`,
+    "",
+    `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ` (${results.receipt.level})` : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
+    "",
+    `${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors.${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
+    "",
+    `| Scenario | Passed | Pass rate | pass@${k} | pass^${k} |`,
+    "|---|---:|---:|---:|---:|",
+    ...results.scenarios.map((s) => `| ${cell(s.id)} | ${s.passed}/${s.attempts} | ${pct(s.pass_rate)} | ${s.pass_at_k.toFixed(2)} | ${s.pass_hat_k.toFixed(2)} |`),
+  ];
+  const list = findings(results);
+  if (list.length) {
+    lines.push("", "### Failed and incomplete checks", "");
+    for (const f of list.slice(0, MAX_FINDINGS)) {
+      if (!f.check) lines.push(`- **${cell(f.scenario)} #${f.repetition}** harness error: ${cell(f.harnessError!)}`);
+      else lines.push(`- **${cell(f.scenario)} #${f.repetition}** ${code(f.check.id)} ${f.check.status}: ${cell(f.check.description)} — observed ${code(showValue(f.check.observed, 120))}, expected ${code(showValue(f.check.expected, 120))}. ${cell(f.check.reason)}`);
+    }
+    if (list.length > MAX_FINDINGS) lines.push(`- … and ${list.length - MAX_FINDINGS} more in report.html`);
+  }
+  const limits = results.limits ?? [];
+  if (limits.length) {
+    lines.push("", "<details><summary>What these checks cannot establish</summary>", "");
+    for (const l of [...limits.filter((x) => x.scenario), ...limits.filter((x) => !x.scenario)]) lines.push(`- ${l.scenario ? `**${cell(l.scenario)}**: ` : ""}${cell(l.text)}`);
+    lines.push("", "</details>");
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,301 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, launchChromium } from "../browser.js";
+import { inter, read } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+import { API_KEY, evaluationFolder, exampleProject, scripted, SCRIPTED_AGENT } from "./example-api.js";
+
+const validateResults = schemaValidator("results.schema.json");
+const env = { ROOMS_API_KEY: API_KEY };
+
+let browser: Browser;
+/** One scripted run with a pass (book-a-room), a failure (cancels the wrong booking) and an incomplete attempt. */
+let mixed: string;
+/** The same plan against the same API address, done right: the base a regression is measured from. */
+let good: string;
+/** Two repetitions: rep 1 lists twice (incomplete); rep 2 meets the state rep 1 left (a booked room, a cancelled booking). */
+let repeated: string;
+let mixedRun: Awaited<ReturnType<typeof inter>>;
+
+const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
+
+beforeAll(async () => {
+  const project = exampleProject();
+  const built = await inter(project, ["build", "--json"], env);
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+  browser = await launchChromium();
+
+  const first = await evaluationFolder(project);
+  good = first.dir;
+  const ok = await inter(good, ["eval", "run", ".", ...scripted("good")], env);
+  await first.stop();
+  if (ok.exitCode !== 0) throw new Error(ok.stderr);
+  // A fresh API from its seed data on the same port, so both runs share one plan (and plan hash).
+  const port = Number(new URL(first.url).port);
+  const second = await evaluationFolder(project, { port });
+  mixed = second.dir;
+  copyFileSync(join(good, "eval-plan.json"), join(mixed, "eval-plan.json"));
+  mixedRun = await inter(mixed, ["eval", "run", ".", ...scripted("wrong-id+list-twice")], env);
+  await second.stop();
+
+  const third = await evaluationFolder(project, { repetitions: 2 });
+  repeated = third.dir;
+  await inter(repeated, ["eval", "run", ".", ...scripted("list-twice@1")], env);
+  await third.stop();
+}, 240_000);
+
+afterAll(async () => browser?.close());
+
+async function open(file: string): Promise<{ page: Page; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(`file://${file}`);
+  return { page, requests };
+}
+
+describe("an evaluation with passing, failing and incomplete attempts", () => {
+  it("exits 1 naming the scenarios that missed the gate, and writes results, HTML, JUnit and Markdown", () => {
+    expect(mixedRun.exitCode).toBe(1);
+    expect(mixedRun.stderr).toMatch(/EVAL_FAILED: The gate was not met: cancel-a-booking \(.*\); report-room-day \(/);
+    expect(mixedRun.stderr).not.toMatch(/gate was not met:[^\n]*book-a-room/);
+    const r = results(mixed);
+    expect(validateResults(r)).toEqual([]);
+    expect(r.gate.missed.map((m: any) => m.scenario)).toEqual(["cancel-a-booking", "report-room-day"]);
+    for (const f of ["report.html", "junit.xml", "summary.md"]) expect(read(mixed, `.inter-eval/${f}`).length).toBeGreaterThan(500);
+  });
+
+  it("report.html, opened from file:// in Chromium, shows the verdict, the binding, failures before incomplete checks, and the recorded calls", async () => {
+    const { page, requests } = await open(join(mixed, ".inter-eval/report.html"));
+    await page.screenshot({ path: join(ARTIFACTS, "report-mixed.png"), fullPage: true });
+    // Self-contained: the page itself is the only thing loaded.
+    expect(requests).toEqual([`file://${join(mixed, ".inter-eval/report.html")}`]);
+
+    expect(await page.locator("h1").innerText()).toMatch(/^FAIL\s+Evaluation: 1 of 3 attempts passed$/);
+    const r = results(mixed);
+    const binding = await page.locator("dl.binding").innerText();
+    expect(binding).toContain(`sha256:${r.candidate.sha256.slice(0, 12)}`);
+    expect(binding).toContain(`sha256:${r.plan.sha256.slice(0, 12)}`);
+    expect(binding).toMatch(/Agent-Native/);
+    expect(binding).toMatch(/Agent\s+command:node/);
+    expect(await page.locator("h2").allInnerTexts()).toEqual(["Scenarios", "Failed and incomplete checks", "Attempts", "What these checks cannot establish"]);
+
+    const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
+    expect(rows.map((row) => row.split("\t").slice(0, 3).join(" | "))).toEqual(["✔ book-a-room | 1/1 | 100 %", "✖ cancel-a-booking | 0/1 | 0 %", "✖ report-room-day | 0/1 | 0 %"]);
+
+    const findings = await page.locator("#needs-attention .finding").allInnerTexts();
+    expect(findings[0]).toMatch(/^fail\s+cancel-a-booking #1 · right-booking \(field_equals\) — the named booking was cancelled\nobserved "bk_0002", expected "bk_0003"/);
+    expect(findings.slice(1).every((f) => f.startsWith("incomplete"))).toBe(true);
+    expect(findings.slice(1).map((f) => f.match(/· (\S+)/)![1])).toEqual(["listed", "the-interview", "only-one"]);
+    expect(findings[1]).toContain("2 invocations start with rooms bookings list");
+
+    // Attempts needing a look come first and are open; the passing one is folded.
+    const summaries = await page.locator("#attempts details > summary").allInnerTexts();
+    expect(summaries.map((s) => s.split(" (")[0])).toEqual(["✖ cancel-a-booking #1 — fail", "… report-room-day #1 — incomplete", "✔ book-a-room #1 — pass"]);
+    expect(await page.locator("#attempts details").evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([true, true, false]);
+    const cancel = page.locator("#attempt-cancel-a-booking-1");
+    expect(await cancel.locator("h3.call").first().innerText()).toMatch(/^1\. rooms bookings cancel --booking-id bk_0002 --yes exit 0 · \d+ ms$/);
+    expect(await cancel.locator("pre").first().innerText()).toContain('"id":"bk_0002"');
+    expect(await cancel.innerText()).toContain("agent wrong-id+list-twice working on cancel-a-booking");
+
+    const limits = await page.locator("#limits li").allInnerTexts();
+    expect(limits).toContain("report-room-day: The contents of the file cosmos-2026-12-02.json are not checked, only that it is not empty.");
+    expect(limits.some((l) => l.startsWith("The API's state after an attempt is not read back"))).toBe(true);
+
+    // Printing opens every attempt.
+    await page.evaluate(() => dispatchEvent(new Event("beforeprint")));
+    expect(await page.locator("#attempts details").evaluateAll((ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);
+    await page.close();
+  });
+
+  it("escapes what the API printed: markup in a recorded stdout is text, never code", async () => {
+    const r = results(mixed);
+    r.attempts[0].invocations[0].stdout = `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`;
+    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    writeFileSync(join(dir, "results.json"), JSON.stringify(r));
+    const made = await inter(dir, ["eval", "report", "results.json", "--format", "html", "--out", "hostile.html"]);
+    expect(made.exitCode).toBe(1); // the gate still judges the results
+    const { page } = await open(join(dir, "hostile.html"));
+    expect(await page.title()).toMatch(/^Evaluation FAIL/);
+    expect(await page.locator("#attempts img, #attempts script").count()).toBe(0);
+    expect(await page.locator("#attempts pre").filter({ hasText: "<script>document.title" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("junit.xml parses as XML with a testsuite per scenario and counts that add up", async () => {
+    const xml = read(mixed, ".inter-eval/junit.xml");
+    const page = await browser.newPage();
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, "application/xml");
+      if (doc.querySelector("parsererror")) return { error: doc.querySelector("parsererror")!.textContent };
+      const n = (e: Element, a: string) => Number(e.getAttribute(a));
+      const root = doc.documentElement;
+      return {
+        root: root.tagName,
+        totals: { tests: n(root, "tests"), failures: n(root, "failures"), errors: n(root, "errors") },
+        suites: [...doc.querySelectorAll("testsuite")].map((s) => ({
+          name: s.getAttribute("name"),
+          declared: { tests: n(s, "tests"), failures: n(s, "failures"), errors: n(s, "errors") },
+          counted: { tests: s.querySelectorAll("testcase").length, failures: s.querySelectorAll("testcase > failure").length, errors: s.querySelectorAll("testcase > error").length },
+          failed: [...s.querySelectorAll("testcase:has(failure)")].map((c) => `${c.getAttribute("name")} :: ${c.querySelector("failure")!.getAttribute("message")}`),
+        })),
+      };
+    }, xml);
+    await page.close();
+    expect(parsed.root).toBe("testsuites");
+    expect(parsed.suites!.map((s) => s.name)).toEqual(["book-a-room", "cancel-a-booking", "report-room-day"]);
+    for (const s of parsed.suites!) expect(s.counted).toEqual(s.declared);
+    expect(parsed.suites!.map((s) => s.declared)).toEqual([
+      { tests: 6, failures: 0, errors: 0 },
+      { tests: 3, failures: 1, errors: 0 },
+      { tests: 4, failures: 0, errors: 3 },
+    ]);
+    expect(parsed.totals).toEqual({ tests: 13, failures: 1, errors: 3 });
+    expect(parsed.suites![1]!.failed).toEqual(["#1 right-booking: the named booking was cancelled :: different (no coercion)"]);
+  });
+
+  it("the Markdown summary leads with the verdict and is appended to $GITHUB_STEP_SUMMARY by inter eval report", async () => {
+    const summary = join(mkdtempSync(join(tmpdir(), "inter-summary-")), "step-summary.md");
+    writeFileSync(summary, "# earlier step\n");
+    const again = await inter(mixed, ["eval", "report", ".inter-eval/results.json"], { GITHUB_STEP_SUMMARY: summary });
+    expect(again.exitCode).toBe(1);
+    expect(again.stdout).toContain(`Wrote ${join(mixed, ".inter-eval/report.html")}`);
+    const md = readFileSync(summary, "utf8");
+    expect(md.startsWith("# earlier step\n## ❌ Evaluation failed: 1/3 attempts")).toBe(true);
+    expect(md).toContain("| cancel-a-booking | 0/1 | 0 % | 0.00 | 0.00 |");
+    expect(md).toContain('- **cancel-a-booking #1** `right-booking` fail: the named booking was cancelled — observed `"bk_0002"`, expected `"bk_0003"`.');
+    expect(md).toBe(`# earlier step\n${read(mixed, ".inter-eval/summary.md")}\n`);
+  });
+
+  it("inter eval report --format prints one report from results alone", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    copyFileSync(join(mixed, ".inter-eval/results.json"), join(dir, "results.json"));
+    const md = await inter(dir, ["eval", "report", "results.json", "--format", "md", "--min-pass-rate", "0"]);
+    expect(md.exitCode).toBe(0);
+    expect(`${md.stdout}\n`).toBe(read(mixed, ".inter-eval/summary.md").replace("❌ Evaluation failed", "✅ Evaluation passed").replace(/Gate not met \([^)]*\): missed by [^.]*\./, "Gate met: every scenario ≥ 0 %, incomplete attempts count against."));
+    const junit = await inter(dir, ["eval", "report", "results.json", "--format", "junit", "--json", "--min-pass-rate", "0"]);
+    expect(junit.json.data.content).toBe(read(mixed, ".inter-eval/junit.xml"));
+  });
+});
+
+describe("the CI gate", () => {
+  const gate = async (dir: string, flags: string[]) => {
+    const run = await inter(dir, ["eval", "report", ".inter-eval/results.json", ...flags, "--json"]);
+    return { exit: run.exitCode, missed: run.exitCode === 0 ? [] : run.json.error.details.gate.missed.map((m: any) => m.scenario) };
+  };
+
+  it("repetitions give pass rates the gate measures, with incomplete attempts counted against unless allowed", async () => {
+    const r = results(repeated);
+    expect(r.attempts.map((a: any) => `${a.scenario}#${a.repetition} ${a.status}`)).toEqual([
+      "book-a-room#1 pass",
+      "book-a-room#2 fail",
+      "cancel-a-booking#1 pass",
+      "cancel-a-booking#2 fail",
+      "report-room-day#1 incomplete",
+      "report-room-day#2 pass",
+    ]);
+    expect(await gate(repeated, [])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking", "report-room-day"] });
+    expect(await gate(repeated, ["--min-pass-rate", "0.5"])).toEqual({ exit: 0, missed: [] });
+    expect(await gate(repeated, ["--min-pass-rate", "0.6"])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking", "report-room-day"] });
+    expect(await gate(repeated, ["--min-pass-rate", "0.6", "--allow-incomplete"])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking"] });
+    expect(await gate(repeated, ["--min-pass-rate", "0.5", "--allow-incomplete"])).toEqual({ exit: 0, missed: [] });
+  });
+
+  it("allowing incomplete attempts never passes a scenario with nothing established", async () => {
+    expect(await gate(mixed, ["--min-pass-rate", "0"])).toEqual({ exit: 0, missed: [] });
+    const run = await inter(mixed, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "0", "--allow-incomplete"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("report-room-day (all 1 attempts were incomplete; nothing was established)");
+  });
+
+  it("a good run meets the default gate", async () => {
+    expect(await gate(good, [])).toEqual({ exit: 0, missed: [] });
+  });
+
+  it("bad gate values and unreadable results are usage errors (exit 2) that change nothing", async () => {
+    const before = read(mixed, ".inter-eval/report.html");
+    const rate = await inter(mixed, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "1.5", "--json"]);
+    expect(rate.exitCode).toBe(2);
+    expect(rate.json.error.code).toBe("USAGE_ERROR");
+    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    writeFileSync(join(dir, "broken.json"), '{"schema_version": "1.0.0",');
+    const broken = await inter(dir, ["eval", "report", "broken.json", "--json"]);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.json.error).toMatchObject({ code: "RESULTS_INVALID", message: expect.stringContaining("broken.json is not JSON") });
+    const r = results(mixed);
+    r.verdict = "maybe";
+    writeFileSync(join(dir, "odd.json"), JSON.stringify(r));
+    const odd = await inter(dir, ["eval", "report", "odd.json", "--json"]);
+    expect(odd.json.error).toMatchObject({ code: "RESULTS_INVALID", message: expect.stringContaining("at /verdict") });
+    const missing = await inter(dir, ["eval", "report", "nope.json", "--json"]);
+    expect(missing.json.error.code).toBe("INPUT_NOT_FOUND");
+    expect(read(mixed, ".inter-eval/report.html")).toBe(before);
+  });
+});
+
+describe("the gate of inter run eval", () => {
+  it("comes from targets.eval.gate, and --min-pass-rate on the command line overrides it", async () => {
+    const project = exampleProject();
+    const file = join(project, "intermesh.config.ts");
+    const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{workspace}"] });
+    writeFileSync(file, read(project, "intermesh.config.ts").replace('agent: "reference",', `agent: ${agent},\n      gate: { minPassRate: 0 },`));
+    const lenient = await inter(project, ["run", "eval", "--json"], env);
+    expect(lenient.exitCode, lenient.stdout).toBe(0);
+    expect(JSON.parse(read(project, "dist/eval/results.json")).gate).toEqual({ min_pass_rate: 0, allow_incomplete: false, met: true, missed: [] });
+    const strict = await inter(project, ["run", "eval", "--min-pass-rate", "1"], env);
+    expect(strict.exitCode).toBe(1);
+    expect(strict.stderr).toMatch(/The gate was not met: cancel-a-booking \(pass rate 0 % \(0\/1\) is below 100 %\)\./);
+    expect(read(project, "dist/eval/summary.md")).toMatch(/^## ❌ Evaluation failed: 2\/3 attempts/);
+
+    writeFileSync(file, read(project, "intermesh.config.ts").replace("gate: { minPassRate: 0 }", "gate: { minPassRate: 2 }"));
+    const invalid = await inter(project, ["run", "eval", "--json"], env);
+    expect(invalid.exitCode).toBe(2);
+    expect(invalid.json.error).toMatchObject({ code: "CONFIG_INVALID", details: { issues: [{ path: "targets.eval.gate.minPassRate" }] } });
+  }, 120_000);
+});
+
+describe("inter eval diff", () => {
+  const base = () => join(good, ".inter-eval/results.json");
+  const head = () => join(mixed, ".inter-eval/results.json");
+
+  it("names the scenarios and checks that regressed, with pass rates side by side, and exits 1", async () => {
+    const diff = await inter(good, ["eval", "diff", base(), head(), "--json"]);
+    expect(diff.exitCode).toBe(1);
+    expect(diff.json.error.code).toBe("EVAL_FAILED");
+    expect(diff.json.error.message).toBe("6 regressions from base to head, in cancel-a-booking, report-room-day.");
+    const d = diff.json.error.details.diff;
+    expect(d.plan_changed).toBe(false);
+    const byId = Object.fromEntries(d.scenarios.map((s: any) => [s.id, s]));
+    expect(byId["book-a-room"].change).toBe("unchanged");
+    expect(byId["cancel-a-booking"]).toMatchObject({ change: "regressed", base: { passed: 1, attempts: 1, rate: 1 }, head: { passed: 0, attempts: 1, rate: 0 } });
+    expect(byId["cancel-a-booking"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["right-booking"]);
+    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["listed", "the-interview", "only-one"]);
+
+    const text = await inter(good, ["eval", "diff", base(), head()]);
+    expect(text.stdout.split("\n")[1]).toMatch(/^▼ cancel-a-booking\s+1\/1 \(100 %\) → 0\/1 \(0 %\)\s+regressed$/);
+    const md = await inter(good, ["eval", "diff", base(), head(), "--format", "md"]);
+    expect(md.stdout).toMatch(/^## ❌ Evaluation diff: 6 regressions, 0 improvements/);
+    expect(md.stdout).toContain("| ▼ | ↳ `right-booking` | 1/1 (100 %) | 0/1 (0 %) | regressed |");
+  });
+
+  it("the other way round everything improved, and the same results twice change nothing (exit 0)", async () => {
+    const better = await inter(good, ["eval", "diff", head(), base(), "--json"]);
+    expect(better.exitCode).toBe(0);
+    expect(better.json.data).toMatchObject({ regressions: 0, improvements: 6 });
+    const same = await inter(good, ["eval", "diff", base(), base(), "--json"]);
+    expect(same.json.data).toMatchObject({ regressions: 0, improvements: 0 });
+  });
+
+  it("refuses results of different plans unless told --plan-changed", async () => {
+    const other = join(repeated, ".inter-eval/results.json");
+    const refused = await inter(good, ["eval", "diff", base(), other, "--json"]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.json.error).toMatchObject({ code: "RESULTS_MISMATCH", suggestion: expect.stringContaining("--plan-changed") });
+    const allowed = await inter(good, ["eval", "diff", base(), other, "--plan-changed", "--json"]);
+    expect(allowed.exitCode).toBe(1);
+    expect(allowed.json.error.details.diff.plan_changed).toBe(true);
+  });
+});

@@ -8,6 +8,8 @@ export interface CommandResult {
   data: unknown;
   /** Text for people (stdout); omitted when the command already reported on stderr. */
   human?: string;
+  /** Set by a command that reported everything itself (watch mode's event stream): exit with it, print nothing. */
+  exitCode?: number;
 }
 
 /** Options every command accepts, and the one place that turns results and errors into output and exit codes. */
@@ -30,6 +32,7 @@ export abstract class BaseCommand extends Command {
   async execute(): Promise<number> {
     try {
       const result = await this.run();
+      if (result.exitCode !== undefined) return result.exitCode;
       if (this.json) printJson({ ok: true, data: result.data });
       else if (result.human !== undefined) process.stdout.write(result.human.endsWith("\n") ? result.human : `${result.human}\n`);
       return 0;

@@ -27,7 +27,17 @@ async function pickReporter(json: boolean): Promise<Reporter & { done?(): Promis
  * Runs the requested tasks and their dependencies under the project lock. Ctrl-C (or SIGTERM) aborts running tasks,
  * waits for them to stop, keeps every finished record, and ends with INTERRUPTED (exit 130).
  */
-export async function executeGraph(project: Project, requested: string[], options: { json: boolean; concurrency: number; force: boolean }): Promise<GraphRun> {
+export interface ExecuteOptions {
+  json: boolean;
+  concurrency: number;
+  force: boolean;
+  /** Set by a caller that owns the signals (watch mode): it aborts the run, and Ctrl-C is left to it. */
+  signal?: AbortSignal;
+  /** Instead of the terminal's or --json's reporter. */
+  reporter?: Reporter;
+}
+
+export async function executeGraph(project: Project, requested: string[], options: ExecuteOptions): Promise<GraphRun> {
   const started = performance.now();
   const ids = selectTasks(project.graph, requested);
   const controller = new AbortController();
@@ -38,10 +48,17 @@ export async function executeGraph(project: Project, requested: string[], option
     if (!options.json) process.stderr.write("\ninter: interrupting — stopping running tasks (press Ctrl-C again to quit at once)\n");
     controller.abort();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const external = options.signal;
+  if (external) {
+    if (external.aborted) controller.abort();
+    else external.addEventListener("abort", () => controller.abort(), { once: true });
+  } else {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  }
 
   const lock = await acquireLock(join(project.stateDir, "lock"), {
+    signal: controller.signal,
     timeoutMs: LOCK_TIMEOUT_MS,
     onWait: (pid) => options.json || process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
   });
@@ -49,7 +66,7 @@ export async function executeGraph(project: Project, requested: string[], option
   try {
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);
-    const reporter = await pickReporter(options.json);
+    const reporter: Reporter & { done?(): Promise<void> } = options.reporter ?? (await pickReporter(options.json));
     try {
       outcomes = await runTasks({
         loaded: project.loaded,

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../cache/atomic.js";
+import { shippedFile } from "../package-files.js";
 
 /**
  * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
@@ -28,8 +29,12 @@ const digest = (data: string | Buffer) => createHash("sha1").update(data).digest
 
 /** `intermesh` in a config is always this running copy, so configs work without a local install. */
 function selfModule(): string {
-  const bundled = fileURLToPath(new URL("./index.js", import.meta.url));
-  return existsSync(bundled) ? bundled : fileURLToPath(new URL("../index.ts", import.meta.url));
+  // This code may sit in lib/, lib/chunks/ (bundled) or src/config/ (tests of the source).
+  try {
+    return shippedFile("lib/index.js");
+  } catch {
+    return fileURLToPath(new URL("../index.ts", import.meta.url));
+  }
 }
 
 function fresh(manifest: Manifest, entry: string, version: string, cacheDir: string): boolean {
@@ -44,12 +49,15 @@ function fresh(manifest: Manifest, entry: string, version: string, cacheDir: str
   return true;
 }
 
-/** Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed. */
-export async function compileConfig(entry: string, cacheDir: string, version: string): Promise<string> {
+/**
+ * Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed, and
+ * the files it was built from (the watcher follows them).
+ */
+export async function compileConfig(entry: string, cacheDir: string, version: string): Promise<{ module: string; sources: string[] }> {
   const manifestFile = join(cacheDir, "manifest.json");
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
-    if (fresh(manifest, entry, version, cacheDir)) return join(cacheDir, manifest.output);
+    if (fresh(manifest, entry, version, cacheDir)) return { module: join(cacheDir, manifest.output), sources: Object.keys(manifest.sources) };
   } catch {
     // no usable cache: compile
   }
@@ -93,5 +101,5 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
   const output = `${digest(code).slice(0, 16)}.cjs`;
   writeFileAtomic(join(cacheDir, output), code);
   writeFileAtomic(manifestFile, JSON.stringify({ entry, inter: version, sources, output } satisfies Manifest));
-  return join(cacheDir, output);
+  return { module: join(cacheDir, output), sources: Object.keys(sources) };
 }

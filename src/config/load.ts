@@ -39,17 +39,19 @@ function resolveConfigFile(cwd: string, explicit: string | undefined): string {
   return found;
 }
 
-async function importConfig(file: string, version: string): Promise<unknown> {
+async function importConfig(file: string, version: string): Promise<{ exported: unknown; sources: string[] }> {
   const compiled = await compileConfig(file, join(dirname(file), ".intermesh", "config"), version);
-  const mod = createRequire(import.meta.url)(compiled) as { default?: unknown };
-  return mod.default;
+  // The module's name is a hash of its code, so require's cache never serves an edited config's old module.
+  const mod = createRequire(import.meta.url)(compiled.module) as { default?: unknown };
+  return { exported: mod.default, sources: compiled.sources };
 }
 
 export async function loadConfig(options: { cwd: string; config?: string; version: string }): Promise<LoadedConfig> {
   const file = resolveConfigFile(options.cwd, options.config);
   let exported: unknown;
+  let sources: string[];
   try {
-    exported = await importConfig(file, options.version);
+    ({ exported, sources } = await importConfig(file, options.version));
   } catch (error) {
     const compileError = (error as { compileError?: CompileError }).compileError;
     if (compileError) {
@@ -59,5 +61,5 @@ export async function loadConfig(options: { cwd: string; config?: string; versio
     const message = (error as Error)?.message ?? String(error);
     throw new InterError("CONFIG_LOAD_FAILED", `${file}: the config threw while loading: ${message.split("\n")[0]}`, "Fix the code the config runs or the module it imports.", { file });
   }
-  return { config: validateConfig(exported, file), file, root: dirname(file) };
+  return { config: validateConfig(exported, file), file, root: dirname(file), sources };
 }

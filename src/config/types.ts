@@ -84,4 +84,6 @@ export interface LoadedConfig {
   file: string;
   /** The folder holding the config: every relative path resolves against it. */
   root: string;
+  /** Absolute paths of the files the config was compiled from (it and its local imports). */
+  sources: string[];
 }

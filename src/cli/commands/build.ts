@@ -1,4 +1,4 @@
-import { Command } from "clipanion";
+import { Command, Option } from "clipanion";
 import { buildTaskIds } from "../../graph/build-graph.js";
 import type { BundleData } from "../../tasks/bundle.js";
 import type { InspectData } from "../../tasks/inspect.js";
@@ -10,15 +10,23 @@ export class BuildCommand extends BaseCommand {
   static paths = [["build"]];
   static usage = Command.Usage({
     description: "Build every target except the evaluation, re-running only tasks whose inputs changed",
-    details: "Runs the task graph (discover → design → emit → bundle → inspect → validate, plus your own tasks) with content-hash caching. Progress goes to stderr; with --json, stdout carries one JSON document with every task's status.",
+    details:
+      "Runs the task graph (discover → design → emit → bundle → inspect → validate, plus your own tasks) with content-hash caching. Progress goes to stderr; with --json, stdout carries one JSON document with every task's status. With --watch it then watches every input (the config and its imports, the OpenAPI files and what they $ref, context.md, plans, your tasks' inputs) and rebuilds after each change; --json then streams one JSON event per line (cycle-start, task, cycle-end, stopped). Ctrl-C stops it (exit 130).",
     examples: [
+      ["Rebuild on every save", "inter build --watch"],
       ["Build the project", "inter build"],
       ["Rebuild everything, ignoring the cache", "inter build --force"],
       ["Machine-readable result", "inter build --json"],
     ],
   });
 
+  watch = Option.Boolean("--watch", false, { description: "After building, rebuild whenever an input changes; --json streams NDJSON events" });
+
   async run(): Promise<CommandResult> {
+    if (this.watch) {
+      const { watchBuild } = await import("../watch.js");
+      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: buildTaskIds, json: this.json, concurrency: this.parallelism, force: this.force }) };
+    }
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force });
     const bundle = data.tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;

@@ -14,13 +14,20 @@ export class RunCommand extends BaseCommand {
       ["Run the evaluation target", "inter run eval"],
       ["Run it with a gate of 80 % per scenario", "inter run eval --min-pass-rate 0.8"],
       ["Run a single task and its dependencies", "inter run discover"],
+      ["Rebuild the candidate on every save", "inter run bundle --watch"],
     ],
   });
   name = Option.String({ name: "task|target" });
   minPassRate = Option.String("--min-pass-rate", { description: "For the evaluation: each scenario's pass rate must reach this, 0..1 (overrides targets.eval.gate)", validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "For the evaluation: leave incomplete attempts out of the gate's pass rates" });
 
+  watch = Option.Boolean("--watch", false, { description: "After running, run again whenever an input changes; --json streams NDJSON events" });
+
   async run(): Promise<CommandResult> {
+    if (this.watch) {
+      const { watchBuild } = await import("../watch.js");
+      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: (graph) => resolveRunTarget(graph, this.name), json: this.json, concurrency: this.parallelism, force: this.force }) };
+    }
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const target = project.loaded.config.targets?.eval;
     const minPassRate = this.minPassRate as unknown as number | undefined;

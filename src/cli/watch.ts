@@ -1,0 +1,195 @@
+import { resolve } from "node:path";
+import { findConfig } from "../config/load.js";
+import { toInterError, type InterError } from "../errors.js";
+import { selectTasks } from "../graph/build-graph.js";
+import type { Graph } from "../graph/task.js";
+import { expandGlobs, toProjectPath } from "../graph/files.js";
+import { plainReporter } from "../graph/progress.js";
+import type { Reporter, TaskOutcome } from "../graph/scheduler.js";
+import { InputWatcher, type WatchSet } from "../graph/watcher.js";
+import type { BundleData } from "../tasks/bundle.js";
+import type { InspectData } from "../tasks/inspect.js";
+import { executeGraph } from "./execute-graph.js";
+import { openProject, type Project } from "./project.js";
+
+export interface WatchOptions {
+  cwd?: string;
+  config?: string;
+  /** The task ids to build, from the (re)loaded graph. */
+  select(graph: Graph): string[];
+  json: boolean;
+  concurrency: number;
+  force: boolean;
+}
+
+/** One line of `--json` watch output (NDJSON on stdout). */
+export type WatchEvent =
+  | { event: "cycle-start"; cycle: number; changed: string[] }
+  | { event: "task"; cycle: number; id: string; status: TaskOutcome["status"]; durationMs: number }
+  /** As soon as the bundle exists, before inspection: the new candidate's sha256. */
+  | { event: "candidate"; cycle: number; sha256: string; file: string }
+  | {
+      event: "cycle-end";
+      cycle: number;
+      status: "ok" | "failed" | "cancelled";
+      durationMs: number;
+      ran: string[];
+      cached: string[];
+      failed: string[];
+      candidate: string | null;
+      certification: string | null;
+      error: { code: string; message: string; suggestion: string } | null;
+      watching: number;
+    }
+  | { event: "stopped"; signal: string };
+
+const short = (sha: string) => `sha256:${sha.slice(0, 12)}…`;
+
+/** Every file the selected tasks depend on, from the graph's input globs and the cache's records of what they read. */
+async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
+  const { root } = project.loaded;
+  const tasks = ids.map((id) => project.graph.tasks.get(id)!);
+  const patterns = [...new Set(tasks.flatMap((t) => t.inputs))];
+  const files = new Set([project.loaded.file, ...project.loaded.sources]);
+  for (const matches of (await expandGlobs(root, patterns)).values()) for (const f of matches) files.add(resolve(root, f));
+  // A plain path that does not exist yet is still an input: its appearance starts a cycle.
+  for (const p of patterns) if (!/[*?[\]{}()!]/.test(p)) files.add(resolve(root, p));
+  const produced = new Set<string>();
+  for (const id of ids) {
+    const latest = project.store.readLatest(id);
+    const record = latest && project.store.readRecord(id, latest.fingerprint);
+    if (!record) continue;
+    for (const path of Object.keys(record.key.reads ?? {})) files.add(resolve(root, path));
+    for (const output of record.outputs) produced.add(resolve(root, output.path));
+  }
+  for (const p of produced) files.delete(p);
+  return { root, files, globs: patterns.filter((p) => /[*?[\]{}()!]/.test(p)), produced };
+}
+
+/**
+ * `--watch`: build once, then rebuild after each burst of changes to the inputs. A change during a build cancels it
+ * (finished tasks keep their records) and starts the next, so the last build always saw the files as they are. Errors
+ * are shown and the watch goes on; Ctrl-C stops it (exit 130).
+ */
+export async function watchBuild(options: WatchOptions): Promise<number> {
+  const out = (event: WatchEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
+  const say = (line: string) => options.json || process.stderr.write(`${line}\n`);
+  let pending: string[] = [];
+  let current: AbortController | undefined;
+  let wake: (() => void) | undefined;
+  let stopping: string | undefined;
+  const watcher = new InputWatcher((paths) => {
+    pending.push(...paths);
+    current?.abort();
+    wake?.();
+  });
+  let lastSet: WatchSet | undefined;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = signal;
+    say("\ninter: stopping the watch (press Ctrl-C again to quit at once)");
+    current?.abort();
+    wake?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const cycle = async (n: number, changed: string[]) => {
+    const started = performance.now();
+    const root = lastSet?.root ?? resolve(options.cwd ?? process.cwd());
+    const shown = changed.map((p) => toProjectPath(root, p));
+    if (options.json) out({ event: "cycle-start", cycle: n, changed: shown });
+    else say(n === 1 ? "inter: building, then watching the inputs (Ctrl-C to stop)" : `── ${shown.join(", ")} changed`);
+    const outcomes: TaskOutcome[] = [];
+    const text = plainReporter();
+    const reporter: Reporter = {
+      begin: () => {},
+      taskStarted: (id) => options.json || text.taskStarted(id),
+      taskLog: (id, line) => options.json || text.taskLog(id, line),
+      taskFinished: (outcome) => {
+        outcomes.push(outcome);
+        if (options.json) out({ event: "task", cycle: n, id: outcome.id, status: outcome.status, durationMs: Math.round(outcome.durationMs) });
+        else text.taskFinished(outcome);
+        const bundle = outcome.id === "bundle" && (outcome.status === "ran" || outcome.status === "cached") ? (outcome.data as BundleData) : undefined;
+        if (bundle && options.json) out({ event: "candidate", cycle: n, sha256: bundle.candidate, file: bundle.file });
+        else if (bundle) say(`  candidate ${short(bundle.candidate)} (${bundle.file})`);
+      },
+    };
+    let error: InterError | undefined;
+    let project: Project | undefined;
+    const controller = new AbortController();
+    current = controller;
+    try {
+      project = await openProject({ cwd: options.cwd, config: options.config });
+      const ids = options.select(project.graph);
+      lastSet = await watchSetOf(project, selectTasks(project.graph, ids));
+      // Watching before building: a save during this build is seen, cancels it and starts the next.
+      await watcher.update(lastSet);
+      if (!controller.signal.aborted) await executeGraph(project, ids, { json: true, concurrency: options.concurrency, force: options.force && n === 1, signal: controller.signal, reporter });
+    } catch (caught) {
+      error = toInterError(caught);
+      if (!project) {
+        // The config did not load: watch what it was made of last time, and the file itself, until it is fixed.
+        const file = options.config ? resolve(options.cwd ?? process.cwd(), options.config) : findConfig(options.cwd ?? process.cwd());
+        lastSet = { root: lastSet?.root ?? root, files: new Set([...(lastSet?.files ?? []), ...(file ? [file] : [])]), globs: lastSet?.globs ?? [], produced: lastSet?.produced ?? new Set() };
+        await watcher.update(lastSet);
+      }
+    } finally {
+      current = undefined;
+    }
+    if (project && !error) {
+      // What the tasks read this time ($ref'd files) joins the watched set.
+      lastSet = await watchSetOf(project, selectTasks(project.graph, options.select(project.graph)));
+      await watcher.update(lastSet);
+    }
+    const cancelled = controller.signal.aborted;
+    const status = cancelled ? "cancelled" : error ? "failed" : "ok";
+    const of = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).map((o) => o.id);
+    const bundle = outcomes.find((o) => o.id === "bundle" && (o.status === "ran" || o.status === "cached"))?.data as BundleData | undefined;
+    const inspect = outcomes.find((o) => o.id === "inspect" && (o.status === "ran" || o.status === "cached"))?.data as InspectData | undefined;
+    const durationMs = Math.round(performance.now() - started);
+    const watching = lastSet?.files.size ?? 0;
+    if (options.json) {
+      out({
+        event: "cycle-end",
+        cycle: n,
+        status,
+        durationMs,
+        ran: of("ran"),
+        cached: of("cached"),
+        failed: of("failed"),
+        candidate: bundle?.candidate ?? null,
+        certification: inspect?.level ?? null,
+        error: error && !cancelled ? { code: error.code, message: error.message, suggestion: error.suggestion } : null,
+        watching,
+      });
+    } else if (cancelled) {
+      say(stopping ? "■ build stopped" : "■ build cancelled: inputs changed while it ran; starting again");
+    } else {
+      const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
+      if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
+      else say(`✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`);
+      say(`inter: watching ${watching} files for changes…`);
+    }
+  };
+
+  try {
+    let n = 0;
+    await cycle(++n, []);
+    while (!stopping) {
+      if (!pending.length) await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+      if (stopping) break;
+      const changed = [...new Set(pending)].sort();
+      pending = [];
+      await cycle(++n, changed);
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await watcher.close();
+  }
+  if (options.json) out({ event: "stopped", signal: stopping! });
+  return 130;
+}

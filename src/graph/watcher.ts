@@ -1,0 +1,106 @@
+import type { FSWatcher } from "chokidar";
+import { dirname, resolve } from "node:path";
+import { expandGlobs } from "./files.js";
+
+/** What a build depends on, as the watcher needs it. */
+export interface WatchSet {
+  root: string;
+  /** Absolute paths of every input known now: config sources, expanded input globs, files tasks reported reading. */
+  files: Set<string>;
+  /** Input globs (project-relative): a file added later that matches one is an input too. */
+  globs: string[];
+  /** Absolute paths the build writes; events on them are the build's own and never start a cycle. */
+  produced: Set<string>;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/;
+const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
+/** Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. */
+export const QUIET_MS = 60;
+
+/** The folder a glob's matches all live under: its static prefix. */
+function globBase(root: string, glob: string): { dir: string; deep: boolean } {
+  const parts = glob.split("/");
+  const i = parts.findIndex((p) => GLOB_CHARS.test(p));
+  return { dir: resolve(root, parts.slice(0, i).join("/")), deep: parts.slice(i).length > 1 || parts.includes("**") };
+}
+
+/**
+ * Watches the folders holding a build's inputs (so atomic rename-saves and newly added files are seen) and calls
+ * `onChange` once per burst of relevant changes, with the changed paths. chokidar loads only in watch mode.
+ */
+export class InputWatcher {
+  private shallow?: FSWatcher;
+  private deep?: FSWatcher;
+  private dirs = "";
+  private set?: WatchSet;
+  private changed = new Set<string>();
+  private maybeAdded = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly onChange: (paths: string[]) => void) {}
+
+  /** Points the watcher at a new set, re-creating it when the folders changed; resolves once it is watching. */
+  async update(set: WatchSet): Promise<void> {
+    this.set = set;
+    const shallow = new Set([...set.files].map((f) => dirname(f)));
+    const deep = new Set<string>();
+    for (const g of set.globs) {
+      const base = globBase(set.root, g);
+      (base.deep ? deep : shallow).add(base.dir);
+    }
+    const key = JSON.stringify([[...shallow].sort(), [...deep].sort()]);
+    if (key === this.dirs) return;
+    this.dirs = key;
+    await this.closeWatchers();
+    const { watch } = await import("chokidar");
+    const make = async (paths: string[], depth?: number) => {
+      if (!paths.length) return undefined;
+      const w = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p: string) => IGNORED.test(p), ...(depth === undefined ? {} : { depth }) });
+      w.on("all", (event, path) => this.event(event, resolve(path)));
+      // A folder that does not exist yet is fine: chokidar reports it when it appears.
+      w.on("error", () => {});
+      await new Promise<void>((r) => w.once("ready", () => r()));
+      return w;
+    };
+    [this.shallow, this.deep] = await Promise.all([make([...shallow], 0), make([...deep])]);
+  }
+
+  private event(event: string, path: string): void {
+    const set = this.set;
+    if (!set || set.produced.has(path)) return;
+    if (set.files.has(path)) this.changed.add(path);
+    else if (event === "add" && set.globs.length) this.maybeAdded = true;
+    else return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), QUIET_MS);
+  }
+
+  private async flush(): Promise<void> {
+    const set = this.set!;
+    if (this.maybeAdded) {
+      this.maybeAdded = false;
+      const found = await expandGlobs(set.root, set.globs);
+      for (const files of found.values())
+        for (const f of files) {
+          const abs = resolve(set.root, f);
+          if (!set.files.has(abs) && !set.produced.has(abs)) this.changed.add(abs);
+        }
+    }
+    if (!this.changed.size) return;
+    const paths = [...this.changed].sort();
+    this.changed.clear();
+    this.onChange(paths);
+  }
+
+  private async closeWatchers(): Promise<void> {
+    await Promise.all([this.shallow?.close(), this.deep?.close()]);
+    this.shallow = this.deep = undefined;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.dirs = "";
+    await this.closeWatchers();
+  }
+}

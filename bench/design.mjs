@@ -2,26 +2,13 @@
 // with peak memory, for GitHub's full REST description (~1,200 operations) and a 400-operation slice of it.
 // Budgets (DESIGN.md §11): cold build of ~400 operations under 5 s and 300 MiB; a context edit re-runs no OpenAPI work.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { median } from "./lib.mjs";
+import { githubDocument, githubProject, median, operationCount, slice } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const inter = join(repo, "bin", "inter.mjs");
-const github = join(repo, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const env = { ...process.env, CI: "true" };
-
-function project(name, document) {
-  const dir = mkdtempSync(join(tmpdir(), `inter-bench-${name}-`));
-  writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
-  cpSync(join(repo, "examples/rooms/context.md"), join(dir, "context.md"));
-  writeFileSync(
-    join(dir, "intermesh.config.ts"),
-    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "GitHub", binary: "gh-api" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
-  );
-  return dir;
-}
 
 /** Wall time and peak resident memory of one `inter run bundle --json` (up to the candidate) or `inter build --json`. */
 function build(dir, args = ["run", "bundle"]) {
@@ -34,18 +21,7 @@ function build(dir, args = ["run", "bundle"]) {
   return { ms, peakMiB: peakKiB / 1024, tasks };
 }
 
-function slice(document, operations) {
-  const paths = {};
-  let count = 0;
-  for (const [path, item] of Object.entries(document.paths)) {
-    if (count >= operations) break;
-    paths[path] = item;
-    count += Object.keys(item).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k)).length;
-  }
-  return { ...document, paths, count };
-}
-
-const full = JSON.parse(readFileSync(github, "utf8"));
+const full = githubDocument();
 const sliced = slice(full, 400);
 const nodeBaseline = median(Array.from({ length: 10 }, () => {
   const t = process.hrtime.bigint();
@@ -54,8 +30,8 @@ const nodeBaseline = median(Array.from({ length: 10 }, () => {
 }));
 console.log(`node -e 0: ${nodeBaseline.toFixed(1)} ms (baseline of this run)`);
 
-for (const [name, document, ops] of [["github-400", sliced, sliced.count], ["github-full", full, Object.values(full.paths).reduce((n, i) => n + Object.keys(i).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k)).length, 0)]]) {
-  const dir = project(name, document);
+for (const [name, document, ops] of [["github-400", sliced, sliced.count], ["github-full", full, operationCount(full)]]) {
+  const dir = githubProject(name, document);
   const colds = [];
   for (let i = 0; i < 3; i++) {
     rmSync(join(dir, ".intermesh"), { recursive: true, force: true });

@@ -2,6 +2,12 @@
 // hits every contender alike. Each sample records wall time and the child's CPU time (user + system, from GNU time),
 // which varies far less on a busy two-core machine.
 import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const REPO = resolve(import.meta.dirname, "..");
+const METHODS = ["get", "put", "post", "delete", "patch"];
 
 export function timeOnce(argv, options = {}) {
   const started = process.hrtime.bigint();
@@ -45,4 +51,35 @@ export async function builtExample(repo, env = { ...process.env, CI: "true" }) {
   for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
   execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env, stdio: "ignore" });
   return project;
+}
+
+/** GitHub's REST description (@octokit/openapi): a large real-world document. */
+export function githubDocument() {
+  return JSON.parse(readFileSync(join(REPO, "node_modules/@octokit/openapi/generated/api.github.com.json"), "utf8"));
+}
+
+export const operationCount = (document) => Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
+
+/** The first paths of a document holding about `operations` operations. */
+export function slice(document, operations) {
+  const paths = {};
+  let count = 0;
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (count >= operations) break;
+    paths[path] = item;
+    count += Object.keys(item).filter((k) => METHODS.includes(k)).length;
+  }
+  return { ...document, paths, count };
+}
+
+/** A project in a temporary folder: the document as openapi.json, the example's brief as context.md. */
+export function githubProject(name, document) {
+  const dir = mkdtempSync(join(tmpdir(), `inter-bench-${name}-`));
+  writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
+  cpSync(join(REPO, "examples/rooms/context.md"), join(dir, "context.md"));
+  writeFileSync(
+    join(dir, "intermesh.config.ts"),
+    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "GitHub", binary: "gh-api" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
+  );
+  return dir;
 }

@@ -1,0 +1,75 @@
+// Watch mode: time from a context.md edit to the new candidate's hash on the event stream of `inter build --watch
+// --json` (the bundle is done; inspection follows), and to the end of the whole cycle. Budget (DESIGN.md §11): under
+// 0.5 s to the new candidate for a ~400-operation document.
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { githubDocument, githubProject, median, operationCount, slice } from "./lib.mjs";
+
+const repo = resolve(import.meta.dirname, "..");
+const EDITS = 7;
+
+function exampleProject() {
+  const dir = mkdtempSync(join(tmpdir(), "inter-bench-watch-example-"));
+  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(dir, path), { recursive: true });
+  return { dir, brief: join(dir, "examples/rooms/context.md") };
+}
+
+/** Starts the watcher and returns a function that waits for the next event matching a predicate. */
+function startWatch(dir) {
+  const child = spawn("node", [join(repo, "bin/inter.mjs"), "build", "--watch", "--json"], { cwd: dir, env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
+  const queue = [];
+  let waiting;
+  let partial = "";
+  child.stdout.on("data", (chunk) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop();
+    const at = performance.now();
+    for (const line of lines) if (line) queue.push({ at, event: JSON.parse(line) });
+    waiting?.();
+  });
+  const next = async (match) => {
+    for (;;) {
+      const i = queue.findIndex((q) => match(q.event));
+      if (i >= 0) return queue.splice(0, i + 1).at(-1);
+      await new Promise((r) => (waiting = r));
+    }
+  };
+  return { next, stop: () => new Promise((r) => (child.on("exit", r), child.kill("SIGINT"))) };
+}
+
+async function measure(name, dir, brief, ops) {
+  const watch = startWatch(dir);
+  const first = await watch.next((e) => e.event === "cycle-end");
+  if (first.event.status !== "ok") throw new Error(JSON.stringify(first.event));
+  const toCandidate = [];
+  const toCycleEnd = [];
+  let candidate = first.event.candidate;
+  for (let i = 0; i < EDITS; i++) {
+    const text = readFileSync(brief, "utf8");
+    const edited = text.replace(/^Rooms( \(edit \d+\))? is/m, `Rooms (edit ${i}) is`);
+    const started = performance.now();
+    writeFileSync(brief, edited);
+    const announced = await watch.next((e) => e.event === "candidate" && e.sha256 !== candidate);
+    const end = await watch.next((e) => e.event === "cycle-end");
+    if (end.event.status !== "ok") throw new Error(JSON.stringify(end.event));
+    candidate = announced.event.sha256;
+    toCandidate.push(announced.at - started);
+    toCycleEnd.push(end.at - started);
+  }
+  await watch.stop();
+  const c = median(toCandidate);
+  console.log(`${name.padEnd(12)} ${String(ops).padStart(5)} ops   edit → new candidate ${c.toFixed(0).padStart(5)} ms (min ${Math.min(...toCandidate).toFixed(0)}, max ${Math.max(...toCandidate).toFixed(0)})   edit → cycle end incl. inspection ${median(toCycleEnd).toFixed(0).padStart(5)} ms${ops >= 300 && ops <= 500 ? `   budget < 500 ms: ${c < 500 ? "met" : "MISSED"}` : ""}`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`medians of ${EDITS} edits each; the watcher waits ${60} ms of quiet after a save before building`);
+const example = exampleProject();
+await measure("example", example.dir, example.brief, 5);
+const full = githubDocument();
+const sliced = slice(full, 400);
+for (const [name, document, ops] of [["github-400", sliced, sliced.count], ["github-full", full, operationCount(full)]]) {
+  const dir = githubProject(name, document);
+  await measure(name, dir, join(dir, "context.md"), ops);
+}

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { findConfig } from "../config/load.js";
+import { findConfig, resolveConfigFile } from "../config/load.js";
 import { toInterError, type InterError } from "../errors.js";
 import { selectTasks } from "../graph/build-graph.js";
 import type { Graph } from "../graph/task.js";
@@ -72,6 +72,8 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
  * are shown and the watch goes on; Ctrl-C stops it (exit 130).
  */
 export async function watchBuild(options: WatchOptions): Promise<number> {
+  // Nothing to watch without a config: a usage error before any event, not a state to wait in.
+  resolveConfigFile(resolve(options.cwd ?? process.cwd()), options.config);
   const out = (event: WatchEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
   const say = (line: string) => options.json || process.stderr.write(`${line}\n`);
   let pending: string[] = [];

@@ -19,7 +19,7 @@ export function findConfig(cwd: string): string | undefined {
   }
 }
 
-function resolveConfigFile(cwd: string, explicit: string | undefined): string {
+export function resolveConfigFile(cwd: string, explicit: string | undefined): string {
   if (explicit) {
     const file = resolve(cwd, explicit);
     if (!existsSync(file) || !statSync(file).isFile()) {

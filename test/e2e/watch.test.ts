@@ -176,6 +176,18 @@ describe("inter run <target> --watch", () => {
     expect(fixed.end.ran).toContain("openapi");
   }, 90_000);
 
+  it("follows the files the OpenAPI document $refs", async () => {
+    const dir = watchProject();
+    writeFileSync(join(dir, "api/openapi.yaml"), ["openapi: 3.1.0", "info: { title: Rooms, version: 1.0.0 }", "paths:", "  /rooms:", "    get:", "      operationId: listRooms", "      tags: [rooms]", "      responses:", '        "200":', "          description: the rooms", "          content:", "            application/json:", '              schema: { $ref: "./room.yaml" }', ""].join("\n"));
+    writeFileSync(join(dir, "api/room.yaml"), "type: object\nproperties:\n  id: { type: string }\n");
+    const w = watch(dir, ["run", "design"]);
+    expect((await w.cycle()).end.status).toBe("ok");
+    appendFileSync(join(dir, "api/room.yaml"), "  capacity: { type: integer }\n");
+    const edited = await w.cycle();
+    expect(edited.start.changed).toEqual(["api/room.yaml"]);
+    expect(edited.end).toMatchObject({ status: "ok", ran: expect.arrayContaining(["openapi"]) });
+  }, 60_000);
+
   it("reloads an edited config (a broken one is an error until fixed) and picks up new and deleted inputs", async () => {
     const dir = watchProject();
     const w = watch(dir, ["run", "design"]);
@@ -249,6 +261,13 @@ describe("inter run <target> --watch", () => {
     expect(read(dir, "slow.out")).toBe("two\n");
     expect(statuses(await inter(dir, ["run", "slow", "--json"])).slow).toBe("cached");
   }, 90_000);
+
+  it("without a config there is nothing to watch: CONFIG_NOT_FOUND, exit 2", async () => {
+    const dir = makeProject({});
+    const result = await inter(dir, ["build", "--watch", "--json"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.json).toMatchObject({ ok: false, error: { code: "CONFIG_NOT_FOUND" } });
+  });
 
   it("prints each cycle for people on stderr, with what ran, what was cached and the next wait", async () => {
     const dir = watchProject();

@@ -5,12 +5,14 @@ import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand }
 import { EvalDiffCommand, EvalNewCommand, EvalReportCommand, EvalRunCommand, EvalValidateCommand } from "./commands/eval.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
+import { InitCommand } from "./commands/init.js";
 import { InspectCommand } from "./commands/inspect.js";
 import { RunCommand } from "./commands/run.js";
+import { StatusCommand } from "./commands/status.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "./version.js";
 
-const COMMANDS = [BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
+const COMMANDS = [InitCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

@@ -11,8 +11,12 @@ export interface SkillCheck {
 const ALLOWED_KEYS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools"]);
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** Validates each bundled Skill the way a portable validator does, plus: every command it quotes exists. */
-export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[]): Promise<SkillCheck[]> {
+/**
+ * Validates each bundled Skill the way a portable validator does, plus: every command it quotes exists. Generated CLIs
+ * take flags only, so the words before the first flag must name a command; with `positionals` (a CLI such as inter
+ * itself) the longest command those words start with counts.
+ */
+export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[], options: { positionals?: boolean } = {}): Promise<SkillCheck[]> {
   const yaml = await import("yaml");
   const parse = yaml.parse ?? (yaml as unknown as { default: typeof yaml }).default.parse;
   const known = new Set([...commands.map((c) => c.name), "skills", "issue create", "issue list", "issue show", "issue update"]);
@@ -51,7 +55,8 @@ export async function validateSkills(skillFiles: Record<string, string>, binary:
         const end = words.findIndex((w, i) => i > 0 && (w.startsWith("-") || w.startsWith("<")));
         const path = words.slice(1, end < 0 ? undefined : end);
         if (!path.length || path[0] === "skills") continue;
-        if (!known.has(path.join(" "))) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
+        const named = options.positionals ? path.some((_, i) => known.has(path.slice(0, i + 1).join(" "))) : known.has(path.join(" "));
+        if (!named) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
       }
       return { name: name || folder, description, valid: problems.length === 0, problems };
     });

@@ -79,15 +79,19 @@ export class EvalNewCommand extends BaseCommand {
     description: "Write a starter eval-plan.json for the candidate in a folder: one scenario per bundled Skill",
     details:
       "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. An existing eval-plan.json is never overwritten.",
-    examples: [["Start a plan", "inter eval new ./evaluation"]],
+    examples: [
+      ["Start a plan in an evaluation folder holding cli.tgz", "inter eval new ./evaluation"],
+      ["Start a project's plan from its build", "inter eval new evals --candidate dist/cli.tgz"],
+    ],
   });
   folder = Option.String({ name: "folder" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz to read (default: FOLDER/cli.tgz)" });
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
-    const tgz = join(folder, "cli.tgz");
+    const tgz = this.candidate ? resolve(this.cwd ?? process.cwd(), this.candidate) : join(folder, "cli.tgz");
     const planFile = join(folder, "eval-plan.json");
-    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `${this.folder} holds no cli.tgz.`, "Copy a candidate there (inter build writes dist/cli.tgz).", { path: tgz });
+    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", this.candidate ? `No candidate at ${this.candidate}.` : `${this.folder} holds no cli.tgz.`, "Build one with `inter build` (it writes dist/cli.tgz) and pass --candidate dist/cli.tgz, or copy it into the folder.", { path: tgz });
     if (existsSync(planFile)) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists; it is never overwritten.`, "Edit it, or remove it first to start over.", { path: planFile });
     const { checkTarball } = await import("../../inspect/tarball.js");
     await checkTarball(tgz);

@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { credentialEnv } from "../config/credential.js";
+import { findConfig } from "../config/load.js";
+import { toInterError } from "../errors.js";
+import { expandGlobs } from "../graph/files.js";
+import { openProject, type Project } from "../cli/project.js";
+import { outDir } from "../tasks/design.js";
+
+export interface Blocker {
+  stage: "generation" | "evaluation";
+  what: string;
+  /** Who can clear it: a missing input file, a person's decision or secret, or work an agent can do. */
+  requires: "input" | "human" | "agent";
+  /** The next action, as a command with its arguments. */
+  next: string;
+}
+
+export interface StatusReport {
+  dir: string;
+  config: { found: boolean; file: string | null; valid: boolean; error: { code: string; message: string; suggestion: string } | null };
+  inputs: Array<{ role: string; pattern: string; files: Array<{ path: string; sha256: string }> }>;
+  ready: boolean;
+  evaluationReady: boolean;
+  blockers: Blocker[];
+  credential: { env: string; set: boolean } | null;
+  last: {
+    candidate: { sha256: string; file: string } | null;
+    certification: string | null;
+    evaluation: { verdict: string; gateMet: boolean | null; passed: number; attempts: number; finishedAt: string | null; file: string } | null;
+  };
+  cache: { dir: string; objects: number; bytes: number } | null;
+}
+
+/** Placeholders `inter init` and `inter eval new` leave for a person or agent to replace. */
+const CONTEXT_TODO = /<!--\s*TODO/;
+const PLAN_FILL = /<<FILL ME/;
+
+const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+function latestData(project: Project, task: string): any {
+  const latest = project.store.readLatest(task);
+  return latest ? project.store.readRecord(task, latest.fingerprint)?.data : undefined;
+}
+
+/** Where a project stands, without running anything: read from the config, the inputs, the cache and the outputs. */
+export async function projectStatus(options: { cwd: string; config?: string }): Promise<StatusReport> {
+  const cwd = resolve(options.cwd);
+  const file = options.config ? resolve(cwd, options.config) : (findConfig(cwd) ?? null);
+  const report: StatusReport = {
+    dir: cwd,
+    config: { found: Boolean(file && existsSync(file)), file, valid: false, error: null },
+    inputs: [],
+    ready: false,
+    evaluationReady: false,
+    blockers: [],
+    credential: null,
+    last: { candidate: null, certification: null, evaluation: null },
+    cache: null,
+  };
+  if (!report.config.found) {
+    report.blockers.push({ stage: "generation", what: "no intermesh.config.ts here or above", requires: "agent", next: "inter init --name <Product> --openapi <path/to/openapi.yaml>" });
+    return report;
+  }
+  let project: Project;
+  try {
+    project = await openProject({ cwd, config: options.config });
+  } catch (error) {
+    const err = toInterError(error);
+    report.config.error = { code: err.code, message: err.message, suggestion: err.suggestion };
+    report.blockers.push({ stage: "generation", what: `the config does not load (${err.code}): ${err.message}`, requires: "agent", next: `inter build --json  # after: ${err.suggestion}` });
+    return report;
+  }
+  report.config.valid = true;
+  const { config, root } = project.loaded;
+  const rel = (p: string) => relative(cwd, join(root, p)) || p;
+  const roles: Array<[string, string[]]> = [
+    ["openapi", [config.inputs.openapi].flat()],
+    ["context", config.inputs.context ? [config.inputs.context].flat() : []],
+    ...(config.targets?.eval ? [["plan", [config.targets.eval.plan]] as [string, string[]]] : []),
+  ];
+  const expanded = await expandGlobs(root, roles.flatMap(([, patterns]) => patterns));
+  for (const [role, patterns] of roles)
+    for (const pattern of patterns) report.inputs.push({ role, pattern, files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })) });
+
+  const block = (b: Blocker) => report.blockers.push(b);
+  for (const input of report.inputs) {
+    const at = rel(input.pattern);
+    if (input.role === "openapi" && !input.files.length) block({ stage: "generation", what: `the OpenAPI document ${input.pattern} does not exist`, requires: "input", next: `cp <your-openapi.yaml> ${at}` });
+    if (input.role === "context" && !input.files.length) block({ stage: "generation", what: `the product brief ${input.pattern} does not exist`, requires: "agent", next: `inter init${cwd === root ? "" : ` --dir ${relative(cwd, root) || "."}`}  # writes a skeleton; then fill it in` });
+    if (input.role === "context" && input.files.some((f) => CONTEXT_TODO.test(readFileSync(join(root, f.path), "utf8")))) {
+      block({ stage: "generation", what: `${input.pattern} still has TODO placeholders`, requires: "agent", next: `$EDITOR ${at}  # replace every TODO (Skill intermesh-context); a person confirms the rules` });
+    }
+    if (input.role === "plan" && !input.files.length) block({ stage: "evaluation", what: `the evaluation plan ${input.pattern} does not exist`, requires: "agent", next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}` });
+    if (input.role === "plan" && input.files.some((f) => PLAN_FILL.test(readFileSync(join(root, f.path), "utf8")))) block({ stage: "evaluation", what: `${input.pattern} still has <<FILL ME>> placeholders`, requires: "agent", next: `inter eval validate ${at}` });
+  }
+  if (!config.targets?.eval) block({ stage: "evaluation", what: "no targets.eval in the config", requires: "agent", next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config` });
+
+  const env = credentialEnv(config);
+  report.credential = { env, set: Boolean(process.env[env]) };
+  if (!report.credential.set && config.targets?.eval) block({ stage: "evaluation", what: `${env} is not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: `export ${env}=<the API key>` });
+
+  const bundle = latestData(project, "bundle") as { candidate?: string; file?: string } | undefined;
+  if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
+  report.last.certification = (latestData(project, "inspect") as { level?: string } | undefined)?.level ?? null;
+  const resultsFile = join(root, outDir(config), "eval", "results.json");
+  if (existsSync(resultsFile)) {
+    try {
+      const r = JSON.parse(readFileSync(resultsFile, "utf8"));
+      report.last.evaluation = { verdict: r.verdict, gateMet: r.gate?.met ?? null, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finishedAt: r.finished_at ?? null, file: relative(cwd, resultsFile) };
+    } catch {
+      // an unreadable results file is as good as none
+    }
+  }
+  const objects = project.store.listObjects();
+  report.cache = { dir: relative(cwd, project.cacheDir) || ".", objects: objects.length, bytes: objects.reduce((n, o) => n + o.size, 0) };
+  report.ready = !report.blockers.some((b) => b.stage === "generation");
+  report.evaluationReady = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
+  return report;
+}
+
+export function statusText(r: StatusReport): string {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const lines = [
+    `config      ${r.config.found ? `${r.config.file} — ${r.config.valid ? "valid" : `invalid (${r.config.error?.code})`}` : "not found"}`,
+    ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.pattern}: ${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
+    ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
+    `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
+    `evaluation  ${r.last.evaluation ? `${r.last.evaluation.verdict}${r.last.evaluation.gateMet === null ? "" : r.last.evaluation.gateMet ? ", gate met" : ", gate NOT met"}: ${r.last.evaluation.passed}/${r.last.evaluation.attempts} attempts (${r.last.evaluation.file})` : "none run yet"}`,
+    ...(r.cache ? [`cache       ${r.cache.objects} objects, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
+    "",
+    `generation  ${r.ready ? "ready" : "BLOCKED"}`,
+    `evaluation  ${r.evaluationReady ? "ready" : "BLOCKED"}`,
+    ...r.blockers.map((b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.what}\n      next: ${b.next}`),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,190 @@
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { inter, read, REPO } from "../helpers.js";
+import { API_KEY } from "./example-api.js";
+
+const empty = () => mkdtempSync(join(tmpdir(), "inter-init-"));
+const SKILLS = ["intermesh-context", "intermesh-eval-plan", "intermesh-evaluate", "intermesh-workspace"];
+const actions = (result: { json: any }) => Object.fromEntries(result.json.data.steps.map((s: any) => [s.path, s.action]));
+/** Every file under a folder with its bytes, to prove a command changed nothing. */
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((f) => !f.startsWith(".intermesh") && lstatSync(join(dir, f)).isFile())
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), "utf8")]),
+  );
+
+describe("inter init", () => {
+  it("scaffolds an empty folder that then builds, with the OpenAPI document given by flag", async () => {
+    const dir = empty();
+    cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "api.yaml"));
+    const init = await inter(dir, ["init", "--name", "Acme Rooms", "--openapi", "api.yaml", "--json"]);
+    expect(init.exitCode, init.stdout).toBe(0);
+    expect(init.json.data.conflicts).toBe(0);
+    const written = actions(init);
+    expect(written).toMatchObject({ "intermesh.config.ts": "create", "inputs/context.md": "create", "evals/README.md": "create", ".gitignore": "create" });
+    for (const skill of SKILLS) expect(written[`.agents/skills/${skill}/SKILL.md`]).toBe("create");
+    const cfg = read(dir, "intermesh.config.ts");
+    expect(cfg).toContain('product: { name: "Acme Rooms", binary: "acme-rooms" }');
+    expect(cfg).toContain('openapi: "api.yaml"');
+    expect(cfg).toContain('credentialEnv: "ACME_ROOMS_API_KEY"');
+    expect(read(dir, ".gitignore").split("\n")).toEqual(expect.arrayContaining([".intermesh/", "dist/"]));
+    expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toBe(read(REPO, "skills/intermesh-workspace/SKILL.md"));
+
+    const build = await inter(dir, ["build", "--json"]);
+    expect(build.exitCode, build.stdout).toBe(0);
+    expect(existsSync(join(dir, "dist/cli.tgz"))).toBe(true);
+  });
+
+  it("--dry-run lists every step and whether its file exists, and writes nothing", async () => {
+    const dir = empty();
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    const before = snapshot(dir);
+    const dry = await inter(dir, ["init", "--dry-run", "--json"]);
+    expect(dry.exitCode).toBe(0);
+    expect(dry.json.data.dryRun).toBe(true);
+    expect(dry.json.data.steps.find((s: any) => s.path === ".gitignore")).toMatchObject({ action: "append", exists: true, reason: "adds .intermesh/, dist/, .inter-eval/" });
+    expect(dry.json.data.steps.find((s: any) => s.path === "intermesh.config.ts")).toMatchObject({ action: "create", exists: false });
+    expect(snapshot(dir)).toEqual(before);
+    expect(readdirSync(dir)).toEqual([".gitignore"]);
+  });
+
+  it("is idempotent, keeps files you edited, and brings its own untouched files up to date", async () => {
+    const dir = empty();
+    await inter(dir, ["init", "--name", "Acme"]);
+    const first = snapshot(dir);
+    const again = await inter(dir, ["init", "--name", "Acme", "--json"]);
+    expect(new Set(Object.values(actions(again)))).toEqual(new Set(["unchanged"]));
+    expect(snapshot(dir)).toEqual(first);
+
+    // You edited the brief: it is yours now.
+    writeFileSync(join(dir, "inputs/context.md"), "# Acme\n\nMy own words.\n");
+    // A file an older inter init wrote and nobody touched since: the manifest holds the hash it wrote.
+    writeFileSync(join(dir, "evals/README.md"), "old template\n");
+    const manifest = JSON.parse(read(dir, ".intermesh/init.json"));
+    manifest.files["evals/README.md"] = createHash("sha256").update("old template\n").digest("hex");
+    writeFileSync(join(dir, ".intermesh/init.json"), JSON.stringify(manifest));
+    const third = await inter(dir, ["init", "--name", "Acme", "--json"]);
+    expect(actions(third)).toMatchObject({ "inputs/context.md": "kept", "evals/README.md": "update" });
+    expect(read(dir, "inputs/context.md")).toBe("# Acme\n\nMy own words.\n");
+    expect(read(dir, "evals/README.md")).toBe(first["evals/README.md"]);
+  });
+
+  it("leaves an unmanaged Skill of the same name untouched and reports the decision it needs", async () => {
+    const dir = empty();
+    mkdirSync(join(dir, ".agents/skills/intermesh-workspace"), { recursive: true });
+    writeFileSync(join(dir, ".agents/skills/intermesh-workspace/SKILL.md"), "---\nname: intermesh-workspace\ndescription: mine\n---\nmine\n");
+    mkdirSync(join(dir, ".claude"));
+    const init = await inter(dir, ["init", "--json"]);
+    expect(init.exitCode).toBe(0);
+    expect(init.json.data.conflicts).toBe(1);
+    const conflict = init.json.data.steps.find((s: any) => s.action === "conflict");
+    expect(conflict).toMatchObject({ path: ".agents/skills/intermesh-workspace", decision: expect.stringContaining("move .agents/skills/intermesh-workspace away and run `inter init` again") });
+    expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toContain("description: mine");
+    expect(readdirSync(join(dir, ".agents/skills/intermesh-workspace"))).toEqual(["SKILL.md"]);
+    // The other Skills are installed, and linked from .claude/skills because .claude exists; the conflicting one is not.
+    expect(readlinkSync(join(dir, ".claude/skills/intermesh-evaluate"))).toBe("../../.agents/skills/intermesh-evaluate");
+    expect(read(dir, ".claude/skills/intermesh-evaluate/SKILL.md")).toBe(read(REPO, "skills/intermesh-evaluate/SKILL.md"));
+    expect(existsSync(join(dir, ".claude/skills/intermesh-workspace"))).toBe(false);
+    const text = await inter(dir, ["init"]);
+    expect(text.stdout).toMatch(/conflict\s+\.agents\/skills\/intermesh-workspace — a Skill named intermesh-workspace exists here and was not installed by inter init\n\s+→ decide: Keep yours/);
+  });
+
+  it("a run that fails half-way reports completed, failed and pending steps and the command that resumes it", async () => {
+    const dir = empty();
+    writeFileSync(join(dir, ".agents"), "a file where a folder must go");
+    const failed = await inter(dir, ["init", "--name", "Acme", "--json"]);
+    expect(failed.exitCode).toBe(1);
+    const { code, details } = failed.json.error;
+    expect(code).toBe("INIT_FAILED");
+    expect(details.completed).toEqual(["intermesh.config.ts", "inputs/context.md", "evals/README.md", ".gitignore"]);
+    expect(details.failed.path).toBe(".agents/skills/intermesh-context/SKILL.md");
+    expect(details.pending).toHaveLength(7);
+    expect(details.resume).toBe("inter init --name Acme");
+    rmSync(join(dir, ".agents"));
+    const resumed = await inter(dir, ["init", "--name", "Acme", "--json"]);
+    expect(resumed.exitCode).toBe(0);
+    const a = actions(resumed);
+    expect(a["intermesh.config.ts"]).toBe("unchanged");
+    expect(a[".agents/skills/intermesh-context/SKILL.md"]).toBe("create");
+  });
+
+  it("--example scaffolds the Rooms example, which builds and passes its evaluation", async () => {
+    const parent = empty();
+    const dir = join(parent, "rooms-demo");
+    const init = await inter(parent, ["init", "--dir", "rooms-demo", "--example", "--json"]);
+    expect(init.exitCode, init.stdout).toBe(0);
+    const build = await inter(dir, ["build", "--json"]);
+    expect(build.exitCode, build.stdout).toBe(0);
+    const evaluation = await inter(dir, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(evaluation.exitCode, evaluation.stdout).toBe(0);
+    expect(JSON.parse(read(dir, "dist/eval/results.json")).gate.met).toBe(true);
+  }, 120_000);
+});
+
+describe("inter status", () => {
+  const status = async (dir: string, env: Record<string, string> = {}) => {
+    const r = await inter(dir, ["status", "--json"], env);
+    expect(r.exitCode).toBe(0);
+    return r.json.data;
+  };
+  const blockers = (s: any) => s.blockers.map((b: any) => `${b.stage}/${b.requires}: ${b.next}`);
+
+  it("without a config: one blocker, which inter init clears", async () => {
+    const s = await status(empty());
+    expect(s.config).toMatchObject({ found: false, valid: false });
+    expect(s.ready).toBe(false);
+    expect(blockers(s)).toEqual(["generation/agent: inter init --name <Product> --openapi <path/to/openapi.yaml>"]);
+  });
+
+  it("with an invalid config: the error code and its fix", async () => {
+    const dir = empty();
+    writeFileSync(join(dir, "intermesh.config.ts"), 'export default { product: { name: "X", binary: "Not Valid" }, inputs: { openapi: "a.yaml" } };\n');
+    const s = await status(dir);
+    expect(s.config).toMatchObject({ found: true, valid: false, error: { code: "CONFIG_INVALID" } });
+    expect(s.blockers[0]).toMatchObject({ stage: "generation", requires: "agent" });
+  });
+
+  it("after inter init: the missing OpenAPI document needs an input, the brief's TODOs an agent, the plan an agent", async () => {
+    const dir = empty();
+    await inter(dir, ["init", "--name", "Acme"]);
+    const s = await status(dir);
+    expect(s.config.valid).toBe(true);
+    expect(s.inputs.find((i: any) => i.role === "openapi").files).toEqual([]);
+    expect(s.inputs.find((i: any) => i.role === "context").files[0].sha256).toBe(createHash("sha256").update(read(dir, "inputs/context.md")).digest("hex"));
+    expect(blockers(s)).toEqual([
+      "generation/input: cp <your-openapi.yaml> inputs/openapi.yaml",
+      "generation/agent: $EDITOR inputs/context.md  # replace every TODO (Skill intermesh-context); a person confirms the rules",
+      "evaluation/agent: inter eval new evals --candidate dist/cli.tgz  # then set targets.eval.plan in the config",
+    ]);
+    expect(s.credential).toEqual({ env: "ACME_API_KEY", set: false });
+  });
+
+  it("the credential is reported as set or not, never by value; ready after a build, with the candidate and its certification", async () => {
+    const parent = empty();
+    const dir = join(parent, "p");
+    await inter(parent, ["init", "--dir", "p", "--example"]);
+    const unset = await status(dir);
+    expect(unset.ready).toBe(true);
+    expect(unset.evaluationReady).toBe(false);
+    expect(blockers(unset)).toEqual(["evaluation/human: export ROOMS_API_KEY=<the API key>"]);
+    expect(unset.last).toEqual({ candidate: null, certification: null, evaluation: null });
+
+    const secret = "sk-status-secret-value-123";
+    const text = await inter(dir, ["status"], { ROOMS_API_KEY: secret });
+    expect(text.stdout).toContain("credential  ROOMS_API_KEY is set");
+    expect(text.stdout + text.stderr).not.toContain(secret);
+
+    await inter(dir, ["build"]);
+    const built = await status(dir, { ROOMS_API_KEY: secret });
+    expect(JSON.stringify(built)).not.toContain(secret);
+    expect(built).toMatchObject({ ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true } });
+    expect(built.last.candidate.sha256).toBe(createHash("sha256").update(readFileSync(join(dir, "dist/cli.tgz"))).digest("hex"));
+    expect(built.last.certification).toBe("Agent-Native");
+    expect(built.cache.objects).toBeGreaterThan(0);
+  }, 60_000);
+});

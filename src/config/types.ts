@@ -3,77 +3,159 @@
 export type Globs = string | string[];
 
 export interface ProductConfig {
-  /** Product name shown in help texts and Skills, e.g. "Rooms". */
+  /** Display name of the product, shown in help texts and Skills, e.g. `"Rooms"`. */
   name: string;
-  /** Name of the generated binary, lowercase kebab-case, e.g. "rooms". */
+  /** Name of the generated CLI binary, lowercase kebab-case, e.g. `"rooms"`. */
   binary: string;
-  /** npm package name of the generated CLI; defaults to `<binary>-cli`. */
+  /**
+   * npm package name of the generated CLI.
+   * @default `<binary>-cli`
+   */
   package?: string;
-  /** Semver of the generated CLI; defaults to "0.1.0". */
+  /**
+   * Semver version of the generated CLI.
+   * @default `"0.1.0"`
+   */
   version?: string;
 }
 
 export interface InputsConfig {
-  /** The OpenAPI (or Swagger 2.0) document: a path or glob relative to the config file. */
+  /** The OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): a path or glob, or a list; must match at least one file. Files it `$ref`s are followed. */
   openapi: Globs;
-  /** The product brief: a path or glob. Optional: without it Skills cannot be planned. */
+  /**
+   * The product brief (`context.md`, see docs/context.md): a path or glob, or a list; when given it must match a file. Without it no Skills are planned.
+   * @default none
+   */
   context?: Globs;
 }
 
 export interface ApiConfig {
-  /** Base URL the generated CLI calls; defaults to the document's first server. */
+  /**
+   * Base URL (http or https) the generated CLI calls; users override it with `<BINARY>_BASE_URL`.
+   * @default the document's first server
+   */
   baseUrl?: string;
-  /** Environment variable holding the credential; defaults to `<BINARY>_API_KEY`. */
+  /**
+   * Name (UPPER_SNAKE) of the environment variable holding the credential — never the credential itself.
+   * @default `<BINARY>_API_KEY`
+   */
   credentialEnv?: string;
 }
 
 export interface ServiceConfig {
+  /** The argv that starts the service, in its own process group; `{port}` becomes a free port. */
   command: string[];
+  /**
+   * Extra environment for the service; `{port}` is filled in here too.
+   * @default none
+   */
   env?: Record<string, string>;
-  /** A URL polled until it answers 2xx, or a port waited for. */
+  /**
+   * A URL polled until it answers 2xx (its origin becomes the base URL the CLI is pointed at), or a port waited for.
+   * @default none (started is ready)
+   */
   ready?: string | number;
+  /**
+   * How long to wait for `ready`, in milliseconds.
+   * @default `15000`
+   */
   timeoutMs?: number;
 }
 
 export type AgentConfig = "reference" | "claude-code" | "codex" | "opencode" | { command: string[] };
 
 export interface TargetsConfig {
-  cli?: { outDir?: string };
+  /** The generated CLI. */
+  cli?: {
+    /**
+     * Where capabilities.json, the package, `cli.tgz`, the receipt and evaluation results are written.
+     * @default `"dist"`
+     */
+    outDir?: string;
+  };
+  /** The evaluation run by `inter run eval` (docs/evaluation.md). */
   eval?: {
+    /** The evaluation plan, `eval-plan.json` (docs/eval-plan.md); `eval-plan.reference.json` beside it feeds the reference agent. */
     plan: string;
+    /**
+     * The execution agent: a preset, or any program as an argv template (`{prompt}`, `{prompt_file}`, `{workspace}`, `{outputs}`).
+     * @default `"reference"`
+     */
     agent?: AgentConfig;
+    /**
+     * Services started for the inspection probes and the evaluation, and stopped afterwards.
+     * @default none
+     */
     services?: Record<string, ServiceConfig>;
-    /** The CI gate of `inter run eval`: each scenario's pass rate must reach minPassRate (default 1). */
-    gate?: { minPassRate?: number; allowIncomplete?: boolean };
+    /** The CI gate of `inter run eval`; `--min-pass-rate` and `--allow-incomplete` override it. */
+    gate?: {
+      /**
+       * Each scenario's pass rate must reach this (0..1).
+       * @default `1`
+       */
+      minPassRate?: number;
+      /**
+       * Leave incomplete attempts out of the rate instead of counting them as not passed.
+       * @default `false`
+       */
+      allowIncomplete?: boolean;
+    };
   };
 }
 
 export interface UserTaskConfig {
-  /** A shell command line, or an argv array run without a shell. */
+  /** A shell command line, or an argv array run without a shell, in the project folder. */
   command: string | string[];
-  /** Task ids (built-in or user) that must finish first. */
+  /**
+   * Task ids (built-in or yours) that must finish first.
+   * @default none
+   */
   deps?: string[];
-  /** Globs whose contents key the cache. */
+  /**
+   * Globs of files whose contents key the cache.
+   * @default none
+   */
   inputs?: string[];
-  /** Globs of files the task writes; they are stored and restored by the cache. */
+  /**
+   * Globs of files the task writes; the cache stores and restores them.
+   * @default none
+   */
   outputs?: string[];
-  /** Names of environment variables whose values key the cache (values are hashed, never stored). */
+  /**
+   * Names of environment variables whose values key the cache (hashed, never stored).
+   * @default none
+   */
   env?: string[];
 }
 
 export interface CacheConfig {
-  /** Cache folder; defaults to `.intermesh/cache`. */
+  /**
+   * The local cache folder.
+   * @default `".intermesh/cache"`
+   */
   dir?: string;
-  /** Upper bound kept by `inter cache gc`, in bytes or with a unit ("500MB"); defaults to "1GB". */
+  /**
+   * The bound `inter cache gc` trims the cache to: bytes, or a size such as `"500MB"`.
+   * @default `"1GB"`
+   */
   maxSize?: string | number;
 }
 
 export interface InterConfig {
+  /** What the generated CLI is called. */
   product: ProductConfig;
+  /** The files the CLI is designed from. */
   inputs: InputsConfig;
+  /** How the generated CLI reaches the API. */
   api?: ApiConfig;
+  /** What `inter build` and `inter run <target>` produce. */
   targets?: TargetsConfig;
+  /**
+   * Your own cached command tasks, by id (lowercase kebab-case).
+   * @default none
+   */
   tasks?: Record<string, UserTaskConfig>;
+  /** The local cache. */
   cache?: CacheConfig;
 }
 

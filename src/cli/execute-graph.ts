@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { initHasher } from "../cache/hash.js";
 import { acquireLock } from "../cache/lock.js";
+import { RemoteCache, remoteSettings, type RemoteSummary } from "../cache/remote.js";
 import { StatIndex } from "../cache/stat-index.js";
 import { ERROR_CODES, InterError, type ErrorCode } from "../errors.js";
 import { selectTasks } from "../graph/build-graph.js";
@@ -12,6 +13,8 @@ import { INTER_BUILD } from "./version.js";
 export interface GraphRun {
   tasks: TaskOutcome[];
   summary: { total: number; ran: number; cached: number; failed: number; skipped: number; interrupted: number; durationMs: number };
+  /** Present when a remote cache was used: hits, misses, uploads, errors and the one warning. */
+  remote?: RemoteSummary;
 }
 
 const LOCK_TIMEOUT_MS = 30 * 60 * 1000;
@@ -35,6 +38,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Instead of the terminal's or --json's reporter. */
   reporter?: Reporter;
+  /** "off" (--no-remote), "only" (--remote-only: no local hits); default: use the remote cache when configured. */
+  remote?: "auto" | "off" | "only";
 }
 
 export async function executeGraph(project: Project, requested: string[], options: ExecuteOptions): Promise<GraphRun> {
@@ -63,6 +68,12 @@ export async function executeGraph(project: Project, requested: string[], option
     onWait: (pid) => options.json || process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
   });
   let outcomes: TaskOutcome[];
+  const settings = options.remote === "off" ? undefined : remoteSettings(project.loaded.config.cache?.remote);
+  if (options.remote === "only" && !settings) {
+    lock.release();
+    throw new InterError("USAGE_ERROR", "--remote-only needs a remote cache, and none is configured.", "Set cache.remote.url in the config or INTER_REMOTE_CACHE_URL.");
+  }
+  const remote = settings ? new RemoteCache(settings) : undefined;
   try {
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);
@@ -79,10 +90,13 @@ export async function executeGraph(project: Project, requested: string[], option
         force: options.force,
         signal: controller.signal,
         reporter,
+        remote,
+        remoteOnly: options.remote === "only",
       });
     } finally {
       await reporter.done?.();
       statIndex.save();
+      await remote?.flush();
     }
   } finally {
     lock.release();
@@ -95,8 +109,13 @@ export async function executeGraph(project: Project, requested: string[], option
   const run: GraphRun = {
     tasks: outcomes.map((o) => ({ ...o, durationMs: Math.round(o.durationMs) })),
     summary: { total: outcomes.length, ran: count("ran"), cached: count("cached"), failed: count("failed"), skipped: count("skipped"), interrupted: count("interrupted"), durationMs },
+    ...(remote ? { remote: remote.summary } : {}),
   };
-  if (!options.json) process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
+  if (!options.json) {
+    if (remote?.summary.warning) process.stderr.write(`⚠ ${remote.summary.warning}\n`);
+    process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
+    if (remote) process.stderr.write(`remote cache ${remote.summary.url}: ${remote.summary.hits} hits, ${remote.summary.misses} misses, ${remote.summary.uploads} uploads, ${remote.summary.errors} errors\n`);
+  }
 
   if (controller.signal.aborted) {
     throw new InterError("INTERRUPTED", "Interrupted; finished tasks were recorded in the cache.", "Run the same command again to continue where it stopped.", { ...run });

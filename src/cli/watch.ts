@@ -20,6 +20,7 @@ export interface WatchOptions {
   json: boolean;
   concurrency: number;
   force: boolean;
+  remote: "auto" | "off" | "only";
 }
 
 /** One line of `--json` watch output (NDJSON on stdout). */
@@ -128,7 +129,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
       lastSet = await watchSetOf(project, selectTasks(project.graph, ids));
       // Watching before building: a save during this build is seen, cancels it and starts the next.
       await watcher.update(lastSet);
-      if (!controller.signal.aborted) await executeGraph(project, ids, { json: true, concurrency: options.concurrency, force: options.force && n === 1, signal: controller.signal, reporter });
+      if (!controller.signal.aborted) await executeGraph(project, ids, { json: true, concurrency: options.concurrency, force: options.force && n === 1, signal: controller.signal, reporter, remote: options.remote });
     } catch (caught) {
       error = toInterError(caught);
       if (!project) {

@@ -139,6 +139,36 @@ export interface CacheConfig {
    * @default `"1GB"`
    */
   maxSize?: string | number;
+  /**
+   * A shared cache speaking the Turborepo remote-cache API; `INTER_REMOTE_CACHE_URL`, `_TEAM` and `_TOKEN` override it.
+   * @default none (local only)
+   */
+  remote?: RemoteCacheConfig;
+}
+
+export interface RemoteCacheConfig {
+  /** Base URL of the server, e.g. `"https://cache.example.com"` (artifacts live under `/v8/artifacts/`). */
+  url?: string;
+  /**
+   * The team (`team_…` is sent as teamId, anything else as slug).
+   * @default none
+   */
+  team?: string;
+  /**
+   * The bearer token. Read it from the environment (`process.env.X`), never write it into the config.
+   * @default none
+   */
+  token?: string;
+  /**
+   * Sign artifacts with `INTER_REMOTE_CACHE_SIGNATURE_KEY` (x-artifact-tag) and refuse unsigned or wrongly signed ones.
+   * @default `true` when the key is set
+   */
+  signature?: boolean;
+  /**
+   * Each request's time limit, in milliseconds; a slow remote is then treated as down.
+   * @default `10000`
+   */
+  timeoutMs?: number;
 }
 
 export interface InterConfig {

@@ -60,6 +60,15 @@ const isConfig = t.isObject({
     t.isObject({
       dir: t.isOptional(nonEmpty),
       maxSize: t.isOptional(t.isOneOf([t.cascade(t.isNumber(), [t.isPositive()]), t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)])])),
+      remote: t.isOptional(
+        t.isObject({
+          url: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
+          team: t.isOptional(nonEmpty),
+          token: t.isOptional(t.isString()),
+          signature: t.isOptional(t.isBoolean()),
+          timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(100, 600_000)])),
+        }),
+      ),
     }),
   ),
 });
@@ -82,6 +91,7 @@ const FIXES: Record<string, string> = {
   "tasks.*.command": 'Give a shell command line ("npm run lint") or an argv array (["node", "script.mjs"]).',
   "tasks.*.env": "List environment variable names in UPPER_SNAKE case; their values are hashed, never stored.",
   "cache.maxSize": 'Use a byte count or a size such as "500MB" or "2GB".',
+  "cache.remote.url": 'Use the server\'s http(s) base URL, e.g. "https://cache.example.com".',
 };
 
 function fixFor(path: string, reason: string): string {

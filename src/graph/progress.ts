@@ -5,7 +5,7 @@ const ms = (n: number) => (n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFi
 function label(outcome: TaskOutcome): string {
   switch (outcome.status) {
     case "cached":
-      return `${outcome.id} (cached)`;
+      return `${outcome.id} (cached${outcome.source === "remote" ? ", from the remote cache" : ""})`;
     case "ran":
       return `${outcome.id} (${ms(outcome.durationMs)}${outcome.reasons?.length ? `; ${outcome.reasons[0]}${outcome.reasons.length > 1 ? ` +${outcome.reasons.length - 1}` : ""}` : ""})`;
     case "failed":

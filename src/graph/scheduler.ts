@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../cache/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
+import { packArtifact, unpackArtifact, type RemoteCache } from "../cache/remote.js";
 import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
 import { InterError, toInterError } from "../errors.js";
@@ -17,6 +18,8 @@ export interface TaskOutcome {
   status: TaskStatus;
   durationMs: number;
   fingerprint?: string;
+  /** For cached tasks: whether the record came from this machine's cache or the remote one. */
+  source?: "local" | "remote";
   /** Why the task ran instead of hitting the cache. */
   reasons?: string[];
   error?: { code: string; message: string; suggestion: string; details?: Record<string, unknown> };
@@ -45,6 +48,10 @@ export interface RunOptions {
   force: boolean;
   signal: AbortSignal;
   reporter: Reporter;
+  /** Shared cache other machines fill: read after a local miss, written after each run. */
+  remote?: RemoteCache;
+  /** Ignore local records: every hit must come from the remote cache. */
+  remoteOnly?: boolean;
 }
 
 const LOG_TAIL = 60;
@@ -142,11 +149,17 @@ async function executeTask(
   let fingerprint = fingerprintBefore;
 
   if (!options.force && task.cache !== false) {
-    const record = options.store.readRecord(task.id, fingerprint);
-    if (record && restoreHit(record, options)) {
+    const local = options.remoteOnly ? undefined : options.store.readRecord(task.id, fingerprint);
+    let source: "local" | "remote" = "local";
+    let record = local && restoreHit(local, options) ? local : undefined;
+    if (!record && options.remote?.available) {
+      ({ record, fingerprint, key } = await fromRemote(task, options, options.remote, base, key, fingerprint));
+      source = "remote";
+    }
+    if (record) {
       options.store.touchLatest(task.id, fingerprint);
       return {
-        outcome: { id: task.id, status: "cached", durationMs: performance.now() - started, fingerprint, warnings: record.warnings, data: record.data, outputs: record.outputs.map((o) => o.path) },
+        outcome: { id: task.id, status: "cached", source, durationMs: performance.now() - started, fingerprint, warnings: record.warnings, data: record.data, outputs: record.outputs.map((o) => o.path) },
         result: { data: record.data, outputs: record.outputs },
         digest: record.digest,
       };
@@ -187,6 +200,7 @@ async function executeTask(
   if (returned.reads?.length) {
     const reads = [...new Set(returned.reads.map((r) => (isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..") ? toProjectPath(options.loaded.root, r) : r)))].sort();
     options.store.writeReads(task.id, base, reads);
+    if (task.cache !== false) options.remote?.put(readsId(base), Buffer.from(JSON.stringify(reads)), 0);
     key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
     fingerprint = fingerprintOf(key);
   }
@@ -207,11 +221,45 @@ async function executeTask(
     digest,
   };
   options.store.writeRecord(record);
+  if (options.remote && task.cache !== false) {
+    const artifact = packArtifact(record, options.store);
+    if (artifact) options.remote.put(fingerprint, artifact, record.durationMs);
+  }
   return {
     outcome: { id: task.id, status: "ran", durationMs: performance.now() - started, fingerprint, reasons, warnings, data, outputs: outputs.map((o) => o.path) },
     result: { data, outputs },
     digest,
   };
+}
+
+/** The artifact id under which the files a task read (beyond its declared inputs) are shared. */
+const readsId = (base: string) => `${base}-reads`;
+
+/**
+ * A local miss asks the remote cache. A task that reads files beyond its inputs ($ref'd documents) is keyed by their
+ * hashes too, so a machine that has never run it first fetches the list of those files, then the record keyed by them.
+ */
+async function fromRemote(task: TaskSpec, options: RunOptions, remote: RemoteCache, base: string, key: FingerprintKey, fingerprint: string): Promise<{ record?: TaskRecord; key: FingerprintKey; fingerprint: string }> {
+  let body = await remote.get(fingerprint);
+  if (!body && !key.reads) {
+    const list = await remote.get(readsId(base));
+    let reads: unknown;
+    try {
+      reads = list && JSON.parse(list.toString("utf8"));
+    } catch {
+      // an unreadable list is a miss like any other
+    }
+    if (Array.isArray(reads) && reads.length && reads.every((r) => typeof r === "string")) {
+      options.store.writeReads(task.id, base, reads);
+      key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
+      fingerprint = fingerprintOf(key);
+      body = await remote.get(fingerprint);
+    }
+  }
+  const record = body && unpackArtifact(body, { task: task.id, fingerprint }, options.store);
+  const usable = record && restoreHit(record, options) ? record : undefined;
+  remote.counted(Boolean(usable));
+  return { record: usable, key, fingerprint };
 }
 
 async function collectOutputs(task: TaskSpec, options: RunOptions): Promise<OutputEntry[]> {

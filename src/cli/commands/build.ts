@@ -2,11 +2,12 @@ import { Command, Option } from "clipanion";
 import { buildTaskIds } from "../../graph/build-graph.js";
 import type { BundleData } from "../../tasks/bundle.js";
 import type { InspectData } from "../../tasks/inspect.js";
-import { BaseCommand, type CommandResult } from "../base.js";
+import type { CommandResult } from "../base.js";
+import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
 
-export class BuildCommand extends BaseCommand {
+export class BuildCommand extends GraphCommand {
   static paths = [["build"]];
   static usage = Command.Usage({
     description: "Build every target except the evaluation, re-running only tasks whose inputs changed",
@@ -25,10 +26,10 @@ export class BuildCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     if (this.watch) {
       const { watchBuild } = await import("../watch.js");
-      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: buildTaskIds, json: this.json, concurrency: this.parallelism, force: this.force }) };
+      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: buildTaskIds, json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
     }
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
-    const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force });
+    const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
     const bundle = data.tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
     const inspect = data.tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
     if (bundle && !this.json) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);

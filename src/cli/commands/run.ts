@@ -1,11 +1,12 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { resolveRunTarget } from "../../graph/build-graph.js";
-import { BaseCommand, type CommandResult } from "../base.js";
+import type { CommandResult } from "../base.js";
+import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
 
-export class RunCommand extends BaseCommand {
+export class RunCommand extends GraphCommand {
   static paths = [["run"]];
   static usage = Command.Usage({
     description: "Run one task or target and whatever it depends on",
@@ -26,7 +27,7 @@ export class RunCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     if (this.watch) {
       const { watchBuild } = await import("../watch.js");
-      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: (graph) => resolveRunTarget(graph, this.name), json: this.json, concurrency: this.parallelism, force: this.force }) };
+      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: (graph) => resolveRunTarget(graph, this.name), json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
     }
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const target = project.loaded.config.targets?.eval;
@@ -34,7 +35,7 @@ export class RunCommand extends BaseCommand {
     if (target && (minPassRate !== undefined || this.allowIncomplete)) {
       target.gate = { ...target.gate, ...(minPassRate !== undefined ? { minPassRate } : {}), ...(this.allowIncomplete ? { allowIncomplete: true } : {}) };
     }
-    const data = await executeGraph(project, resolveRunTarget(project.graph, this.name), { json: this.json, concurrency: this.parallelism, force: this.force });
+    const data = await executeGraph(project, resolveRunTarget(project.graph, this.name), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
     return { data };
   }
 }

@@ -1,0 +1,201 @@
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { RemoteCacheConfig } from "../config/types.js";
+import type { Store, TaskRecord } from "./store.js";
+
+/** Where the remote cache is and how to talk to it, after the environment has overridden the config. */
+export interface RemoteSettings {
+  url: string;
+  team: string | undefined;
+  token: string | undefined;
+  /** HMAC key for the artifact integrity tag (x-artifact-tag), when artifacts are signed. */
+  signatureKey: string | undefined;
+  timeoutMs: number;
+}
+
+export interface RemoteSummary {
+  url: string;
+  hits: number;
+  misses: number;
+  uploads: number;
+  errors: number;
+  /** The first error, once: the remote is then treated as down for the rest of the run. */
+  warning: string | null;
+}
+
+const FORMAT = "inter-artifact/1";
+const UPLOADS_AT_ONCE = 4;
+
+/** INTER_REMOTE_CACHE_URL / _TEAM / _TOKEN / _SIGNATURE_KEY override `cache.remote`; no URL means no remote cache. */
+export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJS.ProcessEnv = process.env): RemoteSettings | undefined {
+  const url = env.INTER_REMOTE_CACHE_URL || config?.url;
+  if (!url) return undefined;
+  return {
+    url: url.replace(/\/+$/, ""),
+    team: env.INTER_REMOTE_CACHE_TEAM || config?.team,
+    token: env.INTER_REMOTE_CACHE_TOKEN || config?.token,
+    signatureKey: config?.signature === false ? undefined : env.INTER_REMOTE_CACHE_SIGNATURE_KEY || undefined,
+    timeoutMs: config?.timeoutMs ?? 10_000,
+  };
+}
+
+/** Packs a record and the objects it names into one artifact (gzipped JSON: small, self-describing, verifiable). */
+export function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
+  const objects: Record<string, string> = {};
+  for (const o of record.outputs) {
+    const bytes = store.readObject(o.sha256);
+    if (!bytes) return undefined;
+    objects[o.sha256] = bytes.toString("base64");
+  }
+  return gzipSync(JSON.stringify({ format: FORMAT, record, objects }));
+}
+
+/**
+ * Unpacks an artifact into the local store, trusting nothing: it must be the record of this task and fingerprint, and
+ * every object must hash to its name. Anything else is a miss.
+ */
+export function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: string }, store: Store): TaskRecord | undefined {
+  let parsed: { format?: string; record?: TaskRecord; objects?: Record<string, string> };
+  try {
+    parsed = JSON.parse(gunzipSync(body).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  const record = parsed.record;
+  if (parsed.format !== FORMAT || !record || record.task !== expected.task || record.fingerprint !== expected.fingerprint || !Array.isArray(record.outputs)) return undefined;
+  const verified: Buffer[] = [];
+  for (const o of record.outputs) {
+    const encoded = parsed.objects?.[o.sha256];
+    if (typeof encoded !== "string") return undefined;
+    const bytes = Buffer.from(encoded, "base64");
+    if (createHash("sha256").update(bytes).digest("hex") !== o.sha256) return undefined;
+    verified.push(bytes);
+  }
+  for (const bytes of verified) store.putObject(bytes);
+  store.writeRecord(record);
+  return record;
+}
+
+/**
+ * A client of the Turborepo remote-cache HTTP API (GET/PUT/HEAD /v8/artifacts/:hash, bearer token, team or slug).
+ * The remote can only speed a build up: the first error (down, slow, refusing the token) is reported once and the
+ * run goes on with the local cache alone. Uploads run in the background, a few at a time, and are awaited by flush().
+ */
+export class RemoteCache {
+  private down = false;
+  private readonly queue: Array<() => Promise<void>> = [];
+  private active = 0;
+  private idle: Array<() => void> = [];
+  readonly summary: RemoteSummary;
+
+  constructor(private readonly settings: RemoteSettings) {
+    // The URL is shown in summaries; credentials embedded in it are not.
+    const shown = new URL(settings.url);
+    shown.username = "";
+    shown.password = "";
+    this.summary = { url: shown.toString().replace(/\/$/, ""), hits: 0, misses: 0, uploads: 0, errors: 0, warning: null };
+  }
+
+  get available(): boolean {
+    return !this.down;
+  }
+
+  private endpoint(id: string): string {
+    const query = this.settings.team ? `?${this.settings.team.startsWith("team_") ? "teamId" : "slug"}=${encodeURIComponent(this.settings.team)}` : "";
+    return `${this.settings.url}/v8/artifacts/${encodeURIComponent(id)}${query}`;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.settings.token ? { authorization: `Bearer ${this.settings.token}` } : {}), ...extra };
+  }
+
+  private tag(id: string, body: Buffer): string {
+    return createHmac("sha256", this.settings.signatureKey!).update(id).update(this.settings.team ?? "").update(body).digest("base64");
+  }
+
+  private fail(what: string, error: unknown): void {
+    this.summary.errors += 1;
+    if (this.down) return;
+    this.down = true;
+    const reason = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${this.settings.timeoutMs} ms` : error.message) : String(error);
+    this.summary.warning = `remote cache ${this.summary.url} ${what} failed (${reason}); continuing with the local cache only`;
+  }
+
+  /** One request, retried once on a network error or a 5xx; every attempt bounded by the timeout. */
+  private async request(id: string, init: RequestInit): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(this.endpoint(id), { ...init, signal: AbortSignal.timeout(this.settings.timeoutMs) });
+        if (response.status >= 500 && attempt < 2) continue;
+        return response;
+      } catch (error) {
+        if (attempt >= 2 || (error as Error).name === "TimeoutError") throw error;
+      }
+    }
+  }
+
+  /** The artifact stored under `id`, or undefined when there is none, its signature is wrong, or the remote failed. */
+  async get(id: string): Promise<Buffer | undefined> {
+    if (this.down) return undefined;
+    try {
+      const response = await this.request(id, { headers: this.headers() });
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      if (!response.ok) throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`);
+      const body = Buffer.from(await response.arrayBuffer());
+      if (this.settings.signatureKey) {
+        const tag = response.headers.get("x-artifact-tag");
+        const expected = Buffer.from(this.tag(id, body));
+        if (!tag || tag.length !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) return undefined;
+      }
+      return body;
+    } catch (error) {
+      this.fail("download", error);
+      return undefined;
+    }
+  }
+
+  /** Counts a lookup's outcome: a usable record, or none (absent, wrong, truncated, foreign). */
+  counted(hit: boolean): void {
+    if (hit) this.summary.hits += 1;
+    else if (!this.down) this.summary.misses += 1;
+  }
+
+  /** Queues an upload; it never delays the task that produced it. */
+  put(id: string, body: Buffer, durationMs: number): void {
+    if (this.down) return;
+    this.queue.push(async () => {
+      if (this.down) return;
+      try {
+        const headers = this.headers({ "content-type": "application/octet-stream", "x-artifact-duration": String(durationMs), ...(this.settings.signatureKey ? { "x-artifact-tag": this.tag(id, body) } : {}) });
+        const response = await this.request(id, { method: "PUT", headers, body: new Uint8Array(body) });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`);
+        this.summary.uploads += 1;
+      } catch (error) {
+        this.fail("upload", error);
+      }
+    });
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < UPLOADS_AT_ONCE && this.queue.length) {
+      const job = this.queue.shift()!;
+      this.active += 1;
+      void job().finally(() => {
+        this.active -= 1;
+        this.pump();
+        if (!this.active && !this.queue.length) for (const resolve of this.idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  /** Waits for queued uploads (each bounded by the timeout) before the process exits. */
+  async flush(): Promise<void> {
+    if (!this.active && !this.queue.length) return;
+    await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+}

@@ -1,0 +1,159 @@
+import { execa, type ResultPromise } from "execa";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses } from "../helpers.js";
+import { exampleProject } from "./example-api.js";
+
+const TOKEN = "remote-cache-test-token-4f1c";
+const TEAM = "team_inter";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder. */
+async function startCacheServer(): Promise<{ url: string; storage: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const storage = mkdtempSync(join(tmpdir(), "inter-remote-storage-"));
+  const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
+    env: { HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: TOKEN, STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
+    reject: false,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/v8/artifacts/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("turborepo-remote-cache did not start within 30 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    storage,
+    async stop() {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
+}
+
+let server: Awaited<ReturnType<typeof startCacheServer>>;
+const remoteEnv = (extra: Record<string, string> = {}) => ({ INTER_REMOTE_CACHE_URL: server.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, ...extra });
+const sources = (outcome: any) => Object.fromEntries(outcome.json.data.tasks.map((t: any) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]));
+/** Every output file under dist/ (evaluation results aside) with its bytes. */
+const distFiles = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(join(dir, "dist"), { recursive: true, encoding: "utf8" })
+      .filter((f) => !f.startsWith("eval") && statSync(join(dir, "dist", f)).isFile())
+      .sort()
+      .map((f) => [f, createHash("sha256").update(readFileSync(join(dir, "dist", f))).digest("hex")]),
+  );
+
+beforeAll(async () => {
+  server = await startCacheServer();
+}, 60_000);
+afterAll(async () => server?.stop());
+
+describe("the remote cache (Turborepo API, the real turborepo-remote-cache server)", () => {
+  let first: string;
+
+  it("a second checkout with an empty local cache takes every task from the remote, with identical outputs", async () => {
+    first = exampleProject();
+    const cold = await inter(first, ["build", "--json"], remoteEnv());
+    expect(cold.exitCode, cold.stdout).toBe(0);
+    expect(cold.json.data.remote).toMatchObject({ hits: 0, errors: 0, warning: null });
+    expect(cold.json.data.remote.uploads).toBeGreaterThanOrEqual(9);
+
+    const second = exampleProject();
+    const warm = await inter(second, ["build", "--json"], remoteEnv());
+    expect(warm.exitCode, warm.stdout).toBe(0);
+    expect(new Set(Object.values(sources(warm)))).toEqual(new Set(["cached:remote"]));
+    expect(warm.json.data.remote).toMatchObject({ hits: 9, misses: 0, errors: 0 });
+    const bundle = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+    expect(bundle(warm)).toBe(bundle(cold));
+    expect(distFiles(second)).toEqual(distFiles(first));
+    // Now local: the next build needs nothing from the remote.
+    const again = await inter(second, ["build", "--json"], remoteEnv());
+    expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
+  }, 120_000);
+
+  it("--remote-only ignores local records; --no-remote never asks the server", async () => {
+    const only = await inter(first, ["build", "--remote-only", "--json"], remoteEnv());
+    expect(new Set(Object.values(sources(only)))).toEqual(new Set(["cached:remote"]));
+    const off = await inter(first, ["build", "--no-remote", "--json"], remoteEnv());
+    expect(off.json.data.remote).toBeUndefined();
+    expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
+    const none = await inter(first, ["build", "--remote-only", "--json"]);
+    expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--remote-only needs a remote cache") });
+  }, 60_000);
+
+  it("a corrupted artifact on the server is a miss, never wrong output", async () => {
+    const stored = join(server.storage, TEAM);
+    const artifacts = readdirSync(stored).filter((f) => !f.endsWith("-reads"));
+    for (const f of artifacts) writeFileSync(join(stored, f), readFileSync(join(stored, f)).subarray(0, 40));
+    const third = exampleProject();
+    const run = await inter(third, ["build", "--json"], remoteEnv());
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.json.data.remote).toMatchObject({ hits: 0, misses: 9, errors: 0 });
+    expect(Object.values(sources(run)).every((s) => s === "ran")).toBe(true);
+    // Rebuilt locally: the same candidate byte for byte; the receipt is a new inspection (its evidence has times).
+    const { "receipt.json": receipt, ...rest } = distFiles(third);
+    const { "receipt.json": _first, ...expected } = distFiles(first);
+    expect(rest).toEqual(expected);
+    expect(JSON.parse(readFileSync(join(third, "dist/receipt.json"), "utf8")).certification.level).toBe("Agent-Native");
+    expect(receipt).toMatch(/^[0-9a-f]{64}$/);
+  }, 120_000);
+
+  it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
+    const dir = exampleProject();
+    const wrong = "wrong-token-value-9d2e";
+    const run = await inter(dir, ["build"], remoteEnv({ INTER_REMOTE_CACHE_TOKEN: wrong }));
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr.match(/⚠ remote cache/g)).toHaveLength(1);
+    expect(run.stderr).toMatch(/⚠ remote cache http:\/\/127\.0\.0\.1:\d+ download failed \(HTTP 401: the token was refused\); continuing with the local cache only/);
+    expect(run.stderr).toMatch(/remote cache http:\/\/127\.0\.0\.1:\d+: 0 hits, 0 misses, 0 uploads, 1 errors/);
+    expect(run.stdout + run.stderr).not.toContain(wrong);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  }, 120_000);
+
+  it("the server going away mid-build: the build finishes locally with the warning", async () => {
+    const own = await startCacheServer();
+    const dir = makeProject({
+      "intermesh.config.ts": config(`{
+  product: { name: "Rooms", binary: "rooms" },
+  inputs: { openapi: "openapi.yaml" },
+  tasks: {
+    first: { command: ${nodeCommand(`require("fs").writeFileSync("first.out", "1")`)}, outputs: ["first.out"] },
+    slow: { command: ${nodeCommand(`require("fs").writeFileSync("slow.started", "1"); setTimeout(() => require("fs").writeFileSync("slow.out", "2"), 1500)`)}, deps: ["first"], outputs: ["slow.out"] },
+  },
+}`),
+    });
+    cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "openapi.yaml"));
+    const child = spawnInter(dir, ["run", "slow", "--json"], { INTER_REMOTE_CACHE_URL: own.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN });
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(join(dir, "slow.started"))) {
+      if (Date.now() > deadline) throw new Error("the slow task never started");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await own.stop();
+    const result = await child;
+    expect(result.exitCode, String(result.stdout)).toBe(0);
+    const data = JSON.parse(String(result.stdout)).data;
+    expect(statuses({ json: { data } } as any)).toMatchObject({ first: "ran", slow: "ran" });
+    expect(data.remote.errors).toBeGreaterThanOrEqual(1);
+    expect(data.remote.warning).toMatch(/upload failed .*continuing with the local cache only/);
+    expect(readFileSync(join(dir, "slow.out"), "utf8")).toBe("2");
+  }, 90_000);
+});

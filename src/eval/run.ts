@@ -52,6 +52,14 @@ export interface EvalResults {
   /** Every attempt passed. The CI gate (below, added when the results are written) may accept less. */
   verdict: "pass" | "fail";
   gate?: GateResult;
+  /** For a shard's results: which share of the attempts they hold, and every scenario of the plan, in order. */
+  shard?: Shard & { scenarios: string[] };
+}
+
+/** Shard `index` of `count` (1-based) takes every count-th attempt of the plan's scenario × repetition list. */
+export interface Shard {
+  index: number;
+  count: number;
 }
 
 export interface EvalRunOptions {
@@ -65,6 +73,7 @@ export interface EvalRunOptions {
   services: Record<string, ServiceConfig>;
   servicesCwd: string;
   settings: { repetitions?: number; concurrency?: number; timeoutSeconds?: number };
+  shard?: Shard;
   /** Discard journaled attempts, even of an interrupted run. */
   fresh: boolean;
   /** Reuse the attempts of a run that completed (by default a completed run is not reused: evaluation is not hermetic). */
@@ -116,7 +125,8 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const startedAt = new Date().toISOString();
   const candidate = sha256(readFileSync(options.tgz));
   const planHash = sha256(options.planText);
-  const key = sha256(JSON.stringify({ candidate, planHash, agent: options.agent.name }));
+  const shard = options.shard;
+  const key = sha256(JSON.stringify({ candidate, planHash, agent: options.agent.name, ...(shard ? { shard } : {}) }));
   const journal = join(options.runDir, "journal.jsonl");
   if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
@@ -144,8 +154,9 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const credential = credentialEnv ? process.env[credentialEnv] : undefined;
   const secrets = credential ? [credential] : [];
   const names = Object.keys(options.services);
-  const todo: Array<{ scenario: any; repetition: number }> = [];
-  for (const scenario of plan.scenarios) for (let r = 1; r <= settings.repetitions; r++) if (!finished.has(`${scenario.id}#${r}`)) todo.push({ scenario, repetition: r });
+  // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
+  const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
+  const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`));
   for (const done of finished.values()) options.onAttempt(done, true);
 
   let running: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
@@ -215,11 +226,11 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   } finally {
     await running?.stop();
   }
-  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${plan.scenarios.length * settings.repetitions} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
+  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${mine.length} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
 
   appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
-  const attempts = plan.scenarios.flatMap((s: any) => Array.from({ length: settings.repetitions }, (_, i) => finished.get(`${s.id}#${i + 1}`)!).filter(Boolean)) as AttemptResult[];
-  const count = (s: string) => attempts.filter((a) => a.status === s).length;
+  const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));
+  const ids: string[] = plan.scenarios.map((s: any) => s.id);
   return {
     schema_version: "1.0.0",
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
@@ -232,7 +243,16 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     limits: planLimits(plan),
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    scenarios: plan.scenarios.map((s: any) => summarize(s.id, attempts.filter((a) => a.scenario === s.id))),
+    ...tally(attempts, ids),
+    ...(shard ? { shard: { ...shard, scenarios: ids } } : {}),
+  };
+}
+
+/** Per-scenario summaries (for scenarios that have attempts, in plan order), totals and the strict verdict. */
+export function tally(attempts: AttemptResult[], scenarioIds: string[]): Pick<EvalResults, "scenarios" | "attempts" | "summary" | "verdict"> {
+  const count = (s: string) => attempts.filter((a) => a.status === s).length;
+  return {
+    scenarios: scenarioIds.filter((id) => attempts.some((a) => a.scenario === id)).map((id) => summarize(id, attempts.filter((a) => a.scenario === id))),
     attempts,
     summary: { attempts: attempts.length, passed: count("pass"), failed: count("fail"), incomplete: count("incomplete"), harness_errors: count("error") },
     verdict: attempts.length > 0 && attempts.every((a) => a.status === "pass") ? "pass" : "fail",

@@ -13,6 +13,15 @@ import { DEFAULT_GATE, type GateOptions } from "../../report/gate.js";
 
 const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
 
+function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || count < 1 || index < 1 || index > count) throw new InterError("USAGE_ERROR", `--shard ${value} is not I/N with 1 ≤ I ≤ N.`, "Example: --shard 1/4 on the first of four runners, --shard 4/4 on the last.", { shard: value });
+  return { index, count };
+}
+
+const gateOf = (minPassRate: unknown, allowIncomplete: boolean): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete });
+
 /** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
 async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
   const tgz = join(folder, "cli.tgz");
@@ -153,6 +162,7 @@ export class EvalRunCommand extends BaseCommand {
       ["Golden run with reference solutions", "inter eval run ./evaluation"],
       ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
       ["With Claude Code, passing when each scenario succeeds 2 times in 3", "inter eval run ./evaluation --agent claude-code --repetitions 3 --min-pass-rate 0.66"],
+      ["The second of four CI runners", "inter eval run ./evaluation --shard 2/4"],
     ],
   });
   folder = Option.String({ name: "folder" });
@@ -165,9 +175,10 @@ export class EvalRunCommand extends BaseCommand {
   reuse = Option.Boolean("--reuse", false, { description: "Reuse the attempts of the last completed run of this candidate, plan and agent" });
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed" });
+  shard = Option.String("--shard", { description: "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge" });
 
   private gate(): GateOptions {
-    return { minPassRate: (this.minPassRate as unknown as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete: this.allowIncomplete };
+    return gateOf(this.minPassRate, this.allowIncomplete);
   }
 
   async run(): Promise<CommandResult> {
@@ -202,6 +213,7 @@ export class EvalRunCommand extends BaseCommand {
         fresh: this.fresh,
         reuse: this.reuse,
         gate: this.gate(),
+        ...(this.shard ? { shard: parseShard(this.shard) } : {}),
         interVersion: INTER_BUILD,
         root: resolve(this.cwd ?? process.cwd()),
         signal: controller.signal,
@@ -243,7 +255,7 @@ export class EvalReportCommand extends BaseCommand {
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
     const [{ loadResults }, { applyGate, gateLine }, { renderReport, writeReports }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js")]);
     const stored = await loadResults(file, this.results);
-    const gate = applyGate(stored, { minPassRate: (this.minPassRate as unknown as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete: this.allowIncomplete });
+    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete));
     const results = { ...stored, gate };
     let written: string[] = [];
     let printed: string | undefined;
@@ -291,5 +303,39 @@ export class EvalDiffCommand extends BaseCommand {
       throw new InterError("EVAL_FAILED", `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"} from base to head, in ${worse.join(", ")}.`, "Look at those scenarios' failed checks in the head's report.html.", { diff });
     }
     return { data: diff, human: text };
+  }
+}
+
+export class EvalMergeCommand extends BaseCommand {
+  static paths = [["eval", "merge"]];
+  static usage = Command.Usage({
+    description: "Join the results of evaluation shards into one results.json and its reports",
+    details:
+      "Each input is the results.json of one `inter eval run --shard i/n`. They must be shards of one evaluation (same candidate, plan, agent and settings), each attempt once and none missing; otherwise RESULTS_MISMATCH (exit 2) names the file and field. Writes results.json, report.html, junit.xml and summary.md into --out, judges the gate again (exit 1 when not met).",
+    examples: [["Join four shards", "inter eval merge shard-*/results.json --out merged"]],
+  });
+  inputs = Option.Rest({ name: "results.json", required: 1 });
+  out = Option.String("--out", { description: "Folder for the merged results and reports (default: the working directory)" });
+  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+
+  async run(): Promise<CommandResult> {
+    const cwd = this.cwd ?? process.cwd();
+    const [{ loadResults }, { mergeResults }, { applyGate, gateLine }, { writeReports }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js")]);
+    const inputs = [];
+    for (const file of this.inputs) inputs.push({ file, results: await loadResults(resolve(cwd, file), file) });
+    const outDir = resolve(cwd, this.out ?? ".");
+    const target = join(outDir, "results.json");
+    if (this.inputs.some((f) => resolve(cwd, f) === target)) throw new InterError("USAGE_ERROR", `--out would overwrite the input ${target}.`, "Give --out a folder of its own, e.g. --out merged.");
+    const merged = mergeResults(inputs);
+    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete)) };
+    writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
+    const reports = writeReports(results, outDir);
+    const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${results.summary.attempts} attempts passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;
+    if (!results.gate.met) {
+      if (!this.json) process.stdout.write(`${human}\n`);
+      throw new InterError("EVAL_FAILED", `The gate was not met: ${results.gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ")}.`, "Read the merged report.html for each failed check.", { file: target, gate: results.gate });
+    }
+    return { data: { file: target, reports, ...results }, human };
   }
 }

@@ -121,12 +121,19 @@ export class RemoteCache {
     this.summary.warning = `remote cache ${this.summary.url} ${what} failed (${reason}); continuing with the local cache only`;
   }
 
-  /** One request, retried once on a network error or a 5xx; every attempt bounded by the timeout. */
+  /**
+   * One request, retried once on a network error, a 5xx, or a failed upload that was not an authentication refusal;
+   * every attempt bounded by the timeout.
+   */
   private async request(id: string, init: RequestInit): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await fetch(this.endpoint(id), { ...init, signal: AbortSignal.timeout(this.settings.timeoutMs) });
-        if (response.status >= 500 && attempt < 2) continue;
+        const retry = response.status >= 500 || (init.method === "PUT" && !response.ok && response.status !== 401 && response.status !== 403);
+        if (retry && attempt < 2) {
+          await response.body?.cancel();
+          continue;
+        }
         return response;
       } catch (error) {
         if (attempt >= 2 || (error as Error).name === "TimeoutError") throw error;

@@ -2,7 +2,7 @@ import { Cli, type Command } from "clipanion";
 import { InterError } from "../errors.js";
 import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
-import { EvalDiffCommand, EvalMergeCommand, EvalNewCommand, EvalReportCommand, EvalRunCommand, EvalValidateCommand } from "./commands/eval.js";
+import { EvalCompareCommand, EvalDiffCommand, EvalMergeCommand, EvalNewCommand, EvalReportCommand, EvalRunCommand, EvalValidateCommand } from "./commands/eval.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
 import { InitCommand } from "./commands/init.js";
@@ -12,7 +12,7 @@ import { StatusCommand } from "./commands/status.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "./version.js";
 
-const COMMANDS = [InitCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
+const COMMANDS = [InitCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

@@ -74,6 +74,8 @@ export interface EvalRunOptions {
   servicesCwd: string;
   settings: { repetitions?: number; concurrency?: number; timeoutSeconds?: number };
   shard?: Shard;
+  /** Run only these attempts (`scenario#repetition`) now; the others come from the journal (A/B runs interleave so). */
+  only?: Set<string>;
   /** Discard journaled attempts, even of an interrupted run. */
   fresh: boolean;
   /** Reuse the attempts of a run that completed (by default a completed run is not reused: evaluation is not hermetic). */
@@ -156,7 +158,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const names = Object.keys(options.services);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
   const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
-  const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`));
+  const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
   for (const done of finished.values()) options.onAttempt(done, true);
 
   let running: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
@@ -228,7 +230,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   }
   if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${mine.length} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
 
-  appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
+  if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
   const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));
   const ids: string[] = plan.scenarios.map((s: any) => s.id);
   return {

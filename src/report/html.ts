@@ -2,13 +2,13 @@ import type { AttemptResult } from "../eval/run.js";
 import { attemptsByConcern, findings, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine } from "./gate.js";
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // The page must work from file:// with no network: inline style, one inline script, and a CSP that forbids loading
 // anything else — the results carry API output, which is untrusted text.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
-const STYLE = `
+export const STYLE = `
 :root{--fail:#b3261e;--inc:#8a5a00;--pass:#1e6b34;--err:#6b1e6b;--line:#d8d8d8;--muted:#5c5c5c}
 *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:72rem;padding:1.5rem;color:#1a1a1a}
 h1{font-size:1.5rem;margin:.2rem 0 .6rem}h2{font-size:1.2rem;margin:2rem 0 .6rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}

@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent } from "../eval/agents.js";
+import type { AttemptResult } from "../eval/run.js";
+import type { JudgedScenario } from "./compare.js";
+
+/** A small seeded generator (mulberry32): the same seed gives the same blind labels, so a judging can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const trim = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}… (${s.length - max} more characters)` : s);
+
+/** What the judge sees of one attempt: its calls and the files it wrote. Nothing says which candidate made it. */
+function evidence(attempt: AttemptResult): string {
+  const calls = attempt.invocations.map((inv, i) => `${i + 1}. \`${inv.argv.join(" ")}\` → exit ${inv.exit_code ?? "none"}\n${inv.stdout ? `   stdout: ${trim(inv.stdout.trim(), 1500)}\n` : ""}${inv.stderr ? `   stderr: ${trim(inv.stderr.trim(), 600)}\n` : ""}`);
+  const outputs = join(attempt.workspace, "outputs");
+  const files = existsSync(outputs) ? readdirSync(outputs).filter((f) => statSync(join(outputs, f)).isFile()) : [];
+  const written = files.map((f) => `- ${f}:\n\`\`\`\n${trim(readFileSync(join(outputs, f), "utf8"), 2000)}\n\`\`\``);
+  return [`Calls of the CLI (${calls.length}):`, ...(calls.length ? calls : ["(none)"]), "", `Files written (${files.length}):`, ...(written.length ? written : ["(none)"])].join("\n");
+}
+
+function judgePrompt(scenario: any, first: AttemptResult, second: AttemptResult): string {
+  return [
+    "You are judging two attempts at the same task, made by an agent using a command-line tool. They are labelled A and B; the labels say nothing about where they came from.",
+    "",
+    `Task given to the agent:\n${scenario.user_task}`,
+    "",
+    `What a correct result looks like:\n${scenario.expected_outcome}`,
+    "",
+    "## Attempt A",
+    evidence(first),
+    "",
+    "## Attempt B",
+    evidence(second),
+    "",
+    "Score each attempt 1–5 for content (did it achieve the outcome, correctly) and structure (clear, minimal, well-formed calls and files). Then name the better attempt, or a tie.",
+    'Answer with one JSON object on its own line, last: {"A": {"content": 1-5, "structure": 1-5}, "B": {"content": 1-5, "structure": 1-5}, "winner": "A" | "B" | "tie", "reasons": "…"}',
+  ].join("\n");
+}
+
+function parseVerdict(text: string): { A: { content: number; structure: number }; B: { content: number; structure: number }; winner: "A" | "B" | "tie"; reasons: string } | undefined {
+  const score = (v: any) => v && [v.content, v.structure].every((n) => Number.isInteger(n) && n >= 1 && n <= 5);
+  for (const line of text.split("\n").reverse()) {
+    try {
+      const v = JSON.parse(line.trim());
+      if (v && score(v.A) && score(v.B) && ["A", "B", "tie"].includes(v.winner)) return { A: v.A, B: v.B, winner: v.winner, reasons: String(v.reasons ?? "") };
+    } catch {
+      // not the verdict line
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Blind judging: per scenario, the first attempt of each candidate goes to the judge labelled A and B in an order
+ * drawn from the seed. The judge's workspace holds only its prompt; which candidate is behind which label is kept in
+ * memory here and only unmapped once the verdict is in.
+ */
+export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal }): Promise<JudgedScenario[]> {
+  const draw = random(options.seed);
+  const out: JudgedScenario[] = [];
+  for (const scenario of options.plan.scenarios) {
+    const a = options.a.find((x) => x.scenario === scenario.id);
+    const b = options.b.find((x) => x.scenario === scenario.id);
+    if (!a || !b) continue;
+    const aFirst = draw() < 0.5;
+    const labels = aFirst ? ({ A: "a", B: "b" } as const) : ({ A: "b", B: "a" } as const);
+    const workspace = join(options.dir, scenario.id);
+    mkdirSync(workspace, { recursive: true });
+    const prompt = judgePrompt(scenario, aFirst ? a : b, aFirst ? b : a);
+    const promptFile = join(workspace, "prompt.md");
+    writeFileSync(promptFile, prompt);
+    const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const outcome = await options.judge.run({ scenarioId: scenario.id, workspace, outputs: workspace, binDir: workspace, prompt, promptFile, env, timeoutMs: options.timeoutMs, signal: options.signal });
+    const verdict = outcome.transcript && existsSync(outcome.transcript) ? parseVerdict(readFileSync(outcome.transcript, "utf8")) : undefined;
+    if (!verdict) {
+      out.push({ id: scenario.id, winner: null, scores: null, reasons: "", labels, error: outcome.harnessError ?? `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})` });
+      continue;
+    }
+    const unmap = (label: "A" | "B") => labels[label];
+    out.push({
+      id: scenario.id,
+      winner: verdict.winner === "tie" ? "tie" : unmap(verdict.winner),
+      scores: { [unmap("A")]: verdict.A, [unmap("B")]: verdict.B } as { a: { content: number; structure: number }; b: { content: number; structure: number } },
+      reasons: verdict.reasons,
+      labels,
+    });
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { InterError } from "../errors.js";
 import type { Agent } from "./agents.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { readInvocations, writeShim, type Invocation } from "./shim.js";
-import { installCandidate } from "../inspect/install.js";
+import { installCandidate, type Installed } from "../inspect/install.js";
 import { planLimits, type Limit } from "../plan/limits.js";
 import type { GateResult } from "../report/gate.js";
 
@@ -179,6 +179,16 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
         options.onAttempt(result, false);
       }
     };
+    // npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
+    // relative), which costs milliseconds instead of an npm run per attempt.
+    const templateDir = join(options.runDir, ".candidate");
+    let template: Promise<Installed> | undefined;
+    const fromTemplate = async (target: string): Promise<Installed> => {
+      template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
+      const t = await template;
+      cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
+      return { ...t, packageRoot: join(target, relative(templateDir, t.packageRoot)), bin: join(target, relative(templateDir, t.bin)), cleanup: () => rmSync(target, { recursive: true, force: true }) };
+    };
     const runAttempt = async (scenario: any, repetition: number): Promise<AttemptResult> => {
       const started = performance.now();
       const workspace = join(options.runDir, "attempts", `${scenario.id}-${repetition}`);
@@ -190,7 +200,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       let installed;
       let manifest: { baseUrl?: { env?: string } } | undefined;
       try {
-        installed = await installCandidate(options.tgz, join(workspace, "cli"));
+        installed = await fromTemplate(join(workspace, "cli"));
         const file = join(installed.packageRoot, "manifest.json");
         manifest = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
       } catch (error) {

@@ -138,7 +138,7 @@ components:
       properties:
         manages: { $ref: "#/components/schemas/Node" }
 `);
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const create = command(capabilities(dir), "nodes create");
     expect(create.jsonInput).toBe(true);
@@ -160,12 +160,12 @@ paths:
       responses:
         "201": { description: created }
 `);
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const warnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
     expect(warnings).toEqual([expect.stringMatching(/^skipped POST \/items: \$ref "#\/components\/requestBodies\/Missing" cannot be resolved.*\(at #\/paths\/~1items\/post\/requestBody\)$/)]);
     expect(capabilities(dir).commands.map((c: any) => c.name)).toEqual(["items list"]);
-    const human = await inter(dir, ["build", "--force"]);
+    const human = await inter(dir, ["run", "design", "--force"]);
     expect(human.stderr).toContain("⚠ openapi: skipped POST /items");
   });
 
@@ -211,7 +211,7 @@ paths:
       x-cli-ignore: true
       responses: { "200": { description: ok } }
 `);
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
     expect(caps.commands.map((c: any) => c.name)).toEqual(["reservations-de-salle a-venir list", "reservations-de-salle list", "users delete", "users list", "users search list", "users show"]);
@@ -258,7 +258,7 @@ securityDefinitions:
   api_key: { type: apiKey, name: api_key, in: header }
 security: [{ api_key: [] }]
 `);
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
     expect(caps.source.specVersion).toBe("2.0");
@@ -292,7 +292,7 @@ paths:
                 json_input: { type: string }
       responses: { "200": { description: ok } }
 `);
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const replace = command(capabilities(dir), "things replace");
     expect(replace.flags.map((f: any) => `${f.flag}=${f.in}:${f.wire}`)).toEqual(["id=path:id", "query-help=query:help", "query-yes=query:yes", "body-id=body:id", "body-json-input=body:json_input"]);
@@ -303,7 +303,7 @@ paths:
 
   it("builds a document with empty paths, and a brief without tasks or description, with warnings", async () => {
     const dir = apiProject(`openapi: 3.1.0\ninfo: { title: Empty, version: "1" }\npaths: {}\n`, {}, "Just some notes.\n");
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const warnings = result.json.data.tasks.flatMap((t: any) => t.warnings);
     expect(warnings).toEqual(
@@ -327,10 +327,10 @@ describe("OPENAPI_INVALID", () => {
   ];
   it.each(cases)("for %s: exit 2 with the file, pointer and reason; earlier outputs stay", async (_name, doc, message, details) => {
     const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
-    await inter(dir, ["build"]);
+    await inter(dir, ["run", "design"]);
     const before = read(dir, "dist/capabilities.json");
     writeFiles(dir, { "api/openapi.yaml": doc });
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(2);
     expect(result.json.error.code).toBe("OPENAPI_INVALID");
     expect(result.json.error.message).toMatch(message);
@@ -344,7 +344,7 @@ describe("inputs", () => {
   it("INPUT_NOT_FOUND names the missing context glob", async () => {
     const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
     writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(2);
     expect(result.json.error).toMatchObject({ code: "INPUT_NOT_FOUND", details: { field: "inputs.context", glob: "docs/*.md" } });
   });
@@ -352,7 +352,7 @@ describe("inputs", () => {
   it("reads several context files matched by a glob", async () => {
     const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n", { "docs/a.md": "# Shop\n\nSells things.\n", "docs/b.md": "## Tasks and scenarios\n\n### Buy a thing\n\nSomeone buys.\n\nExpected outcome: an order.\n" });
     writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
-    const result = await inter(dir, ["build", "--json"]);
+    const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     expect(capabilities(dir).skills.map((s: any) => s.name)).toEqual(["buy-a-thing"]);
     expect(JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8")).product.description).toBe("Sells things.");

@@ -70,3 +70,22 @@ export const statusesOf = (result: InterResult, ids: string[]): Record<string, s
   const all = statuses(result);
   return Object.fromEntries(ids.filter((id) => id in all).map((id) => [id, all[id]!]));
 };
+
+/** Waits until `condition` holds, polling every 20 ms; fails after `timeoutMs` instead of hoping a sleep was enough. */
+export async function until(condition: () => boolean, timeoutMs = 30_000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Whether a process still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,28 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, spawnInter, statuses } from "../helpers.js";
+import { alive, BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, spawnInter, statuses, until } from "../helpers.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n" };
 const base = `product: { name: "R", binary: "r" }, inputs: { openapi: "inputs/openapi.yaml" }`;
-
-/** Resolves once `file` exists in `dir`, or fails after `ms` (bounded wait, no fixed sleeps). */
-async function waitForFile(dir: string, file: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!existsSync(join(dir, file))) {
-    if (Date.now() > deadline) throw new Error(`${file} did not appear within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Each task appends to runs.log, writes its output in two steps (so a kill can land between them), then finishes.
 const slowWriter = (name: string, ms: number) =>
@@ -108,7 +90,7 @@ describe("concurrent runs and faults", () => {
       } }`),
     });
     const child = spawnInter(dir, ["build", "--json"]);
-    await waitForFile(dir, "grandchild.pid");
+    await until(() => existsSync(join(dir, "grandchild.pid")), 20_000, "grandchild.pid appearing");
     const grandchild = Number(readFileSync(join(dir, "grandchild.pid"), "utf8"));
     expect(alive(grandchild)).toBe(true);
     child.kill("SIGINT");

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses } from "../helpers.js";
+import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 const TOKEN = "remote-cache-test-token-4f1c";
@@ -142,11 +142,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     });
     cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "openapi.yaml"));
     const child = spawnInter(dir, ["run", "slow", "--json"], { INTER_REMOTE_CACHE_URL: own.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN });
-    const deadline = Date.now() + 30_000;
-    while (!existsSync(join(dir, "slow.started"))) {
-      if (Date.now() > deadline) throw new Error("the slow task never started");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => existsSync(join(dir, "slow.started")), 30_000, "the slow task starting");
     await own.stop();
     const result = await child;
     expect(result.exitCode, String(result.stdout)).toBe(0);

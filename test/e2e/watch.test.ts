@@ -2,7 +2,7 @@ import { execa, type ResultPromise } from "execa";
 import { appendFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { config, inter, INTER_BIN, makeProject, nodeCommand, read, REPO, statuses } from "../helpers.js";
+import { alive, config, inter, INTER_BIN, makeProject, nodeCommand, read, REPO, statuses, until } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 /** A running `inter … --watch --json`, read as the NDJSON event stream it promises. */
@@ -284,20 +284,3 @@ describe("inter run <target> --watch", () => {
     expect(stderr).toMatch(/✔ done — ran [a-z, ]*skills, design; \d cached; \d+ ms\ninter: watching \d+ files for changes…/);
   }, 90_000);
 });
-
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -20,6 +20,19 @@ function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
+/** An agent's argv template given on the command line as a JSON array of strings. */
+function argvOption(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || !parsed.length || !parsed.every((x) => typeof x === "string")) throw new InterError("USAGE_ERROR", `${flag} must be a JSON array of strings.`, `Example: ${flag} '["my-agent", "{prompt_file}"]'`);
+  return parsed as string[];
+}
+
 const gateOf = (minPassRate: unknown, allowIncomplete: boolean): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete });
 
 /** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
@@ -183,17 +196,8 @@ export class EvalRunCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
-    let agent: AgentConfig | undefined = this.agent as AgentConfig | undefined;
-    if (this.agentCommand) {
-      let argv: unknown;
-      try {
-        argv = JSON.parse(this.agentCommand);
-      } catch {
-        argv = undefined;
-      }
-      if (!Array.isArray(argv) || !argv.length || !argv.every((a) => typeof a === "string")) throw new InterError("USAGE_ERROR", "--agent-command must be a JSON array of strings.", 'Example: --agent-command \'["my-agent", "{prompt_file}"]\'');
-      agent = { command: argv as string[] };
-    }
+    const argv = argvOption("--agent-command", this.agentCommand);
+    const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../eval/execute.js");
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -372,19 +376,8 @@ export class EvalCompareCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = resolve(this.cwd ?? process.cwd());
     if (Boolean(this.b) === this.skillsUplift) throw new InterError("USAGE_ERROR", this.b ? "--b and --skills-uplift both name candidate B." : "Candidate B is missing.", "Give --b <cli.tgz>, or --skills-uplift to compare A with itself minus its Skills.");
-    const argv = (flag: string, value: string | undefined) => {
-      if (value === undefined) return undefined;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        parsed = undefined;
-      }
-      if (!Array.isArray(parsed) || !parsed.length || !parsed.every((x) => typeof x === "string")) throw new InterError("USAGE_ERROR", `${flag} must be a JSON array of strings.`, `Example: ${flag} '["my-agent", "{prompt_file}"]'`);
-      return parsed as string[];
-    };
-    const agentArgv = argv("--agent-command", this.agentCommand);
-    const judge = argv("--judge-command", this.judgeCommand);
+    const agentArgv = argvOption("--agent-command", this.agentCommand);
+    const judge = argvOption("--judge-command", this.judgeCommand);
     const planFile = resolve(cwd, this.plan);
     const outDir = resolve(cwd, this.out ?? join(dirname(planFile), ".inter-compare"));
     const { findConfig, loadConfig } = await import("../../config/load.js");

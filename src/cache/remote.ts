@@ -1,17 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { RemoteCacheConfig } from "../config/types.js";
+import type { RemoteSettings } from "./remote-settings.js";
 import type { Store, TaskRecord } from "./store.js";
-
-/** Where the remote cache is and how to talk to it, after the environment has overridden the config. */
-export interface RemoteSettings {
-  url: string;
-  team: string | undefined;
-  token: string | undefined;
-  /** HMAC key for the artifact integrity tag (x-artifact-tag), when artifacts are signed. */
-  signatureKey: string | undefined;
-  timeoutMs: number;
-}
 
 export interface RemoteSummary {
   url: string;
@@ -26,21 +16,8 @@ export interface RemoteSummary {
 const FORMAT = "inter-artifact/1";
 const UPLOADS_AT_ONCE = 4;
 
-/** INTER_REMOTE_CACHE_URL / _TEAM / _TOKEN / _SIGNATURE_KEY override `cache.remote`; no URL means no remote cache. */
-export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJS.ProcessEnv = process.env): RemoteSettings | undefined {
-  const url = env.INTER_REMOTE_CACHE_URL || config?.url;
-  if (!url) return undefined;
-  return {
-    url: url.replace(/\/+$/, ""),
-    team: env.INTER_REMOTE_CACHE_TEAM || config?.team,
-    token: env.INTER_REMOTE_CACHE_TOKEN || config?.token,
-    signatureKey: config?.signature === false ? undefined : env.INTER_REMOTE_CACHE_SIGNATURE_KEY || undefined,
-    timeoutMs: config?.timeoutMs ?? 10_000,
-  };
-}
-
 /** Packs a record and the objects it names into one artifact (gzipped JSON: small, self-describing, verifiable). */
-export function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
+function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
   const objects: Record<string, string> = {};
   for (const o of record.outputs) {
     const bytes = store.readObject(o.sha256);
@@ -54,7 +31,7 @@ export function packArtifact(record: TaskRecord, store: Store): Buffer | undefin
  * Unpacks an artifact into the local store, trusting nothing: it must be the record of this task and fingerprint, and
  * every object must hash to its name. Anything else is a miss.
  */
-export function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: string }, store: Store): TaskRecord | undefined {
+function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: string }, store: Store): TaskRecord | undefined {
   let parsed: { format?: string; record?: TaskRecord; objects?: Record<string, string> };
   try {
     parsed = JSON.parse(gunzipSync(body).toString("utf8"));
@@ -99,6 +76,9 @@ export class RemoteCache {
   get available(): boolean {
     return !this.down;
   }
+
+  readonly pack = packArtifact;
+  readonly unpack = unpackArtifact;
 
   private endpoint(id: string): string {
     const query = this.settings.team ? `?${this.settings.team.startsWith("team_") ? "teamId" : "slug"}=${encodeURIComponent(this.settings.team)}` : "";

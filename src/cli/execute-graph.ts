@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { initHasher } from "../cache/hash.js";
 import { acquireLock } from "../cache/lock.js";
-import { RemoteCache, remoteSettings, type RemoteSummary } from "../cache/remote.js";
+import type { RemoteSummary } from "../cache/remote.js";
+import { remoteSettings } from "../cache/remote-settings.js";
 import { StatIndex } from "../cache/stat-index.js";
 import { ERROR_CODES, InterError, type ErrorCode } from "../errors.js";
 import { selectTasks } from "../graph/build-graph.js";
@@ -73,7 +74,8 @@ export async function executeGraph(project: Project, requested: string[], option
     lock.release();
     throw new InterError("USAGE_ERROR", "--remote-only needs a remote cache, and none is configured.", "Set cache.remote.url in the config or INTER_REMOTE_CACHE_URL.");
   }
-  const remote = settings ? new RemoteCache(settings) : undefined;
+  // Loaded only when a remote is configured: a local no-op build stays as small as it was.
+  const remote = settings ? new (await import("../cache/remote.js")).RemoteCache(settings) : undefined;
   try {
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);

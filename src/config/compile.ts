@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../cache/atomic.js";
-import { shippedFile } from "../package-files.js";
 
 /**
  * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
@@ -28,8 +27,9 @@ interface Manifest {
 const digest = (data: string | Buffer) => createHash("sha1").update(data).digest("hex");
 
 /** `intermesh` in a config is always this running copy, so configs work without a local install. */
-function selfModule(): string {
-  // This code may sit in lib/, lib/chunks/ (bundled) or src/config/ (tests of the source).
+async function selfModule(): Promise<string> {
+  // This code may sit in lib/, lib/chunks/ (bundled) or src/config/ (tests of the source). Only a cold compile asks.
+  const { shippedFile } = await import("../package-files.js");
   try {
     return shippedFile("lib/index.js");
   } catch {
@@ -62,7 +62,7 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
     // no usable cache: compile
   }
 
-  const esbuild = await import("esbuild");
+  const [esbuild, self] = await Promise.all([import("esbuild"), selfModule()]);
   const url = pathToFileURL(entry).href;
   let result;
   try {
@@ -76,7 +76,7 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
       platform: "node",
       target: "node20",
       packages: "external",
-      alias: { intermesh: selfModule() },
+      alias: { intermesh: self },
       define: { "import.meta.url": JSON.stringify(url), "import.meta.filename": JSON.stringify(entry), "import.meta.dirname": JSON.stringify(dirname(entry)) },
       absWorkingDir: dirname(entry),
       logLevel: "silent",
@@ -91,7 +91,7 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
   }
   const code = result.outputFiles[0]!.text;
   const sources: Record<string, string> = {};
-  const ownDir = dirname(selfModule());
+  const ownDir = dirname(self);
   for (const input of Object.keys(result.metafile.inputs)) {
     const abs = resolve(dirname(entry), input);
     // inter's own module is keyed by the version instead.

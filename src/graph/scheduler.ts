@@ -3,7 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../cache/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
-import { packArtifact, unpackArtifact, type RemoteCache } from "../cache/remote.js";
+import type { RemoteCache } from "../cache/remote.js";
 import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
 import { InterError, toInterError } from "../errors.js";
@@ -222,7 +222,7 @@ async function executeTask(
   };
   options.store.writeRecord(record);
   if (options.remote && task.cache !== false) {
-    const artifact = packArtifact(record, options.store);
+    const artifact = options.remote.pack(record, options.store);
     if (artifact) options.remote.put(fingerprint, artifact, record.durationMs);
   }
   return {
@@ -256,7 +256,7 @@ async function fromRemote(task: TaskSpec, options: RunOptions, remote: RemoteCac
       body = await remote.get(fingerprint);
     }
   }
-  const record = body && unpackArtifact(body, { task: task.id, fingerprint }, options.store);
+  const record = body && remote.unpack(body, { task: task.id, fingerprint }, options.store);
   const usable = record && restoreHit(record, options) ? record : undefined;
   remote.counted(Boolean(usable));
   return { record: usable, key, fingerprint };

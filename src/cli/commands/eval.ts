@@ -3,13 +3,12 @@ import * as t from "typanion";
 import type { AgentConfig } from "../../config/types.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { writeFileAtomic } from "../../cache/atomic.js";
 import { InterError } from "../../errors.js";
 import type { Receipt } from "../../inspect/receipt.js";
 import type { CandidateTree, ValidationReport } from "../../plan/validate.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { INTER_BUILD } from "../version.js";
-import { DEFAULT_GATE, type GateOptions } from "../../report/gate.js";
+import type { GateOptions } from "../../report/gate.js";
 
 const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
 
@@ -33,7 +32,8 @@ function argvOption(flag: string, value: string | undefined): string[] | undefin
   return parsed as string[];
 }
 
-const gateOf = (minPassRate: unknown, allowIncomplete: boolean): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? DEFAULT_GATE.minPassRate, allowIncomplete });
+/** The gate the flags ask for; by default every attempt of every scenario must pass. */
+const gateOf = (minPassRate: unknown, allowIncomplete: boolean): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete });
 
 /** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
 async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
@@ -159,6 +159,7 @@ export class EvalNewCommand extends BaseCommand {
       assumptions: [],
       scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],
     };
+    const { writeFileAtomic } = await import("../../cache/atomic.js");
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
     return { data: { file: planFile, scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
@@ -257,7 +258,7 @@ export class EvalReportCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
-    const [{ loadResults }, { applyGate, gateLine }, { renderReport, writeReports }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js")]);
+    const [{ loadResults }, { applyGate, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const stored = await loadResults(file, this.results);
     const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete));
     const results = { ...stored, gate };
@@ -325,7 +326,7 @@ export class EvalMergeCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { mergeResults }, { applyGate, gateLine }, { writeReports }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js")]);
+    const [{ loadResults }, { mergeResults }, { applyGate, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const inputs = [];
     for (const file of this.inputs) inputs.push({ file, results: await loadResults(resolve(cwd, file), file) });
     const outDir = resolve(cwd, this.out ?? ".");

@@ -1,0 +1,24 @@
+import type { RemoteCacheConfig } from "../config/types.js";
+
+/** Where the remote cache is and how to talk to it, after the environment has overridden the config. */
+export interface RemoteSettings {
+  url: string;
+  team: string | undefined;
+  token: string | undefined;
+  /** HMAC key for the artifact integrity tag (x-artifact-tag), when artifacts are signed. */
+  signatureKey: string | undefined;
+  timeoutMs: number;
+}
+
+/** INTER_REMOTE_CACHE_URL / _TEAM / _TOKEN / _SIGNATURE_KEY override `cache.remote`; no URL means no remote cache. */
+export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJS.ProcessEnv = process.env): RemoteSettings | undefined {
+  const url = env.INTER_REMOTE_CACHE_URL || config?.url;
+  if (!url) return undefined;
+  return {
+    url: url.replace(/\/+$/, ""),
+    team: env.INTER_REMOTE_CACHE_TEAM || config?.team,
+    token: env.INTER_REMOTE_CACHE_TOKEN || config?.token,
+    signatureKey: config?.signature === false ? undefined : env.INTER_REMOTE_CACHE_SIGNATURE_KEY || undefined,
+    timeoutMs: config?.timeoutMs ?? 10_000,
+  };
+}

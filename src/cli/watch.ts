@@ -17,6 +17,8 @@ export interface WatchOptions {
   config?: string;
   /** The task ids to build, from the (re)loaded graph. */
   select(graph: Graph): string[];
+  /** Applied to every (re)loaded project before it builds: command-line overrides of the config. */
+  prepare?(project: Project): void;
   json: boolean;
   concurrency: number;
   force: boolean;
@@ -125,6 +127,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
     current = controller;
     try {
       project = await openProject({ cwd: options.cwd, config: options.config });
+      options.prepare?.(project);
       const ids = options.select(project.graph);
       lastSet = await watchSetOf(project, selectTasks(project.graph, ids));
       // Watching before building: a save during this build is seen, cancels it and starts the next.

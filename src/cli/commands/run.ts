@@ -4,7 +4,7 @@ import { resolveRunTarget } from "../../graph/build-graph.js";
 import type { CommandResult } from "../base.js";
 import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
-import { openProject } from "../project.js";
+import { openProject, type Project } from "../project.js";
 
 export class RunCommand extends GraphCommand {
   static paths = [["run"]];
@@ -24,17 +24,22 @@ export class RunCommand extends GraphCommand {
 
   watch = Option.Boolean("--watch", false, { description: "After running, run again whenever an input changes; --json streams NDJSON events" });
 
-  async run(): Promise<CommandResult> {
-    if (this.watch) {
-      const { watchBuild } = await import("../watch.js");
-      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: (graph) => resolveRunTarget(graph, this.name), json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
-    }
-    const project = await openProject({ cwd: this.cwd, config: this.configFile });
+  /** The gate flags override the config's gate; the evaluate task reads it when it runs. */
+  private overrideGate(project: Project): void {
     const target = project.loaded.config.targets?.eval;
     const minPassRate = this.minPassRate as unknown as number | undefined;
     if (target && (minPassRate !== undefined || this.allowIncomplete)) {
       target.gate = { ...target.gate, ...(minPassRate !== undefined ? { minPassRate } : {}), ...(this.allowIncomplete ? { allowIncomplete: true } : {}) };
     }
+  }
+
+  async run(): Promise<CommandResult> {
+    if (this.watch) {
+      const { watchBuild } = await import("../watch.js");
+      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: (graph) => resolveRunTarget(graph, this.name), prepare: (project) => this.overrideGate(project), json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
+    }
+    const project = await openProject({ cwd: this.cwd, config: this.configFile });
+    this.overrideGate(project);
     const data = await executeGraph(project, resolveRunTarget(project.graph, this.name), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
     return { data };
   }

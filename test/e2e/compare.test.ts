@@ -85,6 +85,15 @@ describe("inter eval compare --skills-uplift", () => {
     await page.close();
   });
 
+  it("inter eval diff from A's results to the regressed candidate B's names the regression", async () => {
+    const diff = await inter(project, ["eval", "diff", "cmp/a/results.json", "cmp/b/results.json", "--json"]);
+    expect(diff.exitCode).toBe(1);
+    expect(diff.json.error.message).toBe("3 regressions from base to head, in book-a-room.");
+    const book = diff.json.error.details.diff.scenarios.find((s: any) => s.id === "book-a-room");
+    expect(book).toMatchObject({ change: "regressed", base: { passed: 1 }, head: { passed: 0 } });
+    expect(book.checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["smallest-room", "first-result"]);
+  });
+
   it("refuses a missing candidate B, or two of them", async () => {
     const none = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--json"]);
     expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: "Candidate B is missing." });

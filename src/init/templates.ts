@@ -38,22 +38,6 @@ export function binaryFor(name: string): string {
 export const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
 
 function configFile(choices: InitChoices): string {
-  const env = credentialEnvFor(choices.binary);
-  const evalTarget = choices.example
-    ? `    eval: {
-      plan: "evals/eval-plan.json",
-      agent: "reference",
-      services: {
-        // {port} is a free port inter picks; inspection probes and the evaluation call the API there.
-        api: {
-          command: ["node", "inputs/server.mjs", "--port", "{port}"],
-          env: { ROOMS_SERVER_KEY: "rooms-demo-key" },
-          ready: "http://127.0.0.1:{port}/health",
-        },
-      },
-    },`
-    : `    // After the first build: \`inter eval new evals --candidate dist/cli.tgz\`, fill in the plan, then enable this.
-    // eval: { plan: "evals/eval-plan.json", agent: "reference" },`;
   return `import { defineConfig } from "intermesh";
 
 // Written by \`inter init\`. Every field is described in intermesh's docs/config.md; \`inter status\` says what is missing.
@@ -66,10 +50,11 @@ export default defineConfig({
     context: "inputs/context.md",
   },
   // The generated CLI reads the credential from this environment variable; its value is never written anywhere.
-  api: { credentialEnv: ${JSON.stringify(choices.example ? "ROOMS_API_KEY" : env)} },
+  api: { credentialEnv: ${JSON.stringify(credentialEnvFor(choices.binary))} },
   targets: {
     cli: { outDir: "dist" },
-${evalTarget}
+    // After the first build: \`inter eval new evals --candidate dist/cli.tgz\`, fill in the plan, then enable this.
+    // eval: { plan: "evals/eval-plan.json", agent: "reference" },
   },
 });
 `;
@@ -130,11 +115,16 @@ export function ownSkills(): Map<string, Planned[]> {
 
 /** The files of the project itself (not the Skills), in the order they are written. */
 export function projectFiles(choices: InitChoices): Planned[] {
-  const files: Planned[] = [{ path: "intermesh.config.ts", content: configFile(choices) }];
   if (!choices.example) {
-    files.push({ path: "inputs/context.md", content: contextSkeleton(choices.name) }, { path: "evals/README.md", content: EVALS_README });
-    return files;
+    return [
+      { path: "intermesh.config.ts", content: configFile(choices) },
+      { path: "inputs/context.md", content: contextSkeleton(choices.name) },
+      { path: "evals/README.md", content: EVALS_README },
+    ];
   }
+  // The example is this package's own: its config with the example's files moved to inputs/.
+  const config = readFileSync(shippedFile("intermesh.config.ts"), "utf8").replaceAll("examples/rooms/", "inputs/");
+  const files: Planned[] = [{ path: "intermesh.config.ts", content: config }];
   const example = shippedFile("examples/rooms");
   const copy = (from: string, to: string) => files.push({ path: to, content: readFileSync(from, "utf8") });
   copy(join(example, "openapi.yaml"), "inputs/openapi.yaml");

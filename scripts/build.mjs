@@ -3,6 +3,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -15,6 +16,30 @@ for (const file of readdirSync("src", { recursive: true }).sort()) {
   if (path.endsWith(".ts")) hash.update(path).update(readFileSync(path));
 }
 const buildId = hash.digest("hex").slice(0, 12);
+
+/**
+ * clipanion builds its default context when it loads: it touches process.stdin (5–8 ms when stdin is a file or
+ * /dev/null, as for agents and CI) and loads tty to ask for a colour depth. inter reads neither (colours are off and no
+ * command takes the context's stdin), so the bundle drops both. Each edit must apply: a clipanion upgrade that moves
+ * them fails the build instead of silently starting slower.
+ */
+const lazyStdio = {
+  name: "clipanion-lazy-stdio",
+  setup(b) {
+    b.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.mjs$/ }, async (args) => {
+      let text = await readFile(args.path, "utf8");
+      for (const [from, to] of [
+        ["stdin: process.stdin,", ""],
+        ["colorDepth: getDefaultColorDepth(),", "colorDepth: 1,"],
+        ["from '../platform';", "from '../platform/browser.mjs';"],
+      ]) {
+        if (!text.includes(from)) throw new Error(`clipanion's Cli.mjs no longer contains ${from}; revisit scripts/build.mjs`);
+        text = text.replace(from, to);
+      }
+      return { contents: text, loader: "js" };
+    });
+  },
+};
 
 await build({
   entryPoints: { cli: "src/cli/entry.ts", index: "src/index.ts" },
@@ -29,6 +54,7 @@ await build({
   // clipanion and typanion ship ES module builds without pointing to them; the ES builds tree-shake and skip the
   // CommonJS wrappers, which is a measurable part of every start.
   alias: { clipanion: "./node_modules/clipanion/lib/advanced/index.mjs", typanion: "./node_modules/typanion/lib/index.mjs" },
+  plugins: [lazyStdio],
   define: { __INTER_VERSION__: JSON.stringify(pkg.version), __INTER_BUILD__: JSON.stringify(buildId) },
   banner: { js: "import { createRequire as __interRequire } from 'node:module'; const require = __interRequire(import.meta.url);" },
   chunkNames: "chunks/[name]-[hash]",

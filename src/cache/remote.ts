@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { sha256 } from "./hash.js";
 import type { RemoteSettings } from "./remote-settings.js";
 import type { Store, TaskRecord } from "./store.js";
 
@@ -45,7 +46,7 @@ function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: str
     const encoded = parsed.objects?.[o.sha256];
     if (typeof encoded !== "string") return undefined;
     const bytes = Buffer.from(encoded, "base64");
-    if (createHash("sha256").update(bytes).digest("hex") !== o.sha256) return undefined;
+    if (sha256(bytes) !== o.sha256) return undefined;
     verified.push(bytes);
   }
   for (const bytes of verified) store.putObject(bytes);

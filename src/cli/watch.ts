@@ -3,7 +3,7 @@ import { findConfig, resolveConfigFile } from "../config/load.js";
 import { toInterError, type InterError } from "../errors.js";
 import { selectTasks } from "../graph/build-graph.js";
 import type { Graph } from "../graph/task.js";
-import { expandGlobs, toProjectPath } from "../graph/files.js";
+import { expandGlobs, isGlob, toProjectPath } from "../graph/files.js";
 import { plainReporter } from "../graph/progress.js";
 import type { Reporter, TaskOutcome } from "../graph/scheduler.js";
 import { InputWatcher, type WatchSet } from "../graph/watcher.js";
@@ -56,7 +56,7 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
   const files = new Set([project.loaded.file, ...project.loaded.sources]);
   for (const matches of (await expandGlobs(root, patterns)).values()) for (const f of matches) files.add(resolve(root, f));
   // A plain path that does not exist yet is still an input: its appearance starts a cycle.
-  for (const p of patterns) if (!/[*?[\]{}()!]/.test(p)) files.add(resolve(root, p));
+  for (const p of patterns) if (!isGlob(p)) files.add(resolve(root, p));
   const produced = new Set<string>();
   for (const id of ids) {
     const latest = project.store.readLatest(id);
@@ -66,7 +66,7 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
     for (const output of record.outputs) produced.add(resolve(root, output.path));
   }
   for (const p of produced) files.delete(p);
-  return { root, files, globs: patterns.filter((p) => /[*?[\]{}()!]/.test(p)), produced };
+  return { root, files, globs: patterns.filter(isGlob), produced };
 }
 
 /**

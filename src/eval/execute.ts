@@ -4,7 +4,7 @@ import { writeFileAtomic } from "../cache/atomic.js";
 import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "./agents.js";
-import { applyGate, gateLine, type GateOptions, type GateResult } from "../report/gate.js";
+import { applyGate, gateError, gateLine, type GateOptions, type GateResult } from "../report/gate.js";
 import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 
 export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {
@@ -42,12 +42,11 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
 }
 
 /** EVAL_FAILED naming each scenario that missed the gate. */
-export function gateFailure(results: EvalResults & { gate: GateResult }, file: string): InterError {
-  const missed = results.gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ");
-  return new InterError("EVAL_FAILED", `The gate was not met: ${missed}. ${results.summary.passed} of ${results.summary.attempts} attempts passed; see ${file.replace(/results\.json$/, "report.html")}.`, "Open report.html (or summary.md) for each failed check's observed and expected values; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", {
+export function gateFailure(results: EvalResults & { gate: GateResult }, file: string, extra: Record<string, unknown> = {}): InterError {
+  return gateError(results.gate, `${results.summary.passed} of ${results.summary.attempts} attempts passed; see ${file.replace(/results\.json$/, "report.html")}.`, "Open report.html (or summary.md) for each failed check's observed and expected values; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", {
     file,
-    gate: results.gate,
     summary: results.summary,
+    ...extra,
   });
 }
 

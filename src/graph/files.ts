@@ -3,6 +3,9 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
+/** Whether a pattern needs the glob engine (a plain path does not). */
+export const isGlob = (pattern: string) => GLOB_CHARS.test(pattern);
+
 export function toProjectPath(root: string, abs: string): string {
   return relative(root, abs).split(sep).join("/");
 }
@@ -13,9 +16,9 @@ export function toProjectPath(root: string, abs: string): string {
  */
 export async function expandGlobs(root: string, patterns: string[]): Promise<Map<string, string[]>> {
   const byPattern = new Map<string, string[]>();
-  const dynamic = patterns.filter((p) => GLOB_CHARS.test(p));
+  const dynamic = patterns.filter(isGlob);
   for (const pattern of patterns) {
-    if (GLOB_CHARS.test(pattern)) continue;
+    if (isGlob(pattern)) continue;
     const abs = isAbsolute(pattern) ? pattern : resolve(root, pattern);
     byPattern.set(pattern, existsSync(abs) && statSync(abs).isFile() ? [toProjectPath(root, abs)] : []);
   }

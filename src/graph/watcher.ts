@@ -1,6 +1,6 @@
 import type { FSWatcher } from "chokidar";
 import { dirname, resolve } from "node:path";
-import { expandGlobs } from "./files.js";
+import { expandGlobs, isGlob } from "./files.js";
 
 /** What a build depends on, as the watcher needs it. */
 export interface WatchSet {
@@ -13,7 +13,6 @@ export interface WatchSet {
   produced: Set<string>;
 }
 
-const GLOB_CHARS = /[*?[\]{}()!]/;
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
 /** Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. */
 export const QUIET_MS = 60;
@@ -21,7 +20,7 @@ export const QUIET_MS = 60;
 /** The folder a glob's matches all live under: its static prefix. */
 function globBase(root: string, glob: string): { dir: string; deep: boolean } {
   const parts = glob.split("/");
-  const i = parts.findIndex((p) => GLOB_CHARS.test(p));
+  const i = parts.findIndex(isGlob);
   return { dir: resolve(root, parts.slice(0, i).join("/")), deep: parts.slice(i).length > 1 || parts.includes("**") };
 }
 

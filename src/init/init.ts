@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../cache/atomic.js";
+import { sha256 as sha } from "../cache/hash.js";
 import { CONFIG_NAMES } from "../config/load.js";
 import { InterError } from "../errors.js";
 import { GITIGNORE_LINES, ownSkills, projectFiles, type InitChoices, type Planned } from "./templates.js";
@@ -25,7 +25,6 @@ export interface Step {
 }
 
 const MANIFEST = ".intermesh/init.json";
-const sha = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
 /** What inter init wrote before (path → sha256), so a file it made and nobody edited can be brought up to date. */
 function readManifest(dir: string): Record<string, string> {

@@ -1,3 +1,4 @@
+import { InterError } from "../errors.js";
 import type { EvalResults } from "../eval/run.js";
 
 export interface GateOptions {
@@ -39,6 +40,12 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts">, 
     }
   }
   return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, met: missed.length === 0, missed };
+}
+
+/** EVAL_FAILED naming each scenario that missed the gate and why; `after` adds what the caller knows (counts, files). */
+export function gateError(gate: GateResult, after: string, suggestion: string, details: Record<string, unknown>): InterError {
+  const missed = gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ");
+  return new InterError("EVAL_FAILED", `The gate was not met: ${missed}.${after ? ` ${after}` : ""}`, suggestion, { gate, ...details });
 }
 
 export function gateRule(gate: GateResult): string {

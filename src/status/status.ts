@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { sha256 } from "../cache/hash.js";
 import { credentialEnv } from "../config/credential.js";
 import { findConfig } from "../config/load.js";
 import { toInterError } from "../errors.js";
@@ -37,7 +37,7 @@ export interface StatusReport {
 const CONTEXT_TODO = /<!--\s*TODO/;
 const PLAN_FILL = /<<FILL ME/;
 
-const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+const sha = (file: string) => sha256(readFileSync(file));
 
 function latestData(project: Project, task: string): any {
   const latest = project.store.readLatest(task);

@@ -19,6 +19,20 @@ function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
+/** Runs work that stops on Ctrl-C or SIGTERM: the signal aborts it; finished attempts stay journaled. */
+async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
 /** An agent's argv template given on the command line as a JSON array of strings. */
 function argvOption(flag: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -200,11 +214,7 @@ export class EvalRunCommand extends BaseCommand {
     const argv = argvOption("--agent-command", this.agentCommand);
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../eval/execute.js");
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    try {
+    return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
         tgz: join(folder, "cli.tgz"),
@@ -221,19 +231,15 @@ export class EvalRunCommand extends BaseCommand {
         ...(this.shard ? { shard: parseShard(this.shard) } : {}),
         interVersion: INTER_BUILD,
         root: resolve(this.cwd ?? process.cwd()),
-        signal: controller.signal,
+        signal,
         onAttempt: (a, resumed) => this.json || process.stderr.write(`${attemptLine(a, resumed)}\n`),
       });
       if (!results.gate.met) {
         if (!this.json) process.stderr.write(`${summaryTable(results)}\n`);
-        const error = gateFailure(results, file);
-        throw new InterError(error.code, error.message, error.suggestion, { ...error.details, results, reports });
+        throw gateFailure(results, file, { results, reports });
       }
       return { data: { ...results, file, reports }, human: `${summaryTable(results)}\nReports: ${reports.join(", ")}` };
-    } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    }
+    });
   }
 }
 
@@ -258,7 +264,7 @@ export class EvalReportCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
-    const [{ loadResults }, { applyGate, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
+    const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const stored = await loadResults(file, this.results);
     const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete));
     const results = { ...stored, gate };
@@ -272,7 +278,7 @@ export class EvalReportCommand extends BaseCommand {
     } else printed = renderReport(results, this.format as "html" | "junit" | "md");
     if (!gate.met) {
       if (!this.json) process.stdout.write(printed ?? written.map((w) => `Wrote ${w}\n`).join(""));
-      throw new InterError("EVAL_FAILED", `The gate was not met: ${gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ")}.`, "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { gate, written });
+      throw gateError(gate, "", "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { written });
     }
     if (printed !== undefined) return { data: { format: this.format, content: printed, gate }, human: printed };
     return { data: { written, gate }, human: `${written.map((w) => `Wrote ${w}`).join("\n")}\n${gateLine(gate)}` };
@@ -326,7 +332,7 @@ export class EvalMergeCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { mergeResults }, { applyGate, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
+    const [{ loadResults }, { mergeResults }, { applyGate, gateError, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const inputs = [];
     for (const file of this.inputs) inputs.push({ file, results: await loadResults(resolve(cwd, file), file) });
     const outDir = resolve(cwd, this.out ?? ".");
@@ -339,7 +345,7 @@ export class EvalMergeCommand extends BaseCommand {
     const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${results.summary.attempts} attempts passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;
     if (!results.gate.met) {
       if (!this.json) process.stdout.write(`${human}\n`);
-      throw new InterError("EVAL_FAILED", `The gate was not met: ${results.gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ")}.`, "Read the merged report.html for each failed check.", { file: target, gate: results.gate });
+      throw gateError(results.gate, "", "Read the merged report.html for each failed check.", { file: target });
     }
     return { data: { file: target, reports, ...results }, human };
   }
@@ -385,11 +391,7 @@ export class EvalCompareCommand extends BaseCommand {
     const configFile = this.configFile ? resolve(cwd, this.configFile) : findConfig(cwd);
     const loaded = configFile ? await loadConfig({ cwd, config: configFile, version: INTER_BUILD }) : undefined;
     const [{ runComparison }, { attemptLine }] = await Promise.all([import("../../compare/run-comparison.js"), import("../../eval/execute.js")]);
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    try {
+    return interruptible(async (signal) => {
       const { comparison, file } = await runComparison({
         planFile,
         a: candidateFile(cwd, this.a),
@@ -405,14 +407,11 @@ export class EvalCompareCommand extends BaseCommand {
         settings: { repetitions: this.repetitions as unknown as number | undefined, timeoutSeconds: this.timeout as unknown as number | undefined },
         root: cwd,
         interVersion: INTER_BUILD,
-        signal: controller.signal,
+        signal,
         onAttempt: (side, attempt) => this.json || process.stderr.write(`${side.toUpperCase()} ${attemptLine(attempt, false).split("\n")[0]}\n`),
       });
       const { renderComparisonMarkdown } = await import("../../report/comparison.js");
       return { data: { ...comparison, file }, human: `${renderComparisonMarkdown(comparison)}\nWrote ${file} and ${join(outDir, "report.html")}` };
-    } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    }
+    });
   }
 }

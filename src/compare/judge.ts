@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../eval/agents.js";
+import { agentEnvironment } from "../eval/attempt-env.js";
 import type { AttemptResult } from "../eval/run.js";
 import type { JudgedScenario } from "./compare.js";
 
@@ -64,7 +65,7 @@ function parseVerdict(text: string): { A: { content: number; structure: number }
  * drawn from the seed. The judge's workspace holds only its prompt; which candidate is behind which label is kept in
  * memory here and only unmapped once the verdict is in.
  */
-export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal }): Promise<JudgedScenario[]> {
+export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal; redact(text: string): string; blockedEnv: string[]; secrets: string[] }): Promise<JudgedScenario[]> {
   const draw = random(options.seed);
   const out: JudgedScenario[] = [];
   for (const scenario of options.plan.scenarios) {
@@ -75,11 +76,22 @@ export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: At
     const labels = aFirst ? ({ A: "a", B: "b" } as const) : ({ A: "b", B: "a" } as const);
     const workspace = join(options.dir, scenario.id);
     mkdirSync(workspace, { recursive: true });
-    const prompt = judgePrompt(scenario, aFirst ? a : b, aFirst ? b : a);
+    // The agent's files may hold the credential (an agent that echoed it): the judge never sees it, nor does its prompt file.
+    const prompt = options.redact(judgePrompt(scenario, aFirst ? a : b, aFirst ? b : a));
     const promptFile = join(workspace, "prompt.md");
     writeFileSync(promptFile, prompt);
-    const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const outcome = await options.judge.run({ scenarioId: scenario.id, workspace, outputs: workspace, binDir: workspace, prompt, promptFile, env, timeoutMs: options.timeoutMs, signal: options.signal });
+    const env = agentEnvironment({ base: process.env, blocked: options.blockedEnv, secrets: options.secrets, fixed: {} });
+    const outcome = await options.judge.run({
+      scenarioId: scenario.id,
+      label: scenario.id,
+      prompt,
+      seen: { workspace, outputs: workspace, promptFile, binDir: workspace },
+      host: { workspace, outputs: workspace },
+      env,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      command: (argv) => ({ file: argv[0]!, args: argv.slice(1), cwd: workspace }),
+    });
     const verdict = outcome.transcript && existsSync(outcome.transcript) ? parseVerdict(readFileSync(outcome.transcript, "utf8")) : undefined;
     if (!verdict) {
       out.push({ id: scenario.id, winner: null, scores: null, reasons: "", labels, error: outcome.harnessError ?? `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})` });

@@ -1,18 +1,24 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256 } from "../cache/hash.js";
 import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 
+/** One attempt as an agent adapter gets it. */
 export interface AgentRun {
   scenarioId: string;
-  workspace: string;
-  outputs: string;
-  binDir: string;
+  /** `<scenario>-<repetition>`: the `{attempt}` placeholder. */
+  label: string;
   prompt: string;
-  promptFile: string;
+  /** Paths as the agent sees them (inside the sandbox when sealed). */
+  seen: { workspace: string; outputs: string; promptFile: string; binDir: string };
+  /** Paths on the host, where inter keeps the transcript and reads the outputs; never shown to the agent. */
+  host: { workspace: string; outputs: string };
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Wraps a command line so it runs sealed in the attempt (or as is, unsealed), starting in the outputs folder. */
+  command(argv: string[]): { file: string; args: string[]; cwd: string };
 }
 
 export interface AgentOutcome {
@@ -20,11 +26,17 @@ export interface AgentOutcome {
   timedOut: boolean;
   /** The agent could not run at all: a harness error, not a failure of the candidate. */
   harnessError?: string;
+  /** Host path of the agent's combined output. */
   transcript?: string;
 }
 
 export interface Agent {
   name: string;
+  /**
+   * What makes two runs the same agent: the preset or argv template and, where known, the program's version or the
+   * reference solutions' hash. Journals, resume and --reuse key attempts by it.
+   */
+  identity(): Promise<string>;
   run(attempt: AgentRun): Promise<AgentOutcome>;
 }
 
@@ -37,9 +49,11 @@ export const PRESETS: Record<string, string[]> = {
 
 const KILL_GRACE_MS = 2000;
 
-async function spawnInGroup(argv: string[], attempt: AgentRun, options: { cwd: string; stdoutTo?: string }): Promise<AgentOutcome & { stdout: string }> {
+/** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
+export async function spawnInGroup(argv: string[], attempt: AgentRun): Promise<AgentOutcome & { stdout: string; all: string }> {
   const { execa } = await import("execa");
-  const child = execa(argv[0]!, argv.slice(1), { cwd: options.cwd, env: attempt.env, extendEnv: false, detached: true, stdin: "ignore", all: true, reject: false, buffer: true });
+  const command = attempt.command(argv);
+  const child = execa(command.file, command.args, { cwd: command.cwd, env: attempt.env, extendEnv: false, detached: true, stdin: "ignore", all: true, reject: false, buffer: true });
   let timedOut = false;
   const killGroup = (signal: NodeJS.Signals) => {
     try {
@@ -63,24 +77,33 @@ async function spawnInGroup(argv: string[], attempt: AgentRun, options: { cwd: s
   killGroup("SIGKILL");
   // execa reports a program that could not be spawned with no exit code and the spawn error's code.
   const failedToStart = result.exitCode === undefined && ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
+  // bubblewrap reports a program it cannot exec on stderr and exits 1 before the agent ever ran.
+  const sandboxRefused = /^bwrap: execvp .*: (No such file|Permission denied)/m.exec(String(result.stderr ?? ""));
   return {
     exitCode: result.exitCode ?? null,
     timedOut,
     stdout: String(result.stdout ?? ""),
-    ...(failedToStart ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` } : {}),
-    transcript: String(result.all ?? ""),
+    all: String(result.all ?? ""),
+    ...(failedToStart ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` } : sandboxRefused ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` } : {}),
   };
 }
 
-/** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs} are filled per attempt. */
-export function commandAgent(name: string, template: string[]): Agent {
+/** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs}, {attempt} are filled per attempt. */
+export function commandAgent(name: string, template: string[], identity: () => Promise<string> = async () => JSON.stringify({ command: template })): Agent {
   return {
     name,
+    identity,
     async run(attempt) {
-      const fill = (part: string) => part.replaceAll("{prompt_file}", attempt.promptFile).replaceAll("{prompt}", attempt.prompt).replaceAll("{workspace}", attempt.workspace).replaceAll("{outputs}", attempt.outputs);
-      const outcome = await spawnInGroup(template.map(fill), attempt, { cwd: attempt.outputs });
-      const transcript = join(attempt.workspace, "transcript.txt");
-      writeFileSync(transcript, outcome.transcript ?? "");
+      const fill = (part: string) =>
+        part
+          .replaceAll("{prompt_file}", attempt.seen.promptFile)
+          .replaceAll("{prompt}", attempt.prompt)
+          .replaceAll("{workspace}", attempt.seen.workspace)
+          .replaceAll("{outputs}", attempt.seen.outputs)
+          .replaceAll("{attempt}", attempt.label);
+      const outcome = await spawnInGroup(template.map(fill), attempt);
+      const transcript = join(attempt.host.workspace, "transcript.txt");
+      writeFileSync(transcript, outcome.all);
       return { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}), transcript };
     },
   };
@@ -94,32 +117,50 @@ interface ReferenceStep {
 /** Replays reference solutions kept outside the plan: a golden run proving plan and candidate agree. */
 export function referenceAgent(referenceFile: string | undefined): Agent {
   let steps: Record<string, ReferenceStep[]> = {};
+  let text = "";
   if (referenceFile) {
     try {
-      steps = JSON.parse(readFileSync(referenceFile, "utf8")) as Record<string, ReferenceStep[]>;
+      text = readFileSync(referenceFile, "utf8");
+      steps = JSON.parse(text) as Record<string, ReferenceStep[]>;
     } catch (error) {
       throw new InterError("PLAN_INVALID", `${referenceFile}: ${(error as Error).message}`, "The reference file maps scenario ids to steps: [{ \"argv\": [...], \"save_stdout\"?: \"file\" }].", { file: referenceFile });
     }
   }
   return {
     name: "reference",
+    identity: async () => JSON.stringify({ reference: sha256(text) }),
     async run(attempt) {
       const plan = steps[attempt.scenarioId];
       if (!Array.isArray(plan)) return { exitCode: null, timedOut: false, harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}` };
       let last: AgentOutcome = { exitCode: 0, timedOut: false };
+      const log: string[] = [];
+      // Each step goes through the same sealed client as an agent's call would.
       for (const step of plan) {
-        const outcome = await spawnInGroup([join(attempt.binDir, step.argv[0]!), ...step.argv.slice(1)], attempt, { cwd: attempt.outputs });
-        if (step.save_stdout) writeFileSync(join(attempt.outputs, step.save_stdout), outcome.stdout);
-        last = { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
-        if (outcome.timedOut) break;
+        const outcome = await spawnInGroup([join(attempt.seen.binDir, step.argv[0]!), ...step.argv.slice(1)], attempt);
+        log.push(`$ ${step.argv.join(" ")}`, outcome.all);
+        if (step.save_stdout) writeFileSync(join(attempt.host.outputs, step.save_stdout), outcome.stdout);
+        last = { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}) };
+        if (outcome.timedOut || outcome.harnessError) break;
       }
-      return last;
+      const transcript = join(attempt.host.workspace, "transcript.txt");
+      writeFileSync(transcript, log.join("\n"));
+      return { ...last, transcript };
     },
   };
+}
+
+/** The agent program's own report of its version, for its identity; undefined when it gives none within 10 s. */
+async function programVersion(program: string): Promise<string | undefined> {
+  const { execa } = await import("execa");
+  const result = await execa(program, ["--version"], { reject: false, timeout: 10_000, stdin: "ignore" });
+  const line = String(result.stdout ?? "").trim().split("\n")[0];
+  return result.exitCode === 0 && line ? line.slice(0, 200) : undefined;
 }
 
 export function agentFor(config: AgentConfig | undefined, referenceFile: string | undefined): Agent {
   if (!config || config === "reference") return referenceAgent(referenceFile);
   if (typeof config === "object") return commandAgent(`command:${config.command[0]}`, config.command);
-  return commandAgent(config, PRESETS[config]!);
+  const template = PRESETS[config]!;
+  let identity: Promise<string> | undefined;
+  return commandAgent(config, template, () => (identity ??= programVersion(template[0]!).then((version) => JSON.stringify({ preset: config, command: template, version: version ?? null }))));
 }

@@ -5,7 +5,9 @@ import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "./agents.js";
 import { applyGate, gateError, gateLine, type GateOptions, type GateResult } from "../report/gate.js";
-import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
+import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions, type ReceiptBinding } from "./run.js";
+import { sha256 } from "../cache/hash.js";
+import { parseLossless } from "./lossless-json.js";
 
 export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {
   referenceFile?: string;
@@ -26,19 +28,41 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
   const receipt = options.receiptFile && existsSync(options.receiptFile) ? JSON.parse(readFileSync(options.receiptFile, "utf8")) : undefined;
   const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null);
   if (!report.valid) throw planInvalid(report);
+  const plan = parseLossless(planText) as any;
+  requireCredential(plan, options.planFile);
   const { referenceFile, receiptFile: _receipt, agent, gate, ...rest } = options;
   const results = await runEvaluation({
     ...rest,
-    plan: JSON.parse(planText),
+    plan,
     planText,
-    receipt: receipt ? { sha256: receipt.candidate?.sha256 ?? "", level: receipt.certification?.level ?? "unknown" } : null,
+    receipt: bindReceipt(receipt, sha256(readFileSync(options.tgz))),
     agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined),
+    hidden: referenceFile ? [referenceFile] : [],
   });
   const judged = { ...results, gate: applyGate(results, gate) };
   const file = join(options.runDir, "results.json");
   writeFileAtomic(file, `${JSON.stringify(judged, null, 2)}\n`);
   const { writeReports } = await import("../report/write.js");
   return { results: judged, file, reports: writeReports(judged, options.runDir) };
+}
+
+/**
+ * A run without the credential can only fail every call: that says nothing about the candidate, so it is refused
+ * before any attempt, and the last results stay as they are.
+ */
+export function requireCredential(plan: any, planFile: string): void {
+  const name = plan?.target?.credential_env;
+  if (typeof name === "string" && name && !process.env[name]) {
+    throw new InterError("CREDENTIAL_MISSING", `${name} is not set: the plan (${planFile}, target.credential_env) needs the API's credential in it.`, `export ${name}=<the credential for ${plan.target.account ?? "the plan's account"}>, then run again.`, { env: name, file: planFile });
+  }
+}
+
+/** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
+export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
+  if (!receipt) return null;
+  const made = receipt.candidate?.sha256;
+  if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
+  return { sha256: made, level: receipt.certification?.level ?? "unknown" };
 }
 
 /** EVAL_FAILED naming each scenario that missed the gate. */
@@ -53,11 +77,16 @@ export function gateFailure(results: EvalResults & { gate: GateResult }, file: s
 export function attemptLine(a: AttemptResult, resumed: boolean): string {
   const mark = a.status === "pass" ? "✔" : a.status === "fail" ? "✖" : a.status === "incomplete" ? "…" : "!";
   const failed = a.checks.filter((c) => c.status !== "pass").map((c) => `${c.id} ${c.status}: ${c.reason}`);
-  return `${mark} ${a.scenario} #${a.repetition} ${a.status}${resumed ? " (resumed from journal)" : ` in ${(a.duration_ms / 1000).toFixed(1)} s`}${a.harness_error ? ` — harness error: ${a.harness_error}` : ""}${failed.length ? `\n    ${failed.join("\n    ")}` : ""}`;
+  return `${mark} ${a.scenario} #${a.repetition} ${a.status === "error" ? "harness error" : a.status}${resumed ? " (resumed from journal)" : ` in ${(a.duration_ms / 1000).toFixed(1)} s`}${a.harness_error ? ` — harness error: ${a.harness_error}` : ""}${failed.length ? `\n    ${failed.join("\n    ")}` : ""}`;
 }
 
 export function summaryTable(results: EvalResults & { gate: GateResult }): string {
   const rows = results.scenarios.map((s) => `  ${s.id.padEnd(28)} ${String(s.passed).padStart(2)}/${s.attempts}  pass rate ${(s.pass_rate * 100).toFixed(0).padStart(3)}%  pass@${s.attempts} ${s.pass_at_k.toFixed(2)}  pass^${s.attempts} ${s.pass_hat_k.toFixed(2)}`);
   const { summary } = results;
-  return [...rows, gateLine(results.gate), `${results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed, ${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors (agent ${results.agent.name}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`].join("\n");
+  const sealed = results.isolation?.kind === "bubblewrap" ? "sealed" : "UNSEALED: evidence could be forged";
+  return [
+    ...rows,
+    gateLine(results.gate),
+    `${results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed; candidate failed ${summary.failed}, could not judge ${summary.incomplete}, harness broke ${summary.harness_errors} (agent ${results.agent.name}, ${sealed}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`,
+  ].join("\n");
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { Invocation } from "./shim.js";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { join, sep } from "node:path";
+import type { Invocation } from "./broker.js";
+import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
 
 export type CheckStatus = "pass" | "fail" | "incomplete";
 
@@ -18,14 +19,30 @@ export interface CheckResult {
 type Observation =
   | { state: "available"; kind: "cli"; value: { argv: string[]; stdout: unknown; exit_code: number | null } }
   | { state: "available"; kind: "file"; value: { exists: boolean; bytes: number; sha256: string | null } }
-  | { state: "missing" | "ambiguous" | "not-collected"; kind: string; reason: string };
+  | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
+/** Flags of every generated CLI that take no value (src/runtime/args.ts); a help token after one of them is a flag. */
+const BOOLEAN_FLAGS = new Set(["--help", "--version", "--agent", "--human", "--brief", "--yes", "--dry-run", "--quiet", "--json-input", "--all", "--mcp-schema", "--sanitize", "--ndjson", "--redact"]);
+
+/**
+ * A call only asks for help when a help token stands where a flag stands: `--title -h` passes "-h" as a title to a
+ * CLI that reads the next token as the value, and such a call is judged like any other. When in doubt the call
+ * counts: an extra call can make an observation ambiguous (incomplete), never a false pass.
+ */
+export function asksForHelp(argv: string[], booleans: ReadonlySet<string> = BOOLEAN_FLAGS): boolean {
+  return argv.some((token, i) => {
+    if (!HELP_FLAGS.has(token)) return false;
+    const before = argv[i - 1];
+    const valuePosition = before !== undefined && before.startsWith("-") && !before.includes("=") && !booleans.has(before) && !HELP_FLAGS.has(before);
+    return !valuePosition;
+  });
+}
 const UNAVAILABLE = Symbol("unavailable");
 
 function parseStdout(stdout: string): unknown {
   try {
-    return stdout.trim() ? JSON.parse(stdout) : stdout;
+    return stdout.trim() ? parseLossless(stdout) : stdout;
   } catch {
     return stdout;
   }
@@ -36,21 +53,25 @@ export function observe(observation: any, invocations: Invocation[], outputsDir:
   if (observation.kind === "cli") {
     const prefix: string[] = observation.command_prefix;
     const namesHelp = prefix.some((t) => HELP_FLAGS.has(t));
-    const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !inv.argv.some((a) => HELP_FLAGS.has(a))));
+    const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !asksForHelp(inv.argv)));
     if (matches.length === 0) return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
     if (matches.length > 1) return { state: "ambiguous", kind: "cli", reason: `${matches.length} invocations start with ${prefix.join(" ")} (retries and pagination count too)` };
     const [inv] = matches;
+    if (inv!.truncated) return { state: "truncated", kind: "cli", reason: `the call ${prefix.join(" ")} was still running when the attempt ended (cut off: its outcome is unknown)` };
     return { state: "available", kind: "cli", value: { argv: inv!.argv, stdout: parseStdout(inv!.stdout), exit_code: inv!.exit_code } };
   }
   if (observation.kind === "file") {
     if (!outputsCaptured) return { state: "not-collected", kind: "file", reason: "the outputs folder could not be captured" };
+    const absent = { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } } as const;
     const file = join(outputsDir, observation.path);
     try {
-      const stat = statSync(file);
-      if (!stat.isFile()) return { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } };
+      // Only a regular file reached without links counts: a link (to /etc/passwd, to the assets) is not output evidence.
+      const root = realpathSync(outputsDir);
+      const stat = lstatSync(file);
+      if (!stat.isFile() || !realpathSync(file).startsWith(root + sep)) return absent;
       return { state: "available", kind: "file", value: { exists: true, bytes: stat.size, sha256: createHash("sha256").update(readFileSync(file)).digest("hex") } };
     } catch {
-      return { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } };
+      return absent;
     }
   }
   return { state: "not-collected", kind: observation.kind, reason: "this runner does not record HTTP requests" };
@@ -70,6 +91,9 @@ function field(obs: Observation | undefined, path: string[]): unknown | typeof U
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  const numeric = numbersEqual(a, b);
+  if (numeric !== undefined) return numeric;
+  if (a instanceof LosslessNumber || b instanceof LosslessNumber) return false;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));

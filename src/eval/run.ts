@@ -1,26 +1,20 @@
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { sha256 } from "../cache/hash.js";
 import type { ServiceConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import type { Agent } from "./agents.js";
-import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
-import { readInvocations, writeShim, type Invocation } from "./shim.js";
+import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../inspect/install.js";
 import { planLimits, type Limit } from "../plan/limits.js";
 import type { GateResult } from "../report/gate.js";
+import { redactor } from "./redact.js";
+import { detectIsolation, type Isolation } from "./sandbox.js";
 
-export interface AttemptResult {
-  scenario: string;
-  repetition: number;
-  status: CheckStatus | "error";
-  checks: CheckResult[];
-  invocations: Invocation[];
-  agent: { exit_code: number | null; timed_out: boolean; transcript?: string };
-  harness_error?: string;
-  duration_ms: number;
-  workspace: string;
-}
+export type { AttemptResult } from "./attempt.js";
+
+/** Which inspection receipt the results are bound to; a receipt of another candidate is never bound. */
+export type ReceiptBinding = { sha256: string; level: string } | { status: "unbound"; reason: string } | null;
 
 export interface ScenarioSummary {
   id: string;
@@ -36,9 +30,12 @@ export interface ScenarioSummary {
 export interface EvalResults {
   schema_version: "1.0.0";
   candidate: { sha256: string; file: string };
-  receipt: { sha256: string; level: string } | null;
+  receipt: ReceiptBinding;
   plan: { file: string; sha256: string };
-  agent: { name: string };
+  /** `identity` is what journals and --reuse key attempts by (preset or template, version, reference hash). */
+  agent: { name: string; identity?: string };
+  /** How attempts were sealed: "bubblewrap" (evidence the agent cannot reach) or "none" (evidence could be forged). */
+  isolation?: Isolation;
   versions: { inter: string; node: string };
   settings: { repetitions: number; concurrency: number; timeout_seconds: number };
   assumptions: string[];
@@ -67,7 +64,7 @@ export interface EvalRunOptions {
   planText: string;
   planFile: string;
   tgz: string;
-  receipt: { sha256: string; level: string } | null;
+  receipt: ReceiptBinding;
   agent: Agent;
   runDir: string;
   services: Record<string, ServiceConfig>;
@@ -86,19 +83,8 @@ export interface EvalRunOptions {
   signal: AbortSignal;
   onAttempt(result: AttemptResult, resumed: boolean): void;
   assetsDir?: string;
-}
-
-function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string): string {
-  return [
-    `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
-    "",
-    scenario.user_task,
-    "",
-    ...(scenario.inputs && Object.keys(scenario.inputs).length ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""] : []),
-    `Write any files the task asks for into ${outputs} (your working directory). Read-only inputs, if any, are in ${assets}.`,
-    ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
-    `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
-  ].join("\n");
+  /** Files the agent must never see even if its argv names them (the plan, the reference solutions). */
+  hidden?: string[];
 }
 
 const combinations = (n: number, k: number) => {
@@ -114,8 +100,8 @@ export function summarize(id: string, attempts: AttemptResult[]): ScenarioSummar
 }
 
 /**
- * Runs every scenario × repetition in its own workspace (assets/, outputs/, HOME, TMPDIR, the candidate installed
- * from cli.tgz, the recording shim first on PATH), journaling each finished attempt so an interrupted run resumes.
+ * Runs every scenario × repetition as a sealed attempt (attempt.ts), journaling each finished attempt so an
+ * interrupted run resumes.
  */
 export async function runEvaluation(options: EvalRunOptions): Promise<EvalResults> {
   const { plan } = options;
@@ -128,7 +114,11 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const candidate = sha256(readFileSync(options.tgz));
   const planHash = sha256(options.planText);
   const shard = options.shard;
-  const key = sha256(JSON.stringify({ candidate, planHash, agent: options.agent.name, ...(shard ? { shard } : {}) }));
+  // A different agent, version, reference, plan, candidate or receipt never inherits an attempt.
+  const identity = await options.agent.identity();
+  const receiptKey = options.receipt && "sha256" in options.receipt ? options.receipt.sha256 : null;
+  const isolation = await detectIsolation();
+  const key = sha256(JSON.stringify({ candidate, planHash, agent: identity, receipt: receiptKey, isolation: isolation.kind, ...(shard ? { shard } : {}) }));
   const journal = join(options.runDir, "journal.jsonl");
   if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
@@ -154,90 +144,50 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
 
   const credentialEnv: string | undefined = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
   const credential = credentialEnv ? process.env[credentialEnv] : undefined;
-  const secrets = credential ? [credential] : [];
-  const names = Object.keys(options.services);
+  const redact = redactor([credential, ...Object.values(options.services).flatMap((s) => Object.values(s.env ?? {}))]);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
   const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
   const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
   for (const done of finished.values()) options.onAttempt(done, true);
+  if (todo.length && isolation.kind === "none") process.stderr.write(`inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`);
 
-  let running: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
-  if (todo.length && names.length) {
-    const { startServices } = await import("../services/services.js");
-    running = await startServices(options.services, options.servicesCwd);
-  }
-  const baseUrl = running ? running.origins[names[0]!]! : plan.target.api_url;
-  try {
-    const queue = [...todo];
-    const worker = async () => {
-      for (let next = queue.shift(); next && !options.signal.aborted; next = queue.shift()) {
-        const result = await runAttempt(next.scenario, next.repetition);
-        // An attempt cut short by the interrupt is not journaled: it runs again on resume.
-        if (options.signal.aborted) continue;
-        appendFileSync(journal, `${JSON.stringify({ key, attempt: result })}\n`);
-        finished.set(`${result.scenario}#${result.repetition}`, result);
-        options.onAttempt(result, false);
-      }
-    };
-    // npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
-    // relative), which costs milliseconds instead of an npm run per attempt.
-    const templateDir = join(options.runDir, ".candidate");
-    let template: Promise<Installed> | undefined;
-    const fromTemplate = async (target: string): Promise<Installed> => {
-      template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
-      const t = await template;
-      cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
-      return { ...t, packageRoot: join(target, relative(templateDir, t.packageRoot)), bin: join(target, relative(templateDir, t.bin)), cleanup: () => rmSync(target, { recursive: true, force: true }) };
-    };
-    const runAttempt = async (scenario: any, repetition: number): Promise<AttemptResult> => {
-      const started = performance.now();
-      const workspace = join(options.runDir, "attempts", `${scenario.id}-${repetition}`);
-      rmSync(workspace, { recursive: true, force: true });
-      const dirs = { assets: join(workspace, "assets"), outputs: join(workspace, "outputs"), home: join(workspace, "home"), tmp: join(workspace, "tmp"), bin: join(workspace, "bin"), calls: join(workspace, "calls") };
-      for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-      if (options.assetsDir && existsSync(options.assetsDir)) cpSync(options.assetsDir, dirs.assets, { recursive: true });
-      const base: Omit<AttemptResult, "status" | "checks" | "duration_ms"> = { scenario: scenario.id, repetition, invocations: [], agent: { exit_code: null, timed_out: false }, workspace };
-      let installed;
-      let manifest: { baseUrl?: { env?: string } } | undefined;
-      try {
-        installed = await fromTemplate(join(workspace, "cli"));
-        const file = join(installed.packageRoot, "manifest.json");
-        manifest = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
-      } catch (error) {
-        return { ...base, status: "error", checks: [], harness_error: (error as Error).message, duration_ms: Math.round(performance.now() - started) };
-      }
-      writeShim(dirs.bin, installed.binary, installed.bin, dirs.calls);
-      const text = prompt(scenario, plan.target, dirs.outputs, dirs.assets, installed.binary);
-      const promptFile = join(workspace, "prompt.md");
-      writeFileSync(promptFile, text);
-      // The agent keeps the runner's environment (its own API keys live there) with the workspace's HOME, temp and
-      // PATH (the shim first) on top.
-      const env: Record<string, string> = {
-        ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
-        PATH: `${dirs.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-        HOME: dirs.home,
-        TMPDIR: dirs.tmp,
-        XDG_STATE_HOME: join(dirs.home, ".local", "state"),
-        LANG: "C.UTF-8",
-        ...(manifest?.baseUrl?.env ? { [manifest.baseUrl.env]: baseUrl } : {}),
-        ...(credentialEnv && credential ? { [credentialEnv]: credential } : {}),
-      };
-      const outcome = await options.agent.run({ scenarioId: scenario.id, workspace, outputs: dirs.outputs, binDir: dirs.bin, prompt: text, promptFile, env, timeoutMs: settings.timeout_seconds * 1000, signal: options.signal });
-      const invocations = readInvocations(dirs.calls, secrets);
-      const observations = new Map(scenario.observations.map((o: any) => [o.id, observe(o, invocations, dirs.outputs, true)]));
-      const checks = scenario.checks.map((c: any) => judgeCheck(c, observations as any));
-      const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) };
-      if (outcome.transcript && secrets.length) {
-        const t = readFileSync(outcome.transcript, "utf8");
-        writeFileSync(outcome.transcript, secrets.reduce((s, x) => s.split(x).join("[REDACTED]"), t));
-      }
-      if (outcome.harnessError) return { ...base, invocations, agent, status: "error", checks, harness_error: outcome.harnessError, duration_ms: Math.round(performance.now() - started) };
-      return { ...base, invocations, agent, status: attemptStatus(checks), checks, duration_ms: Math.round(performance.now() - started) };
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, todo.length)) }, worker));
-  } finally {
-    await running?.stop();
-  }
+  // npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
+  // relative), which costs milliseconds instead of an npm run per attempt.
+  const templateDir = join(options.runDir, ".candidate");
+  let template: Promise<Installed> | undefined;
+  const install = async (target: string): Promise<Installed> => {
+    template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
+    const t = await template;
+    cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
+    return { ...t, packageRoot: join(target, relative(templateDir, t.packageRoot)), bin: join(target, relative(templateDir, t.bin)), cleanup: () => rmSync(target, { recursive: true, force: true }) };
+  };
+  const context = {
+    plan,
+    runDir: options.runDir,
+    isolation,
+    agent: options.agent,
+    timeoutMs: settings.timeout_seconds * 1000,
+    install,
+    services: options.services,
+    servicesCwd: options.servicesCwd,
+    credential: { ...(credentialEnv ? { env: credentialEnv } : {}), ...(credential ? { value: credential } : {}) },
+    redact,
+    ...(options.assetsDir ? { assetsDir: options.assetsDir } : {}),
+    hidden: [options.planFile, ...(options.hidden ?? [])],
+    signal: options.signal,
+  };
+  const queue = [...todo];
+  const worker = async () => {
+    for (let next = queue.shift(); next && !options.signal.aborted; next = queue.shift()) {
+      const result = await runAttempt(context, next.scenario, next.repetition);
+      // An attempt cut short by the interrupt is not journaled: it runs again on resume.
+      if (options.signal.aborted) continue;
+      appendFileSync(journal, `${JSON.stringify({ key, attempt: result })}\n`);
+      finished.set(`${result.scenario}#${result.repetition}`, result);
+      options.onAttempt(result, false);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, todo.length)) }, worker));
   if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${mine.length} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
 
   if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
@@ -248,7 +198,8 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
     receipt: options.receipt,
     plan: { file: relative(options.root, options.planFile), sha256: planHash },
-    agent: { name: options.agent.name },
+    agent: { name: options.agent.name, identity },
+    isolation,
     versions: { inter: options.interVersion, node: process.version },
     settings,
     assumptions: Array.isArray(plan.assumptions) ? plan.assumptions : [],

@@ -56,3 +56,10 @@ export const statusMark = { pass: "✔", fail: "✖", incomplete: "…", error: 
 export function verdictOf(results: StoredResults): "pass" | "fail" {
   return results.gate ? (results.gate.met ? "pass" : "fail") : results.verdict;
 }
+
+/** How the attempts were sealed, in words shown next to every verdict. */
+export function isolationText(results: Pick<StoredResults, "isolation">): string {
+  const isolation = results.isolation;
+  if (!isolation) return "not recorded (results from before sealed attempts; evidence could have been forged)";
+  return isolation.kind === "bubblewrap" ? `sealed (bubblewrap ${isolation.version})` : `none — evidence could be forged (${isolation.reason})`;
+}

@@ -1,5 +1,5 @@
 import type { AttemptResult } from "../eval/run.js";
-import { attemptsByConcern, findings, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
+import { attemptsByConcern, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine } from "./gate.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29,9 +29,10 @@ details{border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:
 function binding(results: StoredResults): string {
   const rows: Array<[string, string]> = [
     ["Candidate", `<code>${esc(short(results.candidate.sha256))}</code> ${esc(results.candidate.file)}`],
-    ["Receipt", results.receipt ? `${esc(results.receipt.level)} <code>${esc(short(results.receipt.sha256 || "0".repeat(64)))}</code>` : "none (the candidate was not inspected)"],
+    ["Receipt", !results.receipt ? "none (the candidate was not inspected)" : "status" in results.receipt ? `unbound: ${esc(results.receipt.reason)}` : `${esc(results.receipt.level)} <code>${esc(short(results.receipt.sha256 || "0".repeat(64)))}</code>`],
     ["Plan", `${esc(results.plan.file)} <code>${esc(short(results.plan.sha256))}</code>`],
     ["Agent", esc(results.agent.name)],
+    ["Isolation", isolationText(results)],
     ["Versions", `inter ${esc(results.versions.inter)}, Node.js ${esc(results.versions.node)}`],
     ["Settings", `${results.settings.repetitions} repetition(s), ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`],
   ];

@@ -1,4 +1,4 @@
-import { findings, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
+import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine } from "./gate.js";
 
 /** Table cells and inline code must not break the Markdown around them. */
@@ -19,9 +19,11 @@ export function renderMarkdown(results: StoredResults): string {
   const lines = [
     `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${summary.attempts} attempts`,
     "",
-    `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ` (${results.receipt.level})` : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
+    `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
     "",
     `${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors.${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
+    "",
+    `Isolation: ${isolationText(results)}.`,
     "",
     `| Scenario | Passed | Pass rate | pass@${k} | pass^${k} |`,
     "|---|---:|---:|---:|---:|",

@@ -65,7 +65,10 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
         // already gone
       }
     }
-    await Promise.race([Promise.allSettled(children.map((c) => c.done)), new Promise((r) => setTimeout(r, 3000))]);
+    // The grace timer is cleared once the children are gone: a pending timer would hold the process open for 3 s.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(children.map((c) => c.done)), new Promise((r) => (timer = setTimeout(r, 3000)))]);
+    clearTimeout(timer);
     for (const child of children) {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
@@ -93,3 +96,4 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
   }
   return { origins, stop };
 }
+

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
+import { servicesKey } from "../services/key.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { credentialEnv } from "../config/credential.js";
@@ -34,7 +35,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
     impl: "1",
     deps: ["bundle"],
     uses: { bundle: candidateOf },
-    config: { outDir: outDir(config), services },
+    config: { outDir: outDir(config), services: servicesKey(services) },
     inputs: [],
     outputs: [receiptFile],
     // Whether the credential is present decides which probes can run (its value is hashed, never stored).

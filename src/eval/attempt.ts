@@ -1,0 +1,195 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
+import type { ServiceConfig } from "../config/types.js";
+import type { Installed } from "../inspect/install.js";
+import type { Agent, AgentRun } from "./agents.js";
+import { agentEnvironment } from "./attempt-env.js";
+import { startBroker, type Invocation } from "./broker.js";
+import { writeBrokerClient } from "./broker-client.js";
+import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
+import { redactDeep } from "./redact.js";
+import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
+
+export interface AttemptResult {
+  scenario: string;
+  repetition: number;
+  status: CheckStatus | "error";
+  checks: CheckResult[];
+  invocations: Invocation[];
+  agent: { exit_code: number | null; timed_out: boolean; transcript?: string };
+  harness_error?: string;
+  duration_ms: number;
+  workspace: string;
+}
+
+/** What every attempt of one run shares. */
+export interface AttemptContext {
+  plan: any;
+  runDir: string;
+  isolation: Isolation;
+  agent: Agent;
+  timeoutMs: number;
+  /** A fresh copy of the candidate's installation in the given folder. */
+  install(into: string): Promise<Installed>;
+  /** Started for each attempt (fresh API state); none means the plan's api_url, shared by every attempt. */
+  services: Record<string, ServiceConfig>;
+  servicesCwd: string;
+  credential: { env?: string; value?: string };
+  redact(text: string): string;
+  assetsDir?: string;
+  /** Host paths never shown to the agent even when its argv names them: the evaluation folder, plan, references. */
+  hidden: string[];
+  signal: AbortSignal;
+}
+
+/** The base PATH of the candidate's own process: Node first, for the `#!/usr/bin/env node` of generated CLIs. */
+const cliPath = () => [...new Set([dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"])].join(":");
+
+function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string): string {
+  return [
+    `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
+    "",
+    scenario.user_task,
+    "",
+    ...(scenario.inputs && Object.keys(scenario.inputs).length ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""] : []),
+    `Write any files the task asks for into ${outputs} (your working directory). Read-only inputs, if any, are in ${assets}.`,
+    ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
+    `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
+  ].join("\n");
+}
+
+const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).join("\n").slice(-800);
+
+/**
+ * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
+ * sandbox, then the judging of what the broker recorded and what is in outputs/.
+ */
+export async function runAttempt(ctx: AttemptContext, scenario: any, repetition: number): Promise<AttemptResult> {
+  const started = performance.now();
+  const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
+  rmSync(workspace, { recursive: true, force: true });
+  const folders: AttemptFolders = { outputs: join(workspace, "outputs"), assets: join(workspace, "assets"), home: join(workspace, "home"), tmp: join(workspace, "tmp"), bin: join(workspace, "bin"), prompt: join(workspace, "prompt.md") };
+  for (const d of [folders.outputs, folders.assets, folders.home, folders.tmp, folders.bin]) mkdirSync(d, { recursive: true });
+  if (ctx.assetsDir && existsSync(ctx.assetsDir)) cpSync(ctx.assetsDir, folders.assets, { recursive: true });
+  const base = { scenario: scenario.id, repetition, invocations: [] as Invocation[], agent: { exit_code: null, timed_out: false }, workspace };
+  const elapsed = () => Math.round(performance.now() - started);
+  const harness = (message: string, checks: CheckResult[] = []): AttemptResult => ({ ...base, status: "error", checks, harness_error: ctx.redact(message), duration_ms: elapsed() });
+
+  let installed: Installed;
+  let manifest: { baseUrl?: { env?: string }; auth?: { env?: string } } | undefined;
+  try {
+    installed = await ctx.install(join(workspace, ".cli"));
+    const file = join(installed.packageRoot, "manifest.json");
+    manifest = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+  } catch (error) {
+    return harness(`the candidate could not be installed: ${(error as Error).message}`);
+  }
+
+  const sealed = ctx.isolation.kind === "bubblewrap";
+  const seen = sealed
+    ? { workspace: SEALED_PATHS.root, outputs: SEALED_PATHS.outputs, assets: SEALED_PATHS.assets, home: SEALED_PATHS.home, tmp: SEALED_PATHS.tmp, bin: SEALED_PATHS.bin, promptFile: SEALED_PATHS.prompt }
+    : { workspace, outputs: folders.outputs, assets: folders.assets, home: folders.home, tmp: folders.tmp, bin: folders.bin, promptFile: folders.prompt };
+  const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary);
+  writeFileSync(folders.prompt, text);
+
+  // Fresh services for every attempt: repetitions and concurrent attempts never see each other's changes.
+  const names = Object.keys(ctx.services);
+  let services: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
+  if (names.length) {
+    const { startServices } = await import("../services/services.js");
+    services = await startServices(ctx.services, ctx.servicesCwd);
+  }
+  const baseUrl: string | undefined = services ? services.origins[names[0]!] : ctx.plan.target?.api_url;
+  const socketDir = mkdtempSync(join(tmpdir(), "inter-broker-"));
+  try {
+    const secretEnv = [ctx.credential.env, manifest?.auth?.env].filter((n): n is string => Boolean(n));
+    const cliEnv: Record<string, string> = {
+      PATH: cliPath(),
+      HOME: seen.home,
+      TMPDIR: seen.tmp,
+      LANG: "C.UTF-8",
+      ...(manifest?.baseUrl?.env && baseUrl ? { [manifest.baseUrl.env]: baseUrl } : {}),
+      ...(ctx.credential.value ? Object.fromEntries(secretEnv.map((name) => [name, ctx.credential.value!])) : {}),
+    };
+    const modules = dirname(dirname(installed.bin));
+    const broker = await startBroker({
+      socket: join(socketDir, "s"),
+      binary: installed.binary,
+      launch: (args, cwd) =>
+        sealed
+          ? { file: "bwrap", args: [...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }), "--", installed.bin, ...args], env: cliEnv, cwd: folders.outputs }
+          : { file: installed.bin, args, env: cliEnv, cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs },
+    });
+    writeBrokerClient(folders.bin, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
+
+    const env = agentEnvironment({
+      base: process.env,
+      blocked: [...secretEnv, ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
+      secrets: [ctx.credential.value, ...names.flatMap((n) => Object.values(ctx.services[n]!.env ?? {}))].filter((s): s is string => Boolean(s)),
+      fixed: {
+        PATH: `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        HOME: seen.home,
+        TMPDIR: seen.tmp,
+        XDG_CONFIG_HOME: `${seen.home}/.config`,
+        XDG_CACHE_HOME: `${seen.home}/.cache`,
+        XDG_STATE_HOME: `${seen.home}/.local/state`,
+        XDG_DATA_HOME: `${seen.home}/.local/share`,
+        LANG: "C.UTF-8",
+      },
+    });
+    const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
+    const command = (argv: string[]) => {
+      if (!sealed) return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
+      // The agent's program and the files its argv names are shown read-only; nothing of the evaluation folder is.
+      const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
+      const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a));
+      const readOnly = [...installationOf(program), ...files].filter((p) => !hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep)));
+      return { file: "bwrap", args: [...bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), "--", program, ...argv.slice(1)], cwd: folders.outputs };
+    };
+    const run: AgentRun = {
+      scenarioId: scenario.id,
+      label: `${scenario.id}-${repetition}`,
+      prompt: text,
+      seen: { workspace: seen.workspace, outputs: seen.outputs, promptFile: seen.promptFile, binDir: seen.bin },
+      host: { workspace, outputs: folders.outputs },
+      env,
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+      command,
+    };
+    let outcome;
+    try {
+      outcome = await ctx.agent.run(run);
+    } finally {
+      base.invocations = redactDeep(await broker.close(), ctx.redact);
+    }
+    const invocations = base.invocations;
+    const observations = new Map(scenario.observations.map((o: any) => [o.id, observe(o, invocations, folders.outputs, true)]));
+    const checks: CheckResult[] = scenario.checks.map((c: any) => judgeCheck(c, observations as any));
+    let transcriptText = "";
+    if (outcome.transcript && existsSync(outcome.transcript)) {
+      transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
+      writeFileSync(outcome.transcript, transcriptText);
+    }
+    const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) };
+    const result = { ...base, agent };
+    if (outcome.harnessError) return { ...harness(outcome.harnessError, checks), ...result };
+    // An agent that gives up at once (not logged in, model unreachable) told us nothing about the candidate.
+    if (!outcome.timedOut && outcome.exitCode !== 0 && invocations.length === 0) {
+      return { ...harness(`the agent exited with ${outcome.exitCode === null ? "no exit code" : `code ${outcome.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`, checks), ...result };
+    }
+    return { ...result, status: attemptStatus(checks), checks, duration_ms: elapsed() };
+  } finally {
+    rmSync(socketDir, { recursive: true, force: true });
+    await services?.stop();
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,67 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The program on the agent's PATH under the candidate's name. It holds nothing of the candidate: it sends argv, cwd
+ * and stdin to the broker (broker-protocol.ts's frames), relays signals, and replays stdout, stderr and the exit
+ * code it gets back. Plain CommonJS with only `net`, so it starts as fast as Node can.
+ */
+const CLIENT = String.raw`
+"use strict";
+const net = require("net");
+const socket = net.connect(SOCKET);
+const frame = (type, body) => {
+  const head = Buffer.alloc(5);
+  head[0] = type.charCodeAt(0);
+  head.writeUInt32BE(body.length, 1);
+  socket.write(Buffer.concat([head, body]));
+};
+frame("Q", Buffer.from(JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() })));
+let stdinDone = false;
+const endStdin = () => { if (!stdinDone) { stdinDone = true; frame("D", Buffer.alloc(0)); } };
+process.stdin.on("data", (d) => frame("I", d));
+process.stdin.on("end", endStdin);
+process.stdin.on("error", endStdin);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]) process.on(sig, () => frame("K", Buffer.from(sig)));
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
+let pending = Buffer.alloc(0);
+let finished = false;
+socket.on("data", (chunk) => {
+  pending = Buffer.concat([pending, chunk]);
+  while (pending.length >= 5 && pending.length >= 5 + pending.readUInt32BE(1)) {
+    const type = String.fromCharCode(pending[0]);
+    const body = pending.subarray(5, 5 + pending.readUInt32BE(1));
+    pending = pending.subarray(5 + body.length);
+    if (type === "O") process.stdout.write(body);
+    else if (type === "E") process.stderr.write(body);
+    else if (type === "X") {
+      finished = true;
+      const { code, signal } = JSON.parse(body.toString());
+      process.stdout.write("", () => process.stderr.write("", () => {
+        if (signal) {
+          for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]) process.removeAllListeners(sig);
+          try { process.kill(process.pid, signal); } catch {}
+        }
+        process.exit(typeof code === "number" ? code : 128);
+      }));
+    }
+  }
+});
+socket.on("error", (e) => {
+  process.stderr.write("the evaluation's broker is unreachable (" + e.code + "): this call was not made\n");
+  process.exit(127);
+});
+socket.on("close", () => { if (!finished) { process.stderr.write("the evaluation's broker closed the call\n"); process.exit(128); } });
+`;
+
+/** Writes the client as `<binDir>/<binary>`, run by the given Node with the broker's socket path fixed inside. */
+export function writeBrokerClient(binDir: string, binary: string, socket: string, node = process.execPath): string {
+  mkdirSync(binDir, { recursive: true });
+  const path = join(binDir, binary);
+  // The kernel reads at most 255 bytes of a #! line; past that, start Node through env.
+  const shebang = node.length < 200 && !/\s/.test(node) ? `#!${node}` : "#!/usr/bin/env node";
+  writeFileSync(path, `${shebang}\n${CLIENT.replace("SOCKET", JSON.stringify(socket))}`);
+  chmodSync(path, 0o755);
+  return path;
+}

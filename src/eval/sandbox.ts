@@ -1,0 +1,196 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
+
+/** How an attempt is isolated: recorded in results.json and shown beside every verdict. */
+export type Isolation = { kind: "bubblewrap"; version: string } | { kind: "none"; reason: string };
+
+/**
+ * What the agent sees of its attempt when sealed. Fixed paths, so nothing in the agent's view names the project, the
+ * evaluation folder or the other attempts.
+ */
+export const SEALED_PATHS = {
+  root: "/attempt",
+  outputs: "/attempt/outputs",
+  assets: "/attempt/assets",
+  home: "/attempt/home",
+  bin: "/attempt/bin",
+  prompt: "/attempt/prompt.md",
+  tmp: "/tmp",
+  socket: "/run/inter/broker.sock",
+} as const;
+
+/** The host folders of one attempt that the sandbox shows (the records, the journal and the plan are never among them). */
+export interface AttemptFolders {
+  outputs: string;
+  assets: string;
+  home: string;
+  tmp: string;
+  bin: string;
+  prompt: string;
+}
+
+/** Top-level system folders shown read-only (or as the symlinks they are on merged-/usr systems). */
+const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+export const isSystemPath = (path: string) => SYSTEM.some((dir) => under(path, dir));
+
+let detected: Promise<Isolation> | undefined;
+
+/**
+ * Whether bubblewrap can seal an attempt here: found on PATH and able to make its namespaces (some containers ship
+ * bwrap but forbid them). `INTER_SANDBOX=none` turns sealing off on purpose; the run is then labelled like any other
+ * unsealed run.
+ */
+export function detectIsolation(): Promise<Isolation> {
+  detected ??= (async (): Promise<Isolation> => {
+    if (process.env.INTER_SANDBOX === "none") return { kind: "none", reason: "INTER_SANDBOX=none" };
+    const { execa } = await import("execa");
+    const version = await execa("bwrap", ["--version"], { reject: false, timeout: 5000 });
+    if (version.exitCode !== 0) return { kind: "none", reason: "bubblewrap (bwrap) is not installed" };
+    const trial = await execa("bwrap", [...systemBinds(), "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--die-with-parent", "--", "true"], { reject: false, timeout: 10_000 });
+    if (trial.exitCode !== 0) return { kind: "none", reason: `bubblewrap cannot create its namespaces here: ${String(trial.stderr).trim().split("\n")[0] ?? `exit ${trial.exitCode}`}` };
+    return { kind: "bubblewrap", version: String(version.stdout).trim().replace(/^bubblewrap\s+/, "") };
+  })();
+  return detected;
+}
+
+function systemBinds(): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM) {
+    let stat;
+    try {
+      stat = lstatSync(dir);
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
+    else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
+  }
+  // On systemd hosts /etc/resolv.conf points into /run: agents still need to resolve their model's host.
+  args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
+  return args;
+}
+
+/** Resolves a program name the way a shell would, on the given PATH. */
+export function whichProgram(program: string, path: string | undefined): string | undefined {
+  if (program.includes("/")) return existsSync(program) ? program : undefined;
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What must be visible for a program to run: nothing for system programs; otherwise the `node_modules` folder that
+ * holds its package (npm puts a native agent's platform binary in a sibling package), or else its own folder.
+ */
+export function installationOf(program: string): string[] {
+  let real: string;
+  try {
+    real = realpathSync(program);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (!isSystemPath(program)) out.push(program);
+  if (isSystemPath(real)) return out;
+  const parts = real.split(sep);
+  const modules = parts.lastIndexOf("node_modules");
+  out.push(modules > 0 ? parts.slice(0, modules + 1).join(sep) : dirname(real));
+  return out;
+}
+
+/** Node's own installation, when it is not a system one (nvm, a tarball in /opt): generated CLIs and shims run on it. */
+export function nodeInstallation(): string[] {
+  const real = realpathSync(process.execPath);
+  return isSystemPath(process.execPath) && isSystemPath(real) ? [] : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];
+}
+
+export interface SandboxOptions {
+  folders: AttemptFolders;
+  /** Host paths shown read-only at the same path (the agent's program, files its argv names). */
+  readOnly: string[];
+  /** The broker's socket on the host; shown at SEALED_PATHS.socket. Absent for the candidate's own sandbox. */
+  socket?: string;
+  /** The candidate's installation, shown read-only at its host path: only in the sandbox the broker runs it in. */
+  candidate?: string;
+  chdir: string;
+}
+
+/**
+ * bubblewrap arguments for one sealed process tree: the system read-only, the attempt's folders at SEALED_PATHS,
+ * fresh /proc (its own PID namespace, so no other process's environment or cwd is reachable), /dev and /run, no
+ * capabilities, killed with its parent. The network is shared: agents must reach their model; the API's credential
+ * and address are not in the agent's environment.
+ */
+export function bwrapArgs(options: SandboxOptions): string[] {
+  const { folders } = options;
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--hostname",
+    "attempt",
+    "--cap-drop",
+    "ALL",
+    ...systemBinds(),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/run",
+    "--dir",
+    SEALED_PATHS.root,
+    "--bind",
+    folders.outputs,
+    SEALED_PATHS.outputs,
+    "--ro-bind",
+    folders.assets,
+    SEALED_PATHS.assets,
+    "--bind",
+    folders.home,
+    SEALED_PATHS.home,
+    "--bind",
+    folders.tmp,
+    SEALED_PATHS.tmp,
+    "--ro-bind",
+    folders.bin,
+    SEALED_PATHS.bin,
+    "--ro-bind",
+    folders.prompt,
+    SEALED_PATHS.prompt,
+  ];
+  for (const path of [...new Set([...nodeInstallation(), ...options.readOnly, ...(options.candidate ? [options.candidate] : [])])]) {
+    if (isAbsolute(path) && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  if (options.socket) args.push("--bind", options.socket, SEALED_PATHS.socket);
+  args.push("--chdir", options.chdir);
+  return args;
+}
+
+/** The agent-visible form of a host path inside the attempt, for sealed runs. */
+export function sealedPath(folders: AttemptFolders, hostPath: string): string | undefined {
+  for (const key of ["outputs", "assets", "home", "tmp", "bin"] as const) {
+    if (under(hostPath, folders[key])) return SEALED_PATHS[key] + hostPath.slice(folders[key].length);
+  }
+  return undefined;
+}
+
+/** The host form of a path the agent sees, for sealed runs; undefined for anything outside the attempt's folders. */
+export function hostPath(folders: AttemptFolders, seen: string): string | undefined {
+  for (const key of ["outputs", "assets", "home", "tmp", "bin"] as const) {
+    if (under(seen, SEALED_PATHS[key])) return folders[key] + seen.slice(SEALED_PATHS[key].length);
+  }
+  return undefined;
+}

@@ -125,8 +125,10 @@ export async function executeGraph(project: Project, requested: string[], option
   const failed = outcomes.filter((o) => o.status === "failed");
   if (failed.length) {
     const first = failed[0]!.error!;
-    // Bad input stays a usage-class error (exit 2) even when a task is what noticed it.
-    const code: ErrorCode = first.code in ERROR_CODES && ERROR_CODES[first.code as ErrorCode] === 2 ? (first.code as ErrorCode) : "TASK_FAILED";
+    // Bad input stays a usage-class error (exit 2) even when a task is what noticed it, and a service that would not
+    // start stays SERVICE_FAILED: both are the harness's or the user's to fix, not the candidate's.
+    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || first.code === "SERVICE_FAILED");
+    const code: ErrorCode = kept ? (first.code as ErrorCode) : "TASK_FAILED";
     const names = failed.map((f) => f.id).join(", ");
     throw new InterError(
       code,

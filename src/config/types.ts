@@ -99,6 +99,11 @@ export interface TargetsConfig {
        * @default `false`
        */
       allowIncomplete?: boolean;
+      /**
+       * Fail the gate when the attempts ran unsealed (bubblewrap missing): their evidence could have been forged.
+       * @default `false`
+       */
+      requireSealed?: boolean;
     };
   };
 }

@@ -50,7 +50,7 @@ const isConfig = t.isObject({
             t.isOneOf([t.isEnum(["reference", "claude-code", "codex", "opencode"]), t.isObject({ command: isArgv })]),
           ),
           services: t.isOptional(t.isRecord(isService)),
-          gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()) })),
+          gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()) })),
         }),
       ),
     }),

@@ -17,8 +17,12 @@ export interface AgentRun {
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
-  /** Wraps a command line so it runs sealed in the attempt (or as is, unsealed), starting in the outputs folder. */
-  command(argv: string[]): { file: string; args: string[]; cwd: string };
+  /**
+   * Wraps a command line so it runs sealed in the attempt (or as is, unsealed), starting in the outputs folder.
+   * `hiddenArgs` go to the program through file descriptor 3 (bubblewrap's `--args 3`), so the sandbox's own command
+   * line, which the agent can read in /proc, names no host path.
+   */
+  command(argv: string[]): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
 }
 
 export interface AgentOutcome {
@@ -53,7 +57,18 @@ const KILL_GRACE_MS = 2000;
 export async function spawnInGroup(argv: string[], attempt: AgentRun): Promise<AgentOutcome & { stdout: string; all: string }> {
   const { execa } = await import("execa");
   const command = attempt.command(argv);
-  const child = execa(command.file, command.args, { cwd: command.cwd, env: attempt.env, extendEnv: false, detached: true, stdin: "ignore", all: true, reject: false, buffer: true });
+  const hidden = command.hiddenArgs;
+  const child = execa(command.file, hidden ? ["--args", "3", ...command.args] : command.args, {
+    cwd: command.cwd,
+    env: attempt.env,
+    extendEnv: false,
+    detached: true,
+    stdio: hidden ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    all: true,
+    reject: false,
+    buffer: true,
+  });
+  if (hidden) (child.stdio[3] as NodeJS.WritableStream).end(hidden.map((a) => `${a}\0`).join(""));
   let timedOut = false;
   const killGroup = (signal: NodeJS.Signals) => {
     try {

@@ -145,7 +145,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
       const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a));
       const readOnly = [...installationOf(program), ...files].filter((p) => !hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep)));
-      return { file: "bwrap", args: [...bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), "--", program, ...argv.slice(1)], cwd: folders.outputs };
+      return { file: "bwrap", hiddenArgs: bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
     };
     const run: AgentRun = {
       scenarioId: scenario.id,

@@ -38,7 +38,8 @@ export function parseLossless(text: string): unknown {
       if (!m) continue;
       const token = m[0];
       if (/^-?\d+$/.test(token) && !exact(token)) {
-        out += `${text.slice(last, i)}"${marker}${token}"`;
+        // The marker's NUL is written escaped: a raw control character is not allowed in a JSON string.
+        out += `${text.slice(last, i)}"\\u0000${marker.slice(1)}${token}"`;
         last = i + token.length;
         changed = true;
       }

@@ -6,11 +6,14 @@ export interface GateOptions {
   minPassRate: number;
   /** Leave incomplete attempts out of the rate instead of counting them as not passed. */
   allowIncomplete: boolean;
+  /** Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged. */
+  requireSealed?: boolean;
 }
 
 export interface GateResult {
   min_pass_rate: number;
   allow_incomplete: boolean;
+  require_sealed?: boolean;
   met: boolean;
   missed: Array<{ scenario: string; rate: number | null; reason: string }>;
 }
@@ -23,8 +26,12 @@ const percent = (r: number) => `${Math.round(r * 1000) / 10} %`;
  * The CI gate, per scenario. Harness errors always count against a scenario (nothing was established), and a scenario
  * whose every attempt was incomplete misses the gate even when incomplete attempts are allowed: no evidence is not a pass.
  */
-export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts">, options: GateOptions): GateResult {
+export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | "isolation">, options: GateOptions): GateResult {
   const missed: GateResult["missed"] = [];
+  if (options.requireSealed && results.isolation?.kind !== "bubblewrap") {
+    const why = results.isolation?.kind === "none" ? results.isolation.reason : "isolation not recorded";
+    missed.push({ scenario: "*", rate: null, reason: `the attempts ran unsealed (${why}), so their evidence could have been forged` });
+  }
   for (const scenario of results.scenarios) {
     const attempts = results.attempts.filter((a) => a.scenario === scenario.id);
     const judged = options.allowIncomplete ? attempts.filter((a) => a.status !== "incomplete") : attempts;
@@ -39,7 +46,7 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts">, 
       missed.push({ scenario: scenario.id, rate, reason: `pass rate ${percent(rate)} (${judged.filter((a) => a.status === "pass").length}/${judged.length}${left ? `, ${left} incomplete left out` : ""}) is below ${percent(options.minPassRate)}` });
     }
   }
-  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, met: missed.length === 0, missed };
+  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, ...(options.requireSealed ? { require_sealed: true } : {}), met: missed.length === 0, missed };
 }
 
 /** EVAL_FAILED naming each scenario that missed the gate and why; `after` adds what the caller knows (counts, files). */
@@ -49,7 +56,7 @@ export function gateError(gate: GateResult, after: string, suggestion: string, d
 }
 
 export function gateRule(gate: GateResult): string {
-  return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}`;
+  return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}${gate.require_sealed ? ", sealed attempts required" : ""}`;
 }
 
 /** One line for logs and summaries; `brief` names the scenarios that missed without their reasons. */

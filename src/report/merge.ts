@@ -12,7 +12,7 @@ export function mergeResults(inputs: Array<{ file: string; results: StoredResult
   const same: Array<[string, (r: StoredResults) => unknown]> = [
     ["candidate", (r) => r.candidate.sha256],
     ["plan", (r) => r.plan.sha256],
-    ["agent", (r) => r.agent.name],
+    ["agent", (r) => r.agent.identity ?? r.agent.name],
     ["settings", (r) => JSON.stringify(r.settings)],
     ["shard count", (r) => r.shard?.count ?? 1],
   ];
@@ -41,8 +41,11 @@ export function mergeResults(inputs: Array<{ file: string; results: StoredResult
   const attempts = inputs.flatMap((i) => i.results.attempts).sort((a, b) => rank.get(`${a.scenario}#${a.repetition}`)! - rank.get(`${b.scenario}#${b.repetition}`)!);
   const times = (key: "started_at" | "finished_at") => inputs.map((i) => i.results[key]).filter((t): t is string => Boolean(t)).sort();
   const { shard: _shard, gate: _gate, ...base } = first.results;
+  // One unsealed shard makes the whole run unsealed: its evidence could have been forged.
+  const unsealed = inputs.map((i) => i.results.isolation).find((iso) => !iso || iso.kind === "none");
   return {
     ...base,
+    ...(unsealed ? { isolation: unsealed } : first.results.isolation ? { isolation: first.results.isolation } : {}),
     ...(times("started_at").length ? { started_at: times("started_at")[0], finished_at: times("finished_at").at(-1) } : {}),
     ...tally(attempts, order),
   };

@@ -48,7 +48,7 @@ export async function buildAndInstall(dir: string): Promise<{ bin: string; candi
 export const SCRIPTED_AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
 
 /** `--agent-command` for the scripted agent in the given modes (see test/fixtures/scripted-agent.mjs). */
-export const scripted = (modes: string) => ["--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, modes, "{prompt_file}", "{workspace}"])];
+export const scripted = (modes: string) => ["--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, modes, "{prompt_file}", "{attempt}"])];
 
 /**
  * A bare evaluation folder (cli.tgz, receipt, plan, reference) from a built example project, whose plan points at a

@@ -47,7 +47,8 @@ function argvOption(flag: string, value: string | undefined): string[] | undefin
 }
 
 /** The gate the flags ask for; by default every attempt of every scenario must pass. */
-const gateOf = (minPassRate: unknown, allowIncomplete: boolean): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete });
+const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}) });
+const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
 
 /** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
 async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
@@ -185,7 +186,7 @@ export class EvalRunCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Let an agent perform the plan's scenarios with the candidate, and check what it did",
     details:
-      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs in its own workspace with the candidate installed and a recording shim on PATH; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not, naming the scenarios that missed it, 2 for invalid input.",
+      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs as a sealed attempt: the agent in a bubblewrap sandbox that shows only its own folders, the candidate behind a broker that runs it with the credential (which the agent never holds) and records every call (docs/evaluation.md#sealed-attempts); without bubblewrap the run says it is unsealed; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not, naming the scenarios that missed it, 2 for invalid input.",
     examples: [
       ["Golden run with reference solutions", "inter eval run ./evaluation"],
       ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
@@ -203,10 +204,11 @@ export class EvalRunCommand extends BaseCommand {
   reuse = Option.Boolean("--reuse", false, { description: "Reuse the attempts of the last completed run of this candidate, plan and agent" });
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed" });
+  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
   shard = Option.String("--shard", { description: "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge" });
 
   private gate(): GateOptions {
-    return gateOf(this.minPassRate, this.allowIncomplete);
+    return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed);
   }
 
   async run(): Promise<CommandResult> {
@@ -260,13 +262,14 @@ export class EvalReportCommand extends BaseCommand {
   out = Option.String("--out", { description: "With --format: write to this file instead of stdout" });
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
 
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
     const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const stored = await loadResults(file, this.results);
-    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete));
+    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed));
     const results = { ...stored, gate };
     let written: string[] = [];
     let printed: string | undefined;
@@ -329,6 +332,7 @@ export class EvalMergeCommand extends BaseCommand {
   out = Option.String("--out", { description: "Folder for the merged results and reports (default: the working directory)" });
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
@@ -339,7 +343,7 @@ export class EvalMergeCommand extends BaseCommand {
     const target = join(outDir, "results.json");
     if (this.inputs.some((f) => resolve(cwd, f) === target)) throw new InterError("USAGE_ERROR", `--out would overwrite the input ${target}.`, "Give --out a folder of its own, e.g. --out merged.");
     const merged = mergeResults(inputs);
-    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete)) };
+    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed)) };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
     const reports = writeReports(results, outDir);
     const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${results.summary.attempts} attempts passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;

@@ -1,0 +1,231 @@
+import { execa } from "execa";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inter, read, REPO } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
+
+// The evaluation as an adversary meets it: every attempt sealed by bubblewrap (installed by .ci/run), the candidate
+// behind the broker. Each hostile agent below tries one way around that and must get exactly the prescribed verdict.
+
+const ADVERSARY = join(REPO, "test/fixtures/adversary.mjs");
+const adversary = (mode: string) => ["--agent-command", JSON.stringify(["node", ADVERSARY, mode, "{prompt_file}", "{attempt}"])];
+const validateResults = schemaValidator("results.schema.json");
+
+let project: string;
+beforeAll(async () => {
+  project = exampleProject();
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+});
+
+type Results = { attempts: Array<{ scenario: string; status: string; harness_error?: string; checks: Array<{ id: string; status: string }>; invocations: Array<{ argv: string[]; truncated?: boolean }> }>; isolation: { kind: string }; summary: Record<string, number> };
+
+/** Runs one adversary on a fresh bare evaluation folder (its own example API); returns results and each attempt's loot. */
+async function attack(mode: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const folder = await folderFor(project);
+  try {
+    const run = await inter(folder.dir, ["eval", "run", ".", ...adversary(mode), ...extra, "--json"], { ROOMS_API_KEY: API_KEY, ...env });
+    const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8")) as Results;
+    expect(validateResults(results)).toEqual([]);
+    const loot = (scenario: string) => {
+      const file = join(folder.dir, `.inter-eval/attempts/${scenario}-1/outputs/loot.json`);
+      return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+    };
+    const booking = await (await fetch(`${folder.url}/bookings/bk_0003`, { headers: { "x-api-key": API_KEY } })).json();
+    return { run, results, loot, booking, dir: folder.dir, all: everyFile(folder.dir) };
+  } finally {
+    await folder.stop();
+  }
+}
+
+/** The text of every file under a folder, for "no file holds X" assertions. */
+function everyFile(dir: string): string {
+  let out = "";
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && statSync(path).size < 5_000_000) out += readFileSync(path, "latin1");
+  }
+  return out;
+}
+
+const statusOf = (results: Results) => Object.fromEntries(results.attempts.map((a) => [a.scenario, a.status]));
+
+describe("sealed attempts against hostile agents", () => {
+  it("an agent that forges call records and writes the file itself gets no pass", async () => {
+    const { results, loot } = await attack("forge");
+    expect(results.isolation.kind).toBe("bubblewrap");
+    // It could write only into its own folders; the records it planted are not evidence.
+    expect(loot("cancel-a-booking").found.every((f: string) => /\/attempt|\/tmp/.test(f))).toBe(true);
+    expect(results.attempts.every((a) => a.invocations.length === 0)).toBe(true);
+    expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
+    expect(statusOf(results)).toEqual({ "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "incomplete" });
+  });
+
+  it("an agent searching the filesystem finds no plan, reference, journal, result, receipt or other attempt", async () => {
+    const { loot, results } = await attack("peek");
+    for (const scenario of ["book-a-room", "cancel-a-booking", "report-room-day"]) {
+      const found: string[] = loot(scenario).found;
+      const ours = found.filter((p) => !/^\/(usr|etc)\//.test(p));
+      expect(ours.filter((p) => /eval-plan|\.inter-eval|journal\.jsonl|results\.json|receipt\.json|cli\.tgz|intermesh\.config|attempts\//.test(p))).toEqual([]);
+      // Of the repository, only the agent's own program is visible.
+      expect(found.filter((p) => p.startsWith(REPO) && !ADVERSARY.startsWith(p))).toEqual([]);
+    }
+    expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
+  });
+
+  it("an agent looking for other copies of the binary finds only the broker client, which holds nothing of the candidate", async () => {
+    const { loot, results, booking } = await attack("find-binary");
+    const found: string[] = loot("cancel-a-booking").found;
+    expect(found.filter((p) => /rooms/.test(p))).toEqual(["/attempt/bin/rooms"]);
+    expect(found.filter((p) => p.endsWith("manifest.json"))).toEqual([]);
+    const client = loot("cancel-a-booking").notes.at(-1) as string;
+    expect(client).toContain("/run/inter/broker.sock");
+    expect(client).not.toMatch(/rooms-cli|manifest|ROOMS_/);
+    expect(booking.status).toBe("confirmed");
+    expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
+  });
+
+  it("an agent holds no credential: not in its environment, not in any process it can see, not in any file written", async () => {
+    const { loot, all } = await attack("credential", [], { ROOMS_KEY_COPY: API_KEY, ROOMS_BASE_URL: "http://127.0.0.1:1" });
+    const seen = JSON.stringify(loot("book-a-room"));
+    expect(seen).not.toContain(API_KEY);
+    expect(seen).not.toContain(Buffer.from(API_KEY).toString("base64"));
+    expect(loot("book-a-room").env.ROOMS_API_KEY).toBeUndefined();
+    expect(loot("book-a-room").env.ROOMS_BASE_URL).toBeUndefined();
+    // Its own PID namespace: no evaluator, broker or candidate process is visible, only the sandbox and itself.
+    const commands = (loot("book-a-room").found as string[]).filter((f) => /^\d+\/cmdline:/.test(f)).map((f) => f.replace(/^\d+\/cmdline: /, ""));
+    expect(commands.every((c) => c.startsWith("bwrap ") || c.includes(ADVERSARY))).toBe(true);
+    expect(commands.join("\n")).not.toMatch(/inter\.mjs|broker|\.inter-eval/);
+    expect(all).not.toContain(API_KEY);
+  });
+
+  it("an agent calling the API directly, past the CLI, changes nothing and gets no pass", async () => {
+    const { loot, booking, results } = await attack("direct-api");
+    const calls: string[] = loot("cancel-a-booking").found;
+    expect(calls.some((c) => /→ 2\d\d/.test(c) && /cancel|DELETE/.test(c))).toBe(false);
+    expect(booking.status).toBe("confirmed");
+    expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
+  });
+
+  it("an agent that exits at once without calling the CLI is a harness error carrying its own message", async () => {
+    const { run, results } = await attack("exit-at-once");
+    expect(run.exitCode).toBe(1);
+    expect(results.summary).toMatchObject({ harness_errors: 3, failed: 0, passed: 0 });
+    expect(results.attempts[0]!.harness_error).toContain("could not reach the model");
+  });
+
+  it("a call still running when the attempt times out is truncated: its checks are incomplete, not failed", async () => {
+    const { results } = await attack("hang-in-call", ["--timeout", "3"]);
+    const book = results.attempts.find((a) => a.scenario === "book-a-room")!;
+    expect(book.invocations).toHaveLength(1);
+    expect(book.invocations[0]).toMatchObject({ truncated: true });
+    expect(book.checks.find((c) => c.id === "booked")!.status).toBe("incomplete");
+    expect(book.status).toBe("incomplete");
+  });
+
+  it("a link out of outputs/ is not a file the agent wrote", async () => {
+    const { results } = await attack("symlink");
+    const report = results.attempts.find((a) => a.scenario === "report-room-day")!;
+    expect(report.checks.find((c) => c.id === "report-written")!.status).toBe("fail");
+  });
+
+  it("signals reach the real candidate: a call the agent interrupts ends by that signal", async () => {
+    const { loot, results } = await attack("signal");
+    expect(loot("book-a-room").notes).toContain("exit null signal SIGTERM");
+    expect(results.attempts[0]!.invocations[0]).toMatchObject({ signal: "SIGTERM" });
+  });
+});
+
+describe("evaluation harness apart from the candidate", () => {
+  it("the golden run with 2 repetitions passes all 6 attempts: every attempt meets fresh API state", async () => {
+    const original = read(project, "evals/eval-plan.json");
+    const plan = JSON.parse(original);
+    plan.settings.repetitions = 2;
+    writeFileSync(join(project, "evals/eval-plan.json"), JSON.stringify(plan, null, 2));
+    try {
+      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode, run.stdout).toBe(0);
+      const results = JSON.parse(read(project, "dist/eval/results.json"));
+      expect(results.summary).toMatchObject({ attempts: 6, passed: 6 });
+      expect(results.isolation.kind).toBe("bubblewrap");
+      expect(read(project, "dist/eval/summary.md")).toContain("Isolation: sealed (bubblewrap");
+      // The service's secret (its env in the config) is in no cache record or stored output (only in the compiled
+      // config, which is the user's own file).
+      for (const dir of readdirSync(join(project, ".intermesh")).filter((d) => d !== "config")) expect(everyFile(join(project, ".intermesh", dir))).not.toContain(API_KEY);
+    } finally {
+      writeFileSync(join(project, "evals/eval-plan.json"), original);
+    }
+  });
+
+  it("inter run eval with the credential unset exits 2 before any attempt and leaves the last results as they were", async () => {
+    const before = read(project, "dist/eval/results.json");
+    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: "" });
+    expect(run.exitCode).toBe(2);
+    expect(run.json.error.code).toBe("CREDENTIAL_MISSING");
+    expect(run.json.error.suggestion).toContain("export ROOMS_API_KEY=");
+    expect(read(project, "dist/eval/results.json")).toBe(before);
+  });
+
+  it("a service that does not come up is SERVICE_FAILED, not a candidate failure", async () => {
+    const config = read(project, "intermesh.config.ts");
+    try {
+      writeFileSync(join(project, "intermesh.config.ts"), config.replace('ready: "http://127.0.0.1:{port}/health"', 'ready: "http://127.0.0.1:{port}/health", timeoutMs: 1500').replace('"examples/rooms/server.mjs"', '"-e", "process.exit(3)"'));
+      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.json.error.message + JSON.stringify(run.json.error.details)).toContain("SERVICE_FAILED");
+    } finally {
+      writeFileSync(join(project, "intermesh.config.ts"), config);
+    }
+  });
+
+  it("another agent never inherits attempts, and a receipt of another candidate is never bound", async () => {
+    const folder = await folderFor(project);
+    try {
+      const first = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(first.exitCode).toBe(0);
+      // Same program (node), another script: a different agent, whatever argv[0] says.
+      const other = await inter(folder.dir, ["eval", "run", ".", ...adversary("exit-at-once"), "--reuse", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(other.exitCode).toBe(1);
+      expect(other.json.error.details.summary).toMatchObject({ harness_errors: 3 });
+
+      const receipt = JSON.parse(readFileSync(join(folder.dir, "receipt.json"), "utf8"));
+      receipt.candidate.sha256 = "0".repeat(64);
+      writeFileSync(join(folder.dir, "receipt.json"), JSON.stringify(receipt));
+      await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--fresh", "--json"], { ROOMS_API_KEY: API_KEY });
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.receipt).toMatchObject({ status: "unbound" });
+      expect(results.receipt.reason).toContain("sha256:000000000000");
+    } finally {
+      await folder.stop();
+    }
+  });
+});
+
+describe("where bubblewrap is unavailable", () => {
+  it("runs unsealed but says so on stderr, in results, summary and report; --require-sealed fails the gate", async () => {
+    const folder = await folderFor(project);
+    try {
+      const env = { ROOMS_API_KEY: API_KEY, INTER_SANDBOX: "none" };
+      const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], env);
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stderr).toContain("attempts run unsealed");
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.isolation).toEqual({ kind: "none", reason: "INTER_SANDBOX=none" });
+      expect(readFileSync(join(folder.dir, ".inter-eval/summary.md"), "utf8")).toContain("evidence could be forged");
+      expect(readFileSync(join(folder.dir, ".inter-eval/report.html"), "utf8")).toContain("evidence could be forged");
+
+      const gated = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--require-sealed", "--fresh", "--json"], env);
+      expect(gated.exitCode).toBe(1);
+      expect(gated.json.error.code).toBe("EVAL_FAILED");
+      expect(gated.json.error.message).toContain("unsealed");
+    } finally {
+      await folder.stop();
+    }
+  });
+
+  it("no process of an attempt outlives the run", async () => {
+    const ps = await execa("ps", ["-eo", "args"]);
+    expect(ps.stdout).not.toContain(ADVERSARY);
+  });
+});

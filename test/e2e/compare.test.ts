@@ -19,7 +19,7 @@ beforeAll(async () => {
   // The config's API service starts fresh for every attempt, so A and B meet the same seed data.
   run = await inter(
     project,
-    ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--skills-uplift", "--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, "skill-guided", "{prompt_file}", "{workspace}"]), "--judge-command", JSON.stringify(["node", JUDGE, "{prompt_file}"]), "--seed", "3", "--out", "cmp", "--json"],
+    ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--skills-uplift", "--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, "skill-guided", "{prompt_file}", "{attempt}"]), "--judge-command", JSON.stringify(["node", JUDGE, "{prompt_file}"]), "--seed", "3", "--out", "cmp", "--json"],
     { ROOMS_API_KEY: API_KEY },
   );
   browser = await launchChromium();

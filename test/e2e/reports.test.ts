@@ -240,7 +240,7 @@ describe("the gate of inter run eval", () => {
   it("comes from targets.eval.gate, and --min-pass-rate on the command line overrides it", async () => {
     const project = exampleProject();
     const file = join(project, "intermesh.config.ts");
-    const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{workspace}"] });
+    const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{attempt}"] });
     writeFileSync(file, read(project, "intermesh.config.ts").replace('agent: "reference",', `agent: ${agent},\n      gate: { minPassRate: 0 },`));
     const lenient = await inter(project, ["run", "eval", "--json"], env);
     expect(lenient.exitCode, lenient.stdout).toBe(0);

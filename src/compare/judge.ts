@@ -85,7 +85,7 @@ export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: At
       scenarioId: scenario.id,
       label: scenario.id,
       prompt,
-      seen: { workspace, outputs: workspace, promptFile, binDir: workspace },
+      seen: { workspace, outputs: workspace, promptFile, binDir: workspace, home: workspace },
       host: { workspace, outputs: workspace },
       env,
       timeoutMs: options.timeoutMs,

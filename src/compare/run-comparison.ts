@@ -51,7 +51,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     await withoutSkills(options.a, b);
   }
   const sides = { a: options.a, b: b! };
-  const agent = agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined);
+  const agent = agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined, options.root);
   const repetitions = options.settings.repetitions ?? plan.settings?.repetitions ?? 1;
   const run = (side: "a" | "b", only: Set<string>) =>
     runEvaluation({

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { sha256 } from "../cache/hash.js";
 import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
+import { findProgram, PRESETS, type Preset } from "./presets.js";
+import type { Transcript } from "./transcript.js";
 
 /** One attempt as an agent adapter gets it. */
 export interface AgentRun {
@@ -11,7 +13,7 @@ export interface AgentRun {
   label: string;
   prompt: string;
   /** Paths as the agent sees them (inside the sandbox when sealed). */
-  seen: { workspace: string; outputs: string; promptFile: string; binDir: string };
+  seen: { workspace: string; outputs: string; promptFile: string; binDir: string; home: string };
   /** Paths on the host, where inter keeps the transcript and reads the outputs; never shown to the agent. */
   host: { workspace: string; outputs: string };
   env: Record<string, string>;
@@ -22,7 +24,7 @@ export interface AgentRun {
    * `hiddenArgs` go to the program through file descriptor 3 (bubblewrap's `--args 3`), so the sandbox's own command
    * line, which the agent can read in /proc, names no host path.
    */
-  command(argv: string[]): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
+  command(argv: string[], options?: { show?: Array<{ host: string; seen: string }> }): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
 }
 
 export interface AgentOutcome {
@@ -32,6 +34,8 @@ export interface AgentOutcome {
   harnessError?: string;
   /** Host path of the agent's combined output. */
   transcript?: string;
+  /** The agent's event stream in one format (presets), with its own report of a failure. */
+  parsed?: Transcript;
 }
 
 export interface Agent {
@@ -44,31 +48,27 @@ export interface Agent {
   run(attempt: AgentRun): Promise<AgentOutcome>;
 }
 
-/** Documented non-interactive invocations of real coding agents, on the same template seam as any command. */
-export const PRESETS: Record<string, string[]> = {
-  "claude-code": ["claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"],
-  codex: ["codex", "exec", "--skip-git-repo-check", "--full-auto", "{prompt}"],
-  opencode: ["opencode", "run", "{prompt}"],
-};
-
 const KILL_GRACE_MS = 2000;
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
-export async function spawnInGroup(argv: string[], attempt: AgentRun): Promise<AgentOutcome & { stdout: string; all: string }> {
+export async function spawnInGroup(argv: string[], attempt: AgentRun, options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }> } = {}): Promise<AgentOutcome & { stdout: string; all: string }> {
   const { execa } = await import("execa");
-  const command = attempt.command(argv);
+  const command = attempt.command(argv, { show: options.show ?? [] });
   const hidden = command.hiddenArgs;
+  const stdin = options.stdin === undefined ? "ignore" : "pipe";
   const child = execa(command.file, hidden ? ["--args", "3", ...command.args] : command.args, {
     cwd: command.cwd,
-    env: attempt.env,
+    env: options.env ?? attempt.env,
     extendEnv: false,
     detached: true,
-    stdio: hidden ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    stdio: hidden ? [stdin, "pipe", "pipe", "pipe"] : [stdin, "pipe", "pipe"],
     all: true,
     reject: false,
     buffer: true,
   });
   if (hidden) (child.stdio[3] as NodeJS.WritableStream).end(hidden.map((a) => `${a}\0`).join(""));
+  // The prompt, when it goes on stdin, is all there is: the agent reads it to the end, as from a pipe.
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let timedOut = false;
   const killGroup = (signal: NodeJS.Signals) => {
     try {
@@ -172,10 +172,47 @@ async function programVersion(program: string): Promise<string | undefined> {
   return result.exitCode === 0 && line ? line.slice(0, 200) : undefined;
 }
 
-export function agentFor(config: AgentConfig | undefined, referenceFile: string | undefined): Agent {
+/**
+ * A real coding agent (presets.ts): found on PATH or in the project's node_modules/.bin, its own configuration shown
+ * read-only in the attempt's HOME, its event stream parsed into one transcript format.
+ */
+export function presetAgent(preset: Preset, root: string | undefined): Agent {
+  const program = () => findProgram(preset.program, process.env.PATH, root);
+  let identity: Promise<string> | undefined;
+  return {
+    name: preset.name,
+    identity: () => (identity ??= (async () => {
+      const found = program();
+      const version = found ? await programVersion(found) : undefined;
+      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args], version: version ?? null });
+    })()),
+    async run(attempt) {
+      const found = program();
+      if (!found) return { exitCode: null, timedOut: false, harnessError: `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies` };
+      const config = preset.configFiles(process.env);
+      const fill = (v: string) => v.replaceAll("{home}", attempt.seen.home);
+      const env = {
+        ...Object.fromEntries(Object.entries(preset.defaults).filter(([k]) => process.env[k] === undefined)),
+        ...attempt.env,
+        ...Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, fill(v)])),
+        ...preset.forced,
+      };
+      const args = preset.promptVia === "arg" ? preset.args.map((a) => a.replaceAll("{prompt}", attempt.prompt)) : preset.args;
+      const outcome = await spawnInGroup([found, ...args], attempt, {
+        env,
+        ...(preset.promptVia === "stdin" ? { stdin: attempt.prompt } : {}),
+        show: config.files.map((f) => ({ host: f.host, seen: `${attempt.seen.home}/${f.home}` })),
+      });
+      const transcript = join(attempt.host.workspace, "transcript.txt");
+      writeFileSync(transcript, outcome.all);
+      const parsed = preset.parse(outcome.stdout);
+      return { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}), transcript, parsed };
+    },
+  };
+}
+
+export function agentFor(config: AgentConfig | undefined, referenceFile: string | undefined, root?: string): Agent {
   if (!config || config === "reference") return referenceAgent(referenceFile);
   if (typeof config === "object") return commandAgent(`command:${config.command[0]}`, config.command);
-  const template = PRESETS[config]!;
-  let identity: Promise<string> | undefined;
-  return commandAgent(config, template, () => (identity ??= programVersion(template[0]!).then((version) => JSON.stringify({ preset: config, command: template, version: version ?? null }))));
+  return presetAgent(PRESETS[config], root);
 }

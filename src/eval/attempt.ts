@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ServiceConfig } from "../config/types.js";
@@ -9,6 +9,7 @@ import { startBroker, type Invocation } from "./broker.js";
 import { writeBrokerClient } from "./broker-client.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { redactDeep } from "./redact.js";
+import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
 import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
 
 export interface AttemptResult {
@@ -17,7 +18,8 @@ export interface AttemptResult {
   status: CheckStatus | "error";
   checks: CheckResult[];
   invocations: Invocation[];
-  agent: { exit_code: number | null; timed_out: boolean; transcript?: string };
+  /** `summary`: what the agent's own event stream says (presets): turns, tool calls, tokens, cost, its answer. */
+  agent: { exit_code: number | null; timed_out: boolean; transcript?: string; summary?: TranscriptSummary };
   harness_error?: string;
   duration_ms: number;
   workspace: string;
@@ -139,19 +141,24 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       },
     });
     const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-    const command = (argv: string[]) => {
-      if (!sealed) return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
+    const command = (argv: string[], options: { show?: Array<{ host: string; seen: string }> } = {}) => {
+      const show = (options.show ?? []).filter((f) => !hidden.some((h) => f.host === h || f.host.startsWith(h + sep)));
+      if (!sealed) {
+        // Unsealed, the agent's own files are linked into its HOME: a link names the file, it copies no secret.
+        for (const f of show) linkInto(f.host, f.seen);
+        return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
+      }
       // The agent's program and the files its argv names are shown read-only; nothing of the evaluation folder is.
       const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
       const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a));
       const readOnly = [...installationOf(program), ...files].filter((p) => !hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep)));
-      return { file: "bwrap", hiddenArgs: bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
+      return { file: "bwrap", hiddenArgs: [...bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])], args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
     };
     const run: AgentRun = {
       scenarioId: scenario.id,
       label: `${scenario.id}-${repetition}`,
       prompt: text,
-      seen: { workspace: seen.workspace, outputs: seen.outputs, promptFile: seen.promptFile, binDir: seen.bin },
+      seen: { workspace: seen.workspace, outputs: seen.outputs, promptFile: seen.promptFile, binDir: seen.bin, home: seen.home },
       host: { workspace, outputs: folders.outputs },
       env,
       timeoutMs: ctx.timeoutMs,
@@ -172,9 +179,17 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
       writeFileSync(outcome.transcript, transcriptText);
     }
-    const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) };
+    let summary: TranscriptSummary | undefined;
+    if (outcome.parsed) {
+      const parsed = redactDeep(outcome.parsed, ctx.redact);
+      writeFileSync(join(workspace, "transcript.json"), `${JSON.stringify(parsed, null, 1)}\n`);
+      summary = summarizeTranscript(parsed);
+    }
+    const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}), ...(summary ? { summary } : {}) };
     const result = { ...base, agent };
     if (outcome.harnessError) return { ...harness(outcome.harnessError, checks), ...result };
+    // The agent's own account of a failure of its model, login or permissions: nothing was learnt about the candidate.
+    if (outcome.parsed?.error && !outcome.timedOut) return { ...harness(outcome.parsed.error, checks), ...result };
     // An agent that gives up at once (not logged in, model unreachable) told us nothing about the candidate.
     if (!outcome.timedOut && outcome.exitCode !== 0 && invocations.length === 0) {
       return { ...harness(`the agent exited with ${outcome.exitCode === null ? "no exit code" : `code ${outcome.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`, checks), ...result };
@@ -184,6 +199,12 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     rmSync(socketDir, { recursive: true, force: true });
     await services?.stop();
   }
+}
+
+function linkInto(target: string, link: string): void {
+  mkdirSync(dirname(link), { recursive: true });
+  rmSync(link, { force: true });
+  symlinkSync(target, link);
 }
 
 function isFile(path: string): boolean {

@@ -4,11 +4,12 @@ import { join } from "node:path";
 /**
  * The program on the agent's PATH under the candidate's name. It holds nothing of the candidate: it sends argv, cwd
  * and stdin to the broker (broker-protocol.ts's frames), relays signals, and replays stdout, stderr and the exit
- * code it gets back. Plain CommonJS with only `net`, so it starts as fast as Node can.
+ * code it gets back. It loads only `net`, through process.getBuiltinModule, so it runs the same whether Node takes
+ * the file for CommonJS or, under a package.json with "type": "module", for an ES module.
  */
 const CLIENT = String.raw`
 "use strict";
-const net = require("net");
+const net = process.getBuiltinModule("net");
 const socket = net.connect(SOCKET);
 const frame = (type, body) => {
   const head = Buffer.alloc(5);

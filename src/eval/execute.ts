@@ -36,7 +36,7 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
     plan,
     planText,
     receipt: bindReceipt(receipt, sha256(readFileSync(options.tgz))),
-    agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined),
+    agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root),
     hidden: referenceFile ? [referenceFile] : [],
   });
   const judged = { ...results, gate: applyGate(results, gate) };

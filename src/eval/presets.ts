@@ -1,0 +1,115 @@
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parseClaudeCode, parseCodex, parseOpencode, type Transcript } from "./transcript.js";
+
+/**
+ * The real coding agents, as inter runs them: non-interactive, stdin closed (or carrying the prompt), their own
+ * sandbox and permission prompts off because the attempt is already sealed by inter (sandbox.ts). Known good with the
+ * versions pinned in package.json's devDependencies, which the end-to-end tests run offline against a scripted model.
+ */
+export interface Preset {
+  name: "claude-code" | "codex" | "opencode";
+  program: string;
+  /** The npm package that installs `program`, with the version the tests run. */
+  install: string;
+  /** Arguments after the program; `{prompt}` is the task. */
+  args: string[];
+  /** Where the prompt goes: an argument, or stdin (opencode wraps an argument in literal quotes). */
+  promptVia: "arg" | "stdin";
+  /** Set unless your environment already sets them. */
+  defaults: Record<string, string>;
+  /** Always set: what inter's own seal makes true. */
+  forced: Record<string, string>;
+  /** The variables (or prefixes, ending in `_`) that carry the agent's own configuration; documented and checked. */
+  configEnv: string[];
+  /**
+   * The agent's configuration and login files as you keep them, and where the attempt's HOME shows them (read-only).
+   * `env` is where the agent is told to look, when you moved them with a variable.
+   */
+  configFiles(env: NodeJS.ProcessEnv): { files: Array<{ host: string; home: string }>; env: Record<string, string> };
+  parse(stdout: string): Transcript;
+}
+
+const exists = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+const userHome = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
+const present = (files: Array<{ host: string; home: string }>) => files.filter((f) => exists(f.host));
+
+export const PRESETS: Record<Preset["name"], Preset> = {
+  "claude-code": {
+    name: "claude-code",
+    program: "claude",
+    install: "@anthropic-ai/claude-code@2.1.328",
+    args: ["-p", "{prompt}", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"],
+    promptVia: "arg",
+    // As root (CI containers) Claude Code refuses to skip permissions unless told it is sandboxed, which a sealed
+    // attempt is; a dead model endpoint is retried for minutes unless the retries are bounded.
+    defaults: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+    forced: { IS_SANDBOX: "1" },
+    configEnv: ["ANTHROPIC_", "CLAUDE_", "AWS_", "GOOGLE_", "VERTEX_"],
+    configFiles(env) {
+      const dir = env.CLAUDE_CONFIG_DIR || join(userHome(env), ".claude");
+      return { files: present([".credentials.json", "settings.json"].map((f) => ({ host: join(dir, f), home: `.claude/${f}` }))), env: env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: "{home}/.claude" } : ({} as Record<string, string>) };
+    },
+    parse: parseClaudeCode,
+  },
+  codex: {
+    name: "codex",
+    program: "codex",
+    install: "@openai/codex@0.169.0",
+    // --full-auto is gone from current releases; its own sandbox has no network (the CLI must reach the API) and
+    // cannot write outside cwd, and a login shell resets PATH (the CLI would not be found).
+    args: ["exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-approvals-and-sandbox", "-c", "allow_login_shell=false", "-c", "analytics.enabled=false", "--disable", "plugins", "{prompt}"],
+    promptVia: "arg",
+    defaults: {},
+    forced: {},
+    configEnv: ["CODEX_HOME", "OPENAI_", "AZURE_OPENAI_"],
+    configFiles(env) {
+      const dir = env.CODEX_HOME || join(userHome(env), ".codex");
+      // CODEX_HOME is also where Codex writes its sessions: it gets a writable one in the attempt's HOME, with your
+      // config and login shown inside it.
+      return { files: present(["config.toml", "auth.json"].map((f) => ({ host: join(dir, f), home: `.codex/${f}` }))), env: { CODEX_HOME: "{home}/.codex" } };
+    },
+    parse: parseCodex,
+  },
+  opencode: {
+    name: "opencode",
+    program: "opencode",
+    install: "opencode-ai@1.18.33",
+    // Without --auto a permission "ask" is rejected and the run still exits 0; --pure skips the background install
+    // of external plugins that it tries on every run.
+    args: ["run", "--format", "json", "--auto", "--pure"],
+    promptVia: "stdin",
+    defaults: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
+    forced: {},
+    configEnv: ["OPENCODE_", "OPENAI_", "ANTHROPIC_"],
+    configFiles(env) {
+      const home = userHome(env);
+      const files = present([
+        ...["opencode.json", "opencode.jsonc", "config.json"].map((f) => ({ host: join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode", f), home: `.config/opencode/${f}` })),
+        { host: join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode", "auth.json"), home: ".local/share/opencode/auth.json" },
+      ]);
+      const custom = env.OPENCODE_CONFIG && exists(env.OPENCODE_CONFIG) ? [{ host: env.OPENCODE_CONFIG, home: `.config/opencode/inter-opencode-config${env.OPENCODE_CONFIG.endsWith(".jsonc") ? ".jsonc" : ".json"}` }] : [];
+      return { files: [...files, ...custom], env: custom.length ? { OPENCODE_CONFIG: `{home}/${custom[0]!.home}` } : ({} as Record<string, string>) };
+    },
+    parse: parseOpencode,
+  },
+};
+
+export const isPreset = (name: string): name is Preset["name"] => Object.prototype.hasOwnProperty.call(PRESETS, name);
+
+/** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */
+export function findProgram(program: string, path: string | undefined, root: string | undefined): string | undefined {
+  for (const dir of [...(path ?? "").split(":"), ...(root ? [join(root, "node_modules", ".bin")] : [])]) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    if (existsSync(candidate) && exists(candidate)) return candidate;
+  }
+  return undefined;
+}

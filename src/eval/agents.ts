@@ -51,7 +51,11 @@ export interface Agent {
 const KILL_GRACE_MS = 2000;
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
-export async function spawnInGroup(argv: string[], attempt: AgentRun, options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }> } = {}): Promise<AgentOutcome & { stdout: string; all: string }> {
+export async function spawnInGroup(
+  argv: string[],
+  attempt: AgentRun,
+  options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }>; fatal?: () => (line: string) => string | undefined } = {},
+): Promise<AgentOutcome & { stdout: string; all: string }> {
   const { execa } = await import("execa");
   const command = attempt.command(argv, { show: options.show ?? [] });
   const hidden = command.hiddenArgs;
@@ -85,6 +89,26 @@ export async function spawnInGroup(argv: string[], attempt: AgentRun, options: {
     timedOut = true;
     stop();
   }, attempt.timeoutMs);
+  // An agent that says its model or login is gone is stopped at once: it would otherwise retry until the timeout.
+  let fatal: string | undefined;
+  if (options.fatal) {
+    const check = options.fatal();
+    let pending = "";
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const message = fatal ? undefined : check(line);
+        if (message) {
+          fatal = message;
+          stop();
+        }
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+  }
   attempt.signal.addEventListener("abort", stop, { once: true });
   const result = await child;
   clearTimeout(timer);
@@ -99,7 +123,7 @@ export async function spawnInGroup(argv: string[], attempt: AgentRun, options: {
     timedOut,
     stdout: String(result.stdout ?? ""),
     all: String(result.all ?? ""),
-    ...(failedToStart ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` } : sandboxRefused ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` } : {}),
+    ...(failedToStart ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` } : sandboxRefused ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` } : fatal ? { harnessError: fatal } : {}),
   };
 }
 
@@ -200,6 +224,7 @@ export function presetAgent(preset: Preset, root: string | undefined): Agent {
       const args = preset.promptVia === "arg" ? preset.args.map((a) => a.replaceAll("{prompt}", attempt.prompt)) : preset.args;
       const outcome = await spawnInGroup([found, ...args], attempt, {
         env,
+        ...(preset.fatal ? { fatal: preset.fatal } : {}),
         ...(preset.promptVia === "stdin" ? { stdin: attempt.prompt } : {}),
         show: config.files.map((f) => ({ host: f.host, seen: `${attempt.seen.home}/${f.home}` })),
       });

@@ -29,6 +29,23 @@ export interface Preset {
    */
   configFiles(env: NodeJS.ProcessEnv): { files: Array<{ host: string; home: string }>; env: Record<string, string> };
   parse(stdout: string): Transcript;
+  /**
+   * Reads the agent's output as it comes, line by line (a fresh reader per attempt), and names a failure of its
+   * model or login that it would otherwise retry until the attempt's timeout.
+   */
+  fatal?: () => (line: string) => string | undefined;
+}
+
+/** A reader that gives up after `times` matching lines without a sign of progress between them. */
+function repeated(times: number, failure: RegExp, progress: RegExp, describe: (line: string) => string): () => (line: string) => string | undefined {
+  return () => {
+    let count = 0;
+    return (line) => {
+      if (progress.test(line)) count = 0;
+      else if (failure.test(line) && ++count >= times) return describe(line);
+      return undefined;
+    };
+  };
 }
 
 const exists = (path: string) => {
@@ -77,14 +94,17 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       return { files: present(["config.toml", "auth.json"].map((f) => ({ host: join(dir, f), home: `.codex/${f}` }))), env: { CODEX_HOME: "{home}/.codex" } };
     },
     parse: parseCodex,
+    // Codex waits for the network without end ("Reconnecting... waiting for network", 3 s then 8 s apart); two in a row
+    // with no progress between them is a dead model.
+    fatal: repeated(2, /"type":"error".*Reconnecting/, /"type":"(item|turn)\.(completed|started)"/, (line) => `Codex cannot reach its model: ${/"message":"([^"]*)"/.exec(line)?.[1] ?? "reconnecting"}`),
   },
   opencode: {
     name: "opencode",
     program: "opencode",
     install: "opencode-ai@1.18.33",
     // Without --auto a permission "ask" is rejected and the run still exits 0; --pure skips the background install
-    // of external plugins that it tries on every run.
-    args: ["run", "--format", "json", "--auto", "--pure"],
+    // of external plugins that it tries on every run; its error log (stderr) shows failing model calls as they happen.
+    args: ["run", "--format", "json", "--auto", "--pure", "--print-logs", "--log-level", "ERROR"],
     promptVia: "stdin",
     defaults: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
     forced: {},
@@ -99,6 +119,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       return { files: [...files, ...custom], env: custom.length ? { OPENCODE_CONFIG: `{home}/${custom[0]!.home}` } : ({} as Record<string, string>) };
     },
     parse: parseOpencode,
+    // Its error log says when a model call failed; it retries with backoff for over a minute before giving up.
+    fatal: repeated(2, /message="stream error"/, /"type":"step_finish"/, (line) => `opencode cannot reach its model: ${/error\.error="([^"]*)"/.exec(line)?.[1]?.slice(0, 300) ?? "stream error"}`),
   },
 };
 

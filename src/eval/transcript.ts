@@ -74,6 +74,8 @@ export function parseClaudeCode(stdout: string): Transcript {
         const output = text(block.content);
         if (call) Object.assign(call, { output, is_error: Boolean(block.is_error), exit_code: exitFromText(output, block.is_error) });
         t.messages.push({ role: "tool", text: output });
+        // A deny rule of the user's own settings still holds under --dangerously-skip-permissions.
+        if (block.is_error && /^Permission to use .* has been denied/.test(output)) t.error ??= `Claude Code was refused permission: ${output.slice(0, 300)}`;
       }
     } else if (e.type === "result") {
       t.turns = e.num_turns;

@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Transcript } from "../eval/transcript.js";
 import type { CheckResult } from "../eval/judge.js";
 import type { AttemptResult, EvalResults } from "../eval/run.js";
 import type { GateResult } from "./gate.js";
@@ -44,6 +46,16 @@ export function showValue(value: unknown, max = 400): string {
 export function transcriptOf(attempt: AttemptResult, max = 8000): string | null {
   const file = attempt.agent.transcript;
   return file && existsSync(file) ? trimText(readFileSync(file, "utf8"), max) : null;
+}
+
+/** The agent's own account of an attempt in one format (presets: transcript.json beside the raw transcript). */
+export function conversationOf(attempt: AttemptResult): Transcript | null {
+  const file = join(attempt.workspace, "transcript.json");
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Transcript) : null;
+  } catch {
+    return null;
+  }
 }
 
 export const pct = (r: number) => `${Math.round(r * 100)} %`;

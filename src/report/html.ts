@@ -1,5 +1,5 @@
 import type { AttemptResult } from "../eval/run.js";
-import { attemptsByConcern, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
+import { attemptsByConcern, conversationOf, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine } from "./gate.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -71,11 +71,20 @@ function attemptSection(a: AttemptResult): string {
       `<h3 class="call">${i + 1}. <code>${esc(inv.argv.join(" "))}</code> <span class="muted">exit ${inv.exit_code ?? "none"} · ${inv.duration_ms} ms</span></h3>${inv.stdout ? `<pre aria-label="stdout">${esc(trimText(inv.stdout, 2000))}</pre>` : ""}${inv.stderr ? `<pre aria-label="stderr" class="t-fail">${esc(trimText(inv.stderr, 1200))}</pre>` : ""}`,
   );
   const transcript = transcriptOf(a);
+  const conversation = conversationOf(a);
+  const said = a.agent.summary;
+  const account = said
+    ? `<p>${said.turns ?? "?"} turn(s) · ${said.tool_calls} tool call(s), ${a.invocations.length} of the CLI${said.tokens ? ` · ${said.tokens.input} tokens in, ${said.tokens.output} out` : ""}${said.cost_usd !== null ? ` · $${said.cost_usd.toFixed(4)}` : ""}${said.final ? `<br>Its answer (never evidence): <q>${esc(trimText(said.final, 600))}</q>` : ""}</p>`
+    : "";
+  const steps = conversation
+    ? conversation.messages.map((m) => `<div class="msg ${m.role}"><span class="muted">${m.role}</span><pre>${esc(trimText(m.text, 1500))}</pre></div>`).join("") + conversation.tool_calls.map((c, i) => `<div class="msg tool"><span class="muted">tool call ${i + 1}: ${esc(c.name)}${c.exit_code !== undefined ? ` → exit ${c.exit_code ?? "none"}` : ""}</span><pre>${esc(trimText(JSON.stringify(c.input), 800))}</pre></div>`).join("")
+    : "";
   const agent = `agent exit ${a.agent.exit_code ?? "none"}${a.agent.timed_out ? ", timed out (its process group was killed)" : ""} · ${(a.duration_ms / 1000).toFixed(1)} s`;
   return `<details${a.status === "pass" ? "" : " open"} id="attempt-${esc(a.scenario)}-${a.repetition}"><summary><span class="t-${a.status}">${statusMark[a.status]}</span> ${esc(a.scenario)} #${a.repetition} — ${a.status} <span class="muted">(${agent}, ${a.invocations.length} call${a.invocations.length === 1 ? "" : "s"})</span></summary>
 ${a.harness_error ? `<p class="t-error">Harness error: ${esc(a.harness_error)}</p>` : ""}
 ${checkRows.length ? `<table><thead><tr><th>Status</th><th>Check</th><th>Proves</th><th>Observed</th><th>Expected</th></tr></thead><tbody>${checkRows.join("")}</tbody></table>` : ""}
 <h3>Recorded invocations</h3>${calls.length ? calls.join("") : `<p class="muted">The agent did not call the CLI.</p>`}
+${account || steps ? `<h3>The agent's account</h3>${account}${steps ? `<details><summary>The conversation</summary>${steps}</details>` : ""}` : ""}
 <h3>Agent transcript</h3>${transcript !== null ? `<pre>${esc(transcript)}</pre>` : `<p class="muted">${a.agent.transcript ? `Kept at ${esc(a.agent.transcript)}, which is not on this machine.` : "This agent keeps no transcript."}</p>`}
 </details>`;
 }

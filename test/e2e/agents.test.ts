@@ -1,0 +1,155 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inter, read, REPO } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+// @ts-expect-error: a plain ES module fixture, also run on its own
+import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
+import { API_KEY, evaluationFolder, exampleProject } from "./example-api.js";
+
+// The three real agent programs (pinned devDependencies), run by the presets inside sealed attempts against a
+// scripted model on 127.0.0.1. Each is configured only the way its users configure it — variables and config files
+// in a HOME of their own — nothing inter-specific.
+
+const validateResults = schemaValidator("results.schema.json");
+const PRESETS = ["claude-code", "codex", "opencode"] as const;
+type Preset = (typeof PRESETS)[number];
+
+let project: string;
+let model: { url: string; requests: Array<{ path: string }>; close(): Promise<void> };
+
+/** A user's HOME with each agent pointed at a model the way their docs say. */
+function userHome(modelUrl: string): string {
+  const home = mkdtempSync(join(tmpdir(), "inter-agent-home-"));
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  writeFileSync(
+    join(home, ".codex/config.toml"),
+    ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', ""].join("\n"),
+  );
+  mkdirSync(join(home, ".config/opencode"), { recursive: true });
+  writeFileSync(
+    join(home, ".config/opencode/opencode.json"),
+    JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }),
+  );
+  return home;
+}
+
+/** The agent's own variables: Claude Code reads its endpoint and key from the environment. */
+const agentEnv = (home: string, modelUrl: string) => ({ HOME: home, PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: "sk-scripted-agent-key", SCRIPTED_MODEL_KEY: "sk-scripted-agent-key" });
+
+beforeAll(async () => {
+  project = exampleProject();
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+  const plan = JSON.parse(read(project, "evals/eval-plan.json"));
+  const reference = JSON.parse(read(project, "evals/eval-plan.reference.json"));
+  model = await startModelServer({ script: scriptFrom(plan, reference) });
+});
+afterAll(async () => model?.close());
+
+describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) => {
+  it("passes the example's three scenarios sealed; its transcript is parsed into results", async () => {
+    const home = userHome(model.url);
+    const config = read(project, "intermesh.config.ts");
+    writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${preset}"`));
+    try {
+      const before = model.requests.length;
+      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url) });
+      const results = JSON.parse(read(project, "dist/eval/results.json"));
+      expect(validateResults(results)).toEqual([]);
+      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
+      expect(run.exitCode).toBe(0);
+      expect(results.isolation.kind).toBe("bubblewrap");
+      expect(results.agent.name).toBe(preset);
+      expect(JSON.parse(results.agent.identity).version).toMatch(/\d+\.\d+\.\d+/);
+      expect(model.requests.length).toBeGreaterThan(before);
+      // One transcript format: the tool calls the agent reports, its answer, turns and tokens.
+      const book = results.attempts[0];
+      expect(book.agent.summary).toMatchObject({ tool_calls: 2, final: "Done: book-a-room." });
+      expect(book.agent.summary.tokens.input).toBeGreaterThan(0);
+      const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
+      expect(JSON.stringify(transcript.tool_calls[1].input)).toContain("rooms bookings create --room-id rm_delta");
+      expect(transcript.tool_calls[1].output).toContain("bk_");
+      // The agent's own key and the API's credential are in no file the evaluation wrote.
+      for (const file of ["dist/eval/results.json", "dist/eval/report.html"]) {
+        expect(read(project, file)).not.toContain("sk-scripted-agent-key");
+        expect(read(project, file)).not.toContain(API_KEY);
+      }
+      expect(read(project, "dist/eval/report.html")).toContain("Done: book-a-room.");
+    } finally {
+      writeFileSync(join(project, "intermesh.config.ts"), config);
+    }
+  }, 120_000);
+
+  it("with its model endpoint dead, every attempt is a harness error within seconds, none a candidate failure", async () => {
+    const dead = "http://127.0.0.1:9";
+    const folder = await evaluationFolder(project);
+    try {
+      const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(dead), dead) });
+      expect(run.exitCode).toBe(1);
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ attempts: 1, harness_errors: 1, failed: 0, passed: 0 });
+      expect(results.attempts[0].harness_error).toMatch(/connect|reach|ECONNREFUSED|network/i);
+      expect(results.attempts[0].duration_ms).toBeLessThan(30_000);
+    } finally {
+      await folder.stop();
+    }
+  }, 90_000);
+});
+
+describe("agent failures are harness errors", () => {
+  it("a model that refuses the agent's login gives a harness error carrying the agent's message", async () => {
+    const refusing = await startModelServer({ script: [], fail: 401 });
+    const folder = await evaluationFolder(project);
+    try {
+      const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(refusing.url), refusing.url) });
+      expect(run.exitCode).toBe(1);
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ harness_errors: 1, failed: 0 });
+      expect(results.attempts[0].harness_error).toMatch(/Claude Code reported an error.*(401|invalid|authentication)/i);
+    } finally {
+      await folder.stop();
+      await refusing.close();
+    }
+  }, 60_000);
+
+  it("a command the agent's own settings deny is a harness error, not a candidate failure", async () => {
+    const folder = await evaluationFolder(project);
+    try {
+      const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
+      const home = userHome(model.url);
+      mkdirSync(join(home, ".claude"), { recursive: true });
+      writeFileSync(join(home, ".claude/settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rooms bookings cancel:*)"] } }));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url) });
+      expect(run.exitCode).toBe(1);
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ harness_errors: 1, failed: 0 });
+      expect(results.attempts[0].harness_error).toMatch(/permission|denied|rejected/i);
+    } finally {
+      await folder.stop();
+    }
+  }, 90_000);
+
+  it("an agent program that is not installed is a harness error naming the package to install", async () => {
+    const folder = await evaluationFolder(project);
+    try {
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "codex", "--json"], { ROOMS_API_KEY: API_KEY, PATH: "/usr/bin:/bin" });
+      expect(run.exitCode).toBe(1);
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ harness_errors: 3, failed: 0 });
+      expect(results.attempts[0].harness_error).toContain("npm install -g @openai/codex@");
+      expect(existsSync(join(folder.dir, ".inter-eval/report.html"))).toBe(true);
+    } finally {
+      await folder.stop();
+    }
+  });
+});

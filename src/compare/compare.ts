@@ -4,6 +4,8 @@ import { fisherExact } from "./stats.js";
 export interface Side extends Omit<ScenarioSummary, "id"> {
   mean_duration_ms: number;
   mean_invocations: number;
+  /** Mean tokens (in + out) per attempt, as the agents reported them; null when no attempt reported any. */
+  mean_tokens: number | null;
 }
 
 export interface CheckComparison {
@@ -64,7 +66,13 @@ function side(results: EvalResults, scenario?: string): Side {
     pass_hat_k: summary?.pass_hat_k ?? (n && passed === n ? 1 : 0),
     mean_duration_ms: mean((a) => a.duration_ms),
     mean_invocations: Math.round((n ? attempts.reduce((sum, a) => sum + a.invocations.length, 0) / n : 0) * 10) / 10,
+    mean_tokens: meanTokens(attempts),
   };
+}
+
+function meanTokens(attempts: EvalResults["attempts"]): number | null {
+  const counted = attempts.map((a) => a.agent.summary?.tokens).filter((t): t is { input: number; output: number } => Boolean(t));
+  return counted.length ? Math.round(counted.reduce((sum, t) => sum + t.input + t.output, 0) / counted.length) : null;
 }
 
 function checkRates(results: EvalResults, scenario: string): Map<string, number> {

@@ -62,7 +62,22 @@ export interface ServiceConfig {
   timeoutMs?: number;
 }
 
-export type AgentConfig = "reference" | "claude-code" | "codex" | "opencode" | { command: string[] };
+export type AgentPreset = "claude-code" | "codex" | "opencode";
+
+/** A real coding agent with extra arguments (a model, say) and environment, which never holds the API's credential. */
+export interface AgentPresetConfig {
+  preset: AgentPreset;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** Any program as an argv template: `{prompt}`, `{prompt_file}`, `{workspace}`, `{outputs}`, `{attempt}`. */
+export interface AgentCommandConfig {
+  command: string[];
+  env?: Record<string, string>;
+}
+
+export type AgentConfig = "reference" | AgentPreset | AgentPresetConfig | AgentCommandConfig;
 
 export interface TargetsConfig {
   /** The generated CLI. */
@@ -78,7 +93,7 @@ export interface TargetsConfig {
     /** The evaluation plan, `eval-plan.json` (docs/eval-plan.md); `eval-plan.reference.json` beside it feeds the reference agent. */
     plan: string;
     /**
-     * The execution agent: a preset, or any program as an argv template (`{prompt}`, `{prompt_file}`, `{workspace}`, `{outputs}`).
+     * The execution agent: the reference solutions, a real coding agent (`"claude-code"`, `"codex"`, `"opencode"`, or `{ preset, args?, env? }`), or any program as an argv template (`{ command, env? }`; `{prompt}`, `{prompt_file}`, `{workspace}`, `{outputs}`, `{attempt}` are filled in).
      * @default `"reference"`
      */
     agent?: AgentConfig;

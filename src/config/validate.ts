@@ -47,7 +47,11 @@ const isConfig = t.isObject({
         t.isObject({
           plan: nonEmpty,
           agent: t.isOptional(
-            t.isOneOf([t.isEnum(["reference", "claude-code", "codex", "opencode"]), t.isObject({ command: isArgv })]),
+            t.isOneOf([
+              t.isEnum(["reference", "claude-code", "codex", "opencode"]),
+              t.isObject({ preset: t.isEnum(["claude-code", "codex", "opencode"]), args: t.isOptional(t.isArray(t.isString())), env: t.isOptional(t.isRecord(t.isString())) }),
+              t.isObject({ command: isArgv, env: t.isOptional(t.isRecord(t.isString())) }),
+            ]),
           ),
           services: t.isOptional(t.isRecord(isService)),
           gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()) })),

@@ -128,10 +128,10 @@ export async function spawnInGroup(
 }
 
 /** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs}, {attempt} are filled per attempt. */
-export function commandAgent(name: string, template: string[], identity: () => Promise<string> = async () => JSON.stringify({ command: template })): Agent {
+export function commandAgent(name: string, template: string[], env: Record<string, string> = {}): Agent {
   return {
     name,
-    identity,
+    identity: async () => JSON.stringify({ command: template }),
     async run(attempt) {
       const fill = (part: string) =>
         part
@@ -140,7 +140,7 @@ export function commandAgent(name: string, template: string[], identity: () => P
           .replaceAll("{workspace}", attempt.seen.workspace)
           .replaceAll("{outputs}", attempt.seen.outputs)
           .replaceAll("{attempt}", attempt.label);
-      const outcome = await spawnInGroup(template.map(fill), attempt);
+      const outcome = await spawnInGroup(template.map(fill), attempt, { env: { ...attempt.env, ...env } });
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
       return { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}), transcript };
@@ -200,7 +200,7 @@ async function programVersion(program: string): Promise<string | undefined> {
  * A real coding agent (presets.ts): found on PATH or in the project's node_modules/.bin, its own configuration shown
  * read-only in the attempt's HOME, its event stream parsed into one transcript format.
  */
-export function presetAgent(preset: Preset, root: string | undefined): Agent {
+export function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
   const program = () => findProgram(preset.program, process.env.PATH, root);
   let identity: Promise<string> | undefined;
   return {
@@ -208,7 +208,7 @@ export function presetAgent(preset: Preset, root: string | undefined): Agent {
     identity: () => (identity ??= (async () => {
       const found = program();
       const version = found ? await programVersion(found) : undefined;
-      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args], version: version ?? null });
+      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args, ...(extra.args ?? [])], version: version ?? null });
     })()),
     async run(attempt) {
       const found = program();
@@ -219,9 +219,12 @@ export function presetAgent(preset: Preset, root: string | undefined): Agent {
         ...Object.fromEntries(Object.entries(preset.defaults).filter(([k]) => process.env[k] === undefined)),
         ...attempt.env,
         ...Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, fill(v)])),
+        ...(extra.env ?? {}),
         ...preset.forced,
       };
-      const args = preset.promptVia === "arg" ? preset.args.map((a) => a.replaceAll("{prompt}", attempt.prompt)) : preset.args;
+      // Extra arguments go before the prompt: Codex and Claude Code take it as the last positional.
+      const base = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...(extra.args ?? []), attempt.prompt] : [a])) : [...preset.args, ...(extra.args ?? [])];
+      const args = base;
       const outcome = await spawnInGroup([found, ...args], attempt, {
         env,
         ...(preset.fatal ? { fatal: preset.fatal } : {}),
@@ -238,6 +241,7 @@ export function presetAgent(preset: Preset, root: string | undefined): Agent {
 
 export function agentFor(config: AgentConfig | undefined, referenceFile: string | undefined, root?: string): Agent {
   if (!config || config === "reference") return referenceAgent(referenceFile);
-  if (typeof config === "object") return commandAgent(`command:${config.command[0]}`, config.command);
+  if (typeof config === "object" && "preset" in config) return presetAgent(PRESETS[config.preset], root, config);
+  if (typeof config === "object") return commandAgent(`command:${config.command[0]}`, config.command, config.env);
   return presetAgent(PRESETS[config], root);
 }

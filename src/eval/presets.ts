@@ -23,6 +23,8 @@ export interface Preset {
   forced: Record<string, string>;
   /** The variables (or prefixes, ending in `_`) that carry the agent's own configuration; documented and checked. */
   configEnv: string[];
+  /** How a user gives the agent a model and a login, for `inter status` when neither a file nor a variable is there. */
+  configureHint: string;
   /**
    * The agent's configuration and login files as you keep them, and where the attempt's HOME shows them (read-only).
    * `env` is where the agent is told to look, when you moved them with a variable.
@@ -69,7 +71,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     // attempt is; a dead model endpoint is retried for minutes unless the retries are bounded.
     defaults: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
     forced: { IS_SANDBOX: "1" },
-    configEnv: ["ANTHROPIC_", "CLAUDE_", "AWS_", "GOOGLE_", "VERTEX_"],
+    configEnv: ["ANTHROPIC_", "CLAUDE_CODE_USE_", "CLAUDE_CONFIG_DIR"],
+    configureHint: "export ANTHROPIC_API_KEY=…  # or log in once with `claude` (~/.claude/.credentials.json)",
     configFiles(env) {
       const dir = env.CLAUDE_CONFIG_DIR || join(userHome(env), ".claude");
       return { files: present([".credentials.json", "settings.json"].map((f) => ({ host: join(dir, f), home: `.claude/${f}` }))), env: env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: "{home}/.claude" } : ({} as Record<string, string>) };
@@ -86,7 +89,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     promptVia: "arg",
     defaults: {},
     forced: {},
-    configEnv: ["CODEX_HOME", "OPENAI_", "AZURE_OPENAI_"],
+    configEnv: ["CODEX_HOME", "OPENAI_API_KEY", "CODEX_API_KEY"],
+    configureHint: "export OPENAI_API_KEY=…  # or `codex login`, or a model provider in ~/.codex/config.toml",
     configFiles(env) {
       const dir = env.CODEX_HOME || join(userHome(env), ".codex");
       // CODEX_HOME is also where Codex writes its sessions: it gets a writable one in the attempt's HOME, with your
@@ -108,7 +112,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     promptVia: "stdin",
     defaults: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
     forced: {},
-    configEnv: ["OPENCODE_", "OPENAI_", "ANTHROPIC_"],
+    configEnv: ["OPENCODE_CONFIG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"],
+    configureHint: "`opencode auth login`, or a provider in ~/.config/opencode/opencode.json (or OPENCODE_CONFIG)",
     configFiles(env) {
       const home = userHome(env);
       const files = present([
@@ -134,4 +139,13 @@ export function findProgram(program: string, path: string | undefined, root: str
     if (existsSync(candidate) && exists(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** Whether a preset can run here: its program found, and some configuration of its own (a file or a variable). */
+export function presetReadiness(preset: Preset, env: NodeJS.ProcessEnv, root: string | undefined): { program: string | null; configuredBy: string[] } {
+  const configuredBy = [
+    ...preset.configFiles(env).files.map((f) => f.host),
+    ...Object.keys(env).filter((name) => env[name] && preset.configEnv.some((c) => (c.endsWith("_") ? name.startsWith(c) : name === c))),
+  ];
+  return { program: findProgram(preset.program, env.PATH, root) ?? null, configuredBy };
 }

@@ -25,6 +25,10 @@ export interface StatusReport {
   evaluationReady: boolean;
   blockers: Blocker[];
   credential: { env: string; set: boolean } | null;
+  /** The configured execution agent: for a real agent, its program and what configures it (file paths, variable names). */
+  agent: { name: string; program: string | null; configuredBy: string[] } | null;
+  /** Whether evaluation attempts will be sealed here (bubblewrap), and why not. */
+  isolation: { sealed: boolean; detail: string } | null;
   last: {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
@@ -56,6 +60,8 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     evaluationReady: false,
     blockers: [],
     credential: null,
+    agent: null,
+    isolation: null,
     last: { candidate: null, certification: null, evaluation: null },
     cache: null,
   };
@@ -101,6 +107,21 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   report.credential = { env, set: Boolean(process.env[env]) };
   if (!report.credential.set && config.targets?.eval) block({ stage: "evaluation", what: `${env} is not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: `export ${env}=<the API key>` });
 
+  const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
+  if (agent !== undefined) {
+    const preset = typeof agent === "string" ? (agent === "reference" ? undefined : agent) : "preset" in agent ? agent.preset : undefined;
+    if (preset) {
+      const { PRESETS, presetReadiness } = await import("../eval/presets.js");
+      const ready = presetReadiness(PRESETS[preset], process.env, root);
+      report.agent = { name: preset, ...ready };
+      if (!ready.program) block({ stage: "evaluation", what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`, requires: "human", next: `npm install -g ${PRESETS[preset].install}` });
+      else if (!ready.configuredBy.length) block({ stage: "evaluation", what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`, requires: "human", next: PRESETS[preset].configureHint });
+    } else report.agent = { name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset, program: null, configuredBy: [] };
+    const { detectIsolation } = await import("../eval/sandbox.js");
+    const isolation = await detectIsolation();
+    report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
+  }
+
   const bundle = latestData(project, "bundle") as { candidate?: string; file?: string } | undefined;
   if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
   report.last.certification = (latestData(project, "inspect") as { level?: string } | undefined)?.level ?? null;
@@ -126,6 +147,8 @@ export function statusText(r: StatusReport): string {
     `config      ${r.config.found ? `${r.config.file} — ${r.config.valid ? "valid" : `invalid (${r.config.error?.code})`}` : "not found"}`,
     ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.pattern}: ${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
     ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
+    ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configuredBy.length ? `; configured by ${r.agent.configuredBy.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
+    ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
     `evaluation  ${r.last.evaluation ? `${r.last.evaluation.verdict}${r.last.evaluation.gateMet === null ? "" : r.last.evaluation.gateMet ? ", gate met" : ", gate NOT met"}: ${r.last.evaluation.passed}/${r.last.evaluation.attempts} attempts (${r.last.evaluation.file})` : "none run yet"}`,
     ...(r.cache ? [`cache       ${r.cache.objects} objects, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),

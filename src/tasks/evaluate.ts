@@ -1,6 +1,6 @@
 import { join, relative } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { servicesKey } from "../services/key.js";
+import { agentKey, servicesKey } from "../config/secret-keys.js";
 import type { TaskSpec } from "../graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { outDir } from "./design.js";
@@ -21,7 +21,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     description: `Run ${target.plan} with the ${typeof target.agent === "object" ? "command" : (target.agent ?? "reference")} agent; write ${runDir}/results.json`,
     impl: "1",
     deps: ["validate", "bundle", "inspect"],
-    config: { plan: target.plan, agent: target.agent ?? "reference", services: servicesKey(target.services ?? {}) },
+    config: { plan: target.plan, agent: agentKey(target.agent ?? "reference"), services: servicesKey(target.services ?? {}) },
     inputs: [target.plan],
     outputs: [`${runDir}/results.json`, `${runDir}/report.html`, `${runDir}/junit.xml`, `${runDir}/summary.md`],
     env: [],

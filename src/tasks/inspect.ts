@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { servicesKey } from "../services/key.js";
+import { servicesKey } from "../config/secret-keys.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { credentialEnv } from "../config/credential.js";

@@ -101,6 +101,26 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
   }, 90_000);
 });
 
+describe("inter status for a configured agent", () => {
+  it("says whether its program is found and what configures it, and blocks the evaluation with the fix when not", async () => {
+    const config = read(project, "intermesh.config.ts");
+    writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', 'agent: { preset: "codex", args: ["--model", "scripted-model"] }'));
+    try {
+      const home = userHome(model.url);
+      const ready = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: home, PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}` });
+      expect(ready.json.data.agent).toMatchObject({ name: "codex", configuredBy: [join(home, ".codex/config.toml")] });
+      expect(ready.json.data.isolation).toMatchObject({ sealed: true });
+      expect(ready.json.data.evaluationReady).toBe(true);
+
+      const bare = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: mkdtempSync(join(tmpdir(), "inter-empty-home-")), PATH: "/usr/bin:/bin" });
+      expect(bare.json.data.evaluationReady).toBe(false);
+      expect(bare.json.data.blockers).toContainEqual(expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }));
+    } finally {
+      writeFileSync(join(project, "intermesh.config.ts"), config);
+    }
+  });
+});
+
 describe("agent failures are harness errors", () => {
   it("a model that refuses the agent's login gives a harness error carrying the agent's message", async () => {
     const refusing = await startModelServer({ script: [], fail: 401 });

@@ -84,14 +84,14 @@ afterEach(async () => {
 const skillsOf = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json")).skills.map((s: { name: string }) => s.name);
 const NEW_TASK = "\n### Find a free room now\n\nSomeone needs any room right away for a quick call.\n\nExpected outcome: a free room is named.\n";
 
-/** The example's OpenAPI and brief with the config's inputs, and a task that copies slow.txt after a pause. */
+/** The example's OpenAPI and brief with the config's inputs, and a task that copies slow.txt after a pause long enough for a Ctrl-C to land mid-task on a loaded machine. */
 function watchProject(extraTasks = ""): string {
   const dir = makeProject({
     "intermesh.config.ts": config(`{
   product: { name: "Rooms", binary: "rooms" },
   inputs: { openapi: "api/openapi.yaml", context: "brief/*.md" },
   tasks: {
-    slow: { command: ${nodeCommand(`const fs = require("fs"); fs.writeFileSync("slow.started", String(process.pid)); setTimeout(() => fs.writeFileSync("slow.out", fs.readFileSync("slow.txt", "utf8")), 1500);`)}, inputs: ["slow.txt"], outputs: ["slow.out"] },
+    slow: { command: ${nodeCommand(`const fs = require("fs"); fs.writeFileSync("slow.started", String(process.pid)); setTimeout(() => fs.writeFileSync("slow.out", fs.readFileSync("slow.txt", "utf8")), 4000);`)}, inputs: ["slow.txt"], outputs: ["slow.out"] },
     ${extraTasks}
   },
 }`),

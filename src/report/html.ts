@@ -108,7 +108,7 @@ export function renderHtml(results: StoredResults): string {
 <title>Evaluation ${esc(title)}</title><style>${STYLE}</style></head>
 <body>
 <header><h1><span class="badge ${verdict}">${verdict === "pass" ? "PASS" : "FAIL"}</span> Evaluation: ${summary.passed} of ${summary.attempts} attempts passed</h1>
-<p>${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness error${summary.harness_errors === 1 ? "" : "s"}.</p>
+<p>${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${summary.harness_errors} harness error${summary.harness_errors === 1 ? "" : "s"} (the harness or the agent broke, not the candidate). Isolation: ${isolationText(results)}.</p>
 ${results.gate ? `<p class="gate">${esc(gateLine(results.gate, true))}</p>` : ""}
 ${binding(results)}</header>
 <main>

@@ -21,7 +21,7 @@ export function renderMarkdown(results: StoredResults): string {
     "",
     `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
     "",
-    `${summary.failed} failed, ${summary.incomplete} incomplete, ${summary.harness_errors} harness errors.${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
+    `${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${summary.harness_errors} harness errors (the harness or the agent broke, not the candidate).${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
     "",
     `Isolation: ${isolationText(results)}.`,
     "",

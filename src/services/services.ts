@@ -23,7 +23,8 @@ async function freePort(): Promise<number> {
 const fill = (text: string, port: number) => text.replaceAll("{port}", String(port));
 
 async function waitReady(name: string, ready: string | number | undefined, timeoutMs: number, exited: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   for (;;) {
     const gone = exited();
     if (gone) throw new InterError("SERVICE_FAILED", `Service ${name} exited before it was ready: ${gone}`, `Run its command by hand to see why; targets.eval.services.${name}.command.`, { service: name });
@@ -45,7 +46,8 @@ async function waitReady(name: string, ready: string | number | undefined, timeo
       // not yet
     }
     if (Date.now() > deadline) throw new InterError("SERVICE_FAILED", `Service ${name} was not ready within ${timeoutMs} ms (${String(ready)}).`, `Check targets.eval.services.${name}.ready and that the service starts.`, { service: name });
-    await new Promise((r) => setTimeout(r, 50));
+    // Services now start for every attempt: poll finely at first (most are up within a few hundred ms), then back off.
+    await new Promise((r) => setTimeout(r, Date.now() - started < 1000 ? 10 : 50));
   }
 }
 

@@ -73,8 +73,14 @@ export async function startBroker(options: { socket: string; binary: string; lau
           }
           const args = request.argv;
           const cwd = request.cwd;
-          if (!Array.isArray(args) || !args.every((a) => typeof a === "string") || typeof cwd !== "string" || closing) return socket.destroy();
-          child = run(args as string[], cwd, send);
+          // The request is the agent's: strings only, no NUL (spawn would throw), bounded in number.
+          const clean = (v: unknown): v is string => typeof v === "string" && !v.includes("\0");
+          if (!Array.isArray(args) || args.length > 10_000 || !args.every(clean) || !clean(cwd) || !cwd.startsWith("/") || closing) return socket.destroy();
+          try {
+            child = run(args as string[], cwd, send, () => socket.end());
+          } catch {
+            return socket.destroy();
+          }
           for (const chunk of stdinQueue ?? []) toChild(chunk);
           stdinQueue = undefined;
         } else if (type === "I") toChild(Buffer.from(payload));
@@ -89,7 +95,7 @@ export async function startBroker(options: { socket: string; binary: string; lau
     socket.on("data", read);
   };
 
-  const run = (args: string[], cwd: string, send: (type: string, body: Buffer | string) => void): ChildProcess => {
+  const run = (args: string[], cwd: string, send: (type: string, body: Buffer | string) => void, end: () => void): ChildProcess => {
     const started = Date.now();
     const launch = options.launch(args, cwd);
     const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
@@ -121,6 +127,7 @@ export async function startBroker(options: { socket: string; binary: string; lau
           invocation.stderr = Buffer.concat(err).toString("utf8") + (error ? `\n[inter] could not run the candidate: ${error.message}` : "");
           invocation.duration_ms = Date.now() - started;
           send("X", JSON.stringify({ code: code ?? (error ? 127 : null), signal }));
+          end();
           running.delete(entry);
           resolve();
         };

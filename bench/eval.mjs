@@ -46,7 +46,11 @@ for (const kind of ["sealed", "unsealed"]) {
   attempts(["node", "-e", timer], kind === "sealed");
   through[kind] = median(JSON.parse(readFileSync(join(folder, ".inter-eval/attempts/book-a-room-1/outputs/times.json"), "utf8")));
 }
-const direct = median(Array.from({ length: 20 }, () => timeOnce([join(folder, ".inter-eval/attempts/book-a-room-1/.cli/node_modules/.bin/rooms"), "--help"]).wall));
+// The candidate run directly with the environment the broker gives it (no NODE_OPTIONS or NODE_EXTRA_CA_CERTS,
+// whose CA bundle alone costs ~60 ms per Node start).
+const attemptDir = join(folder, ".inter-eval/attempts/book-a-room-1");
+const cliEnv = { PATH: `${resolve(process.execPath, "..")}:/usr/bin:/bin`, HOME: join(attemptDir, "home"), TMPDIR: join(attemptDir, "tmp"), LANG: "C.UTF-8" };
+const direct = median(Array.from({ length: 20 }, () => timeOnce([join(attemptDir, ".cli/node_modules/.bin/rooms"), "--help"], { env: cliEnv }).wall));
 console.log(`\nrooms --help, median wall per call:`);
 console.log(`  direct ${direct.toFixed(1)} ms · through the broker, unsealed ${through.unsealed.toFixed(1)} ms (${(through.unsealed / direct).toFixed(2)}×) · sealed ${through.sealed.toFixed(1)} ms (${(through.sealed / direct).toFixed(2)}×)`);
 for (const kind of ["unsealed", "sealed"]) {

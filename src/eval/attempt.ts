@@ -7,6 +7,7 @@ import type { Agent, AgentRun } from "./agents.js";
 import { agentEnvironment } from "./attempt-env.js";
 import { startBroker, type Invocation } from "./broker.js";
 import { writeBrokerClient } from "./broker-client.js";
+import { nativeClient, writeNativeClient } from "./broker-client-native.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { redactDeep } from "./redact.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
@@ -123,7 +124,10 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
           ? { file: "bwrap", args: [...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }), "--", installed.bin, ...args], env: cliEnv, cwd: folders.outputs }
           : { file: installed.bin, args, env: cliEnv, cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs },
     });
-    writeBrokerClient(folders.bin, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
+    // Sealed, the socket is always at the same path, so one compiled native client serves every attempt.
+    const native = sealed ? await nativeClient(join(ctx.runDir, ".broker-client")) : undefined;
+    if (native) writeNativeClient(folders.bin, installed.binary, native);
+    else writeBrokerClient(folders.bin, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
 
     const env = agentEnvironment({
       base: process.env,

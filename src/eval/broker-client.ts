@@ -60,8 +60,9 @@ socket.on("close", () => { if (!finished) { process.stderr.write("the evaluation
 export function writeBrokerClient(binDir: string, binary: string, socket: string, node = process.execPath): string {
   mkdirSync(binDir, { recursive: true });
   const path = join(binDir, binary);
-  // The kernel reads at most 255 bytes of a #! line; past that, start Node through env.
-  const shebang = node.length < 200 && !/\s/.test(node) ? `#!${node}` : "#!/usr/bin/env node";
+  // Node options and extra CA certificates in the agent's environment are for the agent, and they cost the client
+  // (loading a CA bundle alone takes ~60 ms per start): env drops them. The kernel reads at most 255 bytes of a #! line.
+  const shebang = node.length < 180 && !/\s/.test(node) ? `#!/usr/bin/env -S -u NODE_OPTIONS -u NODE_EXTRA_CA_CERTS ${node}` : "#!/usr/bin/env node";
   writeFileSync(path, `${shebang}\n${CLIENT.replace("SOCKET", JSON.stringify(socket))}`);
   chmodSync(path, 0o755);
   return path;

@@ -80,9 +80,10 @@ describe("sealed attempts against hostile agents", () => {
     const found: string[] = loot("cancel-a-booking").found;
     expect(found.filter((p) => /rooms/.test(p))).toEqual(["/attempt/bin/rooms"]);
     expect(found.filter((p) => p.endsWith("manifest.json"))).toEqual([]);
+    // The client (a small native program, or a Node script where there is no C compiler) knows the broker, nothing else.
     const client = loot("cancel-a-booking").notes.at(-1) as string;
-    expect(client).toContain("/run/inter/broker.sock");
-    expect(client).not.toMatch(/rooms-cli|manifest|ROOMS_/);
+    expect(client.length).toBeLessThan(100_000);
+    expect(client).not.toMatch(/rooms-cli|manifest|ROOMS_|bookings|availability/);
     expect(booking.status).toBe("confirmed");
     expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
   });
@@ -196,6 +197,24 @@ describe("evaluation harness apart from the candidate", () => {
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.receipt).toMatchObject({ status: "unbound" });
       expect(results.receipt.reason).toContain("sha256:000000000000");
+    } finally {
+      await folder.stop();
+    }
+  });
+});
+
+describe("the broker client", () => {
+  it.each([
+    ["native", /^\x7fELF/, {}],
+    ["node", /^#!/, { INTER_BROKER_CLIENT: "node" }],
+  ] as const)("the %s client serves a sealed golden run: every call goes through the broker", async (_kind, magic, env) => {
+    const folder = await folderFor(project);
+    try {
+      const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], { ROOMS_API_KEY: API_KEY, ...env });
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/bin/rooms"), "latin1")).toMatch(magic);
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.attempts.map((a: any) => a.invocations.length)).toEqual([2, 1, 1]);
     } finally {
       await folder.stop();
     }

@@ -9,7 +9,7 @@ import { startBroker, type Invocation } from "./broker.js";
 import { writeBrokerClient } from "./broker-client.js";
 import { nativeClient, writeNativeClient } from "./broker-client-native.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
-import { redactDeep } from "./redact.js";
+import { redactDeep, redactTree } from "./redact.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
 import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
 
@@ -183,6 +183,9 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
       writeFileSync(outcome.transcript, transcriptText);
     }
+    // What the agent left in its HOME and temp folder (session logs, settings) may hold part of a key.
+    redactTree(folders.home, ctx.redact);
+    redactTree(folders.tmp, ctx.redact);
     let summary: TranscriptSummary | undefined;
     if (outcome.parsed) {
       const parsed = redactDeep(outcome.parsed, ctx.redact);

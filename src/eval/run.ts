@@ -146,7 +146,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const credential = credentialEnv ? process.env[credentialEnv] : undefined;
   // The API's credential, the services' variables, and whatever looks like an agent's own key in this environment:
   // none of them may land in a file the evaluation writes.
-  const agentKeys = Object.entries(process.env).filter(([name, value]) => value && value.length >= 8 && /(API_KEY|TOKEN|SECRET|PASSWORD)$/i.test(name) && !name.startsWith("npm_")).map(([, value]) => value);
+  const agentKeys = Object.entries(process.env).filter(([name, value]) => value && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(name) && !name.startsWith("npm_")).map(([, value]) => value);
   const redact = redactor([credential, ...Object.values(options.services).flatMap((s) => Object.values(s.env ?? {})), ...agentKeys]);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
   const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { asksForHelp, judgeCheck, observe } from "../../src/eval/judge.js";
 import { parseLossless } from "../../src/eval/lossless-json.js";
-import { redactor } from "../../src/eval/redact.js";
+import { redactor, redactTree } from "../../src/eval/redact.js";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Invocation } from "../../src/eval/broker.js";
 
 const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({ argv, cwd: "/attempt/outputs", exit_code: 0, stdout, stderr: "", started_at: "", duration_ms: 1, ...extra });
@@ -55,5 +58,21 @@ describe("redaction", () => {
     const text = [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url"), encodeURIComponent(secret)].join(" | ");
     expect(redact(text)).toBe("[REDACTED] | [REDACTED] | [REDACTED] | [REDACTED]");
     expect(redactor(["ab"])("ab cd")).toBe("ab cd");
+  });
+});
+
+describe("redacting what an agent left in its HOME", () => {
+  it("rewrites files that hold a secret, leaves others and never follows a link out", () => {
+    const home = mkdtempSync(join(tmpdir(), "inter-redact-"));
+    const outside = mkdtempSync(join(tmpdir(), "inter-redact-outside-"));
+    mkdirSync(join(home, ".claude/projects"), { recursive: true });
+    writeFileSync(join(home, ".claude/projects/session.jsonl"), '{"apiKey":"sk-agent-secret-123"}\n');
+    writeFileSync(join(home, "notes.txt"), "nothing here");
+    writeFileSync(join(outside, "keep.txt"), "sk-agent-secret-123");
+    symlinkSync(join(outside, "keep.txt"), join(home, "link.txt"));
+    redactTree(home, redactor(["sk-agent-secret-123"]));
+    expect(readFileSync(join(home, ".claude/projects/session.jsonl"), "utf8")).toBe('{"apiKey":"[REDACTED]"}\n');
+    expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("nothing here");
+    expect(readFileSync(join(outside, "keep.txt"), "utf8")).toBe("sk-agent-secret-123");
   });
 });

@@ -1,5 +1,5 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ServiceConfig } from "../config/types.js";
 import type { Installed } from "../inspect/install.js";
@@ -155,7 +155,13 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       // The agent's program and the files its argv names are shown read-only; nothing of the evaluation folder is.
       const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
       const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a));
-      const readOnly = [...installationOf(program), ...files].filter((p) => !hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep)));
+      const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
+      // A script usually needs its siblings (modules it imports): its folder is shown, unless that folder holds the
+      // evaluation, is a home or temp folder, or the root — then the file alone.
+      const home = resolve(process.env.HOME || homedir());
+      const broad = (dir: string) => dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
+      const scripts = files.map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
+      const readOnly = [...installationOf(program), ...scripts].filter((p) => !touchesHidden(p));
       return { file: "bwrap", hiddenArgs: [...bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])], args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
     };
     const run: AgentRun = {

@@ -1,5 +1,6 @@
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, read, REPO } from "../helpers.js";
@@ -69,8 +70,9 @@ describe("sealed attempts against hostile agents", () => {
       const found: string[] = loot(scenario).found;
       const ours = found.filter((p) => !/^\/(usr|etc)\//.test(p));
       expect(ours.filter((p) => /eval-plan|\.inter-eval|journal\.jsonl|results\.json|receipt\.json|cli\.tgz|intermesh\.config|attempts\//.test(p))).toEqual([]);
-      // Of the repository, only the agent's own program is visible.
-      expect(found.filter((p) => p.startsWith(REPO) && !ADVERSARY.startsWith(p))).toEqual([]);
+      // Of the repository, only the agent's own program (its script's folder) is visible.
+      const fixtures = join(REPO, "test/fixtures");
+      expect(found.filter((p) => p.startsWith(REPO) && !fixtures.startsWith(p) && !p.startsWith(fixtures))).toEqual([]);
     }
     expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
   });
@@ -215,6 +217,24 @@ describe("the broker client", () => {
       expect(readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/bin/rooms"), "latin1")).toMatch(magic);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.attempts.map((a: any) => a.invocations.length)).toEqual([2, 1, 1]);
+    } finally {
+      await folder.stop();
+    }
+  });
+});
+
+describe("an agent program of several files", () => {
+  it("sees its script's folder (its own modules), and still nothing of the evaluation", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "inter-agent-program-"));
+    writeFileSync(join(dir, "helper.mjs"), 'import { execFileSync } from "node:child_process";\nexport const cancel = () => execFileSync("rooms", ["bookings", "cancel", "--booking-id", "bk_0003", "--yes"], { encoding: "utf8" });\n');
+    writeFileSync(join(dir, "agent.mjs"), 'import { cancel } from "./helper.mjs";\nif (process.argv[2].startsWith("cancel")) console.log(cancel());\n');
+    const folder = await folderFor(project);
+    try {
+      const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent-command", JSON.stringify(["node", join(dir, "agent.mjs"), "{attempt}"]), "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode, run.stdout).toBe(0);
     } finally {
       await folder.stop();
     }

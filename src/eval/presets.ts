@@ -129,8 +129,6 @@ export const PRESETS: Record<Preset["name"], Preset> = {
   },
 };
 
-export const isPreset = (name: string): name is Preset["name"] => Object.prototype.hasOwnProperty.call(PRESETS, name);
-
 /** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */
 export function findProgram(program: string, path: string | undefined, root: string | undefined): string | undefined {
   for (const dir of [...(path ?? "").split(":"), ...(root ? [join(root, "node_modules", ".bin")] : [])]) {

@@ -178,19 +178,3 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   args.push("--chdir", options.chdir);
   return args;
 }
-
-/** The agent-visible form of a host path inside the attempt, for sealed runs. */
-export function sealedPath(folders: AttemptFolders, hostPath: string): string | undefined {
-  for (const key of ["outputs", "assets", "home", "tmp", "bin"] as const) {
-    if (under(hostPath, folders[key])) return SEALED_PATHS[key] + hostPath.slice(folders[key].length);
-  }
-  return undefined;
-}
-
-/** The host form of a path the agent sees, for sealed runs; undefined for anything outside the attempt's folders. */
-export function hostPath(folders: AttemptFolders, seen: string): string | undefined {
-  for (const key of ["outputs", "assets", "home", "tmp", "bin"] as const) {
-    if (under(seen, SEALED_PATHS[key])) return folders[key] + seen.slice(SEALED_PATHS[key].length);
-  }
-  return undefined;
-}

@@ -126,8 +126,8 @@ export interface SandboxOptions {
 
 /**
  * bubblewrap arguments for one sealed process tree: the system read-only, the attempt's folders at SEALED_PATHS,
- * fresh /proc (its own PID namespace, so no other process's environment or cwd is reachable), /dev and /run, no
- * capabilities, killed with its parent. The network is shared: agents must reach their model; the API's credential
+ * fresh /proc (its own PID namespace, so no other process's environment or cwd is reachable) and /dev, a read-only
+ * root, no capabilities, killed with its parent. The network is shared: agents must reach their model; the API's credential
  * and address are not in the agent's environment.
  */
 export function bwrapArgs(options: SandboxOptions): string[] {
@@ -148,8 +148,6 @@ export function bwrapArgs(options: SandboxOptions): string[] {
     "/proc",
     "--dev",
     "/dev",
-    "--tmpfs",
-    "/run",
     "--dir",
     SEALED_PATHS.root,
     "--bind",
@@ -175,6 +173,8 @@ export function bwrapArgs(options: SandboxOptions): string[] {
     if (isAbsolute(path) && existsSync(path)) args.push("--ro-bind", path, path);
   }
   if (options.socket) args.push("--bind", options.socket, SEALED_PATHS.socket);
-  args.push("--chdir", options.chdir);
+  // Everything outside the attempt's own folders is read-only, the sandbox's root included: a folder the agent could
+  // make there would not exist in the candidate's sandbox, and a call from it would fail for the harness's sake.
+  args.push("--remount-ro", "/", "--chdir", options.chdir);
   return args;
 }

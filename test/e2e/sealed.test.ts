@@ -128,6 +128,14 @@ describe("sealed attempts against hostile agents", () => {
     expect(book.status).toBe("incomplete");
   });
 
+  it("the sandbox's root is read-only: no folder the candidate's sandbox lacks, so no call fails for the harness's sake", async () => {
+    const { loot, results } = await attack("elsewhere");
+    expect(loot("cancel-a-booking").notes).toEqual(["/attempt/mine: EROFS", "/run/mine: EROFS", "/mine: EROFS"]);
+    const cancel = results.attempts.find((a) => a.scenario === "cancel-a-booking")!;
+    expect(cancel.invocations[0]).toMatchObject({ cwd: "/attempt", exit_code: 0 });
+    expect(cancel.status).toBe("pass");
+  });
+
   it("a link out of outputs/ is not a file the agent wrote", async () => {
     const { results } = await attack("symlink");
     const report = results.attempts.find((a) => a.scenario === "report-room-day")!;

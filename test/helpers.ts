@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from "execa";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll } from "vitest";
@@ -88,4 +88,14 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The text of every regular file under a folder (links not followed, files over 5 MB skipped): "no file holds X". */
+export function everyFile(dir: string): string {
+  let out = "";
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && statSync(path).size < 5_000_000) out += readFileSync(path, "latin1");
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { writeFileAtomic } from "../cache/atomic.js";
 import type { AgentConfig, ServiceConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "../eval/agents.js";
-import { redactor } from "../eval/redact.js";
+import { evaluationSecrets, redactor } from "../eval/redact.js";
 import { runEvaluation, type AttemptResult, type EvalResults } from "../eval/run.js";
 import { applyGate, DEFAULT_GATE } from "../report/gate.js";
 import { writeReports } from "../report/write.js";
@@ -96,9 +96,9 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const judge = agentFor({ command: options.judge }, undefined);
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
     const credentialEnv = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
-    const secrets = [credentialEnv ? process.env[credentialEnv] : undefined, ...Object.values(options.services).flatMap((s) => Object.values(s.env ?? {}))].filter((s): s is string => Boolean(s));
-    const redact = redactor(secrets);
-    const scenarios = await judgeBlind({ plan, a: firsts("a"), b: firsts("b"), judge, seed: options.seed, dir: join(options.outDir, "judging"), timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000, signal: options.signal, redact, blockedEnv: credentialEnv ? [credentialEnv] : [], secrets });
+    const secrets = evaluationSecrets(plan, options.services);
+    const redact = redactor(secrets.all);
+    const scenarios = await judgeBlind({ plan, a: firsts("a"), b: firsts("b"), judge, seed: options.seed, dir: join(options.outDir, "judging"), timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000, signal: options.signal, redact, blockedEnv: credentialEnv ? [credentialEnv] : [], secrets: secrets.api });
     judging = { judge: judge.name, seed: options.seed, scenarios };
   }
   const comparison = compareResults(results.a, results.b, { skillsRemoved: options.skillsUplift, judging });

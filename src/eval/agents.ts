@@ -223,8 +223,7 @@ export function presetAgent(preset: Preset, root: string | undefined, extra: { a
         ...preset.forced,
       };
       // Extra arguments go before the prompt: Codex and Claude Code take it as the last positional.
-      const base = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...(extra.args ?? []), attempt.prompt] : [a])) : [...preset.args, ...(extra.args ?? [])];
-      const args = base;
+      const args = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...(extra.args ?? []), attempt.prompt] : [a])) : [...preset.args, ...(extra.args ?? [])];
       const outcome = await spawnInGroup([found, ...args], attempt, {
         env,
         ...(preset.fatal ? { fatal: preset.fatal } : {}),

@@ -39,6 +39,8 @@ export interface AttemptContext {
   services: Record<string, ServiceConfig>;
   servicesCwd: string;
   credential: { env?: string; value?: string };
+  /** Values the agent's environment never holds, whatever their variable is called (redact.ts). */
+  secrets: string[];
   redact(text: string): string;
   assetsDir?: string;
   /** Host paths never shown to the agent even when its argv names them: the evaluation folder, plan, references. */
@@ -132,7 +134,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     const env = agentEnvironment({
       base: process.env,
       blocked: [...secretEnv, ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
-      secrets: [ctx.credential.value, ...names.flatMap((n) => Object.values(ctx.services[n]!.env ?? {}))].filter((s): s is string => Boolean(s)),
+      secrets: ctx.secrets,
       fixed: {
         PATH: `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
         HOME: seen.home,

@@ -5,8 +5,7 @@ import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 import { agentFor } from "./agents.js";
 import { applyGate, gateError, gateLine, type GateOptions, type GateResult } from "../report/gate.js";
-import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions, type ReceiptBinding } from "./run.js";
-import { sha256 } from "../cache/hash.js";
+import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 import { parseLossless } from "./lossless-json.js";
 
 export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {
@@ -35,7 +34,7 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
     ...rest,
     plan,
     planText,
-    receipt: bindReceipt(receipt, sha256(readFileSync(options.tgz))),
+    receipt: receipt ?? null,
     agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root),
     hidden: referenceFile ? [referenceFile] : [],
   });
@@ -55,14 +54,6 @@ export function requireCredential(plan: any, planFile: string): void {
   if (typeof name === "string" && name && !process.env[name]) {
     throw new InterError("CREDENTIAL_MISSING", `${name} is not set: the plan (${planFile}, target.credential_env) needs the API's credential in it.`, `export ${name}=<the credential for ${plan.target.account ?? "the plan's account"}>, then run again.`, { env: name, file: planFile });
   }
-}
-
-/** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
-export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
-  if (!receipt) return null;
-  const made = receipt.candidate?.sha256;
-  if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
-  return { sha256: made, level: receipt.certification?.level ?? "unknown" };
 }
 
 /** EVAL_FAILED naming each scenario that missed the gate. */

@@ -1,6 +1,7 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
+import { whichProgram } from "./sandbox.js";
 import { parseClaudeCode, parseCodex, parseOpencode, type Transcript } from "./transcript.js";
 
 /**
@@ -131,12 +132,7 @@ export const PRESETS: Record<Preset["name"], Preset> = {
 
 /** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */
 export function findProgram(program: string, path: string | undefined, root: string | undefined): string | undefined {
-  for (const dir of [...(path ?? "").split(":"), ...(root ? [join(root, "node_modules", ".bin")] : [])]) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
-    if (existsSync(candidate) && exists(candidate)) return candidate;
-  }
-  return undefined;
+  return whichProgram(program, [path, root ? join(root, "node_modules", ".bin") : undefined].filter(Boolean).join(delimiter));
 }
 
 /** Whether a preset can run here: its program found, and some configuration of its own (a file or a variable). */

@@ -12,6 +12,18 @@ export function secretForms(secret: string): string[] {
   return [...new Set(forms)].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
 }
 
+/**
+ * What an evaluation must never write down: the API's credential (the plan's `credential_env`), the services'
+ * variables (often the API's own key), and — with `agentKeys` — any variable of the runner whose name ends in KEY,
+ * TOKEN, SECRET or PASSWORD (an agent's own key). `api` holds the first two alone: what the agent must not be given.
+ */
+export function evaluationSecrets(plan: any, services: Record<string, { env?: Record<string, string> }>, env: NodeJS.ProcessEnv = process.env): { api: string[]; all: string[] } {
+  const name = typeof plan?.target?.credential_env === "string" ? plan.target.credential_env : undefined;
+  const api = [name ? env[name] : undefined, ...Object.values(services).flatMap((s) => Object.values(s.env ?? {}))].filter((v): v is string => Boolean(v));
+  const agentKeys = Object.entries(env).filter(([key, value]) => value && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) && !key.startsWith("npm_")).map(([, value]) => value!);
+  return { api, all: [...api, ...agentKeys] };
+}
+
 /** A function replacing every form of every secret with [REDACTED]. */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
   const forms = [...new Set(secrets.flatMap((s) => (s ? secretForms(s) : [])))].sort((a, b) => b.length - a.length);

@@ -8,13 +8,22 @@ import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../inspect/install.js";
 import { planLimits, type Limit } from "../plan/limits.js";
 import type { GateResult } from "../report/gate.js";
-import { redactor } from "./redact.js";
+import { evaluationSecrets, redactor } from "./redact.js";
 import { detectIsolation, type Isolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
 
 /** Which inspection receipt the results are bound to; a receipt of another candidate is never bound. */
 export type ReceiptBinding = { sha256: string; level: string } | { status: "unbound"; reason: string } | null;
+
+/** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
+export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
+  if (!receipt) return null;
+  const made = receipt.candidate?.sha256;
+  if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
+  return { sha256: made, level: receipt.certification?.level ?? "unknown" };
+}
+
 
 export interface ScenarioSummary {
   id: string;
@@ -64,7 +73,8 @@ export interface EvalRunOptions {
   planText: string;
   planFile: string;
   tgz: string;
-  receipt: ReceiptBinding;
+  /** receipt.json as read, if any: bound to the results only when it was made for this candidate. */
+  receipt: unknown;
   agent: Agent;
   runDir: string;
   services: Record<string, ServiceConfig>;
@@ -116,7 +126,8 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const shard = options.shard;
   // A different agent, version, reference, plan, candidate or receipt never inherits an attempt.
   const identity = await options.agent.identity();
-  const receiptKey = options.receipt && "sha256" in options.receipt ? options.receipt.sha256 : null;
+  const receipt = bindReceipt(options.receipt, candidate);
+  const receiptKey = receipt && "sha256" in receipt ? receipt.sha256 : null;
   const isolation = await detectIsolation();
   const key = sha256(JSON.stringify({ candidate, planHash, agent: identity, receipt: receiptKey, isolation: isolation.kind, ...(shard ? { shard } : {}) }));
   const journal = join(options.runDir, "journal.jsonl");
@@ -144,10 +155,8 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
 
   const credentialEnv: string | undefined = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
   const credential = credentialEnv ? process.env[credentialEnv] : undefined;
-  // The API's credential, the services' variables, and whatever looks like an agent's own key in this environment:
-  // none of them may land in a file the evaluation writes.
-  const agentKeys = Object.entries(process.env).filter(([name, value]) => value && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(name) && !name.startsWith("npm_")).map(([, value]) => value);
-  const redact = redactor([credential, ...Object.values(options.services).flatMap((s) => Object.values(s.env ?? {})), ...agentKeys]);
+  const secrets = evaluationSecrets(plan, options.services);
+  const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
   const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
   const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
@@ -174,6 +183,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     services: options.services,
     servicesCwd: options.servicesCwd,
     credential: { ...(credentialEnv ? { env: credentialEnv } : {}), ...(credential ? { value: credential } : {}) },
+    secrets: secrets.api,
     redact,
     ...(options.assetsDir ? { assetsDir: options.assetsDir } : {}),
     hidden: [options.planFile, ...(options.hidden ?? [])],
@@ -199,7 +209,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   return {
     schema_version: "1.0.0",
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
-    receipt: options.receipt,
+    receipt,
     plan: { file: relative(options.root, options.planFile), sha256: planHash },
     agent: { name: options.agent.name, identity },
     isolation,

@@ -55,7 +55,11 @@ export function detectIsolation(): Promise<Isolation> {
   return detected;
 }
 
+let binds: string[] | undefined;
+
+/** The system's part of every sandbox, read once per process: the broker builds a sandbox for every call. */
 function systemBinds(): string[] {
+  if (binds) return binds;
   const args: string[] = [];
   for (const dir of SYSTEM) {
     let stat;
@@ -69,6 +73,7 @@ function systemBinds(): string[] {
   }
   // On systemd hosts /etc/resolv.conf points into /run: agents still need to resolve their model's host.
   args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
+  binds = args;
   return args;
 }
 
@@ -108,9 +113,12 @@ export function installationOf(program: string): string[] {
 }
 
 /** Node's own installation, when it is not a system one (nvm, a tarball in /opt): generated CLIs and shims run on it. */
+let node: string[] | undefined;
 export function nodeInstallation(): string[] {
+  if (node) return node;
   const real = realpathSync(process.execPath);
-  return isSystemPath(process.execPath) && isSystemPath(real) ? [] : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];
+  node = isSystemPath(process.execPath) && isSystemPath(real) ? [] : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];
+  return node;
 }
 
 export interface SandboxOptions {

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, read, REPO } from "../helpers.js";
+import { everyFile, inter, read, REPO } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
@@ -18,15 +18,6 @@ type Preset = (typeof PRESETS)[number];
 
 let project: string;
 let model: { url: string; requests: Array<{ path: string }>; close(): Promise<void> };
-
-/** The text of every file under a folder (links not followed), for "no file holds X" assertions. */
-function everyFile(dir: string): string {
-  let out = "";
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && !entry.isSymbolicLink()) out += readFileSync(join(entry.parentPath, entry.name), "latin1");
-  }
-  return out;
-}
 
 /** A user's HOME with each agent pointed at a model the way their docs say. */
 function userHome(modelUrl: string): string {

@@ -1,9 +1,9 @@
 import { execa } from "execa";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, read, REPO } from "../helpers.js";
+import { everyFile, inter, read, REPO } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
 
@@ -39,16 +39,6 @@ async function attack(mode: string, extra: string[] = [], env: Record<string, st
   } finally {
     await folder.stop();
   }
-}
-
-/** The text of every file under a folder, for "no file holds X" assertions. */
-function everyFile(dir: string): string {
-  let out = "";
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    if (entry.isFile() && statSync(path).size < 5_000_000) out += readFileSync(path, "latin1");
-  }
-  return out;
 }
 
 const statusOf = (results: Results) => Object.fromEntries(results.attempts.map((a) => [a.scenario, a.status]));

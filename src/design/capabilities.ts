@@ -11,6 +11,7 @@ export function assembleCapabilities(commands: CommandsPlan, skills: SkillsPlan)
     baseUrl: commands.baseUrl,
     auth: commands.auth,
     rules: skills.rules,
+    groups: commands.groups,
     commands: commands.commands,
     skills: skills.skills,
     naming: commands.naming,

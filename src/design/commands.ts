@@ -5,7 +5,7 @@ import { kebab, singular, withoutRepeats } from "./names.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 
 /** Flags every generated command already has (AGENT-CLI-SPEC N4, S3, I3, …); API parameters may not take them. */
-export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "sanitize", "ndjson", "max-pages"]);
+export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
 /** Top-level words the runtime owns. */
 const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
@@ -163,32 +163,75 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec
 }
 
 const CURSOR = ["cursor", "after", "starting_after", "starting-after", "page_token", "pagetoken", "next_token", "nexttoken", "continuation_token", "continuation", "marker"];
-const PAGE = ["page", "page_number", "pagenumber"];
-const OFFSET = ["offset", "skip", "start"];
-const SIZE = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "max_results", "maxresults", "count", "top"];
-const NEXT_FIELDS = ["next_cursor", "nextcursor", "next_page_token", "nextpagetoken", "next_token", "nexttoken", "cursor", "next"];
+const PAGE = ["page", "page_number", "pagenumber", "page_no", "pageno", "pageindex", "page_index"];
+const OFFSET = ["offset", "skip", "start", "start_index", "startindex"];
+const SIZE = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "max_results", "maxresults", "count", "top", "page_limit", "pagelimit"];
+const NEXT_CURSOR = /^(next_?cursor|next_?page_?token|next_?token|cursor|next_?marker|continuation_?token|end_?cursor)$/i;
+const NEXT_URL = /^(next|next_?url|next_?page_?url|next_?link|next_?href)$/i;
+const TOTAL = /^(total|total_?count|total_?results|total_?items|total_?size|count)$/i;
+const HAS_MORE = /^(has_?more|has_?next(_?page)?|more)$/i;
+const TOTAL_HEADERS = ["x-total-count", "x-total", "total-count"];
 
+/** The first response field (a dot path, top level first) whose last name matches. */
+function fieldMatching(fields: string[], pattern: RegExp): string | undefined {
+  const last = (f: string) => f.slice(f.lastIndexOf(".") + 1);
+  return fields.find((f) => !f.includes(".") && pattern.test(f)) ?? fields.find((f) => pattern.test(last(f)));
+}
+
+/**
+ * How a list operation pages, from its parameters and its response: cursors, page numbers, offsets, Link headers and
+ * `next` URLs; with the response fields that carry the next cursor or URL, the total and a has-more flag.
+ */
 function paginationOf(op: Operation): Pagination | undefined {
   if (op.method !== "get") return undefined;
   const query = op.parameters.filter((p) => p.in === "query");
   const find = (names: string[]) => query.find((p) => names.includes(p.name.toLowerCase()))?.name;
   const sizeParam = find(SIZE);
   const success = successResponse(op);
-  const link = success?.headers?.some((h) => h.toLowerCase() === "link");
+  const fields = success?.wrapperProperties ?? [];
+  const headers = (success?.headers ?? []).map((h) => h.toLowerCase());
+  const totalField = fieldMatching(fields, TOTAL);
+  const hasMoreField = fieldMatching(fields, HAS_MORE);
+  const totalHeader = (success?.headers ?? []).find((h) => TOTAL_HEADERS.includes(h.toLowerCase()));
+  const signals = { ...(sizeParam ? { sizeParam } : {}), ...(totalField ? { totalField } : {}), ...(hasMoreField ? { hasMoreField } : {}), ...(totalHeader ? { totalHeader } : {}) };
   const cursor = find(CURSOR);
-  if (cursor) return { style: "cursor", param: cursor, ...(sizeParam ? { sizeParam } : {}) };
+  const nextCursor = fieldMatching(fields, NEXT_CURSOR);
+  const nextUrl = fieldMatching(fields, NEXT_URL);
+  if (cursor) return { style: "cursor", param: cursor, ...(nextCursor ?? nextUrl ? { nextField: nextCursor ?? nextUrl } : {}), ...signals };
   const page = find(PAGE);
-  if (link) return { style: "link", ...(page ? { param: page } : {}), ...(sizeParam ? { sizeParam } : {}) };
-  if (page) return { style: "page", param: page, ...(sizeParam ? { sizeParam } : {}) };
+  if (headers.includes("link")) return { style: "link", ...(page ? { param: page } : {}), ...signals };
   // "start" or "skip" is an offset only when it is a number (a "start" time is not).
   const offset = query.find((p) => OFFSET.includes(p.name.toLowerCase()) && p.type === "integer")?.name;
-  if (offset) return { style: "offset", param: offset, ...(sizeParam ? { sizeParam } : {}) };
+  if (nextUrl && !page && !offset) return { style: "url", nextField: nextUrl, ...signals };
+  if (page) return { style: "page", param: page, ...(nextUrl ? { nextField: nextUrl } : {}), ...signals };
+  if (offset) return { style: "offset", param: offset, ...(nextUrl ? { nextField: nextUrl } : {}), ...signals };
   return undefined;
 }
 
-function nextFieldOf(op: Operation): string | undefined {
-  const success = successResponse(op);
-  return (success?.wrapperProperties ?? success?.properties)?.find((p) => NEXT_FIELDS.includes(p.toLowerCase()));
+/** The path part of the API's base URL ("/v1"), also of a relative server URL; "" at the root. */
+function pathOfBase(url: string | null): string {
+  if (!url) return "";
+  let path = url;
+  if (/^https?:\/\//.test(url)) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return "";
+    }
+  }
+  return path.startsWith("/") ? path.replace(/\/+$/, "") : "";
+}
+
+/** Each first command word with a description: its tag's own, else what its commands do. */
+function groupsOf(commands: CommandSpec[], model: OperationModel): Array<{ name: string; description: string }> {
+  const tags = new Map(model.tags.map((t) => [kebab(t.name), t.description]));
+  const names = [...new Set(commands.filter((c) => !c.hidden).map((c) => c.path[0]!))].sort();
+  return names.map((name) => {
+    const own = tags.get(name)?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
+    const actions = [...new Set(commands.filter((c) => c.path[0] === name && !c.hidden).map((c) => c.path.slice(1).join(" ")))];
+    const shown = actions.slice(0, 6).join(", ");
+    return { name, description: own && own.length <= 300 ? own : `${name}: ${shown}${actions.length > 6 ? `, and ${actions.length - 6} more` : ""}` };
+  });
 }
 
 export function designCommands(model: OperationModel, config: InterConfig, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
@@ -216,7 +259,6 @@ export function designCommands(model: OperationModel, config: InterConfig, sourc
     const success = successResponse(op);
     const security = op.security ?? model.security;
     const pagination = paginationOf(op);
-    const nextField = pagination ? nextFieldOf(op) : undefined;
     return {
       path,
       name,
@@ -227,9 +269,10 @@ export function designCommands(model: OperationModel, config: InterConfig, sourc
       ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
       destructive,
       permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
-      ...(pagination ? { pagination: { ...pagination, ...(nextField ? { nextField } : {}) } } : {}),
+      ...(pagination ? { pagination } : {}),
       output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}) },
       auth: (security[0] ?? []).filter((s) => model.securitySchemes[s]),
+      statuses: op.responses.map((r) => r.status),
       hidden: op.cli.hidden === true,
       deprecated: op.deprecated,
     } satisfies CommandSpec;
@@ -237,6 +280,7 @@ export function designCommands(model: OperationModel, config: InterConfig, sourc
   commands.sort((a, b) => a.name.localeCompare(b.name));
 
   const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
+  const basePath = pathOfBase(baseUrl);
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
   const usedSchemes = [...new Set(commands.flatMap((c) => c.auth))].sort();
   for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
@@ -244,9 +288,10 @@ export function designCommands(model: OperationModel, config: InterConfig, sourc
   const binary = config.product.binary;
   return {
     plan: {
+      groups: groupsOf(commands, model),
       product: { name: config.product.name, binary, package: config.product.package ?? `${binary}-cli`, version: config.product.version ?? "0.1.0" },
       source: { title: model.source.title, version: model.source.version, specVersion: model.source.specVersion, ...(model.source.description ? { description: model.source.description } : {}), files: sourceFiles },
-      baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL` },
+      baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`, path: basePath },
       auth: {
         env: credentialEnv(config),
         schemes: Object.fromEntries(usedSchemes.map((s) => {

@@ -1,117 +1,140 @@
 import type { Brief, BriefTask } from "./context.js";
 import { kebab, singular } from "./names.js";
-import type { CommandSpec, SkillPlan, SkillsPlan } from "./types.js";
+import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 
-const STOP = new Set("a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these they this to up us was we what when which who will with you your should must not no all any each new want wants need needs one".split(" "));
+const STOP = new Set("a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these they this to up us was we what when which who will with you your should must not no all any each new want wants need needs one get set".split(" "));
 
-/** Words a person uses for an action, mapped to the verbs generated commands use. */
-const SYNONYMS: Record<string, string[]> = {
-  find: ["list", "get", "search"],
-  search: ["list", "search"],
-  look: ["list", "get"],
-  see: ["list", "get"],
-  check: ["get", "list"],
-  show: ["get", "list"],
-  browse: ["list"],
-  view: ["get"],
-  book: ["create", "booking"],
-  reserve: ["create", "booking"],
-  schedule: ["create"],
-  make: ["create"],
-  add: ["create"],
-  open: ["create"],
-  cancel: ["cancel", "delete"],
-  cancelled: ["cancel"],
-  canceled: ["cancel"],
-  listing: ["list"],
-  finding: ["list", "get"],
-  remove: ["delete"],
-  change: ["update", "replace"],
-  edit: ["update"],
-  modify: ["update"],
-  rename: ["update"],
-  available: ["availability"],
-  free: ["availability"],
-};
+/**
+ * Words for kinds of action, in plain English and in the verbs APIs use; nothing here names a product's nouns. A task
+ * whose title says it undoes something never links a command that creates one.
+ */
+const ACTIONS: Record<string, Action> = Object.fromEntries(
+  Object.entries({
+    read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
+    create: "create add make open register submit start schedule reserve post issue invite upload enroll generate",
+    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark",
+    undo: "cancel return undo revoke remove delete withdraw release close end stop refund unsubscribe archive deactivate disable terminate void unassign unregister",
+  }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
+);
+type Action = "read" | "create" | "update" | "undo";
 
-/** Plural folding only: stripping -ing/-ed turns nouns into verbs ("bookings" into "book"). */
-const stem = singular;
+/**
+ * A light suffix stemmer, so a noun and its verb share a stem ("bookings", "booking", "booked" → "book";
+ * "availability", "available" → "avail"). Short words are left alone.
+ */
+export function stem(word: string): string {
+  let w = singular(word);
+  for (const [suffix, keep] of [["ability", 4], ["ibility", 4], ["able", 4], ["ible", 4], ["ation", 4], ["ing", 3], ["ed", 3], ["er", 4], ["ment", 4]] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= keep) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  // "cancelled" → "cancell" → "cancel"; "stopped" → "stopp" → "stop".
+  if (/([^aeiou])\1$/.test(w) && w.length > 3 && !/(ss|ll)$/.test(word.replace(/(ed|ing)$/, ""))) w = w.slice(0, -1);
+  return w.replace(/ll$/, "l");
+}
 
 function tokens(text: string): string[] {
   return kebab(text)
     .split("-")
-    .filter((t) => t.length > 1 && !STOP.has(t))
+    .filter((t) => t.length > 1 && !STOP.has(t) && !/^\d+$/.test(t))
     .map(stem);
 }
 
-function commandTerms(command: CommandSpec): Map<string, number> {
-  const weights = new Map<string, number>();
-  const add = (text: string | undefined, weight: number) => {
-    for (const t of tokens(text ?? "")) weights.set(t, Math.max(weights.get(t) ?? 0, weight));
+/** Where a command's words come from, strongest first; the reason for a link names these. */
+function commandTerms(command: CommandSpec): Map<string, { weight: number; where: string }> {
+  const terms = new Map<string, { weight: number; where: string }>();
+  const add = (text: string | undefined, weight: number, where: string) => {
+    for (const t of tokens(text ?? "")) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, { weight, where });
   };
-  add(command.description, 1);
-  add(command.operation.operationId, 1);
-  add(command.flags.map((f) => f.flag).join(" "), 0.25);
-  add(command.path.slice(0, -1).join(" "), 3);
-  add(command.path[command.path.length - 1], 2);
-  return weights;
+  add(command.flags.map((f) => f.flag).join(" "), 0.25, "a flag");
+  add(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path");
+  add(command.operation.operationId, 1, "the operationId");
+  add(command.description, 1.5, "the summary");
+  add(command.path.slice(1, -1).join(" "), 2, "the command name");
+  add(command.path[command.path.length - 1]!.replace(/-\d+$/, ""), 2, "the action");
+  add(command.path[0], 3, "the resource");
+  return terms;
 }
 
-const VERBS = new Set(["list", "get", "create", "update", "replace", "delete", "cancel", "search"]);
-const READ_WORDS = new Set(["report", "know", "plan", "list", "review", "audit", "count", "summarize", "export"]);
+/** What a command does, from its method and its action word. */
+function commandAction(command: CommandSpec): Action {
+  const method = command.operation.method;
+  if (method === "GET" || method === "HEAD") return "read";
+  if (method === "DELETE") return "undo";
+  const verb = command.path[command.path.length - 1]!.replace(/-\d+$/, "");
+  const said = verb.split("-").map(stem).map((w) => ACTIONS[w]).find(Boolean);
+  if (said && said !== "read") return said;
+  return method === "POST" && verb === "create" ? "create" : method === "POST" ? (said ?? "create") : "update";
+}
 
 interface TaskWords {
   words: Map<string, number>;
-  verbs: Set<string>;
+  /** The kinds of action the title asks for; empty when its verb is the product's own word ("lend", "book"). */
+  actions: Set<Action>;
 }
 
 /** Title words count double: the title is the clearest statement of the job. */
 function taskWords(task: BriefTask): TaskWords {
   const words = new Map<string, number>();
-  const verbsOf = (text: string) => {
-    const verbs = new Set<string>();
-    for (const w of tokens(text)) {
-      if (VERBS.has(w)) verbs.add(w);
-      for (const s of SYNONYMS[w] ?? []) if (VERBS.has(s)) verbs.add(s);
-      if (READ_WORDS.has(w)) verbs.add("list").add("get");
-    }
-    return verbs;
-  };
   const add = (text: string, weight: number) => {
-    for (const w of tokens(text)) {
-      for (const s of [w, ...(SYNONYMS[w] ?? []).map(stem)]) words.set(s, Math.max(words.get(s) ?? 0, weight));
-    }
+    for (const w of tokens(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
   };
-  add(`${task.situation} ${task.outcome} ${task.rules.join(" ")}`, 1);
+  add(task.rules.join(" "), 0.5);
+  add(`${task.situation} ${task.outcome}`, 1);
   add(task.title, 2);
-  return { words, verbs: verbsOf(`${task.title} ${task.situation} ${task.outcome}`) };
+  const actions = new Set(tokens(task.title).map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
+  return { words, actions };
 }
 
-function score(task: TaskWords, command: CommandSpec, terms: Map<string, number>, idf: Map<string, number>): number {
+interface Scored {
+  name: string;
+  score: number;
+  reason: string;
+}
+
+function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof commandTerms>, idf: Map<string, number>): Scored {
   let total = 0;
-  for (const [w, weight] of task.words) total += (terms.get(w) ?? 0) * weight * (idf.get(w) ?? 0);
-  // A command whose action the task never asks for is a weak match however many nouns it shares.
-  const verb = command.path[command.path.length - 1]!.replace(/-\d+$/, "");
-  return task.verbs.size && !task.verbs.has(verb) ? total * 0.4 : total;
+  const matched: Array<{ word: string; where: string; part: number }> = [];
+  for (const [w, weight] of task.words) {
+    const term = terms.get(w);
+    if (!term) continue;
+    const part = term.weight * weight * (idf.get(w) ?? 0);
+    total += part;
+    matched.push({ word: w, where: term.where, part });
+  }
+  const action = commandAction(command);
+  let factor = 1;
+  let why = "";
+  if (task.actions.size && !task.actions.has(action)) {
+    // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
+    if (action === "create" && task.actions.has("undo") && !task.actions.has("create")) [factor, why] = [0, "; it creates, and the task undoes"];
+    else if (action === "read") [factor, why] = [0.6, `; a ${action}, the task asks to ${[...task.actions].join("/")}`];
+    else [factor, why] = [0.35, `; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
+  }
+  const words = matched.sort((a, b) => b.part - a.part).slice(0, 5).map((m) => `${m.word} (${m.where})`).join(", ");
+  return { name: command.name, score: Math.round(total * factor * 100) / 100, reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}` };
 }
 
 const MAX_COMMANDS = 6;
+const MIN_SCORE = 2;
 
-/** The commands that serve a task, most relevant first: every one exists, because it is chosen from `commands`. */
-export function linkCommands(task: BriefTask, commands: CommandSpec[]): string[] {
+/** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
+export function linkCommands(task: BriefTask, commands: CommandSpec[]): { commands: string[]; links: SkillLink[] } {
   const words = taskWords(task);
   const visible = commands.filter((c) => !c.hidden);
   const terms = visible.map((c) => commandTerms(c));
-  // Words most commands share ("booking" in a bookings API) say little about which command a task needs.
+  // Words most commands share (the product's own name, "api") say little about which command a task needs.
   const df = new Map<string, number>();
   for (const t of terms) for (const w of t.keys()) df.set(w, (df.get(w) ?? 0) + 1);
   const idf = new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)]));
-  const scored = visible
-    .map((c, i) => ({ name: c.name, score: score(words, c, terms[i]!, idf) }))
-    .filter((c) => c.score >= 2)
-    .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  const scored = visible.map((c, i) => score(words, c, terms[i]!, idf)).sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   const best = scored[0]?.score ?? 0;
-  return scored.filter((c) => c.score >= best * 0.5).slice(0, MAX_COMMANDS).map((c) => c.name);
+  const linked = scored.filter((c) => c.score >= MIN_SCORE && c.score >= best * 0.5).slice(0, MAX_COMMANDS);
+  const names = new Set(linked.map((c) => c.name));
+  const links = scored.slice(0, Math.max(linked.length + 3, 5)).filter((c) => c.score > 0 || names.has(c.name)).map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: c.reason }));
+  return { commands: linked.map((c) => c.name), links };
 }
 
 const firstSentence = (text: string) => (/^(.*?[.!?])(\s|$)/.exec(text.replace(/\s+/g, " "))?.[1] ?? text).trim();
@@ -142,7 +165,7 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
   const taken = new Set<string>();
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));
   const skills: SkillPlan[] = named.map(({ task, name }) => {
-    const linked = linkCommands(task, commands);
+    const { commands: linked, links } = linkCommands(task, commands);
     if (!task.outcome) warnings.push(`task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`);
     if (!linked.length) warnings.push(`task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`);
     const others = named.filter((n) => n.name !== name).map((n) => ({ name: n.name, title: n.task.title }));
@@ -154,6 +177,7 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
       outcome: task.outcome,
       rules: [...task.rules],
       commands: linked,
+      links,
     };
   });
   return { plan: { product: { name: brief.title || productName, description: brief.description }, rules: brief.rules, skills }, warnings };

@@ -1,4 +1,7 @@
 import type { OutputShape, ValueSpec } from "../openapi/model.js";
+import type { Pagination } from "../runtime/manifest.js";
+
+export type { Pagination };
 
 /** A flag of a generated command; `in` and `wire` say where and under which name its value goes in the request. */
 export interface FlagSpec extends ValueSpec {
@@ -6,16 +9,6 @@ export interface FlagSpec extends ValueSpec {
   in: "path" | "query" | "header" | "cookie" | "body";
   wire: string;
   required: boolean;
-}
-
-export interface Pagination {
-  style: "cursor" | "page" | "offset" | "link";
-  /** The request parameter that selects the page (cursor, page number or offset). */
-  param?: string;
-  /** The request parameter that sets the page size. */
-  sizeParam?: string;
-  /** The response field carrying the next cursor. */
-  nextField?: string;
 }
 
 export interface CommandSpec {
@@ -34,6 +27,8 @@ export interface CommandSpec {
   output: { shape: OutputShape; listField?: string; fields?: string[] };
   /** Security schemes the command sends (the first requirement set); empty when it needs none. */
   auth: string[];
+  /** The response statuses the document declares (which errors the command can end with). */
+  statuses: string[];
   hidden: boolean;
   deprecated: boolean;
 }
@@ -48,10 +43,20 @@ export interface NamingNote {
 export interface CommandsPlan {
   product: { name: string; binary: string; package: string; version: string };
   source: { title: string; version: string; specVersion: string; description?: string; files: string[] };
-  baseUrl: { default: string | null; env: string };
+  /** `path` is the base URL's path ("/v1"): services started for inspection and evaluation are reached under it. */
+  baseUrl: { default: string | null; env: string; path: string };
   auth: { env: string; schemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+  /** First command words, each with what it is for (the OpenAPI tag's description, else its commands' actions). */
+  groups: Array<{ name: string; description: string }>;
   commands: CommandSpec[];
   naming: NamingNote[];
+}
+
+export interface SkillLink {
+  command: string;
+  score: number;
+  linked: boolean;
+  reason: string;
 }
 
 export interface SkillPlan {
@@ -62,6 +67,8 @@ export interface SkillPlan {
   outcome: string;
   rules: string[];
   commands: string[];
+  /** Why each command was linked, and the best that were not. */
+  links: SkillLink[];
 }
 
 export interface SkillsPlan {

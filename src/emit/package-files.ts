@@ -8,6 +8,15 @@ export interface PackageFile {
   executable?: boolean;
 }
 
+/** Root help lists every command in full while their manifest entries stay under this size; above it, groups only. */
+const FULL_HELP_BYTES = 32 * 1024;
+/** What the group listing of a large CLI's root help may spend on names and descriptions. */
+const GROUP_HELP_BYTES = 48 * 1024;
+
+const README_COMMANDS = 200;
+
+const clip = (text: string, max: number) => (text.length <= max ? text : max < 8 ? "" : `${text.slice(0, max - 1).replace(/\s+\S*$/, "")}…`);
+
 const frontmatter = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n`;
 
 function usage(binary: string, command: CommandSpec): string {
@@ -18,7 +27,9 @@ function usage(binary: string, command: CommandSpec): string {
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
 export function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
   const binary = caps.product.binary;
-  const resources = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))].join(", ");
+  // Every response carries this text (R1): a CLI of a thousand groups names a few and counts the rest.
+  const groups = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))];
+  const resources = groups.length > 12 ? `${groups.slice(0, 12).join(", ")} and ${groups.length - 12} more` : groups.join(", ");
   return [
     {
       name: "trigger",
@@ -72,27 +83,36 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
   const { product } = caps;
   const binary = product.binary;
   const rules = agentRules(caps);
+  const entries = caps.commands.map((c) => ({
+    path: c.path,
+    name: c.name,
+    description: c.description,
+    operation: { method: c.operation.method, path: c.operation.path },
+    flags: c.flags,
+    jsonInput: c.jsonInput,
+    ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
+    destructive: c.destructive,
+    permission: c.permission,
+    ...(c.pagination ? { pagination: c.pagination } : {}),
+    output: c.output,
+    auth: c.auth,
+    hidden: c.hidden,
+    statuses: c.statuses,
+  }));
+  const groupNames = [...new Set(caps.commands.map((c) => c.path[0]!))].sort();
+  const described = new Map(caps.groups.map((g) => [g.name, g.description]));
+  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + JSON.stringify(c).length, 0);
+  const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
+  // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
+  const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 90));
   const manifest = {
     product: { name: product.name, binary, version: product.version, description: product.description },
     baseUrl: caps.baseUrl,
     auth: caps.auth,
     rules: [...caps.rules, ...rules.map((r) => r.text)],
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
-    commands: caps.commands.map((c) => ({
-      path: c.path,
-      name: c.name,
-      description: c.description,
-      operation: { method: c.operation.method, path: c.operation.path },
-      flags: c.flags,
-      jsonInput: c.jsonInput,
-      ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
-      destructive: c.destructive,
-      permission: c.permission,
-      ...(c.pagination ? { pagination: c.pagination } : {}),
-      output: c.output,
-      auth: c.auth,
-      hidden: c.hidden,
-    })),
+    help,
+    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), commands: entries.filter((c) => c.path[0] === name && !c.hidden).map((c) => c.name) })),
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
@@ -105,7 +125,8 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
           version: product.version,
           description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
           type: "module",
-          bin: { [binary]: `bin/${binary}.cjs` },
+          // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
+          bin: { [binary]: `${binary}.cjs` },
           engines: { node: ">=20" },
           keywords: ["cli", "agent", "agent-skills"],
           license: "UNLICENSED",
@@ -115,12 +136,14 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
       )}\n`,
     },
     {
-      path: `bin/${binary}.cjs`,
+      path: `${binary}.cjs`,
       executable: true,
-      content: `#!/usr/bin/env node\n"use strict";\nconst { join } = require("node:path");\nconst { run } = require("../lib/runtime.cjs");\n\nrun(join(__dirname, ".."), process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
+      content: `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
     },
     { path: "lib/runtime.cjs", content: runtime },
-    { path: "manifest.json", content: `${JSON.stringify(manifest, null, 2)}\n` },
+    { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
+    // One file per group, compact: a call reads and parses only the group it runs.
+    ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: entries.filter((c) => c.path[0] === name) })}\n` })),
     { path: "agent/brief.md", content: `${brief}\n` },
     ...rules.map((r) => ({ path: `agent/rules/${r.name}.md`, content: `${frontmatter(r.name, r.description)}\n${r.text}\n` })),
     ...caps.skills.flatMap((s) => {
@@ -145,7 +168,8 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
         "",
         "## Commands",
         "",
-        ...visible.map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
+        ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
+        ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
         "",
         `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
         "",

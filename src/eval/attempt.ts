@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ServiceConfig } from "../config/types.js";
+import { withBasePath } from "../services/services.js";
 import type { Installed } from "../inspect/install.js";
 import type { Agent, AgentRun } from "./agents.js";
 import { agentEnvironment } from "./attempt-env.js";
@@ -82,7 +83,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
   const harness = (message: string, checks: CheckResult[] = []): AttemptResult => ({ ...base, status: "error", checks, harness_error: ctx.redact(message), duration_ms: elapsed() });
 
   let installed: Installed;
-  let manifest: { baseUrl?: { env?: string }; auth?: { env?: string } } | undefined;
+  let manifest: { baseUrl?: { env?: string; path?: string }; auth?: { env?: string } } | undefined;
   try {
     installed = await ctx.install(join(workspace, ".cli"));
     const file = join(installed.packageRoot, "manifest.json");
@@ -105,7 +106,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     const { startServices } = await import("../services/services.js");
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
-  const baseUrl: string | undefined = services ? services.origins[names[0]!] : ctx.plan.target?.api_url;
+  const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;
   const socketDir = mkdtempSync(join(tmpdir(), "inter-broker-"));
   try {
     const secretEnv = [ctx.credential.env, manifest?.auth?.env].filter((n): n is string => Boolean(n));

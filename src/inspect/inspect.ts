@@ -4,6 +4,7 @@ import { installCandidate, packageRootOf } from "./install.js";
 import { collectFacts, runProbe } from "./probes.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
+import { withBasePath } from "../services/services.js";
 import { checkTarball } from "./tarball.js";
 
 export interface InspectOptions {
@@ -29,8 +30,10 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const credential = credentialEnv ? process.env[credentialEnv] : undefined;
   let unavailable = options.apiUnavailable;
   if (!unavailable && options.baseUrl && credentialEnv && help.json?.auth?.required && !credential) unavailable = `${credentialEnv} is not set, so calls to the API cannot authenticate`;
+  // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
+  const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
   const env = { ...baseEnv, ...(credentialEnv && credential && !unavailable ? { [credentialEnv]: credential } : {}) };
-  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl: options.baseUrl, unavailable: options.baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }), npmVersion()]);
+  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }), npmVersion()]);
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
   return buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets: credential ? [credential] : [] });
 }

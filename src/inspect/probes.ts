@@ -22,6 +22,13 @@ export interface HelpParameter {
   required?: boolean;
   enum?: unknown[];
   default?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
 }
 
 export interface HelpCommand {
@@ -38,6 +45,8 @@ export interface Facts {
   packageRoot?: string;
   /** Why probes that call the API were not run (no service, no credential); undefined when they ran. */
   apiUnavailable?: string;
+  /** The base URL the API probes called. */
+  baseUrl?: string;
   credentialEnv?: string;
   probes: Record<string, Probe | undefined>;
   commands: HelpCommand[];
@@ -66,7 +75,7 @@ export interface ProbeEnv {
   env: Record<string, string>;
 }
 
-export async function runProbe(target: ProbeEnv, args: string[], options: { input?: string; pipeOpen?: boolean; timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<Probe> {
+export async function runProbe(target: ProbeEnv, args: string[], options: { input?: string; pipeOpen?: boolean; timeoutMs?: number; env?: Record<string, string | undefined>; maxBuffer?: number } = {}): Promise<Probe> {
   const { execa } = await import("execa");
   const started = performance.now();
   const result = await execa(target.bin, args, {
@@ -76,7 +85,7 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
     reject: false,
     timeout: options.timeoutMs ?? 10_000,
     killSignal: "SIGKILL",
-    maxBuffer: 4 * 1024 * 1024,
+    maxBuffer: options.maxBuffer ?? 4 * 1024 * 1024,
   });
   const stdout = String(result.stdout ?? "");
   const stderr = String(result.stderr ?? "");
@@ -92,14 +101,29 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
   };
 }
 
-/** Sample values that pass a flag's type and enum checks, so a probe reaches the behaviour it tests. */
+const FORMAT_SAMPLES: Record<string, string> = { date: "2026-05-04", "date-time": "2026-05-04T09:30:00Z", time: "09:30", email: "probe@example.com", uuid: "123e4567-e89b-42d3-a456-426614174000", uri: "https://example.com/probe", url: "https://example.com/probe", ipv4: "192.0.2.1" };
+const STRING_SAMPLES = ["inter-probe", "probe", "p1", "09:30", "2026-05-04", "1", "a", "A", "AB", "abc123", "PROBE"];
+
+/** Sample values that pass a flag's declared type, enum and limits, so a probe reaches the behaviour it tests. */
 function sample(p: HelpParameter): string {
   if (p.enum?.length) return String(p.enum.find((e) => e !== null));
-  if (p.type === "integer" || p.type === "number") return "1";
+  if (p.type === "integer" || p.type === "number") {
+    const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
+    return String(low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1));
+  }
   if (p.type === "boolean") return "true";
-  if (p.type === "array") return "probe";
   if (p.type === "object") return "{}";
-  return "inter-probe";
+  if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
+  const fits = (v: string) => {
+    if (p.minLength !== undefined && v.length < p.minLength) return false;
+    if (p.maxLength !== undefined && v.length > p.maxLength) return false;
+    try {
+      return p.pattern === undefined || new RegExp(p.pattern, "u").test(v);
+    } catch {
+      return true;
+    }
+  };
+  return STRING_SAMPLES.find(fits) ?? (p.minLength ? "p".repeat(p.minLength) : "inter-probe");
 }
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
@@ -133,7 +157,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
   const probe = (args: string[], options?: Parameters<typeof runProbe>[2]) => runProbe(base, args, options);
   const freshHome = mkdtempSync(join(tmpdir(), "inter-inspect-home-"));
   try {
-    const [help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson] = await Promise.all([
+    const [help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe] = await Promise.all([
       probe(["--help"]),
       probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       probe(["issue", "list", "--status", "in-progress"]),
@@ -148,9 +172,23 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       probe(["skills", "--human"]),
       probe(["skills", "--quiet"]),
       probe(["skills", "--ndjson"]),
+      // The whole schema, where the CLI has one: every command with its parameters, however large the CLI.
+      probe(["--describe"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     ]);
-    const commands: HelpCommand[] = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
+    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
+    const groups = listed.filter((c) => c.group === true);
+    let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
+    if (describe.exitCode === 0 && Array.isArray(describe.json?.commands)) {
+      commands = [...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"), ...commands.filter((c) => !API_COMMAND(c))];
+    } else if (groups.length) {
+      // A root help that lists groups (progressive disclosure): open an even sample of them.
+      const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
+      const opened = await Promise.all(groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])));
+      commands = [...opened.flatMap((p) => (Array.isArray(p.json?.commands) ? p.json.commands : [])), ...commands];
+    }
+    describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
     const apiCommands = commands.filter(API_COMMAND);
+    const group = groups[0] ?? (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
     const commandHelp: Record<string, Probe> = {};
     // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
     const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
@@ -172,8 +210,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const credentialEnv = typeof help.json?.auth?.env === "string" ? help.json.auth.env : undefined;
     const apiEnv = api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
 
-    const envelope = create ? JSON.stringify({ ok: true, data: Object.fromEntries(required(create).map((p) => [p.name.replace(/^--/, ""), p.type === "integer" || p.type === "number" ? 1 : sample(p)])) }) : undefined;
-    const [jsonInputEnvelope, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne] = await Promise.all([
+    const envelope = create ? JSON.stringify({ ok: true, result: Object.fromEntries(required(create).map((p) => [p.name.replace(/^--/, ""), p.type === "integer" || p.type === "number" ? 1 : sample(p)])) }) : undefined;
+    const [groupBare, jsonInputEnvelope, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne] = await Promise.all([
+      group ? probe([group.name]) : undefined,
       create && envelope ? probe([...words(create), "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
       create ? probe(words(create)) : undefined,
       hostile("sk-interprobe0123456789abcdefABCDEF"),
@@ -188,11 +227,11 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       destructive ? probe([...words(destructive), ...fill(destructive), "--quiet"], { env: apiEnv }) : undefined,
       create ? probe([...words(create), "--json-input"], { timeoutMs: 8000 }) : undefined,
       withAuth && credentialEnv ? probe([...words(withAuth), ...fill(withAuth)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
-      Array.isArray(skills.json?.data) && skills.json.data[0]?.name ? probe(["skills", skills.json.data[0].name]) : undefined,
+      Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
     ]);
 
     const issueCreate = await probe(["issue", "create", "--type", "bug", "--message", "inter inspect probe", "--exit-code", "1"]);
-    const issueId = issueCreate.json?.data?.id ?? issueCreate.json?.id;
+    const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
     const [issueList, issueShow] = await Promise.all([probe(["issue", "list", "--type", "bug", "--status", "open"]), issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined)]);
     const issueUpdate = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"]) : undefined;
     const issueBadTransition = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"]) : undefined;
@@ -208,7 +247,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
         list ? probe(words(list), { env }) : undefined,
         get ? probe([...words(get), required(get)[0]!.name, "inter-probe-missing-id"], { env }) : undefined,
       ]);
-      const first = Array.isArray(listProbe?.json?.data) ? listProbe!.json.data[0] : undefined;
+      const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
       const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
       if (list && field) listFields = await probe([...words(list), "--fields", field], { env });
     }
@@ -216,9 +255,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     return {
       binary: target.binary,
       packageRoot,
-      ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : {}),
+      ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
       credentialEnv,
-      probes: { help, helpFreshHome, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, getMissing },
+      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, getMissing },
       commands: detailed,
       commandHelp,
       ...readFiles(packageRoot),

@@ -27,7 +27,7 @@ export interface Receipt {
   rules: RuleResult[];
   summary: { pass: number; fail: number; notApplicable: number };
   certification: { level: Level; blocking: string[] };
-  api: { probed: boolean; reason?: string };
+  api: { probed: boolean; reason?: string; baseUrl?: string };
   tools: { inter: string; node: string; npm: string };
 }
 
@@ -72,7 +72,7 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     rules,
     summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
     certification: certify(rules),
-    api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true },
+    api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.

@@ -46,8 +46,16 @@ const frontmatter = (text?: string) => {
 /** Every probe that reported a structured error on stderr, whatever its exit code. */
 const errorProbes = (f: Facts) => Object.values(f.probes).filter((p): p is Probe => !!p && structured(p));
 const envelope = (p?: Probe) => p?.json && typeof p.json === "object" && !Array.isArray(p.json) ? p.json : undefined;
-const data = (p?: Probe) => envelope(p)?.data;
-const version = (f: Facts) => String(data(f.probes.version)?.version ?? f.probes.version?.stdout.trim() ?? "");
+/**
+ * The result of a successful call, read the way an outside checker reads it: the envelope's `result`, or a top-level
+ * array, or an `items` list.
+ */
+const data = (p?: Probe) => (Array.isArray(p?.json) ? p!.json : envelope(p)?.result ?? envelope(p)?.items);
+/** The version as a checker finds it: plain text, or a top-level `version`. */
+const version = (f: Facts) => {
+  const json = f.probes.version?.json;
+  return String(json && typeof json === "object" && typeof json.version === "string" ? json.version : typeof json === "string" ? json : (f.probes.version?.stdout.trim() ?? ""));
+};
 const noApi = (f: Facts) => na(`needs the API: ${f.apiUnavailable}`);
 
 /** AGENT-CLI-SPEC v0.1: the 98 rules, judged only from what the probes observed. */

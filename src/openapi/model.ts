@@ -11,6 +11,16 @@ export interface ValueSpec {
   format?: string;
   nullable?: boolean;
   description?: string;
+  /** Bounds from the document (JSON Schema keywords; exclusive bounds as numbers, as in 3.1). */
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
 }
 
 export interface Parameter extends ValueSpec {

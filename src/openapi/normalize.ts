@@ -59,7 +59,8 @@ function securityOf(value: unknown): string[][] | undefined {
 
 function servers(root: Record<string, unknown>, version: string): OperationModel["servers"] {
   if (version === "2.0") {
-    if (typeof root.host !== "string") return [];
+    // Without a host the base path still says where the API lives on whatever origin serves it.
+    if (typeof root.host !== "string") return typeof root.basePath === "string" && root.basePath.startsWith("/") && root.basePath !== "/" ? [{ url: root.basePath.replace(/\/$/, "") }] : [];
     const schemes = Array.isArray(root.schemes) && root.schemes.length ? root.schemes : ["https"];
     return [{ url: `${schemes[0]}://${root.host}${typeof root.basePath === "string" ? root.basePath : ""}`.replace(/\/$/, "") }];
   }
@@ -155,14 +156,15 @@ function responseFrom(status: string, summary: SchemaSummary | undefined, mediaT
     const props = summary.properties ?? {};
     // A wrapper is an object whose one list of objects sits beside paging metadata ({ data: [...], next_cursor }).
     const lists = Object.entries(props).filter(([, p]) => p.type === "array" && p.items === "object");
-    const meta = /^(next|prev|previous|cursor|next_?cursor|next_?page(_?token)?|has_?more|total(_?count)?|count|page|per_?page|page_?size|limit|offset|links?|meta|pagination|_links)$/i;
+    const meta = /^(next\w*|prev\w*|previous|cursor|has_?more|more|total\w*|count|page\w*|per_?page|limit|offset|links?|meta|pagination|paging|_links|_meta)$/i;
     const onlyMeta = Object.keys(props).every((k) => lists.some(([n]) => n === k) || meta.test(k));
     const listField = lists.length === 1 && onlyMeta ? lists[0]![0] : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
     const itemProps = listField ? props[listField]!.itemSchema?.properties : undefined;
     return {
       ...base,
       shape: "object",
-      ...(listField ? { listField, wrapperProperties: Object.keys(props) } : {}),
+      // Paging metadata may sit one level down ({meta: {total}}, {links: {next}}): nested names as dot paths.
+      ...(listField ? { listField, wrapperProperties: Object.entries(props).flatMap(([k, p]) => [k, ...Object.keys(p.properties ?? {}).map((n) => `${k}.${n}`)]) } : {}),
       ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props) } : {}),
     };
   }

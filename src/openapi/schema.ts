@@ -67,6 +67,7 @@ export function summarize(resolver: Resolver, node: unknown, base: string, where
   if (Array.isArray(schema.enum)) summary.enum = schema.enum.filter((v) => v === null || ["string", "number", "boolean"].includes(typeof v)) as ValueSpec["enum"];
   if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null)) summary.default = schema.default;
   if (typeof schema.format === "string") summary.format = schema.format;
+  Object.assign(summary, bounds(schema));
   if (typeof schema.description === "string" && schema.description.trim()) summary.description = schema.description.trim();
   else if (typeof schema.title === "string") summary.description = schema.title;
   if (schema.readOnly === true) summary.readOnly = true;
@@ -89,6 +90,40 @@ export function summarize(resolver: Resolver, node: unknown, base: string, where
   return summary;
 }
 
+const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const count = (v: unknown): v is number => num(v) && Number.isInteger(v) && v >= 0;
+
+/** The document's limits on a value. 3.0 and 2.0 write exclusive bounds as booleans beside minimum/maximum; 3.1 as numbers. */
+function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
+  const out: Partial<ValueSpec> = {};
+  if (num(schema.minimum)) {
+    if (schema.exclusiveMinimum === true) out.exclusiveMinimum = schema.minimum;
+    else out.minimum = schema.minimum;
+  }
+  if (num(schema.maximum)) {
+    if (schema.exclusiveMaximum === true) out.exclusiveMaximum = schema.maximum;
+    else out.maximum = schema.maximum;
+  }
+  if (num(schema.exclusiveMinimum)) out.exclusiveMinimum = schema.exclusiveMinimum;
+  if (num(schema.exclusiveMaximum)) out.exclusiveMaximum = schema.exclusiveMaximum;
+  if (count(schema.minLength)) out.minLength = schema.minLength;
+  if (count(schema.maxLength)) out.maxLength = schema.maxLength;
+  if (count(schema.minItems)) out.minItems = schema.minItems;
+  if (count(schema.maxItems)) out.maxItems = schema.maxItems;
+  // A pattern the runtime cannot compile (or one that could backtrack for long) is left to the server.
+  if (typeof schema.pattern === "string" && schema.pattern.length <= 512) {
+    try {
+      new RegExp(schema.pattern, "u");
+      out.pattern = schema.pattern;
+    } catch {
+      // not an ECMAScript regular expression
+    }
+  }
+  return out;
+}
+
+const BOUND_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+
 function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): SchemaSummary {
   return {
     ...into,
@@ -102,6 +137,7 @@ function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): Sc
     items: into.items ?? part.items,
     itemSchema: into.itemSchema ?? part.itemSchema,
     complex: into.complex || part.complex,
+    ...Object.fromEntries(BOUND_KEYS.filter((k) => into[k] !== undefined || part[k] !== undefined).map((k) => [k, into[k] ?? part[k]])),
   };
 }
 
@@ -115,5 +151,8 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
   if (summary.format) spec.format = summary.format;
   if (summary.nullable) spec.nullable = true;
   if (summary.description) spec.description = summary.description;
+  for (const k of BOUND_KEYS) if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];
+  // An array flag's limits on each element (enum aside) come from its items.
+  if (summary.itemSchema) for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"] as const) if (spec[k] === undefined && summary.itemSchema[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary.itemSchema[k];
   return spec;
 }

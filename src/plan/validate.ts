@@ -160,7 +160,7 @@ function references(plan: any, out: Finding[]): void {
         const kinds = CHECK_KINDS[c.type];
         if (kinds && target.kind !== "request" && !kinds.includes(target.kind)) add("WRONG_OBSERVATION_KIND", at, `${c.type} needs a ${kinds.join(" or ")} observation; "${id}" is ${target.kind}.`, `Point it at a ${kinds.join(" or ")} observation.`);
         if (Array.isArray(field) && field.length && !FIELD_ROOTS.has(field[0]!)) {
-          add("FIELD_PATH_ROOT", `${ptr("scenarios", i, "checks", j, where, "field")}/0`, `Field path ${JSON.stringify(field)} starts at "${field[0]}"; it must start at stdout, exit_code or argv.`, 'Start the path at "stdout", e.g. ["stdout", "data", "id"].');
+          add("FIELD_PATH_ROOT", `${ptr("scenarios", i, "checks", j, where, "field")}/0`, `Field path ${JSON.stringify(field)} starts at "${field[0]}"; it must start at stdout, exit_code or argv.`, 'Start the path at "stdout", e.g. ["stdout", "result", "id"].');
         }
       }
     });

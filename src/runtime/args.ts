@@ -1,8 +1,9 @@
 import { CliError } from "./errors.js";
-import type { Command, Flag, Manifest } from "./manifest.js";
+import { checkLimits } from "./limits.js";
+import type { Command, Flag } from "./manifest.js";
 
 /** Flags every command has (AGENT-CLI-SPEC N4 and friends). */
-export const GLOBAL_BOOLEANS = ["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "json-input", "all", "mcp-schema", "sanitize", "ndjson", "redact"] as const;
+export const GLOBAL_BOOLEANS = ["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact"] as const;
 export const GLOBAL_VALUES = ["fields", "max-pages"] as const;
 
 export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & { fields?: string[]; maxPages: number };
@@ -86,10 +87,6 @@ export function splitArgv(argv: string[], kindOf: FlagKind): Parsed {
   return { words, globals, raw, switches, positionals };
 }
 
-export function findCommand(manifest: Manifest, words: string[]): Command | undefined {
-  return manifest.commands.find((c) => c.path.length === words.length && c.path.every((w, i) => w === words[i]));
-}
-
 function convert(flag: Flag, type: string, value: string): unknown {
   const bad = (expected: string) =>
     new CliError("INVALID_VALUE", `--${flag.flag} expects ${expected} (got "${value}").`, flag.enum ? `Use one of: ${flag.enum.join(", ")}.` : `Give --${flag.flag} ${expected}.`, { flag: flag.flag, value });
@@ -144,11 +141,13 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
       const items = given.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
       const converted = items.map((v) => convert(flag, flag.items ?? "string", v));
       converted.forEach((v) => checkEnum(flag, v));
+      checkLimits(flag, converted);
       values.set(flag, converted);
     } else {
       if (given.length > 1) throw new CliError("INVALID_VALUE", `--${flag.flag} was given ${given.length} times; it takes one value.`, `Give --${flag.flag} once.`, { flag: flag.flag });
       const value = convert(flag, flag.type, given[0]!);
       checkEnum(flag, value);
+      checkLimits(flag, value);
       values.set(flag, value);
     }
   }

@@ -2,6 +2,7 @@
 export const EXIT: Record<string, number> = {
   USAGE_ERROR: 2,
   UNKNOWN_COMMAND: 2,
+  MISSING_COMMAND: 2,
   UNKNOWN_FLAG: 2,
   POSITIONAL_NOT_ALLOWED: 2,
   MISSING_FLAG: 2,

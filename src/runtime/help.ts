@@ -1,19 +1,23 @@
 import { GLOBAL_BOOLEANS } from "./args.js";
-import type { Command, Manifest } from "./manifest.js";
+import { EXIT, codeForStatus } from "./errors.js";
+import { describeLimits } from "./limits.js";
+import type { Cli } from "./load.js";
+import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
-  help: "Print help as JSON (this document)",
-  version: "Print the version (semver)",
+  help: "Print help as JSON (this document); on a group, its commands",
+  version: "Print the version (semver, also as top-level `version`)",
   agent: "Force JSON output (the default)",
   human: "Print tables and text for people instead of JSON",
   brief: "Print the one-paragraph brief of this CLI",
   yes: "Confirm a destructive command",
   "dry-run": "Print the exact request without sending it",
-  quiet: "Print only the data, without the envelope",
+  quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
   all: "Follow pagination and return every page (bounded by --max-pages)",
   "mcp-schema": "Print the commands as MCP tool schemas",
+  describe: "Print the machine-readable schema: commands, typed parameters with limits, output and exit codes",
   sanitize: "Strip control characters from inputs instead of refusing them",
   ndjson: "Print lists as one JSON object per line",
   redact: "Mask e-mail addresses and phone numbers in the output",
@@ -21,22 +25,34 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   "max-pages": "Most pages --all fetches (1-100, default 10)",
 };
 
+export const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
+
+const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+
+function parameter(f: Flag) {
+  const limits = describeLimits(f);
+  return {
+    name: `--${f.flag}`,
+    type: f.type,
+    ...(f.items ? { items: f.items } : {}),
+    required: f.required,
+    ...(f.enum ? { enum: f.enum } : {}),
+    ...(f.default !== undefined ? { default: f.default } : {}),
+    ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
+    description: `${f.description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`,
+    ...(f.type === "boolean" ? { negation: `--no-${f.flag}` } : {}),
+  };
+}
+
+const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : f.format ?? f.type}>`;
+
 export function commandHelp(manifest: Manifest, command: Command) {
   return {
     name: command.name,
-    usage: `${manifest.product.binary} ${command.name}${command.flags.filter((f) => f.required).map((f) => ` --${f.flag} <${f.type}>`).join("")}`,
+    usage: `${manifest.product.binary} ${command.name}${command.flags.filter((f) => f.required).map((f) => ` --${f.flag} ${placeholder(f)}`).join("")}${command.destructive ? " --yes" : ""}`,
     description: command.description,
     method: command.operation.method,
-    parameters: command.flags.map((f) => ({
-      name: `--${f.flag}`,
-      type: f.type,
-      ...(f.items ? { items: f.items } : {}),
-      required: f.required,
-      ...(f.enum ? { enum: f.enum } : {}),
-      ...(f.default !== undefined ? { default: f.default } : {}),
-      description: f.description ?? `${f.in} parameter ${f.wire}`,
-      ...(f.type === "boolean" ? { negation: `--no-${f.flag}` } : {}),
-    })),
+    parameters: command.flags.map(parameter),
     jsonInput: command.jsonInput,
     destructive: command.destructive,
     permission: command.permission,
@@ -54,37 +70,113 @@ const BUILTIN_COMMANDS = (binary: string) => [
   { name: "issue update", usage: `${binary} issue update --id <id> --status <open|in-progress|resolved|closed>`, description: "Move an issue to another status", parameters: [], destructive: false, permission: "write", output: "object" },
 ];
 
-/** Help as one JSON document (D1, D3, D11): help text, commands with typed parameters, rules, skills and issue. */
-export function helpDocument(manifest: Manifest, commands: Command[], scope?: string) {
-  const { binary, name, version, description } = manifest.product;
+function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string, unknown> = {}) {
+  const { manifest } = cli;
+  const { binary, version } = manifest.product;
   return {
-    help: scope ? `${binary} ${scope}: ${commands.length === 1 ? commands[0]!.description : `${commands.length} commands`}` : `${binary} ${version} — the ${name} command line. ${description}`.trim(),
+    help,
     version,
-    usage: `${binary} <resource> [<sub-resource>] <action> --flags. Output is JSON on stdout; errors are JSON on stderr with a stable code and exit code.`,
-    commands: [...commands.filter((c) => !c.hidden).map((c) => commandHelp(manifest, c)), ...(scope ? [] : BUILTIN_COMMANDS(binary))],
+    usage: `${binary} <resource> [<sub-resource>] <action> --flags. Output is JSON on stdout ({"ok": true, "result": …}); errors are JSON on stderr with a stable code and exit code.`,
+    commands,
+    ...extra,
     globalFlags: [...GLOBAL_BOOLEANS, "fields", "max-pages"].map((f) => ({ name: `--${f}`, description: GLOBAL_FLAG_HELP[f] })),
-    exitCodes: { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" },
-    auth: { env: manifest.auth.env, required: manifest.commands.some((c) => c.auth.length > 0) },
-    baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default },
+    exitCodes: EXIT_CODES,
+    auth: { env: manifest.auth.env, required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0 },
+    baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     rules: manifest.rules,
     skills: skillRefs(manifest),
     issue: issueLine(manifest),
   };
 }
 
-/** MCP tool definitions (M2): one tool per command, its flags as a JSON Schema object. */
-export function mcpSchema(manifest: Manifest) {
+const groupEntry = (cli: Cli, g: Cli["manifest"]["groups"][number]) => ({ name: g.name, description: g.description, group: true, commands: g.commands.length, help: `${cli.manifest.product.binary} ${g.name} --help` });
+
+/**
+ * Root help (D1, D3, D11). A CLI whose full listing fits the help budget lists every command with typed parameters;
+ * a larger one lists its groups, each with a description and the `--help` that opens it (progressive disclosure).
+ */
+export function rootHelp(cli: Cli) {
+  const { binary, name, version, description } = cli.manifest.product;
+  const intro = `${binary} ${version} — the ${name} command line. ${description}`.trim();
+  const groups = cli.manifest.groups.map((g) => groupEntry(cli, g));
+  if (cli.manifest.help === "full") {
+    const commands = cli.all().filter((c) => !c.hidden).map((c) => commandHelp(cli.manifest, c));
+    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(binary)], { groups });
+  }
+  const total = groups.reduce((n, g) => n + g.commands, 0);
+  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(binary)], { groups });
+}
+
+export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
+  const visible = commands.filter((c) => !c.hidden);
+  const group = cli.manifest.groups.find((g) => g.name === words[0]);
+  return frame(cli, `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${visible.length} commands.`, visible.map((c) => commandHelp(cli.manifest, c)));
+}
+
+export function singleHelp(cli: Cli, command: Command) {
+  return { ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [commandHelp(cli.manifest, command)]), command: commandHelp(cli.manifest, command) };
+}
+
+export function builtinHelp(cli: Cli, scope: "skills" | "issue") {
+  const binary = cli.manifest.product.binary;
+  return frame(cli, `${binary} ${scope}`, BUILTIN_COMMANDS(binary).filter((c) => c.name.split(" ")[0] === scope));
+}
+
+const USAGE_CODES = ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "VALIDATION_ERROR", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", "BASE_URL_MISSING"];
+
+/** The errors a command can end with: usage errors, and each error status the document declares for it. */
+function errorsOf(command: Command): Array<{ code: string; exitCode: number }> {
+  const codes = new Set([...USAGE_CODES, "NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR"]);
+  if (command.destructive) codes.add("CONFIRMATION_REQUIRED");
+  if (command.jsonInput) codes.add("INVALID_JSON_INPUT");
+  if (command.auth.length) codes.add("CREDENTIAL_MISSING").add("AUTH_FAILED");
+  for (const status of command.statuses ?? []) if (/^[45]\d\d$/.test(status)) codes.add(codeForStatus(Number(status)));
+  return [...codes].sort().map((code) => ({ code, exitCode: EXIT[code] ?? 1 }));
+}
+
+function outputSchema(command: Command) {
+  const item = command.output.fields ? { type: "object", properties: Object.fromEntries(command.output.fields.map((f) => [f, {}])) } : {};
+  if (command.output.listField || command.output.shape === "array") return { type: "array", items: item };
+  if (command.output.shape === "object") return item.type ? item : { type: "object" };
+  if (command.output.shape === "empty") return { type: "null" };
+  return {};
+}
+
+/** --describe: the machine-readable schema of every command in scope — parameters, safety, output and exit codes. */
+export function describeCommands(cli: Cli, commands: Command[]) {
+  const { manifest } = cli;
   return {
-    tools: manifest.commands
+    name: manifest.product.binary,
+    version: manifest.product.version,
+    description: manifest.product.description,
+    envelope: { success: { ok: true, result: "<output>", page: "{has_more, total?, next_cursor?}", rules: "string[]", skills: "{name, description, command}[]", issue: "string" }, error: { error: true, code: "UPPER_SNAKE", message: "string", suggestion: "string", details: "object?" } },
+    exitCodes: EXIT_CODES,
+    errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
+    auth: { env: manifest.auth.env },
+    baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
+    commands: commands.filter((c) => !c.hidden).map((c) => ({
+      ...commandHelp(manifest, c),
+      output: outputSchema(c),
+      ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
+      errors: errorsOf(c),
+      exitCodes: [...new Set([0, ...errorsOf(c).map((e) => e.exitCode)])].sort((a, b) => a - b),
+    })),
+  };
+}
+
+/** MCP tool definitions (M2): one tool per command, its flags as a JSON Schema object. */
+export function mcpSchema(cli: Cli, commands: Command[]) {
+  return {
+    tools: commands
       .filter((c) => !c.hidden)
       .map((c) => ({
-        name: `${manifest.product.binary}_${c.path.join("_")}`.replace(/-/g, "_"),
+        name: `${cli.manifest.product.binary}_${c.path.join("_")}`.replace(/-/g, "_"),
         description: c.description,
         annotations: { destructiveHint: c.destructive, readOnlyHint: c.permission === "read" },
         inputSchema: {
           type: "object",
           properties: Object.fromEntries(
-            c.flags.map((f) => [f.flag, { type: f.type, ...(f.items ? { items: { type: f.items } } : {}), ...(f.enum ? { enum: f.enum } : {}), ...(f.default !== undefined ? { default: f.default } : {}), ...(f.description ? { description: f.description } : {}) }]),
+            c.flags.map((f) => [f.flag, { type: f.type, ...(f.items ? { items: { type: f.items } } : {}), ...(f.enum ? { enum: f.enum } : {}), ...(f.default !== undefined ? { default: f.default } : {}), ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])), ...(f.description ? { description: f.description } : {}) }]),
           ),
           required: c.flags.filter((f) => f.required).map((f) => f.flag),
           additionalProperties: false,

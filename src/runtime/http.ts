@@ -121,9 +121,9 @@ export function errorFor(response: Response, credential: string | undefined): Cl
     AUTH_FAILED: "Check the credential in the environment variable named in --help (auth.env).",
     PERMISSION_DENIED: "The credential lacks permission for this; use one that has it.",
     NOT_FOUND: "Check the id; list the resource to find valid ids.",
-    CONFLICT: "The resource changed or the slot is taken; read it again and choose another value.",
+    CONFLICT: "The request conflicts with the resource's current state; read it again and retry with values that fit it.",
     PRECONDITION_FAILED: "Read the resource again and retry with its current state.",
-    VALIDATION_ERROR: "Fix the values the message names; --help lists every flag's type and allowed values.",
+    VALIDATION_ERROR: "The API refused the values: fix what its message names (the command's --help shows each flag's type and limits).",
     RATE_LIMITED: "Wait and retry later.",
     SERVER_ERROR: "The service failed; retry later or report it.",
   };

@@ -76,7 +76,7 @@ export function runIssue(manifest: Manifest, action: string | undefined, parsed:
     case "create": {
       const type = one(parsed, "type", TYPES);
       const message = one(parsed, "message");
-      if (!type || !message) throw new CliError("MISSING_FLAG", '"issue create" needs --type and --message.', `Example: ${manifest.product.binary} issue create --type bug --message "rooms list returned 500"`);
+      if (!type || !message) throw new CliError("MISSING_FLAG", '"issue create" needs --type and --message.', `Example: ${manifest.product.binary} issue create --type bug --message "<command> returned an error it should not have"`);
       const exit = one(parsed, "exit-code");
       if (exit !== undefined && !/^\d+$/.test(exit)) throw new CliError("INVALID_VALUE", `--exit-code expects an integer (got "${exit}").`, "Give the exit code of the command that went wrong.");
       const now = new Date().toISOString();

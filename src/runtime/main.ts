@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bindFlags, findCommand, splitArgv, type Globals } from "./args.js";
+import { bindFlags, splitArgv, type Globals } from "./args.js";
 import { CliError } from "./errors.js";
 import { guard, sanitize, type Checked } from "./guard.js";
-import { commandHelp, helpDocument, mcpSchema } from "./help.js";
-import { buildRequest, errorFor, redactRequest, send, type Response } from "./http.js";
+import { builtinHelp, describeCommands, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
+import { buildRequest, errorFor, redactRequest, send, type Request } from "./http.js";
 import { runIssue } from "./issues.js";
+import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
-import { writeError, writeResult, type Page } from "./output.js";
+import { writeError, writeResult } from "./output.js";
+import { readPage, type NextRequest } from "./paging.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 
@@ -37,8 +39,8 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new CliError("INVALID_JSON_INPUT", `stdin is not valid JSON: ${(error as Error).message}.`, "Pipe a JSON object.");
   }
-  // Another command's output (C5): its envelope's data is the body.
-  if (value && typeof value === "object" && !Array.isArray(value) && (value as { ok?: unknown }).ok === true && "data" in value) value = (value as { data: unknown }).data;
+  // Another command's output (C5): its envelope's result is the body.
+  if (value && typeof value === "object" && !Array.isArray(value) && (value as { ok?: unknown }).ok === true && "result" in value) value = (value as { result: unknown }).result;
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new CliError("INVALID_JSON_INPUT", "The JSON on stdin must be an object of body fields.", "Pipe a JSON object such as {\"title\": \"Sync\"}.");
   return value as Record<string, unknown>;
 }
@@ -65,23 +67,8 @@ function baseUrlFor(manifest: Manifest): string {
   return value;
 }
 
-function nextLink(response: Response): string | undefined {
-  const link = response.headers.link;
-  const text = Array.isArray(link) ? link.join(",") : link;
-  return text ? /<([^>]+)>\s*;\s*rel="?next"?/.exec(text)?.[1] : undefined;
-}
-
-/** Splits a list response into its items and what it says about the next page. */
-function unwrap(command: Command, data: unknown): { items: unknown; next?: string | null } {
-  const field = command.output.listField;
-  if (field && data && typeof data === "object" && !Array.isArray(data) && Array.isArray((data as Record<string, unknown>)[field])) {
-    const next = command.pagination?.nextField ? ((data as Record<string, unknown>)[command.pagination.nextField] as string | null | undefined) : undefined;
-    return { items: (data as Record<string, unknown>)[field], ...(next !== undefined ? { next } : {}) };
-  }
-  return { items: data };
-}
-
-async function callApi(manifest: Manifest, command: Command, globals: Globals, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined): Promise<void> {
+async function callApi(cli: Cli, command: Command, globals: Globals, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined): Promise<void> {
+  const { manifest } = cli;
   const credential = credentialFor(manifest, command, globals["dry-run"]);
   const baseUrl = baseUrlFor(manifest);
   const request = buildRequest(manifest, command, baseUrl, values, body, credential);
@@ -89,59 +76,65 @@ async function callApi(manifest: Manifest, command: Command, globals: Globals, v
     writeResult(manifest, { ...globals, fields: undefined }, { dry_run: true, request: redactRequest(request, credential), sent: false });
     return;
   }
-  let response = await send(request);
-  if (response.status < 200 || response.status >= 300) throw errorFor(response, credential);
-  let { items, next } = unwrap(command, response.data);
-  const pagination = command.pagination;
-  if (!globals.all || !pagination || !Array.isArray(items)) {
-    const link = pagination?.style === "link" ? nextLink(response) : undefined;
-    const page: Page | undefined = pagination && Array.isArray(items) ? { has_more: Boolean(next || link), ...(next !== undefined ? { next_cursor: next } : {}) } : undefined;
-    writeResult(manifest, globals, items ?? null, page);
+  const fetchPage = async (next: NextRequest, previous: Request) => {
+    const r = next && "url" in next ? { ...previous, url: sameApi(next.url, baseUrl) } : buildRequest(manifest, command, baseUrl, values, body, credential, next?.query);
+    const response = await send(r);
+    if (response.status < 200 || response.status >= 300) throw errorFor(response, credential);
+    return { response, request: r };
+  };
+  let { response, request: sent } = await fetchPage(undefined, request);
+  let read = readPage(command, response, values, {}, sent.url);
+  if (!globals.all || !read.info) {
+    writeResult(manifest, globals, read.items ?? null, read.info);
     return;
   }
-  // --all: follow pages, bounded by --max-pages (G7), and say whether more remained.
-  const all: unknown[] = [...items];
+  // --all: follow pages, bounded by --max-pages (G7); the last page read says whether more remained.
+  const all: unknown[] = [...(read.items as unknown[])];
   let pages = 1;
-  let pageNumber = Number(values.get(command.flags.find((f) => f.wire === pagination.param)!) ?? 1);
-  let offset = all.length;
-  for (;;) {
-    let extra: Record<string, string> | undefined;
-    let url: string | undefined;
-    if (pagination.style === "cursor" && next) extra = { [pagination.param!]: next };
-    else if (pagination.style === "page" && (items as unknown[]).length) extra = { [pagination.param!]: String(++pageNumber) };
-    else if (pagination.style === "offset" && (items as unknown[]).length) extra = { [pagination.param!]: String(offset) };
-    else if (pagination.style === "link") url = nextLink(response);
-    if ((!extra && !url) || pages >= globals.maxPages) {
-      writeResult(manifest, globals, all, { has_more: Boolean(extra || url), pages });
-      return;
-    }
-    const nextRequest = url ? { ...request, url } : buildRequest(manifest, command, baseUrl, values, body, credential, extra);
-    response = await send(nextRequest);
-    if (response.status < 200 || response.status >= 300) throw errorFor(response, credential);
-    ({ items, next } = unwrap(command, response.data));
-    if (!Array.isArray(items)) break;
-    all.push(...items);
-    offset += items.length;
+  let extra: Record<string, string> = {};
+  while (read.next && pages < globals.maxPages) {
+    if ("query" in read.next) extra = { ...extra, ...read.next.query };
+    ({ response, request: sent } = await fetchPage(read.next, sent));
+    read = readPage(command, response, values, extra, sent.url);
+    if (!Array.isArray(read.items)) break;
+    all.push(...read.items);
     pages += 1;
   }
-  writeResult(manifest, globals, all, { has_more: false, pages });
+  writeResult(manifest, globals, all, { has_more: read.next !== undefined, ...(read.info?.total !== undefined ? { total: read.info.total } : {}), pages });
 }
 
-function skillsCommand(dir: string, manifest: Manifest, globals: Globals, name: string | undefined): void {
+/** A next-page URL from the API is followed only on the API's own origin: the credential never goes elsewhere. */
+function sameApi(url: string, baseUrl: string): string {
+  if (new URL(url).origin !== new URL(baseUrl).origin) throw new CliError("SERVER_ERROR", `The API pointed the next page at another origin (${new URL(url).origin}); it was not followed.`, "Fetch pages one at a time without --all, or report it with the issue command.", { url: new URL(url).origin });
+  return url;
+}
+
+function skillsCommand(cli: Cli, globals: Globals, name: string | undefined): void {
+  const { manifest } = cli;
   if (!name) {
     writeResult(manifest, globals, manifest.skills.map((s) => ({ ...s, command: `${manifest.product.binary} skills ${s.name}` })));
     return;
   }
   const skill = manifest.skills.find((s) => s.name === name);
   if (!skill) throw new CliError("NOT_FOUND", `No skill "${name}".`, `Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`, { name });
-  const content = readFileSync(join(dir, "agent", "skills", `${name}.md`), "utf8");
+  const content = readFileSync(join(cli.dir, "agent", "skills", `${name}.md`), "utf8");
   if (globals.human) process.stdout.write(content);
   else writeResult(manifest, globals, { ...skill, content });
 }
 
-async function dispatch(dir: string, manifest: Manifest, argv: string[], globalsOut: { globals?: Globals }): Promise<void> {
-  const leading = argv.slice(0, argv.findIndex((a) => a.startsWith("-")) >= 0 ? argv.findIndex((a) => a.startsWith("-")) : argv.length);
-  const guess = findCommand(manifest, leading);
+const json = (value: unknown) => void process.stdout.write(`${JSON.stringify(value)}\n`);
+
+/** The commands in scope of leading words: all, one group, a sub-group, or one command. */
+function inScope(cli: Cli, words: string[]): Command[] {
+  if (!words.length) return cli.all();
+  return cli.group(words[0]!).filter((c) => words.every((w, i) => c.path[i] === w));
+}
+
+async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Globals }): Promise<void> {
+  const { manifest } = cli;
+  const firstFlag = argv.findIndex((a) => a.startsWith("-"));
+  const leading = argv.slice(0, firstFlag >= 0 ? firstFlag : argv.length);
+  const guess = findCommand(cli, leading);
   const parsed = splitArgv(argv, (name) => {
     // Before any command word, only global flags exist.
     if (!guess) return leading.length ? undefined : "unknown";
@@ -152,36 +145,40 @@ async function dispatch(dir: string, manifest: Manifest, argv: string[], globals
   globalsOut.globals = globals;
   const { binary } = manifest.product;
 
-  if (globals["mcp-schema"]) return void process.stdout.write(`${JSON.stringify(mcpSchema(manifest))}\n`);
-  if (globals.version && !words.length) return writeResult(manifest, globals, { version: manifest.product.version });
+  if (globals["mcp-schema"]) return json(mcpSchema(cli, inScope(cli, words)));
+  if (globals.describe) return json(describeCommands(cli, inScope(cli, words)));
+  if (globals.version && !words.length) return writeResult(manifest, globals, { version: manifest.product.version }, undefined, { version: manifest.product.version });
   if (globals.brief) {
-    const brief = readFileSync(join(dir, "agent", "brief.md"), "utf8").trim();
+    const brief = readFileSync(join(cli.dir, "agent", "brief.md"), "utf8").trim();
     if (globals.human) return void process.stdout.write(`${brief}\n`);
     return writeResult(manifest, globals, { brief });
   }
   if (!words.length) {
-    if (parsed.positionals.length) throw new CliError("UNKNOWN_COMMAND", `"${parsed.positionals[0]}" is not a command.`, `Run ${binary} --help for the commands.`);
-    return void process.stdout.write(`${JSON.stringify(helpDocument(manifest, manifest.commands))}\n`);
+    if (parsed.positionals.length) throw new CliError("UNKNOWN_COMMAND", `"${parsed.positionals[0]}" is not a command.`, `Run ${binary} --help for the commands.`, { words: parsed.positionals.slice(0, 1) });
+    return json(rootHelp(cli));
   }
   if (words[0] === "skills") {
-    if (globals.help) return void process.stdout.write(`${JSON.stringify(helpDocument(manifest, [], "skills"))}\n`);
-    return skillsCommand(dir, manifest, globals, words[1] ?? parsed.positionals[0]);
+    if (globals.help) return json(builtinHelp(cli, "skills"));
+    return skillsCommand(cli, globals, words[1] ?? parsed.positionals[0]);
   }
   if (words[0] === "issue") {
-    if (globals.help) return void process.stdout.write(`${JSON.stringify(helpDocument(manifest, [], "issue"))}\n`);
+    if (globals.help) return json(builtinHelp(cli, "issue"));
+    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} issue" needs a subcommand.`, `Use one of: ${["create", "list", "show", "update"].map((a) => `${binary} issue ${a}`).join(", ")}.`, { words, commands: ["issue create", "issue list", "issue show", "issue update"] });
     const values: Checked[] = [...[...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value: globals.sanitize ? sanitize(value) : value, identifier: k === "id" }))), ...parsed.positionals.map((value) => ({ source: "argument", value, identifier: true }))];
     guard(values);
     return writeResult(manifest, globals, runIssue(manifest, words[1], parsed));
   }
 
-  const command = findCommand(manifest, words);
+  const command = findCommand(cli, words);
   if (!command) {
-    const group = manifest.commands.filter((c) => words.every((w, i) => c.path[i] === w));
-    if (group.length && globals.help) return void process.stdout.write(`${JSON.stringify(helpDocument(manifest, group, words.join(" ")))}\n`);
-    const near = group.length ? group : manifest.commands.filter((c) => c.path[0] === words[0]);
-    throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, near.length ? `Did you mean: ${near.slice(0, 5).map((c) => `${binary} ${c.name}`).join(", ")}?` : `Run ${binary} --help for the commands.`, { words });
+    const group = inScope(cli, words).filter((c) => !c.hidden);
+    if (group.length && globals.help) return json(groupHelp(cli, words, group));
+    // A group named without its action: say which commands it has (MISSING_COMMAND), not that it does not exist.
+    if (group.length) throw new CliError("MISSING_COMMAND", `"${binary} ${words.join(" ")}" is a group of ${group.length} commands; name one.`, `Use one of: ${group.slice(0, 8).map((c) => `${binary} ${c.name}`).join(", ")}${group.length > 8 ? ", …" : ""}; or run ${binary} ${words.join(" ")} --help.`, { words, commands: group.slice(0, 50).map((c) => c.name) });
+    const near = closest(cli, words);
+    throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, near.length ? `Did you mean: ${near.map((n) => `${binary} ${n}`).join(", ")}?` : `Run ${binary} --help for the commands.`, { words, ...(near.length ? { suggestions: near } : {}) });
   }
-  if (globals.help) return void process.stdout.write(`${JSON.stringify({ ...helpDocument(manifest, [command], command.name), command: commandHelp(manifest, command) })}\n`);
+  if (globals.help) return json(singleHelp(cli, command));
   if (parsed.positionals.length) {
     throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${parsed.positionals[0]}": every input is a --flag.`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: parsed.positionals[0] });
   }
@@ -198,18 +195,56 @@ async function dispatch(dir: string, manifest: Manifest, argv: string[], globals
   if (command.destructive && !globals.yes && !globals["dry-run"]) {
     throw new CliError("CONFIRMATION_REQUIRED", `"${command.name}" is destructive and needs confirmation.`, `Re-run with --yes to confirm, or --dry-run to preview the request.`, { command: command.name });
   }
-  await callApi(manifest, command, globals, values, body);
+  await callApi(cli, command, globals, values, body);
 }
 
-/** Runs one invocation of a generated CLI; the package folder holds manifest.json and agent/. Returns the exit code. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** Commands close to mistyped words: within the group when the group exists, else among group names. */
+function closest(cli: Cli, words: string[]): string[] {
+  const typed = words.join(" ");
+  const pool = cli.group(words[0]!).length ? cli.group(words[0]!).filter((c) => !c.hidden).map((c) => c.name) : cli.manifest.groups.map((g) => g.name);
+  const target = cli.group(words[0]!).length ? typed : words[0]!;
+  return pool
+    .map((name) => ({ name, d: distance(target, name) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(target.length / 3)))
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, 5)
+    .map((x) => x.name);
+}
+
+/** A reader that closes stdout early (`| head`) ends the call quietly with its own exit code, not a stack trace. */
+function quietOnClosedStdout(): void {
+  const closed = (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") process.exit(process.exitCode ?? 0);
+    throw error;
+  };
+  process.stdout.on("error", closed);
+  process.stderr.on("error", closed);
+}
+
+/** Runs one invocation of a generated CLI; the package folder holds manifest.json, commands/ and agent/. Returns the exit code. */
 export async function run(dir: string, argv: string[]): Promise<number> {
+  quietOnClosedStdout();
   const holder: { globals?: Globals } = {};
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-    await dispatch(dir, manifest, argv, holder);
+    await dispatch(openCli(dir), argv, holder);
     return 0;
   } catch (error) {
     const err = error instanceof CliError ? error : new CliError("INTERNAL_ERROR", `Unexpected failure: ${(error as Error).message}`, "Report it with the issue command.");
+    process.exitCode = err.exitCode;
     writeError(err, holder.globals ?? { human: false, agent: false });
     return err.exitCode;
   }

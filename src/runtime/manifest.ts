@@ -1,8 +1,24 @@
-/** The generated manifest the runtime interprets (written by the emit task as manifest.json). */
+/**
+ * The generated manifest the runtime interprets, written by the emit task: `manifest.json` (the CLI: product, base
+ * URL, auth, rules, Skills and an index of command groups) and one `commands/<group>.json` per first command word,
+ * so one call reads only the group it runs — a CLI of 20,000 operations answers as fast as one of ten.
+ */
 
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
 
-export interface Flag {
+export interface Limits {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+}
+
+export interface Flag extends Limits {
   flag: string;
   in: "path" | "query" | "header" | "cookie" | "body";
   wire: string;
@@ -11,7 +27,23 @@ export interface Flag {
   required: boolean;
   enum?: Array<string | number | boolean | null>;
   default?: unknown;
+  format?: string;
+  nullable?: boolean;
   description?: string;
+}
+
+export interface Pagination {
+  style: "cursor" | "page" | "offset" | "link" | "url";
+  param?: string;
+  sizeParam?: string;
+  /** Response field (dot path) with the next cursor, or the next page's URL for style "url". */
+  nextField?: string;
+  /** Response field (dot path) with the total number of items. */
+  totalField?: string;
+  /** Response field (dot path) that says whether more pages follow. */
+  hasMoreField?: string;
+  /** Response header with the total number of items. */
+  totalHeader?: string;
 }
 
 export interface Command {
@@ -24,17 +56,37 @@ export interface Command {
   bodyMediaType?: string;
   destructive: boolean;
   permission: "read" | "write" | "delete";
-  pagination?: { style: "cursor" | "page" | "offset" | "link"; param?: string; sizeParam?: string; nextField?: string };
+  pagination?: Pagination;
   output: { shape: string; listField?: string; fields?: string[] };
   auth: string[];
   hidden: boolean;
+  /** HTTP statuses the document declares for the operation (what errors it can answer with). */
+  statuses?: string[];
+}
+
+export interface Group {
+  name: string;
+  description: string;
+  /** Visible commands of the group, by full name. */
+  commands: string[];
 }
 
 export interface Manifest {
   product: { name: string; binary: string; version: string; description: string };
-  baseUrl: { default: string | null; env: string };
+  /** `path`: the API's base path, which a bare origin lacks (inspection and evaluation add it to a service's origin). */
+  baseUrl: { default: string | null; env: string; path?: string };
   auth: { env: string; schemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
   rules: string[];
   skills: Array<{ name: string; description: string }>;
+  groups: Group[];
+  /** Whether root --help lists every command in full ("full") or only the groups ("groups"), decided by size at emit. */
+  help: "full" | "groups";
+}
+
+export interface GroupFile {
+  name: string;
   commands: Command[];
 }
+
+/** The file of a group inside the package. Group names are kebab-case words (capabilities.schema.json). */
+export const groupFile = (name: string) => `commands/${name}.json`;

@@ -1,12 +1,7 @@
 import type { Globals } from "./args.js";
 import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
-
-export interface Page {
-  has_more: boolean;
-  next_cursor?: string | null;
-  pages?: number;
-}
+import type { PageInfo } from "./paging.js";
 
 export function skillRefs(manifest: Manifest) {
   return manifest.skills.map((s) => ({ name: s.name, description: s.description, command: `${manifest.product.binary} skills ${s.name}` }));
@@ -51,15 +46,19 @@ export function human(data: unknown): string {
   return data === null || data === undefined ? "" : String(data);
 }
 
-/** Success: one JSON document on stdout (or data only, a table, NDJSON) and nothing on stderr. */
-export function writeResult(manifest: Manifest, globals: Globals, data: unknown, page?: Page): void {
+/**
+ * Success: one JSON document on stdout — `{"ok": true, "result": …, "page"?, "rules", "skills", "issue"}`, the spec's
+ * own shape — or the result only (--quiet), a table (--human), NDJSON; nothing on stderr. `top` adds fields beside
+ * `result` that a reader looks for at the top (`version`).
+ */
+export function writeResult(manifest: Manifest, globals: Globals, data: unknown, page?: PageInfo, top: Record<string, unknown> = {}): void {
   let shaped = globals.fields ? pick(data, globals.fields) : data;
   if (globals.redact) shaped = redactPii(shaped);
   let text: string;
   if (globals.human && !globals.agent) text = human(shaped);
   else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
   else if (globals.quiet) text = JSON.stringify(shaped);
-  else text = JSON.stringify({ ok: true, data: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+  else text = JSON.stringify({ ok: true, ...top, result: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
   process.stdout.write(`${text}\n`);
 }
 

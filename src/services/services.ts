@@ -2,6 +2,16 @@ import { connect, createServer } from "node:net";
 import type { ServiceConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
 
+/**
+ * The URL a CLI calls a service at: the service's origin with the API's base path ("/v1") — unless the URL given
+ * already has a path of its own.
+ */
+export function withBasePath(url: string, basePath: string | undefined): string {
+  const parsed = new URL(url);
+  if (!basePath || (parsed.pathname !== "/" && parsed.pathname !== "")) return url.replace(/\/$/, "");
+  return `${parsed.origin}${basePath.startsWith("/") ? basePath : `/${basePath}`}`.replace(/\/$/, "");
+}
+
 export interface RunningServices {
   /** Per service: the origin of its readiness URL (what a CLI under test uses as base URL). */
   origins: Record<string, string>;

@@ -29,7 +29,7 @@ describe("which calls only ask for help", () => {
 describe("numbers compared without precision loss", () => {
   it("two integers beyond 2^53 that JSON.parse would make equal stay different", () => {
     const observations = new Map([["o", observe(cli(["x"]), [call(["x"], '{"data":{"id":9007199254740993}}')], "/nonexistent", true)]]);
-    const check = (expected: unknown) => judgeCheck({ id: "c", type: "field_equals", description: "", source: { observation_id: "o", field: ["stdout", "data", "id"] }, expected }, observations as any);
+    const check = (expected: unknown) => judgeCheck({ id: "c", type: "field_equals", description: "", source: { observation_id: "o", field: ["stdout", "result", "id"] }, expected }, observations as any);
     expect(check(parseLossless("9007199254740992")).status).toBe("fail");
     expect(check(parseLossless("9007199254740993")).status).toBe("pass");
     expect(check("9007199254740993").status).toBe("fail");

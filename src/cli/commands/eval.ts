@@ -143,7 +143,7 @@ export class EvalNewCommand extends BaseCommand {
         entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
       },
     });
-    const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; commands: Array<{ name: string }> } | null;
+    const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; groups: Array<{ commands: string[] }> } | null;
     if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
     const binary = manifest.product.binary;
     const scenarios = Object.entries(files)
@@ -151,7 +151,7 @@ export class EvalNewCommand extends BaseCommand {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([path, text]) => {
         const name = path.split("/")[2]!;
-        const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => manifest.commands.some((k) => k.name === c));
+        const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => manifest.groups.some((g) => g.commands.includes(c)));
         const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
         return {
           id: name,
@@ -161,7 +161,7 @@ export class EvalNewCommand extends BaseCommand {
           observations: observations.length ? observations : [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }],
           checks: [
             ...observations.map((o) => ({ id: `${o.id}-ok`, type: "command_success", description: `${o.description} succeeded`, observation_id: o.id })),
-            { id: "outcome", type: "field_equals", description: FILL("the fact this check proves"), source: { observation_id: observations[observations.length - 1]?.id ?? "call", field: ["stdout", "data", FILL("field")] }, expected: FILL("expected value") },
+            { id: "outcome", type: "field_equals", description: FILL("the fact this check proves"), source: { observation_id: observations[observations.length - 1]?.id ?? "call", field: ["stdout", "result", FILL("field")] }, expected: FILL("expected value") },
           ],
         };
       });

@@ -13,6 +13,8 @@ export interface BriefTask {
   outcome: string;
   rules: string[];
   line: number;
+  /** Labelled paragraphs ("Notes:") that are none of the known parts; their text stays in the situation. */
+  unknownLabels: Array<{ label: string; line: number }>;
 }
 
 export interface Brief {
@@ -55,34 +57,56 @@ const bullets = (lines: string[]) =>
     .map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(l)?.[1]?.trim())
     .filter((b): b is string => !!b);
 
-const LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__|_|\*)?\s*(situation|context|expected outcome|outcome|success|rules|constraints)\s*:?\s*(?:\*\*|__|_|\*)?\s*:?\s*(.*)$/i;
+/**
+ * A labelled part: a line that starts with a short label and a colon ("Expected outcome:", "**Relevant rules or
+ * constraints:**", "- Success criteria:"), optionally followed by text. The label's words decide the part.
+ */
+const LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*([A-Za-z][A-Za-z /'’-]{0,48}?)\s*(?::\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(.*)$/;
+const PART_WORDS: Array<[RegExp, "situation" | "outcome" | "rules"]> = [
+  [/\b(rules?|constraints?|guardrails?|polic(y|ies)|limits?|limitations?|requirements?|restrictions?|must|never|don'?ts?|do not|caveats?|boundar(y|ies))\b/i, "rules"],
+  [/\b(outcomes?|results?|success|done|definition of done|acceptance|deliverables?|expected|goals?|output)\b/i, "outcome"],
+  [/\b(situation|context|background|scenario|trigger|when|who|user|actor|story|description|details|inputs?|given)\b/i, "situation"],
+];
+
+function partOf(label: string): "situation" | "outcome" | "rules" | undefined {
+  return PART_WORDS.find(([re]) => re.test(label))?.[1];
+}
 
 function readTask(section: Section, children: Section[]): BriefTask {
   const parts: Record<"situation" | "outcome" | "rules", string[]> = { situation: [], outcome: [], rules: [] };
+  const unknownLabels: BriefTask["unknownLabels"] = [];
   let current: keyof typeof parts = "situation";
-  const take = (lines: string[]) => {
-    for (const line of lines) {
+  const take = (lines: string[], firstLine: number) => {
+    lines.forEach((line, i) => {
       const label = LABEL.exec(line);
-      if (label) {
-        const name = label[1]!.toLowerCase();
-        current = name.includes("outcome") || name === "success" ? "outcome" : name === "rules" || name === "constraints" ? "rules" : "situation";
-        if (label[2]) parts[current].push(label[2]);
-        continue;
+      // A label is a short noun phrase ("Relevant rules or constraints"); "The rules are simple: …" is a sentence.
+      if (label && label[1]!.trim().split(/\s+/).length <= 6 && !/\b(is|are|was|were|be|will|can|should)\b/i.test(label[1]!)) {
+        const part = partOf(label[1]!);
+        if (part) {
+          current = part;
+          if (label[2]) parts[current].push(label[2]);
+          return;
+        }
+        if (!label[2]) unknownLabels.push({ label: label[1]!.trim(), line: firstLine + i });
       }
       parts[current].push(line);
-    }
+    });
   };
-  take(section.body);
+  take(section.body, section.line + 1);
   for (const child of children) {
-    take([`${child.title}:`, ...child.body]);
+    const part = partOf(child.title);
+    if (part) current = part;
+    else unknownLabels.push({ label: child.title, line: child.line });
+    take(child.body, child.line + 1);
   }
   const ruleBullets = bullets(parts.rules);
   return {
     title: section.title,
     situation: clean(parts.situation),
     outcome: clean(parts.outcome),
-    rules: ruleBullets.length ? ruleBullets : parts.rules.map((l) => l.trim()).filter(Boolean),
+    rules: ruleBullets.length ? ruleBullets : clean(parts.rules).split("\n\n").filter(Boolean),
     line: section.line,
+    unknownLabels,
   };
 }
 

@@ -75,8 +75,12 @@ interface TaskWords {
   actions: Set<Action>;
 }
 
-/** Title words count double: the title is the clearest statement of the job. */
-function taskWords(task: BriefTask): TaskWords {
+/**
+ * Title words count double: the title is the clearest statement of the job. A title whose verb is the product's own
+ * word ("Lend a book") takes its kind of action from the commands that use that word in their name or summary,
+ * when they agree on one.
+ */
+function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<ReturnType<typeof commandTerms>>): TaskWords {
   const words = new Map<string, number>();
   const add = (text: string, weight: number) => {
     for (const w of tokens(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
@@ -84,7 +88,14 @@ function taskWords(task: BriefTask): TaskWords {
   add(task.rules.join(" "), 0.5);
   add(`${task.situation} ${task.outcome}`, 1);
   add(task.title, 2);
-  const actions = new Set(tokens(task.title).map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
+  const title = tokens(task.title);
+  const actions = new Set(title.map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
+  const verb = title[0];
+  if (!actions.size && verb) {
+    const using = commands.filter((_, i) => ["the summary", "the action", "the command name"].includes(terms[i]!.get(verb)?.where ?? ""));
+    const kinds = new Set(using.map(commandAction));
+    if (kinds.size === 1) actions.add([...kinds][0]!);
+  }
   return { words, actions };
 }
 
@@ -122,9 +133,9 @@ const MIN_SCORE = 2;
 
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
 export function linkCommands(task: BriefTask, commands: CommandSpec[]): { commands: string[]; links: SkillLink[] } {
-  const words = taskWords(task);
   const visible = commands.filter((c) => !c.hidden);
   const terms = visible.map((c) => commandTerms(c));
+  const words = taskWords(task, visible, terms);
   // Words most commands share (the product's own name, "api") say little about which command a task needs.
   const df = new Map<string, number>();
   for (const t of terms) for (const w of t.keys()) df.set(w, (df.get(w) ?? 0) + 1);
@@ -166,6 +177,7 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));
   const skills: SkillPlan[] = named.map(({ task, name }) => {
     const { commands: linked, links } = linkCommands(task, commands);
+    for (const u of task.unknownLabels) warnings.push(`task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`);
     if (!task.outcome) warnings.push(`task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`);
     if (!linked.length) warnings.push(`task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`);
     const others = named.filter((n) => n.name !== name).map((n) => ({ name: n.name, title: n.task.title }));

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sampleForPattern } from "./pattern-sample.js";
 
 /** One invocation of the CLI under inspection, as evidence. */
 export interface Probe {
@@ -104,8 +105,11 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
 const FORMAT_SAMPLES: Record<string, string> = { date: "2026-05-04", "date-time": "2026-05-04T09:30:00Z", time: "09:30", email: "probe@example.com", uuid: "123e4567-e89b-42d3-a456-426614174000", uri: "https://example.com/probe", url: "https://example.com/probe", ipv4: "192.0.2.1" };
 const STRING_SAMPLES = ["inter-probe", "probe", "p1", "09:30", "2026-05-04", "1", "a", "A", "AB", "abc123", "PROBE"];
 
-/** Sample values that pass a flag's declared type, enum and limits, so a probe reaches the behaviour it tests. */
-function sample(p: HelpParameter): string {
+/**
+ * Sample values that pass a flag's declared type, enum and limits, so a probe reaches the behaviour it tests; `far`
+ * asks for an identifier that exists nowhere (the not-found probe).
+ */
+function sample(p: HelpParameter, far = false): string {
   if (p.enum?.length) return String(p.enum.find((e) => e !== null));
   if (p.type === "integer" || p.type === "number") {
     const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
@@ -123,7 +127,8 @@ function sample(p: HelpParameter): string {
       return true;
     }
   };
-  return STRING_SAMPLES.find(fits) ?? (p.minLength ? "p".repeat(p.minLength) : "inter-probe");
+  const candidates = [...(far ? ["inter-probe-missing-id"] : []), ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []), ...STRING_SAMPLES].filter((v): v is string => v !== undefined);
+  return candidates.find(fits) ?? (p.minLength ? "p".repeat(p.minLength) : "inter-probe");
 }
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
@@ -245,7 +250,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       [listProbe, listAgain, getMissing] = await Promise.all([
         list ? probe(words(list), { env }) : undefined,
         list ? probe(words(list), { env }) : undefined,
-        get ? probe([...words(get), required(get)[0]!.name, "inter-probe-missing-id"], { env }) : undefined,
+        get ? probe([...words(get), required(get)[0]!.name, sample(required(get)[0]!, true)], { env }) : undefined,
       ]);
       const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
       const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;

@@ -44,7 +44,7 @@ describe("inter build designs capabilities.json", () => {
     ]);
     expect(command(caps, "rooms availability list").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
     expect(caps.auth).toEqual({ env: "ROOMS_API_KEY", schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } });
-    expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL" });
+    expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL", path: "" });
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
     expect(caps.skills.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
     expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms availability list"]));

@@ -59,7 +59,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.json.ok).toBe(true);
-    expect(run.json.data.map((r: any) => r.id)).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
+    expect(run.json.result.map((r: any) => r.id)).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
     expect(run.json.page).toEqual({ has_more: false, next_cursor: null });
     expect(run.json.rules).toEqual(expect.arrayContaining(["Never cancel a booking the user did not name explicitly."]));
     expect(run.json.skills.map((s: any) => s.command)).toContain("rooms skills cancel-a-booking");
@@ -182,15 +182,15 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
 
   it("pages: has_more and next_cursor per page, --all follows them, --max-pages bounds it", async () => {
     const first = await rooms(["rooms", "list", "--limit", "2"]);
-    expect(first.json.data).toHaveLength(2);
+    expect(first.json.result).toHaveLength(2);
     expect(first.json.page).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
     const second = await rooms(["rooms", "list", "--limit", "2", "--cursor", first.json.page.next_cursor, "--quiet"]);
     expect(second.json.map((r: any) => r.id)).toEqual(["rm_cosmos", "rm_delta"]);
     const all = await rooms(["rooms", "list", "--limit", "2", "--all"]);
-    expect(all.json.data.map((r: any) => r.id)).toHaveLength(6);
+    expect(all.json.result.map((r: any) => r.id)).toHaveLength(6);
     expect(all.json.page).toEqual({ has_more: false, pages: 3 });
     const bounded = await rooms(["rooms", "list", "--limit", "1", "--all", "--max-pages", "3"]);
-    expect(bounded.json.data).toHaveLength(3);
+    expect(bounded.json.result).toHaveLength(3);
     expect(bounded.json.page).toEqual({ has_more: true, pages: 3 });
   });
 
@@ -231,7 +231,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     for (const file of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md"]) {
       expect(readFileSync(join(root, file), "utf8").length, file).toBeGreaterThan(20);
     }
-    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "bin/rooms.cjs" } });
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "rooms.cjs" } });
     expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies).toBeUndefined();
   });
 

@@ -41,7 +41,7 @@ describe("inspect: the example candidate", () => {
     expect(receipt.certification).toEqual({ level: "Agent-Native", blocking: [] });
     expect(receipt.summary.fail).toBe(0);
     expect(receipt.rules).toHaveLength(98);
-    expect(receipt.api).toEqual({ probed: true });
+    expect(receipt.api).toEqual({ probed: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     const byId = Object.fromEntries(receipt.rules.map((r: any) => [r.id, r]));
     expect(byId.X6).toMatchObject({ status: "pass", evidence: [expect.objectContaining({ command: "rooms bookings get --booking-id inter-probe-missing-id", exitCode: 20 })] });
     expect(byId.O8.status).toBe("pass");
@@ -100,7 +100,7 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a CLI that waits for input on a bare call breaks E7 and C6 only", async () => {
-    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "bin/rooms.cjs"), 'const { run } = require("../lib/runtime.cjs");', 'const { run } = require("../lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
+    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "rooms.cjs"), 'const { run } = require("./lib/runtime.cjs");', 'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(failing(result.json.data)).toEqual(["C6", "E7"]);
     expect(result.json.data.certification.level).toBe("none");

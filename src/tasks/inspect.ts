@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { InterConfig } from "../config/types.js";
 import { servicesKey } from "../config/secret-keys.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
@@ -16,6 +16,12 @@ export interface InspectData {
   notApplicable: number;
   blocking: string[];
   receipt: string;
+}
+
+/** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
+export function serviceFiles(services: Record<string, { command: string[] }>): string[] {
+  const files = Object.values(services).flatMap((s) => s.command.slice(1));
+  return [...new Set(files.filter((a) => !a.startsWith("-") && !/[{}*?[\]]/.test(a) && !isAbsolute(a) && !a.split(/[\\/]/).includes("..") && /[./]/.test(a) && /\.[A-Za-z0-9]+$/.test(a)))].sort();
 }
 
 const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
@@ -36,7 +42,8 @@ export function inspectTask(config: InterConfig): TaskSpec {
     deps: ["bundle"],
     uses: { bundle: candidateOf },
     config: { outDir: outDir(config), services: servicesKey(services) },
-    inputs: [],
+    // The service's own files (its script, named in its command) are inputs: a changed server is probed again.
+    inputs: serviceFiles(services),
     outputs: [receiptFile],
     // Whether the credential is present decides which probes can run (its value is hashed, never stored).
     env: [credential],

@@ -12,8 +12,9 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
   Object.entries({
     read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
     create: "create add make open register submit start schedule reserve post issue invite upload enroll generate",
-    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark",
-    undo: "cancel return undo revoke remove delete withdraw release close end stop refund unsubscribe archive deactivate disable terminate void unassign unregister",
+    // Archiving or disabling keeps the thing: a change of state, not a removal.
+    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable",
+    undo: "cancel return undo revoke remove delete withdraw release close end stop refund unsubscribe terminate void unassign unregister",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
 type Action = "read" | "create" | "update" | "undo";
@@ -35,24 +36,32 @@ export function stem(word: string): string {
   return w.replace(/ll$/, "l");
 }
 
+/** Words and each pair of neighbours ("area 7" is not "7 area"): pairs tell apart commands made of the same words. */
+function termsOf(text: string): string[] {
+  const words = tokens(text);
+  return [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
+}
+
+/** Words of a text, stemmed; numbers count ("area 7" and "area7" both give area, 7). */
 function tokens(text: string): string[] {
-  return kebab(text)
+  return kebab(text.replace(/([A-Za-z])(\d)/g, "$1 $2").replace(/(\d)([A-Za-z])/g, "$1 $2"))
     .split("-")
-    .filter((t) => t.length > 1 && !STOP.has(t) && !/^\d+$/.test(t))
-    .map(stem);
+    .filter((t) => (t.length > 1 || /^\d$/.test(t)) && !STOP.has(t))
+    .map((t) => (/^\d+$/.test(t) ? t : stem(t)));
 }
 
 /** Where a command's words come from, strongest first; the reason for a link names these. */
 function commandTerms(command: CommandSpec): Map<string, { weight: number; where: string }> {
   const terms = new Map<string, { weight: number; where: string }>();
   const add = (text: string | undefined, weight: number, where: string) => {
-    for (const t of tokens(text ?? "")) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, { weight, where });
+    for (const t of termsOf(text ?? "")) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, { weight, where });
   };
   add(command.flags.map((f) => f.flag).join(" "), 0.25, "a flag");
   add(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path");
   add(command.operation.operationId, 1, "the operationId");
   add(command.description, 1.5, "the summary");
   add(command.path.slice(1, -1).join(" "), 2, "the command name");
+  add(command.path.slice(0, -1).join(" "), 2, "the command name");
   add(command.path[command.path.length - 1]!.replace(/-\d+$/, ""), 2, "the action");
   add(command.path[0], 3, "the resource");
   return terms;
@@ -83,7 +92,7 @@ interface TaskWords {
 function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<ReturnType<typeof commandTerms>>): TaskWords {
   const words = new Map<string, number>();
   const add = (text: string, weight: number) => {
-    for (const w of tokens(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
+    for (const w of termsOf(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
   };
   add(task.rules.join(" "), 0.5);
   add(`${task.situation} ${task.outcome}`, 1);

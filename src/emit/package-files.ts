@@ -112,7 +112,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     rules: [...caps.rules, ...rules.map((r) => r.text)],
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
     help,
-    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), commands: entries.filter((c) => c.path[0] === name && !c.hidden).map((c) => c.name) })),
+    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: entries.filter((c) => c.path[0] === name && !c.hidden).length })),
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);

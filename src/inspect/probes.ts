@@ -171,7 +171,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       probe(["--inter-probe-bogus-flag"]),
       probe([], { timeoutMs: 5000 }),
       probe([], { input: "\n", timeoutMs: 5000 }),
-      probe(["--mcp-schema"]),
+      probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       probe(["skills"]),
       probe(["skills", "--fields", "name"]),
       probe(["skills", "--human"]),

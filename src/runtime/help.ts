@@ -89,7 +89,7 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
   };
 }
 
-const groupEntry = (cli: Cli, g: Cli["manifest"]["groups"][number]) => ({ name: g.name, description: g.description, group: true, commands: g.commands.length, help: `${cli.manifest.product.binary} ${g.name} --help` });
+const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({ name: g.name, description: g.description, group: true, commands: g.count });
 
 /**
  * Root help (D1, D3, D11). A CLI whose full listing fits the help budget lists every command with typed parameters;
@@ -98,13 +98,13 @@ const groupEntry = (cli: Cli, g: Cli["manifest"]["groups"][number]) => ({ name: 
 export function rootHelp(cli: Cli) {
   const { binary, name, version, description } = cli.manifest.product;
   const intro = `${binary} ${version} — the ${name} command line. ${description}`.trim();
-  const groups = cli.manifest.groups.map((g) => groupEntry(cli, g));
+  const groups = cli.manifest.groups.map(groupEntry);
   if (cli.manifest.help === "full") {
     const commands = cli.all().filter((c) => !c.hidden).map((c) => commandHelp(cli.manifest, c));
     return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(binary)], { groups });
   }
   const total = groups.reduce((n, g) => n + g.commands, 0);
-  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(binary)], { groups });
+  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(binary)]);
 }
 
 export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
@@ -156,7 +156,7 @@ export function describeCommands(cli: Cli, commands: Command[]) {
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     commands: commands.filter((c) => !c.hidden).map((c) => ({
       ...commandHelp(manifest, c),
-      output: outputSchema(c),
+      outputSchema: outputSchema(c),
       ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
       errors: errorsOf(c),
       exitCodes: [...new Set([0, ...errorsOf(c).map((e) => e.exitCode)])].sort((a, b) => a - b),

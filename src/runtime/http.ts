@@ -73,10 +73,22 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
 
 /** The request as shown by --dry-run and in errors: the credential never appears. */
 export function redactRequest(request: Request, credential: string | undefined): Request {
-  const scrub = (s: string) => (credential ? s.split(credential).join(REDACTED).split(encodeURIComponent(credential)).join(REDACTED) : s);
+  if (!credential) return request;
+  // Where the credential was placed (a header, a query value, a cookie) it is replaced whole; elsewhere a credential
+  // long enough to be one is cut out of any text, while a short one would mangle unrelated text ("x" in a host name).
+  const scrub = (s: string) => (credential.length >= 4 ? s.split(credential).join(REDACTED).split(encodeURIComponent(credential)).join(REDACTED) : s);
+  const parsed = new URL(request.url);
+  const placed = [...parsed.searchParams].filter(([, v]) => v === credential);
+  for (const [k] of placed) parsed.searchParams.set(k, REDACTED);
+  const url = placed.length ? parsed.toString() : request.url;
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(request.headers)) headers[k] = k === "authorization" ? v.replace(/^(\w+) .*/, `$1 ${REDACTED}`) : scrub(v);
-  return { ...request, url: scrub(request.url), headers, ...(request.body !== undefined ? { body: scrub(request.body) } : {}) };
+  for (const [k, v] of Object.entries(request.headers)) {
+    if (k === "authorization") headers[k] = v.replace(/^(\w+) .*/, `$1 ${REDACTED}`);
+    else if (v === credential) headers[k] = REDACTED;
+    else if (k === "cookie") headers[k] = v.split("; ").map((c) => (c.slice(c.indexOf("=") + 1) === encodeURIComponent(credential) ? `${c.slice(0, c.indexOf("="))}=${REDACTED}` : c)).join("; ");
+    else headers[k] = scrub(v);
+  }
+  return { ...request, url: scrub(url), headers, ...(request.body !== undefined ? { body: scrub(request.body) } : {}) };
 }
 
 const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;

@@ -67,8 +67,8 @@ export interface Command {
 export interface Group {
   name: string;
   description: string;
-  /** Visible commands of the group, by full name. */
-  commands: string[];
+  /** How many visible commands the group has (their names are in its file). */
+  count: number;
 }
 
 export interface Manifest {

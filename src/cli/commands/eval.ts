@@ -137,21 +137,23 @@ export class EvalNewCommand extends BaseCommand {
     await tar.t({
       file: tgz,
       onReadEntry: (entry) => {
-        if (!/^package\/(manifest\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path)) return entry.resume();
+        if (!/^package\/(manifest\.json|commands\/[^/]+\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path)) return entry.resume();
         const chunks: Buffer[] = [];
         entry.on("data", (c: Buffer) => chunks.push(c));
         entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
       },
     });
-    const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; groups: Array<{ commands: string[] }> } | null;
+    const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; } | null;
     if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
     const binary = manifest.product.binary;
+    // Commands live in one file per group (package/commands/<group>.json).
+    const names = new Set(Object.entries(files).filter(([p]) => p.startsWith("package/commands/")).flatMap(([, text]) => (JSON.parse(text) as { commands: Array<{ name: string; hidden?: boolean }> }).commands.filter((c) => !c.hidden).map((c) => c.name)));
     const scenarios = Object.entries(files)
       .filter(([p]) => p.endsWith("/SKILL.md"))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([path, text]) => {
         const name = path.split("/")[2]!;
-        const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => manifest.groups.some((g) => g.commands.includes(c)));
+        const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => names.has(c));
         const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
         return {
           id: name,

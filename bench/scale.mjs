@@ -1,11 +1,11 @@
-// A generated description of 20,000 operations (test/fixtures/big-openapi.mjs): the cold build to a certified
+// A generated description of 20,000 operations (test/products/big-openapi.mjs): the cold build to a certified
 // candidate timed from outside (start to exit), the size of the CLI's root --help, and one call of the generated CLI
 // against `node -e 0` in one interleaved run. Budgets (issue 18): build ≤ 30 s, root help ≤ 64 KiB, a call ≤ 1.5×.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { BIG_BRIEF, bigDocument } from "../test/fixtures/big-openapi.mjs";
+import { BIG_BRIEF, bigDocument } from "../test/products/big-openapi.mjs";
 import { compare, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");

@@ -13,8 +13,8 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
     read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
     create: "create add make open register submit start schedule reserve post issue invite upload enroll generate",
     // Archiving or disabling keeps the thing: a change of state, not a removal.
-    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable",
-    undo: "cancel return undo revoke remove delete withdraw release close end stop refund unsubscribe terminate void unassign unregister",
+    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable close reopen resolve lock unlock",
+    undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
 type Action = "read" | "create" | "update" | "undo";
@@ -98,8 +98,15 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
   add(`${task.situation} ${task.outcome}`, 1);
   add(task.title, 2);
   const title = tokens(task.title);
+  // The word after the title's verb is what the task acts on ("Find trips between two stations"): it counts most.
+  if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
   const actions = new Set(title.map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
   const verb = title[0];
+  // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
+  if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
+    actions.add("create");
+    words.set(verb, 3);
+  }
   if (!actions.size && verb) {
     const using = commands.filter((_, i) => ["the summary", "the action", "the command name"].includes(terms[i]!.get(verb)?.where ?? ""));
     const kinds = new Set(using.map(commandAction));
@@ -125,7 +132,10 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
     matched.push({ word: w, where: term.where, part });
   }
   const action = commandAction(command);
-  let factor = 1;
+  // Each word of the command's name the task never says makes it more specific than asked ("pulls comments update"
+  // for "Close a pull request"): the most general command that fits ranks first.
+  const unsaid = tokens(command.path.slice(0, -1).join(" ")).filter((w) => !task.words.has(w)).length;
+  let factor = 0.8 ** unsaid;
   let why = "";
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.

@@ -1,7 +1,7 @@
 import { InterError } from "../errors.js";
 
-export const MAX_ENTRY_BYTES = 20 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 100 * 1024 * 1024;
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 export const MAX_ENTRIES = 20_000;
 
 export interface TarEntry {

@@ -7,9 +7,9 @@ import { inter, makeProject, REPO } from "../helpers.js";
 
 /**
  * A second product nobody tuned the designer to: a Swagger 2.0 library API under basePath /v1, served by a server that
- * answers 404 outside /v1, paging in four styles (test/fixtures/library/server.mjs).
+ * answers 404 outside /v1, paging in four styles (test/products/library/server.mjs).
  */
-const FIXTURE = join(REPO, "test/fixtures/library");
+const FIXTURE = join(REPO, "test/products/library");
 const KEY = "library-demo-key";
 
 async function startLibrary(): Promise<{ url: string; stop(): Promise<void> }> {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module shared with bench/scale.mjs
-import { BIG_BRIEF, bigDocument } from "../fixtures/big-openapi.mjs";
+import { BIG_BRIEF, bigDocument } from "../products/big-openapi.mjs";
 import { config, inter, makeProject } from "../helpers.js";
 
 describe("a description of 20,000 operations", () => {

@@ -21,14 +21,14 @@ describe("which calls only ask for help", () => {
   });
 
   it("a destructive call hidden behind a help value is observed and judged", () => {
-    const obs = observe(cli(["rooms", "bookings", "cancel"]), [call(["rooms", "bookings", "cancel", "--booking-id", "bk_1", "--reason", "-h"], '{"data":{"id":"bk_1"}}')], "/nonexistent", true);
+    const obs = observe(cli(["rooms", "bookings", "cancel"]), [call(["rooms", "bookings", "cancel", "--booking-id", "bk_1", "--reason", "-h"], '{"result":{"id":"bk_1"}}')], "/nonexistent", true);
     expect(obs.state).toBe("available");
   });
 });
 
 describe("numbers compared without precision loss", () => {
   it("two integers beyond 2^53 that JSON.parse would make equal stay different", () => {
-    const observations = new Map([["o", observe(cli(["x"]), [call(["x"], '{"data":{"id":9007199254740993}}')], "/nonexistent", true)]]);
+    const observations = new Map([["o", observe(cli(["x"]), [call(["x"], '{"result":{"id":9007199254740993}}')], "/nonexistent", true)]]);
     const check = (expected: unknown) => judgeCheck({ id: "c", type: "field_equals", description: "", source: { observation_id: "o", field: ["stdout", "result", "id"] }, expected }, observations as any);
     expect(check(parseLossless("9007199254740992")).status).toBe("fail");
     expect(check(parseLossless("9007199254740993")).status).toBe("pass");

@@ -36,7 +36,7 @@ export interface ValidationReport {
 
 export const LIMITS = [
   "Schema validity proves the plan is well-formed, not that its expected values are true for the business.",
-  "Validation cannot establish that a live identifier (a room id, a booking id) exists in the target API.",
+  "Validation cannot establish that a live identifier (the id of a record the task names) exists in the target API.",
   "Checks prove narrow facts: command_success is not correctness, a non-empty file is not the right file.",
 ];
 

@@ -119,6 +119,11 @@ export interface TargetsConfig {
        * @default `false`
        */
       requireSealed?: boolean;
+      /**
+       * Fail an attempt (and the gate) on a mutating call no observation of its scenario matches: a change the plan never looks at.
+       * @default `false`
+       */
+      forbidSideEffects?: boolean;
     };
   };
 }

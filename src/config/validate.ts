@@ -54,7 +54,7 @@ const isConfig = t.isObject({
             ]),
           ),
           services: t.isOptional(t.isRecord(isService)),
-          gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()) })),
+          gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()), forbidSideEffects: t.isOptional(t.isBoolean()) })),
         }),
       ),
     }),

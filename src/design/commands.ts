@@ -270,7 +270,7 @@ export function designCommands(model: OperationModel, config: InterConfig, sourc
       destructive,
       permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
       ...(pagination ? { pagination } : {}),
-      output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}) },
+      output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}), ...(success?.propertyTypes ? { types: success.propertyTypes } : {}) },
       auth: (security[0] ?? []).filter((s) => model.securitySchemes[s]),
       statuses: op.responses.map((r) => r.status),
       hidden: op.cli.hidden === true,

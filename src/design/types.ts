@@ -24,7 +24,7 @@ export interface CommandSpec {
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
-  output: { shape: OutputShape; listField?: string; fields?: string[] };
+  output: { shape: OutputShape; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }> };
   /** Security schemes the command sends (the first requirement set); empty when it needs none. */
   auth: string[];
   /** The response statuses the document declares (which errors the command can end with). */

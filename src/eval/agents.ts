@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { sha256 } from "../cache/hash.js";
 import type { AgentConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
@@ -151,6 +151,16 @@ export function commandAgent(name: string, template: string[], env: Record<strin
 interface ReferenceStep {
   argv: string[];
   save_stdout?: string;
+  /** Save only this field of the JSON stdout (["result"]: the list a task asks for, without the envelope). */
+  save_field?: string[];
+}
+
+/** What a step saves: its stdout, or the JSON of one field of it. */
+function saved(stdout: string, field: string[] | undefined): string {
+  if (!field) return stdout;
+  let value: unknown = JSON.parse(stdout);
+  for (const key of field) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return `${JSON.stringify(value ?? null, null, 2)}\n`;
 }
 
 /** Replays reference solutions kept outside the plan: a golden run proving plan and candidate agree. */
@@ -177,7 +187,16 @@ export function referenceAgent(referenceFile: string | undefined): Agent {
       for (const step of plan) {
         const outcome = await spawnInGroup([join(attempt.seen.binDir, step.argv[0]!), ...step.argv.slice(1)], attempt);
         log.push(`$ ${step.argv.join(" ")}`, outcome.all);
-        if (step.save_stdout) writeFileSync(join(attempt.host.outputs, step.save_stdout), outcome.stdout);
+        if (step.save_stdout) {
+          // A saved file stays in the outputs folder, whatever the reference file says.
+          const target = resolve(attempt.host.outputs, step.save_stdout);
+          if (!target.startsWith(resolve(attempt.host.outputs) + sep)) return { exitCode: null, timedOut: false, harnessError: `reference step for ${attempt.scenarioId}: save_stdout "${step.save_stdout}" leaves the outputs folder` };
+          try {
+            writeFileSync(target, saved(outcome.stdout, step.save_field));
+          } catch (error) {
+            return { exitCode: null, timedOut: false, harnessError: `reference step for ${attempt.scenarioId}: could not save ${step.save_stdout}: ${(error as Error).message}` };
+          }
+        }
         last = { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}) };
         if (outcome.timedOut || outcome.harnessError) break;
       }

@@ -11,6 +11,7 @@ import { writeBrokerClient } from "./broker-client.js";
 import { nativeClient, writeNativeClient } from "./broker-client-native.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
 import { redactDeep, redactTree } from "./redact.js";
+import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
 import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
 
@@ -25,6 +26,8 @@ export interface AttemptResult {
   harness_error?: string;
   duration_ms: number;
   workspace: string;
+  /** Calls of mutating commands that no observation of the scenario matched (what the plan never looks at). */
+  side_effects?: SideEffect[];
 }
 
 /** What every attempt of one run shares. */
@@ -47,6 +50,8 @@ export interface AttemptContext {
   /** Host paths never shown to the agent even when its argv names them: the evaluation folder, plan, references. */
   hidden: string[];
   signal: AbortSignal;
+  /** The gate's --forbid-side-effects: an unobserved mutating call fails the attempt whatever the plan says. */
+  forbidSideEffects?: boolean;
 }
 
 /** The base PATH of the candidate's own process: Node first, for the `#!/usr/bin/env node` of generated CLIs. */
@@ -186,7 +191,10 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     }
     const invocations = base.invocations;
     const observations = new Map(scenario.observations.map((o: any) => [o.id, observe(o, invocations, folders.outputs, true)]));
-    const checks: CheckResult[] = scenario.checks.map((c: any) => judgeCheck(c, observations as any));
+    // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
+    const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.packageRoot));
+    const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
+    const checks: CheckResult[] = [...scenario.checks.map((c: any) => judgeCheck(c, observations as any)), ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true)];
     let transcriptText = "";
     if (outcome.transcript && existsSync(outcome.transcript)) {
       transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
@@ -202,7 +210,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       summary = summarizeTranscript(parsed);
     }
     const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}), ...(summary ? { summary } : {}) };
-    const result = { ...base, agent };
+    const result = { ...base, agent, side_effects: sideEffects };
     if (outcome.harnessError) return { ...harness(outcome.harnessError, checks), ...result };
     // The agent's own account of a failure of its model, login or permissions: nothing was learnt about the candidate.
     if (outcome.parsed?.error && !outcome.timedOut) return { ...harness(outcome.parsed.error, checks), ...result };

@@ -25,7 +25,9 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
   if (!existsSync(options.planFile)) throw new InterError("INPUT_NOT_FOUND", `No plan at ${options.planFile}.`, "Write one with `inter eval new <folder>`.", { file: options.planFile });
   const planText = readFileSync(options.planFile, "utf8");
   const receipt = options.receiptFile && existsSync(options.receiptFile) ? JSON.parse(readFileSync(options.receiptFile, "utf8")) : undefined;
-  const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null);
+  // The reference solutions are checked with the plan when they are what will run.
+  const replaying = (options.agent ?? "reference") === "reference" && options.referenceFile && existsSync(options.referenceFile);
+  const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null, replaying ? { reference: { file: options.referenceFile!, text: readFileSync(options.referenceFile!, "utf8") } } : {});
   if (!report.valid) throw planInvalid(report);
   const plan = parseLossless(planText) as any;
   requireCredential(plan, options.planFile);
@@ -37,6 +39,7 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
     receipt: receipt ?? null,
     agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root),
     hidden: referenceFile ? [referenceFile] : [],
+    ...(gate.forbidSideEffects ? { forbidSideEffects: true } : {}),
   });
   const judged = { ...results, gate: applyGate(results, gate) };
   const file = join(options.runDir, "results.json");

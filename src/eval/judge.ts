@@ -18,7 +18,7 @@ export interface CheckResult {
 
 type Observation =
   | { state: "available"; kind: "cli"; value: { argv: string[]; stdout: unknown; exit_code: number | null } }
-  | { state: "available"; kind: "file"; value: { exists: boolean; bytes: number; sha256: string | null } }
+  | { state: "available"; kind: "file"; value: { exists: boolean; bytes: number; sha256: string | null; content?: unknown } }
   | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
@@ -39,6 +39,8 @@ export function asksForHelp(argv: string[], booleans: ReadonlySet<string> = BOOL
   });
 }
 const UNAVAILABLE = Symbol("unavailable");
+/** Files larger than this are judged by size and hash only; their content is unavailable to field paths. */
+const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
 
 function parseStdout(stdout: string): unknown {
   try {
@@ -69,7 +71,10 @@ export function observe(observation: any, invocations: Invocation[], outputsDir:
       const root = realpathSync(outputsDir);
       const stat = lstatSync(file);
       if (!stat.isFile() || !realpathSync(file).startsWith(root + sep)) return absent;
-      return { state: "available", kind: "file", value: { exists: true, bytes: stat.size, sha256: createHash("sha256").update(readFileSync(file)).digest("hex") } };
+      const bytes = readFileSync(file);
+      // The content is read for field paths (["content", …]): parsed when the whole file is JSON, else its text.
+      const content = stat.size <= MAX_CONTENT_BYTES ? parseStdout(bytes.toString("utf8")) : undefined;
+      return { state: "available", kind: "file", value: { exists: true, bytes: stat.size, sha256: createHash("sha256").update(bytes).digest("hex"), ...(content !== undefined ? { content } : {}) } };
     } catch {
       return absent;
     }
@@ -77,9 +82,10 @@ export function observe(observation: any, invocations: Invocation[], outputsDir:
   return { state: "not-collected", kind: observation.kind, reason: "this runner does not record HTTP requests" };
 }
 
-/** A field path into an available cli observation; an absent key is unavailable, not null. */
+/** A field path into an available cli or file observation; an absent key (or an absent file) is unavailable, not null. */
 function field(obs: Observation | undefined, path: string[]): unknown | typeof UNAVAILABLE {
-  if (!obs || obs.state !== "available" || obs.kind !== "cli") return UNAVAILABLE;
+  if (!obs || obs.state !== "available") return UNAVAILABLE;
+  if (obs.kind === "file" && path[0] === "content" && !obs.value.exists) return UNAVAILABLE;
   let value: unknown = obs.value;
   for (const key of path) {
     if (Array.isArray(value) && /^\d+$/.test(key) && Number(key) < value.length) value = value[Number(key)];
@@ -102,6 +108,16 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual((a as any)[k], (b as any)[k]));
 }
 
+/** The value a call gave a flag, as `--flag value` or `--flag=value`; the last one when repeated. */
+export function flagValue(argv: string[], flag: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === flag && i + 1 < argv.length) value = argv[++i];
+    else if (argv[i]!.startsWith(`${flag}=`)) value = argv[i]!.slice(flag.length + 1);
+  }
+  return value;
+}
+
 const why = (obs: Observation | undefined, id: string) => (!obs ? `observation ${id} does not exist` : obs.state === "available" ? "" : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`);
 
 /** The six checks exactly as EVAL-PLAN.md's table defines them; nothing turns incomplete into pass. */
@@ -119,6 +135,12 @@ export function judgeCheck(check: any, observations: Map<string, Observation>): 
       if (value === UNAVAILABLE) return { ...base, status: "incomplete", expected: check.expected, reason: why(observations.get(check.source.observation_id), check.source.observation_id) || `${JSON.stringify(check.source.field)} is unavailable` };
       const equal = deepEqual(value, check.expected);
       return { ...base, status: equal ? "pass" : "fail", observed: value, expected: check.expected, reason: equal ? "equal" : "different (no coercion)" };
+    }
+    case "flag_equals": {
+      if (obs?.state !== "available" || obs.kind !== "cli") return { ...base, status: "incomplete", expected: check.expected, reason: why(obs, check.observation_id) || "not a cli observation" };
+      const value = flagValue(obs.value.argv, check.flag);
+      if (value === undefined) return { ...base, status: "fail", expected: check.expected, reason: `the call did not give ${check.flag}` };
+      return { ...base, status: value === check.expected ? "pass" : "fail", observed: value, expected: check.expected, reason: value === check.expected ? "equal" : "different" };
     }
     case "values_match": {
       const left = field(observations.get(check.left.observation_id), check.left.field);

@@ -6,7 +6,7 @@ import { InterError } from "../errors.js";
 import type { Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../inspect/install.js";
-import { planLimits, type Limit } from "../plan/limits.js";
+import { planLimits, planProofs, type Limit } from "../plan/limits.js";
 import type { GateResult } from "../report/gate.js";
 import { evaluationSecrets, redactor } from "./redact.js";
 import { detectIsolation, type Isolation } from "./sandbox.js";
@@ -50,6 +50,8 @@ export interface EvalResults {
   assumptions: string[];
   /** What the plan's checks cannot establish, from its observations and check types. */
   limits: Limit[];
+  /** What a pass of each scenario proves, one sentence per check (and per side-effect rule). */
+  proves: Limit[];
   started_at: string;
   finished_at: string;
   scenarios: ScenarioSummary[];
@@ -95,6 +97,8 @@ export interface EvalRunOptions {
   assetsDir?: string;
   /** Files the agent must never see even if its argv names them (the plan, the reference solutions). */
   hidden?: string[];
+  /** An unobserved mutating call fails its attempt, whatever the plan's settings say (--forbid-side-effects). */
+  forbidSideEffects?: boolean;
 }
 
 const combinations = (n: number, k: number) => {
@@ -129,7 +133,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const receipt = bindReceipt(options.receipt, candidate);
   const receiptKey = receipt && "sha256" in receipt ? receipt.sha256 : null;
   const isolation = await detectIsolation();
-  const key = sha256(JSON.stringify({ candidate, planHash, agent: identity, receipt: receiptKey, isolation: isolation.kind, ...(shard ? { shard } : {}) }));
+  const key = sha256(JSON.stringify({ candidate, planHash, agent: identity, receipt: receiptKey, isolation: isolation.kind, ...(shard ? { shard } : {}), ...(options.forbidSideEffects ? { forbidSideEffects: true } : {}) }));
   const journal = join(options.runDir, "journal.jsonl");
   if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
@@ -188,6 +192,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     ...(options.assetsDir ? { assetsDir: options.assetsDir } : {}),
     hidden: [options.planFile, ...(options.hidden ?? [])],
     signal: options.signal,
+    ...(options.forbidSideEffects ? { forbidSideEffects: true } : {}),
   };
   const queue = [...todo];
   const worker = async () => {
@@ -217,6 +222,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     settings,
     assumptions: Array.isArray(plan.assumptions) ? plan.assumptions : [],
     limits: planLimits(plan),
+    proves: planProofs(plan),
     started_at: startedAt,
     finished_at: new Date().toISOString(),
     ...tally(attempts, ids),

@@ -34,6 +34,8 @@ export interface HelpParameter {
 
 export interface HelpCommand {
   name: string;
+  /** From --describe: the JSON Schema of what the command prints as `result`. */
+  outputSchema?: unknown;
   description?: string;
   parameters?: HelpParameter[];
   destructive?: boolean;

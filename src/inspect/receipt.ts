@@ -22,7 +22,7 @@ export interface Receipt {
   package: { name: string; version: string; binary: string };
   /** Flags every command accepts, as the CLI's help lists them (plans may use them in command prefixes). */
   globalFlags: string[];
-  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>; destructive: boolean; permission?: string; output?: string }>;
+  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>; destructive: boolean; permission?: string; output?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
   skills: SkillCheck[];
   rules: RuleResult[];
   summary: { pass: number; fail: number; notApplicable: number };
@@ -52,6 +52,13 @@ export function judge(facts: Facts): RuleResult[] {
   });
 }
 
+/** The fields a command's output holds (of each item, for a list), from its --describe output schema. */
+function outputFields(schema: unknown): Record<string, { type?: string; enum?: unknown[] }> {
+  const s = schema as { type?: string; items?: { properties?: Record<string, { type?: string; enum?: unknown[] }> }; properties?: Record<string, { type?: string; enum?: unknown[] }> };
+  const props = (s.type === "array" ? s.items?.properties : s.properties) ?? {};
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { ...(typeof v?.type === "string" ? { type: v.type } : {}), ...(Array.isArray(v?.enum) ? { enum: v.enum } : {}) }]));
+}
+
 export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[] }): Receipt {
   const { facts } = input;
   const rules = judge(facts);
@@ -67,6 +74,7 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
       destructive: c.destructive === true,
       ...(c.permission ? { permission: c.permission } : {}),
       ...(c.output ? { output: c.output } : {}),
+      ...(c.outputSchema ? { fields: outputFields(c.outputSchema) } : {}),
     })),
     skills: input.skills,
     rules,

@@ -59,6 +59,8 @@ export interface Response {
   listField?: string;
   /** Top-level property names of an object response (or of the list's items). */
   properties?: string[];
+  /** Their types and enums, where the document says (what a plan may expect to read there). */
+  propertyTypes?: Record<string, { type: ValueType; enum?: Array<string | number | boolean | null> }>;
   /** With a listField: the wrapper object's own properties (e.g. a next-page cursor). */
   wrapperProperties?: string[];
   headers?: string[];

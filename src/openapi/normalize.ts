@@ -148,10 +148,13 @@ function pickMedia(content: Record<string, unknown>): string | undefined {
   return types.find((t) => JSON_MEDIA.test(t)) ?? types.find((t) => t === "application/x-www-form-urlencoded") ?? types.find((t) => t.startsWith("multipart/")) ?? types[0];
 }
 
+const typesOf = (props: Record<string, SchemaSummary>): NonNullable<Response["propertyTypes"]> =>
+  Object.fromEntries(Object.entries(props).map(([name, p]) => [name, { type: p.type, ...(p.enum?.length ? { enum: p.enum } : {}) }]));
+
 function responseFrom(status: string, summary: SchemaSummary | undefined, mediaType: string | undefined, description: string | undefined, headers: string[]): Response {
   const base: Response = { status, ...(description ? { description } : {}), ...(mediaType ? { mediaType } : {}), shape: "empty", ...(headers.length ? { headers } : {}) };
   if (status === "204" || !summary) return base;
-  if (summary.type === "array") return { ...base, shape: "array", ...(summary.itemSchema?.properties ? { properties: Object.keys(summary.itemSchema.properties) } : {}) };
+  if (summary.type === "array") return { ...base, shape: "array", ...(summary.itemSchema?.properties ? { properties: Object.keys(summary.itemSchema.properties), propertyTypes: typesOf(summary.itemSchema.properties) } : {}) };
   if (summary.type === "object") {
     const props = summary.properties ?? {};
     // A wrapper is an object whose one list of objects sits beside paging metadata ({ data: [...], next_cursor }).
@@ -165,7 +168,7 @@ function responseFrom(status: string, summary: SchemaSummary | undefined, mediaT
       shape: "object",
       // Paging metadata may sit one level down ({meta: {total}}, {links: {next}}): nested names as dot paths.
       ...(listField ? { listField, wrapperProperties: Object.entries(props).flatMap(([k, p]) => [k, ...Object.keys(p.properties ?? {}).map((n) => `${k}.${n}`)]) } : {}),
-      ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props) } : {}),
+      ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props), propertyTypes: typesOf(itemProps ?? props) } : {}),
     };
   }
   return { ...base, shape: summary.type ? "scalar" : "unknown" };

@@ -6,7 +6,12 @@ export function treeFromReceipt(receipt: Pick<Receipt, "candidate" | "package" |
   return {
     sha256: receipt.candidate?.sha256 ?? null,
     binary: receipt.package.binary,
-    commands: receipt.commands.map((c) => ({ name: c.name, parameters: c.parameters.map((p) => ({ name: p.name })) })),
+    commands: receipt.commands.map((c) => ({
+      name: c.name,
+      parameters: c.parameters.map((p) => ({ name: p.name, ...(p.type ? { type: p.type } : {}), ...(p.enum ? { enum: p.enum } : {}) })),
+      ...(c.permission ? { permission: c.permission } : {}),
+      ...(c.fields ? { fields: c.fields } : {}),
+    })),
     globalFlags: receipt.globalFlags,
   };
 }

@@ -2,11 +2,15 @@ import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
 import { sha256 } from "../cache/hash.js";
 import { InterError } from "../errors.js";
 import { compileSchema, type SchemaValidator } from "../json-schema.js";
+import { referenceFindings } from "./reference.js";
+import { strengthFindings } from "./strength.js";
 
 export type Stage = "shape" | "references" | "candidate" | "hygiene";
 
 export interface Finding {
   stage: Stage;
+  /** The file the pointer points into, when it is not the plan (the reference solutions). */
+  file?: string;
   severity: "error" | "warning";
   code: string;
   /** JSON pointer into the plan ("" is the whole document). */
@@ -18,7 +22,7 @@ export interface Finding {
 export interface CandidateTree {
   sha256: string | null;
   binary: string;
-  commands: Array<{ name: string; parameters: Array<{ name: string }> }>;
+  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; enum?: unknown[] }>; permission?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
   globalFlags: string[];
 }
 
@@ -43,8 +47,9 @@ export const LIMITS = [
 const REMOVED = new Set(["pack_id", "requirements", "prerequisites"]);
 const TOOL_OWNED = new Set(["candidate", "candidate_hash", "candidate_sha256", "candidate_sha", "cli_sha256", "receipt", "inspection_receipt", "receipt_sha256", "runtime_version", "inter_version", "node_version", "agent_version", "run_id", "run", "results", "plan_hash", "created_at", "generated_at"]);
 const BUILTIN_COMMANDS = ["skills", "issue create", "issue list", "issue show", "issue update"];
-const CHECK_KINDS: Record<string, string[]> = { command_success: ["cli"], file_exists: ["file"], file_nonempty: ["file"], file_sha256: ["file"], field_equals: ["cli"], values_match: ["cli"] };
-const FIELD_ROOTS = new Set(["stdout", "exit_code", "argv"]);
+const CHECK_KINDS: Record<string, string[]> = { command_success: ["cli"], flag_equals: ["cli"], file_exists: ["file"], file_nonempty: ["file"], file_sha256: ["file"], field_equals: ["cli", "file"], values_match: ["cli", "file"] };
+/** Where a field path may start, by the kind of observation it reads. */
+const FIELD_ROOTS: Record<string, string[]> = { cli: ["stdout", "exit_code", "argv"], file: ["content", "exists", "bytes", "sha256"] };
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const PLACEHOLDER = /<<[^>]*>>/;
 
@@ -102,7 +107,7 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
     if (named.has(error.instancePath)) continue;
     if (error.keyword === "oneOf" || error.keyword === "if") continue;
     if (error.keyword === "discriminator") {
-      const allowed = error.params.tag === "kind" ? "cli, file, request" : "command_success, field_equals, values_match, file_exists, file_nonempty, file_sha256";
+      const allowed = error.params.tag === "kind" ? "cli, file, request" : "command_success, field_equals, values_match, flag_equals, file_exists, file_nonempty, file_sha256";
       add("SCHEMA_VIOLATION", `${error.instancePath}/${error.params.tag}`, `${error.params.tag} ${JSON.stringify(error.params.tagValue)} is not one of ${allowed}.`, `Use one of: ${allowed}.`);
       continue;
     }
@@ -159,49 +164,67 @@ function references(plan: any, out: Finding[]): void {
         }
         const kinds = CHECK_KINDS[c.type];
         if (kinds && target.kind !== "request" && !kinds.includes(target.kind)) add("WRONG_OBSERVATION_KIND", at, `${c.type} needs a ${kinds.join(" or ")} observation; "${id}" is ${target.kind}.`, `Point it at a ${kinds.join(" or ")} observation.`);
-        if (Array.isArray(field) && field.length && !FIELD_ROOTS.has(field[0]!)) {
-          add("FIELD_PATH_ROOT", `${ptr("scenarios", i, "checks", j, where, "field")}/0`, `Field path ${JSON.stringify(field)} starts at "${field[0]}"; it must start at stdout, exit_code or argv.`, 'Start the path at "stdout", e.g. ["stdout", "result", "id"].');
+        const roots = FIELD_ROOTS[target.kind];
+        if (roots && Array.isArray(field) && field.length && !roots.includes(field[0]!)) {
+          add("FIELD_PATH_ROOT", `${ptr("scenarios", i, "checks", j, where, "field")}/0`, `Field path ${JSON.stringify(field)} starts at "${field[0]}"; on a ${target.kind} observation it must start at ${roots.join(", ")}.`, target.kind === "cli" ? 'Start the path at "stdout", e.g. ["stdout", "result", "id"].' : 'Start the path at "content" (the file parsed as JSON), e.g. ["content", "0", "title"].');
         }
       }
     });
   });
 }
 
+export interface ArgvProblem {
+  code: "UNKNOWN_BINARY" | "UNKNOWN_COMMAND" | "UNKNOWN_FLAG";
+  /** Index of the token at fault. */
+  index: number;
+  message: string;
+  suggestion: string;
+}
+
+/**
+ * What is wrong with a command line (a prefix, or a whole reference call) against the candidate: its binary, its
+ * command path and every flag it names. `partial` accepts words that only begin a command (a prefix may stop at a group).
+ */
+export function argvProblems(tokens: string[], tree: CandidateTree, partial: boolean): ArgvProblem[] {
+  const names = [...tree.commands.map((c) => c.name), ...BUILTIN_COMMANDS];
+  const [binary, ...rest] = tokens;
+  if (binary !== tree.binary) return [{ code: "UNKNOWN_BINARY", index: 0, message: `The call starts with "${binary}", but the candidate's binary is "${tree.binary}".`, suggestion: `Start it with "${tree.binary}".` }];
+  const firstFlag = rest.findIndex((t) => t.startsWith("-"));
+  const words = rest.slice(0, firstFlag < 0 ? rest.length : firstFlag);
+  let command: string | undefined;
+  for (let n = Math.min(3, words.length); n >= 1 && !command; n--) {
+    const candidate = words.slice(0, n).join(" ");
+    if (names.includes(candidate) || candidate === "skills") command = candidate;
+  }
+  if (!command && words.length) {
+    const typed = words.join(" ");
+    if (partial && names.some((n) => n.startsWith(`${typed} `))) return [];
+    return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate.`, suggestion: `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.` }];
+  }
+  const spec = tree.commands.find((c) => c.name === command);
+  const allowed = new Set([...(spec?.parameters ?? []).map((p) => p.name), ...tree.globalFlags]);
+  const problems: ArgvProblem[] = [];
+  rest.forEach((token, k) => {
+    if (!token.startsWith("--")) return;
+    // A token after a flag that takes a value is that value ("--title --fake"), not a flag.
+    const before = rest[k - 1];
+    if (before?.startsWith("--") && !before.includes("=") && spec?.parameters.some((p) => p.name === before && p.type !== "boolean")) return;
+    const flag = token.split("=")[0]!;
+    const base = flag.startsWith("--no-") && allowed.has(`--${flag.slice(5)}`) ? `--${flag.slice(5)}` : flag;
+    if (command && !BUILTIN_COMMANDS.includes(command) && !allowed.has(base)) {
+      problems.push({ code: "UNKNOWN_FLAG", index: k + 1, message: `"${command}" has no flag ${flag}.`, suggestion: `Its flags: ${[...(spec?.parameters ?? []).map((p) => p.name)].join(", ") || "(none)"}.` });
+    }
+  });
+  return problems;
+}
+
 /** Against the candidate: the binary, each prefix's command path and every flag it names exist. */
 function againstCandidate(plan: any, tree: CandidateTree, out: Finding[]): void {
-  const add = (code: string, pointer: string, message: string, suggestion: string) => out.push({ stage: "candidate", severity: "error", code, pointer, message, suggestion });
-  const names = [...tree.commands.map((c) => c.name), ...BUILTIN_COMMANDS];
   (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s: any, i: number) => {
     (Array.isArray(s?.observations) ? s.observations : []).forEach((o: any, j: number) => {
       if (o?.kind !== "cli" || !Array.isArray(o.command_prefix) || !o.command_prefix.length) return;
       const at = ptr("scenarios", i, "observations", j, "command_prefix");
-      const [binary, ...rest] = o.command_prefix as string[];
-      if (binary !== tree.binary) {
-        add("UNKNOWN_BINARY", `${at}/0`, `The prefix starts with "${binary}", but the candidate's binary is "${tree.binary}".`, `Start every command_prefix with "${tree.binary}".`);
-        return;
-      }
-      const words = rest.slice(0, rest.findIndex((t) => t.startsWith("-")) < 0 ? rest.length : rest.findIndex((t) => t.startsWith("-")));
-      let command: string | undefined;
-      for (let n = Math.min(3, words.length); n >= 1 && !command; n--) {
-        const candidate = words.slice(0, n).join(" ");
-        if (names.includes(candidate) || (candidate === "skills" && n >= 1)) command = candidate;
-      }
-      if (!command && words.length) {
-        const typed = words.join(" ");
-        const partial = names.some((n) => n.startsWith(`${typed} `));
-        if (!partial) add("UNKNOWN_COMMAND", `${at}/1`, `"${tree.binary} ${typed}" is not a command of the candidate.`, `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.`);
-        return;
-      }
-      const spec = tree.commands.find((c) => c.name === command);
-      const allowed = new Set([...(spec?.parameters ?? []).map((p) => p.name), ...tree.globalFlags]);
-      rest.forEach((token, k) => {
-        if (!token.startsWith("--")) return;
-        const flag = token.split("=")[0]!;
-        const base = flag.startsWith("--no-") && allowed.has(`--${flag.slice(5)}`) ? `--${flag.slice(5)}` : flag;
-        if (command && !BUILTIN_COMMANDS.includes(command) && !allowed.has(base)) {
-          add("UNKNOWN_FLAG", `${at}/${k + 1}`, `"${command}" has no flag ${flag}.`, `Its flags: ${[...(spec?.parameters ?? []).map((p) => p.name)].join(", ") || "(none)"}.`);
-        }
-      });
+      for (const p of argvProblems(o.command_prefix as string[], tree, true)) out.push({ stage: "candidate", severity: "error", code: p.code, pointer: `${at}/${p.index}`, message: p.message, suggestion: p.suggestion });
     });
   });
 }
@@ -229,7 +252,17 @@ function hygiene(plan: any, out: Finding[]): void {
 }
 
 /** Runs the four stages of EVAL-PLAN.md on the plan's text; `candidate` enables stage 3. */
-export async function validatePlan(text: string, file: string, schema: object, candidate: CandidateTree | null, candidateMissing = "no cli.tgz or inspection receipt is present"): Promise<ValidationReport> {
+export interface ValidateOptions {
+  /** Why there is no candidate, for the report. */
+  candidateMissing?: string;
+  /** Warnings count as errors. */
+  strict?: boolean;
+  /** The reference solutions beside the plan (file name and text), validated with it. */
+  reference?: { file: string; text: string };
+}
+
+export async function validatePlan(text: string, file: string, schema: object, candidate: CandidateTree | null, options: ValidateOptions = {}): Promise<ValidationReport> {
+  const candidateMissing = options.candidateMissing ?? "no cli.tgz or inspection receipt is present";
   const findings: Finding[] = [];
   const stages: ValidationReport["stages"] = { shape: { ran: true }, references: { ran: false }, candidate: { ran: false }, hygiene: { ran: false } };
   let plan: unknown;
@@ -250,8 +283,11 @@ export async function validatePlan(text: string, file: string, schema: object, c
       stages.candidate = { ran: true };
     } else stages.candidate = { ran: false, reason: candidateMissing };
     hygiene(plan, findings);
+    findings.push(...strengthFindings(plan, candidate));
+    if (options.reference) findings.push(...referenceFindings(plan, options.reference, candidate));
     stages.hygiene = { ran: true };
   }
+  if (options.strict) for (const f of findings) f.severity = "error";
   const errors = findings.filter((f) => f.severity === "error").length;
   return {
     valid: errors === 0,

@@ -6,7 +6,7 @@ import type { AttemptResult, EvalResults } from "../eval/run.js";
 import type { GateResult } from "./gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
-export type StoredResults = Omit<EvalResults, "limits" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "started_at" | "finished_at">> & { gate?: GateResult };
+export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };
 
 export interface Finding {
   scenario: string;

@@ -8,12 +8,15 @@ export interface GateOptions {
   allowIncomplete: boolean;
   /** Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged. */
   requireSealed?: boolean;
+  /** Fail the gate (and each attempt) on a mutating call no observation of its scenario matched. */
+  forbidSideEffects?: boolean;
 }
 
 export interface GateResult {
   min_pass_rate: number;
   allow_incomplete: boolean;
   require_sealed?: boolean;
+  forbid_side_effects?: boolean;
   met: boolean;
   missed: Array<{ scenario: string; rate: number | null; reason: string }>;
 }
@@ -34,6 +37,11 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | 
   }
   for (const scenario of results.scenarios) {
     const attempts = results.attempts.filter((a) => a.scenario === scenario.id);
+    const changes = attempts.reduce((n, a) => n + (a.side_effects?.length ?? 0), 0);
+    if (options.forbidSideEffects && changes) {
+      missed.push({ scenario: scenario.id, rate: null, reason: `${changes} mutating call${changes > 1 ? "s" : ""} no observation matches (unobserved side effects are forbidden)` });
+      continue;
+    }
     const judged = options.allowIncomplete ? attempts.filter((a) => a.status !== "incomplete") : attempts;
     if (!judged.length) {
       missed.push({ scenario: scenario.id, rate: null, reason: attempts.length ? `all ${attempts.length} attempts were incomplete; nothing was established` : "no attempts ran" });
@@ -46,7 +54,7 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | 
       missed.push({ scenario: scenario.id, rate, reason: `pass rate ${percent(rate)} (${judged.filter((a) => a.status === "pass").length}/${judged.length}${left ? `, ${left} incomplete left out` : ""}) is below ${percent(options.minPassRate)}` });
     }
   }
-  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, ...(options.requireSealed ? { require_sealed: true } : {}), met: missed.length === 0, missed };
+  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, ...(options.requireSealed ? { require_sealed: true } : {}), ...(options.forbidSideEffects ? { forbid_side_effects: true } : {}), met: missed.length === 0, missed };
 }
 
 /** EVAL_FAILED naming each scenario that missed the gate and why; `after` adds what the caller knows (counts, files). */
@@ -56,7 +64,7 @@ export function gateError(gate: GateResult, after: string, suggestion: string, d
 }
 
 export function gateRule(gate: GateResult): string {
-  return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}${gate.require_sealed ? ", sealed attempts required" : ""}`;
+  return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}${gate.require_sealed ? ", sealed attempts required" : ""}${gate.forbid_side_effects ? ", no unobserved side effects" : ""}`;
 }
 
 /** One line for logs and summaries; `brief` names the scenarios that missed without their reasons. */

@@ -83,10 +83,18 @@ function attemptSection(a: AttemptResult): string {
   return `<details${a.status === "pass" ? "" : " open"} id="attempt-${esc(a.scenario)}-${a.repetition}"><summary><span class="t-${a.status}">${statusMark[a.status]}</span> ${esc(a.scenario)} #${a.repetition} — ${a.status} <span class="muted">(${agent}, ${a.invocations.length} call${a.invocations.length === 1 ? "" : "s"})</span></summary>
 ${a.harness_error ? `<p class="t-error">Harness error: ${esc(a.harness_error)}</p>` : ""}
 ${checkRows.length ? `<table><thead><tr><th>Status</th><th>Check</th><th>Proves</th><th>Observed</th><th>Expected</th></tr></thead><tbody>${checkRows.join("")}</tbody></table>` : ""}
+${a.side_effects?.length ? `<h3>Unobserved side effects</h3><p>Changes no observation of this scenario matches:</p><ul>${a.side_effects.map((s) => `<li><code>${esc(s.argv.join(" "))}</code> <span class="muted">exit ${s.exit_code ?? "none"}</span></li>`).join("")}</ul>` : ""}
 <h3>Recorded invocations</h3>${calls.length ? calls.join("") : `<p class="muted">The agent did not call the CLI.</p>`}
 ${account || steps ? `<h3>The agent's account</h3>${account}${steps ? `<details><summary>The conversation</summary>${steps}</details>` : ""}` : ""}
 <h3>Agent transcript</h3>${transcript !== null ? `<pre>${esc(transcript)}</pre>` : `<p class="muted">${a.agent.transcript ? `Kept at ${esc(a.agent.transcript)}, which is not on this machine.` : "This agent keeps no transcript."}</p>`}
 </details>`;
+}
+
+function provesSection(results: StoredResults): string {
+  const proves = results.proves ?? [];
+  if (!proves.length) return `<p class="muted">These results predate recorded proofs; see the plan's checks.</p>`;
+  const scenarios = [...new Set(proves.map((p) => p.scenario ?? "plan"))];
+  return scenarios.map((s) => `<h3>${esc(s)}</h3><ul>${proves.filter((p) => (p.scenario ?? "plan") === s).map((p) => `<li>${esc(p.text)}</li>`).join("")}</ul>`).join("");
 }
 
 function limitsSection(results: StoredResults): string {
@@ -115,6 +123,7 @@ ${binding(results)}</header>
 <section id="scenarios"><h2>Scenarios</h2>${scenarioTable(results)}</section>
 <section id="needs-attention"><h2>Failed and incomplete checks</h2>${findingsSection(results)}</section>
 <section id="attempts"><h2>Attempts</h2>${attemptsByConcern(results).map(attemptSection).join("\n")}</section>
+<section id="proves"><h2>What a pass proves</h2>${provesSection(results)}</section>
 <section id="limits"><h2>What these checks cannot establish</h2>${limitsSection(results)}</section>
 </main>
 <footer class="muted"><p>Written by inter from results.json; regenerate with <code>inter eval report results.json</code>.</p></footer>

@@ -38,6 +38,17 @@ export function renderMarkdown(results: StoredResults): string {
     }
     if (list.length > MAX_FINDINGS) lines.push(`- … and ${list.length - MAX_FINDINGS} more in report.html`);
   }
+  const effects = results.attempts.filter((a) => a.side_effects?.length);
+  if (effects.length) {
+    lines.push("", `**Unobserved side effects** — changes no observation of the scenario matches:`, "");
+    for (const a of effects) lines.push(`- ${cell(a.scenario)} #${a.repetition}: ${a.side_effects!.map((s) => `\`${cell(s.argv.join(" "))}\``).join(", ")}`);
+  }
+  const proves = results.proves ?? [];
+  if (proves.length) {
+    lines.push("", "<details><summary>What a pass proves</summary>", "");
+    for (const p of proves) lines.push(`- **${cell(p.scenario ?? "plan")}**: ${cell(p.text)}`);
+    lines.push("", "</details>");
+  }
   const limits = results.limits ?? [];
   if (limits.length) {
     lines.push("", "<details><summary>What these checks cannot establish</summary>", "");

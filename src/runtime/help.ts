@@ -135,7 +135,7 @@ function errorsOf(command: Command): Array<{ code: string; exitCode: number }> {
 }
 
 function outputSchema(command: Command) {
-  const item = command.output.fields ? { type: "object", properties: Object.fromEntries(command.output.fields.map((f) => [f, {}])) } : {};
+  const item = command.output.fields ? { type: "object", properties: Object.fromEntries(command.output.fields.map((f) => [f, command.output.types?.[f] ?? {}])) } : {};
   if (command.output.listField || command.output.shape === "array") return { type: "array", items: item };
   if (command.output.shape === "object") return item.type ? item : { type: "object" };
   if (command.output.shape === "empty") return { type: "null" };

@@ -57,7 +57,7 @@ export interface Command {
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
-  output: { shape: string; listField?: string; fields?: string[] };
+  output: { shape: string; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: unknown[] }> };
   auth: string[];
   hidden: boolean;
   /** HTTP statuses the document declares for the operation (what errors it can answer with). */

@@ -42,7 +42,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
         fresh: process.env.INTER_EVAL_FRESH === "1",
         reuse: process.env.INTER_EVAL_REUSE === "1",
         // Read when the task runs: `inter run eval --min-pass-rate` overrides the config's gate before that.
-        gate: { minPassRate: target.gate?.minPassRate ?? 1, allowIncomplete: target.gate?.allowIncomplete ?? false, requireSealed: target.gate?.requireSealed ?? false },
+        gate: { minPassRate: target.gate?.minPassRate ?? 1, allowIncomplete: target.gate?.allowIncomplete ?? false, requireSealed: target.gate?.requireSealed ?? false, forbidSideEffects: target.gate?.forbidSideEffects ?? false },
         interVersion: INTER_BUILD,
         root: ctx.root,
         signal: ctx.signal,

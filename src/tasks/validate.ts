@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
 import { InterError } from "../errors.js";
@@ -22,7 +22,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
     // The command tree is all validation reads of the receipt.
     uses: { inspect: (dep) => ({ candidate: (dep.data as InspectData).candidate, receipt: dep.outputs.find((o) => o.path.endsWith("receipt.json"))?.sha256 }) },
     config: { plan },
-    inputs: [plan],
+    inputs: [plan, plan.replace(/\.json$/, "") + ".reference.json"],
     outputs: [reportFile],
     env: [],
     async run(ctx) {
@@ -34,9 +34,12 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
         throw new InterError("INPUT_NOT_FOUND", `targets.eval.plan: ${plan} does not exist.`, "Write one with `inter eval new evals/`, or correct targets.eval.plan.", { field: "targets.eval.plan", file: plan });
       }
       const receipt = JSON.parse(readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8")) as Receipt;
-      const report = await validatePlan(text, plan, planSchema(), treeFromReceipt(receipt));
-      if (!report.valid) throw planInvalid(report);
+      const referenceFile = plan.replace(/\.json$/, "") + ".reference.json";
+      const reference = existsSync(join(ctx.root, referenceFile)) ? { file: referenceFile, text: readFileSync(join(ctx.root, referenceFile), "utf8") } : undefined;
+      const report = await validatePlan(text, plan, planSchema(), treeFromReceipt(receipt), reference ? { reference } : {});
+      // Written first, failed or not: plan-validation.json always describes the last validation.
       writeJson(ctx.root, reportFile, report);
+      if (!report.valid) throw planInvalid(report);
       return { data: { valid: true, errors: 0, warnings: report.warnings, plan: report.plan, report: reportFile }, warnings: report.findings.map((f) => `${f.code} at ${f.pointer}: ${f.message}`) };
     },
   };

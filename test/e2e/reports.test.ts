@@ -102,7 +102,10 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(await cancel.innerText()).toContain("agent wrong-id+list-twice working on cancel-a-booking");
 
     const limits = await page.locator("#limits li").allInnerTexts();
-    expect(limits).toContain("report-room-day: The contents of the file cosmos-2026-12-02.json are not checked, only that it is not empty.");
+    expect(limits.some((l) => l.startsWith("Changes no observation matches"))).toBe(true);
+    const proves = await page.locator("#proves li").allInnerTexts();
+    expect(proves).toContain("`rooms bookings cancel` was called exactly once and exited 0.");
+    expect(proves).toContain("`rooms bookings list` was called with --room-id \"rm_cosmos\".");
     expect(limits.some((l) => l.startsWith("The API's state after an attempt is not read back"))).toBe(true);
 
     // Printing opens every attempt.
@@ -149,11 +152,11 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(parsed.suites!.map((s) => s.name)).toEqual(["book-a-room", "cancel-a-booking", "report-room-day"]);
     for (const s of parsed.suites!) expect(s.counted).toEqual(s.declared);
     expect(parsed.suites!.map((s) => s.declared)).toEqual([
-      { tests: 6, failures: 0, errors: 0 },
+      { tests: 10, failures: 0, errors: 0 },
       { tests: 3, failures: 1, errors: 0 },
-      { tests: 4, failures: 0, errors: 3 },
+      { tests: 7, failures: 0, errors: 6 },
     ]);
-    expect(parsed.totals).toEqual({ tests: 13, failures: 1, errors: 3 });
+    expect(parsed.totals).toEqual({ tests: 20, failures: 1, errors: 6 });
     expect(parsed.suites![1]!.failed).toEqual(["#1 right-booking: the named booking was cancelled :: different (no coercion)"]);
   });
 

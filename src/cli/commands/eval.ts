@@ -47,13 +47,35 @@ function argvOption(flag: string, value: string | undefined): string[] | undefin
 }
 
 /** The gate the flags ask for; by default every attempt of every scenario must pass. */
-const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}) });
+const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false, forbidSideEffects = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}), ...(forbidSideEffects ? { forbidSideEffects } : {}) });
+const FORBID_SIDE_EFFECTS = "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
 const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
 
-/** The candidate tree for a folder: its receipt.json when it matches cli.tgz, else a fresh inspection. */
-async function candidateTree(folder: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
-  const tgz = join(folder, "cli.tgz");
-  if (!existsSync(tgz)) return { tree: null, missing: `no cli.tgz in ${folder}` };
+/**
+ * The candidate a plan is validated against: --candidate, else cli.tgz beside the plan, else the build output of the
+ * project the plan belongs to (the nearest folder up with intermesh.config.ts, its dist/cli.tgz — the layout `inter
+ * init` makes).
+ */
+function findCandidate(planDir: string, given: string | undefined, cwd: string): { tgz?: string; missing: string } {
+  if (given) {
+    const tgz = resolve(cwd, given);
+    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${given}.`, "Build one with `inter build` (it writes dist/cli.tgz), or give the path of a cli.tgz.", { path: tgz });
+    return { tgz, missing: "" };
+  }
+  if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
+  for (let dir = planDir; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "intermesh.config.ts"))) {
+      const built = join(dir, "dist", "cli.tgz");
+      return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz beside the plan, and the project's ${join(dir, "dist", "cli.tgz")} is not built yet (inter build)` };
+    }
+    if (dirname(dir) === dir) return { missing: `no cli.tgz beside the plan and no project around it; pass --candidate <cli.tgz>` };
+  }
+}
+
+/** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */
+async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+  if (!tgz) return { tree: null, missing };
+  const folder = dirname(tgz);
   const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../plan/candidate.js"), import("../../cache/hash.js")]);
   const bytes = readFileSync(tgz);
   const hash = sha256(bytes);
@@ -69,7 +91,7 @@ async function candidateTree(folder: string, json: boolean): Promise<{ tree: Can
 
 function reportText(report: ValidationReport): string {
   const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
-  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
+  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
   return [
     `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${report.errors} errors, ${report.warnings} warnings)${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
     ...stages,
@@ -83,13 +105,16 @@ export class EvalValidateCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Validate an evaluation plan: shape, references, against the candidate, hygiene",
     details:
-      "Give a folder holding eval-plan.json (and cli.tgz, to check command prefixes and flags against the candidate) or a plan file. No config is needed. Exit 0 when valid (warnings allowed), 2 when invalid. Every finding has a stage, severity, code, JSON pointer, message and suggestion.",
+      "Give a folder holding eval-plan.json or a plan file. The candidate (to check command prefixes, flags, output fields and the reference solutions against) is --candidate, else cli.tgz beside the plan, else the project's dist/cli.tgz. The reference solutions beside the plan (eval-plan.reference.json) are validated with it. No config is needed. Exit 0 when valid (warnings allowed unless --strict), 2 when invalid. Every finding has a stage, severity, code, JSON pointer (and file, for the reference solutions), message and suggestion; docs/eval-plan.md lists every code.",
     examples: [
       ["Validate an evaluation folder", "inter eval validate ./evaluation"],
-      ["Validate a plan file alone", "inter eval validate evals/eval-plan.json --json"],
+      ["Validate a project's plan against its build", "inter eval validate evals/eval-plan.json --candidate dist/cli.tgz"],
+      ["Treat weak checks and blind spots as errors (CI)", "inter eval validate evals/eval-plan.json --strict --json"],
     ],
   });
   target = Option.String({ name: "folder|plan" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz to validate against (default: cli.tgz beside the plan, else the project's dist/cli.tgz)" });
+  strict = Option.Boolean("--strict", false, { description: "Warnings (weak checks, blind spots, unused observations) are errors" });
 
   async run(): Promise<CommandResult> {
     const path = resolve(this.cwd ?? process.cwd(), this.target);
@@ -98,8 +123,12 @@ export class EvalValidateCommand extends BaseCommand {
     const planFile = isFolder ? join(path, "eval-plan.json") : path;
     if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
     const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
-    const { tree, missing } = await candidateTree(isFolder ? path : dirname(path), this.json);
-    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, missing);
+    const cwd = this.cwd ?? process.cwd();
+    const found = findCandidate(dirname(planFile), this.candidate, cwd);
+    const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
+    const referenceFile = planFile.replace(/\.json$/, "") + ".reference.json";
+    const reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
+    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
     if (!report.valid) {
       if (!this.json) process.stderr.write(`${reportText(report)}\n`);
       throw planInvalid(report);
@@ -178,8 +207,15 @@ export class EvalNewCommand extends BaseCommand {
     };
     const { writeFileAtomic } = await import("../../cache/atomic.js");
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
+    // A starter for the golden run: per scenario, each observed command with its flags to fill in.
+    const referenceFile = join(folder, "eval-plan.reference.json");
+    const wroteReference = !existsSync(referenceFile);
+    if (wroteReference) {
+      const reference = Object.fromEntries(plan.scenarios.map((s) => [s.id, s.observations.filter((o) => o.kind === "cli").map((o) => ({ argv: [...o.command_prefix, FILL("the flags a correct agent gives")] }))]));
+      writeFileAtomic(referenceFile, `${JSON.stringify(reference, null, 2)}\n`);
+    }
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
-    return { data: { file: planFile, scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
+    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
   }
 }
 
@@ -207,10 +243,11 @@ export class EvalRunCommand extends BaseCommand {
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed" });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
+  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
   shard = Option.String("--shard", { description: "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge" });
 
   private gate(): GateOptions {
-    return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed);
+    return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects);
   }
 
   async run(): Promise<CommandResult> {
@@ -265,13 +302,14 @@ export class EvalReportCommand extends BaseCommand {
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
+  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
     const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
     const stored = await loadResults(file, this.results);
-    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed));
+    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects));
     const results = { ...stored, gate };
     let written: string[] = [];
     let printed: string | undefined;
@@ -335,6 +373,7 @@ export class EvalMergeCommand extends BaseCommand {
   minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
+  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
@@ -345,7 +384,7 @@ export class EvalMergeCommand extends BaseCommand {
     const target = join(outDir, "results.json");
     if (this.inputs.some((f) => resolve(cwd, f) === target)) throw new InterError("USAGE_ERROR", `--out would overwrite the input ${target}.`, "Give --out a folder of its own, e.g. --out merged.");
     const merged = mergeResults(inputs);
-    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed)) };
+    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects)) };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
     const reports = writeReports(results, outDir);
     const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${results.summary.attempts} attempts passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;

@@ -22,6 +22,7 @@ export class RunCommand extends GraphCommand {
   minPassRate = Option.String("--min-pass-rate", { description: "For the evaluation: each scenario's pass rate must reach this, 0..1 (overrides targets.eval.gate)", validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "For the evaluation: leave incomplete attempts out of the gate's pass rates" });
   requireSealed = Option.Boolean("--require-sealed", false, { description: "For the evaluation: fail the gate when the attempts ran unsealed (no bubblewrap)" });
+  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: "For the evaluation: fail an attempt (and the gate) on a mutating call no observation of its scenario matches" });
 
   watch = Option.Boolean("--watch", false, { description: "After running, run again whenever an input changes; --json streams NDJSON events" });
 
@@ -29,8 +30,8 @@ export class RunCommand extends GraphCommand {
   private overrideGate(project: Project): void {
     const target = project.loaded.config.targets?.eval;
     const minPassRate = this.minPassRate as unknown as number | undefined;
-    if (target && (minPassRate !== undefined || this.allowIncomplete || this.requireSealed)) {
-      target.gate = { ...target.gate, ...(minPassRate !== undefined ? { minPassRate } : {}), ...(this.allowIncomplete ? { allowIncomplete: true } : {}), ...(this.requireSealed ? { requireSealed: true } : {}) };
+    if (target && (minPassRate !== undefined || this.allowIncomplete || this.requireSealed || this.forbidSideEffects)) {
+      target.gate = { ...target.gate, ...(minPassRate !== undefined ? { minPassRate } : {}), ...(this.allowIncomplete ? { allowIncomplete: true } : {}), ...(this.requireSealed ? { requireSealed: true } : {}), ...(this.forbidSideEffects ? { forbidSideEffects: true } : {}) };
     }
   }
 

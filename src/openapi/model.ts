@@ -1,8 +1,11 @@
+import type { Limits } from "../runtime/manifest.js";
+
 /** The normalized operation model: one shape for Swagger 2.0, OpenAPI 3.0 and 3.1 (written by the openapi task). */
 
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
 
-export interface ValueSpec {
+/** Limits are the document's JSON Schema bounds (exclusive bounds as numbers, as in 3.1), as the generated CLI checks them. */
+export interface ValueSpec extends Limits {
   type: ValueType;
   /** Element type of an array. */
   items?: ValueType;
@@ -11,16 +14,6 @@ export interface ValueSpec {
   format?: string;
   nullable?: boolean;
   description?: string;
-  /** Bounds from the document (JSON Schema keywords; exclusive bounds as numbers, as in 3.1). */
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
 }
 
 export interface Parameter extends ValueSpec {

@@ -148,8 +148,9 @@ function pickMedia(content: Record<string, unknown>): string | undefined {
   return types.find((t) => JSON_MEDIA.test(t)) ?? types.find((t) => t === "application/x-www-form-urlencoded") ?? types.find((t) => t.startsWith("multipart/")) ?? types[0];
 }
 
+/** Types of response fields; a field summarised too deep to know (a bare complex object) is left out, not guessed. */
 const typesOf = (props: Record<string, SchemaSummary>): NonNullable<Response["propertyTypes"]> =>
-  Object.fromEntries(Object.entries(props).map(([name, p]) => [name, { type: p.type, ...(p.enum?.length ? { enum: p.enum } : {}) }]));
+  Object.fromEntries(Object.entries(props).filter(([, p]) => !(p.complex && p.type === "object" && !p.properties)).map(([name, p]) => [name, { type: p.type, ...(p.enum?.length ? { enum: p.enum } : {}) }]));
 
 function responseFrom(status: string, summary: SchemaSummary | undefined, mediaType: string | undefined, description: string | undefined, headers: string[]): Response {
   const base: Response = { status, ...(description ? { description } : {}), ...(mediaType ? { mediaType } : {}), shape: "empty", ...(headers.length ? { headers } : {}) };

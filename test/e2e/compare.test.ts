@@ -43,7 +43,7 @@ describe("inter eval compare --skills-uplift", () => {
     expect(c.overall.a.mean_invocations).toBeGreaterThan(0);
     // Each attempt's checks as expectations with passed and evidence.
     const grading = JSON.parse(read(project, "cmp/b/attempts/book-a-room-1/grading.json"));
-    expect(grading.summary).toMatchObject({ total: 6, passed: 4, failed: 2 });
+    expect(grading.summary).toMatchObject({ total: 10, passed: 8, failed: 2 });
     expect(grading.expectations.find((e: any) => e.text.startsWith("smallest-room"))).toMatchObject({ passed: false, evidence: expect.stringContaining('expected "rm_delta"') });
   });
 

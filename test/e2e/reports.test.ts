@@ -81,7 +81,7 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(binding).toContain(`sha256:${r.plan.sha256.slice(0, 12)}`);
     expect(binding).toMatch(/Agent-Native/);
     expect(binding).toMatch(/Agent\s+command:node/);
-    expect(await page.locator("h2").allInnerTexts()).toEqual(["Scenarios", "Failed and incomplete checks", "Attempts", "What these checks cannot establish"]);
+    expect(await page.locator("h2").allInnerTexts()).toEqual(["Scenarios", "Failed and incomplete checks", "Attempts", "What a pass proves", "What these checks cannot establish"]);
 
     const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
     expect(rows.map((row) => row.split("\t").slice(0, 3).join(" | "))).toEqual(["✔ book-a-room | 1/1 | 100 %", "✖ cancel-a-booking | 0/1 | 0 %", "✖ report-room-day | 0/1 | 0 %"]);
@@ -89,7 +89,7 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     const findings = await page.locator("#needs-attention .finding").allInnerTexts();
     expect(findings[0]).toMatch(/^fail\s+cancel-a-booking #1 · right-booking \(field_equals\) — the named booking was cancelled\nobserved "bk_0002", expected "bk_0003"/);
     expect(findings.slice(1).every((f) => f.startsWith("incomplete"))).toBe(true);
-    expect(findings.slice(1).map((f) => f.match(/· (\S+)/)![1])).toEqual(["listed", "the-interview", "only-one"]);
+    expect(findings.slice(1).map((f) => f.match(/· (\S+)/)![1])).toEqual(["listed", "room", "day", "the-interview", "only-one", "report-holds-the-listing"]);
     expect(findings[1]).toContain("2 invocations start with rooms bookings list");
 
     // Attempts needing a look come first and are open; the passing one is folded.
@@ -268,26 +268,26 @@ describe("inter eval diff", () => {
     const diff = await inter(good, ["eval", "diff", base(), head(), "--json"]);
     expect(diff.exitCode).toBe(1);
     expect(diff.json.error.code).toBe("EVAL_FAILED");
-    expect(diff.json.error.message).toBe("6 regressions from base to head, in cancel-a-booking, report-room-day.");
+    expect(diff.json.error.message).toBe("9 regressions from base to head, in cancel-a-booking, report-room-day.");
     const d = diff.json.error.details.diff;
     expect(d.plan_changed).toBe(false);
     const byId = Object.fromEntries(d.scenarios.map((s: any) => [s.id, s]));
     expect(byId["book-a-room"].change).toBe("unchanged");
     expect(byId["cancel-a-booking"]).toMatchObject({ change: "regressed", base: { passed: 1, attempts: 1, rate: 1 }, head: { passed: 0, attempts: 1, rate: 0 } });
     expect(byId["cancel-a-booking"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["right-booking"]);
-    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["listed", "the-interview", "only-one"]);
+    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["listed", "room", "day", "the-interview", "only-one", "report-holds-the-listing"]);
 
     const text = await inter(good, ["eval", "diff", base(), head()]);
     expect(text.stdout.split("\n")[1]).toMatch(/^▼ cancel-a-booking\s+1\/1 \(100 %\) → 0\/1 \(0 %\)\s+regressed$/);
     const md = await inter(good, ["eval", "diff", base(), head(), "--format", "md"]);
-    expect(md.stdout).toMatch(/^## ❌ Evaluation diff: 6 regressions, 0 improvements/);
+    expect(md.stdout).toMatch(/^## ❌ Evaluation diff: 9 regressions, 0 improvements/);
     expect(md.stdout).toContain("| ▼ | ↳ `right-booking` | 1/1 (100 %) | 0/1 (0 %) | regressed |");
   });
 
   it("the other way round everything improved, and the same results twice change nothing (exit 0)", async () => {
     const better = await inter(good, ["eval", "diff", head(), base(), "--json"]);
     expect(better.exitCode).toBe(0);
-    expect(better.json.data).toMatchObject({ regressions: 0, improvements: 6 });
+    expect(better.json.data).toMatchObject({ regressions: 0, improvements: 9 });
     const same = await inter(good, ["eval", "diff", base(), base(), "--json"]);
     expect(same.json.data).toMatchObject({ regressions: 0, improvements: 0 });
   });

@@ -66,9 +66,9 @@ function findCandidate(planDir: string, given: string | undefined, cwd: string):
   for (let dir = planDir; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "intermesh.config.ts"))) {
       const built = join(dir, "dist", "cli.tgz");
-      return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz beside the plan, and the project's ${join(dir, "dist", "cli.tgz")} is not built yet (inter build)` };
+      return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${join(dir, "dist", "cli.tgz")} is not built yet (inter build)` };
     }
-    if (dirname(dir) === dir) return { missing: `no cli.tgz beside the plan and no project around it; pass --candidate <cli.tgz>` };
+    if (dirname(dir) === dir) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
   }
 }
 

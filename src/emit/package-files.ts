@@ -104,7 +104,14 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
   const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + JSON.stringify(c).length, 0);
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
-  const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 90));
+  const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 70));
+  const byGroup = new Map<string, typeof entries>();
+  for (const c of entries) {
+    if (!byGroup.has(c.path[0]!)) byGroup.set(c.path[0]!, []);
+    byGroup.get(c.path[0]!)!.push(c);
+  }
+  const counts = new Map<string, number>();
+  for (const c of entries) if (!c.hidden) counts.set(c.path[0]!, (counts.get(c.path[0]!) ?? 0) + 1);
   const manifest = {
     product: { name: product.name, binary, version: product.version, description: product.description },
     baseUrl: caps.baseUrl,
@@ -112,7 +119,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     rules: [...caps.rules, ...rules.map((r) => r.text)],
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
     help,
-    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: entries.filter((c) => c.path[0] === name && !c.hidden).length })),
+    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: counts.get(name) ?? 0 })),
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
@@ -143,7 +150,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     { path: "lib/runtime.cjs", content: runtime },
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
     // One file per group, compact: a call reads and parses only the group it runs.
-    ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: entries.filter((c) => c.path[0] === name) })}\n` })),
+    ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
     { path: "agent/brief.md", content: `${brief}\n` },
     ...rules.map((r) => ({ path: `agent/rules/${r.name}.md`, content: `${frontmatter(r.name, r.description)}\n${r.text}\n` })),
     ...caps.skills.flatMap((s) => {

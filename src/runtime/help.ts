@@ -89,7 +89,8 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
   };
 }
 
-const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({ name: g.name, description: g.description, group: true, commands: g.count });
+/** A group in root help; a CLI of very many groups has no room for their descriptions, and leaves them out. */
+const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({ name: g.name, ...(g.description ? { description: g.description } : {}), group: true, commands: g.count });
 
 /**
  * Root help (D1, D3, D11). A CLI whose full listing fits the help budget lists every command with typed parameters;

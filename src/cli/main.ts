@@ -5,14 +5,17 @@ import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand }
 import { EvalCompareCommand, EvalDiffCommand, EvalMergeCommand, EvalNewCommand, EvalReportCommand, EvalRunCommand, EvalValidateCommand } from "./commands/eval.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
-import { InitCommand } from "./commands/init.js";
+import { InitCommand, SetupCommand } from "./commands/init.js";
 import { InspectCommand } from "./commands/inspect.js";
 import { RunCommand } from "./commands/run.js";
 import { StatusCommand } from "./commands/status.js";
+import { UpdateCommand } from "./commands/update.js";
+import { closest } from "../edit-distance.js";
+import { commandHelpText, namedFlag, rootHelpText } from "./help.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "./version.js";
 
-const COMMANDS = [InitCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading
@@ -36,7 +39,7 @@ function helpData(cli: Cli, path: string[] | undefined) {
       usage: d.usage,
       description: (d.description ?? "").trim(),
       details: d.details?.trim() || undefined,
-      options: d.options.map((o) => ({ flags: o.definition, description: o.description ?? "", required: o.required })),
+      options: d.options.map((o) => ({ flags: namedFlag(o.definition), description: o.description ?? "", required: o.required })),
       examples: d.examples?.map(([description, command]) => ({ description, command })),
     })),
     exitCodes: { 0: "success", 1: "a task failed or the evaluation gate was not met", 2: "usage, config or input invalid", 130: "interrupted" },
@@ -60,17 +63,64 @@ function showHelp(argv: string[], json: boolean): number {
   const cli = createCli(target ? target.paths[0]! : []);
   if (group.length) {
     if (json) printJson({ ok: true, data: { ...helpData(cli, undefined), commands: helpData(cli, undefined).commands.filter((c) => group.some((g) => c.command === `inter ${g.paths[0]!.join(" ")}`)) } });
-    else process.stdout.write(`${group.map((g) => `  ${cli.usage(g).trim()}`).join("\n")}\n\nRun \`inter <command> --help\` for a command's flags.\n`);
+    else process.stdout.write(`${group.map((g) => commandHelpText(cli, `inter ${g.paths[0]!.join(" ")}`)).join("\n")}\nRun \`inter <command> --help\` for one command; \`inter --help\` lists the global flags.\n`);
     return 0;
   }
-  if (json) {
-    printJson({ ok: true, data: helpData(cli, target?.paths[0]) });
-  } else if (target) {
-    process.stdout.write(cli.usage(target, { detailed: true }));
-  } else {
-    process.stdout.write(`${cli.usage()}\nRun \`inter <command> --help\` for a command's flags; add --json for help as JSON.\n`);
-  }
+  if (json) printJson({ ok: true, data: helpData(cli, target?.paths[0]) });
+  else if (target) process.stdout.write(commandHelpText(cli, `inter ${target.paths[0]!.join(" ")}`));
+  else process.stdout.write(rootHelpText(cli, `inter ${INTER_VERSION} — build an agent-first CLI from an OpenAPI document and a product brief, and prove agents can use it.`));
   return 0;
+}
+
+/** Flags of every command that take a value (the next token). */
+const GLOBAL_VALUES = new Set(["--config", "--cwd", "--concurrency"]);
+
+/**
+ * The argv clipanion parses: `--project-dir` (Intermesh 0.1's name) is `--cwd`, and global flags given before the
+ * command (`inter --json status`, as 0.1's Skills write it) move behind its words.
+ */
+export function normalizeArgv(argv: string[]): string[] {
+  const renamed = argv.map((a) => (a === "--project-dir" ? "--cwd" : a.startsWith("--project-dir=") ? `--cwd=${a.slice("--project-dir=".length)}` : a));
+  const leading: string[] = [];
+  let i = 0;
+  while (i < renamed.length && renamed[i]!.startsWith("-") && renamed[i] !== "--") {
+    const flag = renamed[i]!;
+    leading.push(flag);
+    if (GLOBAL_VALUES.has(flag) && i + 1 < renamed.length) leading.push(renamed[++i]!);
+    i++;
+  }
+  if (!leading.length || i >= renamed.length) return renamed;
+  const rest = renamed.slice(i);
+  const path = COMMANDS.flatMap((c) => c.paths).filter((p) => p.every((w, k) => rest[k] === w)).sort((a, b) => b.length - a.length)[0];
+  const words = path ? path.length : rest.findIndex((t) => t.startsWith("-")) < 0 ? rest.length : rest.findIndex((t) => t.startsWith("-"));
+  return [...rest.slice(0, words), ...leading, ...rest.slice(words)];
+}
+
+/** A clipanion parse error as inter's USAGE_ERROR: the unknown command or flag with "did you mean", or the missing argument named. */
+function usageError(argv: string[], error: Error): InterError {
+  const target = commandFor(argv);
+  const group = groupOf(argv);
+  const words = argv.filter((a) => !a.startsWith("-"));
+  const names = COMMANDS.map((c) => c.paths[0]!.join(" "));
+  if (!target && /^Command not found/.test(error.message)) {
+    if (group.length) return new InterError("USAGE_ERROR", `"inter ${words.join(" ")}" needs a subcommand: ${group.map((g) => g.paths[0]!.join(" ")).join(", ")}.`, `Run \`inter ${group[0]!.paths[0]![0]} --help\` to see them.`, { argv, suggestions: group.map((g) => g.paths[0]!.join(" ")) });
+    const typed = words.slice(0, 2).join(" ");
+    const suggestions = [...new Set([...closest(typed, names), ...closest(words[0] ?? "", names.map((n) => n.split(" ")[0]!))])].slice(0, 5);
+    return new InterError("USAGE_ERROR", `No command "${words.join(" ")}".${suggestions.length ? ` Did you mean: ${suggestions.map((s) => `inter ${s}`).join(", ")}?` : ""}`, suggestions.length ? `Run \`inter ${suggestions[0]} --help\`.` : `Commands: ${names.join(", ")}. Run \`inter --help\` for details.`, { argv, ...(suggestions.length ? { suggestions } : {}) });
+  }
+  const command = target ? `inter ${target.paths[0]!.join(" ")}` : "inter";
+  const definition = target ? createCli(target.paths[0]!).definitions().find((d) => d.path === command) : undefined;
+  const unknownFlag = /Unsupported option name \("([^"]+)"\)/.exec(error.message)?.[1];
+  if (unknownFlag && definition) {
+    const flags = definition.options.flatMap((o) => o.definition.split(/[ ,]/).filter((f) => f.startsWith("-")));
+    const suggestions = closest(unknownFlag, [...flags, "--project-dir"]);
+    return new InterError("USAGE_ERROR", `Unknown flag ${unknownFlag} for "${command}".${suggestions.length ? ` Did you mean ${suggestions.join(" or ")}?` : ""}`, `Run \`${command} --help\` to see its flags.`, { argv, flag: unknownFlag, ...(suggestions.length ? { suggestions } : {}) });
+  }
+  if (/Not enough positional arguments/.test(error.message) && definition) {
+    const positionals = definition.usage.slice(definition.path.length).trim();
+    return new InterError("USAGE_ERROR", `"${command}" needs ${positionals || "an argument"}.`, `Usage: ${definition.usage}. Run \`${command} --help\` for examples.`, { argv, missing: positionals });
+  }
+  return new InterError("USAGE_ERROR", oneLine(error.message), target ? `Run \`${command} --help\` to see its flags.` : `Commands: ${names.join(", ")}. Run \`inter --help\` for details.`, { argv });
 }
 
 /** Clipanion's messages span lines (candidate lists); agents get them as one line. */
@@ -83,7 +133,8 @@ function oneLine(message: string): string {
     .join(" ");
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(raw: string[]): Promise<number> {
+  const argv = normalizeArgv(raw);
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
   if (options.length === 1 && (options[0] === "--version" || options[0] === "-v")) {
@@ -96,14 +147,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     command = cli.process(argv);
   } catch (error) {
-    const target = commandFor(argv);
-    const unknown = !target && /^Command not found/.test((error as Error).message);
-    const names = COMMANDS.map((c) => c.paths[0]!.join(" ")).join(", ");
-    const group = groupOf(argv);
-    const words = argv.filter((a) => !a.startsWith("-")).join(" ");
-    const message = unknown ? (group.length ? `"${words}" needs a subcommand: ${group.map((g) => g.paths[0]!.join(" ")).join(", ")}.` : `No command "${words}".`) : oneLine((error as Error).message);
-    const hint = target ? `Run \`inter ${target.paths[0]!.join(" ")} --help\` to see its flags.` : group.length ? `Run \`inter ${group[0]!.paths[0]![0]} --help\` to see them.` : `Commands: ${names}. Run \`inter --help\` for details.`;
-    printError(new InterError("USAGE_ERROR", message, hint, { argv }), json);
+    printError(usageError(argv, error as Error), json);
     return 2;
   }
   try {

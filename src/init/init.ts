@@ -109,7 +109,7 @@ export function planInit(dir: string, choices: InitChoices): Step[] {
  * INIT_FAILED listing what was done, what failed and what is pending; the same command resumes (finished steps are
  * then "unchanged").
  */
-export function applyInit(dir: string, steps: Step[], resume: string): void {
+export function applyInit(dir: string, steps: Step[], resume: string, resumeAction?: { command: string; args: string[]; cwd: string }): void {
   const owned = readManifest(dir);
   const done: string[] = [];
   for (const [i, step] of steps.entries()) {
@@ -131,6 +131,11 @@ export function applyInit(dir: string, steps: Step[], resume: string): void {
         failed: { path: step.path, reason: (error as Error).message },
         pending,
         resume,
+        // The same facts in Intermesh 0.1's words, which its Skills read.
+        completed_steps: done,
+        failed_step: { path: step.path, reason: (error as Error).message },
+        pending_steps: pending,
+        next_actions: [{ ...(resumeAction ?? { command: "inter", args: resume.split(" ").slice(1), cwd: dir }), after: `what stops ${step.path} from being written is fixed` }],
       });
     }
   }

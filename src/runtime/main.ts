@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, splitArgv, type Globals } from "./args.js";
+import { closest } from "../edit-distance.js";
 import { CliError } from "./errors.js";
 import { guard, sanitize, type Checked } from "./guard.js";
 import { builtinHelp, describeCommands, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
@@ -175,7 +176,7 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     if (group.length && globals.help) return json(groupHelp(cli, words, group));
     // A group named without its action: say which commands it has (MISSING_COMMAND), not that it does not exist.
     if (group.length) throw new CliError("MISSING_COMMAND", `"${binary} ${words.join(" ")}" is a group of ${group.length} commands; name one.`, `Use one of: ${group.slice(0, 8).map((c) => `${binary} ${c.name}`).join(", ")}${group.length > 8 ? ", …" : ""}; or run ${binary} ${words.join(" ")} --help.`, { words, commands: group.slice(0, 50).map((c) => c.name) });
-    const near = closest(cli, words);
+    const near = nearCommands(cli, words);
     throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, near.length ? `Did you mean: ${near.map((n) => `${binary} ${n}`).join(", ")}?` : `Run ${binary} --help for the commands.`, { words, ...(near.length ? { suggestions: near } : {}) });
   }
   if (globals.help) return json(singleHelp(cli, command));
@@ -198,31 +199,11 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
   await callApi(cli, command, globals, values, body);
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = row[j]!;
-      row[j] = next;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** Commands close to mistyped words: within the group when the group exists, else among group names. */
-function closest(cli: Cli, words: string[]): string[] {
+function nearCommands(cli: Cli, words: string[]): string[] {
   const typed = words.join(" ");
   const pool = cli.group(words[0]!).length ? cli.group(words[0]!).filter((c) => !c.hidden).map((c) => c.name) : cli.manifest.groups.map((g) => g.name);
-  const target = cli.group(words[0]!).length ? typed : words[0]!;
-  return pool
-    .map((name) => ({ name, d: distance(target, name) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(target.length / 3)))
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
-    .slice(0, 5)
-    .map((x) => x.name);
+  return closest(cli.group(words[0]!).length ? typed : words[0]!, pool);
 }
 
 /** A reader that closes stdout early (`| head`) ends the call quietly with its own exit code, not a stack trace. */

@@ -21,6 +21,10 @@ export interface StatusReport {
   dir: string;
   config: { found: boolean; file: string | null; valid: boolean; error: { code: string; message: string; suggestion: string } | null };
   inputs: Array<{ role: string; pattern: string; files: Array<{ path: string; sha256: string }> }>;
+  /** The config loads: the workspace is set up (Intermesh 0.1's `workspace_prepared`). */
+  workspace_prepared: boolean;
+  /** Nothing blocks `inter build` (0.1's `generation_ready`; `ready` is the same, kept for older readers). */
+  generation_ready: boolean;
   ready: boolean;
   evaluationReady: boolean;
   blockers: Blocker[];
@@ -56,6 +60,8 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     dir: cwd,
     config: { found: Boolean(file && existsSync(file)), file, valid: false, error: null },
     inputs: [],
+    workspace_prepared: false,
+    generation_ready: false,
     ready: false,
     evaluationReady: false,
     blockers: [],
@@ -79,6 +85,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     return report;
   }
   report.config.valid = true;
+  report.workspace_prepared = true;
   const { config, root } = project.loaded;
   const rel = (p: string) => relative(cwd, join(root, p)) || p;
   const roles: Array<[string, string[]]> = [
@@ -137,6 +144,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   const objects = project.store.listObjects();
   report.cache = { dir: relative(cwd, project.cacheDir) || ".", objects: objects.length, bytes: objects.reduce((n, o) => n + o.size, 0) };
   report.ready = !report.blockers.some((b) => b.stage === "generation");
+  report.generation_ready = report.ready;
   report.evaluationReady = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
   return report;
 }
@@ -145,7 +153,8 @@ export function statusText(r: StatusReport): string {
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   const lines = [
     `config      ${r.config.found ? `${r.config.file} — ${r.config.valid ? "valid" : `invalid (${r.config.error?.code})`}` : "not found"}`,
-    ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.pattern}: ${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
+    // A pattern that names one file is said once; a glob is followed by what it matched.
+    ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
     ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
     ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configuredBy.length ? `; configured by ${r.agent.configuredBy.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
     ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),

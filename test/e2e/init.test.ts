@@ -134,11 +134,16 @@ describe("inter status", () => {
   };
   const blockers = (s: any) => s.blockers.map((b: any) => `${b.stage}/${b.requires}: ${b.next}`);
 
-  it("without a config: one blocker, which inter init clears", async () => {
-    const s = await status(empty());
+  it("without a config: WORKSPACE_NOT_FOUND (exit 2) with the report and the setup to run next", async () => {
+    const dir = empty();
+    const r = await inter(dir, ["status", "--json"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.json.error.code).toBe("WORKSPACE_NOT_FOUND");
+    const s = r.json.error.details.status;
     expect(s.config).toMatchObject({ found: false, valid: false });
-    expect(s.ready).toBe(false);
+    expect(s).toMatchObject({ ready: false, workspace_prepared: false, generation_ready: false });
     expect(blockers(s)).toEqual(["generation/agent: inter init --name <Product> --openapi <path/to/openapi.yaml>"]);
+    expect(r.json.error.details.next_actions[0]).toMatchObject({ command: "inter", args: ["--json", "setup", "--project-dir", r.json.error.details.status.dir, "--display-name", "<Product>", "--dry-run"] });
   });
 
   it("with an invalid config: the error code and its fix", async () => {

@@ -30,12 +30,15 @@ export class BuildCommand extends GraphCommand {
     }
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
-    const bundle = data.tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
-    const inspect = data.tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
-    if (bundle && !this.json) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
-    if (inspect && !this.json) {
-      process.stderr.write(`certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`);
-    }
+    if (!this.json) printCandidate(data.tasks);
     return { data };
   }
+}
+
+/** The candidate and its certification, the last lines a person reads after a build (or `inter run cli`). */
+export function printCandidate(tasks: Array<{ id: string; data?: unknown }>): void {
+  const bundle = tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
+  const inspect = tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
+  if (bundle) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
+  if (inspect) process.stderr.write(`certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`);
 }

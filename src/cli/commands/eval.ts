@@ -2,8 +2,9 @@ import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import type { AgentConfig } from "../../config/types.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { InterError } from "../../errors.js";
+import { shippedFile } from "../../package-files.js";
 import type { Receipt } from "../../inspect/receipt.js";
 import type { CandidateTree, ValidationReport } from "../../plan/validate.js";
 import { BaseCommand, type CommandResult } from "../base.js";
@@ -198,7 +199,8 @@ export class EvalNewCommand extends BaseCommand {
       });
     const apiUrl = manifest.baseUrl.default ?? "http://127.0.0.1:8080";
     const plan = {
-      $schema: "https://intermesh.dev/schemas/eval-plan.schema.json",
+      // The schema inter ships, as a path from the plan's folder: editors resolve it; no URL that serves nothing.
+      $schema: relative(folder, shippedFile("schemas/eval-plan.schema.json")).split("\\").join("/"),
       schema_version: "3.0.0",
       target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: manifest.auth.env, allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
       settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },

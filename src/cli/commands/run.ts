@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { resolveRunTarget } from "../../graph/build-graph.js";
 import type { CommandResult } from "../base.js";
+import { printCandidate } from "./build.js";
 import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject, type Project } from "../project.js";
@@ -43,6 +44,7 @@ export class RunCommand extends GraphCommand {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     this.overrideGate(project);
     const data = await executeGraph(project, resolveRunTarget(project.graph, this.name), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
+    if (!this.json) printCandidate(data.tasks);
     return { data };
   }
 }

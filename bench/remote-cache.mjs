@@ -18,7 +18,7 @@ const port = await new Promise((r) => {
 });
 const storage = mkdtempSync(join(tmpdir(), "inter-bench-remote-"));
 const server = spawn("node", [join(repo, "node_modules/turborepo-remote-cache/dist/cli.js")], {
-  env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: "bench", STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
+  env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: "bench", TURBO_REMOTE_CACHE_SIGNATURE_KEY: "tags", STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
   stdio: "ignore",
 });
 for (;;) {
@@ -34,7 +34,7 @@ const checkout = () => {
   return dir;
 };
 // A team per round gives each round an empty remote (the server remembers folders it made, so none is deleted).
-const remote = (round) => ({ INTER_REMOTE_CACHE_URL: `http://127.0.0.1:${port}`, INTER_REMOTE_CACHE_TEAM: `team_bench${round}`, INTER_REMOTE_CACHE_TOKEN: "bench" });
+const remote = (round) => ({ INTER_REMOTE_CACHE_URL: `http://127.0.0.1:${port}`, INTER_REMOTE_CACHE_TEAM: `team_bench${round}`, INTER_REMOTE_CACHE_TOKEN: "bench", INTER_REMOTE_CACHE_SIGNATURE_KEY: "bench-signing-key" });
 const build = (dir, env) => {
   const started = process.hrtime.bigint();
   const out = execFileSync("node", [inter, "build", "--json"], { cwd: dir, env: { ...process.env, CI: "true", ...env }, encoding: "utf8" });

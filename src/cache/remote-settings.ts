@@ -7,6 +7,8 @@ export interface RemoteSettings {
   token: string | undefined;
   /** HMAC key for the artifact integrity tag (x-artifact-tag), when artifacts are signed. */
   signatureKey: string | undefined;
+  /** Use artifacts without a signature (cache.remote.trust: "unsigned"); otherwise, with no key, nothing is downloaded. */
+  trustUnsigned: boolean;
   timeoutMs: number;
 }
 
@@ -19,6 +21,7 @@ export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJ
     team: env.INTER_REMOTE_CACHE_TEAM || config?.team,
     token: env.INTER_REMOTE_CACHE_TOKEN || config?.token,
     signatureKey: config?.signature === false ? undefined : env.INTER_REMOTE_CACHE_SIGNATURE_KEY || undefined,
+    trustUnsigned: (env.INTER_REMOTE_CACHE_TRUST || config?.trust) === "unsigned",
     timeoutMs: config?.timeoutMs ?? 10_000,
   };
 }

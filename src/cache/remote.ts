@@ -32,10 +32,14 @@ function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
  * Unpacks an artifact into the local store, trusting nothing: it must be the record of this task and fingerprint, and
  * every object must hash to its name. Anything else is a miss.
  */
+/** The most an artifact may unpack to; a larger one is a miss. */
+const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+
 function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: string }, store: Store): TaskRecord | undefined {
   let parsed: { format?: string; record?: TaskRecord; objects?: Record<string, string> };
   try {
-    parsed = JSON.parse(gunzipSync(body).toString("utf8"));
+    // A gzip bomb stops at the cap instead of filling memory.
+    parsed = JSON.parse(gunzipSync(body, { maxOutputLength: MAX_UNPACKED_BYTES }).toString("utf8"));
   } catch {
     return undefined;
   }
@@ -98,7 +102,10 @@ export class RemoteCache {
     this.summary.errors += 1;
     if (this.down) return;
     this.down = true;
-    const reason = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${this.settings.timeoutMs} ms` : error.message) : String(error);
+    let reason = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${this.settings.timeoutMs} ms` : error.message) : String(error);
+    // Errors quote the URL as given; a user:token in it is never shown.
+    const { username, password } = new URL(this.settings.url);
+    for (const secret of [password, username, decodeURIComponent(password), this.settings.token ?? ""].filter((s) => s.length >= 3)) reason = reason.split(secret).join("[REDACTED]");
     this.summary.warning = `remote cache ${this.summary.url} ${what} failed (${reason}); continuing with the local cache only`;
   }
 
@@ -125,6 +132,11 @@ export class RemoteCache {
   /** The artifact stored under `id`, or undefined when there is none, its signature is wrong, or the remote failed. */
   async get(id: string): Promise<Buffer | undefined> {
     if (this.down) return undefined;
+    // An artifact nobody signed proves only that it agrees with itself: it is not used unless the config trusts that.
+    if (!this.settings.signatureKey && !this.settings.trustUnsigned) {
+      this.summary.warning ??= `remote cache ${this.summary.url}: artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned" if anyone who can write to the cache may run code in your builds`;
+      return undefined;
+    }
     try {
       const response = await this.request(id, { headers: this.headers() });
       if (response.status === 404) {
@@ -143,6 +155,11 @@ export class RemoteCache {
       this.fail("download", error);
       return undefined;
     }
+  }
+
+  /** An artifact or list refused for what it says (not for a failure of the remote): the first reason is shown. */
+  reject(reason: string): void {
+    this.summary.warning ??= `remote cache ${this.summary.url}: ${reason}`;
   }
 
   /** Counts a lookup's outcome: a usable record, or none (absent, wrong, truncated, foreign). */

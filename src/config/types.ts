@@ -190,6 +190,13 @@ export interface RemoteCacheConfig {
    */
   signature?: boolean;
   /**
+   * `"unsigned"` uses artifacts nobody signed. Anyone who can write to the cache can then put code in your builds (a
+   * planted cli.tgz is installed and run by the inspection), so without a signature key inter only uploads unless this
+   * says so. `INTER_REMOTE_CACHE_TRUST=unsigned` sets it too.
+   * @default `"signed"`
+   */
+  trust?: "signed" | "unsigned";
+  /**
    * Each request's time limit, in milliseconds; a slow remote is then treated as down.
    * @default `10000`
    */

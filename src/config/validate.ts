@@ -70,6 +70,7 @@ const isConfig = t.isObject({
           team: t.isOptional(nonEmpty),
           token: t.isOptional(t.isString()),
           signature: t.isOptional(t.isBoolean()),
+          trust: t.isOptional(t.isEnum(["signed", "unsigned"])),
           timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(100, 600_000)])),
         }),
       ),

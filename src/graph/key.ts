@@ -1,3 +1,4 @@
+import { safeReads } from "../cache/project-paths.js";
 import { join } from "node:path";
 import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";
@@ -38,8 +39,10 @@ export async function taskKey(task: TaskSpec, root: string, statIndex: StatIndex
   const declared = await keyFor(task, root, statIndex, interVersion, deps);
   const base = fingerprintOf(declared);
   const reads = store.readReads(task.id, base);
-  const key = reads ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
-  return { base, key, fingerprint: reads ? fingerprintOf(key) : base };
+  // A stored list that names a folder or a device (written by an older inter from a remote) is ignored: the task runs
+  // again and writes a list of its own.
+  const key = reads && safeReads(root, reads, true) ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
+  return { base, key, fingerprint: key !== declared ? fingerprintOf(key) : base };
 }
 
 /** What a task's fingerprint sees of each dependency: its whole digest, or the hash of the part the task uses. */

@@ -1,3 +1,4 @@
+import { insideProject, safeReads } from "../cache/project-paths.js";
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
@@ -115,6 +116,8 @@ function digestOf(outputs: OutputEntry[], data: unknown): string {
 /** A hit needs every output's bytes present and intact; missing files in the project are restored from them. */
 function restoreHit(record: TaskRecord, options: RunOptions): boolean {
   const { root } = options.loaded;
+  // A record that would write outside the project (../, absolute, through a link) is no hit, wherever it came from.
+  if (!record.outputs.every((entry) => insideProject(root, entry.path))) return false;
   for (const entry of record.outputs) {
     if (!options.store.hasObject(entry.sha256)) return false;
   }
@@ -249,14 +252,18 @@ async function fromRemote(task: TaskSpec, options: RunOptions, remote: RemoteCac
     } catch {
       // an unreadable list is a miss like any other
     }
-    if (Array.isArray(reads) && reads.length && reads.every((r) => typeof r === "string")) {
+    if (reads !== undefined && !safeReads(options.loaded.root, reads, false)) remote.reject(`a list of read files from it names paths outside the project or files that are not regular (${JSON.stringify(reads).slice(0, 120)}); it was not used`);
+    else if (Array.isArray(reads) && reads.length) {
       options.store.writeReads(task.id, base, reads);
       key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
       fingerprint = fingerprintOf(key);
       body = await remote.get(fingerprint);
     }
   }
-  const record = body && remote.unpack(body, { task: task.id, fingerprint }, options.store);
+  const unpacked = body && remote.unpack(body, { task: task.id, fingerprint }, options.store);
+  const outside = unpacked ? unpacked.outputs.find((o) => !insideProject(options.loaded.root, o.path)) : undefined;
+  if (outside) remote.reject(`an artifact from it would write ${JSON.stringify(outside.path)}, outside the project; it was not used`);
+  const record = outside ? undefined : unpacked;
   const usable = record && restoreHit(record, options) ? record : undefined;
   remote.counted(Boolean(usable));
   return { record: usable, key, fingerprint };

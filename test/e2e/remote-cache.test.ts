@@ -20,11 +20,12 @@ async function freePort(): Promise<number> {
 }
 
 /** The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder. */
-async function startCacheServer(): Promise<{ url: string; storage: string; stop(): Promise<void> }> {
+async function startCacheServer(tags = true): Promise<{ url: string; storage: string; stop(): Promise<void> }> {
   const port = await freePort();
   const storage = mkdtempSync(join(tmpdir(), "inter-remote-storage-"));
   const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
-    env: { HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: TOKEN, STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
+    // With a signature key set the server keeps each artifact's x-artifact-tag (it never checks it: clients do).
+    env: { HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: TOKEN, ...(tags ? { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "the-server-stores-tags" } : {}), STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
     reject: false,
   });
   const url = `http://127.0.0.1:${port}`;
@@ -50,7 +51,10 @@ async function startCacheServer(): Promise<{ url: string; storage: string; stop(
 }
 
 let server: Awaited<ReturnType<typeof startCacheServer>>;
-const remoteEnv = (extra: Record<string, string> = {}) => ({ INTER_REMOTE_CACHE_URL: server.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, ...extra });
+const SIGNING_KEY = "remote-cache-test-signing-key";
+const remoteEnv = (extra: Record<string, string> = {}) => ({ INTER_REMOTE_CACHE_URL: server.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, INTER_REMOTE_CACHE_SIGNATURE_KEY: SIGNING_KEY, ...extra });
+/** Unsigned use of a server that keeps no tags, as a team that opts in: what an attacker with write access can plant. */
+const unsignedEnv = (url: string, trust = true) => ({ INTER_REMOTE_CACHE_URL: url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, ...(trust ? { INTER_REMOTE_CACHE_TRUST: "unsigned" } : {}) });
 const sources = (outcome: any) => Object.fromEntries(outcome.json.data.tasks.map((t: any) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]));
 /** Every output file under dist/ (evaluation results aside) with its bytes. */
 const distFiles = (dir: string) =>
@@ -98,6 +102,62 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     const none = await inter(first, ["build", "--remote-only", "--json"]);
     expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--remote-only needs a remote cache") });
   }, 60_000);
+
+  it("unsigned artifacts are not used unless the config trusts them: one warning that says why", async () => {
+    const own = await startCacheServer(false);
+    try {
+      expect((await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url))).json.data.remote.uploads).toBeGreaterThanOrEqual(9);
+      const run = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url, false));
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.json.data.remote.hits).toBe(0);
+      expect(run.json.data.remote.warning).toContain('artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned"');
+      const trusted = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
+      expect(trusted.json.data.remote.hits, JSON.stringify(sources(trusted))).toBe(9);
+    } finally {
+      await own.stop();
+    }
+  }, 120_000);
+
+  it("a poisoned remote writes nothing outside the project and gets no list of devices or folders hashed", async () => {
+    const own = await startCacheServer(false);
+    try {
+      await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
+      const stored = join(own.storage, TEAM);
+      const { gunzipSync, gzipSync } = await import("node:zlib");
+      // Every artifact rewritten to restore its first output to ../escape_remote.txt (valid objects, plausible records);
+      // a record with no outputs writes nothing and stays a fair hit.
+      let harmless = 0;
+      for (const f of readdirSync(stored).filter((x) => !x.endsWith("-reads"))) {
+        let parsed: any;
+        try {
+          parsed = JSON.parse(gunzipSync(readFileSync(join(stored, f))).toString("utf8"));
+        } catch {
+          continue;
+        }
+        if (!parsed.record?.outputs?.length) {
+          harmless += 1;
+          continue;
+        }
+        parsed.record.outputs[0].path = "../escape_remote.txt";
+        writeFileSync(join(stored, f), gzipSync(JSON.stringify(parsed)));
+      }
+      // The openapi task's list of $ref'd files, pointed at a device that never ends and at a folder.
+      const lists = readdirSync(stored).filter((x) => x.endsWith("-reads"));
+      expect(lists.length).toBeGreaterThan(0);
+      for (const f of lists) writeFileSync(join(stored, f), JSON.stringify(["/dev/zero", "/tmp"]));
+      const parent = makeProject({});
+      const dir = join(parent, "p");
+      cpSync(exampleProject(), dir, { recursive: true });
+      const run = await inter(dir, ["build", "--json"], unsignedEnv(own.url));
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(existsSync(join(parent, "escape_remote.txt"))).toBe(false);
+      expect(run.json.data.remote.hits).toBe(harmless);
+      expect(run.json.data.remote.warning).toMatch(/would write "\.\.\/escape_remote\.txt", outside the project|names paths outside the project or files that are not regular/);
+      expect(JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8")).certification.level).toBe("Agent-Native");
+    } finally {
+      await own.stop();
+    }
+  }, 120_000);
 
   it("a corrupted artifact on the server is a miss, never wrong output", async () => {
     const stored = join(server.storage, TEAM);

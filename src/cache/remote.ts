@@ -32,6 +32,10 @@ function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
  * Unpacks an artifact into the local store, trusting nothing: it must be the record of this task and fingerprint, and
  * every object must hash to its name. Anything else is a miss.
  */
+/** The most an artifact may weigh, and the total time lookups may take in one run. */
+const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
+const LOOKUP_BUDGET_MS = 20_000;
+
 /** The most an artifact may unpack to; a larger one is a miss. */
 const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 
@@ -65,6 +69,8 @@ function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: str
  */
 export class RemoteCache {
   private down = false;
+  /** Milliseconds spent in lookups this run. */
+  private spent = 0;
   private readonly queue: Array<() => Promise<void>> = [];
   private active = 0;
   private idle: Array<() => void> = [];
@@ -138,23 +144,48 @@ export class RemoteCache {
       return undefined;
     }
     try {
+      const started = performance.now();
       const response = await this.request(id, { headers: this.headers() });
       if (response.status === 404) {
         await response.body?.cancel();
-        return undefined;
+        return this.spend(started, undefined);
       }
       if (!response.ok) throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`);
+      if (Number(response.headers.get("content-length") ?? 0) > MAX_ARTIFACT_BYTES) {
+        await response.body?.cancel();
+        this.reject(`an artifact of ${response.headers.get("content-length")} bytes is over the ${MAX_ARTIFACT_BYTES}-byte limit; it was not used`);
+        return this.spend(started, undefined);
+      }
       const body = Buffer.from(await response.arrayBuffer());
+      if (body.length > MAX_ARTIFACT_BYTES) return this.spend(started, undefined);
       if (this.settings.signatureKey) {
         const tag = response.headers.get("x-artifact-tag");
         const expected = Buffer.from(this.tag(id, body));
-        if (!tag || tag.length !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) return undefined;
+        if (!tag || tag.length !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) {
+          // Said, not silently missed: a key that differs between machines would otherwise look like an empty cache.
+          this.reject(tag ? "an artifact's signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY (signed with another key, or altered); it was not used" : "an artifact carries no signature; it was not used");
+          return this.spend(started, undefined);
+        }
       }
-      return body;
+      return this.spend(started, body);
     } catch (error) {
       this.fail("download", error);
       return undefined;
     }
+  }
+
+  /**
+   * Lookups are sequential and each is bounded, but a remote that answers each just under its limit would still slow a
+   * build many times over: past a total budget per run the remote is left for the local cache alone.
+   */
+  private spend<T>(started: number, value: T): T {
+    this.spent += performance.now() - started;
+    const budget = Math.max(LOOKUP_BUDGET_MS, 2 * this.settings.timeoutMs);
+    if (this.spent > budget && !this.down) {
+      this.down = true;
+      this.summary.warning = `remote cache ${this.summary.url}: lookups took over ${Math.round(budget / 1000)} s in all; continuing with the local cache only`;
+    }
+    return value;
   }
 
   /** An artifact or list refused for what it says (not for a failure of the remote): the first reason is shown. */
@@ -174,6 +205,11 @@ export class RemoteCache {
     this.queue.push(async () => {
       if (this.down) return;
       try {
+        // An artifact already there is never replaced: this client may not be able to verify it (another key, or none),
+        // and a good signed artifact must not be overwritten by one its readers would refuse.
+        const present = await this.request(id, { method: "HEAD", headers: this.headers() });
+        await present.body?.cancel();
+        if (present.ok) return;
         const headers = this.headers({ "content-type": "application/octet-stream", "x-artifact-duration": String(durationMs), ...(this.settings.signatureKey ? { "x-artifact-tag": this.tag(id, body) } : {}) });
         const response = await this.request(id, { method: "PUT", headers, body: new Uint8Array(body) });
         await response.body?.cancel();

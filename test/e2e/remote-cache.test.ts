@@ -93,6 +93,15 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
   }, 120_000);
 
+  it("a client with another signing key is told so, uses nothing, and overwrites nothing", async () => {
+    const other = await inter(exampleProject(), ["build", "--json"], remoteEnv({ INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }));
+    expect(other.exitCode, other.stdout).toBe(0);
+    expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({ hits: 0, warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY") });
+    // The good artifacts are still there for everyone with the right key.
+    const again = await inter(exampleProject(), ["build", "--json"], remoteEnv());
+    expect(again.json.data.remote.hits).toBe(9);
+  }, 120_000);
+
   it("--remote-only ignores local records; --no-remote never asks the server", async () => {
     const only = await inter(first, ["build", "--remote-only", "--json"], remoteEnv());
     expect(new Set(Object.values(sources(only)))).toEqual(new Set(["cached:remote"]));

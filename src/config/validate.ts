@@ -30,7 +30,8 @@ const isConfig = t.isObject({
   product: t.isObject({
     name: nonEmpty,
     binary: t.cascade(t.isString(), [t.matchesRegExp(KEBAB)]),
-    package: t.isOptional(nonEmpty),
+    // An npm package name: it becomes a folder name in installs, so no "..", slashes (but a scope's) or spaces.
+    package: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)])),
     version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
   }),
   inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
@@ -85,6 +86,7 @@ const FIXES: Record<string, string> = {
   "product.name": 'Set product.name to the product\'s display name, e.g. "Rooms".',
   "product.binary": 'Use a lowercase kebab-case binary name, e.g. "rooms" or "rooms-cli".',
   "product.version": 'Use a semver version such as "0.1.0".',
+  "product.package": 'Use an npm package name, e.g. "rooms-cli" or "@acme/rooms-cli" (lowercase; no "..", spaces or extra slashes).',
   inputs: 'Add inputs: { openapi: "inputs/openapi.yaml", context: "inputs/context.md" }.',
   "inputs.openapi": 'Point inputs.openapi at the OpenAPI document, e.g. "inputs/openapi.yaml" (a path or glob).',
   "inputs.context": 'Point inputs.context at the product brief, e.g. "inputs/context.md", or remove the field.',

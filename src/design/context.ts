@@ -31,13 +31,26 @@ interface Section {
   body: string[];
 }
 
+/**
+ * An ATX heading ("### Title ##"), read without a backtracking regular expression: a heading of thousands of spaces
+ * must take linear time (the brief is untrusted input).
+ */
+function headingOf(line: string): { level: number; title: string } | null {
+  const marks = /^#{1,6}/.exec(line)?.[0];
+  if (!marks || !/^\s/.test(line.slice(marks.length))) return null;
+  let title = line.slice(marks.length).trim();
+  const closing = title.length - title.replace(/#+$/, "").length;
+  if (closing && (closing === title.length || /\s/.test(title[title.length - closing - 1]!))) title = title.slice(0, title.length - closing).trim();
+  return { level: marks.length, title };
+}
+
 function sections(text: string): Section[] {
   const out: Section[] = [{ level: 0, title: "", line: 0, body: [] }];
   let fence = false;
   text.split(/\r?\n/).forEach((line, i) => {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const heading = fence ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) out.push({ level: heading[1]!.length, title: heading[2]!.trim(), line: i + 1, body: [] });
+    const heading = fence ? null : headingOf(line);
+    if (heading) out.push({ level: heading.level, title: heading.title, line: i + 1, body: [] });
     else out[out.length - 1]!.body.push(line);
   });
   return out;

@@ -148,6 +148,7 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
 }
 
 const MAX_COMMANDS = 6;
+const MAX_NOT_FOR = 8;
 const MIN_SCORE = 2;
 
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
@@ -199,7 +200,12 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
     for (const u of task.unknownLabels) warnings.push(`task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`);
     if (!task.outcome) warnings.push(`task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`);
     if (!linked.length) warnings.push(`task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`);
-    const others = named.filter((n) => n.name !== name).map((n) => ({ name: n.name, title: n.task.title }));
+    // "Not for" names a few other Skills, not all: a brief of thousands of tasks would make every description hold all.
+    const others: Array<{ name: string; title: string }> = [];
+    for (const n of named) {
+      if (others.length >= MAX_NOT_FOR) break;
+      if (n.name !== name) others.push({ name: n.name, title: n.task.title });
+    }
     return {
       name,
       title: task.title,

@@ -79,16 +79,19 @@ export function runIssue(manifest: Manifest, action: string | undefined, parsed:
       if (!type || !message) throw new CliError("MISSING_FLAG", '"issue create" needs --type and --message.', `Example: ${manifest.product.binary} issue create --type bug --message "<command> returned an error it should not have"`);
       const exit = one(parsed, "exit-code");
       if (exit !== undefined && !/^\d+$/.test(exit)) throw new CliError("INVALID_VALUE", `--exit-code expects an integer (got "${exit}").`, "Give the exit code of the command that went wrong.");
+      // A credential typed into a report is not stored (issues live in a file anyone on the machine may read).
+      const credential = process.env[manifest.auth.env];
+      const scrub = (s: string) => (credential && credential.length >= 4 ? s.split(credential).join("[REDACTED]") : s);
       const now = new Date().toISOString();
       const issue: IssueRecord = {
         id: `ISS-${String(issues.length + 1).padStart(4, "0")}`,
         type,
         status: "open",
-        message,
+        message: scrub(message),
         created_at: now,
         updated_at: now,
         version: manifest.product.version,
-        context: { ...(one(parsed, "command") ? { command: one(parsed, "command") } : {}), ...(exit !== undefined ? { exit_code: Number(exit) } : {}), cwd: process.cwd() },
+        context: { ...(one(parsed, "command") ? { command: scrub(one(parsed, "command")!) } : {}), ...(exit !== undefined ? { exit_code: Number(exit) } : {}), cwd: process.cwd() },
       };
       save(file, [...issues, issue]);
       return issue;

@@ -46,6 +46,15 @@ export function human(data: unknown): string {
   return data === null || data === undefined ? "" : String(data);
 }
 
+/** The credential this CLI holds, when long enough to be one: never printed, whatever the API echoes back. */
+function credentialOf(manifest: Manifest): string | undefined {
+  const value = process.env[manifest.auth.env];
+  return value && value.length >= 4 ? value : undefined;
+}
+
+/** Terminal control sequences from the API are not passed to a person's terminal (--human). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
 /**
  * Success: one JSON document on stdout — `{"ok": true, "result": …, "page"?, "rules", "skills", "issue"}`, the spec's
  * own shape — or the result only (--quiet), a table (--human), NDJSON; nothing on stderr. `top` adds fields beside
@@ -59,6 +68,9 @@ export function writeResult(manifest: Manifest, globals: Globals, data: unknown,
   else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
   else if (globals.quiet) text = JSON.stringify(shaped);
   else text = JSON.stringify({ ok: true, ...top, result: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+  const credential = credentialOf(manifest);
+  if (credential) text = text.split(credential).join("[REDACTED]");
+  if (globals.human && !globals.agent) text = text.replace(CONTROL, "");
   process.stdout.write(`${text}\n`);
 }
 

@@ -52,6 +52,12 @@ describe("error codes and exit codes", () => {
     const unknown = await expectError(dir, ["build"], "CONFIG_INVALID", 2);
     expect(unknown.details.issues[0].path).toBe("targets.cli.outdir");
     expect(unknown.suggestion).toContain("targets.cli.outdir");
+
+    // A package name becomes a folder in installs: "../../x" is refused at config time.
+    writeFiles(dir, { "intermesh.config.ts": config(`{ product: { name: "R", binary: "r", package: "../../x" }, inputs: { openapi: "x" } }`) });
+    const escaping = await expectError(dir, ["build"], "CONFIG_INVALID", 2);
+    expect(escaping.message).toContain("product.package");
+    expect(escaping.suggestion).toContain("npm package name");
   });
 
   it("CONFIG_SYNTAX shows file, line and column; CONFIG_LOAD_FAILED when the config throws", async () => {

@@ -244,6 +244,11 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expectFailure(await rooms(["issue", "update", "--id", id, "--status", "resolved"]), 30, "PRECONDITION_FAILED");
     expect((await rooms(["issue", "show", id, "--quiet"])).json.status).toBe("closed");
     expectFailure(await rooms(["issue", "create", "--type", "rant", "--message", "x"]), 2, "INVALID_VALUE");
+    // A credential pasted into a report is neither printed nor stored.
+    const pasted = await rooms(["issue", "create", "--type", "bug", "--message", `my key ${API_KEY} stopped working`]);
+    expect(pasted.stdout).not.toContain(API_KEY);
+    expect(pasted.json.result.message).toBe("my key [REDACTED] stopped working");
+    expect(readFileSync(join(state, "rooms", "issues.json"), "utf8")).not.toContain(API_KEY);
   });
 
   it("exports its commands as MCP tool schemas", async () => {

@@ -59,3 +59,17 @@ describe("GitHub's REST description (@octokit/openapi)", () => {
     expect(warnings.every((w) => typeof w === "string")).toBe(true);
   });
 });
+
+describe("briefs built to hang or exhaust the parser", () => {
+  it("a heading of thousands of spaces parses in linear time", () => {
+    const brief = parseBrief(`# P\n\n## Tasks\n\n### a${" ".repeat(6000)}b ##\n\nExpected outcome: done.\n`);
+    expect(brief.tasks[0]!.title).toBe(`a${" ".repeat(6000)}b`);
+  });
+
+  it("20,000 tasks: each Skill's description names a few others, not all", () => {
+    const tasks = Array.from({ length: 20_000 }, (_, i) => `### Task ${i}\n\nExpected outcome: done ${i}.\n`).join("\n");
+    const { plan } = planSkills(parseBrief(`# P\n\nA product.\n\n## Tasks and scenarios\n\n${tasks}`), [], "P");
+    expect(plan.skills).toHaveLength(20_000);
+    expect(Math.max(...plan.skills.map((s) => (s.description.match(/\(skill /g) ?? []).length))).toBeLessThanOrEqual(8);
+  });
+});

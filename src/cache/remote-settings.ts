@@ -1,4 +1,5 @@
 import type { RemoteCacheConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
 
 /** Where the remote cache is and how to talk to it, after the environment has overridden the config. */
 export interface RemoteSettings {
@@ -16,6 +17,16 @@ export interface RemoteSettings {
 export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJS.ProcessEnv = process.env): RemoteSettings | undefined {
   const url = env.INTER_REMOTE_CACHE_URL || config?.url;
   if (!url) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    const from = env.INTER_REMOTE_CACHE_URL ? "INTER_REMOTE_CACHE_URL" : "cache.remote.url";
+    throw new InterError("CONFIG_INVALID", `${from} is not an http(s) URL.`, `Set ${from} to the server's base URL, e.g. https://cache.example.com.`, { field: from });
+  }
   return {
     url: url.replace(/\/+$/, ""),
     team: env.INTER_REMOTE_CACHE_TEAM || config?.team,

@@ -185,6 +185,17 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(receipt).toMatch(/^[0-9a-f]{64}$/);
   }, 120_000);
 
+  it("an invalid remote URL is CONFIG_INVALID naming where it came from, and a token inside a URL is never printed", async () => {
+    const bad = await inter(exampleProject(), ["build", "--json"], { INTER_REMOTE_CACHE_URL: "cache.example.com:8080" });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.json.error).toMatchObject({ code: "CONFIG_INVALID", message: "INTER_REMOTE_CACHE_URL is not an http(s) URL.", details: { field: "INTER_REMOTE_CACHE_URL" } });
+    const secret = "url-embedded-token-7c1d";
+    const run = await inter(exampleProject(), ["build"], { INTER_REMOTE_CACHE_URL: `http://user:${secret}@127.0.0.1:9`, INTER_REMOTE_CACHE_TRUST: "unsigned" });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/⚠ remote cache http:\/\/127\.0\.0\.1:9 download failed/);
+    expect(run.stdout + run.stderr).not.toContain(secret);
+  }, 120_000);
+
   it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
     const dir = exampleProject();
     const wrong = "wrong-token-value-9d2e";

@@ -32,6 +32,9 @@ async function freePort(): Promise<number> {
 
 const fill = (text: string, port: number) => text.replaceAll("{port}", String(port));
 
+/** `sh -c WATCHDOG name <inter's pid> <command…>`: runs the command, and stops it when inter is gone. */
+const WATCHDOG = 'parent=$1; shift; "$@" & child=$!; trap \'kill -TERM $child 2>/dev/null; wait $child; exit\' TERM INT HUP; while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.2; done; kill -TERM $child 2>/dev/null; wait $child';
+
 async function waitReady(name: string, ready: string | number | undefined, timeoutMs: number, exited: () => string | undefined): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
@@ -93,8 +96,10 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
     for (const [name, service] of Object.entries(services)) {
       const port = await freePort();
       const env = Object.fromEntries(Object.entries(service.env ?? {}).map(([k, v]) => [k, fill(v, port)]));
-      const [file, ...args] = service.command.map((part) => fill(part, port));
-      const child = execa(file!, args, { cwd, env: { PORT: String(port), ...env }, detached: true, stdin: "ignore", reject: false, all: true });
+      const command = service.command.map((part) => fill(part, port));
+      // The service runs under a watchdog in its group: if inter dies without stopping it (kill -9), the watchdog
+      // sees its parent gone within 200 ms and stops the service — no server outlives the build that started it.
+      const child = execa("sh", ["-c", WATCHDOG, "inter-service", String(process.pid), ...command], { cwd, env: { PORT: String(port), ...env }, detached: true, stdin: "ignore", reject: false, all: true });
       let exit: string | undefined;
       const done = child.then((r) => (exit = `exit code ${r.exitCode ?? r.signal}${r.all ? `: ${String(r.all).slice(-300)}` : ""}`));
       children.push({ pid: child.pid, done });

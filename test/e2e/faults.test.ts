@@ -110,3 +110,32 @@ describe("concurrent runs and faults", () => {
     expect(slow.json.data.status).toBe("will-run");
   });
 });
+
+describe("no orphans", () => {
+  it("a build killed with SIGKILL during inspection leaves no service running", async () => {
+    const { exampleProject } = await import("./example-api.js");
+    const { execa } = await import("execa");
+    const { writeFileSync } = await import("node:fs");
+    const dir = exampleProject();
+    // A service that holds on quietly (no output, no port), with a marker only it carries on its command line.
+    const marker = `orphan-marker-${process.pid}-${Date.now()}`;
+    const file = join(dir, "intermesh.config.ts");
+    const text = readFileSync(file, "utf8").replace('["node", "examples/rooms/server.mjs", "--port", "{port}"]', `["node", "-e", "setInterval(() => {}, 1000)", "${marker}"]`).replace('ready: "http://127.0.0.1:{port}/health",', "");
+    expect(text).toContain(marker);
+    writeFileSync(file, text);
+    const running = async () => (await execa("pgrep", ["-f", "--", marker], { reject: false })).stdout.trim().split("\n").filter(Boolean);
+    const child = spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key" });
+    let started = false;
+    await until(() => {
+      void running().then((pids) => (started ||= pids.length > 0));
+      return started;
+    }, 60_000, "the inspection's service starting");
+    child.kill("SIGKILL");
+    await child;
+    let gone = false;
+    await until(() => {
+      void running().then((pids) => (gone = pids.length === 0));
+      return gone;
+    }, 5_000, "the service stopping after inter was killed");
+  }, 90_000);
+});

@@ -1,8 +1,6 @@
 import { argvProblems, type CandidateTree, type Finding } from "./validate.js";
+import { isObj, ptr } from "./pointer.js";
 
-const esc = (t: string | number) => String(t).replace(/~/g, "~0").replace(/\//g, "~1");
-const ptr = (...tokens: Array<string | number>) => `/${tokens.map(esc).join("/")}`;
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /**
  * The reference solutions beside a plan (`eval-plan.reference.json`: scenario id → `[{argv, save_stdout?}]`), checked

@@ -1,4 +1,5 @@
 import type { CandidateTree, Finding } from "./validate.js";
+import { isObj, ptr } from "./pointer.js";
 
 /**
  * What a plan proves, before any run: checks that cannot fail, scenarios the agent could pass without the CLI,
@@ -6,9 +7,6 @@ import type { CandidateTree, Finding } from "./validate.js";
  * and an `api_url` outside `allowed_hosts`. Each is a warning (an error with --strict) naming the scenario and check.
  */
 
-const esc = (t: string | number) => String(t).replace(/~/g, "~0").replace(/\//g, "~1");
-const ptr = (...tokens: Array<string | number>) => `/${tokens.map(esc).join("/")}`;
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === "object" && !Array.isArray(v);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Every scalar inside a value (an expected object or array holds several). */

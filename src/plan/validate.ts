@@ -2,8 +2,10 @@ import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
 import { sha256 } from "../cache/hash.js";
 import { InterError } from "../errors.js";
 import { compileSchema, type SchemaValidator } from "../json-schema.js";
+import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
+import { isObj, ptr } from "./pointer.js";
 
 export type Stage = "shape" | "references" | "candidate" | "hygiene";
 
@@ -53,9 +55,6 @@ const FIELD_ROOTS: Record<string, string[]> = { cli: ["stdout", "exit_code", "ar
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const PLACEHOLDER = /<<[^>]*>>/;
 
-const esc = (t: string | number) => String(t).replace(/~/g, "~0").replace(/\//g, "~1");
-const ptr = (...tokens: Array<string | number>) => (tokens.length ? `/${tokens.map(esc).join("/")}` : "");
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === "object" && !Array.isArray(v);
 
 function lineColumn(text: string, position: number): { line: number; column: number } {
   const before = text.slice(0, position);
@@ -100,7 +99,7 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
   if (validate(plan)) return;
   for (const error of validate.errors ?? []) {
     if (error.keyword === "additionalProperties") {
-      const pointer = `${error.instancePath}/${esc(error.params.additionalProperty)}`;
+      const pointer = `${error.instancePath}/${escapeToken(String(error.params.additionalProperty))}`;
       if (!named.has(pointer)) add("UNKNOWN_FIELD", pointer, `Unknown field "${error.params.additionalProperty}".`, "Remove it or correct its spelling; eval-plan.schema.json lists every field.");
       continue;
     }

@@ -151,15 +151,25 @@ const MAX_COMMANDS = 6;
 const MAX_NOT_FOR = 8;
 const MIN_SCORE = 2;
 
-/** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
-export function linkCommands(task: BriefTask, commands: CommandSpec[]): { commands: string[]; links: SkillLink[] } {
+/** What linking needs of the commands, the same for every task: their words and how rare each word is. */
+interface CommandIndex {
+  visible: CommandSpec[];
+  terms: Array<ReturnType<typeof commandTerms>>;
+  idf: Map<string, number>;
+}
+
+function indexCommands(commands: CommandSpec[]): CommandIndex {
   const visible = commands.filter((c) => !c.hidden);
   const terms = visible.map((c) => commandTerms(c));
-  const words = taskWords(task, visible, terms);
   // Words most commands share (the product's own name, "api") say little about which command a task needs.
   const df = new Map<string, number>();
   for (const t of terms) for (const w of t.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  const idf = new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)]));
+  return { visible, terms, idf: new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)])) };
+}
+
+/** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
+function linkCommands(task: BriefTask, { visible, terms, idf }: CommandIndex): { commands: string[]; links: SkillLink[] } {
+  const words = taskWords(task, visible, terms);
   const scored = visible.map((c, i) => score(words, c, terms[i]!, idf)).sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   const best = scored[0]?.score ?? 0;
   const linked = scored.filter((c) => c.score >= MIN_SCORE && c.score >= best * 0.5).slice(0, MAX_COMMANDS);
@@ -195,8 +205,9 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
   if (!brief.tasks.length) warnings.push("context.md has no tasks: add `## Tasks and scenarios` with one `### <task>` per job users do; no Skills are planned until then");
   const taken = new Set<string>();
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));
+  const index = indexCommands(commands);
   const skills: SkillPlan[] = named.map(({ task, name }) => {
-    const { commands: linked, links } = linkCommands(task, commands);
+    const { commands: linked, links } = linkCommands(task, index);
     for (const u of task.unknownLabels) warnings.push(`task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`);
     if (!task.outcome) warnings.push(`task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`);
     if (!linked.length) warnings.push(`task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`);

@@ -1,4 +1,5 @@
 import { CliError, codeForStatus } from "./errors.js";
+import { REDACTED, withoutCredential } from "./redact.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 
 export interface Request {
@@ -14,7 +15,6 @@ export interface Response {
   data: unknown;
 }
 
-const REDACTED = "[REDACTED]";
 
 function encodeValue(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
@@ -76,7 +76,7 @@ export function redactRequest(request: Request, credential: string | undefined):
   if (!credential) return request;
   // Where the credential was placed (a header, a query value, a cookie) it is replaced whole; elsewhere a credential
   // long enough to be one is cut out of any text, while a short one would mangle unrelated text ("x" in a host name).
-  const scrub = (s: string) => (credential.length >= 4 ? s.split(credential).join(REDACTED).split(encodeURIComponent(credential)).join(REDACTED) : s);
+  const scrub = (s: string) => withoutCredential(s, credential, { encoded: true });
   const parsed = new URL(request.url);
   const placed = [...parsed.searchParams].filter(([, v]) => v === credential);
   for (const [k] of placed) parsed.searchParams.set(k, REDACTED);
@@ -128,7 +128,7 @@ export function errorFor(response: Response, credential: string | undefined): Cl
   const code = codeForStatus(response.status);
   const body = response.data as { message?: unknown; error?: unknown; code?: unknown } | null;
   let message = typeof body?.message === "string" ? body.message : typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-  if (credential) message = message.split(credential).join(REDACTED);
+  message = withoutCredential(message, credential, { min: 1 });
   const suggestions: Record<string, string> = {
     AUTH_FAILED: "Check the credential in the environment variable named in --help (auth.env).",
     PERMISSION_DENIED: "The credential lacks permission for this; use one that has it.",

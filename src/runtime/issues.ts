@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Parsed } from "./args.js";
 import { CliError } from "./errors.js";
+import { credentialOf, withoutCredential } from "./redact.js";
 import type { Manifest } from "./manifest.js";
 
 const TYPES = ["bug", "requirement", "suggestion", "bad-output"];
@@ -80,8 +81,7 @@ export function runIssue(manifest: Manifest, action: string | undefined, parsed:
       const exit = one(parsed, "exit-code");
       if (exit !== undefined && !/^\d+$/.test(exit)) throw new CliError("INVALID_VALUE", `--exit-code expects an integer (got "${exit}").`, "Give the exit code of the command that went wrong.");
       // A credential typed into a report is not stored (issues live in a file anyone on the machine may read).
-      const credential = process.env[manifest.auth.env];
-      const scrub = (s: string) => (credential && credential.length >= 4 ? s.split(credential).join("[REDACTED]") : s);
+      const scrub = (s: string) => withoutCredential(s, credentialOf(manifest));
       const now = new Date().toISOString();
       const issue: IssueRecord = {
         id: `ISS-${String(issues.length + 1).padStart(4, "0")}`,

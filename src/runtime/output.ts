@@ -2,6 +2,7 @@ import type { Globals } from "./args.js";
 import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 import type { PageInfo } from "./paging.js";
+import { credentialOf, withoutCredential } from "./redact.js";
 
 export function skillRefs(manifest: Manifest) {
   return manifest.skills.map((s) => ({ name: s.name, description: s.description, command: `${manifest.product.binary} skills ${s.name}` }));
@@ -46,12 +47,6 @@ export function human(data: unknown): string {
   return data === null || data === undefined ? "" : String(data);
 }
 
-/** The credential this CLI holds, when long enough to be one: never printed, whatever the API echoes back. */
-function credentialOf(manifest: Manifest): string | undefined {
-  const value = process.env[manifest.auth.env];
-  return value && value.length >= 4 ? value : undefined;
-}
-
 /** Terminal control sequences from the API are not passed to a person's terminal (--human). */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -68,8 +63,8 @@ export function writeResult(manifest: Manifest, globals: Globals, data: unknown,
   else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
   else if (globals.quiet) text = JSON.stringify(shaped);
   else text = JSON.stringify({ ok: true, ...top, result: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
-  const credential = credentialOf(manifest);
-  if (credential) text = text.split(credential).join("[REDACTED]");
+  // Never printed, whatever the API echoes back.
+  text = withoutCredential(text, credentialOf(manifest));
   if (globals.human && !globals.agent) text = text.replace(CONTROL, "");
   process.stdout.write(`${text}\n`);
 }

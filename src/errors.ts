@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   TASK_UNKNOWN_DEPENDENCY: 2,
   INPUT_NOT_FOUND: 2,
   OPENAPI_INVALID: 2,
+  INPUT_TOO_LARGE: 2,
   PLAN_INVALID: 2,
   TARBALL_UNSAFE: 2,
   RESULTS_INVALID: 2,
@@ -27,6 +28,8 @@ export const ERROR_CODES = {
   EVAL_FAILED: 1,
   SERVICE_FAILED: 1,
   LOCK_TIMEOUT: 1,
+  DISK_FULL: 1,
+  NOT_WRITABLE: 1,
   TASK_FAILED: 1,
   INTERNAL_ERROR: 1,
   INTERRUPTED: 130,
@@ -52,8 +55,19 @@ export class InterError extends Error {
   }
 }
 
+/** File-system failures a user can act on, by errno: the machine's state, not a bug in inter. */
+function fileSystemError(error: unknown): InterError | undefined {
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  const where = path ? ` (${syscall ?? "writing"} ${path})` : "";
+  if (code === "ENOSPC" || code === "EDQUOT") return new InterError("DISK_FULL", `The disk is full${where}.`, "Free space (or raise the quota) and run the command again; `inter cache gc` trims the cache.", { errno: code, path });
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM") return new InterError("NOT_WRITABLE", `A file or folder cannot be written${where}: ${code}.`, "Check the folder is writable by this user and not on a read-only mount.", { errno: code, path });
+  return undefined;
+}
+
 export function toInterError(error: unknown): InterError {
   if (error instanceof InterError) return error;
+  const fs = fileSystemError(error);
+  if (fs) return fs;
   const message = error instanceof Error ? error.message : String(error);
   return new InterError(
     "INTERNAL_ERROR",

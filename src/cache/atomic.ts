@@ -20,3 +20,19 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     throw error;
   }
 }
+
+/** Errors that mean the cache folder cannot take writes: the build goes on uncached rather than failing. */
+const UNWRITABLE = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT"]);
+
+/** Runs a cache write; when the folder cannot take it, returns the error's code instead of throwing. */
+export function cacheWrite(write: () => void): string | undefined {
+  try {
+    write();
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code && UNWRITABLE.has(code)) return code;
+    throw error;
+  }
+}
+

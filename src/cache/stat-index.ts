@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "./atomic.js";
+import { cacheWrite, writeFileAtomic } from "./atomic.js";
 import { sha256, xxh } from "./hash.js";
 
 type Algorithm = "xxh" | "sha256";
@@ -97,9 +97,12 @@ export class StatIndex {
     }
   }
 
-  save(): void {
-    if (!this.dirty) return;
-    writeFileAtomic(this.file, JSON.stringify(this.entries));
+  /** Saves the index; when the cache folder cannot take it, says why instead (the next run hashes again). */
+  save(): string | undefined {
+    if (!this.dirty) return undefined;
+    const refused = cacheWrite(() => writeFileAtomic(this.file, JSON.stringify(this.entries)));
+    if (refused) return `${refused}: the stat index ${this.file} could not be saved; the next run hashes inputs again`;
     this.dirty = false;
+    return undefined;
   }
 }

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { TMP_MARKER, writeFileAtomic } from "./atomic.js";
+import { cacheWrite, TMP_MARKER, writeFileAtomic } from "./atomic.js";
 import { sha256 } from "./hash.js";
 import type { FingerprintKey } from "./fingerprint.js";
 
@@ -41,7 +41,17 @@ const encode = (taskId: string) => encodeURIComponent(taskId);
  * Every write is atomic, so concurrent processes and kill -9 leave either nothing or a complete file.
  */
 export class Store {
+  /** Set by the first write the cache folder refused (read-only, full, no permission); later writes are skipped. */
+  unwritable: string | undefined;
+
   constructor(readonly dir: string) {}
+
+  /** Writes into the cache unless it has refused one already; a refusal is remembered, never thrown. */
+  private write(write: () => void): void {
+    if (this.unwritable) return;
+    const code = cacheWrite(write);
+    if (code) this.unwritable = `${code}: the cache folder ${this.dir} cannot be written, so this run's results are not cached (hits are still served)`;
+  }
 
   objectPath(hash: string): string {
     return join(this.dir, "objects", hash.slice(0, 2), hash);
@@ -58,7 +68,7 @@ export class Store {
   putObject(content: Buffer): string {
     const hash = sha256(content);
     const file = this.objectPath(hash);
-    if (!existsSync(file)) writeFileAtomic(file, content);
+    if (!existsSync(file)) this.write(() => writeFileAtomic(file, content));
     return hash;
   }
 
@@ -106,18 +116,18 @@ export class Store {
   }
 
   writeRecord(record: TaskRecord): void {
-    writeFileAtomic(this.recordPath(record.task, record.fingerprint), JSON.stringify(record, null, 1));
+    this.write(() => writeFileAtomic(this.recordPath(record.task, record.fingerprint), JSON.stringify(record, null, 1)));
     const latest = this.readLatest(record.task);
     const pointer: LatestPointer =
       latest && latest.fingerprint !== record.fingerprint ? { fingerprint: record.fingerprint, previous: latest.fingerprint } : { fingerprint: record.fingerprint, previous: latest?.previous };
-    writeFileAtomic(this.latestPath(record.task), JSON.stringify(pointer));
+    this.write(() => writeFileAtomic(this.latestPath(record.task), JSON.stringify(pointer)));
   }
 
   /** Marks an existing record as the task's newest (a cache hit on an older fingerprint). */
   touchLatest(taskId: string, fingerprint: string): void {
     const latest = this.readLatest(taskId);
     if (latest?.fingerprint === fingerprint) return;
-    writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint }));
+    this.write(() => writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint })));
   }
 
   /** Files a run reported reading, filed under the fingerprint of its declared inputs alone. */
@@ -131,7 +141,7 @@ export class Store {
   }
 
   writeReads(taskId: string, baseFingerprint: string, reads: string[]): void {
-    writeFileAtomic(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), JSON.stringify(reads));
+    this.write(() => writeFileAtomic(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), JSON.stringify(reads)));
   }
 
   readLatest(taskId: string): LatestPointer | undefined {

@@ -16,6 +16,8 @@ export interface GraphRun {
   summary: { total: number; ran: number; cached: number; failed: number; skipped: number; interrupted: number; durationMs: number };
   /** Present when a remote cache was used: hits, misses, uploads, errors and the one warning. */
   remote?: RemoteSummary;
+  /** Present when the cache folder refused writes (read-only, full): why this run's results were not kept. */
+  cache?: { warning: string };
 }
 
 const LOCK_TIMEOUT_MS = 30 * 60 * 1000;
@@ -69,6 +71,7 @@ export async function executeGraph(project: Project, requested: string[], option
     onWait: (pid) => options.json || process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
   });
   let outcomes: TaskOutcome[];
+  let cacheWarning: string | undefined;
   const settings = options.remote === "off" ? undefined : remoteSettings(project.loaded.config.cache?.remote);
   if (options.remote === "only" && !settings) {
     lock.release();
@@ -97,7 +100,7 @@ export async function executeGraph(project: Project, requested: string[], option
       });
     } finally {
       await reporter.done?.();
-      statIndex.save();
+      cacheWarning = project.store.unwritable ?? statIndex.save();
       await remote?.flush();
     }
   } finally {
@@ -112,9 +115,11 @@ export async function executeGraph(project: Project, requested: string[], option
     tasks: outcomes.map((o) => ({ ...o, durationMs: Math.round(o.durationMs) })),
     summary: { total: outcomes.length, ran: count("ran"), cached: count("cached"), failed: count("failed"), skipped: count("skipped"), interrupted: count("interrupted"), durationMs },
     ...(remote ? { remote: remote.summary } : {}),
+    ...(cacheWarning ? { cache: { warning: cacheWarning } } : {}),
   };
   if (!options.json) {
     if (remote?.summary.warning) process.stderr.write(`⚠ ${remote.summary.warning}\n`);
+    if (cacheWarning) process.stderr.write(`⚠ ${cacheWarning}\n`);
     process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
     if (remote) process.stderr.write(`remote cache ${remote.summary.url}: ${remote.summary.hits} hits, ${remote.summary.misses} misses, ${remote.summary.uploads} uploads, ${remote.summary.errors} errors\n`);
   }
@@ -126,8 +131,9 @@ export async function executeGraph(project: Project, requested: string[], option
   if (failed.length) {
     const first = failed[0]!.error!;
     // Bad input stays a usage-class error (exit 2) even when a task is what noticed it, and a service that would not
-    // start stays SERVICE_FAILED: both are the harness's or the user's to fix, not the candidate's.
-    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || first.code === "SERVICE_FAILED");
+    // start stays SERVICE_FAILED, a full disk DISK_FULL: the harness's, the user's or the machine's to fix, not the
+    // candidate's.
+    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || ["SERVICE_FAILED", "DISK_FULL", "NOT_WRITABLE"].includes(first.code));
     const code: ErrorCode = kept ? (first.code as ErrorCode) : "TASK_FAILED";
     const names = failed.map((f) => f.id).join(", ");
     throw new InterError(

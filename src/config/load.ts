@@ -39,12 +39,33 @@ export function resolveConfigFile(cwd: string, explicit: string | undefined): st
   return found;
 }
 
+/** Thrown in place of a `process.exit()` the config calls while it loads, which would end inter silently. */
+class ConfigExit extends Error {}
+
+/**
+ * Runs `load` with `process.exit` refused: a config is trusted code, but one that exits while loading would make inter
+ * end with no output and whatever status it chose, which a user (or CI) reads as success.
+ */
+function refusingExit<T>(load: () => T): T {
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new ConfigExit(`the config called process.exit(${code ?? ""}) while loading`);
+  }) as typeof process.exit;
+  try {
+    return load();
+  } finally {
+    process.exit = exit;
+  }
+}
+
 async function importConfig(file: string, version: string): Promise<{ exported: unknown; sources: string[] }> {
   const compiled = await compileConfig(file, join(dirname(file), ".intermesh", "config"), version);
   // The module's name is a hash of its code, so require's cache never serves an edited config's old module.
-  const mod = createRequire(import.meta.url)(compiled.module) as { default?: unknown };
+  const mod = refusingExit(() => createRequire(import.meta.url)(compiled.module) as { default?: unknown });
   return { exported: mod.default, sources: compiled.sources };
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? String((error as { message: string }).message) : String(error));
 
 export async function loadConfig(options: { cwd: string; config?: string; version: string }): Promise<LoadedConfig> {
   const file = resolveConfigFile(options.cwd, options.config);
@@ -53,13 +74,20 @@ export async function loadConfig(options: { cwd: string; config?: string; versio
   try {
     ({ exported, sources } = await importConfig(file, options.version));
   } catch (error) {
-    const compileError = (error as { compileError?: CompileError }).compileError;
+    const compileError = error !== null && typeof error === "object" ? (error as { compileError?: CompileError }).compileError : undefined;
     if (compileError) {
       const where = `${compileError.file ?? file}${compileError.line ? `:${compileError.line}:${compileError.column ?? 1}` : ""}`;
       throw new InterError("CONFIG_SYNTAX", `${where}: ${compileError.message}`, `Fix the config at ${where}.`, { ...compileError });
     }
-    const message = (error as Error)?.message ?? String(error);
-    throw new InterError("CONFIG_LOAD_FAILED", `${file}: the config threw while loading: ${message.split("\n")[0]}`, "Fix the code the config runs or the module it imports.", { file });
+    if (error instanceof ConfigExit) throw new InterError("CONFIG_LOAD_FAILED", `${file}: ${error.message}`, "A config only describes the build: remove the process.exit call (throw an Error to stop with a message).", { file });
+    throw new InterError("CONFIG_LOAD_FAILED", `${file}: the config threw while loading: ${messageOf(error).split("\n")[0]}`, "Fix the code the config runs or the module it imports.", { file });
   }
-  return { config: validateConfig(exported, file), file, root: dirname(file), sources };
+  // Validation reads the exported object, whose getters (or proxy traps) are the config's code too.
+  try {
+    return { config: refusingExit(() => validateConfig(exported, file)), file, root: dirname(file), sources };
+  } catch (error) {
+    if (error instanceof InterError) throw error;
+    const reason = error instanceof ConfigExit ? error.message : `reading its export threw: ${messageOf(error).split("\n")[0]}`;
+    throw new InterError("CONFIG_LOAD_FAILED", `${file}: ${reason}`, "Export a plain object from defineConfig(); compute values before exporting them rather than in getters.", { file });
+  }
 }

@@ -23,6 +23,10 @@ export interface Located<T = unknown> {
  */
 export class Resolver {
   readonly files = new Set<string>();
+  /** Summaries of named schemas by depth and resolved `$ref` (see openapi/schema.ts). */
+  readonly summaries = new Map<string, unknown>();
+  visits = 0;
+  overBudget = false;
 
   constructor(private readonly refs: $Refs) {
     for (const file of refs.paths()) this.files.add(file);

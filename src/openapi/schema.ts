@@ -1,8 +1,14 @@
 import type { ValueSpec, ValueType } from "./model.js";
-import { isObject, Resolver } from "./resolver.js";
+import { isObject, isRef, Resolver } from "./resolver.js";
 
 const TYPES = new Set<ValueType>(["string", "integer", "number", "boolean", "array", "object"]);
 const MAX_DEPTH = 12;
+/**
+ * Schema nodes one document may expand in total. Each named schema is summarised once per depth (memoised by its
+ * resolved `$ref`), so an honest document stays far below this; a document built to fan out (`allOf` of twelve refs,
+ * each of twelve more, …) stops here and the rest of its schemas are read as complex objects.
+ */
+export const MAX_SCHEMA_VISITS = 200_000;
 
 export interface SchemaSummary extends ValueSpec {
   /** Object properties with their summaries (only one level deep). */
@@ -36,6 +42,20 @@ function primitiveType(schema: Record<string, unknown>): { type?: ValueType; nul
  * allOf is merged, a union of one type plus null is that type, anything richer is marked complex.
  */
 export function summarize(resolver: Resolver, node: unknown, base: string, where: string, seen: ReadonlySet<string> = new Set(), depth = 0): SchemaSummary {
+  if (++resolver.visits > MAX_SCHEMA_VISITS) {
+    resolver.overBudget = true;
+    return { type: "object", complex: true };
+  }
+  // A named schema reads the same wherever it is used (at the same depth); cycles are cut the first time through.
+  const memoKey = isRef(node) ? `${depth} ${resolver.absolute(node.$ref, base)}` : undefined;
+  const known = memoKey === undefined ? undefined : resolver.summaries.get(memoKey);
+  if (known) return known as SchemaSummary;
+  const result = summarizeNode(resolver, node, base, where, seen, depth);
+  if (memoKey !== undefined) resolver.summaries.set(memoKey, result);
+  return result;
+}
+
+function summarizeNode(resolver: Resolver, node: unknown, base: string, where: string, seen: ReadonlySet<string>, depth: number): SchemaSummary {
   const located = resolver.deref<Record<string, unknown>>(node, base, where, seen);
   if (located.cycle || depth > MAX_DEPTH || !isObject(located.value)) return { type: "object", complex: true };
   const schema = located.value;

@@ -1,3 +1,5 @@
+import { integerOf } from "./exact.js";
+import { MAX_JSON_DEPTH, nestedDeeper } from "./guard.js";
 import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
 import type { Command, Flag } from "./manifest.js";
@@ -93,7 +95,7 @@ function convert(flag: Flag, type: string, value: string): unknown {
   switch (type) {
     case "integer":
       if (!/^-?\d+$/.test(value)) throw bad("an integer");
-      return Number(value);
+      return integerOf(value);
     case "number":
       if (value.trim() === "" || !Number.isFinite(Number(value))) throw bad("a number");
       return Number(value);
@@ -101,11 +103,14 @@ function convert(flag: Flag, type: string, value: string): unknown {
       if (value !== "true" && value !== "false") throw bad("true or false");
       return value === "true";
     case "object":
+      let parsed: unknown;
       try {
-        return JSON.parse(value);
+        parsed = JSON.parse(value);
       } catch {
         throw bad("a JSON value");
       }
+      if (nestedDeeper(parsed)) throw bad(`a JSON value nested at most ${MAX_JSON_DEPTH} levels`);
+      return parsed;
     default:
       return value;
   }

@@ -25,6 +25,7 @@ export const EXIT: Record<string, number> = {
   SERVER_ERROR: 1,
   NETWORK_ERROR: 1,
   TIMEOUT: 1,
+  RESPONSE_TOO_LARGE: 1,
   HTTP_ERROR: 1,
   INTERNAL_ERROR: 1,
 };

@@ -1,4 +1,5 @@
 import { CliError, codeForStatus } from "./errors.js";
+import { ExactInteger, stringifyExact } from "./exact.js";
 import { REDACTED, withoutCredential } from "./redact.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 
@@ -17,8 +18,11 @@ export interface Response {
 
 
 function encodeValue(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return typeof value === "string" ? value : value instanceof ExactInteger ? value.digits : stringifyExact(value);
 }
+
+/** Characters Node refuses in a header value (and that would split a request): controls other than tab. */
+const BAD_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
 
 /** Builds the exact request a command sends; `credential` is placed per the security scheme. */
 export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credential: string | undefined, extraQuery: Record<string, string> = {}): Request {
@@ -57,13 +61,21 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
     else headers.authorization = `Bearer ${credential}`;
   }
   if (cookies.length) headers.cookie = cookies.join("; ");
+  for (const [name, value] of Object.entries(headers)) {
+    if (!BAD_HEADER.test(value)) continue;
+    if (credential !== undefined && value.includes(credential)) {
+      throw new CliError("CREDENTIAL_MISSING", `The credential holds characters an HTTP header cannot carry (a line break or control character), so it was not sent.`, "Set the credential's environment variable again without the trailing newline or stray characters.", { header: name });
+    }
+    const flag = command.flags.find((f) => (f.in === "header" && f.wire.toLowerCase() === name) || (f.in === "cookie" && name === "cookie"));
+    throw new CliError("INVALID_VALUE", `${flag ? `--${flag.flag}` : `The ${name} header`} holds a line break, a control character or a character outside Latin-1, which an HTTP header cannot carry.`, `Give ${flag ? `--${flag.flag}` : "it"} plain text.`, { ...(flag ? { flag: flag.flag } : {}), header: name });
+  }
   let encoded: string | undefined;
   if (payload !== undefined) {
     if (command.bodyMediaType === "application/x-www-form-urlencoded") {
       encoded = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, encodeValue(v)])).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
-      encoded = JSON.stringify(payload);
+      encoded = stringifyExact(payload);
       headers["content-type"] = "application/json";
     }
   }
@@ -92,14 +104,34 @@ export function redactRequest(request: Request, credential: string | undefined):
 }
 
 const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;
+/** Largest response body read; a body without end (or a huge one) is refused rather than held in memory. */
+const MAX_RESPONSE_BYTES = Number(process.env.AGENT_CLI_MAX_RESPONSE_BYTES) || 64 * 1024 * 1024;
 
+/**
+ * Sends one request. The timeout is a deadline for the whole exchange (a server that sends headers and then trickles
+ * its body is as stuck as a silent one), and the body is read up to MAX_RESPONSE_BYTES.
+ */
 export async function send(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const { request: httpRequest } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
   return new Promise((resolve, reject) => {
+    // The first reason the exchange was cut short: destroying a request also fails its response with a plain error.
+    let failure: CliError | undefined;
+    const fail = (error: CliError) => {
+      failure ??= error;
+      req.destroy(error);
+    };
     const req = httpRequest(url, { method: request.method, headers: { ...request.headers, ...(request.body !== undefined ? { "content-length": Buffer.byteLength(request.body) } : {}) }, timeout: TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_RESPONSE_BYTES) {
+          fail(new CliError("RESPONSE_TOO_LARGE", `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`, "Ask for less (filters, --limit or paging), or raise AGENT_CLI_MAX_RESPONSE_BYTES.", { url: url.origin, limit: MAX_RESPONSE_BYTES }));
+          return;
+        }
+        chunks.push(c);
+      });
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
         let data: unknown = text;
@@ -112,16 +144,23 @@ export async function send(request: Request): Promise<Response> {
         } else if (!text) data = null;
         resolve({ status: res.statusCode ?? 0, headers: res.headers, data });
       });
-      res.on("error", reject);
+      res.on("error", (error) => reject(failure ?? unreachable(url, error)));
     });
+    const deadline = setTimeout(() => fail(new CliError("TIMEOUT", `${url.origin} did not complete the response within ${TIMEOUT_MS} ms.`, "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.", { url: url.origin, timeoutMs: TIMEOUT_MS })), TIMEOUT_MS);
+    const settle = <T>(fn: (v: T) => void) => (v: T) => {
+      clearTimeout(deadline);
+      fn(v);
+    };
+    resolve = settle(resolve);
+    reject = settle(reject);
     req.on("timeout", () => req.destroy(new CliError("TIMEOUT", `No response from ${url.origin} within ${TIMEOUT_MS} ms.`, "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.")));
-    req.on("error", (error) =>
-      reject(error instanceof CliError ? error : new CliError("NETWORK_ERROR", `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`, "Check the base URL and that the service is running.", { url: url.origin })),
-    );
+    req.on("error", (error) => reject(failure ?? (error instanceof CliError ? error : unreachable(url, error))));
     if (request.body !== undefined) req.write(request.body);
     req.end();
   });
 }
+
+const unreachable = (url: URL, error: Error) => new CliError("NETWORK_ERROR", `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`, "Check the base URL and that the service is running.", { url: url.origin });
 
 /** An HTTP error response as a structured error; the API's own message is kept, the credential never. */
 export function errorFor(response: Response, credential: string | undefined): CliError {

@@ -1,3 +1,4 @@
+import { ExactInteger } from "./exact.js";
 import { CliError } from "./errors.js";
 import type { Flag, Limits } from "./manifest.js";
 
@@ -34,7 +35,9 @@ function refuse(flag: Flag, value: unknown, bound: string, limit: unknown): neve
   throw new CliError("VALIDATION_ERROR", `--${flag.flag} must be ${bound} (got ${JSON.stringify(value)}).`, `Fix --${flag.flag} as the message says; the command's --help lists every flag's type and limits.`, { flag: flag.flag, value, bound: limit });
 }
 
-function checkOne(flag: Flag, value: unknown): void {
+function checkOne(flag: Flag, raw: unknown): void {
+  // An exact integer past 2^53 is compared by its nearest double: bounds that close together are not told apart.
+  const value = raw instanceof ExactInteger ? raw.valueOf() : raw;
   if (typeof value === "number") {
     if (flag.minimum !== undefined && value < flag.minimum) refuse(flag, value, `at least ${flag.minimum}`, { minimum: flag.minimum });
     if (flag.maximum !== undefined && value > flag.maximum) refuse(flag, value, `at most ${flag.maximum}`, { maximum: flag.maximum });

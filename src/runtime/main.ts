@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { bindFlags, splitArgv, type Globals } from "./args.js";
 import { closest } from "../edit-distance.js";
 import { CliError } from "./errors.js";
-import { guard, sanitize, type Checked } from "./guard.js";
+import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
 import { builtinHelp, describeCommands, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
 import { buildRequest, errorFor, redactRequest, send, type Request } from "./http.js";
 import { runIssue } from "./issues.js";
@@ -40,6 +40,7 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new CliError("INVALID_JSON_INPUT", `stdin is not valid JSON: ${(error as Error).message}.`, "Pipe a JSON object.");
   }
+  if (nestedDeeper(value)) throw new CliError("INVALID_JSON_INPUT", `The JSON on stdin nests deeper than ${MAX_JSON_DEPTH} levels.`, "Pipe a request body, not arbitrary data: flatten it or send the nested part as a string.", { limit: MAX_JSON_DEPTH });
   // Another command's output (C5): its envelope's result is the body.
   if (value && typeof value === "object" && !Array.isArray(value) && (value as { ok?: unknown }).ok === true && "result" in value) value = (value as { result: unknown }).result;
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new CliError("INVALID_JSON_INPUT", "The JSON on stdin must be an object of body fields.", "Pipe a JSON object such as {\"title\": \"Sync\"}.");

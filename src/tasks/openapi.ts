@@ -44,7 +44,7 @@ export function openapiTask(_config: InterConfig): TaskSpec {
       // Loaded on first use: the parser is most of inter's code, and a warm no-op build never needs it.
       const { readOperationModel } = await import("../openapi/normalize.js");
       const results = [];
-      for (const file of files) results.push(await readOperationModel(join(ctx.root, file.path)));
+      for (const file of files) results.push(await readOperationModel(join(ctx.root, file.path), ctx.root));
       const model = merge(results.map((r) => r.model));
       // Paths in the model are project-relative: absolute ones would make the cache machine-specific.
       const rel = (abs: string) => toProjectPath(ctx.root, abs);

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
+import { InterError } from "../errors.js";
 import type { CommandsPlan, SkillsPlan } from "../design/types.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
@@ -10,6 +11,21 @@ import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
 export const SKILLS_FILE = `${BUILD_DIR}/skills.json`;
 
 const contextInputs = (dep: DepResult) => (dep.data as DiscoverData).inputs.context;
+
+/** A brief is prose for people and agents; a megabyte is hundreds of pages. */
+export const MAX_BRIEF_BYTES = 1024 * 1024;
+/** Each Skill is a folder in the tarball and a line in every agent's Skill index; past this an index stops helping. */
+export const MAX_SKILLS = 1000;
+
+function readBrief(root: string, files: { path: string }[]): string {
+  const sizes = files.map((f) => statSync(join(root, f.path)).size);
+  const bytes = sizes.reduce((a, b) => a + b, 0);
+  if (bytes > MAX_BRIEF_BYTES) {
+    const names = files.map((f) => f.path).join(", ");
+    throw new InterError("INPUT_TOO_LARGE", `${names}: the brief is ${bytes} bytes, over the ${MAX_BRIEF_BYTES}-byte limit`, "Keep context.md to what an agent needs: the product, its rules and one `###` section per task users do.", { file: names, bytes, limit: MAX_BRIEF_BYTES });
+  }
+  return files.map((f) => readFileSync(join(root, f.path), "utf8")).join("\n\n");
+}
 
 /** Plans one Skill per task of the brief; only this task (and design) re-run when context.md changes. */
 export function skillsTask(config: InterConfig): TaskSpec {
@@ -27,11 +43,16 @@ export function skillsTask(config: InterConfig): TaskSpec {
     async run(ctx) {
       const [{ parseBrief }, { planSkills }] = await Promise.all([import("../design/context.js"), import("../design/skills.js")]);
       const files = contextInputs(ctx.deps.discover!);
-      const text = files.map((f) => readFileSync(join(ctx.root, f.path), "utf8")).join("\n\n");
+      const text = readBrief(ctx.root, files);
       const { commands } = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
       const warnings: string[] = [];
       if (!files.length) warnings.push("no inputs.context in the config: without a brief no Skills are planned");
-      const { plan, warnings: more } = planSkills(parseBrief(text), commands, ctx.config.product.name);
+      const brief = parseBrief(text);
+      if (brief.tasks.length > MAX_SKILLS) {
+        const names = files.map((f) => f.path).join(", ");
+        throw new InterError("INPUT_TOO_LARGE", `${names}: the brief names ${brief.tasks.length} tasks; inter plans at most ${MAX_SKILLS} Skills`, "Group related jobs into one task (a Skill can use several commands), or split the product into several CLIs.", { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS });
+      }
+      const { plan, warnings: more } = planSkills(brief, commands, ctx.config.product.name);
       writeJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);
       return { data: { skills: plan.skills.length }, warnings: files.length ? more : warnings };
     },

@@ -71,6 +71,21 @@ describe("error codes and exit codes", () => {
     expect(thrown.message).toContain("no secrets file");
   });
 
+  it("CONFIG_LOAD_FAILED for a config that throws a non-Error, has a throwing getter, or calls process.exit", async () => {
+    const dir = makeProject({});
+    const cases: Array<[string, string]> = [
+      ["throw null;\nexport default {};\n", "threw while loading: null"],
+      ['export default { product: { name: "R", binary: "r" }, get inputs() { throw new Error("getter broke"); } };\n', "getter broke"],
+      ['export default Object.defineProperty({}, "product", { get() { throw 42; }, enumerable: true });\n', "threw: 42"],
+      ["process.exit(0);\nexport default {};\n", "process.exit(0)"],
+    ];
+    for (const [code, says] of cases) {
+      writeFiles(dir, { "intermesh.config.ts": code });
+      const error = await expectError(dir, ["build"], "CONFIG_LOAD_FAILED", 2);
+      expect(error.message).toContain(says);
+    }
+  });
+
   it("TASK_CYCLE names the cycle; TASK_UNKNOWN_DEPENDENCY names the missing task", async () => {
     const cmd = nodeCommand("0");
     const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${cmd}, deps: ["b"] }, b: { command: ${cmd}, deps: ["c"] }, c: { command: ${cmd}, deps: ["a"] } } }`) });

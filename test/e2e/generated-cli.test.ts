@@ -1,6 +1,8 @@
 import { execa } from "execa";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, read } from "../helpers.js";
@@ -256,6 +258,82 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const tools = run.json.tools;
     expect(tools).toHaveLength(7);
     expect(tools.find((t: any) => t.name === "rooms_bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
+  });
+});
+
+describe("the generated CLI against a misbehaving server", () => {
+  /** A loopback server answering every request with `respond`; the CLI is pointed at it. */
+  async function hostile(respond: (req: IncomingMessage, res: ServerResponse) => void) {
+    const server = createServer(respond);
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, close: () => new Promise<void>((done) => server.close(() => done())).finally(() => server.closeAllConnections()) };
+  }
+
+  it("a body that trickles forever hits the whole-request deadline: TIMEOUT, exit 1", async () => {
+    const server = await hostile((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"items": [');
+      const drip = setInterval(() => res.write(" "), 100);
+      req.on("close", () => clearInterval(drip));
+    });
+    try {
+      const run = await rooms(["rooms", "list"], { env: { ROOMS_BASE_URL: server.url, AGENT_CLI_TIMEOUT_MS: "1500" } });
+      expectFailure(run, 1, "TIMEOUT");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("an endless body is cut at the response size cap: RESPONSE_TOO_LARGE, exit 1", async () => {
+    const server = await hostile((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(1 << 16, 32);
+      const pour = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on("drain", pour);
+      pour();
+    });
+    try {
+      const run = await rooms(["rooms", "list"], { env: { ROOMS_BASE_URL: server.url, AGENT_CLI_MAX_RESPONSE_BYTES: "2000000" } });
+      expectFailure(run, 1, "RESPONSE_TOO_LARGE");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("sends integers past 2^53 with every digit, in the query and in a JSON body", async () => {
+    const seen: Array<{ url: string; body: string }> = [];
+    const server = await hostile((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        seen.push({ url: req.url!, body });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"items": []}');
+      });
+    });
+    try {
+      const big = "12345678901234567890123";
+      expect((await rooms(["rooms", "list", "--floor", big], { env: { ROOMS_BASE_URL: server.url } })).exitCode).toBe(0);
+      expect(seen[0]!.url).toContain(`floor=${big}`);
+      const create = await rooms(["bookings", "create", "--room-id", "r1", "--date", "2031-01-01", "--start", "09:00", "--duration-minutes", "30", "--title", "t", "--attendees", big], { env: { ROOMS_BASE_URL: server.url } });
+      expect(create.exitCode, create.stderr).toBe(0);
+      expect(seen[1]!.body).toContain(`"attendees":${big}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a credential with a line break and JSON nested past the limit, with codes, before any request", async () => {
+    const newline = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: `${API_KEY}\r\nX-Injected: 1` } });
+    expectFailure(newline, 10, "CREDENTIAL_MISSING");
+    expect(newline.stderr).not.toContain(API_KEY);
+    const deep = await rooms(["bookings", "create", "--json-input"], { input: `${"[".repeat(5000)}${"]".repeat(5000)}` });
+    expectFailure(deep, 2, "INVALID_JSON_INPUT");
+    const nested = await rooms(["bookings", "create", "--json-input"], { input: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}` });
+    expectFailure(nested, 2, "INVALID_JSON_INPUT");
   });
 });
 

@@ -14,7 +14,7 @@ const config: InterConfig = { product: { name: "Corpus", binary: "corpus" }, inp
 const validate = schemaValidator("capabilities.schema.json");
 
 async function design(file: string) {
-  const { model, warnings } = await readOperationModel(file);
+  const { model, warnings } = await readOperationModel(file, REPO);
   const commands = designCommands(model, config, []);
   const skills = planSkills(parseBrief("# Corpus\n\nA test.\n"), commands.plan.commands, "Corpus");
   return { model, capabilities: assembleCapabilities(commands.plan, skills.plan), warnings: [...warnings, ...commands.warnings] };

@@ -10,7 +10,7 @@ import { REPO } from "../helpers.js";
 const config: InterConfig = { product: { name: "Public", binary: "public" }, inputs: { openapi: "x" } };
 
 async function link(file: string, tasks: string[]) {
-  const { model } = await readOperationModel(join(REPO, file));
+  const { model } = await readOperationModel(join(REPO, file), REPO);
   const { plan } = designCommands(model, config, []);
   const brief = parseBrief(`# Public\n\nA public API.\n\n## Tasks and scenarios\n\n${tasks.map((t) => `### ${t}\n\nExpected outcome: done.\n`).join("\n")}`);
   return planSkills(brief, plan.commands, "Public").plan.skills;

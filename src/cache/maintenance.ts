@@ -1,7 +1,8 @@
-import { rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { TMP_MARKER } from "./atomic.js";
 import { processAlive } from "./lock.js";
+import { insideProject, safeReads } from "./project-paths.js";
 import { safeReaddir, type Store } from "./store.js";
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9 };
@@ -19,15 +20,24 @@ export interface VerifyReport {
   unreadableRecords: string[];
   /** Records whose outputs are gone from the store: they stay, and count as misses until rebuilt. */
   incompleteRecords: Array<{ task: string; fingerprint: string }>;
+  /** Records that would write outside the project, and lists of read files naming what may not be hashed: removed. */
+  unsafeRecords: Array<{ task: string; fingerprint: string; path: string }>;
+  unsafeReads: string[];
 }
 
-export function verifyStore(store: Store): VerifyReport {
+/**
+ * Re-hashes every object and checks every record against `root`: damaged objects, unreadable records, records whose
+ * outputs would land outside the project and read-lists naming folders, devices or outside paths are removed (each
+ * would be a miss anyway; removing them keeps `verify` and the next build agreeing).
+ */
+export function verifyStore(store: Store, root: string): VerifyReport {
   const corruptObjects: string[] = [];
   const objects = store.listObjects();
   for (const object of objects) {
     if (!store.readObject(object.hash)) corruptObjects.push(object.hash);
   }
   const unreadableRecords: string[] = [];
+  const unsafeRecords: VerifyReport["unsafeRecords"] = [];
   const incompleteRecords: VerifyReport["incompleteRecords"] = [];
   let records = 0;
   const base = join(store.dir, "records");
@@ -40,10 +50,35 @@ export function verifyStore(store: Store): VerifyReport {
         unreadableRecords.push(`${decodeURIComponent(taskDir)}/${name}`);
         continue;
       }
+      const outside = record.outputs.find((o) => !insideProject(root, o.path));
+      if (outside) {
+        unsafeRecords.push({ task: record.task, fingerprint: record.fingerprint, path: String(outside.path) });
+        rmSync(join(base, taskDir, name), { force: true });
+        continue;
+      }
       if (!record.outputs.every((o) => store.hasObject(o.sha256))) incompleteRecords.push({ task: record.task, fingerprint: record.fingerprint });
     }
   }
-  return { objects: objects.length, records, corruptObjects, unreadableRecords, incompleteRecords };
+  const unsafeReads: string[] = [];
+  const readsBase = join(store.dir, "reads");
+  for (const taskDir of safeReaddir(readsBase)) {
+    for (const name of safeReaddir(join(readsBase, taskDir))) {
+      if (name.includes(TMP_MARKER)) continue;
+      const file = join(readsBase, taskDir, name);
+      let reads: unknown;
+      try {
+        reads = JSON.parse(readFileSync(file, "utf8"));
+      } catch {
+        reads = undefined;
+      }
+      // Absolute paths are allowed: this machine's own runs record files outside the project that way.
+      if (!safeReads(root, reads, true)) {
+        unsafeReads.push(`${decodeURIComponent(taskDir)}/${name}`);
+        rmSync(file, { force: true });
+      }
+    }
+  }
+  return { objects: objects.length, records, corruptObjects, unreadableRecords, incompleteRecords, unsafeRecords, unsafeReads };
 }
 
 export interface GcReport {
@@ -76,10 +111,11 @@ function sweepTemp(dir: string): number {
 
 export function collectGarbage(store: Store, maxBytes: number): GcReport {
   const sizes = new Map(store.listObjects().map((o) => [o.hash, o.size]));
+  const newest = store.allLatest();
   const entries = store
     .listRecords()
-    .map((e) => ({ ...e, latest: store.readLatest(e.record.task)?.fingerprint === e.record.fingerprint }))
-    // Each task's newest record first, then the rest newest first.
+    .map((e) => ({ ...e, latest: newest.has(`${e.record.task}\0${e.record.fingerprint}`) }))
+    // Each task's newest record (of every project sharing the store) first, then the rest newest first.
     .sort((a, b) => Number(b.latest) - Number(a.latest) || b.mtimeMs - a.mtimeMs);
   const kept = new Set<string>();
   let keptBytes = 0;

@@ -44,7 +44,14 @@ export class Store {
   /** Set by the first write the cache folder refused (read-only, full, no permission); later writes are skipped. */
   unwritable: string | undefined;
 
-  constructor(readonly dir: string) {}
+  /**
+   * @param owner names the project using the store: several projects may share one `cache.dir`, and each keeps its
+   * own "latest" pointers, so one project's `cache gc` keeps the others' newest records.
+   */
+  constructor(
+    readonly dir: string,
+    readonly owner?: string,
+  ) {}
 
   /** Writes into the cache unless it has refused one already; a refusal is remembered, never thrown. */
   private write(write: () => void): void {
@@ -61,8 +68,8 @@ export class Store {
     return join(this.dir, "records", encode(taskId), `${fingerprint}.json`);
   }
 
-  private latestPath(taskId: string): string {
-    return join(this.dir, "latest", `${encode(taskId)}.json`);
+  private latestPath(taskId: string, owner = this.owner): string {
+    return owner ? join(this.dir, "latest", owner, `${encode(taskId)}.json`) : join(this.dir, "latest", `${encode(taskId)}.json`);
   }
 
   putObject(content: Buffer): string {
@@ -145,12 +152,24 @@ export class Store {
   }
 
   readLatest(taskId: string): LatestPointer | undefined {
-    try {
-      const pointer = JSON.parse(readFileSync(this.latestPath(taskId), "utf8")) as LatestPointer;
-      return typeof pointer?.fingerprint === "string" ? pointer : undefined;
-    } catch {
-      return undefined;
+    // A store written before pointers were kept per project has them at the top of latest/.
+    return readPointer(this.latestPath(taskId)) ?? (this.owner ? readPointer(this.latestPath(taskId, "")) : undefined);
+  }
+
+  /** `task\0fingerprint` of the newest record of every task, for every project that shares this store. */
+  allLatest(): Set<string> {
+    const out = new Set<string>();
+    const base = join(this.dir, "latest");
+    const add = (file: string, name: string) => {
+      const pointer = readPointer(file);
+      if (pointer) out.add(`${decodeURIComponent(name.replace(/\.json$/, ""))}\0${pointer.fingerprint}`);
+    };
+    for (const name of safeReaddir(base)) {
+      if (name.includes(TMP_MARKER)) continue;
+      if (name.endsWith(".json")) add(join(base, name), name);
+      else for (const inner of safeReaddir(join(base, name))) if (inner.endsWith(".json") && !inner.includes(TMP_MARKER)) add(join(base, name, inner), inner);
     }
+    return out;
   }
 
   /** Every record in the store, unreadable ones skipped. */
@@ -185,6 +204,15 @@ export class Store {
     return out;
   }
 
+}
+
+function readPointer(file: string): LatestPointer | undefined {
+  try {
+    const pointer = JSON.parse(readFileSync(file, "utf8")) as LatestPointer;
+    return typeof pointer?.fingerprint === "string" ? pointer : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function safeReaddir(dir: string): string[] {

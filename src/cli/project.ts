@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { Store } from "../cache/store.js";
 import { loadConfig } from "../config/load.js";
@@ -15,10 +17,21 @@ export interface Project {
   stateDir: string;
 }
 
+/** A short, stable name for the project in a store it may share with others (see cache/store.ts). */
+function projectOwner(root: string): string {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // the root exists (its config was just read); a failure here only means the unresolved path names it
+  }
+  return createHash("sha256").update(real).digest("hex").slice(0, 16);
+}
+
 export async function openProject(options: { cwd?: string; config?: string }): Promise<Project> {
   const loaded = await loadConfig({ cwd: resolve(options.cwd ?? process.cwd()), config: options.config, version: INTER_BUILD });
   const graph = buildGraph(loaded);
   const stateDir = resolve(loaded.root, ".intermesh");
   const cacheDir = resolve(loaded.root, loaded.config.cache?.dir ?? ".intermesh/cache");
-  return { loaded, graph, store: new Store(cacheDir), cacheDir, stateDir };
+  return { loaded, graph, store: new Store(cacheDir, projectOwner(loaded.root)), cacheDir, stateDir };
 }

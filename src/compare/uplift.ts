@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "../temp-dirs.js";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkTarball } from "../inspect/tarball.js";
 
@@ -11,7 +11,7 @@ import { checkTarball } from "../inspect/tarball.js";
 export async function withoutSkills(tgz: string, out: string): Promise<void> {
   await checkTarball(tgz);
   const tar = await import("tar");
-  const dir = mkdtempSync(join(tmpdir(), "inter-uplift-"));
+  const dir = ownedTempDir("uplift");
   try {
     await tar.x({ file: tgz, cwd: dir });
     rmSync(join(dir, "package/skills"), { recursive: true, force: true });

@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { ownedTempDir } from "../temp-dirs.js";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import type { ServiceConfig } from "../config/types.js";
@@ -112,7 +113,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
   const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;
-  const socketDir = mkdtempSync(join(tmpdir(), "inter-broker-"));
+  const socketDir = ownedTempDir("broker");
   try {
     const secretEnv = [ctx.credential.env, manifest?.auth?.env].filter((n): n is string => Boolean(n));
     const cliEnv: Record<string, string> = {

@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "../temp-dirs.js";
+import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InterError } from "../errors.js";
 
@@ -15,7 +15,7 @@ export interface Installed {
 /** Installs a checked tarball with npm into `into` (default: a fresh temporary prefix), lifecycle scripts disabled. */
 export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
   const { execa } = await import("execa");
-  const prefix = into ?? mkdtempSync(join(tmpdir(), "inter-inspect-"));
+  const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
   const result = await execa("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz], { reject: false, env: { npm_config_update_notifier: "false" } });
   if (result.exitCode !== 0) {

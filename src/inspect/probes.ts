@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "../temp-dirs.js";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sampleForPattern } from "./pattern-sample.js";
 
@@ -159,10 +159,10 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
 export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }): Promise<Facts> {
-  const state = mkdtempSync(join(tmpdir(), "inter-inspect-state-"));
+  const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   const probe = (args: string[], options?: Parameters<typeof runProbe>[2]) => runProbe(base, args, options);
-  const freshHome = mkdtempSync(join(tmpdir(), "inter-inspect-home-"));
+  const freshHome = ownedTempDir("inspect-home");
   try {
     const [help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe] = await Promise.all([
       probe(["--help"]),

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -228,5 +229,44 @@ describe("inter cache", () => {
     expect(existsSync(join(dir, ".intermesh/cache"))).toBe(false);
     const rebuilt = await inter(dir, ["build", "--json"]);
     expect(rebuilt.json.data.summary.ran).toBe(BUILTIN_TASKS.length + 3);
+  });
+
+  it("gc in one of two projects sharing cache.dir keeps the other's newest records", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "inter-shared-cache-"));
+    const withShared = (dir: string) => writeFileSync(join(dir, "intermesh.config.ts"), read(dir, "intermesh.config.ts").replace("tasks:", `cache: { dir: ${JSON.stringify(shared)} },\n  tasks:`));
+    const a = makeBaseProject();
+    const b = makeBaseProject({ "src/a.txt": "other alpha\n" });
+    withShared(a);
+    withShared(b);
+    expect((await inter(a, ["build"])).exitCode).toBe(0);
+    expect((await inter(b, ["build"])).exitCode).toBe(0);
+    // a's newest gen record is an old one from b's point of view (b built after a), and the other way round.
+    const gc = await inter(a, ["cache", "gc", "--max-size", "1B", "--json"]);
+    expect(gc.exitCode).toBe(0);
+    for (const dir of [a, b]) {
+      resetRuns(dir);
+      const hit = await inter(dir, ["build", "--json"]);
+      expect(hit.json.data.summary.ran, dir).toBe(0);
+    }
+    rmSync(shared, { recursive: true, force: true });
+  });
+
+  it("verify removes records that would write outside the project and read-lists naming folders or devices", async () => {
+    const dir = makeBaseProject();
+    await inter(dir, ["build"]);
+    const records = join(dir, ".intermesh/cache/records/gen");
+    const [name] = readdirSync(records);
+    const record = JSON.parse(readFileSync(join(records, name!), "utf8"));
+    record.outputs[0].path = "../escaped.txt";
+    writeFileSync(join(records, name!), JSON.stringify(record));
+    writeFiles(join(dir, ".intermesh/cache"), { "reads/openapi/0123.json": JSON.stringify(["/dev/zero"]), "reads/openapi/4567.json": JSON.stringify(["inputs/openapi.yaml"]) });
+
+    const verify = await inter(dir, ["cache", "verify", "--json"]);
+    expect(verify.json.data).toMatchObject({ healthy: false, unsafeRecords: [{ task: "gen", path: "../escaped.txt" }], unsafeReads: ["openapi/0123.json"] });
+    expect(existsSync(join(dir, ".intermesh/cache/reads/openapi/4567.json"))).toBe(true);
+    expect((await inter(dir, ["cache", "verify", "--json"])).json.data.healthy).toBe(true);
+    const rebuilt = await inter(dir, ["build", "--json"]);
+    expect(statuses(rebuilt).gen).toBe("ran");
+    expect(existsSync(join(dir, "..", "escaped.txt"))).toBe(false);
   });
 });

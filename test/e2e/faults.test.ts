@@ -120,16 +120,20 @@ describe("no orphans", () => {
     // A service that holds on quietly (no output, no port), with a marker only it carries on its command line.
     const marker = `orphan-marker-${process.pid}-${Date.now()}`;
     const file = join(dir, "intermesh.config.ts");
-    const text = readFileSync(file, "utf8").replace('["node", "examples/rooms/server.mjs", "--port", "{port}"]', `["node", "-e", "setInterval(() => {}, 1000)", "${marker}"]`).replace('ready: "http://127.0.0.1:{port}/health",', "");
+    const original = readFileSync(file, "utf8");
+    const text = original.replace('["node", "examples/rooms/server.mjs", "--port", "{port}"]', `["node", "-e", "setInterval(() => {}, 1000)", "${marker}"]`).replace('ready: "http://127.0.0.1:{port}/health",', "");
     expect(text).toContain(marker);
     writeFileSync(file, text);
     const running = async () => (await execa("pgrep", ["-f", "--", marker], { reject: false })).stdout.trim().split("\n").filter(Boolean);
     const child = spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key" });
+    const { readdirSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith("inter-") && name.includes(`-${child.pid}-`));
     let started = false;
     await until(() => {
       void running().then((pids) => (started ||= pids.length > 0));
-      return started;
-    }, 60_000, "the inspection's service starting");
+      return started && leftovers().length > 0;
+    }, 60_000, "the inspection's service starting and its temporary folders made");
     child.kill("SIGKILL");
     await child;
     let gone = false;
@@ -137,5 +141,12 @@ describe("no orphans", () => {
       void running().then((pids) => (gone = pids.length === 0));
       return gone;
     }, 5_000, "the service stopping after inter was killed");
-  }, 90_000);
+
+    // Its temporary folders (the install prefix, the probes' homes) are left behind; the next inspection sweeps them.
+    expect(leftovers().length).toBeGreaterThan(0);
+    writeFileSync(file, original);
+    const again = await spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key" });
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
 });

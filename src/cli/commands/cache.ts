@@ -58,10 +58,11 @@ export class CacheVerifyCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
-    const report = await withLock(project, this.json, () => verifyStore(project.store));
-    const problems = report.corruptObjects.length + report.unreadableRecords.length + report.incompleteRecords.length;
+    const report = await withLock(project, this.json, () => verifyStore(project.store, project.loaded.root));
+    const unsafe = report.unsafeRecords.length + report.unsafeReads.length;
+    const problems = report.corruptObjects.length + report.unreadableRecords.length + report.incompleteRecords.length + unsafe;
     const human = problems
-      ? `Checked ${report.objects} objects and ${report.records} records: removed ${report.corruptObjects.length} corrupt objects and ${report.unreadableRecords.length} unreadable records; ${report.incompleteRecords.length} records lost outputs and will re-run.`
+      ? `Checked ${report.objects} objects and ${report.records} records: removed ${report.corruptObjects.length} corrupt objects, ${report.unreadableRecords.length} unreadable records and ${unsafe} records or read-lists naming paths outside the project; ${report.incompleteRecords.length} records lost outputs and will re-run.`
       : `Checked ${report.objects} objects and ${report.records} records: all intact.`;
     return { data: { ...report, healthy: problems === 0 }, human };
   }

@@ -1,0 +1,48 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Temporary folders carry the pid of the inter process that made them, so a later run can tell the leftovers of a
+// process killed with SIGKILL (which runs no cleanup) from the folders of one still working, and remove only those.
+const NAME = /^inter-[a-z-]+?-(\d+)-[A-Za-z0-9]{6}$/;
+
+/** A fresh folder under the system's temporary folder, named `inter-<purpose>-<pid>-XXXXXX`. */
+export function ownedTempDir(purpose: string): string {
+  sweepOrphanedTempDirs();
+  return mkdtempSync(join(tmpdir(), `inter-${purpose}-${process.pid}-`));
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+let swept = false;
+
+/** Removes (once per process) the temporary folders of inter processes that are no longer running. */
+export function sweepOrphanedTempDirs(dir = tmpdir()): number {
+  if (swept) return 0;
+  swept = true;
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (!match || Number(match[1]) === process.pid || alive(Number(match[1]))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed++;
+    } catch {
+      // another process's sweep got there first, or it is not ours to remove
+    }
+  }
+  return removed;
+}

@@ -1,6 +1,7 @@
 // Warm no-op `inter build` on the repository's example versus `node -e 0` and turbo's full cache hit (through its
 // npm bin) on an equivalent three-task pipeline. turbo is installed into a temporary folder for this run only.
-// Budget (DESIGN.md §11): within 1.5× of `node -e 0`, and faster than turbo.
+// Budget: within 1.25× of `node -e 0` (issue #21; was 1.5×), and faster than turbo. Timed from outside, start to exit.
+// The normal path (INTER_NO_FAST_PATH=1) is measured beside it, so the fast path's gain is visible in the same run.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,12 +29,16 @@ function turboWorkspace() {
 }
 
 timeOnce(["node", inter, "build"], { cwd: repo, env });
+await new Promise((r) => setTimeout(r, 300));
 timeOnce(["node", inter, "build"], { cwd: repo, env });
+timeOnce(["node", inter, "build", "--json"], { cwd: repo, env });
 const { dir, turbo } = turboWorkspace();
 const turboEnv = { ...env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
 const medians = compare({
   "node -e 0": () => timeOnce(["node", "-e", "0"]),
   "inter build (warm no-op, example)": () => timeOnce(["node", inter, "build"], { cwd: repo, env }),
+  "inter build --json (warm no-op)": () => timeOnce(["node", inter, "build", "--json"], { cwd: repo, env }),
+  "inter build (normal path, INTER_NO_FAST_PATH=1)": () => timeOnce(["node", inter, "build"], { cwd: repo, env: { ...env, INTER_NO_FAST_PATH: "1" } }),
   "turbo run emit (full cache hit, npm bin)": () => timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
 });
 printTable("warm no-op build", medians, "node -e 0");
@@ -43,5 +48,5 @@ const turboM = medians["turbo run emit (full cache hit, npm bin)"];
 for (const kind of ["wall", "cpu"]) {
   const ratio = inter_[kind] / node[kind];
   const vsTurbo = inter_[kind] / turboM[kind];
-  console.log(`  budget (${kind}): ≤ 1.50× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.5 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);
+  console.log(`  budget (${kind}): ≤ 1.25× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.25 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);
 }

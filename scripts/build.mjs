@@ -64,6 +64,22 @@ await build({
   logLevel: "warning",
 });
 
+// The warm no-op fast path (src/cli/noop-fast-path.ts): one self-contained module that bin/inter.mjs loads first,
+// so a build with nothing to do reads one record and a few stats before anything else is loaded.
+await build({
+  entryPoints: { noop: "src/cli/noop-fast-path.ts" },
+  outdir: "lib",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  define: { __INTER_VERSION__: JSON.stringify(pkg.version), __INTER_BUILD__: JSON.stringify(buildId) },
+  legalComments: "none",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
+
 // The runtime every generated CLI ships: one dependency-free module that emit copies into the package. CommonJS,
 // because agents call generated CLIs hundreds of times and Node starts a CommonJS entry without its ES module loader.
 await build({

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { cacheWrite, writeFileAtomic } from "./atomic.js";
+import { noteAbsent, noteFile } from "./trail.js";
 import { sha256, xxh } from "./hash.js";
 
 type Algorithm = "xxh" | "sha256";
@@ -65,8 +66,10 @@ export class StatIndex {
     try {
       before = lstatSync(absPath);
     } catch {
+      noteAbsent(absPath);
       return undefined;
     }
+    noteFile(absPath);
     const known = this.entries[absPath];
     if (known && sameFile(known, before) && known[algorithm]) return known[algorithm];
 

@@ -68,6 +68,11 @@ export class Store {
     return join(this.dir, "records", encode(taskId), `${fingerprint}.json`);
   }
 
+  /** The file holding the task's newest-record pointer for this project. */
+  latestFile(taskId: string): string {
+    return this.latestPath(taskId);
+  }
+
   private latestPath(taskId: string, owner = this.owner): string {
     return owner ? join(this.dir, "latest", owner, `${encode(taskId)}.json`) : join(this.dir, "latest", `${encode(taskId)}.json`);
   }

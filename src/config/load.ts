@@ -6,7 +6,9 @@ import type { LoadedConfig } from "./types.js";
 import { compileConfig, type CompileError } from "./compile.js";
 import { validateConfig } from "./validate.js";
 
-export const CONFIG_NAMES = ["intermesh.config.ts", "intermesh.config.mts", "intermesh.config.js", "intermesh.config.mjs"];
+import { CONFIG_NAMES } from "./names.js";
+
+export { CONFIG_NAMES };
 
 /** Finds the config by walking up from `cwd`, the way git finds its repository. */
 export function findConfig(cwd: string): string | undefined {

@@ -6,6 +6,8 @@ import type { CommandResult } from "../base.js";
 import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
+import { startTrail, stopTrail } from "../../cache/trail.js";
+import { envDigest, recordNoop, teeStderr } from "../noop-writer.js";
 
 export class BuildCommand extends GraphCommand {
   static paths = [["build"]];
@@ -28,10 +30,31 @@ export class BuildCommand extends GraphCommand {
       const { watchBuild } = await import("../watch.js");
       return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: buildTaskIds, json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
     }
-    const project = await openProject({ cwd: this.cwd, config: this.configFile });
-    const data = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
-    if (!this.json) printCandidate(data.tasks);
-    return { data };
+    // Exactly `inter build` (or `inter build --json`) is what the no-op fast path answers, so only it leaves a record.
+    const plain = this.cwd === undefined && this.configFile === undefined && this.concurrency === undefined && !this.force && this.remoteMode === "auto";
+    const plainOutput = this.json || !process.stderr.isTTY || !!process.env.CI;
+    const recording = plain && plainOutput && !process.env.INTER_NO_FAST_PATH;
+    const context = { json: this.json, cwd: process.cwd(), env: recording ? envDigest() : "" };
+    const trail = recording ? startTrail() : undefined;
+    try {
+      const project = await openProject({ cwd: this.cwd, config: this.configFile });
+      const build = async () => {
+        const run = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
+        if (!this.json) printCandidate(run.tasks);
+        return run;
+      };
+      const { value: data, text } = recording && !this.json ? await teeStderr(build) : { value: await build(), text: undefined };
+      if (trail) {
+        try {
+          recordNoop(project, data, trail, { ...context, stderr: text });
+        } catch {
+          // a record is an optimisation: failing to save one changes nothing
+        }
+      }
+      return { data };
+    } finally {
+      if (trail) stopTrail();
+    }
   }
 }
 

@@ -128,7 +128,7 @@ describe("no orphans", () => {
     const child = spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key" });
     const { readdirSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith("inter-") && name.includes(`-${child.pid}-`));
+    const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith("inter-owned-") && name.includes(`-p${child.pid}-`));
     let started = false;
     await until(() => {
       void running().then((pids) => (started ||= pids.length > 0));

@@ -1,6 +1,6 @@
 import { sha256 } from "../cache/hash.js";
 import { InterError } from "../errors.js";
-import { installCandidate, packageRootOf } from "./install.js";
+import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { collectFacts, runProbe } from "./probes.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
@@ -38,10 +38,15 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   return buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets: credential ? [credential] : [] });
 }
 
-/** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */
-export async function inspectTarball(file: string, bytes: Buffer, options: InspectOptions): Promise<Receipt> {
+/** A candidate tarball checked entry by entry and installed with npm (no scripts), ready to probe. */
+export async function installTarball(file: string): Promise<Installed> {
   await checkTarball(file);
-  const installed = await installCandidate(file);
+  return installCandidate(file);
+}
+
+/** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */
+export async function inspectTarball(file: string, bytes: Buffer, options: InspectOptions, prepared?: Installed): Promise<Receipt> {
+  const installed = prepared ?? (await installTarball(file));
   try {
     return await inspectInstalled(installed.bin, installed.binary, installed.packageRoot, { sha256: sha256(bytes), file }, options);
   } finally {

@@ -48,17 +48,29 @@ export function inspectTask(config: InterConfig): TaskSpec {
     // Whether the credential is present decides which probes can run (its value is hashed, never stored).
     env: [credential],
     async run(ctx) {
-      const [{ inspectTarball }, { startServices }, { INTER_BUILD }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js"), import("../cli/version.js")]);
+      const [{ inspectTarball, installTarball }, { startServices }, { INTER_BUILD }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js"), import("../cli/version.js")]);
       const bundle = ctx.deps.bundle!.data as BundleData;
       const file = join(ctx.root, bundle.file);
       const names = Object.keys(services);
-      const running = names.length ? await startServices(services, ctx.root) : undefined;
+      // The services come up while npm installs the candidate: neither waits for the other.
+      const [started, install] = await Promise.allSettled([names.length ? startServices(services, ctx.root) : Promise.resolve(undefined), installTarball(file)]);
+      const running = started.status === "fulfilled" ? started.value : undefined;
+      if (started.status === "rejected" || install.status === "rejected") {
+        if (install.status === "fulfilled") install.value.cleanup();
+        await running?.stop();
+        throw started.status === "rejected" ? started.reason : (install as PromiseRejectedResult).reason;
+      }
       try {
-        const receipt = await inspectTarball(file, readFileSync(file), {
-          baseUrl: running ? running.origins[names[0]!] : undefined,
-          apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
-          interVersion: INTER_BUILD,
-        });
+        const receipt = await inspectTarball(
+          file,
+          readFileSync(file),
+          {
+            baseUrl: running ? running.origins[names[0]!] : undefined,
+            apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
+            interVersion: INTER_BUILD,
+          },
+          install.value,
+        );
         receipt.candidate = { sha256: bundle.candidate, file: bundle.file };
         writeJson(ctx.root, receiptFile, receipt);
         const data: InspectData = { candidate: bundle.candidate, level: receipt.certification.level, ...receipt.summary, blocking: receipt.certification.blocking, receipt: receiptFile };

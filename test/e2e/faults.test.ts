@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { alive, BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, spawnInter, statuses, until } from "../helpers.js";
+import { alive, BUILTIN_TASKS, config, inter, INTER_BIN, makeProject, nodeCommand, read, spawnInter, statuses, until } from "../helpers.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n" };
 const base = `product: { name: "R", binary: "r" }, inputs: { openapi: "inputs/openapi.yaml" }`;
@@ -149,4 +149,30 @@ describe("no orphans", () => {
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(leftovers()).toEqual([]);
   }, 120_000);
+});
+
+describe("exit", () => {
+  it("a run that started a service exits promptly after printing its result (no timer keeps it open)", async () => {
+    const { exampleProject } = await import("./example-api.js");
+    const { spawn } = await import("node:child_process");
+    const dir = exampleProject();
+    const child = spawn("node", [INTER_BIN, "run", "inspect", "--force", "--json"], { cwd: dir, env: { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" }, stdio: ["ignore", "pipe", "ignore"] });
+    let text = "";
+    let printedAt: number | undefined;
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      try {
+        JSON.parse(text);
+        printedAt ??= performance.now();
+      } catch {
+        // not the whole document yet
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const exitedAt = performance.now();
+    expect(code).toBe(0);
+    expect(printedAt).toBeDefined();
+    // The result is the last thing a run does; a pending timer (a service's stop grace period) once added 3 s here.
+    expect(exitedAt - printedAt!).toBeLessThan(1000);
+  }, 60_000);
 });

@@ -182,6 +182,7 @@ async function executeTask(
       signal: options.signal,
       deps,
       inputs: key.inputs,
+      force: options.force === true,
       log: (line) => {
         tail.push(line);
         if (tail.length > LOG_TAIL) tail.shift();

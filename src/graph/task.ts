@@ -16,6 +16,8 @@ export interface TaskContext {
   inputs: Record<string, string>;
   /** A line of task output, shown live and kept for failures. */
   log(line: string): void;
+  /** `--force`: the task's own reuse of earlier work (inspection's probes) is off too. */
+  force: boolean;
 }
 
 export interface TaskResult {

@@ -1,6 +1,7 @@
 import { sha256 } from "../cache/hash.js";
 import { InterError } from "../errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
+import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
@@ -13,6 +14,11 @@ export interface InspectOptions {
   /** Why there is no API to call, for the receipt. */
   apiUnavailable?: string;
   interVersion: string;
+  /**
+   * Probe reuse (inspect/probe-reuse.ts): the last inspection's probes, what identifies the service, and where the
+   * probes of this inspection are handed back (redacted) to keep for the next.
+   */
+  reuse?: { previous?: SavedProbes; service?: string; keep(saved: SavedProbes): void };
 }
 
 async function npmVersion(): Promise<string> {
@@ -33,9 +39,16 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
   const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
   const env = { ...baseEnv, ...(credentialEnv && credential && !unavailable ? { [credentialEnv]: credential } : {}) };
-  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }), npmVersion()]);
+  const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
+  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
-  return buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets: credential ? [credential] : [] });
+  const secrets = credential ? [credential] : [];
+  const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets });
+  if (reuse) {
+    if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
+    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", (text) => secrets.filter((s) => s.length >= 4).reduce((t, s) => t.split(s).join("[REDACTED]"), text)));
+  }
+  return receipt;
 }
 
 /** A candidate tarball checked entry by entry and installed with npm (no scripts), ready to probe. */

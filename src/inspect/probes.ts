@@ -2,6 +2,7 @@ import { ownedTempDir } from "../temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sampleForPattern } from "./pattern-sample.js";
+import type { ProbeReuse } from "./probe-reuse.js";
 
 /** One invocation of the CLI under inspection, as evidence. */
 export interface Probe {
@@ -15,6 +16,8 @@ export interface Probe {
   json?: any;
   /** stderr parsed as JSON, when it is. */
   error?: any;
+  /** Set when the probe was not run again but reused from the inspection of this candidate (inspect/probe-reuse.ts). */
+  reusedFrom?: string;
 }
 
 export interface HelpParameter {
@@ -158,10 +161,17 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  * Probes the installed CLI from outside, the way an independent checker would (AGENT-CLI-SPEC, last paragraph).
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
-export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }): Promise<Facts> {
+export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse): Promise<Facts> {
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
-  const probe = (args: string[], options?: Parameters<typeof runProbe>[2]) => runProbe(base, args, options);
+  const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
+    const key = reuse?.keyOf(args, options);
+    const reused = reuse?.lookup(key);
+    if (reused) return reused;
+    const fresh = await runProbe(base, args, options);
+    reuse?.remember(key, fresh);
+    return fresh;
+  };
   const freshHome = ownedTempDir("inspect-home");
   try {
     const [help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe] = await Promise.all([

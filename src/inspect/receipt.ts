@@ -29,6 +29,8 @@ export interface Receipt {
   certification: { level: Level; blocking: string[] };
   api: { probed: boolean; reason?: string; baseUrl?: string };
   tools: { inter: string; node: string; npm: string };
+  /** Probes not run again but reused from the inspection of an earlier candidate with the same runtime and commands. */
+  reused?: { candidate: string; probes: string[] };
 }
 
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };

@@ -7,6 +7,8 @@ import type { BundleData } from "./bundle.js";
 import { credentialEnv } from "../config/credential.js";
 import { outDir } from "./design.js";
 import { writeJson } from "./io.js";
+import { writeFileAtomic } from "../cache/atomic.js";
+import type { SavedProbes } from "../inspect/probe-reuse.js";
 
 export interface InspectData {
   candidate: string;
@@ -25,6 +27,18 @@ export function serviceFiles(services: Record<string, { command: string[] }>): s
 }
 
 const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
+
+/** The last inspection's probes, kept beside the cache for reuse (inspect/probe-reuse.ts); not a task output. */
+const PROBES_FILE = ".intermesh/inspect/probes.json";
+
+function readSavedProbes(file: string): SavedProbes | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as SavedProbes;
+    return saved?.schema === 1 && saved.results && typeof saved.results === "object" ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The inspection receipt is this task's cache record: keyed by the candidate hash (not by how it was built), so an
@@ -49,6 +63,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
     env: [credential],
     async run(ctx) {
       const [{ inspectTarball, installTarball }, { startServices }, { INTER_BUILD }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js"), import("../cli/version.js")]);
+      const probesFile = join(ctx.root, PROBES_FILE);
       const bundle = ctx.deps.bundle!.data as BundleData;
       const file = join(ctx.root, bundle.file);
       const names = Object.keys(services);
@@ -68,6 +83,12 @@ export function inspectTask(config: InterConfig): TaskSpec {
             baseUrl: running ? running.origins[names[0]!] : undefined,
             apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
             interVersion: INTER_BUILD,
+            reuse: {
+              previous: ctx.force ? undefined : readSavedProbes(probesFile),
+              // What the API probes call: the services as configured and the content of the files they run.
+              service: names.length ? JSON.stringify([servicesKey(services), serviceFiles(services).map((f) => ctx.inputs[f] ?? null)]) : undefined,
+              keep: (saved) => writeFileAtomic(probesFile, JSON.stringify(saved)),
+            },
           },
           install.value,
         );

@@ -138,3 +138,44 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
     expect(existsSync(victim)).toBe(false);
   });
 });
+
+describe("inspect: probes reused after a brief edit", () => {
+  it("re-runs only the probes a brief edit can change, names the reused ones and their candidate, and certifies alike", async () => {
+    const dir = exampleProject();
+    const env = { ROOMS_API_KEY: API_KEY };
+    expect((await inter(dir, ["build", "--json"], env)).exitCode).toBe(0);
+    const first = JSON.parse(read(dir, "dist/receipt.json"));
+    expect(first.reused).toBeUndefined();
+
+    // The brief's prose changes: a new candidate, but the same runtime and commands.
+    const brief = join(dir, "examples/rooms/context.md");
+    writeFileSync(brief, readFileSync(brief, "utf8").replace(/^Rooms is/m, "Rooms, edited, is"));
+    const edited = await inter(dir, ["build", "--json"], env);
+    expect(edited.exitCode).toBe(0);
+    const second = JSON.parse(read(dir, "dist/receipt.json"));
+    expect(second.candidate.sha256).not.toBe(first.candidate.sha256);
+    expect(validate(second)).toEqual([]);
+    expect(second.reused.candidate).toBe(first.candidate.sha256);
+    // API command probes are reused; help, Skills, issues and version (which read the prose) ran again.
+    expect(second.reused.probes).toContain("rooms bookings list");
+    expect(second.reused.probes).toContain("rooms rooms list --help");
+    expect(second.reused.probes.every((c: string) => !/^rooms (--help|--brief|--version|skills|issue)/.test(c))).toBe(true);
+    expect(second.certification).toEqual(first.certification);
+    expect(second.summary).toEqual(first.summary);
+
+    // A command changed (its description in the document): that group's probes run again.
+    const document = join(dir, "examples/rooms/openapi.yaml");
+    const text = readFileSync(document, "utf8");
+    expect(text).toContain("summary: List meeting rooms");
+    writeFileSync(document, text.replace("summary: List meeting rooms", "summary: List the meeting rooms"));
+    expect((await inter(dir, ["build", "--json"], env)).exitCode).toBe(0);
+    const third = JSON.parse(read(dir, "dist/receipt.json"));
+    expect((third.reused?.probes ?? []).filter((c: string) => c.startsWith("rooms rooms "))).toEqual([]);
+
+    // --force re-probes everything.
+    expect((await inter(dir, ["run", "inspect", "--force", "--json"], env)).exitCode).toBe(0);
+    expect(JSON.parse(read(dir, "dist/receipt.json")).reused).toBeUndefined();
+    // What is kept for reuse holds no credential.
+    expect(read(dir, ".intermesh/inspect/probes.json")).not.toContain(API_KEY);
+  }, 120_000);
+});

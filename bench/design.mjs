@@ -1,6 +1,6 @@
 // Design stage on large real documents: a cold build (empty cache) and a rebuild after a one-line context.md edit,
 // with peak memory, for GitHub's full REST description (~1,200 operations) and a 400-operation slice of it.
-// Budgets (DESIGN.md §11): cold build of ~400 operations under 5 s and 300 MiB; a context edit re-runs no OpenAPI work.
+// Budgets: cold build of ~400 operations under 5 s and 300 MiB; a context edit re-runs no OpenAPI work.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

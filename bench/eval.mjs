@@ -3,7 +3,7 @@
 // 2. what sealing adds to an attempt: a bare evaluation whose agent does nothing, sealed (bubblewrap) against
 //    unsealed (INTER_SANDBOX=none), interleaved — the attempts' median durations;
 // 3. the broker's cost per call: `rooms --help` through the broker client, timed by an agent inside the attempt,
-//    against the installed candidate run directly. Budgets (DESIGN.md §11): a sealed attempt adds under 150 ms, the
+//    against the installed candidate run directly. Budgets: a sealed attempt adds under 150 ms, the
 //    broker under 20 ms per call.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // The generated CLI's start-up: `rooms --help` and a `rooms rooms list` call against the running example API, versus
-// `node -e 0`, in one interleaved run. Budget (DESIGN.md §11): within 1.3× of `node -e 0`.
+// `node -e 0`, in one interleaved run. Budget: within 1.3× of `node -e 0`.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

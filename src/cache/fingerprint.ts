@@ -1,4 +1,4 @@
-import { canonicalJson, xxh } from "./hash.js";
+import { canonicalJson, xxh } from "../core/hash.js";
 
 /** Everything that can change a task's output. Stored in its record so `inter explain` can diff two runs. */
 export interface FingerprintKey {

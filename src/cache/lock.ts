@@ -1,6 +1,6 @@
 import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 
 /** Whether a process exists (EPERM: it does, under another user). */
 export function processAlive(pid: number): boolean {

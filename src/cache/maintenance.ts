@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { TMP_MARKER } from "./atomic.js";
+import { TMP_MARKER } from "../core/atomic.js";
 import { processAlive } from "./lock.js";
 import { insideProject, safeReads } from "./project-paths.js";
 import { safeReaddir, type Store } from "./store.js";

@@ -1,5 +1,5 @@
 import type { RemoteCacheConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 
 /** Where the remote cache is and how to talk to it, after the environment has overridden the config. */
 export interface RemoteSettings {

@@ -1,8 +1,8 @@
 import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { cacheWrite, writeFileAtomic } from "./atomic.js";
+import { cacheWrite, writeFileAtomic } from "../core/atomic.js";
 import { noteAbsent, noteFile } from "./trail.js";
-import { sha256, xxh } from "./hash.js";
+import { sha256, xxh } from "../core/hash.js";
 
 type Algorithm = "xxh" | "sha256";
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cacheWrite, TMP_MARKER, writeFileAtomic } from "./atomic.js";
-import { sha256 } from "./hash.js";
+import { cacheWrite, TMP_MARKER, writeFileAtomic } from "../core/atomic.js";
+import { sha256 } from "../core/hash.js";
 import type { FingerprintKey } from "./fingerprint.js";
 
 export interface OutputEntry {

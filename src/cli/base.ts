@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { availableParallelism } from "node:os";
-import { toInterError } from "../errors.js";
+import { toInterError } from "../core/errors.js";
 import { printError, printJson } from "./output.js";
 
 export interface CommandResult {

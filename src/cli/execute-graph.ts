@@ -1,15 +1,15 @@
 import { join } from "node:path";
-import { initHasher } from "../cache/hash.js";
+import { initHasher } from "../core/hash.js";
 import { acquireLock } from "../cache/lock.js";
 import type { RemoteSummary } from "../cache/remote.js";
 import { remoteSettings } from "../cache/remote-settings.js";
 import { StatIndex } from "../cache/stat-index.js";
-import { ERROR_CODES, InterError, type ErrorCode } from "../errors.js";
+import { ERROR_CODES, InterError, type ErrorCode } from "../core/errors.js";
 import { selectTasks } from "../graph/build-graph.js";
 import { liveReporter, plainReporter, silentReporter, summaryLine } from "../graph/progress.js";
 import { runTasks, type Reporter, type TaskOutcome } from "../graph/scheduler.js";
 import type { Project } from "./project.js";
-import { INTER_BUILD } from "./version.js";
+import { INTER_BUILD } from "../core/version.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];

@@ -1,5 +1,5 @@
 import { Cli, type Command } from "clipanion";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
 import { EvalCompareCommand, EvalDiffCommand, EvalMergeCommand, EvalNewCommand, EvalReportCommand, EvalRunCommand, EvalValidateCommand } from "./commands/eval.js";
@@ -10,10 +10,10 @@ import { InspectCommand } from "./commands/inspect.js";
 import { RunCommand } from "./commands/run.js";
 import { StatusCommand } from "./commands/status.js";
 import { UpdateCommand } from "./commands/update.js";
-import { closest } from "../edit-distance.js";
+import { closest } from "../core/edit-distance.js";
 import { commandHelpText, namedFlag, rootHelpText } from "./help.js";
 import { printError, printJson } from "./output.js";
-import { INTER_VERSION } from "./version.js";
+import { INTER_VERSION } from "../core/version.js";
 
 const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CONFIG_NAMES } from "../config/names.js";
-import { INTER_BUILD } from "./version.js";
+import { INTER_BUILD } from "../core/version.js";
 
 /**
  * What an `inter build` that changed nothing saw, so the next identical build can answer from it alone. Written by

@@ -2,10 +2,10 @@ import { lstatSync } from "node:fs";
 import type { Trail } from "../cache/trail.js";
 import { summaryLine } from "../graph/progress.js";
 import type { GraphRun } from "./execute-graph.js";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../core/atomic.js";
 import { envDigest, noopRecordFile, type NoopRecord } from "./noop-record.js";
 import type { Project } from "./project.js";
-import { INTER_BUILD } from "./version.js";
+import { INTER_BUILD } from "../core/version.js";
 
 /** Files younger than this are not vouched for: an edit within the clock's resolution would keep their stat. */
 const SETTLE_MS = 200;

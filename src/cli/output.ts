@@ -1,6 +1,6 @@
-import type { InterError } from "../errors.js";
+import type { InterError } from "../core/errors.js";
 
-/** The one JSON document `--json` prints (DESIGN.md §9). */
+/** The one JSON document `--json` prints. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

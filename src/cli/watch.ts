@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { findConfig, resolveConfigFile } from "../config/load.js";
-import { toInterError, type InterError } from "../errors.js";
+import { toInterError, type InterError } from "../core/errors.js";
 import { selectTasks } from "../graph/build-graph.js";
 import type { Graph } from "../graph/task.js";
 import { expandGlobs, isGlob, toProjectPath } from "../graph/files.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../core/atomic.js";
 
 /**
  * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
@@ -29,7 +29,7 @@ const digest = (data: string | Buffer) => createHash("sha1").update(data).digest
 /** `intermesh` in a config is always this running copy, so configs work without a local install. */
 async function selfModule(): Promise<string> {
   // This code may sit in lib/, lib/chunks/ (bundled) or src/config/ (tests of the source). Only a cold compile asks.
-  const { shippedFile } = await import("../package-files.js");
+  const { shippedFile } = await import("../core/package-files.js");
   try {
     return shippedFile("lib/index.js");
   } catch {

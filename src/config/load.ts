@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { LoadedConfig } from "./types.js";
 import { compileConfig, type CompileError } from "./compile.js";
 import { validateConfig } from "./validate.js";

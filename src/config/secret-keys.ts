@@ -1,4 +1,4 @@
-import { sha256 } from "../cache/hash.js";
+import { sha256 } from "../core/hash.js";
 import type { AgentConfig, ServiceConfig } from "./types.js";
 
 const hashed = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `sha256:${sha256(v)}`]));

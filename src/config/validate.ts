@@ -1,5 +1,5 @@
 import * as t from "typanion";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { InterConfig } from "./types.js";
 
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;

@@ -4,7 +4,7 @@ import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
 import { kebab, singular, withoutRepeats } from "./names.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 
-/** Flags every generated command already has (AGENT-CLI-SPEC N4, S3, I3, …); API parameters may not take them. */
+/** Flags every generated command already has (docs/generated-cli.md); API parameters may not take them. */
 export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
 /** Top-level words the runtime owns. */
 const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);

@@ -1,24 +1,19 @@
-import type { LoadedConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
-import { builtinTasks, BUILTIN_TARGETS } from "../tasks/index.js";
-import { commandTask } from "../tasks/command.js";
+import { InterError } from "../core/errors.js";
 import type { Graph, TaskSpec } from "./task.js";
 
-export function buildGraph(loaded: LoadedConfig): Graph {
-  const tasks = new Map<string, TaskSpec>();
-  for (const task of builtinTasks(loaded.config)) tasks.set(task.id, task);
-  for (const [id, spec] of Object.entries(loaded.config.tasks ?? {})) {
-    if (tasks.has(id)) {
-      throw new InterError("CONFIG_INVALID", `${loaded.file}: tasks.${id}: "${id}" is a built-in task id.`, `Rename the task, e.g. "user-${id}".`, { field: `tasks.${id}` });
-    }
-    tasks.set(id, commandTask(id, spec));
-  }
+/**
+ * The graph of the given tasks: every dependency exists and none forms a cycle. The engine knows no task of its own;
+ * the pipeline (tasks/pipeline.ts) says which tasks there are and which targets name them.
+ * @param file the config the tasks come from, named in errors.
+ */
+export function buildGraph(list: TaskSpec[], targetTasks: Record<string, string[]>, file: string): Graph {
+  const tasks = new Map<string, TaskSpec>(list.map((t) => [t.id, t]));
   for (const task of tasks.values()) {
     for (const dep of task.deps) {
       if (!tasks.has(dep)) {
         throw new InterError(
           "TASK_UNKNOWN_DEPENDENCY",
-          `${loaded.file}: tasks.${task.id}.deps: "${dep}" is not a task.`,
+          `${file}: tasks.${task.id}.deps: "${dep}" is not a task.`,
           `Use one of: ${[...tasks.keys()].join(", ")}.`,
           { task: task.id, dependency: dep, known: [...tasks.keys()] },
         );
@@ -27,10 +22,10 @@ export function buildGraph(loaded: LoadedConfig): Graph {
   }
   const cycle = findCycle(tasks);
   if (cycle) {
-    throw new InterError("TASK_CYCLE", `${loaded.file}: tasks form a cycle: ${cycle.join(" → ")}.`, `Remove one of these dependencies so that ${cycle[0]} does not depend on itself.`, { cycle });
+    throw new InterError("TASK_CYCLE", `${file}: tasks form a cycle: ${cycle.join(" → ")}.`, `Remove one of these dependencies so that ${cycle[0]} does not depend on itself.`, { cycle });
   }
   const targets: Record<string, string[]> = {};
-  for (const [name, ids] of Object.entries(BUILTIN_TARGETS)) {
+  for (const [name, ids] of Object.entries(targetTasks)) {
     const present = ids.filter((id) => tasks.has(id));
     if (present.length) targets[name] = present;
   }
@@ -80,10 +75,4 @@ export function resolveRunTarget(graph: Graph, name: string): string[] {
   if (graph.targets[name]) return graph.targets[name];
   const known = [...Object.keys(graph.targets).map((t) => `${t} (target)`), ...graph.tasks.keys()];
   throw new InterError("TASK_NOT_FOUND", `No task or target named "${name}".`, `Use one of: ${known.join(", ")}. \`inter graph\` shows them all.`, { name, known });
-}
-
-/** What `inter build` runs: every task except the evaluation, which is never hermetic. */
-export function buildTaskIds(graph: Graph): string[] {
-  const evalIds = new Set(graph.targets.eval ?? []);
-  return [...graph.tasks.keys()].filter((id) => !evalIds.has(id));
 }

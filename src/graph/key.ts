@@ -2,13 +2,13 @@ import { safeReads } from "../cache/project-paths.js";
 import { join } from "node:path";
 import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";
-import { xxh } from "../cache/hash.js";
+import { xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
 import type { Store } from "../cache/store.js";
 import { fingerprintOf } from "../cache/fingerprint.js";
 import { expandGlobs } from "./files.js";
 import type { DepResult, TaskSpec } from "./task.js";
-import { canonicalJson } from "../cache/hash.js";
+import { canonicalJson } from "../core/hash.js";
 
 /** The fingerprint key of a task as things stand on disk now, given what its dependencies produced. */
 export async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interVersion: string, deps: Record<string, string>): Promise<FingerprintKey> {

@@ -2,12 +2,12 @@ import { insideProject, safeReads } from "../cache/project-paths.js";
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
-import { canonicalJson, xxh } from "../cache/hash.js";
+import { canonicalJson, xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
 import type { RemoteCache } from "../cache/remote.js";
 import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
-import { InterError, toInterError } from "../errors.js";
+import { InterError, toInterError } from "../core/errors.js";
 import { expandGlobs, toProjectPath } from "./files.js";
 import { dependencyDigests, hashReads, taskKey } from "./key.js";
 import type { DepResult, Graph, TaskSpec } from "./task.js";
@@ -183,6 +183,7 @@ async function executeTask(
       deps,
       inputs: key.inputs,
       force: options.force === true,
+      interVersion: options.interVersion,
       log: (line) => {
         tail.push(line);
         if (tail.length > LOG_TAIL) tail.shift();

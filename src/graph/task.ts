@@ -18,6 +18,8 @@ export interface TaskContext {
   log(line: string): void;
   /** `--force`: the task's own reuse of earlier work (inspection's probes) is off too. */
   force: boolean;
+  /** The running inter's version and build (what receipts and results record). */
+  interVersion: string;
 }
 
 export interface TaskResult {

@@ -1,9 +1,9 @@
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
-import { sha256 as sha } from "../cache/hash.js";
+import { writeFileAtomic } from "../core/atomic.js";
+import { sha256 as sha } from "../core/hash.js";
 import { CONFIG_NAMES } from "../config/load.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import { GITIGNORE_LINES, ownSkills, projectFiles, type InitChoices, type Planned } from "./templates.js";
 
 /**

@@ -1,5 +1,5 @@
-import { sha256 } from "../cache/hash.js";
-import { InterError } from "../errors.js";
+import { sha256 } from "../core/hash.js";
+import { InterError } from "../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";

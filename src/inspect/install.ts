@@ -1,7 +1,7 @@
-import { ownedTempDir } from "../temp-dirs.js";
+import { ownedTempDir } from "../core/temp-dirs.js";
 import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 
 export interface Installed {
   /** The package folder (holding package.json, agent/, skills/). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Probe } from "./probes.js";
+import type { Probe } from "./probe.js";
 
 /**
  * Reusing probes of the last inspection for a candidate whose runtime and commands did not change (issue #21: a brief

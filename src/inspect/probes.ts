@@ -1,24 +1,11 @@
-import { ownedTempDir } from "../temp-dirs.js";
+import { ownedTempDir } from "../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sampleForPattern } from "./pattern-sample.js";
 import type { ProbeReuse } from "./probe-reuse.js";
 
-/** One invocation of the CLI under inspection, as evidence. */
-export interface Probe {
-  command: string;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  timedOut: boolean;
-  /** stdout parsed as JSON, when it is. */
-  json?: any;
-  /** stderr parsed as JSON, when it is. */
-  error?: any;
-  /** Set when the probe was not run again but reused from the inspection of this candidate (inspect/probe-reuse.ts). */
-  reusedFrom?: string;
-}
+export type { Probe } from "./probe.js";
+import type { Probe } from "./probe.js";
 
 export interface HelpParameter {
   name: string;
@@ -158,7 +145,7 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
 }
 
 /**
- * Probes the installed CLI from outside, the way an independent checker would (AGENT-CLI-SPEC, last paragraph).
+ * Probes the installed CLI from outside, the way an independent checker would.
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
 export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse): Promise<Facts> {

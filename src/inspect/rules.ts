@@ -58,7 +58,7 @@ const version = (f: Facts) => {
 };
 const noApi = (f: Facts) => na(`needs the API: ${f.apiUnavailable}`);
 
-/** AGENT-CLI-SPEC v0.1: the 98 rules, judged only from what the probes observed. */
+/** The Agent-Friendly CLI Spec v0.1 (docs/generated-cli.md): the 98 rules, judged only from what the probes observed. */
 export const RULES: Rule[] = [
   // Discoverability
   { id: "D1", group: "Discoverability", priority: "P1", title: "--help prints JSON with a commands array", judge: (f) => verdict(Array.isArray(f.probes.help?.json?.commands), "root --help is JSON with commands[]", f.probes.help) },

@@ -1,4 +1,4 @@
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;

@@ -2,7 +2,7 @@ import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { BodyField, Operation, OperationModel, Parameter, RequestBody, Response, SecurityScheme, Skipped } from "./model.js";
 import { pointerOf } from "./pointer.js";
 import { DocumentProblem, isObject, Resolver } from "./resolver.js";

@@ -1,5 +1,5 @@
 import type { Receipt } from "../inspect/receipt.js";
-import type { CandidateTree } from "./validate.js";
+import type { CandidateTree } from "./findings.js";
 
 /** What stage 3 of plan validation needs from an inspection receipt. */
 export function treeFromReceipt(receipt: Pick<Receipt, "candidate" | "package" | "commands" | "globalFlags">): CandidateTree {

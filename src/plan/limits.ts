@@ -13,7 +13,7 @@ const WHOLE_PLAN = [
 ];
 
 /**
- * What passing this plan would not prove, read from its observations and check types (EVAL-PLAN.md §Checks): an
+ * What passing this plan would not prove, read from its observations and check types (docs/eval-plan.md, checks): an
  * observation with no check, a call judged only by its exit code, a file judged without its contents.
  */
 export function planLimits(plan: any): Limit[] {

@@ -1,4 +1,5 @@
-import { argvProblems, type CandidateTree, type Finding } from "./validate.js";
+import { argvProblems } from "./argv.js";
+import type { CandidateTree, Finding } from "./findings.js";
 import { isObj, ptr } from "./pointer.js";
 
 

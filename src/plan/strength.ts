@@ -1,4 +1,4 @@
-import type { CandidateTree, Finding } from "./validate.js";
+import type { CandidateTree, Finding } from "./findings.js";
 import { isObj, ptr } from "./pointer.js";
 
 /**

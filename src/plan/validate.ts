@@ -1,32 +1,16 @@
 import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
-import { sha256 } from "../cache/hash.js";
-import { InterError } from "../errors.js";
-import { compileSchema, type SchemaValidator } from "../json-schema.js";
+import { sha256 } from "../core/hash.js";
+import { InterError } from "../core/errors.js";
+import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
 import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
 import { isObj, ptr } from "./pointer.js";
+import { argvProblems } from "./argv.js";
+import type { CandidateTree, Finding, Stage } from "./findings.js";
 
-export type Stage = "shape" | "references" | "candidate" | "hygiene";
-
-export interface Finding {
-  stage: Stage;
-  /** The file the pointer points into, when it is not the plan (the reference solutions). */
-  file?: string;
-  severity: "error" | "warning";
-  code: string;
-  /** JSON pointer into the plan ("" is the whole document). */
-  pointer: string;
-  message: string;
-  suggestion: string;
-}
-
-export interface CandidateTree {
-  sha256: string | null;
-  binary: string;
-  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; enum?: unknown[] }>; permission?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
-  globalFlags: string[];
-}
+export type { CandidateTree, Finding, Stage } from "./findings.js";
+export { argvProblems, type ArgvProblem } from "./argv.js";
 
 export interface ValidationReport {
   valid: boolean;
@@ -48,7 +32,6 @@ export const LIMITS = [
 
 const REMOVED = new Set(["pack_id", "requirements", "prerequisites"]);
 const TOOL_OWNED = new Set(["candidate", "candidate_hash", "candidate_sha256", "candidate_sha", "cli_sha256", "receipt", "inspection_receipt", "receipt_sha256", "runtime_version", "inter_version", "node_version", "agent_version", "run_id", "run", "results", "plan_hash", "created_at", "generated_at"]);
-const BUILTIN_COMMANDS = ["skills", "issue create", "issue list", "issue show", "issue update"];
 const CHECK_KINDS: Record<string, string[]> = { command_success: ["cli"], flag_equals: ["cli"], file_exists: ["file"], file_nonempty: ["file"], file_sha256: ["file"], field_equals: ["cli", "file"], values_match: ["cli", "file"] };
 /** Where a field path may start, by the kind of observation it reads. */
 const FIELD_ROOTS: Record<string, string[]> = { cli: ["stdout", "exit_code", "argv"], file: ["content", "exists", "bytes", "sha256"] };
@@ -91,7 +74,7 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
     scan(plan.target, ["target"]);
     if (Array.isArray(plan.scenarios)) plan.scenarios.forEach((s, i) => scan(s, ["scenarios", String(i)]));
     if (plan.schema_version !== "3.0.0") {
-      add("WRONG_SCHEMA_VERSION", ptr("schema_version"), `schema_version is ${JSON.stringify(plan.schema_version)}; this tool reads exactly "3.0.0".`, 'Set "schema_version": "3.0.0" and check the plan against EVAL-PLAN.md.');
+      add("WRONG_SCHEMA_VERSION", ptr("schema_version"), `schema_version is ${JSON.stringify(plan.schema_version)}; this tool reads exactly "3.0.0".`, 'Set "schema_version": "3.0.0" and check the plan against docs/eval-plan.md.');
       named.add(ptr("schema_version"));
     }
   }
@@ -172,51 +155,6 @@ function references(plan: any, out: Finding[]): void {
   });
 }
 
-export interface ArgvProblem {
-  code: "UNKNOWN_BINARY" | "UNKNOWN_COMMAND" | "UNKNOWN_FLAG";
-  /** Index of the token at fault. */
-  index: number;
-  message: string;
-  suggestion: string;
-}
-
-/**
- * What is wrong with a command line (a prefix, or a whole reference call) against the candidate: its binary, its
- * command path and every flag it names. `partial` accepts words that only begin a command (a prefix may stop at a group).
- */
-export function argvProblems(tokens: string[], tree: CandidateTree, partial: boolean): ArgvProblem[] {
-  const names = [...tree.commands.map((c) => c.name), ...BUILTIN_COMMANDS];
-  const [binary, ...rest] = tokens;
-  if (binary !== tree.binary) return [{ code: "UNKNOWN_BINARY", index: 0, message: `The call starts with "${binary}", but the candidate's binary is "${tree.binary}".`, suggestion: `Start it with "${tree.binary}".` }];
-  const firstFlag = rest.findIndex((t) => t.startsWith("-"));
-  const words = rest.slice(0, firstFlag < 0 ? rest.length : firstFlag);
-  let command: string | undefined;
-  for (let n = Math.min(3, words.length); n >= 1 && !command; n--) {
-    const candidate = words.slice(0, n).join(" ");
-    if (names.includes(candidate) || candidate === "skills") command = candidate;
-  }
-  if (!command && words.length) {
-    const typed = words.join(" ");
-    if (partial && names.some((n) => n.startsWith(`${typed} `))) return [];
-    return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate.`, suggestion: `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.` }];
-  }
-  const spec = tree.commands.find((c) => c.name === command);
-  const allowed = new Set([...(spec?.parameters ?? []).map((p) => p.name), ...tree.globalFlags]);
-  const problems: ArgvProblem[] = [];
-  rest.forEach((token, k) => {
-    if (!token.startsWith("--")) return;
-    // A token after a flag that takes a value is that value ("--title --fake"), not a flag.
-    const before = rest[k - 1];
-    if (before?.startsWith("--") && !before.includes("=") && spec?.parameters.some((p) => p.name === before && p.type !== "boolean")) return;
-    const flag = token.split("=")[0]!;
-    const base = flag.startsWith("--no-") && allowed.has(`--${flag.slice(5)}`) ? `--${flag.slice(5)}` : flag;
-    if (command && !BUILTIN_COMMANDS.includes(command) && !allowed.has(base)) {
-      problems.push({ code: "UNKNOWN_FLAG", index: k + 1, message: `"${command}" has no flag ${flag}.`, suggestion: `Its flags: ${[...(spec?.parameters ?? []).map((p) => p.name)].join(", ") || "(none)"}.` });
-    }
-  });
-  return problems;
-}
-
 /** Against the candidate: the binary, each prefix's command path and every flag it names exist. */
 function againstCandidate(plan: any, tree: CandidateTree, out: Finding[]): void {
   (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s: any, i: number) => {
@@ -250,7 +188,7 @@ function hygiene(plan: any, out: Finding[]): void {
   );
 }
 
-/** Runs the four stages of EVAL-PLAN.md on the plan's text; `candidate` enables stage 3. */
+/** Runs the four validation stages (docs/eval-plan.md) on the plan's text; `candidate` enables stage 3. */
 export interface ValidateOptions {
   /** Why there is no candidate, for the report. */
   candidateMissing?: string;

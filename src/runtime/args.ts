@@ -4,7 +4,7 @@ import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
 import type { Command, Flag } from "./manifest.js";
 
-/** Flags every command has (AGENT-CLI-SPEC N4 and friends). */
+/** Flags every command has (docs/generated-cli.md, "Output" and "Safety"). */
 export const GLOBAL_BOOLEANS = ["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact"] as const;
 export const GLOBAL_VALUES = ["fields", "max-pages"] as const;
 

@@ -1,4 +1,4 @@
-/** Error codes are contracts (AGENT-CLI-SPEC E8): never renamed within a major version. Each has one exit code. */
+/** Error codes are contracts (docs/generated-cli.md, the exit-code table): never renamed within a major version. Each has one exit code. */
 export const EXIT: Record<string, number> = {
   USAGE_ERROR: 2,
   UNKNOWN_COMMAND: 2,

@@ -1,6 +1,6 @@
 import { connect, createServer } from "node:net";
 import type { ServiceConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 
 /**
  * The URL a CLI calls a service at: the service's origin with the API's base path ("/v1") — unless the URL given

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { sha256 } from "../cache/hash.js";
+import { sha256 } from "../core/hash.js";
 import { credentialEnv } from "../config/credential.js";
 import { findConfig } from "../config/load.js";
-import { toInterError } from "../errors.js";
+import { toInterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import { openProject, type Project } from "../cli/project.js";
 import { outDir } from "../tasks/design.js";
@@ -118,13 +118,13 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   if (agent !== undefined) {
     const preset = typeof agent === "string" ? (agent === "reference" ? undefined : agent) : "preset" in agent ? agent.preset : undefined;
     if (preset) {
-      const { PRESETS, presetReadiness } = await import("../eval/presets.js");
+      const { PRESETS, presetReadiness } = await import("../evaluation/run/presets.js");
       const ready = presetReadiness(PRESETS[preset], process.env, root);
       report.agent = { name: preset, ...ready };
       if (!ready.program) block({ stage: "evaluation", what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`, requires: "human", next: `npm install -g ${PRESETS[preset].install}` });
       else if (!ready.configuredBy.length) block({ stage: "evaluation", what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`, requires: "human", next: PRESETS[preset].configureHint });
     } else report.agent = { name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset, program: null, configuredBy: [] };
-    const { detectIsolation } = await import("../eval/sandbox.js");
+    const { detectIsolation } = await import("../evaluation/run/sandbox.js");
     const isolation = await detectIsolation();
     report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
   }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
-import { sha256 } from "../cache/hash.js";
+import { writeFileAtomic } from "../core/atomic.js";
+import { sha256 } from "../core/hash.js";
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../graph/task.js";
 import { outDir } from "./design.js";

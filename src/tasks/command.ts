@@ -1,5 +1,5 @@
 import type { UserTaskConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { TaskSpec } from "../graph/task.js";
 
 const KILL_GRACE_MS = 2000;

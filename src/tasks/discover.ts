@@ -1,5 +1,5 @@
 import type { InterConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import type { TaskSpec } from "../graph/task.js";
 

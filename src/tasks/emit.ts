@@ -1,10 +1,10 @@
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../core/atomic.js";
 import type { InterConfig } from "../config/types.js";
 import type { Capabilities } from "../design/capabilities.js";
 import type { TaskSpec } from "../graph/task.js";
-import { shippedFile } from "../package-files.js";
+import { shippedFile } from "../core/package-files.js";
 import { outDir } from "./design.js";
 import { readDepJson } from "./io.js";
 

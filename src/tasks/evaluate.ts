@@ -27,7 +27,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     env: [],
     cache: false,
     async run(ctx) {
-      const [{ executeEvaluation, attemptLine, summaryTable, gateFailure }, { INTER_BUILD }] = await Promise.all([import("../eval/execute.js"), import("../cli/version.js")]);
+      const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../evaluation/run/execute.js");
       const bundle = ctx.deps.bundle!.data as BundleData;
       const { results, file, reports } = await executeEvaluation({
         planFile: join(ctx.root, target.plan),
@@ -43,7 +43,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
         reuse: process.env.INTER_EVAL_REUSE === "1",
         // Read when the task runs: `inter run eval --min-pass-rate` overrides the config's gate before that.
         gate: { minPassRate: target.gate?.minPassRate ?? 1, allowIncomplete: target.gate?.allowIncomplete ?? false, requireSealed: target.gate?.requireSealed ?? false, forbidSideEffects: target.gate?.forbidSideEffects ?? false },
-        interVersion: INTER_BUILD,
+        interVersion: ctx.interVersion,
         root: ctx.root,
         signal: ctx.signal,
         onAttempt: (a, resumed) => ctx.log(attemptLine(a, resumed).split("\n")[0]!),

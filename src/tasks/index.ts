@@ -12,7 +12,7 @@ import { skillsTask } from "./skills.js";
 import { validateTask } from "./validate.js";
 
 /**
- * Built-in tasks, in pipeline order (DESIGN.md §3). The design stage is split so that an edit to context.md re-runs
+ * Built-in tasks, in pipeline order (README, "What `inter build` does today"). The design stage is split so that an edit to context.md re-runs
  * only `skills` and `design`, never the OpenAPI parse or the command design.
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {

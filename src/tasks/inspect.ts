@@ -7,7 +7,7 @@ import type { BundleData } from "./bundle.js";
 import { credentialEnv } from "../config/credential.js";
 import { outDir } from "./design.js";
 import { writeJson } from "./io.js";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../core/atomic.js";
 import type { SavedProbes } from "../inspect/probe-reuse.js";
 
 export interface InspectData {
@@ -62,7 +62,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
     // Whether the credential is present decides which probes can run (its value is hashed, never stored).
     env: [credential],
     async run(ctx) {
-      const [{ inspectTarball, installTarball }, { startServices }, { INTER_BUILD }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js"), import("../cli/version.js")]);
+      const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([import("../inspect/inspect.js"), import("../services/services.js")]);
       const probesFile = join(ctx.root, PROBES_FILE);
       const bundle = ctx.deps.bundle!.data as BundleData;
       const file = join(ctx.root, bundle.file);
@@ -82,7 +82,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
           {
             baseUrl: running ? running.origins[names[0]!] : undefined,
             apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
-            interVersion: INTER_BUILD,
+            interVersion: ctx.interVersion,
             reuse: {
               previous: ctx.force ? undefined : readSavedProbes(probesFile),
               // What the API probes call: the services as configured and the content of the files they run.

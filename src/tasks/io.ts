@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../core/atomic.js";
 import type { TaskContext } from "../graph/task.js";
 
 /** Where built-in tasks keep intermediate results (cached and restored like any output). */

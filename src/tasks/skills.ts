@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { CommandsPlan, SkillsPlan } from "../design/types.js";
 import type { DepResult, TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InterConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { InterError } from "../core/errors.js";
 import type { TaskSpec } from "../graph/task.js";
 import type { Receipt } from "../inspect/receipt.js";
 import { outDir } from "./design.js";

@@ -3,8 +3,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startBroker } from "../../src/eval/broker.js";
-import { frame, frameReader } from "../../src/eval/broker-protocol.js";
+import { startBroker } from "../../src/evaluation/run/broker.js";
+import { frame, frameReader } from "../../src/evaluation/run/broker-protocol.js";
 
 // The broker's socket is reachable by the agent under evaluation: whatever it sends, the evaluator keeps running and
 // every call it does make is recorded.

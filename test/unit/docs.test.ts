@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../src/errors.js";
+import { ERROR_CODES } from "../../src/core/errors.js";
 import { REPO } from "../helpers.js";
 
 describe("the docs cannot drift from the code", () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { asksForHelp, judgeCheck, observe } from "../../src/eval/judge.js";
-import { parseLossless } from "../../src/eval/lossless-json.js";
-import { redactor, redactTree } from "../../src/eval/redact.js";
+import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/judge.js";
+import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
+import { redactor, redactTree } from "../../src/evaluation/run/redact.js";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Invocation } from "../../src/eval/broker.js";
+import type { Invocation } from "../../src/evaluation/run/broker.js";
 
 const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({ argv, cwd: "/attempt/outputs", exit_code: 0, stdout, stderr: "", started_at: "", duration_ms: 1, ...extra });
 const cli = (prefix: string[]) => ({ id: "o", kind: "cli", description: "", command_prefix: prefix });

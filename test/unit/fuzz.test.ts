@@ -7,7 +7,7 @@ import { stringify } from "yaml";
 import { validateConfig } from "../../src/config/validate.js";
 import { parseBrief } from "../../src/design/context.js";
 import { planSkills } from "../../src/design/skills.js";
-import { InterError } from "../../src/errors.js";
+import { InterError } from "../../src/core/errors.js";
 import { readOperationModel } from "../../src/openapi/normalize.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { CliError } from "../../src/runtime/errors.js";

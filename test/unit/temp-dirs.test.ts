@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { sweepOrphanedTempDirs } from "../../src/temp-dirs.js";
+import { sweepOrphanedTempDirs } from "../../src/core/temp-dirs.js";
 
 it("removes only inter's own folders of processes that are gone, never a look-alike", () => {
   const parent = mkdtempSync(join(tmpdir(), "inter-sweep-test-"));

@@ -1,5 +1,5 @@
 import { Command, Option } from "clipanion";
-import { buildTaskIds } from "../../graph/build-graph.js";
+import { buildTaskIds } from "../../tasks/pipeline.js";
 import type { BundleData } from "../../tasks/bundle.js";
 import type { InspectData } from "../../tasks/inspect.js";
 import type { CommandResult } from "../base.js";

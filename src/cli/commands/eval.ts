@@ -3,13 +3,13 @@ import * as t from "typanion";
 import type { AgentConfig } from "../../config/types.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { InterError } from "../../errors.js";
-import { shippedFile } from "../../package-files.js";
+import { InterError } from "../../core/errors.js";
+import { shippedFile } from "../../core/package-files.js";
 import type { Receipt } from "../../inspect/receipt.js";
 import type { CandidateTree, ValidationReport } from "../../plan/validate.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { INTER_BUILD } from "../version.js";
-import type { GateOptions } from "../../report/gate.js";
+import { INTER_BUILD } from "../../core/version.js";
+import type { GateOptions } from "../../evaluation/results/gate.js";
 
 const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
 
@@ -77,7 +77,7 @@ function findCandidate(planDir: string, given: string | undefined, cwd: string):
 async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
-  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../plan/candidate.js"), import("../../cache/hash.js")]);
+  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../plan/candidate.js"), import("../../core/hash.js")]);
   const bytes = readFileSync(tgz);
   const hash = sha256(bytes);
   const receiptFile = join(folder, "receipt.json");
@@ -207,7 +207,7 @@ export class EvalNewCommand extends BaseCommand {
       assumptions: [],
       scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],
     };
-    const { writeFileAtomic } = await import("../../cache/atomic.js");
+    const { writeFileAtomic } = await import("../../core/atomic.js");
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
     // A starter for the golden run: per scenario, each observed command with its flags to fill in.
     const referenceFile = join(folder, "eval-plan.reference.json");
@@ -256,7 +256,7 @@ export class EvalRunCommand extends BaseCommand {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
     const argv = argvOption("--agent-command", this.agentCommand);
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
-    const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../eval/execute.js");
+    const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../evaluation/run/execute.js");
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
@@ -309,7 +309,7 @@ export class EvalReportCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
     if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
-    const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
+    const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../evaluation/results/load.js"), import("../../evaluation/results/gate.js"), import("../../evaluation/report/write.js"), import("../../core/atomic.js")]);
     const stored = await loadResults(file, this.results);
     const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects));
     const results = { ...stored, gate };
@@ -348,7 +348,7 @@ export class EvalDiffCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { diffResults, diffText, diffMarkdown }] = await Promise.all([import("../../report/load.js"), import("../../report/diff.js")]);
+    const [{ loadResults }, { diffResults, diffText, diffMarkdown }] = await Promise.all([import("../../evaluation/results/load.js"), import("../../evaluation/results/diff.js")]);
     const base = await loadResults(resolve(cwd, this.base), this.base);
     const head = await loadResults(resolve(cwd, this.head), this.head);
     const diff = diffResults(base, head, this.planChanged);
@@ -379,7 +379,7 @@ export class EvalMergeCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { mergeResults }, { applyGate, gateError, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../report/load.js"), import("../../report/merge.js"), import("../../report/gate.js"), import("../../report/write.js"), import("../../cache/atomic.js")]);
+    const [{ loadResults }, { mergeResults }, { applyGate, gateError, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../evaluation/results/load.js"), import("../../evaluation/results/merge.js"), import("../../evaluation/results/gate.js"), import("../../evaluation/report/write.js"), import("../../core/atomic.js")]);
     const inputs = [];
     for (const file of this.inputs) inputs.push({ file, results: await loadResults(resolve(cwd, file), file) });
     const outDir = resolve(cwd, this.out ?? ".");
@@ -425,7 +425,7 @@ export class EvalCompareCommand extends BaseCommand {
   seed = Option.String("--seed", { description: "Seed of the blind labels' order (default: random; recorded in comparison.json)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 2 ** 31)]) });
   repetitions = Option.String("--repetitions", { description: "Attempts per scenario and candidate (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100)]) });
   timeout = Option.String("--timeout", { description: "Seconds per attempt", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
-  out = Option.String("--out", { description: "Folder for everything the comparison writes (default: .inter-compare beside the plan); emptied first" });
+  out = Option.String("--out", { description: "Folder for everything the comparison writes (default: compare/ in the project's output folder, e.g. dist/compare, or .intermesh/compare without a config); emptied first" });
 
   async run(): Promise<CommandResult> {
     const cwd = resolve(this.cwd ?? process.cwd());
@@ -433,11 +433,13 @@ export class EvalCompareCommand extends BaseCommand {
     const agentArgv = argvOption("--agent-command", this.agentCommand);
     const judge = argvOption("--judge-command", this.judgeCommand);
     const planFile = resolve(cwd, this.plan);
-    const outDir = resolve(cwd, this.out ?? join(dirname(planFile), ".inter-compare"));
     const { findConfig, loadConfig } = await import("../../config/load.js");
     const configFile = this.configFile ? resolve(cwd, this.configFile) : findConfig(cwd);
     const loaded = configFile ? await loadConfig({ cwd, config: configFile, version: INTER_BUILD }) : undefined;
-    const [{ runComparison }, { attemptLine }] = await Promise.all([import("../../compare/run-comparison.js"), import("../../eval/execute.js")]);
+    // Working files go to the build's output folder (or inter's own), never beside the plan in the source tree.
+    const { outDir: buildOutDir } = await import("../../tasks/design.js");
+    const outDir = resolve(cwd, this.out ?? (loaded ? join(loaded.root, buildOutDir(loaded.config), "compare") : join(cwd, ".intermesh", "compare")));
+    const [{ runComparison }, { attemptLine }] = await Promise.all([import("../../evaluation/compare/run-comparison.js"), import("../../evaluation/run/execute.js")]);
     return interruptible(async (signal) => {
       const { comparison, file } = await runComparison({
         planFile,
@@ -457,7 +459,7 @@ export class EvalCompareCommand extends BaseCommand {
         signal,
         onAttempt: (side, attempt) => this.json || process.stderr.write(`${side.toUpperCase()} ${attemptLine(attempt, false).split("\n")[0]}\n`),
       });
-      const { renderComparisonMarkdown } = await import("../../report/comparison.js");
+      const { renderComparisonMarkdown } = await import("../../evaluation/report/comparison.js");
       return { data: { ...comparison, file }, human: `${renderComparisonMarkdown(comparison)}\nWrote ${file} and ${join(outDir, "report.html")}` };
     });
   }

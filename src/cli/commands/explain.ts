@@ -1,14 +1,14 @@
 import { Command, Option } from "clipanion";
 import { describeChange, diffKeys, type Change } from "../../cache/fingerprint.js";
-import { initHasher } from "../../cache/hash.js";
+import { initHasher } from "../../core/hash.js";
 import { StatIndex } from "../../cache/stat-index.js";
-import { InterError } from "../../errors.js";
+import { InterError } from "../../core/errors.js";
 import { selectTasks } from "../../graph/build-graph.js";
 import { dependencyDigests, taskKey } from "../../graph/key.js";
 import type { DepResult } from "../../graph/task.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject } from "../project.js";
-import { INTER_BUILD } from "../version.js";
+import { INTER_BUILD } from "../../core/version.js";
 
 type Status = "up-to-date" | "will-run" | "blocked";
 

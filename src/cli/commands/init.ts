@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
-import { InterError } from "../../errors.js";
+import { InterError } from "../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);

@@ -2,10 +2,10 @@ import { Command, Option } from "clipanion";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as t from "typanion";
-import { InterError } from "../../errors.js";
+import { InterError } from "../../core/errors.js";
 import type { Receipt } from "../../inspect/receipt.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { INTER_BUILD } from "../version.js";
+import { INTER_BUILD } from "../../core/version.js";
 
 const LEVELS = ["none", "agent-friendly", "agent-ready", "agent-native"];
 

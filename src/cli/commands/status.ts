@@ -18,7 +18,7 @@ export class StatusCommand extends BaseCommand {
     const report = await projectStatus({ cwd: this.cwd ?? process.cwd(), config: this.configFile });
     // No workspace here: the one state an agent must act on before anything else (Intermesh 0.1's code for it).
     if (!report.config.found) {
-      const { InterError } = await import("../../errors.js");
+      const { InterError } = await import("../../core/errors.js");
       throw new InterError("WORKSPACE_NOT_FOUND", `No intermesh.config.ts in ${report.dir} or above: this is not an Intermesh workspace yet.`, "Set it up: inter init --name <Product> --openapi <file> (or, as an agent, inter --json setup --project-dir <dir> --display-name <Product> --dry-run).", {
         status: report,
         next_actions: [{ command: "inter", args: ["--json", "setup", "--project-dir", report.dir, "--display-name", "<Product>", "--dry-run"], cwd: report.dir, after: "the user gave the product's name" }],

@@ -1,9 +1,9 @@
 import { Command, Option } from "clipanion";
 import { dirname, join, sep } from "node:path";
-import { InterError } from "../../errors.js";
-import { shippedFile } from "../../package-files.js";
+import { InterError } from "../../core/errors.js";
+import { shippedFile } from "../../core/package-files.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { INTER_VERSION } from "../version.js";
+import { INTER_VERSION } from "../../core/version.js";
 
 /** How this inter was installed, and the npm command that updates it in place (a project's dependency or a global install). */
 function updateCommand(): { command: string; args: string[]; cwd: string; scope: "project" | "global" | "checkout" } {

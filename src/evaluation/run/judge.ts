@@ -50,7 +50,7 @@ function parseStdout(stdout: string): unknown {
   }
 }
 
-/** EVAL-PLAN.md: exactly one invocation starting with the prefix makes a cli observation available. */
+/** docs/eval-plan.md: exactly one invocation starting with the prefix makes a cli observation available. */
 export function observe(observation: any, invocations: Invocation[], outputsDir: string, outputsCaptured: boolean): Observation {
   if (observation.kind === "cli") {
     const prefix: string[] = observation.command_prefix;
@@ -120,7 +120,7 @@ export function flagValue(argv: string[], flag: string): string | undefined {
 
 const why = (obs: Observation | undefined, id: string) => (!obs ? `observation ${id} does not exist` : obs.state === "available" ? "" : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`);
 
-/** The six checks exactly as EVAL-PLAN.md's table defines them; nothing turns incomplete into pass. */
+/** The six checks exactly as docs/eval-plan.md defines them; nothing turns incomplete into pass. */
 export function judgeCheck(check: any, observations: Map<string, Observation>): CheckResult {
   const base = { id: check.id, type: check.type, description: check.description };
   const obs = observations.get(check.observation_id);

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Transcript } from "../eval/transcript.js";
-import type { CheckResult } from "../eval/judge.js";
-import type { AttemptResult, EvalResults } from "../eval/run.js";
-import type { GateResult } from "./gate.js";
+import type { Transcript } from "../run/transcript.js";
+import type { CheckResult } from "../run/judge.js";
+import type { AttemptResult, EvalResults } from "../run/run.js";
+import type { GateResult } from "../results/gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
 export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };

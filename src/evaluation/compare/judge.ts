@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Agent } from "../eval/agents.js";
-import { agentEnvironment } from "../eval/attempt-env.js";
-import type { AttemptResult } from "../eval/run.js";
+import type { Agent } from "../run/agents.js";
+import { agentEnvironment } from "../run/attempt-env.js";
+import type { AttemptResult } from "../run/run.js";
 import type { JudgedScenario } from "./compare.js";
 
 /** A small seeded generator (mulberry32): the same seed gives the same blind labels, so a judging can be replayed. */

@@ -1,5 +1,5 @@
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
-import { gateLine } from "./gate.js";
+import { gateLine } from "../results/gate.js";
 
 /** Table cells and inline code must not break the Markdown around them. */
 export const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { InterError } from "../errors.js";
-import { compileSchema, type SchemaValidator } from "../json-schema.js";
-import { shippedFile } from "../package-files.js";
-import type { StoredResults } from "./facts.js";
+import { InterError } from "../../core/errors.js";
+import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
+import { shippedFile } from "../../core/package-files.js";
+import type { StoredResults } from "../report/facts.js";
 
 let validator: SchemaValidator | undefined;
 

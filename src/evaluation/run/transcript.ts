@@ -14,7 +14,7 @@ export interface ToolCall {
 export interface Transcript {
   messages: Array<{ role: "assistant" | "tool" | "system"; text: string }>;
   tool_calls: ToolCall[];
-  /** The agent's last message: its answer. Never evidence (EVAL-PLAN.md). */
+  /** The agent's last message: its answer. Never evidence (docs/eval-plan.md). */
   final?: string;
   turns?: number;
   tokens?: { input: number; output: number };

@@ -1,6 +1,6 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { sha256 } from "../cache/hash.js";
+import { sha256 } from "../../core/hash.js";
 import { SEALED_PATHS } from "./sandbox.js";
 
 /**

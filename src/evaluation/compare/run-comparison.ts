@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
-import type { AgentConfig, ServiceConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
-import { agentFor } from "../eval/agents.js";
-import { evaluationSecrets, redactor } from "../eval/redact.js";
-import { runEvaluation, type AttemptResult, type EvalResults } from "../eval/run.js";
-import { applyGate, DEFAULT_GATE } from "../report/gate.js";
+import { writeFileAtomic } from "../../core/atomic.js";
+import type { AgentConfig, ServiceConfig } from "../../config/types.js";
+import { InterError } from "../../core/errors.js";
+import { agentFor } from "../run/agents.js";
+import { evaluationSecrets, redactor } from "../run/redact.js";
+import { runEvaluation, type AttemptResult, type EvalResults } from "../run/run.js";
+import { applyGate, DEFAULT_GATE } from "../results/gate.js";
 import { writeReports } from "../report/write.js";
 import { compareResults, grading, type Comparison } from "./compare.js";
 
@@ -35,7 +35,7 @@ export interface CompareOptions {
  * repetition, each with its services fresh), so time of day, API state and load fall on both alike; then compares them.
  */
 export async function runComparison(options: CompareOptions): Promise<{ comparison: Comparison; file: string }> {
-  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../plan/validate.js"), import("../plan/schema.js")]);
+  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
   for (const f of [options.planFile, options.a, ...(options.b ? [options.b] : [])]) if (!existsSync(f)) throw new InterError("INPUT_NOT_FOUND", `No file at ${relative(options.root, f)}.`, "Give a plan file and two cli.tgz files (or folders holding cli.tgz).", { file: f });
   const planText = readFileSync(options.planFile, "utf8");
   const report = await validatePlan(planText, relative(options.root, options.planFile), planSchema(), null);

@@ -1,5 +1,5 @@
 /**
- * Stable error codes are contracts (DESIGN.md §9): agents branch on them, so a code is never renamed.
+ * Stable error codes are contracts (README, "Exit codes and error codes"): agents branch on them, so a code is never renamed.
  * Each code carries its exit status so every command maps failures the same way.
  */
 export const ERROR_CODES = {

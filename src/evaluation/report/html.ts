@@ -1,6 +1,6 @@
-import type { AttemptResult } from "../eval/run.js";
+import type { AttemptResult } from "../run/run.js";
 import { attemptsByConcern, conversationOf, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
-import { gateLine } from "./gate.js";
+import { gateLine } from "../results/gate.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

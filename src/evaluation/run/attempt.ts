@@ -1,10 +1,10 @@
-import { ownedTempDir } from "../temp-dirs.js";
+import { ownedTempDir } from "../../core/temp-dirs.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import type { ServiceConfig } from "../config/types.js";
-import { withBasePath } from "../services/services.js";
-import type { Installed } from "../inspect/install.js";
+import type { ServiceConfig } from "../../config/types.js";
+import { withBasePath } from "../../services/services.js";
+import type { Installed } from "../../inspect/install.js";
 import type { Agent, AgentRun } from "./agents.js";
 import { agentEnvironment } from "./attempt-env.js";
 import { startBroker, type Invocation } from "./broker.js";
@@ -109,7 +109,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
   const names = Object.keys(ctx.services);
   let services: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
   if (names.length) {
-    const { startServices } = await import("../services/services.js");
+    const { startServices } = await import("../../services/services.js");
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
   const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;

@@ -1,6 +1,6 @@
-import { InterError } from "../errors.js";
-import { tally } from "../eval/run.js";
-import type { StoredResults } from "./facts.js";
+import { InterError } from "../../core/errors.js";
+import { tally } from "../run/run.js";
+import type { StoredResults } from "../report/facts.js";
 
 /**
  * Joins the results of the shards of one evaluation into the results of the whole: same candidate, plan, agent and

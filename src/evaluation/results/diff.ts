@@ -1,6 +1,6 @@
-import { InterError } from "../errors.js";
-import { pct, short, type StoredResults } from "./facts.js";
-import { cell, code } from "./markdown.js";
+import { InterError } from "../../core/errors.js";
+import { pct, short, type StoredResults } from "../report/facts.js";
+import { cell, code } from "../report/markdown.js";
 
 export type Change = "regressed" | "improved" | "unchanged" | "added" | "removed";
 

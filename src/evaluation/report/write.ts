@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../cache/atomic.js";
+import { writeFileAtomic } from "../../core/atomic.js";
 import type { StoredResults } from "./facts.js";
 import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";

@@ -1,5 +1,7 @@
-import { InterError } from "../errors.js";
-import type { EvalResults } from "../eval/run.js";
+import { InterError } from "../../core/errors.js";
+import type { EvalResults, GateResult } from "./types.js";
+
+export type { GateResult } from "./types.js";
 
 export interface GateOptions {
   /** Each scenario's pass rate must reach this (0..1). */
@@ -12,14 +14,6 @@ export interface GateOptions {
   forbidSideEffects?: boolean;
 }
 
-export interface GateResult {
-  min_pass_rate: number;
-  allow_incomplete: boolean;
-  require_sealed?: boolean;
-  forbid_side_effects?: boolean;
-  met: boolean;
-  missed: Array<{ scenario: string; rate: number | null; reason: string }>;
-}
 
 export const DEFAULT_GATE: GateOptions = { minPassRate: 1, allowIncomplete: false };
 

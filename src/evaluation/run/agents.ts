@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { sha256 } from "../cache/hash.js";
-import type { AgentConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { sha256 } from "../../core/hash.js";
+import type { AgentConfig } from "../../config/types.js";
+import { InterError } from "../../core/errors.js";
 import { findProgram, PRESETS, type Preset } from "./presets.js";
 import type { Transcript } from "./transcript.js";
 

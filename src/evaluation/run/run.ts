@@ -1,20 +1,19 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { sha256 } from "../cache/hash.js";
-import type { ServiceConfig } from "../config/types.js";
-import { InterError } from "../errors.js";
+import { sha256 } from "../../core/hash.js";
+import type { ServiceConfig } from "../../config/types.js";
+import { InterError } from "../../core/errors.js";
 import type { Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
-import { installCandidate, type Installed } from "../inspect/install.js";
-import { planLimits, planProofs, type Limit } from "../plan/limits.js";
-import type { GateResult } from "../report/gate.js";
+import { installCandidate, type Installed } from "../../inspect/install.js";
+import { planLimits, planProofs } from "../../plan/limits.js";
 import { evaluationSecrets, redactor } from "./redact.js";
-import { detectIsolation, type Isolation } from "./sandbox.js";
+import { detectIsolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
+export type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
+import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
 
-/** Which inspection receipt the results are bound to; a receipt of another candidate is never bound. */
-export type ReceiptBinding = { sha256: string; level: string } | { status: "unbound"; reason: string } | null;
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
 export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
@@ -25,50 +24,8 @@ export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
 }
 
 
-export interface ScenarioSummary {
-  id: string;
-  attempts: number;
-  passed: number;
-  pass_rate: number;
-  /** At least one of k attempts passed (k = attempts). */
-  pass_at_k: number;
-  /** All k attempts passed. */
-  pass_hat_k: number;
-}
 
-export interface EvalResults {
-  schema_version: "1.0.0";
-  candidate: { sha256: string; file: string };
-  receipt: ReceiptBinding;
-  plan: { file: string; sha256: string };
-  /** `identity` is what journals and --reuse key attempts by (preset or template, version, reference hash). */
-  agent: { name: string; identity?: string };
-  /** How attempts were sealed: "bubblewrap" (evidence the agent cannot reach) or "none" (evidence could be forged). */
-  isolation?: Isolation;
-  versions: { inter: string; node: string };
-  settings: { repetitions: number; concurrency: number; timeout_seconds: number };
-  assumptions: string[];
-  /** What the plan's checks cannot establish, from its observations and check types. */
-  limits: Limit[];
-  /** What a pass of each scenario proves, one sentence per check (and per side-effect rule). */
-  proves: Limit[];
-  started_at: string;
-  finished_at: string;
-  scenarios: ScenarioSummary[];
-  attempts: AttemptResult[];
-  summary: { attempts: number; passed: number; failed: number; incomplete: number; harness_errors: number };
-  /** Every attempt passed. The CI gate (below, added when the results are written) may accept less. */
-  verdict: "pass" | "fail";
-  gate?: GateResult;
-  /** For a shard's results: which share of the attempts they hold, and every scenario of the plan, in order. */
-  shard?: Shard & { scenarios: string[] };
-}
 
-/** Shard `index` of `count` (1-based) takes every count-th attempt of the plan's scenario × repetition list. */
-export interface Shard {
-  index: number;
-  count: number;
-}
 
 export interface EvalRunOptions {
   plan: any;

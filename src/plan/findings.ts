@@ -1,0 +1,21 @@
+/** What plan validation reports, and the view of a candidate it checks against (shared by every validation stage). */
+export type Stage = "shape" | "references" | "candidate" | "hygiene";
+
+export interface Finding {
+  stage: Stage;
+  /** The file the pointer points into, when it is not the plan (the reference solutions). */
+  file?: string;
+  severity: "error" | "warning";
+  code: string;
+  /** JSON pointer into the plan ("" is the whole document). */
+  pointer: string;
+  message: string;
+  suggestion: string;
+}
+
+export interface CandidateTree {
+  sha256: string | null;
+  binary: string;
+  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; enum?: unknown[] }>; permission?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
+  globalFlags: string[];
+}

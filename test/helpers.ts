@@ -84,9 +84,15 @@ export async function until(condition: () => boolean, timeoutMs = 30_000, what =
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A killed process whose parent has not reaped it yet is a zombie: it runs nothing, so it is not alive.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 

@@ -10,6 +10,7 @@ import { InputWatcher, type WatchSet } from "../graph/watcher.js";
 import type { BundleData } from "../tasks/bundle.js";
 import type { InspectData } from "../tasks/inspect.js";
 import { executeGraph } from "./execute-graph.js";
+import { INITIAL, transition, type WatchInput, type WatchState } from "./watch-state.js";
 import { openProject, type Project } from "./project.js";
 
 export interface WatchOptions {
@@ -79,24 +80,24 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
   resolveConfigFile(resolve(options.cwd ?? process.cwd()), options.config);
   const out = (event: WatchEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
   const say = (line: string) => options.json || process.stderr.write(`${line}\n`);
-  let pending: string[] = [];
+  // The state machine (cli/watch-state.ts) decides; this loop only carries out its effects and waits.
+  let state: WatchState = INITIAL;
   let current: AbortController | undefined;
   let wake: (() => void) | undefined;
-  let stopping: string | undefined;
-  const watcher = new InputWatcher((paths) => {
-    pending.push(...paths);
-    current?.abort();
-    wake?.();
-  });
-  let lastSet: WatchSet | undefined;
-
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = signal;
-    say("\ninter: stopping the watch (press Ctrl-C again to quit at once)");
-    current?.abort();
+  const feed = (input: WatchInput) => {
+    const result = transition(state, input);
+    if (result.state.kind === "stopping" && state.kind !== "stopping") say("\ninter: stopping the watch (press Ctrl-C again to quit at once)");
+    state = result.state;
+    for (const effect of result.effects) {
+      if (effect === "exit-now") process.exit(130);
+      if (effect === "abort-build") current?.abort();
+    }
     wake?.();
   };
+  const watcher = new InputWatcher((paths) => feed({ kind: "changed", paths }));
+  let lastSet: WatchSet | undefined;
+
+  const onSignal = (signal: NodeJS.Signals) => feed({ kind: "signal", signal });
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
@@ -171,7 +172,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
         watching,
       });
     } else if (cancelled) {
-      say(stopping ? "■ build stopped" : "■ build cancelled: inputs changed while it ran; starting again");
+      say(state.kind === "stopping" ? "■ build stopped" : "■ build cancelled: inputs changed while it ran; starting again");
     } else {
       const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
       if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
@@ -183,19 +184,26 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
   try {
     let n = 0;
     await cycle(++n, []);
-    while (!stopping) {
-      if (!pending.length) await new Promise<void>((r) => (wake = r));
-      wake = undefined;
-      if (stopping) break;
-      const changed = [...new Set(pending)].sort();
-      pending = [];
+    feed({ kind: "cycle-done" });
+    for (;;) {
+      const now: WatchState = state;
+      if (now.kind === "stopping") break;
+      if (now.kind === "watching" || now.kind === "running") {
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+        continue;
+      }
+      const changed = [...new Set(now.changed)].sort();
+      feed({ kind: "start" });
       await cycle(++n, changed);
+      feed({ kind: "cycle-done" });
     }
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await watcher.close();
   }
-  if (options.json) out({ event: "stopped", signal: stopping! });
+  const stopped = state as WatchState;
+  if (options.json) out({ event: "stopped", signal: stopped.kind === "stopping" ? stopped.signal : "SIGINT" });
   return 130;
 }

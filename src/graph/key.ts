@@ -1,10 +1,10 @@
-import { safeReads } from "../cache/project-paths.js";
+import { insideProject, safeReads } from "../cache/project-paths.js";
 import { join } from "node:path";
 import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";
 import { xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
-import type { Store } from "../cache/store.js";
+import type { Store, TaskRecord } from "../cache/store.js";
 import { fingerprintOf } from "../cache/fingerprint.js";
 import { expandGlobs } from "./files.js";
 import type { DepResult, TaskSpec } from "./task.js";
@@ -54,4 +54,13 @@ export function dependencyDigests(task: TaskSpec, results: Map<string, { result:
     out[dep] = view ? xxh(canonicalJson(view(done.result) ?? null)) : done.digest;
   }
   return out;
+}
+
+/**
+ * Whether a record can serve as a hit: every output lands inside the project and every output's bytes are in the
+ * store. The scheduler restores from it only then, and `inter explain` calls a task up to date only then — one rule,
+ * so the two never disagree.
+ */
+export function usableRecord(record: TaskRecord, root: string, store: Store): boolean {
+  return record.outputs.every((entry) => insideProject(root, entry.path) && store.hasObject(entry.sha256));
 }

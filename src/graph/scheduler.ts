@@ -9,7 +9,7 @@ import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
 import { InterError, toInterError } from "../core/errors.js";
 import { expandGlobs, toProjectPath } from "./files.js";
-import { dependencyDigests, hashReads, taskKey } from "./key.js";
+import { dependencyDigests, hashReads, taskKey, usableRecord } from "./key.js";
 import type { DepResult, Graph, TaskSpec } from "./task.js";
 
 export type TaskStatus = "ran" | "cached" | "failed" | "skipped" | "interrupted";
@@ -117,10 +117,7 @@ function digestOf(outputs: OutputEntry[], data: unknown): string {
 function restoreHit(record: TaskRecord, options: RunOptions): boolean {
   const { root } = options.loaded;
   // A record that would write outside the project (../, absolute, through a link) is no hit, wherever it came from.
-  if (!record.outputs.every((entry) => insideProject(root, entry.path))) return false;
-  for (const entry of record.outputs) {
-    if (!options.store.hasObject(entry.sha256)) return false;
-  }
+  if (!usableRecord(record, root, options.store)) return false;
   for (const entry of record.outputs) {
     const abs = join(root, entry.path);
     if (options.statIndex.hash(abs, "sha256") === entry.sha256) continue;

@@ -204,6 +204,22 @@ describe("inter explain", () => {
   });
 });
 
+describe("inter explain agrees with the build", () => {
+  it("a record whose stored output is gone is not up to date for explain, and the build runs the task", async () => {
+    const dir = makeBaseProject();
+    await inter(dir, ["build"]);
+    expect((await inter(dir, ["explain", "gen", "--json"])).json.data.status).toBe("up-to-date");
+    const hash = createHash("sha256").update(readFileSync(join(dir, "out/gen.txt"))).digest("hex");
+    rmSync(join(dir, ".intermesh/cache/objects", hash.slice(0, 2), hash));
+    rmSync(join(dir, "out/gen.txt"));
+    const explained = await inter(dir, ["explain", "gen", "--json"]);
+    expect(explained.json.data.status).toBe("will-run");
+    resetRuns(dir);
+    const built = await inter(dir, ["build", "--json"]);
+    expect(statuses(built).gen).toBe("ran");
+  });
+});
+
 describe("inter cache", () => {
   it("lists records, keeps the newest per task in gc, and cleans everything", async () => {
     const dir = makeBaseProject();

@@ -4,7 +4,7 @@ import { initHasher } from "../../core/hash.js";
 import { StatIndex } from "../../cache/stat-index.js";
 import { InterError } from "../../core/errors.js";
 import { selectTasks } from "../../graph/build-graph.js";
-import { dependencyDigests, taskKey } from "../../graph/key.js";
+import { dependencyDigests, taskKey, usableRecord } from "../../graph/key.js";
 import type { DepResult } from "../../graph/task.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject } from "../project.js";
@@ -42,7 +42,9 @@ export class ExplainCommand extends BaseCommand {
         continue;
       }
       const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, store, INTER_BUILD, dependencyDigests(spec, results));
-      const record = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
+      // The scheduler's own rule for a hit (graph/key.ts): a record whose outputs cannot be restored is a miss.
+      const stored = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
+      const record = stored && usableRecord(stored, loaded.root, store) ? stored : undefined;
       status.set(id, record ? "up-to-date" : "will-run");
       if (record) results.set(id, { result: { data: record.data, outputs: record.outputs }, digest: record.digest });
       if (id !== this.task) continue;

@@ -1,0 +1,92 @@
+import * as t from "typanion";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { InterError } from "../../../core/errors.js";
+import type { Receipt } from "../../../inspect/receipt.js";
+import type { CandidateTree } from "../../../plan/validate.js";
+import { INTER_BUILD } from "../../../core/version.js";
+import type { GateOptions } from "../../../evaluation/results/gate.js";
+
+export const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
+
+export function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || count < 1 || index < 1 || index > count) throw new InterError("USAGE_ERROR", `--shard ${value} is not I/N with 1 ≤ I ≤ N.`, "Example: --shard 1/4 on the first of four runners, --shard 4/4 on the last.", { shard: value });
+  return { index, count };
+}
+
+/** Runs work that stops on Ctrl-C or SIGTERM: the signal aborts it; finished attempts stay journaled. */
+export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** An agent's argv template given on the command line as a JSON array of strings. */
+export function argvOption(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || !parsed.length || !parsed.every((x) => typeof x === "string")) throw new InterError("USAGE_ERROR", `${flag} must be a JSON array of strings.`, `Example: ${flag} '["my-agent", "{prompt_file}"]'`);
+  return parsed as string[];
+}
+
+/** The gate the flags ask for; by default every attempt of every scenario must pass. */
+export const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false, forbidSideEffects = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}), ...(forbidSideEffects ? { forbidSideEffects } : {}) });
+export const FORBID_SIDE_EFFECTS = "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
+export const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
+
+/**
+ * The candidate a plan is validated against: --candidate, else cli.tgz beside the plan, else the build output of the
+ * project the plan belongs to (the nearest folder up with intermesh.config.ts, its dist/cli.tgz — the layout `inter
+ * init` makes).
+ */
+export function findCandidate(planDir: string, given: string | undefined, cwd: string): { tgz?: string; missing: string } {
+  if (given) {
+    const tgz = resolve(cwd, given);
+    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${given}.`, "Build one with `inter build` (it writes dist/cli.tgz), or give the path of a cli.tgz.", { path: tgz });
+    return { tgz, missing: "" };
+  }
+  if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
+  for (let dir = planDir; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "intermesh.config.ts"))) {
+      const built = join(dir, "dist", "cli.tgz");
+      return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${join(dir, "dist", "cli.tgz")} is not built yet (inter build)` };
+    }
+    if (dirname(dir) === dir) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
+  }
+}
+
+/** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */
+export async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+  if (!tgz) return { tree: null, missing };
+  const folder = dirname(tgz);
+  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../../plan/candidate.js"), import("../../../core/hash.js")]);
+  const bytes = readFileSync(tgz);
+  const hash = sha256(bytes);
+  const receiptFile = join(folder, "receipt.json");
+  if (existsSync(receiptFile)) {
+    const receipt = JSON.parse(readFileSync(receiptFile, "utf8")) as Receipt;
+    if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags)) return { tree: treeFromReceipt(receipt) };
+  }
+  if (!json) process.stderr.write(`inter: inspecting ${tgz} to learn its commands…\n`);
+  const { inspectTarball } = await import("../../../inspect/inspect.js");
+  return { tree: treeFromReceipt(await inspectTarball(tgz, bytes, { interVersion: INTER_BUILD })) };
+}
+
+export function candidateFile(cwd: string, given: string): string {
+  const path = resolve(cwd, given);
+  return existsSync(path) && statSync(path).isDirectory() ? join(path, "cli.tgz") : path;
+}

@@ -1,0 +1,55 @@
+import { Command, Option } from "clipanion";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { InterError } from "../../../core/errors.js";
+import type { ValidationReport } from "../../../plan/validate.js";
+import { BaseCommand, type CommandResult } from "../../base.js";
+import { findCandidate, candidateTree } from "./shared.js";
+
+function reportText(report: ValidationReport): string {
+  const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
+  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
+  return [
+    `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${report.errors} errors, ${report.warnings} warnings)${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
+    ...stages,
+    ...findings,
+    ...report.limits.map((l) => `  note: ${l}`),
+  ].join("\n");
+}
+
+export class EvalValidateCommand extends BaseCommand {
+  static paths = [["eval", "validate"]];
+  static usage = Command.Usage({
+    description: "Validate an evaluation plan: shape, references, against the candidate, hygiene",
+    details:
+      "Give a folder holding eval-plan.json or a plan file. The candidate (to check command prefixes, flags, output fields and the reference solutions against) is --candidate, else cli.tgz beside the plan, else the project's dist/cli.tgz. The reference solutions beside the plan (eval-plan.reference.json) are validated with it. No config is needed. Exit 0 when valid (warnings allowed unless --strict), 2 when invalid. Every finding has a stage, severity, code, JSON pointer (and file, for the reference solutions), message and suggestion; docs/eval-plan.md lists every code.",
+    examples: [
+      ["Validate an evaluation folder", "inter eval validate ./evaluation"],
+      ["Validate a project's plan against its build", "inter eval validate evals/eval-plan.json --candidate dist/cli.tgz"],
+      ["Treat weak checks and blind spots as errors (CI)", "inter eval validate evals/eval-plan.json --strict --json"],
+    ],
+  });
+  target = Option.String({ name: "folder|plan" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz to validate against (default: cli.tgz beside the plan, else the project's dist/cli.tgz)" });
+  strict = Option.Boolean("--strict", false, { description: "Warnings (weak checks, blind spots, unused observations) are errors" });
+
+  async run(): Promise<CommandResult> {
+    const path = resolve(this.cwd ?? process.cwd(), this.target);
+    if (!existsSync(path)) throw new InterError("INPUT_NOT_FOUND", `${this.target} does not exist.`, "Give a folder with eval-plan.json (and cli.tgz) or a plan file.", { path });
+    const isFolder = statSync(path).isDirectory();
+    const planFile = isFolder ? join(path, "eval-plan.json") : path;
+    if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
+    const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../../plan/validate.js"), import("../../../plan/schema.js")]);
+    const cwd = this.cwd ?? process.cwd();
+    const found = findCandidate(dirname(planFile), this.candidate, cwd);
+    const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
+    const referenceFile = planFile.replace(/\.json$/, "") + ".reference.json";
+    const reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
+    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
+    if (!report.valid) {
+      if (!this.json) process.stderr.write(`${reportText(report)}\n`);
+      throw planInvalid(report);
+    }
+    return { data: report, human: reportText(report) };
+  }
+}

@@ -3,7 +3,10 @@ import { initHasher } from "../core/hash.js";
 import { acquireLock } from "../cache/lock.js";
 import type { RemoteSummary } from "../cache/remote.js";
 import { remoteSettings } from "../cache/remote-settings.js";
+import { LocalCache } from "../cache/cache.js";
 import { StatIndex } from "../cache/stat-index.js";
+import { TieredCache } from "../cache/tiered.js";
+import { withReads } from "../graph/key.js";
 import { ERROR_CODES, InterError, type ErrorCode } from "../core/errors.js";
 import { selectTasks } from "../graph/build-graph.js";
 import { liveReporter, plainReporter, silentReporter, summaryLine } from "../graph/progress.js";
@@ -84,19 +87,19 @@ export async function executeGraph(project: Project, requested: string[], option
     const statIndex = StatIndex.load(project.cacheDir);
     const reporter: Reporter & { done?(): Promise<void> } = options.reporter ?? (await pickReporter(options.json));
     try {
+      const local = new LocalCache(project.store, project.loaded.root, statIndex);
+      const cache = remote || options.remote === "only" ? new TieredCache(local, remote, { remoteOnly: options.remote === "only", withReads: (step, reads) => withReads(project.loaded.root, statIndex, step, reads) }) : local;
       outcomes = await runTasks({
         loaded: project.loaded,
         graph: project.graph,
         ids,
-        store: project.store,
+        cache,
         statIndex,
         interVersion: INTER_BUILD,
         concurrency: options.concurrency,
         force: options.force,
         signal: controller.signal,
         reporter,
-        remote,
-        remoteOnly: options.remote === "only",
       });
     } finally {
       await reporter.done?.();

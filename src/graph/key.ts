@@ -1,10 +1,9 @@
-import { insideProject, safeReads } from "../cache/project-paths.js";
+import { safeReads } from "../cache/project-paths.js";
 import { join } from "node:path";
 import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";
 import { xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
-import type { Store, TaskRecord } from "../cache/store.js";
 import { fingerprintOf } from "../cache/fingerprint.js";
 import { expandGlobs } from "./files.js";
 import type { DepResult, TaskSpec } from "./task.js";
@@ -34,11 +33,14 @@ export interface TaskKey {
   fingerprint: string;
 }
 
-/** The complete key: the declared one plus the files the last run with that declared key reported reading. */
-export async function taskKey(task: TaskSpec, root: string, statIndex: StatIndex, store: Store, interVersion: string, deps: Record<string, string>): Promise<TaskKey> {
+/**
+ * The complete key: the declared one plus the files the last run with that declared key reported reading. The one
+ * place a task's key is computed: the scheduler and `inter explain` both call it.
+ */
+export async function taskKey(task: TaskSpec, root: string, statIndex: StatIndex, readsOf: (taskId: string, base: string) => string[] | undefined, interVersion: string, deps: Record<string, string>): Promise<TaskKey> {
   const declared = await keyFor(task, root, statIndex, interVersion, deps);
   const base = fingerprintOf(declared);
-  const reads = store.readReads(task.id, base);
+  const reads = readsOf(task.id, base);
   // A stored list that names a folder or a device (written by an older inter from a remote) is ignored: the task runs
   // again and writes a list of its own.
   const key = reads && safeReads(root, reads, true) ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
@@ -56,11 +58,9 @@ export function dependencyDigests(task: TaskSpec, results: Map<string, { result:
   return out;
 }
 
-/**
- * Whether a record can serve as a hit: every output lands inside the project and every output's bytes are in the
- * store. The scheduler restores from it only then, and `inter explain` calls a task up to date only then — one rule,
- * so the two never disagree.
- */
-export function usableRecord(record: TaskRecord, root: string, store: Store): boolean {
-  return record.outputs.every((entry) => insideProject(root, entry.path) && store.hasObject(entry.sha256));
+
+/** A key step with the hashes of the files a list names joined in (how a remote's list of read files refines a key). */
+export function withReads(root: string, statIndex: StatIndex, step: { base: string; key: FingerprintKey }, reads: string[]): { base: string; key: FingerprintKey; fingerprint: string } {
+  const key = { ...step.key, reads: hashReads(root, statIndex, reads) };
+  return { base: step.base, key, fingerprint: fingerprintOf(key) };
 }

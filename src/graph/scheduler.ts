@@ -1,15 +1,14 @@
-import { insideProject, safeReads } from "../cache/project-paths.js";
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
-import type { RemoteCache } from "../cache/remote.js";
-import type { OutputEntry, Store, TaskRecord } from "../cache/store.js";
+import type { Cache } from "../cache/cache.js";
+import type { OutputEntry, TaskRecord } from "../cache/store.js";
 import type { LoadedConfig } from "../config/types.js";
 import { InterError, toInterError } from "../core/errors.js";
 import { expandGlobs, toProjectPath } from "./files.js";
-import { dependencyDigests, hashReads, taskKey, usableRecord } from "./key.js";
+import { dependencyDigests, hashReads, taskKey } from "./key.js";
 import type { DepResult, Graph, TaskSpec } from "./task.js";
 
 export type TaskStatus = "ran" | "cached" | "failed" | "skipped" | "interrupted";
@@ -42,17 +41,14 @@ export interface RunOptions {
   loaded: LoadedConfig;
   graph: Graph;
   ids: string[];
-  store: Store;
+  /** Where hits come from and runs are kept (local, remote, or both in tiers): the scheduler sees only this. */
+  cache: Cache;
   statIndex: StatIndex;
   interVersion: string;
   concurrency: number;
   force: boolean;
   signal: AbortSignal;
   reporter: Reporter;
-  /** Shared cache other machines fill: read after a local miss, written after each run. */
-  remote?: RemoteCache;
-  /** Ignore local records: every hit must come from the remote cache. */
-  remoteOnly?: boolean;
 }
 
 const LOG_TAIL = 60;
@@ -113,25 +109,10 @@ function digestOf(outputs: OutputEntry[], data: unknown): string {
   return xxh(canonicalJson({ outputs: outputs.map((o) => [o.path, o.sha256, o.mode]), data }));
 }
 
-/** A hit needs every output's bytes present and intact; missing files in the project are restored from them. */
-function restoreHit(record: TaskRecord, options: RunOptions): boolean {
-  const { root } = options.loaded;
-  // A record that would write outside the project (../, absolute, through a link) is no hit, wherever it came from.
-  if (!usableRecord(record, root, options.store)) return false;
-  for (const entry of record.outputs) {
-    const abs = join(root, entry.path);
-    if (options.statIndex.hash(abs, "sha256") === entry.sha256) continue;
-    if (!options.store.restore(root, entry)) return false;
-    options.statIndex.forget(abs);
-  }
-  return true;
-}
-
 function whyRan(options: RunOptions, task: TaskSpec, key: FingerprintKey): Change[] {
   if (options.force) return [{ kind: "forced" }];
   if (task.cache === false) return [{ kind: "uncached" }];
-  const latest = options.store.readLatest(task.id);
-  const before = latest && options.store.readRecord(task.id, latest.fingerprint);
+  const before = options.cache.latest(task.id);
   if (!before) return [{ kind: "first-run" }];
   const changes = diffKeys(before.key, key);
   return changes.length ? changes : [{ kind: "first-run" }];
@@ -144,22 +125,17 @@ async function executeTask(
 ): Promise<{ outcome: TaskOutcome; result: DepResult; digest: string }> {
   const started = performance.now();
   const depDigests = dependencyDigests(task, results);
-  const { base, key: keyBefore, fingerprint: fingerprintBefore } = await taskKey(task, options.loaded.root, options.statIndex, options.store, options.interVersion, depDigests);
+  const { base, key: keyBefore, fingerprint: fingerprintBefore } = await taskKey(task, options.loaded.root, options.statIndex, (id, b) => options.cache.readsOf(id, b), options.interVersion, depDigests);
   let key = keyBefore;
   let fingerprint = fingerprintBefore;
 
   if (!options.force && task.cache !== false) {
-    const local = options.remoteOnly ? undefined : options.store.readRecord(task.id, fingerprint);
-    let source: "local" | "remote" = "local";
-    let record = local && restoreHit(local, options) ? local : undefined;
-    if (!record && options.remote?.available) {
-      ({ record, fingerprint, key } = await fromRemote(task, options, options.remote, base, key, fingerprint));
-      source = "remote";
-    }
-    if (record) {
-      options.store.touchLatest(task.id, fingerprint);
+    const hit = await options.cache.lookup(task.id, { base, key, fingerprint });
+    if (hit) {
+      const { record } = hit;
+      options.cache.markLatest(task.id, hit.fingerprint);
       return {
-        outcome: { id: task.id, status: "cached", source, durationMs: performance.now() - started, fingerprint, warnings: record.warnings, data: record.data, outputs: record.outputs.map((o) => o.path) },
+        outcome: { id: task.id, status: "cached", source: hit.source, durationMs: performance.now() - started, fingerprint: hit.fingerprint, warnings: record.warnings, data: record.data, outputs: record.outputs.map((o) => o.path) },
         result: { data: record.data, outputs: record.outputs },
         digest: record.digest,
       };
@@ -199,10 +175,9 @@ async function executeTask(
   }
   if (options.signal.aborted) throw new InterError("INTERRUPTED", `Task ${task.id} was interrupted.`, "Run the command again; finished tasks are cached.");
 
+  let reads: string[] | undefined;
   if (returned.reads?.length) {
-    const reads = [...new Set(returned.reads.map((r) => (isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..") ? toProjectPath(options.loaded.root, r) : r)))].sort();
-    options.store.writeReads(task.id, base, reads);
-    if (task.cache !== false) options.remote?.put(readsId(base), Buffer.from(JSON.stringify(reads)), 0);
+    reads = [...new Set(returned.reads.map((r) => (isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..") ? toProjectPath(options.loaded.root, r) : r)))].sort();
     key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
     fingerprint = fingerprintOf(key);
   }
@@ -222,50 +197,13 @@ async function executeTask(
     warnings,
     digest,
   };
-  options.store.writeRecord(record);
-  if (options.remote && task.cache !== false) {
-    const artifact = options.remote.pack(record, options.store);
-    if (artifact) options.remote.put(fingerprint, artifact, record.durationMs);
-  }
+  // An uncached task's record stays local (for `inter explain`); nothing of it is shared.
+  options.cache.save(record, base, reads, task.cache !== false);
   return {
     outcome: { id: task.id, status: "ran", durationMs: performance.now() - started, fingerprint, reasons, warnings, data, outputs: outputs.map((o) => o.path) },
     result: { data, outputs },
     digest,
   };
-}
-
-/** The artifact id under which the files a task read (beyond its declared inputs) are shared. */
-const readsId = (base: string) => `${base}-reads`;
-
-/**
- * A local miss asks the remote cache. A task that reads files beyond its inputs ($ref'd documents) is keyed by their
- * hashes too, so a machine that has never run it first fetches the list of those files, then the record keyed by them.
- */
-async function fromRemote(task: TaskSpec, options: RunOptions, remote: RemoteCache, base: string, key: FingerprintKey, fingerprint: string): Promise<{ record?: TaskRecord; key: FingerprintKey; fingerprint: string }> {
-  let body = await remote.get(fingerprint);
-  if (!body && !key.reads) {
-    const list = await remote.get(readsId(base));
-    let reads: unknown;
-    try {
-      reads = list && JSON.parse(list.toString("utf8"));
-    } catch {
-      // an unreadable list is a miss like any other
-    }
-    if (reads !== undefined && !safeReads(options.loaded.root, reads, false)) remote.reject(`a list of read files from it names paths outside the project or files that are not regular (${JSON.stringify(reads).slice(0, 120)}); it was not used`);
-    else if (Array.isArray(reads) && reads.length) {
-      options.store.writeReads(task.id, base, reads);
-      key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
-      fingerprint = fingerprintOf(key);
-      body = await remote.get(fingerprint);
-    }
-  }
-  const unpacked = body && remote.unpack(body, { task: task.id, fingerprint }, options.store);
-  const outside = unpacked ? unpacked.outputs.find((o) => !insideProject(options.loaded.root, o.path)) : undefined;
-  if (outside) remote.reject(`an artifact from it would write ${JSON.stringify(outside.path)}, outside the project; it was not used`);
-  const record = outside ? undefined : unpacked;
-  const usable = record && restoreHit(record, options) ? record : undefined;
-  remote.counted(Boolean(usable));
-  return { record: usable, key, fingerprint };
 }
 
 async function collectOutputs(task: TaskSpec, options: RunOptions): Promise<OutputEntry[]> {
@@ -275,7 +213,7 @@ async function collectOutputs(task: TaskSpec, options: RunOptions): Promise<Outp
     const abs = join(root, path);
     options.statIndex.forget(abs);
     const content = readFileSync(abs);
-    const sha = options.store.putObject(content);
+    const sha = options.cache.keep(content);
     return { path, sha256: sha, size: content.length, mode: lstatSync(abs).mode & 0o777 };
   });
 }

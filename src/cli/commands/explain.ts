@@ -4,7 +4,8 @@ import { initHasher } from "../../core/hash.js";
 import { StatIndex } from "../../cache/stat-index.js";
 import { InterError } from "../../core/errors.js";
 import { selectTasks } from "../../graph/build-graph.js";
-import { dependencyDigests, taskKey, usableRecord } from "../../graph/key.js";
+import { usableRecord } from "../../cache/cache.js";
+import { dependencyDigests, taskKey } from "../../graph/key.js";
 import type { DepResult } from "../../graph/task.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject } from "../project.js";
@@ -41,7 +42,7 @@ export class ExplainCommand extends BaseCommand {
         if (id === this.task) target = { fingerprint: "", changes: [{ kind: "dependency", task: stale }] };
         continue;
       }
-      const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, store, INTER_BUILD, dependencyDigests(spec, results));
+      const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, (task, base) => store.readReads(task, base), INTER_BUILD, dependencyDigests(spec, results));
       // The scheduler's own rule for a hit (graph/key.ts): a record whose outputs cannot be restored is a miss.
       const stored = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
       const record = stored && usableRecord(stored, loaded.root, store) ? stored : undefined;

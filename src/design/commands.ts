@@ -234,7 +234,7 @@ function groupsOf(commands: CommandSpec[], model: OperationModel): Array<{ name:
   });
 }
 
-export function designCommands(model: OperationModel, config: InterConfig, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
+export function designCommands(model: OperationModel, config: Pick<InterConfig, "product" | "api">, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
   const notes: NamingNote[] = [];
   const warnings: string[] = [];
   const usable = model.operations.filter((op) => {

@@ -151,7 +151,7 @@ async function executeTask(
   try {
     returned = await task.run({
       root: options.loaded.root,
-      config: options.loaded.config,
+      slice: task.config,
       signal: options.signal,
       deps,
       inputs: key.inputs,

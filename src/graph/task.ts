@@ -1,4 +1,3 @@
-import type { InterConfig } from "../config/types.js";
 import type { OutputEntry } from "../cache/store.js";
 
 export interface DepResult {
@@ -8,7 +7,11 @@ export interface DepResult {
 
 export interface TaskContext {
   root: string;
-  config: InterConfig;
+  /**
+   * The task's slice of the config — exactly its `config` field, which its key is computed from — so nothing a task
+   * reads from the config can change without its key changing.
+   */
+  slice: unknown;
   signal: AbortSignal;
   /** Results of this task's dependencies, whether they ran or came from the cache. */
   deps: Record<string, DepResult>;

@@ -52,7 +52,7 @@ export function skillsTask(config: InterConfig): TaskSpec {
         const names = files.map((f) => f.path).join(", ");
         throw new InterError("INPUT_TOO_LARGE", `${names}: the brief names ${brief.tasks.length} tasks; inter plans at most ${MAX_SKILLS} Skills`, "Group related jobs into one task (a Skill can use several commands), or split the product into several CLIs.", { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS });
       }
-      const { plan, warnings: more } = planSkills(brief, commands, ctx.config.product.name);
+      const { plan, warnings: more } = planSkills(brief, commands, (ctx.slice as { product: string }).product);
       writeJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);
       return { data: { skills: plan.skills.length }, warnings: files.length ? more : warnings };
     },

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { FingerprintKey } from "./fingerprint.js";
+import type { Fingerprint, FingerprintKey } from "./fingerprint.js";
 import { insideProject } from "./project-paths.js";
 import type { StatIndex } from "./stat-index.js";
 import type { Store, TaskRecord } from "./store.js";
@@ -28,9 +28,9 @@ export interface Cache {
 
 export interface KeyStep {
   /** Fingerprint of the declared key alone. */
-  base: string;
+  base: Fingerprint;
   key: FingerprintKey;
-  fingerprint: string;
+  fingerprint: Fingerprint;
 }
 
 export interface Hit extends KeyStep {

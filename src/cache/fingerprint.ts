@@ -18,8 +18,17 @@ export interface FingerprintKey {
   tool: { inter: string; node: string; platform: string; arch: string };
 }
 
-export function fingerprintOf(key: FingerprintKey): string {
-  return xxh(canonicalJson(key));
+/**
+ * A task's fingerprint: the hash of its whole key. Branded, so a content hash, a digest or an arbitrary string cannot
+ * be passed where a fingerprint is meant without saying so.
+ */
+export type Fingerprint = string & { readonly __kind: "fingerprint" };
+
+/** What dependents see of a task: a hash over its outputs and result data. */
+export type Digest = string & { readonly __kind: "digest" };
+
+export function fingerprintOf(key: FingerprintKey): Fingerprint {
+  return xxh(canonicalJson(key)) as Fingerprint;
 }
 
 export function toolVersions(interVersion: string): FingerprintKey["tool"] {

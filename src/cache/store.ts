@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join } from "node:path";
 import { cacheWrite, TMP_MARKER, writeFileAtomic } from "../core/atomic.js";
 import { sha256 } from "../core/hash.js";
-import type { FingerprintKey } from "./fingerprint.js";
+import type { Digest, Fingerprint, FingerprintKey } from "./fingerprint.js";
 
 export interface OutputEntry {
   /** Path relative to the project root, with forward slashes. */
@@ -16,7 +16,7 @@ export interface OutputEntry {
 export interface TaskRecord {
   schema: 1;
   task: string;
-  fingerprint: string;
+  fingerprint: Fingerprint;
   key: FingerprintKey;
   createdAt: string;
   durationMs: number;
@@ -26,7 +26,7 @@ export interface TaskRecord {
   /** Warnings of the run that made this record, replayed on every hit. */
   warnings: string[];
   /** Hash over outputs and data: what dependents' fingerprints see of this task. */
-  digest: string;
+  digest: Digest;
 }
 
 export interface LatestPointer {

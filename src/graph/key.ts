@@ -1,6 +1,6 @@
 import { safeReads } from "../cache/project-paths.js";
 import { join } from "node:path";
-import { toolVersions, type FingerprintKey } from "../cache/fingerprint.js";
+import { toolVersions, type Fingerprint, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";
 import { xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
@@ -28,9 +28,9 @@ export function hashReads(root: string, statIndex: StatIndex, reads: string[]): 
 
 export interface TaskKey {
   /** Fingerprint of the declared key alone: files read last time are filed under it. */
-  base: string;
+  base: Fingerprint;
   key: FingerprintKey;
-  fingerprint: string;
+  fingerprint: Fingerprint;
 }
 
 /**
@@ -60,7 +60,7 @@ export function dependencyDigests(task: TaskSpec, results: Map<string, { result:
 
 
 /** A key step with the hashes of the files a list names joined in (how a remote's list of read files refines a key). */
-export function withReads(root: string, statIndex: StatIndex, step: { base: string; key: FingerprintKey }, reads: string[]): { base: string; key: FingerprintKey; fingerprint: string } {
+export function withReads(root: string, statIndex: StatIndex, step: { base: Fingerprint; key: FingerprintKey }, reads: string[]): TaskKey {
   const key = { ...step.key, reads: hashReads(root, statIndex, reads) };
   return { base: step.base, key, fingerprint: fingerprintOf(key) };
 }

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { describeChange, diffKeys, fingerprintOf, type Change, type FingerprintKey } from "../cache/fingerprint.js";
+import { describeChange, diffKeys, fingerprintOf, type Change, type Digest, type FingerprintKey } from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
 import type { Cache } from "../cache/cache.js";
@@ -105,8 +105,8 @@ export async function runTasks(options: RunOptions): Promise<TaskOutcome[]> {
   return ids.map((id) => outcomes.get(id)!);
 }
 
-function digestOf(outputs: OutputEntry[], data: unknown): string {
-  return xxh(canonicalJson({ outputs: outputs.map((o) => [o.path, o.sha256, o.mode]), data }));
+function digestOf(outputs: OutputEntry[], data: unknown): Digest {
+  return xxh(canonicalJson({ outputs: outputs.map((o) => [o.path, o.sha256, o.mode]), data })) as Digest;
 }
 
 function whyRan(options: RunOptions, task: TaskSpec, key: FingerprintKey): Change[] {

@@ -1,6 +1,6 @@
 import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { sep } from "node:path";
+import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InterError } from "../core/errors.js";
 import type { BodyField, Operation, OperationModel, Parameter, RequestBody, Response, SecurityScheme, Skipped } from "./model.js";
@@ -24,12 +24,12 @@ function invalid(file: string, pointer: string, reason: string, suggestion: stri
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a file the document (or a `$ref`) names, only when it is a regular file inside the project and within the
+ * Reads a file the document (or a `$ref`) names, only when it is a regular file inside one of `roots` and within the
  * size limit: a `$ref` to `/etc/passwd` or `../../secret.yaml` would otherwise land in the published tarball, and one to
  * `/dev/zero` would never end. The limit is checked on the open descriptor, so a file swapped in between is caught.
  */
-function projectFileReader(root: string) {
-  const realRoot = realpathSync(root);
+function projectFileReader(roots: string[]) {
+  const realRoots = roots.map((r) => realpathSync(r));
   const reader = {
     order: 1,
     canRead: true,
@@ -52,8 +52,8 @@ function projectFileReader(root: string) {
       } catch {
         throw new InterError("OPENAPI_INVALID", `${path}: the file a $ref names does not exist`, "Check every external `$ref` points at a file that exists, relative to the file that contains it.", { file: path, pointer: "", reason: "missing" });
       }
-      if (real !== realRoot && !real.startsWith(realRoot + sep)) {
-        throw new InterError("OPENAPI_INVALID", `${path}: a $ref names a file outside the project (${realRoot})`, "Copy the referenced file into the project: what a document refers to is published in the CLI package, so inter reads nothing outside it.", { file: path, pointer: "", reason: "outside the project" });
+      if (!realRoots.some((root) => real === root || real.startsWith(root + sep))) {
+        throw new InterError("OPENAPI_INVALID", `${path}: a $ref names a file outside the project and outside the document's own folder (${realRoots.join(", ")})`, "Copy the referenced file into the project: what a document refers to is published in the CLI package, so inter reads nothing else.", { file: path, pointer: "", reason: "outside the project" });
       }
       // Non-blocking: opening a FIFO to read would wait for a writer forever; it is refused below as not a regular file.
       const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -78,7 +78,9 @@ function projectFileReader(root: string) {
 
 async function resolveDocument(file: string, root: string): Promise<{ root: Record<string, unknown>; resolver: Resolver }> {
   const parser = new $RefParser();
-  const reader = projectFileReader(root);
+  // The config (trusted) names the document, so its folder is readable too: a document kept beside the project
+  // (`../api/openapi.yaml`) may refer to files next to it, and nothing beyond.
+  const reader = projectFileReader([root, dirname(file)]);
   try {
     const refs = await parser.resolve(file, { resolve: { http: false, file: false, project: reader } as never });
     if (!isObject(parser.schema)) throw invalid(file, "", "the document is not an object", "An OpenAPI document is a YAML or JSON object with an `openapi` (or `swagger`) field.");

@@ -68,6 +68,21 @@ describe("hostile OpenAPI documents", () => {
     }
   });
 
+  it("a document the config names outside the project may refer to files beside it, and to nothing beyond", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "inter-shared-api-"));
+    writeFileSync(join(shared, "param.yaml"), "name: kind\nin: query\nschema: { type: string }\n");
+    writeFileSync(join(shared, "openapi.yaml"), document(`      parameters:\n        - $ref: "param.yaml"`));
+    const dir = makeProject({
+      "intermesh.config.ts": config(`{ product: { name: "H", binary: "h" }, inputs: { openapi: ${JSON.stringify(join(shared, "openapi.yaml"))}, context: "context.md" } }`),
+      "context.md": "# H\n",
+    });
+    expect((await run(dir, "openapi")).exitCode).toBe(0);
+    writeFileSync(join(shared, "openapi.yaml"), document(`      parameters:\n        - $ref: "../../etc/passwd"`));
+    const beyond = await run(dir, "openapi");
+    expect(beyond.exitCode).toBe(2);
+    expect(beyond.json.error.message).toContain("outside the project");
+  });
+
   it("a $ref to another file inside the project still resolves", async () => {
     const dir = project({ "openapi.yaml": document(`      parameters:\n        - $ref: "shared/param.yaml"`), "shared/param.yaml": "name: kind\nin: query\nschema: { type: string }\n" });
     const result = await run(dir, "openapi");

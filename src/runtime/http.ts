@@ -1,5 +1,6 @@
 import { CliError, codeForStatus } from "./errors.js";
 import { ExactInteger, stringifyExact } from "./exact.js";
+import { nestedDeeper } from "./guard.js";
 import { REDACTED, withoutCredential } from "./redact.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 
@@ -106,6 +107,8 @@ export function redactRequest(request: Request, credential: string | undefined):
 const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;
 /** Largest response body read; a body without end (or a huge one) is refused rather than held in memory. */
 const MAX_RESPONSE_BYTES = Number(process.env.AGENT_CLI_MAX_RESPONSE_BYTES) || 64 * 1024 * 1024;
+/** Deepest response JSON handed on; real APIs nest a few dozen levels. */
+const MAX_RESPONSE_DEPTH = 512;
 
 /**
  * Sends one request. The timeout is a deadline for the whole exchange (a server that sends headers and then trickles
@@ -140,6 +143,11 @@ export async function send(request: Request): Promise<Response> {
             data = JSON.parse(text);
           } catch {
             data = text;
+          }
+          // Parsing is iterative, but everything after it (fields, redaction, tables) walks the value recursively.
+          if (nestedDeeper(data, MAX_RESPONSE_DEPTH)) {
+            reject(new CliError("RESPONSE_TOO_LARGE", `The response from ${url.origin} nests deeper than ${MAX_RESPONSE_DEPTH} levels; it was not read.`, "The API answered with data no client can walk; report it to the API's owners.", { url: url.origin, depth: MAX_RESPONSE_DEPTH }));
+            return;
           }
         } else if (!text) data = null;
         resolve({ status: res.statusCode ?? 0, headers: res.headers, data });

@@ -13,6 +13,8 @@ import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
+/** Largest request body read from stdin. */
+const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** The body for --json-input: JSON from stdin, never waiting on a terminal or forever on a silent pipe. */
 async function readJsonInput(): Promise<Record<string, unknown>> {
@@ -23,7 +25,17 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
       process.stdin.destroy();
       reject(new CliError("INVALID_JSON_INPUT", `No end of input on stdin within ${STDIN_TIMEOUT_MS} ms.`, "Pipe a complete JSON document and close stdin."));
     }, STDIN_TIMEOUT_MS);
-    process.stdin.on("data", (c: Buffer) => chunks.push(c));
+    let size = 0;
+    process.stdin.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_STDIN_BYTES) {
+        clearTimeout(timer);
+        process.stdin.destroy();
+        reject(new CliError("INVALID_JSON_INPUT", `The JSON on stdin is over ${MAX_STDIN_BYTES} bytes.`, "Pipe a request body, not a data set: send large data in pieces with several calls.", { limit: MAX_STDIN_BYTES }));
+        return;
+      }
+      chunks.push(c);
+    });
     process.stdin.on("end", () => {
       clearTimeout(timer);
       resolve(Buffer.concat(chunks).toString("utf8"));

@@ -303,6 +303,23 @@ describe("the generated CLI against a misbehaving server", () => {
     }
   });
 
+  it("JSON nested thousands deep is refused with a code, not a crash; so is a body too large for stdin", async () => {
+    const server = await hostile((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"items":[${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}]}`);
+    });
+    try {
+      expectFailure(await rooms(["rooms", "list"], { env: { ROOMS_BASE_URL: server.url } }), 1, "RESPONSE_TOO_LARGE");
+      const human = await rooms(["rooms", "list", "--human"], { env: { ROOMS_BASE_URL: server.url } });
+      expect(human.exitCode).toBe(1);
+      expect(human.stderr).toContain("RESPONSE_TOO_LARGE");
+    } finally {
+      await server.close();
+    }
+    const huge = await rooms(["bookings", "create", "--json-input"], { input: " ".repeat(20 * 1024 * 1024) });
+    expectFailure(huge, 2, "INVALID_JSON_INPUT");
+  });
+
   it("sends integers past 2^53 with every digit, in the query and in a JSON body", async () => {
     const seen: Array<{ url: string; body: string }> = [];
     const server = await hostile((req, res) => {

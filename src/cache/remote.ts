@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sha256 } from "../core/hash.js";
+import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
 import type { RemoteSettings } from "./remote-settings.js";
 import type { Store, TaskRecord } from "./store.js";
 
@@ -47,6 +48,8 @@ function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: str
   } catch {
     return undefined;
   }
+  // Records are a few levels deep; a deeper one would overflow the stack of whatever hashes or validates it.
+  if (nestedDeeper(parsed, MAX_DOCUMENT_DEPTH)) return undefined;
   const record = parsed.record;
   if (parsed.format !== FORMAT || !record || record.task !== expected.task || record.fingerprint !== expected.fingerprint || !Array.isArray(record.outputs)) return undefined;
   const verified: Buffer[] = [];

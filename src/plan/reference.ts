@@ -1,6 +1,7 @@
 import { argvProblems } from "./argv.js";
 import type { CandidateTree, Finding } from "./findings.js";
 import { isObj, ptr } from "./pointer.js";
+import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
 
 
 /**
@@ -14,6 +15,7 @@ export function referenceFindings(plan: any, reference: { file: string; text: st
   let solutions: unknown;
   try {
     solutions = JSON.parse(reference.text);
+    if (nestedDeeper(solutions, MAX_DOCUMENT_DEPTH)) throw new Error(`it nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   } catch (error) {
     add("REFERENCE_INVALID", "", `${reference.file} is not valid JSON: ${(error as Error).message}.`, "Fix the JSON; the file maps scenario ids to [{\"argv\": [...], \"save_stdout\"?: \"file\"}].");
     return out;

@@ -2,6 +2,7 @@ import { opaque, SECRET_PATTERNS } from "../runtime/guard.js";
 import { sha256 } from "../core/hash.js";
 import { InterError } from "../core/errors.js";
 import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
+import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
 import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
@@ -205,6 +206,10 @@ export async function validatePlan(text: string, file: string, schema: object, c
   let plan: unknown;
   try {
     plan = JSON.parse(text);
+    if (nestedDeeper(plan, MAX_DOCUMENT_DEPTH)) {
+      plan = undefined;
+      throw new Error(`it nests deeper than ${MAX_DOCUMENT_DEPTH} levels, which no plan does`);
+    }
   } catch (error) {
     const position = Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? NaN);
     const where = Number.isFinite(position) ? lineColumn(text, position) : undefined;

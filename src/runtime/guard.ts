@@ -1,3 +1,4 @@
+import { nestedDeeper as deeper } from "../core/json-depth.js";
 import { CliError } from "./errors.js";
 
 export const SECRET_PATTERNS: Array<[RegExp, string]> = [
@@ -75,14 +76,7 @@ export function guard(values: Checked[]): void {
 /** JSON nested this deep is not a request body; deeper values are refused before anything walks them recursively. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed JSON value nests deeper than `max` (walked without recursion, so any depth is safe to ask about). */
+/** Whether a parsed JSON value nests deeper than `max` (src/core/json-depth.ts, walked without recursion). */
 export function nestedDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (!node || typeof node !== "object") continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
+  return deeper(value, max);
 }

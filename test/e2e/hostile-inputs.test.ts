@@ -1,9 +1,9 @@
 import { execa } from "execa";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { config, INTER_BIN, makeProject, writeFiles } from "../helpers.js";
+import { config, INTER_BIN, makeProject, REPO, writeFiles } from "../helpers.js";
 
 // Inputs built to escape the project, hang the parser or exhaust memory. Each run has a hard timeout: a hang fails
 // the test instead of stalling the suite.
@@ -133,5 +133,24 @@ describe("a cache folder that cannot be written", () => {
     } finally {
       await execa("umount", [cache], { reject: false });
     }
+  });
+});
+
+describe("documents nested thousands deep", () => {
+  it("a plan, a reference file and a results file nested 100,000 levels deep are refused with their codes, not a stack overflow", async () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const dir = makeProject({ "evals/eval-plan.json": `{"schema_version": "3.0.0", "x": ${deep}}`, "results.json": deep });
+    const validate = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    expect(validate.exitCode).toBe(2);
+    expect(JSON.parse(validate.stdout as string).error.code).toBe("PLAN_INVALID");
+    expect(validate.stdout).toContain("nests deeper than 64 levels");
+    const plan = readFileSync(join(REPO, "evals/eval-plan.json"), "utf8");
+    const withReference = makeProject({ "evals/eval-plan.json": plan, "evals/eval-plan.reference.json": `{"x": ${deep}}` });
+    const reference = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: withReference, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    expect(reference.exitCode).toBe(2);
+    expect(reference.stdout).toContain("REFERENCE_INVALID");
+    const report = await execa("node", [INTER_BIN, "eval", "report", "results.json", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    expect(report.exitCode).toBe(2);
+    expect(JSON.parse(report.stdout as string).error.code).toBe("RESULTS_INVALID");
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { InterError } from "../../core/errors.js";
+import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
 import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
 import { shippedFile } from "../../core/package-files.js";
 import type { StoredResults } from "../report/facts.js";
@@ -12,6 +13,7 @@ export async function loadResults(file: string, shown = file): Promise<StoredRes
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
+    if (nestedDeeper(value, MAX_DOCUMENT_DEPTH)) throw new Error(`it nests deeper than ${MAX_DOCUMENT_DEPTH} levels, which no results file does`);
   } catch (error) {
     throw new InterError("RESULTS_INVALID", `${shown} is not JSON: ${(error as Error).message}`, "Give the results.json an evaluation wrote, unedited.", { file });
   }

@@ -1,16 +1,9 @@
+import { processAlive } from "../core/process.js";
 import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { InterError } from "../core/errors.js";
 
 /** Whether a process exists (EPERM: it does, under another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function holder(file: string): number | undefined {
   try {

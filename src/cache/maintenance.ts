@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { TMP_MARKER } from "../core/atomic.js";
-import { processAlive } from "./lock.js";
+import { processAlive } from "../core/process.js";
 import { insideProject, safeReads } from "./project-paths.js";
 import { safeReaddir, type Store } from "./store.js";
 

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
-import { formatMs, readValidRecord } from "./noop-record.js";
+import { formatDuration } from "../core/duration.js";
+import { readValidRecord } from "./noop-record.js";
 
 /**
  * Writes straight to the descriptor: touching process.stdout/stderr builds a stream object (a socket for a pipe),
@@ -46,7 +47,7 @@ export function answerNoop(argv: string[]): boolean {
     return true;
   }
   if (!json && record.stderr) {
-    writeAll(2, `${record.stderr.before}${record.stderr.summary} in ${formatMs(elapsed)}\n${record.stderr.after}`);
+    writeAll(2, `${record.stderr.before}${record.stderr.summary} in ${formatDuration(elapsed)}\n${record.stderr.after}`);
     return true;
   }
   return false;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CONFIG_NAMES } from "../config/names.js";
+import { findConfig } from "../config/names.js";
 import { INTER_BUILD } from "../core/version.js";
 
 /**
@@ -44,22 +44,10 @@ export function envDigest(env: NodeJS.ProcessEnv = process.env): string {
 /** Where a project's record for one output mode lives. */
 export const noopRecordFile = (root: string, json: boolean) => join(root, ".intermesh", "noop", json ? "build-json.json" : "build.json");
 
-/** The config `inter build` would find from `cwd` (the same walk as config/load.ts's findConfig). */
-export function configFrom(cwd: string): string | undefined {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    for (const name of CONFIG_NAMES) {
-      const file = join(dir, name);
-      if (existsSync(file)) return file;
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-export const formatMs = (n: number) => (n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`);
 
 /** The saved record, when it still holds: same inter, Node, mode, config, environment and every file and folder. */
 export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefined {
-  const config = configFrom(cwd);
+  const config = findConfig(cwd);
   if (!config) return undefined;
   const root = dirname(config);
   let record: NoopRecord;

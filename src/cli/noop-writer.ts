@@ -3,7 +3,7 @@ import type { Trail } from "../cache/trail.js";
 import { summaryLine } from "../graph/progress.js";
 import type { GraphRun } from "./execute-graph.js";
 import { writeFileAtomic } from "../core/atomic.js";
-import { envDigest, noopRecordFile, type NoopRecord } from "./noop-record.js";
+import { noopRecordFile, type NoopRecord } from "./noop-record.js";
 import type { Project } from "./project.js";
 import { INTER_BUILD } from "../core/version.js";
 
@@ -78,4 +78,3 @@ export async function teeStderr<T>(work: () => Promise<T>): Promise<{ value: T; 
   }
 }
 
-export { envDigest };

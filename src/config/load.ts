@@ -6,20 +6,10 @@ import type { LoadedConfig } from "./types.js";
 import { compileConfig, type CompileError } from "./compile.js";
 import { validateConfig } from "./validate.js";
 
-import { CONFIG_NAMES } from "./names.js";
+import { CONFIG_NAMES, findConfig } from "./names.js";
 
-export { CONFIG_NAMES };
+export { CONFIG_NAMES, findConfig };
 
-/** Finds the config by walking up from `cwd`, the way git finds its repository. */
-export function findConfig(cwd: string): string | undefined {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    for (const name of CONFIG_NAMES) {
-      const file = join(dir, name);
-      if (existsSync(file)) return file;
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}
 
 export function resolveConfigFile(cwd: string, explicit: string | undefined): string {
   if (explicit) {

@@ -1,6 +1,7 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "./process.js";
 
 // Temporary folders carry the pid of the inter process that made them, so a later run can tell the leftovers of a
 // process killed with SIGKILL (which runs no cleanup) from the folders of one still working, and remove only those.
@@ -13,15 +14,6 @@ export function ownedTempDir(purpose: string): string {
   sweepOrphanedTempDirs();
   return mkdtempSync(join(tmpdir(), `inter-owned-${purpose}-p${process.pid}-`));
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 const swept = new Set<string>();
 
@@ -39,7 +31,7 @@ export function sweepOrphanedTempDirs(dir = tmpdir()): number {
   const uid = process.getuid?.();
   for (const name of names) {
     const match = NAME.exec(name);
-    if (!match || Number(match[1]) === process.pid || alive(Number(match[1]))) continue;
+    if (!match || Number(match[1]) === process.pid || processAlive(Number(match[1]))) continue;
     try {
       const stat = lstatSync(join(dir, name));
       if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;

@@ -1,6 +1,7 @@
+import { formatDuration } from "../core/duration.js";
 import type { Reporter, TaskOutcome } from "./scheduler.js";
 
-const ms = (n: number) => (n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`);
+const ms = formatDuration;
 
 function label(outcome: TaskOutcome): string {
   switch (outcome.status) {

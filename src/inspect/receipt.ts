@@ -86,7 +86,10 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     tools: input.tools,
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
-  let text = JSON.stringify(receipt);
-  for (const secret of input.secrets.filter((s) => s.length >= 4)) text = text.split(secret).join("[REDACTED]");
-  return JSON.parse(text) as Receipt;
+  return JSON.parse(redactSecrets(JSON.stringify(receipt), input.secrets)) as Receipt;
+}
+
+/** `text` with every credential value (of four characters or more) replaced by [REDACTED]. */
+export function redactSecrets(text: string, secrets: string[]): string {
+  return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
 }

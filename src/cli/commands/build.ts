@@ -7,7 +7,8 @@ import { GraphCommand } from "../graph-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
 import { startTrail, stopTrail } from "../../cache/trail.js";
-import { envDigest, recordNoop, teeStderr } from "../noop-writer.js";
+import { envDigest } from "../noop-record.js";
+import { recordNoop, teeStderr } from "../noop-writer.js";
 
 export class BuildCommand extends GraphCommand {
   static paths = [["build"]];

@@ -3,7 +3,7 @@ import { InterError } from "../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";
-import { buildReceipt, type Receipt } from "./receipt.js";
+import { buildReceipt, redactSecrets, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../services/services.js";
 import { checkTarball } from "./tarball.js";
@@ -46,7 +46,7 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets });
   if (reuse) {
     if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
-    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", (text) => secrets.filter((s) => s.length >= 4).reduce((t, s) => t.split(s).join("[REDACTED]"), text)));
+    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", (text) => redactSecrets(text, secrets)));
   }
   return receipt;
 }

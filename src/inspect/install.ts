@@ -1,3 +1,4 @@
+import { underWatchdog } from "../core/watchdog.js";
 import { ownedTempDir } from "../core/temp-dirs.js";
 import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,7 +18,9 @@ export async function installCandidate(tgz: string, into?: string): Promise<Inst
   const { execa } = await import("execa");
   const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
-  const result = await execa("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz], { reject: false, env: { npm_config_update_notifier: "false" } });
+  // Under the watchdog: an install outliving a killed inter would refill the folder the next run sweeps.
+  const [sh, ...watched] = underWatchdog("inter-npm-install", ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz]);
+  const result = await execa(sh!, watched, { reject: false, env: { npm_config_update_notifier: "false" } });
   if (result.exitCode !== 0) {
     cleanup();
     throw new InterError("INSPECT_FAILED", `npm could not install ${tgz}: ${String(result.stderr).split("\n").find((l) => l.trim()) ?? `exit ${result.exitCode}`}`, "Check the tarball is an npm package (package/package.json with a bin).", { tgz });

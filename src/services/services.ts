@@ -1,5 +1,6 @@
 import { connect, createServer } from "node:net";
 import type { ServiceConfig } from "../config/types.js";
+import { underWatchdog } from "../core/watchdog.js";
 import { InterError } from "../core/errors.js";
 
 /**
@@ -32,8 +33,6 @@ async function freePort(): Promise<number> {
 
 const fill = (text: string, port: number) => text.replaceAll("{port}", String(port));
 
-/** `sh -c WATCHDOG name <inter's pid> <command…>`: runs the command, and stops it when inter is gone. */
-const WATCHDOG = 'parent=$1; shift; "$@" & child=$!; trap \'kill -TERM $child 2>/dev/null; wait $child; exit\' TERM INT HUP; while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.2; done; kill -TERM $child 2>/dev/null; wait $child';
 
 async function waitReady(name: string, ready: string | number | undefined, timeoutMs: number, exited: () => string | undefined): Promise<void> {
   const started = Date.now();
@@ -99,7 +98,8 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
       const command = service.command.map((part) => fill(part, port));
       // The service runs under a watchdog in its group: if inter dies without stopping it (kill -9), the watchdog
       // sees its parent gone within 200 ms and stops the service — no server outlives the build that started it.
-      const child = execa("sh", ["-c", WATCHDOG, "inter-service", String(process.pid), ...command], { cwd, env: { PORT: String(port), ...env }, detached: true, stdin: "ignore", reject: false, all: true });
+      const [sh, ...watched] = underWatchdog("inter-service", command);
+      const child = execa(sh!, watched, { cwd, env: { PORT: String(port), ...env }, detached: true, stdin: "ignore", reject: false, all: true });
       let exit: string | undefined;
       const done = child.then((r) => (exit = `exit code ${r.exitCode ?? r.signal}${r.all ? `: ${String(r.all).slice(-300)}` : ""}`));
       children.push({ pid: child.pid, done });

@@ -3,6 +3,7 @@ import type { InterConfig } from "../config/types.js";
 import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
 import { kebab, singular, withoutRepeats } from "./names.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
+import { chooseAuth, flagStyle, planScheme } from "./wire.js";
 
 /** Flags every generated command already has (docs/generated-cli.md); API parameters may not take them. */
 export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
@@ -142,8 +143,8 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec
     flags.push({ flag, in: location, ...spec });
   };
   const fromParam = (p: Parameter) => {
-    const { name, in: location, deprecated: _d, explode: _e, ...value } = p;
-    return { wire: name, ...value, required: p.required };
+    const { name, in: location, deprecated: _d, style: _s, explode: _e, ...value } = p;
+    return { wire: name, ...value, required: p.required, ...flagStyle(p) };
   };
   for (const location of ["path", "query", "header", "cookie"] as const) {
     for (const p of op.parameters.filter((x) => x.in === location)) {
@@ -250,6 +251,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
   }
   const names = assignNames(drafts, notes);
 
+  const authNotes = new Map<string, string[]>();
   const commands: CommandSpec[] = drafts.map((d) => {
     const path = names.get(d)!;
     const name = path.join(" ");
@@ -257,7 +259,8 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
     const verb = path[path.length - 1]!.replace(/-\d+$/, "");
     const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(verb));
     const success = successResponse(op);
-    const security = op.security ?? model.security;
+    const auth = chooseAuth(op.security ?? model.security, model.securitySchemes);
+    if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
     const pagination = paginationOf(op);
     return {
       path,
@@ -271,7 +274,8 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
       ...(pagination ? { pagination } : {}),
       output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}), ...(success?.propertyTypes ? { types: success.propertyTypes } : {}) },
-      auth: (security[0] ?? []).filter((s) => model.securitySchemes[s]),
+      auth: auth.auth,
+      ...(auth.optional && auth.auth.length ? { authOptional: true } : {}),
       statuses: op.responses.map((r) => r.status),
       hidden: op.cli.hidden === true,
       deprecated: op.deprecated,
@@ -283,6 +287,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
   const basePath = pathOfBase(baseUrl);
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
   const usedSchemes = [...new Set(commands.flatMap((c) => c.auth))].sort();
+  for (const [note, names] of authNotes) warnings.push(`${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`);
   for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
 
   const binary = config.product.binary;
@@ -294,10 +299,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`, path: basePath },
       auth: {
         env: credentialEnv(config),
-        schemes: Object.fromEntries(usedSchemes.map((s) => {
-          const { description: _d, bearerFormat: _b, ...scheme } = model.securitySchemes[s]!;
-          return [s, scheme];
-        })),
+        schemes: Object.fromEntries(usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!)])),
       },
       commands,
       naming: notes,

@@ -1,5 +1,6 @@
 import type { OutputShape, ValueSpec } from "../openapi/model.js";
-import type { Pagination } from "../runtime/manifest.js";
+import type { AuthScheme, Pagination } from "../runtime/manifest.js";
+import type { Style } from "../runtime/serialize.js";
 
 export type { Pagination };
 
@@ -9,6 +10,10 @@ export interface FlagSpec extends ValueSpec {
   in: "path" | "query" | "header" | "cookie" | "body";
   wire: string;
   required: boolean;
+  /** Serialization where it is not the location's OpenAPI default (runtime/serialize.ts). */
+  style?: Style;
+  /** Arrays and objects, where it is not the style's default (true for form only). */
+  explode?: boolean;
 }
 
 export interface CommandSpec {
@@ -25,8 +30,10 @@ export interface CommandSpec {
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
   output: { shape: OutputShape; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }> };
-  /** Security schemes the command sends (the first requirement set); empty when it needs none. */
+  /** The security scheme the command sends, chosen from its requirements (design/wire.ts); empty when it needs none. */
   auth: string[];
+  /** The operation also works without a credential (an empty requirement): sent when set, never demanded. */
+  authOptional?: boolean;
   /** The response statuses the document declares (which errors the command can end with). */
   statuses: string[];
   hidden: boolean;
@@ -45,7 +52,7 @@ export interface CommandsPlan {
   source: { title: string; version: string; specVersion: string; description?: string; files: string[] };
   /** `path` is the base URL's path ("/v1"): services started for inspection and evaluation are reached under it. */
   baseUrl: { default: string | null; env: string; path: string };
-  auth: { env: string; schemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+  auth: { env: string; schemes: Record<string, AuthScheme> };
   /** First command words, each with what it is for (the OpenAPI tag's description, else its commands' actions). */
   groups: Array<{ name: string; description: string }>;
   commands: CommandSpec[];

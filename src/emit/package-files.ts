@@ -1,5 +1,6 @@
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
+import { credentialHow } from "../runtime/auth.js";
 
 /** One file of the generated package: path relative to the package root, content, and whether it is executable. */
 export interface PackageFile {
@@ -22,6 +23,11 @@ const frontmatter = (name: string, description: string) => `---\nname: ${name}\n
 function usage(binary: string, command: CommandSpec): string {
   const required = command.flags.filter((f) => f.required).map((f) => ` --${f.flag} <${f.enum ? f.enum.join("|") : f.type}>`);
   return `${binary} ${command.name}${required.join("")}${command.destructive ? " --yes" : ""}`;
+}
+
+/** How the credential is sent, one sentence per scheme the commands send (runtime/auth.ts), never a value. */
+function credentialLines(caps: Capabilities): string[] {
+  return Object.entries(caps.auth.schemes).map(([name, scheme]) => credentialHow(caps.auth.env, name, scheme));
 }
 
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
@@ -65,6 +71,7 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
     ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),
     "",
     `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
+    ...[...new Set(commands.flatMap((c) => c.auth))].map((name) => `Credential: ${credentialHow(caps.auth.env, name, caps.auth.schemes[name]!)}`),
     "",
     "## Expected outcome",
     "",
@@ -96,6 +103,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     ...(c.pagination ? { pagination: c.pagination } : {}),
     output: c.output,
     auth: c.auth,
+    ...(c.authOptional ? { authOptional: true } : {}),
     hidden: c.hidden,
     statuses: c.statuses,
   }));
@@ -173,6 +181,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
         `${binary} --help                  # every command, as JSON`,
         "```",
         "",
+        ...credentialLines(caps).flatMap((line) => [line, ""]),
         "## Commands",
         "",
         ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
@@ -191,6 +200,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
         "",
         ...rules.map((r) => `- ${r.text}`),
         ...caps.rules.map((r) => `- ${r}`),
+        ...credentialLines(caps).map((line) => `- ${line}`),
         "",
         `Skills: ${caps.skills.length ? caps.skills.map((s) => `\`${binary} skills ${s.name}\``).join(", ") : "none"}. Start with \`${binary} --help\`.`,
         "",

@@ -1,4 +1,5 @@
 import type { Limits } from "../runtime/manifest.js";
+import type { Style } from "../runtime/serialize.js";
 
 /** The normalized operation model: one shape for Swagger 2.0, OpenAPI 3.0 and 3.1 (written by the openapi task). */
 
@@ -21,9 +22,16 @@ export interface Parameter extends ValueSpec {
   in: "path" | "query" | "header" | "cookie";
   required: boolean;
   deprecated?: boolean;
-  /** Arrays: repeated (`a=1&a=2`, explode) or comma-joined. */
-  explode?: boolean;
+  /**
+   * How the value is serialized (OpenAPI 3 `style`, Swagger 2.0 `collectionFormat` mapped onto it; `tabDelimited` is
+   * Swagger's `tsv`), with the defaults filled in: form in query and cookie, simple in path and header.
+   */
+  style: ParameterStyle;
+  /** Arrays and objects: one pair per value (`a=1&a=2`) or one joined value (`a=1,2`); true by default only for form. */
+  explode: boolean;
 }
+
+export type ParameterStyle = Style;
 
 export interface BodyField extends ValueSpec {
   name: string;

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InterError } from "../core/errors.js";
-import type { BodyField, Operation, OperationModel, Parameter, RequestBody, Response, SecurityScheme, Skipped } from "./model.js";
+import type { BodyField, Operation, OperationModel, Parameter, ParameterStyle, RequestBody, Response, SecurityScheme, Skipped } from "./model.js";
 import { pointerOf } from "./pointer.js";
 import { DocumentProblem, isObject, Resolver } from "./resolver.js";
 import { MAX_SCHEMA_VISITS, summarize, valueSpec, type SchemaSummary } from "./schema.js";
@@ -181,7 +181,7 @@ function readParameter(resolver: Resolver, node: unknown, base: string, where: s
     return { formField: { name: p.name, required: p.required === true, ...valueSpec(summary), ...(description ? { description } : {}) }, file: p.type === "file" };
   }
   if (!["path", "query", "header", "cookie"].includes(location)) throw new DocumentProblem(`parameter "${p.name}" has an unknown location "${location}"`, where);
-  const explode = p.explode !== undefined ? p.explode === true : version === "2.0" ? p.collectionFormat === "multi" : location === "query" || location === "cookie";
+  const { style, explode } = version === "2.0" ? collectionStyle(location as Parameter["in"], p.collectionFormat) : styleOf(location as Parameter["in"], p.style, p.explode);
   return {
     name: p.name,
     in: location as Parameter["in"],
@@ -189,8 +189,44 @@ function readParameter(resolver: Resolver, node: unknown, base: string, where: s
     ...valueSpec(summary),
     ...(description ? { description } : {}),
     ...(p.deprecated === true ? { deprecated: true } : {}),
-    ...(summary.type === "array" ? { explode } : {}),
+    style,
+    explode,
   };
+}
+
+/** OpenAPI 3's styles per location (the "Style Values" table); a style the table does not allow there is ignored. */
+const STYLES_AT: Record<Parameter["in"], ParameterStyle[]> = {
+  path: ["simple", "label", "matrix"],
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+/** `style` and `explode` of an OpenAPI 3 parameter, with the defaults: form in query and cookie, simple in path and header; explode only for form. */
+function styleOf(location: Parameter["in"], style: unknown, explode: unknown): { style: ParameterStyle; explode: boolean } {
+  const chosen = STYLES_AT[location].find((s) => s === style) ?? STYLES_AT[location][0]!;
+  return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form" };
+}
+
+/**
+ * Swagger 2.0's `collectionFormat` (default csv) as an OpenAPI 3 style: csv is form (query) or simple (path, header)
+ * without explode, ssv spaceDelimited, pipes pipeDelimited, tsv tabDelimited (no OpenAPI 3 equivalent), multi form
+ * with explode (query only; elsewhere it is csv).
+ */
+function collectionStyle(location: Parameter["in"], format: unknown): { style: ParameterStyle; explode: boolean } {
+  const base: ParameterStyle = location === "query" || location === "cookie" ? "form" : "simple";
+  switch (format) {
+    case "ssv":
+      return { style: "spaceDelimited", explode: false };
+    case "tsv":
+      return { style: "tabDelimited", explode: false };
+    case "pipes":
+      return { style: "pipeDelimited", explode: false };
+    case "multi":
+      return { style: base, explode: base === "form" };
+    default:
+      return { style: base, explode: false };
+  }
 }
 
 function bodyFromSchema(summary: SchemaSummary, mediaType: string, required: boolean, description?: string): RequestBody {

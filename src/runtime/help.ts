@@ -1,4 +1,6 @@
 import { GLOBAL_BOOLEANS } from "./args.js";
+import { commandCredentialNote, credentialsHow } from "./auth.js";
+import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits } from "./limits.js";
 import type { Cli } from "./load.js";
@@ -41,6 +43,7 @@ function parameter(f: Flag) {
     ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
     description: `${f.description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`,
     ...(f.type === "boolean" ? { negation: `--no-${f.flag}` } : {}),
+    ...(flagUsage(f) ? { usage: flagUsage(f) } : {}),
   };
 }
 
@@ -58,7 +61,8 @@ export function commandHelp(manifest: Manifest, command: Command) {
     permission: command.permission,
     output: command.output.shape === "object" && command.output.listField ? "array" : command.output.shape,
     ...(command.pagination ? { pagination: { style: command.pagination.style, all: "--all" } } : {}),
-    auth: command.auth.length > 0,
+    auth: command.auth.length > 0 && !command.authOptional,
+    ...(commandCredentialNote(manifest, command) ? { credential: commandCredentialNote(manifest, command) } : {}),
   };
 }
 
@@ -81,7 +85,7 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
     ...extra,
     globalFlags: [...GLOBAL_BOOLEANS, "fields", "max-pages"].map((f) => ({ name: `--${f}`, description: GLOBAL_FLAG_HELP[f] })),
     exitCodes: EXIT_CODES,
-    auth: { env: manifest.auth.env, required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0 },
+    auth: { env: manifest.auth.env, required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0, sent: credentialsHow(manifest) },
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     rules: manifest.rules,
     skills: skillRefs(manifest),
@@ -153,7 +157,7 @@ export function describeCommands(cli: Cli, commands: Command[]) {
     envelope: { success: { ok: true, result: "<output>", page: "{has_more, total?, next_cursor?}", rules: "string[]", skills: "{name, description, command}[]", issue: "string" }, error: { error: true, code: "UPPER_SNAKE", message: "string", suggestion: "string", details: "object?" } },
     exitCodes: EXIT_CODES,
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
-    auth: { env: manifest.auth.env },
+    auth: { env: manifest.auth.env, sent: credentialsHow(manifest) },
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     commands: commands.filter((c) => !c.hidden).map((c) => ({
       ...commandHelp(manifest, c),

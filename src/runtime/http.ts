@@ -1,8 +1,10 @@
 import { CliError, codeForStatus } from "./errors.js";
-import { ExactInteger, stringifyExact } from "./exact.js";
+import { placement } from "./auth.js";
+import { stringifyExact } from "./exact.js";
 import { nestedDeeper } from "./guard.js";
 import { REDACTED, withoutCredential } from "./redact.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
+import { encode, serializeCookie, serializeHeader, serializePath, serializeQuery, wireStyle } from "./serialize.js";
 
 export interface Request {
   method: string;
@@ -18,48 +20,52 @@ export interface Response {
 }
 
 
-function encodeValue(value: unknown): string {
-  return typeof value === "string" ? value : value instanceof ExactInteger ? value.digits : stringifyExact(value);
-}
-
 /** Characters Node refuses in a header value (and that would split a request): controls other than tab. */
 const BAD_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
 
-/** Builds the exact request a command sends; `credential` is placed per the security scheme. */
+/**
+ * Builds the exact request a command sends: each path, query, header and cookie value serialized as the document says
+ * (style and explode, serialize.ts), and `credential` placed per the command's security scheme (auth.ts).
+ */
 export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credential: string | undefined, extraQuery: Record<string, string> = {}): Request {
   let path = command.operation.path;
-  const query = new URLSearchParams();
+  // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
+  const query: Array<{ name: string; pair: string }> = [];
   const headers: Record<string, string> = { accept: "application/json", "user-agent": `${manifest.product.binary}/${manifest.product.version}` };
   const cookies: string[] = [];
   let payload = body ? { ...body } : undefined;
+  const setQuery = (name: string, value: string) => {
+    for (let i = query.length - 1; i >= 0; i--) if (query[i]!.name === name) query.splice(i, 1);
+    query.push({ name, pair: `${encode(name)}=${encode(value)}` });
+  };
   for (const [flag, value] of values) {
+    if (flag.in === "body") {
+      payload = { ...(payload ?? {}), [flag.wire]: value };
+      continue;
+    }
+    const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
     switch (flag.in) {
       case "path":
-        path = path.replace(`{${flag.wire}}`, encodeURIComponent(encodeValue(value)));
+        path = path.replace(`{${flag.wire}}`, () => serializePath(flag.wire, value, style, explode));
         break;
       case "query":
-        if (Array.isArray(value)) for (const v of value) query.append(flag.wire, encodeValue(v));
-        else query.set(flag.wire, encodeValue(value));
+        for (const pair of serializeQuery(flag.wire, value, style, explode)) query.push({ name: flag.wire, pair });
         break;
       case "header":
-        headers[flag.wire.toLowerCase()] = Array.isArray(value) ? value.map(encodeValue).join(",") : encodeValue(value);
+        headers[flag.wire.toLowerCase()] = serializeHeader(value, style, explode);
         break;
       case "cookie":
-        cookies.push(`${flag.wire}=${encodeURIComponent(encodeValue(value))}`);
-        break;
-      case "body":
-        payload = { ...(payload ?? {}), [flag.wire]: value };
+        cookies.push(...serializeCookie(flag.wire, value, style, explode));
         break;
     }
   }
-  for (const [k, v] of Object.entries(extraQuery)) query.set(k, v);
-  const scheme = command.auth.map((name) => manifest.auth.schemes[name]).find(Boolean);
+  for (const [k, v] of Object.entries(extraQuery)) setQuery(k, v);
+  const scheme = manifest.auth.schemes[command.auth[0] ?? ""];
   if (scheme && credential !== undefined) {
-    if (scheme.type === "apiKey" && scheme.in === "query") query.set(scheme.name!, credential);
-    else if (scheme.type === "apiKey" && scheme.in === "cookie") cookies.push(`${scheme.name}=${encodeURIComponent(credential)}`);
-    else if (scheme.type === "apiKey") headers[scheme.name!.toLowerCase()] = credential;
-    else if (scheme.type === "http" && scheme.scheme === "basic") headers.authorization = `Basic ${Buffer.from(credential).toString("base64")}`;
-    else headers.authorization = `Bearer ${credential}`;
+    const at = placement(scheme, credential);
+    if ("query" in at) setQuery(at.query, credential);
+    else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${encode(credential)}`);
+    else headers[at.header] = at.value;
   }
   if (cookies.length) headers.cookie = cookies.join("; ");
   for (const [name, value] of Object.entries(headers)) {
@@ -73,14 +79,14 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
   let encoded: string | undefined;
   if (payload !== undefined) {
     if (command.bodyMediaType === "application/x-www-form-urlencoded") {
-      encoded = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, encodeValue(v)])).toString();
+      encoded = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, typeof v === "string" ? v : stringifyExact(v)])).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
       encoded = stringifyExact(payload);
       headers["content-type"] = "application/json";
     }
   }
-  const qs = query.toString();
+  const qs = query.map((q) => q.pair).join("&");
   return { method: command.operation.method, url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`, headers, ...(encoded !== undefined ? { body: encoded } : {}) };
 }
 
@@ -90,15 +96,23 @@ export function redactRequest(request: Request, credential: string | undefined):
   // Where the credential was placed (a header, a query value, a cookie) it is replaced whole; elsewhere a credential
   // long enough to be one is cut out of any text, while a short one would mangle unrelated text ("x" in a host name).
   const scrub = (s: string) => withoutCredential(s, credential, { encoded: true });
-  const parsed = new URL(request.url);
-  const placed = [...parsed.searchParams].filter(([, v]) => v === credential);
-  for (const [k] of placed) parsed.searchParams.set(k, REDACTED);
-  const url = placed.length ? parsed.toString() : request.url;
+  // The query is rewritten pair by pair, never re-serialized: the dry run shows the request's own encoding.
+  const at = request.url.indexOf("?");
+  const url = at < 0 ? request.url : `${request.url.slice(0, at + 1)}${request.url.slice(at + 1).split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    let value: string | undefined;
+    try {
+      value = eq < 0 ? undefined : decodeURIComponent(pair.slice(eq + 1));
+    } catch {
+      value = undefined;
+    }
+    return value === credential ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+  }).join("&")}`;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
     if (k === "authorization") headers[k] = v.replace(/^(\w+) .*/, `$1 ${REDACTED}`);
     else if (v === credential) headers[k] = REDACTED;
-    else if (k === "cookie") headers[k] = v.split("; ").map((c) => (c.slice(c.indexOf("=") + 1) === encodeURIComponent(credential) ? `${c.slice(0, c.indexOf("="))}=${REDACTED}` : c)).join("; ");
+    else if (k === "cookie") headers[k] = v.split("; ").map((c) => (c.slice(c.indexOf("=") + 1) === encode(credential) ? `${c.slice(0, c.indexOf("="))}=${REDACTED}` : c)).join("; ");
     else headers[k] = scrub(v);
   }
   return { ...request, url: scrub(url), headers, ...(request.body !== undefined ? { body: scrub(request.body) } : {}) };

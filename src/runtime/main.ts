@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, splitArgv, type Globals } from "./args.js";
 import { closest } from "../core/edit-distance.js";
+import { commandCredential } from "./auth.js";
 import { CliError } from "./errors.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
 import { builtinHelp, describeCommands, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
@@ -70,8 +71,8 @@ function credentialFor(manifest: Manifest, command: Command, dryRun: boolean): s
   if (!command.auth.length) return undefined;
   const value = process.env[manifest.auth.env];
   if (value) return value;
-  if (dryRun) return undefined;
-  throw new CliError("CREDENTIAL_MISSING", `"${command.name}" needs a credential, and ${manifest.auth.env} is not set.`, `Set ${manifest.auth.env} in the environment (never pass it as an argument).`, { env: manifest.auth.env });
+  if (dryRun || command.authOptional) return undefined;
+  throw new CliError("CREDENTIAL_MISSING", `"${command.name}" needs a credential, and ${manifest.auth.env} is not set.`, `Set ${manifest.auth.env} in the environment (never pass it as an argument). ${commandCredential(manifest, command) ?? ""}`.trim(), { env: manifest.auth.env });
 }
 
 function baseUrlFor(manifest: Manifest): string {

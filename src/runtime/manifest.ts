@@ -4,6 +4,8 @@
  * so one call reads only the group it runs — a CLI of 20,000 operations answers as fast as one of ten.
  */
 
+import type { Style } from "./serialize.js";
+
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
 
 export interface Limits {
@@ -29,6 +31,20 @@ export interface Flag extends Limits {
   default?: unknown;
   format?: string;
   nullable?: boolean;
+  description?: string;
+  /** How a path, query, header or cookie value is serialized; absent when it is the location's OpenAPI default. */
+  style?: Style;
+  /** Absent when it is the style's default (true for form, false otherwise). */
+  explode?: boolean;
+}
+
+/** A security scheme as the CLI sends it (its description is the document's, as plain text). */
+export interface AuthScheme {
+  type: string;
+  scheme?: string;
+  in?: string;
+  name?: string;
+  bearerFormat?: string;
   description?: string;
 }
 
@@ -58,7 +74,10 @@ export interface Command {
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
   output: { shape: string; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: unknown[] }> };
+  /** The security scheme the command sends (one: the CLI holds one credential); empty when it needs none. */
   auth: string[];
+  /** The operation also works without a credential: it is sent when set, never demanded. */
+  authOptional?: boolean;
   hidden: boolean;
   /** HTTP statuses the document declares for the operation (what errors it can answer with). */
   statuses?: string[];
@@ -75,7 +94,7 @@ export interface Manifest {
   product: { name: string; binary: string; version: string; description: string };
   /** `path`: the API's base path, which a bare origin lacks (inspection and evaluation add it to a service's origin). */
   baseUrl: { default: string | null; env: string; path?: string };
-  auth: { env: string; schemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+  auth: { env: string; schemes: Record<string, AuthScheme> };
   rules: string[];
   skills: Array<{ name: string; description: string }>;
   groups: Group[];

@@ -1,0 +1,166 @@
+import { ExactInteger, stringifyExact } from "./exact.js";
+
+/**
+ * Parameter serialization as the OpenAPI document says it (OpenAPI 3.1.1 §4.8.12.4, "Style Examples"), with Swagger
+ * 2.0's `collectionFormat` mapped onto the same styles (`tsv` is `tabDelimited`, the one style OpenAPI 3 lacks).
+ * Values are percent-encoded as RFC 3986 requires (only unreserved characters stay); the delimiters of `form`,
+ * `simple`, `label` and `matrix` (`,` `;` `.` `=` `&`) stay literal, those of `spaceDelimited`, `pipeDelimited`,
+ * `tabDelimited` and `deepObject` (space, `|`, tab, `[` `]`) are percent-encoded, as the tables show. Header values
+ * are not percent-encoded (Appendix D).
+ */
+
+export type Style = "form" | "spaceDelimited" | "pipeDelimited" | "tabDelimited" | "deepObject" | "simple" | "label" | "matrix";
+export type Location = "path" | "query" | "header" | "cookie";
+
+export const STYLES: readonly Style[] = ["form", "spaceDelimited", "pipeDelimited", "tabDelimited", "deepObject", "simple", "label", "matrix"];
+
+/** OpenAPI's default style for a location: `form` in query and cookie, `simple` in path and header. */
+export const defaultStyle = (at: Location): Style => (at === "query" || at === "cookie" ? "form" : "simple");
+/** OpenAPI's default `explode`: true for `form`, false for every other style. */
+export const defaultExplode = (style: Style): boolean => style === "form";
+
+/** The style and explode a parameter is sent with: its own where given, else the defaults of its location. */
+export function wireStyle(param: { in: Location; style?: Style; explode?: boolean }): { style: Style; explode: boolean } {
+  const style = param.style ?? defaultStyle(param.in);
+  return { style, explode: param.explode ?? defaultExplode(style) };
+}
+
+/** RFC 3986 percent-encoding: everything but the unreserved characters `A-Z a-z 0-9 - . _ ~`. */
+export function encode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** One value as text: strings as they are, exact integers with every digit, anything else as JSON. */
+export function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value instanceof ExactInteger) return value.digits;
+  if (value === null || value === undefined) return "";
+  return typeof value === "object" ? stringifyExact(value) : String(value);
+}
+
+type Shape = { kind: "primitive"; value: string } | { kind: "array"; items: string[] } | { kind: "object"; entries: Array<[string, string]> };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactInteger);
+
+function shapeOf(value: unknown): Shape {
+  if (Array.isArray(value)) return { kind: "array", items: value.map(text) };
+  if (isRecord(value)) return { kind: "object", entries: Object.entries(value).map(([k, v]) => [k, text(v)]) };
+  return { kind: "primitive", value: text(value) };
+}
+
+const DELIMITER: Partial<Record<Style, { encoded: string; literal: string }>> = {
+  spaceDelimited: { encoded: "%20", literal: " " },
+  pipeDelimited: { encoded: "%7C", literal: "|" },
+  tabDelimited: { encoded: "%09", literal: "\t" },
+};
+
+/** The value of a path parameter, to replace `{name}` in the path. */
+export function serializePath(name: string, value: unknown, style: Style, explode: boolean): string {
+  const v = shapeOf(value);
+  const n = encode(name);
+  const flat = (pairs: Array<[string, string]>) => pairs.flatMap(([k, x]) => [encode(k), encode(x)]);
+  switch (style) {
+    case "label": {
+      if (v.kind === "primitive") return `.${encode(v.value)}`;
+      if (v.kind === "array") return v.items.length ? `.${v.items.map(encode).join(explode ? "." : ",")}` : ".";
+      if (explode) return v.entries.length ? `.${v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(".")}` : ".";
+      return `.${flat(v.entries).join(",")}`;
+    }
+    case "matrix": {
+      if (v.kind === "primitive") return `;${n}=${encode(v.value)}`;
+      if (v.kind === "array") {
+        if (!v.items.length) return `;${n}`;
+        return explode ? v.items.map((x) => `;${n}=${encode(x)}`).join("") : `;${n}=${v.items.map(encode).join(",")}`;
+      }
+      if (!v.entries.length) return `;${n}`;
+      return explode ? v.entries.map(([k, x]) => `;${encode(k)}=${encode(x)}`).join("") : `;${n}=${flat(v.entries).join(",")}`;
+    }
+    default: {
+      const delimiter = DELIMITER[style]?.encoded ?? ",";
+      if (v.kind === "primitive") return encode(v.value);
+      if (v.kind === "array") return v.items.map(encode).join(delimiter);
+      return explode && style === "simple" ? v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(",") : flat(v.entries).join(delimiter);
+    }
+  }
+}
+
+/** `deepObject` pairs: `name[key]=value`, nested objects one bracket deeper, arrays as `name[]=a&name[]=b`. */
+function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
+  if (Array.isArray(value)) for (const item of value) deepPairs(`${prefix}%5B%5D`, item, out);
+  else if (isRecord(value)) for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}%5B${encode(k)}%5D`, v, out);
+  else out.push(`${prefix}=${encode(text(value))}`);
+  return out;
+}
+
+/** The `name=value` pairs of a query parameter, percent-encoded, to be joined with `&`. */
+export function serializeQuery(name: string, value: unknown, style: Style, explode: boolean): string[] {
+  const n = encode(name);
+  const v = shapeOf(value);
+  if (style === "deepObject" && v.kind !== "primitive") return deepPairs(n, value, []);
+  const delimiter = DELIMITER[style];
+  if (delimiter && v.kind !== "primitive") {
+    // Exploded, these styles are undefined in OpenAPI: sent like form with explode, one pair per value.
+    if (explode) return v.kind === "array" ? v.items.map((x) => `${n}=${encode(x)}`) : v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
+    const parts = v.kind === "array" ? v.items.map(encode) : v.entries.flatMap(([k, x]) => [encode(k), encode(x)]);
+    return parts.length ? [`${n}=${parts.join(delimiter.encoded)}`] : [];
+  }
+  // form, and every style where the document's combination is undefined (a primitive with spaceDelimited, …).
+  if (v.kind === "primitive") return [`${n}=${encode(v.value)}`];
+  if (v.kind === "array") {
+    if (!v.items.length) return [`${n}=`];
+    return explode ? v.items.map((x) => `${n}=${encode(x)}`) : [`${n}=${v.items.map(encode).join(",")}`];
+  }
+  if (explode) return v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
+  return [`${n}=${v.entries.flatMap(([k, x]) => [encode(k), encode(x)]).join(",")}`];
+}
+
+/** A header's value (`simple`): arrays and objects comma-joined, not percent-encoded. */
+export function serializeHeader(value: unknown, style: Style, explode: boolean): string {
+  const v = shapeOf(value);
+  const delimiter = DELIMITER[style]?.literal ?? ",";
+  if (v.kind === "primitive") return v.value;
+  if (v.kind === "array") return v.items.join(delimiter);
+  return explode ? v.entries.map(([k, x]) => `${k}=${x}`).join(",") : v.entries.flat().join(delimiter);
+}
+
+/**
+ * The `name=value` pairs of a cookie (`form`), to be joined with `; `. Exploded arrays and objects become one cookie
+ * per value (`name=a; name=b`, `R=100; G=200`): `&` does not separate cookies (Appendix D).
+ */
+export function serializeCookie(name: string, value: unknown, style: Style, explode: boolean): string[] {
+  return serializeQuery(name, value, style === "deepObject" ? "form" : style, explode);
+}
+
+/**
+ * How a flag's value travels, for help: the request text for sample values (`?type=a,b`, `.a.b in the path`,
+ * `X-Tags: a,b`); undefined for a plain value sent as itself.
+ */
+export function sentAs(param: { in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
+  if (param.in === "body") return undefined;
+  const { style, explode } = wireStyle({ in: param.in, style: param.style, explode: param.explode });
+  const sample = param.type === "array" ? ["a", "b"] : param.type === "object" ? { k: "v", n: "1" } : undefined;
+  if (sample === undefined && (param.in !== "path" || style === "simple")) return undefined;
+  const value = sample ?? "x";
+  switch (param.in) {
+    case "path":
+      return `${serializePath(param.wire, value, style, explode)} in the path`;
+    case "query":
+      return `?${serializeQuery(param.wire, value, style, explode).join("&")}`;
+    case "header":
+      return `${param.wire}: ${serializeHeader(value, style, explode)}`;
+    case "cookie":
+      return `Cookie: ${serializeCookie(param.wire, value, style, explode).join("; ")}`;
+  }
+}
+
+/**
+ * For help: how to give an array or object flag and how it is sent ("repeat --type or give a comma list; sent as
+ * ?type=a,b"); for a path value in label or matrix style, how it is sent. Undefined for a plain value.
+ */
+export function flagUsage(flag: { flag: string; in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
+  const wire = sentAs(flag);
+  const sent = wire ? `sent as ${wire}` : flag.in === "body" ? `sent in the request body as ${flag.type === "array" ? "an array" : "an object"}` : undefined;
+  if (flag.type === "array") return `repeat --${flag.flag} or give a comma list (--${flag.flag} a --${flag.flag} b, or --${flag.flag} a,b); ${sent}`;
+  if (flag.type === "object") return `give JSON (--${flag.flag} '{"k":"v","n":"1"}'); ${sent}`;
+  return wire ? `sent as ${wire}` : undefined;
+}

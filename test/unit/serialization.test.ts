@@ -1,0 +1,358 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { assembleCapabilities } from "../../src/design/capabilities.js";
+import { designCommands } from "../../src/design/commands.js";
+import { parseBrief } from "../../src/design/context.js";
+import { planSkills } from "../../src/design/skills.js";
+import { chooseAuth } from "../../src/design/wire.js";
+import { readOperationModel } from "../../src/openapi/normalize.js";
+import { commandCredential, commandCredentialNote, credentialHow } from "../../src/runtime/auth.js";
+import { redactRequest, buildRequest } from "../../src/runtime/http.js";
+import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
+import { flagUsage, type Style } from "../../src/runtime/serialize.js";
+import { REPO } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+
+// The OpenAPI 3.1.1 "Style Examples" table (§4.8.12.4.1), row by row, through the runtime's buildRequest: a parameter
+// named `color` holding "blue", ["blue", "black", "brown"] or {R: 100, G: 200, B: 150}.
+const STRING = "blue";
+const ARRAY = ["blue", "black", "brown"];
+const OBJECT = { R: 100, G: 200, B: 150 };
+
+function manifestWith(schemes: Record<string, AuthScheme> = {}): Manifest {
+  return { product: { name: "T", binary: "t", version: "1.0.0", description: "" }, baseUrl: { default: null, env: "T_BASE_URL" }, auth: { env: "T_KEY", schemes }, rules: [], skills: [], groups: [], help: "full" };
+}
+
+function commandWith(path: string, flags: Flag[], auth: string[] = []): Command {
+  return { path: ["x", "get"], name: "x get", description: "x", operation: { method: "GET", path }, flags, jsonInput: false, destructive: false, permission: "read", output: { shape: "object" }, auth, hidden: false };
+}
+
+const flagOf = (at: Flag["in"], type: Flag["type"], style?: Style, explode?: boolean): Flag => ({ flag: "color", in: at, wire: "color", type, required: false, ...(style ? { style } : {}), ...(explode !== undefined ? { explode } : {}) });
+
+/** The request a command sends with `color` set to `value`. */
+function send(at: Flag["in"], value: unknown, style?: Style, explode?: boolean) {
+  const type = Array.isArray(value) ? "array" : typeof value === "object" ? "object" : "string";
+  const flag = flagOf(at, type, style, explode);
+  const command = commandWith(at === "path" ? "/colors/{color}" : "/colors", [flag]);
+  return buildRequest(manifestWith(), command, "http://api.test", new Map([[flag, value]]), undefined, undefined);
+}
+const pathOf = (value: unknown, style: Style, explode: boolean) => send("path", value, style, explode).url.slice("http://api.test/colors/".length);
+const queryOf = (value: unknown, style: Style, explode: boolean) => send("query", value, style, explode).url.slice("http://api.test/colors".length);
+
+describe("path parameters: the style table's matrix, label and simple rows", () => {
+  it.each([
+    ["matrix", false, ";color=blue", ";color=blue,black,brown", ";color=R,100,G,200,B,150"],
+    ["matrix", true, ";color=blue", ";color=blue;color=black;color=brown", ";R=100;G=200;B=150"],
+    ["label", false, ".blue", ".blue,black,brown", ".R,100,G,200,B,150"],
+    ["label", true, ".blue", ".blue.black.brown", ".R=100.G=200.B=150"],
+    ["simple", false, "blue", "blue,black,brown", "R,100,G,200,B,150"],
+    ["simple", true, "blue", "blue,black,brown", "R=100,G=200,B=150"],
+  ] as const)("%s, explode %s", (style, explode, string, array, object) => {
+    expect(pathOf(STRING, style, explode)).toBe(string);
+    expect(pathOf(ARRAY, style, explode)).toBe(array);
+    expect(pathOf(OBJECT, style, explode)).toBe(object);
+  });
+
+  it("an empty array is the table's undefined column: ;color, a lone dot, nothing", () => {
+    expect(pathOf([], "matrix", false)).toBe(";color");
+    expect(pathOf([], "label", true)).toBe(".");
+    expect(pathOf([], "simple", false)).toBe("");
+  });
+
+  it("percent-encodes every reserved character in values, the style's own delimiters stay literal", () => {
+    expect(pathOf("a/b c?d#e", "simple", false)).toBe("a%2Fb%20c%3Fd%23e");
+    expect(pathOf(["x,y", "it's"], "label", false)).toBe(".x%2Cy,it%27s");
+    expect(pathOf({ "k;1": "v=2" }, "matrix", true)).toBe(";k%3B1=v%3D2");
+  });
+});
+
+describe("query parameters: the style table's form, spaceDelimited, pipeDelimited and deepObject rows", () => {
+  it.each([
+    ["form", false, "?color=blue", "?color=blue,black,brown", "?color=R,100,G,200,B,150"],
+    ["form", true, "?color=blue", "?color=blue&color=black&color=brown", "?R=100&G=200&B=150"],
+  ] as const)("%s, explode %s", (style, explode, string, array, object) => {
+    expect(queryOf(STRING, style, explode)).toBe(string);
+    expect(queryOf(ARRAY, style, explode)).toBe(array);
+    expect(queryOf(OBJECT, style, explode)).toBe(object);
+  });
+
+  it("form with an empty array is ?color= (the undefined column)", () => {
+    expect(queryOf([], "form", false)).toBe("?color=");
+  });
+
+  it("spaceDelimited: ?color=blue%20black%20brown and ?color=R%20100%20G%20200%20B%20150", () => {
+    expect(queryOf(ARRAY, "spaceDelimited", false)).toBe("?color=blue%20black%20brown");
+    expect(queryOf(OBJECT, "spaceDelimited", false)).toBe("?color=R%20100%20G%20200%20B%20150");
+  });
+
+  it("pipeDelimited: ?color=blue%7Cblack%7Cbrown and ?color=R%7C100%7CG%7C200%7CB%7C150", () => {
+    expect(queryOf(ARRAY, "pipeDelimited", false)).toBe("?color=blue%7Cblack%7Cbrown");
+    expect(queryOf(OBJECT, "pipeDelimited", false)).toBe("?color=R%7C100%7CG%7C200%7CB%7C150");
+  });
+
+  it("deepObject: ?color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150; nested objects and arrays go one bracket deeper", () => {
+    expect(queryOf(OBJECT, "deepObject", true)).toBe("?color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150");
+    expect(queryOf({ created: { gte: 1, lt: 2 }, ids: ["a", "b"] }, "deepObject", true)).toBe("?color%5Bcreated%5D%5Bgte%5D=1&color%5Bcreated%5D%5Blt%5D=2&color%5Bids%5D%5B%5D=a&color%5Bids%5D%5B%5D=b");
+    // Stripe's `expand` is a deepObject array.
+    expect(queryOf(["customer", "invoice"], "deepObject", true)).toBe("?color%5B%5D=customer&color%5B%5D=invoice");
+  });
+
+  it("values are percent-encoded as RFC 3986 says (a space is %20, never +); several parameters join with &", () => {
+    expect(queryOf("a b+c&d=e", "form", true)).toBe("?color=a%20b%2Bc%26d%3De");
+    const tags = { ...flagOf("query", "array", "form", false), flag: "tags", wire: "tags" };
+    const q = { ...flagOf("query", "string"), flag: "q", wire: "q" };
+    const request = buildRequest(manifestWith(), commandWith("/search", [q, tags]), "http://api.test/v1/", new Map<Flag, unknown>([[q, "rock & roll"], [tags, ["track", "album"]]]), undefined, undefined);
+    expect(request.url).toBe("http://api.test/v1/search?q=rock%20%26%20roll&tags=track,album");
+  });
+
+  it("the next page's cursor replaces the parameter, whatever else the query holds", () => {
+    const cursor = { ...flagOf("query", "string"), flag: "cursor", wire: "cursor" };
+    const types = flagOf("query", "array", "form", false);
+    const request = buildRequest(manifestWith(), commandWith("/colors", [cursor, types]), "http://api.test", new Map<Flag, unknown>([[cursor, "c1"], [types, ARRAY]]), undefined, undefined, { cursor: "c2" });
+    expect(request.url).toBe("http://api.test/colors?color=blue,black,brown&cursor=c2");
+  });
+});
+
+describe("header and cookie parameters", () => {
+  it.each([
+    [false, "blue", "blue,black,brown", "R,100,G,200,B,150"],
+    [true, "blue", "blue,black,brown", "R=100,G=200,B=150"],
+  ] as const)("header, simple, explode %s", (explode, string, array, object) => {
+    expect(send("header", STRING, "simple", explode).headers.color).toBe(string);
+    expect(send("header", ARRAY, "simple", explode).headers.color).toBe(array);
+    expect(send("header", OBJECT, "simple", explode).headers.color).toBe(object);
+  });
+
+  it("a header value is not percent-encoded (Appendix D)", () => {
+    expect(send("header", "a b/c", "simple", false).headers.color).toBe("a b/c");
+  });
+
+  it("cookie, form: one cookie, or one cookie per value when exploded (cookies are separated by '; ', not '&')", () => {
+    expect(send("cookie", STRING, "form", true).headers.cookie).toBe("color=blue");
+    expect(send("cookie", ARRAY, "form", false).headers.cookie).toBe("color=blue,black,brown");
+    expect(send("cookie", OBJECT, "form", false).headers.cookie).toBe("color=R,100,G,200,B,150");
+    expect(send("cookie", ARRAY, "form", true).headers.cookie).toBe("color=blue; color=black; color=brown");
+    expect(send("cookie", OBJECT, "form", true).headers.cookie).toBe("R=100; G=200; B=150");
+    expect(send("cookie", "a b;c", "form", true).headers.cookie).toBe("color=a%20b%3Bc");
+  });
+});
+
+describe("Swagger 2.0 collectionFormat, as the styles it maps to", () => {
+  it("csv, ssv, tsv, pipes and multi in a query; csv in a path and a header", () => {
+    expect(queryOf(ARRAY, "form", false)).toBe("?color=blue,black,brown"); // csv
+    expect(queryOf(ARRAY, "spaceDelimited", false)).toBe("?color=blue%20black%20brown"); // ssv
+    expect(queryOf(ARRAY, "tabDelimited", false)).toBe("?color=blue%09black%09brown"); // tsv
+    expect(queryOf(ARRAY, "pipeDelimited", false)).toBe("?color=blue%7Cblack%7Cbrown"); // pipes
+    expect(queryOf(ARRAY, "form", true)).toBe("?color=blue&color=black&color=brown"); // multi
+    expect(pathOf(ARRAY, "simple", false)).toBe("blue,black,brown");
+    expect(send("header", ARRAY, "pipeDelimited", false).headers.color).toBe("blue|black|brown");
+  });
+});
+
+describe("help says how an array or object flag is given and sent", () => {
+  it("names the repeated flag or comma list, and the request text", () => {
+    expect(flagUsage({ flag: "type", in: "query", wire: "type", type: "array", explode: false })).toBe("repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b");
+    expect(flagUsage({ flag: "type", in: "query", wire: "type", type: "array" })).toContain("sent as ?type=a&type=b");
+    expect(flagUsage({ flag: "filter", in: "query", wire: "filter", type: "object", style: "deepObject", explode: true })).toBe(`give JSON (--filter '{"k":"v","n":"1"}'); sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1`);
+    expect(flagUsage({ flag: "id", in: "path", wire: "id", type: "string", style: "label" })).toBe("sent as .x in the path");
+    expect(flagUsage({ flag: "tags", in: "body", wire: "tags", type: "array" })).toContain("sent in the request body as an array");
+    expect(flagUsage({ flag: "id", in: "path", wire: "id", type: "string" })).toBeUndefined();
+  });
+});
+
+describe("credentials as the API takes them", () => {
+  const schemes: Record<string, AuthScheme> = {
+    header: { type: "apiKey", in: "header", name: "X-API-Key" },
+    query: { type: "apiKey", in: "query", name: "api_key" },
+    cookie: { type: "apiKey", in: "cookie", name: "sid" },
+    bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    accountSid_authToken: { type: "http", scheme: "basic" },
+    oauth: { type: "oauth2" },
+  };
+  const request = (scheme: string, credential: string) => buildRequest(manifestWith(schemes), commandWith("/x", [], [scheme]), "http://api.test", new Map(), undefined, credential);
+
+  it("places the credential per scheme: header, query, cookie, Bearer, Basic", () => {
+    expect(request("header", "k1").headers["x-api-key"]).toBe("k1");
+    expect(request("query", "k 2").url).toBe("http://api.test/x?api_key=k%202");
+    expect(request("cookie", "k3").headers.cookie).toBe("sid=k3");
+    expect(request("bearer", "tok").headers.authorization).toBe("Bearer tok");
+    expect(request("oauth", "tok").headers.authorization).toBe("Bearer tok");
+    expect(request("accountSid_authToken", "AC123:secret").headers.authorization).toBe(`Basic ${Buffer.from("AC123:secret").toString("base64")}`);
+    // RFC 7617: a value without a colon is the user with an empty password (Stripe's `sk_…:`).
+    expect(request("accountSid_authToken", "sk_test").headers.authorization).toBe(`Basic ${Buffer.from("sk_test:").toString("base64")}`);
+  });
+
+  it("the dry run hides the credential where it was placed and keeps the query's own encoding", () => {
+    const shown = redactRequest(request("query", "k 2"), "k 2");
+    expect(shown.url).toBe("http://api.test/x?api_key=[REDACTED]");
+    expect(redactRequest(request("accountSid_authToken", "AC123:secret"), "AC123:secret").headers.authorization).toBe("Basic [REDACTED]");
+  });
+
+  it("explains each scheme without a value: header name, query name, cookie name, Bearer, Basic and how its value is made", () => {
+    expect(credentialHow("T_KEY", "header", schemes.header!)).toBe("T_KEY is sent as the X-API-Key header (X-API-Key: <value>).");
+    expect(credentialHow("T_KEY", "query", schemes.query!)).toBe("T_KEY is sent as the query parameter api_key (?api_key=<value>).");
+    expect(credentialHow("T_KEY", "cookie", schemes.cookie!)).toBe("T_KEY is sent as the cookie sid (Cookie: sid=<value>).");
+    expect(credentialHow("T_KEY", "bearer", schemes.bearer!)).toBe('T_KEY is sent as "Authorization: Bearer <value>" (a JWT).');
+    const basic = credentialHow("TWILIO_KEY", "accountSid_authToken", { ...schemes.accountSid_authToken!, description: "Your Account SID and Auth Token." });
+    expect(basic).toContain("TWILIO_KEY is sent as HTTP Basic: set it to <user>:<password>");
+    expect(basic).toContain("for accountSid_authToken, <accountSid>:<authToken>");
+    expect(basic).toContain('base64-encodes it into "Authorization: Basic <base64>"');
+    expect(basic).toContain("The API says: Your Account SID and Auth Token.");
+    expect(credentialHow("K", "basicAuth", { type: "http", scheme: "basic" })).not.toContain("for basicAuth");
+    const optional = commandCredential(manifestWith(schemes), { ...commandWith("/x", [], ["header"]), authOptional: true });
+    expect(optional).toMatch(/^Optional/);
+    // A command's help names its own scheme only where the CLI has several (or the credential is optional).
+    const one = manifestWith({ header: schemes.header! });
+    expect(commandCredentialNote(one, commandWith("/x", [], ["header"]))).toBeUndefined();
+    expect(commandCredentialNote(manifestWith(schemes), commandWith("/x", [], ["cookie"]))).toBe("T_KEY is sent as the cookie sid (Cookie: sid=<value>).");
+  });
+
+  it("chooses one scheme the CLI can send, deterministically: alone before AND sets, the credential itself before a token or Basic", () => {
+    const known = { key: { type: "apiKey" as const, in: "header" as const, name: "k" }, basic: { type: "http" as const, scheme: "basic" }, bearer: { type: "http" as const, scheme: "bearer" }, oauth: { type: "oauth2" as const }, mtls: { type: "mutualTLS" as const }, digest: { type: "http" as const, scheme: "digest" } };
+    expect(chooseAuth([["basic"], ["bearer"]], known)).toEqual({ auth: ["bearer"], optional: false, warning: "accept basic or bearer; the CLI sends bearer" });
+    expect(chooseAuth([["oauth"], ["basic"]], known).auth).toEqual(["oauth"]);
+    expect(chooseAuth([["basic"]], known)).toEqual({ auth: ["basic"], optional: false });
+    expect(chooseAuth([["basic", "key"]], known)).toEqual({ auth: ["key"], optional: false, warning: "need key and basic together; the CLI holds one credential, so it sends key only (the API may refuse the call)" });
+    expect(chooseAuth([["basic", "key"], ["basic"]], known).auth).toEqual(["basic"]);
+    expect(chooseAuth([[], ["key"]], known)).toEqual({ auth: ["key"], optional: true });
+    expect(chooseAuth([["mtls"], ["digest"]], known)).toMatchObject({ auth: [], warning: expect.stringContaining("cannot send") });
+    expect(chooseAuth([], known)).toEqual({ auth: [], optional: false });
+  });
+});
+
+// The normalizer over small documents of each version: style and explode with OpenAPI's defaults, Swagger's
+// collectionFormat mapped onto them, and the design keeping only what differs from the defaults.
+const scratch = mkdtempSync(join(tmpdir(), "inter-styles-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function model(name: string, document: object) {
+  const file = join(scratch, `${name}.json`);
+  writeFileSync(file, JSON.stringify(document));
+  return (await readOperationModel(file, scratch)).model;
+}
+
+const config: InterConfig = { product: { name: "T", binary: "t" }, inputs: { openapi: "x" }, api: { baseUrl: "http://127.0.0.1:9" } };
+
+describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat from Swagger 2.0", () => {
+  const v3 = (openapi: string) => ({
+    openapi,
+    info: { title: "t", version: "1" },
+    paths: {
+      "/things/{id}": {
+        get: {
+          operationId: "getThing",
+          parameters: [
+            { name: "id", in: "path", required: true, style: "label", schema: { type: "array", items: { type: "string" } } },
+            { name: "type", in: "query", explode: false, schema: { type: "array", items: { type: "string" } } },
+            { name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } },
+            { name: "words", in: "query", style: "spaceDelimited", schema: { type: "array", items: { type: "string" } } },
+            { name: "filter", in: "query", style: "deepObject", explode: true, schema: { type: "object", properties: { status: { type: "string" } } } },
+            { name: "X-Ids", in: "header", explode: true, schema: { type: "array", items: { type: "integer" } } },
+            { name: "session", in: "cookie", schema: { type: "string" } },
+            { name: "bad", in: "query", style: "matrix", schema: { type: "string" } },
+          ],
+          responses: { "200": { description: "ok" } },
+        },
+      },
+    },
+  });
+
+  it.each(["3.0.3", "3.1.0"])("OpenAPI %s", async (version) => {
+    const m = await model(`v${version}`, v3(version));
+    const params = Object.fromEntries(m.operations[0]!.parameters.map((p) => [p.name, { style: p.style, explode: p.explode }]));
+    expect(params).toEqual({
+      id: { style: "label", explode: false },
+      type: { style: "form", explode: false },
+      tags: { style: "form", explode: true },
+      words: { style: "spaceDelimited", explode: false },
+      filter: { style: "deepObject", explode: true },
+      "X-Ids": { style: "simple", explode: true },
+      session: { style: "form", explode: true },
+      // A style the table does not allow in a query is ignored: the default.
+      bad: { style: "form", explode: true },
+    });
+    const flags = Object.fromEntries(designCommands(m, config, []).plan.commands[0]!.flags.map((f) => [f.wire, { style: f.style, explode: f.explode }]));
+    expect(flags).toEqual({
+      id: { style: "label", explode: undefined },
+      type: { style: undefined, explode: false },
+      tags: { style: undefined, explode: undefined },
+      words: { style: "spaceDelimited", explode: undefined },
+      filter: { style: "deepObject", explode: true },
+      "X-Ids": { style: undefined, explode: true },
+      session: { style: undefined, explode: undefined },
+      bad: { style: undefined, explode: undefined },
+    });
+  });
+
+  it("Swagger 2.0: csv (the default), ssv, tsv, pipes, multi; multi outside a query is csv", async () => {
+    const array = (name: string, at: string, collectionFormat?: string) => ({ name, in: at, type: "array", items: { type: "string" }, ...(collectionFormat ? { collectionFormat } : {}), ...(at === "path" ? { required: true } : {}) });
+    const m = await model("v2", {
+      swagger: "2.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/things/{ids}": {
+          get: {
+            operationId: "getThings",
+            parameters: [array("ids", "path"), array("plain", "query"), array("csv", "query", "csv"), array("ssv", "query", "ssv"), array("tsv", "query", "tsv"), array("pipes", "query", "pipes"), array("multi", "query", "multi"), array("X-Multi", "header", "multi")],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    const params = Object.fromEntries(m.operations[0]!.parameters.map((p) => [p.name, `${p.style}/${p.explode}`]));
+    expect(params).toEqual({ ids: "simple/false", plain: "form/false", csv: "form/false", ssv: "spaceDelimited/false", tsv: "tabDelimited/false", pipes: "pipeDelimited/false", multi: "form/true", "X-Multi": "simple/false" });
+  });
+});
+
+describe("design: each command sends one scheme, said with the scheme's own description as plain text", () => {
+  it("picks from the operation's own security, marks an optional credential, and warns once for AND requirements", async () => {
+    const ok = { responses: { "200": { description: "ok" } } };
+    const m = await model("security", {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      security: [{ basicAuth: [] }, { bearerAuth: [] }],
+      components: {
+        securitySchemes: {
+          basicAuth: { type: "http", scheme: "basic", description: "Use your <b>account SID</b> as the user and your [auth token](https://example.com/token) as the password." },
+          bearerAuth: { type: "http", scheme: "bearer" },
+          appId: { type: "apiKey", in: "query", name: "app_id" },
+          appKey: { type: "apiKey", in: "header", name: "X-App-Key" },
+        },
+      },
+      paths: {
+        "/a": { get: { operationId: "listA", ...ok } },
+        "/b": { get: { operationId: "listB", security: [{ basicAuth: [] }], ...ok } },
+        "/c": { get: { operationId: "listC", security: [{}, { appKey: [] }], ...ok } },
+        "/d": { get: { operationId: "listD", security: [{ appId: [], appKey: [] }], ...ok } },
+        "/e": { get: { operationId: "listE", security: [], ...ok } },
+      },
+    });
+    const { plan, warnings } = designCommands(m, config, []);
+    const byOp = Object.fromEntries(plan.commands.map((c) => [c.operation.operationId, { auth: c.auth, optional: c.authOptional }]));
+    expect(byOp).toEqual({
+      listA: { auth: ["bearerAuth"], optional: undefined },
+      listB: { auth: ["basicAuth"], optional: undefined },
+      listC: { auth: ["appKey"], optional: true },
+      listD: { auth: ["appId"], optional: undefined },
+      listE: { auth: [], optional: undefined },
+    });
+    expect(plan.auth.schemes.basicAuth).toEqual({ type: "http", scheme: "basic", description: "Use your account SID as the user and your auth token as the password." });
+    expect(warnings).toContainEqual(expect.stringMatching(/^1 operation \(.+\) accepts basicAuth or bearerAuth; the CLI sends bearerAuth$/));
+    expect(warnings).toContainEqual(expect.stringMatching(/^1 operation \(.+\) needs appId and appKey together; the CLI holds one credential, so it sends appId only/));
+  });
+});
+
+describe("capabilities.json stays schema-valid with styles, scheme descriptions and optional credentials", () => {
+  const validate = schemaValidator("capabilities.schema.json");
+  it.each(["3.0/json/parameters-style.json", "3.1/json/security.json", "3.0/json/security-multiple.json", "2.0/json/petstore-expanded.json"])("%s", async (name) => {
+    const { model: m } = await readOperationModel(join(REPO, "node_modules/@readme/oas-examples", name), REPO);
+    const commands = designCommands(m, config, []);
+    const skills = planSkills(parseBrief("# T\n\nA test.\n"), commands.plan.commands, "T");
+    expect(validate(assembleCapabilities(commands.plan, skills.plan))).toEqual([]);
+    const styled = commands.plan.commands.flatMap((c) => c.flags).filter((f) => f.style !== undefined || f.explode !== undefined);
+    if (name.includes("parameters-style")) expect(styled.length).toBeGreaterThan(20);
+  });
+});

@@ -1,7 +1,8 @@
 import { credentialEnv } from "../config/credential.js";
 import type { InterConfig } from "../config/types.js";
 import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
-import { kebab, singular, withoutRepeats } from "./names.js";
+import { kebab } from "./names.js";
+import { nameOperations } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { chooseAuth, flagStyle, planScheme } from "./wire.js";
 
@@ -12,122 +13,9 @@ const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
 const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
-const VERSION_SEGMENT = /^(v?\d+(\.\d+)*|api)$/i;
-
-const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
-
-interface Draft {
-  op: Operation;
-  resource: string;
-  sub: string;
-  verb: string;
-  explicit?: string[];
-}
 
 function successResponse(op: Operation) {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
-}
-
-function draftName(op: Operation): Draft {
-  const segments = op.path.split("/").filter(Boolean);
-  const raw = segments.filter((s) => !isParam(s));
-  while (raw.length > 1 && VERSION_SEGMENT.test(raw[0]!)) raw.shift();
-  const words = raw.map(kebab).filter(Boolean);
-  const tag = op.tags[0] ? kebab(op.tags[0]) : "";
-  const resource = tag || words[0] || "api";
-  const at = words.indexOf(resource) >= 0 ? words.indexOf(resource) : words.findIndex((w) => singular(w) === singular(resource));
-  let rest = at >= 0 ? words.slice(at + 1) : tag ? words.slice(1) : words.slice(1);
-  const last = segments[segments.length - 1] ?? "";
-  const afterParam = segments.length > 1 && isParam(segments[segments.length - 2]!);
-
-  let verb: string;
-  switch (op.method) {
-    case "get": {
-      const shape = successResponse(op);
-      verb = isParam(last) || (shape?.shape === "object" && !shape.listField) ? "get" : "list";
-      break;
-    }
-    case "post":
-      // POST /bookings/{id}/cancel is an action on one booking, not a new "cancel" resource.
-      if (!isParam(last) && afterParam && rest.length) {
-        verb = rest.pop()!;
-      } else {
-        verb = "create";
-      }
-      break;
-    case "put":
-      verb = "replace";
-      break;
-    case "patch":
-      verb = "update";
-      break;
-    case "delete":
-      verb = "delete";
-      break;
-    default:
-      verb = op.method;
-  }
-  rest = rest.filter((w) => w !== resource);
-  const sub = withoutRepeats(rest.join("-"), [resource]) || "";
-  const explicit = op.cli.name?.split(/\s+/).map(kebab).filter(Boolean);
-  return { op, resource, sub, verb, ...(explicit?.length ? { explicit } : {}) };
-}
-
-function pathOf(d: Draft, verb = d.verb): string[] {
-  if (d.explicit) return d.explicit.length === 1 ? [d.resource, d.explicit[0]!] : d.explicit.slice(0, 3);
-  const cleanVerb = withoutRepeats(verb, [d.resource, d.sub]) || verb;
-  return [d.resource, ...(d.sub ? [d.sub] : []), cleanVerb];
-}
-
-function operationVerb(d: Draft): string | undefined {
-  if (!d.op.operationId) return undefined;
-  return withoutRepeats(kebab(d.op.operationId), [d.resource, d.sub]) || undefined;
-}
-
-/**
- * Assigns every operation a unique command path: explicit `x-cli-name`s first, then derived names; a clash falls
- * back to the operationId, then to a numeric suffix — always reported, never one command shadowing another.
- */
-function assignNames(drafts: Draft[], notes: NamingNote[]): Map<Draft, string[]> {
-  const taken = new Map<string, Draft>();
-  const out = new Map<Draft, string[]>();
-  const claim = (d: Draft, path: string[]) => {
-    taken.set(path.join(" "), d);
-    out.set(d, path);
-  };
-  const ordered = [...drafts.filter((d) => d.explicit), ...drafts.filter((d) => !d.explicit)];
-  const byName = new Map<string, Draft[]>();
-  for (const d of ordered) {
-    const key = pathOf(d).join(" ");
-    byName.set(key, [...(byName.get(key) ?? []), d]);
-  }
-  for (const [name, group] of byName) {
-    if (group.length === 1 && !taken.has(name)) {
-      claim(group[0]!, pathOf(group[0]!));
-      continue;
-    }
-    for (const d of group) {
-      const candidates = [pathOf(d)];
-      const fromId = operationVerb(d);
-      if (fromId && !d.explicit) candidates.push(pathOf(d, fromId));
-      let chosen = candidates.find((c) => !taken.has(c.join(" ")) && (group.length === 1 || c !== candidates[0]));
-      if (!chosen) {
-        const basePath = candidates[candidates.length - 1]!;
-        for (let n = 2; ; n++) {
-          const attempt = [...basePath.slice(0, -1), `${basePath[basePath.length - 1]}-${n}`];
-          if (!taken.has(attempt.join(" "))) {
-            chosen = attempt;
-            break;
-          }
-        }
-      }
-      claim(d, chosen);
-      if (chosen.join(" ") !== name) {
-        notes.push({ kind: "collision", command: chosen.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${group.length} operations; ${d.op.method.toUpperCase()} ${d.op.path} is "${chosen.join(" ")}"` });
-      }
-    }
-  }
-  return out;
 }
 
 function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec[] {
@@ -242,22 +130,13 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
     if (op.cli.ignore) notes.push({ kind: "ignored", operation: op.id, message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore` });
     return !op.cli.ignore;
   });
-  const drafts = usable.map(draftName);
-  for (const d of drafts) {
-    if (RESERVED_RESOURCES.has(d.resource)) {
-      notes.push({ kind: "renamed-resource", operation: d.op.id, message: `"${d.resource}" is a built-in command of every generated CLI, so the resource is "api-${d.resource}"` });
-      d.resource = `api-${d.resource}`;
-    }
-  }
-  const names = assignNames(drafts, notes);
+  const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
 
   const authNotes = new Map<string, string[]>();
-  const commands: CommandSpec[] = drafts.map((d) => {
-    const path = names.get(d)!;
+  const commands: CommandSpec[] = usable.map((op) => {
+    const { path, source } = names.get(op)!;
     const name = path.join(" ");
-    const { op } = d;
-    const verb = path[path.length - 1]!.replace(/-\d+$/, "");
-    const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(verb));
+    const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
     const success = successResponse(op);
     const auth = chooseAuth(op.security ?? model.security, model.securitySchemes);
     if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
@@ -279,6 +158,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       statuses: op.responses.map((r) => r.status),
       hidden: op.cli.hidden === true,
       deprecated: op.deprecated,
+      nameSource: source,
     } satisfies CommandSpec;
   });
   commands.sort((a, b) => a.name.localeCompare(b.name));

@@ -20,7 +20,8 @@ export function withoutRepeats(word: string, context: string[]): string {
 
 export function singular(word: string): string {
   if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith("ses") || word.endsWith("xes")) return word.slice(0, -2);
+  // addresses, statuses, boxes, batches, wishes drop "es"; services, usecases, releases only their "s".
+  if (/(ss|us|x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is") && word.length > 3) return word.slice(0, -1);
   return word;
 }

@@ -17,7 +17,7 @@ export interface FlagSpec extends ValueSpec {
 }
 
 export interface CommandSpec {
-  /** Words after the binary: 2 or 3, noun first. */
+  /** Words after the binary: 1 to 3, noun first (one only where the action is the resource itself: `search`). */
   path: string[];
   name: string;
   description: string;
@@ -38,6 +38,21 @@ export interface CommandSpec {
   statuses: string[];
   hidden: boolean;
   deprecated: boolean;
+  nameSource: NameSource;
+}
+
+/** Why a command has its name: each word and where it came from (capabilities.json, for reviewers). */
+export interface NameSource {
+  resource: { word: string; from: "tag" | "path" | "x-cli-name"; text?: string };
+  sub?: { word: string; from: "path"; text?: string };
+  /** `method`: the CRUD word of the HTTP method and path shape, used when the operation states no action of its own. */
+  action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name"; text?: string };
+  /** Words added to tell the command apart from others that wanted the same name. */
+  qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path"; reason: string };
+  /** A sub-resource of one command, folded into the action (`player devices list` → `player list-devices`). */
+  collapsed?: boolean;
+  /** Words of the tag or path left out: shared prefixes, versions, stop words, the product's name, action words. */
+  dropped?: string[];
 }
 
 export interface NamingNote {

@@ -30,7 +30,7 @@ describe("inter build designs capabilities.json", () => {
     const caps = JSON.parse(bytes);
     expect(validate(caps)).toEqual([]);
 
-    expect(caps.commands.map((c: any) => c.name)).toEqual(["bookings cancel", "bookings create", "bookings get", "bookings list", "rooms availability list", "rooms get", "rooms list"]);
+    expect(caps.commands.map((c: any) => c.name)).toEqual(["bookings cancel", "bookings create", "bookings get", "bookings list", "rooms find-availability", "rooms get", "rooms list"]);
     expect(command(caps, "bookings cancel")).toMatchObject({ destructive: true, permission: "delete", operation: { method: "POST", path: "/bookings/{bookingId}/cancel" } });
     expect(command(caps, "bookings list").pagination).toEqual({ style: "cursor", param: "cursor", sizeParam: "limit", nextField: "next_cursor" });
     expect(command(caps, "bookings list").output).toMatchObject({ shape: "object", listField: "data" });
@@ -42,12 +42,12 @@ describe("inter build designs capabilities.json", () => {
       "attendees:body:attendees:integer",
       "title:body:title:string",
     ]);
-    expect(command(caps, "rooms availability list").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
+    expect(command(caps, "rooms find-availability").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
     expect(caps.auth).toEqual({ env: "ROOMS_API_KEY", schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } });
     expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL", path: "" });
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
     expect(caps.skills.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
-    expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms availability list"]));
+    expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms find-availability"]));
     expect(caps.skills[1].commands[0]).toBe("bookings cancel");
     expect(caps.skills[2].commands).toContain("bookings list");
     for (const skill of caps.skills) for (const name of skill.commands) expect(command(caps, name)).toBeDefined();

@@ -107,10 +107,10 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const missing = await rooms(["bookings", "create", "--room-id", "rm_atlas", "--date", "2026-12-11"]);
     expectFailure(missing, 2, "MISSING_FLAG");
     expect(missing.error.details.missing).toEqual(["start", "duration-minutes", "attendees", "title"]);
-    const typed = await rooms(["rooms", "availability", "list", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "30", "--attendees", "many"]);
+    const typed = await rooms(["rooms", "find-availability", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "30", "--attendees", "many"]);
     expectFailure(typed, 2, "INVALID_VALUE");
     expect(typed.error.message).toContain("--attendees expects an integer");
-    const outside = await rooms(["rooms", "availability", "list", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "50", "--attendees", "2"]);
+    const outside = await rooms(["rooms", "find-availability", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "50", "--attendees", "2"]);
     expectFailure(outside, 2, "INVALID_VALUE");
     expect(outside.error.suggestion).toContain("15, 30, 45, 60, 90, 120");
     expectFailure(await rooms(["rooms", "list", "--bogus", "1"]), 2, "UNKNOWN_FLAG");
@@ -199,13 +199,13 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   it("help is JSON everywhere; --version, --brief and a bare call with stdin closed return at once", async () => {
     const help = await rooms(["--help"]);
     expect(help.json.help).toContain("Rooms");
-    expect(help.json.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings cancel", "bookings create", "rooms availability list", "skills", "issue create"]));
+    expect(help.json.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings cancel", "bookings create", "rooms find-availability", "skills", "issue create"]));
     expect(help.json).toHaveProperty("rules");
     expect(help.json).toHaveProperty("skills");
     const create = await rooms(["bookings", "create", "--help"]);
     expect(create.json.command.parameters.find((p: any) => p.name === "--duration-minutes")).toEqual({ name: "--duration-minutes", type: "integer", required: true, enum: [15, 30, 45, 60, 90, 120], description: "body parameter duration_minutes" });
     expect((await rooms(["bookings", "cancel", "--help"])).json.command).toMatchObject({ destructive: true, permission: "delete" });
-    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual(["rooms availability list", "rooms get", "rooms list"]);
+    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual(["rooms find-availability", "rooms get", "rooms list"]);
     expect((await rooms(["--version", "--quiet"])).json.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await rooms(["--brief", "--quiet"])).json.brief).toContain("meeting-room service");
     const bare = await rooms([]);

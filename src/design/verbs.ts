@@ -1,0 +1,152 @@
+/**
+ * The words a command name is made of: which words are verbs an operation can state, which are CRUD words in
+ * disguise, and which carry no meaning in a name (docs/generated-cli.md, "Names").
+ */
+
+/**
+ * Verbs API descriptions open their summaries with (read off the first words of about 80,000 summaries of public
+ * descriptions), in their base form. A first word not listed here is not taken for a verb: "Player state" names
+ * a thing, and a noun must not become a command's action.
+ */
+const VERBS = new Set(
+  `abort accept acknowledge activate add aggregate allocate analyze anonymize append apply approve archive assign associate attach
+  audit authenticate authorize autocomplete backup ban batch block book bootstrap broadcast build bulk calculate call cancel capture
+  change charge check checkout claim classify clean clear clone close collect comment commit compare complete compose compute confirm
+  connect consume convert copy count create deactivate decline decode decrement decrypt delete deliver demote deny deploy describe
+  detach detect disable disconnect discover dismiss dispatch download downgrade draft duplicate echo edit embed enable encode encrypt
+  end enqueue enroll enumerate erase estimate evaluate execute expire explain export extend extract fail favorite favourite fetch
+  filter finalize find flag flush follow force fork forward freeze generate geocode get give grant handle hide hold identify ignore
+  import increment index infer initialize initiate insert inspect install invalidate invite invoke issue join kick label launch leave
+  like link list load lock login logout lookup mark match merge migrate mint modify move mute notify obtain open optimize order
+  overwrite parse patch pause pay perform pin ping place play poll post predict preview print process promote provision publish
+  purchase purge push put query queue rank rate read reactivate rebuild reboot recalculate receive recognize reconcile record recover
+  redeem redeliver redirect refresh refund regenerate register reindex reject release reload remove rename render renew reopen reorder
+  repeat replace reply report request rerequest rerun resend reserve reset resize resolve restart restore resume retire retrieve retry
+  return reverse review revoke rollback rotate run save scan schedule score search seek select send set settle share show shuffle
+  sign simulate skip snooze sort split star start stop store stream submit subscribe suggest summarize suspend swap sync tag terminate
+  test toggle track train transcribe transfer transform translate trigger truncate unarchive unassign unban unblock undelete undo
+  unfavorite unfollow unfreeze unhide uninstall unlink unlock unmute unpin unpublish unregister unsnooze unstar unsubscribe unsuspend
+  untag unwatch update upgrade upload upsert use validate verify view vote wait watch withdraw write`.split(/\s+/),
+);
+
+/** Verbs that only restate what the HTTP method and path shape already say; the command takes the CRUD word instead. */
+const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "delete"> = {
+  get: "read", fetch: "read", retrieve: "read", read: "read", return: "read", show: "read", obtain: "read", view: "read",
+  list: "read", enumerate: "read", lookup: "read", describe: "read", query: "read",
+  create: "create", make: "create",
+  update: "update", modify: "update", edit: "update", change: "update", patch: "update",
+  replace: "replace", overwrite: "replace",
+  delete: "delete", erase: "delete",
+};
+
+/** Words that may stand before the verb ("Bulk update users", "Permanently delete a file"). */
+const LEAD_MODIFIERS = new Set(["bulk", "batch", "partially", "fully", "permanently", "asynchronously", "async", "deprecated", "experimental", "beta", "internal"]);
+/** Of those, the ones a name keeps with its verb (`users bulk-update`). */
+const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
+
+/** HTTP method words: never a command's word (a POST is not an action a user asks for). */
+export const HTTP_METHOD_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
+/** What a verb that is an HTTP method word means when an operation states it ("Post a message", `chat.postMessage`). */
+const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", patch: "update" };
+
+/** Function words: nothing a name needs (`get-a-list-of-current-users` → `list-current-users`). */
+export const STOP_WORDS = new Set(
+  `a an the of for to by with in on and or from at into onto as is are be been being was were its it this that these those via per
+  if whether than then so such your my our their his her them they you we me i which who whom whose what when where how all any
+  some each every either neither both no not only own same just do does did can could should would will may might must has have had`.split(/\s+/),
+);
+/** Words that say how many or which, not what: left out of a name's distinguishing words. */
+const FILLER = new Set(["several", "multiple", "many", "single", "one", "given", "specific", "specified", "particular", "existing", "certain", "details", "detail", "information", "info", "data", "object", "objects", "record", "records", "item", "items", "entry", "entries", "new", "id", "ids", "using", "based", "about", "detailed", "also"]);
+
+const VERSION_TOKEN = /^(v\d+([a-z]+\d*)?|\d+)$/;
+
+/** A token of a name that says nothing there: a stop word, a version or an HTTP method word. */
+export const isNoise = (token: string) => STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || HTTP_METHOD_WORDS.has(token);
+
+/** The base form of an inflected verb: "retrieves" → retrieve, "queries" → query, "searches" → search. */
+export function verbBase(word: string): string | undefined {
+  const w = word.toLowerCase().replace(/[^a-z-]/g, "").replace(/^re-/, "re");
+  const candidates = [w];
+  if (w.endsWith("ies")) candidates.push(`${w.slice(0, -3)}y`);
+  if (w.endsWith("es")) candidates.push(w.slice(0, -2));
+  if (w.endsWith("s")) candidates.push(w.slice(0, -1));
+  return candidates.find((c) => VERBS.has(c));
+}
+
+export interface StatedAction {
+  /** The action as a name word ("save", "bulk-update", "send"). */
+  word: string;
+  /** The verb's family when it only restates a CRUD operation. */
+  family?: (typeof CRUD_FAMILY)[string];
+  /** The words after the verb, as kebab tokens (what it acts on). */
+  object: string[];
+}
+
+/** Lowercase word tokens of a text, with HTML tags and Markdown links reduced to their words. */
+export function textTokens(text: string): string[] {
+  return text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/&[a-z]+;/g, " ")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/['’]s\b/g, "")
+    .replace(/['’]/g, "")
+    .split(/[^A-Za-z0-9-]+/)
+    .flatMap((w) => w.split(/-+/))
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+/** The action a text (a summary, a description's first sentence) opens with, if it opens with a verb. */
+export function actionOf(tokens: string[]): StatedAction | undefined {
+  let i = 0;
+  const kept: string[] = [];
+  while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!) && !verbBase(tokens[i]!)) i++;
+  while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!)) {
+    // "Bulk" is itself listed as a verb ("Bulk the …" does not occur); before another verb it is a modifier.
+    if (!verbBase(tokens[i + 1]!)) break;
+    if (KEPT_MODIFIERS.has(tokens[i]!)) kept.push(tokens[i]!);
+    i++;
+  }
+  const base = tokens[i] ? verbBase(tokens[i]!) : undefined;
+  if (!base) return undefined;
+  const family = CRUD_FAMILY[base];
+  const meaning = METHOD_VERB_MEANING[base] && !family ? METHOD_VERB_MEANING[base]! : base;
+  const word = [...kept, meaning].join("-");
+  return { word, ...(family && !kept.length ? { family } : {}), object: tokens.slice(i + 1) };
+}
+
+/** The first sentence of a description: where a document without summaries says what an operation does. */
+export function firstSentence(text: string): string {
+  const plain = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const end = plain.search(/[.!?](\s|$)|\n/);
+  return (end >= 0 ? plain.slice(0, end) : plain).slice(0, 200);
+}
+
+/**
+ * An operationId's words, verb first when it has one: `Accounts_ListByGroup` → list by group, `repos/get` → get,
+ * `CreateAlphaSender` → create alpha sender. The part after the last separator is the action in service-prefixed ids.
+ */
+export function operationIdTokens(operationId: string): string[] {
+  const parts = operationId.split(/[/._:]+/).filter(Boolean);
+  const last = parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
+  return last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[^A-Za-z0-9]+/).filter(Boolean).map((t) => t.toLowerCase());
+}
+
+/** Whether a noun comes from a verb: book → bookings, follow → followers, search → searches. */
+export function derivedFrom(noun: string, verb: string): boolean {
+  if (!noun || !verb) return false;
+  if (noun === verb) return true;
+  // unfollow → followers, unsubscribe → subscriptions: the undoing verb acts on the same thing.
+  if (/^un[a-z]{3,}/.test(verb) && derivedFrom(noun, verb.slice(2))) return true;
+  const stem = verb.endsWith("e") ? verb.slice(0, -1) : verb;
+  return noun.startsWith(stem) && /^(e?s|e?rs?|ings?|e?ments?|e?ions?|ations?|als?|ing)?$/.test(noun.slice(stem.length)) && noun.length - stem.length <= 6;
+}
+
+/** Tokens that are shared by meaning, singular or plural alike. */
+export function sameWord(a: string, b: string, singularOf: (w: string) => string): boolean {
+  return a === b || singularOf(a) === singularOf(b);
+}
+
+export { FILLER };

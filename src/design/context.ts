@@ -7,6 +7,30 @@
  *   ### <task>             the situation, then labelled parts: "Expected outcome:" and "Rules:" (bullets)
  */
 
+/** `inter init`'s placeholders (src/init/templates.ts): a brief that still holds one is not written yet. */
+const PLACEHOLDER = /<!--\s*TODO/g;
+
+/** The lines (1-based) where a `<!-- TODO … -->` placeholder starts; empty when the brief has none. */
+export function placeholderLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    for (; at < match.index; at++) if (text.charCodeAt(at) === 10) line++;
+    if (lines[lines.length - 1] !== line) lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * The brief without its HTML comments, each replaced by the line breaks it held (so line numbers stay): a comment is
+ * a note to whoever edits the file, never text for a rule, a Skill or a description. An unclosed `<!--` hides the rest,
+ * as it does when the Markdown is rendered.
+ */
+export function withoutComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\n]/g, ""));
+}
+
 export interface BriefTask {
   title: string;
   situation: string;
@@ -59,7 +83,6 @@ function sections(text: string): Section[] {
 const clean = (lines: string[]) =>
   lines
     .join("\n")
-    .replace(/<!--[\s\S]*?-->/g, "")
     .split(/\n\s*\n/)
     .map((p) => p.replace(/\s*\n\s*/g, " ").trim())
     .filter(Boolean)
@@ -124,7 +147,7 @@ function readTask(section: Section, children: Section[]): BriefTask {
 }
 
 export function parseBrief(text: string): Brief {
-  const all = sections(text);
+  const all = sections(withoutComments(text));
   const h1 = all.find((s) => s.level === 1);
   const tasksAt = all.findIndex((s) => s.level === 2 && /^tasks?\b|scenarios?/i.test(s.title));
   const overview = all.find((s) => s.level === 2 && /^(product|overview|about|description)\b/i.test(s.title));
@@ -132,7 +155,8 @@ export function parseBrief(text: string): Brief {
   const tasks: BriefTask[] = [];
   if (tasksAt >= 0) {
     for (let i = tasksAt + 1; i < all.length && all[i]!.level > 2; i++) {
-      if (all[i]!.level !== 3) continue;
+      // A heading that held only a comment names no task.
+      if (all[i]!.level !== 3 || !all[i]!.title) continue;
       const children: Section[] = [];
       for (let j = i + 1; j < all.length && all[j]!.level > 3; j++) children.push(all[j]!);
       tasks.push(readTask(all[i]!, children));

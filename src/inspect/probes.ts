@@ -1,37 +1,13 @@
 import { ownedTempDir } from "../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { sampleForPattern } from "./pattern-sample.js";
 import type { ProbeReuse } from "./probe-reuse.js";
 
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
 
-export interface HelpParameter {
-  name: string;
-  type?: string;
-  required?: boolean;
-  enum?: unknown[];
-  default?: unknown;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-}
-
-export interface HelpCommand {
-  name: string;
-  /** From --describe: the JSON Schema of what the command prints as `result`. */
-  outputSchema?: unknown;
-  description?: string;
-  parameters?: HelpParameter[];
-  destructive?: boolean;
-  permission?: string;
-  output?: string;
-}
+export type { HelpCommand, HelpParameter } from "./subjects.js";
+import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
 
 export interface Facts {
   binary: string;
@@ -50,6 +26,10 @@ export interface Facts {
   skillFiles: Record<string, string>;
   /** Files the CLI wrote under its state folder (issues stay local: F4). */
   stateFiles: string[];
+  /** Which command each probe ran on and why, or why none fitted (inspect/subjects.ts). */
+  subjects: Subjects;
+  /** The body fields the body probe piped to --json-input (I3, C5). */
+  bodyFields?: string[];
 }
 
 const parse = (text: string) => {
@@ -94,37 +74,6 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
   };
 }
 
-const FORMAT_SAMPLES: Record<string, string> = { date: "2026-05-04", "date-time": "2026-05-04T09:30:00Z", time: "09:30", email: "probe@example.com", uuid: "123e4567-e89b-42d3-a456-426614174000", uri: "https://example.com/probe", url: "https://example.com/probe", ipv4: "192.0.2.1" };
-const STRING_SAMPLES = ["inter-probe", "probe", "p1", "09:30", "2026-05-04", "1", "a", "A", "AB", "abc123", "PROBE"];
-
-/**
- * Sample values that pass a flag's declared type, enum and limits, so a probe reaches the behaviour it tests; `far`
- * asks for an identifier that exists nowhere (the not-found probe).
- */
-function sample(p: HelpParameter, far = false): string {
-  if (p.enum?.length) return String(p.enum.find((e) => e !== null));
-  if (p.type === "integer" || p.type === "number") {
-    const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
-    return String(low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1));
-  }
-  if (p.type === "boolean") return "true";
-  if (p.type === "object") return "{}";
-  if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
-  const fits = (v: string) => {
-    if (p.minLength !== undefined && v.length < p.minLength) return false;
-    if (p.maxLength !== undefined && v.length > p.maxLength) return false;
-    try {
-      return p.pattern === undefined || new RegExp(p.pattern, "u").test(v);
-    } catch {
-      return true;
-    }
-  };
-  const candidates = [...(far ? ["inter-probe-missing-id"] : []), ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []), ...STRING_SAMPLES].filter((v): v is string => v !== undefined);
-  return candidates.find(fits) ?? (p.minLength ? "p".repeat(p.minLength) : "inter-probe");
-}
-
-const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
-const fill = (c: HelpCommand, except?: string) => required(c).filter((p) => p.name !== except).flatMap((p) => [p.name, sample(p)]);
 const words = (c: HelpCommand) => c.name.split(" ");
 const HELP_SAMPLE = 24;
 const API_COMMAND = (c: HelpCommand) => !["skills", "issue create", "issue list", "issue show", "issue update"].includes(c.name);
@@ -200,37 +149,34 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     await Promise.all(sampled.map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
 
     const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}) }) as HelpCommand);
-    const list = detailed.find((c) => / list$/.test(c.name) && !required(c).length);
-    const get = detailed.find((c) => / get$/.test(c.name) && required(c).length === 1 && required(c)[0]!.type === "string");
-    const create = detailed.find((c) => / create$/.test(c.name) && required(c).length) ?? detailed.find((c) => c.permission === "write" && required(c).length);
-    const hostileTarget = get ?? detailed.find((c) => required(c).some((p) => p.type === "string"));
-    const hostileParam = hostileTarget && required(hostileTarget).find((p) => p.type === "string");
-    const typed = detailed.find((c) => (c.parameters ?? []).some((p) => p.type === "integer"));
-    const typedParam = typed?.parameters?.find((p) => p.type === "integer");
-    const destructive = detailed.find((c) => c.destructive);
-    // Without a credential, a command that needs one must stop before anything else (not at a --yes prompt).
-    const withAuth = detailed.find((c) => (c as { auth?: boolean }).auth && !c.destructive);
-    const hostile = (value: string) => hostileTarget && hostileParam ? probe([...words(hostileTarget), ...fill(hostileTarget, hostileParam.name), hostileParam.name, value]) : Promise.resolve(undefined);
+    // Each probe's command is chosen by what it takes and does (inspect/subjects.ts), never by its name.
+    const subjects = chooseSubjects(probePool(detailed, packageRoot));
+    const { list, paged, get, required: needy, dryRun: writer, body, destructive, auth: withAuth, typed, hostile: hostileTarget } = subjects.chosen;
+    const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
+    const hostile = (value: string) => (hostileTarget?.param ? probe([...on(hostileTarget), ...fill(hostileTarget.command, hostileTarget.param.name), hostileTarget.param.name, value]) : Promise.resolve(undefined));
     const credentialEnv = typeof help.json?.auth?.env === "string" ? help.json.auth.env : undefined;
     const apiEnv = api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
 
-    const envelope = create ? JSON.stringify({ ok: true, result: Object.fromEntries(required(create).map((p) => [p.name.replace(/^--/, ""), p.type === "integer" || p.type === "number" ? 1 : sample(p)])) }) : undefined;
+    // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
+    const piped = body ? bodyFor(body.command) : undefined;
+    const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
+    const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
     const [groupBare, jsonInputEnvelope, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne] = await Promise.all([
       group ? probe([group.name]) : undefined,
-      create && envelope ? probe([...words(create), "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
-      create ? probe(words(create)) : undefined,
+      body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
+      needy ? probe(on(needy)) : undefined,
       hostile("sk-interprobe0123456789abcdefABCDEF"),
       hostile("../../etc/passwd"),
       hostile("x;rm -rf /"),
       hostile("./.env"),
       hostile("inter\u0007probe"),
-      typed && typedParam ? probe([...words(typed), ...fill(typed, typedParam.name), typedParam.name, "not-a-number"]) : undefined,
-      probe([...(list ? words(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
-      create ? probe([...words(create), ...fill(create), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
-      destructive ? probe([...words(destructive), ...fill(destructive)], { env: apiEnv }) : undefined,
-      destructive ? probe([...words(destructive), ...fill(destructive), "--quiet"], { env: apiEnv }) : undefined,
-      create ? probe([...words(create), "--json-input"], { timeoutMs: 8000 }) : undefined,
-      withAuth && credentialEnv ? probe([...words(withAuth), ...fill(withAuth)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
+      typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
+      probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
+      writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
+      destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
+      destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
+      body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
+      withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
       Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
     ]);
 
@@ -243,17 +189,21 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     let listProbe: Probe | undefined;
     let listAgain: Probe | undefined;
     let listFields: Probe | undefined;
+    let pagedProbe: Probe | undefined;
     let getMissing: Probe | undefined;
     if (api.baseUrl && !api.unavailable) {
       const env = apiEnv;
-      [listProbe, listAgain, getMissing] = await Promise.all([
-        list ? probe(words(list), { env }) : undefined,
-        list ? probe(words(list), { env }) : undefined,
-        get ? probe([...words(get), required(get)[0]!.name, sample(required(get)[0]!, true)], { env }) : undefined,
+      const pagedOnList = !!paged && paged.command === list?.command;
+      [listProbe, listAgain, getMissing, pagedProbe] = await Promise.all([
+        list ? probe(on(list), { env }) : undefined,
+        list ? probe(on(list), { env }) : undefined,
+        get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+        paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
       ]);
+      if (pagedOnList) pagedProbe = listProbe;
       const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
       const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
-      if (list && field) listFields = await probe([...words(list), "--fields", field], { env });
+      if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
     }
 
     return {
@@ -261,7 +211,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       packageRoot,
       ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
       credentialEnv,
-      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, getMissing },
+      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
+      subjects,
+      ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,
       commandHelp,
       ...readFiles(packageRoot),

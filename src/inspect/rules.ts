@@ -1,4 +1,5 @@
 import type { Facts, Probe } from "./probes.js";
+import type { SubjectKind } from "./subjects.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";
 export type Status = "pass" | "fail" | "not applicable";
@@ -57,6 +58,32 @@ const version = (f: Facts) => {
   return String(json && typeof json === "object" && typeof json.version === "string" ? json.version : typeof json === "string" ? json : (f.probes.version?.stdout.trim() ?? ""));
 };
 const noApi = (f: Facts) => na(`needs the API: ${f.apiUnavailable}`);
+/** "not applicable" because no command fits the probe (inspect/subjects.ts says why). */
+const noSubject = (f: Facts, kind: SubjectKind, fallback: string) => na(f.subjects?.none[kind] ?? fallback);
+/** "<command> (<why it was chosen>)": which command a probe ran on. */
+const subject = (f: Facts, kind: SubjectKind) => {
+  const s = f.subjects?.chosen[kind];
+  return s ? `${s.command.name} (${s.why})` : "";
+};
+
+/**
+ * Whether the request a --json-input --dry-run would send carries the piped fields; undefined when it does or when
+ * the CLI does not show its request (then its exit status is the evidence).
+ */
+function bodyProblem(p: Probe, fields: string[]): string | undefined {
+  const request = data(p)?.request;
+  if (!request || typeof request !== "object") return undefined;
+  if (typeof request.body !== "string") return fields.length ? "the request it would send has no body" : undefined;
+  let keys: string[];
+  try {
+    const parsed = JSON.parse(request.body);
+    keys = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? Object.keys(parsed) : [];
+  } catch {
+    keys = [...new URLSearchParams(request.body).keys()];
+  }
+  const missing = fields.filter((k) => !keys.some((key) => key === k || key.startsWith(`${k}[`)));
+  return missing.length ? `the request it would send lacks the piped ${missing.join(", ")}` : undefined;
+}
 
 /** The Agent-Friendly CLI Spec v0.1 (docs/generated-cli.md): the 98 rules, judged only from what the probes observed. */
 export const RULES: Rule[] = [
@@ -125,9 +152,12 @@ export const RULES: Rule[] = [
   {
     id: "O8", group: "Output", priority: "P2", title: "paged output says total / has_more (or equivalent)",
     judge: (f) => {
-      if (!f.probes.list) return f.apiUnavailable ? noApi(f) : na("no list command");
-      const page = envelope(f.probes.list)?.page;
-      return verdict(!!page && typeof page.has_more === "boolean", page ? `page: ${JSON.stringify(page)}` : "no page information", f.probes.list);
+      if (!f.probes.paged) return f.subjects?.none.paged ? noSubject(f, "paged", "no command pages") : f.apiUnavailable ? noApi(f) : na("no command pages");
+      // Sample values for a command's required flags may be refused by the API: then its paging was not seen.
+      const filled = (f.subjects?.chosen.paged?.command.parameters ?? []).some((p) => p.required);
+      if (filled && f.probes.paged.exitCode !== 0) return na(`${subject(f, "paged")} refused the probe's sample values (exit ${f.probes.paged.exitCode}), so its paging was not seen`);
+      const page = envelope(f.probes.paged)?.page;
+      return verdict(!!page && typeof page.has_more === "boolean", `${subject(f, "paged")}: ${page ? `page: ${JSON.stringify(page)}` : "no page information"}`, f.probes.paged);
     },
   },
   { id: "O9", group: "Output", priority: "P2", title: "NDJSON available for large streams", judge: (f) => { const lines = f.probes.skillsNdjson?.stdout.trim().split("\n").filter(Boolean) ?? []; return verdict(f.probes.skillsNdjson?.exitCode === 0 && lines.every((l) => { try { JSON.parse(l); return true; } catch { return false; } }), `--ndjson printed ${lines.length} JSON lines`, f.probes.skillsNdjson); } },
@@ -153,29 +183,37 @@ export const RULES: Rule[] = [
   // Input
   { id: "I1", group: "Input", priority: "P1", title: "every flag has a --long-name", judge: (f) => (params(f).length ? verdict(params(f).every((p) => /^--[a-z0-9-]+$/.test(p.name)), "parameters are --long-names", f.probes.help) : na("no parameters")) },
   { id: "I2", group: "Input", priority: "P1", title: "no positional arguments whose meaning depends on order", judge: (f) => verdict(refused(f.probes.positional) && f.probes.positional?.exitCode === 2, "a stray argument is refused", f.probes.positional) },
-  { id: "I3", group: "Input", priority: "P2", title: "--json-input reads a body from stdin", judge: (f) => (f.probes.jsonInputEnvelope ? verdict(f.probes.jsonInputEnvelope.exitCode === 0, "a body piped to --json-input was accepted", f.probes.jsonInputEnvelope) : verdict(hasFlag(f, "--json-input"), "--json-input declared", f.probes.help)) },
-  { id: "I4", group: "Input", priority: "P1", title: "a missing required parameter is a structured error, exit 2", judge: (f) => (f.probes.createEmpty ? verdict(refused(f.probes.createEmpty) && f.probes.createEmpty.exitCode === 2, "create-like command with nothing", f.probes.createEmpty) : na("no command has required parameters")) },
-  { id: "I5", group: "Input", priority: "P1", title: "a wrongly typed value is a structured error, exit 2", judge: (f) => (f.probes.typedBad ? verdict(refused(f.probes.typedBad) && f.probes.typedBad.exitCode === 2, "a non-number for an integer flag", f.probes.typedBad) : na("no integer parameter to mistype")) },
+  {
+    id: "I3", group: "Input", priority: "P2", title: "--json-input reads a body from stdin",
+    judge: (f) => {
+      const p = f.probes.jsonInputEnvelope;
+      if (!p) return noSubject(f, "body", "no command takes a request body");
+      const problem = p.exitCode === 0 ? bodyProblem(p, f.bodyFields ?? []) : `exit ${p.exitCode}`;
+      return verdict(!problem, `${subject(f, "body")}: ${problem ? `a body piped to --json-input was not taken (${problem})` : `a body piped to --json-input (${(f.bodyFields ?? []).join(", ") || "no fields"}) is the request's body`}`, p);
+    },
+  },
+  { id: "I4", group: "Input", priority: "P1", title: "a missing required parameter is a structured error, exit 2", judge: (f) => (f.probes.createEmpty ? verdict(refused(f.probes.createEmpty) && f.probes.createEmpty.exitCode === 2, `${subject(f, "required")} called with nothing`, f.probes.createEmpty) : noSubject(f, "required", "no command has required parameters")) },
+  { id: "I5", group: "Input", priority: "P1", title: "a wrongly typed value is a structured error, exit 2", judge: (f) => (f.probes.typedBad ? verdict(refused(f.probes.typedBad) && f.probes.typedBad.exitCode === 2, "a non-number for an integer flag", f.probes.typedBad) : noSubject(f, "typed", "no integer parameter to mistype")) },
   { id: "I6", group: "Input", priority: "P2", title: "booleans have --x and --no-x", judge: (f) => { const bools = params(f).filter((p) => p.type === "boolean"); return bools.length ? verdict(bools.every((p) => "negation" in p), `${bools.length} boolean flags declare --no-x`, f.probes.help) : na("no boolean parameters"); } },
   { id: "I7", group: "Input", priority: "P2", title: "arrays as repeated flags or comma lists", judge: (f) => { const arrays = params(f).filter((p) => p.type === "array"); return arrays.length ? verdict(arrays.every((p) => "items" in p), "array parameters declare their items", f.probes.help) : na("no array parameters"); } },
   { id: "I8", group: "Input", priority: "P1", title: "no hidden state changes behaviour", judge: (f) => verdict(!!f.probes.help && f.probes.help.stdout === f.probes.helpFreshHome?.stdout, "help is identical under a fresh HOME", f.probes.help, f.probes.helpFreshHome) },
-  { id: "I9", group: "Input", priority: "P1", title: "authentication never prompts (environment or flags only)", judge: (f) => (f.probes.noCredential ? verdict(!f.probes.noCredential.timedOut && refused(f.probes.noCredential), "without a credential the CLI stops with an error", f.probes.noCredential) : na("no command needs a credential")) },
+  { id: "I9", group: "Input", priority: "P1", title: "authentication never prompts (environment or flags only)", judge: (f) => (f.probes.noCredential ? verdict(!f.probes.noCredential.timedOut && refused(f.probes.noCredential), "without a credential the CLI stops with an error", f.probes.noCredential) : noSubject(f, "auth", "no command needs a credential")) },
   // Safety
-  { id: "S1", group: "Safety", priority: "P1", title: "destructive operations refuse without --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(refused(f.probes.destructiveRefused), "refused without --yes", f.probes.destructiveRefused) : na("no destructive command")) },
-  { id: "S2", group: "Safety", priority: "P2", title: "the refusal names --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(f.probes.destructiveRefused.stderr.includes("--yes"), "the error mentions --yes", f.probes.destructiveRefused) : na("no destructive command")) },
+  { id: "S1", group: "Safety", priority: "P1", title: "destructive operations refuse without --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(refused(f.probes.destructiveRefused), "refused without --yes", f.probes.destructiveRefused) : noSubject(f, "destructive", "no destructive command")) },
+  { id: "S2", group: "Safety", priority: "P2", title: "the refusal names --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(f.probes.destructiveRefused.stderr.includes("--yes"), "the error mentions --yes", f.probes.destructiveRefused) : noSubject(f, "destructive", "no destructive command")) },
   { id: "S3", group: "Safety", priority: "P2", title: "--dry-run previews", judge: (f) => (f.probes.dryRun ? verdict(f.probes.dryRun.exitCode === 0 && !!f.probes.dryRun.json && !f.probes.dryRun.stdout.includes("inter-probe-credential"), "dry run printed the request, credential hidden", f.probes.dryRun) : verdict(hasFlag(f, "--dry-run"), "--dry-run declared", f.probes.help)) },
-  { id: "S4", group: "Safety", priority: "P1", title: ".. traversal and control characters in inputs are refused", judge: (f) => (f.probes.traversal ? verdict(refused(f.probes.traversal) && refused(f.probes.control), "both refused", f.probes.traversal, f.probes.control) : na("no command takes a string value")) },
+  { id: "S4", group: "Safety", priority: "P1", title: ".. traversal and control characters in inputs are refused", judge: (f) => (f.probes.traversal ? verdict(refused(f.probes.traversal) && refused(f.probes.control), "both refused", f.probes.traversal, f.probes.control) : noSubject(f, "hostile", "no command takes a string value")) },
   { id: "S5", group: "Safety", priority: "P2", title: "no self-update", judge: (f) => { const pkg = JSON.parse(f.files["package.json"] ?? "{}"); const hooks = Object.keys(pkg.scripts ?? {}).filter((s) => /install|prepare/.test(s)); const updater = f.commands.some((c) => /\b(self-update|upgrade)\b/.test(c.name)); return verdict(!hooks.length && !updater, hooks.length ? `install hooks: ${hooks.join(", ")}` : "no install hooks or updater command"); } },
   { id: "S6", group: "Safety", priority: "P2", title: "destructive commands are marked destructive: true in help", judge: (f) => { const d = f.commands.filter((c) => c.destructive === true); return d.length ? verdict(true, `marked: ${d.map((c) => c.name).join(", ")}`, f.probes.help) : f.probes.destructiveRefused ? verdict(false, "a command refused without --yes but is not marked") : na("no destructive command"); } },
-  { id: "S7", group: "Safety", priority: "P2", title: "--quiet never bypasses --yes", judge: (f) => (f.probes.destructiveQuiet ? verdict(refused(f.probes.destructiveQuiet), "still refused with --quiet", f.probes.destructiveQuiet) : na("no destructive command")) },
+  { id: "S7", group: "Safety", priority: "P2", title: "--quiet never bypasses --yes", judge: (f) => (f.probes.destructiveQuiet ? verdict(refused(f.probes.destructiveQuiet), "still refused with --quiet", f.probes.destructiveQuiet) : noSubject(f, "destructive", "no destructive command")) },
   { id: "S8", group: "Safety", priority: "P1", title: "a --sanitize flag cleans external input", judge: (f) => verdict(hasFlag(f, "--sanitize"), "--sanitize declared", f.probes.help) },
   // Exit codes
   { id: "X1", group: "Exit codes", priority: "P1", title: "0 success", judge: (f) => verdict(f.probes.help?.exitCode === 0 && f.probes.skills?.exitCode === 0, "successful calls exit 0", f.probes.skills) },
   { id: "X2", group: "Exit codes", priority: "P2", title: "1 general", judge: (f) => (f.probes.help?.json?.exitCodes?.["1"] ? verdict(true, "exit 1 documented for general errors (not provoked)", f.probes.help) : na("a general failure cannot be provoked safely, and none is documented")) },
   { id: "X3", group: "Exit codes", priority: "P0", title: "2 usage or parameter error", judge: (f) => verdict(f.probes.bogus?.exitCode === 2, `bogus flag exit ${f.probes.bogus?.exitCode}`, f.probes.bogus) },
-  { id: "X4", group: "Exit codes", priority: "P2", title: "10 auth", judge: (f) => (f.probes.noCredential ? verdict(f.probes.noCredential.exitCode === 10, `missing credential exit ${f.probes.noCredential.exitCode}`, f.probes.noCredential) : na("no command needs a credential")) },
+  { id: "X4", group: "Exit codes", priority: "P2", title: "10 auth", judge: (f) => (f.probes.noCredential ? verdict(f.probes.noCredential.exitCode === 10, `missing credential exit ${f.probes.noCredential.exitCode}`, f.probes.noCredential) : noSubject(f, "auth", "no command needs a credential")) },
   { id: "X5", group: "Exit codes", priority: "P2", title: "11 permission", judge: (f) => (f.probes.help?.json?.exitCodes?.["11"] ? verdict(true, "exit 11 documented (a permission failure cannot be provoked from outside)", f.probes.help) : na("a permission failure cannot be provoked from outside")) },
-  { id: "X6", group: "Exit codes", priority: "P2", title: "20 not found", judge: (f) => (f.probes.getMissing ? verdict(f.probes.getMissing.exitCode === 20, `missing id exit ${f.probes.getMissing.exitCode}`, f.probes.getMissing) : f.apiUnavailable ? noApi(f) : na("no get-like command")) },
+  { id: "X6", group: "Exit codes", priority: "P2", title: "20 not found", judge: (f) => (f.probes.getMissing ? verdict(f.probes.getMissing.exitCode === 20, `${subject(f, "get")}: missing id exit ${f.probes.getMissing.exitCode}`, f.probes.getMissing) : f.subjects?.none.get ? noSubject(f, "get", "no get-like command") : f.apiUnavailable ? noApi(f) : na("no get-like command")) },
   { id: "X7", group: "Exit codes", priority: "P2", title: "30 conflict or failed precondition", judge: (f) => (f.probes.issueBadTransition ? verdict(f.probes.issueBadTransition.exitCode === 30, `forbidden issue transition exit ${f.probes.issueBadTransition.exitCode}`, f.probes.issueBadTransition) : na("no conflict could be provoked")) },
   {
     id: "X8", group: "Exit codes", priority: "P2", title: "exit code matches the error code",
@@ -192,7 +230,7 @@ export const RULES: Rule[] = [
   { id: "C2", group: "Composability", priority: "P0", title: "logs, progress and warnings go to stderr", judge: (f) => { const ok = [f.probes.help, f.probes.skills, f.probes.list].filter((p): p is Probe => !!p && p.exitCode === 0); return verdict(ok.every((p) => p.json !== undefined), "nothing but data on stdout; anything else would be on stderr", f.probes.skills); } },
   { id: "C3", group: "Composability", priority: "P2", title: "| jq . works", judge: (f) => verdict(f.probes.skills?.json !== undefined && f.probes.help?.json !== undefined, "stdout is valid JSON", f.probes.skills) },
   { id: "C4", group: "Composability", priority: "P2", title: "--quiet silences non-essential stderr", judge: (f) => verdict(f.probes.skillsQuiet?.exitCode === 0 && f.probes.skillsQuiet.stderr === "" && Array.isArray(f.probes.skillsQuiet.json), "--quiet: data only, stderr empty", f.probes.skillsQuiet) },
-  { id: "C5", group: "Composability", priority: "P2", title: "one command's JSON output feeds another's --json-input", judge: (f) => (f.probes.jsonInputEnvelope ? verdict(f.probes.jsonInputEnvelope.exitCode === 0, "an {ok, data} envelope on stdin was accepted", f.probes.jsonInputEnvelope) : na("no command takes a body")) },
+  { id: "C5", group: "Composability", priority: "P2", title: "one command's JSON output feeds another's --json-input", judge: (f) => (f.probes.jsonInputEnvelope ? verdict(f.probes.jsonInputEnvelope.exitCode === 0, `${subject(f, "body")}: an {ok, result} envelope, as commands print it, on stdin was accepted`, f.probes.jsonInputEnvelope) : noSubject(f, "body", "no command takes a body")) },
   { id: "C6", group: "Composability", priority: "P1", title: "no prompt when piped (echo | cli cmd returns)", judge: (f) => verdict(!!f.probes.barePipe && !f.probes.barePipe.timedOut, `returned in ${f.probes.barePipe?.durationMs} ms`, f.probes.barePipe) },
   { id: "C7", group: "Composability", priority: "P2", title: "the same read gives the same result", judge: (f) => (f.probes.list && f.probes.listAgain ? verdict(f.probes.list.stdout === f.probes.listAgain.stdout, "two identical list calls", f.probes.list, f.probes.listAgain) : verdict(f.probes.help?.stdout === f.probes.helpFreshHome?.stdout, "two identical help calls", f.probes.help)) },
   // Naming
@@ -217,14 +255,14 @@ export const RULES: Rule[] = [
   { id: "F8", group: "Feedback", priority: "P2", title: "every listed issue has a status", judge: (f) => { const rows = data(f.probes.issueList); return verdict(Array.isArray(rows) && rows.length > 0 && rows.every((i: { status?: unknown }) => typeof i.status === "string"), "statuses present", f.probes.issueList); } },
   // Guardrails
   { id: "G1", group: "Guardrails", priority: "P1", title: "unknown flags exit 2", judge: (f) => verdict(f.probes.bogus?.exitCode === 2 && structured(f.probes.bogus), "bogus flag refused with exit 2", f.probes.bogus) },
-  { id: "G2", group: "Guardrails", priority: "P1", title: "values that look like keys or tokens are refused with a code naming SECRET", judge: (f) => (f.probes.secret ? verdict(refused(f.probes.secret) && /SECRET/.test(f.probes.secret.error?.code ?? "") && !f.probes.secret.stderr.includes("sk-interprobe0123456789"), "sk-… refused, not echoed", f.probes.secret) : na("no command takes a string value")) },
-  { id: "G3", group: "Guardrails", priority: "P1", title: "sensitive paths (.env, *.key, *.pem, id_rsa) are refused", judge: (f) => (f.probes.sensitive ? verdict(refused(f.probes.sensitive), "./.env refused", f.probes.sensitive) : na("no command takes a string value")) },
+  { id: "G2", group: "Guardrails", priority: "P1", title: "values that look like keys or tokens are refused with a code naming SECRET", judge: (f) => (f.probes.secret ? verdict(refused(f.probes.secret) && /SECRET/.test(f.probes.secret.error?.code ?? "") && !f.probes.secret.stderr.includes("sk-interprobe0123456789"), "sk-… refused, not echoed", f.probes.secret) : noSubject(f, "hostile", "no command takes a string value")) },
+  { id: "G3", group: "Guardrails", priority: "P1", title: "sensitive paths (.env, *.key, *.pem, id_rsa) are refused", judge: (f) => (f.probes.sensitive ? verdict(refused(f.probes.sensitive), "./.env refused", f.probes.sensitive) : noSubject(f, "hostile", "no command takes a string value")) },
   { id: "G4", group: "Guardrails", priority: "P2", title: "each command declares its permission (read / write / delete)", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => ["read", "write", "delete"].includes(String(c.permission))), "permission declared", f.probes.help) : na("no commands")) },
   { id: "G5", group: "Guardrails", priority: "P2", title: "output can redact PII", judge: (f) => verdict(hasFlag(f, "--redact"), "--redact declared", f.probes.help) },
-  { id: "G6", group: "Guardrails", priority: "P1", title: "a missing precondition (no credential, no base URL) is a structured error", judge: (f) => (f.probes.noCredential ? verdict(refused(f.probes.noCredential), "no credential → structured error", f.probes.noCredential) : na("no command needs a credential")) },
+  { id: "G6", group: "Guardrails", priority: "P1", title: "a missing precondition (no credential, no base URL) is a structured error", judge: (f) => (f.probes.noCredential ? verdict(refused(f.probes.noCredential), "no credential → structured error", f.probes.noCredential) : noSubject(f, "auth", "no command needs a credential")) },
   { id: "G7", group: "Guardrails", priority: "P2", title: "batch sizes are bounded", judge: (f) => verdict(hasFlag(f, "--max-pages"), "--max-pages bounds --all", f.probes.help) },
-  { id: "G8", group: "Guardrails", priority: "P1", title: "shell metacharacters in identifiers and paths are refused", judge: (f) => (f.probes.shell ? verdict(refused(f.probes.shell), "x;rm -rf / refused", f.probes.shell) : na("no command takes an identifier")) },
-  { id: "G9", group: "Guardrails", priority: "P1", title: "if a guardrail itself errors, the command is refused (fail closed)", judge: (f) => (f.probes.secret ? verdict([f.probes.secret, f.probes.traversal, f.probes.shell, f.probes.sensitive, f.probes.control].every(refused), "every hostile value was refused (a guardrail's own failure cannot be provoked from outside)", f.probes.secret) : na("no command takes a string value")) },
+  { id: "G8", group: "Guardrails", priority: "P1", title: "shell metacharacters in identifiers and paths are refused", judge: (f) => (f.probes.shell ? verdict(refused(f.probes.shell), "x;rm -rf / refused", f.probes.shell) : noSubject(f, "hostile", "no command takes an identifier")) },
+  { id: "G9", group: "Guardrails", priority: "P1", title: "if a guardrail itself errors, the command is refused (fail closed)", judge: (f) => (f.probes.secret ? verdict([f.probes.secret, f.probes.traversal, f.probes.shell, f.probes.sensitive, f.probes.control].every(refused), "every hostile value was refused (a guardrail's own failure cannot be provoked from outside)", f.probes.secret) : noSubject(f, "hostile", "no command takes a string value")) },
 ];
 
 const CORE = new Set("O1 O2 O3 E1 E4 E5 E7 E8 X3 X9 C1 C2 I4 I5 S1 S4 G1 G2 G3 G8".split(" "));

@@ -7,9 +7,12 @@ import { toInterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import { openProject, type Project } from "../cli/project.js";
 import { outDir } from "../tasks/design.js";
+import { placeholderLines } from "../design/context.js";
 
 export interface Blocker {
   stage: "generation" | "evaluation";
+  /** The error code the command it blocks fails with (CONTEXT_INCOMPLETE: `inter build` refuses the same brief). */
+  code?: string;
   what: string;
   /** Who can clear it: a missing input file, a person's decision or secret, or work an agent can do. */
   requires: "input" | "human" | "agent";
@@ -41,8 +44,7 @@ export interface StatusReport {
   cache: { dir: string; objects: number; bytes: number } | null;
 }
 
-/** Placeholders `inter init` and `inter eval new` leave for a person or agent to replace. */
-const CONTEXT_TODO = /<!--\s*TODO/;
+/** Placeholders `inter eval new` leaves for a person or agent to replace (`inter init`'s: design/context.ts). */
 const PLAN_FILL = /<<FILL ME/;
 
 const sha = (file: string) => sha256(readFileSync(file));
@@ -72,7 +74,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     cache: null,
   };
   if (!report.config.found) {
-    report.blockers.push({ stage: "generation", what: "no intermesh.config.ts here or above", requires: "agent", next: "inter init --name <Product> --openapi <path/to/openapi.yaml>" });
+    report.blockers.push({ stage: "generation", code: "WORKSPACE_NOT_FOUND", what: "no intermesh.config.ts here or above", requires: "agent", next: "inter init --name <Product> --openapi <path/to/openapi.yaml>" });
     return report;
   }
   let project: Project;
@@ -81,7 +83,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   } catch (error) {
     const err = toInterError(error);
     report.config.error = { code: err.code, message: err.message, suggestion: err.suggestion };
-    report.blockers.push({ stage: "generation", what: `the config does not load (${err.code}): ${err.message}`, requires: "agent", next: `inter build --json  # after: ${err.suggestion}` });
+    report.blockers.push({ stage: "generation", code: err.code, what: `the config does not load (${err.code}): ${err.message}`, requires: "agent", next: `inter build --json  # after: ${err.suggestion}` });
     return report;
   }
   report.config.valid = true;
@@ -100,12 +102,15 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   const block = (b: Blocker) => report.blockers.push(b);
   for (const input of report.inputs) {
     const at = rel(input.pattern);
-    if (input.role === "openapi" && !input.files.length) block({ stage: "generation", what: `the OpenAPI document ${input.pattern} does not exist`, requires: "input", next: `cp <your-openapi.yaml> ${at}` });
-    if (input.role === "context" && !input.files.length) block({ stage: "generation", what: `the product brief ${input.pattern} does not exist`, requires: "agent", next: `inter init${cwd === root ? "" : ` --dir ${relative(cwd, root) || "."}`}  # writes a skeleton; then fill it in` });
-    if (input.role === "context" && input.files.some((f) => CONTEXT_TODO.test(readFileSync(join(root, f.path), "utf8")))) {
-      block({ stage: "generation", what: `${input.pattern} still has TODO placeholders`, requires: "agent", next: `$EDITOR ${at}  # replace every TODO (Skill intermesh-context); a person confirms the rules` });
+    if (input.role === "openapi" && !input.files.length) block({ stage: "generation", code: "INPUT_NOT_FOUND", what: `the OpenAPI document ${input.pattern} does not exist`, requires: "input", next: `cp <your-openapi.yaml> ${at}` });
+    if (input.role === "context" && !input.files.length) block({ stage: "generation", code: "INPUT_NOT_FOUND", what: `the product brief ${input.pattern} does not exist`, requires: "agent", next: `inter init${cwd === root ? "" : ` --dir ${relative(cwd, root) || "."}`}  # writes a skeleton; then fill it in` });
+    if (input.role === "context") {
+      // The same check `inter build` refuses with (tasks/skills.ts): the same code, the same lines.
+      const todos = input.files.map((f) => ({ path: f.path, lines: placeholderLines(readFileSync(join(root, f.path), "utf8")) })).filter((f) => f.lines.length);
+      const where = todos.map((f) => `${f.path === input.pattern ? "" : `${f.path} `}line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}`).join("; ");
+      if (todos.length) block({ stage: "generation", code: "CONTEXT_INCOMPLETE", what: `${input.pattern} still has TODO placeholders (${where})`, requires: "agent", next: `$EDITOR ${at}  # replace every TODO (Skill intermesh-context); a person confirms the rules` });
     }
-    if (input.role === "plan" && !input.files.length) block({ stage: "evaluation", what: `the evaluation plan ${input.pattern} does not exist`, requires: "agent", next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}` });
+    if (input.role === "plan" && !input.files.length) block({ stage: "evaluation", code: "INPUT_NOT_FOUND", what: `the evaluation plan ${input.pattern} does not exist`, requires: "agent", next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}` });
     if (input.role === "plan" && input.files.some((f) => PLAN_FILL.test(readFileSync(join(root, f.path), "utf8")))) block({ stage: "evaluation", what: `${input.pattern} still has <<FILL ME>> placeholders`, requires: "agent", next: `inter eval validate ${at}` });
   }
   if (!config.targets?.eval) block({ stage: "evaluation", what: "no targets.eval in the config", requires: "agent", next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config` });
@@ -164,7 +169,7 @@ export function statusText(r: StatusReport): string {
     "",
     `generation  ${r.ready ? "ready" : "BLOCKED"}`,
     `evaluation  ${r.evaluationReady ? "ready" : "BLOCKED"}`,
-    ...r.blockers.map((b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.what}\n      next: ${b.next}`),
+    ...r.blockers.map((b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.code ? `${b.code}: ` : ""}${b.what}\n      next: ${b.next}`),
   ];
   return lines.join("\n");
 }

@@ -17,14 +17,38 @@ export const MAX_BRIEF_BYTES = 1024 * 1024;
 /** Each Skill is a folder in the tarball and a line in every agent's Skill index; past this an index stops helping. */
 export const MAX_SKILLS = 1000;
 
-function readBrief(root: string, files: { path: string }[]): string {
+/**
+ * A brief that still holds `inter init`'s TODO placeholders is refused (CONTEXT_INCOMPLETE, the blocker `inter status`
+ * reports): a candidate built from it would ship the placeholders as rules and Skills. Nothing else is touched: the
+ * tasks after this one are skipped, so the last candidate, its receipt and the cache stay as they were.
+ */
+function refusePlaceholders(root: string, files: Array<{ path: string; text: string }>, placeholderLines: (text: string) => number[]): void {
+  const found = files.map((f) => ({ file: f.path, lines: placeholderLines(f.text) })).filter((f) => f.lines.length);
+  if (!found.length) return;
+  const where = found.map((f) => `${f.file} (line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")})`).join("; ");
+  const names = found.map((f) => f.file).join(", ");
+  throw new InterError(
+    "CONTEXT_INCOMPLETE",
+    `The brief is not written yet: inter init's TODO placeholders are still in ${where}.`,
+    `Replace every <!-- TODO … --> in ${names} with your product's brief (docs/context.md; the intermesh-context Skill helps), then run inter build again.`,
+    {
+      file: found[0]!.file,
+      lines: found[0]!.lines,
+      files: found,
+      next: `$EDITOR ${names}  # replace every TODO (Skill intermesh-context); a person confirms the rules`,
+      next_actions: [{ command: "inter", args: ["--json", "build"], cwd: root, after: `every <!-- TODO … --> in ${names} is replaced` }],
+    },
+  );
+}
+
+function readBrief(root: string, files: { path: string }[]): Array<{ path: string; text: string }> {
   const sizes = files.map((f) => statSync(join(root, f.path)).size);
   const bytes = sizes.reduce((a, b) => a + b, 0);
   if (bytes > MAX_BRIEF_BYTES) {
     const names = files.map((f) => f.path).join(", ");
     throw new InterError("INPUT_TOO_LARGE", `${names}: the brief is ${bytes} bytes, over the ${MAX_BRIEF_BYTES}-byte limit`, "Keep context.md to what an agent needs: the product, its rules and one `###` section per task users do.", { file: names, bytes, limit: MAX_BRIEF_BYTES });
   }
-  return files.map((f) => readFileSync(join(root, f.path), "utf8")).join("\n\n");
+  return files.map((f) => ({ path: f.path, text: readFileSync(join(root, f.path), "utf8") }));
 }
 
 /** Plans one Skill per task of the brief; only this task (and design) re-run when context.md changes. */
@@ -41,9 +65,11 @@ export function skillsTask(config: InterConfig): TaskSpec {
     outputs: [SKILLS_FILE],
     env: [],
     async run(ctx) {
-      const [{ parseBrief }, { planSkills }] = await Promise.all([import("../design/context.js"), import("../design/skills.js")]);
+      const [{ parseBrief, placeholderLines }, { planSkills }] = await Promise.all([import("../design/context.js"), import("../design/skills.js")]);
       const files = contextInputs(ctx.deps.discover!);
-      const text = readBrief(ctx.root, files);
+      const briefs = readBrief(ctx.root, files);
+      refusePlaceholders(ctx.root, briefs, placeholderLines);
+      const text = briefs.map((b) => b.text).join("\n\n");
       const { commands } = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
       const warnings: string[] = [];
       if (!files.length) warnings.push("no inputs.context in the config: without a brief no Skills are planned");

@@ -35,10 +35,35 @@ describe("inter init", () => {
     expect(read(dir, ".gitignore").split("\n")).toEqual(expect.arrayContaining([".intermesh/", "dist/"]));
     expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toBe(read(REPO, "skills/intermesh-workspace/SKILL.md"));
 
+    // The skeleton's TODOs are not a brief: the build refuses with the blocker `inter status` reports.
+    const todoLines = read(dir, "inputs/context.md").split("\n").flatMap((l, i) => (l.includes("<!-- TODO") ? [i + 1] : []));
+    const refused = await inter(dir, ["build", "--json"]);
+    expect(refused.exitCode, refused.stdout).toBe(2);
+    expect(refused.json.error).toMatchObject({
+      code: "CONTEXT_INCOMPLETE",
+      message: expect.stringContaining(`inputs/context.md (lines ${todoLines.join(", ")})`),
+      suggestion: expect.stringContaining("Replace every <!-- TODO"),
+      details: { file: "inputs/context.md", lines: todoLines, next_actions: [{ command: "inter", args: ["--json", "build"], cwd: expect.any(String) }] },
+    });
+    expect(existsSync(join(dir, "dist/cli.tgz"))).toBe(false);
+    const status = await inter(dir, ["status", "--json"]);
+    expect(status.json.data.blockers).toContainEqual(expect.objectContaining({ stage: "generation", code: "CONTEXT_INCOMPLETE" }));
+
+    writeFileSync(join(dir, "inputs/context.md"), "# Acme Rooms\n\nAcme Rooms books meeting rooms. <!-- a note for editors -->\n\n## Tasks and scenarios\n\n### Book a room\n\nA user books a room.\n\nExpected outcome: the booking exists.\n");
     const build = await inter(dir, ["build", "--json"]);
     expect(build.exitCode, build.stdout).toBe(0);
-    expect(existsSync(join(dir, "dist/cli.tgz"))).toBe(true);
-  });
+    const candidate = readFileSync(join(dir, "dist/cli.tgz"));
+    const receipt = read(dir, "dist/receipt.json");
+    expect(read(dir, "dist/capabilities.json")).not.toContain("<!--");
+
+    // A TODO back in the brief: refused again, and the last candidate, its receipt and the cache stay as they were.
+    writeFileSync(join(dir, "inputs/context.md"), `${read(dir, "inputs/context.md")}\n<!-- TODO: a second task -->\n`);
+    const again = await inter(dir, ["build", "--json"]);
+    expect(again.exitCode).toBe(2);
+    expect(again.json.error.details).toMatchObject({ lines: [13] });
+    expect(readFileSync(join(dir, "dist/cli.tgz")).equals(candidate)).toBe(true);
+    expect(read(dir, "dist/receipt.json")).toBe(receipt);
+  }, 60_000);
 
   it("--dry-run lists every step and whether its file exists, and writes nothing", async () => {
     const dir = empty();
@@ -166,6 +191,9 @@ describe("inter status", () => {
       "generation/agent: $EDITOR inputs/context.md  # replace every TODO (Skill intermesh-context); a person confirms the rules",
       "evaluation/agent: inter eval new evals --candidate dist/cli.tgz  # then set targets.eval.plan in the config",
     ]);
+    // The same code `inter build` refuses the brief with, and where the placeholders are.
+    expect(s.blockers.map((b: any) => b.code)).toEqual(["INPUT_NOT_FOUND", "CONTEXT_INCOMPLETE", undefined]);
+    expect(s.blockers[1].what).toMatch(/^inputs\/context\.md still has TODO placeholders \(lines 3, /);
     expect(s.credential).toEqual({ env: "ACME_API_KEY", set: false });
   });
 

@@ -1,0 +1,321 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sampleForPattern } from "./pattern-sample.js";
+
+/**
+ * Which command each probe runs on, chosen by what the command takes and does — never by the words of its name
+ * (issue #28: the body probe took the first `* create`, which on Spotify takes no body, and failed I3 although 19
+ * commands take one). A body probe runs on a command that takes a body, a paging probe on one that pages, the
+ * missing-id probe on a read whose one required flag goes into the path, and so on. The facts come from the CLI's help
+ * (`jsonInput`, `pagination`, `method`, `permission`, `destructive`, `auth`, each parameter's type and limits) and,
+ * when the package carries a generated manifest, from it too: where each flag goes (`in`: path, query, header, cookie,
+ * body) and its name on the wire. A probe with no fitting command is not run, and its rules are "not applicable" with
+ * the reason kept here.
+ */
+
+export interface HelpParameter {
+  name: string;
+  type?: string;
+  required?: boolean;
+  enum?: unknown[];
+  default?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  /** An array's item type. */
+  items?: string;
+  /** Where the value goes, from the package's manifest (help does not say). */
+  in?: "path" | "query" | "header" | "cookie" | "body";
+  /** Its name in the request, from the package's manifest. */
+  wire?: string;
+}
+
+export interface HelpCommand {
+  name: string;
+  /** From --describe: the JSON Schema of what the command prints as `result`. */
+  outputSchema?: unknown;
+  description?: string;
+  parameters?: HelpParameter[];
+  destructive?: boolean;
+  permission?: string;
+  output?: string;
+  method?: string;
+  /** Whether the command takes a request body (`--json-input`). */
+  jsonInput?: boolean;
+  /** Present when the command pages. */
+  pagination?: unknown;
+  auth?: unknown;
+}
+
+/** The probes that run on a chosen API command. */
+export type SubjectKind = "list" | "paged" | "get" | "required" | "dryRun" | "body" | "destructive" | "auth" | "typed" | "hostile";
+
+export interface Subject {
+  command: HelpCommand;
+  /** Why this command fits the probe. */
+  why: string;
+  /** The flag the probe is about (the mistyped one, the hostile one, the identifier). */
+  param?: HelpParameter;
+}
+
+export interface Subjects {
+  chosen: Partial<Record<SubjectKind, Subject>>;
+  /** Why a probe has no subject, for its rules' "not applicable". */
+  none: Partial<Record<SubjectKind, string>>;
+}
+
+const FORMAT_SAMPLES: Record<string, string> = { date: "2026-05-04", "date-time": "2026-05-04T09:30:00Z", time: "09:30", email: "probe@example.com", uuid: "123e4567-e89b-42d3-a456-426614174000", uri: "https://example.com/probe", url: "https://example.com/probe", ipv4: "192.0.2.1" };
+const STRING_SAMPLES = ["inter-probe", "probe", "p1", "09:30", "2026-05-04", "1", "a", "A", "AB", "abc123", "PROBE"];
+const SCALARS = new Set(["string", "integer", "number", "boolean"]);
+
+function fits(p: HelpParameter, v: string): boolean {
+  if (p.minLength !== undefined && v.length < p.minLength) return false;
+  if (p.maxLength !== undefined && v.length > p.maxLength) return false;
+  try {
+    return p.pattern === undefined || new RegExp(p.pattern, "u").test(v);
+  } catch {
+    return true;
+  }
+}
+
+/** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
+function sampleOrNone(p: HelpParameter, far = false): string | undefined {
+  if (p.enum?.length) {
+    const value = p.enum.find((e) => e !== null && e !== undefined);
+    return value === undefined ? undefined : String(value);
+  }
+  const type = p.type === "array" ? (p.items ?? "string") : p.type;
+  if (type === "integer" || type === "number") {
+    const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
+    return String(low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1));
+  }
+  if (type === "boolean") return "true";
+  if (type === "object") return "{}";
+  if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
+  const candidates = [...(far ? ["inter-probe-missing-id"] : []), ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []), ...STRING_SAMPLES].filter((v): v is string => v !== undefined);
+  const found = candidates.find((v) => fits(p, v));
+  if (found !== undefined) return found;
+  if (p.minLength && !p.pattern) return "p".repeat(p.minLength);
+  return undefined;
+}
+
+/**
+ * A sample value for a flag (see sampleOrNone); `far` asks for an identifier that exists nowhere (the not-found probe).
+ * When nothing fits, a plain string: the probe then meets the CLI's validation, which is evidence too.
+ */
+export function sample(p: HelpParameter, far = false): string {
+  return sampleOrNone(p, far) ?? (p.minLength ? "p".repeat(p.minLength) : "inter-probe");
+}
+
+/** The value a sample stands for in a JSON body. */
+function bodyValue(p: HelpParameter): unknown {
+  const text = sample(p);
+  const typed = (type: string | undefined, v: string) => (type === "integer" || type === "number" ? Number(v) : type === "boolean" ? v === "true" : v);
+  if (p.type === "array") return [typed(p.items, text)];
+  if (p.type === "object") return {};
+  return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(p.type, text);
+}
+
+export const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
+const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
+/** Every required flag (but `except`) can be given a valid value. */
+export const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
+/** The required flags (but `except`, and body fields when the body comes from stdin) with sample values. */
+export const fill = (c: HelpCommand, except?: string, skipBody = false) =>
+  required(c)
+    .filter((p) => p.name !== except && !(skipBody && p.in === "body"))
+    .flatMap((p) => [p.name, sample(p)]);
+const reads = (c: HelpCommand) => c.permission === "read" || (c.permission === undefined && c.method?.toUpperCase() === "GET");
+const writes = (c: HelpCommand) => c.permission === "write" || (c.permission === undefined && ["POST", "PUT", "PATCH"].includes(c.method?.toUpperCase() ?? ""));
+const simple = (p: HelpParameter) => (SCALARS.has(p.type ?? "") || (p.type === "array" && SCALARS.has(p.items ?? "string"))) && canSample(p);
+const bodyFields = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.in === "body");
+const identifier = (p: HelpParameter) => p.in === "path" || /(^|[-_])id$/i.test(p.wire ?? p.name.replace(/^--/, ""));
+
+/**
+ * What the body probe pipes to `--json-input`: the required body fields under their wire names (or, when none is
+ * required, one simple optional field, so the body has something to carry). Without a manifest (a CLI inter did not
+ * generate) where flags go is unknown: every required flag goes in the body, named as its flag.
+ */
+export function bodyFor(c: HelpCommand): Record<string, unknown> {
+  const fields = bodyFields(c);
+  if (!(c.parameters ?? []).some((p) => p.in !== undefined)) return Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
+  const chosen = fields.filter((p) => p.required);
+  const optional = fields.find((p) => !p.required && simple(p));
+  return Object.fromEntries((chosen.length ? chosen : optional ? [optional] : []).map((p) => [p.wire ?? p.name.replace(/^--/, ""), bodyValue(p)]));
+}
+
+type Tier = [string, (c: HelpCommand) => boolean];
+
+function first(pool: HelpCommand[], tiers: Tier[]): Subject | undefined {
+  for (const [why, test] of tiers) {
+    const found = pool.find(test);
+    if (found) return { command: found, why };
+  }
+  return undefined;
+}
+
+/**
+ * Chooses every probe's subject among the CLI's API commands (in the order the CLI lists them, so the choice is
+ * deterministic). Each tier is tried in turn; the first command that fits wins.
+ */
+export function chooseSubjects(pool: HelpCommand[]): Subjects {
+  const chosen: Subjects["chosen"] = {};
+  const none: Subjects["none"] = {};
+  const set = (kind: SubjectKind, subject: Subject | undefined, reason: string) => {
+    if (subject) chosen[kind] = subject;
+    else none[kind] = reason;
+  };
+  const noRequired = (c: HelpCommand) => required(c).length === 0;
+
+  set("list", first(pool, [
+    ["a read that needs no flag and returns a list", (c) => reads(c) && noRequired(c) && !c.destructive && (c.pagination !== undefined || c.output === "array")],
+    ["a read that needs no flag", (c) => reads(c) && noRequired(c) && !c.destructive],
+  ]), "no read command works without flags");
+
+  // The list probe's command, when it pages, answers both (one call fewer).
+  const list = chosen.list?.command;
+  set("paged", list && list.pagination !== undefined ? { command: list, why: "it pages and needs no flag" } : first(pool, [
+    ["it pages and needs no flag", (c) => c.pagination !== undefined && reads(c) && noRequired(c)],
+    // Made-up identifiers would only meet a 404: other required flags (a search's query) are filled.
+    ["it pages, and its required flags can be filled", (c) => c.pagination !== undefined && reads(c) && fillable(c) && !required(c).some(identifier)],
+  ]), pool.some((c) => c.pagination !== undefined) ? "every command that pages needs an identifier or a value the probe cannot make up" : "no command pages (none declares pagination)");
+
+  // The not-found probe: one identifier, in the path, of a read; without a manifest, where it goes is unknown.
+  const oneId = (where: (p: HelpParameter) => boolean) => (c: HelpCommand) => {
+    const r = required(c);
+    return reads(c) && !c.destructive && c.output !== "array" && r.length === 1 && r[0]!.type === "string" && where(r[0]!) && sampleOrNone(r[0]!, true) !== undefined;
+  };
+  const get = first(pool, [
+    ["a read whose one required flag is a path parameter", oneId((p) => p.in === "path")],
+    ["a read of one item by one required string flag", oneId((p) => p.in === undefined)],
+  ]);
+  set("get", get && { ...get, param: required(get.command)[0] }, "no read command takes a single identifier in its path");
+
+  set("required", first(pool, [
+    ["a write with required flags", (c) => !c.destructive && writes(c) && required(c).length > 0],
+    ["a command with required flags", (c) => !c.destructive && required(c).length > 0],
+    ["a destructive command with required flags", (c) => required(c).length > 0],
+  ]), "no command has a required flag");
+
+  set("dryRun", first(pool, [
+    ["a write whose required flags can be filled", (c) => writes(c) && !c.destructive && fillable(c)],
+    ["a command that changes something, with flags that can be filled", (c) => !reads(c) && !c.destructive && fillable(c)],
+  ]), "no write command can be called with values the probe can make up");
+
+  // The body probe: a command that takes a body, its other required flags satisfiable, its body fields simple.
+  const takesBody = pool.filter((c) => c.jsonInput === true);
+  const restFillable = (c: HelpCommand) => required(c).every((p) => p.in === "body" || canSample(p));
+  const requiredBody = (c: HelpCommand) => bodyFields(c).filter((p) => p.required);
+  set("body", first(takesBody, [
+    ["it takes a body whose required fields are simple values", (c) => !c.destructive && restFillable(c) && requiredBody(c).length > 0 && requiredBody(c).every(simple)],
+    ["it takes a body with a simple field", (c) => !c.destructive && restFillable(c) && requiredBody(c).length === 0 && bodyFields(c).some(simple)],
+    ["it takes a body", (c) => !c.destructive && restFillable(c) && requiredBody(c).every(simple)],
+    ["it takes a body (a destructive command, previewed with --dry-run)", (c) => restFillable(c) && requiredBody(c).every(simple)],
+  ]), takesBody.length ? `the commands that take a body (${takesBody.slice(0, 3).map((c) => c.name).join(", ")}${takesBody.length > 3 ? ", …" : ""}) need values the probe cannot make up` : pool.some((c) => c.jsonInput === false) ? "no command takes a request body" : "no command declares whether it takes a request body (jsonInput)");
+
+  set("destructive", first(pool, [["a destructive command whose required flags can be filled", (c) => c.destructive === true && fillable(c)]]), pool.some((c) => c.destructive) ? "the destructive commands need values the probe cannot make up" : "no destructive command");
+
+  set("auth", first(pool, [
+    ["it needs the credential, and its flags can be filled", (c) => !!c.auth && !c.destructive && fillable(c)],
+    ["it needs the credential", (c) => !!c.auth && !c.destructive],
+  ]), "no command needs a credential");
+
+  const typedParam = (c: HelpCommand) => (c.parameters ?? []).find((p) => p.type === "integer") ?? (c.parameters ?? []).find((p) => p.type === "number");
+  const typed = first(pool, [
+    ["it takes a number, and its other required flags can be filled", (c) => !!typedParam(c) && !c.destructive && fillable(c, typedParam(c)!.name)],
+    ["it takes a number", (c) => !!typedParam(c)],
+  ]);
+  set("typed", typed && { ...typed, param: typedParam(typed.command) }, "no command takes a number");
+
+  // Hostile values go into an identifier where there is one: that is where the guardrails matter most.
+  const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) => required(c).find((p) => p.type === "string" && !p.enum?.length && where(p));
+  const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
+    ["its required identifier", identifier, true],
+    ["its required string flag", () => true, true],
+    ["its required string flag", () => true, false],
+  ];
+  const id = chosen.get;
+  let hostile: Subject | undefined = id ? { command: id.command, why: `${id.why}: its identifier`, param: id.param } : undefined;
+  for (const [why, where, safe] of hostileTiers) {
+    if (hostile) break;
+    const c = pool.find((c) => (!safe || !c.destructive) && !!stringParam(c, where) && fillable(c, stringParam(c, where)!.name));
+    if (c) hostile = { command: c, why, param: stringParam(c, where) };
+  }
+  set("hostile", hostile, "no command takes a string value");
+
+  return { chosen, none };
+}
+
+type ManifestFlag = { flag: string; in?: HelpParameter["in"]; wire?: string; type?: string; items?: string; required?: boolean; enum?: unknown[]; format?: string; pattern?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; minLength?: number; maxLength?: number };
+type ManifestCommand = { name: string; operation?: { method?: string }; flags?: ManifestFlag[]; jsonInput?: boolean; destructive?: boolean; permission?: string; pagination?: unknown; auth?: unknown[]; hidden?: boolean; output?: { shape?: string; listField?: string } };
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commands of a generated package's manifest (manifest.json and commands/<group>.json), or none. */
+function manifestCommands(packageRoot: string | undefined): ManifestCommand[] {
+  if (!packageRoot || !existsSync(join(packageRoot, "manifest.json"))) return [];
+  const manifest = readJson(join(packageRoot, "manifest.json")) as { groups?: Array<{ name?: unknown }> } | undefined;
+  const out: ManifestCommand[] = [];
+  for (const group of Array.isArray(manifest?.groups) ? manifest.groups : []) {
+    if (typeof group?.name !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(group.name)) continue;
+    const file = readJson(join(packageRoot, "commands", `${group.name}.json`)) as { commands?: unknown } | undefined;
+    if (Array.isArray(file?.commands)) out.push(...(file.commands as ManifestCommand[]).filter((c) => typeof c?.name === "string" && !c.hidden));
+  }
+  return out;
+}
+
+const fromFlag = (f: ManifestFlag): HelpParameter => {
+  const { flag, ...rest } = f;
+  return { ...rest, name: `--${flag}`, required: f.required === true } as HelpParameter;
+};
+
+/**
+ * The probe pool: the commands as help describes them, each completed from the package's manifest (where its flags go,
+ * their wire names; `jsonInput`, `pagination`, `method` where help left them out), then the manifest's commands help
+ * did not show (a large CLI's help is opened only in part).
+ */
+export function probePool(commands: HelpCommand[], packageRoot: string | undefined): HelpCommand[] {
+  const manifest = new Map(manifestCommands(packageRoot).map((c) => [c.name, c]));
+  const seen = new Set<string>();
+  const pool = commands.map((c) => {
+    seen.add(c.name);
+    const m = manifest.get(c.name);
+    if (!m) return c;
+    const flags = new Map((m.flags ?? []).map((f) => [`--${f.flag}`, f]));
+    return {
+      ...c,
+      method: c.method ?? m.operation?.method,
+      jsonInput: c.jsonInput ?? m.jsonInput,
+      pagination: c.pagination ?? m.pagination,
+      parameters: (c.parameters ?? []).map((p) => {
+        const f = flags.get(p.name);
+        return f ? { ...p, in: f.in, wire: f.wire, ...(p.items === undefined && f.items ? { items: f.items } : {}) } : p;
+      }),
+    };
+  });
+  for (const [name, m] of manifest) {
+    if (seen.has(name)) continue;
+    pool.push({
+      name,
+      method: m.operation?.method,
+      jsonInput: m.jsonInput,
+      pagination: m.pagination,
+      destructive: m.destructive === true,
+      permission: m.permission,
+      auth: Array.isArray(m.auth) ? m.auth.length > 0 : m.auth,
+      output: m.output?.shape === "object" && m.output.listField ? "array" : m.output?.shape,
+      parameters: (m.flags ?? []).map(fromFlag),
+    });
+  }
+  return pool;
+}

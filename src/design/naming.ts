@@ -98,7 +98,8 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
     const beforeParam = i < segments.length - 1 && isParam(segments[i + 1]!);
     const dot = plain.lastIndexOf(".");
     if (last && dot > 0 && /^[A-Za-z][\w.-]*\.[A-Za-z]\w*$/.test(plain)) {
-      rpc = { resource: plain.slice(0, dot).split(".").map(kebab).filter(Boolean), action: plain.slice(dot + 1) };
+      // `/admin.teams.settings.setName`: the method's owner is one resource word, `admin-teams-settings`.
+      rpc = { resource: [clean(plain.slice(0, dot).split(".").map(kebab).join("-"))].filter(Boolean), action: plain.slice(dot + 1) };
       for (const word of rpc.resource) out.push({ word, afterParam, beforeParam: false, last: false });
       return;
     }
@@ -112,15 +113,18 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
 
 /** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
 function statedAction(op: Operation, rpcAction: string | undefined): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
-  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => string[]]> = [
-    ["summary", op.summary, textTokens],
-    ["operationId", op.operationId, operationIdTokens],
-    ["path", rpcAction, operationIdTokens],
-    ["description", op.description ? firstSentence(op.description) : undefined, textTokens],
+  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => string[], boolean]> = [
+    ["summary", op.summary, textTokens, false],
+    ["operationId", op.operationId, operationIdTokens, true],
+    ["path", rpcAction, operationIdTokens, true],
+    ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
   ];
-  for (const [from, text, tokens] of sources) {
+  for (const [from, text, tokens, exact] of sources) {
     if (!text) continue;
-    const action = actionOf(tokens(text));
+    const words = tokens(text);
+    // `PostAccounts`, `PutUser`: an identifier that opens with an HTTP method word was generated from the method.
+    if (exact && HTTP_METHOD_WORDS.has(words[0] ?? "")) continue;
+    const action = actionOf(words, exact);
     if (action) return { action, from, text };
   }
   return undefined;
@@ -129,11 +133,12 @@ function statedAction(op: Operation, rpcAction: string | undefined): { action: S
 const tokensOf = (words: string[]) => words.flatMap((w) => w.split("-")).filter(Boolean);
 
 /** The resource an operation belongs to before names are cleaned: its first tag, else its first path word. */
-function rawResource(op: Operation): { resource: string; from: NameSource["resource"]["from"] } {
-  const tag = op.tags[0] ? clean(kebab(op.tags[0])) : "";
-  if (tag) return { resource: tag, from: "tag" };
+function rawResource(op: Operation): { resource: string; from: NameSource["resource"]["from"]; dropped: string[] } {
+  const raw = op.tags[0] ? kebab(op.tags[0]) : "";
+  const tag = clean(raw);
+  if (tag) return { resource: tag, from: "tag", dropped: raw.split("-").filter((t) => isNoise(t)) };
   const { words } = pathWords(op);
-  return { resource: words[0]?.word || "api", from: "path" };
+  return { resource: words[0]?.word || "api", from: "path", dropped: [] };
 }
 
 /**
@@ -145,8 +150,10 @@ function resourceIndex(words: PathWord[], resource: string): number {
   let best = -1;
   let bestScore = 0;
   words.forEach((w, i) => {
-    const shared = w.word.split("-").map(singular).filter((t) => mine.has(t)).length;
-    const score = shared / Math.max(mine.size, 1);
+    const tokens = w.word.split("-").map(singular);
+    const shared = tokens.filter((t) => mine.has(t)).length;
+    // Half the resource's words, or every word of the path word (`reservations` of "Réservations de salle").
+    const score = shared === tokens.length ? 1 : shared / Math.max(mine.size, 1);
     if (shared && score >= 0.5 && score >= bestScore) {
       best = i;
       bestScore = score;
@@ -221,6 +228,18 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     actionFrom = "method";
   }
   if (HTTP_METHOD_WORDS.has(action)) action = crudWord(op, undefined, lastSegment);
+  if (rpc) {
+    // An RPC method name is the action in full (`setDefaultChannels` → set-default-channels, `history` →
+    // get-history): its object words are what a caller knows it by.
+    const tokens = operationIdTokens(rpc.action);
+    const own = actionOf(tokens, true);
+    const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
+    const object = (own ? own.object : tokens).filter((t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t));
+    const verb = own ? (own.word === "list" ? "list" : own.family ? crudWord(op, own.family, lastSegment) : own.word) : crudWord(op, undefined, lastSegment);
+    action = [verb, ...object].slice(0, 4).join("-");
+    actionFrom = "path";
+    rest = [];
+  }
 
   const sub = rest.map((w) => w.word).filter((w) => !(w === resource || singular(w) === singular(resource))).join("-");
   const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
@@ -301,7 +320,7 @@ function basePath(d: Draft): string[] {
 /** Tokens of a draft's qualifiers that can tell it apart: not noise, not filler, not already in its name. */
 function distinguishing(d: Draft, path: string[]): Draft["qualifiers"] {
   const said = new Set(tokensOf(path).flatMap((t) => [t, singular(t)]));
-  return d.qualifiers.filter((q) => !isNoise(q.token) && !FILLER.has(q.token) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]*$/.test(q.token) && q.token !== "user" && q.token !== "users");
+  return d.qualifiers.filter((q) => !isNoise(q.token) && !FILLER.has(q.token) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{0,19}$/.test(q.token) && q.token !== "user" && q.token !== "users");
 }
 
 const withQualifier = (path: string[], words: string[]) => [...path.slice(0, -1), [path[path.length - 1], ...words].join("-")];
@@ -317,7 +336,7 @@ export interface Named {
  * nothing differs — always reported.
  */
 export function nameOperations(operations: Operation[], model: Pick<OperationModel, "source">, productName: string, reserved: Set<string>, report: (note: { kind: "collision" | "renamed-resource"; command?: string; operation: string; message: string }) => void): Map<Operation, Named> {
-  const resources = operations.map((op) => ({ op, ...rawResource(op), dropped: [] as string[], ...(op.cli.name ? { explicit: true } : {}) }));
+  const resources = operations.map((op) => ({ op, ...rawResource(op), ...(op.cli.name ? { explicit: true } : {}) }));
   const productWords = new Set([...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2));
   cleanResources(resources, productWords);
   for (const r of resources) {
@@ -353,8 +372,9 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     // beside `albums list-saved` "Get the user's saved albums").
     const stated = own.map((l, i) => l.filter((q) => group[i]!.object.includes(q.token)));
     // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
+    // When several have nothing to add, the first in the document keeps it and the others are numbered.
     const onlyEmpty = (lists: Draft["qualifiers"][]) => (lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1);
-    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own);
+    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : own.findIndex((l) => !l.length);
     const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
     for (const { d, i } of others) {
       const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
@@ -413,16 +433,6 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     entry.path = merged;
     collapsed.add(d);
   }
-  // A resource of one command whose verb is the resource itself is that command: `search`, not `search list`.
-  const perResource = new Map<string, number>();
-  for (const { path } of chosen.values()) perResource.set(path[0]!, (perResource.get(path[0]!) ?? 0) + 1);
-  for (const [d, entry] of chosen) {
-    if (d.explicit || !d.verbIsResource || d.verbIsResource !== entry.path[0] || entry.path.length !== 2 || perResource.get(entry.path[0]!) !== 1 || entry.qualifier) continue;
-    taken.delete(entry.path.join(" "));
-    entry.path = [entry.path[0]!];
-    taken.set(entry.path[0]!, d);
-  }
-
   const out = new Map<Operation, Named>();
   for (const d of drafts) {
     const entry = chosen.get(d)!;

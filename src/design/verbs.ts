@@ -10,29 +10,29 @@
  */
 const VERBS = new Set(
   `abort accept acknowledge activate add aggregate allocate analyze anonymize append apply approve archive assign associate attach
-  audit authenticate authorize autocomplete backup ban batch block book bootstrap broadcast build bulk calculate call cancel capture
+  audit authenticate authorize autocomplete backup ban batch block book borrow bootstrap broadcast build bulk calculate call cancel capture
   change charge check checkout claim classify clean clear clone close collect comment commit compare complete compose compute confirm
   connect consume convert copy count create deactivate decline decode decrement decrypt delete deliver demote deny deploy describe
   detach detect disable disconnect discover dismiss dispatch download downgrade draft duplicate echo edit embed enable encode encrypt
   end enqueue enroll enumerate erase estimate evaluate execute expire explain export extend extract fail favorite favourite fetch
   filter finalize find flag flush follow force fork forward freeze generate geocode get give grant handle hide hold identify ignore
-  import increment index infer initialize initiate insert inspect install invalidate invite invoke issue join kick label launch leave
+  import increment index infer initialize initiate insert inspect install invalidate invite invoke issue join kick label launch leave lend
   like link list load lock login logout lookup mark match merge migrate mint modify move mute notify obtain open optimize order
   overwrite parse patch pause pay perform pin ping place play poll post predict preview print process promote provision publish
   purchase purge push put query queue rank rate read reactivate rebuild reboot recalculate receive recognize reconcile record recover
   redeem redeliver redirect refresh refund regenerate register reindex reject release reload remove rename render renew reopen reorder
-  repeat replace reply report request rerequest rerun resend reserve reset resize resolve restart restore resume retire retrieve retry
+  repeat replace reply report request rerequest rerun resend reserve reset resize resolve restart restore restrict resume retire retrieve retry
   return reverse review revoke rollback rotate run save scan schedule score search seek select send set settle share show shuffle
   sign simulate skip snooze sort split star start stop store stream submit subscribe suggest summarize suspend swap sync tag terminate
   test toggle track train transcribe transfer transform translate trigger truncate unarchive unassign unban unblock undelete undo
-  unfavorite unfollow unfreeze unhide uninstall unlink unlock unmute unpin unpublish unregister unsnooze unstar unsubscribe unsuspend
+  unfavorite unfollow unfreeze unhide uninstall unlink unlock unmute unpin unpublish unregister unrestrict unsnooze unstar unsubscribe unsuspend
   untag unwatch update upgrade upload upsert use validate verify view vote wait watch withdraw write`.split(/\s+/),
 );
 
 /** Verbs that only restate what the HTTP method and path shape already say; the command takes the CRUD word instead. */
 const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "delete"> = {
   get: "read", fetch: "read", retrieve: "read", read: "read", return: "read", show: "read", obtain: "read", view: "read",
-  list: "read", enumerate: "read", lookup: "read", describe: "read", query: "read",
+  list: "read", enumerate: "read", describe: "read", query: "read",
   create: "create", make: "create",
   update: "update", modify: "update", edit: "update", change: "update", patch: "update",
   replace: "replace", overwrite: "replace",
@@ -64,8 +64,9 @@ const VERSION_TOKEN = /^(v\d+([a-z]+\d*)?|\d+)$/;
 export const isNoise = (token: string) => STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || HTTP_METHOD_WORDS.has(token);
 
 /** The base form of an inflected verb: "retrieves" → retrieve, "queries" → query, "searches" → search. */
-export function verbBase(word: string): string | undefined {
+export function verbBase(word: string, exact = false): string | undefined {
   const w = word.toLowerCase().replace(/[^a-z-]/g, "").replace(/^re-/, "re");
+  if (exact) return VERBS.has(w) ? w : undefined;
   const candidates = [w];
   if (w.endsWith("ies")) candidates.push(`${w.slice(0, -3)}y`);
   if (w.endsWith("es")) candidates.push(w.slice(0, -2));
@@ -98,8 +99,11 @@ export function textTokens(text: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-/** The action a text (a summary, a description's first sentence) opens with, if it opens with a verb. */
-export function actionOf(tokens: string[]): StatedAction | undefined {
+/**
+ * The action a text (a summary, a description's first sentence) opens with, if it opens with a verb. `exact`: the
+ * words are an identifier's (`conversations.replies`, `listUsers`), where an inflected word is a noun, not a verb.
+ */
+export function actionOf(tokens: string[], exact = false): StatedAction | undefined {
   let i = 0;
   const kept: string[] = [];
   while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!) && !verbBase(tokens[i]!)) i++;
@@ -109,7 +113,7 @@ export function actionOf(tokens: string[]): StatedAction | undefined {
     if (KEPT_MODIFIERS.has(tokens[i]!)) kept.push(tokens[i]!);
     i++;
   }
-  const base = tokens[i] ? verbBase(tokens[i]!) : undefined;
+  const base = tokens[i] ? verbBase(tokens[i]!, exact) : undefined;
   if (!base) return undefined;
   const family = CRUD_FAMILY[base];
   const meaning = METHOD_VERB_MEANING[base] && !family ? METHOD_VERB_MEANING[base]! : base;

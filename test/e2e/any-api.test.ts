@@ -66,12 +66,12 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   it("links each Skill to the commands its task needs, with reasons: returning a book never links the lending command", () => {
     const caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
     const skill = (name: string) => caps.skills.find((s: any) => s.name === name);
-    expect(skill("find-available-books-by-an-author").commands[0]).toBe("books list");
-    expect(skill("find-available-books-by-an-author").commands).not.toContain("loans create");
-    expect(skill("lend-a-book").commands).toEqual(["loans create"]);
-    expect(skill("return-a-book").commands).toEqual(["loans return"]);
-    expect(skill("return-a-book").links.find((l: any) => l.command === "loans create")?.linked ?? false).toBe(false);
-    expect(skill("return-a-book").links[0]).toMatchObject({ command: "loans return", linked: true, reason: expect.stringContaining("return (the action)") });
+    expect(skill("find-available-books-by-an-author").commands[0]).toBe("books search");
+    expect(skill("find-available-books-by-an-author").commands).not.toContain("loans lend");
+    expect(skill("lend-a-book").commands).toEqual(["loans lend"]);
+    expect(skill("return-a-book").commands).toEqual(["loans record-return"]);
+    expect(skill("return-a-book").links.find((l: any) => l.command === "loans lend")?.linked ?? false).toBe(false);
+    expect(skill("return-a-book").links[0]).toMatchObject({ command: "loans record-return", linked: true, reason: expect.stringContaining("return (the action)") });
     // "**Relevant rules or constraints:**" is a rules label; "Notes:" is not understood and says so.
     expect(skill("lend-a-book").rules).toEqual(["a loan lasts at most 30 days; ask the member how long they need it."]);
     const warnings = built.json.data.tasks.flatMap((t: any) => t.warnings ?? []);
@@ -81,7 +81,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
 
   it("says has_more and keeps total for page numbers, offsets, Link headers and next URLs, and --all follows each", async () => {
     const cases: Array<[string[], number, object, number]> = [
-      [["books", "list", "--per-page", "2"], 2, { has_more: true, total: 5 }, 5],
+      [["books", "search", "--per-page", "2"], 2, { has_more: true, total: 5 }, 5],
       [["members", "list", "--limit", "10"], 10, { has_more: true, total: 25 }, 25],
       [["authors", "list", "--per-page", "3"], 3, { has_more: true, total: 7 }, 7],
       [["events", "list", "--size", "3"], 3, { has_more: true }, 7],
@@ -95,7 +95,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
       expect(every.json.page.has_more).toBe(false);
       expect(every.json.page.pages).toBe(3);
     }
-    const last = await cli(["books", "list", "--per-page", "2", "--page", "3"]);
+    const last = await cli(["books", "search", "--per-page", "2", "--page", "3"]);
     expect(last.json.page).toEqual({ has_more: false, total: 5 });
     const bounded = await cli(["members", "list", "--limit", "5", "--all", "--max-pages", "2"]);
     expect(bounded.json.result).toHaveLength(10);
@@ -105,17 +105,17 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   it("checks the document's limits before any request, and lists them in help", async () => {
     // A dead base URL: any request would be NETWORK_ERROR, so VALIDATION_ERROR proves nothing was sent.
     const dead = { LIBRARY_BASE_URL: "http://127.0.0.1:9/v1" };
-    const tooLong = await cli(["loans", "create", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "40"], dead);
+    const tooLong = await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "40"], dead);
     expect(tooLong.exitCode).toBe(2);
     expect(tooLong.error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "days", value: 40, bound: { maximum: 30 } } });
     expect(tooLong.error.message).toBe("--days must be at most 30 (got 40).");
-    expect((await cli(["loans", "create", "--book-id", "book-4", "--member-id", "mem_03"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "book-id", bound: { pattern: "^bk_[0-9]+$" } } });
-    expect((await cli(["loans", "create", "--book-id", "bk_4", "--member-id", "m"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "member-id", bound: { minLength: 3 } } });
-    expect((await cli(["books", "list", "--per-page", "0"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { bound: { minimum: 1 } } });
-    const help = await cli(["loans", "create", "--help"]);
+    expect((await cli(["loans", "lend", "--book-id", "book-4", "--member-id", "mem_03"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "book-id", bound: { pattern: "^bk_[0-9]+$" } } });
+    expect((await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "m"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "member-id", bound: { minLength: 3 } } });
+    expect((await cli(["books", "search", "--per-page", "0"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { bound: { minimum: 1 } } });
+    const help = await cli(["loans", "lend", "--help"]);
     expect(help.json.command.parameters.find((p: any) => p.name === "--days")).toMatchObject({ type: "integer", minimum: 1, maximum: 30, default: 14, description: expect.stringContaining("from 1 to 30") });
     expect(help.json.command.parameters.find((p: any) => p.name === "--book-id")).toMatchObject({ pattern: "^bk_[0-9]+$" });
-    const lent = await cli(["loans", "create", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "30"]);
+    const lent = await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "30"]);
     expect(lent.json.result).toMatchObject({ book_id: "bk_4", days: 30, status: "active" });
   });
 
@@ -127,7 +127,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   });
 
   it("ends quietly when a reader closes stdout early (| head)", async () => {
-    const piped = await execa("sh", ["-c", `"${bin}" books list --all | head -c 10`], { env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, PATH: process.env.PATH! }, reject: false });
+    const piped = await execa("sh", ["-c", `"${bin}" books search --all | head -c 10`], { env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, PATH: process.env.PATH! }, reject: false });
     expect(piped.stdout).toBe('{"ok":true');
     expect(piped.stderr).toBe("");
     expect(piped.exitCode).toBe(0);

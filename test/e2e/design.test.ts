@@ -214,7 +214,7 @@ paths:
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
-    expect(caps.commands.map((c: any) => c.name)).toEqual(["reservations-de-salle a-venir list", "reservations-de-salle list", "users delete", "users list", "users search list", "users show"]);
+    expect(caps.commands.map((c: any) => c.name)).toEqual(["reservations-de-salle list", "reservations-de-salle list-venir", "users delete", "users list", "users search", "users show"]);
     expect(command(caps, "reservations-de-salle list").flags[0]).toMatchObject({ flag: "nombre-de-personnes", wire: "nombre de personnes" });
     expect(command(caps, "users delete")).toMatchObject({ hidden: true, destructive: true });
     const openapiWarnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
@@ -223,7 +223,7 @@ paths:
     expect(validate(caps)).toEqual([]);
   });
 
-  it("resolves name collisions through the operationId, then a numbered suffix, never shadowing", async () => {
+  it("resolves name collisions through the operations' own words, then a numbered suffix, never shadowing", async () => {
     const dir = apiProject(`swagger: "2.0"
 info: { title: Pets, version: "1" }
 host: pets.example
@@ -254,6 +254,17 @@ paths:
       tags: [pet]
       parameters: [{ name: petId, in: path, required: true, type: integer }]
       responses: { "200": { description: ok } }
+  /pets/{petId}:
+    delete:
+      tags: [pet]
+      summary: Delete a pet and its photos
+      parameters: [{ name: petId, in: path, required: true, type: integer }]
+      responses: { "200": { description: ok } }
+  /pet/{id}:
+    delete:
+      tags: [pet]
+      parameters: [{ name: id, in: path, required: true, type: integer }]
+      responses: { "200": { description: ok } }
 securityDefinitions:
   api_key: { type: apiKey, name: api_key, in: header }
 security: [{ api_key: [] }]
@@ -262,11 +273,14 @@ security: [{ api_key: [] }]
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
     expect(caps.source.specVersion).toBe("2.0");
-    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(["pet add", "pet again delete", "pet delete", "pet update-with-form"].sort());
+    // A sub-resource of one command folds into it; operations wanting one name are told apart by their own words,
+    // and by a number only when nothing they say differs.
+    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(["pet add", "pet delete", "pet delete-2", "pet delete-again", "pet delete-photos", "pet update"].sort());
+    expect(command(caps, "pet delete-photos").nameSource.qualifier).toMatchObject({ words: "photos", from: "summary" });
     expect(command(caps, "pet add").flags.map((f: any) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
-    expect(command(caps, "pet update-with-form")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
-    expect(command(caps, "pet update-with-form").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual(["pet-id:path:integer", "name:body:string"]);
-    expect(caps.naming.filter((n: any) => n.kind === "collision")).toHaveLength(2);
+    expect(command(caps, "pet update")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
+    expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual(["pet-id:path:integer", "name:body:string"]);
+    expect(caps.naming.filter((n: any) => n.kind === "collision").map((n: any) => n.command).sort()).toEqual(["pet delete-2", "pet delete-photos"]);
     expect(caps.auth.schemes).toEqual({ api_key: { type: "apiKey", in: "header", name: "api_key" } });
   });
 

@@ -1,10 +1,14 @@
+import { plainTexts } from "./descriptions.js";
 import type { CommandsPlan, SkillsPlan } from "./types.js";
 
 export const CAPABILITIES_SCHEMA_VERSION = "1.0.0";
 
-/** capabilities.json (schemas/capabilities.schema.json): the command plan and the skills plan, joined. */
+/**
+ * capabilities.json (schemas/capabilities.schema.json): the command plan and the skills plan, joined, with every
+ * description an agent reads as plain text (design/descriptions.ts).
+ */
 export function assembleCapabilities(commands: CommandsPlan, skills: SkillsPlan) {
-  return {
+  return plainTexts({
     schemaVersion: CAPABILITIES_SCHEMA_VERSION,
     product: { ...commands.product, description: skills.product.description },
     source: commands.source,
@@ -15,7 +19,7 @@ export function assembleCapabilities(commands: CommandsPlan, skills: SkillsPlan)
     commands: commands.commands,
     skills: skills.skills,
     naming: commands.naming,
-  };
+  });
 }
 
 export type Capabilities = ReturnType<typeof assembleCapabilities>;

@@ -5,6 +5,7 @@ import { kebab } from "./names.js";
 import { nameOperations } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { chooseAuth, flagStyle, planScheme } from "./wire.js";
+import { commandText } from "./descriptions.js";
 
 /** Flags every generated command already has (docs/generated-cli.md); API parameters may not take them. */
 export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
@@ -144,7 +145,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
     return {
       path,
       name,
-      description: op.summary ?? op.description?.split("\n")[0] ?? `${op.method.toUpperCase()} ${op.path}`,
+      ...commandText(op),
       operation: { id: op.id, method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), pointer: op.pointer },
       flags: flagsFor(op, name, notes),
       jsonInput: !!op.body,

@@ -14,13 +14,18 @@ export interface FlagSpec extends ValueSpec {
   style?: Style;
   /** Arrays and objects, where it is not the style's default (true for form only). */
   explode?: boolean;
+  /** The whole description as plain text when `description` (help's line) leaves some out; `--describe` prints it. */
+  details?: string;
 }
 
 export interface CommandSpec {
   /** Words after the binary: 1 to 3, noun first (one only where the action is the resource itself: `search`). */
   path: string[];
   name: string;
+  /** Help's line: plain text, the summary or the description's first sentences (design/descriptions.ts). */
   description: string;
+  /** The whole description as plain text when `description` leaves some out; `--describe` prints it. */
+  details?: string;
   operation: { id: string; method: string; path: string; operationId?: string; pointer: string };
   flags: FlagSpec[];
   /** Accepts a whole request body as JSON on stdin (`--json-input`). */

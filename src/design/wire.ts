@@ -2,6 +2,7 @@ import type { Parameter, SecurityScheme } from "../openapi/model.js";
 import { sendRank } from "../runtime/auth.js";
 import type { AuthScheme } from "../runtime/manifest.js";
 import { defaultExplode, defaultStyle, type Style } from "../runtime/serialize.js";
+import { clip, plainText } from "./plain-text.js";
 
 /** How requests go on the wire: each parameter's serialization, and the credential each command sends. */
 
@@ -66,20 +67,9 @@ export function chooseAuth(requirements: string[][], schemes: Record<string, Sec
   return { auth: [best.name], optional, ...(warning ? { warning } : {}) };
 }
 
-/** Plain text of a description: no HTML tags, Markdown links as their text, one line, at most `max` characters. */
+/** Plain text of a description (design/plain-text.ts) on one line, at most `max` characters. */
 export function plainDescription(text: string, max = 300): string {
-  const plain = text
-    .replace(/<br\s*\/?>/gi, " ")
-    .replace(/<\/?(a|abbr|b|big|blockquote|code|del|div|em|font|h[1-6]|hr|i|kbd|li|ol|p|pre|s|samp|small|span|strike|strong|sub|sup|table|tbody|td|th|thead|tr|tt|u|ul)(\s[^<>]*)?\/?>/gi, "")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/[*_`]{1,3}([^*_`]+)[*_`]{1,3}/g, "$1")
-    .replace(/\s+/g, " ")
-    .trim();
-  return plain.length <= max ? plain : `${plain.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+  return clip(plainText(text).replace(/\s+/g, " ").trim(), max);
 }
 
 /** A scheme as capabilities.json and the manifest keep it: how to send it, and its own description as plain text. */

@@ -94,6 +94,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     path: c.path,
     name: c.name,
     description: c.description,
+    ...(c.details ? { details: c.details } : {}),
     operation: { method: c.operation.method, path: c.operation.path },
     flags: c.flags,
     jsonInput: c.jsonInput,
@@ -109,7 +110,9 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
   }));
   const groupNames = [...new Set(caps.commands.map((c) => c.path[0]!))].sort();
   const described = new Map(caps.groups.map((g) => [g.name, g.description]));
-  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + JSON.stringify(c).length, 0);
+  // Help shows descriptions, not details (--describe does), and points to --describe where there are details.
+  const helpSize = (c: (typeof entries)[number]) => JSON.stringify(c, (key, value) => (key === "details" ? undefined : value)).length + (c.details ? c.name.length + 48 : 0);
+  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
   const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 70));

@@ -125,8 +125,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       probe(["skills", "--human"]),
       probe(["skills", "--quiet"]),
       probe(["skills", "--ndjson"]),
-      // The whole schema, where the CLI has one: every command with its parameters, however large the CLI.
-      probe(["--describe"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
+      // a large CLI's plain --describe answers with an index of its groups).
+      probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     ]);
     const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
     const groups = listed.filter((c) => c.group === true);

@@ -1,3 +1,4 @@
+import { closest } from "../core/edit-distance.js";
 import { integerOf } from "./exact.js";
 import { MAX_JSON_DEPTH, nestedDeeper } from "./guard.js";
 import { CliError } from "./errors.js";
@@ -25,8 +26,30 @@ const MAX_PAGES_LIMIT = 100;
 /** What a flag name is for the command being run; undefined when the command is not known yet. */
 export type FlagKind = (name: string) => "boolean" | "value" | "unknown" | undefined;
 
-/** Splits argv into command words, global flags and command flags. */
-export function splitArgv(argv: string[], kindOf: FlagKind): Parsed {
+/**
+ * UNKNOWN_FLAG with "did you mean": the command's flags (and `no-` forms of its booleans) and the global flags within
+ * edit distance of what was typed, closest first, then the command's flags that contain it or that it contains.
+ */
+export function unknownFlag(name: string, flags: readonly Flag[] = [], command?: string): CliError {
+  const own = flags.flatMap((f) => (f.type === "boolean" ? [f.flag, `no-${f.flag}`] : [f.flag]));
+  const typed = name.toLowerCase().replace(/_/g, "-");
+  const near = closest(typed, [...own, ...GLOBAL_BOOLEANS, ...GLOBAL_VALUES]);
+  const containing = own.filter((f) => f !== typed && Math.min(f.length, typed.length) >= 3 && (f.includes(typed) || typed.includes(f)));
+  const suggestions = [...new Set([...near, ...containing])].slice(0, 5).map((f) => `--${f}`);
+  const help = command ? `${command} --help` : "--help";
+  return new CliError(
+    "UNKNOWN_FLAG",
+    `Unknown flag --${name}${command ? ` for "${command}"` : ""}.`,
+    suggestions.length ? `Did you mean ${suggestions.join(", ")}? Run "${help}" for all flags.` : `Run "${help}" to see the flags.`,
+    { flag: name, ...(suggestions.length ? { suggestions } : {}) },
+  );
+}
+
+/**
+ * Splits argv into command words, global flags and command flags. `flags`, the known command's, are what an unknown
+ * flag is compared with for suggestions.
+ */
+export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Flag[], command?: string): Parsed {
   const booleanFlags = (name: string) => kindOf(name) === "boolean";
   const globals = { maxPages: 10 } as Globals;
   for (const name of GLOBAL_BOOLEANS) globals[name] = false;
@@ -69,9 +92,7 @@ export function splitArgv(argv: string[], kindOf: FlagKind): Parsed {
       switches.set(name.slice(3), false);
       continue;
     }
-    if (kindOf(name) === "unknown" && !(GLOBAL_VALUES as readonly string[]).includes(name)) {
-      throw new CliError("UNKNOWN_FLAG", `Unknown flag --${name}.`, "Run the command with --help to see its flags.", { flag: name });
-    }
+    if (kindOf(name) === "unknown" && !(GLOBAL_VALUES as readonly string[]).includes(name)) throw unknownFlag(name, flags, command);
     let value = inline;
     if (value === undefined) {
       const next = argv[i + 1];
@@ -125,12 +146,7 @@ function checkEnum(flag: Flag, value: unknown): void {
 /** Typed values for every flag of the command: unknown flags, bad types and enums are refused before any request. */
 export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolean): Map<Flag, unknown> {
   const known = new Map(command.flags.map((f) => [f.flag, f]));
-  for (const name of [...parsed.raw.keys(), ...parsed.switches.keys()]) {
-    if (!known.has(name)) {
-      const close = command.flags.map((f) => f.flag).filter((f) => f.includes(name) || name.includes(f));
-      throw new CliError("UNKNOWN_FLAG", `Unknown flag --${name} for "${command.name}".`, close.length ? `Did you mean --${close[0]}? Run with --help for all flags.` : `Run "${command.name} --help" to see its flags.`, { flag: name });
-    }
-  }
+  for (const name of [...parsed.raw.keys(), ...parsed.switches.keys()]) if (!known.has(name)) throw unknownFlag(name, command.flags, command.name);
   const values = new Map<Flag, unknown>();
   for (const flag of command.flags) {
     if (flag.type === "boolean") {

@@ -49,13 +49,21 @@ function parameter(f: Flag) {
 
 const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : f.format ?? f.type}>`;
 
-export function commandHelp(manifest: Manifest, command: Command) {
+/**
+ * A command as help shows it: each description's line (plain text, bounded at design), with a pointer to
+ * `--describe` where the document says more; as --describe shows it (`full`), the line plus the whole text as `details`.
+ */
+export function commandHelp(manifest: Manifest, command: Command, full = false) {
+  const more = `${manifest.product.binary} ${command.name} --describe`;
   return {
     name: command.name,
     usage: `${manifest.product.binary} ${command.name}${command.flags.filter((f) => f.required).map((f) => ` --${f.flag} ${placeholder(f)}`).join("")}${command.destructive ? " --yes" : ""}`,
-    description: command.description,
+    description: command.details && !full ? `${command.description} (more: \`${more}\`)` : command.description,
+    ...(command.details && full ? { details: command.details } : {}),
     method: command.operation.method,
-    parameters: command.flags.map(parameter),
+    parameters: command.flags.map((f) =>
+      !f.details ? parameter(f) : full ? { ...parameter(f), details: f.details } : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
+    ),
     jsonInput: command.jsonInput,
     destructive: command.destructive,
     permission: command.permission,
@@ -147,8 +155,8 @@ function outputSchema(command: Command) {
   return {};
 }
 
-/** --describe: the machine-readable schema of every command in scope — parameters, safety, output and exit codes. */
-export function describeCommands(cli: Cli, commands: Command[]) {
+/** What every --describe answer starts with: the CLI, its envelopes, exit codes, errors, credential and base URL. */
+function describeFrame(cli: Cli) {
   const { manifest } = cli;
   return {
     name: manifest.product.binary,
@@ -159,13 +167,67 @@ export function describeCommands(cli: Cli, commands: Command[]) {
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
     auth: { env: manifest.auth.env, sent: credentialsHow(manifest) },
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
+  };
+}
+
+/** --describe in full: the machine-readable schema of every command given — parameters, safety, output and exit codes. */
+export function describeCommands(cli: Cli, commands: Command[]) {
+  const { manifest } = cli;
+  return {
+    ...describeFrame(cli),
     commands: commands.filter((c) => !c.hidden).map((c) => ({
-      ...commandHelp(manifest, c),
+      ...commandHelp(manifest, c, true),
       outputSchema: outputSchema(c),
       ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
       errors: errorsOf(c),
       exitCodes: [...new Set([0, ...errorsOf(c).map((e) => e.exitCode)])].sort((a, b) => a - b),
     })),
+  };
+}
+
+/**
+ * The most one --describe answer prints, in bytes: the budget of root --help. A scope whose full schema is larger
+ * answers with an index of what it holds and how to describe each part; `--all` prints the full schema regardless.
+ */
+export const DESCRIBE_BYTES = 64 * 1024;
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+
+/**
+ * --describe of the leading words (docs/generated-cli.md, "Discovery"): one command's full schema always; a group's,
+ * or the whole CLI's, while it fits DESCRIBE_BYTES (or with `all`). Over the bound, the whole CLI answers with its
+ * groups (as root --help does; a CLI whose root help lists groups does so without measuring) and a group with its
+ * commands' names and descriptions, each answer saying how to describe a part.
+ */
+export function describeScope(cli: Cli, words: string[], commands: () => Command[], all: boolean) {
+  const { manifest } = cli;
+  const { binary } = manifest.product;
+  // A CLI whose root help lists groups is not read whole to be measured: its groups are the answer.
+  const visible = all || words.length || manifest.help === "full" ? commands().filter((c) => !c.hidden) : [];
+  const single = words.length > 0 && visible.length === 1 && visible[0]!.path.length === words.length;
+  let size: number | undefined;
+  if (all || words.length || manifest.help === "full") {
+    const full = describeCommands(cli, visible);
+    if (all || single) return full;
+    size = Buffer.byteLength(JSON.stringify(full));
+    if (size <= DESCRIBE_BYTES) return full;
+  }
+  const over = size === undefined ? `is over the ${kib(DESCRIBE_BYTES)} one answer holds` : `(${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds`;
+  if (!words.length) {
+    const total = manifest.groups.reduce((n, g) => n + g.count, 0);
+    return {
+      ...describeFrame(cli),
+      help: `${total} commands in ${manifest.groups.length} groups; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.`,
+      index: manifest.groups.map(groupEntry),
+    };
+  }
+  const scope = words.join(" ");
+  const entries = visible.map((c) => ({ name: c.name, description: c.description }));
+  const index = Buffer.byteLength(JSON.stringify(entries)) <= DESCRIBE_BYTES ? entries : visible.map((c) => ({ name: c.name }));
+  return {
+    ...describeFrame(cli),
+    help: `${binary} ${scope}: ${visible.length} commands; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${visible[0]!.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.`,
+    index,
   };
 }
 

@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, splitArgv, type Globals } from "./args.js";
-import { closest } from "../core/edit-distance.js";
 import { commandCredential } from "./auth.js";
 import { CliError } from "./errors.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
-import { builtinHelp, describeCommands, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
+import { builtinHelp, describeCommands, describeScope, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
 import { buildRequest, errorFor, redactRequest, send, type Request } from "./http.js";
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
+import { missingCommand, unknownCommand } from "./suggest.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 /** Largest request body read from stdin. */
@@ -155,13 +155,18 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     if (!guess) return leading.length ? undefined : "unknown";
     const flag = guess.flags.find((f) => f.flag === name);
     return flag ? (flag.type === "boolean" ? "boolean" : "value") : "unknown";
-  });
+  }, guess?.flags, guess?.name);
   const { globals, words } = parsed;
   globalsOut.globals = globals;
   const { binary } = manifest.product;
 
   if (globals["mcp-schema"]) return json(mcpSchema(cli, inScope(cli, words)));
-  if (globals.describe) return json(describeCommands(cli, inScope(cli, words)));
+  if (globals.describe) {
+    if (words[0] === "skills" || words[0] === "issue") return json(describeCommands(cli, []));
+    const scope = words.length ? inScope(cli, words) : [];
+    if (words.length && !scope.some((c) => !c.hidden)) throw unknownCommand(cli, words);
+    return json(describeScope(cli, words, () => (words.length ? scope : cli.all()), globals.all));
+  }
   if (globals.version && !words.length) return writeResult(manifest, globals, { version: manifest.product.version }, undefined, { version: manifest.product.version });
   if (globals.brief) {
     const brief = readFileSync(join(cli.dir, "agent", "brief.md"), "utf8").trim();
@@ -189,9 +194,8 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     const group = inScope(cli, words).filter((c) => !c.hidden);
     if (group.length && globals.help) return json(groupHelp(cli, words, group));
     // A group named without its action: say which commands it has (MISSING_COMMAND), not that it does not exist.
-    if (group.length) throw new CliError("MISSING_COMMAND", `"${binary} ${words.join(" ")}" is a group of ${group.length} commands; name one.`, `Use one of: ${group.slice(0, 8).map((c) => `${binary} ${c.name}`).join(", ")}${group.length > 8 ? ", …" : ""}; or run ${binary} ${words.join(" ")} --help.`, { words, commands: group.slice(0, 50).map((c) => c.name) });
-    const near = nearCommands(cli, words);
-    throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, near.length ? `Did you mean: ${near.map((n) => `${binary} ${n}`).join(", ")}?` : `Run ${binary} --help for the commands.`, { words, ...(near.length ? { suggestions: near } : {}) });
+    if (group.length) throw missingCommand(cli, words, group);
+    throw unknownCommand(cli, words);
   }
   if (globals.help) return json(singleHelp(cli, command));
   if (parsed.positionals.length) {
@@ -211,13 +215,6 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     throw new CliError("CONFIRMATION_REQUIRED", `"${command.name}" is destructive and needs confirmation.`, `Re-run with --yes to confirm, or --dry-run to preview the request.`, { command: command.name });
   }
   await callApi(cli, command, globals, values, body);
-}
-
-/** Commands close to mistyped words: within the group when the group exists, else among group names. */
-function nearCommands(cli: Cli, words: string[]): string[] {
-  const typed = words.join(" ");
-  const pool = cli.group(words[0]!).length ? cli.group(words[0]!).filter((c) => !c.hidden).map((c) => c.name) : cli.manifest.groups.map((g) => g.name);
-  return closest(cli.group(words[0]!).length ? typed : words[0]!, pool);
 }
 
 /** A reader that closes stdout early (`| head`) ends the call quietly with its own exit code, not a stack trace. */

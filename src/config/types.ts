@@ -212,6 +212,8 @@ export interface InterConfig {
   api?: ApiConfig;
   /** What `inter build` and `inter run <target>` produce. */
   targets?: TargetsConfig;
+  /** The design overlay, and the model that suggests it. */
+  design?: DesignConfig;
   /**
    * Your own cached command tasks, by id (lowercase kebab-case).
    * @default none
@@ -219,6 +221,61 @@ export interface InterConfig {
   tasks?: Record<string, UserTaskConfig>;
   /** The local cache. */
   cache?: CacheConfig;
+}
+
+/** A model that suggests names, descriptions and Skill text (docs/overlay.md); its answers go to the overlay file. */
+export interface DesignModelConfig {
+  /** `openai-compatible` (OpenAI, DeepSeek, local servers: Chat Completions) or `anthropic` (Messages). */
+  provider: "openai-compatible" | "anthropic";
+  /** The model's name at the provider, e.g. `"deepseek-chat"`. */
+  model: string;
+  /** The API's base URL, e.g. `"https://api.deepseek.com/v1"` or `"https://api.anthropic.com"`. */
+  baseUrl: string;
+  /** Name (UPPER_SNAKE) of the environment variable holding the key — never the key itself. */
+  keyEnv: string;
+  /**
+   * Questions asked at once.
+   * @default `4`
+   */
+  concurrency?: number;
+  /**
+   * Retries of a request that met a 429, a 5xx or a network failure (with backoff, honouring `retry-after`).
+   * @default `4`
+   */
+  retries?: number;
+  /**
+   * Stop cleanly (MODEL_BUDGET_EXCEEDED) once a run has used this many tokens, input and output together.
+   * @default `2000000`
+   */
+  maxTokens?: number;
+  /**
+   * Stop cleanly once a run's estimated cost reaches this many US dollars (only for models with a known price).
+   * @default none
+   */
+  maxCostUsd?: number;
+  /**
+   * Deadline for one request, in milliseconds.
+   * @default `120000`
+   */
+  timeoutMs?: number;
+  /**
+   * Deadline for the whole run, in milliseconds.
+   * @default `900000`
+   */
+  deadlineMs?: number;
+}
+
+export interface DesignConfig {
+  /**
+   * The overlay file the build applies (and `inter design suggest` writes): reviewed names, descriptions and Skill text.
+   * @default `"intermesh.overlay.json"`
+   */
+  overlay?: string;
+  /**
+   * The model that suggests; without it the rules design alone (the overlay still applies where present).
+   * @default none
+   */
+  model?: DesignModelConfig;
 }
 
 /** The loaded config together with where it came from. */

@@ -60,6 +60,25 @@ const isConfig = t.isObject({
       ),
     }),
   ),
+  design: t.isOptional(
+    t.isObject({
+      overlay: t.isOptional(nonEmpty),
+      model: t.isOptional(
+        t.isObject({
+          provider: t.isEnum(["openai-compatible", "anthropic"]),
+          model: nonEmpty,
+          baseUrl: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/[^\s@]+$/)]),
+          keyEnv: t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]),
+          concurrency: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)])),
+          retries: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 10)])),
+          maxTokens: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()])),
+          maxCostUsd: t.isOptional(t.cascade(t.isNumber(), [t.isPositive()])),
+          timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 3_600_000)])),
+          deadlineMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 86_400_000)])),
+        }),
+      ),
+    }),
+  ),
   tasks: t.isOptional(t.isRecord(isUserTask, { keys: t.cascade(t.isString(), [t.matchesRegExp(TASK_ID)]) })),
   cache: t.isOptional(
     t.isObject({
@@ -94,6 +113,11 @@ const FIXES: Record<string, string> = {
   "api.credentialEnv": 'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
   "targets.eval.agent": 'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
   "targets.eval.gate.minPassRate": "Use a pass rate between 0 and 1, e.g. 0.8 for four attempts in five.",
+  "design.overlay": 'Give the overlay file\'s path relative to the project, e.g. "intermesh.overlay.json".',
+  "design.model": 'Set design.model: { provider: "openai-compatible", model: "deepseek-chat", baseUrl: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY" }, or remove it.',
+  "design.model.provider": 'Use "openai-compatible" (OpenAI, DeepSeek, local servers) or "anthropic".',
+  "design.model.baseUrl": 'Use the provider\'s http(s) base URL without credentials, e.g. "https://api.deepseek.com/v1".',
+  "design.model.keyEnv": 'Name the environment variable that holds the key, in UPPER_SNAKE case, e.g. "DEEPSEEK_API_KEY" — never the key itself.',
   "tasks.*": "Task ids are lowercase kebab-case (optionally with one `:` part).",
   "tasks.*.command": 'Give a shell command line ("npm run lint") or an argv array (["node", "script.mjs"]).',
   "tasks.*.env": "List environment variable names in UPPER_SNAKE case; their values are hashed, never stored.",

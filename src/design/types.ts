@@ -19,7 +19,7 @@ export interface FlagSpec extends ValueSpec {
 }
 
 export interface CommandSpec {
-  /** Words after the binary: 1 to 3, noun first (one only where the action is the resource itself: `search`). */
+  /** Words after the binary: 2 or 3, noun first. */
   path: string[];
   name: string;
   /** Help's line: plain text, the summary or the description's first sentences (design/descriptions.ts). */
@@ -48,10 +48,10 @@ export interface CommandSpec {
 
 /** Why a command has its name: each word and where it came from (capabilities.json, for reviewers). */
 export interface NameSource {
-  resource: { word: string; from: "tag" | "path" | "x-cli-name"; text?: string };
+  resource: { word: string; from: "tag" | "path" | "x-cli-name" | "overlay"; text?: string };
   sub?: { word: string; from: "path"; text?: string };
   /** `method`: the CRUD word of the HTTP method and path shape, used when the operation states no action of its own. */
-  action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name"; text?: string };
+  action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name" | "overlay"; text?: string };
   /** Words added to tell the command apart from others that wanted the same name. */
   qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path"; reason: string };
   /** A sub-resource of one command, folded into the action (`player devices list` → `player list-devices`). */
@@ -96,6 +96,10 @@ export interface SkillPlan {
   commands: string[];
   /** Why each command was linked, and the best that were not. */
   links: SkillLink[];
+  /** When not to use it (from the design overlay). */
+  avoid?: string;
+  /** Steps naming the real commands (from the design overlay). */
+  steps?: string[];
 }
 
 export interface SkillsPlan {

@@ -66,6 +66,8 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
     "",
     skill.situation || skill.title,
     "",
+    ...(skill.avoid ? ["## When not to use", "", skill.avoid, ""] : []),
+    ...(skill.steps?.length ? ["## Steps", "", ...skill.steps.map((step, i) => `${i + 1}. ${step}`), ""] : []),
     "## Commands",
     "",
     ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),

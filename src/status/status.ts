@@ -6,7 +6,7 @@ import { findConfig } from "../config/load.js";
 import { toInterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import { openProject, type Project } from "../cli/project.js";
-import { outDir } from "../tasks/design.js";
+import { outDir, overlayPath } from "../tasks/design.js";
 import { placeholderLines } from "../design/context.js";
 
 export interface Blocker {
@@ -32,6 +32,12 @@ export interface StatusReport {
   evaluationReady: boolean;
   blockers: Blocker[];
   credential: { env: string; set: boolean } | null;
+  /**
+   * The design model's readiness, its own state beside generation_ready (which it never blocks): `off` without
+   * design.model, `missing` when its key variable is unset, `set` when a build or `inter design suggest` can ask it.
+   * The overlay: its file, whether it exists, and how many entries it holds.
+   */
+  design_model: { state: "off" | "set" | "missing"; provider?: string; model?: string; keyEnv?: string; overlay: { file: string; present: boolean; groups: number; skills: number } } | null;
   /** The configured execution agent: for a real agent, its program and what configures it (file paths, variable names). */
   agent: { name: string; program: string | null; configuredBy: string[] } | null;
   /** Whether evaluation attempts will be sealed here (bubblewrap), and why not. */
@@ -68,6 +74,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     evaluationReady: false,
     blockers: [],
     credential: null,
+    design_model: null,
     agent: null,
     isolation: null,
     last: { candidate: null, certification: null, evaluation: null },
@@ -119,6 +126,20 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   report.credential = { env, set: Boolean(process.env[env]) };
   if (!report.credential.set && config.targets?.eval) block({ stage: "evaluation", what: `${env} is not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: `export ${env}=<the API key>` });
 
+  const overlayFile = overlayPath(config);
+  let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };
+  try {
+    const parsed = JSON.parse(readFileSync(join(root, overlayFile), "utf8"));
+    overlay = { file: overlayFile, present: true, groups: Object.keys(parsed.groups ?? {}).length, skills: Object.keys(parsed.skills ?? {}).length };
+  } catch {
+    // absent or unreadable: the build says which (OVERLAY_INVALID) when it reads it
+    overlay.present = existsSync(join(root, overlayFile));
+  }
+  const designModel = config.design?.model;
+  report.design_model = designModel
+    ? { state: process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, keyEnv: designModel.keyEnv, overlay }
+    : { state: "off", overlay };
+
   const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
   if (agent !== undefined) {
     const preset = typeof agent === "string" ? (agent === "reference" ? undefined : agent) : "preset" in agent ? agent.preset : undefined;
@@ -161,6 +182,7 @@ export function statusText(r: StatusReport): string {
     // A pattern that names one file is said once; a glob is followed by what it matched.
     ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
     ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
+    ...(r.design_model ? [`design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.keyEnv} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${r.design_model.overlay.groups} groups, ${r.design_model.overlay.skills} Skills)` : "none"}`] : []),
     ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configuredBy.length ? `; configured by ${r.agent.configuredBy.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
     ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,

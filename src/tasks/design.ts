@@ -4,6 +4,13 @@ import type { TaskSpec } from "../graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
 import { readDepJson, writeJson } from "./io.js";
 import { SKILLS_FILE } from "./skills.js";
+import type { OperationModel } from "../openapi/model.js";
+import { OPERATIONS_FILE } from "./openapi.js";
+
+/** The overlay file of the project (design.overlay), project-relative. */
+export function overlayPath(config: InterConfig): string {
+  return config.design?.overlay ?? "intermesh.overlay.json";
+}
 
 export function outDir(config: InterConfig): string {
   return (config.targets?.cli?.outDir ?? "dist").replace(/\/+$/, "");
@@ -16,18 +23,26 @@ export function designTask(config: InterConfig): TaskSpec {
     id: "design",
     kind: "builtin",
     description: `Write ${file}: the complete plan of the CLI`,
-    impl: "1",
-    deps: ["commands", "skills"],
-    config: { outDir: outDir(config) },
-    inputs: [],
+    impl: "2",
+    deps: ["openapi", "commands", "skills"],
+    config: { outDir: outDir(config), overlay: overlayPath(config) },
+    // The overlay is the reviewed file itself: its content keys this task, so the candidate follows it.
+    inputs: [overlayPath(config)],
     outputs: [file],
     env: [],
     async run(ctx) {
-      const { assembleCapabilities } = await import("../design/capabilities.js");
-      const commands = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
-      const skills = readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE);
+      const [{ assembleCapabilities }, { applyOverlay }, { readOverlay }] = await Promise.all([import("../design/capabilities.js"), import("../design/overlay.js"), import("../design/overlay-file.js")]);
+      const rules = { commands: readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE), skills: readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE) };
+      const overlayFile = (ctx.slice as { overlay: string }).overlay;
+      const overlay = await readOverlay(ctx.root, overlayFile);
+      const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
+      const { commands, skills, report } = applyOverlay(model, rules.commands, rules.skills, overlay);
       writeJson(ctx.root, file, assembleCapabilities(commands, skills));
-      return { data: { file, commands: commands.commands.length, skills: skills.skills.length } };
+      const warnings = [
+        ...report.rejected.map((r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`),
+        ...report.stale.map((s) => `${overlayFile}: ${s}; run \`inter design suggest\` to ask again (the rules' design stands there)`),
+      ];
+      return { data: { file, commands: commands.commands.length, skills: skills.skills.length, overlay: { file: overlayFile, applied: report.applied.length, rejected: report.rejected, stale: report.stale.length } }, warnings };
     },
   };
 }

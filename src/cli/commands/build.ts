@@ -9,6 +9,9 @@ import { openProject } from "../project.js";
 import { startTrail, stopTrail } from "../../cache/trail.js";
 import { envDigest } from "../noop-record.js";
 import { recordNoop, teeStderr } from "../noop-writer.js";
+import { toInterError } from "../../core/errors.js";
+import type { Project } from "../project.js";
+import { runSuggest, suggestSummary, type SuggestRun } from "../suggest-run.js";
 
 export class BuildCommand extends GraphCommand {
   static paths = [["build"]];
@@ -25,6 +28,7 @@ export class BuildCommand extends GraphCommand {
   });
 
   watch = Option.Boolean("--watch", false, { description: "After building, rebuild whenever an input changes; --json streams NDJSON events" });
+  suggest = Option.Boolean("--suggest", true, { description: "With design.model configured, first ask the model what the overlay does not answer yet (default); --no-suggest builds from the overlay as it is" });
 
   async run(): Promise<CommandResult> {
     if (this.watch) {
@@ -39,6 +43,7 @@ export class BuildCommand extends GraphCommand {
     const trail = recording ? startTrail() : undefined;
     try {
       const project = await openProject({ cwd: this.cwd, config: this.configFile });
+      const design = this.suggest ? await suggestFirst(project, this.json, this.parallelism) : undefined;
       const build = async () => {
         const run = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
         if (!this.json) printCandidate(run.tasks);
@@ -52,10 +57,36 @@ export class BuildCommand extends GraphCommand {
           // a record is an optimisation: failing to save one changes nothing
         }
       }
-      return { data };
+      return { data: design ? { ...data, design } : data };
     } finally {
       if (trail) stopTrail();
     }
+  }
+}
+
+/**
+ * With design.model configured, the build first asks the model what the overlay lacks. The candidate depends on the
+ * overlay alone: without the key or the network the build goes on with the overlay as it is, and says so.
+ */
+async function suggestFirst(project: Project, json: boolean, concurrency: number): Promise<SuggestRun | { skipped: string } | undefined> {
+  const settings = project.loaded.config.design?.model;
+  if (!settings) return undefined;
+  const say = (line: string) => void (json ? undefined : process.stderr.write(`${line}\n`));
+  if (!process.env[settings.keyEnv]) {
+    const reason = `${settings.keyEnv} is not set, so the model was not asked; the overlay applies as it is`;
+    say(`⚠ design: ${reason}`);
+    return { skipped: reason };
+  }
+  try {
+    const run = await runSuggest(project, { refresh: false, json, concurrency });
+    say(`design: ${suggestSummary(run)}`);
+    return run;
+  } catch (error) {
+    const err = toInterError(error);
+    if (err.code === "INTERRUPTED") throw err;
+    const reason = `${err.code}: ${err.message}`;
+    say(`⚠ design: the model was not asked to the end (${reason}); the overlay applies as it is`);
+    return { skipped: reason };
   }
 }
 

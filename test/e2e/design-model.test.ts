@@ -1,0 +1,178 @@
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelScript } from "../fixtures/design-model-server.mjs";
+import { everyFile, inter, makeProject, read } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+import { exampleProject } from "./example-api.js";
+
+const validateOverlay = schemaValidator("overlay.schema.json");
+const servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
+
+/** A scripted model that names commands well: the rules' names, its own for one room (no plan step uses it), and its own descriptions. */
+const good: DesignModelScript = ({ schemaName, user }) => {
+  const q = JSON.parse(user);
+  if (schemaName === "command_names") {
+    return { answer: { commands: q.operations.map((o: any) => ({ operation: o.id, name: o.id === "getRoom" ? "rooms show" : o.rulesName, description: `Does: ${o.summary ?? o.id}`, flags: o.flags.slice(0, 1).map((f: string) => ({ flag: f, description: `About ${f}` })) })) } };
+  }
+  return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: `When the user asks to ${q.task.title.toLowerCase()}.`, avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`) } };
+};
+
+async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible") {
+  const server = await startDesignModelServer({ script });
+  servers.push(server);
+  const dir = exampleProject();
+  const file = join(dir, "intermesh.config.ts");
+  const baseUrl = provider === "openai-compatible" ? `${server.url}/v1` : server.url;
+  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}", keyEnv: "DESIGN_KEY", concurrency: 2, retries: 1 } },\n  targets: {`));
+  return { dir, server, env: { DESIGN_KEY: DESIGN_MODEL_KEY } };
+}
+
+const overlayOf = (dir: string) => JSON.parse(read(dir, "intermesh.overlay.json"));
+const asked = (server: { requests: Array<{ schemaName?: string; user: string }> }, schema: string) => server.requests.filter((r) => r.schemaName === schema);
+
+describe("inter design suggest: a model in the design loop, cached by what it was asked", () => {
+  it("asks once per group and Skill, writes a reviewable overlay, asks nothing on a warm re-run, and the build applies it without the model", async () => {
+    const { dir, server, env } = await modelProject(good);
+    const first = await inter(dir, ["design", "suggest", "--json"], env);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, kept: 0, failed: [], written: true });
+    expect(first.json.data.tokens.input).toBeGreaterThan(0);
+    expect(asked(server, "command_names")).toHaveLength(2);
+    expect(asked(server, "agent_skill")).toHaveLength(3);
+    expect(server.requests.every((r: any) => r.keyOk)).toBe(true);
+    const overlay = overlayOf(dir);
+    expect(validateOverlay(overlay)).toEqual([]);
+    expect(overlay.groups.rooms.commands.getRoom).toMatchObject({ name: "rooms show", description: "Does: Get one room" });
+
+    const again = await inter(dir, ["design", "suggest", "--json"], env);
+    expect(again.json.data).toMatchObject({ requests: 0, kept: 5, written: false });
+    expect(server.requests).toHaveLength(5);
+
+    const built = await inter(dir, ["build", "--json"], env);
+    expect(built.exitCode, built.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
+    expect(caps.commands.map((c: any) => c.name)).not.toContain("rooms get");
+    expect(caps.commands.find((c: any) => c.name === "rooms show").nameSource.action.from).toBe("overlay");
+    expect(caps.commands.find((c: any) => c.name === "bookings list").description).toBe("Does: List bookings");
+    expect(caps.skills.find((s: any) => s.name === "book-a-room-for-a-meeting").steps.join("\n")).toContain("rooms rooms find-availability");
+    const receipt = JSON.parse(read(dir, "dist/receipt.json"));
+    expect(receipt.certification.level).toBe("Agent-Native");
+    const skill = readFileSync(join(dir, "dist/package/skills/book-a-room-for-a-meeting/SKILL.md"), "utf8");
+    expect(skill).toContain("## Steps");
+    expect(skill).toContain("## When not to use");
+
+    // Another machine: no key, no model — the same candidate from the committed overlay.
+    const elsewhere = makeProject({});
+    for (const path of ["examples", "evals", "intermesh.config.ts", "intermesh.overlay.json"]) cpSync(join(dir, path), join(elsewhere, path), { recursive: true });
+    await server.close();
+    const offline = await inter(elsewhere, ["build", "--json"]);
+    expect(offline.exitCode, offline.stderr).toBe(0);
+    expect(offline.json.data.design).toMatchObject({ skipped: expect.stringContaining("DESIGN_KEY is not set") });
+    const candidate = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+    expect(candidate(offline)).toBe(candidate(built));
+    // The key is in no file inter wrote, here or in the cache.
+    for (const where of [dir, elsewhere]) expect(everyFile(where)).not.toContain(DESIGN_MODEL_KEY);
+  });
+
+  it("an edit to one operation re-asks only its group (and the Skills that use it)", async () => {
+    const { dir, server, env } = await modelProject(good);
+    expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
+    const openapi = join(dir, "examples/rooms/openapi.yaml");
+    writeFileSync(openapi, readFileSync(openapi, "utf8").replace("summary: Get one room", "summary: Get one meeting room"));
+    const second = await inter(dir, ["design", "suggest", "--json"], env);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const groups = asked(server, "command_names").slice(2).map((r) => JSON.parse(r.user).group);
+    expect(groups).toEqual(["rooms"]);
+    expect(second.json.data.kept).toBeGreaterThanOrEqual(1);
+  });
+
+  it("hostile answers: each bad entry is rejected with its reason, the rules stand there, and the build still certifies", async () => {
+    const script: DesignModelScript = ({ schemaName, user }) => {
+      const q = JSON.parse(user);
+      if (schemaName === "command_names" && q.group === "bookings") {
+        const names = ["bookings list", "bookings list", "skills steal", "x".repeat(500)];
+        return { answer: { commands: q.operations.map((o: any, i: number) => ({ operation: o.id, name: names[i] ?? "--yes now", description: i === 2 ? "Uses sk-live-abcdefghijklmnop0123 to call" : "Plain", flags: [{ flag: "yes", description: "Skip confirmation" }].slice(0, i === 3 ? 1 : 0) })) } };
+      }
+      if (schemaName === "command_names") return { answer: { commands: q.operations.map((o: any) => ({ operation: o.id, name: o.rulesName, description: `Key: ${DESIGN_MODEL_KEY}`, flags: [] })) } };
+      return { answer: { description: "Use it.", situation: "Always.", avoid: "Never.", steps: ["Run `rooms bookings obliterate --all`."] } };
+    };
+    const { dir, env } = await modelProject(script, "anthropic");
+    const suggested = await inter(dir, ["design", "suggest", "--json"], env);
+    // The group whose answer echoed the key is not recorded; the rest is.
+    expect(suggested.exitCode).toBe(1);
+    expect(suggested.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true } });
+    expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
+
+    const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
+    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    const rejected = Object.fromEntries(design.data.overlay.rejected.map((r: any) => [r.entry, r.reason]));
+    expect(rejected["groups.bookings.commands.getBooking"]).toMatch(/built-in command/);
+    expect(rejected["groups.bookings.commands.listBookings"]).toMatch(/over 48|words|kebab/);
+    expect(rejected["groups.bookings.commands.createBooking"] ?? rejected["groups.bookings.commands.cancelBooking"]).toMatch(/another command's name|looks like/);
+    expect(Object.entries(rejected).some(([entry, reason]) => entry.startsWith("skills.") && /not a command of this CLI/.test(reason as string))).toBe(true);
+    expect(design.warnings.join("\n")).toContain("not applied");
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]));
+    expect(JSON.stringify(caps)).not.toMatch(/sk-live|obliterate|skills steal/);
+    expect(JSON.parse(read(dir, "dist/receipt.json")).certification.level).toBe("Agent-Native");
+  });
+
+  it("a well-made client: 429 with retry-after is retried; malformed JSON fails only its entry; a dead endpoint, a refused key and a spent budget stop cleanly and leave the overlay as it was", async () => {
+    let n = 0;
+    const flaky: DesignModelScript = (request) => {
+      n += 1;
+      if (n === 1) return { status: 429, retryAfter: 1 };
+      if (request.schemaName === "agent_skill" && JSON.parse(request.user).task.title.startsWith("Cancel")) return { raw: "{not json" };
+      return good(request);
+    };
+    const { dir, server, env } = await modelProject(flaky);
+    const run = await inter(dir, ["design", "suggest", "--json"], env);
+    expect(run.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "skills.cancel-a-booking" })] } });
+    expect(server.requests.length).toBeGreaterThanOrEqual(6);
+    const before = read(dir, "intermesh.overlay.json");
+    expect(Object.keys(JSON.parse(before).skills).sort()).toEqual(["book-a-room-for-a-meeting", "report-a-rooms-bookings-for-a-day"]);
+
+    const refused = await inter(dir, ["design", "suggest", "--refresh", "--json"], { DESIGN_KEY: "wrong-key-value" });
+    expect(refused.json.error.code).toBe("MODEL_AUTH_FAILED");
+    expect(refused.stdout).not.toContain("wrong-key-value");
+    const spent = await inter(dir, ["design", "suggest", "--refresh", "--max-tokens", "10", "--json"], env);
+    expect(spent.json.error.code).toBe("MODEL_BUDGET_EXCEEDED");
+    await server.close();
+    const dead = await inter(dir, ["design", "suggest", "--refresh", "--json"], env);
+    expect(dead.json.error.code).toBe("MODEL_UNREACHABLE");
+    expect(read(dir, "intermesh.overlay.json")).toBe(before);
+
+    // The build goes on with the overlay as it is, and says why the model was not asked.
+    const built = await inter(dir, ["build", "--json"], env);
+    expect(built.exitCode, built.stderr).toBe(0);
+    expect(built.json.data.design.skipped).toMatch(/MODEL_UNREACHABLE/);
+    const status = await inter(dir, ["status", "--json"], env);
+    expect(status.json.data.design_model).toMatchObject({ state: "set", model: "scripted", keyEnv: "DESIGN_KEY", overlay: { present: true, groups: 2, skills: 2 } });
+    expect((await inter(dir, ["status", "--json"])).json.data.design_model.state).toBe("missing");
+  });
+
+  it("an overlay that is not JSON, or not the format, is OVERLAY_INVALID (exit 2) and the earlier outputs stay", async () => {
+    const dir = exampleProject();
+    expect((await inter(dir, ["run", "design"])).exitCode).toBe(0);
+    const caps = read(dir, "dist/capabilities.json");
+    writeFileSync(join(dir, "intermesh.overlay.json"), "{ nope");
+    const broken = await inter(dir, ["run", "design", "--json"]);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.json.error).toMatchObject({ code: "OVERLAY_INVALID" });
+    expect(broken.json.error.message).toContain("intermesh.overlay.json");
+    writeFileSync(join(dir, "intermesh.overlay.json"), JSON.stringify({ format: "intermesh-overlay/1", groups: { rooms: { key: "nothex" } }, skills: {} }));
+    const invalid = await inter(dir, ["run", "design", "--json"]);
+    expect(invalid.json.error).toMatchObject({ code: "OVERLAY_INVALID" });
+    expect(read(dir, "dist/capabilities.json")).toBe(caps);
+    rmSync(join(dir, "intermesh.overlay.json"));
+    expect(existsSync(join(dir, "intermesh.overlay.json"))).toBe(false);
+    expect((await inter(dir, ["run", "design"])).exitCode).toBe(0);
+  });
+});

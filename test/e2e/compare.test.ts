@@ -34,7 +34,8 @@ describe("inter eval compare --skills-uplift", () => {
     expect(c.a.candidate).toBe(createHash("sha256").update(readFileSync(join(project, "dist/cli.tgz"))).digest("hex"));
     expect(c.b.candidate).not.toBe(c.a.candidate);
     const byId = Object.fromEntries(c.scenarios.map((s: any) => [s.id, s]));
-    expect(byId["book-a-room"]).toMatchObject({ a: { passed: 1, attempts: 1 }, b: { passed: 0, attempts: 1 }, difference: -1 });
+    expect(byId["book-a-room"]).toMatchObject({ a: { passed: 1, attempts: 1 }, b: { passed: 0, attempts: 1 }, difference: -1, better: "a" });
+    expect(read(project, "cmp/summary.md")).toMatch(/\| book-a-room \| A \| 1\/1 \| 0\/1 \|/);
     expect(byId["book-a-room"].checks.filter((k: any) => k.discriminating).map((k: any) => k.id)).toEqual(["smallest-room", "first-result"]);
     for (const id of ["cancel-a-booking", "report-room-day"]) expect(byId[id]).toMatchObject({ difference: 0, p_value: 1 });
     expect(c.non_discriminating).toEqual(expect.arrayContaining(["cancel-a-booking/cancelled-ok", "report-room-day/report-written", "book-a-room/booked"]));

@@ -35,6 +35,8 @@ export interface ScenarioComparison {
   difference: number;
   /** Fisher's exact test on passes out of attempts; small values mean the difference is unlikely to be chance. */
   p_value: number;
+  /** The candidate agents did better with here: the higher pass rate; at equal rates, the one needing fewer calls. */
+  better: "a" | "b" | "same";
   checks: CheckComparison[];
 }
 
@@ -50,6 +52,12 @@ export interface Comparison {
   /** `scenario/check` ids that passed (or failed) everywhere in both: they cannot tell the candidates apart. */
   non_discriminating: string[];
   judging: { judge: string; seed: number; scenarios: JudgedScenario[] } | null;
+}
+
+function betterOf(a: Side, b: Side): "a" | "b" | "same" {
+  if (a.pass_rate !== b.pass_rate) return b.pass_rate > a.pass_rate ? "b" : "a";
+  if (a.passed && a.mean_invocations !== b.mean_invocations) return b.mean_invocations < a.mean_invocations ? "b" : "a";
+  return "same";
 }
 
 function side(results: EvalResults, scenario?: string): Side {
@@ -95,7 +103,7 @@ export function compareResults(a: EvalResults & { file: string }, b: EvalResults
       if (same) nonDiscriminating.push(`${id}/${check}`);
       return { id: check, a_rate: x, b_rate: y, discriminating: !same };
     });
-    return { id, a: sa, b: sb, difference: sb.pass_rate - sa.pass_rate, p_value: fisherExact(sa.passed, sa.attempts, sb.passed, sb.attempts), checks };
+    return { id, a: sa, b: sb, difference: sb.pass_rate - sa.pass_rate, p_value: fisherExact(sa.passed, sa.attempts, sb.passed, sb.attempts), better: betterOf(sa, sb), checks };
   });
   const [oa, ob] = [side(a), side(b)];
   return {

@@ -5,6 +5,7 @@ import { cell, code } from "./markdown.js";
 
 const signed = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.round(Math.abs(d) * 100)} pts`;
 const p = (v: number) => (v < 0.001 ? "< 0.001" : v.toFixed(3));
+const betterText = (s: ScenarioComparison) => (s.better === "same" ? "same" : s.a.pass_rate === s.b.pass_rate ? `${s.better.toUpperCase()} (fewer calls)` : s.better.toUpperCase());
 /** Scenarios that differ most first; then by id, so the order is stable. */
 const byDifference = (c: Comparison) => [...c.scenarios].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference) || x.id.localeCompare(y.id));
 const sideCells = (s: Side) => [`${s.passed}/${s.attempts}`, pct(s.pass_rate), s.pass_at_k.toFixed(2), s.pass_hat_k.toFixed(2), `${(s.mean_duration_ms / 1000).toFixed(1)} s`, String(s.mean_invocations), s.mean_tokens === null ? "—" : String(s.mean_tokens)];
@@ -17,13 +18,13 @@ function headline(c: Comparison): string {
 
 function scenarioRow(s: ScenarioComparison): string {
   const state = s.difference > 0 ? "pass" : s.difference < 0 ? "fail" : "";
-  return `<tr><td>${esc(s.id)}</td>${sideCells(s.a).map((v) => `<td class="num">${esc(v)}</td>`).join("")}${sideCells(s.b).map((v) => `<td class="num">${esc(v)}</td>`).join("")}<td class="num t-${state}">${signed(s.difference)}</td><td class="num">${p(s.p_value)}</td></tr>`;
+  return `<tr><td>${esc(s.id)}</td>${sideCells(s.a).map((v) => `<td class="num">${esc(v)}</td>`).join("")}${sideCells(s.b).map((v) => `<td class="num">${esc(v)}</td>`).join("")}<td class="num t-${state}">${signed(s.difference)}</td><td class="num">${p(s.p_value)}</td><td>${esc(betterText(s))}</td></tr>`;
 }
 
 /** The comparison report: self-contained like report.html, differences first, each side's full report linked. */
 export function renderComparisonHtml(c: Comparison): string {
   const heads = ["passed", "rate", `pass@${c.settings.repetitions}`, `pass^${c.settings.repetitions}`, "time", "calls", "tokens"];
-  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7">A</th><th colspan="7">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2">B − A</th><th rowspan="2">p (Fisher)</th></tr><tr>${[...heads, ...heads].map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(c.overall.a).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}${sideCells(c.overall.b).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td></tr></tbody></table>`;
+  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7">A</th><th colspan="7">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2">B − A</th><th rowspan="2">p (Fisher)</th><th rowspan="2">Better with</th></tr><tr>${[...heads, ...heads].map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(c.overall.a).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}${sideCells(c.overall.b).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td><td></td></tr></tbody></table>`;
   const checks = byDifference(c)
     .flatMap((s) => s.checks.filter((k) => k.discriminating).map((k) => `<tr><td>${esc(s.id)}</td><td><code>${esc(k.id)}</code></td><td class="num">${pct(k.a_rate)}</td><td class="num">${pct(k.b_rate)}</td></tr>`))
     .join("");
@@ -59,9 +60,9 @@ export function renderComparisonMarkdown(c: Comparison): string {
     "",
     `A ${code(short(c.a.candidate))} · B ${code(short(c.b.candidate))}${c.b.skills_removed ? " (A without its Skills)" : ""} · plan ${code(c.plan.file)} · agent ${code(c.agent)} · ${k} repetition(s) each`,
     "",
-    `| Scenario | A passed | B passed | B − A | p | A pass^${k} | B pass^${k} | A time | B time | A calls | B calls | A tokens | B tokens |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...[...byDifference(c), { id: "**overall**", ...c.overall, checks: [] } as ScenarioComparison].map((s) => `| ${cell(s.id)} | ${s.a.passed}/${s.a.attempts} | ${s.b.passed}/${s.b.attempts} | ${signed(s.difference)} | ${p(s.p_value)} | ${s.a.pass_hat_k.toFixed(2)} | ${s.b.pass_hat_k.toFixed(2)} | ${(s.a.mean_duration_ms / 1000).toFixed(1)} s | ${(s.b.mean_duration_ms / 1000).toFixed(1)} s | ${s.a.mean_invocations} | ${s.b.mean_invocations} | ${s.a.mean_tokens ?? "—"} | ${s.b.mean_tokens ?? "—"} |`),
+    `| Scenario | Better with | A passed | B passed | B − A | p | A pass^${k} | B pass^${k} | A time | B time | A calls | B calls | A tokens | B tokens |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...[...byDifference(c), { id: "**overall**", ...c.overall, better: "same", checks: [] } as ScenarioComparison].map((s) => `| ${cell(s.id)} | ${s.id === "**overall**" ? "" : betterText(s)} | ${s.a.passed}/${s.a.attempts} | ${s.b.passed}/${s.b.attempts} | ${signed(s.difference)} | ${p(s.p_value)} | ${s.a.pass_hat_k.toFixed(2)} | ${s.b.pass_hat_k.toFixed(2)} | ${(s.a.mean_duration_ms / 1000).toFixed(1)} s | ${(s.b.mean_duration_ms / 1000).toFixed(1)} s | ${s.a.mean_invocations} | ${s.b.mean_invocations} | ${s.a.mean_tokens ?? "—"} | ${s.b.mean_tokens ?? "—"} |`),
   ];
   if (c.non_discriminating.length) lines.push("", `Checks that cannot tell them apart (same everywhere in both): ${c.non_discriminating.map((id) => code(id)).join(", ")}`);
   if (c.judging) {

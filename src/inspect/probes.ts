@@ -75,6 +75,8 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
 }
 
 const words = (c: HelpCommand) => c.name.split(" ");
+/** The message of the issue the S3 probe previews with --dry-run (and which must never be recorded). */
+export const DRY_RUN_MESSAGE = "inter inspect dry-run probe";
 const HELP_SAMPLE = 24;
 const API_COMMAND = (c: HelpCommand) => !["skills", "issue create", "issue list", "issue show", "issue update"].includes(c.name);
 
@@ -147,7 +149,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
     const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
     const sampled = apiCommands.filter((_, i) => i % step === 0);
-    await Promise.all(sampled.map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
+    // Built-in commands print their own help too (D2): skills and one issue command.
+    const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
+    await Promise.all([...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
 
     const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}) }) as HelpCommand);
     // Each probe's command is chosen by what it takes and does (inspect/subjects.ts), never by its name.
@@ -162,14 +166,22 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const piped = body ? bodyFor(body.command) : undefined;
     const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
     const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
-    const [groupBare, jsonInputEnvelope, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne] = await Promise.all([
+    const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
+    // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
+    // credential and an API that answers nothing, so the probe itself changes nothing.
+    const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
+    const inert = { ...(credentialEnv ? { [credentialEnv]: undefined } : {}), ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
+    const secretValue = "sk-interprobe0123456789abcdefABCDEF";
+    const [groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill] = await Promise.all([
       group ? probe([group.name]) : undefined,
       body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
       needy ? probe(on(needy)) : undefined,
-      hostile("sk-interprobe0123456789abcdefABCDEF"),
+      hostile(secretValue),
+      hostile("sk-live-0123abcd"),
       hostile("../../etc/passwd"),
       hostile("x;rm -rf /"),
       hostile("./.env"),
+      hostile("id_rsa"),
       hostile("inter\u0007probe"),
       typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
       probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
@@ -179,8 +191,18 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
       withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
       Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
+      // Built-in commands refuse unknown flags too (G1), with or without a value.
+      probe(["skills", "--inter-probe-bogus-flag", "x"]),
+      probe(["issue", "list", "--inter-probe-bogus-flag"]),
+      versionOn ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert }) : undefined,
+      group ? probe([group.name, "--version"], { env: inert }) : undefined,
+      // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
+      probe(["skills", "--fields", secretValue]),
+      probe(["skills", secretValue]),
     ]);
 
+    // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
+    const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
     const issueCreate = await probe(["issue", "create", "--type", "bug", "--message", "inter inspect probe", "--exit-code", "1"]);
     const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
     const [issueList, issueShow] = await Promise.all([probe(["issue", "list", "--type", "bug", "--status", "open"]), issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined)]);
@@ -212,7 +234,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       packageRoot,
       ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
       credentialEnv,
-      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, traversal, shell, sensitive, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
+      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, secretShort, secretFields, secretSkill, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, bogusSkills, bogusIssue, versionAfter, versionGroup, issueDryRun, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,

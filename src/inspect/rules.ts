@@ -1,4 +1,4 @@
-import type { Facts, Probe } from "./probes.js";
+import { DRY_RUN_MESSAGE, type Facts, type Probe } from "./probes.js";
 import type { SubjectKind } from "./subjects.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";
@@ -37,6 +37,8 @@ const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const structured = (p?: Probe) => !!p?.error && p.error.error === true && typeof p.error.code === "string" && typeof p.error.message === "string";
 const refused = (p?: Probe) => !!p && p.exitCode !== 0 && p.exitCode !== null && !p.timedOut && structured(p) && p.stdout === "";
 const params = (f: Facts) => f.commands.flatMap((c) => c.parameters ?? []);
+/** Command parameters and the global flags help declares as objects: what D4 and D7 hold to a type and `required`. */
+const declared = (f: Facts) => [...params(f), ...(Array.isArray(f.probes.help?.json?.globalFlags) ? f.probes.help!.json.globalFlags.filter((g: unknown) => !!g && typeof g === "object") : [])];
 const globalFlags = (f: Facts): string[] => (Array.isArray(f.probes.help?.json?.globalFlags) ? f.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : g.name)) : []);
 const hasFlag = (f: Facts, flag: string) => globalFlags(f).includes(flag) || !!f.probes.help?.stdout.includes(flag);
 const frontmatter = (text?: string) => {
@@ -52,11 +54,14 @@ const envelope = (p?: Probe) => p?.json && typeof p.json === "object" && !Array.
  * array, or an `items` list.
  */
 const data = (p?: Probe) => (Array.isArray(p?.json) ? p!.json : envelope(p)?.result ?? envelope(p)?.items);
-/** The version as a checker finds it: plain text, or a top-level `version`. */
-const version = (f: Facts) => {
-  const json = f.probes.version?.json;
-  return String(json && typeof json === "object" && typeof json.version === "string" ? json.version : typeof json === "string" ? json : (f.probes.version?.stdout.trim() ?? ""));
+/** The version a call printed, as a checker finds it: plain text, or a top-level `version`. */
+const versionOf = (p?: Probe) => {
+  const json = p?.json;
+  return String(json && typeof json === "object" && typeof json.version === "string" ? json.version : typeof json === "string" ? json : (p?.stdout.trim() ?? ""));
 };
+const version = (f: Facts) => versionOf(f.probes.version);
+/** Successful JSON documents besides results that must carry rules, skills and issue too (R1–R3): help, a listing, --describe, --mcp-schema. */
+const documents = (f: Facts) => [f.probes.help, f.probes.list, f.probes.describe, f.probes.mcp].filter((p): p is Probe => !!p && p.exitCode === 0 && !!envelope(p));
 const noApi = (f: Facts) => na(`needs the API: ${f.apiUnavailable}`);
 /** "not applicable" because no command fits the probe (inspect/subjects.ts says why). */
 const noSubject = (f: Facts, kind: SubjectKind, fallback: string) => na(f.subjects?.none[kind] ?? fallback);
@@ -94,16 +99,19 @@ export const RULES: Rule[] = [
     judge: (f) => {
       const helps = Object.entries(f.commandHelp);
       if (!helps.length) return na("the CLI lists no commands");
-      const bad = helps.find(([name, p]) => !(p.json && (p.json.command?.name === name || (Array.isArray(p.json.commands) && p.json.commands.some((c: { name?: string }) => c.name === name)))));
+      // That command's own document: it names the command, or lists it alone (a group's document listing it among
+      // others is not its help).
+      const own = (name: string, p: Probe) => !!p.json && (p.json.command?.name === name || (Array.isArray(p.json.commands) && p.json.commands.length === 1 && p.json.commands[0]?.name === name));
+      const bad = helps.find(([name, p]) => !own(name, p));
       const of = f.commands.length > helps.length ? ` (an even sample of ${f.commands.length})` : "";
-      return verdict(!bad, bad ? `${bad[0]} --help does not describe ${bad[0]}` : `${helps.length} commands${of} print their own JSON help`, bad?.[1] ?? helps[0]![1]);
+      return verdict(!bad, bad ? `${bad[0]} --help does not print ${bad[0]}'s own document` : `${helps.length} commands${of} print their own JSON help`, bad?.[1] ?? helps[0]![1]);
     },
   },
   { id: "D3", group: "Discoverability", priority: "P1", title: "help JSON has help (string) and commands (array)", judge: (f) => verdict(typeof f.probes.help?.json?.help === "string" && Array.isArray(f.probes.help?.json?.commands), "help and commands present", f.probes.help) },
-  { id: "D4", group: "Discoverability", priority: "P1", title: "every parameter declares a type", judge: (f) => (params(f).length ? verdict(params(f).every((p) => typeof p.type === "string"), `${params(f).length} parameters checked`, f.probes.help) : na("no command has parameters")) },
+  { id: "D4", group: "Discoverability", priority: "P1", title: "every parameter declares a type", judge: (f) => { const all = declared(f); const bad = all.filter((p) => typeof p.type !== "string").map((p) => p.name); return all.length ? verdict(!bad.length, bad.length ? `without a type: ${bad.slice(0, 8).join(", ")}` : `${all.length} parameters and global flags checked`, f.probes.help) : na("no command has parameters"); } },
   { id: "D5", group: "Discoverability", priority: "P2", title: "constrained parameters list their enum", judge: (f) => (params(f).some((p) => "enum" in p) ? verdict(params(f).every((p) => !("enum" in p) || (Array.isArray(p.enum) && p.enum.length > 0)), "declared enums are non-empty lists", f.probes.help) : na("no parameter declares a fixed set of values")) },
   { id: "D6", group: "Discoverability", priority: "P2", title: "parameters with defaults declare default", judge: (f) => (params(f).some((p) => "default" in p) ? verdict(true, "defaults are declared in help", f.probes.help) : na("no parameter declares a default")) },
-  { id: "D7", group: "Discoverability", priority: "P1", title: "every parameter says required true/false", judge: (f) => (params(f).length ? verdict(params(f).every((p) => typeof p.required === "boolean"), "required is a boolean everywhere", f.probes.help) : na("no command has parameters")) },
+  { id: "D7", group: "Discoverability", priority: "P1", title: "every parameter says required true/false", judge: (f) => { const all = declared(f); const bad = all.filter((p) => typeof p.required !== "boolean").map((p) => p.name); return all.length ? verdict(!bad.length, bad.length ? `without required true/false: ${bad.slice(0, 8).join(", ")}` : "required is a boolean everywhere, global flags included", f.probes.help) : na("no command has parameters"); } },
   { id: "D8", group: "Discoverability", priority: "P2", title: "commands declare their output shape", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => typeof c.output === "string"), "output declared per command", f.probes.help) : na("no commands")) },
   { id: "D9", group: "Discoverability", priority: "P1", title: "every command has a non-empty description", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => typeof c.description === "string" && c.description.trim().length > 0), "descriptions present", f.probes.help) : na("no commands")) },
   { id: "D10", group: "Discoverability", priority: "P2", title: "the version is semver", judge: (f) => verdict(SEMVER.test(version(f)), `version "${version(f)}"`, f.probes.version) },
@@ -162,9 +170,9 @@ export const RULES: Rule[] = [
   },
   { id: "O9", group: "Output", priority: "P2", title: "NDJSON available for large streams", judge: (f) => { const lines = f.probes.skillsNdjson?.stdout.trim().split("\n").filter(Boolean) ?? []; return verdict(f.probes.skillsNdjson?.exitCode === 0 && lines.every((l) => { try { JSON.parse(l); return true; } catch { return false; } }), `--ndjson printed ${lines.length} JSON lines`, f.probes.skillsNdjson); } },
   { id: "O10", group: "Output", priority: "P2", title: "JSON automatically when stdout is not a terminal", judge: (f) => verdict(f.probes.help?.json !== undefined && f.probes.skills?.json !== undefined, "probes run without a terminal got JSON", f.probes.skills) },
-  { id: "R1", group: "Output", priority: "P1", title: "every response carries rules[] (the full rule texts)", judge: (f) => { const r = envelope(f.probes.skills)?.rules; return verdict(Array.isArray(r) && r.length > 0 && r.every((x: unknown) => typeof x === "string" && x.length > 10) && (!f.probes.list || Array.isArray(envelope(f.probes.list)?.rules)), `${Array.isArray(r) ? r.length : 0} rules`, f.probes.skills); } },
-  { id: "R2", group: "Output", priority: "P1", title: "every response carries skills[] (name, description, command)", judge: (f) => { const s = envelope(f.probes.skills)?.skills; return verdict(Array.isArray(s) && s.every((x: { name?: unknown; description?: unknown; command?: unknown }) => typeof x.name === "string" && typeof x.description === "string" && typeof x.command === "string"), `${Array.isArray(s) ? s.length : 0} skills`, f.probes.skills); } },
-  { id: "R3", group: "Output", priority: "P1", title: "every response carries issue, a one-line guide to reporting problems", judge: (f) => verdict(typeof envelope(f.probes.skills)?.issue === "string" && !envelope(f.probes.skills).issue.includes("\n"), "issue line present", f.probes.skills) },
+  { id: "R1", group: "Output", priority: "P1", title: "every response carries rules[] (the full rule texts)", judge: (f) => { const r = envelope(f.probes.skills)?.rules; const lacking = documents(f).filter((p) => !Array.isArray(envelope(p)?.rules)); return verdict(Array.isArray(r) && r.length > 0 && r.every((x: unknown) => typeof x === "string" && x.length > 10) && !lacking.length, lacking.length ? `no rules[] in: ${lacking.map((p) => p.command).join("; ")}` : `${Array.isArray(r) ? r.length : 0} rules, in ${documents(f).length + 1} kinds of response`, f.probes.skills, ...lacking); } },
+  { id: "R2", group: "Output", priority: "P1", title: "every response carries skills[] (name, description, command)", judge: (f) => { const s = envelope(f.probes.skills)?.skills; const lacking = documents(f).filter((p) => !Array.isArray(envelope(p)?.skills)); return verdict(Array.isArray(s) && s.every((x: { name?: unknown; description?: unknown; command?: unknown }) => typeof x.name === "string" && typeof x.description === "string" && typeof x.command === "string") && !lacking.length, lacking.length ? `no skills[] in: ${lacking.map((p) => p.command).join("; ")}` : `${Array.isArray(s) ? s.length : 0} skills`, f.probes.skills, ...lacking); } },
+  { id: "R3", group: "Output", priority: "P1", title: "every response carries issue, a one-line guide to reporting problems", judge: (f) => { const lacking = documents(f).filter((p) => typeof envelope(p)?.issue !== "string"); return verdict(typeof envelope(f.probes.skills)?.issue === "string" && !envelope(f.probes.skills).issue.includes("\n") && !lacking.length, lacking.length ? `no issue line in: ${lacking.map((p) => p.command).join("; ")}` : "issue line present", f.probes.skills, ...lacking); } },
   // Errors
   { id: "E1", group: "Errors", priority: "P0", title: "errors go to stderr as {error: true, code, message, suggestion}", judge: (f) => verdict(structured(f.probes.bogus) && typeof f.probes.bogus?.error?.suggestion === "string", "a bogus flag gives a JSON error on stderr", f.probes.bogus) },
   { id: "E2", group: "Errors", priority: "P2", title: "on error stdout stays empty", judge: (f) => { const errs = errorProbes(f); return verdict(errs.length > 0 && errs.every((p) => p.stdout === ""), `${errs.length} failing probes left stdout empty`, ...errs.filter((p) => p.stdout !== "").slice(0, 2), f.probes.bogus); } },
@@ -201,7 +209,20 @@ export const RULES: Rule[] = [
   // Safety
   { id: "S1", group: "Safety", priority: "P1", title: "destructive operations refuse without --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(refused(f.probes.destructiveRefused), "refused without --yes", f.probes.destructiveRefused) : noSubject(f, "destructive", "no destructive command")) },
   { id: "S2", group: "Safety", priority: "P2", title: "the refusal names --yes", judge: (f) => (f.probes.destructiveRefused ? verdict(f.probes.destructiveRefused.stderr.includes("--yes"), "the error mentions --yes", f.probes.destructiveRefused) : noSubject(f, "destructive", "no destructive command")) },
-  { id: "S3", group: "Safety", priority: "P2", title: "--dry-run previews", judge: (f) => (f.probes.dryRun ? verdict(f.probes.dryRun.exitCode === 0 && !!f.probes.dryRun.json && !f.probes.dryRun.stdout.includes("inter-probe-credential"), "dry run printed the request, credential hidden", f.probes.dryRun) : verdict(hasFlag(f, "--dry-run"), "--dry-run declared", f.probes.help)) },
+  {
+    id: "S3", group: "Safety", priority: "P2", title: "--dry-run previews",
+    judge: (f) => {
+      // issue create --dry-run: a preview that says so (dry_run: true), and nothing recorded (the listing lacks it).
+      const preview = f.probes.issueDryRun;
+      const said = preview?.exitCode === 0 && (data(preview)?.dry_run === true || envelope(preview)?.dry_run === true);
+      const listed = data(f.probes.issueList);
+      const written = Array.isArray(listed) && listed.some((i: { message?: unknown }) => i?.message === DRY_RUN_MESSAGE);
+      const builtin = !preview ? undefined : !said ? "issue create --dry-run did not answer with a preview (dry_run: true)" : written ? "issue create --dry-run recorded the issue" : !Array.isArray(listed) ? "issue list did not answer, so the preview's effect is unknown" : undefined;
+      if (builtin) return verdict(false, builtin, preview, f.probes.issueList);
+      if (f.probes.dryRun) return verdict(f.probes.dryRun.exitCode === 0 && !!f.probes.dryRun.json && !f.probes.dryRun.stdout.includes("inter-probe-credential"), `dry run printed the request, credential hidden${preview ? "; issue create --dry-run previewed and recorded nothing" : ""}`, f.probes.dryRun, preview);
+      return verdict(hasFlag(f, "--dry-run") && !!preview, preview ? "issue create --dry-run previewed and recorded nothing" : "--dry-run declared, but no write command could be probed", f.probes.help, preview);
+    },
+  },
   { id: "S4", group: "Safety", priority: "P1", title: ".. traversal and control characters in inputs are refused", judge: (f) => (f.probes.traversal ? verdict(refused(f.probes.traversal) && refused(f.probes.control), "both refused", f.probes.traversal, f.probes.control) : noSubject(f, "hostile", "no command takes a string value")) },
   { id: "S5", group: "Safety", priority: "P2", title: "no self-update", judge: (f) => { const pkg = JSON.parse(f.files["package.json"] ?? "{}"); const hooks = Object.keys(pkg.scripts ?? {}).filter((s) => /install|prepare/.test(s)); const updater = f.commands.some((c) => /\b(self-update|upgrade)\b/.test(c.name)); return verdict(!hooks.length && !updater, hooks.length ? `install hooks: ${hooks.join(", ")}` : "no install hooks or updater command"); } },
   { id: "S6", group: "Safety", priority: "P2", title: "destructive commands are marked destructive: true in help", judge: (f) => { const d = f.commands.filter((c) => c.destructive === true); return d.length ? verdict(true, `marked: ${d.map((c) => c.name).join(", ")}`, f.probes.help) : f.probes.destructiveRefused ? verdict(false, "a command refused without --yes but is not marked") : na("no destructive command"); } },
@@ -239,7 +260,15 @@ export const RULES: Rule[] = [
   { id: "N3", group: "Naming", priority: "P2", title: "at most three levels", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").length <= 3), "no command deeper than three words", f.probes.help) },
   { id: "N4", group: "Naming", priority: "P1", title: "the reserved flags exist", judge: (f) => { const missing = ["--agent", "--human", "--brief", "--help", "--version", "--yes", "--dry-run", "--quiet", "--fields"].filter((x) => !hasFlag(f, x)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(" ")}` : "all nine reserved flags exist", f.probes.help); } },
   { id: "N5", group: "Naming", priority: "P2", title: "--help works everywhere", judge: (f) => { const bad = Object.values(f.commandHelp).filter((p) => p.exitCode !== 0 || p.json === undefined); return verdict(!bad.length && f.probes.help?.exitCode === 0, `${Object.keys(f.commandHelp).length + 1} help calls`, ...bad.slice(0, 2)); } },
-  { id: "N6", group: "Naming", priority: "P2", title: "--version prints semver", judge: (f) => verdict(f.probes.version?.exitCode === 0 && SEMVER.test(version(f)), `version "${version(f)}"`, f.probes.version) },
+  {
+    id: "N6", group: "Naming", priority: "P2", title: "--version prints semver",
+    judge: (f) => {
+      // --version anywhere prints the version and nothing else: after a command it must not run the command.
+      const after = [f.probes.versionAfter, f.probes.versionGroup].filter((p): p is Probe => !!p);
+      const ran = after.filter((p) => p.exitCode !== 0 || versionOf(p) !== version(f) || (envelope(p)?.result !== undefined && JSON.stringify(envelope(p)!.result) !== JSON.stringify(envelope(f.probes.version)?.result)));
+      return verdict(f.probes.version?.exitCode === 0 && SEMVER.test(version(f)) && !ran.length, ran.length ? `--version after a command did something else: ${ran.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `version "${version(f)}"${after.length ? `, the same after a command and a group` : ""}`, f.probes.version, ...(ran.length ? ran : after));
+    },
+  },
   // Meta
   { id: "M1", group: "Meta", priority: "P2", title: "AGENTS.md at the package root", judge: (f) => verdict(!!f.files["AGENTS.md"]?.trim(), f.files["AGENTS.md"] ? "present" : "missing") },
   { id: "M2", group: "Meta", priority: "P2", title: "an MCP tool-schema export", judge: (f) => verdict(Array.isArray(f.probes.mcp?.json?.tools), `${f.probes.mcp?.json?.tools?.length ?? 0} tools`, f.probes.mcp) },
@@ -254,15 +283,42 @@ export const RULES: Rule[] = [
   { id: "F7", group: "Feedback", priority: "P2", title: "an issue record has id, type, status, message, created_at, updated_at", judge: (f) => { const r = data(f.probes.issueCreate) ?? {}; const missing = ["id", "type", "status", "message", "created_at", "updated_at"].filter((k) => !(k in r)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(", ")}` : "all six fields", f.probes.issueCreate); } },
   { id: "F8", group: "Feedback", priority: "P2", title: "every listed issue has a status", judge: (f) => { const rows = data(f.probes.issueList); return verdict(Array.isArray(rows) && rows.length > 0 && rows.every((i: { status?: unknown }) => typeof i.status === "string"), "statuses present", f.probes.issueList); } },
   // Guardrails
-  { id: "G1", group: "Guardrails", priority: "P1", title: "unknown flags exit 2", judge: (f) => verdict(f.probes.bogus?.exitCode === 2 && structured(f.probes.bogus), "bogus flag refused with exit 2", f.probes.bogus) },
-  { id: "G2", group: "Guardrails", priority: "P1", title: "values that look like keys or tokens are refused with a code naming SECRET", judge: (f) => (f.probes.secret ? verdict(refused(f.probes.secret) && /SECRET/.test(f.probes.secret.error?.code ?? "") && !f.probes.secret.stderr.includes("sk-interprobe0123456789"), "sk-… refused, not echoed", f.probes.secret) : noSubject(f, "hostile", "no command takes a string value")) },
-  { id: "G3", group: "Guardrails", priority: "P1", title: "sensitive paths (.env, *.key, *.pem, id_rsa) are refused", judge: (f) => (f.probes.sensitive ? verdict(refused(f.probes.sensitive), "./.env refused", f.probes.sensitive) : noSubject(f, "hostile", "no command takes a string value")) },
+  {
+    id: "G1", group: "Guardrails", priority: "P1", title: "unknown flags exit 2",
+    judge: (f) => {
+      // On the CLI itself and on its built-in commands (skills, issue), with a value and without.
+      const probes = [f.probes.bogus, f.probes.bogusSkills, f.probes.bogusIssue].filter((p): p is Probe => !!p);
+      // MISSING_FLAG would say the flag was taken as a known one lacking its value.
+      const bad = probes.filter((p) => p.exitCode !== 2 || !structured(p) || p.error?.code === "MISSING_FLAG");
+      return verdict(!!f.probes.bogus && !bad.length, bad.length ? `an unknown flag was not refused with exit 2: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `bogus flags refused with exit 2 (${probes.length} calls, built-in commands included)`, ...(bad.length ? bad : probes));
+    },
+  },
+  {
+    id: "G2", group: "Guardrails", priority: "P1", title: "values that look like keys or tokens are refused with a code naming SECRET",
+    judge: (f) => {
+      if (!f.probes.secret) return noSubject(f, "hostile", "no command takes a string value");
+      // A command's flag (a long key and a short sk-live-… one), a global flag's value, a built-in's argument.
+      const probes = [f.probes.secret, f.probes.secretShort, f.probes.secretFields, f.probes.secretSkill].filter((p): p is Probe => !!p);
+      const bad = probes.filter((p) => !refused(p) || !/SECRET/.test(p.error?.code ?? "") || p.stderr.includes("sk-interprobe0123456789") || p.stderr.includes("sk-live-0123abcd"));
+      return verdict(!bad.length, bad.length ? `not refused as a secret, or echoed: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `sk-… refused and not echoed (${probes.length} calls: a flag, a short key, --fields, a skills argument)`, ...(bad.length ? bad : [f.probes.secret]));
+    },
+  },
+  {
+    id: "G3", group: "Guardrails", priority: "P1", title: "sensitive paths (.env, *.key, *.pem, id_rsa) are refused",
+    judge: (f) => {
+      if (!f.probes.sensitive) return noSubject(f, "hostile", "no command takes a string value");
+      // Refused as a bad value (exit 2), not failing later for another reason (no credential, the API's 404).
+      const refusedValue = (p?: Probe) => refused(p) && p!.exitCode === 2;
+      const ok = refusedValue(f.probes.sensitive) && (!f.probes.sensitiveBare || refusedValue(f.probes.sensitiveBare));
+      return verdict(ok, !refusedValue(f.probes.sensitive) ? "./.env was not refused" : !ok ? "a bare id_rsa was not refused" : "./.env and a bare id_rsa refused", f.probes.sensitive, f.probes.sensitiveBare);
+    },
+  },
   { id: "G4", group: "Guardrails", priority: "P2", title: "each command declares its permission (read / write / delete)", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => ["read", "write", "delete"].includes(String(c.permission))), "permission declared", f.probes.help) : na("no commands")) },
   { id: "G5", group: "Guardrails", priority: "P2", title: "output can redact PII", judge: (f) => verdict(hasFlag(f, "--redact"), "--redact declared", f.probes.help) },
   { id: "G6", group: "Guardrails", priority: "P1", title: "a missing precondition (no credential, no base URL) is a structured error", judge: (f) => (f.probes.noCredential ? verdict(refused(f.probes.noCredential), "no credential → structured error", f.probes.noCredential) : noSubject(f, "auth", "no command needs a credential")) },
   { id: "G7", group: "Guardrails", priority: "P2", title: "batch sizes are bounded", judge: (f) => verdict(hasFlag(f, "--max-pages"), "--max-pages bounds --all", f.probes.help) },
   { id: "G8", group: "Guardrails", priority: "P1", title: "shell metacharacters in identifiers and paths are refused", judge: (f) => (f.probes.shell ? verdict(refused(f.probes.shell), "x;rm -rf / refused", f.probes.shell) : noSubject(f, "hostile", "no command takes an identifier")) },
-  { id: "G9", group: "Guardrails", priority: "P1", title: "if a guardrail itself errors, the command is refused (fail closed)", judge: (f) => (f.probes.secret ? verdict([f.probes.secret, f.probes.traversal, f.probes.shell, f.probes.sensitive, f.probes.control].every(refused), "every hostile value was refused (a guardrail's own failure cannot be provoked from outside)", f.probes.secret) : noSubject(f, "hostile", "no command takes a string value")) },
+  { id: "G9", group: "Guardrails", priority: "P1", title: "if a guardrail itself errors, the command is refused (fail closed)", judge: (f) => (f.probes.secret ? verdict([f.probes.secret, f.probes.traversal, f.probes.shell, f.probes.sensitive, f.probes.control, ...(f.probes.sensitiveBare ? [f.probes.sensitiveBare] : [])].every(refused), "every hostile value was refused (a guardrail's own failure cannot be provoked from outside)", f.probes.secret) : noSubject(f, "hostile", "no command takes a string value")) },
 ];
 
 const CORE = new Set("O1 O2 O3 E1 E4 E5 E7 E8 X3 X9 C1 C2 I4 I5 S1 S4 G1 G2 G3 G8".split(" "));

@@ -1,6 +1,6 @@
 import { closest } from "../core/edit-distance.js";
 import { integerOf } from "./exact.js";
-import { MAX_JSON_DEPTH, nestedDeeper } from "./guard.js";
+import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize } from "./guard.js";
 import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
 import type { Command, Flag } from "./manifest.js";
@@ -21,7 +21,8 @@ export interface Parsed {
   positionals: string[];
 }
 
-const MAX_PAGES_LIMIT = 100;
+export const MAX_PAGES_LIMIT = 100;
+export const DEFAULT_MAX_PAGES = 10;
 
 /** What a flag name is for the command being run; undefined when the command is not known yet. */
 export type FlagKind = (name: string) => "boolean" | "value" | "unknown" | undefined;
@@ -45,14 +46,40 @@ export function unknownFlag(name: string, flags: readonly Flag[] = [], command?:
   );
 }
 
+/** Global flags before anything is parsed: every boolean off, the default page bound. */
+export function defaultGlobals(): Globals {
+  const globals = { maxPages: DEFAULT_MAX_PAGES } as Globals;
+  for (const name of GLOBAL_BOOLEANS) globals[name] = false;
+  return globals;
+}
+
+const given = (argv: string[], name: string) => argv.some((a) => a === `--${name}` || (a.startsWith(`--${name}=`) && a !== `--${name}=false`));
+
+/**
+ * Whether `--version` is anywhere in argv: then the CLI prints its version and does nothing else (N6), whatever
+ * command or flags surround it. No value can be "--version" (a flag followed by `--…` lacks its value), so an argument
+ * that is exactly the flag is the flag.
+ */
+export function versionRequested(argv: string[]): boolean {
+  return given(argv, "version");
+}
+
+/** The output flags of an argv that is not parsed further (--version anywhere): how to print, nothing else. */
+export function outputGlobals(argv: string[]): Globals {
+  const globals = defaultGlobals();
+  for (const name of ["agent", "human", "quiet"] as const) globals[name] = given(argv, name);
+  return globals;
+}
+
 /**
  * Splits argv into command words, global flags and command flags. `flags`, the known command's, are what an unknown
- * flag is compared with for suggestions.
+ * flag is compared with for suggestions. The values of global flags (--fields, --max-pages) pass the guardrails here,
+ * before they are read (stripped first when --sanitize is anywhere in argv); command values pass them in the caller.
  */
 export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Flag[], command?: string): Parsed {
   const booleanFlags = (name: string) => kindOf(name) === "boolean";
-  const globals = { maxPages: 10 } as Globals;
-  for (const name of GLOBAL_BOOLEANS) globals[name] = false;
+  const globals = defaultGlobals();
+  const sanitizing = given(argv, "sanitize");
   const raw = new Map<string, string[]>();
   const switches = new Map<string, boolean>();
   const words: string[] = [];
@@ -100,7 +127,14 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
       value = next;
       i++;
     }
-    if (name === "fields") globals.fields = value.split(",").map((f) => f.trim()).filter(Boolean);
+    if ((GLOBAL_VALUES as readonly string[]).includes(name)) {
+      if (sanitizing) value = sanitize(value);
+      const items = name === "fields" ? value.split(",").map((f) => f.trim()).filter(Boolean) : [];
+      // Field names are identifiers: keys, traversal, control and shell characters are refused in them too.
+      guard([value, ...items].map((v) => ({ source: `--${name}`, value: v, identifier: true })));
+    }
+    // Repeated --fields accumulate (I7): --fields id --fields name keeps both.
+    if (name === "fields") globals.fields = [...new Set([...(globals.fields ?? []), ...value.split(",").map((f) => f.trim()).filter(Boolean)])];
     else if (name === "max-pages") {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > MAX_PAGES_LIMIT) throw new CliError("INVALID_VALUE", `--max-pages must be an integer from 1 to ${MAX_PAGES_LIMIT} (got "${value}").`, "Use e.g. --max-pages 5.", { flag: "max-pages" });

@@ -3,6 +3,9 @@ import { CliError } from "./errors.js";
 
 export const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bsk-[A-Za-z0-9_-]{12,}/, "an API secret key (sk-…)"],
+  // sk-/rk-/pk- and 8+ key characters with a digit among them (sk-live-abc123, sk-test1234, sk-1234567890): words such
+  // as "sk-8", "task-list" or "pk-users-email" are not keys.
+  [/\b(sk|rk|pk)-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,}/, "an API key (sk-…, rk-…, pk-…)"],
   [/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, "a payment API key"],
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/, "a GitHub token"],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/, "a GitHub token"],
@@ -22,8 +25,19 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const TRAVERSAL = /(^|[\\/])\.\.([\\/]|$)/;
 const SENSITIVE = /(^|[\\/])(\.env(\.[\w-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.ssh[\\/].*|\.aws[\\/]credentials|\.netrc|\.npmrc|[^\\/]*\.(pem|key|p12|pfx))$|^\/etc\/(passwd|shadow|sudoers)/i;
 const SHELL = /[;|`$<>]|&&|\$\(|\n/;
+/**
+ * A value that is itself the name of a secrets file (`id_rsa`, `.env.local`, `server.pem`): refused wherever it is
+ * given, identifier or text. A sentence that mentions one ("my id_rsa notes") is text, and passes.
+ */
+const SENSITIVE_NAME = /^(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.netrc|\.npmrc|\.pgpass|[^\\/\s]*\.(pem|key|p12|pfx))$/i;
 
 const looksLikePath = (value: string) => /[\\/]/.test(value) || /^\.[\w-]/.test(value) || /\.(pem|key|p12|pfx)$/i.test(value);
+
+/** A secrets file named by the whole value, or as the last segment of a path (`~/.ssh/id_ed25519`, `app/.env.local`). */
+export function sensitive(value: string): boolean {
+  const tail = value.trim().split(/[\\/]/).pop() ?? "";
+  return SENSITIVE_NAME.test(value.trim()) || (looksLikePath(value) && (SENSITIVE.test(value) || SENSITIVE_NAME.test(tail)));
+}
 
 export interface Checked {
   /** The flag (or "argument") the value came from, for messages. */
@@ -53,12 +67,29 @@ function check({ source, value, identifier }: Checked): void {
   if (TRAVERSAL.test(value)) {
     throw new CliError("UNSAFE_INPUT", `${source} contains a ".." path segment (path traversal).`, "Give the value without .. segments.", { source });
   }
-  if (looksLikePath(value) && SENSITIVE.test(value)) {
+  if (sensitive(value)) {
     throw new CliError("SENSITIVE_PATH", `${source} names a sensitive file (${value}); it is refused.`, "Do not pass secrets files (.env, keys, certificates) to this CLI.", { source });
   }
   if ((identifier || looksLikePath(value)) && SHELL.test(value)) {
     throw new CliError("UNSAFE_INPUT", `${source} contains shell metacharacters (; | & $ \` < >), which are never valid in an identifier or path.`, "Pass the plain identifier.", { source });
   }
+}
+
+/** Whether a value would be refused as a credential (SECRET_IN_ARGUMENT): a key pattern, or a long opaque string. */
+export function secretLike(value: string): boolean {
+  return SECRET_PATTERNS.some(([pattern]) => pattern.test(value)) || opaque(value);
+}
+
+const GLOBAL_SECRETS = SECRET_PATTERNS.map(([pattern]) => new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`));
+
+/**
+ * Text with every credential-looking part replaced by [REDACTED]: what an error says never echoes a secret back,
+ * whichever value (a command word, a flag name, an API's message) carried it.
+ */
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const pattern of GLOBAL_SECRETS) out = out.replace(pattern, "[REDACTED]");
+  return out.replace(/[A-Za-z0-9+/_=.-]{40,}/g, (token) => (opaque(token) && !token.includes("//") ? "[REDACTED]" : token));
 }
 
 /** Runs every guardrail; a guardrail that itself fails refuses the command (fail closed, G9). */

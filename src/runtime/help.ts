@@ -1,4 +1,5 @@
-import { GLOBAL_BOOLEANS } from "./args.js";
+import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, MAX_PAGES_LIMIT } from "./args.js";
+import { builtins, type Builtin } from "./builtins.js";
 import { commandCredentialNote, credentialsHow } from "./auth.js";
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
@@ -9,12 +10,12 @@ import { issueLine, skillRefs } from "./output.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
   help: "Print help as JSON (this document); on a group, its commands",
-  version: "Print the version (semver, also as top-level `version`)",
+  version: "Print the version (semver, also as top-level `version`) and nothing else, wherever it is given: no command runs",
   agent: "Force JSON output (the default)",
   human: "Print tables and text for people instead of JSON",
   brief: "Print the one-paragraph brief of this CLI",
   yes: "Confirm a destructive command",
-  "dry-run": "Print the exact request without sending it",
+  "dry-run": "Print the exact request without sending it (issue create/update: the record, without writing it)",
   quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
   all: "Follow pagination and return every page (bounded by --max-pages)",
@@ -23,9 +24,19 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   sanitize: "Strip control characters from inputs instead of refusing them",
   ndjson: "Print lists as one JSON object per line",
   redact: "Mask e-mail addresses and phone numbers in the output",
-  fields: "Comma-separated fields to keep in the output, e.g. --fields id,name",
+  fields: "Fields to keep in the output, comma-separated or repeated, e.g. --fields id,name",
   "max-pages": "Most pages --all fetches (1-100, default 10)",
 };
+
+/** A global flag as help declares it: typed like a command's parameter, never required, with its default. */
+function globalFlag(name: string) {
+  const description = GLOBAL_FLAG_HELP[name];
+  if (name === "fields") return { name: "--fields", type: "array", items: "string", required: false, description, usage: "repeat --fields or give a comma list: --fields id --fields name is --fields id,name" };
+  if (name === "max-pages") return { name: "--max-pages", type: "integer", required: false, default: DEFAULT_MAX_PAGES, minimum: 1, maximum: MAX_PAGES_LIMIT, description };
+  return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
+}
+
+export const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
 
 export const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
 
@@ -74,13 +85,29 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
   };
 }
 
-const BUILTIN_COMMANDS = (binary: string) => [
-  { name: "skills", usage: `${binary} skills [name]`, description: "List the Agent Skills bundled with this CLI, or print one", parameters: [], destructive: false, permission: "read", output: "array" },
-  { name: "issue create", usage: `${binary} issue create --type <bug|requirement|suggestion|bad-output> --message <text>`, description: "Record a problem or request locally", parameters: [], destructive: false, permission: "write", output: "object" },
-  { name: "issue list", usage: `${binary} issue list [--type <type>] [--status <status>]`, description: "List recorded issues", parameters: [], destructive: false, permission: "read", output: "array" },
-  { name: "issue show", usage: `${binary} issue show --id <id>`, description: "Show one recorded issue", parameters: [], destructive: false, permission: "read", output: "object" },
-  { name: "issue update", usage: `${binary} issue update --id <id> --status <open|in-progress|resolved|closed>`, description: "Move an issue to another status", parameters: [], destructive: false, permission: "write", output: "object" },
-];
+/** What every JSON document of the CLI carries (R1–R3): the rules, the Skills, how to report a problem. */
+const guides = (manifest: Manifest) => ({ rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+
+/** A built-in command as help shows it: typed parameters like an API command's; `local`: it calls no API. */
+export function builtinEntry(manifest: Manifest, command: Builtin) {
+  const names = manifest.skills.map((s) => s.name);
+  return {
+    name: command.name,
+    usage: command.usage,
+    description: command.description,
+    parameters: command.flags.map((f) => parameter(f.flag === "name" && command.name === "skills" && names.length ? { ...f, enum: names } : f)),
+    ...(command.argument ? { argument: { name: command.argument, flag: `--${command.argument}`, description: `A bare argument is --${command.argument}: ${manifest.product.binary} ${command.name} <${command.argument}>` } } : {}),
+    jsonInput: false,
+    destructive: false,
+    permission: command.permission,
+    output: command.output.shape,
+    auth: false,
+    local: true,
+    ...(command.writes ? { dryRun: "--dry-run shows what would be recorded and writes nothing" } : {}),
+  };
+}
+
+const BUILTIN_COMMANDS = (manifest: Manifest) => builtins(manifest).map((c) => builtinEntry(manifest, c));
 
 function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string, unknown> = {}) {
   const { manifest } = cli;
@@ -91,13 +118,11 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
     usage: `${binary} <resource> [<sub-resource>] <action> --flags. Output is JSON on stdout ({"ok": true, "result": …}); errors are JSON on stderr with a stable code and exit code.`,
     commands,
     ...extra,
-    globalFlags: [...GLOBAL_BOOLEANS, "fields", "max-pages"].map((f) => ({ name: `--${f}`, description: GLOBAL_FLAG_HELP[f] })),
+    globalFlags: globalFlags(),
     exitCodes: EXIT_CODES,
     auth: { env: manifest.auth.env, required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0, sent: credentialsHow(manifest) },
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
-    rules: manifest.rules,
-    skills: skillRefs(manifest),
-    issue: issueLine(manifest),
+    ...guides(manifest),
   };
 }
 
@@ -114,10 +139,10 @@ export function rootHelp(cli: Cli) {
   const groups = cli.manifest.groups.map(groupEntry);
   if (cli.manifest.help === "full") {
     const commands = cli.all().filter((c) => !c.hidden).map((c) => commandHelp(cli.manifest, c));
-    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(binary)], { groups });
+    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], { groups });
   }
   const total = groups.reduce((n, g) => n + g.commands, 0);
-  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(binary)]);
+  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(cli.manifest)]);
 }
 
 export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
@@ -130,9 +155,21 @@ export function singleHelp(cli: Cli, command: Command) {
   return { ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [commandHelp(cli.manifest, command)]), command: commandHelp(cli.manifest, command) };
 }
 
+/** `issue --help`: the issue commands. */
 export function builtinHelp(cli: Cli, scope: "skills" | "issue") {
   const binary = cli.manifest.product.binary;
-  return frame(cli, `${binary} ${scope}`, BUILTIN_COMMANDS(binary).filter((c) => c.name.split(" ")[0] === scope));
+  return frame(cli, `${binary} ${scope}: record and follow problems and requests locally.`, BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope));
+}
+
+/** `skills --help`, `issue create --help`: that command's own document (D2), as an API command's. */
+export function builtinSingleHelp(cli: Cli, command: Builtin) {
+  const entry = builtinEntry(cli.manifest, command);
+  return { ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [entry]), command: entry };
+}
+
+/** --describe of built-in commands (`skills --describe`, `issue --describe`): their schema in full. */
+export function describeBuiltins(cli: Cli, commands: Builtin[]) {
+  return { ...describeFrame(cli), commands: commands.map((c) => ({ ...builtinEntry(cli.manifest, c), errors: ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []), ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : [])].map((code) => ({ code, exitCode: EXIT[code] ?? 1 })) })) };
 }
 
 const USAGE_CODES = ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "VALIDATION_ERROR", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", "BASE_URL_MISSING"];
@@ -167,6 +204,7 @@ function describeFrame(cli: Cli) {
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
     auth: { env: manifest.auth.env, sent: credentialsHow(manifest) },
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
+    ...guides(manifest),
   };
 }
 
@@ -249,5 +287,6 @@ export function mcpSchema(cli: Cli, commands: Command[]) {
           additionalProperties: false,
         },
       })),
+    ...guides(cli.manifest),
   };
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bindFlags, splitArgv, type Globals } from "./args.js";
+import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
+import { builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord } from "./builtins.js";
 import { commandCredential } from "./auth.js";
 import { CliError } from "./errors.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
-import { builtinHelp, describeCommands, describeScope, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
+import { builtinHelp, builtinSingleHelp, describeBuiltins, describeScope, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
 import { buildRequest, errorFor, redactRequest, send, type Request } from "./http.js";
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
@@ -137,6 +138,32 @@ function skillsCommand(cli: Cli, globals: Globals, name: string | undefined): vo
   else writeResult(manifest, globals, { ...skill, content });
 }
 
+/**
+ * `skills …` and `issue …`: parsed, guarded and bound like an API command (unknown flags, types, enums, required
+ * flags), a bare argument standing for the flag it names; --dry-run previews what would be written.
+ */
+function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
+  const { manifest } = cli;
+  const { binary } = manifest.product;
+  const { words } = parsed;
+  const command = findBuiltin(manifest, words);
+  if (!command) {
+    const actions = ISSUE_ACTIONS.map((a) => `issue ${a}`);
+    if (globals.help) return json(builtinHelp(cli, "issue"));
+    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} issue" needs a subcommand.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, commands: actions });
+    throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, suggestions: actions });
+  }
+  if (globals.help) return json(builtinSingleHelp(cli, command));
+  const args = [...words.slice(command.path.length), ...parsed.positionals];
+  if (args.length && command.argument && !parsed.raw.has(command.argument)) parsed.raw.set(command.argument, [args.shift()!]);
+  if (args.length) throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${args[0]}" for "${command.name}".`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: args[0] });
+  if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
+  guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
+  const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
+  if (command.name === "skills") return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
+  return writeResult(manifest, globals, runIssue(manifest, command.path[1]!, values, globals["dry-run"]));
+}
+
 const json = (value: unknown) => void process.stdout.write(`${JSON.stringify(value)}\n`);
 
 /** The commands in scope of leading words: all, one group, a sub-group, or one command. */
@@ -147,9 +174,14 @@ function inScope(cli: Cli, words: string[]): Command[] {
 
 async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Globals }): Promise<void> {
   const { manifest } = cli;
+  // --version anywhere prints the version and does nothing else (N6): no command after it runs.
+  if (versionRequested(argv)) {
+    globalsOut.globals = outputGlobals(argv);
+    return writeResult(manifest, globalsOut.globals, { version: manifest.product.version }, undefined, { version: manifest.product.version });
+  }
   const firstFlag = argv.findIndex((a) => a.startsWith("-"));
   const leading = argv.slice(0, firstFlag >= 0 ? firstFlag : argv.length);
-  const guess = findCommand(cli, leading);
+  const guess: Command | undefined = findCommand(cli, leading) ?? findBuiltin(manifest, leading);
   const parsed = splitArgv(argv, (name) => {
     // Before any command word, only global flags exist.
     if (!guess) return leading.length ? undefined : "unknown";
@@ -159,15 +191,16 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
   const { globals, words } = parsed;
   globalsOut.globals = globals;
   const { binary } = manifest.product;
+  // Words and bare arguments pass the guardrails before anything reads them, or echoes them in an error (G2).
+  guard([...words, ...parsed.positionals].map((value) => ({ source: "argument", value: globals.sanitize ? sanitize(value) : value, identifier: true })));
 
   if (globals["mcp-schema"]) return json(mcpSchema(cli, inScope(cli, words)));
   if (globals.describe) {
-    if (words[0] === "skills" || words[0] === "issue") return json(describeCommands(cli, []));
+    if (isBuiltinWord(words[0])) return json(describeBuiltins(cli, builtins(manifest).filter((c) => c.path.every((w, i) => words[i] === undefined || words[i] === w))));
     const scope = words.length ? inScope(cli, words) : [];
     if (words.length && !scope.some((c) => !c.hidden)) throw unknownCommand(cli, words);
     return json(describeScope(cli, words, () => (words.length ? scope : cli.all()), globals.all));
   }
-  if (globals.version && !words.length) return writeResult(manifest, globals, { version: manifest.product.version }, undefined, { version: manifest.product.version });
   if (globals.brief) {
     const brief = readFileSync(join(cli.dir, "agent", "brief.md"), "utf8").trim();
     if (globals.human) return void process.stdout.write(`${brief}\n`);
@@ -177,17 +210,7 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     if (parsed.positionals.length) throw new CliError("UNKNOWN_COMMAND", `"${parsed.positionals[0]}" is not a command.`, `Run ${binary} --help for the commands.`, { words: parsed.positionals.slice(0, 1) });
     return json(rootHelp(cli));
   }
-  if (words[0] === "skills") {
-    if (globals.help) return json(builtinHelp(cli, "skills"));
-    return skillsCommand(cli, globals, words[1] ?? parsed.positionals[0]);
-  }
-  if (words[0] === "issue") {
-    if (globals.help) return json(builtinHelp(cli, "issue"));
-    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} issue" needs a subcommand.`, `Use one of: ${["create", "list", "show", "update"].map((a) => `${binary} issue ${a}`).join(", ")}.`, { words, commands: ["issue create", "issue list", "issue show", "issue update"] });
-    const values: Checked[] = [...[...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value: globals.sanitize ? sanitize(value) : value, identifier: k === "id" }))), ...parsed.positionals.map((value) => ({ source: "argument", value, identifier: true }))];
-    guard(values);
-    return writeResult(manifest, globals, runIssue(manifest, words[1], parsed));
-  }
+  if (isBuiltinWord(words[0])) return runBuiltin(cli, parsed, globals);
 
   const command = findCommand(cli, words);
   if (!command) {
@@ -218,7 +241,10 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
 }
 
 /** A reader that closes stdout early (`| head`) ends the call quietly with its own exit code, not a stack trace. */
+let quietInstalled = false;
 function quietOnClosedStdout(): void {
+  if (quietInstalled) return;
+  quietInstalled = true;
   const closed = (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") process.exit(process.exitCode ?? 0);
     throw error;
@@ -237,7 +263,8 @@ export async function run(dir: string, argv: string[]): Promise<number> {
   } catch (error) {
     const err = error instanceof CliError ? error : new CliError("INTERNAL_ERROR", `Unexpected failure: ${(error as Error).message}`, "Report it with the issue command.");
     process.exitCode = err.exitCode;
-    writeError(err, holder.globals ?? { human: false, agent: false });
+    // An error before the flags were read (one in a global flag's value) is printed as --human/--agent asked.
+    writeError(err, holder.globals ?? outputGlobals(argv));
     return err.exitCode;
   }
 }

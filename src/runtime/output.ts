@@ -2,6 +2,7 @@ import type { Globals } from "./args.js";
 import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 import type { PageInfo } from "./paging.js";
+import { maskSecrets } from "./guard.js";
 import { credentialOf, withoutCredential } from "./redact.js";
 
 export function skillRefs(manifest: Manifest) {
@@ -69,11 +70,23 @@ export function writeResult(manifest: Manifest, globals: Globals, data: unknown,
   process.stdout.write(`${text}\n`);
 }
 
-/** Failure: stdout stays empty; stderr gets the structured error (text with --human). */
+function masked(value: unknown): unknown {
+  if (typeof value === "string") return maskSecrets(value);
+  if (Array.isArray(value)) return value.map(masked);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskSecrets(k), masked(v)]));
+  return value;
+}
+
+/**
+ * Failure: stdout stays empty; stderr gets the structured error (text with --human). Whatever value it quotes, an
+ * error never echoes anything that looks like a credential (guard.ts, maskSecrets).
+ */
 export function writeError(error: CliError, globals: Pick<Globals, "human" | "agent">): void {
+  const message = maskSecrets(error.message);
+  const suggestion = maskSecrets(error.suggestion);
   if (globals.human && !globals.agent) {
-    process.stderr.write(`Error ${error.code}: ${error.message}\nNext: ${error.suggestion}\n`);
+    process.stderr.write(`Error ${error.code}: ${message}\nNext: ${suggestion}\n`);
     return;
   }
-  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message: error.message, suggestion: error.suggestion, ...(error.details ? { details: error.details } : {}) })}\n`);
+  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message, suggestion, ...(error.details ? { details: masked(error.details) } : {}) })}\n`);
 }

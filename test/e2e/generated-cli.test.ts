@@ -139,6 +139,43 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(sanitized.json.title).toBe("badbell");
   });
 
+  it("as installed: bare secrets-file names, short sk- keys, --fields values, builtin flags and --version after a command", async () => {
+    expectFailure(await rooms(["rooms", "get", "--room-id", "id_rsa"]), 2, "SENSITIVE_PATH");
+    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-15"), "--title", "id_ed25519.pub"]), 2, "SENSITIVE_PATH");
+    expectFailure(await rooms(["issue", "show", "--id", ".env.local"]), 2, "SENSITIVE_PATH");
+    for (const key of ["sk-1234567890", "sk-live-abc123", "sk-test1234"]) {
+      const refused = await rooms(["rooms", "get", "--room-id", key]);
+      expectFailure(refused, 2, "SECRET_IN_ARGUMENT");
+      expect(refused.stderr).not.toContain(key);
+    }
+    expectFailure(await rooms(["rooms", "list", "--fields", "sk-abcdefghijklmnopqrstuv"]), 2, "SECRET_IN_ARGUMENT");
+    expectFailure(await rooms(["skills", "sk-abcdefghijklmnopqrstuv"]), 2, "SECRET_IN_ARGUMENT");
+    expectFailure(await rooms(["rooms", "list", "--fields", "../../etc/passwd"]), 2, "UNSAFE_INPUT");
+    expectFailure(await rooms(["rooms", "list", "--fields", "x;rm -rf /"]), 2, "UNSAFE_INPUT");
+    expect((await rooms(["rooms", "list", "--fields", "id", "--fields", "name", "--quiet"])).json[0]).toEqual({ id: "rm_atlas", name: "Atlas" });
+    for (const argv of [["skills", "--bogus", "x"], ["skills", "cancel-a-booking", "--bogus", "x"], ["skills", "--bogus"], ["issue", "list", "--bogus"]]) expectFailure(await rooms(argv), 2, "UNKNOWN_FLAG");
+    expect((await rooms(["issue", "create", "--help"])).json.command).toMatchObject({ name: "issue create", parameters: expect.arrayContaining([expect.objectContaining({ name: "--exit-code", type: "integer", required: false })]) });
+    // --version after a command prints the version and books nothing.
+    const before = (await rooms(["bookings", "list", "--date", "2026-12-16", "--quiet"])).json;
+    for (const argv of [["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-16"), "--title", "Never", "--version"], ["bookings", "--version"]]) {
+      const version = await rooms(argv);
+      expect(version.exitCode, version.stderr).toBe(0);
+      expect(version.json).toMatchObject({ ok: true, version: "0.1.0", result: { version: "0.1.0" } });
+    }
+    expect((await rooms(["bookings", "list", "--date", "2026-12-16", "--quiet"])).json).toEqual(before);
+    // --dry-run on issue create and update previews and writes nothing.
+    const listed = async () => (await rooms(["issue", "list", "--quiet"])).json;
+    const issues = await listed();
+    expect((await rooms(["issue", "create", "--type", "bug", "--message", "dry", "--dry-run", "--quiet"])).json).toMatchObject({ dry_run: true, written: false, issue: { message: "dry", context: { exit_code: null } } });
+    expect(await listed()).toEqual(issues);
+    const { json: created } = await rooms(["issue", "create", "--type", "bug", "--message", "real", "--quiet"]);
+    expect(created.context.exit_code).toBeNull();
+    expect((await rooms(["issue", "update", "--id", created.id, "--status", "closed", "--dry-run", "--quiet"])).json).toMatchObject({ dry_run: true, issue: { status: "closed" } });
+    expect((await rooms(["issue", "show", created.id, "--quiet"])).json.status).toBe("open");
+    // --describe and --mcp-schema carry rules, skills and issue.
+    for (const argv of [["--describe"], ["--mcp-schema"], ["bookings", "create", "--describe"]]) expect(Object.keys((await rooms(argv)).json)).toEqual(expect.arrayContaining(["rules", "skills", "issue"]));
+  });
+
   it("--dry-run prints the exact request with the credential redacted and sends nothing", async () => {
     const run = await rooms(["bookings", "create", "--room-id", "rm_eclipse", ...slot("2026-12-12"), "--title", "Dry", "--dry-run", "--quiet"]);
     expect(run.exitCode).toBe(0);

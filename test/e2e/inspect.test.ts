@@ -114,6 +114,23 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
     expect(r.rules.find((x: any) => x.id === "X3").reason).toBe("bogus flag exit 0");
   });
 
+  it("a runtime that takes a bare id_rsa, runs a command given --version, writes on issue --dry-run and takes unknown flags on builtins fails G1, G3, N6 and S3", async () => {
+    const tgz = await brokenCandidate((pkg) => {
+      const runtime = join(pkg, "lib/runtime.cjs");
+      patch(runtime, "return SENSITIVE_NAME.test(value.trim()) || ", "return false && SENSITIVE_NAME.test(value.trim()) || ");
+      patch(runtime, "if (versionRequested(argv)) {", "if (versionRequested(argv) && argv[0] === \"--version\") {");
+      patch(runtime, "if (dryRun) return preview(issue, ", "if (false) return preview(issue, ");
+      patch(runtime, "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);", "const guess = findCommand(cli, leading);");
+    });
+    const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
+    expect(failing(r)).toEqual(["G1", "G3", "N6", "S3"]);
+    const byId = Object.fromEntries(r.rules.map((x: any) => [x.id, x]));
+    expect(byId.G1.reason).toContain("rooms issue list --inter-probe-bogus-flag");
+    expect(byId.G3.reason).toBe("a bare id_rsa was not refused");
+    expect(byId.N6.reason).toMatch(/--version after a command did something else: rooms bookings create .* --version/);
+    expect(byId.S3.reason).toBe("issue create --dry-run did not answer with a preview (dry_run: true)");
+  });
+
   it("a Skill whose name differs from its folder fails D18 and its Skill validation", async () => {
     const tgz = await brokenCandidate((pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;

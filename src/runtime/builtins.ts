@@ -1,0 +1,66 @@
+/**
+ * The commands every generated CLI has beside the API's: `skills` and `issue create|list|show|update`. They are
+ * declared the way API commands are — typed flags, required or not, enums — so one parser refuses an unknown or
+ * mistyped flag on them (G1, I5), and help describes each in full (D2, D4–D7).
+ */
+import type { Command, Flag, Manifest } from "./manifest.js";
+
+export const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
+export const ISSUE_STATUSES = ["open", "in-progress", "resolved", "closed"];
+export const ISSUE_ACTIONS = ["create", "list", "show", "update"];
+
+export interface Builtin extends Command {
+  usage: string;
+  /** The flag a bare argument stands for (`skills <name>`, `issue show <id>`). */
+  argument?: string;
+  /** Whether --dry-run previews it (it writes); reads ignore --dry-run. */
+  writes: boolean;
+}
+
+const flag = (name: string, type: Flag["type"], required: boolean, description: string, extra: Partial<Flag> = {}): Flag => ({ flag: name, in: "query", wire: name, type, required, description, ...extra });
+
+const builtin = (path: string[], description: string, usage: string, permission: Command["permission"], shape: string, flags: Flag[], extra: Partial<Builtin> = {}): Builtin => ({
+  path,
+  name: path.join(" "),
+  description,
+  usage,
+  operation: { method: "LOCAL", path: "" },
+  flags,
+  jsonInput: false,
+  destructive: false,
+  permission,
+  output: { shape },
+  auth: [],
+  hidden: false,
+  writes: false,
+  ...extra,
+});
+
+/** The built-in commands of a CLI (its Skills' names are what `skills --name` takes). */
+export function builtins(manifest: Manifest): Builtin[] {
+  const b = manifest.product.binary;
+  const type = (required: boolean) => flag("type", "string", required, required ? "Kind of report" : "Only issues of this kind", { enum: ISSUE_TYPES });
+  const status = (required: boolean) => flag("status", "string", required, required ? "The status to move the issue to (open → in-progress, resolved or closed; resolved → open or closed; closed → open)" : "Only issues with this status", { enum: ISSUE_STATUSES });
+  const id = flag("id", "string", true, "The issue's id, as issue create or issue list gave it (e.g. ISS-0001); also accepted as the bare argument");
+  return [
+    builtin(["skills"], "List the Agent Skills bundled with this CLI, or print one", `${b} skills [<name>]`, "read", "array", [flag("name", "string", false, "The Skill to print; without it, all are listed. Also accepted as the bare argument: skills <name>")], { argument: "name" }),
+    builtin(["issue", "create"], "Record a problem or request locally (never sent anywhere); --dry-run shows the record without writing it", `${b} issue create --type <${ISSUE_TYPES.join("|")}> --message <text>`, "write", "object", [
+      type(true),
+      flag("message", "string", true, "What happened, or what is missing"),
+      flag("command", "string", false, "The command line that went wrong (recorded as context.command; null when not given)"),
+      flag("exit-code", "integer", false, "The exit code it ended with (recorded as context.exit_code; null when not given)", { minimum: 0, maximum: 255 }),
+    ], { writes: true }),
+    builtin(["issue", "list"], "List recorded issues, filtered by type and status", `${b} issue list [--type <type>] [--status <status>]`, "read", "array", [type(false), status(false)]),
+    builtin(["issue", "show"], "Show one recorded issue", `${b} issue show --id <id>`, "read", "object", [id], { argument: "id" }),
+    builtin(["issue", "update"], "Move an issue to another status; --dry-run shows the change without writing it", `${b} issue update --id <id> --status <${ISSUE_STATUSES.join("|")}>`, "write", "object", [id, status(true)], { argument: "id", writes: true }),
+  ];
+}
+
+/** The built-in command that leading words name (`skills …`, `issue create`), if any. */
+export function findBuiltin(manifest: Manifest, words: string[]): Builtin | undefined {
+  if (words[0] === "skills") return builtins(manifest)[0];
+  if (words[0] === "issue" && words[1]) return builtins(manifest).find((c) => c.path[1] === words[1]);
+  return undefined;
+}
+
+export const isBuiltinWord = (word: string | undefined) => word === "skills" || word === "issue";

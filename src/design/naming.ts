@@ -152,8 +152,10 @@ function resourceIndex(words: PathWord[], resource: string): number {
   words.forEach((w, i) => {
     const tokens = w.word.split("-").map(singular);
     const shared = tokens.filter((t) => mine.has(t)).length;
-    // Half the resource's words, or every word of the path word (`reservations` of "Réservations de salle").
-    const score = shared === tokens.length ? 1 : shared / Math.max(mine.size, 1);
+    // The resource itself first (`accounts` before `bank-accounts`), then a path word made only of the resource's
+    // words (`reservations` of "Réservations de salle"), then one sharing half of them.
+    const exact = singular(w.word) === singular(resource) || w.word === resource;
+    const score = exact ? 3 : shared === tokens.length ? 2 : shared / Math.max(mine.size, 1);
     if (shared && score >= 0.5 && score >= bestScore) {
       best = i;
       bestScore = score;

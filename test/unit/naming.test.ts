@@ -87,6 +87,8 @@ describe("names an agent would guess, on public descriptions", () => {
     expect(byOperation(plan, "POST", "/v1/accounts")).toBe("accounts create");
     expect(byOperation(plan, "POST", "/v1/accounts/{account}")).toMatch(/^accounts update/);
     expect(byOperation(plan, "POST", "/v1/charges/{charge}/capture")).toBe("charges capture");
+    // The resource's own path word, not a sub-resource that contains it, is where the resource stands.
+    expect(byOperation(plan, "POST", "/v1/accounts/{account}/bank_accounts")).toBe("accounts bank-accounts create");
   });
 
   it("Slack: RPC paths split into resource and method", async () => {

@@ -197,9 +197,14 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     // The verb names a path word (`PUT /me/player/pause` "Pause playback", `PUT …/followers` "Follow"): it is the
     // action, not a sub-resource.
     const related = rest.findIndex((w) => derivedFrom(w.word, verb) || w.word === action);
+    const lastWord = rest[rest.length - 1]?.word ?? "";
     if (related >= 0 && related === rest.length - 1) {
       dropped.push(rest[related]!.word);
       rest = rest.slice(0, related);
+    } else if (lastWord.split("-")[0] === verb && lastWord.includes("-")) {
+      // An RPC-style path word that is the action itself (`/pet/findByStatus` "Finds pets by status" → find-status).
+      action = [...action.split("-").slice(0, -1), lastWord].join("-");
+      rest = rest.slice(0, -1);
     } else if (lastRest && !lastRest.afterParam && rest.length && !mentions(op, lastRest.word)) {
       // A trailing word the operation never mentions (`/me/albums/contains` "Check saved albums") says how the
       // path was laid out, not what the command acts on.
@@ -218,6 +223,10 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     const verb = action;
     if (lastRest?.last && (lastRest.word === verb || lastRest.word === stated.action.word)) {
       dropped.push(lastRest.word);
+      rest = rest.slice(0, -1);
+    } else if (lastRest?.last && lastRest.word.includes("-") && [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)) {
+      // `/user/createWithArray` "Creates list of users…": the path word is the action, said in full.
+      action = [verb, ...lastRest.word.split("-").slice(1)].join("-");
       rest = rest.slice(0, -1);
     }
   } else if (lastRest?.last && lastRest.afterParam && verbBase(lastRest.word) === lastRest.word && op.method !== "get") {
@@ -428,7 +437,9 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     const said = new Set(path[0]!.split("-").flatMap((t) => [t, singular(t)]));
     const subTokens = path[1]!.split("-");
     const ownTokens = subTokens.filter((t) => !said.has(t) && !said.has(singular(t)));
-    const merged = [path[0]!, `${path[2]}-${(ownTokens.length ? ownTokens : subTokens).join("-")}`];
+    // Tokens said twice in a row (`create` + `create-array`) are said once.
+    const joined = [...path[2]!.split("-"), ...(ownTokens.length ? ownTokens : subTokens)].filter((t, i, all) => t !== all[i - 1]);
+    const merged = [path[0]!, joined.join("-")];
     if (taken.has(merged.join(" ")) || merged[1]!.length > 40) continue;
     taken.delete(path.join(" "));
     taken.set(merged.join(" "), d);

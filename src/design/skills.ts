@@ -18,6 +18,7 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
 type Action = "read" | "create" | "update" | "undo";
+const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delete"].map((w) => stem(w)));
 
 /**
  * A light suffix stemmer, so a noun and its verb share a stem ("bookings", "booking", "booked" → "book";
@@ -135,7 +136,10 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
   // Each word of the command's name the task never says makes it more specific than asked ("pulls comments update"
   // for "Close a pull request"): the most general command that fits ranks first.
   const unsaid = tokens(command.path.slice(0, -1).join(" ")).filter((w) => !task.words.has(w)).length;
-  let factor = 0.8 ** unsaid;
+  // An action of its own the task never says ("merge" for "Close a pull request") is a different job than the plain
+  // CRUD word: a light touch, enough to rank `pulls update` before `pulls merge` where all else is equal.
+  const ownVerb = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, "")).filter((w) => !CRUD_WORDS.has(w) && !task.words.has(w)).length;
+  let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.

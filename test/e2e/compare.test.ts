@@ -75,14 +75,14 @@ describe("inter eval compare --skills-uplift", () => {
     expect(requests).toHaveLength(1);
     expect(await page.locator("h1").innerText()).toBe("Comparison: Without its Skills, agents passed 33 pts less often than with A");
     const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
-    expect(rows[0]).toMatch(/^book-a-room\t1\/1\t100 %.*\t0\/1\t0 %.*\t−100 pts\t1\.000$/);
+    expect(rows[0]).toMatch(/^book-a-room\t1\/1\t100 %.*\t0\/1\t0 %.*\t−100 pts\t1\.000\tA$/);
     expect(rows.at(-1)).toMatch(/^overall\t3\/3/);
     expect(await page.locator("#discriminating tbody tr").allInnerTexts()).toEqual(["book-a-room\tsmallest-room\t100 %\t0 %", "book-a-room\tfirst-result\t100 %\t0 %"]);
     expect(await page.locator("#non-discriminating li").allInnerTexts()).toContain("cancel-a-booking/cancelled-ok");
     expect(await page.locator("#judging tbody tr").first().innerText()).toMatch(/^book-a-room\tA was [AB], B was [AB]\tA\t5 \/ 4\t2 \/ 4\tattempt [AB] booked the smallest free room$/);
     const md = read(project, "cmp/summary.md");
     expect(md).toMatch(/^## Comparison: Without its Skills, agents passed 33 pts less often than with A/);
-    expect(md).toContain("| book-a-room | 1/1 | 0/1 | −100 pts | 1.000 |");
+    expect(md).toContain("| book-a-room | A | 1/1 | 0/1 | −100 pts | 1.000 |");
     await page.close();
   });
 

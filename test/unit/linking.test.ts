@@ -18,9 +18,9 @@ async function link(file: string, tasks: string[]) {
 
 const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
   ["Swagger Petstore (3.0)", "node_modules/@readme/oas-examples/3.0/json/petstore.json", [
-    ["Find pets by their status", "pet find-by-status list"],
+    ["Find pets by their status", "pet find-status"],
     ["Remove a pet from the store", "pet delete"],
-    ["Place an order for a pet", "store order create"],
+    ["Place an order for a pet", "store order place"],
   ]],
   ["Train Travel (3.1)", "node_modules/@readme/oas-examples/3.1/json/train-travel.json", [
     ["Find trips between two stations", "trips list"],
@@ -29,7 +29,7 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
   ]],
   ["GitHub REST (@octokit/openapi)", "node_modules/@octokit/openapi/generated/api.github.com.json", [
     ["Create an issue in a repository", "issues create"],
-    ["Star a repository", "activity starred replace"],
+    ["Star a repository", "activity star"],
     ["Close a pull request", "pulls update"],
   ]],
 ];

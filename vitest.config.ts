@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The 20,000-operation and whole-corpus cases: `npm run test:slow` (CI runs both).
+    exclude: ["test/slow/**", "node_modules/**"],
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // End-to-end tests spawn the real binary; two cores are shared between workers and their children.

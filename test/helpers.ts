@@ -12,10 +12,16 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A temporary folder removed after the test file (the run's global teardown fails on anything left). */
+export function tempDir(prefix = "inter-test-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 /** A throwaway project folder with the given files (paths relative to it). */
 export function makeProject(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "inter-test-"));
-  made.push(dir);
+  const dir = tempDir();
   writeFiles(dir, files);
   return dir;
 }

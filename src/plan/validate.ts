@@ -168,11 +168,19 @@ function againstCandidate(plan: any, tree: CandidateTree, out: Finding[]): void 
 }
 
 /** Hygiene: no credential values anywhere, credential_env a variable name, request observations flagged. */
+/**
+ * A file path (`../../schemas/eval-plan.schema.json`, `/home/ci/build-1234/x.json`): long and made of letters and
+ * digits like a key, but a key has no `../`, no path of several named folders, no file extension.
+ */
+const looksLikePath = (value: string) => /^(\.{1,2}\/|\/)?([\w.@+-]+\/)+[\w.@+-]+\.[a-z]{2,5}$/i.test(value) && (value.match(/\//g) ?? []).length >= 2;
+
 function hygiene(plan: any, out: Finding[]): void {
   const walk = (value: unknown, at: Array<string | number>) => {
+    // `$schema` names the schema the plan was written against (inter eval new writes a path there): never a secret.
+    if (at.length === 1 && at[0] === "$schema") return;
     if (typeof value === "string") {
       const secret = SECRET_PATTERNS.find(([pattern]) => pattern.test(value));
-      if (secret || opaque(value)) out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_VALUE", pointer: ptr(...at), message: `This value looks like ${secret ? secret[1] : "a key or token"}; plans are shared and must never hold credentials.`, suggestion: "Remove it; the runner passes the credential from the variable named in target.credential_env." });
+      if (secret || (opaque(value) && !looksLikePath(value))) out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_VALUE", pointer: ptr(...at), message: `This value looks like ${secret ? secret[1] : "a key or token"}; plans are shared and must never hold credentials.`, suggestion: "Remove it; the runner passes the credential from the variable named in target.credential_env." });
       if (PLACEHOLDER.test(value)) out.push({ stage: "hygiene", severity: "error", code: "PLACEHOLDER", pointer: ptr(...at), message: `"${value}" is a placeholder left by \`inter eval new\`.`, suggestion: "Replace it with the real task, id or expected value." });
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i]));
     else if (isObj(value)) for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);

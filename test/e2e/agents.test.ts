@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everyFile, inter, read, REPO } from "../helpers.js";
+import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
@@ -21,7 +20,7 @@ let model: { url: string; requests: Array<{ path: string }>; close(): Promise<vo
 
 /** A user's HOME with each agent pointed at a model the way their docs say. */
 function userHome(modelUrl: string): string {
-  const home = mkdtempSync(join(tmpdir(), "inter-agent-home-"));
+  const home = tempDir("inter-agent-home-");
   mkdirSync(join(home, ".codex"), { recursive: true });
   writeFileSync(
     join(home, ".codex/config.toml"),
@@ -35,11 +34,17 @@ function userHome(modelUrl: string): string {
   return home;
 }
 
+/** A temporary folder inside the agent's home: what an agent program keeps there (opencode does) goes with it. */
+function scratch(home: string): string {
+  mkdirSync(join(home, "tmp"), { recursive: true });
+  return join(home, "tmp");
+}
+
 /** The agent's own variables: Claude Code reads its endpoint and key from the environment. */
-const agentEnv = (home: string, modelUrl: string) => ({ HOME: home, PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: "sk-scripted-agent-key", SCRIPTED_MODEL_KEY: "sk-scripted-agent-key" });
+const agentEnv = (home: string, modelUrl: string) => ({ HOME: home, TMPDIR: scratch(home), PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: "sk-scripted-agent-key", SCRIPTED_MODEL_KEY: "sk-scripted-agent-key" });
 
 beforeAll(async () => {
-  project = exampleProject();
+  project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   const plan = JSON.parse(read(project, "evals/eval-plan.json"));
@@ -93,7 +98,8 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ attempts: 1, harness_errors: 1, failed: 0, passed: 0 });
       expect(results.attempts[0].harness_error).toMatch(/connect|reach|ECONNREFUSED|network/i);
-      expect(results.attempts[0].duration_ms).toBeLessThan(30_000);
+      // Told apart at once, not when the attempt's time ran out (how long it took is bench/'s business).
+      expect(results.attempts[0].agent?.timed_out ?? false).toBe(false);
     } finally {
       await folder.stop();
     }
@@ -111,7 +117,7 @@ describe("inter status for a configured agent", () => {
       expect(ready.json.data.isolation).toMatchObject({ sealed: true });
       expect(ready.json.data.evaluationReady).toBe(true);
 
-      const bare = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: mkdtempSync(join(tmpdir(), "inter-empty-home-")), PATH: "/usr/bin:/bin" });
+      const bare = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: tempDir("inter-empty-home-"), PATH: "/usr/bin:/bin" });
       expect(bare.json.data.evaluationReady).toBe(false);
       expect(bare.json.data.blockers).toContainEqual(expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }));
     } finally {

@@ -1,9 +1,8 @@
 import { execa, type ResultPromise } from "execa";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, makeProject, REPO } from "../helpers.js";
+import { inter, makeProject, REPO, tempDir } from "../helpers.js";
 
 /**
  * A second product nobody tuned the designer to: a Swagger 2.0 library API under basePath /v1, served by a server that
@@ -47,7 +46,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     dir = makeProject({});
     cpSync(FIXTURE, dir, { recursive: true });
     built = await inter(dir, ["build", "--json"], { LIBRARY_API_KEY: KEY });
-    const prefix = mkdtempSync(join(tmpdir(), "inter-library-"));
+    const prefix = tempDir("inter-library-");
     await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
     bin = join(prefix, "node_modules/.bin/library");
     api = await startLibrary();
@@ -157,7 +156,7 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
   let bin: string;
   beforeAll(async () => {
     const { exampleProject, buildAndInstall } = await import("./example-api.js");
-    bin = (await buildAndInstall(exampleProject())).bin;
+    bin = (await buildAndInstall(exampleProject({ warm: true }))).bin;
   }, 120_000);
   const run = (args: string[]) => execa(bin, args, { reject: false, stdin: "ignore", env: { ROOMS_API_KEY: "x" } });
 

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult } from "../helpers.js";
+import { BUILTIN_TASKS, inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult, tempDir } from "../helpers.js";
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
 import { makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
@@ -248,7 +247,7 @@ describe("inter cache", () => {
   });
 
   it("gc in one of two projects sharing cache.dir keeps the other's newest records", async () => {
-    const shared = mkdtempSync(join(tmpdir(), "inter-shared-cache-"));
+    const shared = tempDir("inter-shared-cache-");
     const withShared = (dir: string) => writeFileSync(join(dir, "intermesh.config.ts"), read(dir, "intermesh.config.ts").replace("tasks:", `cache: { dir: ${JSON.stringify(shared)} },\n  tasks:`));
     const a = makeBaseProject();
     const b = makeBaseProject({ "src/a.txt": "other alpha\n" });

@@ -46,7 +46,7 @@ describe("help and mistakes, as a new user meets them", () => {
   });
 
   it("inter status says each input once; inter run cli ends with the certification; eval new points $schema at the shipped schema", async () => {
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     const built = await inter(dir, ["run", "cli"], { ROOMS_API_KEY: "rooms-demo-key" });
     expect(built.exitCode, built.stderr).toBe(0);
     expect(built.stderr).toMatch(/\ncertified Agent-Native: \d+ pass, 0 fail/);

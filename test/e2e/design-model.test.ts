@@ -24,7 +24,7 @@ const good: DesignModelScript = ({ schemaName, user }) => {
 async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible") {
   const server = await startDesignModelServer({ script });
   servers.push(server);
-  const dir = exampleProject();
+  const dir = exampleProject({ warm: true });
   const file = join(dir, "intermesh.config.ts");
   const baseUrl = provider === "openai-compatible" ? `${server.url}/v1` : server.url;
   writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}", keyEnv: "DESIGN_KEY", concurrency: 2, retries: 1 } },\n  targets: {`));
@@ -159,7 +159,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
   });
 
   it("an overlay that is not JSON, or not the format, is OVERLAY_INVALID (exit 2) and the earlier outputs stay", async () => {
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     expect((await inter(dir, ["run", "design"])).exitCode).toBe(0);
     const caps = read(dir, "dist/capabilities.json");
     writeFileSync(join(dir, "intermesh.overlay.json"), "{ nope");

@@ -60,7 +60,7 @@ describe("inter build designs capabilities.json", () => {
   });
 
   it("re-runs only the skills part after a context.md edit, and everything after an OpenAPI edit", async () => {
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "examples/rooms/context.md"), read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"));
     const brief = await inter(dir, ["build", "--json"]);

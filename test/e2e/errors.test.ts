@@ -1,8 +1,7 @@
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, statusesOf, writeFiles } from "../helpers.js";
+import { BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, statusesOf, writeFiles, tempDir } from "../helpers.js";
 import { makeBaseProject } from "./fixture.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n", "inputs/context.md": "# R\n" };
@@ -25,7 +24,7 @@ async function expectError(dir: string, args: string[], code: string, exitCode: 
 
 describe("error codes and exit codes", () => {
   it("CONFIG_NOT_FOUND when no config exists up the tree", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-empty-"));
+    const dir = tempDir("inter-empty-");
     const error = await expectError(dir, ["build"], "CONFIG_NOT_FOUND", 2);
     expect(error.suggestion).toContain("inter init");
     const explicit = await expectError(dir, ["build", "--config", "nope.ts"], "CONFIG_NOT_FOUND", 2);

@@ -1,8 +1,8 @@
 import { execa, type ResultPromise } from "execa";
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inter, makeProject, REPO } from "../helpers.js";
+import { inject } from "vitest";
+import { inter, makeProject, REPO, tempDir } from "../helpers.js";
 
 export const API_KEY = "rooms-demo-key";
 
@@ -28,10 +28,15 @@ export async function startExampleApi(port = 0): Promise<{ url: string; stop(): 
   };
 }
 
-/** A copy of the repository's example project in a temporary folder. */
-export function exampleProject(): string {
+/**
+ * A copy of the repository's example project in a temporary folder. `warm`: with the build the run made once
+ * (test/global-setup.ts) — its cache and dist/ — so a build there is all cache hits; tests of what a cold build does
+ * leave it out.
+ */
+export function exampleProject(options: { warm?: boolean } = {}): string {
   const dir = makeProject({});
-  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(REPO, path), join(dir, path), { recursive: true });
+  const from = options.warm ? inject("exampleTemplate") : REPO;
+  for (const path of ["examples", "evals", "intermesh.config.ts", ...(options.warm ? [".intermesh", "dist"] : [])]) cpSync(join(from, path), join(dir, path), { recursive: true });
   return dir;
 }
 
@@ -40,7 +45,7 @@ export async function buildAndInstall(dir: string): Promise<{ bin: string; candi
   const built = await inter(dir, ["build", "--json"]);
   if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
   const bundle = built.json.data.tasks.find((t: { id: string }) => t.id === "bundle");
-  const prefix = mkdtempSync(join(tmpdir(), "inter-install-"));
+  const prefix = tempDir("inter-install-");
   await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, bundle.data.file)]);
   return { bin: join(prefix, "node_modules", ".bin", "rooms"), candidate: bundle.data.candidate, prefix };
 }
@@ -56,7 +61,7 @@ export const scripted = (modes: string) => ["--agent-command", JSON.stringify(["
  */
 export async function evaluationFolder(project: string, options: { repetitions?: number; port?: number } = {}): Promise<{ dir: string; url: string; stop(): Promise<void> }> {
   const api = await startExampleApi(options.port);
-  const dir = mkdtempSync(join(tmpdir(), "inter-eval-run-"));
+  const dir = tempDir("inter-eval-run-");
   for (const f of ["dist/cli.tgz", "dist/receipt.json"]) copyFileSync(join(project, f), join(dir, f.split("/").pop()!));
   copyFileSync(join(project, "evals/eval-plan.reference.json"), join(dir, "eval-plan.reference.json"));
   const plan = JSON.parse(readFileSync(join(project, "evals/eval-plan.json"), "utf8"));

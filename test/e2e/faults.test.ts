@@ -116,7 +116,7 @@ describe("no orphans", () => {
     const { exampleProject } = await import("./example-api.js");
     const { execa } = await import("execa");
     const { writeFileSync } = await import("node:fs");
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     // A service that holds on quietly (no output, no port), with a marker only it carries on its command line.
     const marker = `orphan-marker-${process.pid}-${Date.now()}`;
     const file = join(dir, "intermesh.config.ts");
@@ -140,7 +140,7 @@ describe("no orphans", () => {
     await until(() => {
       void running().then((pids) => (gone = pids.length === 0));
       return gone;
-    }, 5_000, "the service stopping after inter was killed");
+    }, 60_000, "the service stopping after inter was killed");
 
     // Its temporary folders (the install prefix, the probes' homes) are left behind; the next inspection sweeps them.
     expect(leftovers().length).toBeGreaterThan(0);
@@ -155,7 +155,7 @@ describe("exit", () => {
   it("a run that started a service exits promptly after printing its result (no timer keeps it open)", async () => {
     const { exampleProject } = await import("./example-api.js");
     const { spawn } = await import("node:child_process");
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     const child = spawn("node", [INTER_BIN, "run", "inspect", "--force", "--json"], { cwd: dir, env: { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" }, stdio: ["ignore", "pipe", "ignore"] });
     let text = "";
     let printedAt: number | undefined;

@@ -1,21 +1,20 @@
 import { execa } from "execa";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, read } from "../helpers.js";
+import { inter, read, tempDir } from "../helpers.js";
 import { API_KEY, buildAndInstall, exampleProject, startExampleApi } from "./example-api.js";
 
 let api: Awaited<ReturnType<typeof startExampleApi>>;
 let bin: string;
 let prefix: string;
-const state = mkdtempSync(join(tmpdir(), "inter-cli-state-"));
+const state = tempDir("inter-cli-state-");
 
 beforeAll(async () => {
   api = await startExampleApi();
-  ({ bin, prefix } = await buildAndInstall(exampleProject()));
+  ({ bin, prefix } = await buildAndInstall(exampleProject({ warm: true })));
 });
 afterAll(async () => api?.stop());
 
@@ -208,10 +207,9 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
 
     const closed = await rooms(["bookings", "create", "--json-input"]);
     expectFailure(closed, 2, "INVALID_JSON_INPUT");
-    const started = Date.now();
+    // A silent pipe that is never closed: the CLI gives up on its own (a hang would hit the test's timeout).
     const silent = await rooms(["bookings", "create", "--json-input"], { stdin: "pipe", env: { AGENT_CLI_STDIN_TIMEOUT_MS: "500" } });
     expectFailure(silent, 2, "INVALID_JSON_INPUT");
-    expect(Date.now() - started).toBeLessThan(15_000);
     expectFailure(await rooms(["bookings", "create", "--json-input"], { input: "{not json" }), 2, "INVALID_JSON_INPUT");
   });
 

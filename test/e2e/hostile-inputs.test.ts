@@ -1,9 +1,8 @@
 import { execa } from "execa";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { config, INTER_BIN, makeProject, REPO, writeFiles } from "../helpers.js";
+import { config, INTER_BIN, makeProject, REPO, writeFiles, tempDir } from "../helpers.js";
 
 // Inputs built to escape the project, hang the parser or exhaust memory. Each run has a hard timeout: a hang fails
 // the test instead of stalling the suite.
@@ -44,7 +43,7 @@ describe("hostile OpenAPI documents", () => {
   });
 
   it("refuses $refs to files outside the project, through links that leave it, and to files that are not regular", async () => {
-    const outside = mkdtempSync(join(tmpdir(), "inter-secret-"));
+    const outside = tempDir("inter-secret-");
     writeFileSync(join(outside, "param.yaml"), "name: token\nin: query\nschema: { type: string, default: SECRET-TEXT }\n");
     const parameter = (ref: string) => document(`      parameters:\n        - $ref: "${ref}"`);
     const cases: Array<[string, string]> = [
@@ -69,7 +68,7 @@ describe("hostile OpenAPI documents", () => {
   });
 
   it("a document the config names outside the project may refer to files beside it, and to nothing beyond", async () => {
-    const shared = mkdtempSync(join(tmpdir(), "inter-shared-api-"));
+    const shared = tempDir("inter-shared-api-");
     writeFileSync(join(shared, "param.yaml"), "name: kind\nin: query\nschema: { type: string }\n");
     writeFileSync(join(shared, "openapi.yaml"), document(`      parameters:\n        - $ref: "param.yaml"`));
     const dir = makeProject({
@@ -77,7 +76,8 @@ describe("hostile OpenAPI documents", () => {
       "context.md": "# H\n",
     });
     expect((await run(dir, "openapi")).exitCode).toBe(0);
-    writeFileSync(join(shared, "openapi.yaml"), document(`      parameters:\n        - $ref: "../../etc/passwd"`));
+    // Deep enough to reach /etc/passwd from any temporary folder.
+    writeFileSync(join(shared, "openapi.yaml"), document(`      parameters:\n        - $ref: "${"../".repeat(16)}etc/passwd"`));
     const beyond = await run(dir, "openapi");
     expect(beyond.exitCode).toBe(2);
     expect(beyond.json.error.message).toContain("outside the project");

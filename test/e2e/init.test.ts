@@ -1,12 +1,11 @@
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inter, read, REPO } from "../helpers.js";
+import { inter, read, REPO, tempDir } from "../helpers.js";
 import { API_KEY } from "./example-api.js";
 
-const empty = () => mkdtempSync(join(tmpdir(), "inter-init-"));
+const empty = () => tempDir("inter-init-");
 const SKILLS = ["intermesh-context", "intermesh-eval-plan", "intermesh-evaluate", "intermesh-workspace"];
 const actions = (result: { json: any }) => Object.fromEntries(result.json.data.steps.map((s: any) => [s.path, s.action]));
 /** Every file under a folder with its bytes, to prove a command changed nothing. */

@@ -1,9 +1,8 @@
 import { execa } from "execa";
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inter, read, statuses } from "../helpers.js";
+import { inter, read, statuses, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, exampleProject } from "./example-api.js";
 
@@ -12,7 +11,7 @@ let project: string;
 let receipt: any;
 
 beforeAll(async () => {
-  project = exampleProject();
+  project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   receipt = JSON.parse(read(project, "dist/receipt.json"));
@@ -22,7 +21,7 @@ const failing = (r: any) => r.rules.filter((x: any) => x.status === "fail").map(
 
 /** Copies the example's package tree, lets `change` break it, and packs it the way npm would. */
 async function brokenCandidate(change: (pkg: string) => void): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "inter-broken-"));
+  const dir = tempDir("inter-broken-");
   cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
   change(join(dir, "package"));
   await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
@@ -78,7 +77,7 @@ describe("inspect: the example candidate", () => {
     expect(human.stdout).toMatch(/^  Guardrails\s+G1✓/m);
     expect(human.stdout).toContain("certification: Agent-Native");
 
-    const prefix = mkdtempSync(join(tmpdir(), "inter-global-"));
+    const prefix = tempDir("inter-global-");
     await execa("npm", ["install", "--global", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, join(project, "dist/cli.tgz")]);
     const bin = await inter(project, ["inspect", "--bin", "rooms", "--json"], { PATH: `${join(prefix, "bin")}:${process.env.PATH}` });
     expect(bin.exitCode).toBe(0);
@@ -140,7 +139,7 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a tarball with a ../ entry is refused before anything is unpacked (TARBALL_UNSAFE, exit 2)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-evil-"));
+    const dir = tempDir("inter-evil-");
     const victim = join(dir, "escaped.txt");
     const stage = join(dir, "stage");
     cpSync(join(project, "dist/package"), join(stage, "package"), { recursive: true });

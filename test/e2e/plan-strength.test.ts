@@ -13,7 +13,7 @@ const examplePlan = () => JSON.parse(read(project, "evals/eval-plan.json"));
 const findings = (result: { json: any }) => (result.json.data ?? result.json.error.details.report).findings.map((f: any) => `${f.code} ${f.file ? `${f.file} ` : ""}${f.pointer}`);
 
 beforeAll(async () => {
-  project = exampleProject();
+  project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
 }, 120_000);
@@ -120,7 +120,7 @@ describe("the candidate a plan is validated against", () => {
   });
 
   it("plan-validation.json describes the last validation, a failed one included", async () => {
-    const dir = exampleProject();
+    const dir = exampleProject({ warm: true });
     expect((await inter(dir, ["build", "--json"], { ROOMS_API_KEY: API_KEY })).exitCode).toBe(0);
     expect(JSON.parse(read(dir, "dist/plan-validation.json")).valid).toBe(true);
     const plan = JSON.parse(read(dir, "evals/eval-plan.json"));

@@ -1,22 +1,21 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inter, read, REPO, statuses } from "../helpers.js";
+import { inter, read, REPO, statuses, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 const CORPUS = join(REPO, "test/plans");
 let project: string;
 
 beforeAll(async () => {
-  project = exampleProject();
+  project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"]);
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
 
 /** An evaluation folder: the example's candidate and receipt beside the given plan. */
 function folderWith(planText: string, withCandidate = true): string {
-  const dir = mkdtempSync(join(tmpdir(), "inter-eval-folder-"));
+  const dir = tempDir("inter-eval-folder-");
   if (withCandidate) {
     copyFileSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
     copyFileSync(join(project, "dist/receipt.json"), join(dir, "receipt.json"));
@@ -115,7 +114,7 @@ describe("inter eval validate", () => {
   });
 
   it("inter eval new writes a starter plan whose placeholders fail validation, and never overwrites", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-eval-new-"));
+    const dir = tempDir("inter-eval-new-");
     copyFileSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
     const created = await inter(dir, ["eval", "new", dir, "--json"]);
     expect(created.exitCode).toBe(0);

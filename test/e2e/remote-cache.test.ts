@@ -1,11 +1,10 @@
 import { execa, type ResultPromise } from "execa";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until } from "../helpers.js";
+import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 const TOKEN = "remote-cache-test-token-4f1c";
@@ -22,7 +21,7 @@ async function freePort(): Promise<number> {
 /** The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder. */
 async function startCacheServer(tags = true): Promise<{ url: string; storage: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const storage = mkdtempSync(join(tmpdir(), "inter-remote-storage-"));
+  const storage = tempDir("inter-remote-storage-");
   const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
     // With a signature key set the server keeps each artifact's x-artifact-tag (it never checks it: clients do).
     env: { HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: TOKEN, ...(tags ? { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "the-server-stores-tags" } : {}), STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },

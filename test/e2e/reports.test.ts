@@ -1,10 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium } from "../browser.js";
-import { inter, read } from "../helpers.js";
+import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder, exampleProject, scripted, SCRIPTED_AGENT } from "./example-api.js";
 
@@ -23,7 +22,7 @@ let mixedRun: Awaited<ReturnType<typeof inter>>;
 const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
 
 beforeAll(async () => {
-  const project = exampleProject();
+  const project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], env);
   if (built.exitCode !== 0) throw new Error(built.stdout);
   browser = await launchChromium();
@@ -117,7 +116,7 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
   it("escapes what the API printed: markup in a recorded stdout is text, never code", async () => {
     const r = results(mixed);
     r.attempts[0].invocations[0].stdout = `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`;
-    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    const dir = tempDir("inter-report-");
     writeFileSync(join(dir, "results.json"), JSON.stringify(r));
     const made = await inter(dir, ["eval", "report", "results.json", "--format", "html", "--out", "hostile.html"]);
     expect(made.exitCode).toBe(1); // the gate still judges the results
@@ -161,7 +160,7 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
   });
 
   it("the Markdown summary leads with the verdict and is appended to $GITHUB_STEP_SUMMARY by inter eval report", async () => {
-    const summary = join(mkdtempSync(join(tmpdir(), "inter-summary-")), "step-summary.md");
+    const summary = join(tempDir("inter-summary-"), "step-summary.md");
     writeFileSync(summary, "# earlier step\n");
     const again = await inter(mixed, ["eval", "report", ".inter-eval/results.json"], { GITHUB_STEP_SUMMARY: summary });
     expect(again.exitCode).toBe(1);
@@ -174,7 +173,7 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
   });
 
   it("inter eval report --format prints one report from results alone", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    const dir = tempDir("inter-report-");
     copyFileSync(join(mixed, ".inter-eval/results.json"), join(dir, "results.json"));
     const md = await inter(dir, ["eval", "report", "results.json", "--format", "md", "--min-pass-rate", "0"]);
     expect(md.exitCode).toBe(0);
@@ -223,7 +222,7 @@ describe("the CI gate", () => {
     const rate = await inter(mixed, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "1.5", "--json"]);
     expect(rate.exitCode).toBe(2);
     expect(rate.json.error.code).toBe("USAGE_ERROR");
-    const dir = mkdtempSync(join(tmpdir(), "inter-report-"));
+    const dir = tempDir("inter-report-");
     writeFileSync(join(dir, "broken.json"), '{"schema_version": "1.0.0",');
     const broken = await inter(dir, ["eval", "report", "broken.json", "--json"]);
     expect(broken.exitCode).toBe(2);
@@ -241,7 +240,7 @@ describe("the CI gate", () => {
 
 describe("the gate of inter run eval", () => {
   it("comes from targets.eval.gate, and --min-pass-rate on the command line overrides it", async () => {
-    const project = exampleProject();
+    const project = exampleProject({ warm: true });
     const file = join(project, "intermesh.config.ts");
     const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{attempt}"] });
     writeFileSync(file, read(project, "intermesh.config.ts").replace('agent: "reference",', `agent: ${agent},\n      gate: { minPassRate: 0 },`));

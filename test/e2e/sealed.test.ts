@@ -1,9 +1,8 @@
 import { execa } from "execa";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everyFile, inter, read, REPO } from "../helpers.js";
+import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
 
@@ -16,7 +15,7 @@ const validateResults = schemaValidator("results.schema.json");
 
 let project: string;
 beforeAll(async () => {
-  project = exampleProject();
+  project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
@@ -223,7 +222,7 @@ describe("the broker client", () => {
 
 describe("an agent program of several files", () => {
   it("sees its script's folder (its own modules), and still nothing of the evaluation", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-agent-program-"));
+    const dir = tempDir("inter-agent-program-");
     writeFileSync(join(dir, "helper.mjs"), 'import { execFileSync } from "node:child_process";\nexport const cancel = () => execFileSync("rooms", ["bookings", "cancel", "--booking-id", "bk_0003", "--yes"], { encoding: "utf8" });\n');
     writeFileSync(join(dir, "agent.mjs"), 'import { cancel } from "./helper.mjs";\nif (process.argv[2].startsWith("cancel")) console.log(cancel());\n');
     const folder = await folderFor(project);

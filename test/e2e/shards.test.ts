@@ -1,8 +1,7 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inter, read } from "../helpers.js";
+import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-api.js";
 
@@ -23,7 +22,7 @@ let whole: string;
 let shards: string[];
 
 beforeAll(async () => {
-  const project = exampleProject();
+  const project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], env);
   if (built.exitCode !== 0) throw new Error(built.stdout);
   // Each run gets the API fresh from its seed data on the same port, so all three share one plan (and plan hash).
@@ -52,7 +51,7 @@ describe("sharded evaluation", () => {
   });
 
   it("shard 1/2 and 2/2 merged give the unsharded run's verdicts, results and reports", async () => {
-    const out = mkdtempSync(join(tmpdir(), "inter-merged-"));
+    const out = tempDir("inter-merged-");
     const merged = await inter(out, ["eval", "merge", ...shards.map((d) => join(d, ".inter-eval/results.json")), "--out", "merged", "--json"]);
     expect(merged.exitCode).toBe(1); // the same gate failure as the whole run
     expect(merged.json.error.code).toBe("EVAL_FAILED");
@@ -65,7 +64,7 @@ describe("sharded evaluation", () => {
   });
 
   it("refuses shards of different candidates, the same attempt twice, and a missing shard", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-merge-bad-"));
+    const dir = tempDir("inter-merge-bad-");
     const [a, b] = shards.map((d) => join(d, ".inter-eval/results.json"));
     const other = JSON.parse(readFileSync(b!, "utf8"));
     other.candidate.sha256 = "0".repeat(64);

@@ -1,11 +1,10 @@
 import { execa } from "execa";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, inter, makeProject } from "../helpers.js";
+import { config, inter, makeProject, tempDir } from "../helpers.js";
 
 /**
  * One generated CLI, built by `inter build` and installed from its cli.tgz, calling a loopback server that records the
@@ -61,7 +60,7 @@ describe("requests on the wire as the document says, credentials as the API take
     const built = await inter(dir, ["build", "--json"]);
     if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
     caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
-    const prefix = mkdtempSync(join(tmpdir(), "inter-wire-"));
+    const prefix = tempDir("inter-wire-");
     await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
     bin = join(prefix, "node_modules/.bin/wire");
     server = createServer((req, res) => {

@@ -1,10 +1,9 @@
-import { mkdtempSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startBroker } from "../../src/evaluation/run/broker.js";
 import { frame, frameReader } from "../../src/evaluation/run/broker-protocol.js";
+import { tempDir } from "../helpers.js";
 
 // The broker's socket is reachable by the agent under evaluation: whatever it sends, the evaluator keeps running and
 // every call it does make is recorded.
@@ -28,7 +27,7 @@ async function call(socketPath: string, frames: Buffer[]): Promise<{ out: string
 
 describe("the broker against a hostile client", () => {
   it("runs and records a well-formed call, and shrugs off malformed ones without a record or a crash", async () => {
-    const broker = await startBroker({ socket: join(mkdtempSync(join(tmpdir(), "inter-broker-test-")), "s"), binary: "rooms", launch: launchEcho() });
+    const broker = await startBroker({ socket: join(tempDir("inter-broker-test-"), "s"), binary: "rooms", launch: launchEcho() });
     const good = await call(broker.socket, [frame("Q", JSON.stringify({ argv: ["bookings", "list"], cwd: "/attempt/outputs" })), frame("D", "")]);
     expect(good.exit).toEqual({ code: 0, signal: null });
     expect(JSON.parse(good.out)).toEqual(["bookings", "list"]);
@@ -48,7 +47,7 @@ describe("the broker against a hostile client", () => {
   });
 
   it("a call still running at close is killed and recorded as truncated", async () => {
-    const broker = await startBroker({ socket: join(mkdtempSync(join(tmpdir(), "inter-broker-test-")), "s"), binary: "rooms", launch: () => ({ file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" }) });
+    const broker = await startBroker({ socket: join(tempDir("inter-broker-test-"), "s"), binary: "rooms", launch: () => ({ file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" }) });
     const socket = connect(broker.socket);
     socket.on("error", () => {});
     socket.write(frame("Q", JSON.stringify({ argv: ["bookings", "create"], cwd: "/" })));

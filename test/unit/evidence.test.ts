@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/judge.js";
 import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
 import { redactor, redactTree } from "../../src/evaluation/run/redact.js";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Invocation } from "../../src/evaluation/run/broker.js";
+import { tempDir } from "../helpers.js";
 
 const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({ argv, cwd: "/attempt/outputs", exit_code: 0, stdout, stderr: "", started_at: "", duration_ms: 1, ...extra });
 const cli = (prefix: string[]) => ({ id: "o", kind: "cli", description: "", command_prefix: prefix });
@@ -63,8 +63,8 @@ describe("redaction", () => {
 
 describe("redacting what an agent left in its HOME", () => {
   it("rewrites files that hold a secret, leaves others and never follows a link out", () => {
-    const home = mkdtempSync(join(tmpdir(), "inter-redact-"));
-    const outside = mkdtempSync(join(tmpdir(), "inter-redact-outside-"));
+    const home = tempDir("inter-redact-");
+    const outside = tempDir("inter-redact-outside-");
     mkdirSync(join(home, ".claude/projects"), { recursive: true });
     writeFileSync(join(home, ".claude/projects/session.jsonl"), '{"apiKey":"sk-agent-secret-123"}\n');
     writeFileSync(join(home, "notes.txt"), "nothing here");

@@ -1,14 +1,13 @@
 import { execa } from "execa";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, writeFiles } from "../helpers.js";
+import { REPO, writeFiles, tempDir } from "../helpers.js";
 
 // The direction rule (.dependency-cruiser.cjs) on a small tree: it must pass a clean one and fail each kind of breach,
 // or `npm run check:layers` would prove nothing.
 async function check(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), "inter-layers-"));
+  const dir = tempDir("inter-layers-");
   cpSync(join(REPO, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", allowImportingTsExtensions: false } }));
   writeFiles(dir, files);

@@ -1,14 +1,13 @@
 import { execa } from "execa";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InterError } from "../../src/core/errors.js";
 import { Budget, createModelClient, estimateCost, mapLimit, type ModelProvider, type ModelSettings, type RetryInfo, type StructuredRequest } from "../../src/model/client.js";
 import { retryAfterMs, retryDelay } from "../../src/model/retry.js";
 import { DESIGN_MODEL_KEY, startDesignModelServer } from "../fixtures/design-model-server.mjs";
-import { REPO } from "../helpers.js";
+import { REPO, tempDir } from "../helpers.js";
 
 // The model client (src/model) against the scripted model server (test/fixtures/design-model-server.mjs), both
 // providers: answers, retries, timeouts, cancellation, budgets, and the key kept out of everything it reports.
@@ -354,7 +353,7 @@ describe("cost, backoff and concurrency helpers", () => {
 
 describe("the scripted model server as a program", () => {
   it("starts from the command line with a script module, logs each request without the key, and answers", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "inter-model-"));
+    const dir = tempDir("inter-model-");
     writeFileSync(join(dir, "script.mjs"), `export default ({ n, schemaName }) => ({ answer: { name: "from cli " + n, summary: schemaName } });\n`);
     const child = execa("node", [join(REPO, "test/fixtures/design-model-server.mjs"), "--script", join(dir, "script.mjs"), "--port", "0", "--log", join(dir, "requests.jsonl")], { reject: false });
     try {

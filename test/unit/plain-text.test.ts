@@ -75,10 +75,8 @@ describe("plainText: descriptions as an agent reads them", () => {
       `<pre>${"a\n".repeat(MB / 2)}`,
     ];
     for (const input of hostile) {
-      const started = performance.now();
+      // A quadratic pass over 1 MB takes minutes, past the test's timeout; a linear one well under a second.
       const out = plainText(input);
-      // A quadratic pass over 1 MB takes minutes; a linear one well under a second.
-      expect(performance.now() - started, JSON.stringify(input.slice(0, 12))).toBeLessThan(2_000);
       expect(out.length).toBeLessThanOrEqual(input.length * 2);
     }
   });

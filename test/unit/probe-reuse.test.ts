@@ -1,13 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProbeReuse } from "../../src/inspect/probe-reuse.js";
 import type { Probe } from "../../src/inspect/probes.js";
-import { writeFiles } from "../helpers.js";
+import { writeFiles, tempDir } from "../helpers.js";
 
 function pkg(changes: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), "inter-reuse-"));
+  const dir = tempDir("inter-reuse-");
   const manifest = { product: { name: "R", binary: "r", version: "1.0.0", description: "Prose" }, rules: ["Be nice"], skills: [{ name: "s", description: "d" }], groups: [{ name: "rooms", description: "Rooms", count: 1 }], help: "full" };
   writeFiles(dir, { "manifest.json": JSON.stringify(manifest), "commands/rooms.json": '{"name":"rooms","commands":[]}', "lib/runtime.cjs": "runtime v1", "r.cjs": "entry", "package.json": '{"name":"r","version":"1.0.0"}', "skills/s/SKILL.md": "skill", ...changes });
   return dir;

@@ -1,9 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bodyFor, chooseSubjects, probePool, type HelpCommand, type HelpParameter } from "../../src/inspect/subjects.js";
-import { writeFiles } from "../helpers.js";
+import { writeFiles, tempDir } from "../helpers.js";
 
 const flag = (name: string, more: Partial<HelpParameter> = {}): HelpParameter => ({ name: `--${name}`, type: "string", required: false, ...more });
 const command = (name: string, more: Partial<HelpCommand> = {}): HelpCommand => ({ name, permission: "read", method: "GET", destructive: false, output: "object", parameters: [], jsonInput: false, auth: true, ...more });
@@ -90,7 +88,7 @@ describe("probe subjects are chosen by what commands take, never by their names"
   });
 
   it("the pool takes where each flag goes from the package's manifest, and the commands help did not show", () => {
-    const root = mkdtempSync(join(tmpdir(), "inter-subjects-"));
+    const root = tempDir("inter-subjects-");
     const manifestCommand = (name: string, more: Record<string, unknown>) => ({ path: name.split(" "), name, description: "d", operation: { method: "POST", path: "/x" }, flags: [], jsonInput: false, destructive: false, permission: "write", output: { shape: "object" }, auth: ["key"], hidden: false, ...more });
     writeFiles(root, {
       "manifest.json": JSON.stringify({ groups: [{ name: "notes", description: "", count: 2 }, { name: "../evil", description: "", count: 1 }] }),

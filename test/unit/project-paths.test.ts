@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { insideProject, safeReads } from "../../src/cache/project-paths.js";
+import { tempDir } from "../helpers.js";
 
 describe("where a cache record may write, and what it may have read", () => {
-  const root = mkdtempSync(join(tmpdir(), "inter-paths-"));
-  const outside = mkdtempSync(join(tmpdir(), "inter-outside-"));
+  const root = tempDir("inter-paths-");
+  const outside = tempDir("inter-outside-");
   mkdirSync(join(root, "dist"));
   symlinkSync(outside, join(root, "dist", "away"));
   writeFileSync(join(root, "openapi.yaml"), "x");

@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { bindFlags, outputGlobals, splitArgv, versionRequested } from "../../src/runtime/args.js";
@@ -13,6 +12,7 @@ import { runIssue } from "../../src/runtime/issues.js";
 import type { Cli } from "../../src/runtime/load.js";
 import { run } from "../../src/runtime/main.js";
 import type { Command, Manifest } from "../../src/runtime/manifest.js";
+import { tempDir } from "../helpers.js";
 
 const thrown = (fn: () => unknown): CliError => {
   try {
@@ -190,7 +190,7 @@ describe("issues: --dry-run writes nothing (S3), the exit code is always recorde
   let state: string;
   const saved = process.env.XDG_STATE_HOME;
   beforeEach(() => {
-    state = mkdtempSync(join(tmpdir(), "inter-issues-"));
+    state = tempDir("inter-issues-");
     process.env.XDG_STATE_HOME = state;
   });
   afterEach(() => {
@@ -224,7 +224,7 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
   let err = "";
   const env = { ...process.env };
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "inter-runtime-"));
+    dir = tempDir("inter-runtime-");
     writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest));
     mkdirSync(join(dir, "commands"));
     writeFileSync(join(dir, "commands", "things.json"), JSON.stringify({ name: "things", commands: things }));

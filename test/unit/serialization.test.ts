@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
@@ -13,7 +12,7 @@ import { commandCredential, commandCredentialNote, credentialHow } from "../../s
 import { redactRequest, buildRequest } from "../../src/runtime/http.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
-import { REPO } from "../helpers.js";
+import { REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 
 // The OpenAPI 3.1.1 "Style Examples" table (§4.8.12.4.1), row by row, through the runtime's buildRequest: a parameter
@@ -225,7 +224,7 @@ describe("credentials as the API takes them", () => {
 
 // The normalizer over small documents of each version: style and explode with OpenAPI's defaults, Swagger's
 // collectionFormat mapped onto them, and the design keeping only what differs from the defaults.
-const scratch = mkdtempSync(join(tmpdir(), "inter-styles-"));
+const scratch = tempDir("inter-styles-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function model(name: string, document: object) {

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { sweepOrphanedTempDirs } from "../../src/core/temp-dirs.js";
+import { tempDir } from "../helpers.js";
 
 it("removes only inter's own folders of processes that are gone, never a look-alike", () => {
-  const parent = mkdtempSync(join(tmpdir(), "inter-sweep-test-"));
+  const parent = tempDir("inter-sweep-test-");
   const names = {
     dead: "inter-owned-inspect-state-p4194300-abcDEF",
     live: `inter-owned-inspect-p${process.pid}-abcdef`,

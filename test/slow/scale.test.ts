@@ -1,11 +1,10 @@
 import { execa } from "execa";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module shared with bench/scale.mjs
 import { BIG_BRIEF, bigDocument } from "../products/big-openapi.mjs";
-import { config, inter, makeProject } from "../helpers.js";
+import { config, inter, makeProject, tempDir } from "../helpers.js";
 
 describe("a description of 20,000 operations", () => {
   let dir: string;
@@ -19,7 +18,7 @@ describe("a description of 20,000 operations", () => {
       "intermesh.config.ts": config(`{ product: { name: "Big", binary: "big" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "dist" } } }`),
     });
     built = await inter(dir, ["build", "--json"]);
-    const prefix = mkdtempSync(join(tmpdir(), "inter-big-"));
+    const prefix = tempDir("inter-big-");
     await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
     bin = join(prefix, "node_modules/.bin/big");
     packageRoot = join(prefix, "node_modules/big-cli");

@@ -1,0 +1,85 @@
+/**
+ * Once per `vitest run`: a temporary folder of the run's own (every test, and every program a test starts, makes its
+ * temporary files there), and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
+ * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { TestProject } from "vitest/node";
+
+const REPO = resolve(import.meta.dirname, "..");
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The example project, built (cold, without a credential) once for the whole run. */
+    exampleTemplate: string;
+  }
+}
+
+/** Processes (other than this one) whose working folder or command line lies under `root`. */
+function processesUnder(root: string): Array<{ pid: number; what: string }> {
+  const found: Array<{ pid: number; what: string }> = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+      const state = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (state.slice(state.lastIndexOf(")") + 2, state.lastIndexOf(")") + 3) === "Z") continue;
+      if (cwd.startsWith(root) || cmdline.includes(root)) found.push({ pid, what: cmdline.slice(0, 120) || cwd });
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** "inter-install-Ab12Cd" ×3 → "inter-install-* ×3": what made them, not their random names. */
+function summarise(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) {
+    const kind = name.replace(/[A-Za-z0-9]{6}$/, "*");
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, n]) => (n > 1 ? `${kind} ×${n}` : kind)).join(", ");
+}
+
+export default function setup(project: TestProject) {
+  const root = mkdtempSync(join(tmpdir(), "inter-suite-"));
+  const tmp = join(root, "tmp");
+  mkdirSync(tmp);
+  // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.
+  process.env.TMPDIR = tmp;
+
+  const template = join(root, "example");
+  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(REPO, path), join(template, path), { recursive: true });
+  const env = { ...process.env, CI: "true" };
+  delete env.ROOMS_API_KEY;
+  execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], { cwd: template, env, stdio: ["ignore", "ignore", "pipe"] });
+  project.provide("exampleTemplate", template);
+
+  return () => {
+    const left = readdirSync(tmp);
+    const running = processesUnder(root);
+    for (const p of running) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(root, { recursive: true, force: true });
+    const problems = [
+      ...(left.length ? [`${left.length} file(s) left in the run's temporary folder: ${summarise(left)}`] : []),
+      ...(running.length ? [`${running.length} process(es) still running: ${running.map((p) => `${p.pid} ${p.what}`).join("; ")}`] : []),
+    ];
+    if (problems.length) {
+      // A teardown's exception is only logged by vitest; the exit code is what CI reads.
+      process.stderr.write(`\nThe suite left things behind (removed now): ${problems.join(". ")}\n`);
+      process.exitCode = 1;
+    }
+  };
+}

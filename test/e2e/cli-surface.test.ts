@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inter, makeProject } from "../helpers.js";
+import { execa } from "execa";
+import { inter, INTER_BIN, makeProject } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 /** The `inter` CLI as people and agents meet it: help, typos, missing arguments, and Intermesh 0.1's words. */
@@ -58,6 +59,10 @@ describe("help and mistakes, as a new user meets them", () => {
     const schema = JSON.parse(readFileSync(join(dir, "plans/eval-plan.json"), "utf8")).$schema;
     expect(schema).not.toMatch(/^https?:/);
     expect(existsSync(resolve(join(dir, "plans"), schema))).toBe(true);
+    // A reader that closes early gets the first bytes; inter ends with its own exit code and no EPIPE stack trace.
+    const piped = await execa("sh", ["-c", `node "${INTER_BIN}" inspect dist/cli.tgz --json | head -c 10; exit \${PIPESTATUS:-0}`], { cwd: dir, env: { CI: "true" }, reject: false, shell: false });
+    expect(piped.stdout).toBe('{\n  "ok": ');
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
   }, 120_000);
 });
 

@@ -13,6 +13,7 @@ import { liveReporter, plainReporter, silentReporter, summaryLine } from "../gra
 import { runTasks, type Reporter, type TaskOutcome } from "../graph/scheduler.js";
 import type { Project } from "./project.js";
 import { INTER_BUILD } from "../core/version.js";
+import { count as counted } from "../core/words.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];
@@ -124,7 +125,7 @@ export async function executeGraph(project: Project, requested: string[], option
     if (remote?.summary.warning) process.stderr.write(`⚠ ${remote.summary.warning}\n`);
     if (cacheWarning) process.stderr.write(`⚠ ${cacheWarning}\n`);
     process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
-    if (remote) process.stderr.write(`remote cache ${remote.summary.url}: ${remote.summary.hits} hits, ${remote.summary.misses} misses, ${remote.summary.uploads} uploads, ${remote.summary.errors} errors\n`);
+    if (remote) process.stderr.write(`remote cache ${remote.summary.url}: ${counted(remote.summary.hits, "hit")}, ${counted(remote.summary.misses, "miss", "misses")}, ${counted(remote.summary.uploads, "upload")}, ${counted(remote.summary.errors, "error")}\n`);
   }
 
   if (controller.signal.aborted) {
@@ -134,14 +135,14 @@ export async function executeGraph(project: Project, requested: string[], option
   if (failed.length) {
     const first = failed[0]!.error!;
     // Bad input stays a usage-class error (exit 2) even when a task is what noticed it, and a service that would not
-    // start stays SERVICE_FAILED, a full disk DISK_FULL: the harness's, the user's or the machine's to fix, not the
-    // candidate's.
-    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || ["SERVICE_FAILED", "DISK_FULL", "NOT_WRITABLE"].includes(first.code));
+    // start stays SERVICE_FAILED, an evaluation whose every attempt was a harness error EVAL_NOT_JUDGED, a full disk
+    // DISK_FULL: the harness's, the user's or the machine's to fix, not the candidate's.
+    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || ["SERVICE_FAILED", "EVAL_NOT_JUDGED", "DISK_FULL", "NOT_WRITABLE"].includes(first.code));
     const code: ErrorCode = kept ? (first.code as ErrorCode) : "TASK_FAILED";
     const names = failed.map((f) => f.id).join(", ");
     throw new InterError(
       code,
-      failed.length === 1 ? first.message : `${failed.length} tasks failed (${names}); first: ${first.message}`,
+      failed.length === 1 ? first.message : `${counted(failed.length, "task")} failed (${names}); first: ${first.message}`,
       first.suggestion,
       { failed: failed.map((f) => f.id), ...first.details, ...run },
     );

@@ -18,7 +18,7 @@ import { RunCommand } from "./commands/run.js";
 import { StatusCommand } from "./commands/status.js";
 import { UpdateCommand } from "./commands/update.js";
 import { closest } from "../core/edit-distance.js";
-import { commandHelpText, namedFlag, rootHelpText } from "./help.js";
+import { commandHelpText, groupHelpText, namedFlag, rootHelpText } from "./help.js";
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
@@ -49,7 +49,7 @@ function helpData(cli: Cli, path: string[] | undefined) {
       options: d.options.map((o) => ({ flags: namedFlag(o.definition), description: o.description ?? "", required: o.required })),
       examples: d.examples?.map(([description, command]) => ({ description, command })),
     })),
-    exitCodes: { 0: "success", 1: "a task failed or the evaluation gate was not met", 2: "usage, config or input invalid", 130: "interrupted" },
+    exitCodes: { 0: "success", 1: "a task failed, or the evaluation missed its gate or could not be judged (EVAL_NOT_JUDGED: every attempt was a harness error)", 2: "usage, config or input invalid", 130: "interrupted" },
   };
 }
 
@@ -70,11 +70,11 @@ function showHelp(argv: string[], json: boolean): number {
   const cli = createCli(target ? target.paths[0]! : []);
   if (group.length) {
     if (json) printJson({ ok: true, data: { ...helpData(cli, undefined), commands: helpData(cli, undefined).commands.filter((c) => group.some((g) => c.command === `inter ${g.paths[0]!.join(" ")}`)) } });
-    else process.stdout.write(`${group.map((g) => commandHelpText(cli, `inter ${g.paths[0]!.join(" ")}`)).join("\n")}\nRun \`inter <command> --help\` for one command; \`inter --help\` lists the global flags.\n`);
+    else process.stdout.write(groupHelpText(cli, group.map((g) => ({ path: `inter ${g.paths[0]!.join(" ")}`, command: g as unknown as new () => object }))));
     return 0;
   }
   if (json) printJson({ ok: true, data: helpData(cli, target?.paths[0]) });
-  else if (target) process.stdout.write(commandHelpText(cli, `inter ${target.paths[0]!.join(" ")}`));
+  else if (target) process.stdout.write(commandHelpText(cli, `inter ${target.paths[0]!.join(" ")}`, target as unknown as new () => object));
   else process.stdout.write(rootHelpText(cli, `inter ${INTER_VERSION} — build an agent-first CLI from an OpenAPI document and a product brief, and prove agents can use it.`));
   return 0;
 }

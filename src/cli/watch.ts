@@ -12,6 +12,7 @@ import type { InspectData } from "../tasks/inspect.js";
 import { executeGraph } from "./execute-graph.js";
 import { INITIAL, transition, type WatchInput, type WatchState } from "./watch-state.js";
 import { openProject, type Project } from "./project.js";
+import { count } from "../core/words.js";
 
 export interface WatchOptions {
   cwd?: string;
@@ -177,7 +178,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
       const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
       if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
       else say(`✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`);
-      say(`inter: watching ${watching} files for changes…`);
+      say(`inter: watching ${count(watching, "file")} for changes…`);
     }
   };
 

@@ -2,6 +2,7 @@ import type { Operation, OperationModel } from "../openapi/model.js";
 import { kebab, singular } from "./names.js";
 import type { NameSource } from "./types.js";
 import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens, verbBase, type StatedAction } from "./verbs.js";
+import { count } from "../core/words.js";
 
 /**
  * Command names from what each operation says it does (docs/generated-cli.md, "Names"): noun first, the action the
@@ -423,7 +424,7 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
         }
       }
       claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
-      report({ kind: "collision", command: path.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${group.length} operations; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}` });
+      report({ kind: "collision", command: path.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}` });
     }
   }
 

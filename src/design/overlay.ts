@@ -3,6 +3,7 @@ import type { Operation, OperationModel } from "../openapi/model.js";
 import { SECRET_PATTERNS } from "../runtime/guard.js";
 import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
+import { count } from "../core/words.js";
 
 /**
  * The design overlay (schemas/overlay.schema.json, docs/overlay.md): names, descriptions and Skill text a model
@@ -262,7 +263,7 @@ function unfitSkill(entry: OverlaySkill, commands: Set<string>, binary: string, 
     ["avoid", entry.avoid, 1000],
     ...(entry.steps ?? []).map((s, i) => [`steps.${i}`, s, 500] as [string, string, number]),
   ];
-  if ((entry.steps?.length ?? 0) > 12) return `steps: ${entry.steps!.length} steps, over 12`;
+  if ((entry.steps?.length ?? 0) > 12) return `steps: ${count(entry.steps!.length, "step")}, over 12`;
   for (const [field, text, max] of texts) {
     if (text === undefined) continue;
     const why = unfitText(text, max, secrets);

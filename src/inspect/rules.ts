@@ -1,5 +1,6 @@
 import { DRY_RUN_MESSAGE, type Facts, type Probe } from "./probes.js";
 import type { SubjectKind } from "./subjects.js";
+import { count } from "../core/words.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";
 export type Status = "pass" | "fail" | "not applicable";
@@ -104,7 +105,7 @@ export const RULES: Rule[] = [
       const own = (name: string, p: Probe) => !!p.json && (p.json.command?.name === name || (Array.isArray(p.json.commands) && p.json.commands.length === 1 && p.json.commands[0]?.name === name));
       const bad = helps.find(([name, p]) => !own(name, p));
       const of = f.commands.length > helps.length ? ` (an even sample of ${f.commands.length})` : "";
-      return verdict(!bad, bad ? `${bad[0]} --help does not print ${bad[0]}'s own document` : `${helps.length} commands${of} print their own JSON help`, bad?.[1] ?? helps[0]![1]);
+      return verdict(!bad, bad ? `${bad[0]} --help does not print ${bad[0]}'s own document` : `${count(helps.length, "command")}${of} ${helps.length === 1 ? "prints its" : "print their"} own JSON help`, bad?.[1] ?? helps[0]![1]);
     },
   },
   { id: "D3", group: "Discoverability", priority: "P1", title: "help JSON has help (string) and commands (array)", judge: (f) => verdict(typeof f.probes.help?.json?.help === "string" && Array.isArray(f.probes.help?.json?.commands), "help and commands present", f.probes.help) },
@@ -137,7 +138,7 @@ export const RULES: Rule[] = [
       const bad = all.filter(([, t]) => { const fm = frontmatter(t); return !fm?.name || !fm.description; }).map(([p]) => p);
       // A SKILL.md's name must also be its folder's, or portable loaders cannot find it.
       const misnamed = Object.entries(f.skillFiles).filter(([folder, t]) => { const name = frontmatter(t)?.name?.replace(/^["']|["']$/g, ""); return name !== undefined && name !== folder; }).map(([folder]) => `skills/${folder}/SKILL.md`);
-      return verdict(!bad.length && !misnamed.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : misnamed.length ? `name differs from its folder: ${misnamed.join(", ")}` : `${all.length} files have name and description`);
+      return verdict(!bad.length && !misnamed.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : misnamed.length ? `name differs from its folder: ${misnamed.join(", ")}` : `${count(all.length, "file")} ${all.length === 1 ? "has" : "have"} name and description`);
     },
   },
   // Output
@@ -170,7 +171,7 @@ export const RULES: Rule[] = [
   },
   { id: "O9", group: "Output", priority: "P2", title: "NDJSON available for large streams", judge: (f) => { const lines = f.probes.skillsNdjson?.stdout.trim().split("\n").filter(Boolean) ?? []; return verdict(f.probes.skillsNdjson?.exitCode === 0 && lines.every((l) => { try { JSON.parse(l); return true; } catch { return false; } }), `--ndjson printed ${lines.length} JSON lines`, f.probes.skillsNdjson); } },
   { id: "O10", group: "Output", priority: "P2", title: "JSON automatically when stdout is not a terminal", judge: (f) => verdict(f.probes.help?.json !== undefined && f.probes.skills?.json !== undefined, "probes run without a terminal got JSON", f.probes.skills) },
-  { id: "R1", group: "Output", priority: "P1", title: "every response carries rules[] (the full rule texts)", judge: (f) => { const r = envelope(f.probes.skills)?.rules; const lacking = documents(f).filter((p) => !Array.isArray(envelope(p)?.rules)); return verdict(Array.isArray(r) && r.length > 0 && r.every((x: unknown) => typeof x === "string" && x.length > 10) && !lacking.length, lacking.length ? `no rules[] in: ${lacking.map((p) => p.command).join("; ")}` : `${Array.isArray(r) ? r.length : 0} rules, in ${documents(f).length + 1} kinds of response`, f.probes.skills, ...lacking); } },
+  { id: "R1", group: "Output", priority: "P1", title: "every response carries rules[] (the full rule texts)", judge: (f) => { const r = envelope(f.probes.skills)?.rules; const lacking = documents(f).filter((p) => !Array.isArray(envelope(p)?.rules)); return verdict(Array.isArray(r) && r.length > 0 && r.every((x: unknown) => typeof x === "string" && x.length > 10) && !lacking.length, lacking.length ? `no rules[] in: ${lacking.map((p) => p.command).join("; ")}` : `${count(Array.isArray(r) ? r.length : 0, "rule")}, in ${count(documents(f).length + 1, "kind")} of response`, f.probes.skills, ...lacking); } },
   { id: "R2", group: "Output", priority: "P1", title: "every response carries skills[] (name, description, command)", judge: (f) => { const s = envelope(f.probes.skills)?.skills; const lacking = documents(f).filter((p) => !Array.isArray(envelope(p)?.skills)); return verdict(Array.isArray(s) && s.every((x: { name?: unknown; description?: unknown; command?: unknown }) => typeof x.name === "string" && typeof x.description === "string" && typeof x.command === "string") && !lacking.length, lacking.length ? `no skills[] in: ${lacking.map((p) => p.command).join("; ")}` : `${Array.isArray(s) ? s.length : 0} skills`, f.probes.skills, ...lacking); } },
   { id: "R3", group: "Output", priority: "P1", title: "every response carries issue, a one-line guide to reporting problems", judge: (f) => { const lacking = documents(f).filter((p) => typeof envelope(p)?.issue !== "string"); return verdict(typeof envelope(f.probes.skills)?.issue === "string" && !envelope(f.probes.skills).issue.includes("\n") && !lacking.length, lacking.length ? `no issue line in: ${lacking.map((p) => p.command).join("; ")}` : "issue line present", f.probes.skills, ...lacking); } },
   // Errors
@@ -290,7 +291,7 @@ export const RULES: Rule[] = [
       const probes = [f.probes.bogus, f.probes.bogusSkills, f.probes.bogusIssue].filter((p): p is Probe => !!p);
       // MISSING_FLAG would say the flag was taken as a known one lacking its value.
       const bad = probes.filter((p) => p.exitCode !== 2 || !structured(p) || p.error?.code === "MISSING_FLAG");
-      return verdict(!!f.probes.bogus && !bad.length, bad.length ? `an unknown flag was not refused with exit 2: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `bogus flags refused with exit 2 (${probes.length} calls, built-in commands included)`, ...(bad.length ? bad : probes));
+      return verdict(!!f.probes.bogus && !bad.length, bad.length ? `an unknown flag was not refused with exit 2: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `bogus flags refused with exit 2 (${count(probes.length, "call")}, built-in commands included)`, ...(bad.length ? bad : probes));
     },
   },
   {
@@ -300,7 +301,7 @@ export const RULES: Rule[] = [
       // A command's flag (a long key and a short sk-live-… one), a global flag's value, a built-in's argument.
       const probes = [f.probes.secret, f.probes.secretShort, f.probes.secretFields, f.probes.secretSkill].filter((p): p is Probe => !!p);
       const bad = probes.filter((p) => !refused(p) || !/SECRET/.test(p.error?.code ?? "") || p.stderr.includes("sk-interprobe0123456789") || p.stderr.includes("sk-live-0123abcd"));
-      return verdict(!bad.length, bad.length ? `not refused as a secret, or echoed: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `sk-… refused and not echoed (${probes.length} calls: a flag, a short key, --fields, a skills argument)`, ...(bad.length ? bad : [f.probes.secret]));
+      return verdict(!bad.length, bad.length ? `not refused as a secret, or echoed: ${bad.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ")}` : `sk-… refused and not echoed (${count(probes.length, "call")}: a flag, a short key, --fields, a skills argument)`, ...(bad.length ? bad : [f.probes.secret]));
     },
   },
   {

@@ -1,4 +1,5 @@
 import { InterError } from "../core/errors.js";
+import { count } from "../core/words.js";
 
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
@@ -39,7 +40,7 @@ export async function checkTarball(file: string): Promise<TarEntry[]> {
   }
   const problems = entries.map((e) => ({ path: e.path, problem: entryProblem(e) })).filter((p) => p.problem);
   const total = entries.reduce((n, e) => n + e.size, 0);
-  if (entries.length > MAX_ENTRIES) problems.push({ path: "*", problem: `${entries.length} entries, over the ${MAX_ENTRIES} limit` });
+  if (entries.length > MAX_ENTRIES) problems.push({ path: "*", problem: `${count(entries.length, "entry", "entries")}, over the ${MAX_ENTRIES} limit` });
   if (total > MAX_TOTAL_BYTES) problems.push({ path: "*", problem: `${total} bytes in all, over the ${MAX_TOTAL_BYTES}-byte limit` });
   if (problems.length) {
     throw new InterError("TARBALL_UNSAFE", `${file}: ${problems[0]!.path}: ${problems[0]!.problem}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}; nothing was unpacked.`, "Rebuild the candidate; a tarball must hold only package/… files and folders.", { file, problems });

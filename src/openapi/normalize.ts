@@ -421,7 +421,7 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
   const seenIds = new Map<string, number>();
   for (const op of operations) if (op.operationId) seenIds.set(op.operationId, (seenIds.get(op.operationId) ?? 0) + 1);
   for (const [id, count] of seenIds) {
-    if (count > 1) warnings.push(`operationId "${id}" is used by ${count} operations; they are named from method and path instead`);
+    if (count > 1) warnings.push(`operationId "${id}" is used by ${count} operation${count === 1 ? "" : "s"}; they are named from method and path instead`);
   }
   for (const op of operations) {
     if (op.operationId && seenIds.get(op.operationId)! > 1) op.id = `${op.method} ${op.path}`;

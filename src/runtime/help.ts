@@ -7,6 +7,7 @@ import { describeLimits } from "./limits.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
+import { count } from "../core/words.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
   help: "Print help as JSON (this document); on a group, its commands",
@@ -142,13 +143,13 @@ export function rootHelp(cli: Cli) {
     return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], { groups });
   }
   const total = groups.reduce((n, g) => n + g.commands, 0);
-  return frame(cli, `${intro} ${total} commands in ${groups.length} groups: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(cli.manifest)]);
+  return frame(cli, `${intro} ${count(total, "command")} in ${count(groups.length, "group")}: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(cli.manifest)]);
 }
 
 export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
   const visible = commands.filter((c) => !c.hidden);
   const group = cli.manifest.groups.find((g) => g.name === words[0]);
-  return frame(cli, `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${visible.length} commands.`, visible.map((c) => commandHelp(cli.manifest, c)));
+  return frame(cli, `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${count(visible.length, "command")}.`, visible.map((c) => commandHelp(cli.manifest, c)));
 }
 
 export function singleHelp(cli: Cli, command: Command) {
@@ -255,7 +256,7 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
     const total = manifest.groups.reduce((n, g) => n + g.count, 0);
     return {
       ...describeFrame(cli),
-      help: `${total} commands in ${manifest.groups.length} groups; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.`,
+      help: `${count(total, "command")} in ${count(manifest.groups.length, "group")}; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.`,
       index: manifest.groups.map(groupEntry),
     };
   }
@@ -264,7 +265,7 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
   const index = Buffer.byteLength(JSON.stringify(entries)) <= DESCRIBE_BYTES ? entries : visible.map((c) => ({ name: c.name }));
   return {
     ...describeFrame(cli),
-    help: `${binary} ${scope}: ${visible.length} commands; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${visible[0]!.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.`,
+    help: `${binary} ${scope}: ${count(visible.length, "command")}; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${visible[0]!.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.`,
     index,
   };
 }

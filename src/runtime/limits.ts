@@ -1,6 +1,7 @@
 import { ExactInteger } from "./exact.js";
 import { CliError } from "./errors.js";
 import type { Flag, Limits } from "./manifest.js";
+import { count } from "../core/words.js";
 
 /** Formats whose shape is unambiguous; anything else (e.g. "password", "byte") is left to the server. */
 const FORMATS: Record<string, { test: (v: string) => boolean; example: string }> = {
@@ -26,8 +27,8 @@ export function describeLimits(flag: Limits & { format?: string }): string[] {
   if (flag.maxLength !== undefined) out.push(`at most ${flag.maxLength} characters`);
   if (flag.pattern !== undefined) out.push(`matching /${flag.pattern}/`);
   if (flag.format && FORMATS[flag.format]) out.push(`a ${flag.format} such as ${FORMATS[flag.format]!.example}`);
-  if (flag.minItems !== undefined) out.push(`at least ${flag.minItems} values`);
-  if (flag.maxItems !== undefined) out.push(`at most ${flag.maxItems} values`);
+  if (flag.minItems !== undefined) out.push(`at least ${count(flag.minItems, "value")}`);
+  if (flag.maxItems !== undefined) out.push(`at most ${count(flag.maxItems, "value")}`);
   return out;
 }
 
@@ -65,8 +66,8 @@ function checkOne(flag: Flag, raw: unknown): void {
 /** Refuses a value outside the document's limits before any request: VALIDATION_ERROR names the flag, value and bound. */
 export function checkLimits(flag: Flag, value: unknown): void {
   if (Array.isArray(value)) {
-    if (flag.minItems !== undefined && value.length < flag.minItems) refuse(flag, value, `at least ${flag.minItems} values`, { minItems: flag.minItems });
-    if (flag.maxItems !== undefined && value.length > flag.maxItems) refuse(flag, value, `at most ${flag.maxItems} values`, { maxItems: flag.maxItems });
+    if (flag.minItems !== undefined && value.length < flag.minItems) refuse(flag, value, `at least ${count(flag.minItems, "value")}`, { minItems: flag.minItems });
+    if (flag.maxItems !== undefined && value.length > flag.maxItems) refuse(flag, value, `at most ${count(flag.maxItems, "value")}`, { maxItems: flag.maxItems });
     for (const v of value) checkOne(flag, v);
     return;
   }

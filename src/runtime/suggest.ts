@@ -2,6 +2,7 @@ import { closest } from "../core/edit-distance.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
 import type { Command } from "./manifest.js";
+import { count } from "../core/words.js";
 
 /** How many of a group's commands an error names when none is close to what was typed (all are in its --help). */
 export const LISTED_COMMANDS = 20;
@@ -26,7 +27,7 @@ export function unknownCommand(cli: Cli, words: string[]): CliError {
   const near = closest(words.slice(1).join(" "), group.map(rest)).map((r) => `${words[0]} ${r}`);
   if (near.length) return new CliError("UNKNOWN_COMMAND", message, `Did you mean: ${near.map((n) => `${binary} ${n}`).join(", ")}?`, { words, suggestions: near });
   const listed = group.slice(0, LISTED_COMMANDS).map((c) => c.name);
-  return new CliError("UNKNOWN_COMMAND", message, `"${words[0]}" has ${group.length} commands: ${listing(binary, listed, group.length, words[0]!)}.`, { words, suggestions: listed });
+  return new CliError("UNKNOWN_COMMAND", message, `"${words[0]}" has ${count(group.length, "command")}: ${listing(binary, listed, group.length, words[0]!)}.`, { words, suggestions: listed });
 }
 
 /** MISSING_COMMAND for a group (or sub-group) named without its action: its commands, to pick one. */
@@ -34,5 +35,5 @@ export function missingCommand(cli: Cli, words: string[], group: Command[]): Cli
   const { binary } = cli.manifest.product;
   const scope = words.join(" ");
   const listed = group.slice(0, LISTED_COMMANDS).map((c) => c.name);
-  return new CliError("MISSING_COMMAND", `"${binary} ${scope}" is a group of ${group.length} commands; name one.`, `Use one of: ${listing(binary, listed, group.length, scope)}.`, { words, commands: group.slice(0, 50).map((c) => c.name), suggestions: listed });
+  return new CliError("MISSING_COMMAND", `"${binary} ${scope}" is a group of ${count(group.length, "command")}; name one.`, `Use one of: ${listing(binary, listed, group.length, scope)}.`, { words, commands: group.slice(0, 50).map((c) => c.name), suggestions: listed });
 }

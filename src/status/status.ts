@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { sha256 } from "../core/hash.js";
+import { count } from "../core/words.js";
 import { credentialEnv } from "../config/credential.js";
 import { findConfig } from "../config/load.js";
 import { toInterError } from "../core/errors.js";
@@ -29,23 +30,27 @@ export interface StatusReport {
   /** Nothing blocks `inter build` (0.1's `generation_ready`; `ready` is the same, kept for older readers). */
   generation_ready: boolean;
   ready: boolean;
+  /** Nothing blocks `inter run eval`. The report's names are snake_case, as 0.1's contract; `evaluationReady` is the same, kept for older readers. */
+  evaluation_ready: boolean;
   evaluationReady: boolean;
   blockers: Blocker[];
   credential: { env: string; set: boolean } | null;
   /**
    * The design model's readiness, its own state beside generation_ready (which it never blocks): `off` without
    * design.model, `missing` when its key variable is unset, `set` when a build or `inter design suggest` can ask it.
-   * The overlay: its file, whether it exists, and how many entries it holds.
+   * The overlay: its file, whether it exists, and how many entries it holds. `keyEnv` (the config field's name) is
+   * `key_env`'s alias.
    */
-  design_model: { state: "off" | "set" | "missing"; provider?: string; model?: string; keyEnv?: string; overlay: { file: string; present: boolean; groups: number; skills: number } } | null;
-  /** The configured execution agent: for a real agent, its program and what configures it (file paths, variable names). */
-  agent: { name: string; program: string | null; configuredBy: string[] } | null;
+  design_model: { state: "off" | "set" | "missing"; provider?: string; model?: string; key_env?: string; keyEnv?: string; overlay: { file: string; present: boolean; groups: number; skills: number } } | null;
+  /** The configured execution agent: for a real agent, its program and what configures it (file paths, variable names); `configuredBy` is `configured_by`'s older name. */
+  agent: { name: string; program: string | null; configured_by: string[]; configuredBy: string[] } | null;
   /** Whether evaluation attempts will be sealed here (bubblewrap), and why not. */
   isolation: { sealed: boolean; detail: string } | null;
   last: {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
-    evaluation: { verdict: string; gateMet: boolean | null; passed: number; attempts: number; finishedAt: string | null; file: string } | null;
+    /** `not_judged`: every attempt was a harness error. `gateMet` and `finishedAt` are `gate_met`'s and `finished_at`'s older names. */
+    evaluation: { verdict: string; gate_met: boolean | null; not_judged: boolean; passed: number; attempts: number; finished_at: string | null; file: string; gateMet: boolean | null; finishedAt: string | null } | null;
   };
   cache: { dir: string; objects: number; bytes: number } | null;
 }
@@ -71,6 +76,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     workspace_prepared: false,
     generation_ready: false,
     ready: false,
+    evaluation_ready: false,
     evaluationReady: false,
     blockers: [],
     credential: null,
@@ -137,7 +143,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   }
   const designModel = config.design?.model;
   report.design_model = designModel
-    ? { state: process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, keyEnv: designModel.keyEnv, overlay }
+    ? { state: process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, key_env: designModel.keyEnv, keyEnv: designModel.keyEnv, overlay }
     : { state: "off", overlay };
 
   const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
@@ -146,10 +152,10 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     if (preset) {
       const { PRESETS, presetReadiness } = await import("../evaluation/run/presets.js");
       const ready = presetReadiness(PRESETS[preset], process.env, root);
-      report.agent = { name: preset, ...ready };
+      report.agent = { name: preset, program: ready.program, configured_by: ready.configuredBy, configuredBy: ready.configuredBy };
       if (!ready.program) block({ stage: "evaluation", what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`, requires: "human", next: `npm install -g ${PRESETS[preset].install}` });
       else if (!ready.configuredBy.length) block({ stage: "evaluation", what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`, requires: "human", next: PRESETS[preset].configureHint });
-    } else report.agent = { name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset, program: null, configuredBy: [] };
+    } else report.agent = { name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset, program: null, configured_by: [], configuredBy: [] };
     const { detectIsolation } = await import("../evaluation/run/sandbox.js");
     const isolation = await detectIsolation();
     report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
@@ -162,7 +168,10 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   if (existsSync(resultsFile)) {
     try {
       const r = JSON.parse(readFileSync(resultsFile, "utf8"));
-      report.last.evaluation = { verdict: r.verdict, gateMet: r.gate?.met ?? null, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finishedAt: r.finished_at ?? null, file: relative(cwd, resultsFile) };
+      const gateMet = r.gate?.met ?? null;
+      const finishedAt = r.finished_at ?? null;
+      const notJudged = Array.isArray(r.attempts) && r.attempts.length > 0 && r.attempts.every((a: { status?: string }) => a?.status === "error");
+      report.last.evaluation = { verdict: r.verdict, gate_met: gateMet, not_judged: notJudged, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finished_at: finishedAt, file: relative(cwd, resultsFile), gateMet, finishedAt };
     } catch {
       // an unreadable results file is as good as none
     }
@@ -171,7 +180,8 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   report.cache = { dir: relative(cwd, project.cacheDir) || ".", objects: objects.length, bytes: objects.reduce((n, o) => n + o.size, 0) };
   report.ready = !report.blockers.some((b) => b.stage === "generation");
   report.generation_ready = report.ready;
-  report.evaluationReady = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
+  report.evaluation_ready = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
+  report.evaluationReady = report.evaluation_ready;
   return report;
 }
 
@@ -182,15 +192,15 @@ export function statusText(r: StatusReport): string {
     // A pattern that names one file is said once; a glob is followed by what it matched.
     ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
     ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
-    ...(r.design_model ? [`design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.keyEnv} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${r.design_model.overlay.groups} groups, ${r.design_model.overlay.skills} Skills)` : "none"}`] : []),
-    ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configuredBy.length ? `; configured by ${r.agent.configuredBy.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
+    ...(r.design_model ? [`design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.key_env} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${count(r.design_model.overlay.groups, "group")}, ${count(r.design_model.overlay.skills, "Skill")})` : "none"}`] : []),
+    ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configured_by.length ? `; configured by ${r.agent.configured_by.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
     ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
-    `evaluation  ${r.last.evaluation ? `${r.last.evaluation.verdict}${r.last.evaluation.gateMet === null ? "" : r.last.evaluation.gateMet ? ", gate met" : ", gate NOT met"}: ${r.last.evaluation.passed}/${r.last.evaluation.attempts} attempts (${r.last.evaluation.file})` : "none run yet"}`,
-    ...(r.cache ? [`cache       ${r.cache.objects} objects, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
+    `evaluation  ${r.last.evaluation ? `${r.last.evaluation.not_judged ? "NOT JUDGED (every attempt was a harness error)" : `${r.last.evaluation.verdict}${r.last.evaluation.gate_met === null ? "" : r.last.evaluation.gate_met ? ", gate met" : ", gate NOT met"}`}: ${r.last.evaluation.passed}/${count(r.last.evaluation.attempts, "attempt")} (${r.last.evaluation.file})` : "none run yet"}`,
+    ...(r.cache ? [`cache       ${count(r.cache.objects, "object")}, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
     "",
     `generation  ${r.ready ? "ready" : "BLOCKED"}`,
-    `evaluation  ${r.evaluationReady ? "ready" : "BLOCKED"}`,
+    `evaluation  ${r.evaluation_ready ? "ready" : "BLOCKED"}`,
     ...r.blockers.map((b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.code ? `${b.code}: ` : ""}${b.what}\n      next: ${b.next}`),
   ];
   return lines.join("\n");

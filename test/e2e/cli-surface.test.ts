@@ -17,9 +17,18 @@ describe("help and mistakes, as a new user meets them", () => {
     expect(root.stdout).toMatch(/--cwd <dir>\s+Run as if started in this folder \(alias: --project-dir\)/);
     const build = await inter(dir, ["build", "--help"]);
     expect(build.stdout).toMatch(/^inter build — Build every target/);
-    expect(build.stdout).toContain("Usage: inter build [--remote] [--remote-only] [--watch]");
+    // A flag on by default shows as what one would type to change it.
+    expect(build.stdout).toContain("Usage: inter build [--no-remote] [--remote-only] [--watch] [--no-suggest]");
+    expect(build.stdout).toMatch(/^ {2}--\[no-\]remote {3}Use the remote cache when one is configured \(default\); --no-remote keeps to the local cache$/m);
+    expect(build.stdout).not.toContain("[--remote]");
     expect(build.stdout).toContain("Global flags: --json, --config <file>, --cwd <dir>, --concurrency <n>, --force");
     expect(build.stdout).toContain("Examples:\n  Rebuild on every save:\n    $ inter build --watch");
+    // A group's help lists its commands and says the global flags once, at the end.
+    const cache = await inter(dir, ["cache", "--help"]);
+    expect(cache.exitCode).toBe(0);
+    expect(cache.stdout.match(/^inter cache \w+ — /gm)).toEqual(["inter cache ls — ", "inter cache verify — ", "inter cache gc — ", "inter cache clean — "]);
+    expect(cache.stdout.match(/Global flags:/g)).toHaveLength(1);
+    expect(cache.stdout.trimEnd().split("\n").slice(-2)[0]).toMatch(/^Global flags: --json, --config <file>/);
     const evalRun = await inter(dir, ["eval", "run", "--help"]);
     expect(evalRun.stdout).toContain("[--shard <i/n>]");
     expect(evalRun.stdout).toContain("<folder>");
@@ -90,7 +99,21 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
     expect(applied.json.data).toMatchObject({ workspace_prepared: true, next_actions: [{ command: "inter", args: ["--json", "status", "--project-dir", workspace], cwd: workspace }] });
     const status = await inter("/", ["--json", "status", "--project-dir", workspace]);
     expect(status.exitCode).toBe(0);
-    expect(status.json.data).toMatchObject({ workspace_prepared: true, generation_ready: false, ready: false });
+    expect(status.json.data).toMatchObject({ workspace_prepared: true, generation_ready: false, ready: false, evaluation_ready: false, evaluationReady: false });
+    // One convention: the report's names are snake_case; a camelCase name is only ever an alias of its snake twin.
+    const camel: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== "object" || Array.isArray(value)) return;
+      for (const [key, v] of Object.entries(value)) {
+        if (/[A-Z]/.test(key)) {
+          camel.push(`${at}${key}`);
+          expect((value as Record<string, unknown>)[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)], `${at}${key}`).toEqual(v);
+        }
+        walk(v, `${at}${key}.`);
+      }
+    };
+    walk(status.json.data, "");
+    expect(camel).toEqual(["evaluationReady"]);
     expect(status.json.data.blockers.map((b: any) => b.requires)).toEqual(["input", "agent", "agent"]);
   });
 

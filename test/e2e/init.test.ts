@@ -214,7 +214,7 @@ describe("inter status", () => {
     await inter(dir, ["build"]);
     const built = await status(dir, { ROOMS_API_KEY: secret });
     expect(JSON.stringify(built)).not.toContain(secret);
-    expect(built).toMatchObject({ ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true } });
+    expect(built).toMatchObject({ ready: true, evaluation_ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true } });
     expect(built.last.candidate.sha256).toBe(createHash("sha256").update(readFileSync(join(dir, "dist/cli.tgz"))).digest("hex"));
     expect(built.last.certification).toBe("Agent-Native");
     expect(built.cache.objects).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as tar from "tar";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, REPO, statuses, tempDir } from "../helpers.js";
@@ -12,6 +13,13 @@ beforeAll(async () => {
   const built = await inter(project, ["build", "--json"]);
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
+
+/** A fresh folder holding a copy of `file` as cli.tgz. */
+function tempDirWith(file: string): string {
+  const dir = tempDir("inter-eval-new-");
+  copyFileSync(file, join(dir, "cli.tgz"));
+  return dir;
+}
 
 /** An evaluation folder: the example's candidate and receipt beside the given plan. */
 function folderWith(planText: string, withCandidate = true): string {
@@ -129,6 +137,21 @@ describe("inter eval validate", () => {
     const again = await inter(dir, ["eval", "new", dir, "--json"]);
     expect(again.exitCode).toBe(2);
     expect(again.json.error.message).toContain("never overwritten");
+    const human = await inter(tempDirWith(join(project, "dist/cli.tgz")), ["eval", "new", "."]);
+    expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/);
+  });
+
+  it("inter eval new counts in words: a candidate with one Skill gets \"1 scenario\"", async () => {
+    // The example's candidate with two of its three Skills left out.
+    const unpacked = tempDir("inter-one-skill-");
+    await tar.x({ file: join(project, "dist/cli.tgz"), cwd: unpacked });
+    for (const skill of ["cancel-a-booking", "report-a-rooms-bookings-for-a-day"]) rmSync(join(unpacked, "package/skills", skill), { recursive: true });
+    const dir = tempDir("inter-eval-new-");
+    await tar.c({ gzip: true, file: join(dir, "cli.tgz"), cwd: unpacked, portable: true }, ["package"]);
+    const made = await inter(dir, ["eval", "new", "."]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/: 1 scenario, \d+ <<FILL ME>> placeholders to replace;/);
+    expect(made.stdout).not.toContain("1 scenarios");
   });
 });
 

@@ -18,6 +18,10 @@ let good: string;
 /** Two repetitions: rep 1 lists twice (incomplete); rep 2 meets the state rep 1 left (a booked room, a cancelled booking). */
 let repeated: string;
 let mixedRun: Awaited<ReturnType<typeof inter>>;
+/** An agent that exits 3 at once, never calling the CLI: every attempt is a harness error, so nothing is judged. */
+let broken: string;
+let brokenRun: Awaited<ReturnType<typeof inter>>;
+const FAILING_AGENT = JSON.stringify(["node", "-e", "process.exit(3)", "{prompt_file}"]);
 
 const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
 
@@ -44,6 +48,11 @@ beforeAll(async () => {
   repeated = third.dir;
   await inter(repeated, ["eval", "run", ".", ...scripted("list-twice@1")], env);
   await third.stop();
+
+  const fourth = await evaluationFolder(project);
+  broken = fourth.dir;
+  brokenRun = await inter(broken, ["eval", "run", ".", "--agent-command", FAILING_AGENT], env);
+  await fourth.stop();
 }, 240_000);
 
 afterAll(async () => browser?.close());
@@ -84,6 +93,26 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
 
     const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
     expect(rows.map((row) => row.split("\t").slice(0, 3).join(" | "))).toEqual(["✔ book-a-room | 1/1 | 100 %", "✖ cancel-a-booking | 0/1 | 0 %", "✖ report-room-day | 0/1 | 0 %"]);
+    // Each header is aligned as the values under it (numbers right, text left), and the Gate column says met or why not.
+    const alignment = await page.locator("#scenarios table").evaluate((table) => {
+      const heads = [...table.querySelectorAll("thead th")].map((th) => getComputedStyle(th).textAlign);
+      const cells = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => getComputedStyle(td).textAlign));
+      return { heads, cells };
+    });
+    expect(alignment.heads).toEqual(["left", "right", "right", "right", "right", "left"]);
+    for (const row of alignment.cells) expect(row).toEqual(alignment.heads);
+    // The header's right edge is its column's: a value sits under its own header.
+    const edges = await page.locator("#scenarios table").evaluate((table) => {
+      const right = (e: Element) => { const r = document.createRange(); r.selectNodeContents(e); return Math.round(r.getBoundingClientRect().right); };
+      const heads = [...table.querySelectorAll("thead th")];
+      const first = [...table.querySelectorAll("tbody tr:first-child td")];
+      return heads.slice(1, 5).map((th, i) => Math.abs(right(th) - right(first[i + 1]!)));
+    });
+    expect(edges.every((d) => d <= 1)).toBe(true);
+    const gates = await page.locator("#scenarios tbody td.gate-cell").allInnerTexts();
+    expect(gates[0]).toBe("met");
+    expect(gates[1]).toBe("missed: pass rate 0 % (0/1) is below 100 %");
+    expect(gates[2]).toMatch(/^missed: pass rate 0 % \(0\/1\) is below 100 %/);
 
     const findings = await page.locator("#needs-attention .finding").allInnerTexts();
     expect(findings[0]).toMatch(/^fail\s+cancel-a-booking #1 · right-booking \(field_equals\) — the named booking was cancelled\nobserved "bk_0002", expected "bk_0003"/);
@@ -183,6 +212,44 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
   });
 });
 
+describe("an evaluation in which every attempt is a harness error", () => {
+  it("is not judged: the exit's error says so (EVAL_NOT_JUDGED, exit 1) with the harness errors, and the human summary too", async () => {
+    expect(brokenRun.exitCode).toBe(1);
+    expect(brokenRun.stderr).toContain("⚠ NOT JUDGED: every attempt was a harness error (all 3)");
+    expect(brokenRun.stderr).toMatch(/\nNOT JUDGED: 0\/3 attempts passed; candidate failed 0, could not judge 0, harness broke 3/);
+    expect(brokenRun.stderr).toMatch(/error EVAL_NOT_JUDGED: Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it\. Harness error: the agent exited with code 3 without calling rooms/);
+    expect(brokenRun.stderr).not.toContain("Evaluation failed");
+    const r = results(broken);
+    expect(validateResults(r)).toEqual([]);
+    expect(r.attempts.map((a: any) => a.status)).toEqual(["error", "error", "error"]);
+    expect(r.gate.missed.map((m: any) => m.reason)).toEqual(["not judged: its only attempt was a harness error", "not judged: its only attempt was a harness error", "not judged: its only attempt was a harness error"]);
+    // No bar passes it: the report command, even at --min-pass-rate 0, exits 1 with the same code.
+    const regated = await inter(broken, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "0", "--json"]);
+    expect(regated.exitCode).toBe(1);
+    expect(regated.json.error).toMatchObject({ code: "EVAL_NOT_JUDGED", details: { not_judged: true, harness_errors: [expect.stringMatching(/^the agent exited with code 3 without calling rooms/)] } });
+  });
+
+  it("summary.md, junit.xml and report.html (in Chromium) lead with 'Not judged', never 'failed'", async () => {
+    const md = read(broken, ".inter-eval/summary.md");
+    expect(md).toMatch(/^## ⚠ Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it \(0\/3 attempts passed\)\n/);
+    expect(md).not.toContain("Evaluation failed");
+    const junit = read(broken, ".inter-eval/junit.xml");
+    const messages = [...junit.matchAll(/<error type="harness" message="([^"]*)"/g)].map((m) => m[1]);
+    expect(messages).toHaveLength(3);
+    for (const m of messages) expect(m).toMatch(/^Not judged \(every attempt was a harness error\): the agent exited with code 3/);
+    expect(junit.match(/<property name="verdict" value="not judged: every attempt was a harness error"\/>/g)).toHaveLength(3);
+
+    const { page } = await open(join(broken, ".inter-eval/report.html"));
+    await page.screenshot({ path: join(ARTIFACTS, "report-not-judged.png"), fullPage: true });
+    expect(await page.title()).toMatch(/^Evaluation NOT JUDGED/);
+    expect(await page.locator("h1").innerText()).toMatch(/^NOT JUDGED\s+Evaluation not judged: every attempt was a harness error$/);
+    expect(await page.locator("p.not-judged").innerText()).toMatch(/^⚠ Not judged: every attempt was a harness error \(all 3\)/);
+    expect(await page.locator("#scenarios tbody td.gate-cell").allInnerTexts()).toEqual(Array(3).fill("missed: not judged: its only attempt was a harness error"));
+    expect(await page.locator("body").innerText()).not.toMatch(/\bFAIL\b/);
+    await page.close();
+  });
+});
+
 describe("the CI gate", () => {
   const gate = async (dir: string, flags: string[]) => {
     const run = await inter(dir, ["eval", "report", ".inter-eval/results.json", ...flags, "--json"]);
@@ -210,7 +277,7 @@ describe("the CI gate", () => {
     expect(await gate(mixed, ["--min-pass-rate", "0"])).toEqual({ exit: 0, missed: [] });
     const run = await inter(mixed, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "0", "--allow-incomplete"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("report-room-day (all 1 attempts were incomplete; nothing was established)");
+    expect(run.stderr).toContain("report-room-day (its only attempt was incomplete; nothing was established)");
   });
 
   it("a good run meets the default gate", async () => {
@@ -256,6 +323,16 @@ describe("the gate of inter run eval", () => {
     const invalid = await inter(project, ["run", "eval", "--json"], env);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.json.error).toMatchObject({ code: "CONFIG_INVALID", details: { issues: [{ path: "targets.eval.gate.minPassRate" }] } });
+
+    // An agent that never runs: inter run eval says "not judged" in its exit, its summary and inter status.
+    writeFileSync(file, read(project, "intermesh.config.ts").replace("gate: { minPassRate: 2 }", "gate: { minPassRate: 0 }").replace(agent, JSON.stringify({ command: JSON.parse(FAILING_AGENT) })));
+    const unjudged = await inter(project, ["run", "eval", "--json"], env);
+    expect(unjudged.exitCode).toBe(1);
+    expect(unjudged.json.error).toMatchObject({ code: "EVAL_NOT_JUDGED", message: expect.stringMatching(/^Not judged: every attempt was a harness error \(all 3\)/) });
+    expect(read(project, "dist/eval/summary.md")).toMatch(/^## ⚠ Not judged: every attempt was a harness error/);
+    const status = await inter(project, ["status", "--json"], env);
+    expect(status.json.data.last.evaluation).toMatchObject({ not_judged: true, gate_met: false, gateMet: false, passed: 0, attempts: 3 });
+    expect((await inter(project, ["status"], env)).stdout).toMatch(/^evaluation {2}NOT JUDGED \(every attempt was a harness error\): 0\/3 attempts \(dist\/eval\/results\.json\)$/m);
   }, 120_000);
 });
 

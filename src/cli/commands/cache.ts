@@ -6,6 +6,7 @@ import { acquireLock } from "../../cache/lock.js";
 import { collectGarbage, parseSize, verifyStore } from "../../cache/maintenance.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject, type Project } from "../project.js";
+import { count } from "../../core/words.js";
 
 const kib = (n: number) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
 
@@ -43,8 +44,8 @@ export class CacheLsCommand extends BaseCommand {
     const bytes = [...objects.values()].reduce((a, b) => a + b, 0);
     const data = { dir: project.cacheDir, records, totals: { records: records.length, objects: objects.size, bytes } };
     const human = [
-      ...records.map((r) => `${r.latest ? "*" : " "} ${r.task.padEnd(16)} ${r.fingerprint.slice(0, 12)}  ${r.createdAt}  ${String(r.outputs).padStart(3)} outputs  ${kib(r.bytes)}${r.complete ? "" : "  (incomplete: will re-run)"}`),
-      `${records.length} records, ${objects.size} objects, ${kib(bytes)} in ${project.cacheDir}  (* = newest record of its task)`,
+      ...records.map((r) => `${r.latest ? "*" : " "} ${r.task.padEnd(16)} ${r.fingerprint.slice(0, 12)}  ${r.createdAt}  ${String(r.outputs).padStart(3)} output${r.outputs === 1 ? " " : "s"}  ${kib(r.bytes)}${r.complete ? "" : "  (incomplete: will re-run)"}`),
+      `${count(records.length, "record")}, ${count(objects.size, "object")}, ${kib(bytes)} in ${project.cacheDir}  (* = newest record of its task)`,
     ].join("\n");
     return { data, human };
   }
@@ -62,8 +63,8 @@ export class CacheVerifyCommand extends BaseCommand {
     const unsafe = report.unsafeRecords.length + report.unsafeReads.length;
     const problems = report.corruptObjects.length + report.unreadableRecords.length + report.incompleteRecords.length + unsafe;
     const human = problems
-      ? `Checked ${report.objects} objects and ${report.records} records: removed ${report.corruptObjects.length} corrupt objects, ${report.unreadableRecords.length} unreadable records and ${unsafe} records or read-lists naming paths outside the project; ${report.incompleteRecords.length} records lost outputs and will re-run.`
-      : `Checked ${report.objects} objects and ${report.records} records: all intact.`;
+      ? `Checked ${count(report.objects, "object")} and ${count(report.records, "record")}: removed ${count(report.corruptObjects.length, "corrupt object")}, ${count(report.unreadableRecords.length, "unreadable record")} and ${count(unsafe, "record or read-list", "records or read-lists")} naming paths outside the project; ${count(report.incompleteRecords.length, "record")} lost outputs and will re-run.`
+      : `Checked ${count(report.objects, "object")} and ${count(report.records, "record")}: all intact.`;
     return { data: { ...report, healthy: problems === 0 }, human };
   }
 }
@@ -80,7 +81,7 @@ export class CacheGcCommand extends BaseCommand {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const bound = parseSize(this.maxSize ?? project.loaded.config.cache?.maxSize ?? "1GB");
     const report = await withLock(project, this.json, () => collectGarbage(project.store, bound));
-    const human = `Kept ${report.keptRecords} records (${kib(report.keptBytes)} of ${kib(bound)} allowed); removed ${report.removedRecords} records, ${report.removedObjects} objects (${kib(report.freedBytes)}) and ${report.removedTemp} temp files.`;
+    const human = `Kept ${count(report.keptRecords, "record")} (${kib(report.keptBytes)} of ${kib(bound)} allowed); removed ${count(report.removedRecords, "record")}, ${count(report.removedObjects, "object")} (${kib(report.freedBytes)}) and ${count(report.removedTemp, "temp file")}.`;
     return { data: { maxBytes: bound, ...report }, human };
   }
 }

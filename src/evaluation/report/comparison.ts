@@ -1,5 +1,6 @@
 import type { Comparison, ScenarioComparison, Side } from "../compare/compare.js";
 import { pct, short } from "./facts.js";
+import { count } from "../../core/words.js";
 import { CSP, esc, STYLE } from "./html.js";
 import { cell, code } from "./markdown.js";
 
@@ -24,12 +25,12 @@ function scenarioRow(s: ScenarioComparison): string {
 /** The comparison report: self-contained like report.html, differences first, each side's full report linked. */
 export function renderComparisonHtml(c: Comparison): string {
   const heads = ["passed", "rate", `pass@${c.settings.repetitions}`, `pass^${c.settings.repetitions}`, "time", "calls", "tokens"];
-  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7">A</th><th colspan="7">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2">B − A</th><th rowspan="2">p (Fisher)</th><th rowspan="2">Better with</th></tr><tr>${[...heads, ...heads].map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(c.overall.a).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}${sideCells(c.overall.b).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td><td></td></tr></tbody></table>`;
+  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7" class="group">A</th><th colspan="7" class="group">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2" class="num">B − A</th><th rowspan="2" class="num">p (Fisher)</th><th rowspan="2">Better with</th></tr><tr>${[...heads, ...heads].map((h) => `<th class="num">${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(c.overall.a).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}${sideCells(c.overall.b).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td><td></td></tr></tbody></table>`;
   const checks = byDifference(c)
     .flatMap((s) => s.checks.filter((k) => k.discriminating).map((k) => `<tr><td>${esc(s.id)}</td><td><code>${esc(k.id)}</code></td><td class="num">${pct(k.a_rate)}</td><td class="num">${pct(k.b_rate)}</td></tr>`))
     .join("");
   const judging = c.judging
-    ? `<section id="judging"><h2>Blind judging</h2><p>Judge <code>${esc(c.judging.judge)}</code>, seed ${c.judging.seed}: each scenario's two attempts were shown as A and B in a random order; the table is unmapped.</p><table><thead><tr><th>Scenario</th><th>Blind labels</th><th>Winner</th><th>A content / structure</th><th>B content / structure</th><th>The judge's reasons (in its labels)</th></tr></thead><tbody>${c.judging.scenarios
+    ? `<section id="judging"><h2>Blind judging</h2><p>Judge <code>${esc(c.judging.judge)}</code>, seed ${c.judging.seed}: each scenario's two attempts were shown as A and B in a random order; the table is unmapped.</p><table><thead><tr><th>Scenario</th><th>Blind labels</th><th>Winner</th><th class="num">A content / structure</th><th class="num">B content / structure</th><th>The judge's reasons (in its labels)</th></tr></thead><tbody>${c.judging.scenarios
         .map((j) => `<tr><td>${esc(j.id)}</td><td>A was ${j.labels.A.toUpperCase()}, B was ${j.labels.B.toUpperCase()}</td><td>${j.winner === null ? `<span class="t-error">no verdict: ${esc(j.error ?? "")}</span>` : j.winner === "tie" ? "tie" : j.winner.toUpperCase()}</td><td class="num">${j.scores ? `${j.scores.a.content} / ${j.scores.a.structure}` : "—"}</td><td class="num">${j.scores ? `${j.scores.b.content} / ${j.scores.b.structure}` : "—"}</td><td>${esc(j.reasons)}</td></tr>`)
         .join("")}</tbody></table></section>`
     : "";
@@ -42,11 +43,11 @@ export function renderComparisonHtml(c: Comparison): string {
 <dl class="binding"><dt>A</dt><dd><code>${esc(short(c.a.candidate))}</code> ${esc(c.a.file)} — <a href="a/report.html">its report</a></dd>
 <dt>B</dt><dd><code>${esc(short(c.b.candidate))}</code> ${esc(c.b.file)}${c.b.skills_removed ? " (A with its Skills removed)" : ""} — <a href="b/report.html">its report</a></dd>
 <dt>Plan</dt><dd>${esc(c.plan.file)} <code>${esc(short(c.plan.sha256))}</code></dd><dt>Agent</dt><dd>${esc(c.agent)}</dd>
-<dt>Settings</dt><dd>${c.settings.repetitions} repetition(s) per scenario and candidate, run in turn (A, then B)</dd></dl></header>
+<dt>Settings</dt><dd>${count(c.settings.repetitions, "repetition")} per scenario and candidate, run in turn (A, then B)</dd></dl></header>
 <main>
 <section id="scenarios"><h2>Scenarios, differences first</h2>${table}
 <p class="muted">p is Fisher's exact test on passes out of attempts: with few repetitions only a large difference reaches a small p.</p></section>
-<section id="discriminating"><h2>Checks that differ</h2>${checks ? `<table><thead><tr><th>Scenario</th><th>Check</th><th>A passed</th><th>B passed</th></tr></thead><tbody>${checks}</tbody></table>` : "<p>None: every check passed or failed alike in both.</p>"}</section>
+<section id="discriminating"><h2>Checks that differ</h2>${checks ? `<table><thead><tr><th>Scenario</th><th>Check</th><th class="num">A passed</th><th class="num">B passed</th></tr></thead><tbody>${checks}</tbody></table>` : "<p>None: every check passed or failed alike in both.</p>"}</section>
 <section id="non-discriminating"><h2>Checks that cannot tell the candidates apart</h2>${c.non_discriminating.length ? `<p>They passed in every attempt of both, or failed in every attempt of both; they say nothing about which candidate is better.</p><ul>${c.non_discriminating.map((id) => `<li><code>${esc(id)}</code></li>`).join("")}</ul>` : "<p>None.</p>"}</section>
 ${judging}
 </main></body></html>
@@ -58,7 +59,7 @@ export function renderComparisonMarkdown(c: Comparison): string {
   const lines = [
     `## Comparison: ${headline(c)}`,
     "",
-    `A ${code(short(c.a.candidate))} · B ${code(short(c.b.candidate))}${c.b.skills_removed ? " (A without its Skills)" : ""} · plan ${code(c.plan.file)} · agent ${code(c.agent)} · ${k} repetition(s) each`,
+    `A ${code(short(c.a.candidate))} · B ${code(short(c.b.candidate))}${c.b.skills_removed ? " (A without its Skills)" : ""} · plan ${code(c.plan.file)} · agent ${code(c.agent)} · ${count(k, "repetition")} each`,
     "",
     `| Scenario | Better with | A passed | B passed | B − A | p | A pass^${k} | B pass^${k} | A time | B time | A calls | B calls | A tokens | B tokens |`,
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Transcript } from "../run/transcript.js";
 import type { CheckResult } from "../run/judge.js";
 import type { AttemptResult, EvalResults } from "../run/run.js";
-import type { GateResult } from "../results/gate.js";
+import { notJudged, type GateResult } from "../results/gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
 export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };
@@ -64,8 +64,12 @@ export const short = (sha: string) => `sha256:${sha.slice(0, 12)}…`;
 
 export const statusMark = { pass: "✔", fail: "✖", incomplete: "…", error: "!" } as const;
 
-/** The verdict the reports lead with: the gate's, when one was applied, else every attempt passed. */
-export function verdictOf(results: StoredResults): "pass" | "fail" {
+/**
+ * The verdict the reports lead with: "not-judged" when every attempt was a harness error (whatever the gate), else the
+ * gate's, when one was applied, else every attempt passed.
+ */
+export function verdictOf(results: StoredResults): "pass" | "fail" | "not-judged" {
+  if (notJudged(results)) return "not-judged";
   return results.gate ? (results.gate.met ? "pass" : "fail") : results.verdict;
 }
 

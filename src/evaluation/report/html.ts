@@ -1,6 +1,7 @@
 import type { AttemptResult } from "../run/run.js";
 import { attemptsByConcern, conversationOf, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
-import { gateLine } from "../results/gate.js";
+import { gateLine, notJudgedText } from "../results/gate.js";
+import { count } from "../../core/words.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -18,11 +19,11 @@ h3{font-size:1rem;margin:1rem 0 .4rem}
 .t-pass{color:var(--pass)}.t-fail{color:var(--fail)}.t-incomplete{color:var(--inc)}.t-error{color:var(--err)}
 dl.binding{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.6rem 0}dl.binding dt{color:var(--muted)}dl.binding dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;margin:.4rem 0}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-weight:600;background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{font-weight:600;background:#f4f4f4}td.num,th.num{text-align:right}td.num{font-variant-numeric:tabular-nums}th.group{text-align:center}
 code,pre{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}pre{background:#f6f6f6;padding:.5rem;overflow:auto;max-height:24rem;white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0}
 details{border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .7rem}summary{cursor:pointer;font-weight:600}
 .finding{border-left:4px solid var(--line);padding:.3rem .7rem;margin:.5rem 0}.finding.fail{border-color:var(--fail);background:#fdf3f2}.finding.incomplete{border-color:var(--inc);background:#fdf8ee}.finding.error{border-color:var(--err);background:#f8f0f8}
-.finding{color:inherit}.muted{color:var(--muted)}.gate{font-weight:600}
+.finding{color:inherit}.muted{color:var(--muted)}.gate{font-weight:600}.not-judged{border-left:4px solid var(--err);background:#f8f0f8;padding:.3rem .7rem;font-weight:600}
 @media print{body{max-width:none;padding:0;font-size:11pt}details{break-inside:avoid}pre{max-height:none}a{color:inherit}}
 `;
 
@@ -34,20 +35,29 @@ function binding(results: StoredResults): string {
     ["Agent", esc(results.agent.name)],
     ["Isolation", isolationText(results)],
     ["Versions", `inter ${esc(results.versions.inter)}, Node.js ${esc(results.versions.node)}`],
-    ["Settings", `${results.settings.repetitions} repetition(s), ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`],
+    ["Settings", `${count(results.settings.repetitions, "repetition")}, ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`],
   ];
   if (results.started_at) rows.push(["Ran", `${esc(results.started_at)} → ${esc(results.finished_at ?? "?")}`]);
   return `<dl class="binding">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl>`;
 }
 
+/** A scenario's Gate cell: met, or missed and why (a scenario-wide miss, such as unsealed attempts, counts too). */
+function gateCell(results: StoredResults, id: string): string {
+  if (!results.gate) return `<span class="muted">no gate applied</span>`;
+  const missed = results.gate.missed.filter((m) => m.scenario === id || m.scenario === "*");
+  if (!missed.length) return `<span class="t-pass">met</span>`;
+  return `<span class="t-${missed.some((m) => m.reason.startsWith("not judged")) ? "error" : "fail"}">missed</span>: ${missed.map((m) => esc(m.reason)).join("; ")}`;
+}
+
 function scenarioTable(results: StoredResults): string {
   const rows = results.scenarios.map((s) => {
     const missed = results.gate?.missed.find((m) => m.scenario === s.id);
-    const state = results.gate ? (missed ? "fail" : "pass") : s.passed === s.attempts ? "pass" : "fail";
-    return `<tr><td><span class="t-${state}">${statusMark[state]}</span> ${esc(s.id)}</td><td class="num">${s.passed}/${s.attempts}</td><td class="num">${pct(s.pass_rate)}</td><td class="num">${s.pass_at_k.toFixed(2)}</td><td class="num">${s.pass_hat_k.toFixed(2)}</td><td>${missed ? esc(missed.reason) : ""}</td></tr>`;
+    const state = missed?.reason.startsWith("not judged") ? "error" : results.gate ? (missed ? "fail" : "pass") : s.passed === s.attempts ? "pass" : "fail";
+    return `<tr><td><span class="t-${state}">${statusMark[state]}</span> ${esc(s.id)}</td><td class="num">${s.passed}/${s.attempts}</td><td class="num">${pct(s.pass_rate)}</td><td class="num">${s.pass_at_k.toFixed(2)}</td><td class="num">${s.pass_hat_k.toFixed(2)}</td><td class="gate-cell">${gateCell(results, s.id)}</td></tr>`;
   });
   const k = results.settings.repetitions;
-  return `<table><thead><tr><th>Scenario</th><th>Passed</th><th>Pass rate</th><th>pass@${k}</th><th>pass^${k}</th><th>Gate</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  // A numeric column's header is aligned as its numbers are, so each value sits under its own header.
+  return `<table><thead><tr><th>Scenario</th><th class="num">Passed</th><th class="num">Pass rate</th><th class="num">pass@${k}</th><th class="num">pass^${k}</th><th>Gate</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 function findingsSection(results: StoredResults): string {
@@ -74,7 +84,7 @@ function attemptSection(a: AttemptResult): string {
   const conversation = conversationOf(a);
   const said = a.agent.summary;
   const account = said
-    ? `<p>${said.turns ?? "?"} turn(s) · ${said.tool_calls} tool call(s), ${a.invocations.length} of the CLI${said.tokens ? ` · ${said.tokens.input} tokens in, ${said.tokens.output} out` : ""}${said.cost_usd !== null ? ` · $${said.cost_usd.toFixed(4)}` : ""}${said.final ? `<br>Its answer (never evidence): <q>${esc(trimText(said.final, 600))}</q>` : ""}</p>`
+    ? `<p>${said.turns === null || said.turns === undefined ? "? turns" : count(said.turns, "turn")} · ${count(said.tool_calls, "tool call")}, ${a.invocations.length} of the CLI${said.tokens ? ` · ${said.tokens.input} tokens in, ${said.tokens.output} out` : ""}${said.cost_usd !== null ? ` · $${said.cost_usd.toFixed(4)}` : ""}${said.final ? `<br>Its answer (never evidence): <q>${esc(trimText(said.final, 600))}</q>` : ""}</p>`
     : "";
   const steps = conversation
     ? conversation.messages.map((m) => `<div class="msg ${m.role}"><span class="muted">${m.role}</span><pre>${esc(trimText(m.text, 1500))}</pre></div>`).join("") + conversation.tool_calls.map((c, i) => `<div class="msg tool"><span class="muted">tool call ${i + 1}: ${esc(c.name)}${c.exit_code !== undefined ? ` → exit ${c.exit_code ?? "none"}` : ""}</span><pre>${esc(trimText(JSON.stringify(c.input), 800))}</pre></div>`).join("")
@@ -109,14 +119,16 @@ function limitsSection(results: StoredResults): string {
 export function renderHtml(results: StoredResults): string {
   const verdict = verdictOf(results);
   const { summary } = results;
-  const title = `${verdict === "pass" ? "PASS" : "FAIL"} — ${summary.passed}/${summary.attempts} attempts passed`;
+  const badge = verdict === "pass" ? "PASS" : verdict === "fail" ? "FAIL" : "NOT JUDGED";
+  const heading = verdict === "not-judged" ? `Evaluation not judged: every attempt was a harness error` : `Evaluation: ${summary.passed} of ${count(summary.attempts, "attempt")} passed`;
+  const title = `${badge} — ${summary.passed}/${count(summary.attempts, "attempt")} passed`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>Evaluation ${esc(title)}</title><style>${STYLE}</style></head>
 <body>
-<header><h1><span class="badge ${verdict}">${verdict === "pass" ? "PASS" : "FAIL"}</span> Evaluation: ${summary.passed} of ${summary.attempts} attempts passed</h1>
-<p>${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${summary.harness_errors} harness error${summary.harness_errors === 1 ? "" : "s"} (the harness or the agent broke, not the candidate). Isolation: ${isolationText(results)}.</p>
+<header><h1><span class="badge ${verdict === "not-judged" ? "error" : verdict}">${badge}</span> ${heading}</h1>
+${verdict === "not-judged" ? `<p class="not-judged">⚠ Not judged: ${esc(notJudgedText(results))}. Each attempt's harness error is below; fix it and run again.</p>\n` : ""}<p>${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${count(summary.harness_errors, "harness error")} (the harness or the agent broke, not the candidate). Isolation: ${isolationText(results)}.</p>
 ${results.gate ? `<p class="gate">${esc(gateLine(results.gate, true))}</p>` : ""}
 ${binding(results)}</header>
 <main>

@@ -1,4 +1,5 @@
 import { showValue, type StoredResults } from "./facts.js";
+import { notJudged } from "../results/gate.js";
 
 // XML 1.0 forbids most control characters even when escaped; API output can contain them.
 const xml = (s: string) =>
@@ -9,9 +10,11 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 /**
  * JUnit XML as CI systems read it: a testsuite per scenario, a testcase per attempt × check. A failed check is a
  * <failure>, an incomplete one an <error> (the check could not be judged), and an attempt the harness could not run
- * one <error> testcase.
+ * one <error> testcase. When every attempt was a harness error the run was not judged: each of those errors says so in
+ * its message, and every suite carries a `verdict` property of "not judged".
  */
 export function renderJunit(results: StoredResults): string {
+  const unjudged = notJudged(results);
   let tests = 0;
   let failures = 0;
   let errors = 0;
@@ -24,7 +27,7 @@ export function renderJunit(results: StoredResults): string {
       const time = seconds(a.checks.length ? a.duration_ms / a.checks.length : a.duration_ms);
       if (a.status === "error") {
         e += 1;
-        cases.push(`    <testcase classname="${xml(scenario.id)}" name="${xml(`#${a.repetition} harness`)}" time="${seconds(a.duration_ms)}">\n      <error type="harness" message="${xml(a.harness_error ?? "harness error")}"/>\n    </testcase>`);
+        cases.push(`    <testcase classname="${xml(scenario.id)}" name="${xml(`#${a.repetition} harness`)}" time="${seconds(a.duration_ms)}">\n      <error type="harness" message="${xml(`${unjudged ? "Not judged (every attempt was a harness error): " : ""}${a.harness_error ?? "harness error"}`)}"/>\n    </testcase>`);
         if (!a.checks.length) continue;
       }
       for (const c of a.checks) {
@@ -49,7 +52,7 @@ export function renderJunit(results: StoredResults): string {
       <property name="plan.sha256" value="${xml(results.plan.sha256)}"/>
       <property name="agent" value="${xml(results.agent.name)}"/>
       <property name="pass_rate" value="${scenario.pass_rate}"/>
-    </properties>
+${unjudged ? `      <property name="verdict" value="not judged: every attempt was a harness error"/>\n` : ""}    </properties>
 ${cases.join("\n")}
   </testsuite>`;
   });

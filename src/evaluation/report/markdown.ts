@@ -1,5 +1,6 @@
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
-import { gateLine } from "../results/gate.js";
+import { gateLine, notJudgedText } from "../results/gate.js";
+import { count } from "../../core/words.js";
 
 /** Table cells and inline code must not break the Markdown around them. */
 export const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -17,11 +18,11 @@ export function renderMarkdown(results: StoredResults): string {
   const { summary } = results;
   const k = results.settings.repetitions;
   const lines = [
-    `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${summary.attempts} attempts`,
+    verdict === "not-judged" ? `## ⚠ Not judged: ${notJudgedText(results)} (0/${count(summary.attempts, "attempt")} passed)` : `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${count(summary.attempts, "attempt")}`,
     "",
     `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
     "",
-    `${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${summary.harness_errors} harness errors (the harness or the agent broke, not the candidate).${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
+    `${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${count(summary.harness_errors, "harness error")} (the harness or the agent broke, not the candidate).${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
     "",
     `Isolation: ${isolationText(results)}.`,
     "",

@@ -1,6 +1,7 @@
 import { InterError } from "../../core/errors.js";
 import { pct, short, type StoredResults } from "../report/facts.js";
 import { cell, code } from "../report/markdown.js";
+import { count as counted } from "../../core/words.js";
 
 export type Change = "regressed" | "improved" | "unchanged" | "added" | "removed";
 
@@ -132,6 +133,6 @@ export function diffMarkdown(diff: ResultsDiff): string {
     for (const c of s.checks.filter((c) => c.change !== "unchanged")) lines.push(`| ${MARK[c.change]} | ↳ ${code(c.id)} | ${rate(c.base)} | ${rate(c.head)} | ${c.change} |`);
   }
   const same = diff.scenarios.flatMap((s) => s.checks.filter((c) => c.change === "unchanged").map((c) => `${s.id}/${c.id}`));
-  if (same.length) lines.push("", `<details><summary>${same.length} checks unchanged</summary>`, "", same.map((s) => code(s)).join(", "), "", "</details>");
+  if (same.length) lines.push("", `<details><summary>${counted(same.length, "check")} unchanged</summary>`, "", same.map((s) => code(s)).join(", "), "", "</details>");
   return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,5 @@
 import { InterError } from "../../core/errors.js";
+import { count } from "../../core/words.js";
 import type { EvalResults, GateResult } from "./types.js";
 
 export type { GateResult } from "./types.js";
@@ -20,8 +21,24 @@ export const DEFAULT_GATE: GateOptions = { minPassRate: 1, allowIncomplete: fals
 const percent = (r: number) => `${Math.round(r * 1000) / 10} %`;
 
 /**
- * The CI gate, per scenario. Harness errors always count against a scenario (nothing was established), and a scenario
- * whose every attempt was incomplete misses the gate even when incomplete attempts are allowed: no evidence is not a pass.
+ * Every attempt was a harness error (the agent would not start, the candidate would not install…): the run established
+ * nothing about the candidate, so it is *not judged* — neither passed nor failed. Read from the attempts alone, so every
+ * report of the same results says it, whatever gate is applied.
+ */
+export function notJudged(results: Pick<EvalResults, "attempts">): boolean {
+  return results.attempts.length > 0 && results.attempts.every((a) => a.status === "error");
+}
+
+/** The words every report leads with for results that were not judged. */
+export function notJudgedText(results: Pick<EvalResults, "attempts">): string {
+  const n = results.attempts.length;
+  return `every attempt was a harness error (${n === 1 ? "the only attempt" : `all ${n}`}): the harness or the agent broke, not the candidate, so nothing was established about it`;
+}
+
+/**
+ * The CI gate, per scenario. Harness errors always count against a scenario (nothing was established): a scenario
+ * whose every attempt was a harness error misses the gate whatever the bar, as not judged; and a scenario whose every
+ * attempt was incomplete misses it even when incomplete attempts are allowed: no evidence is not a pass.
  */
 export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | "isolation">, options: GateOptions): GateResult {
   const missed: GateResult["missed"] = [];
@@ -33,12 +50,16 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | 
     const attempts = results.attempts.filter((a) => a.scenario === scenario.id);
     const changes = attempts.reduce((n, a) => n + (a.side_effects?.length ?? 0), 0);
     if (options.forbidSideEffects && changes) {
-      missed.push({ scenario: scenario.id, rate: null, reason: `${changes} mutating call${changes > 1 ? "s" : ""} no observation matches (unobserved side effects are forbidden)` });
+      missed.push({ scenario: scenario.id, rate: null, reason: `${count(changes, "mutating call")} no observation matches (unobserved side effects are forbidden)` });
+      continue;
+    }
+    if (attempts.length && attempts.every((a) => a.status === "error")) {
+      missed.push({ scenario: scenario.id, rate: null, reason: `not judged: ${attempts.length === 1 ? "its only attempt was a harness error" : `all ${count(attempts.length, "attempt")} were harness errors`}` });
       continue;
     }
     const judged = options.allowIncomplete ? attempts.filter((a) => a.status !== "incomplete") : attempts;
     if (!judged.length) {
-      missed.push({ scenario: scenario.id, rate: null, reason: attempts.length ? `all ${attempts.length} attempts were incomplete; nothing was established` : "no attempts ran" });
+      missed.push({ scenario: scenario.id, rate: null, reason: attempts.length ? `${attempts.length === 1 ? "its only attempt was" : `all ${count(attempts.length, "attempt")} were`} incomplete; nothing was established` : "no attempts ran" });
       continue;
     }
     const rate = judged.filter((a) => a.status === "pass").length / judged.length;
@@ -51,8 +72,24 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | 
   return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, ...(options.requireSealed ? { require_sealed: true } : {}), ...(options.forbidSideEffects ? { forbid_side_effects: true } : {}), met: missed.length === 0, missed };
 }
 
-/** EVAL_FAILED naming each scenario that missed the gate and why; `after` adds what the caller knows (counts, files). */
-export function gateError(gate: GateResult, after: string, suggestion: string, details: Record<string, unknown>): InterError {
+/**
+ * The error for results that missed the gate: EVAL_NOT_JUDGED when every attempt was a harness error (nothing says
+ * whether the candidate works; the harness errors are in the message), else EVAL_FAILED naming each scenario that
+ * missed the gate and why. `after` adds what the caller knows (counts, files). Both exit 1.
+ */
+export function gateError(results: Pick<EvalResults, "attempts"> & { gate: GateResult }, after: string, suggestion: string, details: Record<string, unknown>): InterError {
+  const { gate } = results;
+  if (notJudged(results)) {
+    const reasons = [...new Set(results.attempts.map((a) => a.harness_error ?? "unknown harness error"))];
+    const clip = (r: string) => (r.length > 300 ? `${r.slice(0, 300)}…` : r);
+    const shown = reasons.slice(0, 3).map(clip).join("; ") + (reasons.length > 3 ? `; and ${count(reasons.length - 3, "other")}` : "");
+    return new InterError(
+      "EVAL_NOT_JUDGED",
+      `Not judged: ${notJudgedText(results)}. ${reasons.length === 1 ? "Harness error" : "Harness errors"}: ${shown}.${after ? ` ${after}` : ""}`,
+      "Fix what the harness reported (an agent that is not installed or would not start, a candidate that would not install, a missing reference solution) and run again; no gate setting passes a run that was not judged.",
+      { gate, not_judged: true, harness_errors: reasons, ...details },
+    );
+  }
   const missed = gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ");
   return new InterError("EVAL_FAILED", `The gate was not met: ${missed}.${after ? ` ${after}` : ""}`, suggestion, { gate, ...details });
 }

@@ -4,7 +4,8 @@ import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
 import { agentFor } from "./agents.js";
-import { applyGate, gateError, gateLine, type GateOptions, type GateResult } from "../results/gate.js";
+import { applyGate, gateError, gateLine, notJudged, notJudgedText, type GateOptions, type GateResult } from "../results/gate.js";
+import { count } from "../../core/words.js";
 import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 import { parseLossless } from "./lossless-json.js";
 
@@ -59,9 +60,9 @@ export function requireCredential(plan: any, planFile: string): void {
   }
 }
 
-/** EVAL_FAILED naming each scenario that missed the gate. */
+/** EVAL_FAILED naming each scenario that missed the gate, or EVAL_NOT_JUDGED when every attempt was a harness error. */
 export function gateFailure(results: EvalResults & { gate: GateResult }, file: string, extra: Record<string, unknown> = {}): InterError {
-  return gateError(results.gate, `${results.summary.passed} of ${results.summary.attempts} attempts passed; see ${file.replace(/results\.json$/, "report.html")}.`, "Open report.html (or summary.md) for each failed check's observed and expected values; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", {
+  return gateError(results, `${results.summary.passed} of ${count(results.summary.attempts, "attempt")} passed; see ${file.replace(/results\.json$/, "report.html")}.`, "Open report.html (or summary.md) for each failed check's observed and expected values; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", {
     file,
     summary: results.summary,
     ...extra,
@@ -81,6 +82,7 @@ export function summaryTable(results: EvalResults & { gate: GateResult }): strin
   return [
     ...rows,
     gateLine(results.gate),
-    `${results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${summary.attempts} attempts passed; candidate failed ${summary.failed}, could not judge ${summary.incomplete}, harness broke ${summary.harness_errors} (agent ${results.agent.name}, ${sealed}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`,
+    ...(notJudged(results) ? [`⚠ NOT JUDGED: ${notJudgedText(results)}.`] : []),
+    `${notJudged(results) ? "NOT JUDGED" : results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${count(summary.attempts, "attempt")} passed; candidate failed ${summary.failed}, could not judge ${summary.incomplete}, harness broke ${summary.harness_errors} (agent ${results.agent.name}, ${sealed}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`,
   ].join("\n");
 }

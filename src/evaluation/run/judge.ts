@@ -3,6 +3,7 @@ import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
 import type { Invocation } from "./broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
+import { count } from "../../core/words.js";
 
 export type CheckStatus = "pass" | "fail" | "incomplete";
 
@@ -57,7 +58,7 @@ export function observe(observation: any, invocations: Invocation[], outputsDir:
     const namesHelp = prefix.some((t) => HELP_FLAGS.has(t));
     const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !asksForHelp(inv.argv)));
     if (matches.length === 0) return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
-    if (matches.length > 1) return { state: "ambiguous", kind: "cli", reason: `${matches.length} invocations start with ${prefix.join(" ")} (retries and pagination count too)` };
+    if (matches.length > 1) return { state: "ambiguous", kind: "cli", reason: `${count(matches.length, "invocation")} start with ${prefix.join(" ")} (retries and pagination count too)` };
     const [inv] = matches;
     if (inv!.truncated) return { state: "truncated", kind: "cli", reason: `the call ${prefix.join(" ")} was still running when the attempt ended (cut off: its outcome is unknown)` };
     return { state: "available", kind: "cli", value: { argv: inv!.argv, stdout: parseStdout(inv!.stdout), exit_code: inv!.exit_code } };

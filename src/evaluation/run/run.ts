@@ -13,6 +13,7 @@ import { detectIsolation } from "./sandbox.js";
 export type { AttemptResult } from "./attempt.js";
 export type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
 import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
+import { count } from "../../core/words.js";
 
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
@@ -163,7 +164,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, todo.length)) }, worker));
-  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${mine.length} attempts; they are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
+  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${count(mine.length, "attempt")}; the finished ones are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
 
   if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
   const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));

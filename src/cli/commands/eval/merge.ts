@@ -3,13 +3,14 @@ import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { PASS_RATE, gateOf, FORBID_SIDE_EFFECTS, REQUIRE_SEALED } from "./shared.js";
+import { count } from "../../../core/words.js";
 
 export class EvalMergeCommand extends BaseCommand {
   static paths = [["eval", "merge"]];
   static usage = Command.Usage({
     description: "Join the results of evaluation shards into one results.json and its reports",
     details:
-      "Each input is the results.json of one `inter eval run --shard i/n`. They must be shards of one evaluation (same candidate, plan, agent and settings), each attempt once and none missing; otherwise RESULTS_MISMATCH (exit 2) names the file and field. Writes results.json, report.html, junit.xml and summary.md into --out, judges the gate again (exit 1 when not met).",
+      "Each input is the results.json of one `inter eval run --shard i/n`. They must be shards of one evaluation (same candidate, plan, agent and settings), each attempt once and none missing; otherwise RESULTS_MISMATCH (exit 2) names the file and field. Writes results.json, report.html, junit.xml and summary.md into --out, judges the gate again (exit 1 when not met: EVAL_FAILED, or EVAL_NOT_JUDGED when every attempt was a harness error).",
     examples: [["Join four shards", "inter eval merge shard-*/results.json --out merged"]],
   });
   inputs = Option.Rest({ name: "results.json", required: 1 });
@@ -31,10 +32,10 @@ export class EvalMergeCommand extends BaseCommand {
     const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects)) };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
     const reports = writeReports(results, outDir);
-    const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${results.summary.attempts} attempts passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;
+    const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${count(results.summary.attempts, "attempt")} passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;
     if (!results.gate.met) {
       if (!this.json) process.stdout.write(`${human}\n`);
-      throw gateError(results.gate, "", "Read the merged report.html for each failed check.", { file: target });
+      throw gateError(results, "", "Read the merged report.html for each failed check.", { file: target });
     }
     return { data: { file: target, reports, ...results }, human };
   }

@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
+import { count } from "../../../core/words.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 
 export class EvalNewCommand extends BaseCommand {
@@ -34,6 +35,6 @@ export class EvalNewCommand extends BaseCommand {
       writeFileAtomic(referenceFile, `${JSON.stringify(starterReference(plan), null, 2)}\n`);
     }
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
-    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${plan.scenarios.length} scenarios, ${placeholders} <<FILL ME>> placeholders to replace; then run inter eval validate ${this.folder}.` };
+    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${count(plan.scenarios.length, "scenario")}, ${count(placeholders, "<<FILL ME>> placeholder")} to replace; then run inter eval validate ${this.folder}.` };
   }
 }

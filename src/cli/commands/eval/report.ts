@@ -10,7 +10,7 @@ export class EvalReportCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Write report.html, junit.xml and summary.md from a results.json, and apply the CI gate",
     details:
-      "Reads results alone (no plan, candidate or config needed). Without --format, writes all three reports beside RESULTS and appends summary.md to $GITHUB_STEP_SUMMARY when set; with --format, prints that one on stdout (or writes it to --out). The gate is applied again with the flags given (default: every scenario passes every attempt): exit 1 when it is not met, naming the scenarios that missed it on stderr.",
+      "Reads results alone (no plan, candidate or config needed). Without --format, writes all three reports beside RESULTS and appends summary.md to $GITHUB_STEP_SUMMARY when set; with --format, prints that one on stdout (or writes it to --out). The gate is applied again with the flags given (default: every scenario passes every attempt): exit 1 when it is not met, naming the scenarios that missed it on stderr (EVAL_NOT_JUDGED instead of EVAL_FAILED when every attempt was a harness error).",
     examples: [
       ["Regenerate every report", "inter eval report dist/eval/results.json"],
       ["JUnit for the CI's test view", "inter eval report dist/eval/results.json --format junit --out junit.xml"],
@@ -42,7 +42,7 @@ export class EvalReportCommand extends BaseCommand {
     } else printed = renderReport(results, this.format as "html" | "junit" | "md");
     if (!gate.met) {
       if (!this.json) process.stdout.write(printed ?? written.map((w) => `Wrote ${w}\n`).join(""));
-      throw gateError(gate, "", "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { written });
+      throw gateError(results, "", "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { written });
     }
     if (printed !== undefined) return { data: { format: this.format, content: printed, gate }, human: printed };
     return { data: { written, gate }, human: `${written.map((w) => `Wrote ${w}`).join("\n")}\n${gateLine(gate)}` };

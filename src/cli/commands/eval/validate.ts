@@ -5,12 +5,13 @@ import { InterError } from "../../../core/errors.js";
 import type { ValidationReport } from "../../../plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { findCandidate, candidateTree } from "./shared.js";
+import { count } from "../../../core/words.js";
 
 function reportText(report: ValidationReport): string {
   const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
   const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
   return [
-    `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${report.errors} errors, ${report.warnings} warnings)${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
+    `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${count(report.errors, "error")}, ${count(report.warnings, "warning")})${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
     ...stages,
     ...findings,
     ...report.limits.map((l) => `  note: ${l}`),

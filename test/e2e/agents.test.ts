@@ -60,7 +60,8 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
     writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${preset}"`));
     try {
       const before = model.requests.length;
-      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url) });
+      // The user's npm registry is the scripted server too, which records what asks it for a package.
+      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url), npm_config_registry: `${model.url}/npm/` });
       const results = JSON.parse(read(project, "dist/eval/results.json"));
       expect(validateResults(results)).toEqual([]);
       expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
@@ -76,6 +77,9 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
       const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
       expect(JSON.stringify(transcript.tool_calls[1].input)).toContain("rooms bookings create --room-id rm_delta");
       expect(transcript.tool_calls[1].output).toContain("bk_");
+      // Nothing asked the npm registry for a package: a sealed attempt needs nothing but its model (opencode installs
+      // one into ~/.config/opencode on every run unless that folder's manifest says it is there).
+      expect(model.requests.slice(before).filter((r) => r.path.startsWith("/npm/"))).toEqual([]);
       // The agent's own key and the API's credential are in no file the evaluation wrote.
       const written = everyFile(join(project, "dist/eval"));
       expect(written).not.toContain("sk-scripted-agent-key");

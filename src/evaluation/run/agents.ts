@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
@@ -14,8 +14,11 @@ export interface AgentRun {
   prompt: string;
   /** Paths as the agent sees them (inside the sandbox when sealed). */
   seen: { workspace: string; outputs: string; promptFile: string; binDir: string; home: string };
-  /** Paths on the host, where inter keeps the transcript and reads the outputs; never shown to the agent. */
-  host: { workspace: string; outputs: string };
+  /**
+   * Paths on the host, where inter keeps the transcript and reads the outputs; never shown to the agent. `home`: the
+   * attempt's own fresh HOME, when it has one (a judge runs in yours).
+   */
+  host: { workspace: string; outputs: string; home?: string };
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
@@ -207,6 +210,18 @@ export function referenceAgent(referenceFile: string | undefined): Agent {
   };
 }
 
+/** Writes a preset's files into an attempt's fresh HOME, none over a file already there. */
+function seedHome(home: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(home, path);
+    if (path.endsWith("/")) mkdirSync(target, { recursive: true });
+    else if (!existsSync(target)) {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+    }
+  }
+}
+
 /** The agent program's own report of its version, for its identity; undefined when it gives none within 10 s. */
 async function programVersion(program: string): Promise<string | undefined> {
   const { execa } = await import("execa");
@@ -233,6 +248,7 @@ export function presetAgent(preset: Preset, root: string | undefined, extra: { a
       const found = program();
       if (!found) return { exitCode: null, timedOut: false, harnessError: `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies` };
       const config = preset.configFiles(process.env);
+      if (attempt.host.home) seedHome(attempt.host.home, preset.homeFiles ?? {});
       const fill = (v: string) => v.replaceAll("{home}", attempt.seen.home);
       const env = {
         ...Object.fromEntries(Object.entries(preset.defaults).filter(([k]) => process.env[k] === undefined)),

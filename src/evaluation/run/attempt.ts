@@ -178,7 +178,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       label: `${scenario.id}-${repetition}`,
       prompt: text,
       seen: { workspace: seen.workspace, outputs: seen.outputs, promptFile: seen.promptFile, binDir: seen.bin, home: seen.home },
-      host: { workspace, outputs: folders.outputs },
+      host: { workspace, outputs: folders.outputs, home: folders.home },
       env,
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,

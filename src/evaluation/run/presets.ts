@@ -31,6 +31,11 @@ export interface Preset {
    * `env` is where the agent is told to look, when you moved them with a variable.
    */
   configFiles(env: NodeJS.ProcessEnv): { files: Array<{ host: string; home: string }>; env: Record<string, string> };
+  /**
+   * Files the agent keeps in its own HOME, written into the attempt's fresh HOME before it starts (a path ending in
+   * `/` is a folder): state it would otherwise rebuild, from the network, in every attempt. Never your own files.
+   */
+  homeFiles?: Record<string, string>;
   parse(stdout: string): Transcript;
   /**
    * Reads the agent's output as it comes, line by line (a fresh reader per attempt), and names a failure of its
@@ -112,7 +117,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     args: ["run", "--format", "json", "--auto", "--pure", "--print-logs", "--log-level", "ERROR"],
     promptVia: "stdin",
     defaults: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
-    forced: {},
+    // A session is uploaded to opncd.ai when your config says `share: "auto"` (or OPENCODE_AUTO_SHARE): never an attempt.
+    forced: { OPENCODE_DISABLE_SHARE: "1" },
     configEnv: ["OPENCODE_CONFIG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"],
     configureHint: "`opencode auth login`, or a provider in ~/.config/opencode/opencode.json (or OPENCODE_CONFIG)",
     configFiles(env) {
@@ -123,6 +129,15 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       ]);
       const custom = env.OPENCODE_CONFIG && exists(env.OPENCODE_CONFIG) ? [{ host: env.OPENCODE_CONFIG, home: `.config/opencode/inter-opencode-config${env.OPENCODE_CONFIG.endsWith(".jsonc") ? ".jsonc" : ".json"}` }] : [];
       return { files: [...files, ...custom], env: custom.length ? { OPENCODE_CONFIG: `{home}/${custom[0]!.home}` } : ({} as Record<string, string>) };
+    },
+    // On every run opencode installs @opencode-ai/plugin (what custom tools import) into each config folder that lacks
+    // it — ~/.config/opencode included — from the npm registry, in the background: in a fresh HOME, a registry call and
+    // npm's installer loaded in every attempt. Its manifest there says the package is in place, so it is left alone
+    // (the attempt shows no custom tools or plugins, and --pure loads none).
+    homeFiles: {
+      ".config/opencode/package.json": `${JSON.stringify({ dependencies: { "@opencode-ai/plugin": "*" } })}\n`,
+      ".config/opencode/package-lock.json": `${JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } } })}\n`,
+      ".config/opencode/node_modules/": "",
     },
     parse: parseOpencode,
     // Its error log says when a model call failed; it retries with backoff for over a minute before giving up.

@@ -19,12 +19,13 @@ let project: string;
 let model: { url: string; requests: Array<{ path: string }>; close(): Promise<void> };
 
 /** A user's HOME with each agent pointed at a model the way their docs say. */
-function userHome(modelUrl: string): string {
+/** `noRetries`: a user who told Codex not to retry a failing provider (its request_max_retries / stream_max_retries). */
+function userHome(modelUrl: string, options: { noRetries?: boolean } = {}): string {
   const home = tempDir("inter-agent-home-");
   mkdirSync(join(home, ".codex"), { recursive: true });
   writeFileSync(
     join(home, ".codex/config.toml"),
-    ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', ""].join("\n"),
+    ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', ...(options.noRetries ? ["request_max_retries = 0", "stream_max_retries = 0"] : []), ""].join("\n"),
   );
   mkdirSync(join(home, ".config/opencode"), { recursive: true });
   writeFileSync(
@@ -97,7 +98,7 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
       plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(dead), dead) });
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(dead, { noRetries: true }), dead) });
       expect(run.exitCode).toBe(1);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ attempts: 1, harness_errors: 1, failed: 0, passed: 0 });

@@ -87,6 +87,19 @@ export async function until(condition: () => boolean, timeoutMs = 30_000, what =
 }
 
 /** Whether a process still exists. */
+/** When a process started (clock ticks since boot), undefined once it is gone: a reused pid has another start. */
+export function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process that had `pid` when `born` was read still runs (pids are reused fast on a busy machine). */
+export const stillRunning = (pid: number, born: string | undefined) => alive(pid) && startTime(pid) === born;
+
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

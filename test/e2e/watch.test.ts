@@ -2,7 +2,7 @@ import { execa, type ResultPromise } from "execa";
 import { appendFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alive, config, inter, INTER_BIN, makeProject, nodeCommand, read, REPO, statuses, until } from "../helpers.js";
+import { config, startTime, stillRunning, inter, INTER_BIN, makeProject, nodeCommand, read, REPO, statuses, until } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 /** A running `inter … --watch --json`, read as the NDJSON event stream it promises. */
@@ -85,16 +85,6 @@ const skillsOf = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json")
 const NEW_TASK = "\n### Find a free room now\n\nSomeone needs any room right away for a quick call.\n\nExpected outcome: a free room is named.\n";
 
 /** The example's OpenAPI and brief with the config's inputs, and a task that copies slow.txt after a pause long enough for a Ctrl-C to land mid-task on a loaded machine. */
-/** When a process started (clock ticks since boot): a pid the kernel handed to another process since is not the same one. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
-}
-
 function watchProject(extraTasks = ""): string {
   const dir = makeProject({
     "intermesh.config.ts": config(`{
@@ -249,7 +239,7 @@ describe("inter run <target> --watch", () => {
     expect(next.end).toMatchObject({ status: "ok", ran: ["slow"] });
     expect(read(dir, "slow.out")).toBe("three\n");
     // Killed with its process group when the cycle was cancelled; on a loaded machine it may take a moment to be reaped.
-    await until(() => !alive(pid) || startTime(pid) !== born, 60_000, "the cancelled task's process to be gone");
+    await until(() => !stillRunning(pid, born), 60_000, "the cancelled task's process to be gone");
   }, 90_000);
 
   it("Ctrl-C mid-build stops the task's processes and exits 130 with the cache intact", async () => {
@@ -261,12 +251,13 @@ describe("inter run <target> --watch", () => {
     await w.cycleStart();
     await until(() => existsSync(join(dir, "slow.started")));
     const pid = Number(read(dir, "slow.started"));
+    const born = startTime(pid);
     const stopped = await w.stop();
     expect(stopped.exitCode).toBe(130);
     expect(w.events.filter((e) => e.event === "cycle-end").at(-1).status).toBe("cancelled");
     expect(stopped.last).toEqual({ event: "stopped", signal: "SIGINT" });
     // Killed with its process group; on a loaded machine it may take a moment to be gone.
-    await until(() => !alive(pid), 60_000, "the stopped task's process to be gone");
+    await until(() => !stillRunning(pid, born), 60_000, "the stopped task's process to be gone");
     expect(read(dir, "slow.out")).toBe("one\n");
     // Nothing half-done was recorded: the next run builds "two" and then it is a hit.
     const again = await inter(dir, ["run", "slow", "--json"]);

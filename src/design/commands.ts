@@ -2,7 +2,7 @@ import { credentialEnv } from "../config/credential.js";
 import type { InterConfig } from "../config/types.js";
 import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
 import { kebab } from "./names.js";
-import { nameOperations } from "./naming.js";
+import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { chooseAuth, flagStyle, planScheme } from "./wire.js";
 import { commandText } from "./descriptions.js";
@@ -10,14 +10,10 @@ import { commandText } from "./descriptions.js";
 /** Flags every generated command already has (docs/generated-cli.md); API parameters may not take them. */
 export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
 /** Top-level words the runtime owns. */
-const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
+export const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
 const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
-
-function successResponse(op: Operation) {
-  return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
-}
 
 function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec[] {
   const flags: FlagSpec[] = [];

@@ -47,7 +47,8 @@ interface Draft {
   dropped: string[];
 }
 
-function successResponse(op: Operation) {
+/** The response an operation answers with when it succeeds (the first 2xx, else `default`). */
+export function successResponse(op: Operation) {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
 }
 

@@ -1,6 +1,7 @@
 import { canonicalJson, sha256 } from "../core/hash.js";
 import type { Operation, OperationModel } from "../openapi/model.js";
 import { SECRET_PATTERNS } from "../runtime/guard.js";
+import { RESERVED_FLAGS, RESERVED_RESOURCES } from "./commands.js";
 import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
 import { count } from "../core/words.js";
@@ -113,8 +114,6 @@ export interface OverlayReport {
 
 const WORD = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-const RESERVED_FIRST = new Set(["skills", "issue", "help"]);
-const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
 
 /** Why a text may not ship, or undefined: control characters, markup, a credential-looking value, too long. */
 export function unfitText(text: string, max: number, secrets: string[] = []): string | undefined {
@@ -134,7 +133,7 @@ export function unfitName(name: string, taken: Set<string>): string | undefined 
   if (words.length < 2 || words.length > 3) return `"${name}" has ${words.length} words; a command name has two or three`;
   if (!words.every((w) => WORD.test(w))) return `"${name}" is not kebab-case words (a-z, 0-9, single hyphens)`;
   if (name.length > 48) return `"${name}" is ${name.length} characters, over 48`;
-  if (RESERVED_FIRST.has(words[0]!)) return `"${words[0]}" is a built-in command of every generated CLI`;
+  if (RESERVED_RESOURCES.has(words[0]!)) return `"${words[0]}" is a built-in command of every generated CLI`;
   if (words.flatMap((w) => w.split("-")).some((t) => isNoise(t))) return `"${name}" holds a stop word, version or HTTP method word`;
   if (taken.has(name)) return `"${name}" is another command's name`;
   // A name may not sit under another command's name, nor hold one under it (`a b` beside `a b c`).

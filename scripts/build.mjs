@@ -93,3 +93,18 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// The MCP server every generated CLI ships beside its runtime (src/runtime/mcp-server.ts), with the MCP SDK bundled in:
+// a candidate installs with no network. Its own file, so a command-line call never loads it.
+await build({
+  entryPoints: { mcp: "src/runtime/mcp-server.ts" },
+  outdir: "lib",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  minifyWhitespace: true,
+  logLevel: "warning",
+});

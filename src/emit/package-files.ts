@@ -88,7 +88,7 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
 }
 
 /** Every file of the generated package except the runtime itself, deterministic for equal capabilities. */
-export function packageFiles(caps: Capabilities, runtime: string): PackageFile[] {
+export function packageFiles(caps: Capabilities, runtime: string, mcp?: string): PackageFile[] {
   const { product } = caps;
   const binary = product.binary;
   const rules = agentRules(caps);
@@ -146,7 +146,8 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
           description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
           type: "module",
           // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
-          bin: { [binary]: `${binary}.cjs` },
+          // The second executable is the same commands as an MCP server over stdio (lib/mcp.cjs).
+          bin: { [binary]: `${binary}.cjs`, ...(mcp ? { [`${binary}-mcp`]: `${binary}-mcp.cjs` } : {}) },
           engines: { node: ">=20" },
           keywords: ["cli", "agent", "agent-skills"],
           license: "UNLICENSED",
@@ -161,6 +162,16 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
       content: `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
     },
     { path: "lib/runtime.cjs", content: runtime },
+    ...(mcp
+      ? [
+          { path: "lib/mcp.cjs", content: mcp },
+          {
+            path: `${binary}-mcp.cjs`,
+            executable: true,
+            content: `#!/usr/bin/env node\n"use strict";\nconst { serve } = require("./lib/mcp.cjs");\n\nserve(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
+          },
+        ]
+      : []),
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
     // One file per group, compact: a call reads and parses only the group it runs.
     ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
@@ -192,6 +203,7 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
         ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
         ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
         "",
+        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command; above 40 commands, or \`--max-tools <n>\`, tools to search, describe and call them).`, ""] : []),
         `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
         "",
       ].join("\n"),

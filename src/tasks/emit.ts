@@ -33,7 +33,7 @@ export function emitTask(config: InterConfig): TaskSpec {
       const caps = readDepJson<Capabilities>(ctx, "design", capabilities);
       // The folder is emit's alone: a Skill removed from the brief must not linger in the package.
       rmSync(join(ctx.root, dir), { recursive: true, force: true });
-      const files = packageFiles(caps, runtimeSource());
+      const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
       for (const file of files) {
         const target = join(ctx.root, dir, file.path);
         writeFileAtomic(target, file.content);

@@ -1,0 +1,159 @@
+/**
+ * The CLI's commands as MCP tools (docs/generated-cli.md, "MCP server"): names every client accepts, a JSON Schema of
+ * the same flags, limits and body `--describe` gives, the design's safety as annotations, and a tool call turned back
+ * into the argv the CLI would be given — so a call through MCP is validated, sent and answered by the CLI itself.
+ */
+import { createHash } from "node:crypto";
+import { DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT, unknownFlag } from "./args.js";
+import { CliError } from "./errors.js";
+import type { Command, Flag } from "./manifest.js";
+
+/** The longest tool name the strictest common clients accept (and the MCP specification recommends). */
+export const MAX_TOOL_NAME = 64;
+/** Above this many tools the server offers the dynamic toolset; the smallest tool limit among common clients. */
+export const DEFAULT_MAX_TOOLS = 40;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
+
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
+  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+
+const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
+
+/**
+ * One tool name per command, unique, within `max` characters and of [a-zA-Z0-9_-] only: the command's words joined
+ * by `_`. A name too long, or equal to another's once hyphens become underscores, keeps its start and ends in a hash
+ * of the command's full name, so it stays the same from one release to the next.
+ */
+export function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Command, string> {
+  const base = (c: Command) => c.path.join("_").replace(/[^a-zA-Z0-9_]/g, "_");
+  const counts = new Map<string, number>();
+  for (const c of commands) counts.set(base(c), (counts.get(base(c)) ?? 0) + 1);
+  const names = new Map<Command, string>();
+  const taken = new Set<string>();
+  for (const c of [...commands].sort((a, b) => a.name.localeCompare(b.name))) {
+    let name = base(c);
+    if (name.length > max || counts.get(name)! > 1) name = `${name.slice(0, max - 9)}_${shortHash(c.name)}`;
+    // Two hashes alike within one CLI: the later command in name order gets the next free suffix.
+    for (let i = 2; taken.has(name); i++) name = `${name.slice(0, max - String(i).length - 1)}_${i}`;
+    taken.add(name);
+    names.set(c, name);
+  }
+  return names;
+}
+
+/** The tool argument that carries the request body: `body`, unless the command has a flag of that name. */
+export const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
+
+function flagSchema(f: Flag): Record<string, unknown> {
+  const type = f.type === "object" ? undefined : f.type;
+  return {
+    ...(type ? { type } : {}),
+    ...(f.items ? { items: { type: f.items } } : {}),
+    ...(f.enum ? { enum: f.enum } : {}),
+    ...(f.default !== undefined ? { default: f.default } : {}),
+    ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
+    ...(f.description ? { description: f.description } : {}),
+  };
+}
+
+/** The input schema of a command's tool: its flags by name, the body, paging and confirmation where they apply. */
+export function inputSchema(command: Command): ToolDefinition["inputSchema"] {
+  const properties: Record<string, unknown> = Object.fromEntries(command.flags.map((f) => [f.flag, flagSchema(f)]));
+  if (command.jsonInput) properties[bodyKey(command)] = { type: "object", description: "The request body as a JSON object; flags given beside it set their fields." };
+  if (command.pagination) {
+    properties.all = { type: "boolean", default: false, description: "Follow pagination and return every page (bounded by max-pages)." };
+    properties["max-pages"] = { type: "integer", minimum: 1, maximum: MAX_PAGES_LIMIT, default: DEFAULT_MAX_PAGES, description: "Most pages `all` fetches." };
+  }
+  if (command.permission !== "read") properties["dry-run"] = { type: "boolean", default: false, description: "Return the exact request without sending it." };
+  if (command.destructive) properties.yes = { type: "boolean", description: "Must be true to run this destructive command; without it the call is refused." };
+  // A body given whole stands for its required fields, as --json-input does on the command line.
+  const required = command.flags.filter((f) => f.required && !(f.in === "body" && command.jsonInput)).map((f) => f.flag);
+  return { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+/** The tool of one command. */
+export function toolFor(command: Command, name: string): ToolDefinition {
+  const write = command.permission !== "read";
+  const method = command.operation.method.toUpperCase();
+  return {
+    name,
+    title: command.name,
+    description: command.destructive ? `${command.description.replace(/[.\s]*$/, ".")} Destructive: refused unless \`yes\` is true.` : command.description,
+    inputSchema: inputSchema(command),
+    annotations: {
+      title: command.name,
+      readOnlyHint: !write,
+      destructiveHint: command.destructive,
+      // HTTP's own promise: PUT and DELETE may be repeated with the same effect, POST and PATCH may not.
+      idempotentHint: !write || method === "PUT" || method === "DELETE",
+      openWorldHint: true,
+    },
+  };
+}
+
+export function toolsFor(commands: readonly Command[], max = MAX_TOOL_NAME): Array<{ command: Command; tool: ToolDefinition }> {
+  const visible = commands.filter((c) => !c.hidden);
+  const names = toolNames(visible, max);
+  return visible.map((command) => ({ command, tool: toolFor(command, names.get(command)!) }));
+}
+
+export interface Invocation {
+  argv: string[];
+  /** The request body, sent on stdin with --json-input. */
+  stdin?: string;
+}
+
+const invalid = (key: string, expected: string, value: unknown) =>
+  new CliError("INVALID_VALUE", `Argument "${key}" expects ${expected} (got ${JSON.stringify(value)?.slice(0, 80)}).`, `Give "${key}" ${expected}; the tool's input schema lists every argument.`, { flag: key });
+
+function scalar(flag: Flag, value: unknown): string {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  throw invalid(flag.flag, `a ${flag.type === "array" ? flag.items ?? "string" : flag.type}`, value);
+}
+
+/**
+ * The argv (and stdin) the CLI runs for a tool call. Only the shape is checked here — a known argument of a JSON type
+ * the command line can carry; types, enums, limits, required flags, guardrails and confirmation are the CLI's own
+ * checks, made before any request, exactly as for a command typed in a shell.
+ */
+export function invocationFor(command: Command, args: Record<string, unknown> | undefined): Invocation {
+  const argv = [...command.path];
+  let stdin: string | undefined;
+  const body = command.jsonInput ? bodyKey(command) : undefined;
+  for (const [key, value] of Object.entries(args ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (key === body) {
+      if (typeof value !== "object" || Array.isArray(value)) throw invalid(key, "a JSON object", value);
+      stdin = JSON.stringify(value);
+      argv.push("--json-input");
+      continue;
+    }
+    if (key === "yes" || key === "dry-run" || key === "all") {
+      const applies = key === "yes" ? command.destructive : key === "all" ? !!command.pagination : command.permission !== "read";
+      if (!applies) throw unknownFlag(key, command.flags, command.name);
+      if (typeof value !== "boolean") throw invalid(key, "true or false", value);
+      if (value) argv.push(`--${key}`);
+      continue;
+    }
+    if (key === "max-pages" && command.pagination) {
+      argv.push(`--max-pages=${scalar({ flag: key, type: "integer" } as Flag, value)}`);
+      continue;
+    }
+    const flag = command.flags.find((f) => f.flag === key);
+    if (!flag) throw unknownFlag(key, command.flags, command.name);
+    if (flag.type === "array") for (const item of Array.isArray(value) ? value : [value]) argv.push(`--${key}=${scalar(flag, item)}`);
+    else if (flag.type === "object") argv.push(`--${key}=${JSON.stringify(value)}`);
+    else argv.push(`--${key}=${scalar(flag, value)}`);
+  }
+  return { argv, ...(stdin !== undefined ? { stdin } : {}) };
+}
+
+/** A rough count of the tokens a text costs a model: about four characters each for JSON and English. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);

@@ -4,6 +4,7 @@ import { commandCredentialNote, credentialsHow } from "./auth.js";
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits } from "./limits.js";
+import { toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
@@ -270,24 +271,7 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
   };
 }
 
-/** MCP tool definitions (M2): one tool per command, its flags as a JSON Schema object. */
+/** MCP tool definitions (M2): the tools `<binary>-mcp` serves, one per command (mcp-tools.ts). */
 export function mcpSchema(cli: Cli, commands: Command[]) {
-  return {
-    tools: commands
-      .filter((c) => !c.hidden)
-      .map((c) => ({
-        name: `${cli.manifest.product.binary}_${c.path.join("_")}`.replace(/-/g, "_"),
-        description: c.description,
-        annotations: { destructiveHint: c.destructive, readOnlyHint: c.permission === "read" },
-        inputSchema: {
-          type: "object",
-          properties: Object.fromEntries(
-            c.flags.map((f) => [f.flag, { type: f.type, ...(f.items ? { items: { type: f.items } } : {}), ...(f.enum ? { enum: f.enum } : {}), ...(f.default !== undefined ? { default: f.default } : {}), ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])), ...(f.description ? { description: f.description } : {}) }]),
-          ),
-          required: c.flags.filter((f) => f.required).map((f) => f.flag),
-          additionalProperties: false,
-        },
-      })),
-    ...guides(cli.manifest),
-  };
+  return { tools: toolsFor(commands).map((t) => t.tool), ...guides(cli.manifest) };
 }

@@ -299,7 +299,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const run = await rooms(["--mcp-schema"]);
     const tools = run.json.tools;
     expect(tools).toHaveLength(7);
-    expect(tools.find((t: any) => t.name === "rooms_bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
+    expect(tools.find((t: any) => t.name === "bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
   });
 });
 

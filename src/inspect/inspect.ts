@@ -1,6 +1,7 @@
 import { sha256 } from "../core/hash.js";
 import { InterError } from "../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
+import { certifyMcp } from "./mcp.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";
 import { buildReceipt, redactSecrets, type Receipt } from "./receipt.js";
@@ -42,8 +43,11 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
   const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
+  // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service).
+  const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
+  const mcp = await certifyMcp(facts, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
   const secrets = credential ? [credential] : [];
-  const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets });
+  const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
   if (reuse) {
     if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
     options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", (text) => redactSecrets(text, secrets)));

@@ -1,6 +1,7 @@
 import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.js";
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
+import type { McpReport } from "./mcp.js";
 
 export const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -31,6 +32,8 @@ export interface Receipt {
   tools: { inter: string; node: string; npm: string };
   /** Probes not run again but reused from the inspection of an earlier candidate with the same runtime and commands. */
   reused?: { candidate: string; probes: string[] };
+  /** The MCP server's certification (inspect/mcp.ts). */
+  mcp?: McpReport;
 }
 
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
@@ -61,7 +64,7 @@ function outputFields(schema: unknown): Record<string, { type?: string; enum?: u
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { ...(typeof v?.type === "string" ? { type: v.type } : {}), ...(Array.isArray(v?.enum) ? { enum: v.enum } : {}) }]));
 }
 
-export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[] }): Receipt {
+export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[]; mcp?: McpReport }): Receipt {
   const { facts } = input;
   const rules = judge(facts);
   const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
@@ -84,6 +87,7 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     certification: certify(rules),
     api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
+    ...(input.mcp ? { mcp: input.mcp } : {}),
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
   return JSON.parse(redactSecrets(JSON.stringify(receipt), input.secrets)) as Receipt;

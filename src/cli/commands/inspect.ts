@@ -25,7 +25,19 @@ export function receiptTable(receipt: Receipt): string {
     ...failures,
     ...skills,
     `  ✓ pass ${receipt.summary.pass}  ✗ fail ${receipt.summary.fail}  – not applicable ${receipt.summary.notApplicable}${receipt.api.probed ? "" : `  (API probes not run: ${receipt.api.reason})`}`,
+    ...(receipt.mcp ? [mcpLine(receipt.mcp)] : []),
     `certification: ${receipt.certification.level}${receipt.certification.blocking.length ? ` (next level blocked by ${receipt.certification.blocking.join(", ")})` : ""}`,
+  ].join("\n");
+}
+
+/** One line on the MCP server: what it serves, its size in tokens, which client profiles it fits, what failed. */
+function mcpLine(mcp: NonNullable<Receipt["mcp"]>): string {
+  if (!mcp.served) return `  MCP: not certified (${mcp.reason})`;
+  const call = (c: NonNullable<typeof mcp.readCall>) => ("skipped" in c ? "skipped" : c.ok ? "ok" : `failed (${c.code})`);
+  const problems = [...(mcp.names?.invalid.length ? [`names over 64 or with other characters: ${mcp.names.invalid.slice(0, 3).join(", ")}`] : []), ...(mcp.names?.duplicates.length ? ["duplicate names"] : []), ...(mcp.invalidSchemas?.length ? [`invalid schemas: ${mcp.invalidSchemas.slice(0, 3).join(", ")}`] : [])];
+  return [
+    `  ${mcp.ok ? "✓" : "✗"} MCP ${mcp.executable}: ${mcp.tools} tools (${mcp.toolset}), ~${mcp.tokens} tokens${mcp.perCommandTokens ? ` (one per command: ~${mcp.perCommandTokens})` : ""}, ${mcp.prompts} prompts, ${mcp.resources} resources; read call ${call(mcp.readCall!)}, destructive call refused ${call(mcp.destructiveRefused!)}`,
+    `      fits clients of ${mcp.profiles!.map((p) => `${p.maxTools} tools ${p.fits ? "✓" : "✗"}`).join(", ")}${problems.length ? `; ${problems.join("; ")}` : ""}`,
   ].join("\n");
 }
 

@@ -1,0 +1,93 @@
+import { execa } from "execa";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inter, read, tempDir } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+
+const validate = schemaValidator("receipt.schema.json");
+let project: string;
+let api: Awaited<ReturnType<typeof startExampleApi>>;
+
+beforeAll(async () => {
+  api = await startExampleApi();
+  project = exampleProject({ warm: true });
+  const built = await inter(project, ["build", "--json"]);
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+});
+afterAll(async () => api?.stop());
+
+/** The example's package tree with `change` applied, packed as npm would. */
+async function changedCandidate(change: (pkg: string) => void): Promise<string> {
+  const dir = tempDir("inter-mcp-broken-");
+  cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
+  change(join(dir, "package"));
+  await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
+  return join(dir, "cli.tgz");
+}
+
+const patch = (file: string, from: string, to: string) => {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
+  writeFileSync(file, text.split(from).join(to));
+};
+
+describe("inter inspect certifies the candidate's MCP server", () => {
+  it("starts rooms-mcp like a client: names, schemas, tokens, a read call, a refused destructive call, client profiles", async () => {
+    const result = await inter(project, ["inspect", "dist/cli.tgz", "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(result.exitCode, result.stdout).toBe(0);
+    const receipt = result.json.data;
+    expect(validate(receipt)).toEqual([]);
+    expect(receipt.mcp).toMatchObject({
+      served: true,
+      executable: "rooms-mcp",
+      toolset: "per-command",
+      tools: 7,
+      prompts: 3,
+      resources: 7,
+      names: { invalid: [], duplicates: [] },
+      invalidSchemas: [],
+      readCall: { ok: true },
+      destructiveRefused: { ok: true, code: "CONFIRMATION_REQUIRED" },
+      profiles: [
+        { maxTools: 40, fits: true },
+        { maxTools: 50, fits: true },
+        { maxTools: 128, fits: true },
+      ],
+      ok: true,
+    });
+    expect(receipt.mcp.tokens).toBeGreaterThan(500);
+    expect(result.stdout).not.toContain(API_KEY);
+    const human = await inter(project, ["inspect", "dist/cli.tgz"]);
+    expect(human.stdout).toMatch(/✓ MCP rooms-mcp: 7 tools \(per-command\), ~\d+ tokens/);
+    expect(human.stdout).toContain("read call skipped");
+    expect(human.stdout).toContain("fits clients of 40 tools ✓, 50 tools ✓, 128 tools ✓");
+    // A build records it in dist/receipt.json too.
+    expect(JSON.parse(read(project, "dist/receipt.json")).mcp).toMatchObject({ served: true, tools: 7 });
+  });
+
+  it("a server that confirms destructive calls by itself fails the refusal check", async () => {
+    const tgz = await changedCandidate((pkg) => patch(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'));
+    const receipt = (await inter(project, ["inspect", tgz, "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY })).json.data;
+    expect(receipt.mcp.destructiveRefused.ok).toBe(false);
+    expect(receipt.mcp.destructiveRefused.code).not.toBe("CONFIRMATION_REQUIRED");
+    expect(receipt.mcp.ok).toBe(false);
+    // The CLI itself still refuses: the 98 rules are about the CLI, and they still hold.
+    expect(receipt.certification.level).toBe("Agent-Native");
+  });
+
+  it("a server that prints garbage and exits is reported, and inspection still finishes", async () => {
+    const tgz = await changedCandidate((pkg) => writeFileSync(join(pkg, "lib/mcp.cjs"), 'exports.serve = async () => { process.stdout.write("hello, not JSON-RPC\\n"); return 3; };\n'));
+    const result = await inter(project, ["inspect", tgz, "--json"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.json.data.mcp).toMatchObject({ served: false, reason: expect.stringContaining("MCP server failed") });
+    expect(validate(result.json.data)).toEqual([]);
+  });
+
+  it("a package without an MCP executable says so", async () => {
+    const tgz = await changedCandidate((pkg) => patch(join(pkg, "package.json"), '"rooms-mcp": "rooms-mcp.cjs"', '"rooms-other": "rooms-mcp.cjs"'));
+    const result = await inter(project, ["inspect", tgz, "--json"]);
+    expect(result.json.data.mcp).toEqual({ served: false, reason: "the package has no rooms-mcp executable" });
+  });
+});

@@ -98,6 +98,11 @@ export interface TargetsConfig {
      */
     agent?: AgentConfig;
     /**
+     * How the agent uses the candidate: `"cli"`, its commands in a shell; `"mcp"`, its MCP server (`<binary>-mcp`) as the agent's tools, each tool call recorded as the command it runs.
+     * @default `"cli"`
+     */
+    interface?: "cli" | "mcp";
+    /**
      * Services started for the inspection probes and the evaluation, and stopped afterwards.
      * @default none
      */

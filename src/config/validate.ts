@@ -54,6 +54,7 @@ const isConfig = t.isObject({
               t.isObject({ command: isArgv, env: t.isOptional(t.isRecord(t.isString())) }),
             ]),
           ),
+          interface: t.isOptional(t.isEnum(["cli", "mcp"])),
           services: t.isOptional(t.isRecord(isService)),
           gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()), forbidSideEffects: t.isOptional(t.isBoolean()) })),
         }),

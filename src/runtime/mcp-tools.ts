@@ -71,6 +71,7 @@ export function inputSchema(command: Command): ToolDefinition["inputSchema"] {
     properties.all = { type: "boolean", default: false, description: "Follow pagination and return every page (bounded by max-pages)." };
     properties["max-pages"] = { type: "integer", minimum: 1, maximum: MAX_PAGES_LIMIT, default: DEFAULT_MAX_PAGES, description: "Most pages `all` fetches." };
   }
+  if (command.output.shape !== "empty") properties.fields = { type: "array", items: { type: "string" }, description: "Output fields to keep (of each item of a list), e.g. [\"id\", \"name\"]." };
   if (command.permission !== "read") properties["dry-run"] = { type: "boolean", default: false, description: "Return the exact request without sending it." };
   if (command.destructive) properties.yes = { type: "boolean", description: "Must be true to run this destructive command; without it the call is refused." };
   // A body given whole stands for its required fields, as --json-input does on the command line.
@@ -140,6 +141,12 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
       if (!applies) throw unknownFlag(key, command.flags, command.name);
       if (typeof value !== "boolean") throw invalid(key, "true or false", value);
       if (value) argv.push(`--${key}`);
+      continue;
+    }
+    if (key === "fields" && command.output.shape !== "empty") {
+      const names = Array.isArray(value) ? value : [value];
+      if (!names.every((n) => typeof n === "string")) throw invalid(key, "an array of field names", value);
+      if (names.length) argv.push(`--fields=${names.join(",")}`);
       continue;
     }
     if (key === "max-pages" && command.pagination) {

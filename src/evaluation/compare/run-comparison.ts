@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig, ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { agentFor } from "../run/agents.js";
+import { agentFor, viaMcp } from "../run/agents.js";
 import { evaluationSecrets, redactor } from "../run/redact.js";
 import { runEvaluation, type AttemptResult, type EvalResults } from "../run/run.js";
 import { applyGate, DEFAULT_GATE } from "../results/gate.js";
@@ -16,6 +16,8 @@ export interface CompareOptions {
   /** Candidate B, or undefined with skillsUplift: then B is A without its Skills. */
   b?: string;
   skillsUplift: boolean;
+  /** B is A used through its MCP server (CLI against MCP, one candidate, one agent). */
+  mcp?: boolean;
   agent?: AgentConfig;
   referenceFile?: string;
   judge?: string[];
@@ -50,8 +52,10 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     b = join(options.outDir, "cli-without-skills.tgz");
     await withoutSkills(options.a, b);
   }
+  if (options.mcp) b = options.a;
   const sides = { a: options.a, b: b! };
   const agent = agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined, options.root);
+  const agents = { a: agent, b: options.mcp ? viaMcp(agent) : agent };
   const repetitions = options.settings.repetitions ?? plan.settings?.repetitions ?? 1;
   const run = (side: "a" | "b", only: Set<string>) =>
     runEvaluation({
@@ -60,7 +64,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
       planFile: options.planFile,
       tgz: sides[side],
       receipt: null,
-      agent,
+      agent: agents[side],
       runDir: join(options.outDir, side),
       services: options.services,
       servicesCwd: options.servicesCwd,

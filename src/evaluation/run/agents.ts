@@ -28,6 +28,18 @@ export interface AgentRun {
    * line, which the agent can read in /proc, names no host path.
    */
   command(argv: string[], options?: { show?: Array<{ host: string; seen: string }> }): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
+  /**
+   * Through MCP (the agent's `via`): the candidate's MCP server as the agent starts it, paths as seen in the sandbox.
+   * Each tool call runs the CLI through the broker, so it is recorded as that command.
+   */
+  mcp?: McpServerLaunch;
+}
+
+/** How an agent starts the candidate's MCP server: its name in the agent's config, program and arguments. */
+export interface McpServerLaunch {
+  name: string;
+  command: string;
+  args: string[];
 }
 
 export interface AgentOutcome {
@@ -49,7 +61,17 @@ export interface Agent {
    */
   identity(): Promise<string>;
   run(attempt: AgentRun): Promise<AgentOutcome>;
+  /** "mcp": the agent uses the candidate through its MCP server instead of the shell (the target's `interface`). */
+  via?: "mcp";
 }
+
+/** The same agent, using the candidate through its MCP server: a different identity, so no attempt is shared. */
+export function viaMcp(agent: Agent): Agent {
+  return { ...agent, name: `${agent.name} via mcp`, via: "mcp", identity: async () => JSON.stringify({ interface: "mcp", agent: await agent.identity() }) };
+}
+
+/** The `mcpServers` document Claude Code reads (and opencode's and others' look alike). */
+export const mcpServersJson = (server: McpServerLaunch) => JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
 
 const KILL_GRACE_MS = 2000;
 
@@ -142,7 +164,8 @@ export function commandAgent(name: string, template: string[], env: Record<strin
           .replaceAll("{prompt}", attempt.prompt)
           .replaceAll("{workspace}", attempt.seen.workspace)
           .replaceAll("{outputs}", attempt.seen.outputs)
-          .replaceAll("{attempt}", attempt.label);
+          .replaceAll("{attempt}", attempt.label)
+          .replaceAll("{mcp_config}", attempt.mcp ? mcpServersJson(attempt.mcp) : "");
       const outcome = await spawnInGroup(template.map(fill), attempt, { env: { ...attempt.env, ...env } });
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
@@ -151,7 +174,7 @@ export function commandAgent(name: string, template: string[], env: Record<strin
   };
 }
 
-interface ReferenceStep {
+export interface ReferenceStep {
   argv: string[];
   save_stdout?: string;
   /** Save only this field of the JSON stdout (["result"]: the list a task asks for, without the envelope). */
@@ -164,6 +187,19 @@ function saved(stdout: string, field: string[] | undefined): string {
   let value: unknown = JSON.parse(stdout);
   for (const key of field) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
   return `${JSON.stringify(value ?? null, null, 2)}\n`;
+}
+
+/** Saves a step's output where it says (save_stdout), inside the outputs folder only; the harness error, if any. */
+function saveStep(attempt: AgentRun, step: ReferenceStep, stdout: string): string | undefined {
+  if (!step.save_stdout) return undefined;
+  const target = resolve(attempt.host.outputs, step.save_stdout);
+  if (!target.startsWith(resolve(attempt.host.outputs) + sep)) return `reference step for ${attempt.scenarioId}: save_stdout "${step.save_stdout}" leaves the outputs folder`;
+  try {
+    writeFileSync(target, saved(stdout, step.save_field));
+    return undefined;
+  } catch (error) {
+    return `reference step for ${attempt.scenarioId}: could not save ${step.save_stdout}: ${(error as Error).message}`;
+  }
 }
 
 /** Replays reference solutions kept outside the plan: a golden run proving plan and candidate agree. */
@@ -184,22 +220,18 @@ export function referenceAgent(referenceFile: string | undefined): Agent {
     async run(attempt) {
       const plan = steps[attempt.scenarioId];
       if (!Array.isArray(plan)) return { exitCode: null, timedOut: false, harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}` };
+      if (attempt.mcp) {
+        const { replayViaMcp } = await import("./mcp-client.js");
+        return replayViaMcp(plan, attempt, attempt.mcp, (stdout, step) => saveStep(attempt, step, stdout));
+      }
       let last: AgentOutcome = { exitCode: 0, timedOut: false };
       const log: string[] = [];
       // Each step goes through the same sealed client as an agent's call would.
       for (const step of plan) {
         const outcome = await spawnInGroup([join(attempt.seen.binDir, step.argv[0]!), ...step.argv.slice(1)], attempt);
         log.push(`$ ${step.argv.join(" ")}`, outcome.all);
-        if (step.save_stdout) {
-          // A saved file stays in the outputs folder, whatever the reference file says.
-          const target = resolve(attempt.host.outputs, step.save_stdout);
-          if (!target.startsWith(resolve(attempt.host.outputs) + sep)) return { exitCode: null, timedOut: false, harnessError: `reference step for ${attempt.scenarioId}: save_stdout "${step.save_stdout}" leaves the outputs folder` };
-          try {
-            writeFileSync(target, saved(outcome.stdout, step.save_field));
-          } catch (error) {
-            return { exitCode: null, timedOut: false, harnessError: `reference step for ${attempt.scenarioId}: could not save ${step.save_stdout}: ${(error as Error).message}` };
-          }
-        }
+        const failed = saveStep(attempt, step, outcome.stdout);
+        if (failed) return { exitCode: null, timedOut: false, harnessError: failed };
         last = { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}) };
         if (outcome.timedOut || outcome.harnessError) break;
       }
@@ -257,8 +289,12 @@ export function presetAgent(preset: Preset, root: string | undefined, extra: { a
         ...(extra.env ?? {}),
         ...preset.forced,
       };
+      // Through MCP, the preset's own way of naming an MCP server (presets.ts) joins the extra arguments.
+      const mcp = attempt.mcp ? preset.mcp(attempt.mcp) : { args: [], env: {} };
+      Object.assign(env, mcp.env);
+      const before = [...mcp.args, ...(extra.args ?? [])];
       // Extra arguments go before the prompt: Codex and Claude Code take it as the last positional.
-      const args = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...(extra.args ?? []), attempt.prompt] : [a])) : [...preset.args, ...(extra.args ?? [])];
+      const args = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...before, attempt.prompt] : [a])) : [...preset.args, ...before];
       const outcome = await spawnInGroup([found, ...args], attempt, {
         env,
         ...(preset.fatal ? { fatal: preset.fatal } : {}),

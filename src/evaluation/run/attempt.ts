@@ -58,16 +58,16 @@ export interface AttemptContext {
 /** The base PATH of the candidate's own process: Node first, for the `#!/usr/bin/env node` of generated CLIs. */
 const cliPath = () => [...new Set([dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"])].join(":");
 
-function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string): string {
+function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string, mcp = false): string {
   return [
-    `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
+    mcp ? `You have an MCP server, \`${binary}\`, among your tools. Use its tools to do this task:` : `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
     "",
     scenario.user_task,
     "",
     ...(scenario.inputs && Object.keys(scenario.inputs).length ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""] : []),
     `Write any files the task asks for into ${outputs} (your working directory). Read-only inputs, if any, are in ${assets}.`,
     ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
-    `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
+    mcp ? `Its tools are its commands; its prompts and resources hold its Skills and rules. Do not ask questions; finish the task and stop.` : `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
   ].join("\n");
 }
 
@@ -102,7 +102,18 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
   const seen = sealed
     ? { workspace: SEALED_PATHS.root, outputs: SEALED_PATHS.outputs, assets: SEALED_PATHS.assets, home: SEALED_PATHS.home, tmp: SEALED_PATHS.tmp, bin: SEALED_PATHS.bin, promptFile: SEALED_PATHS.prompt }
     : { workspace, outputs: folders.outputs, assets: folders.assets, home: folders.home, tmp: folders.tmp, bin: folders.bin, promptFile: folders.prompt };
-  const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary);
+  // Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the
+  // server runs each tool call through that client, so the broker records it as the command it is.
+  const viaMcp = ctx.agent.via === "mcp";
+  const mcpEntry = join(installed.packageRoot, `${installed.binary}-mcp.cjs`);
+  if (viaMcp && !existsSync(mcpEntry)) return harness(`the candidate ships no MCP server (${installed.binary}-mcp.cjs), so it cannot be used through MCP`);
+  const clientDir = viaMcp ? join(folders.bin, "cli") : folders.bin;
+  if (viaMcp) {
+    mkdirSync(clientDir, { recursive: true });
+    cpSync(installed.packageRoot, join(folders.bin, "mcp"), { recursive: true });
+  }
+  const mcp = viaMcp ? { name: installed.binary, command: process.execPath, args: [`${seen.bin}/mcp/${installed.binary}-mcp.cjs`, "--cli", `${seen.bin}/cli/${installed.binary}`] } : undefined;
+  const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary, viaMcp);
   writeFileSync(folders.prompt, text);
 
   // Fresh services for every attempt: repetitions and concurrent attempts never see each other's changes.
@@ -135,15 +146,15 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
     });
     // Sealed, the socket is always at the same path, so one compiled native client serves every attempt.
     const native = sealed ? await nativeClient(join(ctx.runDir, ".broker-client")) : undefined;
-    if (native) writeNativeClient(folders.bin, installed.binary, native);
-    else writeBrokerClient(folders.bin, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
+    if (native) writeNativeClient(clientDir, installed.binary, native);
+    else writeBrokerClient(clientDir, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
 
     const env = agentEnvironment({
       base: process.env,
       blocked: [...secretEnv, ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
       secrets: ctx.secrets,
       fixed: {
-        PATH: `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        PATH: viaMcp ? (process.env.PATH ?? "/usr/bin:/bin") : `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
         HOME: seen.home,
         TMPDIR: seen.tmp,
         XDG_CONFIG_HOME: `${seen.home}/.config`,
@@ -183,6 +194,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,
       command,
+      ...(mcp ? { mcp } : {}),
     };
     let outcome;
     try {

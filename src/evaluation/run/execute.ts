@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { agentFor } from "./agents.js";
+import { agentFor, viaMcp } from "./agents.js";
 import { applyGate, gateError, gateLine, notJudged, notJudgedText, type GateOptions, type GateResult } from "../results/gate.js";
 import { count } from "../../core/words.js";
 import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
@@ -13,6 +13,8 @@ export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "rec
   referenceFile?: string;
   receiptFile?: string;
   agent?: AgentConfig;
+  /** "mcp": the agent uses the candidate through its MCP server. */
+  interface?: "cli" | "mcp";
   gate: GateOptions;
 };
 
@@ -32,13 +34,14 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
   if (!report.valid) throw planInvalid(report);
   const plan = parseLossless(planText) as any;
   requireCredential(plan, options.planFile);
-  const { referenceFile, receiptFile: _receipt, agent, gate, ...rest } = options;
+  const { referenceFile, receiptFile: _receipt, agent, gate, interface: via, ...rest } = options;
+  const chosen = agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root);
   const results = await runEvaluation({
     ...rest,
     plan,
     planText,
     receipt: receipt ?? null,
-    agent: agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root),
+    agent: via === "mcp" ? viaMcp(chosen) : chosen,
     hidden: referenceFile ? [referenceFile] : [],
     ...(gate.forbidSideEffects ? { forbidSideEffects: true } : {}),
   });

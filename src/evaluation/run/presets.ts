@@ -37,6 +37,8 @@ export interface Preset {
    */
   homeFiles?: Record<string, string>;
   parse(stdout: string): Transcript;
+  /** How the agent is given the candidate's MCP server for an attempt through MCP: arguments and environment. */
+  mcp(server: { name: string; command: string; args: string[] }): { args: string[]; env: Record<string, string> };
   /**
    * Reads the agent's output as it comes, line by line (a fresh reader per attempt), and names a failure of its
    * model or login that it would otherwise retry until the attempt's timeout.
@@ -84,6 +86,12 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       return { files: present([".credentials.json", "settings.json"].map((f) => ({ host: join(dir, f), home: `.claude/${f}` }))), env: env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: "{home}/.claude" } : ({} as Record<string, string>) };
     },
     parse: parseClaudeCode,
+    // Only this server: the user's own MCP servers stay out of the attempt. Its tools are given to the model up front,
+    // as the CLI's help is, rather than found through Claude Code's tool search — unless you set ENABLE_TOOL_SEARCH.
+    mcp: (server) => ({
+      args: ["--mcp-config", JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } }), "--strict-mcp-config"],
+      env: process.env.ENABLE_TOOL_SEARCH === undefined ? { ENABLE_TOOL_SEARCH: "false" } : ({} as Record<string, string>),
+    }),
   },
   codex: {
     name: "codex",
@@ -104,6 +112,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       return { files: present(["config.toml", "auth.json"].map((f) => ({ host: join(dir, f), home: `.codex/${f}` }))), env: { CODEX_HOME: "{home}/.codex" } };
     },
     parse: parseCodex,
+    // -c values are TOML; a JSON string and a JSON array of strings are TOML too.
+    mcp: (server) => ({ args: ["-c", `mcp_servers.${server.name}.command=${JSON.stringify(server.command)}`, "-c", `mcp_servers.${server.name}.args=${JSON.stringify(server.args)}`], env: {} }),
     // Codex waits for the network without end ("Reconnecting... waiting for network", 3 s then 8 s apart); two in a row
     // with no progress between them is a dead model.
     fatal: repeated(2, /"type":"error".*Reconnecting/, /"type":"(item|turn)\.(completed|started)"/, (line) => `Codex cannot reach its model: ${/"message":"([^"]*)"/.exec(line)?.[1] ?? "reconnecting"}`),
@@ -140,6 +150,8 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       ".config/opencode/node_modules/": "",
     },
     parse: parseOpencode,
+    // Its config given inline (merged over the user's): one local MCP server.
+    mcp: (server) => ({ args: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [server.name]: { type: "local", command: [server.command, ...server.args], enabled: true } } }) } }),
     // Its error log says when a model call failed; it retries with backoff for over a minute before giving up.
     fatal: repeated(2, /message="stream error"/, /"type":"step_finish"/, (line) => `opencode cannot reach its model: ${/error\.error="([^"]*)"/.exec(line)?.[1]?.slice(0, 300) ?? "stream error"}`),
   },

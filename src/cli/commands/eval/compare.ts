@@ -16,12 +16,14 @@ export class EvalCompareCommand extends BaseCommand {
     examples: [
       ["What do the Skills add?", "inter eval compare evals/eval-plan.json --a dist/cli.tgz --skills-uplift --agent claude-code --repetitions 5"],
       ["A new candidate against the last release", "inter eval compare evals/eval-plan.json --a release/cli.tgz --b dist/cli.tgz --agent codex"],
+      ["The CLI against its MCP server", "inter eval compare evals/eval-plan.json --a dist/cli.tgz --mcp --agent claude-code"],
     ],
   });
   plan = Option.String({ name: "plan" });
   a = Option.String("--a", { required: true, description: "Candidate A: a cli.tgz, or a folder holding one" });
   b = Option.String("--b", { description: "Candidate B: a cli.tgz, or a folder holding one" });
   skillsUplift = Option.Boolean("--skills-uplift", false, { description: "B is A with its Skills removed, everything else the same" });
+  mcp = Option.Boolean("--mcp", false, { description: "B is A used through its MCP server instead of the shell: CLI against MCP" });
   agent = Option.String("--agent", { description: "reference (default), claude-code, codex or opencode", validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]) });
   agentCommand = Option.String("--agent-command", { description: "An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in" });
   judgeCommand = Option.String("--judge-command", { description: "Blind judging: a judge agent's argv template as JSON ({prompt}, {prompt_file}); it answers with a JSON verdict line" });
@@ -32,7 +34,7 @@ export class EvalCompareCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = resolve(this.cwd ?? process.cwd());
-    if (Boolean(this.b) === this.skillsUplift) throw new InterError("USAGE_ERROR", this.b ? "--b and --skills-uplift both name candidate B." : "Candidate B is missing.", "Give --b <cli.tgz>, or --skills-uplift to compare A with itself minus its Skills.");
+    if ([Boolean(this.b), this.skillsUplift, this.mcp].filter(Boolean).length !== 1) throw new InterError("USAGE_ERROR", this.b || this.skillsUplift || this.mcp ? "--b, --skills-uplift and --mcp each name candidate B; give one." : "Candidate B is missing.", "Give --b <cli.tgz>, --skills-uplift to compare A with itself minus its Skills, or --mcp to compare A in the shell with A through MCP.");
     const agentArgv = argvOption("--agent-command", this.agentCommand);
     const judge = argvOption("--judge-command", this.judgeCommand);
     const planFile = resolve(cwd, this.plan);
@@ -49,6 +51,7 @@ export class EvalCompareCommand extends BaseCommand {
         a: candidateFile(cwd, this.a),
         b: this.b ? candidateFile(cwd, this.b) : undefined,
         skillsUplift: this.skillsUplift,
+        mcp: this.mcp,
         agent: agentArgv ? { command: agentArgv } : (this.agent as AgentConfig | undefined),
         referenceFile: planFile.replace(/\.json$/, ".reference.json"),
         judge,

@@ -18,11 +18,13 @@ export class EvalRunCommand extends BaseCommand {
       ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
       ["With Claude Code, passing when each scenario succeeds 2 times in 3", "inter eval run ./evaluation --agent claude-code --repetitions 3 --min-pass-rate 0.66"],
       ["The second of four CI runners", "inter eval run ./evaluation --shard 2/4"],
+      ["Through the candidate's MCP server instead of the shell", "inter eval run ./evaluation --agent claude-code --interface mcp"],
     ],
   });
   folder = Option.String({ name: "folder" });
   agent = Option.String("--agent", { description: "reference (default), claude-code, codex or opencode", validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]) });
   agentCommand = Option.String("--agent-command", { description: 'An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in' });
+  via = Option.String("--interface", { description: "cli (default): the agent uses the candidate in its shell; mcp: through the candidate's MCP server, each tool call recorded as its command", validator: t.isEnum(["cli", "mcp"]) });
   repetitions = Option.String("--repetitions", { description: "Attempts per scenario (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100)]) });
   evalConcurrency = Option.String("--attempts-concurrency", { description: "Attempts at once (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)]) });
   timeout = Option.String("--timeout", { description: "Seconds per attempt; the agent's whole process group is killed after it", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
@@ -50,6 +52,7 @@ export class EvalRunCommand extends BaseCommand {
         referenceFile: join(folder, "eval-plan.reference.json"),
         receiptFile: join(folder, "receipt.json"),
         agent,
+        ...(this.via ? { interface: this.via as "cli" | "mcp" } : {}),
         runDir: join(folder, ".inter-eval"),
         services: {},
         servicesCwd: folder,

@@ -1,0 +1,96 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
+import { schemaValidator } from "../schema.js";
+// @ts-expect-error: a plain ES module fixture, also run on its own
+import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
+import { API_KEY, exampleProject } from "./example-api.js";
+
+// Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
+// in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
+
+const validateResults = schemaValidator("results.schema.json");
+let project: string;
+let config: string;
+let model: { url: string; requests: Array<{ path: string; tools: string[] }>; close(): Promise<void> };
+
+beforeAll(async () => {
+  project = exampleProject({ warm: true });
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+  config = read(project, "intermesh.config.ts");
+  model = await startModelServer({ script: scriptFrom(JSON.parse(read(project, "evals/eval-plan.json")), JSON.parse(read(project, "evals/eval-plan.reference.json"))) });
+});
+afterAll(async () => {
+  writeFileSync(join(project, "intermesh.config.ts"), config);
+  await model?.close();
+});
+
+const withInterface = (agent: string) => {
+  if (!config.includes('agent: "reference"')) throw new Error("the example config no longer names the reference agent");
+  writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${agent}", interface: "mcp"`));
+};
+
+describe("inter run eval with targets.eval.interface = \"mcp\"", () => {
+  it("the golden scenarios pass through MCP with the reference agent, each tool call recorded as its command", async () => {
+    withInterface("reference");
+    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    const results = JSON.parse(read(project, "dist/eval/results.json"));
+    expect(validateResults(results)).toEqual([]);
+    expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
+    expect(run.exitCode).toBe(0);
+    expect(results.agent.name).toBe("reference via mcp");
+    expect(JSON.parse(results.agent.identity)).toMatchObject({ interface: "mcp" });
+    expect(results.isolation.kind).toBe("bubblewrap");
+    // The broker saw CLI calls: the command's words, the tool's arguments as flags, the confirmation as --yes.
+    const cancel = results.attempts[1].invocations;
+    expect(cancel.map((i: any) => i.argv)).toEqual([["rooms", "bookings", "cancel", "--booking-id=bk_0003", "--yes"]]);
+    expect(cancel[0].exit_code).toBe(0);
+    const transcript = readFileSync(join(results.attempts[0].workspace, "transcript.txt"), "utf8");
+    expect(transcript).toContain("→ bookings_create");
+    expect(everyFile(join(project, "dist/eval"))).not.toContain(API_KEY);
+  }, 120_000);
+
+  it("Claude Code, driven by the scripted model, uses the MCP tools (and no shell) and passes", async () => {
+    withInterface("claude-code");
+    const home = tempDir("inter-agent-home-");
+    mkdirSync(join(home, "tmp"), { recursive: true });
+    const before = model.requests.length;
+    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, HOME: home, TMPDIR: join(home, "tmp"), PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-scripted-agent-key" });
+    const results = JSON.parse(read(project, "dist/eval/results.json"));
+    expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
+    expect(run.exitCode).toBe(0);
+    expect(results.agent.name).toBe("claude-code via mcp");
+    // The model was offered the candidate's tools under the server's name.
+    const offered = model.requests.slice(before).flatMap((r) => r.tools);
+    expect(offered).toEqual(expect.arrayContaining(["mcp__rooms__bookings_create", "mcp__rooms__bookings_cancel", "mcp__rooms__rooms_find_availability"]));
+    const book = results.attempts[0];
+    expect(book.invocations.map((i: any) => i.argv.slice(0, 3).join(" "))).toEqual(["rooms rooms find-availability", "rooms bookings create"]);
+    const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
+    expect(transcript.tool_calls.map((c: any) => c.name)).toEqual(["mcp__rooms__rooms_find_availability", "mcp__rooms__bookings_create"]);
+    expect(transcript.tool_calls[1].output).toContain("bk_");
+    const written = everyFile(join(project, "dist/eval"));
+    expect(written).not.toContain("sk-scripted-agent-key");
+    expect(written).not.toContain(API_KEY);
+  }, 180_000);
+
+  it("inter eval compare --mcp: the same candidate and agent in the shell (A) and through MCP (B)", async () => {
+    writeFileSync(join(project, "intermesh.config.ts"), config);
+    const out = join(project, "dist/compare-mcp");
+    const run = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--mcp", "--out", out, "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const a = JSON.parse(readFileSync(join(out, "a/results.json"), "utf8"));
+    const b = JSON.parse(readFileSync(join(out, "b/results.json"), "utf8"));
+    expect(a.agent.name).toBe("reference");
+    expect(b.agent.name).toBe("reference via mcp");
+    expect(a.candidate.sha256).toBe(b.candidate.sha256);
+    expect([a.summary.passed, b.summary.passed]).toEqual([3, 3]);
+    expect(JSON.parse(readFileSync(join(out, "comparison.json"), "utf8"))).toBeTruthy();
+    // Both sides judged the same way: the same calls, only spelled --flag=value through MCP.
+    expect(b.attempts[2].invocations[0].argv).toContain("--fields=start,duration_minutes,title");
+    const usage = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--mcp", "--skills-uplift", "--json"]);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.json.error.code).toBe("USAGE_ERROR");
+  }, 180_000);
+});

@@ -1,7 +1,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentOutcome, AgentRun, McpServerLaunch, ReferenceStep } from "./agents.js";
+
+/** What the replay needs of an attempt (agents.ts, AgentRun), declared here so the two modules do not import each other. */
+interface ReplayRun {
+  scenarioId: string;
+  host: { workspace: string };
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  command(argv: string[]): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
+}
+interface Outcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  harnessError?: string;
+  transcript?: string;
+}
 
 /**
  * The reference agent through MCP: each reference step (a CLI argv) becomes the tool call an agent would make — the
@@ -78,7 +93,7 @@ export function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Reco
   return args;
 }
 
-export async function replayViaMcp(steps: ReferenceStep[], attempt: AgentRun, server: McpServerLaunch, save: (stdout: string, step: ReferenceStep) => string | undefined): Promise<AgentOutcome> {
+export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[], attempt: ReplayRun, server: { command: string; args: string[] }, save: (stdout: string, step: Step) => string | undefined): Promise<Outcome> {
   const [{ Client }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js")]);
   const command = attempt.command([server.command, ...server.args]);
   const hidden = command.hiddenArgs;
@@ -102,7 +117,7 @@ export async function replayViaMcp(steps: ReferenceStep[], attempt: AgentRun, se
   const transcript = join(attempt.host.workspace, "transcript.txt");
   const client = new Client({ name: "inter-reference", version: "1.0.0" });
   const options = { timeout: attempt.timeoutMs };
-  let outcome: AgentOutcome = { exitCode: 0, timedOut: false };
+  let outcome: Outcome = { exitCode: 0, timedOut: false };
   try {
     await started;
     await client.connect((await childTransport(child)) as never, options);

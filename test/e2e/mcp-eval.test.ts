@@ -5,7 +5,9 @@ import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
-import { API_KEY, exampleProject } from "./example-api.js";
+import { execa } from "execa";
+import { cpSync, rmSync } from "node:fs";
+import { API_KEY, evaluationFolder, exampleProject } from "./example-api.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
@@ -115,4 +117,26 @@ describe("inter run eval with targets.eval.interface = \"mcp\"", () => {
     expect(usage.exitCode).toBe(2);
     expect(usage.json.error.code).toBe("USAGE_ERROR");
   }, 180_000);
+
+  it("inter eval run --interface mcp on a candidate without an MCP server: every attempt a harness error, none a candidate failure", async () => {
+    const folder = await evaluationFolder(project);
+    try {
+      // The example's package without rooms-mcp.cjs, packed as npm would.
+      const work = tempDir("inter-no-mcp-");
+      cpSync(join(project, "dist/package"), join(work, "package"), { recursive: true });
+      rmSync(join(work, "package/rooms-mcp.cjs"));
+      await execa("tar", ["-czf", join(folder.dir, "cli.tgz"), "-C", work, "package"]);
+      rmSync(join(folder.dir, "receipt.json"));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--interface", "mcp", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(run.exitCode).toBe(1);
+      expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
+      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+      expect(results.summary).toMatchObject({ attempts: 3, harness_errors: 3, failed: 0, passed: 0 });
+      expect(results.attempts[0].harness_error).toContain("ships no MCP server (rooms-mcp.cjs)");
+      const bad = await inter(folder.dir, ["eval", "run", ".", "--interface", "smoke-signals", "--json"]);
+      expect(bad.exitCode).toBe(2);
+    } finally {
+      await folder.stop();
+    }
+  }, 120_000);
 });

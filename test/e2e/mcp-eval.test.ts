@@ -110,7 +110,8 @@ describe("inter run eval with targets.eval.interface = \"mcp\"", () => {
     expect(b.agent.name).toBe("reference via mcp");
     expect(a.candidate.sha256).toBe(b.candidate.sha256);
     expect([a.summary.passed, b.summary.passed]).toEqual([3, 3]);
-    expect(JSON.parse(readFileSync(join(out, "comparison.json"), "utf8"))).toBeTruthy();
+    expect(JSON.parse(readFileSync(join(out, "comparison.json"), "utf8")).agent).toBe("reference (A), reference via mcp (B)");
+    expect(readFileSync(join(out, "summary.md"), "utf8")).toContain("reference via mcp (B)");
     // Both sides judged the same way: the same calls, only spelled --flag=value through MCP.
     expect(b.attempts[2].invocations[0].argv).toContain("--fields=start,duration_minutes,title");
     const usage = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--mcp", "--skills-uplift", "--json"]);

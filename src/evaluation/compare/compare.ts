@@ -111,7 +111,8 @@ export function compareResults(a: EvalResults & { file: string }, b: EvalResults
     a: { candidate: a.candidate.sha256, file: a.candidate.file, results: a.file },
     b: { candidate: b.candidate.sha256, file: b.candidate.file, results: b.file, skills_removed: options.skillsRemoved },
     plan: a.plan,
-    agent: a.agent.name,
+    // One agent; with --mcp, B uses it through the candidate's MCP server, and the name says so.
+    agent: a.agent.name === b.agent.name ? a.agent.name : `${a.agent.name} (A), ${b.agent.name} (B)`,
     settings: a.settings,
     scenarios,
     overall: { a: oa, b: ob, difference: ob.pass_rate - oa.pass_rate, p_value: fisherExact(oa.passed, oa.attempts, ob.passed, ob.attempts) },

@@ -2,7 +2,7 @@
 // parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -96,7 +96,7 @@ await build({
 
 // The MCP server every generated CLI ships beside its runtime (src/runtime/mcp-server.ts), with the MCP SDK bundled in:
 // a candidate installs with no network. Its own file, so a command-line call never loads it.
-await build({
+const mcp = await build({
   entryPoints: { mcp: "src/runtime/mcp-server.ts" },
   outdir: "lib",
   outExtension: { ".js": ".cjs" },
@@ -106,5 +106,15 @@ await build({
   target: "node20",
   legalComments: "none",
   minifyWhitespace: true,
+  metafile: true,
   logLevel: "warning",
 });
+// The bundled packages' licences travel with their code, at the end of the file.
+const bundled = [...new Set(Object.keys(mcp.metafile.inputs).map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter(Boolean))].sort();
+const notices = bundled.map((dir) => {
+  const { name, version, license } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  return `${name}@${version} (${license})\n${file ? readFileSync(join(dir, file), "utf8").trim() : ""}`;
+});
+const mcpFile = "lib/mcp.cjs";
+writeFileSync(mcpFile, `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`);

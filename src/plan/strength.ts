@@ -76,6 +76,14 @@ export function strengthFindings(plan: any, tree: CandidateTree | null): Finding
       if (c.type === "values_match" && c.left?.observation_id === c.right?.observation_id && same(c.left?.field, c.right?.field)) {
         add("CHECK_TAUTOLOGICAL", at, `Check "${c.id}" of ${name} compares ${JSON.stringify(c.left?.field)} of "${c.left?.observation_id}" with itself: it passes whatever the agent did.`, "Compare the value with another observation's, or use field_equals with the value the task asks for.");
       }
+      // A file compared with a call's whole output prescribes how the agent got it: one that lists everything and keeps
+      // the asked fields with jq, or narrows with --fields where the reference did not, wrote the right file and fails.
+      if (c.type === "values_match") {
+        const sides = [c.left, c.right].map((x: any) => ({ obs: byId.get(x?.observation_id), field: Array.isArray(x?.field) ? x.field : [] }));
+        const file = sides.find((x) => x.obs?.kind === "file" && x.field[0] === "content");
+        const call = sides.find((x) => x.obs?.kind === "cli" && x.field[0] === "stdout" && x.field.length <= 2);
+        if (file && call) add("FILE_MATCHES_RAW_OUTPUT", at, `Check "${c.id}" of ${name} requires file "${file.obs.path}" to equal the whole ${JSON.stringify(call.field)} of "${call.obs.id}": it passes only an agent that called exactly as the plan imagines (same --fields, same paging) and saved the output unchanged.`, 'Check what the task asks the file to hold: field_equals on ["content"] with the expected items, or values_match on single fields (["content", "0", "id"] with ["stdout", "result", "0", "id"]).');
+      }
       if (c.type === "field_equals" && Array.isArray(c.source?.field) && c.source.field[0] === "argv" && /^\d+$/.test(c.source.field[1] ?? "")) {
         const prefix: unknown = byId.get(c.source.observation_id)?.command_prefix;
         const k = Number(c.source.field[1]);

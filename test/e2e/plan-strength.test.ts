@@ -73,6 +73,17 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
     expect(strict.json.error.code).toBe("PLAN_INVALID");
   });
 
+  it("a file compared with a call's whole output is flagged: it prescribes how the agent narrowed the listing", async () => {
+    const plan = examplePlan();
+    const report = plan.scenarios[2];
+    report.checks = report.checks.filter((c: any) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"));
+    report.checks.push({ id: "whole", type: "values_match", description: "the file is the listing", left: { observation_id: "report", field: ["content"] }, right: { observation_id: "list", field: ["stdout", "result"] } });
+    const result = await inter(planFolder(plan), ["eval", "validate", ".", "--json"]);
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(findings(result)).toEqual(["FILE_MATCHES_RAW_OUTPUT /scenarios/2/checks/6"]);
+    expect(result.json.data.findings[0].suggestion).toContain('field_equals on ["content"]');
+  });
+
   it("an api_url outside allowed_hosts is an error", async () => {
     const plan = examplePlan();
     plan.target.api_url = "https://api.elsewhere.example/v1";

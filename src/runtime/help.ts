@@ -157,7 +157,7 @@ function listingNote(binary: string, listing: ReturnType<typeof groupListing>, f
   if (!listing.counts) return "";
   const shown = Object.keys(listing.counts).length;
   return listing.omitted
-    ? ` The first ${shown} groups are named in \`groups\` (name → commands) — ${listing.omitted} more: \`${binary} ${flag} --all\` lists every group.`
+    ? ` The first ${count(shown, "group")} are named in \`groups\` (name → commands) — ${listing.omitted} more: \`${binary} ${flag} --all\` lists every group.`
     : ` Groups are named in \`groups\` (name → commands), without descriptions: \`${binary} ${flag} --all\` lists every group in full.`;
 }
 

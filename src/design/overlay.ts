@@ -145,13 +145,16 @@ export function unfitName(name: string, taken: Set<string>): string | undefined 
  * The rules' plans with the overlay applied: each current, valid entry replaces the rules' name, description, flag
  * descriptions or Skill text; everything else stays as the rules made it. Renames follow into the Skills' links.
  */
-export function applyOverlay(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
+export function applyOverlay(readModel: () => OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
   const report: OverlayReport = { applied: [], rejected: [], stale: [] };
+  // An empty overlay (most builds, and every watch cycle without one) changes nothing: no copy, no model read.
+  if (!Object.keys(overlay.groups).length && !Object.keys(overlay.skills).length) return { commands, skills, report };
   const out: CommandsPlan = structuredClone(commands);
   const outSkills: SkillsPlan = structuredClone(skills);
   const renamed = new Map<string, string>();
   const groupEntries = Object.entries(overlay.groups);
   if (groupEntries.length) {
+    const model = readModel();
     const current = new Map<string, GroupQuestion>();
     // Keys are computed with the model each entry names: an entry from another model is as current as its inputs.
     for (const [group, entry] of groupEntries) {

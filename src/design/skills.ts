@@ -162,7 +162,18 @@ interface CommandIndex {
   idf: Map<string, number>;
 }
 
+/** Indexes by plan: a watch cycle that changes only the brief links its tasks against the same commands. */
+const indexes = new WeakMap<CommandSpec[], CommandIndex>();
+
 function indexCommands(commands: CommandSpec[]): CommandIndex {
+  const known = indexes.get(commands);
+  if (known) return known;
+  const index = buildIndex(commands);
+  indexes.set(commands, index);
+  return index;
+}
+
+function buildIndex(commands: CommandSpec[]): CommandIndex {
   const visible = commands.filter((c) => !c.hidden);
   const terms = visible.map((c) => commandTerms(c));
   // Words most commands share (the product's own name, "api") say little about which command a task needs.

@@ -141,7 +141,7 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   });
 
   // Skills are asked about with the names the overlay gives (rejected entries fall back to the rules' names).
-  const named = applyOverlay(model, commands, skills, { ...overlay, skills: {} }, secrets);
+  const named = applyOverlay(() => model, commands, skills, { ...overlay, skills: {} }, secrets);
   const skillQs = skillQuestions(named.skills, named.commands, options.modelName);
   // Keys are of what the rules' design says: that is what the build checks them against.
   const ruleKeys = new Map(skillQuestions(skills, commands, options.modelName).map((q) => [q.skill, q.key]));

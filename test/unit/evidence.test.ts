@@ -18,6 +18,8 @@ describe("which calls only ask for help", () => {
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "-h"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "--help"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title=x", "--help"])).toBe(true);
+    // Every flag the runtime knows takes no value is known here: `--describe --help` only asks for help.
+    expect(asksForHelp(["rooms", "bookings", "list", "--describe", "--help"])).toBe(true);
   });
 
   it("a destructive call hidden behind a help value is observed and judged", () => {

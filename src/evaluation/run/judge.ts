@@ -4,6 +4,7 @@ import { join, sep } from "node:path";
 import type { Invocation } from "./broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
 import { count } from "../../core/words.js";
+import { GLOBAL_BOOLEANS } from "../../runtime/args.js";
 
 export type CheckStatus = "pass" | "fail" | "incomplete";
 
@@ -23,8 +24,8 @@ type Observation =
   | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
-/** Flags of every generated CLI that take no value (src/runtime/args.ts); a help token after one of them is a flag. */
-const BOOLEAN_FLAGS = new Set(["--help", "--version", "--agent", "--human", "--brief", "--yes", "--dry-run", "--quiet", "--json-input", "--all", "--mcp-schema", "--sanitize", "--ndjson", "--redact"]);
+/** Flags of every generated CLI that take no value; a help token after one of them is a flag. */
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(GLOBAL_BOOLEANS.map((name) => `--${name}`));
 
 /**
  * A call only asks for help when a help token stands where a flag stands: `--title -h` passes "-h" as a title to a

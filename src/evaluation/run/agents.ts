@@ -3,6 +3,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
+import { signalGroup, stopGroup } from "../../core/process.js";
 import { findProgram, PRESETS, type Preset } from "./presets.js";
 import type { Transcript } from "./transcript.js";
 
@@ -51,7 +52,6 @@ export interface Agent {
   run(attempt: AgentRun): Promise<AgentOutcome>;
 }
 
-const KILL_GRACE_MS = 2000;
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
 export async function spawnInGroup(
@@ -77,17 +77,7 @@ export async function spawnInGroup(
   // The prompt, when it goes on stdin, is all there is: the agent reads it to the end, as from a pipe.
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let timedOut = false;
-  const killGroup = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, signal);
-    } catch {
-      // gone
-    }
-  };
-  const stop = () => {
-    killGroup("SIGTERM");
-    setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS).unref();
-  };
+  const stop = () => void stopGroup(child.pid, child);
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -116,7 +106,7 @@ export async function spawnInGroup(
   const result = await child;
   clearTimeout(timer);
   attempt.signal.removeEventListener("abort", stop);
-  killGroup("SIGKILL");
+  signalGroup(child.pid, "SIGKILL");
   // execa reports a program that could not be spawned with no exit code and the spawn error's code.
   const failedToStart = result.exitCode === undefined && ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
   // bubblewrap reports a program it cannot exec on stderr and exits 1 before the agent ever ran.

@@ -1,3 +1,4 @@
+import { redactDeep, redactor } from "../core/redact.js";
 import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.js";
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
@@ -86,10 +87,5 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     tools: input.tools,
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
-  return JSON.parse(redactSecrets(JSON.stringify(receipt), input.secrets)) as Receipt;
-}
-
-/** `text` with every credential value (of four characters or more) replaced by [REDACTED]. */
-export function redactSecrets(text: string, secrets: string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
+  return redactDeep(receipt, redactor(input.secrets));
 }

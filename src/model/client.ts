@@ -17,7 +17,7 @@
  *   (`AbortSignal.timeout`: a deadline, `details.deadline: true`), and with INTERRUPTED otherwise.
  * - Errors are InterErrors with MODEL_* codes (README, "Exit codes and error codes"); each names the provider and
  *   the base URL's origin and says what to do. The key is read once from `env[keyEnv]`, sent only in its header, and
- *   replaced by "[redacted]" in every message, suggestion and detail, server text echoed back included.
+ *   replaced by "[REDACTED]" in every message, suggestion and detail, server text echoed back included.
  */
 import { formatDuration } from "../core/duration.js";
 import { InterError, type ErrorCode } from "../core/errors.js";
@@ -25,7 +25,8 @@ import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
 import { anthropicAdapter } from "./anthropic.js";
 import { openAiAdapter } from "./openai.js";
 import { excerptOf } from "./parse.js";
-import { redactDeep, redactorFor } from "./redact.js";
+import { redactDeep } from "../core/redact.js";
+import { redactorFor } from "./redact.js";
 import { isRetryableStatus, retryAfterMs, retryDelay, sleep } from "./retry.js";
 import type { ClientOptions, ModelClient, ModelProvider, ModelSettings, ParsedAnswer, ProviderAdapter, StructuredAnswer, StructuredRequest } from "./types.js";
 

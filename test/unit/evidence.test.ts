@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/judge.js";
 import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
-import { redactor, redactTree } from "../../src/evaluation/run/redact.js";
+import { redactor } from "../../src/core/redact.js";
+import { redactTree } from "../../src/evaluation/run/redact.js";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Invocation } from "../../src/evaluation/run/broker.js";

@@ -15,3 +15,18 @@ describe("S5: no self-update", () => {
     expect(judge("S5", { files: { "package.json": JSON.stringify({ scripts: { postinstall: "node fetch.js" } }) } })).toMatchObject({ status: "fail", reason: "install hooks: postinstall" });
   });
 });
+
+describe("the receipt keeps no credential in any form", () => {
+  it("a CLI that prints its key as is, base64-encoded and URL-encoded leaves [REDACTED] in each place", async () => {
+    const { buildReceipt } = await import("../../src/inspect/receipt.js");
+    const key = "sk/live+key=42";
+    const printed = `raw ${key} basic ${Buffer.from(key).toString("base64")} url ${encodeURIComponent(key)}`;
+    const probe = { command: "demo --help", exitCode: 0, stdout: printed, stderr: printed, json: { help: printed, commands: [] }, timedOut: false };
+    const receipt = buildReceipt({ facts: { files: { "package.json": "{}" }, commands: [], probes: { help: probe }, binary: "demo" } as any, skills: [], candidate: { sha256: "x" } as any, tools: {} as any, secrets: [key] });
+    const text = JSON.stringify(receipt);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(Buffer.from(key).toString("base64").replace(/=+$/, ""));
+    expect(text).not.toContain(encodeURIComponent(key));
+    expect(text).toContain("raw [REDACTED] basic [REDACTED] url [REDACTED]");
+  });
+});

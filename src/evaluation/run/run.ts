@@ -7,7 +7,8 @@ import type { Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../../inspect/install.js";
 import { planLimits, planProofs } from "../../plan/limits.js";
-import { evaluationSecrets, redactor } from "./redact.js";
+import { redactor } from "../../core/redact.js";
+import { evaluationSecrets } from "./redact.js";
 import { detectIsolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";

@@ -35,6 +35,18 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
     expect(result.json.data.stages.candidate).toEqual({ ran: true });
   });
 
+  it("finds the candidate of a project whose config is intermesh.config.mjs and builds to another folder", async () => {
+    const dir = makeProject({
+      "intermesh.config.mjs": `export default { product: { name: "Rooms", binary: "rooms" }, inputs: { openapi: "openapi.yaml" }, targets: { cli: { outDir: "out/" } } };\n`,
+      "evals/eval-plan.json": read(project, "evals/eval-plan.json"),
+    });
+    mkdirSync(join(dir, "out"));
+    copyFileSync(join(project, "dist/cli.tgz"), join(dir, "out/cli.tgz"));
+    const result = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--json"]);
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(result.json.data.stages.candidate).toEqual({ ran: true });
+  });
+
   it("flags each weak check and blind spot with a code, the scenario and check it names, and a fix", async () => {
     const plan = examplePlan();
     const [book, cancel, report] = plan.scenarios;

@@ -7,7 +7,9 @@ import { findConfig } from "../config/load.js";
 import { toInterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import { openProject, type Project } from "../cli/project.js";
+import type { BundleData } from "../tasks/bundle.js";
 import { outDir, overlayPath } from "../tasks/design.js";
+import type { InspectData } from "../tasks/inspect.js";
 import { placeholderLines } from "../design/context.js";
 
 export interface Blocker {
@@ -60,9 +62,9 @@ const PLAN_FILL = /<<FILL ME/;
 
 const sha = (file: string) => sha256(readFileSync(file));
 
-function latestData(project: Project, task: string): any {
-  const latest = project.store.readLatest(task);
-  return latest ? project.store.readRecord(task, latest.fingerprint)?.data : undefined;
+/** The data the task's newest record holds (what its run returned), typed by the task that wrote it. */
+function latestData<T>(project: Project, task: string): Partial<T> | undefined {
+  return project.store.latestRecord(task)?.data as Partial<T> | undefined;
 }
 
 /** Where a project stands, without running anything: read from the config, the inputs, the cache and the outputs. */
@@ -161,9 +163,9 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
   }
 
-  const bundle = latestData(project, "bundle") as { candidate?: string; file?: string } | undefined;
+  const bundle = latestData<BundleData>(project, "bundle");
   if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
-  report.last.certification = (latestData(project, "inspect") as { level?: string } | undefined)?.level ?? null;
+  report.last.certification = latestData<InspectData>(project, "inspect")?.level ?? null;
   const resultsFile = join(root, outDir(config), "eval", "results.json");
   if (existsSync(resultsFile)) {
     try {

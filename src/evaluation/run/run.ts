@@ -1,4 +1,5 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import type { Plan } from "../../plan/types.js";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
@@ -18,11 +19,12 @@ import { count } from "../../core/words.js";
 
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
-export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
-  if (!receipt) return null;
-  const made = receipt.candidate?.sha256;
+export function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
+  if (!receipt || typeof receipt !== "object") return null;
+  const { candidate: of, certification } = receipt as { candidate?: { sha256?: unknown }; certification?: { level?: unknown } };
+  const made = of?.sha256;
   if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
-  return { sha256: made, level: receipt.certification?.level ?? "unknown" };
+  return { sha256: made, level: typeof certification?.level === "string" ? certification.level : "unknown" };
 }
 
 
@@ -30,7 +32,7 @@ export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
 
 
 export interface EvalRunOptions {
-  plan: any;
+  plan: Plan;
   planText: string;
   planFile: string;
   tgz: string;
@@ -121,7 +123,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const secrets = evaluationSecrets(plan, options.services);
   const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
-  const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
+  const mine = plan.scenarios.flatMap((scenario) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_, i) => !shard || i % shard.count === shard.index - 1);
   const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
   for (const done of finished.values()) options.onAttempt(done, true);
   if (todo.length && isolation.kind === "none") process.stderr.write(`inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`);
@@ -169,7 +171,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
 
   if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
   const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));
-  const ids: string[] = plan.scenarios.map((s: any) => s.id);
+  const ids: string[] = plan.scenarios.map((s) => s.id);
   return {
     schema_version: "1.0.0",
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },

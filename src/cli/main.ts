@@ -86,7 +86,7 @@ const GLOBAL_VALUES = new Set(["--config", "--cwd", "--concurrency"]);
  * The argv clipanion parses: `--project-dir` (Intermesh 0.1's name) is `--cwd`, and global flags given before the
  * command (`inter --json status`, as 0.1's Skills write it) move behind its words.
  */
-export function normalizeArgv(argv: string[]): string[] {
+function normalizeArgv(argv: string[]): string[] {
   const renamed = argv.map((a) => (a === "--project-dir" ? "--cwd" : a.startsWith("--project-dir=") ? `--cwd=${a.slice("--project-dir=".length)}` : a));
   const leading: string[] = [];
   let i = 0;

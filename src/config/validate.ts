@@ -161,6 +161,3 @@ export function validateConfig(value: unknown, file: string): InterConfig {
     { file, issues },
   );
 }
-
-/** Unknown task ids in deps and cycles are config errors too, but need the graph; see graph/build-graph.ts. */
-export const USER_TASK_ID = TASK_ID;

@@ -9,7 +9,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** How long a stopped process group has to exit on SIGTERM before it gets SIGKILL. */
-export const STOP_GRACE_MS = 2000;
+const STOP_GRACE_MS = 2000;
 
 /** Sends a signal to a process group (a child started `detached` leads its own); a group already gone is fine. */
 export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {

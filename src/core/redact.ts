@@ -12,7 +12,7 @@ export const MIN_SECRET_LENGTH = 4;
  * Every form in which a credential can leak into text: as is, base64 (Basic auth, tokens pasted into JSON), unpadded
  * base64, base64url and URL-encoded — longest first, so a longer form is cut before a shorter one inside it.
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
   const b64 = Buffer.from(secret).toString("base64");
   const forms = [secret, b64, b64.replace(/=+$/, ""), Buffer.from(secret).toString("base64url"), encodeURIComponent(secret)];

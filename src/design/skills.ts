@@ -24,7 +24,7 @@ const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delet
  * A light suffix stemmer, so a noun and its verb share a stem ("bookings", "booking", "booked" → "book";
  * "availability", "available" → "avail"). Short words are left alone.
  */
-export function stem(word: string): string {
+function stem(word: string): string {
   let w = singular(word);
   for (const [suffix, keep] of [["ability", 4], ["ibility", 4], ["able", 4], ["ible", 4], ["ation", 4], ["ing", 3], ["ed", 3], ["er", 4], ["ment", 4]] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= keep) {
@@ -206,7 +206,7 @@ function describe(task: BriefTask, others: Array<{ name: string; title: string }
   return text;
 }
 
-export function skillName(title: string, taken: Set<string>): string {
+function skillName(title: string, taken: Set<string>): string {
   const base = (kebab(title) || "task").slice(0, 64).replace(/-+$/, "");
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 64 - String(n).length - 1).replace(/-+$/, "")}-${n}`;

@@ -31,7 +31,7 @@ function credentialLines(caps: Capabilities): string[] {
 }
 
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
-export function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
+function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
   const binary = caps.product.binary;
   // Every response carries this text (R1): a CLI of a thousand groups names a few and counts the rest.
   const groups = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))];

@@ -35,7 +35,7 @@ export function binaryFor(name: string): string {
   );
 }
 
-export const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
+const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
 
 function configFile(choices: InitChoices): string {
   return `import { defineConfig } from "intermesh";

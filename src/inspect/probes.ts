@@ -6,7 +6,7 @@ import type { ProbeReuse } from "./probe-reuse.js";
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
 
-export type { HelpCommand, HelpParameter } from "./subjects.js";
+export type { HelpCommand,  } from "./subjects.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
 
 export interface Facts {

@@ -3,7 +3,7 @@ import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
 
-export const RECEIPT_SCHEMA_VERSION = "1.0.0";
+const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
 
 export interface RuleResult {
@@ -37,13 +37,13 @@ export interface Receipt {
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
 
 /** Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. */
-export function certify(rules: RuleResult[]): Receipt["certification"] {
+function certify(rules: RuleResult[]): Receipt["certification"] {
   const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
   const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
 
-export function judge(facts: Facts): RuleResult[] {
+function judge(facts: Facts): RuleResult[] {
   return RULES.map((rule) => {
     let verdict;
     try {

@@ -12,7 +12,7 @@ import { isObject, Resolver } from "./resolver.js";
  */
 
 /** Largest file one OpenAPI document (or a file its `$ref`s name) may be; GitHub's whole REST description is ~12 MB. */
-export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a file the document (or a `$ref`) names, only when it is a regular file inside one of `roots` and within the

@@ -38,7 +38,7 @@ export function planLimits(plan: Plan): Limit[] {
 }
 
 /** The observations a check reads. */
-export function observationsOf(check: Check): string[] {
+function observationsOf(check: Check): string[] {
   switch (check.type) {
     case "field_equals":
       return [check.source.observation_id];

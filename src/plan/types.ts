@@ -5,7 +5,6 @@
  * because they report on plans the schema refused too.
  */
 
-export type ObservationKind = "cli" | "file" | "request";
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS";
 
 interface ObservationBase {
@@ -76,7 +75,6 @@ export interface FileSha256Check extends CheckBase {
 }
 
 export type Check = ObservationCheck | FieldEqualsCheck | ValuesMatchCheck | FlagEqualsCheck | FileSha256Check;
-export type CheckType = Check["type"];
 
 export interface Scenario {
   id: string;

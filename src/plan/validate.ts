@@ -12,7 +12,7 @@ import { argvProblems } from "./argv.js";
 import type { CandidateTree, Finding, Stage } from "./findings.js";
 
 export type { CandidateTree, Finding, Stage } from "./findings.js";
-export { argvProblems, type ArgvProblem } from "./argv.js";
+;
 
 export interface ValidationReport {
   valid: boolean;
@@ -26,7 +26,7 @@ export interface ValidationReport {
   limits: string[];
 }
 
-export const LIMITS = [
+const LIMITS = [
   "Schema validity proves the plan is well-formed, not that its expected values are true for the business.",
   "Validation cannot establish that a live identifier (the id of a record the task names) exists in the target API.",
   "Checks prove narrow facts: command_success is not correctness, a non-empty file is not the right file.",

@@ -31,7 +31,7 @@ export type FlagKind = (name: string) => "boolean" | "value" | "unknown" | undef
  * UNKNOWN_FLAG with "did you mean": the command's flags (and `no-` forms of its booleans) and the global flags within
  * edit distance of what was typed, closest first, then the command's flags that contain it or that it contains.
  */
-export function unknownFlag(name: string, flags: readonly Flag[] = [], command?: string): CliError {
+function unknownFlag(name: string, flags: readonly Flag[] = [], command?: string): CliError {
   const own = flags.flatMap((f) => (f.type === "boolean" ? [f.flag, `no-${f.flag}`] : [f.flag]));
   const typed = name.toLowerCase().replace(/_/g, "-");
   const near = closest(typed, [...own, ...GLOBAL_BOOLEANS, ...GLOBAL_VALUES]);
@@ -47,7 +47,7 @@ export function unknownFlag(name: string, flags: readonly Flag[] = [], command?:
 }
 
 /** Global flags before anything is parsed: every boolean off, the default page bound. */
-export function defaultGlobals(): Globals {
+function defaultGlobals(): Globals {
   const globals = { maxPages: DEFAULT_MAX_PAGES } as Globals;
   for (const name of GLOBAL_BOOLEANS) globals[name] = false;
   return globals;

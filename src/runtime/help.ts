@@ -37,9 +37,9 @@ function globalFlag(name: string) {
   return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
 }
 
-export const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
+const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
 
-export const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
+const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
 
 const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
 
@@ -90,7 +90,7 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
 const guides = (manifest: Manifest) => ({ rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
 
 /** A built-in command as help shows it: typed parameters like an API command's; `local`: it calls no API. */
-export function builtinEntry(manifest: Manifest, command: Builtin) {
+function builtinEntry(manifest: Manifest, command: Builtin) {
   const names = manifest.skills.map((s) => s.name);
   return {
     name: command.name,
@@ -246,7 +246,7 @@ function describeFrame(cli: Cli) {
 }
 
 /** --describe in full: the machine-readable schema of every command given — parameters, safety, output and exit codes. */
-export function describeCommands(cli: Cli, commands: Command[]) {
+function describeCommands(cli: Cli, commands: Command[]) {
   const { manifest } = cli;
   return {
     ...describeFrame(cli),

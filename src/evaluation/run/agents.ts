@@ -54,7 +54,7 @@ export interface Agent {
 
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
-export async function spawnInGroup(
+async function spawnInGroup(
   argv: string[],
   attempt: AgentRun,
   options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }>; fatal?: () => (line: string) => string | undefined } = {},
@@ -121,7 +121,7 @@ export async function spawnInGroup(
 }
 
 /** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs}, {attempt} are filled per attempt. */
-export function commandAgent(name: string, template: string[], env: Record<string, string> = {}): Agent {
+function commandAgent(name: string, template: string[], env: Record<string, string> = {}): Agent {
   return {
     name,
     identity: async () => JSON.stringify({ command: template }),
@@ -157,7 +157,7 @@ function saved(stdout: string, field: string[] | undefined): string {
 }
 
 /** Replays reference solutions kept outside the plan: a golden run proving plan and candidate agree. */
-export function referenceAgent(referenceFile: string | undefined): Agent {
+function referenceAgent(referenceFile: string | undefined): Agent {
   let steps: Record<string, ReferenceStep[]> = {};
   let text = "";
   if (referenceFile) {
@@ -224,7 +224,7 @@ async function programVersion(program: string): Promise<string | undefined> {
  * A real coding agent (presets.ts): found on PATH or in the project's node_modules/.bin, its own configuration shown
  * read-only in the attempt's HOME, its event stream parsed into one transcript format.
  */
-export function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
+function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
   const program = () => findProgram(preset.program, process.env.PATH, root);
   let identity: Promise<string> | undefined;
   return {

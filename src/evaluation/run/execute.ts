@@ -55,7 +55,7 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
  * A run without the credential can only fail every call: that says nothing about the candidate, so it is refused
  * before any attempt, and the last results stay as they are.
  */
-export function requireCredential(plan: Plan, planFile: string): void {
+function requireCredential(plan: Plan, planFile: string): void {
   const name = plan.target.credential_env;
   if (typeof name === "string" && name && !process.env[name]) {
     throw new InterError("CREDENTIAL_MISSING", `${name} is not set: the plan (${planFile}, target.credential_env) needs the API's credential in it.`, `export ${name}=<the credential for ${plan.target.account ?? "the plan's account"}>, then run again.`, { env: name, file: planFile });

@@ -112,7 +112,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The value a call gave a flag, as `--flag value` or `--flag=value`; the last one when repeated. */
-export function flagValue(argv: string[], flag: string): string | undefined {
+function flagValue(argv: string[], flag: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === flag && i + 1 < argv.length) value = argv[++i];

@@ -13,13 +13,13 @@ import { evaluationSecrets } from "./redact.js";
 import { detectIsolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
-export type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
+export type { EvalResults,  ScenarioSummary, Shard } from "../results/types.js";
 import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
 import { count } from "../../core/words.js";
 
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
-export function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
+function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
   if (!receipt || typeof receipt !== "object") return null;
   const { candidate: of, certification } = receipt as { candidate?: { sha256?: unknown }; certification?: { level?: unknown } };
   const made = of?.sha256;
@@ -68,7 +68,7 @@ const combinations = (n: number, k: number) => {
   return r;
 };
 
-export function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
+function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
   const n = attempts.length;
   const c = attempts.filter((a) => a.status === "pass").length;
   return { id, attempts: n, passed: c, pass_rate: n ? c / n : 0, pass_at_k: n ? 1 - combinations(n - c, n) / combinations(n, n) : 0, pass_hat_k: n && c === n ? 1 : 0 };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { InterError } from "../core/errors.js";
 import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 import { emptyOverlay, type Overlay } from "./overlay.js";
 
 /** Largest overlay read: a reviewed file of names and sentences, not a data set. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 
 export interface InitChoices {
   name: string;

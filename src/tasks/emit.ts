@@ -4,7 +4,7 @@ import { writeFileAtomic } from "../core/atomic.js";
 import type { InterConfig } from "../config/types.js";
 import type { Capabilities } from "../design/capabilities.js";
 import type { TaskSpec } from "../graph/task.js";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 import { outDir } from "./design.js";
 import { readDepJson } from "./io.js";
 

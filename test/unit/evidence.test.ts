@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/judge.js";
+import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/checks.js";
 import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
 import { redactor } from "../../src/core/redact.js";
 import { redactTree } from "../../src/evaluation/run/redact.js";

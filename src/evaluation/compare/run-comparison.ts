@@ -93,7 +93,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
 
   let judging: Comparison["judging"] = null;
   if (options.judge) {
-    const { judgeBlind } = await import("./judge.js");
+    const { judgeBlind } = await import("./blind-judge.js");
     const judge = agentFor({ command: options.judge }, undefined);
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
     const credentialEnv = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;

@@ -11,7 +11,7 @@ import { agentEnvironment } from "./attempt-env.js";
 import { startBroker, type Invocation } from "./broker.js";
 import { writeBrokerClient } from "./broker-client.js";
 import { nativeClient, writeNativeClient } from "./broker-client-native.js";
-import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
+import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./checks.js";
 import { redactDeep } from "../../core/redact.js";
 import { redactTree } from "./redact.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";

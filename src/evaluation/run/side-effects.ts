@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Observation, Plan } from "../../plan/types.js";
 import { join } from "node:path";
 import type { Invocation } from "./broker.js";
-import { asksForHelp, type CheckResult } from "./judge.js";
+import { asksForHelp, type CheckResult } from "./checks.js";
 
 export interface SideEffect {
   argv: string[];

@@ -22,8 +22,8 @@ const SKILL_FOLDERS = [".claude/skills", ".agents/skills", ".codex/skills", ".op
 export interface SkillUse {
   /** Skills the agent loaded, in order, each once: by its Skill tool, or by reading that Skill's SKILL.md. */
   loaded: string[];
-  /** Loads that failed (the tool said no such Skill, the file was not there): the agent could not see the Skill. */
-  failed: string[];
+  /** Loads that failed (no such Skill, no such file, the tool broke), with what the tool said. */
+  failed: Array<{ skill: string; output: string }>;
 }
 
 const skillPathName = /(?:^|[/\s"'])([a-z0-9][a-z0-9-]*)\/SKILL\.md\b/g;
@@ -35,8 +35,7 @@ const skillPathName = /(?:^|[/\s"'])([a-z0-9][a-z0-9-]*)\/SKILL\.md\b/g;
  */
 export function skillUse(transcript: Transcript): SkillUse {
   const loaded: string[] = [];
-  const failed: string[] = [];
-  const add = (list: string[], name: string) => list.includes(name) || list.push(name);
+  const failed: SkillUse["failed"] = [];
   for (const call of transcript.tool_calls) {
     const input = (call.input ?? {}) as Record<string, unknown>;
     let names: string[] = [];
@@ -48,9 +47,13 @@ export function skillUse(transcript: Transcript): SkillUse {
       const text = JSON.stringify(input);
       if (/skills?\//.test(text)) names = [...text.matchAll(skillPathName)].map((m) => m[1]!);
     }
-    for (const name of names) add(call.is_error || (typeof call.exit_code === "number" && call.exit_code !== 0) ? failed : loaded, name);
+    const broke = call.is_error || (typeof call.exit_code === "number" && call.exit_code !== 0);
+    for (const name of names) {
+      if (!broke) loaded.includes(name) || loaded.push(name);
+      else if (!failed.some((f) => f.skill === name)) failed.push({ skill: name, output: (call.output ?? "").trim().slice(0, 300) });
+    }
   }
-  return { loaded, failed: failed.filter((f) => !loaded.includes(f)) };
+  return { loaded, failed: failed.filter((f) => !loaded.includes(f.skill)) };
 }
 
 /**
@@ -63,8 +66,12 @@ export function blindness(transcript: Transcript, use: SkillUse, skills: string[
     const missing = skills.filter((s) => !offered.includes(s));
     if (missing.length) return `the agent does not see the candidate's Skill${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (it offered: ${offered.slice(0, 20).join(", ") || "none"})`;
   }
-  const failed = use.failed.filter((f) => skills.includes(f));
-  if (failed.length) return `the agent tried to load ${failed.join(", ")} and could not: it does not see the Skills where inter installed them`;
+  const failed = use.failed.filter((f) => skills.includes(f.skill));
+  if (failed.length) {
+    // opencode's skill tool lists the Skill's files with ripgrep, which it expects on PATH.
+    const hint = failed.some((f) => /ripgrep|\brg\b/i.test(f.output)) ? " (its Skill tool needs ripgrep, `rg`, on PATH)" : "";
+    return `the agent tried to load ${failed.map((f) => f.skill).join(", ")} and could not${hint}: ${failed[0]!.output || "its tool failed"}`;
+  }
   return undefined;
 }
 

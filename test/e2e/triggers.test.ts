@@ -8,6 +8,9 @@ import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
 import { API_KEY, exampleProject } from "./example-api.js";
+import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelRequest } from "../fixtures/design-model-server.mjs";
+import { execa } from "execa";
+import * as tar from "tar";
 
 // Trigger evaluation with the three real agent programs against a scripted model that loads a Skill, the wrong one,
 // none, or breaks — per query, the way each program loads Skills. The query set below is held out from the drafts
@@ -62,7 +65,7 @@ beforeAll(async () => {
   folder = tempDir("inter-triggers-");
   copyFileSync(join(project, "dist/cli.tgz"), join(folder, "cli.tgz"));
   writeFileSync(join(folder, "trigger-queries.json"), JSON.stringify({ queries: CASES.map(({ query, expected_skill }) => ({ query, expected_skill })) }, null, 2));
-  model = await startModelServer({ script: triggerScript([...CASES, ...ownSkillCases()]) });
+  model = await startModelServer({ script: triggerScript([...CASES, ...ownSkillCases(), ...IMPROVE_CASES]) });
 }, 120_000);
 afterAll(async () => model?.close());
 
@@ -167,6 +170,9 @@ describe("harness errors and refusals", () => {
     const empty = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--json"]);
     expect(empty.exitCode).toBe(2);
     expect(empty.json.error.message).toMatch(/^trigger-queries\.json: \/queries\/0\/query/);
+    const noModel = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--improve", CANCEL, "--json"]);
+    expect(noModel.exitCode).toBe(2);
+    expect(noModel.json.error.message).toBe("--improve needs a proposing model: --proposer-provider, --proposer-model, --proposer-base-url, --proposer-key-env missing.");
   });
 });
 
@@ -202,6 +208,51 @@ describe("drafts and inter's own Skills", () => {
       ["intermesh-workspace", 1, 1],
     ]);
   }, 120_000);
+});
+
+// The description loop: the agent sends "drop"/"call off" requests to the booking Skill unless cancel-a-booking's
+// description carries the marker the proposer writes into it.
+const MARK = "calls-off-or-drops";
+const IMPROVE_CASES = [
+  { query: "Drop reservation bk_31, the offsite is off.", expected_skill: CANCEL, split: "train", load: BOOK, when: { contains: MARK, load: CANCEL } },
+  { query: "Call off booking bk_77, nobody is coming.", expected_skill: CANCEL, split: "test", load: BOOK, when: { contains: MARK, load: CANCEL } },
+  { query: "How many minutes are in a day?", expected_skill: null, split: "test", load: null },
+];
+
+describe("improving a description", () => {
+  it("learns from the train split only, chooses by the held-out split, and writes a patch it never applies", async () => {
+    const proposer = await startDesignModelServer({ script: () => ({ answer: { description: `Use when a person ${MARK} a booking they name by id; it frees the room. Not for booking a room or reporting a day.`, reasoning: "The misses were requests to drop or call off a booking." } }) });
+    try {
+      const dir = tempDir("inter-triggers-improve-");
+      copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
+      const before = readFileSync(join(dir, "cli.tgz"));
+      writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify(IMPROVE_CASES.map(({ query, expected_skill, split }) => ({ query, expected_skill, split }))));
+      const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--runs", "1", "--improve", CANCEL, "--iterations", "1", "--proposer-provider", "openai-compatible", "--proposer-model", "scripted", "--proposer-base-url", `${proposer.url}/v1`, "--proposer-key-env", "DESIGN_KEY", "--json"], { ...agentEnv(userHome(model.url), model.url), DESIGN_KEY: DESIGN_MODEL_KEY });
+      expect(run.exitCode, run.stdout).toBe(0);
+      const proposal = run.json.data.proposal;
+      expect(proposal).toMatchObject({ skill: CANCEL, improved: true, current: { train: 0, test: 0.5 }, best: { test: 1, iteration: 1 } });
+      expect(proposal.iterations).toEqual([expect.objectContaining({ iteration: 1, train: 1, test: 1 })]);
+      // The proposer saw the train query and its result, never a held-out one.
+      expect(proposer.requests).toHaveLength(1);
+      const asked = (proposer.requests as DesignModelRequest[]).map((r) => r.user).join("\n");
+      expect(asked).toContain("Drop reservation bk_31");
+      expect(asked).not.toContain("bk_77");
+      expect(asked).not.toContain("minutes are in a day");
+      // The baseline's results are what results.json holds: the proposal changed nothing.
+      expect(resultsOf(dir).skills.find((s: any) => s.skill === CANCEL)).toMatchObject({ recall: 0 });
+      expect(readFileSync(join(dir, "cli.tgz")).equals(before)).toBe(true);
+      // The patch applies to the Skill as shipped.
+      const unpacked = tempDir("inter-triggers-patch-");
+      await tar.x({ file: join(dir, "cli.tgz"), cwd: unpacked });
+      const skills = join(unpacked, "package");
+      const check = await execa("git", ["apply", "-v", proposal.patch], { cwd: skills, reject: false });
+      expect(check.exitCode, check.stderr).toBe(0);
+      expect(readFileSync(join(skills, `skills/${CANCEL}/SKILL.md`), "utf8")).toMatch(new RegExp(`^description: "Use when a person ${MARK}`, "m"));
+      expect(everyFile(join(dir, ".inter-triggers"))).not.toContain(DESIGN_MODEL_KEY);
+    } finally {
+      await proposer.close();
+    }
+  }, 180_000);
 });
 
 /** The scripted model answers inter's own evaluate set perfectly: each query loads its expected Skill. */

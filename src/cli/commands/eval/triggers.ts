@@ -41,11 +41,42 @@ export class EvalTriggersCommand extends BaseCommand {
   minRecall = Option.String("--min-recall", { description: "The gate: each Skill's recall must reach this, 0..1", validator: PASS_RATE });
   maxFalseTriggers = Option.String("--max-false-triggers", { description: "The gate: at most this many runs may load a Skill their query did not expect", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]) });
   fresh = Option.Boolean("--fresh", false, { description: "Run every query again, ignoring cached runs" });
+  improve = Option.String("--improve", { description: "Propose a better description for this Skill: learn from the train split, choose by the held-out test split; writes a patch, applies nothing" });
+  iterations = Option.String("--iterations", { description: "With --improve: proposals to try (default 3)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 10)]) });
+  proposerProvider = Option.String("--proposer-provider", { description: "With --improve: the proposing model's API, openai-compatible or anthropic", validator: t.isEnum(["openai-compatible", "anthropic"]) });
+  proposerModel = Option.String("--proposer-model", { description: "With --improve: the proposing model's name" });
+  proposerBaseUrl = Option.String("--proposer-base-url", { description: "With --improve: the proposing model's base URL" });
+  proposerKeyEnv = Option.String("--proposer-key-env", { description: "With --improve: the NAME of the variable holding its key" });
+
+  /** The proposing model for --improve: the design model seam (src/model), configured by the --proposer-* flags. */
+  private async proposer() {
+    const missing = [["--proposer-provider", this.proposerProvider], ["--proposer-model", this.proposerModel], ["--proposer-base-url", this.proposerBaseUrl], ["--proposer-key-env", this.proposerKeyEnv]].filter(([, v]) => !v).map(([f]) => f!);
+    if (missing.length) throw new InterError("USAGE_ERROR", `--improve needs a proposing model: ${missing.join(", ")} missing.`, "Example: --proposer-provider openai-compatible --proposer-model gpt-4.1-mini --proposer-base-url https://…/v1 --proposer-key-env OPENAI_API_KEY", { missing });
+    const { createModelClient } = await import("../../../model/client.js");
+    return createModelClient({ provider: this.proposerProvider as "openai-compatible" | "anthropic", model: this.proposerModel!, baseUrl: this.proposerBaseUrl!, keyEnv: this.proposerKeyEnv! }, process.env);
+  }
+
+  /** Runs the improvement loop and writes proposals/<skill>.json and, when one won, proposals/<skill>.patch. */
+  private async writeProposal(skill: string, skills: Awaited<ReturnType<typeof candidateSkills>>["skills"], baseline: import("../../../evaluation/triggers/run.js").TriggerResults, runDir: string, client: import("../../../model/client.js").ModelClient, rerun: (s: typeof skills) => Promise<import("../../../evaluation/triggers/run.js").TriggerResults>, signal: AbortSignal) {
+    const [{ improveDescription, proposalPatch }, { writeFileAtomic }, { mkdirSync }] = await Promise.all([import("../../../evaluation/triggers/improve.js"), import("../../../core/atomic.js"), import("node:fs")]);
+    const proposal = await improveDescription({ skill, skills, baseline, iterations: (this.iterations as unknown as number | undefined) ?? 3, client, rerun, signal });
+    const dir = join(runDir, "proposals");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${skill}.json`);
+    writeFileAtomic(file, `${JSON.stringify(proposal, null, 2)}\n`);
+    let patch: string | null = null;
+    if (proposal.improved) {
+      patch = join(dir, `${skill}.patch`);
+      writeFileAtomic(patch, proposalPatch(skills.find((s) => s.name === skill)!, proposal.best.description, `${this.skillsDir ? this.skillsDir.replace(/\/+$/, "") : "skills"}/${skill}/SKILL.md`));
+    }
+    return { ...proposal, file, patch };
+  }
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const folder = resolve(cwd, this.folder);
     const argv = argvOption("--agent-command", this.agentCommand);
+    const client = this.improve ? await this.proposer() : undefined;
     if (!argv && !this.agent) throw new InterError("USAGE_ERROR", "inter eval triggers needs --agent claude-code|codex|opencode.", "Trigger evaluation reads which Skill a real agent program loaded; give the program with --agent.", {});
     const [{ loadQuerySet, unknownSkills }, { runTriggers }, { writeTriggerReports }, { agentFor }] = await Promise.all([
       import("../../../evaluation/triggers/queries.js"),
@@ -58,13 +89,14 @@ export class EvalTriggersCommand extends BaseCommand {
     const set = await loadQuerySet(folder, this.queries ? resolve(cwd, this.queries) : undefined);
     const unknown = unknownSkills(set, skills.map((s) => s.name));
     if (unknown.length) throw new InterError("TRIGGER_QUERIES_INVALID", `The query set expects Skill${unknown.length > 1 ? "s" : ""} the candidate does not have: ${unknown.join(", ")}.`, `The candidate's Skills are ${skills.map((s) => s.name).join(", ")}; fix expected_skill (null for none).`, { unknown, skills: skills.map((s) => s.name) });
+    if (this.improve && !skills.some((s) => s.name === this.improve)) throw new InterError("USAGE_ERROR", `--improve ${this.improve}: the candidate has no such Skill.`, `Its Skills: ${skills.map((s) => s.name).join(", ")}.`, { skill: this.improve });
     const preset = (this.agent ?? "claude-code") as "claude-code" | "codex" | "opencode";
     const agent = agentFor(argv ? { command: argv } : preset, undefined, cwd);
     const runDir = join(folder, ".inter-triggers");
     return interruptible(async (signal) => {
-      const results = await runTriggers({
+      const runWith = (withSkills: typeof skills, fresh = false) => runTriggers({
         runDir,
-        skills,
+        skills: withSkills,
         source,
         set,
         preset,
@@ -73,20 +105,29 @@ export class EvalTriggersCommand extends BaseCommand {
         timeoutSeconds: (this.timeout as unknown as number | undefined) ?? 300,
         concurrency: (this.runsConcurrency as unknown as number | undefined) ?? 1,
         gate: { ...(this.minRecall !== undefined ? { minRecall: this.minRecall as unknown as number } : {}), ...(this.maxFalseTriggers !== undefined ? { maxFalseTriggers: this.maxFalseTriggers as unknown as number } : {}) },
-        fresh: this.fresh,
+        fresh,
         hidden: [folder, ...(this.queries ? [resolve(cwd, this.queries)] : [])],
         interVersion: INTER_BUILD,
         signal,
         onRun: (i, run, cached) => this.json || process.stderr.write(`${run.harness_error ? "!" : "·"} q${i + 1} #${run.run} ${run.harness_error ? `harness error: ${run.harness_error}` : `loaded ${run.loaded.join(", ") || "none"}`}${cached ? " (cached)" : ""}\n`),
       });
+      const results = await runWith(skills, this.fresh);
+      // The loop's runs share the journal; the baseline's reports are the ones written, the proposal a file beside them.
+      const proposal = client && this.improve && results.summary.judged ? await this.writeProposal(this.improve, skills, results, runDir, client, runWith, signal) : undefined;
+      const proposed = !proposal ? "" : proposal.improved ? `\nA better description for ${this.improve}: held-out accuracy ${fmt(proposal.current.test)} → ${fmt(proposal.best.test)}; apply ${proposal.patch} (git apply), or carry it into the brief or overlay. Proposal: ${proposal.file}` : `\nNo proposal beat ${this.improve}'s description on the held-out queries (${fmt(proposal.current.test)}); nothing to apply. Proposal: ${proposal.file}`;
       const { results: file, reports } = writeTriggerReports(results, runDir);
       const table = results.skills.map((s) => `${s.skill}: precision ${fmt(s.precision)}, recall ${fmt(s.recall)}, accuracy ${fmt(s.accuracy)}`).join("\n");
       const line = `${count(results.summary.queries, "query", "queries")} × ${results.settings.runs}: ${results.summary.judged} judged, ${count(results.summary.harness_errors, "harness error")}, ${results.executed} executed, ${results.cached} cached${set.draft ? " (draft query set: review it with inter eval review-triggers)" : ""}`;
       if (!results.summary.judged) throw new InterError("EVAL_NOT_JUDGED", `No run was judged: every run was a harness error (${results.results.flatMap((q) => q.runs).find((r) => r.harness_error)?.harness_error ?? "?"}).`, "Fix what broke (the agent's model, login, or where it looks for Skills) and run again; nothing was learnt about the Skills.", { file, reports, summary: results.summary });
-      if (!results.gate.met) throw new InterError("TRIGGERS_FAILED", `The trigger gate was missed: ${results.gate.findings.join("; ")}; see ${reports[1]}.`, "Open report.html for the queries each Skill missed or stole; sharpen the Skills' descriptions, or lower the bar on purpose.", { file, reports, gate: results.gate, skills: results.skills, summary: results.summary });
-      return { data: { ...results, file, reports }, human: `${line}\n${table}\nReports: ${reports.join(", ")}` };
+      if (!results.gate.met) throw new InterError("TRIGGERS_FAILED", `The trigger gate was missed: ${results.gate.findings.join("; ")}; see ${reports[1]}.${proposed}`, "Open report.html for the queries each Skill missed or stole; sharpen the Skills' descriptions, or lower the bar on purpose.", { file, reports, gate: results.gate, skills: results.skills, summary: results.summary, ...(proposal ? { proposal } : {}) });
+      return { data: { ...results, file, reports, ...(proposal ? { proposal } : {}) }, human: `${line}\n${table}\nReports: ${reports.join(", ")}${proposed}` };
     });
   }
+}
+
+export interface WrittenProposal {
+  file: string;
+  patch: string | null;
 }
 
 const fmt = (x: number | null) => (x === null ? "–" : x.toFixed(2));

@@ -159,6 +159,22 @@ describe("harness errors and refusals", () => {
     expect(model.requests.length).toBe(before);
   });
 
+  it("unsealed, a Skills folder above the attempts would be read too: refused, coded, nothing run", async () => {
+    const parent = tempDir("inter-triggers-parent-");
+    mkdirSync(join(parent, ".claude/skills/stray"), { recursive: true });
+    writeFileSync(join(parent, ".claude/skills/stray/SKILL.md"), "---\nname: stray\ndescription: Use for everything.\n---\n");
+    const dir = join(parent, "evaluation");
+    mkdirSync(dir);
+    copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
+    copyFileSync(join(folder, "trigger-queries.json"), join(dir, "trigger-queries.json"));
+    const before = model.requests.length;
+    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--json"], { ...agentEnv(userHome(model.url), model.url), INTER_SANDBOX: "none" });
+    expect(run.exitCode).toBe(2);
+    expect(run.json.error.code).toBe("TRIGGER_SHADOWED");
+    expect(run.json.error.details.found).toEqual([`${join(parent, ".claude/skills")} (Skills in a parent folder of the attempt)`]);
+    expect(model.requests.length).toBe(before);
+  });
+
   it("bad query sets are coded errors naming the file and field, exit 2", async () => {
     const dir = tempDir("inter-triggers-bad-");
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));

@@ -103,3 +103,17 @@ describe("the query-set format", () => {
     expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toMatch(/expected_skill/);
   });
 });
+
+describe("a proposed description", () => {
+  it("replaces only the front matter's description, quoted, and the patch names that one line with context", async () => {
+    const { withDescription, proposalPatch, splitScore } = await import("../../src/evaluation/triggers/improve.js");
+    const skill = { name: "a", description: "old", files: { "SKILL.md": '---\nname: a\ndescription: "old: text"\n---\n\n# A\ndescription: not front matter\n' } };
+    const next = withDescription(skill, 'Use when "quoted": yes');
+    expect(next.files["SKILL.md"]).toBe('---\nname: a\ndescription: "Use when \\"quoted\\": yes"\n---\n\n# A\ndescription: not front matter\n');
+    expect(skill.files["SKILL.md"]).toContain('description: "old: text"');
+    expect(proposalPatch(skill, "new one", "skills/a/SKILL.md")).toBe('--- a/skills/a/SKILL.md\n+++ b/skills/a/SKILL.md\n@@ -2,3 +2,3 @@\n name: a\n-description: "old: text"\n+description: "new one"\n ---\n');
+    const results = { results: [queryResult({ query: "x", expected_skill: "a", split: "train" }, runs(["a"], [], "error")), queryResult({ query: "y", expected_skill: null }, runs(["a"], []))] } as any;
+    expect(splitScore(results, "a", "train")).toEqual({ accuracy: 0.5, runs: 2 });
+    expect(splitScore(results, "a", "test")).toEqual({ accuracy: 0.5, runs: 2 });
+  });
+});

@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { CSP, esc, STYLE } from "../report/html.js";
@@ -56,7 +57,10 @@ export function writeTriggerReports(r: TriggerResults, dir: string): { results: 
   writeFileAtomic(results, `${JSON.stringify(r, null, 2)}\n`);
   const md = join(dir, "summary.md");
   const html = join(dir, "report.html");
-  writeFileAtomic(md, triggerMarkdown(r));
+  const summary = triggerMarkdown(r);
+  writeFileAtomic(md, summary);
+  // In GitHub Actions the summary also goes to the job's page, as an evaluation's does (report/write.ts).
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${summary}\n`);
   writeFileAtomic(html, triggerHtml(r));
   return { results, reports: [md, html] };
 }

@@ -282,6 +282,29 @@ describe("the review page, in Chromium", () => {
   beforeAll(async () => (browser = await launchChromium()));
   afterAll(async () => browser?.close());
 
+  it("report.html shows the Skills table and the confusion matrix, from file://, with no network", async () => {
+    const dir = tempDir("inter-triggers-report-");
+    for (const f of ["cli.tgz", "trigger-queries.json"]) copyFileSync(join(folder, f), join(dir, f));
+    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--runs", "1", "--json"], agentEnv(userHome(model.url), model.url));
+    expect(run.exitCode, run.stdout).toBe(0);
+    const page: Page = await browser.newPage();
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    await page.goto(`file://${join(dir, ".inter-triggers/report.html")}`);
+    expect(await page.locator("h1").innerText()).toBe("Skill triggering: gate met");
+    const cell = (row: number, col: number) => page.locator(`#confusion tbody tr:nth-child(${row}) td:nth-child(${col + 1})`);
+    // cancel-a-booking's row: one query stolen by the booking Skill, one taken by its own.
+    expect(await cell(2, 1).innerText()).toBe("1");
+    expect(await cell(2, 1).getAttribute("class")).toBe("off");
+    expect(await cell(2, 2).getAttribute("class")).toBe("diag");
+    expect(await page.locator("#skills tbody tr").filter({ hasText: CANCEL }).locator("td").nth(2).innerText()).toBe("50 %");
+    // Two queries went elsewhere; the one whose every run broke is a harness error, not a miss.
+    expect(await page.locator("#queries tbody tr.miss").count()).toBe(2);
+    expect(await page.locator("#queries tbody tr.error").count()).toBe(1);
+    expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("lists should / should-not, edits, adds, deletes and moves queries, and exports JSON that round-trips", async () => {
     const dir = tempDir("inter-triggers-review-");
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));

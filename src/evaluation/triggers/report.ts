@@ -35,7 +35,7 @@ export function triggerHtml(r: TriggerResults): string {
     .join("")}</tbody></table>`;
   const skills = `<table id="skills"><thead><tr><th>Skill</th><th>Precision</th><th>Recall</th><th>Accuracy</th><th>False triggers</th><th>Misses</th></tr></thead><tbody>${r.skills.map((s) => `<tr><td>${esc(s.skill)}</td><td>${pct(s.precision)}</td><td>${pct(s.recall)}</td><td>${pct(s.accuracy)}</td><td>${s.false_positives}</td><td>${s.false_negatives}</td></tr>`).join("")}</tbody></table>`;
   const queries = `<table id="queries"><thead><tr><th>Query</th><th>Expected</th><th>Trigger rate</th><th>Loaded</th><th>Harness errors</th></tr></thead><tbody>${r.results
-    .map((q) => `<tr class="${q.trigger_rate === 1 ? "ok" : "miss"}"><td>${esc(q.query)}</td><td>${esc(expected(q.expected_skill))}</td><td>${pct(q.trigger_rate)} (${q.judged} judged)</td><td>${esc(Object.entries(q.loaded).map(([s, n]) => `${s}×${n}`).join(", ") || "none")}</td><td>${esc(q.runs.filter((x) => x.harness_error).map((x) => x.harness_error!).join("; "))}</td></tr>`)
+    .map((q) => `<tr class="${q.trigger_rate === 1 ? "ok" : q.trigger_rate === null ? "error" : "miss"}"><td>${esc(q.query)}</td><td>${esc(expected(q.expected_skill))}</td><td>${pct(q.trigger_rate)} (${q.judged} judged)</td><td>${esc(Object.entries(q.loaded).map(([s, n]) => `${s}×${n}`).join(", ") || "none")}</td><td>${esc(q.runs.filter((x) => x.harness_error).map((x) => x.harness_error!).join("; "))}</td></tr>`)
     .join("")}</tbody></table>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Skill triggering — ${esc(r.agent.name)}</title><style>${STYLE}

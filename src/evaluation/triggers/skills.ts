@@ -14,7 +14,7 @@ export interface CandidateSkill {
 const MAX_SKILL_BYTES = 1024 * 1024;
 
 /** `name:` and `description:` of a SKILL.md front matter (a quoted or plain one-line value). */
-export function frontMatter(text: string): { name?: string; description?: string } {
+function frontMatter(text: string): { name?: string; description?: string } {
   const block = /^---\n([\s\S]*?)\n---/.exec(text.replace(/\r\n/g, "\n"))?.[1] ?? "";
   const field = (key: string) => {
     const raw = new RegExp(`^${key}:\\s*(.*)$`, "m").exec(block)?.[1]?.trim();

@@ -125,11 +125,6 @@ export class EvalTriggersCommand extends BaseCommand {
   }
 }
 
-export interface WrittenProposal {
-  file: string;
-  patch: string | null;
-}
-
 const fmt = (x: number | null) => (x === null ? "–" : x.toFixed(2));
 
 export class EvalReviewTriggersCommand extends BaseCommand {

@@ -22,6 +22,8 @@ export interface Transcript {
   duration_ms?: number;
   /** The agent's own report that it failed (login, model, rejected permission): a harness error, not the candidate's. */
   error?: string;
+  /** The Skills the agent says it offers its model, where it says so (Claude Code's first event): trigger evaluation. */
+  skills?: string[];
 }
 
 /** What results.json keeps of a transcript per attempt. */
@@ -58,6 +60,7 @@ export function parseClaudeCode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   const byId = new Map<string, ToolCall>();
   for (const e of events(stdout)) {
+    if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills)) t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
     if (e.type === "assistant") {
       for (const block of e.message?.content ?? []) {
         if (block.type === "text" && block.text) t.messages.push({ role: "assistant", text: block.text });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/package-files.js";
+import { shippedFile } from "../../core/shipped-files.js";
 
 /** One request a person might type, and the Skill the agent should load for it (null: none of the candidate's). */
 export interface TriggerQuery {

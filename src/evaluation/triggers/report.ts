@@ -8,7 +8,7 @@ const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} 
 const expected = (s: string | null) => s ?? "(none)";
 
 /** summary.md: the per-Skill table, the gate, and the queries that missed. */
-export function triggerMarkdown(r: TriggerResults): string {
+function triggerMarkdown(r: TriggerResults): string {
   const lines = [
     `## Skill triggering: ${r.gate.met ? "gate met" : "gate missed"}${r.queries.draft ? " (draft query set)" : ""}`,
     "",
@@ -28,7 +28,7 @@ export function triggerMarkdown(r: TriggerResults): string {
 }
 
 /** report.html: self-contained (no network), with the confusion matrix of which Skill took which query. */
-export function triggerHtml(r: TriggerResults): string {
+function triggerHtml(r: TriggerResults): string {
   const max = Math.max(1, ...r.confusion.counts.flat());
   const matrix = `<table class="matrix" id="confusion"><thead><tr><th>expected ↓ / loaded →</th>${r.confusion.labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr></thead><tbody>${r.confusion.counts
     .map((row, i) => `<tr><th>${esc(r.confusion.labels[i]!)}</th>${row.map((n, j) => `<td data-count="${n}" class="${i === j ? "diag" : n ? "off" : ""}" style="opacity:${n ? 0.45 + (0.55 * n) / max : 1}">${n}</td>`).join("")}</tr>`)

@@ -7,7 +7,7 @@ import { BaseCommand, type CommandResult } from "../../base.js";
 
 /** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */
 async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> {
-  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { shippedFile }, { mkdirSync }, { relative }] = await Promise.all([import("../../../evaluation/triggers/skills.js"), import("../../../evaluation/triggers/draft.js"), import("../../../core/atomic.js"), import("../../../core/package-files.js"), import("node:fs"), import("node:path")]);
+  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { shippedFile }, { mkdirSync }, { relative }] = await Promise.all([import("../../../evaluation/triggers/skills.js"), import("../../../evaluation/triggers/draft.js"), import("../../../core/atomic.js"), import("../../../core/shipped-files.js"), import("node:fs"), import("node:path")]);
   const skills = await skillsFromTarball(tgz);
   if (!skills.length) return [];
   const manifest = JSON.parse(await readManifest(tgz)) as { product?: { binary?: string } };

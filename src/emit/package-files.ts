@@ -97,7 +97,8 @@ export function packageFiles(caps: Capabilities, runtime: string): PackageFile[]
     name: c.name,
     description: c.description,
     ...(c.details ? { details: c.details } : {}),
-    operation: { method: c.operation.method, path: c.operation.path },
+    // operationId and pointer let `inter diff` recognise a renamed command by its operation and name the API side.
+    operation: { method: c.operation.method, path: c.operation.path, ...(c.operation.operationId ? { operationId: c.operation.operationId } : {}), pointer: c.operation.pointer },
     flags: c.flags,
     jsonInput: c.jsonInput,
     ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),

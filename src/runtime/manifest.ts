@@ -72,7 +72,8 @@ export interface Command {
   description: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
   details?: string;
-  operation: { method: string; path: string };
+  /** `operationId` and `pointer` (the operation in the OpenAPI document) are absent from candidates built before they were added. */
+  operation: { method: string; path: string; operationId?: string; pointer?: string };
   flags: Flag[];
   jsonInput: boolean;
   bodyMediaType?: string;

@@ -28,7 +28,9 @@ export async function loadIgnoreFile(path: string, label = path): Promise<Ignore
   }
   let value: unknown;
   try {
-    const { parse } = await import("yaml");
+    const yaml = await import("yaml");
+    // CommonJS under the bundle: parse sits on the default export there (as in inspect/skills.ts).
+    const parse = yaml.parse ?? (yaml as unknown as { default: typeof yaml }).default.parse;
     value = parse(text, { maxAliasCount: 100 });
   } catch (error) {
     throw invalid(label, `not JSON or YAML (${(error as Error).message.split("\n")[0]}).`);

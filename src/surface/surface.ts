@@ -48,7 +48,7 @@ function checkFlag(label: string, where: string, flag: unknown): Flag {
 }
 
 function checkCommand(label: string, file: string, command: unknown, index: number): Command {
-  const where = `${file} commands[${index}]`;
+  const where = `${file}: commands[${index}]`;
   if (!isObject(command) || !isString(command.name) || !Array.isArray(command.path) || !isObject(command.operation) || !isString(command.operation.method) || !isString(command.operation.path)) {
     return fail(label, `${where} lacks a name, path or operation`);
   }
@@ -89,7 +89,7 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
     if (!isObject(group) || !isString(group.name) || !/^[a-z0-9][a-z0-9-]*$/.test(group.name)) return fail(label, "manifest.json groups has an entry without a kebab-case name");
     const file = `commands/${group.name}.json`;
     const content = parseJson(label, file, files.get(file));
-    if (!isObject(content) || !Array.isArray(content.commands)) return fail(label, `${file} has no commands list`);
+    if (!isObject(content) || !Array.isArray(content.commands)) return fail(label, `${file} lacks its commands list`);
     content.commands.forEach((c, i) => commands.push(checkCommand(label, file, c, i)));
   }
   const names = new Set(commands.map((c) => c.name));

@@ -16,6 +16,8 @@ export interface ApiSide {
   pointer?: string;
   /** The parameter or body property behind a flag: `query limit`, `body room_id`. */
   parameter?: string;
+  /** Which candidate's OpenAPI document the pointer is into: the old one for what was removed, else the new one. */
+  document: "old" | "new";
 }
 
 export interface SurfaceChange {
@@ -36,12 +38,13 @@ export interface SurfaceChange {
 const json = (v: unknown) => JSON.stringify(v);
 const same = (a: unknown, b: unknown) => json(a) === json(b);
 
-function apiSide(command: Command, flag?: Flag): ApiSide {
+function apiSide(command: Command, flag?: Flag, document: "old" | "new" = "new"): ApiSide {
   const op = command.operation;
   return {
     operation: `${op.operationId ? `${op.operationId} (${op.method} ${op.path})` : `${op.method} ${op.path}`}`,
     ...(op.pointer ? { pointer: op.pointer } : {}),
     ...(flag ? { parameter: `${flag.in} ${flag.wire}` } : {}),
+    document,
   };
 }
 
@@ -206,7 +209,7 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
     if (a.flag !== b.flag) emit({ id: `flag-renamed ${name} --${a.flag}`, command: name, flag: `--${a.flag}`, kind: "flag-renamed", severity: "breaking", reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`, before: `--${a.flag}`, after: `--${b.flag}`, api: apiSide(n, b) });
     flagChanges(name, a, b, apiSide(n, b), emit);
   }
-  for (const f of flags.removed) emit({ command: name, flag: `--${f.flag}`, kind: "flag-removed", severity: "breaking", reason: `\`${name}\` no longer has --${f.flag}: calls with it fail with UNKNOWN_FLAG.`, api: apiSide(o, f) });
+  for (const f of flags.removed) emit({ command: name, flag: `--${f.flag}`, kind: "flag-removed", severity: "breaking", reason: `\`${name}\` no longer has --${f.flag}: calls with it fail with UNKNOWN_FLAG.`, api: apiSide(o, f, "old") });
   for (const f of flags.added) {
     emit(f.required
       ? { command: name, flag: `--${f.flag}`, kind: "flag-added-required", severity: "breaking", reason: `\`${name}\` has a new required flag --${f.flag}: calls without it fail with MISSING_FLAG.`, api: apiSide(n, f) }
@@ -265,7 +268,7 @@ export function surfaceChanges(before: Surface, after: Surface): SurfaceChange[]
   // A command is the same one when its operation is: the operationId first, then method and path, then the name.
   const commands = pairBy(before.commands, after.commands, [(c) => c.operation.operationId, methodPath, (c) => c.name]);
   for (const [o, n] of commands.pairs) commandChanges(o, n, emit);
-  for (const c of commands.removed) emit({ command: c.name, kind: "command-removed", severity: "breaking", reason: `\`${c.name}\` is gone: calls of it fail with UNKNOWN_COMMAND.`, api: apiSide(c) });
+  for (const c of commands.removed) emit({ command: c.name, kind: "command-removed", severity: "breaking", reason: `\`${c.name}\` is gone: calls of it fail with UNKNOWN_COMMAND.`, api: apiSide(c, undefined, "old") });
   for (const c of commands.added) emit({ command: c.name, kind: "command-added", severity: "non-breaking", reason: `New command \`${c.name}\`${c.description ? `: ${c.description}` : ""}.`, api: apiSide(c) });
 
   // A Skill renamed keeps its description or its commands.

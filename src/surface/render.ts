@@ -5,7 +5,7 @@ import type { SurfaceDiff } from "./report.js";
 
 const LABEL = { breaking: "BREAKING", "non-breaking": "added", informational: "info" } as const;
 
-const apiText = (c: SurfaceChange) => (c.api ? `${c.api.operation}${c.api.parameter ? `, ${c.api.parameter}` : ""}${c.api.pointer ? ` at ${c.api.pointer}` : ""}` : "");
+const apiText = (c: SurfaceChange) => (c.api ? `${c.api.operation}${c.api.parameter ? `, ${c.api.parameter}` : ""}${c.api.pointer ? ` at ${c.api.pointer}` : ""}${c.api.document === "old" ? " (old document)" : ""}` : "");
 
 function summary(diff: SurfaceDiff): string {
   const { counts } = diff;
@@ -14,6 +14,7 @@ function summary(diff: SurfaceDiff): string {
 }
 
 function versionLine(diff: SurfaceDiff): string {
+  if (!diff.changes.length) return `Semver: no change; the version may stay ${diff.old.version} (the new candidate says ${diff.new.version})`;
   const should = diff.expectedVersion ? ` → at least ${diff.expectedVersion}` : "";
   return `Semver: ${diff.verdict}${should}; the new candidate says ${diff.new.version}${diff.versionFollows ? "" : " (VERSION_NOT_BUMPED)"}`;
 }

@@ -242,7 +242,7 @@ describe("inter diff on real public descriptions: Twilio Lookups v1 → v2", () 
     expect(changes.filter((c) => c.kind === "operation-changed")).toMatchObject([{ severity: "informational", api: { operation: "FetchPhoneNumber (GET /v2/PhoneNumbers/{PhoneNumber})", pointer: "#/paths/~1v2~1PhoneNumbers~1{PhoneNumber}/get" } }]);
     // v2 drops Type, AddOns and AddOnsData; its new query parameters are optional.
     expect(pick("flag-removed")).toEqual(["--add-ons", "--add-ons-data", "--type"]);
-    expect(changes.find((c) => c.flag === "--type")).toMatchObject({ severity: "breaking", api: { parameter: "query Type", pointer: "#/paths/~1v1~1PhoneNumbers~1{PhoneNumber}/get" } });
+    expect(changes.find((c) => c.flag === "--type")).toMatchObject({ severity: "breaking", api: { parameter: "query Type", pointer: "#/paths/~1v1~1PhoneNumbers~1{PhoneNumber}/get", document: "old" } });
     expect(pick("flag-added")).toEqual(expect.arrayContaining(["--first-name", "--last-name", "--date-of-birth"]));
     expect(pick("flag-added-required")).toEqual([]);
     // v1's carrier and add_ons are gone from the response; v2 adds line_type_intelligence and valid.

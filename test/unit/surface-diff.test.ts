@@ -4,7 +4,8 @@ import { surfaceChanges } from "../../src/surface/changes.js";
 import { applyIgnore } from "../../src/surface/ignore.js";
 import { changelogSection, diffMarkdown } from "../../src/surface/render.js";
 import { diffSurfaces } from "../../src/surface/report.js";
-import { skillCommands, type Surface } from "../../src/surface/surface.js";
+import { skillCommands, type Surface, surfaceOf } from "../../src/surface/surface.js";
+import type { InterError } from "../../src/core/errors.js";
 import { expectedVersion, followsVerdict } from "../../src/surface/verdict.js";
 
 /** The engine over two hand-made surfaces, one change at a time: each asserted by kind and class. */
@@ -236,5 +237,37 @@ describe("verdict, versions, ignore file and output", () => {
     expect(md).toContain("| **BREAKING** | `orders delete` is gone");
     expect(md).toContain("--a\\|b");
     expect(changelogSection(diff)).toMatch(/^## 1\.2\.3\n[\s\S]*- \*\*BREAKING\*\* `orders delete` is gone/);
+  });
+});
+
+describe("reading a package's files (untrusted)", () => {
+  const manifest = (groups: unknown) => JSON.stringify({ product: { name: "Shop", binary: "shop", version: "1.0.0" }, groups, skills: [{ name: "s", description: "d" }], rules: ["r"] });
+  const code = (files: Record<string, string>) => {
+    try {
+      surfaceOf("pkg", new Map(Object.entries(files)));
+      return "read";
+    } catch (error) {
+      return `${(error as InterError).code}: ${(error as Error).message}`;
+    }
+  };
+
+  it("refuses what `inter build` does not write, naming the file", () => {
+    expect(code({})).toMatch(/^CANDIDATE_INVALID: pkg: manifest.json is missing/);
+    expect(code({ "manifest.json": "{" })).toMatch(/^CANDIDATE_INVALID: pkg: manifest.json is not JSON/);
+    expect(code({ "manifest.json": manifest([{ name: "../../etc" }]) })).toMatch(/^CANDIDATE_INVALID: .*kebab-case/);
+    expect(code({ "manifest.json": manifest([{ name: "orders" }]) })).toMatch(/^CANDIDATE_INVALID: pkg: commands\/orders.json is missing/);
+    expect(code({ "manifest.json": manifest([{ name: "orders" }]), "commands/orders.json": JSON.stringify({ commands: [{ name: "orders list" }] }) })).toMatch(/commands\/orders.json: commands\[0\] lacks a name, path or operation/);
+  });
+
+  it("reads commands, Skills with their linked commands, rules and the package name", () => {
+    const c = command("orders list", { flags: [flag("status")] });
+    const s = surfaceOf("pkg", new Map(Object.entries({
+      "manifest.json": manifest([{ name: "orders" }]),
+      "package.json": JSON.stringify({ name: "shop-cli" }),
+      "commands/orders.json": JSON.stringify({ name: "orders", commands: [c] }),
+      "skills/s/SKILL.md": "---\nname: s\n---\n## Commands\n\n- `shop orders list --status <string>` — List\n",
+    })));
+    expect(s).toMatchObject({ product: { binary: "shop", version: "1.0.0", package: "shop-cli" }, skills: [{ name: "s", commands: ["orders list"] }], rules: ["r"] });
+    expect(s.commands.map((x) => x.name)).toEqual(["orders list"]);
   });
 });

@@ -19,8 +19,8 @@ export class DiffCommand extends BaseCommand {
   old = Option.String({ name: "old" });
   new = Option.String({ name: "new" });
   format = Option.String("--format", { description: "text (default) or markdown", validator: t.isEnum(["text", "markdown", "md"]) });
-  failOn = Option.String("--fail-on", { description: "breaking: exit 1 when a breaking change is not accepted", validator: t.isEnum(["breaking", "none"]) });
-  ignore = Option.String("--ignore", { description: "A file of accepted changes, each with its reason (schemas/diff-ignore.schema.json)" });
+  failOn = Option.String("--fail-on", { description: "breaking: exit 1 while a breaking change is not accepted by --ignore; none (default): exit 0", validator: t.isEnum(["breaking", "none"]) });
+  ignore = Option.String("--ignore", { description: "A JSON or YAML file of accepted changes, each with its reason (docs/diff.md)" });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();

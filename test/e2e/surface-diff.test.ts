@@ -258,3 +258,49 @@ describe("inter diff on real public descriptions: Twilio Lookups v1 → v2", () 
     expect(r.json.error.details.diff.changes.filter((c: { kind: string }) => c.kind === "flag-removed").length).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe("inter diff on real public descriptions: GitHub Enterprise Server 3.17 → 3.18 (@octokit/openapi)", () => {
+  const file = (v: string) => join(REPO, `node_modules/@octokit/openapi/generated/ghes-${v}.json`);
+  const operationIds = (v: string) => {
+    const doc = JSON.parse(readFileSync(file(v), "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    return new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId).filter((id): id is string => typeof id === "string")));
+  };
+  const project = (v: string) => {
+    const dir = makeProject({
+      "intermesh.config.ts": config(`{ product: { name: "GitHub", binary: "ghes", version: "1.0.0" }, inputs: { openapi: "openapi.json", context: "context.md" }, api: { credentialEnv: "GHES_TOKEN" } }`),
+      "context.md": "# GitHub\n\nGitHub Enterprise Server.\n\n## Tasks and scenarios\n\n### Open an issue\n\nOpen an issue in a repository.\n",
+    });
+    cpSync(file(v), join(dir, "openapi.json"));
+    return dir;
+  };
+  let diff: { verdict: string; changes: Array<{ kind: string; severity: string; command?: string; after?: string; api?: { operation: string } }> };
+
+  beforeAll(async () => {
+    const [a, b] = [project("3.17"), project("3.18")];
+    const built = await Promise.all([inter(a, ["build", "--json"]), inter(b, ["build", "--json"])]);
+    for (const r of built) expect(r.exitCode, r.stdout.slice(0, 2000)).toBe(0);
+    const r = await inter(a, ["diff", a, b, "--json"]);
+    expect(r.exitCode).toBe(0);
+    diff = r.json.data;
+  }, 300_000);
+
+  it("every operation the 3.18 document adds is one added command, none is removed, and no operation is both", () => {
+    const [before, after] = [operationIds("3.17"), operationIds("3.18")];
+    const added = [...after].filter((id) => !before.has(id)).sort();
+    const removed = [...before].filter((id) => !after.has(id));
+    const operationOf = (c: { api?: { operation: string } }) => c.api!.operation.split(" (")[0];
+    expect(diff.changes.filter((c) => c.kind === "command-added").map(operationOf).sort()).toEqual(added);
+    expect(diff.changes.filter((c) => c.kind === "command-removed").map(operationOf)).toEqual(removed);
+    expect(added.length).toBeGreaterThan(5);
+  });
+
+  it("commands whose names 3.18's new operations took are renames over their operation, breaking; the verdict is major", () => {
+    const renamed = diff.changes.filter((c) => c.kind === "command-renamed");
+    expect(renamed.length).toBeGreaterThan(0);
+    expect(renamed).toContainEqual(expect.objectContaining({ severity: "breaking", command: "secret-scanning review", after: "secret-scanning review-bypass", api: expect.objectContaining({ operation: "secret-scanning/review-bypass-request (PATCH /repos/{owner}/{repo}/bypass-requests/secret-scanning/{bypass_request_number})" }) }));
+    // The new optional query parameter hide_secret is a non-breaking flag on the alert commands.
+    expect(diff.changes.filter((c) => c.kind === "flag-added" && c.command?.startsWith("secret-scanning alerts")).every((c) => c.severity === "non-breaking")).toBe(true);
+    expect(diff.changes.filter((c) => c.severity === "breaking").map((c) => c.kind).every((k) => k === "command-renamed")).toBe(true);
+    expect(diff.verdict).toBe("major");
+  });
+});

@@ -35,7 +35,7 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 export function diffMarkdown(diff: SurfaceDiff): string {
   const icon = diff.unacceptedBreaking ? "🔴" : diff.counts.breaking ? "🟠" : "🟢";
   const lines = [
-    `### ${icon} CLI surface: ${diff.verdict} (${diff.old.binary} ${diff.old.version} → ${diff.new.version})`,
+    `### ${icon} CLI surface: ${diff.changes.length ? diff.verdict : "no change"} (${diff.old.binary} ${diff.old.version} → ${diff.new.version})`,
     "",
     `${summary(diff)}. ${versionLine(diff)}.`,
     "",

@@ -4,6 +4,7 @@
  * runtime/manifest.ts describes them). The package is untrusted input: every field is checked before it is used.
  */
 import { InterError } from "../core/errors.js";
+import { nestedDeeper } from "../core/json-depth.js";
 import type { Command, Flag, Manifest } from "../runtime/manifest.js";
 
 export interface SurfaceSkill {
@@ -30,13 +31,20 @@ const fail = (label: string, what: string): never => {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === "string";
 
+/** Far deeper than any manifest inter writes (a flag's default sits six levels down), shallow enough to compare safely. */
+const MAX_DEPTH = 256;
+
 function parseJson(label: string, path: string, text: string | undefined): unknown {
   if (text === undefined) return fail(label, `${path} is missing`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     return fail(label, `${path} is not JSON (${(error as Error).message})`);
   }
+  // Comparing values (defaults, enums) walks them recursively: a hostile nesting must not overflow the stack.
+  if (nestedDeeper(value, MAX_DEPTH)) fail(label, `${path} nests deeper than ${MAX_DEPTH} levels`);
+  return value;
 }
 
 function checkFlag(label: string, where: string, flag: unknown): Flag {

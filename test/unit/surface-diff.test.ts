@@ -255,6 +255,8 @@ describe("reading a package's files (untrusted)", () => {
     expect(code({})).toMatch(/^CANDIDATE_INVALID: pkg: manifest.json is missing/);
     expect(code({ "manifest.json": "{" })).toMatch(/^CANDIDATE_INVALID: pkg: manifest.json is not JSON/);
     expect(code({ "manifest.json": manifest([{ name: "../../etc" }]) })).toMatch(/^CANDIDATE_INVALID: .*kebab-case/);
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(code({ "manifest.json": manifest([{ name: "orders" }]), "commands/orders.json": `{"commands":[{"name":"a b","path":["a","b"],"operation":{"method":"GET","path":"/a"},"flags":[{"flag":"x","in":"query","wire":"x","type":"array","required":false,"default":${deep}}],"output":{"shape":"object"}}]}` })).toMatch(/^CANDIDATE_INVALID: pkg: commands\/orders.json nests deeper than 256 levels/);
     expect(code({ "manifest.json": manifest([{ name: "orders" }]) })).toMatch(/^CANDIDATE_INVALID: pkg: commands\/orders.json is missing/);
     expect(code({ "manifest.json": manifest([{ name: "orders" }]), "commands/orders.json": JSON.stringify({ commands: [{ name: "orders list" }] }) })).toMatch(/commands\/orders.json: commands\[0\] lacks a name, path or operation/);
   });

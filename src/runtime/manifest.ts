@@ -86,6 +86,8 @@ export interface Command {
   /** The operation also works without a credential: it is sent when set, never demanded. */
   authOptional?: boolean;
   hidden: boolean;
+  /** The document marks the operation deprecated (absent otherwise, and in candidates built before it was recorded). */
+  deprecated?: boolean;
   /** HTTP statuses the document declares for the operation (what errors it can answer with). */
   statuses?: string[];
 }

@@ -246,6 +246,7 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
   const [ea, eb] = [errorCodes(o), errorCodes(n)];
   for (const code of eb.filter((c) => !ea.includes(c))) emit({ id: `error-code-added ${name} ${code}`, command: name, kind: "error-code-added", severity: "non-breaking", reason: `\`${name}\` may now end with ${code} (exit ${EXIT[code] ?? 1}).`, after: code, api });
   for (const code of ea.filter((c) => !eb.includes(c))) emit({ id: `error-code-removed ${name} ${code}`, command: name, kind: "error-code-removed", severity: "informational", reason: `\`${name}\` no longer declares ${code} (exit ${EXIT[code] ?? 1}).`, before: code, api });
+  if (!!o.deprecated !== !!n.deprecated) emit({ command: name, kind: n.deprecated ? "command-deprecated" : "command-undeprecated", severity: "informational", reason: n.deprecated ? `\`${name}\` is deprecated in the API: it still runs; plan its replacement.` : `\`${name}\` is no longer deprecated.`, api });
   if (o.hidden !== n.hidden) emit({ command: name, kind: n.hidden ? "command-hidden" : "command-unhidden", severity: "informational", reason: n.hidden ? `\`${name}\` is hidden from help (it still runs).` : `\`${name}\` is listed in help again.`, api });
   outputChanges(name, o, n, api, emit);
 }

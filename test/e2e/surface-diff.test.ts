@@ -15,6 +15,7 @@ interface Shape {
   orderFields: string[];
   carts: boolean;
   cancelTask: string;
+  deprecateGet?: boolean;
 }
 
 const OLD: Shape = { listName: "orders list", statusValues: ["open", "closed"], limitRequired: false, orderFields: ["id", "status", "total"], carts: false, cancelTask: "Cancel an order" };
@@ -37,7 +38,7 @@ function openapi(s: Shape): string {
       },
     },
     "/orders/{orderId}": {
-      get: { operationId: "getOrder", tags: ["orders"], summary: "Get an order", parameters: [{ name: "orderId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": ok(order), "404": { description: "Not found" } } },
+      get: { operationId: "getOrder", tags: ["orders"], summary: "Get an order", ...(s.deprecateGet ? { deprecated: true } : {}), parameters: [{ name: "orderId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": ok(order), "404": { description: "Not found" } } },
     },
     "/orders/{orderId}/cancel": {
       post: { operationId: "cancelOrder", tags: ["orders"], summary: "Cancel an order", parameters: [{ name: "orderId", in: "path", required: true, schema: { type: "string" } }], responses: { "200": ok(order), "404": { description: "Not found" } } },
@@ -76,8 +77,8 @@ describe("inter diff between real candidates", () => {
     const built = await inter(oldDir, ["build", "--json"]);
     expect(built.exitCode, built.stdout).toBe(0);
     // The new version: a renamed command, an enum value dropped, a flag made required, a field dropped, a new
-    // command, and a Skill renamed. It names the old candidate as its baseline but keeps version 1.0.0.
-    newDir = shopProject({ listName: "orders browse", statusValues: ["open"], limitRequired: true, orderFields: ["id", "status"], carts: true, cancelTask: "Cancel a customer's order" }, "1.0.0", "published/cli.tgz");
+    // command, a deprecated operation, and a Skill renamed. It names the old candidate as its baseline but keeps version 1.0.0.
+    newDir = shopProject({ listName: "orders browse", statusValues: ["open"], limitRequired: true, orderFields: ["id", "status"], carts: true, cancelTask: "Cancel a customer's order", deprecateGet: true }, "1.0.0", "published/cli.tgz");
     mkdirSync(join(newDir, "published"));
     cpSync(tgz(oldDir), join(newDir, "published/cli.tgz"));
     compatibleDir = shopProject({ ...OLD, carts: true }, "1.1.0", "published/cli.tgz");
@@ -98,6 +99,7 @@ describe("inter diff between real candidates", () => {
     expect(byKind("flag-became-required")).toMatchObject([{ severity: "breaking", command: "orders browse", flag: "--limit" }]);
     expect(byKind("output-field-removed").map((c) => [c.command, c.field, c.severity])).toEqual(expect.arrayContaining([["orders get", "total", "breaking"], ["orders cancel", "total", "breaking"]]));
     expect(byKind("skill-renamed")).toMatchObject([{ severity: "breaking" }]);
+    expect(byKind("command-deprecated")).toMatchObject([{ severity: "informational", command: "orders get", api: { operation: "getOrder (GET /orders/{orderId})" } }]);
     // Nothing non-breaking is called breaking.
     expect(changes.filter((c) => c.severity === "breaking").map((c) => c.kind).sort()).toEqual(expect.arrayContaining(["command-renamed", "flag-became-required", "flag-enum-value-removed", "output-field-removed", "skill-renamed"]));
     expect(changes.filter((c) => c.severity === "breaking" && !["command-renamed", "flag-became-required", "flag-enum-value-removed", "output-field-removed", "skill-renamed"].includes(c.kind))).toEqual([]);

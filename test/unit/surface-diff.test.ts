@@ -88,6 +88,7 @@ describe("surface diff: commands", () => {
     expect(one(base, { ...base, jsonInput: true })).toEqual([{ kind: "json-input-added", severity: "non-breaking" }]);
     expect(one({ ...base, jsonInput: true }, base)).toEqual([{ kind: "json-input-removed", severity: "breaking" }]);
     expect(one(base, { ...base, hidden: true })).toEqual([{ kind: "command-hidden", severity: "informational" }]);
+    expect(one(base, { ...base, deprecated: true })).toEqual([{ kind: "command-deprecated", severity: "informational" }]);
   });
 
   it("paging added, removed and changed", () => {

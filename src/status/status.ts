@@ -167,7 +167,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
   const surface = config.targets?.cli?.baseline ? (latestData(project, "emit")?.baseline as import("../surface/baseline.js").BaselineSummary | undefined) : undefined;
   if (surface?.baseline === config.targets?.cli?.baseline && surface) {
-    report.last.surface = { baseline: surface.baseline, baseline_version: surface.baselineVersion, verdict: surface.verdict, expected_version: surface.expectedVersion ?? null, version_follows: surface.versionFollows, breaking: surface.counts.breaking, non_breaking: surface.counts.nonBreaking, informational: surface.counts.informational, highlights: surface.highlights };
+    report.last.surface = { baseline: surface.baseline, baseline_version: surface.baseline_version, verdict: surface.verdict, expected_version: surface.expected_version ?? null, version_follows: surface.version_follows, breaking: surface.counts.breaking, non_breaking: surface.counts.non_breaking, informational: surface.counts.informational, highlights: surface.highlights };
   }
   report.last.certification = (latestData(project, "inspect") as { level?: string } | undefined)?.level ?? null;
   const resultsFile = join(root, outDir(config), "eval", "results.json");

@@ -11,10 +11,10 @@ import { surfaceOf } from "./surface.js";
 
 export interface BaselineSummary {
   baseline: string;
-  baselineVersion: string;
+  baseline_version: string;
   verdict: SurfaceDiff["verdict"];
-  expectedVersion?: string;
-  versionFollows: boolean;
+  expected_version?: string;
+  version_follows: boolean;
   counts: SurfaceDiff["counts"];
   /** The first few changes, breaking first, for `inter status`. */
   highlights: string[];
@@ -32,17 +32,17 @@ export async function compareWithBaseline(files: Map<string, string>, path: stri
   const before = await readCandidate(path, label);
   const after = surfaceOf("this build", files);
   const diff = diffSurfaces(before, after);
-  const warnings = diff.versionFollows
+  const warnings = diff.version_follows
     ? []
-    : [`VERSION_NOT_BUMPED: product.version is ${diff.new.version}, but the changes since ${label} (${diff.old.version}) are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expectedVersion}. See \`inter diff ${label} ${candidate}\`.`];
+    : [`VERSION_NOT_BUMPED: product.version is ${diff.new.version}, but the changes since ${label} (${diff.old.version}) are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. See \`inter diff ${label} ${candidate}\`.`];
   const changelog = `# Changelog\n\nBreaking changes are marked **BREAKING**. Written by inter from the changes since the published ${diff.old.version}.\n\n${changelogSection(diff)}\n## ${diff.old.version}\n\n- The published baseline (${label}).\n`;
   return {
     summary: {
       baseline: label,
-      baselineVersion: diff.old.version,
+      baseline_version: diff.old.version,
       verdict: diff.verdict,
-      ...(diff.expectedVersion ? { expectedVersion: diff.expectedVersion } : {}),
-      versionFollows: diff.versionFollows,
+      ...(diff.expected_version ? { expected_version: diff.expected_version } : {}),
+      version_follows: diff.version_follows,
       counts: diff.counts,
       highlights: diff.changes.slice(0, 5).map((c) => `${c.severity}: ${c.reason}`),
     },

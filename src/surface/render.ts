@@ -9,14 +9,14 @@ const apiText = (c: SurfaceChange) => (c.api ? `${c.api.operation}${c.api.parame
 
 function summary(diff: SurfaceDiff): string {
   const { counts } = diff;
-  const parts = [count(counts.breaking, "breaking change"), count(counts.nonBreaking, "non-breaking change"), count(counts.informational, "informational change")];
+  const parts = [count(counts.breaking, "breaking change"), count(counts.non_breaking, "non-breaking change"), count(counts.informational, "informational change")];
   return `${parts.join(", ")}${counts.accepted ? ` (${count(counts.accepted, "accepted by the ignore file", "accepted by the ignore file")})` : ""}`;
 }
 
 function versionLine(diff: SurfaceDiff): string {
   if (!diff.changes.length) return `Semver: no change; the version may stay ${diff.old.version} (the new candidate says ${diff.new.version})`;
-  const should = diff.expectedVersion ? ` → at least ${diff.expectedVersion}` : "";
-  return `Semver: ${diff.verdict}${should}; the new candidate says ${diff.new.version}${diff.versionFollows ? "" : " (VERSION_NOT_BUMPED)"}`;
+  const should = diff.expected_version ? ` → at least ${diff.expected_version}` : "";
+  return `Semver: ${diff.verdict}${should}; the new candidate says ${diff.new.version}${diff.version_follows ? "" : " (VERSION_NOT_BUMPED)"}`;
 }
 
 export function diffText(diff: SurfaceDiff): string {
@@ -26,14 +26,14 @@ export function diffText(diff: SurfaceDiff): string {
     lines.push(`${LABEL[c.severity].padEnd(8)} ${c.reason}${c.accepted ? `  [accepted: ${c.accepted}]` : ""}`);
     lines.push(`         id: ${c.id}${c.api ? `; API: ${apiText(c)}` : ""}`);
   }
-  for (const u of diff.unusedIgnores) lines.push(`note     the ignore file accepts "${u.change}", which is not among the changes`);
+  for (const u of diff.unused_ignores) lines.push(`note     the ignore file accepts "${u.change}", which is not among the changes`);
   return `${lines.join("\n")}\n`;
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function diffMarkdown(diff: SurfaceDiff): string {
-  const icon = diff.unacceptedBreaking ? "🔴" : diff.counts.breaking ? "🟠" : "🟢";
+  const icon = diff.unaccepted_breaking ? "🔴" : diff.counts.breaking ? "🟠" : "🟢";
   const lines = [
     `### ${icon} CLI surface: ${diff.changes.length ? diff.verdict : "no change"} (${diff.old.binary} ${diff.old.version} → ${diff.new.version})`,
     "",
@@ -46,7 +46,7 @@ export function diffMarkdown(diff: SurfaceDiff): string {
   } else {
     lines.push("No change to the commands, flags, outputs, Skills or rules.");
   }
-  if (diff.unusedIgnores.length) lines.push("", ...diff.unusedIgnores.map((u) => `- The ignore file accepts \`${cell(u.change)}\`, which is not among the changes.`));
+  if (diff.unused_ignores.length) lines.push("", ...diff.unused_ignores.map((u) => `- The ignore file accepts \`${cell(u.change)}\`, which is not among the changes.`));
   return `${lines.join("\n")}\n`;
 }
 

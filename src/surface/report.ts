@@ -10,14 +10,14 @@ export interface SurfaceDiff {
   new: { candidate: string; binary: string; version: string };
   verdict: Verdict;
   /** The lowest version the new candidate may carry after the old one's; undefined when a version is not semver. */
-  expectedVersion?: string;
+  expected_version?: string;
   /** Whether the new candidate's version follows the verdict. */
-  versionFollows: boolean;
-  counts: { breaking: number; nonBreaking: number; informational: number; accepted: number };
+  version_follows: boolean;
+  counts: { breaking: number; non_breaking: number; informational: number; accepted: number };
   /** Breaking changes not accepted by the ignore file: what `--fail-on breaking` counts. */
-  unacceptedBreaking: number;
+  unaccepted_breaking: number;
   changes: Array<SurfaceChange & { accepted?: string }>;
-  unusedIgnores: IgnoreEntry[];
+  unused_ignores: IgnoreEntry[];
 }
 
 export function diffSurfaces(before: Surface, after: Surface, ignore: IgnoreEntry[] = []): SurfaceDiff {
@@ -30,16 +30,16 @@ export function diffSurfaces(before: Surface, after: Surface, ignore: IgnoreEntr
     old: { candidate: before.label, binary: before.product.binary, version: before.product.version },
     new: { candidate: after.label, binary: after.product.binary, version: after.product.version },
     verdict,
-    ...(expected ? { expectedVersion: expected } : {}),
-    versionFollows: expected ? followsVerdict(after.product.version, expected) : true,
+    ...(expected ? { expected_version: expected } : {}),
+    version_follows: expected ? followsVerdict(after.product.version, expected) : true,
     counts: {
       breaking: raw.filter((c) => c.severity === "breaking").length,
-      nonBreaking: raw.filter((c) => c.severity === "non-breaking").length,
+      non_breaking: raw.filter((c) => c.severity === "non-breaking").length,
       informational: raw.filter((c) => c.severity === "informational").length,
       accepted: changes.filter((c) => c.accepted).length,
     },
-    unacceptedBreaking: changes.filter((c) => c.severity === "breaking" && !c.accepted).length,
+    unaccepted_breaking: changes.filter((c) => c.severity === "breaking" && !c.accepted).length,
     changes,
-    unusedIgnores: unused,
+    unused_ignores: unused,
   };
 }

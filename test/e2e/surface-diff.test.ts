@@ -103,7 +103,7 @@ describe("inter diff between real candidates", () => {
     // Nothing non-breaking is called breaking.
     expect(changes.filter((c) => c.severity === "breaking").map((c) => c.kind).sort()).toEqual(expect.arrayContaining(["command-renamed", "flag-became-required", "flag-enum-value-removed", "output-field-removed", "skill-renamed"]));
     expect(changes.filter((c) => c.severity === "breaking" && !["command-renamed", "flag-became-required", "flag-enum-value-removed", "output-field-removed", "skill-renamed"].includes(c.kind))).toEqual([]);
-    expect(r.json.data).toMatchObject({ verdict: "major", expectedVersion: "2.0.0", versionFollows: false });
+    expect(r.json.data).toMatchObject({ verdict: "major", expected_version: "2.0.0", version_follows: false });
   });
 
   it("the gate: --fail-on breaking exits 1 on the breaking pair and 0 on the compatible one", async () => {
@@ -112,7 +112,7 @@ describe("inter diff between real candidates", () => {
     expect(breaking.json.error).toMatchObject({ code: "SURFACE_BREAKING", details: { diff: { verdict: "major" } } });
     const compatible = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(compatibleDir), "--fail-on", "breaking", "--json"]);
     expect(compatible.exitCode, compatible.stdout).toBe(0);
-    expect(compatible.json.data).toMatchObject({ verdict: "minor", expectedVersion: "1.1.0", versionFollows: true, counts: { breaking: 0 } });
+    expect(compatible.json.data).toMatchObject({ verdict: "minor", expected_version: "1.1.0", version_follows: true, counts: { breaking: 0 } });
     const human = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(newDir), "--fail-on", "breaking"]);
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toContain("BREAKING `orders list` is now `orders browse`");
@@ -140,7 +140,7 @@ describe("inter diff between real candidates", () => {
     writeFiles(dir, { "accept.yaml": `format: intermesh-diff-ignore/1\naccept:\n${ids.map((id) => `  - change: ${JSON.stringify(id)}\n    reason: Announced to integrators in the 2.0 notes\n`).join("")}` });
     const r = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(newDir), "--fail-on", "breaking", "--ignore", join(dir, "accept.yaml"), "--json"]);
     expect(r.exitCode, r.stdout).toBe(0);
-    expect(r.json.data).toMatchObject({ verdict: "major", unacceptedBreaking: 0, counts: { accepted: ids.length } });
+    expect(r.json.data).toMatchObject({ verdict: "major", unaccepted_breaking: 0, counts: { accepted: ids.length } });
     // All but one accepted: the gate still fails, naming the one left.
     writeFiles(dir, { "some.json": JSON.stringify({ format: "intermesh-diff-ignore/1", accept: ids.slice(1).map((change) => ({ change, reason: "Accepted in review" })) }) });
     const some = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(newDir), "--fail-on", "breaking", "--ignore", join(dir, "some.json"), "--json"]);

@@ -45,7 +45,7 @@ describe("surface diff: commands", () => {
   it("an unchanged surface has no change and a patch verdict that keeps the version", () => {
     const diff = diffSurfaces(surface([command("orders list")]), surface([command("orders list")]));
     expect(diff.changes).toEqual([]);
-    expect(diff).toMatchObject({ verdict: "patch", expectedVersion: "1.2.3", versionFollows: true });
+    expect(diff).toMatchObject({ verdict: "patch", expected_version: "1.2.3", version_follows: true });
   });
 
   it("a command renamed over the same operationId is one breaking rename, not remove + add", () => {
@@ -65,10 +65,10 @@ describe("surface diff: commands", () => {
   it("a command removed is breaking, one added is not; the verdict follows", () => {
     const removed = diffSurfaces(surface([command("orders list"), command("orders delete")]), surface([command("orders list")]));
     expect(removed.changes).toMatchObject([{ kind: "command-removed", severity: "breaking", command: "orders delete", api: { operation: "orders_delete (GET /orders)" } }]);
-    expect(removed).toMatchObject({ verdict: "major", expectedVersion: "2.0.0", versionFollows: false });
+    expect(removed).toMatchObject({ verdict: "major", expected_version: "2.0.0", version_follows: false });
     const added = diffSurfaces(surface([command("orders list")]), surface([command("orders list"), command("carts list")]));
     expect(added.changes).toMatchObject([{ kind: "command-added", severity: "non-breaking", command: "carts list" }]);
-    expect(added).toMatchObject({ verdict: "minor", expectedVersion: "1.3.0" });
+    expect(added).toMatchObject({ verdict: "minor", expected_version: "1.3.0" });
   });
 
   it("the same operation under a new path is informational and names both sides of the API", () => {
@@ -225,9 +225,9 @@ describe("verdict, versions, ignore file and output", () => {
     const before = surface([command("orders list"), command("orders delete")]);
     const after = surface([command("orders list")]);
     const diff = diffSurfaces(before, after, [{ change: "command-removed orders delete", reason: "Announced in March" }, { change: "flag-removed x --y", reason: "old" }]);
-    expect(diff).toMatchObject({ verdict: "major", unacceptedBreaking: 0, counts: { breaking: 1, accepted: 1 } });
+    expect(diff).toMatchObject({ verdict: "major", unaccepted_breaking: 0, counts: { breaking: 1, accepted: 1 } });
     expect(diff.changes[0]!.accepted).toBe("Announced in March");
-    expect(diff.unusedIgnores).toEqual([{ change: "flag-removed x --y", reason: "old" }]);
+    expect(diff.unused_ignores).toEqual([{ change: "flag-removed x --y", reason: "old" }]);
     expect(applyIgnore(diff.changes, []).changes[0]!.id).toBe("command-removed orders delete");
   });
 

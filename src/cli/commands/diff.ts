@@ -35,10 +35,10 @@ export class DiffCommand extends BaseCommand {
     const after = await readCandidate(resolve(cwd, this.new), this.new);
     const diff = diffSurfaces(before, after, ignore);
     const text = this.format === "markdown" || this.format === "md" ? diffMarkdown(diff) : diffText(diff);
-    if (this.failOn === "breaking" && diff.unacceptedBreaking) {
+    if (this.failOn === "breaking" && diff.unaccepted_breaking) {
       if (!this.json) process.stdout.write(text);
       const ids = diff.changes.filter((c) => c.severity === "breaking" && !c.accepted).map((c) => c.id);
-      throw new InterError("SURFACE_BREAKING", `${diff.unacceptedBreaking} breaking ${diff.unacceptedBreaking === 1 ? "change" : "changes"} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""}.`, "Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and bump the major version.", { diff });
+      throw new InterError("SURFACE_BREAKING", `${diff.unaccepted_breaking} breaking ${diff.unaccepted_breaking === 1 ? "change" : "changes"} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""}.`, "Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and bump the major version.", { diff });
     }
     return { data: diff, human: text };
   }

@@ -35,7 +35,9 @@ export async function compareWithBaseline(files: Map<string, string>, path: stri
   const warnings = diff.version_follows
     ? []
     : [`VERSION_NOT_BUMPED: product.version is ${diff.new.version}, but the changes since ${label} (${diff.old.version}) are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. See \`inter diff ${label} ${candidate}\`.`];
-  const changelog = `# Changelog\n\nBreaking changes are marked **BREAKING**. Written by inter from the changes since the published ${diff.old.version}.\n\n${changelogSection(diff)}\n## ${diff.old.version}\n\n- The published baseline (${label}).\n`;
+  // Two headings of one version would say two things about it: the baseline's own entry only when the version moved.
+  const published = diff.old.version === diff.new.version ? "" : `\n## ${diff.old.version}\n\n- The published baseline (${label}).\n`;
+  const changelog = `# Changelog\n\nBreaking changes are marked **BREAKING**. Written by inter from the changes since the published ${diff.old.version}.\n\n${changelogSection(diff)}${published}`;
   return {
     summary: {
       baseline: label,

@@ -4,7 +4,8 @@
  * or a project folder, which means its built dist/cli.tgz.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { CONFIG_NAMES } from "../config/names.js";
 import { InterError } from "../core/errors.js";
 import { checkTarball, MAX_ENTRY_BYTES } from "../inspect/tarball.js";
 import { type Surface, surfaceFile, surfaceOf } from "./surface.js";
@@ -12,7 +13,6 @@ import { type Surface, surfaceFile, surfaceOf } from "./surface.js";
 /** What `surfaceOf` may read in all: a generated manifest of 20,000 operations stays far below it. */
 const MAX_READ_BYTES = 128 * 1024 * 1024;
 
-const CONFIG_FILES = ["intermesh.config.ts", "intermesh.config.mts", "intermesh.config.js", "intermesh.config.mjs"];
 
 async function tarballFiles(file: string): Promise<Map<string, string>> {
   await checkTarball(file);
@@ -70,10 +70,11 @@ export function locateCandidate(path: string, label = path): { kind: "tarball" |
   if (statSync(path).isFile()) return { kind: "tarball", path };
   if (existsSync(join(path, "manifest.json"))) return { kind: "folder", path };
   if (existsSync(join(path, "package", "manifest.json"))) return { kind: "folder", path: join(path, "package") };
-  if (CONFIG_FILES.some((f) => existsSync(join(path, f)))) {
+  // The command resolves a project's configured outDir first (cli/commands/diff.ts); dist/ is the default.
+  if (CONFIG_NAMES.some((f) => existsSync(join(path, f)))) {
     const tgz = join(path, "dist", "cli.tgz");
     if (existsSync(tgz)) return { kind: "tarball", path: tgz };
-    throw new InterError("INPUT_NOT_FOUND", `${label} is a project folder without a built candidate (${relative(process.cwd(), tgz) || tgz} is missing).`, "Run `inter build` there first, or name its cli.tgz.", { candidate: label });
+    throw new InterError("INPUT_NOT_FOUND", `${label} is a project folder without a built candidate.`, "Run `inter build` there first, or name its cli.tgz.", { candidate: label });
   }
   throw new InterError("CANDIDATE_INVALID", `${label} is neither a cli.tgz, a package folder (manifest.json) nor a project folder (intermesh.config.ts).`, "Name a cli.tgz that `inter build` made, or the folder it was unpacked to.", { candidate: label });
 }

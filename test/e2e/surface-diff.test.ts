@@ -123,6 +123,14 @@ describe("inter diff between real candidates", () => {
     const r = await inter(oldDir, ["diff", "dist/package", newDir, "--json"]);
     expect(r.exitCode, r.stdout).toBe(0);
     expect(r.json.data).toMatchObject({ verdict: "major", new: { candidate: newDir } });
+    // A project folder means the cli.tgz of its configured outDir.
+    const other = makeProject({ "intermesh.config.ts": config(`{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "out" } } }`) });
+    mkdirSync(join(other, "out"));
+    cpSync(tgz(newDir), join(other, "out/cli.tgz"));
+    const configured = await inter(oldDir, ["diff", ".", other, "--json"]);
+    expect(configured.json.data).toMatchObject({ verdict: "major", new: { candidate: other } });
+    const unbuilt = await inter(oldDir, ["diff", ".", makeProject({ "intermesh.config.ts": config(`{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "openapi.json", context: "context.md" } }`) }), "--json"]);
+    expect([unbuilt.exitCode, unbuilt.json.error.code]).toEqual([2, "INPUT_NOT_FOUND"]);
   });
 
   it("prints Markdown for a pull-request comment", async () => {

@@ -1,7 +1,10 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { InterError } from "../../core/errors.js";
+import { INTER_BUILD } from "../../core/version.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 
 export class DiffCommand extends BaseCommand {
@@ -9,7 +12,7 @@ export class DiffCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "What changed for the agents between two candidates: commands, flags, outputs, errors, Skills, with a semver verdict",
     details:
-      "OLD and NEW are candidates: a cli.tgz, an unpacked package folder, or a project folder (meaning its dist/cli.tgz). Each change is breaking, non-breaking or informational, with the operation and its place in the OpenAPI document when the candidate records them. The verdict is major, minor or patch. --fail-on breaking exits 1 while a breaking change is not accepted by the --ignore file (docs/diff.md); --format markdown prints a pull-request comment.",
+      "OLD and NEW are candidates: a cli.tgz, an unpacked package folder, or a project folder (meaning the cli.tgz its last build wrote). Each change is breaking, non-breaking or informational, with the operation and its place in the OpenAPI document when the candidate records them. The verdict is major, minor or patch. --fail-on breaking exits 1 while a breaking change is not accepted by the --ignore file (docs/diff.md); --format markdown prints a pull-request comment.",
     examples: [
       ["Compare the published candidate with this build", "inter diff published/cli.tgz dist/cli.tgz"],
       ["Gate a pull request", "inter diff published/cli.tgz dist/cli.tgz --fail-on breaking --ignore diff-ignore.yaml"],
@@ -31,8 +34,8 @@ export class DiffCommand extends BaseCommand {
       import("../../surface/ignore.js"),
     ]);
     const ignore = this.ignore ? await loadIgnoreFile(resolve(cwd, this.ignore), this.ignore) : [];
-    const before = await readCandidate(resolve(cwd, this.old), this.old);
-    const after = await readCandidate(resolve(cwd, this.new), this.new);
+    const before = await readCandidate(await builtCandidate(resolve(cwd, this.old)), this.old);
+    const after = await readCandidate(await builtCandidate(resolve(cwd, this.new)), this.new);
     const diff = diffSurfaces(before, after, ignore);
     const text = this.format === "markdown" || this.format === "md" ? diffMarkdown(diff) : diffText(diff);
     if (this.failOn === "breaking" && diff.unaccepted_breaking) {
@@ -42,4 +45,15 @@ export class DiffCommand extends BaseCommand {
     }
     return { data: diff, human: text };
   }
+}
+
+/** A project folder means the cli.tgz its config builds (`targets.cli.outDir`); anything else is read as it is. */
+async function builtCandidate(path: string): Promise<string> {
+  const { CONFIG_NAMES } = await import("../../config/load.js");
+  if (!existsSync(path) || !statSync(path).isDirectory() || existsSync(join(path, "manifest.json")) || !CONFIG_NAMES.some((name) => existsSync(join(path, name)))) return path;
+  const [{ loadConfig }, { outDir }] = await Promise.all([import("../../config/load.js"), import("../../tasks/design.js")]);
+  const loaded = await loadConfig({ cwd: path, version: INTER_BUILD });
+  const tgz = join(loaded.root, outDir(loaded.config), "cli.tgz");
+  // Without a build, the folder is passed on and refused with a message that says to build it.
+  return existsSync(tgz) ? tgz : path;
 }

@@ -11,6 +11,7 @@ import { EvalRunCommand } from "./commands/eval/run.js";
 import { EvalReviewTriggersCommand, EvalTriggersCommand } from "./commands/eval/triggers.js";
 import { EvalValidateCommand } from "./commands/eval/validate.js";
 import { DesignSuggestCommand } from "./commands/design.js";
+import { DiffCommand } from "./commands/diff.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
 import { InitCommand, SetupCommand } from "./commands/init.js";
@@ -23,7 +24,7 @@ import { commandHelpText, groupHelpText, namedFlag, rootHelpText } from "./help.
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
-const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

@@ -43,7 +43,7 @@ const isConfig = t.isObject({
   ),
   targets: t.isOptional(
     t.isObject({
-      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty) })),
+      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty), baseline: t.isOptional(nonEmpty) })),
       eval: t.isOptional(
         t.isObject({
           plan: nonEmpty,

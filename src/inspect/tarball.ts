@@ -1,7 +1,7 @@
 import { InterError } from "../core/errors.js";
 import { count } from "../core/words.js";
 
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
 

@@ -2,7 +2,7 @@ import * as t from "typanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import { findConfig } from "../../../config/names.js";
+import { projectCandidate } from "../../candidate.js";
 import type { Receipt } from "../../../inspect/receipt.js";
 import type { CandidateTree } from "../../../plan/validate.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -61,17 +61,9 @@ export async function findCandidate(planDir: string, given: string | undefined, 
     return { tgz, missing: "" };
   }
   if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
-  const configFile = findConfig(planDir);
-  if (!configFile) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
-  let out = "dist";
-  try {
-    const [{ loadConfig }, { outDir }] = await Promise.all([import("../../../config/load.js"), import("../../../tasks/design.js")]);
-    out = outDir((await loadConfig({ cwd: dirname(configFile), config: configFile, version: INTER_BUILD })).config);
-  } catch {
-    // The plan is still validated, against the default layout.
-  }
-  const built = join(dirname(configFile), out, "cli.tgz");
-  return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${built} is not built yet (inter build)` };
+  const project = await projectCandidate(planDir, { up: true });
+  if (!project) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
+  return project.built ? { tgz: project.tgz, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${project.tgz} is not built yet (inter build)` };
 }
 
 /** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */

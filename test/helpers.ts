@@ -97,8 +97,21 @@ export function startTime(pid: number): string | undefined {
   }
 }
 
-/** Whether the process that had `pid` when `born` was read still runs (pids are reused fast on a busy machine). */
-export const stillRunning = (pid: number, born: string | undefined) => alive(pid) && startTime(pid) === born;
+/** The process's state letter from /proc (R, S, Z, …), when it exists. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the process that had `pid` when `born` was read still runs (pids are reused fast on a busy machine). A
+ * zombie does not run: a killed grandchild is reparented to PID 1, which in a container may never reap it.
+ */
+export const stillRunning = (pid: number, born: string | undefined) => alive(pid) && startTime(pid) === born && stateOf(pid) !== "Z";
 
 export function alive(pid: number): boolean {
   try {

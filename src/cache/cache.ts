@@ -86,8 +86,7 @@ export class LocalCache implements Cache {
   }
 
   latest(taskId: string): TaskRecord | undefined {
-    const pointer = this.store.readLatest(taskId);
-    return pointer ? this.store.readRecord(taskId, pointer.fingerprint) : undefined;
+    return this.store.latestRecord(taskId);
   }
 
   markLatest(taskId: string, fingerprint: string): void {

@@ -161,6 +161,12 @@ export class Store {
     return readPointer(this.latestPath(taskId)) ?? (this.owner ? readPointer(this.latestPath(taskId, "")) : undefined);
   }
 
+  /** The task's newest record in this project: what "why did it run" compares with, what status reports. */
+  latestRecord(taskId: string): TaskRecord | undefined {
+    const pointer = this.readLatest(taskId);
+    return pointer ? this.readRecord(taskId, pointer.fingerprint) : undefined;
+  }
+
   /** `task\0fingerprint` of the newest record of every task, for every project that shares this store. */
   allLatest(): Set<string> {
     const out = new Set<string>();

@@ -1,7 +1,7 @@
 import type { Cli } from "clipanion";
 
 /** Flags every command takes (BaseCommand): listed once, not on every command. */
-export const GLOBAL_FLAGS = new Set(["--json", "--config", "--cwd", "--concurrency", "--force"]);
+const GLOBAL_FLAGS = new Set(["--json", "--config", "--cwd", "--concurrency", "--force"]);
 
 /** Names for the values flags take, where clipanion would print `#0`. */
 const PLACEHOLDERS: Record<string, string> = {
@@ -64,7 +64,7 @@ export function rootHelpText(cli: Cli, header: string): string {
  * their `--no-` form does. Read from the command's own option declarations (clipanion keeps the default in the
  * option's transformer), so a new default-on flag needs no list here; anything unexpected yields none.
  */
-export function defaultOnFlags(command: (new () => object) | undefined): Set<string> {
+function defaultOnFlags(command: (new () => object) | undefined): Set<string> {
   const on = new Set<string>();
   if (!command) return on;
   try {

@@ -8,8 +8,10 @@ import { EvalMergeCommand } from "./commands/eval/merge.js";
 import { EvalNewCommand } from "./commands/eval/new.js";
 import { EvalReportCommand } from "./commands/eval/report.js";
 import { EvalRunCommand } from "./commands/eval/run.js";
+import { EvalReviewTriggersCommand, EvalTriggersCommand } from "./commands/eval/triggers.js";
 import { EvalValidateCommand } from "./commands/eval/validate.js";
 import { DesignSuggestCommand } from "./commands/design.js";
+import { DiffCommand } from "./commands/diff.js";
 import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
 import { InitCommand, SetupCommand } from "./commands/init.js";
@@ -22,7 +24,7 @@ import { commandHelpText, groupHelpText, namedFlag, rootHelpText } from "./help.
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
-const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading
@@ -86,7 +88,7 @@ const GLOBAL_VALUES = new Set(["--config", "--cwd", "--concurrency"]);
  * The argv clipanion parses: `--project-dir` (Intermesh 0.1's name) is `--cwd`, and global flags given before the
  * command (`inter --json status`, as 0.1's Skills write it) move behind its words.
  */
-export function normalizeArgv(argv: string[]): string[] {
+function normalizeArgv(argv: string[]): string[] {
   const renamed = argv.map((a) => (a === "--project-dir" ? "--cwd" : a.startsWith("--project-dir=") ? `--cwd=${a.slice("--project-dir=".length)}` : a));
   const leading: string[] = [];
   let i = 0;

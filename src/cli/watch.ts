@@ -61,8 +61,7 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
   for (const p of patterns) if (!isGlob(p)) files.add(resolve(root, p));
   const produced = new Set<string>();
   for (const id of ids) {
-    const latest = project.store.readLatest(id);
-    const record = latest && project.store.readRecord(id, latest.fingerprint);
+    const record = project.store.latestRecord(id);
     if (!record) continue;
     for (const path of Object.keys(record.key.reads ?? {})) files.add(resolve(root, path));
     for (const output of record.outputs) produced.add(resolve(root, output.path));

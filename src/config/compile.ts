@@ -29,7 +29,7 @@ const digest = (data: string | Buffer) => createHash("sha1").update(data).digest
 /** `intermesh` in a config is always this running copy, so configs work without a local install. */
 async function selfModule(): Promise<string> {
   // This code may sit in lib/, lib/chunks/ (bundled) or src/config/ (tests of the source). Only a cold compile asks.
-  const { shippedFile } = await import("../core/package-files.js");
+  const { shippedFile } = await import("../core/shipped-files.js");
   try {
     return shippedFile("lib/index.js");
   } catch {

@@ -87,6 +87,12 @@ export interface TargetsConfig {
      * @default `"dist"`
      */
     outDir?: string;
+    /**
+     * The last published candidate (a cli.tgz or an unpacked package folder, relative to the project): the build
+     * compares the new one with it, writes CHANGELOG.md from the changes, and warns VERSION_NOT_BUMPED when
+     * `product.version` does not follow the semver verdict (docs/diff.md).
+     */
+    baseline?: string;
   };
   /** The evaluation run by `inter run eval` (docs/evaluation.md). */
   eval?: {

@@ -43,7 +43,7 @@ const isConfig = t.isObject({
   ),
   targets: t.isOptional(
     t.isObject({
-      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty) })),
+      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty), baseline: t.isOptional(nonEmpty) })),
       eval: t.isOptional(
         t.isObject({
           plan: nonEmpty,
@@ -162,6 +162,3 @@ export function validateConfig(value: unknown, file: string): InterConfig {
     { file, issues },
   );
 }
-
-/** Unknown task ids in deps and cycles are config errors too, but need the graph; see graph/build-graph.ts. */
-export const USER_TASK_ID = TASK_ID;

@@ -1,5 +1,5 @@
 /** Levenshtein distance: what "did you mean" ranks by (the generated CLI's runtime and inter's own CLI share it). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;

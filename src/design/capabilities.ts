@@ -1,7 +1,7 @@
 import { plainTexts } from "./descriptions.js";
 import type { CommandsPlan, SkillsPlan } from "./types.js";
 
-export const CAPABILITIES_SCHEMA_VERSION = "1.0.0";
+const CAPABILITIES_SCHEMA_VERSION = "1.0.0";
 
 /**
  * capabilities.json (schemas/capabilities.schema.json): the command plan and the skills plan, joined, with every

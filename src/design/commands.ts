@@ -1,14 +1,18 @@
 import { credentialEnv } from "../config/credential.js";
 import type { InterConfig } from "../config/types.js";
 import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
+import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../runtime/args.js";
 import { kebab } from "./names.js";
 import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { chooseAuth, flagStyle, planScheme } from "./wire.js";
 import { commandText } from "./descriptions.js";
 
-/** Flags every generated command already has (docs/generated-cli.md); API parameters may not take them. */
-export const RESERVED_FLAGS = new Set(["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "fields", "json", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact", "max-pages"]);
+/**
+ * Flags every generated command already has (the runtime's own list), and `--json`, which agents type out of habit;
+ * API parameters may not take them.
+ */
+export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, ...GLOBAL_VALUES, "json"]);
 /** Top-level words the runtime owns. */
 export const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */

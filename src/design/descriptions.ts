@@ -7,7 +7,7 @@ import { clip, lead, plainText } from "./plain-text.js";
  */
 export const COMMAND_TEXT = 300;
 export const FLAG_TEXT = 200;
-export const GROUP_TEXT = 300;
+const GROUP_TEXT = 300;
 export const DETAILS_TEXT = 16 * 1024;
 
 /** A help line and, when the document says more, the full plain text. */
@@ -44,8 +44,8 @@ export function flagText(raw: string | undefined): Partial<Described> {
 }
 
 /** A group's (or the product's) description: plain text; a group's on one line within GROUP_TEXT. */
-export const groupText = (raw: string) => clip(oneLine(plainText(raw)), GROUP_TEXT);
-export const productText = (raw: string) => plainText(raw);
+const groupText = (raw: string) => clip(oneLine(plainText(raw)), GROUP_TEXT);
+const productText = (raw: string) => plainText(raw);
 
 interface Texts {
   product: { description: string };

@@ -11,13 +11,6 @@ export function kebab(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-/** Removes from `words` the hyphen-separated tokens already said by `context` (`users users-list` → `list`). */
-export function withoutRepeats(word: string, context: string[]): string {
-  const said = new Set(context.flatMap((c) => c.split("-")).flatMap((t) => [t, singular(t)]));
-  const kept = word.split("-").filter((t) => t && !said.has(t) && !said.has(singular(t)));
-  return kept.join("-");
-}
-
 export function singular(word: string): string {
   if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
   // addresses, statuses, boxes, batches, wishes drop "es"; services, usecases, releases only their "s".

@@ -3,11 +3,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { InterError } from "../core/errors.js";
 import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 import { emptyOverlay, type Overlay } from "./overlay.js";
 
-/** The overlay file's default place in the project (design.overlay in the config moves it). */
-export const DEFAULT_OVERLAY = "intermesh.overlay.json";
 /** Largest overlay read: a reviewed file of names and sentences, not a data set. */
 const MAX_OVERLAY_BYTES = 8 * 1024 * 1024;
 

@@ -64,7 +64,7 @@ export function operationFragment(op: Operation, name: string) {
 }
 
 /** The brief as every group request sees it: the product and the titles of the tasks users do. */
-export function briefSlice(skills: SkillsPlan) {
+function briefSlice(skills: SkillsPlan) {
   return { product: skills.product.name, description: trim(skills.product.description, 600) ?? "", tasks: skills.skills.map((s) => s.title) };
 }
 
@@ -116,7 +116,7 @@ const WORD = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** Why a text may not ship, or undefined: control characters, markup, a credential-looking value, too long. */
-export function unfitText(text: string, max: number, secrets: string[] = []): string | undefined {
+function unfitText(text: string, max: number, secrets: string[] = []): string | undefined {
   if (!text.trim()) return "it is empty";
   if (text.length > max) return `it is ${text.length} characters, over ${max}`;
   if (CONTROL.test(text)) return "it holds control characters";
@@ -128,7 +128,7 @@ export function unfitText(text: string, max: number, secrets: string[] = []): st
 }
 
 /** Why a name may not be used, or undefined. `taken` holds the names other commands already have. */
-export function unfitName(name: string, taken: Set<string>): string | undefined {
+function unfitName(name: string, taken: Set<string>): string | undefined {
   const words = name.trim().split(/\s+/);
   if (words.length < 2 || words.length > 3) return `"${name}" has ${words.length} words; a command name has two or three`;
   if (!words.every((w) => WORD.test(w))) return `"${name}" is not kebab-case words (a-z, 0-9, single hyphens)`;
@@ -145,13 +145,16 @@ export function unfitName(name: string, taken: Set<string>): string | undefined 
  * The rules' plans with the overlay applied: each current, valid entry replaces the rules' name, description, flag
  * descriptions or Skill text; everything else stays as the rules made it. Renames follow into the Skills' links.
  */
-export function applyOverlay(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
+export function applyOverlay(readModel: () => OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
   const report: OverlayReport = { applied: [], rejected: [], stale: [] };
+  // An empty overlay (most builds, and every watch cycle without one) changes nothing: no copy, no model read.
+  if (!Object.keys(overlay.groups).length && !Object.keys(overlay.skills).length) return { commands, skills, report };
   const out: CommandsPlan = structuredClone(commands);
   const outSkills: SkillsPlan = structuredClone(skills);
   const renamed = new Map<string, string>();
   const groupEntries = Object.entries(overlay.groups);
   if (groupEntries.length) {
+    const model = readModel();
     const current = new Map<string, GroupQuestion>();
     // Keys are computed with the model each entry names: an entry from another model is as current as its inputs.
     for (const [group, entry] of groupEntries) {

@@ -24,7 +24,7 @@ const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delet
  * A light suffix stemmer, so a noun and its verb share a stem ("bookings", "booking", "booked" → "book";
  * "availability", "available" → "avail"). Short words are left alone.
  */
-export function stem(word: string): string {
+function stem(word: string): string {
   let w = singular(word);
   for (const [suffix, keep] of [["ability", 4], ["ibility", 4], ["able", 4], ["ible", 4], ["ation", 4], ["ing", 3], ["ed", 3], ["er", 4], ["ment", 4]] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= keep) {
@@ -162,7 +162,18 @@ interface CommandIndex {
   idf: Map<string, number>;
 }
 
+/** Indexes by plan: a watch cycle that changes only the brief links its tasks against the same commands. */
+const indexes = new WeakMap<CommandSpec[], CommandIndex>();
+
 function indexCommands(commands: CommandSpec[]): CommandIndex {
+  const known = indexes.get(commands);
+  if (known) return known;
+  const index = buildIndex(commands);
+  indexes.set(commands, index);
+  return index;
+}
+
+function buildIndex(commands: CommandSpec[]): CommandIndex {
   const visible = commands.filter((c) => !c.hidden);
   const terms = visible.map((c) => commandTerms(c));
   // Words most commands share (the product's own name, "api") say little about which command a task needs.
@@ -195,7 +206,7 @@ function describe(task: BriefTask, others: Array<{ name: string; title: string }
   return text;
 }
 
-export function skillName(title: string, taken: Set<string>): string {
+function skillName(title: string, taken: Set<string>): string {
   const base = (kebab(title) || "task").slice(0, 64).replace(/-+$/, "");
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 64 - String(n).length - 1).replace(/-+$/, "")}-${n}`;

@@ -141,7 +141,7 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   });
 
   // Skills are asked about with the names the overlay gives (rejected entries fall back to the rules' names).
-  const named = applyOverlay(model, commands, skills, { ...overlay, skills: {} }, secrets);
+  const named = applyOverlay(() => model, commands, skills, { ...overlay, skills: {} }, secrets);
   const skillQs = skillQuestions(named.skills, named.commands, options.modelName);
   // Keys are of what the rules' design says: that is what the build checks them against.
   const ruleKeys = new Map(skillQuestions(skills, commands, options.modelName).map((q) => [q.skill, q.key]));
@@ -158,7 +158,7 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
 }
 
 /** Keys in a fixed order, so the file diffs well in review and its hash depends on content alone. */
-export function sortOverlay(overlay: Overlay): Overlay {
+function sortOverlay(overlay: Overlay): Overlay {
   const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   return { format: overlay.format, groups: sorted(Object.fromEntries(Object.entries(overlay.groups).map(([k, g]) => [k, { ...g, commands: sorted(g.commands) }]))), skills: sorted(overlay.skills) };
 }

@@ -50,7 +50,7 @@ export const HTTP_METHOD_WORDS = new Set(["post", "put", "patch", "head", "optio
 const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", patch: "update" };
 
 /** Function words: nothing a name needs (`get-a-list-of-current-users` → `list-current-users`). */
-export const STOP_WORDS = new Set(
+const STOP_WORDS = new Set(
   `a an the of for to by with in on and or from at into onto as is are be been being was were its it this that these those via per
   if whether than then so such your my our their his her them they you we me i which who whom whose what when where how all any
   some each every either neither both no not only own same just do does did can could should would will may might must has have had`.split(/\s+/),
@@ -146,11 +146,6 @@ export function derivedFrom(noun: string, verb: string): boolean {
   if (/^un[a-z]{3,}/.test(verb) && derivedFrom(noun, verb.slice(2))) return true;
   const stem = verb.endsWith("e") ? verb.slice(0, -1) : verb;
   return noun.startsWith(stem) && /^(e?s|e?rs?|ings?|e?ments?|e?ions?|ations?|als?|ing)?$/.test(noun.slice(stem.length)) && noun.length - stem.length <= 6;
-}
-
-/** Tokens that are shared by meaning, singular or plural alike. */
-export function sameWord(a: string, b: string, singularOf: (w: string) => string): boolean {
-  return a === b || singularOf(a) === singularOf(b);
 }
 
 export { FILLER };

@@ -68,7 +68,7 @@ export function chooseAuth(requirements: string[][], schemes: Record<string, Sec
 }
 
 /** Plain text of a description (design/plain-text.ts) on one line, at most `max` characters. */
-export function plainDescription(text: string, max = 300): string {
+function plainDescription(text: string, max = 300): string {
   return clip(plainText(text).replace(/\s+/g, " ").trim(), max);
 }
 

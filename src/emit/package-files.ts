@@ -31,7 +31,7 @@ function credentialLines(caps: Capabilities): string[] {
 }
 
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
-export function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
+function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
   const binary = caps.product.binary;
   // Every response carries this text (R1): a CLI of a thousand groups names a few and counts the rest.
   const groups = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))];
@@ -97,7 +97,8 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     name: c.name,
     description: c.description,
     ...(c.details ? { details: c.details } : {}),
-    operation: { method: c.operation.method, path: c.operation.path },
+    // operationId and pointer let `inter diff` recognise a renamed command by its operation and name the API side.
+    operation: { method: c.operation.method, path: c.operation.path, ...(c.operation.operationId ? { operationId: c.operation.operationId } : {}), pointer: c.operation.pointer },
     flags: c.flags,
     jsonInput: c.jsonInput,
     ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
@@ -108,12 +109,14 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     auth: c.auth,
     ...(c.authOptional ? { authOptional: true } : {}),
     hidden: c.hidden,
+    ...(c.deprecated ? { deprecated: true } : {}),
     statuses: c.statuses,
   }));
   const groupNames = [...new Set(caps.commands.map((c) => c.path[0]!))].sort();
   const described = new Map(caps.groups.map((g) => [g.name, g.description]));
   // Help shows descriptions, not details (--describe does), and points to --describe where there are details.
-  const helpSize = (c: (typeof entries)[number]) => JSON.stringify(c, (key, value) => (key === "details" ? undefined : value)).length + (c.details ? c.name.length + 48 : 0);
+  // operationId, pointer and deprecated are for `inter diff`, never shown in help: they do not count either.
+  const helpSize = (c: (typeof entries)[number]) => JSON.stringify(c, (key, value) => (key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value)).length + (c.details ? c.name.length + 48 : 0);
   const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.

@@ -10,7 +10,7 @@ import type { DepResult, TaskSpec } from "./task.js";
 import { canonicalJson } from "../core/hash.js";
 
 /** The fingerprint key of a task as things stand on disk now, given what its dependencies produced. */
-export async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interVersion: string, deps: Record<string, string>): Promise<FingerprintKey> {
+async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interVersion: string, deps: Record<string, string>): Promise<FingerprintKey> {
   const inputs: Record<string, string> = {};
   for (const paths of (await expandGlobs(root, task.inputs)).values()) {
     for (const path of paths) inputs[path] = statIndex.hash(join(root, path), "xxh")!;

@@ -15,7 +15,7 @@ export interface WatchSet {
 
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
 /** Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. */
-export const QUIET_MS = 60;
+const QUIET_MS = 60;
 
 /** The folder a glob's matches all live under: its static prefix. */
 function globBase(root: string, glob: string): { dir: string; deep: boolean } {

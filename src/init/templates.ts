@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 
 export interface InitChoices {
   name: string;
@@ -35,7 +35,7 @@ export function binaryFor(name: string): string {
   );
 }
 
-export const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
+const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
 
 function configFile(choices: InitChoices): string {
   return `import { defineConfig } from "intermesh";

@@ -4,7 +4,8 @@ import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { certifyMcp } from "./mcp.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";
-import { buildReceipt, redactSecrets, type Receipt } from "./receipt.js";
+import { redactor } from "../core/redact.js";
+import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../services/services.js";
 import { checkTarball } from "./tarball.js";
@@ -50,7 +51,7 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
   if (reuse) {
     if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
-    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", (text) => redactSecrets(text, secrets)));
+    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", redactor(secrets)));
   }
   return receipt;
 }

@@ -12,7 +12,7 @@ import { fill, type HelpCommand } from "./subjects.js";
  */
 
 /** Tool limits of common clients: the smallest (40), a middle one (50) and the largest widely documented (128). */
-export const CLIENT_PROFILES = [40, 50, 128] as const;
+const CLIENT_PROFILES = [40, 50, 128] as const;
 const MAX_NAME = 64;
 const NAME = /^[a-zA-Z0-9_-]+$/;
 const TIMEOUT_MS = 60_000;

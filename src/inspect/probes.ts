@@ -6,7 +6,7 @@ import type { ProbeReuse } from "./probe-reuse.js";
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
 
-export type { HelpCommand, HelpParameter } from "./subjects.js";
+export type { HelpCommand,  } from "./subjects.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
 
 export interface Facts {
@@ -39,6 +39,12 @@ const parse = (text: string) => {
     return undefined;
   }
 };
+
+/** Runs probes at once and hands each result back under its own name, never by its place in a list. */
+async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(probes: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.all(Object.entries(probes).map(async ([name, probe]) => [name, await probe] as const));
+  return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
+}
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
 
@@ -112,25 +118,25 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
   };
   const freshHome = ownedTempDir("inspect-home");
   try {
-    const [help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe] = await Promise.all([
-      probe(["--help"]),
-      probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
-      probe(["issue", "list", "--status", "in-progress"]),
-      probe(["--brief"]),
-      probe(["--version"]),
-      probe(["--inter-probe-bogus-flag"]),
-      probe([], { timeoutMs: 5000 }),
-      probe([], { input: "\n", timeoutMs: 5000 }),
-      probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
-      probe(["skills"]),
-      probe(["skills", "--fields", "name"]),
-      probe(["skills", "--human"]),
-      probe(["skills", "--quiet"]),
-      probe(["skills", "--ndjson"]),
+    const { help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
+      help: probe(["--help"]),
+      helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
+      issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
+      brief: probe(["--brief"]),
+      version: probe(["--version"]),
+      bogus: probe(["--inter-probe-bogus-flag"]),
+      bare: probe([], { timeoutMs: 5000 }),
+      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
+      mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      skills: probe(["skills"]),
+      skillsFields: probe(["skills", "--fields", "name"]),
+      skillsHuman: probe(["skills", "--human"]),
+      skillsQuiet: probe(["skills", "--quiet"]),
+      skillsNdjson: probe(["skills", "--ndjson"]),
       // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
       // a large CLI's plain --describe answers with an index of its groups).
-      probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
-    ]);
+      describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+    });
     const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
@@ -172,34 +178,34 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
     const inert = { ...(credentialEnv ? { [credentialEnv]: undefined } : {}), ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
     const secretValue = "sk-interprobe0123456789abcdefABCDEF";
-    const [groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill] = await Promise.all([
-      group ? probe([group.name]) : undefined,
-      body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
-      needy ? probe(on(needy)) : undefined,
-      hostile(secretValue),
-      hostile("sk-live-0123abcd"),
-      hostile("../../etc/passwd"),
-      hostile("x;rm -rf /"),
-      hostile("./.env"),
-      hostile("id_rsa"),
-      hostile("inter\u0007probe"),
-      typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
-      probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
-      writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
-      destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
-      destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
-      body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
-      withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
-      Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
+    const { groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill } = await named({
+      groupBare: group ? probe([group.name]) : undefined,
+      jsonInputEnvelope: body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
+      createEmpty: needy ? probe(on(needy)) : undefined,
+      secret: hostile(secretValue),
+      secretShort: hostile("sk-live-0123abcd"),
+      traversal: hostile("../../etc/passwd"),
+      shell: hostile("x;rm -rf /"),
+      sensitive: hostile("./.env"),
+      sensitiveBare: hostile("id_rsa"),
+      control: hostile("inter\u0007probe"),
+      typedBad: typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
+      positional: probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
+      dryRun: writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
+      destructiveRefused: destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
+      destructiveQuiet: destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
+      jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
+      noCredential: withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
+      skillOne: Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
       // Built-in commands refuse unknown flags too (G1), with or without a value.
-      probe(["skills", "--inter-probe-bogus-flag", "x"]),
-      probe(["issue", "list", "--inter-probe-bogus-flag"]),
-      versionOn ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert }) : undefined,
-      group ? probe([group.name, "--version"], { env: inert }) : undefined,
+      bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
+      bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
+      versionAfter: versionOn ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert }) : undefined,
+      versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
       // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
-      probe(["skills", "--fields", secretValue]),
-      probe(["skills", secretValue]),
-    ]);
+      secretFields: probe(["skills", "--fields", secretValue]),
+      secretSkill: probe(["skills", secretValue]),
+    });
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
     const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
@@ -217,12 +223,12 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     if (api.baseUrl && !api.unavailable) {
       const env = apiEnv;
       const pagedOnList = !!paged && paged.command === list?.command;
-      [listProbe, listAgain, getMissing, pagedProbe] = await Promise.all([
-        list ? probe(on(list), { env }) : undefined,
-        list ? probe(on(list), { env }) : undefined,
-        get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
-        paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
-      ]);
+      ({ listProbe, listAgain, getMissing, pagedProbe } = await named({
+        listProbe: list ? probe(on(list), { env }) : undefined,
+        listAgain: list ? probe(on(list), { env }) : undefined,
+        getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+        pagedProbe: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
+      }));
       if (pagedOnList) pagedProbe = listProbe;
       const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
       const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;

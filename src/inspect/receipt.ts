@@ -1,9 +1,10 @@
+import { redactDeep, redactor } from "../core/redact.js";
 import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.js";
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
 
-export const RECEIPT_SCHEMA_VERSION = "1.0.0";
+const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
 
 export interface RuleResult {
@@ -39,13 +40,13 @@ export interface Receipt {
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
 
 /** Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. */
-export function certify(rules: RuleResult[]): Receipt["certification"] {
+function certify(rules: RuleResult[]): Receipt["certification"] {
   const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
   const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
 
-export function judge(facts: Facts): RuleResult[] {
+function judge(facts: Facts): RuleResult[] {
   return RULES.map((rule) => {
     let verdict;
     try {
@@ -90,10 +91,5 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     ...(input.mcp ? { mcp: input.mcp } : {}),
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
-  return JSON.parse(redactSecrets(JSON.stringify(receipt), input.secrets)) as Receipt;
-}
-
-/** `text` with every credential value (of four characters or more) replaced by [REDACTED]. */
-export function redactSecrets(text: string, secrets: string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
+  return redactDeep(receipt, redactor(input.secrets));
 }

@@ -120,10 +120,10 @@ function bodyValue(p: HelpParameter): unknown {
   return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(p.type, text);
 }
 
-export const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
+const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
 const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
 /** Every required flag (but `except`) can be given a valid value. */
-export const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
+const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
 /** The required flags (but `except`, and body fields when the body comes from stdin) with sample values. */
 export const fill = (c: HelpCommand, except?: string, skipBody = false) =>
   required(c)

@@ -2,8 +2,8 @@ import { InterError } from "../core/errors.js";
 import { count } from "../core/words.js";
 
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
-export const MAX_ENTRIES = 20_000;
+const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+const MAX_ENTRIES = 20_000;
 
 export interface TarEntry {
   path: string;
@@ -13,7 +13,7 @@ export interface TarEntry {
 }
 
 /** Why an entry may not be unpacked, or undefined when it is safe: inside package/, a plain file or folder, bounded. */
-export function entryProblem(entry: TarEntry): string | undefined {
+function entryProblem(entry: TarEntry): string | undefined {
   const path = entry.path.replace(/\\/g, "/");
   if (path.startsWith("/") || /^[a-zA-Z]:/.test(path)) return "absolute path";
   if (path.split("/").includes("..")) return "a .. segment escapes the package folder";

@@ -7,7 +7,7 @@
 import type { ParsedAnswer, ProviderAdapter, StructuredRequest, Usage } from "./types.js";
 import { count, excerptOf } from "./parse.js";
 
-export const ANTHROPIC_VERSION = "2023-06-01";
+const ANTHROPIC_VERSION = "2023-06-01";
 
 export function anthropicAdapter(baseUrl: URL, model: string): ProviderAdapter {
   const endpoint = new URL(baseUrl.href);

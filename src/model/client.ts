@@ -17,7 +17,7 @@
  *   (`AbortSignal.timeout`: a deadline, `details.deadline: true`), and with INTERRUPTED otherwise.
  * - Errors are InterErrors with MODEL_* codes (README, "Exit codes and error codes"); each names the provider and
  *   the base URL's origin and says what to do. The key is read once from `env[keyEnv]`, sent only in its header, and
- *   replaced by "[redacted]" in every message, suggestion and detail, server text echoed back included.
+ *   replaced by "[REDACTED]" in every message, suggestion and detail, server text echoed back included.
  */
 import { formatDuration } from "../core/duration.js";
 import { InterError, type ErrorCode } from "../core/errors.js";
@@ -25,19 +25,20 @@ import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
 import { anthropicAdapter } from "./anthropic.js";
 import { openAiAdapter } from "./openai.js";
 import { excerptOf } from "./parse.js";
-import { redactDeep, redactorFor } from "./redact.js";
+import { redactDeep } from "../core/redact.js";
+import { redactorFor } from "./redact.js";
 import { isRetryableStatus, retryAfterMs, retryDelay, sleep } from "./retry.js";
 import type { ClientOptions, ModelClient, ModelProvider, ModelSettings, ParsedAnswer, ProviderAdapter, StructuredAnswer, StructuredRequest } from "./types.js";
 
-export type { ClientOptions, ModelClient, ModelProvider, ModelSettings, RetryInfo, StructuredAnswer, StructuredRequest, Usage } from "./types.js";
-export { estimateCost, priceOf, PRICES } from "./pricing.js";
-export { Budget, type BudgetLimits, type Spent } from "./budget.js";
+export type { ClientOptions, ModelClient, ModelProvider, ModelSettings, RetryInfo,  StructuredRequest, Usage } from "./types.js";
+export { estimateCost,   } from "./pricing.js";
+export { Budget,  type Spent } from "./budget.js";
 export { mapLimit } from "../core/map-limit.js";
 
-export const MODEL_DEFAULTS = { maxTokens: 8192, timeoutMs: 120_000, retries: 4, baseDelayMs: 500, maxDelayMs: 20_000 } as const;
+const MODEL_DEFAULTS = { maxTokens: 8192, timeoutMs: 120_000, retries: 4, baseDelayMs: 500, maxDelayMs: 20_000 } as const;
 
 /** An answer body larger than this is refused (MODEL_OUTPUT_INVALID) instead of being held in memory. */
-export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 const PROVIDERS: Record<ModelProvider, { label: string; adapter: (baseUrl: URL, model: string) => ProviderAdapter }> = {
   "openai-compatible": { label: "OpenAI-compatible", adapter: openAiAdapter },

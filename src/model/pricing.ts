@@ -16,7 +16,7 @@ const anthropic = "Anthropic list price";
 const deepseek = "DeepSeek list price (cache miss)";
 
 /** Model id → price per million tokens. Dated and alias suffixes ("-20250514", "-2025-04-14", "-latest", "-0") match their base id. */
-export const PRICES: Readonly<Record<string, Price>> = {
+const PRICES: Readonly<Record<string, Price>> = {
   "gpt-4.1": { input: 2, output: 8, source: openai },
   "gpt-4.1-mini": { input: 0.4, output: 1.6, source: openai },
   "gpt-4.1-nano": { input: 0.1, output: 0.4, source: openai },

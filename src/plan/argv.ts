@@ -1,7 +1,7 @@
 import type { CandidateTree } from "./findings.js";
 
 /** Commands every generated CLI has beside the API's (src/runtime/main.ts). */
-export const BUILTIN_COMMANDS = ["skills", "issue create", "issue list", "issue show", "issue update"];
+const BUILTIN_COMMANDS = ["skills", "issue create", "issue list", "issue show", "issue update"];
 
 export interface ArgvProblem {
   code: "UNKNOWN_BINARY" | "UNKNOWN_COMMAND" | "UNKNOWN_FLAG";

@@ -1,6 +1,7 @@
 import { argvProblems } from "./argv.js";
 import type { CandidateTree, Finding } from "./findings.js";
 import { isObj, ptr } from "./pointer.js";
+import type { LoosePlan } from "./types.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
 
 
@@ -9,7 +10,7 @@ import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
  * with it: every key a scenario, every call a command of the candidate with flags it has, every saved file inside
  * the outputs folder. A mistake here used to show only at run time, as a harness error.
  */
-export function referenceFindings(plan: any, reference: { file: string; text: string }, tree: CandidateTree | null): Finding[] {
+export function referenceFindings(plan: LoosePlan, reference: { file: string; text: string }, tree: CandidateTree | null): Finding[] {
   const out: Finding[] = [];
   const add = (code: string, pointer: string, message: string, suggestion: string, severity: Finding["severity"] = "error") => out.push({ stage: "references", severity, file: reference.file, code, pointer, message, suggestion });
   let solutions: unknown;
@@ -24,7 +25,7 @@ export function referenceFindings(plan: any, reference: { file: string; text: st
     add("REFERENCE_INVALID", "", `${reference.file} must be an object of scenario id → steps.`, 'Write {"<scenario id>": [{"argv": ["<binary>", "..."]}]}.');
     return out;
   }
-  const ids: string[] = (Array.isArray(plan?.scenarios) ? plan.scenarios : []).map((s: any) => s?.id).filter((id: unknown): id is string => typeof id === "string");
+  const ids: string[] = (Array.isArray(plan?.scenarios) ? plan.scenarios : []).map((s) => s?.id).filter((id): id is string => typeof id === "string");
   for (const [key, steps] of Object.entries(solutions)) {
     if (!ids.includes(key)) {
       const near = ids.find((id) => id.startsWith(key.slice(0, 4)) || key.startsWith(id.slice(0, 4)));

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { InterError } from "../core/errors.js";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 
 // `inter eval new`: a starter plan for a candidate built by inter, one scenario per bundled Skill. Command prefixes come
 // from the Skills' own commands; nothing is invented — tasks, ids and expected values are placeholders that make

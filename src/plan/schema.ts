@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { shippedFile } from "../core/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
 
 /** The plan schema shipped in the package (schemas/eval-plan.schema.json): the validator's single source of truth. */
 export function planSchema(): object {

@@ -1,5 +1,6 @@
 import type { CandidateTree, Finding } from "./findings.js";
-import { isObj, ptr } from "./pointer.js";
+import { isObj, isPart, ptr } from "./pointer.js";
+import type { LooseCheck, LooseObservation, LoosePlan, LooseScenario } from "./types.js";
 
 /**
  * What a plan proves, before any run: checks that cannot fail, scenarios the agent could pass without the CLI,
@@ -42,7 +43,7 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-export function strengthFindings(plan: any, tree: CandidateTree | null): Finding[] {
+export function strengthFindings(plan: LoosePlan, tree: CandidateTree | null): Finding[] {
   const out: Finding[] = [];
   const add = (code: string, pointer: string, message: string, suggestion: string, severity: Finding["severity"] = "warning") => out.push({ stage: "hygiene", severity, code, pointer, message, suggestion });
 
@@ -58,14 +59,14 @@ export function strengthFindings(plan: any, tree: CandidateTree | null): Finding
     if (host && !hosts.includes(host)) add("API_URL_NOT_ALLOWED", ptr("target", "api_url"), `api_url's host "${host}" is not in target.allowed_hosts (${hosts.join(", ") || "empty"}).`, `Add "${host}" to allowed_hosts, or point api_url at an allowed host.`, "error");
   }
 
-  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s: any, i: number) => {
-    if (!isObj(s)) return;
-    const observations: any[] = Array.isArray(s.observations) ? s.observations.filter(isObj) : [];
-    const checks: any[] = Array.isArray(s.checks) ? s.checks.filter(isObj) : [];
+  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s, i) => {
+    if (!isPart(s)) return;
+    const observations: LooseObservation[] = Array.isArray(s.observations) ? s.observations.filter(isObj) : [];
+    const checks: LooseCheck[] = Array.isArray(s.checks) ? s.checks.filter(isObj) : [];
     const byId = new Map(observations.map((o) => [o.id, o]));
     const name = `scenario "${s.id}"`;
-    const refs = (c: any): Array<{ id: string; field?: string[] }> =>
-      c.type === "values_match" ? [c.left ?? {}, c.right ?? {}].map((x: any) => ({ id: x.observation_id, field: x.field })) : c.type === "field_equals" ? [{ id: c.source?.observation_id, field: c.source?.field }] : [{ id: c.observation_id }];
+    const refs = (c: LooseCheck): Array<{ id?: string; field?: string[] }> =>
+      c.type === "values_match" ? [c.left ?? {}, c.right ?? {}].map((x) => ({ id: x.observation_id, field: x.field })) : c.type === "field_equals" ? [{ id: c.source?.observation_id, field: c.source?.field }] : [{ id: c.observation_id }];
 
     if (!observations.some((o) => o.kind === "cli")) {
       add("NO_CLI_OBSERVATION", ptr("scenarios", i, "observations"), `${name} observes no CLI call: an agent that never runs the CLI (writing the file itself) can pass it.`, "Add a cli observation of the call the task needs, with a command_success check and a check on what it returned.");
@@ -75,6 +76,14 @@ export function strengthFindings(plan: any, tree: CandidateTree | null): Finding
       const at = ptr("scenarios", i, "checks", j);
       if (c.type === "values_match" && c.left?.observation_id === c.right?.observation_id && same(c.left?.field, c.right?.field)) {
         add("CHECK_TAUTOLOGICAL", at, `Check "${c.id}" of ${name} compares ${JSON.stringify(c.left?.field)} of "${c.left?.observation_id}" with itself: it passes whatever the agent did.`, "Compare the value with another observation's, or use field_equals with the value the task asks for.");
+      }
+      // A file compared with a call's whole output prescribes how the agent got it: one that lists everything and keeps
+      // the asked fields with jq, or narrows with --fields where the reference did not, wrote the right file and fails.
+      if (c.type === "values_match") {
+        const sides = [c.left, c.right].map((x) => ({ obs: byId.get(x?.observation_id), field: Array.isArray(x?.field) ? x.field : [] }));
+        const file = sides.find((x) => x.obs?.kind === "file" && x.field[0] === "content");
+        const call = sides.find((x) => x.obs?.kind === "cli" && x.field[0] === "stdout" && x.field.length <= 2);
+        if (file && call) add("FILE_MATCHES_RAW_OUTPUT", at, `Check "${c.id}" of ${name} requires file "${file.obs?.path}" to equal the whole ${JSON.stringify(call.field)} of "${call.obs?.id}": it passes only an agent that called exactly as the plan imagines (same --fields, same paging) and saved the output unchanged.`, 'Check what the task asks the file to hold: field_equals on ["content"] with the expected items, or values_match on single fields (["content", "0", "id"] with ["stdout", "result", "0", "id"]).');
       }
       if (c.type === "field_equals" && Array.isArray(c.source?.field) && c.source.field[0] === "argv" && /^\d+$/.test(c.source.field[1] ?? "")) {
         const prefix: unknown = byId.get(c.source.observation_id)?.command_prefix;
@@ -118,16 +127,16 @@ export function strengthFindings(plan: any, tree: CandidateTree | null): Finding
       if (on.length && !judgedOnContent) add("FILE_NOT_TIED_TO_CLI", ptr("scenarios", i, "observations", k), `File "${o.path}" of ${name} is judged only by existing or being non-empty: any file with any content passes, with or without a CLI call.`, 'Check what it holds: field_equals on ["content", …], values_match with a cli observation\'s field, or file_sha256.');
     });
 
-    for (const key of uncheckedInputs(s)) add("INPUT_NOT_CHECKED", ptr("scenarios", i, "inputs", key), `Input "${key}" (${JSON.stringify(s.inputs[key])}) of ${name} is given to the agent, but no check looks at it: an agent that gets it wrong still passes.`, "Add a check on it: field_equals on what the call returned, or flag_equals on the flag that carries it.");
+    for (const key of uncheckedInputs(s)) add("INPUT_NOT_CHECKED", ptr("scenarios", i, "inputs", key), `Input "${key}" (${JSON.stringify(s.inputs?.[key])}) of ${name} is given to the agent, but no check looks at it: an agent that gets it wrong still passes.`, "Add a check on it: field_equals on what the call returned, or flag_equals on the flag that carries it.");
   });
   return out;
 }
 
 /** Inputs handed to the agent that no check's expected value, prefix or file path mentions: the scenario's blind spots. */
-export function uncheckedInputs(scenario: any): string[] {
+export function uncheckedInputs(scenario: LooseScenario): string[] {
   if (!isObj(scenario?.inputs)) return [];
-  const checks: any[] = Array.isArray(scenario.checks) ? scenario.checks.filter(isObj) : [];
-  const observations: any[] = Array.isArray(scenario.observations) ? scenario.observations.filter(isObj) : [];
+  const checks: LooseCheck[] = Array.isArray(scenario.checks) ? scenario.checks.filter(isObj) : [];
+  const observations: LooseObservation[] = Array.isArray(scenario.observations) ? scenario.observations.filter(isObj) : [];
   const looked = new Set<string>([
     ...checks.flatMap((c) => scalars(c.expected)),
     ...observations.flatMap((o) => [...(Array.isArray(o.command_prefix) ? o.command_prefix.map(String) : []), ...(typeof o.path === "string" ? [o.path] : [])]),

@@ -6,12 +6,13 @@ import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../core/json-depth.js";
 import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
-import { isObj, ptr } from "./pointer.js";
+import { isObj, isPart, ptr } from "./pointer.js";
+import type { LooseObservation, LoosePlan, LooseScenario } from "./types.js";
 import { argvProblems } from "./argv.js";
 import type { CandidateTree, Finding, Stage } from "./findings.js";
 
 export type { CandidateTree, Finding, Stage } from "./findings.js";
-export { argvProblems, type ArgvProblem } from "./argv.js";
+;
 
 export interface ValidationReport {
   valid: boolean;
@@ -25,7 +26,7 @@ export interface ValidationReport {
   limits: string[];
 }
 
-export const LIMITS = [
+const LIMITS = [
   "Schema validity proves the plan is well-formed, not that its expected values are true for the business.",
   "Validation cannot establish that a live identifier (the id of a record the task names) exists in the target API.",
   "Checks prove narrow facts: command_success is not correctness, a non-empty file is not the right file.",
@@ -99,22 +100,22 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
 }
 
 /** References: ids unique, checks point at observations of their own scenario of a fitting kind, paths sane. */
-function references(plan: any, out: Finding[]): void {
+function references(plan: LoosePlan, out: Finding[]): void {
   const add = (code: string, pointer: string, message: string, suggestion: string) => out.push({ stage: "references", severity: "error", code, pointer, message, suggestion });
-  const scenarios: any[] = Array.isArray(plan?.scenarios) ? plan.scenarios : [];
+  const scenarios: LooseScenario[] = Array.isArray(plan?.scenarios) ? plan.scenarios : [];
   const owner = new Map<string, number>();
   scenarios.forEach((s, i) => {
-    if (!isObj(s)) return;
+    if (!isPart(s)) return;
     if (typeof s.id === "string") {
       if (owner.has(s.id)) add("DUPLICATE_SCENARIO_ID", ptr("scenarios", i, "id"), `Scenario id "${s.id}" is already used by scenario ${owner.get(s.id)}.`, "Give every scenario its own id.");
       else owner.set(s.id, i);
     }
   });
-  const observationsOf = new Map<number, Map<string, any>>();
+  const observationsOf = new Map<number, Map<string, LooseObservation>>();
   scenarios.forEach((s, i) => {
-    const map = new Map<string, any>();
-    (Array.isArray(s?.observations) ? s.observations : []).forEach((o: any, j: number) => {
-      if (!isObj(o) || typeof o.id !== "string") return;
+    const map = new Map<string, LooseObservation>();
+    (Array.isArray(s?.observations) ? s.observations : []).forEach((o, j) => {
+      if (!isPart(o) || typeof o.id !== "string") return;
       if (map.has(o.id)) add("DUPLICATE_OBSERVATION_ID", ptr("scenarios", i, "observations", j, "id"), `Observation id "${o.id}" appears twice in scenario "${s.id}".`, "Observation ids are unique within a scenario.");
       else map.set(o.id, o);
       if (o.kind === "file" && typeof o.path === "string") {
@@ -128,8 +129,8 @@ function references(plan: any, out: Finding[]): void {
   scenarios.forEach((s, i) => {
     const own = observationsOf.get(i)!;
     const seen = new Set<string>();
-    (Array.isArray(s?.checks) ? s.checks : []).forEach((c: any, j: number) => {
-      if (!isObj(c)) return;
+    (Array.isArray(s?.checks) ? s.checks : []).forEach((c, j) => {
+      if (!isPart(c)) return;
       if (typeof c.id === "string") {
         if (seen.has(c.id)) add("DUPLICATE_CHECK_ID", ptr("scenarios", i, "checks", j, "id"), `Check id "${c.id}" appears twice in scenario "${s.id}".`, "Check ids are unique within a scenario.");
         seen.add(c.id);
@@ -145,9 +146,9 @@ function references(plan: any, out: Finding[]): void {
           add("UNKNOWN_OBSERVATION", at, elsewhere ? `Check "${c.id}" names observation "${id}" of scenario "${scenarios[elsewhere[0]]?.id}"; checks may only use their own scenario's observations.` : `Check "${c.id}" names observation "${id}", which scenario "${s.id}" does not have.`, `Use one of: ${[...own.keys()].join(", ") || "(no observations)"}.`);
           continue;
         }
-        const kinds = CHECK_KINDS[c.type];
-        if (kinds && target.kind !== "request" && !kinds.includes(target.kind)) add("WRONG_OBSERVATION_KIND", at, `${c.type} needs a ${kinds.join(" or ")} observation; "${id}" is ${target.kind}.`, `Point it at a ${kinds.join(" or ")} observation.`);
-        const roots = FIELD_ROOTS[target.kind];
+        const kinds = typeof c.type === "string" ? CHECK_KINDS[c.type] : undefined;
+        if (kinds && target.kind !== "request" && !kinds.includes(String(target.kind))) add("WRONG_OBSERVATION_KIND", at, `${c.type} needs a ${kinds.join(" or ")} observation; "${id}" is ${target.kind}.`, `Point it at a ${kinds.join(" or ")} observation.`);
+        const roots = typeof target.kind === "string" ? FIELD_ROOTS[target.kind] : undefined;
         if (roots && Array.isArray(field) && field.length && !roots.includes(field[0]!)) {
           add("FIELD_PATH_ROOT", `${ptr("scenarios", i, "checks", j, where, "field")}/0`, `Field path ${JSON.stringify(field)} starts at "${field[0]}"; on a ${target.kind} observation it must start at ${roots.join(", ")}.`, target.kind === "cli" ? 'Start the path at "stdout", e.g. ["stdout", "result", "id"].' : 'Start the path at "content" (the file parsed as JSON), e.g. ["content", "0", "title"].');
         }
@@ -157,12 +158,12 @@ function references(plan: any, out: Finding[]): void {
 }
 
 /** Against the candidate: the binary, each prefix's command path and every flag it names exist. */
-function againstCandidate(plan: any, tree: CandidateTree, out: Finding[]): void {
-  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s: any, i: number) => {
-    (Array.isArray(s?.observations) ? s.observations : []).forEach((o: any, j: number) => {
+function againstCandidate(plan: LoosePlan, tree: CandidateTree, out: Finding[]): void {
+  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s, i) => {
+    (Array.isArray(s?.observations) ? s.observations : []).forEach((o, j) => {
       if (o?.kind !== "cli" || !Array.isArray(o.command_prefix) || !o.command_prefix.length) return;
       const at = ptr("scenarios", i, "observations", j, "command_prefix");
-      for (const p of argvProblems(o.command_prefix as string[], tree, true)) out.push({ stage: "candidate", severity: "error", code: p.code, pointer: `${at}/${p.index}`, message: p.message, suggestion: p.suggestion });
+      for (const p of argvProblems(o.command_prefix, tree, true)) out.push({ stage: "candidate", severity: "error", code: p.code, pointer: `${at}/${p.index}`, message: p.message, suggestion: p.suggestion });
     });
   });
 }
@@ -174,7 +175,7 @@ function againstCandidate(plan: any, tree: CandidateTree, out: Finding[]): void 
  */
 const looksLikePath = (value: string) => /^(\.{1,2}\/|\/)?([\w.@+-]+\/)+[\w.@+-]+\.[a-z]{2,5}$/i.test(value) && (value.match(/\//g) ?? []).length >= 2;
 
-function hygiene(plan: any, out: Finding[]): void {
+function hygiene(raw: unknown, plan: LoosePlan, out: Finding[]): void {
   const walk = (value: unknown, at: Array<string | number>) => {
     // `$schema` names the schema the plan was written against (inter eval new writes a path there): never a secret.
     if (at.length === 1 && at[0] === "$schema") return;
@@ -185,13 +186,13 @@ function hygiene(plan: any, out: Finding[]): void {
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i]));
     else if (isObj(value)) for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);
   };
-  walk(plan, []);
+  walk(raw, []);
   const env = plan?.target?.credential_env;
   if (typeof env === "string" && !ENV_NAME.test(env)) {
     out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_ENV_INVALID", pointer: ptr("target", "credential_env"), message: `credential_env must be the name of an environment variable (UPPER_SNAKE), not "${env.length > 12 ? `${env.slice(0, 4)}…` : env}".`, suggestion: 'Name the variable, e.g. "ROOMS_API_KEY", and keep its value out of the plan.' });
   }
-  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s: any, i: number) =>
-    (Array.isArray(s?.observations) ? s.observations : []).forEach((o: any, j: number) => {
+  (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s, i) =>
+    (Array.isArray(s?.observations) ? s.observations : []).forEach((o, j) => {
       if (o?.kind === "request") out.push({ stage: "hygiene", severity: "warning", code: "REQUEST_NOT_MEASURABLE", pointer: ptr("scenarios", i, "observations", j), message: `Observation "${o.id}" is a request observation; this runner does not record HTTP requests, so every check on it will be incomplete.`, suggestion: "Observe the CLI invocation (kind cli) or an output file instead." });
     }),
   );
@@ -226,15 +227,17 @@ export async function validatePlan(text: string, file: string, schema: object, c
   }
   if (plan !== undefined) {
     await shape(plan, schema, findings);
-    references(plan, findings);
+    // The later stages report on a plan the schema refused too: each checks a part's kind before reading it.
+    const loose: LoosePlan = isObj(plan) ? (plan as LoosePlan) : {};
+    references(loose, findings);
     stages.references = { ran: true };
     if (candidate) {
-      againstCandidate(plan, candidate, findings);
+      againstCandidate(loose, candidate, findings);
       stages.candidate = { ran: true };
     } else stages.candidate = { ran: false, reason: candidateMissing };
-    hygiene(plan, findings);
-    findings.push(...strengthFindings(plan, candidate));
-    if (options.reference) findings.push(...referenceFindings(plan, options.reference, candidate));
+    hygiene(plan, loose, findings);
+    findings.push(...strengthFindings(loose, candidate));
+    if (options.reference) findings.push(...referenceFindings(loose, options.reference, candidate));
     stages.hygiene = { ran: true };
   }
   if (options.strict) for (const f of findings) f.severity = "error";

@@ -47,7 +47,7 @@ export function unknownFlag(name: string, flags: readonly Flag[] = [], command?:
 }
 
 /** Global flags before anything is parsed: every boolean off, the default page bound. */
-export function defaultGlobals(): Globals {
+function defaultGlobals(): Globals {
   const globals = { maxPages: DEFAULT_MAX_PAGES } as Globals;
   for (const name of GLOBAL_BOOLEANS) globals[name] = false;
   return globals;

@@ -5,7 +5,7 @@
  */
 import type { Command, Flag, Manifest } from "./manifest.js";
 
-export const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
+const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
 export const ISSUE_STATUSES = ["open", "in-progress", "resolved", "closed"];
 export const ISSUE_ACTIONS = ["create", "list", "show", "update"];
 

@@ -20,7 +20,7 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   "dry-run": "Print the exact request without sending it (issue create/update: the record, without writing it)",
   quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
-  all: "Follow pagination and return every page (bounded by --max-pages)",
+  all: "Follow pagination and return every page (bounded by --max-pages); with --help or --describe, list everything however large",
   "mcp-schema": "Print the commands as MCP tool schemas",
   describe: "Print the machine-readable schema: commands, typed parameters with limits, output and exit codes",
   sanitize: "Strip control characters from inputs instead of refusing them",
@@ -38,9 +38,9 @@ function globalFlag(name: string) {
   return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
 }
 
-export const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
+const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
 
-export const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
+const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
 
 const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
 
@@ -91,7 +91,7 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
 const guides = (manifest: Manifest) => ({ rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
 
 /** A built-in command as help shows it: typed parameters like an API command's; `local`: it calls no API. */
-export function builtinEntry(manifest: Manifest, command: Builtin) {
+function builtinEntry(manifest: Manifest, command: Builtin) {
   const names = manifest.skills.map((s) => s.name);
   return {
     name: command.name,
@@ -131,20 +131,56 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
 /** A group in root help; a CLI of very many groups has no room for their descriptions, and leaves them out. */
 const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({ name: g.name, ...(g.description ? { description: g.description } : {}), group: true, commands: g.count });
 
+/** What root help and root --describe may spend listing groups, leaving room for flags, rules and exit codes. */
+const GROUP_LISTING_BYTES = 52 * 1024;
+
+/**
+ * The groups as root help lists them, within GROUP_LISTING_BYTES unless `all`: an entry per group while they fit;
+ * past that (a thousand groups and more) a name → command-count map; past that too, the first groups that fit and
+ * how many more there are, which `--all` lists. Each form says in `help` how to see the rest.
+ */
+function groupListing(cli: Cli, all: boolean): { entries: unknown[]; counts?: Record<string, number>; omitted: number } {
+  const groups = cli.manifest.groups;
+  const entries = groups.map(groupEntry);
+  if (all || Buffer.byteLength(JSON.stringify(entries)) <= GROUP_LISTING_BYTES) return { entries, omitted: 0 };
+  const counts: Record<string, number> = {};
+  let size = 2;
+  for (const g of groups) {
+    size += Buffer.byteLength(JSON.stringify(g.name)) + String(g.count).length + 2;
+    if (size > GROUP_LISTING_BYTES) break;
+    counts[g.name] = g.count;
+  }
+  return { entries: [], counts, omitted: groups.length - Object.keys(counts).length };
+}
+
+/** The sentence that says where the groups are, for the listing's form. */
+function listingNote(binary: string, listing: ReturnType<typeof groupListing>, flag: "--help" | "--describe"): string {
+  if (!listing.counts) return "";
+  const shown = Object.keys(listing.counts).length;
+  return listing.omitted
+    ? ` The first ${count(shown, "group")} are named in \`groups\` (name → commands) — ${listing.omitted} more: \`${binary} ${flag} --all\` lists every group.`
+    : ` Groups are named in \`groups\` (name → commands), without descriptions: \`${binary} ${flag} --all\` lists every group in full.`;
+}
+
 /**
  * Root help (D1, D3, D11). A CLI whose full listing fits the help budget lists every command with typed parameters;
  * a larger one lists its groups, each with a description and the `--help` that opens it (progressive disclosure).
  */
-export function rootHelp(cli: Cli) {
+export function rootHelp(cli: Cli, all = false) {
   const { binary, name, version, description } = cli.manifest.product;
   const intro = `${binary} ${version} — the ${name} command line. ${description}`.trim();
-  const groups = cli.manifest.groups.map(groupEntry);
   if (cli.manifest.help === "full") {
     const commands = cli.all().filter((c) => !c.hidden).map((c) => commandHelp(cli.manifest, c));
-    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], { groups });
+    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], { groups: cli.manifest.groups.map(groupEntry) });
   }
-  const total = groups.reduce((n, g) => n + g.commands, 0);
-  return frame(cli, `${intro} ${count(total, "command")} in ${count(groups.length, "group")}: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.`, [...groups, ...BUILTIN_COMMANDS(cli.manifest)]);
+  const total = cli.manifest.groups.reduce((n, g) => n + g.count, 0);
+  const listing = groupListing(cli, all);
+  return frame(
+    cli,
+    `${intro} ${count(total, "command")} in ${count(cli.manifest.groups.length, "group")}: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.${listingNote(binary, listing, "--help")}`,
+    [...listing.entries, ...BUILTIN_COMMANDS(cli.manifest)],
+    listing.counts ? { groups: listing.counts } : {},
+  );
 }
 
 export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
@@ -255,10 +291,12 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
   const over = size === undefined ? `is over the ${kib(DESCRIBE_BYTES)} one answer holds` : `(${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds`;
   if (!words.length) {
     const total = manifest.groups.reduce((n, g) => n + g.count, 0);
+    const listing = groupListing(cli, false);
     return {
       ...describeFrame(cli),
-      help: `${count(total, "command")} in ${count(manifest.groups.length, "group")}; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.`,
-      index: manifest.groups.map(groupEntry),
+      help: `${count(total, "command")} in ${count(manifest.groups.length, "group")}; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.${listing.counts ? listingNote(binary, listing, "--help") : ""}`,
+      index: listing.entries,
+      ...(listing.counts ? { groups: listing.counts } : {}),
     };
   }
   const scope = words.join(" ");

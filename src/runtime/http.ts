@@ -2,7 +2,8 @@ import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
 import { stringifyExact } from "./exact.js";
 import { nestedDeeper } from "./guard.js";
-import { REDACTED, withoutCredential } from "./redact.js";
+import { REDACTED } from "../core/redact.js";
+import { withoutCredential } from "./redact.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { encode, serializeCookie, serializeHeader, serializePath, serializeQuery, wireStyle } from "./serialize.js";
 
@@ -95,7 +96,7 @@ export function redactRequest(request: Request, credential: string | undefined):
   if (!credential) return request;
   // Where the credential was placed (a header, a query value, a cookie) it is replaced whole; elsewhere a credential
   // long enough to be one is cut out of any text, while a short one would mangle unrelated text ("x" in a host name).
-  const scrub = (s: string) => withoutCredential(s, credential, { encoded: true });
+  const scrub = (s: string) => withoutCredential(s, credential);
   // The query is rewritten pair by pair, never re-serialized: the dry run shows the request's own encoding.
   const at = request.url.indexOf("?");
   const url = at < 0 ? request.url : `${request.url.slice(0, at + 1)}${request.url.slice(at + 1).split("&").map((pair) => {

@@ -24,7 +24,7 @@ export interface IssueRecord {
 }
 
 /** Issues live on this machine only (F4), under the user's state folder. */
-export function storeFile(manifest: Manifest): string {
+function storeFile(manifest: Manifest): string {
   const base = process.env.XDG_STATE_HOME || join(process.env.HOME || process.env.USERPROFILE || ".", ".local", "state");
   return join(base, manifest.product.binary, "issues.json");
 }

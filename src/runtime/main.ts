@@ -208,7 +208,7 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
   }
   if (!words.length) {
     if (parsed.positionals.length) throw new CliError("UNKNOWN_COMMAND", `"${parsed.positionals[0]}" is not a command.`, `Run ${binary} --help for the commands.`, { words: parsed.positionals.slice(0, 1) });
-    return json(rootHelp(cli));
+    return json(rootHelp(cli, globals.all));
   }
   if (isBuiltinWord(words[0])) return runBuiltin(cli, parsed, globals);
 

@@ -72,7 +72,8 @@ export interface Command {
   description: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
   details?: string;
-  operation: { method: string; path: string };
+  /** `operationId` and `pointer` (the operation in the OpenAPI document) are absent from candidates built before they were added. */
+  operation: { method: string; path: string; operationId?: string; pointer?: string };
   flags: Flag[];
   jsonInput: boolean;
   bodyMediaType?: string;
@@ -85,6 +86,8 @@ export interface Command {
   /** The operation also works without a credential: it is sent when set, never demanded. */
   authOptional?: boolean;
   hidden: boolean;
+  /** The document marks the operation deprecated (absent otherwise, and in candidates built before it was recorded). */
+  deprecated?: boolean;
   /** HTTP statuses the document declares for the operation (what errors it can answer with). */
   statuses?: string[];
 }

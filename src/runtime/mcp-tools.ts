@@ -31,7 +31,7 @@ const shortHash = (text: string) => createHash("sha256").update(text).digest("he
  * by `_`. A name too long, or equal to another's once hyphens become underscores, keeps its start and ends in a hash
  * of the command's full name, so it stays the same from one release to the next.
  */
-export function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Command, string> {
+function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Command, string> {
   const base = (c: Command) => c.path.join("_").replace(/[^a-zA-Z0-9_]/g, "_");
   const counts = new Map<string, number>();
   for (const c of commands) counts.set(base(c), (counts.get(base(c)) ?? 0) + 1);
@@ -50,7 +50,7 @@ export function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Ma
 }
 
 /** The tool argument that carries the request body: `body`, unless the command has a flag of that name. */
-export const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
+const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
 
 function flagSchema(f: Flag): Record<string, unknown> {
   const type = f.type === "object" ? undefined : f.type;
@@ -65,7 +65,7 @@ function flagSchema(f: Flag): Record<string, unknown> {
 }
 
 /** The input schema of a command's tool: its flags by name, the body, paging and confirmation where they apply. */
-export function inputSchema(command: Command): ToolDefinition["inputSchema"] {
+function inputSchema(command: Command): ToolDefinition["inputSchema"] {
   const properties: Record<string, unknown> = Object.fromEntries(command.flags.map((f) => [f.flag, flagSchema(f)]));
   if (command.jsonInput) properties[bodyKey(command)] = { type: "object", description: "The request body as a JSON object; flags given beside it set their fields." };
   if (command.pagination) {
@@ -81,7 +81,7 @@ export function inputSchema(command: Command): ToolDefinition["inputSchema"] {
 }
 
 /** The tool of one command. */
-export function toolFor(command: Command, name: string): ToolDefinition {
+function toolFor(command: Command, name: string): ToolDefinition {
   const write = command.permission !== "read";
   const method = command.operation.method.toUpperCase();
   return {

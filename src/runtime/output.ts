@@ -38,7 +38,7 @@ function table(rows: Array<Record<string, unknown>>): string {
   return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join("\n");
 }
 
-export function human(data: unknown): string {
+function human(data: unknown): string {
   if (Array.isArray(data)) return data.every((d) => d && typeof d === "object" && !Array.isArray(d)) ? table(data as Array<Record<string, unknown>>) : data.map(String).join("\n");
   if (data && typeof data === "object") {
     const entries = Object.entries(data);

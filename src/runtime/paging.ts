@@ -33,7 +33,7 @@ const header = (response: Response, name: string) => {
   return Array.isArray(value) ? value.join(",") : value;
 };
 
-export function nextLink(response: Response): string | undefined {
+function nextLink(response: Response): string | undefined {
   const text = header(response, "link");
   if (!text) return undefined;
   for (const part of text.split(/,(?=\s*<)/)) {

@@ -12,8 +12,6 @@ import { ExactInteger, stringifyExact } from "./exact.js";
 export type Style = "form" | "spaceDelimited" | "pipeDelimited" | "tabDelimited" | "deepObject" | "simple" | "label" | "matrix";
 export type Location = "path" | "query" | "header" | "cookie";
 
-export const STYLES: readonly Style[] = ["form", "spaceDelimited", "pipeDelimited", "tabDelimited", "deepObject", "simple", "label", "matrix"];
-
 /** OpenAPI's default style for a location: `form` in query and cookie, `simple` in path and header. */
 export const defaultStyle = (at: Location): Style => (at === "query" || at === "cookie" ? "form" : "simple");
 /** OpenAPI's default `explode`: true for `form`, false for every other style. */
@@ -31,7 +29,7 @@ export function encode(text: string): string {
 }
 
 /** One value as text: strings as they are, exact integers with every digit, anything else as JSON. */
-export function text(value: unknown): string {
+function text(value: unknown): string {
   if (typeof value === "string") return value;
   if (value instanceof ExactInteger) return value.digits;
   if (value === null || value === undefined) return "";
@@ -135,7 +133,7 @@ export function serializeCookie(name: string, value: unknown, style: Style, expl
  * How a flag's value travels, for help: the request text for sample values (`?type=a,b`, `.a.b in the path`,
  * `X-Tags: a,b`); undefined for a plain value sent as itself.
  */
-export function sentAs(param: { in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
+function sentAs(param: { in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
   if (param.in === "body") return undefined;
   const { style, explode } = wireStyle({ in: param.in, style: param.style, explode: param.explode });
   const sample = param.type === "array" ? ["a", "b"] : param.type === "object" ? { k: "v", n: "1" } : undefined;

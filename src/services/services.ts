@@ -1,5 +1,6 @@
 import { connect, createServer } from "node:net";
 import type { ServiceConfig } from "../config/types.js";
+import { stopGroup } from "../core/process.js";
 import { underWatchdog } from "../core/watchdog.js";
 import { InterError } from "../core/errors.js";
 
@@ -72,24 +73,7 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
   const children: Array<{ pid?: number; done: Promise<unknown> }> = [];
   const origins: Record<string, string> = {};
   const stop = async () => {
-    for (const child of children) {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-    // The grace timer is cleared once the children are gone: a pending timer would hold the process open for 3 s.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(children.map((c) => c.done)), new Promise((r) => (timer = setTimeout(r, 3000)))]);
-    clearTimeout(timer);
-    for (const child of children) {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    await Promise.all(children.map((child) => stopGroup(child.pid, child.done)));
   };
   try {
     for (const [name, service] of Object.entries(services)) {

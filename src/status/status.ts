@@ -7,7 +7,10 @@ import { findConfig } from "../config/load.js";
 import { toInterError } from "../core/errors.js";
 import { expandGlobs } from "../graph/files.js";
 import { openProject, type Project } from "../cli/project.js";
+import type { BundleData } from "../tasks/bundle.js";
+import type { EmitData } from "../tasks/emit.js";
 import { outDir, overlayPath } from "../tasks/design.js";
+import type { InspectData } from "../tasks/inspect.js";
 import { placeholderLines } from "../design/context.js";
 
 export interface Blocker {
@@ -49,6 +52,8 @@ export interface StatusReport {
   last: {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
+    /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
+    surface: { baseline: string; baseline_version: string; verdict: string; expected_version: string | null; version_follows: boolean; breaking: number; non_breaking: number; informational: number; highlights: string[] } | null;
     /** `not_judged`: every attempt was a harness error. `gateMet` and `finishedAt` are `gate_met`'s and `finished_at`'s older names. */
     evaluation: { verdict: string; gate_met: boolean | null; not_judged: boolean; passed: number; attempts: number; finished_at: string | null; file: string; gateMet: boolean | null; finishedAt: string | null } | null;
   };
@@ -60,9 +65,9 @@ const PLAN_FILL = /<<FILL ME/;
 
 const sha = (file: string) => sha256(readFileSync(file));
 
-function latestData(project: Project, task: string): any {
-  const latest = project.store.readLatest(task);
-  return latest ? project.store.readRecord(task, latest.fingerprint)?.data : undefined;
+/** The data the task's newest record holds (what its run returned), typed by the task that wrote it. */
+function latestData<T>(project: Project, task: string): Partial<T> | undefined {
+  return project.store.latestRecord(task)?.data as Partial<T> | undefined;
 }
 
 /** Where a project stands, without running anything: read from the config, the inputs, the cache and the outputs. */
@@ -83,7 +88,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     design_model: null,
     agent: null,
     isolation: null,
-    last: { candidate: null, certification: null, evaluation: null },
+    last: { candidate: null, certification: null, surface: null, evaluation: null },
     cache: null,
   };
   if (!report.config.found) {
@@ -161,9 +166,13 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
   }
 
-  const bundle = latestData(project, "bundle") as { candidate?: string; file?: string } | undefined;
+  const bundle = latestData<BundleData>(project, "bundle");
   if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
-  report.last.certification = (latestData(project, "inspect") as { level?: string } | undefined)?.level ?? null;
+  const surface = config.targets?.cli?.baseline ? latestData<EmitData>(project, "emit")?.baseline : undefined;
+  if (surface?.baseline === config.targets?.cli?.baseline && surface) {
+    report.last.surface = { baseline: surface.baseline, baseline_version: surface.baseline_version, verdict: surface.verdict, expected_version: surface.expected_version ?? null, version_follows: surface.version_follows, breaking: surface.counts.breaking, non_breaking: surface.counts.non_breaking, informational: surface.counts.informational, highlights: surface.highlights };
+  }
+  report.last.certification = latestData<InspectData>(project, "inspect")?.level ?? null;
   const resultsFile = join(root, outDir(config), "eval", "results.json");
   if (existsSync(resultsFile)) {
     try {
@@ -196,6 +205,7 @@ export function statusText(r: StatusReport): string {
     ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configured_by.length ? `; configured by ${r.agent.configured_by.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
     ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
+    ...(r.last.surface ? [`since       ${r.last.surface.baseline} (${r.last.surface.baseline_version}): ${r.last.surface.verdict}, ${count(r.last.surface.breaking, "breaking change")}, ${r.last.surface.non_breaking} non-breaking, ${r.last.surface.informational} informational${r.last.surface.version_follows ? "" : `; VERSION_NOT_BUMPED: should be at least ${r.last.surface.expected_version}`}`, ...r.last.surface.highlights.map((h) => `              ${h}`)] : []),
     `evaluation  ${r.last.evaluation ? `${r.last.evaluation.not_judged ? "NOT JUDGED (every attempt was a harness error)" : `${r.last.evaluation.verdict}${r.last.evaluation.gate_met === null ? "" : r.last.evaluation.gate_met ? ", gate met" : ", gate NOT met"}`}: ${r.last.evaluation.passed}/${count(r.last.evaluation.attempts, "attempt")} (${r.last.evaluation.file})` : "none run yet"}`,
     ...(r.cache ? [`cache       ${count(r.cache.objects, "object")}, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
     "",

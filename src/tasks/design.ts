@@ -35,8 +35,8 @@ export function designTask(config: InterConfig): TaskSpec {
       const rules = { commands: readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE), skills: readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE) };
       const overlayFile = (ctx.slice as { overlay: string }).overlay;
       const overlay = await readOverlay(ctx.root, overlayFile);
-      const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
-      const { commands, skills, report } = applyOverlay(model, rules.commands, rules.skills, overlay);
+      // The operation model (the largest intermediate file) is read only when the overlay renames groups' commands.
+      const { commands, skills, report } = applyOverlay(() => readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE), rules.commands, rules.skills, overlay);
       writeJson(ctx.root, file, assembleCapabilities(commands, skills));
       const warnings = [
         ...report.rejected.map((r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`),

@@ -21,7 +21,7 @@ export interface InspectData {
 }
 
 /** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
-export function serviceFiles(services: Record<string, { command: string[] }>): string[] {
+function serviceFiles(services: Record<string, { command: string[] }>): string[] {
   const files = Object.values(services).flatMap((s) => s.command.slice(1));
   return [...new Set(files.filter((a) => !a.startsWith("-") && !/[{}*?[\]]/.test(a) && !isAbsolute(a) && !a.split(/[\\/]/).includes("..") && /[./]/.test(a) && /\.[A-Za-z0-9]+$/.test(a)))].sort();
 }

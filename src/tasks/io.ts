@@ -11,9 +11,26 @@ export function writeJson(root: string, path: string, value: unknown): void {
   writeFileAtomic(join(root, path), `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Reads a JSON output of a dependency (present on disk: hits restore outputs before dependents run). */
+/** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */
+const parsed = new Map<string, unknown>();
+const PARSED_KEPT = 8;
+
+/**
+ * Reads a JSON output of a dependency (present on disk: hits restore outputs before dependents run). The value is
+ * shared by every task that reads the same content in this process, so tasks treat it as read-only.
+ */
 export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
   const entry = ctx.deps[dep]?.outputs.find((o) => o.path === path);
   if (!entry) throw new Error(`dependency ${dep} did not produce ${path}`);
-  return JSON.parse(readFileSync(join(ctx.root, path), "utf8")) as T;
+  const key = `${ctx.root}\0${path}\0${entry.sha256}`;
+  if (parsed.has(key)) {
+    const value = parsed.get(key);
+    parsed.delete(key);
+    parsed.set(key, value);
+    return value as T;
+  }
+  const value = JSON.parse(readFileSync(join(ctx.root, path), "utf8")) as T;
+  parsed.set(key, value);
+  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  return value;
 }

@@ -2,7 +2,7 @@ import type { LoadedConfig } from "../config/types.js";
 import { InterError } from "../core/errors.js";
 import { buildGraph } from "../graph/build-graph.js";
 import type { Graph, TaskSpec } from "../graph/task.js";
-import { commandTask } from "./command.js";
+import { commandTask } from "./user-task.js";
 import { builtinTasks, BUILTIN_TARGETS } from "./index.js";
 
 /** The project's graph: the built-in pipeline followed by the config's own tasks (which may not reuse a built-in id). */

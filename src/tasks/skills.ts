@@ -14,9 +14,9 @@ export const SKILLS_FILE = `${BUILD_DIR}/skills.json`;
 const contextInputs = (dep: DepResult) => (dep.data as DiscoverData).inputs.context;
 
 /** A brief is prose for people and agents; a megabyte is hundreds of pages. */
-export const MAX_BRIEF_BYTES = 1024 * 1024;
+const MAX_BRIEF_BYTES = 1024 * 1024;
 /** Each Skill is a folder in the tarball and a line in every agent's Skill index; past this an index stops helping. */
-export const MAX_SKILLS = 1000;
+const MAX_SKILLS = 1000;
 
 /**
  * A brief that still holds `inter init`'s TODO placeholders is refused (CONTEXT_INCOMPLETE, the blocker `inter status`

@@ -113,9 +113,9 @@ describe("error codes and exit codes", () => {
     await expectError(dir, ["frobnicate"], "USAGE_ERROR", 2);
     await expectError(dir, ["run"], "USAGE_ERROR", 2);
     await expectError(dir, ["cache", "gc", "--max-size", "lots"], "USAGE_ERROR", 2);
-    expect((await expectError(dir, ["eval"], "USAGE_ERROR", 2)).message).toBe('"inter eval" needs a subcommand: eval validate, eval new, eval run, eval report, eval diff, eval merge, eval compare.');
+    expect((await expectError(dir, ["eval"], "USAGE_ERROR", 2)).message).toBe('"inter eval" needs a subcommand: eval validate, eval new, eval run, eval report, eval diff, eval merge, eval compare, eval triggers, eval review-triggers.');
     const group = await inter(dir, ["eval", "--help", "--json"]);
-    expect(group.json.data.commands.map((c: any) => c.command)).toEqual(["inter eval validate", "inter eval new", "inter eval run", "inter eval report", "inter eval diff", "inter eval merge", "inter eval compare"]);
+    expect(group.json.data.commands.map((c: any) => c.command)).toEqual(["inter eval validate", "inter eval new", "inter eval run", "inter eval report", "inter eval diff", "inter eval merge", "inter eval compare", "inter eval triggers", "inter eval review-triggers"]);
   });
 
   it("INPUT_NOT_FOUND (exit 2) names the glob and leaves earlier outputs and records alone", async () => {

@@ -27,7 +27,7 @@ describe("inter run eval on the example", () => {
     const results = JSON.parse(read(project, "dist/eval/results.json"));
     expect(validateResults(results)).toEqual([]);
     expect(results.verdict).toBe("pass");
-    expect(results.attempts.flatMap((a: any) => a.checks.map((c: any) => c.status))).toEqual(Array(20).fill("pass"));
+    expect(results.attempts.flatMap((a: any) => a.checks.map((c: any) => c.status))).toEqual(Array(21).fill("pass"));
     expect(results.candidate.sha256).toBe(JSON.parse(read(project, "dist/receipt.json")).candidate.sha256);
     expect(results.receipt.level).toBe("Agent-Native");
     expect(results.plan.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -36,7 +36,7 @@ describe("inter run eval on the example", () => {
     expect(results.plan.file).toBe("evals/eval-plan.json");
     // All three reports beside the results, each saying what the results say.
     expect(read(project, "dist/eval/summary.md")).toMatch(/^## ✅ Evaluation passed: 3\/3 attempts/);
-    expect(read(project, "dist/eval/junit.xml")).toContain('<testsuites name="inter eval" tests="20" failures="0" errors="0"');
+    expect(read(project, "dist/eval/junit.xml")).toContain('<testsuites name="inter eval" tests="21" failures="0" errors="0"');
     expect(read(project, "dist/eval/report.html")).toContain("Evaluation: 3 of 3 attempts passed");
 
     const second = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
@@ -62,8 +62,8 @@ describe("inter eval run on a bare folder", () => {
 
   const mistakes: Array<[string, Record<string, string>, Record<string, Record<string, string>>]> = [
     ["wrong-id", { "cancel-a-booking": "fail" }, { "cancel-a-booking": { "cancelled-ok": "pass", "right-booking": "fail", status: "pass" } }],
-    ["no-file", { "report-room-day": "fail" }, { "report-room-day": { listed: "pass", room: "pass", day: "pass", "the-interview": "pass", "only-one": "pass", "report-written": "fail", "report-holds-the-listing": "incomplete" } }],
-    ["list-twice", { "report-room-day": "incomplete" }, { "report-room-day": { listed: "incomplete", room: "incomplete", day: "incomplete", "the-interview": "incomplete", "only-one": "incomplete", "report-written": "pass", "report-holds-the-listing": "incomplete" } }],
+    ["no-file", { "report-room-day": "fail" }, { "report-room-day": { listed: "pass", room: "pass", day: "pass", "the-interview": "pass", "only-one": "pass", "report-written": "fail", "report-holds-the-booking": "incomplete", "report-from-the-listing": "incomplete" } }],
+    ["list-twice", { "report-room-day": "incomplete" }, { "report-room-day": { listed: "incomplete", room: "incomplete", day: "incomplete", "the-interview": "incomplete", "only-one": "incomplete", "report-written": "pass", "report-holds-the-booking": "pass", "report-from-the-listing": "incomplete" } }],
     ["exit-early", { "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "fail" }, { "book-a-room": { searched: "incomplete", booked: "incomplete", "smallest-room": "incomplete", "first-result": "incomplete", confirmed: "incomplete", slot: "incomplete", date: "incomplete", start: "incomplete", attendees: "incomplete", title: "incomplete" } }],
   ];
   it.each(mistakes)("a scripted agent making the mistake %s gets exactly the prescribed statuses", async (mode, attempts, checks) => {

@@ -35,6 +35,18 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
     expect(result.json.data.stages.candidate).toEqual({ ran: true });
   });
 
+  it("finds the candidate of a project whose config is intermesh.config.mjs and builds to another folder", async () => {
+    const dir = makeProject({
+      "intermesh.config.mjs": `export default { product: { name: "Rooms", binary: "rooms" }, inputs: { openapi: "openapi.yaml" }, targets: { cli: { outDir: "out/" } } };\n`,
+      "evals/eval-plan.json": read(project, "evals/eval-plan.json"),
+    });
+    mkdirSync(join(dir, "out"));
+    copyFileSync(join(project, "dist/cli.tgz"), join(dir, "out/cli.tgz"));
+    const result = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--json"]);
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(result.json.data.stages.candidate).toEqual({ ran: true });
+  });
+
   it("flags each weak check and blind spot with a code, the scenario and check it names, and a fix", async () => {
     const plan = examplePlan();
     const [book, cancel, report] = plan.scenarios;
@@ -71,6 +83,17 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
     const strict = await inter(dir, ["eval", "validate", ".", "--strict", "--json"]);
     expect(strict.exitCode).toBe(2);
     expect(strict.json.error.code).toBe("PLAN_INVALID");
+  });
+
+  it("a file compared with a call's whole output is flagged: it prescribes how the agent narrowed the listing", async () => {
+    const plan = examplePlan();
+    const report = plan.scenarios[2];
+    report.checks = report.checks.filter((c: any) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"));
+    report.checks.push({ id: "whole", type: "values_match", description: "the file is the listing", left: { observation_id: "report", field: ["content"] }, right: { observation_id: "list", field: ["stdout", "result"] } });
+    const result = await inter(planFolder(plan), ["eval", "validate", ".", "--json"]);
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(findings(result)).toEqual(["FILE_MATCHES_RAW_OUTPUT /scenarios/2/checks/6"]);
+    expect(result.json.data.findings[0].suggestion).toContain('field_equals on ["content"]');
   });
 
   it("an api_url outside allowed_hosts is an error", async () => {

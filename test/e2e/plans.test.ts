@@ -138,7 +138,9 @@ describe("inter eval validate", () => {
     expect(again.exitCode).toBe(2);
     expect(again.json.error.message).toContain("never overwritten");
     const human = await inter(tempDirWith(join(project, "dist/cli.tgz")), ["eval", "new", "."]);
-    expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/);
+    expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/m);
+    // A draft trigger query set per Skill, pointing at the next two commands.
+    expect(human.stdout).toMatch(/^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m);
   });
 
   it("inter eval new counts in words: a candidate with one Skill gets \"1 scenario\"", async () => {

@@ -50,7 +50,7 @@ describe("sealed attempts against hostile agents", () => {
     expect(loot("cancel-a-booking").found.every((f: string) => /\/attempt|\/tmp/.test(f))).toBe(true);
     expect(results.attempts.every((a) => a.invocations.length === 0)).toBe(true);
     expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
-    expect(statusOf(results)).toEqual({ "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "incomplete" });
+    expect(statusOf(results)).toEqual({ "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "fail" }); // its file holds a made-up booking
   });
 
   it("an agent searching the filesystem finds no plan, reference, journal, result, receipt or other attempt", async () => {

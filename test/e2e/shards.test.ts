@@ -59,7 +59,7 @@ describe("sharded evaluation", () => {
     expect(validateResults(m)).toEqual([]);
     expect(m.shard).toBeUndefined();
     expect(verdicts(m)).toEqual(verdicts(results(whole)));
-    expect(read(out, "merged/junit.xml")).toContain('<testsuites name="inter eval" tests="20" failures="1" errors="6"');
+    expect(read(out, "merged/junit.xml")).toContain('<testsuites name="inter eval" tests="21" failures="1" errors="6"');
     expect(read(out, "merged/summary.md")).toMatch(/^## ❌ Evaluation failed: 1\/3 attempts/);
   });
 

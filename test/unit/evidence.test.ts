@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/judge.js";
+import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/checks.js";
 import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
-import { redactor, redactTree } from "../../src/evaluation/run/redact.js";
+import { redactor } from "../../src/core/redact.js";
+import { redactTree } from "../../src/evaluation/run/redact.js";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Invocation } from "../../src/evaluation/run/broker.js";
@@ -18,6 +19,8 @@ describe("which calls only ask for help", () => {
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "-h"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "--help"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title=x", "--help"])).toBe(true);
+    // Every flag the runtime knows takes no value is known here: `--describe --help` only asks for help.
+    expect(asksForHelp(["rooms", "bookings", "list", "--describe", "--help"])).toBe(true);
   });
 
   it("a destructive call hidden behind a help value is observed and judged", () => {

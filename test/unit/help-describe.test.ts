@@ -9,7 +9,7 @@ import { packageFiles } from "../../src/emit/package-files.js";
 import { readOperationModel } from "../../src/openapi/normalize.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { CliError } from "../../src/runtime/errors.js";
-import { commandHelp, DESCRIBE_BYTES, describeScope } from "../../src/runtime/help.js";
+import { commandHelp, DESCRIBE_BYTES, describeScope, rootHelp } from "../../src/runtime/help.js";
 import type { Cli } from "../../src/runtime/load.js";
 import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { LISTED_COMMANDS, missingCommand, unknownCommand } from "../../src/runtime/suggest.js";
@@ -169,6 +169,46 @@ describe("--describe bounds on any CLI", () => {
     }, false) as Record<string, any>;
     expect(read).toBe(0);
     expect(d.index).toEqual([{ name: "big", description: "big", group: true, commands: 120 }, { name: "small", description: "small", group: true, commands: 1 }]);
+  });
+});
+
+describe("root help of thousands of groups stays within 64 KiB and says how to see them all", () => {
+  /** A groups-mode CLI of `n` groups whose names are `width` characters long, one command each (never read). */
+  const groupsCli = (n: number, width: number): Cli => {
+    const cli = memoryCli([], "groups");
+    cli.manifest.groups = Array.from({ length: n }, (_, i) => ({ name: `g${String(i).padStart(width - 1, "0")}`, description: "", count: 3 }));
+    return cli;
+  };
+
+  it("a group list that fits is one entry per group", () => {
+    const help = rootHelp(groupsCli(300, 20)) as Record<string, any>;
+    expect(help.commands.filter((c: any) => c.group)).toHaveLength(300);
+    expect(help.groups).toBeUndefined();
+  });
+
+  it("past the budget the groups become a name → count map, and --help --all lists every entry", () => {
+    const cli = groupsCli(1400, 24); // Microsoft Graph beta has 1,387 groups of names about this long
+    const help = rootHelp(cli) as Record<string, any>;
+    expect(size(help)).toBeLessThanOrEqual(64 * 1024);
+    expect(help.commands.some((c: any) => c.group)).toBe(false);
+    expect(Object.keys(help.groups)).toHaveLength(1400);
+    expect(help.groups[cli.manifest.groups[7]!.name]).toBe(3);
+    expect(help.help).toContain("`demo --help --all` lists every group in full");
+    const all = rootHelp(cli, true) as Record<string, any>;
+    expect(all.commands.filter((c: any) => c.group)).toHaveLength(1400);
+    const described = describeScope(cli, [], () => [], false) as Record<string, any>;
+    expect(size(described)).toBeLessThanOrEqual(64 * 1024);
+    expect(Object.keys(described.groups)).toHaveLength(1400);
+  });
+
+  it("past even that, the first groups that fit are named with how many more there are", () => {
+    const cli = groupsCli(6000, 24);
+    const help = rootHelp(cli) as Record<string, any>;
+    expect(size(help)).toBeLessThanOrEqual(64 * 1024);
+    const shown = Object.keys(help.groups).length;
+    expect(shown).toBeGreaterThan(1000);
+    expect(shown).toBeLessThan(6000);
+    expect(help.help).toContain(`The first ${shown} groups are named in \`groups\` (name → commands) — ${6000 - shown} more: \`demo --help --all\` lists every group.`);
   });
 });
 

@@ -140,7 +140,7 @@ describe.each(PROVIDERS)("the model client, %s", (provider) => {
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(KEY_ENV);
     expect(error.message).toContain(new URL(server.url).origin);
-    expect(error.message).toContain("[redacted]"); // the scripted 401 says "Incorrect API key provided: <key>"
+    expect(error.message).toContain("[REDACTED]"); // the scripted 401 says "Incorrect API key provided: <key>"
     expect(server.requests).toHaveLength(1);
   });
 
@@ -219,7 +219,7 @@ describe("the model client", () => {
     for (const provider of PROVIDERS) {
       const error = await rejection(createModelClient(settingsFor(provider, server.url), { [KEY_ENV]: wrong }).complete(REQUEST), wrong);
       expect(error.code).toBe("MODEL_AUTH_FAILED");
-      expect(error.message).toContain("Incorrect API key provided: [redacted]");
+      expect(error.message).toContain("Incorrect API key provided: [REDACTED]");
     }
     expect(server.requests.map((r) => r.keyOk)).toEqual([false, false]);
   });

@@ -3,7 +3,7 @@ import { buildTaskIds } from "../../tasks/pipeline.js";
 import type { BundleData } from "../../tasks/bundle.js";
 import type { InspectData } from "../../tasks/inspect.js";
 import type { CommandResult } from "../base.js";
-import { GraphCommand } from "../graph-command.js";
+import { RemoteCacheCommand } from "../remote-cache-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
 import { startTrail, stopTrail } from "../../cache/trail.js";
@@ -13,7 +13,7 @@ import { toInterError } from "../../core/errors.js";
 import type { Project } from "../project.js";
 import { runSuggest, suggestSummary, type SuggestRun } from "../suggest-run.js";
 
-export class BuildCommand extends GraphCommand {
+export class BuildCommand extends RemoteCacheCommand {
   static paths = [["build"]];
   static usage = Command.Usage({
     description: "Build every target except the evaluation, re-running only tasks whose inputs changed",

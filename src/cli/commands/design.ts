@@ -1,11 +1,11 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import type { CommandResult } from "../base.js";
-import { GraphCommand } from "../graph-command.js";
+import { RemoteCacheCommand } from "../remote-cache-command.js";
 import { openProject } from "../project.js";
 import { runSuggest, suggestSummary } from "../suggest-run.js";
 
-export class DesignSuggestCommand extends GraphCommand {
+export class DesignSuggestCommand extends RemoteCacheCommand {
   static paths = [["design", "suggest"]];
   static usage = Command.Usage({
     description: "Ask the configured model for names, descriptions and Skill text, into the overlay file for review",

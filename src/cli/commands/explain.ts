@@ -51,7 +51,7 @@ export class ExplainCommand extends BaseCommand {
       if (id !== this.task) continue;
 
       const latest = store.readLatest(id);
-      const latestRecord = latest && store.readRecord(id, latest.fingerprint);
+      const latestRecord = store.latestRecord(id);
       if (record) {
         const previous = latest?.fingerprint === fingerprint && latest.previous ? store.readRecord(id, latest.previous) : undefined;
         const reasons = previous ? diffKeys(previous.key, record.key) : [{ kind: "first-run" } as Change];

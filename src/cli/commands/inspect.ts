@@ -10,7 +10,7 @@ import { INTER_BUILD } from "../../core/version.js";
 const LEVELS = ["none", "agent-friendly", "agent-ready", "agent-native"];
 
 /** The compact human view: one line per rule group, failures spelled out. */
-export function receiptTable(receipt: Receipt): string {
+function receiptTable(receipt: Receipt): string {
   const groups = [...new Set(receipt.rules.map((r) => r.group))];
   const lines = groups.map((group) => {
     const rules = receipt.rules.filter((r) => r.group === group);

@@ -3,11 +3,11 @@ import * as t from "typanion";
 import { resolveRunTarget } from "../../graph/build-graph.js";
 import type { CommandResult } from "../base.js";
 import { printCandidate } from "./build.js";
-import { GraphCommand } from "../graph-command.js";
+import { RemoteCacheCommand } from "../remote-cache-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject, type Project } from "../project.js";
 
-export class RunCommand extends GraphCommand {
+export class RunCommand extends RemoteCacheCommand {
   static paths = [["run"]];
   static usage = Command.Usage({
     description: "Run one task or target and whatever it depends on",

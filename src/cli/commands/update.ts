@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import { dirname, join, sep } from "node:path";
 import { InterError } from "../../core/errors.js";
-import { shippedFile } from "../../core/package-files.js";
+import { shippedFile } from "../../core/shipped-files.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { INTER_VERSION } from "../../core/version.js";
 

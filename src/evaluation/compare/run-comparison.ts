@@ -4,7 +4,8 @@ import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig, ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
 import { agentFor, viaMcp } from "../run/agents.js";
-import { evaluationSecrets, redactor } from "../run/redact.js";
+import { redactor } from "../../core/redact.js";
+import { evaluationSecrets } from "../run/redact.js";
 import { runEvaluation, type AttemptResult, type EvalResults } from "../run/run.js";
 import { applyGate, DEFAULT_GATE } from "../results/gate.js";
 import { writeReports } from "../report/write.js";
@@ -96,7 +97,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
 
   let judging: Comparison["judging"] = null;
   if (options.judge) {
-    const { judgeBlind } = await import("./judge.js");
+    const { judgeBlind } = await import("./blind-judge.js");
     const judge = agentFor({ command: options.judge }, undefined);
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
     const credentialEnv = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Transcript } from "../run/transcript.js";
-import type { CheckResult } from "../run/judge.js";
+import type { CheckResult } from "../run/checks.js";
 import type { AttemptResult, EvalResults } from "../run/run.js";
 import { notJudged, type GateResult } from "../results/gate.js";
 

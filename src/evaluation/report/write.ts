@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown.js";
 
 export type ReportFormat = "html" | "junit" | "md";
 
-export const REPORT_FILES: Record<ReportFormat, string> = { html: "report.html", junit: "junit.xml", md: "summary.md" };
+const REPORT_FILES: Record<ReportFormat, string> = { html: "report.html", junit: "junit.xml", md: "summary.md" };
 
 export function renderReport(results: StoredResults, format: ReportFormat): string {
   return format === "html" ? renderHtml(results) : format === "junit" ? renderJunit(results) : renderMarkdown(results);

@@ -94,7 +94,7 @@ export function gateError(results: Pick<EvalResults, "attempts"> & { gate: GateR
   return new InterError("EVAL_FAILED", `The gate was not met: ${missed}.${after ? ` ${after}` : ""}`, suggestion, { gate, ...details });
 }
 
-export function gateRule(gate: GateResult): string {
+function gateRule(gate: GateResult): string {
   return `every scenario ≥ ${percent(gate.min_pass_rate)}${gate.allow_incomplete ? ", incomplete attempts left out" : ", incomplete attempts count against"}${gate.require_sealed ? ", sealed attempts required" : ""}${gate.forbid_side_effects ? ", no unobserved side effects" : ""}`;
 }
 

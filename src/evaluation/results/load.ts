@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { InterError } from "../../core/errors.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
 import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/package-files.js";
+import { shippedFile } from "../../core/shipped-files.js";
 import type { StoredResults } from "../report/facts.js";
 
 let validator: SchemaValidator | undefined;

@@ -3,6 +3,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
+import { signalGroup, stopGroup } from "../../core/process.js";
 import { findProgram, PRESETS, type Preset } from "./presets.js";
 import type { Transcript } from "./transcript.js";
 
@@ -71,12 +72,10 @@ export function viaMcp(agent: Agent): Agent {
 }
 
 /** The `mcpServers` document Claude Code reads (and opencode's and others' look alike). */
-export const mcpServersJson = (server: McpServerLaunch) => JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
-
-const KILL_GRACE_MS = 2000;
+const mcpServersJson = (server: McpServerLaunch) => JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
-export async function spawnInGroup(
+async function spawnInGroup(
   argv: string[],
   attempt: AgentRun,
   options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }>; fatal?: () => (line: string) => string | undefined } = {},
@@ -99,17 +98,7 @@ export async function spawnInGroup(
   // The prompt, when it goes on stdin, is all there is: the agent reads it to the end, as from a pipe.
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let timedOut = false;
-  const killGroup = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, signal);
-    } catch {
-      // gone
-    }
-  };
-  const stop = () => {
-    killGroup("SIGTERM");
-    setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS).unref();
-  };
+  const stop = () => void stopGroup(child.pid, child);
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -138,7 +127,7 @@ export async function spawnInGroup(
   const result = await child;
   clearTimeout(timer);
   attempt.signal.removeEventListener("abort", stop);
-  killGroup("SIGKILL");
+  signalGroup(child.pid, "SIGKILL");
   // execa reports a program that could not be spawned with no exit code and the spawn error's code.
   const failedToStart = result.exitCode === undefined && ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
   // bubblewrap reports a program it cannot exec on stderr and exits 1 before the agent ever ran.
@@ -153,7 +142,7 @@ export async function spawnInGroup(
 }
 
 /** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs}, {attempt} are filled per attempt. */
-export function commandAgent(name: string, template: string[], env: Record<string, string> = {}): Agent {
+function commandAgent(name: string, template: string[], env: Record<string, string> = {}): Agent {
   return {
     name,
     identity: async () => JSON.stringify({ command: template }),
@@ -203,7 +192,7 @@ function saveStep(attempt: AgentRun, step: ReferenceStep, stdout: string): strin
 }
 
 /** Replays reference solutions kept outside the plan: a golden run proving plan and candidate agree. */
-export function referenceAgent(referenceFile: string | undefined): Agent {
+function referenceAgent(referenceFile: string | undefined): Agent {
   let steps: Record<string, ReferenceStep[]> = {};
   let text = "";
   if (referenceFile) {
@@ -266,7 +255,7 @@ async function programVersion(program: string): Promise<string | undefined> {
  * A real coding agent (presets.ts): found on PATH or in the project's node_modules/.bin, its own configuration shown
  * read-only in the attempt's HOME, its event stream parsed into one transcript format.
  */
-export function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
+function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
   const program = () => findProgram(preset.program, process.env.PATH, root);
   let identity: Promise<string> | undefined;
   return {

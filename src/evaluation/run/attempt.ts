@@ -1,4 +1,5 @@
 import { ownedTempDir } from "../../core/temp-dirs.js";
+import type { Plan, PlanTarget, Scenario } from "../../plan/types.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
@@ -10,8 +11,9 @@ import { agentEnvironment } from "./attempt-env.js";
 import { startBroker, type Invocation } from "./broker.js";
 import { writeBrokerClient } from "./broker-client.js";
 import { nativeClient, writeNativeClient } from "./broker-client-native.js";
-import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./judge.js";
-import { redactDeep, redactTree } from "./redact.js";
+import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./checks.js";
+import { redactDeep } from "../../core/redact.js";
+import { redactTree } from "./redact.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
 import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
@@ -33,7 +35,7 @@ export interface AttemptResult {
 
 /** What every attempt of one run shares. */
 export interface AttemptContext {
-  plan: any;
+  plan: Plan;
   runDir: string;
   isolation: Isolation;
   agent: Agent;
@@ -58,7 +60,7 @@ export interface AttemptContext {
 /** The base PATH of the candidate's own process: Node first, for the `#!/usr/bin/env node` of generated CLIs. */
 const cliPath = () => [...new Set([dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"])].join(":");
 
-function prompt(scenario: any, target: any, outputs: string, assets: string, binary: string, mcp = false): string {
+function prompt(scenario: Scenario, target: PlanTarget, outputs: string, assets: string, binary: string, mcp = false): string {
   return [
     mcp ? `You have an MCP server, \`${binary}\`, among your tools. Use its tools to do this task:` : `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
     "",
@@ -77,7 +79,7 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
  * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
  * sandbox, then the judging of what the broker recorded and what is in outputs/.
  */
-export async function runAttempt(ctx: AttemptContext, scenario: any, repetition: number): Promise<AttemptResult> {
+export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repetition: number): Promise<AttemptResult> {
   const started = performance.now();
   const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
   rmSync(workspace, { recursive: true, force: true });
@@ -203,11 +205,11 @@ export async function runAttempt(ctx: AttemptContext, scenario: any, repetition:
       base.invocations = redactDeep(await broker.close(), ctx.redact);
     }
     const invocations = base.invocations;
-    const observations = new Map(scenario.observations.map((o: any) => [o.id, observe(o, invocations, folders.outputs, true)]));
+    const observations = new Map(scenario.observations.map((o) => [o.id, observe(o, invocations, folders.outputs, true)]));
     // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
     const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.packageRoot));
     const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
-    const checks: CheckResult[] = [...scenario.checks.map((c: any) => judgeCheck(c, observations as any)), ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true)];
+    const checks: CheckResult[] = [...scenario.checks.map((c) => judgeCheck(c, observations)), ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true)];
     let transcriptText = "";
     if (outcome.transcript && existsSync(outcome.transcript)) {
       transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));

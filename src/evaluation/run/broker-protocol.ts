@@ -4,7 +4,7 @@
  * Broker → client: O (stdout bytes), E (stderr bytes), X (JSON {code, signal}).
  * The client (broker-client.ts) speaks it in plain CommonJS, so both sides are kept to these few lines.
  */
-export const MAX_FRAME = 16 * 1024 * 1024;
+const MAX_FRAME = 16 * 1024 * 1024;
 
 export function frame(type: string, payload: Buffer | string): Buffer {
   const body = typeof payload === "string" ? Buffer.from(payload) : payload;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
+import { signalGroup } from "../../core/process.js";
 import { frame, frameReader } from "./broker-protocol.js";
 
 /** One call of the candidate, as the broker made and saw it. */
@@ -87,7 +88,7 @@ export async function startBroker(options: { socket: string; binary: string; lau
         else if (type === "D") toChild(null);
         else if (type === "K") {
           const signal = payload.toString();
-          if (child?.pid && SIGNALS.has(signal)) killGroup(child, signal as NodeJS.Signals);
+          if (child?.pid && SIGNALS.has(signal)) signalGroup(child.pid, signal as NodeJS.Signals);
         }
       },
       () => socket.destroy(),
@@ -156,7 +157,7 @@ export async function startBroker(options: { socket: string; binary: string; lau
       const cut = [...running];
       for (const entry of cut) {
         entry.invocation.truncated = true;
-        killGroup(entry.child, "SIGKILL");
+        signalGroup(entry.child.pid, "SIGKILL");
       }
       await Promise.all(cut.map((entry) => entry.done));
       for (const client of clients) client.destroy();
@@ -166,10 +167,4 @@ export async function startBroker(options: { socket: string; binary: string; lau
   };
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
+

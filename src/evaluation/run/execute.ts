@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { Plan } from "../../plan/types.js";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
@@ -32,7 +33,8 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
   const replaying = (options.agent ?? "reference") === "reference" && options.referenceFile && existsSync(options.referenceFile);
   const report = await validatePlan(planText, options.planFile, planSchema(), receipt?.globalFlags ? treeFromReceipt(receipt) : null, replaying ? { reference: { file: options.referenceFile!, text: readFileSync(options.referenceFile!, "utf8") } } : {});
   if (!report.valid) throw planInvalid(report);
-  const plan = parseLossless(planText) as any;
+  // Validated above against the schema: from here on it is a Plan.
+  const plan = parseLossless(planText) as Plan;
   requireCredential(plan, options.planFile);
   const { referenceFile, receiptFile: _receipt, agent, gate, interface: via, ...rest } = options;
   const chosen = agentFor(agent, referenceFile && existsSync(referenceFile) ? referenceFile : undefined, options.root);
@@ -56,8 +58,8 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
  * A run without the credential can only fail every call: that says nothing about the candidate, so it is refused
  * before any attempt, and the last results stay as they are.
  */
-export function requireCredential(plan: any, planFile: string): void {
-  const name = plan?.target?.credential_env;
+function requireCredential(plan: Plan, planFile: string): void {
+  const name = plan.target.credential_env;
   if (typeof name === "string" && name && !process.env[name]) {
     throw new InterError("CREDENTIAL_MISSING", `${name} is not set: the plan (${planFile}, target.credential_env) needs the API's credential in it.`, `export ${name}=<the credential for ${plan.target.account ?? "the plan's account"}>, then run again.`, { env: name, file: planFile });
   }

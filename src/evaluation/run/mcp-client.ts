@@ -69,7 +69,7 @@ interface Tool {
 }
 
 /** `--flag value` / `--flag=value` / `--switch` as the tool's arguments, typed by its input schema. */
-export function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Record<string, unknown> {
+function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Record<string, unknown> {
   const properties = schema.properties ?? {};
   const args: Record<string, unknown> = {};
   const typed = (name: string, value: string): unknown => {

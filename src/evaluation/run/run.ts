@@ -1,4 +1,5 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import type { Plan } from "../../plan/types.js";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
@@ -7,21 +8,23 @@ import type { Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../../inspect/install.js";
 import { planLimits, planProofs } from "../../plan/limits.js";
-import { evaluationSecrets, redactor } from "./redact.js";
+import { redactor } from "../../core/redact.js";
+import { evaluationSecrets } from "./redact.js";
 import { detectIsolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
-export type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
+export type { EvalResults,  ScenarioSummary, Shard } from "../results/types.js";
 import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
 import { count } from "../../core/words.js";
 
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
-export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
-  if (!receipt) return null;
-  const made = receipt.candidate?.sha256;
+function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
+  if (!receipt || typeof receipt !== "object") return null;
+  const { candidate: of, certification } = receipt as { candidate?: { sha256?: unknown }; certification?: { level?: unknown } };
+  const made = of?.sha256;
   if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
-  return { sha256: made, level: receipt.certification?.level ?? "unknown" };
+  return { sha256: made, level: typeof certification?.level === "string" ? certification.level : "unknown" };
 }
 
 
@@ -29,7 +32,7 @@ export function bindReceipt(receipt: any, candidate: string): ReceiptBinding {
 
 
 export interface EvalRunOptions {
-  plan: any;
+  plan: Plan;
   planText: string;
   planFile: string;
   tgz: string;
@@ -65,7 +68,7 @@ const combinations = (n: number, k: number) => {
   return r;
 };
 
-export function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
+function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
   const n = attempts.length;
   const c = attempts.filter((a) => a.status === "pass").length;
   return { id, attempts: n, passed: c, pass_rate: n ? c / n : 0, pass_at_k: n ? 1 - combinations(n - c, n) / combinations(n, n) : 0, pass_hat_k: n && c === n ? 1 : 0 };
@@ -120,7 +123,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const secrets = evaluationSecrets(plan, options.services);
   const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
-  const mine = plan.scenarios.flatMap((scenario: any) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_: unknown, i: number) => !shard || i % shard.count === shard.index - 1) as Array<{ scenario: any; repetition: number }>;
+  const mine = plan.scenarios.flatMap((scenario) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_, i) => !shard || i % shard.count === shard.index - 1);
   const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
   for (const done of finished.values()) options.onAttempt(done, true);
   if (todo.length && isolation.kind === "none") process.stderr.write(`inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`);
@@ -168,7 +171,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
 
   if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
   const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));
-  const ids: string[] = plan.scenarios.map((s: any) => s.id);
+  const ids: string[] = plan.scenarios.map((s) => s.id);
   return {
     schema_version: "1.0.0",
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },

@@ -33,7 +33,7 @@ export interface AttemptFolders {
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-export const isSystemPath = (path: string) => SYSTEM.some((dir) => under(path, dir));
+const isSystemPath = (path: string) => SYSTEM.some((dir) => under(path, dir));
 
 let detected: Promise<Isolation> | undefined;
 
@@ -114,7 +114,7 @@ export function installationOf(program: string): string[] {
 
 /** Node's own installation, when it is not a system one (nvm, a tarball in /opt): generated CLIs and shims run on it. */
 let node: string[] | undefined;
-export function nodeInstallation(): string[] {
+function nodeInstallation(): string[] {
   if (node) return node;
   const real = realpathSync(process.execPath);
   node = isSystemPath(process.execPath) && isSystemPath(real) ? [] : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { Observation, Plan } from "../../plan/types.js";
 import { join } from "node:path";
 import type { Invocation } from "./broker.js";
-import { asksForHelp, type CheckResult } from "./judge.js";
+import { asksForHelp, type CheckResult } from "./checks.js";
 
 export interface SideEffect {
   argv: string[];
@@ -39,8 +40,8 @@ function commandOf(argv: string[], commands: Map<string, boolean>): string | und
 }
 
 /** Every recorded call of a mutating command (help and --dry-run calls change nothing); `observed` says whether an observation matched it. */
-export function mutatingCalls(invocations: Invocation[], observations: any[], commands: Map<string, boolean>): Array<SideEffect & { observed: boolean }> {
-  const prefixes: string[][] = observations.filter((o) => o?.kind === "cli" && Array.isArray(o.command_prefix)).map((o) => o.command_prefix);
+export function mutatingCalls(invocations: Invocation[], observations: Observation[], commands: Map<string, boolean>): Array<SideEffect & { observed: boolean }> {
+  const prefixes: string[][] = observations.flatMap((o) => (o.kind === "cli" ? [o.command_prefix] : []));
   return invocations.flatMap((inv) => {
     if (asksForHelp(inv.argv) || inv.argv.includes("--dry-run")) return [];
     const command = commandOf(inv.argv, commands);
@@ -55,14 +56,14 @@ export function mutatingCalls(invocations: Invocation[], observations: any[], co
  * `settings.unobserved_side_effects: "fail"` (or the gate's --forbid-side-effects) fails a mutating call no
  * observation matched. Named like checks so that reports show them beside the plan's own.
  */
-export function sideEffectChecks(calls: Array<SideEffect & { observed: boolean }>, plan: any, forbid: boolean): CheckResult[] {
+export function sideEffectChecks(calls: Array<SideEffect & { observed: boolean }>, plan: Plan, forbid: boolean): CheckResult[] {
   const checks: CheckResult[] = [];
   const list = (xs: SideEffect[]) => xs.map((x) => x.argv.join(" ")).join("; ");
-  if (plan?.target?.read_only_confirmed === true) {
+  if (plan.target.read_only_confirmed === true) {
     checks.push({ id: "read-only", type: "read_only", description: "target.read_only_confirmed: the agent changed nothing", status: calls.length ? "fail" : "pass", observed: calls.length, expected: 0, reason: calls.length ? `${calls.length} mutating call${calls.length > 1 ? "s" : ""} on a read-only target: ${list(calls)}` : "no mutating call" });
   }
   const unobserved = calls.filter((c) => !c.observed);
-  if (forbid || plan?.settings?.unobserved_side_effects === "fail") {
+  if (forbid || plan.settings?.unobserved_side_effects === "fail") {
     checks.push({ id: "no-unobserved-side-effects", type: "no_unobserved_side_effects", description: "every change the agent made is one the plan observes", status: unobserved.length ? "fail" : "pass", observed: unobserved.length, expected: 0, reason: unobserved.length ? `${unobserved.length} mutating call${unobserved.length > 1 ? "s" : ""} no observation matches: ${list(unobserved)}` : "none" });
   }
   return checks;

@@ -22,6 +22,8 @@ export interface Transcript {
   duration_ms?: number;
   /** The agent's own report that it failed (login, model, rejected permission): a harness error, not the candidate's. */
   error?: string;
+  /** The Skills the agent says it offers its model, where it says so (Claude Code's first event): trigger evaluation. */
+  skills?: string[];
 }
 
 /** What results.json keeps of a transcript per attempt. */
@@ -51,13 +53,14 @@ function* events(stdout: string): Generator<any> {
 }
 
 const text = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((c: any) => (typeof c === "string" ? c : (c?.text ?? ""))).join("") : "";
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((c: unknown) => (typeof c === "string" ? c : String((c as { text?: unknown } | null)?.text ?? ""))).join("") : "";
 
 /** Claude Code `-p --output-format stream-json --verbose`: system, assistant, user (tool results), result. */
 export function parseClaudeCode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   const byId = new Map<string, ToolCall>();
   for (const e of events(stdout)) {
+    if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills)) t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
     if (e.type === "assistant") {
       for (const block of e.message?.content ?? []) {
         if (block.type === "text" && block.text) t.messages.push({ role: "assistant", text: block.text });
@@ -84,7 +87,7 @@ export function parseClaudeCode(stdout: string): Transcript {
       if (typeof e.duration_ms === "number") t.duration_ms = e.duration_ms;
       if (typeof e.result === "string" && e.result) t.final = e.result;
       if (e.is_error) t.error = `Claude Code reported an error (${e.subtype ?? "error"}${e.terminal_reason ? `, ${e.terminal_reason}` : ""}): ${typeof e.result === "string" && e.result ? e.result : (t.messages.at(-1)?.text ?? "no message")}`;
-      if (Array.isArray(e.permission_denials) && e.permission_denials.length && !t.error) t.error = `Claude Code was denied permission for ${e.permission_denials.map((d: any) => d.tool_name ?? "a tool").join(", ")}`;
+      if (Array.isArray(e.permission_denials) && e.permission_denials.length && !t.error) t.error = `Claude Code was denied permission for ${e.permission_denials.map((d: { tool_name?: string } | null) => d?.tool_name ?? "a tool").join(", ")}`;
     }
   }
   t.final ??= [...t.messages].reverse().find((m) => m.role === "assistant")?.text;

@@ -5,12 +5,46 @@ import { InterError } from "../../../core/errors.js";
 import { count } from "../../../core/words.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 
+/** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */
+async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> {
+  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { shippedFile }, { mkdirSync }, { relative }] = await Promise.all([import("../../../evaluation/triggers/skills.js"), import("../../../evaluation/triggers/draft.js"), import("../../../core/atomic.js"), import("../../../core/shipped-files.js"), import("node:fs"), import("node:path")]);
+  const skills = await skillsFromTarball(tgz);
+  if (!skills.length) return [];
+  const manifest = JSON.parse(await readManifest(tgz)) as { product?: { binary?: string } };
+  const dir = join(folder, "trigger-queries");
+  mkdirSync(dir, { recursive: true });
+  const schema = relative(dir, shippedFile("schemas/trigger-queries.schema.json")).split("\\").join("/");
+  const written: string[] = [];
+  for (const set of draftQuerySets(skills, manifest.product?.binary ?? "the")) {
+    const file = join(dir, `${set.skill}.json`);
+    if (existsSync(file)) continue;
+    writeFileAtomic(file, `${JSON.stringify({ $schema: schema, ...set }, null, 2)}\n`);
+    written.push(file);
+  }
+  return written;
+}
+
+async function readManifest(tgz: string): Promise<string> {
+  const tar = await import("tar");
+  let text = "{}";
+  await tar.t({
+    file: tgz,
+    onReadEntry: (entry) => {
+      if (entry.path !== "package/manifest.json") return entry.resume();
+      const chunks: Buffer[] = [];
+      entry.on("data", (c: Buffer) => chunks.push(c));
+      entry.on("end", () => (text = Buffer.concat(chunks).toString("utf8")));
+    },
+  });
+  return text;
+}
+
 export class EvalNewCommand extends BaseCommand {
   static paths = [["eval", "new"]];
   static usage = Command.Usage({
-    description: "Write a starter eval-plan.json for the candidate in a folder: one scenario per bundled Skill",
+    description: "Write a starter eval-plan.json for the candidate in a folder (one scenario per bundled Skill) and a draft trigger query set per Skill",
     details:
-      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. An existing eval-plan.json is never overwritten.",
+      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. An existing eval-plan.json is never overwritten. It also drafts trigger-queries/<skill>.json per Skill (marked draft: the Skill's task should trigger it, its neighbours' tasks are near misses; docs/triggers.md); existing ones are kept.",
     examples: [
       ["Start a plan in an evaluation folder holding cli.tgz", "inter eval new ./evaluation"],
       ["Start a project's plan from its build", "inter eval new evals --candidate dist/cli.tgz"],
@@ -35,6 +69,7 @@ export class EvalNewCommand extends BaseCommand {
       writeFileAtomic(referenceFile, `${JSON.stringify(starterReference(plan), null, 2)}\n`);
     }
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
-    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${count(plan.scenarios.length, "scenario")}, ${count(placeholders, "<<FILL ME>> placeholder")} to replace; then run inter eval validate ${this.folder}.` };
+    const triggers = await draftTriggerSets(tgz, folder);
+    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders, trigger_queries: triggers }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${count(plan.scenarios.length, "scenario")}, ${count(placeholders, "<<FILL ME>> placeholder")} to replace; then run inter eval validate ${this.folder}.${triggers.length ? `\nDrafted ${count(triggers.length, "trigger query set")} in ${join(folder, "trigger-queries")}: review them (inter eval review-triggers ${this.folder}), then inter eval triggers ${this.folder} --agent <agent>.` : ""}` };
   }
 }

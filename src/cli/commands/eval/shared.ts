@@ -2,6 +2,7 @@ import * as t from "typanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
+import { projectCandidate } from "../../candidate.js";
 import type { Receipt } from "../../../inspect/receipt.js";
 import type { CandidateTree } from "../../../plan/validate.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -50,23 +51,19 @@ export const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no 
 
 /**
  * The candidate a plan is validated against: --candidate, else cli.tgz beside the plan, else the build output of the
- * project the plan belongs to (the nearest folder up with intermesh.config.ts, its dist/cli.tgz — the layout `inter
- * init` makes).
+ * project the plan belongs to (the nearest folder up with an intermesh config, its `targets.cli.outDir`/cli.tgz — the
+ * layout `inter init` makes). A config that does not load leaves the default output folder, `dist`.
  */
-export function findCandidate(planDir: string, given: string | undefined, cwd: string): { tgz?: string; missing: string } {
+export async function findCandidate(planDir: string, given: string | undefined, cwd: string): Promise<{ tgz?: string; missing: string }> {
   if (given) {
     const tgz = resolve(cwd, given);
     if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${given}.`, "Build one with `inter build` (it writes dist/cli.tgz), or give the path of a cli.tgz.", { path: tgz });
     return { tgz, missing: "" };
   }
   if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
-  for (let dir = planDir; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "intermesh.config.ts"))) {
-      const built = join(dir, "dist", "cli.tgz");
-      return existsSync(built) ? { tgz: built, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${join(dir, "dist", "cli.tgz")} is not built yet (inter build)` };
-    }
-    if (dirname(dir) === dir) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
-  }
+  const project = await projectCandidate(planDir, { up: true });
+  if (!project) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
+  return project.built ? { tgz: project.tgz, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${project.tgz} is not built yet (inter build)` };
 }
 
 /** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */

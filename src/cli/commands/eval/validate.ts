@@ -42,7 +42,7 @@ export class EvalValidateCommand extends BaseCommand {
     if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
     const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../../plan/validate.js"), import("../../../plan/schema.js")]);
     const cwd = this.cwd ?? process.cwd();
-    const found = findCandidate(dirname(planFile), this.candidate, cwd);
+    const found = await findCandidate(dirname(planFile), this.candidate, cwd);
     const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
     const referenceFile = planFile.replace(/\.json$/, "") + ".reference.json";
     const reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;

@@ -1,8 +1,7 @@
 import type { UserTaskConfig } from "../config/types.js";
 import { InterError } from "../core/errors.js";
+import { signalGroup, stopGroup } from "../core/process.js";
 import type { TaskSpec } from "../graph/task.js";
-
-const KILL_GRACE_MS = 2000;
 
 /** A user task from `tasks:` in the config: a command, cached exactly like the built-in tasks. */
 export function commandTask(id: string, spec: UserTaskConfig): TaskSpec {
@@ -21,18 +20,7 @@ export function commandTask(id: string, spec: UserTaskConfig): TaskSpec {
       const [file, args, shell] = typeof spec.command === "string" ? [spec.command, [], true] : [spec.command[0]!, spec.command.slice(1), false];
       // Its own process group, so an interrupt stops everything the command started, not just the shell.
       const child = execa(file, args, { cwd: ctx.root, shell, detached: true, stdin: "ignore", all: true, reject: false, buffer: false });
-      const killGroup = (signal: NodeJS.Signals) => {
-        try {
-          if (child.pid) process.kill(-child.pid, signal);
-        } catch {
-          // already gone
-        }
-      };
-      let forceTimer: NodeJS.Timeout | undefined;
-      const onAbort = () => {
-        killGroup("SIGTERM");
-        forceTimer = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
-      };
+      const onAbort = () => void stopGroup(child.pid, child);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       let partial = "";
       child.all?.on("data", (chunk: Buffer) => {
@@ -43,9 +31,8 @@ export function commandTask(id: string, spec: UserTaskConfig): TaskSpec {
       const result = await child;
       if (partial) ctx.log(partial);
       ctx.signal.removeEventListener("abort", onAbort);
-      if (forceTimer) clearTimeout(forceTimer);
       // Leftover grandchildren must not outlive the task.
-      killGroup("SIGKILL");
+      signalGroup(child.pid, "SIGKILL");
       if (ctx.signal.aborted) return {};
       if (result.failed) {
         const how = result.exitCode !== undefined ? `exited with code ${result.exitCode}` : `was killed by ${result.signal ?? "a signal"}`;

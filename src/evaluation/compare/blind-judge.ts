@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import type { Plan, Scenario } from "../../plan/types.js";
 import { join } from "node:path";
 import type { Agent } from "../run/agents.js";
 import { agentEnvironment } from "../run/attempt-env.js";
@@ -28,7 +29,7 @@ function evidence(attempt: AttemptResult): string {
   return [`Calls of the CLI (${calls.length}):`, ...(calls.length ? calls : ["(none)"]), "", `Files written (${files.length}):`, ...(written.length ? written : ["(none)"])].join("\n");
 }
 
-function judgePrompt(scenario: any, first: AttemptResult, second: AttemptResult): string {
+function judgePrompt(scenario: Scenario, first: AttemptResult, second: AttemptResult): string {
   return [
     "You are judging two attempts at the same task, made by an agent using a command-line tool. They are labelled A and B; the labels say nothing about where they came from.",
     "",
@@ -48,7 +49,7 @@ function judgePrompt(scenario: any, first: AttemptResult, second: AttemptResult)
 }
 
 function parseVerdict(text: string): { A: { content: number; structure: number }; B: { content: number; structure: number }; winner: "A" | "B" | "tie"; reasons: string } | undefined {
-  const score = (v: any) => v && [v.content, v.structure].every((n) => Number.isInteger(n) && n >= 1 && n <= 5);
+  const score = (v: { content?: unknown; structure?: unknown } | undefined) => !!v && [v.content, v.structure].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 5);
   for (const line of text.split("\n").reverse()) {
     try {
       const v = JSON.parse(line.trim());
@@ -65,7 +66,7 @@ function parseVerdict(text: string): { A: { content: number; structure: number }
  * drawn from the seed. The judge's workspace holds only its prompt; which candidate is behind which label is kept in
  * memory here and only unmapped once the verdict is in.
  */
-export async function judgeBlind(options: { plan: any; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal; redact(text: string): string; blockedEnv: string[]; secrets: string[] }): Promise<JudgedScenario[]> {
+export async function judgeBlind(options: { plan: Plan; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal; redact(text: string): string; blockedEnv: string[]; secrets: string[] }): Promise<JudgedScenario[]> {
   const draw = random(options.seed);
   const out: JudgedScenario[] = [];
   for (const scenario of options.plan.scenarios) {

@@ -4,6 +4,8 @@ import { join, sep } from "node:path";
 import type { Invocation } from "./broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
 import { count } from "../../core/words.js";
+import { GLOBAL_BOOLEANS } from "../../runtime/args.js";
+import type { Check, Observation as PlanObservation } from "../../plan/types.js";
 
 export type CheckStatus = "pass" | "fail" | "incomplete";
 
@@ -23,8 +25,8 @@ type Observation =
   | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
-/** Flags of every generated CLI that take no value (src/runtime/args.ts); a help token after one of them is a flag. */
-const BOOLEAN_FLAGS = new Set(["--help", "--version", "--agent", "--human", "--brief", "--yes", "--dry-run", "--quiet", "--json-input", "--all", "--mcp-schema", "--sanitize", "--ndjson", "--redact"]);
+/** Flags of every generated CLI that take no value; a help token after one of them is a flag. */
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(GLOBAL_BOOLEANS.map((name) => `--${name}`));
 
 /**
  * A call only asks for help when a help token stands where a flag stands: `--title -h` passes "-h" as a title to a
@@ -52,9 +54,9 @@ function parseStdout(stdout: string): unknown {
 }
 
 /** docs/eval-plan.md: exactly one invocation starting with the prefix makes a cli observation available. */
-export function observe(observation: any, invocations: Invocation[], outputsDir: string, outputsCaptured: boolean): Observation {
+export function observe(observation: PlanObservation, invocations: Invocation[], outputsDir: string, outputsCaptured: boolean): Observation {
   if (observation.kind === "cli") {
-    const prefix: string[] = observation.command_prefix;
+    const prefix = observation.command_prefix;
     const namesHelp = prefix.some((t) => HELP_FLAGS.has(t));
     const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !asksForHelp(inv.argv)));
     if (matches.length === 0) return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
@@ -106,11 +108,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
   const ka = Object.keys(a as object).sort();
   const kb = Object.keys(b as object).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual((a as any)[k], (b as any)[k]));
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** The value a call gave a flag, as `--flag value` or `--flag=value`; the last one when repeated. */
-export function flagValue(argv: string[], flag: string): string | undefined {
+function flagValue(argv: string[], flag: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === flag && i + 1 < argv.length) value = argv[++i];
@@ -122,9 +124,9 @@ export function flagValue(argv: string[], flag: string): string | undefined {
 const why = (obs: Observation | undefined, id: string) => (!obs ? `observation ${id} does not exist` : obs.state === "available" ? "" : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`);
 
 /** The six checks exactly as docs/eval-plan.md defines them; nothing turns incomplete into pass. */
-export function judgeCheck(check: any, observations: Map<string, Observation>): CheckResult {
+export function judgeCheck(check: Check, observations: Map<string, Observation>): CheckResult {
   const base = { id: check.id, type: check.type, description: check.description };
-  const obs = observations.get(check.observation_id);
+  const obs = "observation_id" in check ? observations.get(check.observation_id) : undefined;
   switch (check.type) {
     case "command_success": {
       if (obs?.state !== "available" || obs.kind !== "cli") return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a cli observation" };
@@ -157,10 +159,12 @@ export function judgeCheck(check: any, observations: Map<string, Observation>): 
       const f = obs.value;
       if (check.type === "file_exists") return { ...base, status: f.exists ? "pass" : "fail", observed: f.exists, reason: f.exists ? "present" : "absent" };
       if (check.type === "file_nonempty") return { ...base, status: f.exists && f.bytes > 0 ? "pass" : "fail", observed: f.bytes, reason: !f.exists ? "absent" : f.bytes ? `${f.bytes} bytes` : "empty" };
-      return { ...base, status: f.sha256 === check.expected ? "pass" : "fail", observed: f.sha256, expected: check.expected, reason: !f.exists ? "absent" : f.sha256 === check.expected ? "hashes equal" : "hashes differ" };
+      const expected = check.type === "file_sha256" ? check.expected : undefined;
+      return { ...base, status: f.sha256 === expected ? "pass" : "fail", observed: f.sha256, expected, reason: !f.exists ? "absent" : f.sha256 === expected ? "hashes equal" : "hashes differ" };
     }
   }
-  return { ...base, status: "incomplete", reason: `unknown check type ${check.type}` };
+  // A check type the schema does not know never reaches here from a validated plan; say so rather than pass.
+  return { ...base, status: "incomplete", reason: `unknown check type ${(check as { type: string }).type}` };
 }
 
 export function attemptStatus(checks: CheckResult[]): CheckStatus {

@@ -1,8 +1,8 @@
 import { Option } from "clipanion";
 import { BaseCommand } from "./base.js";
 
-/** The flags of the commands that run the task graph (`inter build`, `inter run`). */
-export abstract class GraphCommand extends BaseCommand {
+/** The remote-cache flags of the commands that run the task graph (`inter build`, `inter run`, `inter design suggest`). */
+export abstract class RemoteCacheCommand extends BaseCommand {
   remote = Option.Boolean("--remote", true, { description: "Use the remote cache when one is configured (default); --no-remote keeps to the local cache" });
   remoteOnly = Option.Boolean("--remote-only", false, { description: "Take hits from the remote cache only, never from the local one" });
 

@@ -1,0 +1,98 @@
+import { CSP, esc, STYLE } from "../report/html.js";
+import type { TriggerQuery } from "./queries.js";
+
+/** JSON placed inside a <script> element: nothing in it can close the element or open a comment. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+
+/**
+ * The review page of a query set: self-contained (no network: the evaluation report's Content-Security-Policy), the
+ * queries grouped should trigger / should not, each editable (text, expected Skill, split), deletable and movable to
+ * the other group; new ones added; the edited set exported as JSON (shown, and as a download) with the draft mark
+ * cleared, since a person has now reviewed it.
+ */
+export function reviewPage(input: { file: string; skill?: string; queries: TriggerQuery[]; skills: Array<{ name: string; description: string }> }): string {
+  const data = { file: input.file, skill: input.skill ?? null, queries: input.queries, skills: input.skills };
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Review trigger queries — ${esc(input.file)}</title><style>${STYLE}
+.q{display:grid;grid-template-columns:1fr auto auto auto auto;gap:.4em;align-items:start;margin:.3em 0}.q textarea{width:100%;min-height:2.6em;font:inherit}
+#export{width:100%;min-height:12em;font-family:monospace}</style></head>
+<body><main><h1>Review trigger queries</h1>
+<p><code>${esc(input.file)}</code>${input.skill ? ` · Skill <strong>${esc(input.skill)}</strong>` : ""}. Should-trigger queries expect ${input.skill ? "this Skill" : "a Skill"}; should-not ones expect ${input.skill ? "another Skill or none (near misses)" : "none"}. Edit, add, delete or move queries, then export and save the JSON over the file.</p>
+<div id="skills"></div>
+<section><h2>Should trigger (<span id="count-should">0</span>)</h2><div id="should"></div><button type="button" id="add-should">Add a should-trigger query</button></section>
+<section><h2>Should not trigger (<span id="count-should-not">0</span>)</h2><div id="should-not"></div><button type="button" id="add-should-not">Add a should-not query</button></section>
+<section><h2>Export</h2><button type="button" id="export-button">Export JSON</button> <a id="download" download="trigger-queries.json" hidden>Download</a><textarea id="export" readonly></textarea></section>
+</main>
+<script id="data" type="application/json">${scriptJson(data)}</script>
+<script>
+"use strict";
+const data = JSON.parse(document.getElementById("data").textContent);
+const names = data.skills.map((s) => s.name);
+const target = data.skill || names[0] || null;
+let queries = data.queries.map((q) => Object.assign({}, q));
+const shouldTrigger = (q) => (data.skill ? q.expected_skill === data.skill : q.expected_skill !== null);
+document.getElementById("skills").textContent = data.skills.length ? "Skills: " + data.skills.map((s) => s.name + (s.description ? " — " + s.description : "")).join(" · ") : "";
+function option(value, label, selected) {
+  const o = document.createElement("option");
+  o.value = value; o.textContent = label; o.selected = selected;
+  return o;
+}
+function row(q) {
+  const div = document.createElement("div");
+  div.className = "q";
+  div.dataset.index = String(queries.indexOf(q));
+  const text = document.createElement("textarea");
+  text.className = "query"; text.value = q.query; text.setAttribute("aria-label", "query");
+  text.addEventListener("input", () => { q.query = text.value; });
+  const expected = document.createElement("select");
+  expected.className = "expected"; expected.setAttribute("aria-label", "expected Skill");
+  const choices = [...new Set([...names, ...(q.expected_skill ? [q.expected_skill] : [])])];
+  for (const n of choices) expected.append(option(n, n, q.expected_skill === n));
+  expected.append(option("", "(none)", q.expected_skill === null));
+  expected.addEventListener("change", () => { q.expected_skill = expected.value || null; render(); });
+  const split = document.createElement("select");
+  split.className = "split"; split.setAttribute("aria-label", "split");
+  for (const s of ["test", "train"]) split.append(option(s, s, (q.split || "test") === s));
+  split.addEventListener("change", () => { q.split = split.value; });
+  const toggle = document.createElement("button");
+  toggle.type = "button"; toggle.className = "toggle"; toggle.textContent = shouldTrigger(q) ? "Should not" : "Should";
+  toggle.title = "Move to the other group";
+  toggle.addEventListener("click", () => { q.expected_skill = shouldTrigger(q) ? null : target; render(); });
+  const remove = document.createElement("button");
+  remove.type = "button"; remove.className = "delete"; remove.textContent = "Delete";
+  remove.addEventListener("click", () => { queries = queries.filter((x) => x !== q); render(); });
+  div.append(text, expected, split, toggle, remove);
+  return div;
+}
+function render() {
+  for (const [id, should] of [["should", true], ["should-not", false]]) {
+    const list = queries.filter((q) => shouldTrigger(q) === should);
+    document.getElementById(id).replaceChildren(...list.map(row));
+    document.getElementById("count-" + id).textContent = String(list.length);
+  }
+}
+function add(should) {
+  queries.push({ query: "", expected_skill: should ? target : null, split: "test" });
+  render();
+  const group = document.getElementById(should ? "should" : "should-not");
+  group.lastElementChild && group.lastElementChild.querySelector("textarea").focus();
+}
+document.getElementById("add-should").addEventListener("click", () => add(true));
+document.getElementById("add-should-not").addEventListener("click", () => add(false));
+document.getElementById("export-button").addEventListener("click", () => {
+  const kept = queries.filter((q) => q.query.trim()).map((q) => {
+    const out = { query: q.query.trim(), expected_skill: q.expected_skill };
+    if (q.split) out.split = q.split;
+    if (q.note) out.note = q.note;
+    return out;
+  });
+  const json = JSON.stringify(Object.assign(data.skill ? { skill: data.skill } : {}, { draft: false, queries: kept }), null, 2) + "\\n";
+  document.getElementById("export").value = json;
+  const link = document.getElementById("download");
+  link.href = "data:application/json;charset=utf-8," + encodeURIComponent(json);
+  link.hidden = false;
+});
+render();
+</script></body></html>
+`;
+}

@@ -1,0 +1,109 @@
+import type { TriggerQuery } from "./queries.js";
+
+/** One run of one query: the candidate's Skills the agent loaded, or a harness error (nothing learnt). */
+export interface TriggerRun {
+  run: number;
+  loaded: string[];
+  /** Skills outside the candidate's that it loaded (its built-in ones): shown, never counted. */
+  other: string[];
+  harness_error?: string;
+  duration_ms: number;
+}
+
+export interface QueryResult extends TriggerQuery {
+  runs: TriggerRun[];
+  /** Judged runs (no harness error). */
+  judged: number;
+  /** Of the judged runs, the share that loaded the expected Skill (null expected: that loaded none of the candidate's). */
+  trigger_rate: number | null;
+  /** Per Skill, in how many judged runs it loaded. */
+  loaded: Record<string, number>;
+}
+
+export interface SkillStats {
+  skill: string;
+  /** Judged runs whose query expects this Skill and that loaded it. */
+  true_positives: number;
+  /** Judged runs that loaded it for a query expecting another Skill or none: it stole the query. */
+  false_positives: number;
+  /** Judged runs whose query expects it and that did not load it. */
+  false_negatives: number;
+  true_negatives: number;
+  precision: number | null;
+  recall: number | null;
+  accuracy: number | null;
+}
+
+/**
+ * Who took which query, over judged runs: rows are the expected Skill (or `(none)`), columns what loaded — each
+ * loaded candidate Skill, or `(none)` when the run loaded none of them. A run that loaded two Skills counts in both.
+ */
+export interface Confusion {
+  labels: string[];
+  counts: number[][];
+}
+
+export const NONE = "(none)";
+const ratio = (a: number, b: number) => (b ? a / b : null);
+
+export function queryResult(query: TriggerQuery, runs: TriggerRun[]): QueryResult {
+  const judged = runs.filter((r) => !r.harness_error);
+  const loaded: Record<string, number> = {};
+  for (const r of judged) for (const s of r.loaded) loaded[s] = (loaded[s] ?? 0) + 1;
+  const hits = judged.filter((r) => (query.expected_skill === null ? r.loaded.length === 0 : r.loaded.includes(query.expected_skill))).length;
+  return { ...query, runs, judged: judged.length, trigger_rate: ratio(hits, judged.length), loaded };
+}
+
+/** Per Skill counts over every judged run; a run is one trial per Skill (loaded or not, expected or not). */
+export function skillStats(results: QueryResult[], skills: string[]): SkillStats[] {
+  return skills.map((skill) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    let tn = 0;
+    for (const q of results) {
+      for (const r of q.runs) {
+        if (r.harness_error) continue;
+        const expected = q.expected_skill === skill;
+        const loaded = r.loaded.includes(skill);
+        if (expected && loaded) tp++;
+        else if (expected) fn++;
+        else if (loaded) fp++;
+        else tn++;
+      }
+    }
+    return { skill, true_positives: tp, false_positives: fp, false_negatives: fn, true_negatives: tn, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), accuracy: ratio(tp + tn, tp + fp + fn + tn) };
+  });
+}
+
+export function confusion(results: QueryResult[], skills: string[]): Confusion {
+  const labels = [...skills, NONE];
+  const counts = labels.map(() => labels.map(() => 0));
+  for (const q of results) {
+    const row = labels.indexOf(q.expected_skill ?? NONE);
+    if (row < 0) continue;
+    for (const r of q.runs) {
+      if (r.harness_error) continue;
+      const took = r.loaded.filter((s) => skills.includes(s));
+      for (const s of took.length ? took : [NONE]) counts[row]![labels.indexOf(s)]!++;
+    }
+  }
+  return { labels, counts };
+}
+
+export interface TriggerGate {
+  /** Each Skill's recall must reach this (0..1). */
+  minRecall?: number;
+  /** At most this many judged runs may load a Skill the query did not expect (over all Skills). */
+  maxFalseTriggers?: number;
+}
+
+/** Whether the gate holds, and why not: each finding names the Skill or the count. */
+export function gateFindings(stats: SkillStats[], gate: TriggerGate, judged: number): string[] {
+  const findings: string[] = [];
+  if (!judged) return ["no run was judged: every run was a harness error"];
+  if (gate.minRecall !== undefined) for (const s of stats) if (s.recall !== null && s.recall < gate.minRecall) findings.push(`${s.skill}: recall ${s.recall.toFixed(2)} < ${gate.minRecall}`);
+  const falseTriggers = stats.reduce((n, s) => n + s.false_positives, 0);
+  if (gate.maxFalseTriggers !== undefined && falseTriggers > gate.maxFalseTriggers) findings.push(`${falseTriggers} false trigger${falseTriggers === 1 ? "" : "s"} > ${gate.maxFalseTriggers}`);
+  return findings;
+}

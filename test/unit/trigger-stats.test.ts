@@ -1,0 +1,119 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { blindness, skillUse } from "../../src/evaluation/triggers/detect.js";
+import { loadQuerySet, readQueryFile } from "../../src/evaluation/triggers/queries.js";
+import { confusion, gateFindings, NONE, queryResult, skillStats, type TriggerRun } from "../../src/evaluation/triggers/stats.js";
+import { InterError } from "../../src/core/errors.js";
+import { tempDir } from "../helpers.js";
+
+const runs = (...loaded: Array<string[] | "error">): TriggerRun[] => loaded.map((l, i) => (l === "error" ? { run: i + 1, loaded: [], other: [], harness_error: "broke", duration_ms: 1 } : { run: i + 1, loaded: l, other: [], duration_ms: 1 }));
+
+describe("trigger statistics on known counts", () => {
+  // Two sibling Skills, three runs per query. a: 3 of 3 (q1), 1 of 3 with b stealing 2 (q2); b: 2 of 2 judged + 1
+  // harness error (q3); a null query that a stole once (q4).
+  const results = [
+    queryResult({ query: "q1", expected_skill: "a" }, runs(["a"], ["a"], ["a"])),
+    queryResult({ query: "q2", expected_skill: "a" }, runs(["a"], ["b"], ["b"])),
+    queryResult({ query: "q3", expected_skill: "b" }, runs(["b"], ["b"], "error")),
+    queryResult({ query: "q4", expected_skill: null }, runs([], ["a"], [])),
+  ];
+  it("per query: trigger rate over judged runs, Skills loaded, harness errors left out", () => {
+    expect(results.map((q) => [q.judged, q.trigger_rate, q.loaded])).toEqual([
+      [3, 1, { a: 3 }],
+      [3, 1 / 3, { a: 1, b: 2 }],
+      [2, 1, { b: 2 }],
+      [3, 2 / 3, { a: 1 }],
+    ]);
+  });
+  it("per Skill: precision, recall and accuracy", () => {
+    const [a, b] = skillStats(results, ["a", "b"]);
+    // a: TP 4 (q1 3, q2 1), FN 2 (q2), FP 1 (q4), TN: q3 2 + q4 2 = 4 → accuracy 8/11.
+    expect(a).toMatchObject({ true_positives: 4, false_negatives: 2, false_positives: 1, true_negatives: 4, precision: 4 / 5, recall: 4 / 6, accuracy: 8 / 11 });
+    // b: TP 2, FN 0, FP 2 (q2), TN: q1 3 + q2 1 + q4 3 = 7 → 9/11.
+    expect(b).toMatchObject({ true_positives: 2, false_negatives: 0, false_positives: 2, true_negatives: 7, precision: 0.5, recall: 1, accuracy: 9 / 11 });
+  });
+  it("the confusion matrix says which Skill took which query", () => {
+    const m = confusion(results, ["a", "b"]);
+    expect(m.labels).toEqual(["a", "b", NONE]);
+    expect(m.counts).toEqual([
+      [4, 2, 0],
+      [0, 2, 0],
+      [1, 0, 2],
+    ]);
+  });
+  it("the gate: minimum recall per Skill, maximum false triggers overall; nothing judged never passes", () => {
+    const stats = skillStats(results, ["a", "b"]);
+    expect(gateFindings(stats, { minRecall: 0.6, maxFalseTriggers: 3 }, 11)).toEqual([]);
+    expect(gateFindings(stats, { minRecall: 0.7, maxFalseTriggers: 2 }, 11)).toEqual(["a: recall 0.67 < 0.7", "3 false triggers > 2"]);
+    expect(gateFindings(stats, {}, 0)).toEqual(["no run was judged: every run was a harness error"]);
+  });
+  it("a Skill no query expects has no recall, and one never loaded no precision", () => {
+    const [c] = skillStats(results, ["c"]);
+    expect(c).toMatchObject({ precision: null, recall: null, accuracy: 1 });
+  });
+});
+
+describe("reading Skill loads from a normalized transcript", () => {
+  it("a Skill tool call, a read of SKILL.md and a shell cat all count; a failed load does not", () => {
+    const use = skillUse({
+      messages: [],
+      tool_calls: [
+        { name: "Skill", input: { skill: "plugin:alpha" }, output: "Launching skill", is_error: false },
+        { name: "read", input: { filePath: "/attempt/outputs/.opencode/skills/beta/SKILL.md" }, is_error: false },
+        { name: "shell", input: { command: "cat .agents/skills/gamma/SKILL.md" }, exit_code: 0 },
+        { name: "shell", input: { command: "cat .agents/skills/delta/SKILL.md" }, exit_code: 1, output: "cat: No such file or directory" },
+        { name: "Bash", input: { command: "ls" }, exit_code: 0 },
+      ],
+    });
+    expect(use.loaded).toEqual(["alpha", "beta", "gamma"]);
+    expect(use.failed).toEqual([{ skill: "delta", output: "cat: No such file or directory" }]);
+  });
+  it("an agent that does not offer the candidate's Skills, or cannot load one, is blind (a harness error)", () => {
+    const seen = { messages: [], tool_calls: [], skills: ["dataviz"] };
+    expect(blindness(seen, { loaded: [], failed: [] }, ["alpha"])).toMatch(/does not see the candidate's Skill alpha/);
+    expect(blindness({ messages: [], tool_calls: [] }, { loaded: [], failed: [{ skill: "alpha", output: "ripgrep execution failed" }] }, ["alpha"])).toMatch(/could not \(its Skill tool needs ripgrep/);
+    expect(blindness({ messages: [], tool_calls: [], skills: ["alpha"] }, { loaded: [], failed: [] }, ["alpha"])).toBeUndefined();
+  });
+});
+
+describe("the query-set format", () => {
+  it("accepts the object form and a bare array; same query and expectation in two files runs once", async () => {
+    const dir = tempDir("inter-trigger-set-");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "trigger-queries"));
+    writeFileSync(join(dir, "trigger-queries/a.json"), JSON.stringify({ skill: "a", draft: true, queries: [{ query: "do a", expected_skill: "a", split: "train" }, { query: "nothing", expected_skill: null }] }));
+    writeFileSync(join(dir, "trigger-queries/b.json"), JSON.stringify([{ query: "do b", expected_skill: "b" }, { query: "nothing", expected_skill: null }]));
+    const set = await loadQuerySet(dir, undefined);
+    expect(set.queries.map((q) => q.query)).toEqual(["do a", "nothing", "do b"]);
+    expect(set.draft).toBe(true);
+    expect(set.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+  it("a bad set is TRIGGER_QUERIES_INVALID naming the file and the field", async () => {
+    const dir = tempDir("inter-trigger-set-");
+    const file = join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ queries: [{ query: "x", expected_skill: "Not A Name" }] }));
+    const error = await readQueryFile(file, "bad.json").catch((e) => e);
+    expect(error).toBeInstanceOf(InterError);
+    expect(error.code).toBe("TRIGGER_QUERIES_INVALID");
+    expect(error.message).toMatch(/^bad\.json: \/queries\/0\/expected_skill/);
+    writeFileSync(file, "{ not json");
+    expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toMatch(/bad\.json: not JSON/);
+    writeFileSync(file, JSON.stringify([{ query: "x" }]));
+    expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toMatch(/expected_skill/);
+  });
+});
+
+describe("a proposed description", () => {
+  it("replaces only the front matter's description, quoted, and the patch names that one line with context", async () => {
+    const { withDescription, proposalPatch, splitScore } = await import("../../src/evaluation/triggers/improve.js");
+    const skill = { name: "a", description: "old", files: { "SKILL.md": '---\nname: a\ndescription: "old: text"\n---\n\n# A\ndescription: not front matter\n' } };
+    const next = withDescription(skill, 'Use when "quoted": yes');
+    expect(next.files["SKILL.md"]).toBe('---\nname: a\ndescription: "Use when \\"quoted\\": yes"\n---\n\n# A\ndescription: not front matter\n');
+    expect(skill.files["SKILL.md"]).toContain('description: "old: text"');
+    expect(proposalPatch(skill, "new one", "skills/a/SKILL.md")).toBe('--- a/skills/a/SKILL.md\n+++ b/skills/a/SKILL.md\n@@ -2,3 +2,3 @@\n name: a\n-description: "old: text"\n+description: "new one"\n ---\n');
+    const results = { results: [queryResult({ query: "x", expected_skill: "a", split: "train" }, runs(["a"], [], "error")), queryResult({ query: "y", expected_skill: null }, runs(["a"], []))] } as any;
+    expect(splitScore(results, "a", "train")).toEqual({ accuracy: 0.5, runs: 2 });
+    expect(splitScore(results, "a", "test")).toEqual({ accuracy: 0.5, runs: 2 });
+  });
+});

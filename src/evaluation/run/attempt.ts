@@ -1,8 +1,7 @@
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import type { Plan, PlanTarget, Scenario } from "../../plan/types.js";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
 import { withBasePath } from "../../services/services.js";
 import type { Installed } from "../../inspect/install.js";
@@ -16,7 +15,7 @@ import { redactDeep } from "../../core/redact.js";
 import { redactTree } from "./redact.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
-import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "./sandbox.js";
+import { agentCommand, bwrapArgs, SEALED_PATHS, type AttemptFolders, type Isolation, type ShownFile } from "./sandbox.js";
 
 export interface AttemptResult {
   scenario: string;
@@ -167,25 +166,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       },
     });
     const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-    const command = (argv: string[], options: { show?: Array<{ host: string; seen: string }> } = {}) => {
-      const show = (options.show ?? []).filter((f) => !hidden.some((h) => f.host === h || f.host.startsWith(h + sep)));
-      if (!sealed) {
-        // Unsealed, the agent's own files are linked into its HOME: a link names the file, it copies no secret.
-        for (const f of show) linkInto(f.host, f.seen);
-        return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
-      }
-      // The agent's program and the files its argv names are shown read-only; nothing of the evaluation folder is.
-      const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
-      const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a));
-      const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
-      // A script usually needs its siblings (modules it imports): its folder is shown, unless that folder holds the
-      // evaluation, is a home or temp folder, or the root — then the file alone.
-      const home = resolve(process.env.HOME || homedir());
-      const broad = (dir: string) => dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
-      const scripts = files.map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
-      const readOnly = [...installationOf(program), ...scripts].filter((p) => !touchesHidden(p));
-      return { file: "bwrap", hiddenArgs: [...bwrapArgs({ folders, readOnly, socket: broker.socket, chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])], args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
-    };
+    const command = (argv: string[], options: { show?: ShownFile[] } = {}) => agentCommand({ sealed, folders, hidden, socket: broker.socket }, argv, options.show);
     const run: AgentRun = {
       scenarioId: scenario.id,
       label: `${scenario.id}-${repetition}`,
@@ -240,16 +221,3 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   }
 }
 
-function linkInto(target: string, link: string): void {
-  mkdirSync(dirname(link), { recursive: true });
-  rmSync(link, { force: true });
-  symlinkSync(target, link);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}

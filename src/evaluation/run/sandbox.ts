@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /** How an attempt is isolated: recorded in results.json and shown beside every verdict. */
 export type Isolation = { kind: "bubblewrap"; version: string } | { kind: "none"; reason: string };
@@ -96,7 +97,7 @@ export function whichProgram(program: string, path: string | undefined): string 
  * What must be visible for a program to run: nothing for system programs; otherwise the `node_modules` folder that
  * holds its package (npm puts a native agent's platform binary in a sibling package), or else its own folder.
  */
-export function installationOf(program: string): string[] {
+function installationOf(program: string): string[] {
   let real: string;
   try {
     real = realpathSync(program);
@@ -185,4 +186,51 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   // make there would not exist in the candidate's sandbox, and a call from it would fail for the harness's sake.
   args.push("--remount-ro", "/", "--chdir", options.chdir);
   return args;
+}
+
+/** A file of the agent's own (its config, its key file) and where the agent sees it. */
+export interface ShownFile {
+  host: string;
+  seen: string;
+}
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * How an agent's program is started in an attempt (evaluation and trigger runs alike). Sealed: under bubblewrap, with
+ * the program's installation and the files its argv names shown read-only and `show` bound where the agent looks —
+ * never anything inside `hidden` (the evaluation folder, reference solutions), nor a folder holding it. Unsealed: as
+ * is, with `show` linked into its HOME (a link names the file; it copies no secret).
+ */
+export function agentCommand(options: { sealed: boolean; folders: AttemptFolders; hidden: string[]; socket?: string }, argv: string[], shown: ShownFile[] = []): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] } {
+  const { folders, hidden } = options;
+  const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
+  const show = shown.filter((f) => !touchesHidden(f.host));
+  if (!options.sealed) {
+    for (const f of show) {
+      mkdirSync(dirname(f.seen), { recursive: true });
+      rmSync(f.seen, { force: true });
+      symlinkSync(f.host, f.seen);
+    }
+    return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
+  }
+  const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
+  // A script usually needs its siblings (modules it imports): its folder is shown, unless that folder holds the
+  // evaluation, is a home or temp folder, or the root — then the file alone.
+  const home = resolve(process.env.HOME || homedir());
+  const broad = (dir: string) => dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
+  const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a)).map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
+  const readOnly = [...installationOf(program), ...files].filter((p) => !touchesHidden(p));
+  return {
+    file: "bwrap",
+    hiddenArgs: [...bwrapArgs({ folders, readOnly, ...(options.socket ? { socket: options.socket } : {}), chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])],
+    args: ["--", program, ...argv.slice(1)],
+    cwd: folders.outputs,
+  };
 }

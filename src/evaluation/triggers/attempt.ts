@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Agent, AgentRun } from "../run/agents.js";
 import { agentEnvironment } from "../run/attempt-env.js";
 import type { Preset } from "../run/presets.js";
 import { redactDeep } from "../../core/redact.js";
 import { redactTree } from "../run/redact.js";
-import { bwrapArgs, installationOf, SEALED_PATHS, whichProgram, type AttemptFolders, type Isolation } from "../run/sandbox.js";
+import { agentCommand, SEALED_PATHS, type AttemptFolders, type Isolation } from "../run/sandbox.js";
 import { blindness, SKILL_FOLDER, skillUse } from "./detect.js";
 import type { CandidateSkill } from "./skills.js";
 import type { TriggerRun } from "./stats.js";
@@ -60,24 +59,7 @@ export async function runTriggerAttempt(ctx: TriggerAttemptContext, id: string, 
     fixed: { PATH: `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: seen.home, TMPDIR: seen.tmp, XDG_CONFIG_HOME: `${seen.home}/.config`, XDG_CACHE_HOME: `${seen.home}/.cache`, XDG_STATE_HOME: `${seen.home}/.local/state`, XDG_DATA_HOME: `${seen.home}/.local/share`, LANG: "C.UTF-8" },
   });
   const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-  const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
-  const command: AgentRun["command"] = (argv, options = {}) => {
-    const show = (options.show ?? []).filter((f) => !touchesHidden(f.host));
-    if (!sealed) {
-      for (const f of show) {
-        mkdirSync(dirname(f.seen), { recursive: true });
-        rmSync(f.seen, { force: true });
-        symlinkSync(f.host, f.seen);
-      }
-      return { file: argv[0]!, args: argv.slice(1), cwd: folders.outputs };
-    }
-    const program = whichProgram(argv[0]!, process.env.PATH) ?? argv[0]!;
-    const home = resolve(process.env.HOME || homedir());
-    const broad = (dir: string) => dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
-    const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a)).map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
-    const readOnly = [...installationOf(program), ...files].filter((p) => !touchesHidden(p));
-    return { file: "bwrap", hiddenArgs: [...bwrapArgs({ folders, readOnly, chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])], args: ["--", program, ...argv.slice(1)], cwd: folders.outputs };
-  };
+  const command: AgentRun["command"] = (argv, options = {}) => agentCommand({ sealed, folders, hidden }, argv, options.show);
   const attempt: AgentRun = {
     scenarioId: id,
     label: `${id}-${run}`,
@@ -109,10 +91,3 @@ export async function runTriggerAttempt(ctx: TriggerAttemptContext, id: string, 
   return { ...base, loaded: use.loaded.filter((s) => names.includes(s)), other: use.loaded.filter((s) => !names.includes(s)), duration_ms: elapsed() };
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}

@@ -40,14 +40,77 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
   return { turns: t.turns ?? null, tool_calls: t.tool_calls.length, tokens: t.tokens ?? null, cost_usd: t.cost_usd ?? null, duration_ms: t.duration_ms ?? null, final: t.final ? t.final.slice(0, 2000) : null };
 }
 
-function* events(stdout: string): Generator<any> {
+/*
+ * The parts of each program's event stream a transcript reads. The stream is the agent's own output, so nothing in it
+ * is trusted to have these shapes: every field is optional and read defensively, and text is coerced where it is shown.
+ */
+interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cached_input_tokens?: number;
+}
+
+interface ClaudeBlock {
+  type?: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+interface ClaudeEvent {
+  type?: string;
+  subtype?: string;
+  skills?: unknown[];
+  message?: { content?: ClaudeBlock[] };
+  num_turns?: number;
+  usage?: Usage;
+  total_cost_usd?: unknown;
+  duration_ms?: unknown;
+  result?: unknown;
+  is_error?: boolean;
+  terminal_reason?: string;
+  permission_denials?: Array<{ tool_name?: string } | null>;
+}
+
+interface CodexEvent {
+  type?: string;
+  item?: { type?: string; command?: string; aggregated_output?: string; exit_code?: number | null; status?: string; text?: string; message?: string };
+  usage?: Usage;
+  error?: { message?: string };
+  message?: string;
+}
+
+interface OpencodePart {
+  type?: string;
+  tool?: string;
+  text?: string;
+  state?: { input?: unknown; output?: unknown; error?: unknown; status?: string; metadata?: { exit?: unknown } };
+  tokens?: { input?: number; output?: number; cache?: { read?: number } };
+  cost?: unknown;
+}
+
+interface OpencodeEvent {
+  type?: string;
+  part?: OpencodePart;
+  error?: { name?: string; message?: string; data?: { message?: string } };
+}
+
+/** The JSON objects of an event stream, one per line; any other line (a warning printed to stdout) is skipped. */
+function* events<T extends object>(stdout: string): Generator<T> {
   for (const line of stdout.split("\n")) {
     const text = line.trim();
     if (!text.startsWith("{")) continue;
     try {
-      yield JSON.parse(text);
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === "object" && !Array.isArray(value)) yield value as T;
     } catch {
-      // a line that is not an event (a warning printed to stdout)
+      // a line that is not an event
     }
   }
 }
@@ -59,21 +122,21 @@ const text = (content: unknown): string =>
 export function parseClaudeCode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   const byId = new Map<string, ToolCall>();
-  for (const e of events(stdout)) {
+  for (const e of events<ClaudeEvent>(stdout)) {
     if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills)) t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
     if (e.type === "assistant") {
       for (const block of e.message?.content ?? []) {
         if (block.type === "text" && block.text) t.messages.push({ role: "assistant", text: block.text });
         if (block.type === "tool_use") {
-          const call: ToolCall = { name: block.name, input: block.input };
-          byId.set(block.id, call);
+          const call: ToolCall = { name: String(block.name ?? "unknown"), input: block.input };
+          if (block.id) byId.set(block.id, call);
           t.tool_calls.push(call);
         }
       }
     } else if (e.type === "user") {
       for (const block of Array.isArray(e.message?.content) ? e.message.content : []) {
         if (block.type !== "tool_result") continue;
-        const call = byId.get(block.tool_use_id);
+        const call = block.tool_use_id ? byId.get(block.tool_use_id) : undefined;
         const output = text(block.content);
         if (call) Object.assign(call, { output, is_error: Boolean(block.is_error), exit_code: exitFromText(output, block.is_error) });
         t.messages.push({ role: "tool", text: output });
@@ -107,7 +170,7 @@ export function parseCodex(stdout: string): Transcript {
   let turns = 0;
   const tokens = { input: 0, output: 0 };
   let sawUsage = false;
-  for (const e of events(stdout)) {
+  for (const e of events<CodexEvent>(stdout)) {
     if (e.type === "item.completed") {
       const item = e.item ?? {};
       if (item.type === "command_execution") {
@@ -139,13 +202,13 @@ export function parseOpencode(stdout: string): Transcript {
   const tokens = { input: 0, output: 0 };
   let cost = 0;
   let sawTokens = false;
-  for (const e of events(stdout)) {
+  for (const e of events<OpencodeEvent>(stdout)) {
     const part = e.part ?? {};
     if (e.type === "tool_use" && part.type === "tool") {
       const state = part.state ?? {};
       const output = typeof state.output === "string" ? state.output : typeof state.error === "string" ? state.error : "";
       const exit = state.metadata?.exit;
-      t.tool_calls.push({ name: part.tool, input: state.input, output, exit_code: typeof exit === "number" ? exit : state.status === "error" ? null : undefined, is_error: state.status === "error" });
+      t.tool_calls.push({ name: String(part.tool ?? "unknown"), input: state.input, output, exit_code: typeof exit === "number" ? exit : state.status === "error" ? null : undefined, is_error: state.status === "error" });
       t.messages.push({ role: "tool", text: output });
       if (state.status === "error" && /permission|rejected|denied/i.test(output)) t.error ??= `opencode was refused permission for ${part.tool}: ${output.slice(0, 300)}`;
     } else if (e.type === "text" && part.text) {

@@ -1,5 +1,5 @@
 /**
- * A naming checker for generated CLIs, written apart from src/design/verbs.ts so that it judges the designer rather
+ * A naming checker for generated CLIs, written apart from src/stages/design/verbs.ts so that it judges the designer rather
  * than repeating it: which commands' summaries state an action their names lack (or a standard synonym), and which
  * names carry noise (stop words, version tokens, HTTP method words, over 48 characters).
  */

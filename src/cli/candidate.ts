@@ -14,7 +14,7 @@ export async function projectCandidate(dir: string, { up }: { up: boolean }): Pr
   if (!config || (!up && dirname(config) !== dir)) return undefined;
   let out = "dist";
   try {
-    const [{ loadConfig }, { outDir }] = await Promise.all([import("../config/load.js"), import("../tasks/design.js")]);
+    const [{ loadConfig }, { outDir }] = await Promise.all([import("../config/load.js"), import("../pipeline/design.js")]);
     out = outDir((await loadConfig({ cwd: dirname(config), config, version: INTER_BUILD })).config);
   } catch {
     // the default layout

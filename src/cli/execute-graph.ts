@@ -1,16 +1,16 @@
 import { join } from "node:path";
 import { initHasher } from "../core/hash.js";
-import { acquireLock } from "../cache/lock.js";
-import type { RemoteSummary } from "../cache/remote.js";
-import { remoteSettings } from "../cache/remote-settings.js";
-import { LocalCache } from "../cache/cache.js";
-import { StatIndex } from "../cache/stat-index.js";
-import { TieredCache } from "../cache/tiered.js";
-import { withReads } from "../graph/key.js";
+import { acquireLock } from "../engine/cache/lock.js";
+import type { RemoteSummary } from "../engine/cache/remote.js";
+import { remoteSettings } from "../engine/cache/remote-settings.js";
+import { LocalCache } from "../engine/cache/cache.js";
+import { StatIndex } from "../engine/cache/stat-index.js";
+import { TieredCache } from "../engine/cache/tiered.js";
+import { withReads } from "../engine/graph/key.js";
 import { ERROR_CODES, InterError, type ErrorCode } from "../core/errors.js";
-import { selectTasks } from "../graph/build-graph.js";
-import { liveReporter, plainReporter, silentReporter, summaryLine } from "../graph/progress.js";
-import { runTasks, type Reporter, type TaskOutcome } from "../graph/scheduler.js";
+import { selectTasks } from "../engine/graph/build-graph.js";
+import { liveReporter, plainReporter, silentReporter, summaryLine } from "../engine/graph/progress.js";
+import { runTasks, type Reporter, type TaskOutcome } from "../engine/graph/scheduler.js";
 import type { Project } from "./project.js";
 import { INTER_BUILD } from "../core/version.js";
 import { count as counted } from "../core/words.js";
@@ -82,7 +82,7 @@ export async function executeGraph(project: Project, requested: string[], option
     throw new InterError("USAGE_ERROR", "--remote-only needs a remote cache, and none is configured.", "Set cache.remote.url in the config or INTER_REMOTE_CACHE_URL.");
   }
   // Loaded only when a remote is configured: a local no-op build stays as small as it was.
-  const remote = settings ? new (await import("../cache/remote.js")).RemoteCache(settings) : undefined;
+  const remote = settings ? new (await import("../engine/cache/remote.js")).RemoteCache(settings) : undefined;
   try {
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);

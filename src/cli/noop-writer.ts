@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
-import type { Trail } from "../cache/trail.js";
-import { summaryLine } from "../graph/progress.js";
+import type { Trail } from "../engine/cache/trail.js";
+import { summaryLine } from "../engine/graph/progress.js";
 import type { GraphRun } from "./execute-graph.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import { noopRecordFile, type NoopRecord } from "./noop-record.js";

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { Store } from "../cache/store.js";
+import { Store } from "../engine/cache/store.js";
 import { loadConfig } from "../config/load.js";
 import type { LoadedConfig } from "../config/types.js";
-import { pipelineGraph } from "../tasks/pipeline.js";
-import type { Graph } from "../graph/task.js";
+import { pipelineGraph } from "../pipeline/pipeline.js";
+import type { Graph } from "../engine/graph/task.js";
 import { INTER_BUILD } from "../core/version.js";
 
 export interface Project {
@@ -17,7 +17,7 @@ export interface Project {
   stateDir: string;
 }
 
-/** A short, stable name for the project in a store it may share with others (see cache/store.ts). */
+/** A short, stable name for the project in a store it may share with others (see engine/cache/store.ts). */
 function projectOwner(root: string): string {
   let real = root;
   try {

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterError } from "../core/errors.js";
-import type { CommandsPlan, SkillsPlan } from "../design/types.js";
-import type { OperationModel } from "../openapi/model.js";
-import { COMMANDS_FILE } from "../tasks/commands.js";
-import { overlayPath } from "../tasks/design.js";
-import { OPERATIONS_FILE } from "../tasks/openapi.js";
-import { SKILLS_FILE } from "../tasks/skills.js";
+import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
+import type { OperationModel } from "../stages/openapi/model.js";
+import { COMMANDS_FILE } from "../pipeline/commands.js";
+import { overlayPath } from "../pipeline/design.js";
+import { OPERATIONS_FILE } from "../pipeline/openapi.js";
+import { SKILLS_FILE } from "../pipeline/skills.js";
 import { executeGraph } from "./execute-graph.js";
 import type { Project } from "./project.js";
 
@@ -39,7 +39,7 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   }
   const started = performance.now();
   await executeGraph(project, ["commands", "skills"], { json: true, concurrency: options.concurrency, force: false });
-  const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] = await Promise.all([import("../model/client.js"), import("../design/suggest.js"), import("../design/overlay-file.js")]);
+  const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] = await Promise.all([import("../model/client.js"), import("../stages/design/suggest.js"), import("../stages/design/overlay-file.js")]);
   const file = overlayPath(config);
   const current = await readOverlay(root, file);
   const client = createModelClient({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, keyEnv: settings.keyEnv, ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }, process.env, {

@@ -1,12 +1,12 @@
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { InterConfig } from "../../src/config/types.js";
-import { assembleCapabilities } from "../../src/design/capabilities.js";
-import { designCommands } from "../../src/design/commands.js";
-import { parseBrief } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { packageFiles } from "../../src/emit/package-files.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
+import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { packageFiles } from "../../src/stages/emit/package-files.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import type { Command } from "../../src/runtime/manifest.js";
 import { REPO, tempDir } from "../helpers.js";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { validateSkills } from "../../src/inspect/skills.js";
+import { validateSkills } from "../../src/stages/inspect/skills.js";
 import { inter, REPO } from "../helpers.js";
 
 const SKILLS_DIR = join(REPO, "skills");

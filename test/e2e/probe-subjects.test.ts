@@ -5,7 +5,7 @@ import { config, inter, makeProject, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 
 /**
- * Inspection probes the command that has what a rule probes (inspect/subjects.ts), whatever it is called (issue #28:
+ * Inspection probes the command that has what a rule probes (stages/inspect/subjects.ts), whatever it is called (issue #28:
  * Spotify lost Agent-Native because the body probe took the first `* create`, which takes no body).
  */
 const validate = schemaValidator("receipt.schema.json");
@@ -119,7 +119,7 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
     for (const id of ["I3", "C5"]) {
       expect(rule(receipt, id), id).toMatchObject({ status: "pass", evidence: [{ command: `jukebox ${withBody} --market inter-probe --json-input --dry-run`, exitCode: 0 }] });
     }
-    // The piped body is what the request it would send carries, under the body's own field names (inspect/rules.ts).
+    // The piped body is what the request it would send carries, under the body's own field names (stages/inspect/rules.ts).
     expect(rule(receipt, "I3").reason).toBe(`${withBody} (it takes a body whose required fields are simple values): a body piped to --json-input (ids) is the request's body`);
     expect(receipt.certification.blocking).not.toContain("I3");
     expect(receipt.summary.fail).toBe(0);

@@ -2,11 +2,11 @@ import fg from "fast-glob";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
-import { assembleCapabilities } from "../../src/design/capabilities.js";
-import { designCommands } from "../../src/design/commands.js";
-import { parseBrief } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
+import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 

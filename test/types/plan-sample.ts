@@ -1,7 +1,7 @@
 // A plan using every property the schema defines, typed as the Plan type: `tsc` (test/unit/plan-types.test.ts) proves
 // it is a Plan — an object literal may not carry a property its type lacks — and the test proves the schema accepts
 // it and that it holds every property the schema names. Together: the type and the schema describe the same plan.
-import type { Plan, ReferenceSolutions } from "../../src/plan/types.js";
+import type { Plan, ReferenceSolutions } from "../../src/stages/plan/types.js";
 
 export const planSample: Plan = {
   $schema: "../schemas/eval-plan.schema.json",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseBrief, placeholderLines, withoutComments } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { projectFiles } from "../../src/init/templates.js";
+import { parseBrief, placeholderLines, withoutComments } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { projectFiles } from "../../src/cli/init/templates.js";
 
 const contextSkeleton = (name: string) => projectFiles({ name, binary: "acme", openapi: "inputs/openapi.yaml", openapiGiven: false, example: false }).find((f) => f.path === "inputs/context.md")!.content;
 

@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
-import { assembleCapabilities, type Capabilities } from "../../src/design/capabilities.js";
-import { designCommands } from "../../src/design/commands.js";
-import { parseBrief } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { packageFiles } from "../../src/emit/package-files.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
+import { assembleCapabilities, type Capabilities } from "../../src/stages/design/capabilities.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { packageFiles } from "../../src/stages/emit/package-files.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { CliError } from "../../src/runtime/errors.js";
 import { commandHelp, DESCRIBE_BYTES, describeScope, rootHelp } from "../../src/runtime/help.js";

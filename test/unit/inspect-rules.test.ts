@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Facts } from "../../src/inspect/probes.js";
-import { RULES } from "../../src/inspect/rules.js";
+import type { Facts } from "../../src/stages/inspect/probes.js";
+import { RULES } from "../../src/stages/inspect/rules.js";
 
 const judge = (id: string, facts: Partial<Facts>) => RULES.find((r) => r.id === id)!.judge({ files: {}, commands: [], probes: {}, ...facts } as unknown as Facts);
 
@@ -18,7 +18,7 @@ describe("S5: no self-update", () => {
 
 describe("the receipt keeps no credential in any form", () => {
   it("a CLI that prints its key as is, base64-encoded and URL-encoded leaves [REDACTED] in each place", async () => {
-    const { buildReceipt } = await import("../../src/inspect/receipt.js");
+    const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
     const key = "sk/live+key=42";
     const printed = `raw ${key} basic ${Buffer.from(key).toString("base64")} url ${encodeURIComponent(key)}`;
     const probe = { command: "demo --help", exitCode: 0, stdout: printed, stderr: printed, json: { help: printed, commands: [] }, timedOut: false };

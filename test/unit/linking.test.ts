@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
-import { designCommands } from "../../src/design/commands.js";
-import { parseBrief } from "../../src/design/context.js";
-import { planSkills } from "../../src/design/skills.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 
 const config: InterConfig = { product: { name: "Public", binary: "public" }, inputs: { openapi: "x" } };

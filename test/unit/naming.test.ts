@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
-import { designCommands } from "../../src/design/commands.js";
-import { readOperationModel } from "../../src/openapi/normalize.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 import { judgeNames } from "../naming-checker.js";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COMMAND_TEXT, commandText, DETAILS_TEXT, FLAG_TEXT, flagText, plainTexts } from "../../src/design/descriptions.js";
-import { clip, lead, plainText } from "../../src/design/plain-text.js";
+import { COMMAND_TEXT, commandText, DETAILS_TEXT, FLAG_TEXT, flagText, plainTexts } from "../../src/stages/design/descriptions.js";
+import { clip, lead, plainText } from "../../src/stages/design/plain-text.js";
 
 describe("plainText: descriptions as an agent reads them", () => {
   it("turns HTML into text: block tags into paragraphs and line breaks, entities decoded, code in backticks", () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planSchema } from "../../src/plan/schema.js";
-import { validatePlan } from "../../src/plan/validate.js";
+import { planSchema } from "../../src/stages/plan/schema.js";
+import { validatePlan } from "../../src/stages/plan/validate.js";
 import { REPO } from "../helpers.js";
 
 const example = () => JSON.parse(readFileSync(join(REPO, "evals/eval-plan.json"), "utf8"));

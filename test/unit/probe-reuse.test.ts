@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ProbeReuse } from "../../src/inspect/probe-reuse.js";
-import type { Probe } from "../../src/inspect/probes.js";
+import { ProbeReuse } from "../../src/stages/inspect/probe-reuse.js";
+import type { Probe } from "../../src/stages/inspect/probes.js";
 import { writeFiles, tempDir } from "../helpers.js";
 
 function pkg(changes: Record<string, string> = {}): string {

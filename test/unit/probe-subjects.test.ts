@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bodyFor, chooseSubjects, probePool, type HelpCommand, type HelpParameter } from "../../src/inspect/subjects.js";
+import { bodyFor, chooseSubjects, probePool, type HelpCommand, type HelpParameter } from "../../src/stages/inspect/subjects.js";
 import { writeFiles, tempDir } from "../helpers.js";
 
 const flag = (name: string, more: Partial<HelpParameter> = {}): HelpParameter => ({ name: `--${name}`, type: "string", required: false, ...more });

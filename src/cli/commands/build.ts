@@ -1,12 +1,12 @@
 import { Command, Option } from "clipanion";
-import { buildTaskIds } from "../../tasks/pipeline.js";
-import type { BundleData } from "../../tasks/bundle.js";
-import type { InspectData } from "../../tasks/inspect.js";
+import { buildTaskIds } from "../../pipeline/pipeline.js";
+import type { BundleData } from "../../pipeline/bundle.js";
+import type { InspectData } from "../../pipeline/inspect.js";
 import type { CommandResult } from "../base.js";
 import { RemoteCacheCommand } from "../remote-cache-command.js";
 import { executeGraph } from "../execute-graph.js";
 import { openProject } from "../project.js";
-import { startTrail, stopTrail } from "../../cache/trail.js";
+import { startTrail, stopTrail } from "../../engine/cache/trail.js";
 import { envDigest } from "../noop-record.js";
 import { recordNoop, teeStderr } from "../noop-writer.js";
 import { toInterError } from "../../core/errors.js";

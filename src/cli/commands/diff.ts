@@ -28,10 +28,10 @@ export class DiffCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const [{ readCandidate }, { diffSurfaces }, { diffText, diffMarkdown }, { loadIgnoreFile }] = await Promise.all([
-      import("../../surface/candidate.js"),
-      import("../../surface/report.js"),
-      import("../../surface/render.js"),
-      import("../../surface/ignore.js"),
+      import("../../stages/surface/candidate.js"),
+      import("../../stages/surface/report.js"),
+      import("../../stages/surface/render.js"),
+      import("../../stages/surface/ignore.js"),
     ]);
     const ignore = this.ignore ? await loadIgnoreFile(resolve(cwd, this.ignore), this.ignore) : [];
     const before = await readCandidate(await builtCandidate(resolve(cwd, this.old)), this.old);

@@ -1,12 +1,12 @@
 import { Command, Option } from "clipanion";
-import { describeChange, diffKeys, type Change } from "../../cache/fingerprint.js";
+import { describeChange, diffKeys, type Change } from "../../engine/cache/fingerprint.js";
 import { initHasher } from "../../core/hash.js";
-import { StatIndex } from "../../cache/stat-index.js";
+import { StatIndex } from "../../engine/cache/stat-index.js";
 import { InterError } from "../../core/errors.js";
-import { selectTasks } from "../../graph/build-graph.js";
-import { usableRecord } from "../../cache/cache.js";
-import { dependencyDigests, taskKey } from "../../graph/key.js";
-import type { DepResult } from "../../graph/task.js";
+import { selectTasks } from "../../engine/graph/build-graph.js";
+import { usableRecord } from "../../engine/cache/cache.js";
+import { dependencyDigests, taskKey } from "../../engine/graph/key.js";
+import type { DepResult } from "../../engine/graph/task.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject } from "../project.js";
 import { INTER_BUILD } from "../../core/version.js";
@@ -43,7 +43,7 @@ export class ExplainCommand extends BaseCommand {
         continue;
       }
       const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, (task, base) => store.readReads(task, base), INTER_BUILD, dependencyDigests(spec, results));
-      // The scheduler's own rule for a hit (graph/key.ts): a record whose outputs cannot be restored is a miss.
+      // The scheduler's own rule for a hit (engine/graph/key.ts): a record whose outputs cannot be restored is a miss.
       const stored = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
       const record = stored && usableRecord(stored, loaded.root, store) ? stored : undefined;
       status.set(id, record ? "up-to-date" : "will-run");

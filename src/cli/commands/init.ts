@@ -24,8 +24,8 @@ async function scaffold(o: ScaffoldOptions) {
   const { dir } = o;
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InterError("USAGE_ERROR", `${dir} is a file, not a folder.`, "Give a folder (it is created if missing).", { dir });
   if (o.example && o.openapi) throw new InterError("USAGE_ERROR", "--example brings its own OpenAPI document; --openapi does not go with it.", "Drop one of the two flags.");
-  const { binaryFor } = await import("../../init/templates.js");
-  const { planInit, applyInit } = await import("../../init/init.js");
+  const { binaryFor } = await import("../init/templates.js");
+  const { planInit, applyInit } = await import("../init/init.js");
   const name = o.example ? "Rooms" : (o.name ?? basename(dir));
   const openapi = o.example ? "inputs/openapi.yaml" : o.openapi ? relative(dir, resolve(o.cwd, o.openapi)).split("\\").join("/") : "inputs/openapi.yaml";
   const choices = { name, binary: o.example ? "rooms" : binaryFor(name), openapi, openapiGiven: Boolean(o.openapi) || o.example, example: o.example };

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as t from "typanion";
 import { InterError } from "../../core/errors.js";
-import type { Receipt } from "../../inspect/receipt.js";
+import type { Receipt } from "../../stages/inspect/receipt.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { INTER_BUILD } from "../../core/version.js";
 
@@ -60,7 +60,7 @@ export class InspectCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     if (!this.tarball === !this.bin) throw new InterError("USAGE_ERROR", this.bin ? "Give either a tarball or --bin, not both." : "Give a cli.tgz to inspect, or --bin <command>.", "Example: inter inspect dist/cli.tgz");
-    const { inspectBin, inspectTarball } = await import("../../inspect/inspect.js");
+    const { inspectBin, inspectTarball } = await import("../../stages/inspect/inspect.js");
     const options = { baseUrl: this.baseUrl, interVersion: INTER_BUILD };
     let receipt: Receipt;
     if (this.tarball) {

@@ -1,6 +1,6 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { resolveRunTarget } from "../../graph/build-graph.js";
+import { resolveRunTarget } from "../../engine/graph/build-graph.js";
 import type { CommandResult } from "../base.js";
 import { printCandidate } from "./build.js";
 import { RemoteCacheCommand } from "../remote-cache-command.js";

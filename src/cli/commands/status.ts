@@ -14,7 +14,7 @@ export class StatusCommand extends BaseCommand {
   });
 
   async run(): Promise<CommandResult> {
-    const { projectStatus, statusText } = await import("../../status/status.js");
+    const { projectStatus, statusText } = await import("../status/status.js");
     const report = await projectStatus({ cwd: this.cwd ?? process.cwd(), config: this.configFile });
     // No workspace here: the one state an agent must act on before anything else (Intermesh 0.1's code for it).
     if (!report.config.found) {

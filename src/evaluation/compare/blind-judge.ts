@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import type { Plan, Scenario } from "../../plan/types.js";
+import type { Plan, Scenario } from "../../stages/plan/types.js";
 import { join } from "node:path";
 import type { Agent } from "../run/agents.js";
 import { agentEnvironment } from "../run/attempt-env.js";

@@ -38,7 +38,7 @@ export interface CompareOptions {
  * repetition, each with its services fresh), so time of day, API state and load fall on both alike; then compares them.
  */
 export async function runComparison(options: CompareOptions): Promise<{ comparison: Comparison; file: string }> {
-  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js")]);
+  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../stages/plan/validate.js"), import("../../stages/plan/schema.js")]);
   for (const f of [options.planFile, options.a, ...(options.b ? [options.b] : [])]) if (!existsSync(f)) throw new InterError("INPUT_NOT_FOUND", `No file at ${relative(options.root, f)}.`, "Give a plan file and two cli.tgz files (or folders holding cli.tgz).", { file: f });
   const planText = readFileSync(options.planFile, "utf8");
   const report = await validatePlan(planText, relative(options.root, options.planFile), planSchema(), null);

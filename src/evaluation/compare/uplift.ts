@@ -1,7 +1,7 @@
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkTarball } from "../../inspect/tarball.js";
+import { checkTarball } from "../../stages/inspect/tarball.js";
 
 /**
  * The candidate with its Skills taken out and nothing else changed: the bundled SKILL.md files, their copies under

@@ -1,10 +1,10 @@
 import { ownedTempDir } from "../../core/temp-dirs.js";
-import type { Plan, PlanTarget, Scenario } from "../../plan/types.js";
+import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
-import { withBasePath } from "../../services/services.js";
-import type { Installed } from "../../inspect/install.js";
+import { withBasePath } from "../../stages/services/services.js";
+import type { Installed } from "../../stages/inspect/install.js";
 import type { Agent, AgentRun } from "./agents.js";
 import { agentEnvironment } from "./attempt-env.js";
 import { startBroker, type Invocation } from "./broker.js";
@@ -121,7 +121,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   const names = Object.keys(ctx.services);
   let services: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
   if (names.length) {
-    const { startServices } = await import("../../services/services.js");
+    const { startServices } = await import("../../stages/services/services.js");
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
   const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;

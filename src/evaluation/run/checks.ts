@@ -5,7 +5,7 @@ import type { Invocation } from "./broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
 import { count } from "../../core/words.js";
 import { GLOBAL_BOOLEANS } from "../../runtime/args.js";
-import type { Check, Observation as PlanObservation } from "../../plan/types.js";
+import type { Check, Observation as PlanObservation } from "../../stages/plan/types.js";
 
 export type CheckStatus = "pass" | "fail" | "incomplete";
 

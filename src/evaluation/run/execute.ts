@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { Plan } from "../../plan/types.js";
+import type { Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
@@ -24,7 +24,7 @@ export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "rec
  * report.html, junit.xml and summary.md beside it.
  */
 export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ results: EvalResults & { gate: GateResult }; file: string; reports: string[] }> {
-  const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../../plan/validate.js"), import("../../plan/schema.js"), import("../../plan/candidate.js")]);
+  const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../../stages/plan/validate.js"), import("../../stages/plan/schema.js"), import("../../stages/plan/candidate.js")]);
   if (!existsSync(options.tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${options.tgz}.`, "Build one with `inter build`, or put cli.tgz in the evaluation folder.", { file: options.tgz });
   if (!existsSync(options.planFile)) throw new InterError("INPUT_NOT_FOUND", `No plan at ${options.planFile}.`, "Write one with `inter eval new <folder>`.", { file: options.planFile });
   const planText = readFileSync(options.planFile, "utf8");

@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync, type Dirent } from "node:fs";
-import type { Plan } from "../../plan/types.js";
+import type { Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 
 /**

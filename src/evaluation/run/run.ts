@@ -1,13 +1,13 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import type { Plan } from "../../plan/types.js";
+import type { Plan } from "../../stages/plan/types.js";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
 import type { Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
-import { installCandidate, type Installed } from "../../inspect/install.js";
-import { planLimits, planProofs } from "../../plan/limits.js";
+import { installCandidate, type Installed } from "../../stages/inspect/install.js";
+import { planLimits, planProofs } from "../../stages/plan/limits.js";
 import { redactor } from "../../core/redact.js";
 import { evaluationSecrets } from "./redact.js";
 import { detectIsolation } from "./sandbox.js";

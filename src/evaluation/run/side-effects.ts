@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { Observation, Plan } from "../../plan/types.js";
+import type { Observation, Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 import type { Invocation } from "./broker.js";
 import { asksForHelp, type CheckResult } from "./checks.js";

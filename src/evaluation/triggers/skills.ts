@@ -41,7 +41,7 @@ function skill(name: string, files: Record<string, string>, where: string): Cand
 
 /** The Skills bundled in a candidate cli.tgz (package/skills/<name>/…), read without unpacking anything to disk. */
 export async function skillsFromTarball(tgz: string): Promise<CandidateSkill[]> {
-  const { checkTarball } = await import("../../inspect/tarball.js");
+  const { checkTarball } = await import("../../stages/inspect/tarball.js");
   await checkTarball(tgz);
   const tar = await import("tar");
   const byName = new Map<string, Record<string, string>>();

@@ -42,7 +42,7 @@ export class EvalCompareCommand extends BaseCommand {
     const configFile = this.configFile ? resolve(cwd, this.configFile) : findConfig(cwd);
     const loaded = configFile ? await loadConfig({ cwd, config: configFile, version: INTER_BUILD }) : undefined;
     // Working files go to the build's output folder (or inter's own), never beside the plan in the source tree.
-    const { outDir: buildOutDir } = await import("../../../tasks/design.js");
+    const { outDir: buildOutDir } = await import("../../../pipeline/design.js");
     const outDir = resolve(cwd, this.out ?? (loaded ? join(loaded.root, buildOutDir(loaded.config), "compare") : join(cwd, ".intermesh", "compare")));
     const [{ runComparison }, { attemptLine }] = await Promise.all([import("../../../evaluation/compare/run-comparison.js"), import("../../../evaluation/run/execute.js")]);
     return interruptible(async (signal) => {

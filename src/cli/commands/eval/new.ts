@@ -59,7 +59,7 @@ export class EvalNewCommand extends BaseCommand {
     const planFile = join(folder, "eval-plan.json");
     if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", this.candidate ? `No candidate at ${this.candidate}.` : `${this.folder} holds no cli.tgz.`, "Build one with `inter build` (it writes dist/cli.tgz) and pass --candidate dist/cli.tgz, or copy it into the folder.", { path: tgz });
     if (existsSync(planFile)) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists; it is never overwritten.`, "Edit it, or remove it first to start over.", { path: planFile });
-    const [{ starterPlan, starterReference }, { writeFileAtomic }] = await Promise.all([import("../../../plan/scaffold.js"), import("../../../core/atomic.js")]);
+    const [{ starterPlan, starterReference }, { writeFileAtomic }] = await Promise.all([import("../../../stages/plan/scaffold.js"), import("../../../core/atomic.js")]);
     const plan = await starterPlan(tgz, folder);
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
     // A starter for the golden run: per scenario, each observed command with its flags to fill in.

@@ -3,8 +3,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { projectCandidate } from "../../candidate.js";
-import type { Receipt } from "../../../inspect/receipt.js";
-import type { CandidateTree } from "../../../plan/validate.js";
+import type { Receipt } from "../../../stages/inspect/receipt.js";
+import type { CandidateTree } from "../../../stages/plan/validate.js";
 import { INTER_BUILD } from "../../../core/version.js";
 import type { GateOptions } from "../../../evaluation/results/gate.js";
 
@@ -70,7 +70,7 @@ export async function findCandidate(planDir: string, given: string | undefined, 
 export async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
-  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../../plan/candidate.js"), import("../../../core/hash.js")]);
+  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../../stages/plan/candidate.js"), import("../../../core/hash.js")]);
   const bytes = readFileSync(tgz);
   const hash = sha256(bytes);
   const receiptFile = join(folder, "receipt.json");
@@ -79,7 +79,7 @@ export async function candidateTree(tgz: string | undefined, missing: string, js
     if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags)) return { tree: treeFromReceipt(receipt) };
   }
   if (!json) process.stderr.write(`inter: inspecting ${tgz} to learn its commands…\n`);
-  const { inspectTarball } = await import("../../../inspect/inspect.js");
+  const { inspectTarball } = await import("../../../stages/inspect/inspect.js");
   return { tree: treeFromReceipt(await inspectTarball(tgz, bytes, { interVersion: INTER_BUILD })) };
 }
 

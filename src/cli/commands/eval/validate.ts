@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import type { ValidationReport } from "../../../plan/validate.js";
+import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { findCandidate, candidateTree } from "./shared.js";
 import { count } from "../../../core/words.js";
@@ -40,7 +40,7 @@ export class EvalValidateCommand extends BaseCommand {
     const isFolder = statSync(path).isDirectory();
     const planFile = isFolder ? join(path, "eval-plan.json") : path;
     if (!existsSync(planFile)) throw new InterError("INPUT_NOT_FOUND", `${this.target} holds no eval-plan.json.`, "Write one with `inter eval new <folder>`.", { path: planFile });
-    const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../../plan/validate.js"), import("../../../plan/schema.js")]);
+    const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../../stages/plan/validate.js"), import("../../../stages/plan/schema.js")]);
     const cwd = this.cwd ?? process.cwd();
     const found = await findCandidate(dirname(planFile), this.candidate, cwd);
     const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);

@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { writeFileAtomic } from "../core/atomic.js";
+import { sha256 } from "../core/hash.js";
+import type { InterConfig } from "../config/types.js";
+import type { TaskSpec } from "../engine/graph/task.js";
+import { outDir } from "./design.js";
+import { packageDir } from "./emit.js";
+
+/** npm's own fixed timestamp for reproducible packs. */
+const FIXED_MTIME = new Date("1985-10-26T08:15:00.000Z");
+
+export interface BundleData {
+  file: string;
+  /** sha256 of cli.tgz: the candidate hash. */
+  candidate: string;
+  size: number;
+  files: number;
+}
+
+/** Packs the package tree into cli.tgz, byte for byte reproducible: sorted entries, fixed times, modes and owners. */
+export function bundleTask(config: InterConfig): TaskSpec {
+  const dir = packageDir(config);
+  const file = `${outDir(config)}/cli.tgz`;
+  return {
+    id: "bundle",
+    kind: "builtin",
+    description: `Pack ${dir}/ into ${file} and record its sha256 (the candidate hash)`,
+    impl: "1",
+    deps: ["emit"],
+    config: { outDir: outDir(config) },
+    inputs: [],
+    outputs: [file],
+    env: [],
+    async run(ctx) {
+      const tar = await import("tar");
+      const prefix = `${dir}/`;
+      const paths = ctx.deps.emit!.outputs.map((o) => o.path.slice(prefix.length)).sort();
+      const stream = tar.create(
+        {
+          cwd: join(ctx.root, dir),
+          gzip: { level: 9 },
+          portable: true,
+          noDirRecurse: true,
+          mtime: FIXED_MTIME,
+          // emit sets every mode explicitly (0644, 0755 for the bin), so the disk holds no umask-dependent bits.
+          prefix: "package",
+        },
+        paths,
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      writeFileAtomic(join(ctx.root, file), bytes);
+      const data: BundleData = { file, candidate: sha256(bytes), size: bytes.length, files: paths.length };
+      return { data };
+    },
+  };
+}

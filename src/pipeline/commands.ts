@@ -1,0 +1,30 @@
+import type { InterConfig } from "../config/types.js";
+import type { TaskSpec } from "../engine/graph/task.js";
+import type { OperationModel } from "../stages/openapi/model.js";
+import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
+import { OPERATIONS_FILE } from "./openapi.js";
+
+export const COMMANDS_FILE = `${BUILD_DIR}/commands.json`;
+
+type CommandsSlice = Pick<InterConfig, "product" | "api">;
+
+export function commandsTask(config: InterConfig): TaskSpec {
+  return {
+    id: "commands",
+    kind: "builtin",
+    description: "Design the command tree: names, flags, auth, safety marks, pagination and output shapes",
+    impl: "1",
+    deps: ["openapi"],
+    config: { product: config.product, ...(config.api ? { api: config.api } : {}) } satisfies CommandsSlice,
+    inputs: [],
+    outputs: [COMMANDS_FILE],
+    env: [],
+    async run(ctx) {
+      const { designCommands } = await import("../stages/design/commands.js");
+      const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
+      const { plan, warnings } = designCommands(model, ctx.slice as CommandsSlice, model.source.files);
+      writeJson(ctx.root, COMMANDS_FILE, plan);
+      return { data: { commands: plan.commands.length }, warnings };
+    },
+  };
+}

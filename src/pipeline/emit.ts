@@ -1,0 +1,75 @@
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { writeFileAtomic } from "../core/atomic.js";
+import type { InterConfig } from "../config/types.js";
+import type { Capabilities } from "../stages/design/capabilities.js";
+import type { TaskSpec } from "../engine/graph/task.js";
+import type { PackageFile } from "../stages/emit/package-files.js";
+import { shippedFile } from "../core/shipped-files.js";
+import { outDir } from "./design.js";
+import { readDepJson } from "./io.js";
+import type { BaselineSummary } from "../stages/surface/baseline.js";
+
+export const packageDir = (config: InterConfig) => `${outDir(config)}/package`;
+
+/** What the emit task records (what `inter status` reads back): the package and, with a baseline, how it differs. */
+export interface EmitData {
+  dir: string;
+  files: number;
+  commands: number;
+  skills: number;
+  baseline?: BaselineSummary;
+}
+
+/** The runtime shipped in every candidate: inter's own bundled copy (lib/runtime.cjs). */
+function runtimeSource(): string {
+  return readFileSync(shippedFile("lib/runtime.cjs"), "utf8");
+}
+
+export function emitTask(config: InterConfig): TaskSpec {
+  const dir = packageDir(config);
+  const capabilities = `${outDir(config)}/capabilities.json`;
+  // The last published candidate is an input: replacing it re-runs emit, so CHANGELOG.md and the warning stay true.
+  const baseline = config.targets?.cli?.baseline;
+  const inRoot = baseline !== undefined && !isAbsolute(baseline) && !baseline.split(/[\\/]/).includes("..");
+  return {
+    id: "emit",
+    kind: "builtin",
+    description: `Write the CLI package tree to ${dir}/`,
+    impl: "2",
+    deps: ["design"],
+    config: { outDir: outDir(config), ...(baseline ? { baseline } : {}) },
+    // A .tgz is one file; anything else is an unpacked package folder.
+    inputs: baseline && inRoot ? [baseline.endsWith(".tgz") ? baseline : `${baseline.replace(/\/+$/, "")}/**`] : [],
+    outputs: [`${dir}/**`],
+    env: [],
+    async run(ctx) {
+      const { packageFiles } = await import("../stages/emit/package-files.js");
+      const caps = readDepJson<Capabilities>(ctx, "design", capabilities);
+      // The folder is emit's alone: a Skill removed from the brief must not linger in the package.
+      rmSync(join(ctx.root, dir), { recursive: true, force: true });
+      const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
+      const compared = baseline ? await compareBaseline(ctx.root, baseline, files, `${outDir(config)}/cli.tgz`) : undefined;
+      for (const file of files) {
+        const target = join(ctx.root, dir, file.path);
+        writeFileAtomic(target, file.content);
+        chmodSync(target, file.executable ? 0o755 : 0o644);
+      }
+      const data: EmitData = { dir, files: files.length, commands: caps.commands.length, skills: caps.skills.length, ...(compared?.summary ? { baseline: compared.summary } : {}) };
+      return {
+        data,
+        ...(compared?.warnings.length ? { warnings: compared.warnings } : {}),
+        ...(baseline && !inRoot ? { reads: [resolve(ctx.root, baseline)] } : {}),
+      };
+    },
+  };
+}
+
+/** Diffs the package against the baseline and puts the CHANGELOG.md written from the diff in its place. */
+async function compareBaseline(root: string, baseline: string, files: PackageFile[], candidate: string) {
+  const { compareWithBaseline } = await import("../stages/surface/baseline.js");
+  const result = await compareWithBaseline(new Map(files.map((f) => [f.path, f.content])), resolve(root, baseline), baseline, candidate);
+  const changelog = files.find((f) => f.path === "CHANGELOG.md");
+  if (result.changelog && changelog) changelog.content = result.changelog;
+  return result;
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { InterConfig } from "../config/types.js";
+import { servicesKey } from "../config/secret-keys.js";
+import type { DepResult, TaskSpec } from "../engine/graph/task.js";
+import type { BundleData } from "./bundle.js";
+import { credentialEnv } from "../config/credential.js";
+import { outDir } from "./design.js";
+import { writeJson } from "./io.js";
+import { writeFileAtomic } from "../core/atomic.js";
+import type { SavedProbes } from "../stages/inspect/probe-reuse.js";
+
+export interface InspectData {
+  candidate: string;
+  level: string;
+  pass: number;
+  fail: number;
+  notApplicable: number;
+  blocking: string[];
+  receipt: string;
+}
+
+/** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
+function serviceFiles(services: Record<string, { command: string[] }>): string[] {
+  const files = Object.values(services).flatMap((s) => s.command.slice(1));
+  return [...new Set(files.filter((a) => !a.startsWith("-") && !/[{}*?[\]]/.test(a) && !isAbsolute(a) && !a.split(/[\\/]/).includes("..") && /[./]/.test(a) && /\.[A-Za-z0-9]+$/.test(a)))].sort();
+}
+
+const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
+
+/** The last inspection's probes, kept beside the cache for reuse (stages/inspect/probe-reuse.ts); not a task output. */
+const PROBES_FILE = ".intermesh/inspect/probes.json";
+
+function readSavedProbes(file: string): SavedProbes | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as SavedProbes;
+    return saved?.schema === 1 && saved.results && typeof saved.results === "object" ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The inspection receipt is this task's cache record: keyed by the candidate hash (not by how it was built), so an
+ * unchanged candidate is never inspected twice. Configured services are started so API probes have something real.
+ */
+export function inspectTask(config: InterConfig): TaskSpec {
+  const receiptFile = `${outDir(config)}/receipt.json`;
+  const services = config.targets?.eval?.services ?? {};
+  const credential = credentialEnv(config);
+  return {
+    id: "inspect",
+    kind: "builtin",
+    description: `Install and probe the candidate; judge the 98 rules and write ${receiptFile}`,
+    impl: "1",
+    deps: ["bundle"],
+    uses: { bundle: candidateOf },
+    config: { outDir: outDir(config), services: servicesKey(services) },
+    // The service's own files (its script, named in its command) are inputs: a changed server is probed again.
+    inputs: serviceFiles(services),
+    outputs: [receiptFile],
+    // Whether the credential is present decides which probes can run (its value is hashed, never stored).
+    env: [credential],
+    async run(ctx) {
+      const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([import("../stages/inspect/inspect.js"), import("../stages/services/services.js")]);
+      const probesFile = join(ctx.root, PROBES_FILE);
+      const bundle = ctx.deps.bundle!.data as BundleData;
+      const file = join(ctx.root, bundle.file);
+      const names = Object.keys(services);
+      // The services come up while npm installs the candidate: neither waits for the other.
+      const [started, install] = await Promise.allSettled([names.length ? startServices(services, ctx.root) : Promise.resolve(undefined), installTarball(file)]);
+      const running = started.status === "fulfilled" ? started.value : undefined;
+      if (started.status === "rejected" || install.status === "rejected") {
+        if (install.status === "fulfilled") install.value.cleanup();
+        await running?.stop();
+        throw started.status === "rejected" ? started.reason : (install as PromiseRejectedResult).reason;
+      }
+      try {
+        const receipt = await inspectTarball(
+          file,
+          readFileSync(file),
+          {
+            baseUrl: running ? running.origins[names[0]!] : undefined,
+            apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
+            interVersion: ctx.interVersion,
+            reuse: {
+              previous: ctx.force ? undefined : readSavedProbes(probesFile),
+              // What the API probes call: the services as configured and the content of the files they run.
+              service: names.length ? JSON.stringify([servicesKey(services), serviceFiles(services).map((f) => ctx.inputs[f] ?? null)]) : undefined,
+              keep: (saved) => writeFileAtomic(probesFile, JSON.stringify(saved)),
+            },
+          },
+          install.value,
+        );
+        receipt.candidate = { sha256: bundle.candidate, file: bundle.file };
+        writeJson(ctx.root, receiptFile, receipt);
+        const data: InspectData = { candidate: bundle.candidate, level: receipt.certification.level, ...receipt.summary, blocking: receipt.certification.blocking, receipt: receiptFile };
+        const warnings = receipt.skills.filter((s) => !s.valid).map((s) => `Skill ${s.name}: ${s.problems.join("; ")}`);
+        return { data, warnings };
+      } finally {
+        await running?.stop();
+      }
+    },
+  };
+}

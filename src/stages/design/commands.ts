@@ -1,0 +1,190 @@
+import { credentialEnv } from "../../config/credential.js";
+import type { InterConfig } from "../../config/types.js";
+import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
+import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
+import { kebab } from "./names.js";
+import { nameOperations, successResponse } from "./naming.js";
+import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
+import { chooseAuth, flagStyle, planScheme } from "./wire.js";
+import { commandText } from "./descriptions.js";
+
+/**
+ * Flags every generated command already has (the runtime's own list), and `--json`, which agents type out of habit;
+ * API parameters may not take them.
+ */
+export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, ...GLOBAL_VALUES, "json"]);
+/** Top-level words the runtime owns. */
+export const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
+/** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
+const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
+const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
+
+function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec[] {
+  const flags: FlagSpec[] = [];
+  const used = new Set<string>();
+  const add = (wanted: string, location: FlagSpec["in"], spec: Omit<FlagSpec, "flag" | "in">) => {
+    let flag = kebab(wanted) || `${location}-param`;
+    const original = flag;
+    if (RESERVED_FLAGS.has(flag) || flag.startsWith("no-") || used.has(flag)) flag = `${location}-${flag}`;
+    for (let n = 2; used.has(flag) || RESERVED_FLAGS.has(flag); n++) flag = `${location}-${original}-${n}`;
+    if (flag !== original) notes.push({ kind: "renamed-flag", command, operation: op.id, message: `${location} ${spec.wire}: --${original} is taken, so it is --${flag}` });
+    used.add(flag);
+    flags.push({ flag, in: location, ...spec });
+  };
+  const fromParam = (p: Parameter) => {
+    const { name, in: location, deprecated: _d, style: _s, explode: _e, ...value } = p;
+    return { wire: name, ...value, required: p.required, ...flagStyle(p) };
+  };
+  for (const location of ["path", "query", "header", "cookie"] as const) {
+    for (const p of op.parameters.filter((x) => x.in === location)) {
+      if (location === "header" && RUNTIME_HEADERS.has(p.name.toLowerCase())) {
+        notes.push({ kind: "skipped-flag", command, operation: op.id, message: `header ${p.name} is set by the CLI itself, so it has no flag` });
+        continue;
+      }
+      add(p.name, location, fromParam(p));
+    }
+  }
+  for (const field of op.body?.fields ?? []) {
+    const { name, readOnly: _r, ...value } = field;
+    // With --json-input a whole body may come from stdin, so no body field is required on the command line.
+    add(name, "body", { wire: name, ...value, required: field.required && !op.body!.complex });
+  }
+  return flags;
+}
+
+const CURSOR = ["cursor", "after", "starting_after", "starting-after", "page_token", "pagetoken", "next_token", "nexttoken", "continuation_token", "continuation", "marker"];
+const PAGE = ["page", "page_number", "pagenumber", "page_no", "pageno", "pageindex", "page_index"];
+const OFFSET = ["offset", "skip", "start", "start_index", "startindex"];
+const SIZE = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "max_results", "maxresults", "count", "top", "page_limit", "pagelimit"];
+const NEXT_CURSOR = /^(next_?cursor|next_?page_?token|next_?token|cursor|next_?marker|continuation_?token|end_?cursor)$/i;
+const NEXT_URL = /^(next|next_?url|next_?page_?url|next_?link|next_?href)$/i;
+const TOTAL = /^(total|total_?count|total_?results|total_?items|total_?size|count)$/i;
+const HAS_MORE = /^(has_?more|has_?next(_?page)?|more)$/i;
+const TOTAL_HEADERS = ["x-total-count", "x-total", "total-count"];
+
+/** The first response field (a dot path, top level first) whose last name matches. */
+function fieldMatching(fields: string[], pattern: RegExp): string | undefined {
+  const last = (f: string) => f.slice(f.lastIndexOf(".") + 1);
+  return fields.find((f) => !f.includes(".") && pattern.test(f)) ?? fields.find((f) => pattern.test(last(f)));
+}
+
+/**
+ * How a list operation pages, from its parameters and its response: cursors, page numbers, offsets, Link headers and
+ * `next` URLs; with the response fields that carry the next cursor or URL, the total and a has-more flag.
+ */
+function paginationOf(op: Operation): Pagination | undefined {
+  if (op.method !== "get") return undefined;
+  const query = op.parameters.filter((p) => p.in === "query");
+  const find = (names: string[]) => query.find((p) => names.includes(p.name.toLowerCase()))?.name;
+  const sizeParam = find(SIZE);
+  const success = successResponse(op);
+  const fields = success?.wrapperProperties ?? [];
+  const headers = (success?.headers ?? []).map((h) => h.toLowerCase());
+  const totalField = fieldMatching(fields, TOTAL);
+  const hasMoreField = fieldMatching(fields, HAS_MORE);
+  const totalHeader = (success?.headers ?? []).find((h) => TOTAL_HEADERS.includes(h.toLowerCase()));
+  const signals = { ...(sizeParam ? { sizeParam } : {}), ...(totalField ? { totalField } : {}), ...(hasMoreField ? { hasMoreField } : {}), ...(totalHeader ? { totalHeader } : {}) };
+  const cursor = find(CURSOR);
+  const nextCursor = fieldMatching(fields, NEXT_CURSOR);
+  const nextUrl = fieldMatching(fields, NEXT_URL);
+  if (cursor) return { style: "cursor", param: cursor, ...(nextCursor ?? nextUrl ? { nextField: nextCursor ?? nextUrl } : {}), ...signals };
+  const page = find(PAGE);
+  if (headers.includes("link")) return { style: "link", ...(page ? { param: page } : {}), ...signals };
+  // "start" or "skip" is an offset only when it is a number (a "start" time is not).
+  const offset = query.find((p) => OFFSET.includes(p.name.toLowerCase()) && p.type === "integer")?.name;
+  if (nextUrl && !page && !offset) return { style: "url", nextField: nextUrl, ...signals };
+  if (page) return { style: "page", param: page, ...(nextUrl ? { nextField: nextUrl } : {}), ...signals };
+  if (offset) return { style: "offset", param: offset, ...(nextUrl ? { nextField: nextUrl } : {}), ...signals };
+  return undefined;
+}
+
+/** The path part of the API's base URL ("/v1"), also of a relative server URL; "" at the root. */
+function pathOfBase(url: string | null): string {
+  if (!url) return "";
+  let path = url;
+  if (/^https?:\/\//.test(url)) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return "";
+    }
+  }
+  return path.startsWith("/") ? path.replace(/\/+$/, "") : "";
+}
+
+/** Each first command word with a description: its tag's own, else what its commands do. */
+function groupsOf(commands: CommandSpec[], model: OperationModel): Array<{ name: string; description: string }> {
+  const tags = new Map(model.tags.map((t) => [kebab(t.name), t.description]));
+  const names = [...new Set(commands.filter((c) => !c.hidden).map((c) => c.path[0]!))].sort();
+  return names.map((name) => {
+    const own = tags.get(name)?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
+    const actions = [...new Set(commands.filter((c) => c.path[0] === name && !c.hidden).map((c) => c.path.slice(1).join(" ")))];
+    const shown = actions.slice(0, 6).join(", ");
+    return { name, description: own && own.length <= 300 ? own : `${name}: ${shown}${actions.length > 6 ? `, and ${actions.length - 6} more` : ""}` };
+  });
+}
+
+export function designCommands(model: OperationModel, config: Pick<InterConfig, "product" | "api">, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
+  const notes: NamingNote[] = [];
+  const warnings: string[] = [];
+  const usable = model.operations.filter((op) => {
+    if (op.cli.ignore) notes.push({ kind: "ignored", operation: op.id, message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore` });
+    return !op.cli.ignore;
+  });
+  const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
+
+  const authNotes = new Map<string, string[]>();
+  const commands: CommandSpec[] = usable.map((op) => {
+    const { path, source } = names.get(op)!;
+    const name = path.join(" ");
+    const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
+    const success = successResponse(op);
+    const auth = chooseAuth(op.security ?? model.security, model.securitySchemes);
+    if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
+    const pagination = paginationOf(op);
+    return {
+      path,
+      name,
+      ...commandText(op),
+      operation: { id: op.id, method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), pointer: op.pointer },
+      flags: flagsFor(op, name, notes),
+      jsonInput: !!op.body,
+      ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
+      destructive,
+      permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
+      ...(pagination ? { pagination } : {}),
+      output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}), ...(success?.propertyTypes ? { types: success.propertyTypes } : {}) },
+      auth: auth.auth,
+      ...(auth.optional && auth.auth.length ? { authOptional: true } : {}),
+      statuses: op.responses.map((r) => r.status),
+      hidden: op.cli.hidden === true,
+      deprecated: op.deprecated,
+      nameSource: source,
+    } satisfies CommandSpec;
+  });
+  commands.sort((a, b) => a.name.localeCompare(b.name));
+
+  const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
+  const basePath = pathOfBase(baseUrl);
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
+  const usedSchemes = [...new Set(commands.flatMap((c) => c.auth))].sort();
+  for (const [note, names] of authNotes) warnings.push(`${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`);
+  for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
+
+  const binary = config.product.binary;
+  return {
+    plan: {
+      groups: groupsOf(commands, model),
+      product: { name: config.product.name, binary, package: config.product.package ?? `${binary}-cli`, version: config.product.version ?? "0.1.0" },
+      source: { title: model.source.title, version: model.source.version, specVersion: model.source.specVersion, ...(model.source.description ? { description: model.source.description } : {}), files: sourceFiles },
+      baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`, path: basePath },
+      auth: {
+        env: credentialEnv(config),
+        schemes: Object.fromEntries(usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!)])),
+      },
+      commands,
+      naming: notes,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,501 @@
+import type { Operation, OperationModel } from "../openapi/model.js";
+import { kebab, singular } from "./names.js";
+import type { NameSource } from "./types.js";
+import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens, verbBase, type StatedAction } from "./verbs.js";
+import { count } from "../../core/words.js";
+
+/**
+ * Command names from what each operation says it does (docs/generated-cli.md, "Names"): noun first, the action the
+ * operation states (its summary, operationId or description), CRUD words only for resource-shaped operations.
+ * Every choice is recorded in a NameSource, so a reviewer sees which words came from where.
+ */
+
+/** Path segments that version or scope an API rather than name a resource: v1, v2beta1, 2010-04-01, api, rest. */
+const VERSION_SEGMENT = /^(v\d+([._]\d+)*([a-z]+\d*)?|\d+([._-]\d+)*|api|rest)$/i;
+/** A trailing file extension on a path segment (`/statuses/show.json`) is a format, not an RPC method. */
+const FORMAT_SUFFIX = /\.(json|xml|csv|txt|html|yaml|yml|atom|rss)$/i;
+const MAX_NAME_LENGTH = 48;
+
+/** A word without its noise tokens (stop words, versions, HTTP method words); "" when nothing else is left. */
+const clean = (word: string) => word.split("-").filter((t) => t && !isNoise(t)).join("-");
+const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+
+interface PathWord {
+  word: string;
+  /** Follows a path parameter (`/bookings/{id}/cancel`): an action or sub-collection of one item. */
+  afterParam: boolean;
+  /** A parameter follows: the word names a collection of items. */
+  beforeParam: boolean;
+  last: boolean;
+}
+
+interface Draft {
+  op: Operation;
+  resource: string;
+  resourceFrom: NameSource["resource"]["from"];
+  sub: string;
+  action: string;
+  actionFrom: NameSource["action"]["from"];
+  actionText?: string;
+  /** The verb names the resource itself (GET /search "Search for items", POST /bookings "Book a room"). */
+  verbIsResource?: string;
+  /** Words that may tell this command apart from others of the same name, most telling first. */
+  qualifiers: Array<{ token: string; from: NonNullable<NameSource["qualifier"]>["from"] }>;
+  /** The words after the stated verb ("Get User's Saved Albums" → user, saved, albums). */
+  object: string[];
+  explicit?: string[];
+  dropped: string[];
+}
+
+/** The response an operation answers with when it succeeds (the first 2xx, else `default`). */
+export function successResponse(op: Operation) {
+  return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
+}
+
+/** One item or many: what a read operation returns, from its path and response shape. */
+function readWord(op: Operation, lastSegment: string): "get" | "list" {
+  const shape = successResponse(op);
+  if (shape?.shape === "array" || shape?.listField) return "list";
+  if (isParam(lastSegment)) return "get";
+  // A collection path that pages (`/browse/categories?limit=…`) lists, whatever wraps its items.
+  if (op.parameters.some((p) => p.in === "query" && PAGING_PARAMS.test(p.name))) return "list";
+  if (shape?.shape === "object") return "get";
+  return op.method === "get" ? "list" : "get";
+}
+
+const PAGING_PARAMS = /^(limit|offset|page|page_?size|per_?page|page_?token|cursor|starting_after|max_?results|top|skip)$/i;
+
+/** The CRUD word of a resource-shaped operation: its method and whether it acts on one item or the collection. */
+function crudWord(op: Operation, family: StatedAction["family"] | undefined, lastSegment: string): string {
+  if (family === "read") return readWord(op, lastSegment);
+  if (family) return family;
+  switch (op.method) {
+    case "get":
+      return readWord(op, lastSegment);
+    case "post":
+      return isParam(lastSegment) ? "update" : "create";
+    case "put":
+      return "replace";
+    case "patch":
+      return "update";
+    case "delete":
+      return "delete";
+    case "head":
+      return "check";
+    default:
+      return "call";
+  }
+}
+
+/** Literal path words after version prefixes, an RPC method (`/chat.postMessage`) split off the last one. */
+function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string[]; action: string } } {
+  const segments = op.path.split("/").filter(Boolean);
+  const out: PathWord[] = [];
+  let rpc: { resource: string[]; action: string } | undefined;
+  segments.forEach((segment, i) => {
+    if (isParam(segment)) return;
+    const plain = segment.replace(FORMAT_SUFFIX, "");
+    const last = i === segments.length - 1;
+    const afterParam = i > 0 && isParam(segments[i - 1]!);
+    const beforeParam = i < segments.length - 1 && isParam(segments[i + 1]!);
+    const dot = plain.lastIndexOf(".");
+    if (last && dot > 0 && /^[A-Za-z][\w.-]*\.[A-Za-z]\w*$/.test(plain)) {
+      // `/admin.teams.settings.setName`: the method's owner is one resource word, `admin-teams-settings`.
+      rpc = { resource: [clean(plain.slice(0, dot).split(".").map(kebab).join("-"))].filter(Boolean), action: plain.slice(dot + 1) };
+      for (const word of rpc.resource) out.push({ word, afterParam, beforeParam: false, last: false });
+      return;
+    }
+    if (!out.length && VERSION_SEGMENT.test(plain)) return;
+    const word = clean(kebab(plain));
+    if (word) out.push({ word, afterParam, beforeParam, last });
+  });
+  if (out.length > 1 || rpc) while (out.length && VERSION_SEGMENT.test(out[0]!.word) && (out.length > 1 || rpc)) out.shift();
+  return { words: out, ...(rpc ? { rpc } : {}) };
+}
+
+/** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
+function statedAction(op: Operation, rpcAction: string | undefined): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
+  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => string[], boolean]> = [
+    ["summary", op.summary, textTokens, false],
+    ["operationId", op.operationId, operationIdTokens, true],
+    ["path", rpcAction, operationIdTokens, true],
+    ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
+  ];
+  for (const [from, text, tokens, exact] of sources) {
+    if (!text) continue;
+    const words = tokens(text);
+    // `PostAccounts`, `PutUser`: an identifier that opens with an HTTP method word was generated from the method.
+    if (exact && HTTP_METHOD_WORDS.has(words[0] ?? "")) continue;
+    const action = actionOf(words, exact);
+    if (action) return { action, from, text };
+  }
+  return undefined;
+}
+
+const tokensOf = (words: string[]) => words.flatMap((w) => w.split("-")).filter(Boolean);
+
+/** The resource an operation belongs to before names are cleaned: its first tag, else its first path word. */
+function rawResource(op: Operation): { resource: string; from: NameSource["resource"]["from"]; dropped: string[] } {
+  const raw = op.tags[0] ? kebab(op.tags[0]) : "";
+  const tag = clean(raw);
+  if (tag) return { resource: tag, from: "tag", dropped: raw.split("-").filter((t) => isNoise(t)) };
+  const { words } = pathWords(op);
+  return { resource: words[0]?.word || "api", from: "path", dropped: [] };
+}
+
+/**
+ * Where the resource stands in the path: the word sharing the most of its words (`alpha-sender` in
+ * `/Services/{Sid}/AlphaSenders`, `tollfree-verification` in `/Tollfree/Verifications`), the last on a tie.
+ */
+function resourceIndex(words: PathWord[], resource: string): number {
+  const mine = new Set(resource.split("-").map(singular));
+  let best = -1;
+  let bestScore = 0;
+  words.forEach((w, i) => {
+    const tokens = w.word.split("-").map(singular);
+    const shared = tokens.filter((t) => mine.has(t)).length;
+    // The resource itself first (`accounts` before `bank-accounts`), then a path word made only of the resource's
+    // words (`reservations` of "Réservations de salle"), then one sharing half of them.
+    const exact = singular(w.word) === singular(resource) || w.word === resource;
+    const score = exact ? 3 : shared === tokens.length ? 2 : shared / Math.max(mine.size, 1);
+    if (shared && score >= 0.5 && score >= bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/**
+ * The path words that say what an operation acts on when its tag is not in the path (Spotify's "Tracks" on
+ * `/audio-features/{id}`, "Users" on `/me/top/artists`): those after the last item the path names
+ * (`/Services/{Sid}/Compliance` → compliance), the collection itself when the path ends at its item, and otherwise
+ * all but a leading namespace (`/me`, `/browse`).
+ */
+function unspelledTagRest(words: PathWord[]): PathWord[] {
+  // The last word's own id (`/Services/{Sid}/Compliance/Usa2p/{Sid}`) does not make it a parent.
+  const lastItem = words.slice(0, -1).map((w) => w.beforeParam).lastIndexOf(true);
+  if (lastItem >= 0) return words.slice(lastItem + 1);
+  return words.length > 1 ? words.slice(1) : words;
+}
+
+function draftName(op: Operation, resource: string, resourceFrom: NameSource["resource"]["from"], dropped: string[]): Draft {
+  const { words, rpc } = pathWords(op);
+  const segments = op.path.split("/").filter(Boolean);
+  const lastSegment = segments[segments.length - 1] ?? "";
+  const at = resourceIndex(words, resource);
+  let rest = at >= 0 ? words.slice(at + 1) : resourceFrom === "path" ? words.slice(1) : unspelledTagRest(words);
+  const explicit = op.cli.name?.split(/\s+/).map(kebab).filter(Boolean);
+
+  const stated = statedAction(op, rpc?.action);
+  let action: string;
+  let actionFrom: NameSource["action"]["from"];
+  let verbIsResource: string | undefined;
+  const lastRest = rest[rest.length - 1];
+  if (stated && !stated.action.family) {
+    action = stated.action.word;
+    actionFrom = stated.from;
+    const verb = action.split("-").pop()!;
+    // The verb names a path word (`PUT /me/player/pause` "Pause playback", `PUT …/followers` "Follow"): it is the
+    // action, not a sub-resource.
+    const related = rest.findIndex((w) => derivedFrom(w.word, verb) || w.word === action);
+    const lastWord = rest[rest.length - 1]?.word ?? "";
+    if (related >= 0 && related === rest.length - 1) {
+      dropped.push(rest[related]!.word);
+      rest = rest.slice(0, related);
+    } else if (lastWord.split("-")[0] === verb && lastWord.includes("-")) {
+      // An RPC-style path word that is the action itself (`/pet/findByStatus` "Finds pets by status" → find-status).
+      action = [...action.split("-").slice(0, -1), lastWord].join("-");
+      rest = rest.slice(0, -1);
+    } else if (lastRest && !lastRest.afterParam && rest.length && !mentions(op, lastRest.word)) {
+      // A trailing word the operation never mentions (`/me/albums/contains` "Check saved albums") says how the
+      // path was laid out, not what the command acts on.
+      dropped.push(lastRest.word);
+      rest = rest.slice(0, -1);
+    }
+    if (!rest.length && !/^un/.test(verb) && (derivedFrom(singular(resource), verb) || derivedFrom(resource, verb))) {
+      // POST /bookings "Book a room", GET /search "Search for items": the verb is the resource's own name.
+      verbIsResource = verb;
+      action = crudWord(op, undefined, lastSegment);
+      actionFrom = "method";
+    }
+  } else if (stated?.action.family) {
+    action = crudWord(op, stated.action.family, lastSegment);
+    actionFrom = stated.from;
+    const verb = action;
+    if (lastRest?.last && (lastRest.word === verb || lastRest.word === stated.action.word)) {
+      dropped.push(lastRest.word);
+      rest = rest.slice(0, -1);
+    } else if (lastRest?.last && lastRest.word.includes("-") && [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)) {
+      // `/user/createWithArray` "Creates list of users…": the path word is the action, said in full.
+      action = [verb, ...lastRest.word.split("-").slice(1)].join("-");
+      rest = rest.slice(0, -1);
+    }
+  } else if (lastRest?.last && lastRest.afterParam && verbBase(lastRest.word) === lastRest.word && op.method !== "get") {
+    // POST /charges/{id}/capture: an action on one item, named by its path.
+    action = lastRest.word;
+    actionFrom = "path";
+    rest = rest.slice(0, -1);
+  } else {
+    action = crudWord(op, undefined, lastSegment);
+    actionFrom = "method";
+  }
+  if (HTTP_METHOD_WORDS.has(action)) action = crudWord(op, undefined, lastSegment);
+  if (rpc) {
+    // An RPC method name is the action in full (`setDefaultChannels` → set-default-channels, `history` →
+    // get-history): its object words are what a caller knows it by.
+    const tokens = operationIdTokens(rpc.action);
+    const own = actionOf(tokens, true);
+    const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
+    const object = (own ? own.object : tokens).filter((t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t));
+    const verb = own ? (own.word === "list" ? "list" : own.family ? crudWord(op, own.family, lastSegment) : own.word) : crudWord(op, undefined, lastSegment);
+    action = [verb, ...object].slice(0, 4).join("-");
+    actionFrom = "path";
+    rest = [];
+  }
+
+  const sub = rest.map((w) => w.word).filter((w) => !(w === resource || singular(w) === singular(resource))).join("-");
+  const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
+  const qualifiers: Draft["qualifiers"] = [];
+  const push = (tokens: string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
+    for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
+  };
+  if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
+  push(textTokensOf(op.summary), "summary");
+  if (op.operationId) {
+    const idTokens = operationIdTokens(op.operationId);
+    push(verbBase(idTokens[0] ?? "") ? idTokens.slice(1) : idTokens, "operationId");
+  }
+  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
+  push(tokensOf(words.map((w) => w.word)), "path");
+  push(segments.filter(isParam).map((s) => kebab(s.slice(1, -1))), "path");
+
+  return {
+    op,
+    resource,
+    resourceFrom,
+    sub,
+    action,
+    actionFrom,
+    ...(stated ? { actionText: stated.text } : {}),
+    ...(verbIsResource ? { verbIsResource } : {}),
+    qualifiers,
+    object: stated?.action.object ?? [],
+    ...(explicit?.length ? { explicit } : {}),
+    dropped,
+  };
+}
+
+/** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
+function mentions(op: Operation, word: string): boolean {
+  const said = [...textTokens(op.summary ?? ""), ...(op.operationId ? operationIdTokens(op.operationId) : []), ...textTokens(op.description ? firstSentence(op.description) : "")];
+  return word.split("-").some((w) => said.some((s) => s.slice(0, 6) === w.slice(0, 6)));
+}
+
+/**
+ * Resource names lose what every one of them shares (`messaging-v1-alpha-sender` → `alpha-sender`), version tokens
+ * and stop words, and the product's own name where more words remain.
+ */
+function cleanResources(drafts: Array<{ resource: string; dropped: string[]; explicit?: unknown }>, productWords: Set<string>): void {
+  for (const d of drafts) {
+    const kept = clean(d.resource);
+    if (kept && kept !== d.resource) d.dropped.push(...d.resource.split("-").filter((t) => !kept.split("-").includes(t)));
+    d.resource = kept || d.resource;
+  }
+  const names = [...new Set(drafts.filter((d) => !d.explicit).map((d) => d.resource))];
+  if (names.length > 1) {
+    const split = names.map((n) => n.split("-"));
+    let shared = 0;
+    while (split.every((s) => s.length > shared + 1 && s[shared] === split[0]![shared])) shared++;
+    if (shared) {
+      for (const d of drafts) {
+        if (d.explicit) continue;
+        d.dropped.push(...d.resource.split("-").slice(0, shared));
+        d.resource = d.resource.split("-").slice(shared).join("-");
+      }
+    }
+  }
+  for (const d of drafts) {
+    const tokens = d.resource.split("-");
+    if (tokens.length > 1 && productWords.has(tokens[0]!)) {
+      d.dropped.push(tokens[0]!);
+      d.resource = tokens.slice(1).join("-");
+    }
+  }
+}
+
+function basePath(d: Draft): string[] {
+  if (d.explicit) return d.explicit.length === 1 ? [d.resource, d.explicit[0]!] : d.explicit.slice(0, 3);
+  const sub = clean(d.sub);
+  return [d.resource, ...(sub ? [sub] : []), d.action];
+}
+
+/** Tokens of a draft's qualifiers that can tell it apart: not noise, not filler, not already in its name. */
+function distinguishing(d: Draft, path: string[]): Draft["qualifiers"] {
+  const said = new Set(tokensOf(path).flatMap((t) => [t, singular(t)]));
+  return d.qualifiers.filter((q) => !isNoise(q.token) && !FILLER.has(q.token) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{0,19}$/.test(q.token) && q.token !== "user" && q.token !== "users");
+}
+
+const withQualifier = (path: string[], words: string[]) => [...path.slice(0, -1), [path[path.length - 1], ...words].join("-")];
+
+export interface Named {
+  path: string[];
+  source: NameSource;
+}
+
+/**
+ * Assigns every operation a unique command path. Explicit `x-cli-name`s first; names several operations want are told
+ * apart by the words in which their own descriptions differ (never HTTP method words); a numeric suffix only when
+ * nothing differs — always reported.
+ */
+export function nameOperations(operations: Operation[], model: Pick<OperationModel, "source">, productName: string, reserved: Set<string>, report: (note: { kind: "collision" | "renamed-resource"; command?: string; operation: string; message: string }) => void): Map<Operation, Named> {
+  const resources = operations.map((op) => ({ op, ...rawResource(op), ...(op.cli.name ? { explicit: true } : {}) }));
+  const productWords = new Set([...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2));
+  cleanResources(resources, productWords);
+  for (const r of resources) {
+    if (reserved.has(r.resource)) {
+      report({ kind: "renamed-resource", operation: r.op.id, message: `"${r.resource}" is a built-in command of every generated CLI, so the resource is "api-${r.resource}"` });
+      r.resource = `api-${r.resource}`;
+    }
+  }
+  const drafts = resources.map((r) => draftName(r.op, r.resource, r.from, r.dropped));
+
+  const taken = new Map<string, Draft>();
+  const chosen = new Map<Draft, { path: string[]; qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] } }>();
+  const claim = (d: Draft, path: string[], qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] }) => {
+    taken.set(path.join(" "), d);
+    chosen.set(d, { path, ...(qualifier ? { qualifier } : {}) });
+  };
+  const byName = new Map<string, Draft[]>();
+  for (const d of [...drafts.filter((x) => x.explicit), ...drafts.filter((x) => !x.explicit)]) {
+    const key = basePath(d).join(" ");
+    byName.set(key, [...(byName.get(key) ?? []), d]);
+  }
+  for (const [name, group] of byName) {
+    if (group.length === 1 && !taken.has(name)) {
+      claim(group[0]!, basePath(group[0]!));
+      continue;
+    }
+    const base = basePath(group[0]!);
+    const lists = group.map((d) => distinguishing(d, base));
+    // Words every colliding operation says tell none of them apart.
+    const common = new Set(lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))));
+    const own = lists.map((l) => l.filter((q) => !common.has(q.token)));
+    // The operation whose statement adds nothing to the name keeps it plain (`albums list` "Get several albums"
+    // beside `albums list-saved` "Get the user's saved albums").
+    const stated = own.map((l, i) => l.filter((q) => group[i]!.object.includes(q.token)));
+    // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
+    // When several have nothing to add, the first in the document keeps it and the others are numbered.
+    const onlyEmpty = (lists: Draft["qualifiers"][]) => (lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1);
+    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : own.findIndex((l) => !l.length);
+    const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
+    for (const { d, i } of others) {
+      const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
+      if (i === plain) {
+        claim(d, base);
+        continue;
+      }
+      let path: string[] | undefined;
+      let used: Draft["qualifiers"] = [];
+      for (let k = 1; k <= Math.min(3, own[i]!.length); k++) {
+        const attempt = withQualifier(base, own[i]!.slice(0, k).map((q) => q.token));
+        if (!taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "))) {
+          path = attempt;
+          used = own[i]!.slice(0, k);
+          break;
+        }
+      }
+      // The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same.
+      const byMethod = crudWord(d.op, undefined, d.op.path.split("/").pop() ?? "");
+      if (!path && byMethod !== d.action && !d.explicit && ((d.action === "update" && byMethod === "replace") || d.op.method === "head")) {
+        const attempt = [...base.slice(0, -1), byMethod];
+        if (!taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "))) {
+          path = attempt;
+          d.action = byMethod;
+          d.actionFrom = "method";
+        }
+      }
+      if (!path) {
+        for (let n = 2; ; n++) {
+          const attempt = withQualifier(base, [String(n)]);
+          if (!taken.has(attempt.join(" "))) {
+            path = attempt;
+            break;
+          }
+        }
+      }
+      claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
+      report({ kind: "collision", command: path.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}` });
+    }
+  }
+
+  // A sub-resource of one command is no group: `player devices list` → `player list-devices`.
+  const under = new Map<string, number>();
+  for (const { path } of chosen.values()) if (path.length === 3) under.set(path.slice(0, 2).join(" "), (under.get(path.slice(0, 2).join(" ")) ?? 0) + 1);
+  const collapsed = new Set<Draft>();
+  for (const [d, entry] of chosen) {
+    const { path } = entry;
+    if (d.explicit || path.length !== 3 || under.get(path.slice(0, 2).join(" ")) !== 1) continue;
+    const said = new Set(path[0]!.split("-").flatMap((t) => [t, singular(t)]));
+    const subTokens = path[1]!.split("-");
+    const ownTokens = subTokens.filter((t) => !said.has(t) && !said.has(singular(t)));
+    // Tokens said twice in a row (`create` + `create-array`) are said once.
+    const joined = [...path[2]!.split("-"), ...(ownTokens.length ? ownTokens : subTokens)].filter((t, i, all) => t !== all[i - 1]);
+    const merged = [path[0]!, joined.join("-")];
+    if (taken.has(merged.join(" ")) || merged[1]!.length > 40) continue;
+    taken.delete(path.join(" "));
+    taken.set(merged.join(" "), d);
+    entry.path = merged;
+    collapsed.add(d);
+  }
+  const out = new Map<Operation, Named>();
+  for (const d of drafts) {
+    const entry = chosen.get(d)!;
+    const path = shorten(entry.path, taken, d);
+    const source: NameSource = d.explicit
+      ? { resource: { word: path[0]!, from: "x-cli-name" }, action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! } }
+      : {
+          resource: { word: path[0]!, from: d.resourceFrom, ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }) },
+          ...(path.length === 3 ? { sub: { word: path[1]!, from: "path" as const, text: d.op.path } } : {}),
+          action: { word: d.action, from: d.actionFrom, ...(d.actionText ? { text: d.actionText } : d.actionFrom === "method" ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` } : {}) },
+          ...(entry.qualifier ? { qualifier: { words: entry.qualifier.words.join("-") || path[path.length - 1]!, from: entry.qualifier.from, reason: `told apart from ${entry.qualifier.with.join(", ")}` } } : {}),
+          ...(collapsed.has(d) ? { collapsed: true } : {}),
+          ...(d.dropped.length ? { dropped: [...new Set(d.dropped)] } : {}),
+        };
+    out.set(d.op, { path, source });
+  }
+  return out;
+}
+
+/**
+ * Names over MAX_NAME_LENGTH lose words while they stay unique: first a word's tokens that another word of the name
+ * already says, then the middle tokens of the longest word, then its first token.
+ */
+function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] {
+  let current = path;
+  const free = (next: string[]) => !taken.has(next.join(" ")) || taken.get(next.join(" ")) === d;
+  while (current.join(" ").length > MAX_NAME_LENGTH) {
+    const candidates: string[][] = [];
+    current.forEach((word, i) => {
+      const tokens = word.split("-");
+      if (tokens.length < 2) return;
+      const elsewhere = new Set(current.filter((_, j) => j !== i).flatMap((w) => w.split("-")));
+      const seen = new Set<string>();
+      // The action's verb (the last word's first token) always stays.
+      const deduped = tokens.filter((t, k) => (i === current.length - 1 && k === 0) || (!elsewhere.has(t) && !seen.has(t) && seen.add(t)));
+      if (deduped.length && deduped.length < tokens.length) candidates.push(current.map((w, j) => (j === i ? deduped.join("-") : w)));
+    });
+    const byLength = current.map((_, i) => i).sort((a, b) => current[b]!.length - current[a]!.length);
+    for (const i of byLength) {
+      const tokens = current[i]!.split("-");
+      if (tokens.length >= 3) candidates.push(current.map((w, j) => (j === i ? [tokens[0], ...tokens.slice(2)].join("-") : w)));
+      if (tokens.length === 2 && i < current.length - 1) candidates.push(current.map((w, j) => (j === i ? tokens[1]! : w)));
+    }
+    const next = candidates.find(free);
+    if (!next) break;
+    taken.delete(current.join(" "));
+    taken.set(next.join(" "), d);
+    current = next;
+  }
+  return current;
+}

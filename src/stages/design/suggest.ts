@@ -1,0 +1,164 @@
+import { InterError } from "../../core/errors.js";
+import { Budget, mapLimit, type ModelClient, type Spent, type Usage } from "../../model/client.js";
+import type { OperationModel } from "../openapi/model.js";
+import { applyOverlay, groupQuestions, PROMPT_VERSION, skillQuestions, type GroupQuestion, type Overlay, type OverlayCommand, type SkillQuestion } from "./overlay.js";
+import type { CommandsPlan, SkillsPlan } from "./types.js";
+
+/**
+ * `inter design suggest`: asks a model, per command group and per Skill, for what a person would write, and records
+ * the answers in the overlay under the key of what was asked. Only questions whose key the overlay lacks are asked
+ * (all of them with `refresh`), so a warm re-run sends nothing.
+ */
+
+const SYSTEM_GROUP = `You name the commands of a command-line tool generated from an HTTP API, for AI agents that find commands by guessing names and reading help.
+For each operation you are given, answer:
+- name: the whole command after the binary, two or three lowercase kebab-case words, noun first: "<resource> <action>" or "<resource> <sub-resource> <action>". The resource is the thing acted on (plural noun, as the group name you are given unless it is wrong). The action is what the operation does in the words its summary uses (save, pause, check, send, cancel, archive, follow …); use list/get/create/update/replace/delete only for plain resource operations. Never use HTTP method words (post, put, patch), stop words (a, the, of, for, to, by), version tokens (v1), or numbers. At most 48 characters. Every name must be unique within the tool.
+- description: one line of plain text (no Markdown, no HTML), at most 120 characters, saying what the command does for the user, starting with a verb.
+- flags: for the flags listed, a one-line plain-text description (at most 120 characters) where the document's own is missing or unclear; omit flags that are already clear.
+Never include credentials, keys, tokens, URLs with secrets, or example values that look like keys. Answer only through the schema.`;
+
+const SYSTEM_SKILL = `You write an Agent Skill: instructions an AI coding agent loads when a user asks for a task, telling it which commands of a command-line tool to run.
+Answer:
+- description: at most 600 characters, plain text: what the Skill does and when to use it, then "Not for:" and when not to use it (neighbouring tasks).
+- situation: when to use it, in the user's words (2–4 sentences).
+- avoid: when not to use it (1–3 sentences).
+- steps: 2 to 8 short imperative steps; name real commands exactly as given, as \`<binary> <command> --flag <value>\`, and no others.
+Never include credentials, keys or tokens. Answer only through the schema.`;
+
+const GROUP_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["commands"],
+  properties: {
+    commands: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["operation", "name", "description", "flags"],
+        properties: {
+          operation: { type: "string", description: "The operation id, exactly as given." },
+          name: { type: "string" },
+          description: { type: "string" },
+          flags: { type: "array", items: { type: "object", additionalProperties: false, required: ["flag", "description"], properties: { flag: { type: "string" }, description: { type: "string" } } } },
+        },
+      },
+    },
+  },
+} as const;
+
+const SKILL_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["description", "situation", "avoid", "steps"],
+  properties: { description: { type: "string" }, situation: { type: "string" }, avoid: { type: "string" }, steps: { type: "array", items: { type: "string" } } },
+} as const;
+
+export interface SuggestOptions {
+  client: ModelClient;
+  modelName: string;
+  /** Ask every question again, not only those the overlay lacks. */
+  refresh?: boolean;
+  concurrency?: number;
+  budget?: Budget;
+  signal?: AbortSignal;
+  /** Values that must never be written (the model key): an answer holding one is dropped. */
+  secrets?: string[];
+  onProgress?: (event: { kind: "group" | "skill"; name: string; state: "asked" | "answered" | "kept" | "failed"; usage?: Usage; error?: string }) => void;
+}
+
+export interface SuggestResult {
+  overlay: Overlay;
+  asked: number;
+  kept: number;
+  failed: Array<{ entry: string; code: string; message: string }>;
+  spent: Spent;
+}
+
+function groupPrompt(question: GroupQuestion, skills: SkillsPlan, binary: string): string {
+  return JSON.stringify({ tool: binary, product: skills.product.name, about: skills.product.description.slice(0, 600), userTasks: skills.skills.map((s) => s.title), group: question.group, operations: question.operations }, null, 1);
+}
+
+function skillPrompt(question: SkillQuestion, binary: string, product: string): string {
+  return JSON.stringify({ tool: binary, product, task: question.task, commands: question.commands.map((c) => ({ command: `${binary} ${c.name}`, does: c.description })) }, null, 1);
+}
+
+/** Records one group's answer as overlay entries, by operation id; answers for operations it was not asked about are dropped. */
+function groupEntry(question: GroupQuestion, value: unknown): Record<string, OverlayCommand> {
+  const asked = new Set(question.operations.map((o) => o.id));
+  const out: Record<string, OverlayCommand> = {};
+  for (const c of (value as { commands?: Array<{ operation: string; name: string; description: string; flags: Array<{ flag: string; description: string }> }> }).commands ?? []) {
+    if (!asked.has(c.operation) || out[c.operation]) continue;
+    out[c.operation] = { name: c.name, description: c.description, ...(c.flags.length ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) } : {}) };
+  }
+  return out;
+}
+
+const scrub = <T>(value: T, secrets: string[]): T => {
+  const text = JSON.stringify(value);
+  if (secrets.some((s) => s.length >= 6 && text.includes(s))) throw new InterError("MODEL_OUTPUT_INVALID", "The model's answer holds the model key; it was not recorded.", "Nothing was written from this answer; run again, and rotate the key if the answer was logged anywhere.", {});
+  return value;
+};
+
+export async function suggestOverlay(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, current: Overlay, options: SuggestOptions): Promise<SuggestResult> {
+  const budget = options.budget ?? new Budget({});
+  const overlay: Overlay = structuredClone(current);
+  const secrets = options.secrets ?? [];
+  const failed: SuggestResult["failed"] = [];
+  let asked = 0;
+  let kept = 0;
+  const binary = commands.product.binary;
+  const ask = async <T>(kind: "group" | "skill", name: string, system: string, user: string, schemaName: string, schema: object): Promise<T | undefined> => {
+    budget.check();
+    asked++;
+    options.onProgress?.({ kind, name, state: "asked" });
+    try {
+      const answer = await options.client.complete({ system, user, schemaName, schema }, options.signal);
+      budget.charge(options.modelName, answer.usage);
+      options.onProgress?.({ kind, name, state: "answered", usage: answer.usage });
+      return scrub(answer.value as T, secrets);
+    } catch (error) {
+      const e = error instanceof InterError ? error : new InterError("INTERNAL_ERROR", (error as Error).message, "Report it.", {});
+      const usage = (e.details as { usage?: Usage } | undefined)?.usage;
+      if (usage) budget.charge(options.modelName, usage);
+      // A run-wide failure stops the run; one bad answer is that entry's failure.
+      if (e.code !== "MODEL_OUTPUT_INVALID") throw e;
+      failed.push({ entry: `${kind}s.${name}`, code: e.code, message: e.message });
+      options.onProgress?.({ kind, name, state: "failed", error: e.message });
+      return undefined;
+    }
+  };
+
+  const groups = groupQuestions(model, commands, skills, options.modelName);
+  const liveGroups = new Set(groups.map((q) => q.group));
+  for (const group of Object.keys(overlay.groups)) if (!liveGroups.has(group)) delete overlay.groups[group];
+  const toAsk = groups.filter((q) => options.refresh || overlay.groups[q.group]?.key !== q.key || overlay.groups[q.group]?.origin.model !== options.modelName);
+  kept += groups.length - toAsk.length;
+  for (const q of groups) if (!toAsk.includes(q)) options.onProgress?.({ kind: "group", name: q.group, state: "kept" });
+  await mapLimit(toAsk, options.concurrency ?? 4, async (q) => {
+    const value = await ask<unknown>("group", q.group, SYSTEM_GROUP, groupPrompt(q, skills, binary), "command_names", GROUP_SCHEMA);
+    if (value !== undefined) overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, commands: groupEntry(q, value) };
+  });
+
+  // Skills are asked about with the names the overlay gives (rejected entries fall back to the rules' names).
+  const named = applyOverlay(() => model, commands, skills, { ...overlay, skills: {} }, secrets);
+  const skillQs = skillQuestions(named.skills, named.commands, options.modelName);
+  // Keys are of what the rules' design says: that is what the build checks them against.
+  const ruleKeys = new Map(skillQuestions(skills, commands, options.modelName).map((q) => [q.skill, q.key]));
+  const liveSkills = new Set(skillQs.map((q) => q.skill));
+  for (const skill of Object.keys(overlay.skills)) if (!liveSkills.has(skill)) delete overlay.skills[skill];
+  const skillsToAsk = skillQs.filter((q) => options.refresh || overlay.skills[q.skill]?.key !== ruleKeys.get(q.skill) || overlay.skills[q.skill]?.origin.model !== options.modelName);
+  kept += skillQs.length - skillsToAsk.length;
+  for (const q of skillQs) if (!skillsToAsk.includes(q)) options.onProgress?.({ kind: "skill", name: q.skill, state: "kept" });
+  await mapLimit(skillsToAsk, options.concurrency ?? 4, async (q) => {
+    const value = await ask<{ description: string; situation: string; avoid: string; steps: string[] }>("skill", q.skill, SYSTEM_SKILL, skillPrompt(q, binary, skills.product.name), "agent_skill", SKILL_SCHEMA);
+    if (value !== undefined) overlay.skills[q.skill] = { key: ruleKeys.get(q.skill)!, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, description: value.description, situation: value.situation, avoid: value.avoid, steps: value.steps };
+  });
+  return { overlay: sortOverlay(overlay), asked, kept, failed, spent: budget.spent() };
+}
+
+/** Keys in a fixed order, so the file diffs well in review and its hash depends on content alone. */
+function sortOverlay(overlay: Overlay): Overlay {
+  const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  return { format: overlay.format, groups: sorted(Object.fromEntries(Object.entries(overlay.groups).map(([k, g]) => [k, { ...g, commands: sorted(g.commands) }]))), skills: sorted(overlay.skills) };
+}

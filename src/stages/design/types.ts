@@ -1,0 +1,109 @@
+import type { OutputShape, ValueSpec } from "../openapi/model.js";
+import type { AuthScheme, Pagination } from "../../runtime/manifest.js";
+import type { Style } from "../../runtime/serialize.js";
+
+export type { Pagination };
+
+/** A flag of a generated command; `in` and `wire` say where and under which name its value goes in the request. */
+export interface FlagSpec extends ValueSpec {
+  flag: string;
+  in: "path" | "query" | "header" | "cookie" | "body";
+  wire: string;
+  required: boolean;
+  /** Serialization where it is not the location's OpenAPI default (runtime/serialize.ts). */
+  style?: Style;
+  /** Arrays and objects, where it is not the style's default (true for form only). */
+  explode?: boolean;
+  /** The whole description as plain text when `description` (help's line) leaves some out; `--describe` prints it. */
+  details?: string;
+}
+
+export interface CommandSpec {
+  /** Words after the binary: 2 or 3, noun first. */
+  path: string[];
+  name: string;
+  /** Help's line: plain text, the summary or the description's first sentences (stages/design/descriptions.ts). */
+  description: string;
+  /** The whole description as plain text when `description` leaves some out; `--describe` prints it. */
+  details?: string;
+  operation: { id: string; method: string; path: string; operationId?: string; pointer: string };
+  flags: FlagSpec[];
+  /** Accepts a whole request body as JSON on stdin (`--json-input`). */
+  jsonInput: boolean;
+  bodyMediaType?: string;
+  destructive: boolean;
+  permission: "read" | "write" | "delete";
+  pagination?: Pagination;
+  output: { shape: OutputShape; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }> };
+  /** The security scheme the command sends, chosen from its requirements (stages/design/wire.ts); empty when it needs none. */
+  auth: string[];
+  /** The operation also works without a credential (an empty requirement): sent when set, never demanded. */
+  authOptional?: boolean;
+  /** The response statuses the document declares (which errors the command can end with). */
+  statuses: string[];
+  hidden: boolean;
+  deprecated: boolean;
+  nameSource: NameSource;
+}
+
+/** Why a command has its name: each word and where it came from (capabilities.json, for reviewers). */
+export interface NameSource {
+  resource: { word: string; from: "tag" | "path" | "x-cli-name" | "overlay"; text?: string };
+  sub?: { word: string; from: "path"; text?: string };
+  /** `method`: the CRUD word of the HTTP method and path shape, used when the operation states no action of its own. */
+  action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name" | "overlay"; text?: string };
+  /** Words added to tell the command apart from others that wanted the same name. */
+  qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path"; reason: string };
+  /** A sub-resource of one command, folded into the action (`player devices list` → `player list-devices`). */
+  collapsed?: boolean;
+  /** Words of the tag or path left out: shared prefixes, versions, stop words, the product's name, action words. */
+  dropped?: string[];
+}
+
+export interface NamingNote {
+  kind: "collision" | "renamed-flag" | "skipped-flag" | "ignored" | "renamed-resource";
+  command?: string;
+  operation?: string;
+  message: string;
+}
+
+export interface CommandsPlan {
+  product: { name: string; binary: string; package: string; version: string };
+  source: { title: string; version: string; specVersion: string; description?: string; files: string[] };
+  /** `path` is the base URL's path ("/v1"): services started for inspection and evaluation are reached under it. */
+  baseUrl: { default: string | null; env: string; path: string };
+  auth: { env: string; schemes: Record<string, AuthScheme> };
+  /** First command words, each with what it is for (the OpenAPI tag's description, else its commands' actions). */
+  groups: Array<{ name: string; description: string }>;
+  commands: CommandSpec[];
+  naming: NamingNote[];
+}
+
+export interface SkillLink {
+  command: string;
+  score: number;
+  linked: boolean;
+  reason: string;
+}
+
+export interface SkillPlan {
+  name: string;
+  title: string;
+  description: string;
+  situation: string;
+  outcome: string;
+  rules: string[];
+  commands: string[];
+  /** Why each command was linked, and the best that were not. */
+  links: SkillLink[];
+  /** When not to use it (from the design overlay). */
+  avoid?: string;
+  /** Steps naming the real commands (from the design overlay). */
+  steps?: string[];
+}
+
+export interface SkillsPlan {
+  product: { name: string; description: string };
+  rules: string[];
+  skills: SkillPlan[];
+}

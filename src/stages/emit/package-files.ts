@@ -1,0 +1,232 @@
+import type { Capabilities } from "../design/capabilities.js";
+import type { CommandSpec, SkillPlan } from "../design/types.js";
+import { credentialHow } from "../../runtime/auth.js";
+
+/** One file of the generated package: path relative to the package root, content, and whether it is executable. */
+export interface PackageFile {
+  path: string;
+  content: string;
+  executable?: boolean;
+}
+
+/** Root help lists every command in full while their manifest entries stay under this size; above it, groups only. */
+const FULL_HELP_BYTES = 32 * 1024;
+/** What the group listing of a large CLI's root help may spend on names and descriptions. */
+const GROUP_HELP_BYTES = 48 * 1024;
+
+const README_COMMANDS = 200;
+
+const clip = (text: string, max: number) => (text.length <= max ? text : max < 8 ? "" : `${text.slice(0, max - 1).replace(/\s+\S*$/, "")}…`);
+
+const frontmatter = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n`;
+
+function usage(binary: string, command: CommandSpec): string {
+  const required = command.flags.filter((f) => f.required).map((f) => ` --${f.flag} <${f.enum ? f.enum.join("|") : f.type}>`);
+  return `${binary} ${command.name}${required.join("")}${command.destructive ? " --yes" : ""}`;
+}
+
+/** How the credential is sent, one sentence per scheme the commands send (runtime/auth.ts), never a value. */
+function credentialLines(caps: Capabilities): string[] {
+  return Object.entries(caps.auth.schemes).map(([name, scheme]) => credentialHow(caps.auth.env, name, scheme));
+}
+
+/** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
+function agentRules(caps: Capabilities): Array<{ name: string; description: string; text: string }> {
+  const binary = caps.product.binary;
+  // Every response carries this text (R1): a CLI of a thousand groups names a few and counts the rest.
+  const groups = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))];
+  const resources = groups.length > 12 ? `${groups.slice(0, 12).join(", ")} and ${groups.length - 12} more` : groups.join(", ");
+  return [
+    {
+      name: "trigger",
+      description: `When to reach for ${binary}`,
+      text: `Use ${binary} whenever the task involves ${caps.product.name}${resources ? ` (${resources})` : ""}; prefer it over raw HTTP calls.`,
+    },
+    {
+      name: "workflow",
+      description: `How to work with ${binary} safely`,
+      text: `Read before you write: find ids with list or get commands and never invent them. Check a command's flags with --help. Preview writes with --dry-run; destructive commands need --yes. Credentials come only from ${caps.auth.env}.`,
+    },
+    {
+      name: "writeback",
+      description: "What to report when done",
+      text: `After a change, report the ids and the new state the command returned. If ${binary} misbehaves or lacks something, record it with: ${binary} issue create --type bug --message "..."`,
+    },
+  ];
+}
+
+function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
+  const binary = caps.product.binary;
+  const commands = skill.commands.map((name) => caps.commands.find((c) => c.name === name)!).filter(Boolean);
+  return [
+    frontmatter(skill.name, skill.description),
+    `# ${skill.title}`,
+    "",
+    "## When to use",
+    "",
+    skill.situation || skill.title,
+    "",
+    ...(skill.avoid ? ["## When not to use", "", skill.avoid, ""] : []),
+    ...(skill.steps?.length ? ["## Steps", "", ...skill.steps.map((step, i) => `${i + 1}. ${step}`), ""] : []),
+    "## Commands",
+    "",
+    ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),
+    "",
+    `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
+    ...[...new Set(commands.flatMap((c) => c.auth))].map((name) => `Credential: ${credentialHow(caps.auth.env, name, caps.auth.schemes[name]!)}`),
+    "",
+    "## Expected outcome",
+    "",
+    skill.outcome || "The user's request is done and the result is reported.",
+    "",
+    "## Rules",
+    "",
+    ...[...skill.rules, ...caps.rules].map((r) => `- ${r}`),
+    ...(skill.rules.length + caps.rules.length ? [] : ["- Follow the rules in agent/rules/."]),
+    "",
+  ].join("\n");
+}
+
+/** Every file of the generated package except the runtime itself, deterministic for equal capabilities. */
+export function packageFiles(caps: Capabilities, runtime: string, mcp?: string): PackageFile[] {
+  const { product } = caps;
+  const binary = product.binary;
+  const rules = agentRules(caps);
+  const entries = caps.commands.map((c) => ({
+    path: c.path,
+    name: c.name,
+    description: c.description,
+    ...(c.details ? { details: c.details } : {}),
+    // operationId and pointer let `inter diff` recognise a renamed command by its operation and name the API side.
+    operation: { method: c.operation.method, path: c.operation.path, ...(c.operation.operationId ? { operationId: c.operation.operationId } : {}), pointer: c.operation.pointer },
+    flags: c.flags,
+    jsonInput: c.jsonInput,
+    ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
+    destructive: c.destructive,
+    permission: c.permission,
+    ...(c.pagination ? { pagination: c.pagination } : {}),
+    output: c.output,
+    auth: c.auth,
+    ...(c.authOptional ? { authOptional: true } : {}),
+    hidden: c.hidden,
+    ...(c.deprecated ? { deprecated: true } : {}),
+    statuses: c.statuses,
+  }));
+  const groupNames = [...new Set(caps.commands.map((c) => c.path[0]!))].sort();
+  const described = new Map(caps.groups.map((g) => [g.name, g.description]));
+  // Help shows descriptions, not details (--describe does), and points to --describe where there are details.
+  // operationId, pointer and deprecated are for `inter diff`, never shown in help: they do not count either.
+  const helpSize = (c: (typeof entries)[number]) => JSON.stringify(c, (key, value) => (key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value)).length + (c.details ? c.name.length + 48 : 0);
+  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
+  const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
+  // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
+  const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 70));
+  const byGroup = new Map<string, typeof entries>();
+  for (const c of entries) {
+    if (!byGroup.has(c.path[0]!)) byGroup.set(c.path[0]!, []);
+    byGroup.get(c.path[0]!)!.push(c);
+  }
+  const counts = new Map<string, number>();
+  for (const c of entries) if (!c.hidden) counts.set(c.path[0]!, (counts.get(c.path[0]!) ?? 0) + 1);
+  const manifest = {
+    product: { name: product.name, binary, version: product.version, description: product.description },
+    baseUrl: caps.baseUrl,
+    auth: caps.auth,
+    rules: [...caps.rules, ...rules.map((r) => r.text)],
+    skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
+    help,
+    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: counts.get(name) ?? 0 })),
+  };
+  const brief = product.description || `${product.name}: a command line for agents and people.`;
+  const visible = caps.commands.filter((c) => !c.hidden);
+  const files: PackageFile[] = [
+    {
+      path: "package.json",
+      content: `${JSON.stringify(
+        {
+          name: product.package,
+          version: product.version,
+          description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
+          type: "module",
+          // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
+          // The second executable is the same commands as an MCP server over stdio (lib/mcp.cjs).
+          bin: { [binary]: `${binary}.cjs`, ...(mcp ? { [`${binary}-mcp`]: `${binary}-mcp.cjs` } : {}) },
+          engines: { node: ">=20" },
+          keywords: ["cli", "agent", "agent-skills"],
+          license: "UNLICENSED",
+        },
+        null,
+        2,
+      )}\n`,
+    },
+    {
+      path: `${binary}.cjs`,
+      executable: true,
+      content: `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
+    },
+    { path: "lib/runtime.cjs", content: runtime },
+    ...(mcp
+      ? [
+          { path: "lib/mcp.cjs", content: mcp },
+          {
+            path: `${binary}-mcp.cjs`,
+            executable: true,
+            content: `#!/usr/bin/env node\n"use strict";\nconst { serve } = require("./lib/mcp.cjs");\n\nserve(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
+          },
+        ]
+      : []),
+    { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
+    // One file per group, compact: a call reads and parses only the group it runs.
+    ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
+    { path: "agent/brief.md", content: `${brief}\n` },
+    ...rules.map((r) => ({ path: `agent/rules/${r.name}.md`, content: `${frontmatter(r.name, r.description)}\n${r.text}\n` })),
+    ...caps.skills.flatMap((s) => {
+      const md = skillMarkdown(caps, s);
+      return [
+        { path: `agent/skills/${s.name}.md`, content: md },
+        { path: `skills/${s.name}/SKILL.md`, content: md },
+      ];
+    }),
+    {
+      path: "README.md",
+      content: [
+        `# ${product.package}`,
+        "",
+        brief,
+        "",
+        "```sh",
+        `npm install -g ${product.package}`,
+        `export ${caps.auth.env}=...        # the credential; never pass it as an argument`,
+        `${binary} --help                  # every command, as JSON`,
+        "```",
+        "",
+        ...credentialLines(caps).flatMap((line) => [line, ""]),
+        "## Commands",
+        "",
+        ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
+        ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
+        "",
+        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command; above 40 commands, or \`--max-tools <n>\`, tools to search, describe and call them).`, ""] : []),
+        `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
+        "",
+      ].join("\n"),
+    },
+    {
+      path: "AGENTS.md",
+      content: [
+        `# ${binary} for agents`,
+        "",
+        brief,
+        "",
+        ...rules.map((r) => `- ${r.text}`),
+        ...caps.rules.map((r) => `- ${r}`),
+        ...credentialLines(caps).map((line) => `- ${line}`),
+        "",
+        `Skills: ${caps.skills.length ? caps.skills.map((s) => `\`${binary} skills ${s.name}\``).join(", ") : "none"}. Start with \`${binary} --help\`.`,
+        "",
+      ].join("\n"),
+    },
+    { path: "CHANGELOG.md", content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n` },
+  ];
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}

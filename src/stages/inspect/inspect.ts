@@ -1,0 +1,82 @@
+import { sha256 } from "../../core/hash.js";
+import { InterError } from "../../core/errors.js";
+import { installCandidate, type Installed, packageRootOf } from "./install.js";
+import { certifyMcp } from "./mcp.js";
+import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
+import { collectFacts, runProbe } from "./probes.js";
+import { redactor } from "../../core/redact.js";
+import { buildReceipt, type Receipt } from "./receipt.js";
+import { validateSkills } from "./skills.js";
+import { withBasePath } from "../services/services.js";
+import { checkTarball } from "./tarball.js";
+
+export interface InspectOptions {
+  /** Base URL of a running API for the probes that call it; without one they are "not applicable". */
+  baseUrl?: string;
+  /** Why there is no API to call, for the receipt. */
+  apiUnavailable?: string;
+  interVersion: string;
+  /**
+   * Probe reuse (stages/inspect/probe-reuse.ts): the last inspection's probes, what identifies the service, and where the
+   * probes of this inspection are handed back (redacted) to keep for the next.
+   */
+  reuse?: { previous?: SavedProbes; service?: string; keep(saved: SavedProbes): void };
+}
+
+async function npmVersion(): Promise<string> {
+  const { execa } = await import("execa");
+  const result = await execa("npm", ["--version"], { reject: false });
+  return String(result.stdout).trim() || "unknown";
+}
+
+async function inspectInstalled(bin: string, binary: string, packageRoot: string | undefined, candidate: Receipt["candidate"], options: InspectOptions): Promise<Receipt> {
+  // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
+  // learnt from the CLI's own help.
+  const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
+  const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
+  const credentialEnv: string | undefined = help.json?.auth?.env;
+  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
+  let unavailable = options.apiUnavailable;
+  if (!unavailable && options.baseUrl && credentialEnv && help.json?.auth?.required && !credential) unavailable = `${credentialEnv} is not set, so calls to the API cannot authenticate`;
+  // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
+  const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
+  const env = { ...baseEnv, ...(credentialEnv && credential && !unavailable ? { [credentialEnv]: credential } : {}) };
+  const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
+  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
+  const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
+  // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service).
+  const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
+  const mcp = await certifyMcp(facts, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
+  const secrets = credential ? [credential] : [];
+  const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
+  if (reuse) {
+    if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
+    options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", redactor(secrets)));
+  }
+  return receipt;
+}
+
+/** A candidate tarball checked entry by entry and installed with npm (no scripts), ready to probe. */
+export async function installTarball(file: string): Promise<Installed> {
+  await checkTarball(file);
+  return installCandidate(file);
+}
+
+/** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */
+export async function inspectTarball(file: string, bytes: Buffer, options: InspectOptions, prepared?: Installed): Promise<Receipt> {
+  const installed = prepared ?? (await installTarball(file));
+  try {
+    return await inspectInstalled(installed.bin, installed.binary, installed.packageRoot, { sha256: sha256(bytes), file }, options);
+  } finally {
+    installed.cleanup();
+  }
+}
+
+/** Inspects any installed CLI by its command (teams can certify CLIs they did not generate). */
+export async function inspectBin(command: string, options: InspectOptions): Promise<Receipt> {
+  const { execa } = await import("execa");
+  const which = await execa("sh", ["-c", 'command -v "$1"', "sh", command], { reject: false });
+  const bin = String(which.stdout).trim();
+  if (!bin) throw new InterError("INSPECT_FAILED", `No command "${command}" on PATH.`, "Install the CLI, or give its path.", { command });
+  return inspectInstalled(bin, command.split("/").pop()!, packageRootOf(bin), null, options);
+}

@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileSchema } from "../../core/json-schema.js";
+import type { Facts } from "./probes.js";
+import { fill, type HelpCommand } from "./subjects.js";
+
+/**
+ * MCP certification (docs/inspection.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
+ * it — initialize, list tools, prompts and resources — its tool names and schemas checked against what clients accept,
+ * the tool list's size estimated in tokens, one read call against the service and one destructive call that must be
+ * refused. Clients cap how many tools they take; each profile says whether the server fits that cap.
+ */
+
+/** Tool limits of common clients: the smallest (40), a middle one (50) and the largest widely documented (128). */
+const CLIENT_PROFILES = [40, 50, 128] as const;
+const MAX_NAME = 64;
+const NAME = /^[a-zA-Z0-9_-]+$/;
+const TIMEOUT_MS = 60_000;
+
+export interface McpCall {
+  tool: string;
+  command: string;
+  ok: boolean;
+  /** The error code the call answered with, when it failed. */
+  code?: string;
+}
+
+export interface McpReport {
+  served: boolean;
+  /** Why the server was not certified (no executable, it would not start). */
+  reason?: string;
+  executable?: string;
+  toolset?: "per-command" | "dynamic";
+  tools?: number;
+  prompts?: number;
+  resources?: number;
+  /** The tool list as clients load it into the model's context: about four characters a token. */
+  tokens?: number;
+  /** What one tool per command would cost (the CLI's --mcp-schema), when the server offers the dynamic toolset. */
+  perCommandTokens?: number;
+  names?: { longest: number; invalid: string[]; duplicates: string[] };
+  invalidSchemas?: string[];
+  readCall?: McpCall | { skipped: string };
+  destructiveRefused?: McpCall | { skipped: string };
+  profiles?: Array<{ maxTools: number; fits: boolean }>;
+  /** Every check above passed (calls that were skipped do not count against it). */
+  ok?: boolean;
+}
+
+const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
+
+/** `--flag value` pairs as tool arguments; the CLI converts the strings as it converts argv. */
+function argumentsOf(argv: string[]): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i += 2) args[argv[i]!.replace(/^--/, "")] = argv[i + 1]!;
+  return args;
+}
+
+function executableOf(facts: Facts, bin: string): string | undefined {
+  if (!facts.packageRoot) return undefined;
+  const pkg = JSON.parse(readFileSync(join(facts.packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
+  const name = `${facts.binary}-mcp`;
+  if (typeof pkg.bin !== "object" || !pkg.bin[name]) return undefined;
+  // The installed link beside the CLI's own, as a client's config names it; else the file in the package.
+  const linked = join(bin, "..", name);
+  return existsSync(linked) ? linked : join(facts.packageRoot, pkg.bin[name]!);
+}
+
+/** Starts the candidate's MCP server like a client and certifies it; never throws (a failure is the report). */
+export async function certifyMcp(facts: Facts, bin: string, env: Record<string, string>): Promise<McpReport> {
+  const executable = executableOf(facts, bin);
+  if (!executable) return { served: false, reason: `the package has no ${facts.binary}-mcp executable` };
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/stdio.js")]);
+  const client = new Client({ name: "inter-inspect", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: executable, args: [], env, stderr: "ignore" });
+  const options = { timeout: TIMEOUT_MS };
+  try {
+    await client.connect(transport, options);
+    const tools: Array<{ name: string; title?: string; inputSchema: object; annotations?: object }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, options);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor && tools.length < 100_000);
+    const prompts = (await client.listPrompts({}, options)).prompts.length;
+    const resources = (await client.listResources({}, options)).resources.length;
+    const names = tools.map((t) => t.name);
+    const seen = new Set<string>();
+    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+    const invalidSchemas: string[] = [];
+    for (const tool of tools) {
+      try {
+        await compileSchema(tool.inputSchema);
+      } catch {
+        invalidSchemas.push(tool.name);
+      }
+    }
+    const dynamic = names.includes("call_command") && names.includes("search_commands");
+    const mcpSchema = facts.probes.mcp?.json?.tools;
+    const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
+      const tool = dynamic ? "call_command" : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
+      if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
+      const result = await client.callTool({ name: tool, arguments: dynamic ? { command: command.name, arguments: args } : args }, undefined, options);
+      const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
+      return { tool, command: command.name, ok: !result.isError && structured?.ok === true, ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}) };
+    };
+    const { list, destructive } = facts.subjects.chosen;
+    const readCall = facts.apiUnavailable ? { skipped: facts.apiUnavailable } : list ? await call(list.command, argumentsOf(fill(list.command))) : { skipped: "no read command without required flags" };
+    const refused = destructive ? await call(destructive.command, argumentsOf(fill(destructive.command))) : { skipped: "no destructive command" };
+    const destructiveRefused = "command" in refused ? { ...refused, ok: refused.code === "CONFIRMATION_REQUIRED" } : refused;
+    const report: McpReport = {
+      served: true,
+      executable: `${facts.binary}-mcp`,
+      toolset: dynamic ? "dynamic" : "per-command",
+      tools: tools.length,
+      prompts,
+      resources,
+      tokens: tokens(tools),
+      ...(dynamic && Array.isArray(mcpSchema) ? { perCommandTokens: tokens(mcpSchema) } : {}),
+      names: { longest: Math.max(0, ...names.map((n) => n.length)), invalid: names.filter((n) => n.length > MAX_NAME || !NAME.test(n)), duplicates },
+      invalidSchemas,
+      readCall,
+      destructiveRefused,
+      profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
+    };
+    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok);
+    return report;
+  } catch (error) {
+    return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
+  } finally {
+    await client.close().catch(() => {});
+  }
+}

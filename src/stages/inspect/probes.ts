@@ -1,0 +1,255 @@
+import { ownedTempDir } from "../../core/temp-dirs.js";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { ProbeReuse } from "./probe-reuse.js";
+
+export type { Probe } from "./probe.js";
+import type { Probe } from "./probe.js";
+
+export type { HelpCommand,  } from "./subjects.js";
+import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
+
+export interface Facts {
+  binary: string;
+  packageRoot?: string;
+  /** Why probes that call the API were not run (no service, no credential); undefined when they ran. */
+  apiUnavailable?: string;
+  /** The base URL the API probes called. */
+  baseUrl?: string;
+  credentialEnv?: string;
+  probes: Record<string, Probe | undefined>;
+  commands: HelpCommand[];
+  /** Per-command help probes: every command, or an even sample of a large CLI. */
+  commandHelp: Record<string, Probe>;
+  files: Record<string, string | undefined>;
+  agentSkillFiles: Record<string, string>;
+  skillFiles: Record<string, string>;
+  /** Files the CLI wrote under its state folder (issues stay local: F4). */
+  stateFiles: string[];
+  /** Which command each probe ran on and why, or why none fitted (stages/inspect/subjects.ts). */
+  subjects: Subjects;
+  /** The body fields the body probe piped to --json-input (I3, C5). */
+  bodyFields?: string[];
+}
+
+const parse = (text: string) => {
+  try {
+    return text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Runs probes at once and hands each result back under its own name, never by its place in a list. */
+async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(probes: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.all(Object.entries(probes).map(async ([name, probe]) => [name, await probe] as const));
+  return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
+}
+
+const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+export interface ProbeEnv {
+  bin: string;
+  binary: string;
+  env: Record<string, string>;
+}
+
+export async function runProbe(target: ProbeEnv, args: string[], options: { input?: string; pipeOpen?: boolean; timeoutMs?: number; env?: Record<string, string | undefined>; maxBuffer?: number } = {}): Promise<Probe> {
+  const { execa } = await import("execa");
+  const started = performance.now();
+  const result = await execa(target.bin, args, {
+    env: { ...target.env, ...options.env },
+    extendEnv: false,
+    ...(options.input !== undefined ? { input: options.input } : { stdin: options.pipeOpen ? "pipe" : "ignore" }),
+    reject: false,
+    timeout: options.timeoutMs ?? 10_000,
+    killSignal: "SIGKILL",
+    maxBuffer: options.maxBuffer ?? 4 * 1024 * 1024,
+  });
+  const stdout = String(result.stdout ?? "");
+  const stderr = String(result.stderr ?? "");
+  return {
+    command: [target.binary, ...args].map(quote).join(" "),
+    exitCode: result.exitCode ?? null,
+    stdout,
+    stderr,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: result.timedOut === true,
+    json: parse(stdout),
+    error: parse(stderr),
+  };
+}
+
+const words = (c: HelpCommand) => c.name.split(" ");
+/** The message of the issue the S3 probe previews with --dry-run (and which must never be recorded). */
+export const DRY_RUN_MESSAGE = "inter inspect dry-run probe";
+const HELP_SAMPLE = 24;
+const API_COMMAND = (c: HelpCommand) => !["skills", "issue create", "issue list", "issue show", "issue update"].includes(c.name);
+
+function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillFiles" | "skillFiles"> {
+  const read = (path: string) => (root && existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined);
+  const list = (dir: string) => (root && existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []);
+  const files: Record<string, string | undefined> = {};
+  for (const f of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md", "package.json"]) files[f] = read(f);
+  const agentSkillFiles: Record<string, string> = {};
+  for (const f of list("agent/skills").filter((f) => f.endsWith(".md"))) agentSkillFiles[f.replace(/\.md$/, "")] = read(`agent/skills/${f}`)!;
+  const skillFiles: Record<string, string> = {};
+  for (const d of list("skills")) {
+    const text = read(`skills/${d}/SKILL.md`);
+    if (text !== undefined) skillFiles[d] = text;
+  }
+  return { files, agentSkillFiles, skillFiles };
+}
+
+/**
+ * Probes the installed CLI from outside, the way an independent checker would.
+ * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
+ */
+export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse): Promise<Facts> {
+  const state = ownedTempDir("inspect-state");
+  const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
+  const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
+    const key = reuse?.keyOf(args, options);
+    const reused = reuse?.lookup(key);
+    if (reused) return reused;
+    const fresh = await runProbe(base, args, options);
+    reuse?.remember(key, fresh);
+    return fresh;
+  };
+  const freshHome = ownedTempDir("inspect-home");
+  try {
+    const { help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
+      help: probe(["--help"]),
+      helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
+      issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
+      brief: probe(["--brief"]),
+      version: probe(["--version"]),
+      bogus: probe(["--inter-probe-bogus-flag"]),
+      bare: probe([], { timeoutMs: 5000 }),
+      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
+      mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      skills: probe(["skills"]),
+      skillsFields: probe(["skills", "--fields", "name"]),
+      skillsHuman: probe(["skills", "--human"]),
+      skillsQuiet: probe(["skills", "--quiet"]),
+      skillsNdjson: probe(["skills", "--ndjson"]),
+      // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
+      // a large CLI's plain --describe answers with an index of its groups).
+      describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+    });
+    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
+    const groups = listed.filter((c) => c.group === true);
+    let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
+    if (describe.exitCode === 0 && Array.isArray(describe.json?.commands)) {
+      commands = [...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"), ...commands.filter((c) => !API_COMMAND(c))];
+    } else if (groups.length) {
+      // A root help that lists groups (progressive disclosure): open an even sample of them.
+      const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
+      const opened = await Promise.all(groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])));
+      commands = [...opened.flatMap((p) => (Array.isArray(p.json?.commands) ? p.json.commands : [])), ...commands];
+    }
+    describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
+    const apiCommands = commands.filter(API_COMMAND);
+    const group = groups[0] ?? (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
+    const commandHelp: Record<string, Probe> = {};
+    // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
+    const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
+    const sampled = apiCommands.filter((_, i) => i % step === 0);
+    // Built-in commands print their own help too (D2): skills and one issue command.
+    const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
+    await Promise.all([...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
+
+    const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}) }) as HelpCommand);
+    // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
+    const subjects = chooseSubjects(probePool(detailed, packageRoot));
+    const { list, paged, get, required: needy, dryRun: writer, body, destructive, auth: withAuth, typed, hostile: hostileTarget } = subjects.chosen;
+    const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
+    const hostile = (value: string) => (hostileTarget?.param ? probe([...on(hostileTarget), ...fill(hostileTarget.command, hostileTarget.param.name), hostileTarget.param.name, value]) : Promise.resolve(undefined));
+    const credentialEnv = typeof help.json?.auth?.env === "string" ? help.json.auth.env : undefined;
+    const apiEnv = api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
+
+    // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
+    const piped = body ? bodyFor(body.command) : undefined;
+    const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
+    const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
+    const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
+    // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
+    // credential and an API that answers nothing, so the probe itself changes nothing.
+    const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
+    const inert = { ...(credentialEnv ? { [credentialEnv]: undefined } : {}), ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
+    const secretValue = "sk-interprobe0123456789abcdefABCDEF";
+    const { groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill } = await named({
+      groupBare: group ? probe([group.name]) : undefined,
+      jsonInputEnvelope: body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
+      createEmpty: needy ? probe(on(needy)) : undefined,
+      secret: hostile(secretValue),
+      secretShort: hostile("sk-live-0123abcd"),
+      traversal: hostile("../../etc/passwd"),
+      shell: hostile("x;rm -rf /"),
+      sensitive: hostile("./.env"),
+      sensitiveBare: hostile("id_rsa"),
+      control: hostile("inter\u0007probe"),
+      typedBad: typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
+      positional: probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
+      dryRun: writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
+      destructiveRefused: destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
+      destructiveQuiet: destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
+      jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
+      noCredential: withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
+      skillOne: Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
+      // Built-in commands refuse unknown flags too (G1), with or without a value.
+      bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
+      bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
+      versionAfter: versionOn ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert }) : undefined,
+      versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
+      // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
+      secretFields: probe(["skills", "--fields", secretValue]),
+      secretSkill: probe(["skills", secretValue]),
+    });
+
+    // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
+    const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
+    const issueCreate = await probe(["issue", "create", "--type", "bug", "--message", "inter inspect probe", "--exit-code", "1"]);
+    const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
+    const [issueList, issueShow] = await Promise.all([probe(["issue", "list", "--type", "bug", "--status", "open"]), issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined)]);
+    const issueUpdate = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"]) : undefined;
+    const issueBadTransition = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"]) : undefined;
+
+    let listProbe: Probe | undefined;
+    let listAgain: Probe | undefined;
+    let listFields: Probe | undefined;
+    let pagedProbe: Probe | undefined;
+    let getMissing: Probe | undefined;
+    if (api.baseUrl && !api.unavailable) {
+      const env = apiEnv;
+      const pagedOnList = !!paged && paged.command === list?.command;
+      ({ listProbe, listAgain, getMissing, pagedProbe } = await named({
+        listProbe: list ? probe(on(list), { env }) : undefined,
+        listAgain: list ? probe(on(list), { env }) : undefined,
+        getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+        pagedProbe: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
+      }));
+      if (pagedOnList) pagedProbe = listProbe;
+      const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
+      const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
+      if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
+    }
+
+    return {
+      binary: target.binary,
+      packageRoot,
+      ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
+      credentialEnv,
+      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, secretShort, secretFields, secretSkill, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, bogusSkills, bogusIssue, versionAfter, versionGroup, issueDryRun, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
+      subjects,
+      ...(piped ? { bodyFields: Object.keys(piped) } : {}),
+      commands: detailed,
+      commandHelp,
+      ...readFiles(packageRoot),
+      stateFiles: readdirSync(state, { recursive: true }).map(String),
+    };
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+    rmSync(freshHome, { recursive: true, force: true });
+  }
+}

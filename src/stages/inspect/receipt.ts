@@ -1,0 +1,95 @@
+import { redactDeep, redactor } from "../../core/redact.js";
+import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.js";
+import type { Facts } from "./probes.js";
+import type { SkillCheck } from "./skills.js";
+import type { McpReport } from "./mcp.js";
+
+const RECEIPT_SCHEMA_VERSION = "1.0.0";
+export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
+
+export interface RuleResult {
+  id: string;
+  group: string;
+  layer: Layer;
+  priority: string;
+  title: string;
+  status: Status;
+  reason: string;
+  evidence?: Evidence[];
+}
+
+export interface Receipt {
+  schemaVersion: string;
+  candidate: { sha256: string; file: string } | null;
+  package: { name: string; version: string; binary: string };
+  /** Flags every command accepts, as the CLI's help lists them (plans may use them in command prefixes). */
+  globalFlags: string[];
+  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>; destructive: boolean; permission?: string; output?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
+  skills: SkillCheck[];
+  rules: RuleResult[];
+  summary: { pass: number; fail: number; notApplicable: number };
+  certification: { level: Level; blocking: string[] };
+  api: { probed: boolean; reason?: string; baseUrl?: string };
+  tools: { inter: string; node: string; npm: string };
+  /** Probes not run again but reused from the inspection of an earlier candidate with the same runtime and commands. */
+  reused?: { candidate: string; probes: string[] };
+  /** The MCP server's certification (stages/inspect/mcp.ts). */
+  mcp?: McpReport;
+}
+
+const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
+
+/** Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. */
+function certify(rules: RuleResult[]): Receipt["certification"] {
+  const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
+  const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
+  return { level, blocking: NEXT[level].flatMap(failing) };
+}
+
+function judge(facts: Facts): RuleResult[] {
+  return RULES.map((rule) => {
+    let verdict;
+    try {
+      verdict = rule.judge(facts);
+    } catch (error) {
+      verdict = { status: "fail" as const, reason: `could not be judged: ${(error as Error).message}` };
+    }
+    return { id: rule.id, group: rule.group, layer: layerOf(rule.id), priority: rule.priority, title: rule.title, ...verdict };
+  });
+}
+
+/** The fields a command's output holds (of each item, for a list), from its --describe output schema. */
+function outputFields(schema: unknown): Record<string, { type?: string; enum?: unknown[] }> {
+  const s = schema as { type?: string; items?: { properties?: Record<string, { type?: string; enum?: unknown[] }> }; properties?: Record<string, { type?: string; enum?: unknown[] }> };
+  const props = (s.type === "array" ? s.items?.properties : s.properties) ?? {};
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { ...(typeof v?.type === "string" ? { type: v.type } : {}), ...(Array.isArray(v?.enum) ? { enum: v.enum } : {}) }]));
+}
+
+export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[]; mcp?: McpReport }): Receipt {
+  const { facts } = input;
+  const rules = judge(facts);
+  const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
+  const receipt: Receipt = {
+    schemaVersion: RECEIPT_SCHEMA_VERSION,
+    candidate: input.candidate,
+    package: { name: pkg.name ?? facts.binary, version: pkg.version ?? "", binary: facts.binary },
+    globalFlags: Array.isArray(facts.probes.help?.json?.globalFlags) ? facts.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : String(g.name))).sort() : [],
+    commands: facts.commands.map((c) => ({
+      name: c.name,
+      parameters: (c.parameters ?? []).map((p) => ({ name: p.name, ...(p.type ? { type: p.type } : {}), ...(typeof p.required === "boolean" ? { required: p.required } : {}), ...(p.enum ? { enum: p.enum } : {}) })),
+      destructive: c.destructive === true,
+      ...(c.permission ? { permission: c.permission } : {}),
+      ...(c.output ? { output: c.output } : {}),
+      ...(c.outputSchema ? { fields: outputFields(c.outputSchema) } : {}),
+    })),
+    skills: input.skills,
+    rules,
+    summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
+    certification: certify(rules),
+    api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
+    tools: input.tools,
+    ...(input.mcp ? { mcp: input.mcp } : {}),
+  };
+  // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
+  return redactDeep(receipt, redactor(input.secrets));
+}

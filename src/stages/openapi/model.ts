@@ -1,0 +1,116 @@
+import type { Limits } from "../../runtime/manifest.js";
+import type { Style } from "../../runtime/serialize.js";
+
+/** The normalized operation model: one shape for Swagger 2.0, OpenAPI 3.0 and 3.1 (written by the openapi task). */
+
+export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
+
+/** Limits are the document's JSON Schema bounds (exclusive bounds as numbers, as in 3.1), as the generated CLI checks them. */
+export interface ValueSpec extends Limits {
+  type: ValueType;
+  /** Element type of an array. */
+  items?: ValueType;
+  enum?: Array<string | number | boolean | null>;
+  default?: unknown;
+  format?: string;
+  nullable?: boolean;
+  description?: string;
+}
+
+export interface Parameter extends ValueSpec {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required: boolean;
+  deprecated?: boolean;
+  /**
+   * How the value is serialized (OpenAPI 3 `style`, Swagger 2.0 `collectionFormat` mapped onto it; `tabDelimited` is
+   * Swagger's `tsv`), with the defaults filled in: form in query and cookie, simple in path and header.
+   */
+  style: ParameterStyle;
+  /** Arrays and objects: one pair per value (`a=1&a=2`) or one joined value (`a=1,2`); true by default only for form. */
+  explode: boolean;
+}
+
+export type ParameterStyle = Style;
+
+export interface BodyField extends ValueSpec {
+  name: string;
+  required: boolean;
+  readOnly?: boolean;
+}
+
+export interface RequestBody {
+  mediaType: string;
+  required: boolean;
+  /** Top-level fields of an object body; empty for arrays and scalars. */
+  fields: BodyField[];
+  /** The body nests objects or arrays, or is not an object at all: only `--json-input` can express all of it. */
+  complex: boolean;
+  description?: string;
+}
+
+export type OutputShape = "object" | "array" | "empty" | "scalar" | "unknown";
+
+export interface Response {
+  status: string;
+  description?: string;
+  mediaType?: string;
+  shape: OutputShape;
+  /** For an object wrapping a list (`{ data: [...] }`): the list's field. */
+  listField?: string;
+  /** Top-level property names of an object response (or of the list's items). */
+  properties?: string[];
+  /** Their types and enums, where the document says (what a plan may expect to read there). */
+  propertyTypes?: Record<string, { type: ValueType; enum?: Array<string | number | boolean | null> }>;
+  /** With a listField: the wrapper object's own properties (e.g. a next-page cursor). */
+  wrapperProperties?: string[];
+  headers?: string[];
+}
+
+export interface Operation {
+  /** operationId when present, else `<method> <path>`. */
+  id: string;
+  operationId?: string;
+  method: "get" | "put" | "post" | "delete" | "patch" | "head" | "options" | "trace";
+  path: string;
+  /** JSON pointer of the operation in the root document. */
+  pointer: string;
+  tags: string[];
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  cli: { name?: string; ignore?: boolean; hidden?: boolean; destructive?: boolean };
+  parameters: Parameter[];
+  body?: RequestBody;
+  responses: Response[];
+  /** Security requirement sets; undefined means the document's global requirement applies. */
+  security?: string[][];
+}
+
+export interface SecurityScheme {
+  type: "http" | "apiKey" | "oauth2" | "openIdConnect" | "mutualTLS";
+  /** For http: bearer, basic, … */
+  scheme?: string;
+  bearerFormat?: string;
+  in?: "header" | "query" | "cookie";
+  /** Header, query or cookie name of an apiKey. */
+  name?: string;
+  description?: string;
+}
+
+export interface Skipped {
+  method: string;
+  path: string;
+  pointer: string;
+  reason: string;
+}
+
+export interface OperationModel {
+  source: { file: string; files: string[]; specVersion: "2.0" | "3.0" | "3.1"; title: string; version: string; description?: string };
+  servers: Array<{ url: string; description?: string }>;
+  securitySchemes: Record<string, SecurityScheme>;
+  security: string[][];
+  tags: Array<{ name: string; description?: string }>;
+  operations: Operation[];
+  skipped: Skipped[];
+}

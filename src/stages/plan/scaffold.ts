@@ -1,0 +1,66 @@
+import { relative } from "node:path";
+import { InterError } from "../../core/errors.js";
+import { shippedFile } from "../../core/shipped-files.js";
+
+// `inter eval new`: a starter plan for a candidate built by inter, one scenario per bundled Skill. Command prefixes come
+// from the Skills' own commands; nothing is invented — tasks, ids and expected values are placeholders that make
+// validation fail until replaced.
+
+const FILL = (what: string) => `<<FILL ME: ${what}>>`;
+
+/** The starter plan for the candidate `tgz`, to be written in `folder` (its `$schema` is relative to it). */
+export async function starterPlan(tgz: string, folder: string) {
+  const { checkTarball } = await import("../inspect/tarball.js");
+  await checkTarball(tgz);
+  const tar = await import("tar");
+  const files: Record<string, string> = {};
+  await tar.t({
+    file: tgz,
+    onReadEntry: (entry) => {
+      if (!/^package\/(manifest\.json|commands\/[^/]+\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path)) return entry.resume();
+      const chunks: Buffer[] = [];
+      entry.on("data", (c: Buffer) => chunks.push(c));
+      entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
+    },
+  });
+  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; } | null;
+  if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
+  const binary = manifest.product.binary;
+  // Commands live in one file per group (package/commands/<group>.json).
+  const names = new Set(Object.entries(files).filter(([p]) => p.startsWith("package/commands/")).flatMap(([, text]) => (JSON.parse(text) as { commands: Array<{ name: string; hidden?: boolean }> }).commands.filter((c) => !c.hidden).map((c) => c.name)));
+  const scenarios = Object.entries(files)
+    .filter(([p]) => p.endsWith("/SKILL.md"))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([path, text]) => {
+      const name = path.split("/")[2]!;
+      const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => names.has(c));
+      const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
+      return {
+        id: name,
+        user_task: FILL(`what a user asks for "${name}", with every id and file name the agent needs`),
+        inputs: {},
+        expected_outcome: FILL("what is true when the task is done"),
+        observations: observations.length ? observations : [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }],
+        checks: [
+          ...observations.map((o) => ({ id: `${o.id}-ok`, type: "command_success", description: `${o.description} succeeded`, observation_id: o.id })),
+          { id: "outcome", type: "field_equals", description: FILL("the fact this check proves"), source: { observation_id: observations[observations.length - 1]?.id ?? "call", field: ["stdout", "result", FILL("field")] }, expected: FILL("expected value") },
+        ],
+      };
+    });
+  const apiUrl = manifest.baseUrl.default ?? "http://127.0.0.1:8080";
+  const plan = {
+    // The schema inter ships, as a path from the plan's folder: editors resolve it; no URL that serves nothing.
+    $schema: relative(folder, shippedFile("schemas/eval-plan.schema.json")).split("\\").join("/"),
+    schema_version: "3.0.0",
+    target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: manifest.auth.env, allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
+    settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },
+    assumptions: [],
+    scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],
+  };
+  return plan;
+}
+
+/** A starter for the golden run: per scenario, each observed command with its flags to fill in. */
+export function starterReference(plan: Awaited<ReturnType<typeof starterPlan>>): Record<string, Array<{ argv: string[] }>> {
+  return Object.fromEntries(plan.scenarios.map((s) => [s.id, s.observations.filter((o) => o.kind === "cli").map((o) => ({ argv: [...o.command_prefix, FILL("the flags a correct agent gives")] }))]));
+}

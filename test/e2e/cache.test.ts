@@ -277,7 +277,7 @@ describe("inter cache", () => {
     writeFiles(join(dir, ".intermesh/cache"), { "reads/openapi/0123.json": JSON.stringify(["/dev/zero"]), "reads/openapi/4567.json": JSON.stringify(["inputs/openapi.yaml"]) });
 
     const verify = await inter(dir, ["cache", "verify", "--json"]);
-    expect(verify.json.data).toMatchObject({ healthy: false, unsafeRecords: [{ task: "gen", path: "../escaped.txt" }], unsafeReads: ["stages/openapi/0123.json"] });
+    expect(verify.json.data).toMatchObject({ healthy: false, unsafeRecords: [{ task: "gen", path: "../escaped.txt" }], unsafeReads: ["openapi/0123.json"] });
     expect(existsSync(join(dir, ".intermesh/cache/reads/openapi/4567.json"))).toBe(true);
     expect((await inter(dir, ["cache", "verify", "--json"])).json.data.healthy).toBe(true);
     const rebuilt = await inter(dir, ["build", "--json"]);

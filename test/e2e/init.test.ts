@@ -127,7 +127,7 @@ describe("inter init", () => {
     expect(code).toBe("INIT_FAILED");
     expect(details.completed).toEqual(["intermesh.config.ts", "inputs/context.md", "evals/README.md", ".gitignore"]);
     expect(details.failed.path).toBe(".agents/skills/intermesh-context/SKILL.md");
-    expect(details.pending).toHaveLength(7);
+    expect(details.pending).toHaveLength(11); // the rest of the four Skills: SKILL.md and evals/ (evals.json, trigger-queries.json)
     expect(details.resume).toBe("inter init --name Acme");
     rmSync(join(dir, ".agents"));
     const resumed = await inter(dir, ["init", "--name", "Acme", "--json"]);
@@ -204,7 +204,7 @@ describe("inter status", () => {
     expect(unset.ready).toBe(true);
     expect(unset.evaluationReady).toBe(false);
     expect(blockers(unset)).toEqual(["evaluation/human: export ROOMS_API_KEY=<the API key>"]);
-    expect(unset.last).toEqual({ candidate: null, certification: null, evaluation: null });
+    expect(unset.last).toEqual({ candidate: null, certification: null, evaluation: null, surface: null });
 
     const secret = "sk-status-secret-value-123";
     const text = await inter(dir, ["status"], { ROOMS_API_KEY: secret });

@@ -110,6 +110,7 @@ describe("inter diff between real candidates", () => {
     const breaking = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(newDir), "--fail-on", "breaking", "--json"]);
     expect(breaking.exitCode).toBe(1);
     expect(breaking.json.error).toMatchObject({ code: "SURFACE_BREAKING", details: { diff: { verdict: "major" } } });
+    expect(breaking.json.error.message).toMatch(/^\d+ breaking changes from dist\/cli\.tgz to .*; and \d+ more\.$/);
     const compatible = await inter(oldDir, ["diff", "dist/cli.tgz", tgz(compatibleDir), "--fail-on", "breaking", "--json"]);
     expect(compatible.exitCode, compatible.stdout).toBe(0);
     expect(compatible.json.data).toMatchObject({ verdict: "minor", expected_version: "1.1.0", version_follows: true, counts: { breaking: 0 } });
@@ -174,7 +175,8 @@ describe("inter diff between real candidates", () => {
     const missing = await inter(oldDir, ["diff", "dist/cli.tgz", join(dir, "nope.tgz"), "--json"]);
     expect([missing.exitCode, missing.json.error.code]).toEqual([2, "INPUT_NOT_FOUND"]);
     const garbage = await inter(oldDir, ["diff", "dist/cli.tgz", join(dir, "garbage.tgz"), "--json"]);
-    expect([garbage.exitCode, garbage.json.error.code]).toEqual([2, "TARBALL_UNSAFE"]);
+    expect([garbage.exitCode, garbage.json.error.code]).toEqual([2, "CANDIDATE_INVALID"]);
+    expect(garbage.json.error.message).toContain("is not a cli.tgz");
     const empty = await inter(oldDir, ["diff", "dist/cli.tgz", join(dir, "empty"), "--json"]);
     expect([empty.exitCode, empty.json.error.code]).toEqual([2, "CANDIDATE_INVALID"]);
     const badManifest = await inter(oldDir, ["diff", "dist/cli.tgz", join(dir, "evil"), "--json"]);

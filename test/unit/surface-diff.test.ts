@@ -131,6 +131,16 @@ describe("surface diff: flags", () => {
     expect(changes).toMatchObject([{ kind: "flag-renamed", severity: "breaking", before: "--status", after: "--state", api: { parameter: "query status" } }]);
   });
 
+  it("a path parameter renamed in the document is one rename, found by its place in the path", () => {
+    const get = (id: string, path: string) => command("vaults get", { operation: { method: "GET", path }, flags: [flag(id, { in: "path", wire: id, required: true })] });
+    const changes = surfaceChanges(surface([get("vault-uuid", "/vaults/{vault-uuid}")]), surface([get("id", "/vaults/{id}")]));
+    expect(changes.map((c) => [c.kind, c.severity, c.before, c.after])).toEqual([
+      ["flag-renamed", "breaking", "--vault-uuid", "--id"],
+      ["flag-wire-changed", "informational", "path vault-uuid", "path id"],
+    ]);
+    expect(changes[1]!.reason).not.toContain("command line is unchanged");
+  });
+
   it("optional ↔ required", () => {
     expect(one(base, withFlags({ ...status, required: true }, limit))).toEqual([{ kind: "flag-became-required", severity: "breaking" }]);
     expect(one(withFlags({ ...status, required: true }, limit), base)).toEqual([{ kind: "flag-became-optional", severity: "non-breaking" }]);

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InterError } from "../../core/errors.js";
+import { count } from "../../core/words.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { projectCandidate } from "../candidate.js";
 
@@ -41,7 +42,9 @@ export class DiffCommand extends BaseCommand {
     if (this.failOn === "breaking" && diff.unaccepted_breaking) {
       if (!this.json) process.stdout.write(text);
       const ids = diff.changes.filter((c) => c.severity === "breaking" && !c.accepted).map((c) => c.id);
-      throw new InterError("SURFACE_BREAKING", `${diff.unaccepted_breaking} breaking ${diff.unaccepted_breaking === 1 ? "change" : "changes"} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? "; …" : ""}.`, "Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and bump the major version.", { diff });
+      const breaking = diff.changes.filter((c) => c.severity === "breaking").length;
+      const accepted = breaking > diff.unaccepted_breaking ? ` not accepted (of ${breaking})` : "";
+      throw new InterError("SURFACE_BREAKING", `${count(diff.unaccepted_breaking, "breaking change")}${accepted} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? `; and ${ids.length - 3} more` : ""}.`, "Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and bump the major version.", { diff });
     }
     return { data: diff, human: text };
   }

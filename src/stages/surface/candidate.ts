@@ -3,7 +3,7 @@
  * nothing is unpacked), an unpacked package folder (the one holding manifest.json, or its parent holding package/),
  * or a project folder, which means its built dist/cli.tgz.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_NAMES } from "../../config/names.js";
 import { InterError } from "../../core/errors.js";
@@ -14,7 +14,16 @@ import { type Surface, surfaceFile, surfaceOf } from "./surface.js";
 const MAX_READ_BYTES = 128 * 1024 * 1024;
 
 
-async function tarballFiles(file: string): Promise<Map<string, string>> {
+async function tarballFiles(file: string, label: string): Promise<Map<string, string>> {
+  // A file that is not gzip at all (an OpenAPI document, a README) is not a candidate; say so before tar does.
+  const head = Buffer.alloc(2);
+  const fd = openSync(file, "r");
+  try {
+    readSync(fd, head, 0, 2, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head[0] !== 0x1f || head[1] !== 0x8b) throw new InterError("CANDIDATE_INVALID", `${label} is not a cli.tgz: it is not a gzip-compressed npm package.`, "Name the cli.tgz that `inter build` wrote (dist/cli.tgz), the folder it was unpacked to, or a project folder.", { candidate: label });
   await checkTarball(file);
   const tar = await import("tar");
   const files = new Map<string, string>();
@@ -82,6 +91,6 @@ function locateCandidate(path: string, label = path): { kind: "tarball" | "folde
 /** Reads the surface of the candidate at `path`; `label` is how messages name it. */
 export async function readCandidate(path: string, label = path): Promise<Surface> {
   const where = locateCandidate(path, label);
-  const files = where.kind === "tarball" ? await tarballFiles(where.path) : folderFiles(where.path, label);
+  const files = where.kind === "tarball" ? await tarballFiles(where.path, label) : folderFiles(where.path, label);
   return surfaceOf(label, files);
 }

@@ -152,7 +152,7 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
     emit({ ...base, kind: "flag-default-changed", severity: changed ? "breaking" : "informational", reason: changed ? `${flag} of \`${command}\` defaults to ${json(n.default)} instead of ${json(o.default)}: calls that omit it now behave differently.` : `${flag} of \`${command}\`: default ${o.default === undefined ? "none" : json(o.default)} → ${n.default === undefined ? "none" : json(n.default)}.`, before: o.default, after: n.default });
   }
   if (o.in !== n.in || o.wire !== n.wire) {
-    emit({ ...base, kind: "flag-wire-changed", severity: "informational", reason: `${flag} of \`${command}\` is now sent as ${n.in} ${n.wire} (was ${o.in} ${o.wire}); the command line is unchanged.`, before: `${o.in} ${o.wire}`, after: `${n.in} ${n.wire}`, api: { ...api, parameter: `${n.in} ${n.wire}` } });
+    emit({ ...base, kind: "flag-wire-changed", severity: "informational", reason: `${flag} of \`${command}\` is now sent as ${n.in} ${n.wire} (was ${o.in} ${o.wire})${o.flag === n.flag ? "; the command line is unchanged" : ""}.`, before: `${o.in} ${o.wire}`, after: `${n.in} ${n.wire}`, api: { ...api, parameter: `${n.in} ${n.wire}` } });
   }
 }
 
@@ -204,7 +204,13 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
     emit({ command: name, kind: "operation-changed", severity: "informational", reason: `\`${name}\` now calls ${apiSide(n).operation} (was ${apiSide(o).operation}).`, before: apiSide(o).operation, after: apiSide(n).operation, api });
   }
   // Flags pair by where their value goes first: the same parameter under a new flag name is a rename, not remove + add.
-  const flags = pairBy(o.flags, n.flags, [(f) => `${f.in} ${f.wire}`, (f) => f.flag]);
+  // A path parameter renamed in the document (`/vaults/{vaultUuid}` → `/vaults/{id}`) is the same by its place.
+  const slot = new Map<(typeof o.flags)[number], string>();
+  for (const side of [o, n]) {
+    const names = [...side.operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const f of side.flags) if (f.in === "path" && names.includes(f.wire)) slot.set(f, `path #${names.indexOf(f.wire)}`);
+  }
+  const flags = pairBy(o.flags, n.flags, [(f) => `${f.in} ${f.wire}`, (f) => f.flag, (f) => slot.get(f)]);
   for (const [a, b] of flags.pairs) {
     if (a.flag !== b.flag) emit({ id: `flag-renamed ${name} --${a.flag}`, command: name, flag: `--${a.flag}`, kind: "flag-renamed", severity: "breaking", reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`, before: `--${a.flag}`, after: `--${b.flag}`, api: apiSide(n, b) });
     flagChanges(name, a, b, apiSide(n, b), emit);

@@ -9,7 +9,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
  * queries grouped should trigger / should not, each editable (text, expected Skill, split), deletable and movable to
  * the other group; new ones added; the edited set exported as JSON (shown, and as a download named like the file, its
  * `$schema` kept) with the draft mark cleared, since a person has now reviewed it. Any query's expected Skill can be
- * any of `skills` or none; a note that no longer says why a query is where it is is dropped when it moves.
+ * any of `skills` or none; changing it (or moving the query) drops its note, which explained the old expectation.
  */
 export function reviewPage(input: { file: string; skill?: string; schema?: string; queries: TriggerQuery[]; skills: Array<{ name: string; description: string }> }): string {
   const data = { file: input.file, skill: input.skill ?? null, schema: input.schema ?? null, queries: input.queries, skills: input.skills };
@@ -68,13 +68,11 @@ function row(q) {
   div.append(text, note, expected, split, toggle, remove);
   return div;
 }
-// A note says why a query is where it is ("near miss: the task of X"): moved to the other group, or pointed away from
-// the Skill it names, it would say something false, so it goes.
+// A note says why a query expects what it expects ("near miss: the task of X"): once the expectation changes — another
+// Skill, none, or a move to the other group — it would say something false, so it goes (the note field shows it).
 function setExpected(q, skill) {
-  const before = q.expected_skill;
-  const moved = shouldTrigger(q) !== shouldTrigger(Object.assign({}, q, { expected_skill: skill }));
+  if (q.expected_skill !== skill) delete q.note;
   q.expected_skill = skill;
-  if (q.note && (moved || (before && before !== skill && q.note.includes(before)))) delete q.note;
   render();
 }
 function render() {

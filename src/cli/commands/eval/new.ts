@@ -62,7 +62,7 @@ export class EvalNewCommand extends BaseCommand {
     if (existsSync(planFile)) {
       // The plan is the user's now; what may still be missing is a query set (deleted, or a Skill added since).
       const triggers = await draftTriggerSets(tgz, folder);
-      if (!triggers.length) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists and every bundled Skill has its trigger query set; nothing is ever overwritten.`, "Edit them, or remove a file to draft it again.", { path: planFile });
+      if (!triggers.length) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten).`, "Edit them, or remove a file to draft it again.", { path: planFile });
       return { data: { file: planFile, plan: "kept", trigger_queries: triggers }, human: `Kept ${planFile}. Drafted ${count(triggers.length, "missing trigger query set")}: ${triggers.join(", ")}; review them (inter eval review-triggers ${this.folder}), then inter eval triggers ${this.folder} --agent <agent>.` };
     }
     const [{ starterPlan, starterReference }, { writeFileAtomic }] = await Promise.all([import("../../../stages/plan/scaffold.js"), import("../../../core/atomic.js")]);

@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as tar from "tar";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, REPO, statuses, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
@@ -141,6 +141,60 @@ describe("inter eval validate", () => {
     expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/m);
     // A draft trigger query set per Skill, pointing at the next two commands.
     expect(human.stdout).toMatch(/^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m);
+  });
+
+  it("inter eval new beside an existing plan drafts only the missing trigger query sets, and refuses when none is missing", async () => {
+    const dir = tempDirWith(join(project, "dist/cli.tgz"));
+    expect((await inter(dir, ["eval", "new", "."])).exitCode).toBe(0);
+    const plan = readFileSync(join(dir, "eval-plan.json"), "utf8");
+    const reference = readFileSync(join(dir, "eval-plan.reference.json"), "utf8");
+    // A reviewed set stays as it is; a deleted one (or a Skill added since) is drafted again.
+    writeFileSync(join(dir, "trigger-queries/book-a-room-for-a-meeting.json"), JSON.stringify({ skill: "book-a-room-for-a-meeting", queries: [{ query: "mine", expected_skill: "book-a-room-for-a-meeting" }] }));
+    rmSync(join(dir, "trigger-queries/cancel-a-booking.json"));
+    const again = await inter(dir, ["eval", "new", ".", "--json"]);
+    expect(again.exitCode, again.stdout).toBe(0);
+    expect(again.json.data).toEqual({ file: join(dir, "eval-plan.json"), plan: "kept", trigger_queries: [join(dir, "trigger-queries/cancel-a-booking.json")] });
+    expect(JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json"))).toMatchObject({ skill: "cancel-a-booking", draft: true });
+    expect(JSON.parse(read(dir, "trigger-queries/book-a-room-for-a-meeting.json")).queries).toEqual([{ query: "mine", expected_skill: "book-a-room-for-a-meeting" }]);
+    expect(readFileSync(join(dir, "eval-plan.json"), "utf8")).toBe(plan);
+    expect(readFileSync(join(dir, "eval-plan.reference.json"), "utf8")).toBe(reference);
+    rmSync(join(dir, "trigger-queries/report-a-rooms-bookings-for-a-day.json"));
+    const human = await inter(dir, ["eval", "new", "."]);
+    expect(human.stdout).toMatch(/^Kept .*eval-plan\.json\. Drafted 1 missing trigger query set: .*report-a-rooms-bookings-for-a-day\.json; review them/m);
+    const nothing = await inter(dir, ["eval", "new", ".", "--json"]);
+    expect(nothing.exitCode).toBe(2);
+    expect(nothing.json.error).toMatchObject({ code: "USAGE_ERROR", message: "./eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten)." });
+  });
+
+  it("inter eval new writes $schema paths that hold in any checkout: the project's node_modules/intermesh, not where inter sits", async () => {
+    // A project reached through a symlink, its evaluation folder two levels down; intermesh installed as a link to this repo.
+    const root = tempDir("inter-schema-ref-");
+    const real = join(root, "real/project");
+    mkdirSync(join(real, "evals/triggers"), { recursive: true });
+    mkdirSync(join(real, "node_modules"));
+    writeFileSync(join(real, "package.json"), JSON.stringify({ name: "my-project", private: true }));
+    symlinkSync(REPO, join(real, "node_modules/intermesh"));
+    symlinkSync(join(root, "real/project"), join(root, "checkout"));
+    const folder = join(root, "checkout/evals/triggers");
+    const made = await inter(folder, ["eval", "new", ".", "--candidate", join(project, "dist/cli.tgz"), "--json"]);
+    expect(made.exitCode, made.stdout).toBe(0);
+    const plan = JSON.parse(read(folder, "eval-plan.json"));
+    const set = JSON.parse(read(folder, "trigger-queries/cancel-a-booking.json"));
+    expect(plan.$schema).toBe("../../node_modules/intermesh/schemas/eval-plan.schema.json");
+    expect(set.$schema).toBe("../../../node_modules/intermesh/schemas/trigger-queries.schema.json");
+    // They resolve from the files' folders, in this checkout as in any other of the same project.
+    expect(JSON.parse(readFileSync(resolve(real, "evals/triggers", plan.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
+    expect(JSON.parse(readFileSync(resolve(dirname(join(real, "evals/triggers/trigger-queries/x.json")), set.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
+    // Outside any project (no package.json above), or in one that does not install intermesh, the schema's $id.
+    const loose = tempDirWith(join(project, "dist/cli.tgz"));
+    const bare = tempDir("inter-schema-ref-");
+    writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "no-intermesh-here" }));
+    mkdirSync(join(bare, "evals"));
+    for (const dir of [loose, join(bare, "evals")]) {
+      expect((await inter(dir, ["eval", "new", ".", "--candidate", join(project, "dist/cli.tgz")])).exitCode).toBe(0);
+      expect(JSON.parse(read(dir, "eval-plan.json")).$schema).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
+      expect(JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json")).$schema).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
+    }
   });
 
   it("inter eval new counts in words: a candidate with one Skill gets \"1 scenario\"", async () => {

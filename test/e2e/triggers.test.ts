@@ -182,6 +182,7 @@ describe("harness errors and refusals", () => {
     const unknown = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--json"]);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.json.error).toMatchObject({ code: "TRIGGER_QUERIES_INVALID", details: { unknown: ["no-such-skill"] } });
+    expect(unknown.json.error.message).toBe("trigger-queries.json names a Skill the candidate does not have: no-such-skill.");
     writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify({ queries: [{ query: "", expected_skill: null }] }));
     const empty = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--json"]);
     expect(empty.exitCode).toBe(2);
@@ -345,5 +346,50 @@ describe("the review page, in Chromium", () => {
     writeFileSync(join(dir, `trigger-queries/${CANCEL}.json`), JSON.stringify(exported));
     const again = await inter(dir, ["eval", "review-triggers", ".", "--queries", `trigger-queries/${CANCEL}.json`, "--json"]);
     expect(again.exitCode).toBe(0);
+  }, 120_000);
+
+  it("any query can expect any of the candidate's Skills or none; a changed expectation drops its note; export keeps $schema as <skill>.json", async () => {
+    // Drafted from a build elsewhere: the folder holds no cli.tgz, so the page offers the Skills the sets name.
+    const dir = tempDir("inter-triggers-review-");
+    expect((await inter(dir, ["eval", "new", ".", "--candidate", join(folder, "cli.tgz")])).exitCode).toBe(0);
+    const drafted = JSON.parse(read(dir, `trigger-queries/${CANCEL}.json`));
+    const made = await inter(dir, ["eval", "review-triggers", ".", "--json"]);
+    expect(made.exitCode, made.stdout).toBe(0);
+    const page: Page = await browser.newPage();
+    await page.goto(`file://${made.json.data.pages.find((p: string) => p.endsWith(`${CANCEL}.html`))}`);
+    const shouldNot = page.locator("#should-not .q");
+    expect(await shouldNot.count()).toBe(3);
+    for (let i = 0; i < 3; i++) expect(await shouldNot.nth(i).locator("select.expected option").allInnerTexts()).toEqual([BOOK, CANCEL, REPORT, "(none)"]);
+    expect(await shouldNot.nth(0).locator("input.note").inputValue()).toBe(`near miss: the task of ${BOOK}`);
+    // The booking near miss now expects the report Skill, the tool question the booking Skill: both stay should-not, notes gone.
+    await shouldNot.nth(0).locator("select.expected").selectOption(REPORT);
+    await shouldNot.nth(2).locator("select.expected").selectOption(BOOK);
+    expect(await page.locator("#should-not .q input.note").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(["", `near miss: the task of ${REPORT}`, ""]);
+    // The report near miss moves to should trigger: it now expects this set's Skill, its note gone; a should query moved out keeps none.
+    await shouldNot.nth(1).locator(".toggle").click();
+    expect(await page.locator("#should .q").count()).toBe(3);
+    expect(await page.locator("#should .q input.note").last().inputValue()).toBe("");
+    await page.locator("#should .q .toggle").first().click();
+    expect(await page.locator("#should-not .q input.note").first().inputValue()).toBe("");
+    await page.locator("#should-not .q input.note").first().fill("paraphrase, but not a cancellation");
+    await page.locator("#export-button").click();
+    const exported = JSON.parse(await page.locator("#export").inputValue());
+    expect(await page.locator("#download").getAttribute("download")).toBe(`${CANCEL}.json`);
+    await page.close();
+    expect(validateQueries(exported)).toEqual([]);
+    expect(exported.$schema).toBe(drafted.$schema);
+    expect(Object.keys(exported)).toEqual(["$schema", "skill", "draft", "queries"]);
+    expect(exported.queries.map((q: any) => [q.expected_skill, q.note ?? null])).toEqual([
+      [null, "paraphrase, but not a cancellation"],
+      [CANCEL, "the Skill's own task (from the brief)"],
+      [REPORT, null],
+      [CANCEL, null],
+      [BOOK, null],
+    ]);
+    // Against a candidate, a set naming a Skill it lacks gets no page: refused, naming the file.
+    writeFileSync(join(dir, "trigger-queries/extra.json"), JSON.stringify({ skill: "nope", queries: [{ query: "x", expected_skill: null }] }));
+    const refused = await inter(dir, ["eval", "review-triggers", ".", "--candidate", join(folder, "cli.tgz"), "--json"]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.json.error).toMatchObject({ code: "TRIGGER_QUERIES_INVALID", message: "trigger-queries/extra.json names a Skill the candidate does not have: nope." });
   }, 120_000);
 });

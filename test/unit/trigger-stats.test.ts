@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blindness, skillUse } from "../../src/evaluation/triggers/detect.js";
-import { loadQuerySet, readQueryFile } from "../../src/evaluation/triggers/queries.js";
+import { checkNamedSkills, loadQuerySet, readQueryFile } from "../../src/evaluation/triggers/queries.js";
 import { confusion, gateFindings, NONE, queryResult, skillStats, type TriggerRun } from "../../src/evaluation/triggers/stats.js";
 import { InterError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers.js";
@@ -101,6 +101,34 @@ describe("the query-set format", () => {
     expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toMatch(/bad\.json: not JSON/);
     writeFileSync(file, JSON.stringify([{ query: "x" }]));
     expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toMatch(/expected_skill/);
+  });
+  it("says what is allowed: a bad split lists the splits, an empty array is too short (a bare array is allowed)", async () => {
+    const file = join(tempDir("inter-trigger-set-"), "bad.json");
+    writeFileSync(file, JSON.stringify({ queries: [{ query: "x", expected_skill: null, split: "dev" }] }));
+    expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toBe('bad.json: /queries/0/split must be equal to one of the allowed values: "train", "test"');
+    writeFileSync(file, "[]");
+    const empty = await readQueryFile(file, "bad.json").catch((e) => e);
+    expect(empty.message).toBe("bad.json: (top) must NOT have fewer than 1 items");
+    expect(empty.details.findings).toEqual(["(top) must NOT have fewer than 1 items"]);
+  });
+  it("a Skill the candidate lacks, as a set's skill or a query's expected_skill, is refused naming the file", async () => {
+    const dir = tempDir("inter-trigger-set-");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "trigger-queries"));
+    writeFileSync(join(dir, "trigger-queries/a.json"), JSON.stringify({ skill: "a", queries: [{ query: "do a", expected_skill: "a" }] }));
+    writeFileSync(join(dir, "trigger-queries/b.json"), JSON.stringify({ skill: "nope", queries: [{ query: "do b", expected_skill: "typo" }, { query: "none", expected_skill: null }] }));
+    const set = await loadQuerySet(dir, undefined);
+    expect(() => checkNamedSkills(set.named, ["a", "b"])).toThrow("trigger-queries/b.json names Skills the candidate does not have: nope, typo.");
+    const error = (() => { try { checkNamedSkills(set.named, ["a", "b"]); } catch (e) { return e as InterError; } })()!;
+    expect(error.code).toBe("TRIGGER_QUERIES_INVALID");
+    expect(error.details).toMatchObject({ unknown: ["nope", "typo"], files: [{ file: "trigger-queries/b.json", unknown: ["nope", "typo"] }] });
+    expect(() => checkNamedSkills(set.named, ["a", "b", "nope", "typo"])).not.toThrow();
+  });
+  it("a folder that is not there is named, not reported as a missing trigger-queries.json", async () => {
+    const missing = join(tempDir("inter-trigger-set-"), "no-such-folder");
+    const error = await loadQuerySet(missing, undefined).catch((e) => e);
+    expect(error.code).toBe("INPUT_NOT_FOUND");
+    expect(error.message).toBe(`No folder at ${missing}.`);
   });
 });
 

@@ -7,27 +7,28 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
 /**
  * The review page of a query set: self-contained (no network: the evaluation report's Content-Security-Policy), the
  * queries grouped should trigger / should not, each editable (text, expected Skill, split), deletable and movable to
- * the other group; new ones added; the edited set exported as JSON (shown, and as a download) with the draft mark
- * cleared, since a person has now reviewed it.
+ * the other group; new ones added; the edited set exported as JSON (shown, and as a download named like the file, its
+ * `$schema` kept) with the draft mark cleared, since a person has now reviewed it. Any query's expected Skill can be
+ * any of `skills` or none; changing it (or moving the query) drops its note, which explained the old expectation.
  */
-export function reviewPage(input: { file: string; skill?: string; queries: TriggerQuery[]; skills: Array<{ name: string; description: string }> }): string {
-  const data = { file: input.file, skill: input.skill ?? null, queries: input.queries, skills: input.skills };
+export function reviewPage(input: { file: string; skill?: string; schema?: string; queries: TriggerQuery[]; skills: Array<{ name: string; description: string }> }): string {
+  const data = { file: input.file, skill: input.skill ?? null, schema: input.schema ?? null, queries: input.queries, skills: input.skills };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Review trigger queries — ${esc(input.file)}</title><style>${STYLE}
-.q{display:grid;grid-template-columns:1fr auto auto auto auto;gap:.4em;align-items:start;margin:.3em 0}.q textarea{width:100%;min-height:2.6em;font:inherit}
+.q{display:grid;grid-template-columns:1fr 14em auto auto auto auto;gap:.4em;align-items:start;margin:.3em 0}.q textarea{width:100%;min-height:2.6em;font:inherit}.q .note{font:inherit}
 #export{width:100%;min-height:12em;font-family:monospace}</style></head>
 <body><main><h1>Review trigger queries</h1>
 <p><code>${esc(input.file)}</code>${input.skill ? ` · Skill <strong>${esc(input.skill)}</strong>` : ""}. Should-trigger queries expect ${input.skill ? "this Skill" : "a Skill"}; should-not ones expect ${input.skill ? "another Skill or none (near misses)" : "none"}. Edit, add, delete or move queries, then export and save the JSON over the file.</p>
 <div id="skills"></div>
 <section><h2>Should trigger (<span id="count-should">0</span>)</h2><div id="should"></div><button type="button" id="add-should">Add a should-trigger query</button></section>
 <section><h2>Should not trigger (<span id="count-should-not">0</span>)</h2><div id="should-not"></div><button type="button" id="add-should-not">Add a should-not query</button></section>
-<section><h2>Export</h2><button type="button" id="export-button">Export JSON</button> <a id="download" download="trigger-queries.json" hidden>Download</a><textarea id="export" readonly></textarea></section>
+<section><h2>Export</h2><button type="button" id="export-button">Export JSON</button> <a id="download" download="${esc(input.file)}" hidden>Download</a><textarea id="export" readonly></textarea></section>
 </main>
 <script id="data" type="application/json">${scriptJson(data)}</script>
 <script>
 "use strict";
 const data = JSON.parse(document.getElementById("data").textContent);
-const names = data.skills.map((s) => s.name);
+const names = [...new Set([...data.skills.map((s) => s.name), ...(data.skill ? [data.skill] : []), ...data.queries.map((q) => q.expected_skill).filter((s) => s)])];
 const target = data.skill || names[0] || null;
 let queries = data.queries.map((q) => Object.assign({}, q));
 const shouldTrigger = (q) => (data.skill ? q.expected_skill === data.skill : q.expected_skill !== null);
@@ -49,7 +50,7 @@ function row(q) {
   const choices = [...new Set([...names, ...(q.expected_skill ? [q.expected_skill] : [])])];
   for (const n of choices) expected.append(option(n, n, q.expected_skill === n));
   expected.append(option("", "(none)", q.expected_skill === null));
-  expected.addEventListener("change", () => { q.expected_skill = expected.value || null; render(); });
+  expected.addEventListener("change", () => setExpected(q, expected.value || null));
   const split = document.createElement("select");
   split.className = "split"; split.setAttribute("aria-label", "split");
   for (const s of ["test", "train"]) split.append(option(s, s, (q.split || "test") === s));
@@ -57,12 +58,22 @@ function row(q) {
   const toggle = document.createElement("button");
   toggle.type = "button"; toggle.className = "toggle"; toggle.textContent = shouldTrigger(q) ? "Should not" : "Should";
   toggle.title = "Move to the other group";
-  toggle.addEventListener("click", () => { q.expected_skill = shouldTrigger(q) ? null : target; render(); });
+  toggle.addEventListener("click", () => setExpected(q, shouldTrigger(q) ? null : target));
+  const note = document.createElement("input");
+  note.className = "note"; note.value = q.note || ""; note.placeholder = "note"; note.setAttribute("aria-label", "note");
+  note.addEventListener("input", () => { if (note.value) q.note = note.value; else delete q.note; });
   const remove = document.createElement("button");
   remove.type = "button"; remove.className = "delete"; remove.textContent = "Delete";
   remove.addEventListener("click", () => { queries = queries.filter((x) => x !== q); render(); });
-  div.append(text, expected, split, toggle, remove);
+  div.append(text, note, expected, split, toggle, remove);
   return div;
+}
+// A note says why a query expects what it expects ("near miss: the task of X"): once the expectation changes — another
+// Skill, none, or a move to the other group — it would say something false, so it goes (the note field shows it).
+function setExpected(q, skill) {
+  if (q.expected_skill !== skill) delete q.note;
+  q.expected_skill = skill;
+  render();
 }
 function render() {
   for (const [id, should] of [["should", true], ["should-not", false]]) {
@@ -86,7 +97,7 @@ document.getElementById("export-button").addEventListener("click", () => {
     if (q.note) out.note = q.note;
     return out;
   });
-  const json = JSON.stringify(Object.assign(data.skill ? { skill: data.skill } : {}, { draft: false, queries: kept }), null, 2) + "\\n";
+  const json = JSON.stringify(Object.assign(data.schema ? { $schema: data.schema } : {}, data.skill ? { skill: data.skill } : {}, { draft: false, queries: kept }), null, 2) + "\\n";
   document.getElementById("export").value = json;
   const link = document.getElementById("download");
   link.href = "data:application/json;charset=utf-8," + encodeURIComponent(json);

@@ -1,6 +1,5 @@
-import { relative } from "node:path";
 import { InterError } from "../../core/errors.js";
-import { shippedFile } from "../../core/shipped-files.js";
+import { schemaRef } from "../../core/schema-ref.js";
 
 // `inter eval new`: a starter plan for a candidate built by inter, one scenario per bundled Skill. Command prefixes come
 // from the Skills' own commands; nothing is invented — tasks, ids and expected values are placeholders that make
@@ -49,8 +48,8 @@ export async function starterPlan(tgz: string, folder: string) {
     });
   const apiUrl = manifest.baseUrl.default ?? "http://127.0.0.1:8080";
   const plan = {
-    // The schema inter ships, as a path from the plan's folder: editors resolve it; no URL that serves nothing.
-    $schema: relative(folder, shippedFile("schemas/eval-plan.schema.json")).split("\\").join("/"),
+    // The project's installed copy of the schema, as a path from the plan's folder that holds in any checkout.
+    $schema: schemaRef(folder, "eval-plan.schema.json"),
     schema_version: "3.0.0",
     target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: manifest.auth.env, allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
     settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },

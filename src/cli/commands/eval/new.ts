@@ -7,17 +7,17 @@ import { BaseCommand, type CommandResult } from "../../base.js";
 
 /** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */
 async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> {
-  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { shippedFile }, { mkdirSync }, { relative }] = await Promise.all([import("../../../evaluation/triggers/skills.js"), import("../../../evaluation/triggers/draft.js"), import("../../../core/atomic.js"), import("../../../core/shipped-files.js"), import("node:fs"), import("node:path")]);
+  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { schemaRef }, { mkdirSync }] = await Promise.all([import("../../../evaluation/triggers/skills.js"), import("../../../evaluation/triggers/draft.js"), import("../../../core/atomic.js"), import("../../../core/schema-ref.js"), import("node:fs")]);
   const skills = await skillsFromTarball(tgz);
   if (!skills.length) return [];
   const manifest = JSON.parse(await readManifest(tgz)) as { product?: { binary?: string } };
   const dir = join(folder, "trigger-queries");
-  mkdirSync(dir, { recursive: true });
-  const schema = relative(dir, shippedFile("schemas/trigger-queries.schema.json")).split("\\").join("/");
+  const schema = schemaRef(dir, "trigger-queries.schema.json");
   const written: string[] = [];
   for (const set of draftQuerySets(skills, manifest.product?.binary ?? "the")) {
     const file = join(dir, `${set.skill}.json`);
     if (existsSync(file)) continue;
+    mkdirSync(dir, { recursive: true });
     writeFileAtomic(file, `${JSON.stringify({ $schema: schema, ...set }, null, 2)}\n`);
     written.push(file);
   }
@@ -44,10 +44,11 @@ export class EvalNewCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Write a starter eval-plan.json for the candidate in a folder (one scenario per bundled Skill) and a draft trigger query set per Skill",
     details:
-      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. An existing eval-plan.json is never overwritten. It also drafts trigger-queries/<skill>.json per Skill (marked draft: the Skill's task should trigger it, its neighbours' tasks are near misses; docs/triggers.md); existing ones are kept.",
+      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. It also drafts trigger-queries/<skill>.json per Skill (marked draft: the Skill's task should trigger it, its neighbours' tasks are near misses; docs/triggers.md). Nothing existing is overwritten: when eval-plan.json exists it is kept, and only the query sets still missing are drafted (a deleted one, a Skill added since); with nothing left to draft it is refused.",
     examples: [
       ["Start a plan in an evaluation folder holding cli.tgz", "inter eval new ./evaluation"],
       ["Start a project's plan from its build", "inter eval new evals --candidate dist/cli.tgz"],
+      ["Draft the query set of a Skill added since the plan was written", "inter eval new evals --candidate dist/cli.tgz"],
     ],
   });
   folder = Option.String({ name: "folder" });
@@ -58,7 +59,12 @@ export class EvalNewCommand extends BaseCommand {
     const tgz = this.candidate ? resolve(this.cwd ?? process.cwd(), this.candidate) : join(folder, "cli.tgz");
     const planFile = join(folder, "eval-plan.json");
     if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", this.candidate ? `No candidate at ${this.candidate}.` : `${this.folder} holds no cli.tgz.`, "Build one with `inter build` (it writes dist/cli.tgz) and pass --candidate dist/cli.tgz, or copy it into the folder.", { path: tgz });
-    if (existsSync(planFile)) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists; it is never overwritten.`, "Edit it, or remove it first to start over.", { path: planFile });
+    if (existsSync(planFile)) {
+      // The plan is the user's now; what may still be missing is a query set (deleted, or a Skill added since).
+      const triggers = await draftTriggerSets(tgz, folder);
+      if (!triggers.length) throw new InterError("USAGE_ERROR", `${this.folder}/eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten).`, "Edit them, or remove a file to draft it again.", { path: planFile });
+      return { data: { file: planFile, plan: "kept", trigger_queries: triggers }, human: `Kept ${planFile}. Drafted ${count(triggers.length, "missing trigger query set")}: ${triggers.join(", ")}; review them (inter eval review-triggers ${this.folder}), then inter eval triggers ${this.folder} --agent <agent>.` };
+    }
     const [{ starterPlan, starterReference }, { writeFileAtomic }] = await Promise.all([import("../../../stages/plan/scaffold.js"), import("../../../core/atomic.js")]);
     const plan = await starterPlan(tgz, folder);
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
@@ -70,6 +76,6 @@ export class EvalNewCommand extends BaseCommand {
     }
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
     const triggers = await draftTriggerSets(tgz, folder);
-    return { data: { file: planFile, ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders, trigger_queries: triggers }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${count(plan.scenarios.length, "scenario")}, ${count(placeholders, "<<FILL ME>> placeholder")} to replace; then run inter eval validate ${this.folder}.${triggers.length ? `\nDrafted ${count(triggers.length, "trigger query set")} in ${join(folder, "trigger-queries")}: review them (inter eval review-triggers ${this.folder}), then inter eval triggers ${this.folder} --agent <agent>.` : ""}` };
+    return { data: { file: planFile, plan: "written", ...(wroteReference ? { reference: referenceFile } : {}), scenarios: plan.scenarios.length, placeholders, trigger_queries: triggers }, human: `Wrote ${planFile}${wroteReference ? ` and ${referenceFile}` : ""}: ${count(plan.scenarios.length, "scenario")}, ${count(placeholders, "<<FILL ME>> placeholder")} to replace; then run inter eval validate ${this.folder}.${triggers.length ? `\nDrafted ${count(triggers.length, "trigger query set")} in ${join(folder, "trigger-queries")}: review them (inter eval review-triggers ${this.folder}), then inter eval triggers ${this.folder} --agent <agent>.` : ""}` };
   }
 }

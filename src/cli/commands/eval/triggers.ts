@@ -78,7 +78,7 @@ export class EvalTriggersCommand extends BaseCommand {
     const argv = argvOption("--agent-command", this.agentCommand);
     const client = this.improve ? await this.proposer() : undefined;
     if (!argv && !this.agent) throw new InterError("USAGE_ERROR", "inter eval triggers needs --agent claude-code|codex|opencode.", "Trigger evaluation reads which Skill a real agent program loaded; give the program with --agent.", {});
-    const [{ loadQuerySet, unknownSkills }, { runTriggers }, { writeTriggerReports }, { agentFor }] = await Promise.all([
+    const [{ loadQuerySet, checkNamedSkills }, { runTriggers }, { writeTriggerReports }, { agentFor }] = await Promise.all([
       import("../../../evaluation/triggers/queries.js"),
       import("../../../evaluation/triggers/run.js"),
       import("../../../evaluation/triggers/report.js"),
@@ -87,8 +87,7 @@ export class EvalTriggersCommand extends BaseCommand {
     const { skills, source } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
     if (!skills.length) throw new InterError("INPUT_NOT_FOUND", `${source} holds no Skill.`, "A candidate built by inter bundles one Skill per task of its brief (package/skills/<name>/SKILL.md).", { path: source });
     const set = await loadQuerySet(folder, this.queries ? resolve(cwd, this.queries) : undefined);
-    const unknown = unknownSkills(set, skills.map((s) => s.name));
-    if (unknown.length) throw new InterError("TRIGGER_QUERIES_INVALID", `The query set expects Skill${unknown.length > 1 ? "s" : ""} the candidate does not have: ${unknown.join(", ")}.`, `The candidate's Skills are ${skills.map((s) => s.name).join(", ")}; fix expected_skill (null for none).`, { unknown, skills: skills.map((s) => s.name) });
+    checkNamedSkills(set.named, skills.map((s) => s.name));
     if (this.improve && !skills.some((s) => s.name === this.improve)) throw new InterError("USAGE_ERROR", `--improve ${this.improve}: the candidate has no such Skill.`, `Its Skills: ${skills.map((s) => s.name).join(", ")}.`, { skill: this.improve });
     const preset = (this.agent ?? "claude-code") as "claude-code" | "codex" | "opencode";
     const agent = agentFor(argv ? { command: argv } : preset, undefined, cwd);
@@ -132,27 +131,35 @@ export class EvalReviewTriggersCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Write a review page for trigger query sets: edit, add, delete and move queries, then export the JSON",
     details:
-      "Writes one self-contained HTML page (no network) per query set of FOLDER (trigger-queries/*.json or trigger-queries.json, or --queries FILE) into FOLDER/.inter-triggers/review/. The page groups the queries into should trigger and should not; its export clears the draft mark. Save the exported JSON over the file; inter never changes a query set itself.",
-    examples: [["Review the drafted sets", "inter eval review-triggers ./evaluation"]],
+      "Writes one self-contained HTML page (no network) per query set of FOLDER (trigger-queries/*.json or trigger-queries.json, or --queries FILE) into FOLDER/.inter-triggers/review/. The page groups the queries into should trigger and should not; any query's expected Skill can be set to any of the candidate's Skills (from --skills, --candidate or FOLDER/cli.tgz; without one, the Skills the sets name) or none. Its export keeps $schema and clears the draft mark, and downloads under the set's file name. Save the exported JSON over the file; inter never changes a query set itself. A set naming a Skill the candidate lacks is refused (TRIGGER_QUERIES_INVALID).",
+    examples: [["Review the drafted sets", "inter eval review-triggers ./evaluation"], ["Review them against the build's Skills", "inter eval review-triggers ./evaluation --candidate dist/cli.tgz"]],
   });
   folder = Option.String({ name: "folder" });
   queries = Option.String("--queries", { description: "One query-set file instead of FOLDER's" });
-  skillsDir = Option.String("--skills", { description: "A folder of Skills whose names and descriptions the page offers (default: FOLDER/cli.tgz's, if any)" });
+  skillsDir = Option.String("--skills", { description: "A folder of Skills whose names and descriptions the page offers (default: the candidate's)" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz whose Skills the page offers (default: FOLDER/cli.tgz, if any)" });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const folder = resolve(cwd, this.folder);
-    const [{ readQueryFile }, { reviewPage }, { writeFileAtomic }, { readdirSync, mkdirSync }, { basename }] = await Promise.all([import("../../../evaluation/triggers/queries.js"), import("../../../evaluation/triggers/review.js"), import("../../../core/atomic.js"), import("node:fs"), import("node:path")]);
-    const dir = join(folder, "trigger-queries");
-    const files = this.queries ? [resolve(cwd, this.queries)] : existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f)) : [join(folder, "trigger-queries.json")];
-    const skills = this.skillsDir || existsSync(join(folder, "cli.tgz")) ? (await candidateSkills(folder, cwd, this.skillsDir, undefined)).skills.map((s) => ({ name: s.name, description: s.description })) : [];
+    const [{ readQueryFile, querySetFiles, namedSkills, checkNamedSkills }, { reviewPage }, { writeFileAtomic }, { mkdirSync }, { basename }] = await Promise.all([import("../../../evaluation/triggers/queries.js"), import("../../../evaluation/triggers/review.js"), import("../../../core/atomic.js"), import("node:fs"), import("node:path")]);
+    const files = querySetFiles(folder, this.queries ? resolve(cwd, this.queries) : undefined);
+    const sets = [];
+    for (const file of files) {
+      const shown = file.startsWith(`${folder}/`) ? file.slice(folder.length + 1) : file;
+      sets.push({ file, ...(await readQueryFile(file, shown)), shown });
+    }
+    const named = sets.map((set) => namedSkills(set.shown, set));
+    const known = this.skillsDir || this.candidate || existsSync(join(folder, "cli.tgz")) ? (await candidateSkills(folder, cwd, this.skillsDir, this.candidate)).skills.map((s) => ({ name: s.name, description: s.description })) : undefined;
+    if (known) checkNamedSkills(named, known.map((s) => s.name));
+    // Without a candidate, the Skills every set of the folder names: drafted sets name them all between them.
+    const skills = known ?? [...new Set(named.flatMap((n) => [...(n.skill ? [n.skill] : []), ...n.expected]))].sort().map((name) => ({ name, description: "" }));
     const out = join(folder, ".inter-triggers", "review");
     mkdirSync(out, { recursive: true });
     const pages: string[] = [];
-    for (const file of files) {
-      const set = await readQueryFile(file, file.startsWith(folder) ? file.slice(folder.length + 1) : file);
-      const page = join(out, `${basename(file, ".json")}.html`);
-      writeFileAtomic(page, reviewPage({ file: basename(file), ...(set.skill ? { skill: set.skill } : {}), queries: set.queries, skills }));
+    for (const set of sets) {
+      const page = join(out, `${basename(set.file, ".json")}.html`);
+      writeFileAtomic(page, reviewPage({ file: basename(set.file), ...(set.skill ? { skill: set.skill } : {}), ...(set.schema ? { schema: set.schema } : {}), queries: set.queries, skills }));
       pages.push(page);
     }
     return { data: { pages }, human: `Wrote ${count(pages.length, "review page")}: ${pages.join(", ")}\nOpen one in a browser, edit, export, and save the JSON over its query set.` };

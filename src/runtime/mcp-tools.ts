@@ -197,7 +197,7 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     const flag = command.flags.find((f) => f.flag === key);
     if (!flag) throw unknownFlag(key, command.flags, command.name);
     if (flag.type === "array") {
-      if (!Array.isArray(value)) throw invalid(key, `an array (of ${flag.items ?? "string"} values)`, value);
+      if (!Array.isArray(value)) throw invalid(key, `an array (each item of type ${flag.items ?? "string"})`, value);
       for (const item of value) push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
     } else if (flag.type === "object") push(key, JSON.stringify(value));
     else push(key, typed(key, flag.type, value));

@@ -5,11 +5,11 @@
  * tool call as the command it is. Skills are prompts; the brief, rules and Skills are resources.
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CliError } from "./errors.js";
 import { describeCommands } from "./help.js";
 import { findCommand, openCli, type Cli } from "./load.js";
@@ -46,33 +46,49 @@ function errorResult(error: { code: string; message: string; suggestion: string;
 
 const asError = (error: unknown) => (error instanceof CliError ? errorResult(error) : errorResult({ code: "INTERNAL_ERROR", message: `Unexpected failure: ${(error as Error).message}`, suggestion: "Report it with the issue command." }));
 
+/** A program that could not be started at all (ENOENT, EACCES, E2BIG …), as a coded tool result: never a protocol error. */
+function notStarted(file: string, error: NodeJS.ErrnoException): CallResult {
+  if (error.code === "E2BIG") return errorResult({ code: "INVALID_VALUE", message: "The arguments are too long to pass on a command line (E2BIG).", suggestion: "Shorten the longest argument, or give long values inside the request body." });
+  return errorResult({ code: "INTERNAL_ERROR", message: `The CLI could not be started (${basename(file)}): ${error.code ?? error.message}.`, suggestion: "Check the server's --cli program exists and is executable; if it does, report it with the issue command." });
+}
+
 /** Runs the CLI for one call and turns its answer into a tool result: the envelope, or the coded error. */
 function runCli(cli: Cli, options: ServeOptions, argv: string[], stdin: string | undefined): Promise<CallResult> {
   const binary = join(cli.dir, `${cli.manifest.product.binary}.cjs`);
   const [file, args] = options.cli ? [options.cli, argv] : [process.execPath, [binary, ...argv]];
   return new Promise((resolve) => {
-    const child = execFile(file, args, { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "utf8", windowsHide: true }, (error, stdout, stderr) => {
-      const code = error && typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : error ? null : 0;
-      if (code === 0) {
-        try {
-          const envelope = JSON.parse(stdout) as Record<string, unknown>;
-          const text = JSON.stringify({ result: envelope.result, ...(envelope.page ? { page: envelope.page } : {}) });
-          return resolve({ content: [{ type: "text", text }], structuredContent: envelope });
-        } catch {
-          return resolve(errorResult({ code: "INTERNAL_ERROR", message: "The CLI's output was not one JSON document.", suggestion: "Report it with the issue command." }));
+    let child: ReturnType<typeof execFile>;
+    try {
+      child = execFile(file, args, { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "utf8", windowsHide: true }, (error, stdout, stderr) => {
+        const code = error && typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : error ? null : 0;
+        // A string code is the spawn's own failure (the program never ran) or Node's output bound, not an exit status.
+        const errno = error && typeof (error as { code?: unknown }).code === "string" ? (error as NodeJS.ErrnoException) : undefined;
+        if (errno?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return resolve(errorResult({ code: "RESPONSE_TOO_LARGE", message: `The CLI's answer is over ${MAX_OUTPUT / 1024 / 1024} MiB.`, suggestion: 'Ask for less: "fields", a filter, or fewer pages.' }));
+        if (errno && !stdout && !stderr) return resolve(notStarted(file, errno));
+        if (code === 0) {
+          try {
+            const envelope = JSON.parse(stdout) as Record<string, unknown>;
+            const text = JSON.stringify({ result: envelope.result, ...(envelope.page ? { page: envelope.page } : {}) });
+            return resolve({ content: [{ type: "text", text }], structuredContent: envelope });
+          } catch {
+            return resolve(errorResult({ code: "INTERNAL_ERROR", message: "The CLI's output was not one JSON document.", suggestion: "Report it with the issue command." }));
+          }
         }
-      }
-      try {
-        const parsed = JSON.parse(stderr.trim().split("\n").pop() ?? "") as { code: string; message: string; suggestion: string; details?: unknown };
-        // The CLI's advice names its flags; through MCP the same switches are arguments.
-        if (parsed.code === "CONFIRMATION_REQUIRED") parsed.suggestion = 'Call again with "yes": true to confirm, or "dry-run": true to preview the request.';
-        if (typeof parsed.code === "string") return resolve(errorResult(parsed));
-      } catch {
-        // Not the CLI's error document: reported below.
-      }
-      const why = error?.killed ? `it ran over ${CALL_TIMEOUT_MS / 60000} minutes` : `it ended with ${code ?? (error as { signal?: string } | null)?.signal ?? "an error"}`;
-      resolve(errorResult({ code: error?.killed ? "TIMEOUT" : "INTERNAL_ERROR", message: `The command failed: ${why}. ${stderr.slice(0, 500)}`.trim(), suggestion: "Retry once; if it fails again, report it with the issue command." }));
-    });
+        try {
+          const parsed = JSON.parse(stderr.trim().split("\n").pop() ?? "") as { code: string; message: string; suggestion: string; details?: unknown };
+          // The CLI's advice names its flags; through MCP the same switches are arguments.
+          if (parsed.code === "CONFIRMATION_REQUIRED") parsed.suggestion = 'Call again with "yes": true to confirm, or "dry-run": true to preview the request.';
+          if (typeof parsed.code === "string") return resolve(errorResult(parsed));
+        } catch {
+          // Not the CLI's error document: reported below.
+        }
+        const why = error?.killed ? `it ran over ${CALL_TIMEOUT_MS / 60000} minutes` : `it ended with ${code ?? (error as { signal?: string } | null)?.signal ?? "an error"}`;
+        resolve(errorResult({ code: error?.killed ? "TIMEOUT" : "INTERNAL_ERROR", message: `The command failed: ${why}. ${stderr.slice(0, 500)}`.trim(), suggestion: "Retry once; if it fails again, report it with the issue command." }));
+      });
+    } catch (error) {
+      // Node throws some spawn failures (E2BIG among them) instead of reporting them through the callback.
+      return resolve(notStarted(file, error as NodeJS.ErrnoException));
+    }
     child.stdin?.on("error", () => {});
     child.stdin?.end(stdin ?? "");
   });
@@ -201,7 +217,7 @@ export function createServer(dir: string, options: ServeOptions): Server {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: manifest.skills.map((s) => ({ name: s.name, description: s.description })) }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const found = manifest.skills.find((s) => s.name === request.params.name);
-    if (!found) throw new Error(`No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`);
     return { description: found.description, messages: [{ role: "user", content: { type: "text", text: skill(found.name) } }] };
   });
   const uri = (kind: string, name: string) => `agent://${manifest.product.binary}/${kind}/${name}`;
@@ -214,29 +230,53 @@ export function createServer(dir: string, options: ServeOptions): Server {
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources().map(({ file: _file, ...r }) => r) }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const found = resources().find((r) => r.uri === request.params.uri);
-    if (!found) throw new Error(`No resource ${request.params.uri}.`);
+    // -32002: the MCP specification's "resource not found".
+    if (!found) throw new McpError(-32002, `No resource ${request.params.uri}.`);
     return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: readFileSync(found.file, "utf8") }] };
   });
   return server;
 }
 
-/** Reads the server's own arguments: --max-tools N, --cli <program>, --max-name-length N. */
+/** The program --cli names, as execFile will find it: a path (relative to here) or a name on PATH; undefined if none runs. */
+function findProgram(program: string, env: NodeJS.ProcessEnv): string | undefined {
+  const runs = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes("/")) return runs(program) ? program : undefined;
+  return (env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, program)).find(runs);
+}
+
+/** Reads the server's own arguments: --max-tools N, --cli <program>, --max-name-length N (and AGENT_CLI_MCP_MAX_TOOLS). */
 export function serveOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const options: ServeOptions = { maxTools: DEFAULT_MAX_TOOLS, maxNameLength: MAX_TOOL_NAME };
+  const integer = (name: string, value: string | undefined, min: number, max: number, flag: string) => {
+    const n = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new CliError("INVALID_VALUE", `${name} must be an integer from ${min} to ${max} (got "${value ?? ""}").`, `Give e.g. ${name === "AGENT_CLI_MCP_MAX_TOOLS" ? `${name}=` : `${name} `}${Math.max(min, Math.min(max, DEFAULT_MAX_TOOLS))}.`, { flag });
+    return n;
+  };
   const fromEnv = env.AGENT_CLI_MCP_MAX_TOOLS;
-  if (fromEnv) argv = ["--max-tools", fromEnv, ...argv];
+  if (fromEnv !== undefined && fromEnv !== "") options.maxTools = integer("AGENT_CLI_MCP_MAX_TOOLS", fromEnv, 0, 100_000, "AGENT_CLI_MCP_MAX_TOOLS");
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = inline ?? argv[++i];
-    const integer = (min: number, max: number) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < min || n > max) throw new CliError("INVALID_VALUE", `${name} must be an integer from ${min} to ${max} (got "${value ?? ""}").`, `Give e.g. ${name} ${DEFAULT_MAX_TOOLS}.`, { flag: name.slice(2) });
-      return n;
-    };
-    if (name === "--max-tools") options.maxTools = integer(0, 100_000);
-    else if (name === "--max-name-length") options.maxNameLength = integer(16, 128);
-    else if (name === "--cli" && value) options.cli = value;
-    else throw new CliError("UNKNOWN_FLAG", `Unknown argument ${name}.`, "The server takes --max-tools <n>, --max-name-length <n> and --cli <program>.", { flag: name });
+    const known = name === "--max-tools" || name === "--max-name-length" || name === "--cli";
+    if (!known) throw new CliError("UNKNOWN_FLAG", `Unknown argument ${name}.`, "The server takes --max-tools <n>, --max-name-length <n> and --cli <program>.", { flag: name });
+    // The next word is the value unless it is the next flag: `--cli --max-tools 3` lacks a program.
+    const value = inline ?? (argv[i + 1]?.startsWith("--") ? undefined : argv[++i]);
+    if (value === undefined || value === "") throw new CliError("INVALID_VALUE", `${name} needs a value.`, `Give ${name === "--cli" ? "--cli <program>" : `${name} <n>`}.`, { flag: name.slice(2) });
+    if (name === "--max-tools") options.maxTools = integer(name, value, 0, 100_000, "max-tools");
+    else if (name === "--max-name-length") options.maxNameLength = integer(name, value, 16, 128, "max-name-length");
+    else {
+      if (!findProgram(value, env)) {
+        const where = value.includes("/") ? `no executable file at ${isAbsolute(value) ? value : resolvePath(value)}` : "no executable of that name on PATH";
+        throw new CliError("INVALID_VALUE", `--cli "${value}" cannot be run: ${where}.`, "Give --cli the path of the CLI's executable (or leave it out to run this package's own).", { flag: "cli" });
+      }
+      options.cli = value;
+    }
   }
   return options;
 }
@@ -248,7 +288,7 @@ export async function serve(dir: string, argv: string[]): Promise<number> {
     options = serveOptions(argv);
   } catch (error) {
     const e = error as CliError;
-    process.stderr.write(`${JSON.stringify({ error: true, code: e.code, message: e.message, suggestion: e.suggestion })}\n`);
+    process.stderr.write(`${JSON.stringify({ error: true, code: e.code, message: e.message, suggestion: e.suggestion, ...(e.details ? { details: e.details } : {}) })}\n`);
     return 2;
   }
   const server = createServer(dir, options);

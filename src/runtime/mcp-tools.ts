@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT, unknownFlag } from "./args.js";
 import { CliError } from "./errors.js";
-import type { Command, Flag } from "./manifest.js";
+import type { Command, Flag, ValueType } from "./manifest.js";
 
 /** The longest tool name the strictest common clients accept (and the MCP specification recommends). */
 export const MAX_TOOL_NAME = 64;
@@ -40,9 +40,11 @@ function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Comma
   // Plain code-unit order, not the locale's: the same names on every machine.
   for (const c of [...commands].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     let name = base(c);
-    if (name.length > max || counts.get(name)! > 1) name = `${name.slice(0, max - 9)}_${shortHash(c.name)}`;
+    // A cut that ends on a separator drops it, so the suffix never makes a double underscore (`queues__c7b6d45d`).
+    const stem = (n: string, room: number) => n.slice(0, room).replace(/[_-]+$/, "");
+    if (name.length > max || counts.get(name)! > 1) name = `${stem(name, max - 9)}_${shortHash(c.name)}`;
     // Two hashes alike within one CLI: the later command in name order gets the next free suffix.
-    for (let i = 2; taken.has(name); i++) name = `${name.slice(0, max - String(i).length - 1)}_${i}`;
+    for (let i = 2; taken.has(name); i++) name = `${stem(name, max - String(i).length - 1)}_${i}`;
     taken.add(name);
     names.set(c, name);
   }
@@ -115,20 +117,58 @@ export interface Invocation {
 const invalid = (key: string, expected: string, value: unknown) =>
   new CliError("INVALID_VALUE", `Argument "${key}" expects ${expected} (got ${JSON.stringify(value)?.slice(0, 80)}).`, `Give "${key}" ${expected}; the tool's input schema lists every argument.`, { flag: key });
 
-function scalar(flag: Flag, value: unknown): string {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
-  throw invalid(flag.flag, `a ${flag.type === "array" ? flag.items ?? "string" : flag.type}`, value);
+/**
+ * The most bytes one argument's value may hold, and all of a call's arguments together. The kernel refuses a single
+ * argv string over 128 KiB and argv with the environment over its ARG_MAX (E2BIG): the server refuses well below both
+ * with a coded error instead. A request body has no such bound: it goes on stdin.
+ */
+export const MAX_ARGUMENT_BYTES = 64 * 1024;
+const MAX_ARGV_BYTES = 1024 * 1024;
+
+const A: Record<ValueType, string> = { string: "a string", integer: "an integer", number: "a number", boolean: "true or false", array: "an array", object: "a JSON value" };
+
+/** A scalar argument as the command line carries it, refused unless it is of the JSON type the tool's schema declares. */
+function typed(key: string, type: ValueType | undefined, value: unknown): string {
+  const ok =
+    type === "integer" ? typeof value === "number" && Number.isInteger(value)
+    : type === "number" ? typeof value === "number" && Number.isFinite(value)
+    : type === "boolean" ? typeof value === "boolean"
+    : typeof value === "string";
+  if (!ok) throw invalid(key, A[type === "integer" || type === "number" || type === "boolean" ? type : "string"], value);
+  return String(value);
+}
+
+/** yes, dry-run or all on a command they do not apply to: said plainly, not "did you mean" the very argument given. */
+function notApplicable(key: string, command: Command): CliError {
+  const why = key === "yes" ? "it is not destructive, so there is nothing to confirm" : key === "all" ? "it does not page" : "it only reads, so there is no write to preview";
+  return new CliError("UNKNOWN_FLAG", `Argument "${key}" does not apply to "${command.name}": ${why}.`, `Call it without "${key}"; the tool's input schema lists every argument.`, { flag: key });
+}
+
+function tooLong(key: string, bytes: number, command: Command, total = false): CliError {
+  const where = command.jsonInput ? `, or give the value inside "${bodyKey(command)}", which is not passed on the command line` : "";
+  return new CliError(
+    "INVALID_VALUE",
+    total ? `The arguments are too long to pass on a command line together (${bytes} bytes; at most ${MAX_ARGV_BYTES}).` : `Argument "${key}" is too long to pass on a command line (${bytes} bytes; at most ${MAX_ARGUMENT_BYTES}).`,
+    `Shorten ${total ? "the arguments" : `"${key}"`}${where}.`,
+    { flag: key, bytes, max_bytes: total ? MAX_ARGV_BYTES : MAX_ARGUMENT_BYTES },
+  );
 }
 
 /**
- * The argv (and stdin) the CLI runs for a tool call. Only the shape is checked here — a known argument of a JSON type
- * the command line can carry; types, enums, limits, required flags, guardrails and confirmation are the CLI's own
- * checks, made before any request, exactly as for a command typed in a shell.
+ * The argv (and stdin) the CLI runs for a tool call. Checked here: a known argument, of the JSON type its schema
+ * declares (a number is not quietly made a string, a string is not an array), short enough for a command line.
+ * Enums, limits, required flags, guardrails and confirmation are the CLI's own checks, made before any request,
+ * exactly as for a command typed in a shell.
  */
 export function invocationFor(command: Command, args: Record<string, unknown> | undefined): Invocation {
   const argv = [...command.path];
   let stdin: string | undefined;
   const body = command.jsonInput ? bodyKey(command) : undefined;
+  const push = (key: string, value: string) => {
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_ARGUMENT_BYTES) throw tooLong(key, bytes, command);
+    argv.push(`--${key}=${value}`);
+  };
   for (const [key, value] of Object.entries(args ?? {})) {
     if (value === undefined || value === null) continue;
     if (key === body) {
@@ -137,29 +177,33 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
       argv.push("--json-input");
       continue;
     }
-    if (key === "yes" || key === "dry-run" || key === "all") {
-      const applies = key === "yes" ? command.destructive : key === "all" ? !!command.pagination : command.permission !== "read";
-      if (!applies) throw unknownFlag(key, command.flags, command.name);
+    const applies = key === "yes" ? command.destructive : key === "all" ? !!command.pagination : key === "dry-run" ? command.permission !== "read" : undefined;
+    if (applies) {
       if (typeof value !== "boolean") throw invalid(key, "true or false", value);
       if (value) argv.push(`--${key}`);
       continue;
     }
+    // A command's own flag of that name is an ordinary flag (the schema offers it as one).
+    if (applies === false && !command.flags.some((f) => f.flag === key)) throw notApplicable(key, command);
     if (key === "fields" && command.output.shape !== "empty") {
-      const names = Array.isArray(value) ? value : [value];
-      if (!names.every((n) => typeof n === "string")) throw invalid(key, "an array of field names", value);
-      if (names.length) argv.push(`--fields=${names.join(",")}`);
+      if (!Array.isArray(value) || !value.every((n) => typeof n === "string")) throw invalid(key, "an array of field names", value);
+      if (value.length) push(key, value.join(","));
       continue;
     }
     if (key === "max-pages" && command.pagination) {
-      argv.push(`--max-pages=${scalar({ flag: key, type: "integer" } as Flag, value)}`);
+      push(key, typed(key, "integer", value));
       continue;
     }
     const flag = command.flags.find((f) => f.flag === key);
     if (!flag) throw unknownFlag(key, command.flags, command.name);
-    if (flag.type === "array") for (const item of Array.isArray(value) ? value : [value]) argv.push(`--${key}=${scalar(flag, item)}`);
-    else if (flag.type === "object") argv.push(`--${key}=${JSON.stringify(value)}`);
-    else argv.push(`--${key}=${scalar(flag, value)}`);
+    if (flag.type === "array") {
+      if (!Array.isArray(value)) throw invalid(key, `an array (each item of type ${flag.items ?? "string"})`, value);
+      for (const item of value) push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
+    } else if (flag.type === "object") push(key, JSON.stringify(value));
+    else push(key, typed(key, flag.type, value));
   }
+  const total = argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+  if (total > MAX_ARGV_BYTES) throw tooLong("arguments", total, command, true);
   return { argv, ...(stdin !== undefined ? { stdin } : {}) };
 }
 

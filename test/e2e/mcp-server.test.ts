@@ -3,6 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { execa } from "execa";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateTokens, MAX_TOOL_NAME, TOOL_NAME, toolsFor } from "../../src/runtime/mcp-tools.js";
@@ -112,6 +113,11 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": { nested: true } } }), "INVALID_VALUE");
     failed(await client.callTool({ name: "bookings_create", arguments: { "room-id": "rm_delta", date: "2026-12-11", start: "10:00", "duration-minutes": "long", attendees: 2, title: "x" } }), "INVALID_VALUE");
     failed(await client.callTool({ name: "rooms_list", arguments: { yes: true } }), "UNKNOWN_FLAG");
+    // A switch that does not apply says why, rather than "did you mean" the very argument given.
+    const readDry = await client.callTool({ name: "rooms_list", arguments: { "dry-run": true } });
+    failed(readDry, "UNKNOWN_FLAG");
+    expect(text(readDry).message).toMatch(/"dry-run" does not apply to "rooms list": it only reads/);
+    expect(text(readDry).suggestion).not.toMatch(/did you mean/i);
     failed(await client.callTool({ name: "rooms_get", arguments: { "room-id": "sk-live-0123456789abcdefghijklmnop" } }), "SECRET_IN_ARGUMENT");
     failed(await client.callTool({ name: "no_such_tool", arguments: {} }), "UNKNOWN_COMMAND");
     // A key pasted as an argument's name is refused and never echoed back.
@@ -128,12 +134,13 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(prompts.map((p) => p.name).sort()).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
     const prompt = await client.getPrompt({ name: "cancel-a-booking" });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain("# ");
-    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/No prompt/);
+    // Unknown names are the client's mistake: invalid params (-32602), and the specification's "resource not found".
+    await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/No prompt/) });
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["agent://rooms/brief", "agent://rooms/rules/workflow", "agent://rooms/skills/cancel-a-booking"]));
     const rule = await client.readResource({ uri: "agent://rooms/rules/workflow" });
     expect((rule.contents[0] as { text: string }).text).toContain("destructive commands need --yes");
-    await expect(client.readResource({ uri: "agent://rooms/../../etc/passwd" })).rejects.toThrow(/No resource/);
+    await expect(client.readResource({ uri: "agent://rooms/../../etc/passwd" })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/No resource/) });
   });
 
   it("above --max-tools, a dynamic toolset: search the groups, describe one command, call it", async () => {
@@ -152,10 +159,65 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect((listed.structuredContent as { result: unknown[] }).result).toHaveLength(6);
   });
 
-  it("a bad server argument ends it with a coded error and exit 2", async () => {
-    const run = await execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), ["--max-tools", "lots"], { reject: false, stdin: "ignore" });
-    expect(run.exitCode).toBe(2);
-    expect(JSON.parse(run.stderr)).toMatchObject({ code: "INVALID_VALUE" });
+  it("refuses an argument of the wrong JSON type, or too long for a command line, before running the CLI", async () => {
+    // --cli a recorder of the CLI's calls: what is refused here must never reach it.
+    const dir = tempDir("inter-mcp-cli-");
+    const log = join(dir, "calls.log");
+    const recorder = join(dir, "rooms-recorded");
+    writeFileSync(recorder, `#!/bin/sh\nprintf '%s\\n' "$1 $2" >> '${log}'\nexec '${join(prefix, "node_modules", ".bin", "rooms")}' "$@"\n`, { mode: 0o755 });
+    const client = await rooms(["--cli", recorder]);
+    const refused = async (name: string, args: Record<string, unknown>, flag: string) => {
+      const r = await client.callTool({ name, arguments: args });
+      failed(r, "INVALID_VALUE");
+      expect(text(r).details, JSON.stringify(r)).toMatchObject({ flag });
+      return text(r) as { message: string; suggestion: string };
+    };
+    // A number is not quietly made a string, nor a string an array, nor a fraction an integer.
+    expect((await refused("bookings_get", { "booking-id": 123 }, "booking-id")).message).toMatch(/"booking-id" expects a string/);
+    expect((await refused("bookings_list", { fields: "id" }, "fields")).message).toMatch(/"fields" expects an array/);
+    await refused("rooms_get", { "room-id": ["rm_cosmos"] }, "room-id");
+    await refused("bookings_create", { "room-id": "rm_delta", date: "2026-12-11", start: "10:00", "duration-minutes": 30, attendees: 2.5, title: "x" }, "attendees");
+    await refused("bookings_create", { "room-id": "rm_delta", date: "2026-12-11", start: "10:00", "duration-minutes": "30", attendees: 2, title: "x" }, "duration-minutes");
+    await refused("rooms_list", { "max-pages": "3" }, "max-pages");
+    // 200,000 characters is over the kernel's bound on one argument (E2BIG): a tool result with a code, not a protocol error.
+    const long = await refused("bookings_get", { "booking-id": "x".repeat(200_000) }, "booking-id");
+    expect(long.message).toMatch(/"booking-id" is too long to pass on a command line \(200000 bytes; at most 65536\)/);
+    expect(() => readFileSync(log, "utf8")).toThrow();
+    // What is of the right type runs, through the recorder.
+    const listed = await client.callTool({ name: "rooms_list", arguments: { fields: ["id"], "max-pages": 2 } });
+    expect(listed.isError, JSON.stringify(listed)).toBeFalsy();
+    expect((listed.structuredContent as { result: Array<Record<string, unknown>> }).result[0]).toEqual({ id: "rm_atlas" });
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["rooms list"]);
+  });
+
+  it("a bad server argument ends it with a coded error and exit 2; a CLI gone after the start is a coded tool result", async () => {
+    const mcp = join(prefix, "node_modules", ".bin", "rooms-mcp");
+    const start = async (args: string[], env: Record<string, string> = {}) => {
+      const run = await execa(mcp, args, { reject: false, stdin: "ignore", env });
+      expect(run.exitCode, run.stderr).toBe(2);
+      return JSON.parse(run.stderr) as { code: string; message: string; suggestion: string; details?: { flag?: string } };
+    };
+    expect(await start(["--max-tools", "lots"])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "max-tools" } });
+    expect(await start(["--cli", "/nonexistent/rooms"])).toMatchObject({ code: "INVALID_VALUE", message: expect.stringContaining("/nonexistent/rooms"), suggestion: expect.any(String), details: { flag: "cli" } });
+    expect(await start(["--cli", "no-such-program-anywhere"])).toMatchObject({ code: "INVALID_VALUE", message: expect.stringMatching(/no executable of that name on PATH/) });
+    const dir = tempDir("inter-mcp-cli-");
+    const plain = join(dir, "not-executable");
+    writeFileSync(plain, "#!/bin/sh\n", { mode: 0o644 });
+    expect(await start(["--cli", plain])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "cli" } });
+    expect(await start(["--cli", dir])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "cli" } });
+    expect(await start(["--cli"])).toMatchObject({ code: "INVALID_VALUE", message: "--cli needs a value." });
+    expect(await start(["--cli", "--max-tools", "3"])).toMatchObject({ code: "INVALID_VALUE", message: "--cli needs a value." });
+    const fromEnv = await start([], { AGENT_CLI_MCP_MAX_TOOLS: "abc" });
+    expect(fromEnv).toMatchObject({ code: "INVALID_VALUE", details: { flag: "AGENT_CLI_MCP_MAX_TOOLS" } });
+    expect(fromEnv.message).toMatch(/^AGENT_CLI_MCP_MAX_TOOLS must be an integer/);
+    // Accepted at the start, removed before the call: the spawn's failure comes back as an isError result.
+    const gone = join(dir, "rooms-gone");
+    writeFileSync(gone, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const client = await rooms(["--cli", gone]);
+    rmSync(gone);
+    const call = await client.callTool({ name: "rooms_list", arguments: {} });
+    failed(call, "INTERNAL_ERROR");
+    expect(text(call).message).toMatch(/The CLI could not be started \(rooms-gone\): ENOENT/);
   });
 });
 
@@ -172,11 +234,12 @@ describe("a ~3,000-operation public description (autotask.net) through MCP", () 
     expect(tools.length).toBeGreaterThan(2000);
     const names = tools.map((t) => t.tool.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const name of names) expect(name.length <= MAX_TOOL_NAME && TOOL_NAME.test(name), name).toBe(true);
+    for (const name of names) expect(name.length <= MAX_TOOL_NAME && TOOL_NAME.test(name) && !name.includes("__"), name).toBe(true);
     // Tight limits stay unique too (a client that prefixes the server's name leaves fewer characters).
     const tight = toolsFor(commands, 24).map((t) => t.tool.name);
     expect(new Set(tight).size).toBe(tight.length);
     expect(Math.max(...tight.map((n) => n.length))).toBeLessThanOrEqual(24);
+    expect(tight.filter((n) => n.includes("__"))).toEqual([]);
   });
 
   it("offers three tools instead of thousands; search, describe and call reach any command", async () => {

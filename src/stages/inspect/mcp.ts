@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileSchema } from "../../core/json-schema.js";
 import type { Facts } from "./probes.js";
-import { fill, type HelpCommand } from "./subjects.js";
+import { fillArguments, type HelpCommand } from "./subjects.js";
 
 /**
  * MCP certification (docs/inspection.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
@@ -48,13 +48,6 @@ export interface McpReport {
 }
 
 const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
-
-/** `--flag value` pairs as tool arguments; the CLI converts the strings as it converts argv. */
-function argumentsOf(argv: string[]): Record<string, string> {
-  const args: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i += 2) args[argv[i]!.replace(/^--/, "")] = argv[i + 1]!;
-  return args;
-}
 
 function executableOf(facts: Facts, bin: string): string | undefined {
   if (!facts.packageRoot) return undefined;
@@ -106,8 +99,8 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
       return { tool, command: command.name, ok: !result.isError && structured?.ok === true, ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}) };
     };
     const { list, destructive } = facts.subjects.chosen;
-    const readCall = facts.apiUnavailable ? { skipped: facts.apiUnavailable } : list ? await call(list.command, argumentsOf(fill(list.command))) : { skipped: "no read command without required flags" };
-    const refused = destructive ? await call(destructive.command, argumentsOf(fill(destructive.command))) : { skipped: "no destructive command" };
+    const readCall = facts.apiUnavailable ? { skipped: facts.apiUnavailable } : list ? await call(list.command, fillArguments(list.command)) : { skipped: "no read command without required flags" };
+    const refused = destructive ? await call(destructive.command, fillArguments(destructive.command)) : { skipped: "no destructive command" };
     const destructiveRefused = "command" in refused ? { ...refused, ok: refused.code === "CONFIRMATION_REQUIRED" } : refused;
     const report: McpReport = {
       served: true,

@@ -121,6 +121,8 @@ function bodyValue(p: HelpParameter): unknown {
 }
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
+/** The required flags as MCP tool arguments: each sample of the JSON type the tool's schema declares for it. */
+export const fillArguments = (c: HelpCommand): Record<string, unknown> => Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
 const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
 /** Every required flag (but `except`) can be given a valid value. */
 const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));

@@ -80,35 +80,16 @@ await build({
   logLevel: "warning",
 });
 
-// The runtime every generated CLI ships: one dependency-free module that emit copies into the package. CommonJS,
-// because agents call generated CLIs hundreds of times and Node starts a CommonJS entry without its ES module loader.
-await build({
-  entryPoints: { runtime: "src/runtime/main.ts" },
-  outdir: "lib",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  logLevel: "warning",
-});
+// What ships inside every generated CLI: CommonJS, because agents call generated CLIs hundreds of times and Node
+// starts a CommonJS entry without its ES module loader.
+const shipped = { outdir: "lib", outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", legalComments: "none", logLevel: "warning" };
 
-// The MCP server every generated CLI ships beside its runtime (src/runtime/mcp-server.ts), with the MCP SDK bundled in:
-// a candidate installs with no network. Its own file, so a command-line call never loads it.
-const mcp = await build({
-  entryPoints: { mcp: "src/runtime/mcp-server.ts" },
-  outdir: "lib",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  minifyWhitespace: true,
-  metafile: true,
-  logLevel: "warning",
-});
+// The runtime: one dependency-free module that emit copies into the package.
+await build({ ...shipped, entryPoints: { runtime: "src/runtime/main.ts" } });
+
+// The MCP server beside it (src/runtime/mcp-server.ts), with the MCP SDK bundled in: a candidate installs with no
+// network. Its own file, so a command-line call never loads it.
+const mcp = await build({ ...shipped, entryPoints: { mcp: "src/runtime/mcp-server.ts" }, minifyWhitespace: true, metafile: true });
 // The bundled packages' licences travel with their code, at the end of the file.
 const bundled = [...new Set(Object.keys(mcp.metafile.inputs).map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter(Boolean))].sort();
 const notices = bundled.map((dir) => {

@@ -70,3 +70,19 @@ export async function evaluationFolder(project: string, options: { repetitions?:
   writeFileSync(join(dir, "eval-plan.json"), JSON.stringify(plan, null, 2));
   return { dir, url: api.url, stop: api.stop };
 }
+
+/** The built project's package tree with `change` applied, packed as npm would: a candidate broken on purpose. */
+export async function changedCandidate(project: string, change: (pkg: string) => void): Promise<string> {
+  const dir = tempDir("inter-changed-");
+  cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
+  change(join(dir, "package"));
+  await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
+  return join(dir, "cli.tgz");
+}
+
+/** Replaces text in a file, failing loudly when the text is not there (the change would test nothing). */
+export function patchFile(file: string, from: string, to: string): void {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
+  writeFileSync(file, text.split(from).join(to));
+}

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, statuses, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, exampleProject } from "./example-api.js";
+import { API_KEY, changedCandidate, exampleProject, patchFile } from "./example-api.js";
 
 const validate = schemaValidator("receipt.schema.json");
 let project: string;
@@ -19,20 +19,7 @@ beforeAll(async () => {
 
 const failing = (r: any) => r.rules.filter((x: any) => x.status === "fail").map((x: any) => x.id).sort();
 
-/** Copies the example's package tree, lets `change` break it, and packs it the way npm would. */
-async function brokenCandidate(change: (pkg: string) => void): Promise<string> {
-  const dir = tempDir("inter-broken-");
-  cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
-  change(join(dir, "package"));
-  await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
-  return join(dir, "cli.tgz");
-}
 
-const patch = (file: string, from: string, to: string) => {
-  const text = readFileSync(file, "utf8");
-  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
-  writeFileSync(file, text.split(from).join(to));
-};
 
 describe("inspect: the example candidate", () => {
   it("certifies Agent-Native with zero failing rules, every rule judged with evidence, API probes against the started service", () => {
@@ -87,7 +74,7 @@ describe("inspect: the example candidate", () => {
 
 describe("inspect: deliberately broken candidates fail exactly the rules they break", () => {
   it("errors written to stdout break the error-channel rules and certification", async () => {
-    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "lib/runtime.cjs"), "process.stderr.write(`${JSON.stringify({ error: true", "process.stdout.write(`${JSON.stringify({ error: true"));
+    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/runtime.cjs"), "process.stderr.write(`${JSON.stringify({ error: true", "process.stdout.write(`${JSON.stringify({ error: true"));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     const r = result.json.data;
     // Every rule that needs the structured error on stderr; nothing about discovery, output or Skills.
@@ -99,14 +86,14 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a CLI that waits for input on a bare call breaks E7 and C6 only", async () => {
-    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "rooms.cjs"), 'const { run } = require("./lib/runtime.cjs");', 'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
+    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "rooms.cjs"), 'const { run } = require("./lib/runtime.cjs");', 'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(failing(result.json.data)).toEqual(["C6", "E7"]);
     expect(result.json.data.certification.level).toBe("none");
   });
 
   it("a CLI that exits 0 on failure breaks the exit-code rules", async () => {
-    const tgz = await brokenCandidate((pkg) => patch(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"));
+    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     // Every rule that expects a refusal's non-zero exit; the errors themselves are still well-formed.
     expect(failing(r)).toEqual(["F6", "G1", "G2", "G3", "G6", "G8", "G9", "I2", "I4", "I5", "I9", "S1", "S4", "S7", "X3", "X4", "X7", "X8"]);
@@ -114,12 +101,12 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a runtime that takes a bare id_rsa, runs a command given --version, writes on issue --dry-run and takes unknown flags on builtins fails G1, G3, N6 and S3", async () => {
-    const tgz = await brokenCandidate((pkg) => {
+    const tgz = await changedCandidate(project, (pkg) => {
       const runtime = join(pkg, "lib/runtime.cjs");
-      patch(runtime, "return SENSITIVE_NAME.test(value.trim()) || ", "return false && SENSITIVE_NAME.test(value.trim()) || ");
-      patch(runtime, "if (versionRequested(argv)) {", "if (versionRequested(argv) && argv[0] === \"--version\") {");
-      patch(runtime, "if (dryRun) return preview(issue, ", "if (false) return preview(issue, ");
-      patch(runtime, "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);", "const guess = findCommand(cli, leading);");
+      patchFile(runtime, "return SENSITIVE_NAME.test(value.trim()) || ", "return false && SENSITIVE_NAME.test(value.trim()) || ");
+      patchFile(runtime, "if (versionRequested(argv)) {", "if (versionRequested(argv) && argv[0] === \"--version\") {");
+      patchFile(runtime, "if (dryRun) return preview(issue, ", "if (false) return preview(issue, ");
+      patchFile(runtime, "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);", "const guess = findCommand(cli, leading);");
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["G1", "G3", "N6", "S3"]);
@@ -131,7 +118,7 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a Skill whose name differs from its folder fails D18 and its Skill validation", async () => {
-    const tgz = await brokenCandidate((pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
+    const tgz = await changedCandidate(project, (pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["D18"]);
     expect(r.certification).toEqual({ level: "Agent-Ready", blocking: ["D18"] });

@@ -1,10 +1,9 @@
-import { execa } from "execa";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inter, read, tempDir } from "../helpers.js";
+import { inter, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+import { API_KEY, changedCandidate, exampleProject, patchFile, startExampleApi } from "./example-api.js";
 import { bigPackage } from "./mcp-big.js";
 
 const validate = schemaValidator("receipt.schema.json");
@@ -19,20 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.stop());
 
-/** The example's package tree with `change` applied, packed as npm would. */
-async function changedCandidate(change: (pkg: string) => void): Promise<string> {
-  const dir = tempDir("inter-mcp-broken-");
-  cpSync(join(project, "dist/package"), join(dir, "package"), { recursive: true });
-  change(join(dir, "package"));
-  await execa("tar", ["-czf", join(dir, "cli.tgz"), "-C", dir, "package"]);
-  return join(dir, "cli.tgz");
-}
 
-const patch = (file: string, from: string, to: string) => {
-  const text = readFileSync(file, "utf8");
-  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
-  writeFileSync(file, text.split(from).join(to));
-};
 
 describe("inter inspect certifies the candidate's MCP server", () => {
   it("starts rooms-mcp like a client: names, schemas, tokens, a read call, a refused destructive call, client profiles", async () => {
@@ -69,7 +55,7 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a server that confirms destructive calls by itself fails the refusal check", async () => {
-    const tgz = await changedCandidate((pkg) => patch(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'));
+    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'));
     const receipt = (await inter(project, ["inspect", tgz, "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY })).json.data;
     expect(receipt.mcp.destructiveRefused.ok).toBe(false);
     expect(receipt.mcp.destructiveRefused.code).not.toBe("CONFIRMATION_REQUIRED");
@@ -79,7 +65,7 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a server that prints garbage and exits is reported, and inspection still finishes", async () => {
-    const tgz = await changedCandidate((pkg) => writeFileSync(join(pkg, "lib/mcp.cjs"), 'exports.serve = async () => { process.stdout.write("hello, not JSON-RPC\\n"); return 3; };\n'));
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/mcp.cjs"), 'exports.serve = async () => { process.stdout.write("hello, not JSON-RPC\\n"); return 3; };\n'));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(result.exitCode).toBe(0);
     expect(result.json.data.mcp).toMatchObject({ served: false, reason: expect.stringContaining("MCP server failed") });
@@ -87,7 +73,7 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a package without an MCP executable says so", async () => {
-    const tgz = await changedCandidate((pkg) => patch(join(pkg, "package.json"), '"rooms-mcp": "rooms-mcp.cjs"', '"rooms-other": "rooms-mcp.cjs"'));
+    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "package.json"), '"rooms-mcp": "rooms-mcp.cjs"', '"rooms-other": "rooms-mcp.cjs"'));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(result.json.data.mcp).toEqual({ served: false, reason: "the package has no rooms-mcp executable" });
   });

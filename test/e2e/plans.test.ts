@@ -185,15 +185,15 @@ describe("inter eval validate", () => {
     // They resolve from the files' folders, in this checkout as in any other of the same project.
     expect(JSON.parse(readFileSync(resolve(real, "evals/triggers", plan.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
     expect(JSON.parse(readFileSync(resolve(dirname(join(real, "evals/triggers/trigger-queries/x.json")), set.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
-    // Outside any project (no package.json above), or in one that does not install intermesh, the schema's $id.
+    // Where nothing above installs intermesh, the schema this inter ships (it validates here; an install makes it portable).
     const loose = tempDirWith(join(project, "dist/cli.tgz"));
     const bare = tempDir("inter-schema-ref-");
     writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "no-intermesh-here" }));
     mkdirSync(join(bare, "evals"));
     for (const dir of [loose, join(bare, "evals")]) {
       expect((await inter(dir, ["eval", "new", ".", "--candidate", join(project, "dist/cli.tgz")])).exitCode).toBe(0);
-      expect(JSON.parse(read(dir, "eval-plan.json")).$schema).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
-      expect(JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json")).$schema).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
+      expect(JSON.parse(readFileSync(resolve(dir, JSON.parse(read(dir, "eval-plan.json")).$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
+      expect(JSON.parse(readFileSync(resolve(dir, "trigger-queries", JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json")).$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
     }
   });
 

@@ -75,7 +75,7 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
   it("recall, precision and the confusion matrix are right; a broken run is a harness error; the gate names the Skill", async () => {
     const dir = tempDir(`inter-triggers-${preset}-`);
     for (const f of ["cli.tgz", "trigger-queries.json"]) copyFileSync(join(folder, f), join(dir, f));
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent", preset, "--runs", "2", "--min-recall", "0.5", "--json"], agentEnv(userHome(model.url), model.url));
+    const run = await inter(dir, ["eval", "triggers", ".", "--agent", preset, "--runs", "2", "--attempts-concurrency", "3", "--min-recall", "0.5", "--json"], agentEnv(userHome(model.url), model.url));
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("TRIGGERS_FAILED");
     expect(run.json.error.message).toContain(`${REPORT}: recall 0.00 < 0.5`);

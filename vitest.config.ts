@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { SLOW_E2E } from "./vitest.slow.config.js";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // The 20,000-operation and whole-corpus cases: `npm run test:slow` (CI runs both).
-    exclude: ["test/slow/**", "node_modules/**"],
+    // `npm run test:slow` (CI runs both): the 20,000-operation and whole-corpus cases, and the files that drive the real
+    // agent programs (Claude Code, Codex, opencode) and hostile agents through sealed attempts (SLOW_E2E).
+    exclude: ["test/slow/**", ...SLOW_E2E, "node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,9 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-// `npm run test:slow`: the 20,000-operation document and the whole-corpus design cases, kept out of `npm test`.
+/**
+ * End-to-end files that spend most of their time in real agent programs and sealed attempts: each about a minute of
+ * subprocesses, together what took `npm test` past four minutes on two cores (5 min 29 s with them).
+ */
+export const SLOW_E2E = ["test/e2e/agents.test.ts", "test/e2e/sealed.test.ts", "test/e2e/triggers.test.ts", "test/e2e/mcp-eval.test.ts"];
+
+// `npm run test:slow`: the 20,000-operation document, the whole-corpus design cases and SLOW_E2E, kept out of `npm test`.
 export default defineConfig({
   test: {
-    include: ["test/slow/**/*.test.ts"],
+    include: ["test/slow/**/*.test.ts", ...SLOW_E2E],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 300_000,
     hookTimeout: 300_000,

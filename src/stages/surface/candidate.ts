@@ -1,7 +1,7 @@
 /**
  * Reads a candidate for `inter diff`: a cli.tgz (read in memory after stages/inspect/tarball.ts has refused unsafe entries;
  * nothing is unpacked), an unpacked package folder (the one holding manifest.json, or its parent holding package/),
- * or a project folder, which means its built dist/cli.tgz.
+ * or a project folder once `inter diff` has found the cli.tgz its config builds (src/cli/candidate.ts: the one lookup).
  */
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -79,10 +79,9 @@ function locateCandidate(path: string, label = path): { kind: "tarball" | "folde
   if (statSync(path).isFile()) return { kind: "tarball", path };
   if (existsSync(join(path, "manifest.json"))) return { kind: "folder", path };
   if (existsSync(join(path, "package", "manifest.json"))) return { kind: "folder", path: join(path, "package") };
-  // The command resolves a project's configured outDir first (cli/commands/diff.ts); dist/ is the default.
+  // A project folder reaches here only when the command's lookup (its configured outDir) found nothing built; guessing
+  // dist/ could pick a stale candidate of another layout.
   if (CONFIG_NAMES.some((f) => existsSync(join(path, f)))) {
-    const tgz = join(path, "dist", "cli.tgz");
-    if (existsSync(tgz)) return { kind: "tarball", path: tgz };
     throw new InterError("INPUT_NOT_FOUND", `${label} is a project folder without a built candidate.`, "Run `inter build` there first, or name its cli.tgz.", { candidate: label });
   }
   throw new InterError("CANDIDATE_INVALID", `${label} is neither a cli.tgz, a package folder (manifest.json) nor a project folder (intermesh.config.ts).`, "Name a cli.tgz that `inter build` made, or the folder it was unpacked to.", { candidate: label });

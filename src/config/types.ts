@@ -36,10 +36,29 @@ export interface ApiConfig {
    */
   baseUrl?: string;
   /**
-   * Name (UPPER_SNAKE) of the environment variable holding the credential — never the credential itself.
-   * @default `<BINARY>_API_KEY`
+   * Name (UPPER_SNAKE) of the environment variable holding the credential when the API declares one scheme — never
+   * the credential itself. For an OAuth 2 scheme it names the access-token variable.
+   * @default `<BINARY>_API_KEY` (apiKey and token schemes), `<BINARY>_ACCESS_TOKEN` (OAuth 2)
    */
   credentialEnv?: string;
+  /**
+   * The environment variables each security scheme of the document reads, by scheme name: a name (UPPER_SNAKE) for a
+   * scheme of one value (apiKey, HTTP Bearer), or one per role — `value`; `username`, `password` (HTTP Basic);
+   * `accessToken`, `clientId`, `clientSecret`, `refreshToken` (OAuth 2, OpenID Connect). Never a value.
+   * @default `<BINARY>_<SCHEME>[_<ROLE>]` (docs/generated-cli.md, "Credentials")
+   */
+  credentials?: Record<string, string | CredentialNames>;
+}
+
+/** The roles of a scheme's variables (docs/generated-cli.md, "Credentials"). */
+export interface CredentialNames {
+  value?: string;
+  username?: string;
+  password?: string;
+  accessToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  refreshToken?: string;
 }
 
 export interface ServiceConfig {

@@ -9,6 +9,16 @@ const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 const nonEmpty = t.cascade(t.isString(), [t.hasMinLength(1)]);
 const isGlobs = t.isOneOf([nonEmpty, t.cascade(t.isArray(nonEmpty), [t.hasMinLength(1)])]);
+const envName = t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]);
+const isCredentialNames = t.isObject({
+  value: t.isOptional(envName),
+  username: t.isOptional(envName),
+  password: t.isOptional(envName),
+  accessToken: t.isOptional(envName),
+  clientId: t.isOptional(envName),
+  clientSecret: t.isOptional(envName),
+  refreshToken: t.isOptional(envName),
+});
 const isArgv = t.cascade(t.isArray(t.isString()), [t.hasMinLength(1)]);
 
 const isService = t.isObject({
@@ -39,6 +49,7 @@ const isConfig = t.isObject({
     t.isObject({
       baseUrl: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
       credentialEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
+      credentials: t.isOptional(t.isRecord(t.isOneOf([envName, isCredentialNames], { exclusive: false }))),
     }),
   ),
   targets: t.isOptional(
@@ -111,6 +122,7 @@ const FIXES: Record<string, string> = {
   "inputs.openapi": 'Point inputs.openapi at the OpenAPI document, e.g. "inputs/openapi.yaml" (a path or glob).',
   "inputs.context": 'Point inputs.context at the product brief, e.g. "inputs/context.md", or remove the field.',
   "api.baseUrl": 'Use an absolute http(s) URL such as "http://127.0.0.1:4010".',
+  "api.credentials": 'Map a security scheme of the document to its variable, e.g. credentials: { api_token: "TRELLO_TOKEN" }, or to one per role: { oauth: { clientId: "ACME_CLIENT_ID", clientSecret: "ACME_CLIENT_SECRET" } } (roles: value, username, password, accessToken, clientId, clientSecret, refreshToken).',
   "api.credentialEnv": 'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
   "targets.eval.agent": 'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
   "targets.eval.gate.minPassRate": "Use a pass rate between 0 and 1, e.g. 0.8 for four attempts in five.",
@@ -130,7 +142,7 @@ function fixFor(path: string, reason: string): string {
   if (reason.startsWith("Extraneous property")) {
     return `Remove the unknown field "${path}" or correct its spelling; docs/config.md lists every field.`;
   }
-  const generic = path.replace(/^tasks\.[^.]+/, "tasks.*").replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
+  const generic = path.replace(/^tasks\.[^.]+/, "tasks.*").replace(/^api\.credentials\..*/, "api.credentials").replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
   for (let p = generic; ; p = p.slice(0, Math.max(0, p.lastIndexOf(".")))) {
     const fix = FIXES[p];
     if (fix) return fix;

@@ -4,7 +4,7 @@ import type { InterConfig } from "../config/types.js";
 import { servicesKey } from "../config/secret-keys.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import type { BundleData } from "./bundle.js";
-import { credentialEnv } from "../config/credential.js";
+import { credentialEnvNames } from "../config/credential.js";
 import { outDir } from "./design.js";
 import { writeJson } from "./io.js";
 import { writeFileAtomic } from "../core/atomic.js";
@@ -47,7 +47,7 @@ function readSavedProbes(file: string): SavedProbes | undefined {
 export function inspectTask(config: InterConfig): TaskSpec {
   const receiptFile = `${outDir(config)}/receipt.json`;
   const services = config.targets?.eval?.services ?? {};
-  const credential = credentialEnv(config);
+  const credentials = credentialEnvNames(config);
   return {
     id: "inspect",
     kind: "builtin",
@@ -59,8 +59,8 @@ export function inspectTask(config: InterConfig): TaskSpec {
     // The service's own files (its script, named in its command) are inputs: a changed server is probed again.
     inputs: serviceFiles(services),
     outputs: [receiptFile],
-    // Whether the credential is present decides which probes can run (its value is hashed, never stored).
-    env: [credential],
+    // Whether the credentials are present decides which probes can run (their values are hashed, never stored).
+    env: credentials,
     async run(ctx) {
       const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([import("../stages/inspect/inspect.js"), import("../stages/services/services.js")]);
       const probesFile = join(ctx.root, PROBES_FILE);

@@ -1,17 +1,19 @@
+import { alternativeNeeds, isBasic } from "./credentials.js";
 import type { AuthScheme, Command, Manifest } from "./manifest.js";
 
 /**
- * Credentials as the API takes them. The CLI holds one credential (its environment variable) and sends it the way the
- * command's security scheme says: an apiKey in its header, query parameter or cookie; HTTP Bearer (also an OAuth 2 or
- * OpenID Connect access token); HTTP Basic (the value is `<user>:<password>`, base64-encoded by the CLI); another
- * token-style HTTP scheme as `Authorization: <scheme> <value>`.
+ * Credentials as the API takes them, in words and on the wire: each scheme reads its own environment variables
+ * (credentials.ts) and is sent the way it says — an apiKey in its header, query parameter or cookie; HTTP Bearer (also
+ * an OAuth 2 or OpenID Connect access token); HTTP Basic (user and password, base64-encoded by the CLI); another
+ * token-style HTTP scheme as `Authorization: <scheme> <value>`. This file is the one source of what help, --describe,
+ * the rules, the Skills, `auth status` and the MCP server say about them.
  */
 
 /** HTTP schemes that need a challenge-response exchange or a key pair: one static value cannot answer them. */
 const INTERACTIVE_HTTP = new Set(["digest", "negotiate", "ntlm", "hoba", "mutual", "scram-sha-1", "scram-sha-256", "vapid", "concealed", "privatetoken"]);
 
-/** Whether the CLI can send a scheme with its one credential; 0 is best (the value is the credential itself). */
-export function sendRank(scheme: AuthScheme | undefined): number | undefined {
+/** Whether the CLI can send a scheme at all; 0 is simplest (the value is the credential itself). */
+export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "name"> | undefined): number | undefined {
   if (!scheme) return undefined;
   if (scheme.type === "apiKey") return scheme.name && ["header", "query", "cookie"].includes(scheme.in ?? "") ? 0 : undefined;
   if (scheme.type === "http") {
@@ -24,65 +26,75 @@ export function sendRank(scheme: AuthScheme | undefined): number | undefined {
   return undefined;
 }
 
-/** Where the credential goes for a scheme: a header (name and full value), a query parameter or a cookie. */
+/** Where a credential goes for a scheme: a header (name and full value), a query parameter or a cookie. */
 export function placement(scheme: AuthScheme, credential: string): { header: string; value: string } | { query: string } | { cookie: string } {
   if (scheme.type === "apiKey" && scheme.in === "query") return { query: scheme.name! };
   if (scheme.type === "apiKey" && scheme.in === "cookie") return { cookie: scheme.name! };
   if (scheme.type === "apiKey") return { header: scheme.name!.toLowerCase(), value: credential };
   const s = scheme.type === "http" ? (scheme.scheme ?? "bearer").toLowerCase() : "bearer";
-  // RFC 7617: user-id ":" password. A value without a colon is a user with an empty password (Stripe's `sk_…:`).
+  // RFC 7617: user-id ":" password (credentials.ts joins them; an empty password is allowed).
   if (s === "basic") return { header: "authorization", value: `Basic ${Buffer.from(credential.includes(":") ? credential : `${credential}:`).toString("base64")}` };
   if (s === "bearer") return { header: "authorization", value: `Bearer ${credential}` };
   return { header: "authorization", value: `${scheme.scheme} ${credential}` };
 }
 
-/** A Basic scheme named after its two parts (Twilio's `accountSid_authToken`) says what user and password are. */
-function namedParts(name: string): [string, string] | undefined {
-  const parts = /^([A-Za-z][A-Za-z0-9]*)[_:]([A-Za-z][A-Za-z0-9]*)$/.exec(name);
-  const generic = /^(basic|http|https|auth|authentication|authorization|security|scheme|default|credentials?|api|apikey|key|token|bearer)$/i;
-  return parts && !generic.test(parts[1]!) && !generic.test(parts[2]!) ? [parts[1]!, parts[2]!] : undefined;
-}
-
 /**
- * One sentence on how the credential in `env` is sent for a scheme and what value it takes — never the value itself;
- * the scheme's own description (plain text) follows.
+ * One sentence on how a scheme's variables are sent and what values they take — never a value; the scheme's own
+ * description (plain text) follows.
  */
-export function credentialHow(env: string, name: string, scheme: AuthScheme): string {
+export function credentialHow(name: string, scheme: AuthScheme): string {
+  const env = scheme.env;
   let how: string;
   if (scheme.type === "apiKey") {
-    how = scheme.in === "query" ? `${env} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)` : scheme.in === "cookie" ? `${env} is sent as the cookie ${scheme.name} (Cookie: ${scheme.name}=<value>)` : `${env} is sent as the ${scheme.name} header (${scheme.name}: <value>)`;
+    how = scheme.in === "query" ? `${env.value} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)` : scheme.in === "cookie" ? `${env.value} is sent as the cookie ${scheme.name} (Cookie: ${scheme.name}=<value>)` : `${env.value} is sent as the ${scheme.name} header (${scheme.name}: <value>)`;
   } else if (scheme.type === "oauth2" || scheme.type === "openIdConnect") {
-    how = `${env} holds an ${scheme.type === "oauth2" ? "OAuth 2" : "OpenID Connect"} access token (obtained outside this CLI), sent as "Authorization: Bearer <token>"`;
-  } else if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic") {
-    const parts = namedParts(name);
-    how = `${env} is sent as HTTP Basic: set it to <user>:<password> (the two joined by a colon${parts ? `; for ${name}, <${parts[0]}>:<${parts[1]}>` : ""}); the CLI base64-encodes it into "Authorization: Basic <base64>" (a value without a colon is the user with an empty password)`;
+    const kind = scheme.type === "oauth2" ? "OAuth 2" : "OpenID Connect";
+    const ways = [
+      env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl) ? `${env.clientId} and ${env.clientSecret} (the client credentials grant${scheme.tokenUrl ? ` at ${scheme.tokenUrl}` : ""})` : undefined,
+      env.refreshToken && (scheme.refreshUrl || scheme.openIdConnectUrl) ? `${env.refreshToken} (exchanged${scheme.refreshUrl ? ` at ${scheme.refreshUrl}` : ""}${env.clientId ? `, with ${env.clientId} and, for a confidential client, ${env.clientSecret}` : ""})` : undefined,
+    ].filter(Boolean);
+    how = `${name} (${kind}) is sent as "Authorization: Bearer <token>": the token is ${env.accessToken} as given${ways.length ? `, or one the CLI obtains itself from ${ways.join(", or from ")}, renewed when it expires (tokens obtained are cached under the user's cache folder, mode 0600)` : ""}`;
+  } else if (isBasic(scheme)) {
+    how = `${env.username} and ${env.password} are sent as HTTP Basic ("Authorization: Basic <base64 of user:password>"; an unset password is empty)`;
   } else if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "bearer") {
-    how = `${env} is sent as "Authorization: Bearer <value>"${scheme.bearerFormat ? ` (a ${scheme.bearerFormat})` : ""}`;
+    how = `${env.value} is sent as "Authorization: Bearer <value>"${scheme.bearerFormat ? ` (a ${scheme.bearerFormat})` : ""}`;
   } else if (scheme.type === "http") {
-    how = `${env} is sent as "Authorization: ${scheme.scheme} <value>"`;
+    how = `${env.value} is sent as "Authorization: ${scheme.scheme} <value>"`;
   } else {
-    how = `${name} (${scheme.type}) cannot be sent from ${env}`;
+    how = `${name} (${scheme.type}) cannot be sent`;
   }
   return `${how}.${scheme.description ? ` The API says: ${scheme.description}` : ""}`;
 }
 
-/** How each scheme the CLI's commands send takes the credential (root help, --describe). */
-export function credentialsHow(manifest: Manifest): string[] {
-  return Object.entries(manifest.auth.schemes).map(([name, scheme]) => credentialHow(manifest.auth.env, name, scheme));
+/** How each scheme the CLI's commands send takes its credential (root help, --describe, the rules, README). */
+export function credentialsHow(manifest: Pick<Manifest, "auth">): string[] {
+  return Object.entries(manifest.auth.schemes).map(([name, scheme]) => credentialHow(name, scheme));
 }
 
-/**
- * What a command's help says about its credential where the help's `auth.sent` does not already say it all (several
- * schemes, or an optional credential); undefined otherwise.
- */
-export function commandCredentialNote(manifest: Manifest, command: Command): string | undefined {
-  return Object.keys(manifest.auth.schemes).length > 1 || command.authOptional ? commandCredential(manifest, command) : undefined;
+/** Every variable name the CLI reads for credentials, sorted. */
+export function credentialVariables(manifest: Pick<Manifest, "auth">): string[] {
+  return [...new Set(Object.values(manifest.auth.schemes).flatMap((s) => Object.values(s.env).filter((v): v is string => !!v)))].sort();
 }
 
-/** How a command's credential is sent; undefined when it sends none. */
-export function commandCredential(manifest: Manifest, command: Command): string | undefined {
-  const name = command.auth[0];
-  const scheme = name === undefined ? undefined : manifest.auth.schemes[name];
-  if (!name || !scheme) return undefined;
-  return `${command.authOptional ? `Optional (the API also answers without it): ` : ""}${credentialHow(manifest.auth.env, name, scheme)}`;
+/** What a command needs, in one sentence: each alternative's variables; undefined when it sends none. */
+export function commandCredential(manifest: Pick<Manifest, "auth">, command: Pick<Command, "auth" | "authOptional">): string | undefined {
+  if (!command.auth.length) return undefined;
+  const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
+  const needs = alternatives.length === 1 ? `Needs ${alternatives[0]}` : `Needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")} — the first that is set is used`;
+  return `${command.authOptional ? "Optional (the API also answers without it): " : ""}${needs}.`;
+}
+
+/** A command's security as --describe and the MCP tools declare it: each alternative's schemes and variables. */
+export function commandAuth(manifest: Manifest, command: Command) {
+  return {
+    required: command.auth.length > 0 && !command.authOptional,
+    alternatives: command.auth.map((r) => Object.keys(r).map((name) => ({ scheme: name, variables: Object.values(manifest.auth.schemes[name]?.env ?? {}).filter(Boolean), ...(r[name]!.length ? { scopes: r[name] } : {}) }))),
+  };
+}
+
+/** The rule every response carries about credentials (workflow, R1): where they come from, and where to look. */
+export function credentialRule(manifest: Pick<Manifest, "auth" | "product">): string {
+  const names = credentialVariables(manifest);
+  if (!names.length) return "This CLI sends no credentials.";
+  return `Credentials come only from the environment (${names.join(", ")}), never from arguments; \`${manifest.product.binary} auth status\` says which are set and what each command needs.`;
 }

@@ -1,5 +1,5 @@
 /**
- * The commands every generated CLI has beside the API's: `skills` and `issue create|list|show|update`. They are
+ * The commands every generated CLI has beside the API's: `skills`, `auth status` and `issue create|list|show|update`. They are
  * declared the way API commands are — typed flags, required or not, enums — so one parser refuses an unknown or
  * mistyped flag on them (G1, I5), and help describes each in full (D2, D4–D7).
  */
@@ -8,6 +8,10 @@ import type { Command, Flag, Manifest } from "./manifest.js";
 const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
 export const ISSUE_STATUSES = ["open", "in-progress", "resolved", "closed"];
 export const ISSUE_ACTIONS = ["create", "list", "show", "update"];
+export const AUTH_ACTIONS = ["status"];
+/** The name of every built-in command; the first words of which a designer may not give an API command. */
+export const BUILTIN_NAMES: readonly string[] = ["skills", ...AUTH_ACTIONS.map((a) => `auth ${a}`), ...ISSUE_ACTIONS.map((a) => `issue ${a}`)];
+export const BUILTIN_WORDS: readonly string[] = ["skills", "auth", "issue"];
 
 export interface Builtin extends Command {
   usage: string;
@@ -52,6 +56,7 @@ export function builtins(manifest: Manifest): Builtin[] {
     ], { writes: true }),
     builtin(["issue", "list"], "List recorded issues, filtered by type and status", `${b} issue list [--type <type>] [--status <status>]`, "read", "array", [type(false), status(false)]),
     builtin(["issue", "show"], "Show one recorded issue", `${b} issue show --id <id>`, "read", "object", [id], { argument: "id" }),
+    builtin(["auth", "status"], "Say which credential variables are set, which of each command's alternatives would be used, and when cached OAuth tokens expire; never prints a value", `${b} auth status [--command <name>]`, "read", "object", [flag("command", "string", false, 'A command (e.g. "rooms list"): which of its alternatives would be used and what is missing; also accepted as the bare argument')], { argument: "command" }),
     builtin(["issue", "update"], "Move an issue to another status; --dry-run shows the change without writing it", `${b} issue update --id <id> --status <${ISSUE_STATUSES.join("|")}>`, "write", "object", [id, status(true)], { argument: "id", writes: true }),
   ];
 }
@@ -59,8 +64,8 @@ export function builtins(manifest: Manifest): Builtin[] {
 /** The built-in command that leading words name (`skills …`, `issue create`), if any. */
 export function findBuiltin(manifest: Manifest, words: string[]): Builtin | undefined {
   if (words[0] === "skills") return builtins(manifest)[0];
-  if (words[0] === "issue" && words[1]) return builtins(manifest).find((c) => c.path[1] === words[1]);
+  if ((words[0] === "issue" || words[0] === "auth") && words[1]) return builtins(manifest).find((c) => c.path[0] === words[0] && c.path[1] === words[1]);
   return undefined;
 }
 
-export const isBuiltinWord = (word: string | undefined) => word === "skills" || word === "issue";
+export const isBuiltinWord = (word: string | undefined) => word !== undefined && BUILTIN_WORDS.includes(word);

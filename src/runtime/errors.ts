@@ -17,6 +17,7 @@ export const EXIT: Record<string, number> = {
   GUARDRAIL_ERROR: 2,
   CREDENTIAL_MISSING: 10,
   AUTH_FAILED: 10,
+  AUTH_EXPIRED: 10,
   PERMISSION_DENIED: 11,
   NOT_FOUND: 20,
   CONFLICT: 30,

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
-import { commandCredentialNote, credentialsHow } from "./auth.js";
+import { commandAuth, commandCredential, credentialsHow, credentialVariables } from "./auth.js";
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits } from "./limits.js";
@@ -75,7 +75,7 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
     ...(command.details && full ? { details: command.details } : {}),
     method: command.operation.method,
     parameters: command.flags.map((f) =>
-      !f.details ? parameter(f) : full ? { ...parameter(f), details: f.details } : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
+      !f.details ? { ...parameter(f), ...(full ? { in: f.in, wire: f.wire } : {}) } : full ? { ...parameter(f), in: f.in, wire: f.wire, details: f.details } : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
     ),
     jsonInput: command.jsonInput,
     destructive: command.destructive,
@@ -83,7 +83,22 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
     output: command.output.shape === "object" && command.output.listField ? "array" : command.output.shape,
     ...(command.pagination ? { pagination: { style: command.pagination.style, all: "--all" } } : {}),
     auth: command.auth.length > 0 && !command.authOptional,
-    ...(commandCredentialNote(manifest, command) ? { credential: commandCredentialNote(manifest, command) } : {}),
+    ...(commandCredential(manifest, command) ? { credential: commandCredential(manifest, command) } : {}),
+    ...(full && command.auth.length ? { security: commandAuth(manifest, command) } : {}),
+  };
+}
+
+/**
+ * The credentials of the CLI as help and --describe state them: every variable it reads, how each scheme is sent
+ * (where, under which name), and where to see what is set. Names only, never a value.
+ */
+function authFrame(manifest: Manifest) {
+  return {
+    env: credentialVariables(manifest),
+    required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0,
+    sent: credentialsHow(manifest),
+    schemes: Object.fromEntries(Object.entries(manifest.auth.schemes).map(([name, s]) => [name, { type: s.type, ...(s.scheme ? { scheme: s.scheme } : {}), ...(s.in ? { in: s.in } : {}), ...(s.name ? { name: s.name } : {}), variables: s.env }])),
+    status: `${manifest.product.binary} auth status`,
   };
 }
 
@@ -122,7 +137,7 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
     ...extra,
     globalFlags: globalFlags(),
     exitCodes: EXIT_CODES,
-    auth: { env: manifest.auth.env, required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0, sent: credentialsHow(manifest) },
+    auth: authFrame(manifest),
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     ...guides(manifest),
   };
@@ -194,9 +209,10 @@ export function singleHelp(cli: Cli, command: Command) {
 }
 
 /** `issue --help`: the issue commands. */
-export function builtinHelp(cli: Cli, scope: "skills" | "issue") {
+export function builtinHelp(cli: Cli, scope: "skills" | "issue" | "auth") {
   const binary = cli.manifest.product.binary;
-  return frame(cli, `${binary} ${scope}: record and follow problems and requests locally.`, BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope));
+  const what = scope === "auth" ? "which credential variables are set and what each command would send (never a value)" : "record and follow problems and requests locally";
+  return frame(cli, `${binary} ${scope}: ${what}.`, BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope));
 }
 
 /** `skills --help`, `issue create --help`: that command's own document (D2), as an API command's. */
@@ -213,11 +229,12 @@ export function describeBuiltins(cli: Cli, commands: Builtin[]) {
 const USAGE_CODES = ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "VALIDATION_ERROR", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", "BASE_URL_MISSING"];
 
 /** The errors a command can end with: usage errors, and each error status the document declares for it. */
-function errorsOf(command: Command): Array<{ code: string; exitCode: number }> {
+function errorsOf(manifest: Manifest, command: Command): Array<{ code: string; exitCode: number }> {
   const codes = new Set([...USAGE_CODES, "NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR"]);
   if (command.destructive) codes.add("CONFIRMATION_REQUIRED");
   if (command.jsonInput) codes.add("INVALID_JSON_INPUT");
   if (command.auth.length) codes.add("CREDENTIAL_MISSING").add("AUTH_FAILED");
+  if (command.auth.some((r) => Object.keys(r).some((n) => ["oauth2", "openIdConnect"].includes(manifest.auth.schemes[n]?.type ?? "")))) codes.add("AUTH_EXPIRED");
   for (const status of command.statuses ?? []) if (/^[45]\d\d$/.test(status)) codes.add(codeForStatus(Number(status)));
   return [...codes].sort().map((code) => ({ code, exitCode: EXIT[code] ?? 1 }));
 }
@@ -240,7 +257,7 @@ function describeFrame(cli: Cli) {
     envelope: { success: { ok: true, result: "<output>", page: "{has_more, total?, next_cursor?}", rules: "string[]", skills: "{name, description, command}[]", issue: "string" }, error: { error: true, code: "UPPER_SNAKE", message: "string", suggestion: "string", details: "object?" } },
     exitCodes: EXIT_CODES,
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
-    auth: { env: manifest.auth.env, sent: credentialsHow(manifest) },
+    auth: authFrame(manifest),
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     ...guides(manifest),
   };
@@ -255,8 +272,8 @@ export function describeCommands(cli: Cli, commands: Command[]) {
       ...commandHelp(manifest, c, true),
       outputSchema: outputSchema(c),
       ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
-      errors: errorsOf(c),
-      exitCodes: [...new Set([0, ...errorsOf(c).map((e) => e.exitCode)])].sort((a, b) => a - b),
+      errors: errorsOf(manifest, c),
+      exitCodes: [...new Set([0, ...errorsOf(manifest, c).map((e) => e.exitCode)])].sort((a, b) => a - b),
     })),
   };
 }

@@ -2,9 +2,9 @@ import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
 import { stringifyExact } from "./exact.js";
 import { nestedDeeper } from "./guard.js";
-import { REDACTED } from "../core/redact.js";
-import { withoutCredential } from "./redact.js";
-import type { Command, Flag, Manifest } from "./manifest.js";
+import { REDACTED, redactor } from "../core/redact.js";
+import { variablesOf } from "./credentials.js";
+import type { AuthScheme, Command, Flag, Manifest } from "./manifest.js";
 import { encode, serializeCookie, serializeHeader, serializePath, serializeQuery, wireStyle } from "./serialize.js";
 
 export interface Request {
@@ -24,11 +24,17 @@ export interface Response {
 /** Characters Node refuses in a header value (and that would split a request): controls other than tab. */
 const BAD_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
 
+/** A credential as a command sends it: its scheme, and the value (a token, a key, or a Basic `user:password` pair). */
+export interface Credential {
+  scheme: AuthScheme;
+  value: string;
+}
+
 /**
  * Builds the exact request a command sends: each path, query, header and cookie value serialized as the document says
- * (style and explode, serialize.ts), and `credential` placed per the command's security scheme (auth.ts).
+ * (style and explode, serialize.ts), and each credential placed per its security scheme (auth.ts).
  */
-export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credential: string | undefined, extraQuery: Record<string, string> = {}): Request {
+export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credentials: Credential[], extraQuery: Record<string, string> = {}): Request {
   let path = command.operation.path;
   // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
   const query: Array<{ name: string; pair: string }> = [];
@@ -61,18 +67,18 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
     }
   }
   for (const [k, v] of Object.entries(extraQuery)) setQuery(k, v);
-  const scheme = manifest.auth.schemes[command.auth[0] ?? ""];
-  if (scheme && credential !== undefined) {
-    const at = placement(scheme, credential);
-    if ("query" in at) setQuery(at.query, credential);
-    else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${encode(credential)}`);
+  for (const { scheme, value } of credentials) {
+    const at = placement(scheme, value);
+    if ("query" in at) setQuery(at.query, value);
+    else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${encode(value)}`);
     else headers[at.header] = at.value;
   }
   if (cookies.length) headers.cookie = cookies.join("; ");
   for (const [name, value] of Object.entries(headers)) {
     if (!BAD_HEADER.test(value)) continue;
-    if (credential !== undefined && value.includes(credential)) {
-      throw new CliError("CREDENTIAL_MISSING", `The credential holds characters an HTTP header cannot carry (a line break or control character), so it was not sent.`, "Set the credential's environment variable again without the trailing newline or stray characters.", { header: name });
+    const held = credentials.find((c) => value.includes(c.value) || value === placementValue(c));
+    if (held) {
+      throw new CliError("CREDENTIAL_MISSING", `A credential (${variablesOf(held.scheme).join(", ")}) holds characters an HTTP header cannot carry (a line break or control character), so it was not sent.`, "Set the variable again without the trailing newline or stray characters.", { header: name, variables: variablesOf(held.scheme) });
     }
     const flag = command.flags.find((f) => (f.in === "header" && f.wire.toLowerCase() === name) || (f.in === "cookie" && name === "cookie"));
     throw new CliError("INVALID_VALUE", `${flag ? `--${flag.flag}` : `The ${name} header`} holds a line break, a control character or a character outside Latin-1, which an HTTP header cannot carry.`, `Give ${flag ? `--${flag.flag}` : "it"} plain text.`, { ...(flag ? { flag: flag.flag } : {}), header: name });
@@ -91,32 +97,93 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
   return { method: command.operation.method, url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`, headers, ...(encoded !== undefined ? { body: encoded } : {}) };
 }
 
-/** The request as shown by --dry-run and in errors: the credential never appears. */
-export function redactRequest(request: Request, credential: string | undefined): Request {
-  if (!credential) return request;
-  // Where the credential was placed (a header, a query value, a cookie) it is replaced whole; elsewhere a credential
-  // long enough to be one is cut out of any text, while a short one would mangle unrelated text ("x" in a host name).
-  const scrub = (s: string) => withoutCredential(s, credential);
+const placementValue = (c: Credential) => {
+  const at = placement(c.scheme, c.value);
+  return "value" in at ? at.value : c.value;
+};
+
+/** Names that say a value is a secret, whatever carried it (a query parameter, a header, a cookie, a body field). */
+const SECRET_NAME = /(^|[^a-z])(token|secret|password|passwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|client[-_]?secret|credentials?|session[-_]?id|signature)([^a-z]|$)|^(key|auth|authorization|sig|pwd)$/i;
+
+/** Where a request carries secrets by name: every credential's place (all schemes the CLI knows), and secret-named fields. */
+export function secretPlaces(manifest: Manifest): { query: Set<string>; header: Set<string>; cookie: Set<string> } {
+  const places = { query: new Set<string>(), header: new Set<string>(["authorization", "proxy-authorization"]), cookie: new Set<string>() };
+  for (const scheme of Object.values(manifest.auth.schemes)) {
+    if (scheme.type !== "apiKey" || !scheme.name) continue;
+    if (scheme.in === "query") places.query.add(scheme.name);
+    else if (scheme.in === "cookie") places.cookie.add(scheme.name);
+    else places.header.add(scheme.name.toLowerCase());
+  }
+  return places;
+}
+
+/**
+ * The request as shown by --dry-run and in errors: no credential appears. Whatever sits where a credential goes (a
+ * scheme's query parameter, header or cookie, Authorization) or under a secret's name is replaced whole, however short;
+ * any known credential value is cut out of all other text in every encoded form (core/redact.ts).
+ */
+export function redactRequest(request: Request, secrets: string[], places: ReturnType<typeof secretPlaces>): Request {
+  const scrub = redactor(secrets);
+  const isSecret = (name: string, value: string | undefined, where: Set<string>) => where.has(name) || SECRET_NAME.test(name) || (value !== undefined && secrets.includes(value));
   // The query is rewritten pair by pair, never re-serialized: the dry run shows the request's own encoding.
   const at = request.url.indexOf("?");
   const url = at < 0 ? request.url : `${request.url.slice(0, at + 1)}${request.url.slice(at + 1).split("&").map((pair) => {
     const eq = pair.indexOf("=");
-    let value: string | undefined;
-    try {
-      value = eq < 0 ? undefined : decodeURIComponent(pair.slice(eq + 1));
-    } catch {
-      value = undefined;
-    }
-    return value === credential ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    if (eq < 0) return pair;
+    const decode = (text: string) => {
+      try {
+        return decodeURIComponent(text.replace(/\+/g, " "));
+      } catch {
+        return undefined;
+      }
+    };
+    const name = decode(pair.slice(0, eq)) ?? pair.slice(0, eq);
+    return isSecret(name, decode(pair.slice(eq + 1)), places.query) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
   }).join("&")}`;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
-    if (k === "authorization") headers[k] = v.replace(/^(\w+) .*/, `$1 ${REDACTED}`);
-    else if (v === credential) headers[k] = REDACTED;
-    else if (k === "cookie") headers[k] = v.split("; ").map((c) => (c.slice(c.indexOf("=") + 1) === encode(credential) ? `${c.slice(0, c.indexOf("="))}=${REDACTED}` : c)).join("; ");
-    else headers[k] = scrub(v);
+    if (k === "authorization" || k === "proxy-authorization") headers[k] = /^\S+ \S/.test(v) ? v.replace(/^(\S+) .*/s, `$1 ${REDACTED}`) : REDACTED;
+    else if (k === "cookie") headers[k] = v.split("; ").map((c) => {
+      const eq = c.indexOf("=");
+      const name = eq < 0 ? c : c.slice(0, eq);
+      let value: string | undefined;
+      try {
+        value = eq < 0 ? undefined : decodeURIComponent(c.slice(eq + 1));
+      } catch {
+        value = c.slice(eq + 1);
+      }
+      return eq >= 0 && isSecret(name, value, places.cookie) ? `${name}=${REDACTED}` : c;
+    }).join("; ");
+    else if (isSecret(k, v, places.header)) headers[k] = REDACTED;
+    else headers[k] = v;
   }
-  return { ...request, url: scrub(url), headers, ...(request.body !== undefined ? { body: scrub(request.body) } : {}) };
+  const body = request.body === undefined ? undefined : redactBody(request.body);
+  return { ...request, url: scrub(url), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, scrub(v)])), ...(body !== undefined ? { body: scrub(body) } : {}) };
+}
+
+/** A JSON or form body with the values of secret-named fields replaced (a password sent by mistake in a flag, say). */
+function redactBody(body: string): string {
+  try {
+    const value = JSON.parse(body) as unknown;
+    const walk = (v: unknown, depth: number): unknown => {
+      if (depth > 64 || v === null || typeof v !== "object") return v;
+      if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_NAME.test(k) && (typeof x === "string" || typeof x === "number") ? REDACTED : walk(x, depth + 1)]));
+    };
+    return JSON.stringify(walk(value, 0));
+  } catch {
+    if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(body)) return body;
+    return body.split("&").map((pair) => {
+      const eq = pair.indexOf("=");
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        // keep it as sent
+      }
+      return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    }).join("&");
+  }
 }
 
 const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;
@@ -186,13 +253,15 @@ export async function send(request: Request): Promise<Response> {
 const unreachable = (url: URL, error: Error) => new CliError("NETWORK_ERROR", `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`, "Check the base URL and that the service is running.", { url: url.origin });
 
 /** An HTTP error response as a structured error; the API's own message is kept, the credential never. */
-export function errorFor(response: Response, credential: string | undefined): CliError {
+export function errorFor(response: Response, secrets: string[]): CliError {
   const code = codeForStatus(response.status);
   const body = response.data as { message?: unknown; error?: unknown; code?: unknown } | null;
   let message = typeof body?.message === "string" ? body.message : typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-  message = withoutCredential(message, credential, { min: 1 });
+  // The message is the API's text: a credential it echoes is cut as is, however short.
+  for (const secret of secrets) message = message.split(secret).join(REDACTED);
+  message = redactor(secrets)(message);
   const suggestions: Record<string, string> = {
-    AUTH_FAILED: "Check the credential in the environment variable named in --help (auth.env).",
+    AUTH_FAILED: "Check the credential variables: `auth status` shows which are set and which the command uses.",
     PERMISSION_DENIED: "The credential lacks permission for this; use one that has it.",
     NOT_FOUND: "Check the id; list the resource to find valid ids.",
     CONFLICT: "The request conflicts with the resource's current state; read it again and retry with values that fit it.",

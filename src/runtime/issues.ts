@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ISSUE_STATUSES } from "./builtins.js";
 import { CliError } from "./errors.js";
-import { credentialOf, withoutCredential } from "./redact.js";
+import { withoutCredentials } from "./redact.js";
 import type { Manifest } from "./manifest.js";
 
 const TRANSITIONS: Record<string, string[]> = {
@@ -68,7 +68,7 @@ export function runIssue(manifest: Manifest, action: string, input: IssueInput, 
   switch (action) {
     case "create": {
       // A credential typed into a report is not stored (issues live in a file anyone on the machine may read).
-      const scrub = (s: string) => withoutCredential(s, credentialOf(manifest));
+      const scrub = (s: string) => withoutCredentials(s, manifest);
       const command = text(input.command);
       const exit = input["exit-code"];
       const now = new Date().toISOString();

@@ -1,12 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
-import { builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord } from "./builtins.js";
-import { commandCredential } from "./auth.js";
+import { AUTH_ACTIONS, builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord } from "./builtins.js";
+import { authStatus } from "./auth-status.js";
+import { credentialHow } from "./auth.js";
+import { chooseAlternative, knownSecrets, missingCredential, needsOf, variablesOf, type Chosen } from "./credentials.js";
+import { accessToken } from "./oauth.js";
+import { MIN_SECRET_LENGTH, REDACTED } from "../core/redact.js";
 import { CliError } from "./errors.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
 import { builtinHelp, builtinSingleHelp, describeBuiltins, describeScope, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
-import { buildRequest, errorFor, redactRequest, send, type Request } from "./http.js";
+import { buildRequest, errorFor, redactRequest, secretPlaces, send, type Credential, type Request, type Response } from "./http.js";
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
@@ -61,19 +65,22 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The guardrails, and a credential this CLI holds typed into an argument by mistake: refused (never echoed), so it
+ * reaches neither the request nor a transcript. Values below MIN_SECRET_LENGTH would match ordinary words.
+ */
+function guardWithCredentials(manifest: Manifest, values: Checked[]): void {
+  guard(values);
+  const secrets = knownSecrets(manifest).filter((s) => s.length >= MIN_SECRET_LENGTH);
+  const held = values.find((v) => secrets.some((s) => v.value.includes(s)));
+  if (held) throw new CliError("SECRET_IN_ARGUMENT", `${held.source} holds the value of one of this CLI's credential variables; credentials are never accepted as arguments.`, `Remove it: the CLI sends credentials from the environment itself (\`${manifest.product.binary} auth status\`).`, { source: held.source });
+}
+
 function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
   if (typeof value === "string") out.push({ source: path, value, identifier: false });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, `${path}[${i}]`, out));
   else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) stringLeaves(v, `${path}.${k}`, out);
   return out;
-}
-
-function credentialFor(manifest: Manifest, command: Command, dryRun: boolean): string | undefined {
-  if (!command.auth.length) return undefined;
-  const value = process.env[manifest.auth.env];
-  if (value) return value;
-  if (dryRun || command.authOptional) return undefined;
-  throw new CliError("CREDENTIAL_MISSING", `"${command.name}" needs a credential, and ${manifest.auth.env} is not set.`, `Set ${manifest.auth.env} in the environment (never pass it as an argument). ${commandCredential(manifest, command) ?? ""}`.trim(), { env: manifest.auth.env });
 }
 
 function baseUrlFor(manifest: Manifest): string {
@@ -83,19 +90,66 @@ function baseUrlFor(manifest: Manifest): string {
   return value;
 }
 
+/** The credentials a command sends, resolved to values; `renew` obtains new OAuth tokens instead of reusing any. */
+async function credentialsFor(manifest: Manifest, command: Command, baseUrl: string, dryRun: boolean, renew = false): Promise<{ credentials: Credential[]; chosen?: Chosen; renewable: boolean }> {
+  if (!command.auth.length) return { credentials: [], renewable: false };
+  const chosen = chooseAlternative(manifest, command);
+  if (!chosen) {
+    if (dryRun || command.authOptional) return { credentials: [], renewable: false };
+    throw missingCredential(manifest, command);
+  }
+  const credentials: Credential[] = [];
+  let renewable = false;
+  for (const [name, source] of Object.entries(chosen.sources)) {
+    const scheme = manifest.auth.schemes[name]!;
+    if (source.kind === "value") credentials.push({ scheme, value: source.value });
+    else if (source.kind === "basic") credentials.push({ scheme, value: `${source.username}:${source.password}` });
+    else if (dryRun) credentials.push({ scheme, value: source.accessToken ?? REDACTED });
+    else {
+      const token = await accessToken(manifest, name, source, chosen.requirement[name] ?? [], baseUrl, renew);
+      renewable ||= token.renewable;
+      credentials.push({ scheme, value: token.value });
+    }
+  }
+  return { credentials, chosen, renewable };
+}
+
+/** What a dry run says about credentials: which schemes the request carries and from which variables — never a value. */
+function dryRunAuth(manifest: Manifest, command: Command, chosen: Chosen | undefined) {
+  if (!command.auth.length) return { needed: false };
+  if (!chosen) return { needed: !command.authOptional, sent: [], missing: missingCredential(manifest, command).message };
+  return {
+    needed: !command.authOptional,
+    sent: Object.keys(chosen.sources).map((name) => {
+      const scheme = manifest.auth.schemes[name]!;
+      const source = chosen.sources[name]!;
+      const from = source.kind === "oauth" ? (source.refresh ? [scheme.env.refreshToken!] : source.client ? [scheme.env.clientId!, scheme.env.clientSecret!] : [scheme.env.accessToken!]) : variablesOf(scheme).filter((v) => process.env[v]);
+      return { scheme: name, variables: from, how: credentialHow(name, scheme), ...(source.kind === "oauth" && !source.accessToken ? { token: "obtained from the token endpoint when the request is sent" } : {}) };
+    }),
+  };
+}
+
 async function callApi(cli: Cli, command: Command, globals: Globals, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined): Promise<void> {
   const { manifest } = cli;
-  const credential = credentialFor(manifest, command, globals["dry-run"]);
   const baseUrl = baseUrlFor(manifest);
-  const request = buildRequest(manifest, command, baseUrl, values, body, credential);
+  let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
+  const request = buildRequest(manifest, command, baseUrl, values, body, credentials);
   if (globals["dry-run"]) {
-    writeResult(manifest, { ...globals, fields: undefined }, { dry_run: true, request: redactRequest(request, credential), sent: false });
+    writeResult(manifest, { ...globals, fields: undefined }, { dry_run: true, request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)), sent: false, auth: dryRunAuth(manifest, command, chosen) });
     return;
   }
-  const fetchPage = async (next: NextRequest, previous: Request) => {
-    const r = next && "url" in next ? { ...previous, url: sameApi(next.url, baseUrl) } : buildRequest(manifest, command, baseUrl, values, body, credential, next?.query);
+  let renewed = false;
+  const fetchPage = async (next: NextRequest, previous: Request): Promise<{ response: Response; request: Request }> => {
+    const r = next && "url" in next ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) } : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
     const response = await send(r);
-    if (response.status < 200 || response.status >= 300) throw errorFor(response, credential);
+    // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
+    if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
+      if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
+      renewed = true;
+      ({ credentials, renewable } = await credentialsFor(manifest, command, baseUrl, false, true));
+      return fetchPage(next, previous);
+    }
+    if (response.status < 200 || response.status >= 300) throw errorFor(response, knownSecrets(manifest));
     return { response, request: r };
   };
   let { response, request: sent } = await fetchPage(undefined, request);
@@ -117,6 +171,25 @@ async function callApi(cli: Cli, command: Command, globals: Globals, values: Map
     pages += 1;
   }
   writeResult(manifest, globals, all, { has_more: read.next !== undefined, ...(read.info?.total !== undefined ? { total: read.info.total } : {}), pages });
+}
+
+/** AUTH_EXPIRED: the API refused an OAuth token, and a renewed one (or none could be had) too. */
+function expiredToken(manifest: Manifest, chosen: Chosen, refused: CliError): CliError {
+  const names = Object.keys(chosen.sources).filter((n) => chosen.sources[n]!.kind === "oauth");
+  const schemes = names.map((n) => manifest.auth.schemes[n]!);
+  const ways = schemes.map((s) => needsOf(s)).join("; ");
+  return new CliError("AUTH_EXPIRED", `The API refused the access token of ${names.join(" and ")} (${refused.message})${renewedHint(chosen)}.`, `Set what renews it (${ways}); \`${manifest.product.binary} auth status\` shows what is set. If the token is valid, the client may lack a scope this command needs.`, { schemes: names, status: refused.details?.status });
+}
+
+const renewedHint = (chosen: Chosen) => (Object.values(chosen.sources).some((s) => s.kind === "oauth" && (s.client || s.refresh)) ? ", even after a new token was obtained" : ", and no refresh token or client credentials are set to renew it");
+
+/** A next page's URL keeps the credentials that travel in the query (an API's `next` link rarely repeats them). */
+function withQueryCredentials(url: string, credentials: Credential[]): string {
+  const query = credentials.filter((c) => c.scheme.type === "apiKey" && c.scheme.in === "query" && c.scheme.name);
+  if (!query.length) return url;
+  const next = new URL(url);
+  for (const c of query) next.searchParams.set(c.scheme.name!, c.value);
+  return next.href;
 }
 
 /** A next-page URL from the API is followed only on the API's own origin: the credential never goes elsewhere. */
@@ -148,9 +221,10 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   const { words } = parsed;
   const command = findBuiltin(manifest, words);
   if (!command) {
-    const actions = ISSUE_ACTIONS.map((a) => `issue ${a}`);
-    if (globals.help) return json(builtinHelp(cli, "issue"));
-    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} issue" needs a subcommand.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, commands: actions });
+    const word = words[0] === "auth" ? "auth" : "issue";
+    const actions = (word === "auth" ? AUTH_ACTIONS : ISSUE_ACTIONS).map((a) => `${word} ${a}`);
+    if (globals.help) return json(builtinHelp(cli, word));
+    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} ${word}" needs a subcommand.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, commands: actions });
     throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, suggestions: actions });
   }
   if (globals.help) return json(builtinSingleHelp(cli, command));
@@ -158,9 +232,10 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   if (args.length && command.argument && !parsed.raw.has(command.argument)) parsed.raw.set(command.argument, [args.shift()!]);
   if (args.length) throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${args[0]}" for "${command.name}".`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: args[0] });
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
-  guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
+  guardWithCredentials(manifest, [...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
   const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
   if (command.name === "skills") return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
+  if (command.name === "auth status") return writeResult(manifest, globals, authStatus(cli, values.command === undefined ? undefined : String(values.command)));
   return writeResult(manifest, globals, runIssue(manifest, command.path[1]!, values, globals["dry-run"]));
 }
 
@@ -172,7 +247,7 @@ function inScope(cli: Cli, words: string[]): Command[] {
   return cli.group(words[0]!).filter((c) => words.every((w, i) => c.path[i] === w));
 }
 
-async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Globals }): Promise<void> {
+async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Globals; manifest?: Manifest }): Promise<void> {
   const { manifest } = cli;
   // --version anywhere prints the version and does nothing else (N6): no command after it runs.
   if (versionRequested(argv)) {
@@ -226,12 +301,12 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
   }
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
   const identifiers = new Set(command.flags.filter((f) => f.in === "path" || f.in === "header" || f.in === "cookie" || /(^|[-_])id$|Id$/.test(f.wire)).map((f) => f.flag));
-  guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) }))));
+  guardWithCredentials(manifest, [...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) }))));
   let body: Record<string, unknown> | undefined;
   if (globals["json-input"]) {
     if (!command.jsonInput) throw new CliError("USAGE_ERROR", `"${command.name}" takes no request body, so --json-input does not apply.`, `Use its flags; see ${binary} ${command.name} --help.`);
     body = await readJsonInput();
-    guard(stringLeaves(body, "json-input", []));
+    guardWithCredentials(manifest, stringLeaves(body, "json-input", []));
   }
   const values = bindFlags(command, parsed, body !== undefined);
   if (command.destructive && !globals.yes && !globals["dry-run"]) {
@@ -256,15 +331,17 @@ function quietOnClosedStdout(): void {
 /** Runs one invocation of a generated CLI; the package folder holds manifest.json, commands/ and agent/. Returns the exit code. */
 export async function run(dir: string, argv: string[]): Promise<number> {
   quietOnClosedStdout();
-  const holder: { globals?: Globals } = {};
+  const holder: { globals?: Globals; manifest?: Manifest } = {};
   try {
-    await dispatch(openCli(dir), argv, holder);
+    const cli = openCli(dir);
+    holder.manifest = cli.manifest;
+    await dispatch(cli, argv, holder);
     return 0;
   } catch (error) {
     const err = error instanceof CliError ? error : new CliError("INTERNAL_ERROR", `Unexpected failure: ${(error as Error).message}`, "Report it with the issue command.");
     process.exitCode = err.exitCode;
     // An error before the flags were read (one in a global flag's value) is printed as --human/--agent asked.
-    writeError(err, holder.globals ?? outputGlobals(argv));
+    writeError(err, holder.globals ?? outputGlobals(argv), holder.manifest);
     return err.exitCode;
   }
 }

@@ -41,6 +41,23 @@ export interface Flag extends Limits {
   explode?: boolean;
 }
 
+/**
+ * The environment variables a scheme reads, by role (docs/generated-cli.md, "Credentials"). Each is a name, never a
+ * value; which roles a scheme has follows from its type.
+ */
+export interface CredentialVariables {
+  /** apiKey, HTTP Bearer and other token-style HTTP schemes: the value sent. */
+  value?: string;
+  /** HTTP Basic: the user and the password, joined and encoded by the CLI. */
+  username?: string;
+  password?: string;
+  /** OAuth 2 / OpenID Connect: an access token as is, or what the CLI obtains one with. */
+  accessToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  refreshToken?: string;
+}
+
 /** A security scheme as the CLI sends it (its description is the document's, as plain text). */
 export interface AuthScheme {
   type: string;
@@ -49,7 +66,21 @@ export interface AuthScheme {
   name?: string;
   bearerFormat?: string;
   description?: string;
+  /** The variables it reads. */
+  env: CredentialVariables;
+  /** OAuth 2: the token endpoint of the client credentials grant, when the document declares that flow. */
+  tokenUrl?: string;
+  /** OAuth 2: the token endpoint a refresh token is exchanged at. */
+  refreshUrl?: string;
+  /** OpenID Connect: the discovery document naming the token endpoint. */
+  openIdConnectUrl?: string;
 }
+
+/**
+ * One alternative of a command's security: every scheme it names is sent, each with the OAuth 2 scopes it asks for
+ * (OpenAPI's Security Requirement Object).
+ */
+export type Requirement = Record<string, string[]>;
 
 export interface Pagination {
   style: "cursor" | "page" | "offset" | "link" | "url";
@@ -81,8 +112,8 @@ export interface Command {
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
   output: { shape: string; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: unknown[] }> };
-  /** The security scheme the command sends (one: the CLI holds one credential); empty when it needs none. */
-  auth: string[];
+  /** The alternatives the command may authenticate with, in the document's order; empty when it needs none. */
+  auth: Requirement[];
   /** The operation also works without a credential: it is sent when set, never demanded. */
   authOptional?: boolean;
   hidden: boolean;
@@ -103,7 +134,7 @@ export interface Manifest {
   product: { name: string; binary: string; version: string; description: string };
   /** `path`: the API's base path, which a bare origin lacks (inspection and evaluation add it to a service's origin). */
   baseUrl: { default: string | null; env: string; path?: string };
-  auth: { env: string; schemes: Record<string, AuthScheme> };
+  auth: { schemes: Record<string, AuthScheme> };
   rules: string[];
   skills: Array<{ name: string; description: string }>;
   groups: Group[];

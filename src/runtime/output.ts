@@ -3,7 +3,7 @@ import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 import type { PageInfo } from "./paging.js";
 import { maskSecrets } from "./guard.js";
-import { credentialOf, withoutCredential } from "./redact.js";
+import { withoutCredentials } from "./redact.js";
 
 export function skillRefs(manifest: Manifest) {
   return manifest.skills.map((s) => ({ name: s.name, description: s.description, command: `${manifest.product.binary} skills ${s.name}` }));
@@ -65,15 +65,15 @@ export function writeResult(manifest: Manifest, globals: Globals, data: unknown,
   else if (globals.quiet) text = JSON.stringify(shaped);
   else text = JSON.stringify({ ok: true, ...top, result: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
   // Never printed, whatever the API echoes back.
-  text = withoutCredential(text, credentialOf(manifest));
+  text = withoutCredentials(text, manifest);
   if (globals.human && !globals.agent) text = text.replace(CONTROL, "");
   process.stdout.write(`${text}\n`);
 }
 
-function masked(value: unknown): unknown {
-  if (typeof value === "string") return maskSecrets(value);
-  if (Array.isArray(value)) return value.map(masked);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskSecrets(k), masked(v)]));
+function masked(value: unknown, scrub: (text: string) => string): unknown {
+  if (typeof value === "string") return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => masked(v, scrub));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), masked(v, scrub)]));
   return value;
 }
 
@@ -81,12 +81,14 @@ function masked(value: unknown): unknown {
  * Failure: stdout stays empty; stderr gets the structured error (text with --human). Whatever value it quotes, an
  * error never echoes anything that looks like a credential (guard.ts, maskSecrets).
  */
-export function writeError(error: CliError, globals: Pick<Globals, "human" | "agent">): void {
-  const message = maskSecrets(error.message);
-  const suggestion = maskSecrets(error.suggestion);
+export function writeError(error: CliError, globals: Pick<Globals, "human" | "agent">, manifest?: Manifest): void {
+  // The credentials this process holds are cut out too, however they reached the text (an API's message, a token URL's answer).
+  const scrub = (text: string) => maskSecrets(manifest ? withoutCredentials(text, manifest) : text);
+  const message = scrub(error.message);
+  const suggestion = scrub(error.suggestion);
   if (globals.human && !globals.agent) {
     process.stderr.write(`Error ${error.code}: ${message}\nNext: ${suggestion}\n`);
     return;
   }
-  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message, suggestion, ...(error.details ? { details: masked(error.details) } : {}) })}\n`);
+  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message, suggestion, ...(error.details ? { details: masked(error.details, scrub) } : {}) })}\n`);
 }

@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { count } from "../../core/words.js";
-import { credentialEnv } from "../../config/credential.js";
+import { credentialPrefix } from "../../config/credential.js";
+import { planCredentialEnvs } from "../../stages/plan/types.js";
 import { findConfig } from "../../config/load.js";
+import type { InterConfig } from "../../config/types.js";
 import { toInterError } from "../../core/errors.js";
 import { expandGlobs } from "../../engine/graph/files.js";
 import { openProject, type Project } from "../project.js";
@@ -12,6 +14,20 @@ import type { EmitData } from "../../pipeline/emit.js";
 import { outDir, overlayPath } from "../../pipeline/design.js";
 import type { InspectData } from "../../pipeline/inspect.js";
 import { placeholderLines } from "../../stages/design/context.js";
+
+/** The credential variables an evaluation needs: its plan's (target.credential_env), else the config's one name. */
+function evaluationCredentialEnvs(config: InterConfig, root: string): string[] {
+  const plan = config.targets?.eval?.plan;
+  if (plan) {
+    try {
+      const names = planCredentialEnvs(JSON.parse(readFileSync(join(root, plan), "utf8")));
+      if (names.length) return names;
+    } catch {
+      // no plan yet, or one the build will refuse with its own error
+    }
+  }
+  return [config.api?.credentialEnv ?? `${credentialPrefix(config)}API_KEY`];
+}
 
 export interface Blocker {
   stage: "generation" | "evaluation";
@@ -37,7 +53,8 @@ export interface StatusReport {
   evaluation_ready: boolean;
   evaluationReady: boolean;
   blockers: Blocker[];
-  credential: { env: string; set: boolean } | null;
+  /** `env`: the names, joined; `set`: whether all are set; never a value. */
+  credential: { env: string; set: boolean; variables: Array<{ name: string; set: boolean }> } | null;
   /**
    * The design model's readiness, its own state beside generation_ready (which it never blocks): `off` without
    * design.model, `missing` when its key variable is unset, `set` when a build or `inter design suggest` can ask it.
@@ -133,9 +150,11 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   }
   if (!config.targets?.eval) block({ stage: "evaluation", what: "no targets.eval in the config", requires: "agent", next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config` });
 
-  const env = credentialEnv(config);
-  report.credential = { env, set: Boolean(process.env[env]) };
-  if (!report.credential.set && config.targets?.eval) block({ stage: "evaluation", what: `${env} is not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: `export ${env}=<the API key>` });
+  // The evaluation passes the variables its plan names (target.credential_env); without a plan, the config's name.
+  const names = evaluationCredentialEnvs(config, root);
+  const unset = names.filter((name) => !process.env[name]);
+  report.credential = { env: names.join(", "), set: !unset.length, variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })) };
+  if (unset.length && config.targets?.eval) block({ stage: "evaluation", what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: unset.map((name) => `export ${name}=<…>`).join("; ") });
 
   const overlayFile = overlayPath(config);
   let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };

@@ -16,8 +16,18 @@ async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interV
     for (const path of paths) inputs[path] = statIndex.hash(join(root, path), "xxh")!;
   }
   const env: Record<string, string | null> = {};
-  for (const name of task.env) env[name] = process.env[name] === undefined ? null : xxh(process.env[name]!);
+  for (const name of envNames(task.env)) env[name] = process.env[name] === undefined ? null : xxh(process.env[name]!);
   return { task: task.id, impl: task.impl, config: task.config, inputs, deps, env, tool: toolVersions(interVersion) };
+}
+
+/** The variables a task's env names: each name as is, and for `PREFIX_*` every variable set with that prefix. */
+function envNames(names: string[]): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    if (!name.endsWith("*")) out.add(name);
+    else for (const key of Object.keys(process.env)) if (key.startsWith(name.slice(0, -1))) out.add(key);
+  }
+  return [...out].sort();
 }
 
 export function hashReads(root: string, statIndex: StatIndex, reads: string[]): Record<string, string> {

@@ -54,7 +54,10 @@ export interface TaskSpec {
   inputs: string[];
   /** Globs of files the task writes, relative to the project root; stored in and restored from the cache. */
   outputs: string[];
-  /** Environment variable names whose values key the cache. */
+  /**
+   * Environment variable names whose values key the cache; a name ending in `*` stands for every variable it
+   * prefixes (a CLI's credential variables, whose names only the design knows).
+   */
   env: string[];
   /** false for tasks that are not hermetic (the evaluation): they run every time they are asked for. */
   cache?: false;

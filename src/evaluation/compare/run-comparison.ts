@@ -1,3 +1,4 @@
+import { planCredentialEnvs } from "../../stages/plan/types.js";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
@@ -100,10 +101,9 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const { judgeBlind } = await import("./blind-judge.js");
     const judge = agentFor({ command: options.judge }, undefined);
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
-    const credentialEnv = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
     const secrets = evaluationSecrets(plan, options.services);
     const redact = redactor(secrets.all);
-    const scenarios = await judgeBlind({ plan, a: firsts("a"), b: firsts("b"), judge, seed: options.seed, dir: join(options.outDir, "judging"), timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000, signal: options.signal, redact, blockedEnv: credentialEnv ? [credentialEnv] : [], secrets: secrets.api });
+    const scenarios = await judgeBlind({ plan, a: firsts("a"), b: firsts("b"), judge, seed: options.seed, dir: join(options.outDir, "judging"), timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000, signal: options.signal, redact, blockedEnv: planCredentialEnvs(plan), secrets: secrets.api });
     judging = { judge: judge.name, seed: options.seed, scenarios };
   }
   const comparison = compareResults(results.a, results.b, { skillsRemoved: options.skillsUplift, judging });

@@ -44,7 +44,8 @@ export interface AttemptContext {
   /** Started for each attempt (fresh API state); none means the plan's api_url, shared by every attempt. */
   services: Record<string, ServiceConfig>;
   servicesCwd: string;
-  credential: { env?: string; value?: string };
+  /** The plan's credential variables (target.credential_env): their values reach the candidate, never the agent. */
+  credentials: string[];
   /** Values the agent's environment never holds, whatever their variable is called (redact.ts). */
   secrets: string[];
   redact(text: string): string;
@@ -78,6 +79,27 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
  * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
  * sandbox, then the judging of what the broker recorded and what is in outputs/.
  */
+type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: { env?: string; schemes?: Record<string, { env?: Record<string, string> }> } };
+
+/** The credential variables a candidate reads: each scheme's, or the one `auth.env` of candidates built before several. */
+function manifestCredentialEnvs(manifest: CandidateManifest | undefined): string[] {
+  if (typeof manifest?.auth?.env === "string") return [manifest.auth.env];
+  return [...new Set(Object.values(manifest?.auth?.schemes ?? {}).flatMap((s) => Object.values(s.env ?? {}).filter((v) => typeof v === "string")))];
+}
+
+/**
+ * The credentials the candidate (run by the broker, out of the agent's reach) is given: every variable the plan names
+ * and the candidate reads that is set here. A plan naming one variable for a candidate that reads one other (a plan
+ * written before a rename) still reaches it under the candidate's name.
+ */
+function candidateCredentials(planned: string[], manifest: CandidateManifest | undefined): Record<string, string> {
+  const reads = manifestCredentialEnvs(manifest);
+  const out: Record<string, string> = {};
+  for (const name of new Set([...planned, ...reads])) if (process.env[name]) out[name] = process.env[name]!;
+  if (planned.length === 1 && reads.length === 1 && !out[reads[0]!] && out[planned[0]!]) out[reads[0]!] = out[planned[0]!]!;
+  return out;
+}
+
 export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repetition: number): Promise<AttemptResult> {
   const started = performance.now();
   const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
@@ -90,7 +112,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   const harness = (message: string, checks: CheckResult[] = []): AttemptResult => ({ ...base, status: "error", checks, harness_error: ctx.redact(message), duration_ms: elapsed() });
 
   let installed: Installed;
-  let manifest: { baseUrl?: { env?: string; path?: string }; auth?: { env?: string } } | undefined;
+  let manifest: CandidateManifest | undefined;
   try {
     installed = await ctx.install(join(workspace, ".cli"));
     const file = join(installed.packageRoot, "manifest.json");
@@ -127,14 +149,13 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;
   const socketDir = ownedTempDir("broker");
   try {
-    const secretEnv = [ctx.credential.env, manifest?.auth?.env].filter((n): n is string => Boolean(n));
     const cliEnv: Record<string, string> = {
       PATH: cliPath(),
       HOME: seen.home,
       TMPDIR: seen.tmp,
       LANG: "C.UTF-8",
       ...(manifest?.baseUrl?.env && baseUrl ? { [manifest.baseUrl.env]: baseUrl } : {}),
-      ...(ctx.credential.value ? Object.fromEntries(secretEnv.map((name) => [name, ctx.credential.value!])) : {}),
+      ...candidateCredentials(ctx.credentials, manifest),
     };
     const modules = dirname(dirname(installed.bin));
     const broker = await startBroker({
@@ -152,7 +173,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
 
     const env = agentEnvironment({
       base: process.env,
-      blocked: [...secretEnv, ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
+      blocked: [...ctx.credentials, ...manifestCredentialEnvs(manifest), ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
       secrets: ctx.secrets,
       fixed: {
         PATH: viaMcp ? (process.env.PATH ?? "/usr/bin:/bin") : `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { Plan } from "../../stages/plan/types.js";
+import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
@@ -59,9 +59,9 @@ export async function executeEvaluation(options: ExecuteEvalOptions): Promise<{ 
  * before any attempt, and the last results stay as they are.
  */
 function requireCredential(plan: Plan, planFile: string): void {
-  const name = plan.target.credential_env;
-  if (typeof name === "string" && name && !process.env[name]) {
-    throw new InterError("CREDENTIAL_MISSING", `${name} is not set: the plan (${planFile}, target.credential_env) needs the API's credential in it.`, `export ${name}=<the credential for ${plan.target.account ?? "the plan's account"}>, then run again.`, { env: name, file: planFile });
+  const unset = planCredentialEnvs(plan).filter((name) => !process.env[name]);
+  if (unset.length) {
+    throw new InterError("CREDENTIAL_MISSING", `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the plan (${planFile}, target.credential_env) needs the API's credential${unset.length === 1 ? "" : "s"} in ${unset.length === 1 ? "it" : "them"}.`, `${unset.map((name) => `export ${name}=<…>`).join("; ")} (for ${plan.target.account ?? "the plan's account"}), then run again.`, { env: unset[0], variables: unset, file: planFile });
   }
 }
 

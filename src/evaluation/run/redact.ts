@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync, type Dirent } from "node:fs";
-import type { Plan } from "../../stages/plan/types.js";
+import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 
 /**
@@ -8,8 +8,7 @@ import { join } from "node:path";
  * TOKEN, SECRET or PASSWORD (an agent's own key). `api` holds the first two alone: what the agent must not be given.
  */
 export function evaluationSecrets(plan: Plan | undefined, services: Record<string, { env?: Record<string, string> }>, env: NodeJS.ProcessEnv = process.env): { api: string[]; all: string[] } {
-  const name = plan?.target.credential_env || undefined;
-  const api = [name ? env[name] : undefined, ...Object.values(services).flatMap((s) => Object.values(s.env ?? {}))].filter((v): v is string => Boolean(v));
+  const api = [...planCredentialEnvs(plan).map((name) => env[name]), ...Object.values(services).flatMap((s) => Object.values(s.env ?? {}))].filter((v): v is string => Boolean(v));
   const agentKeys = Object.entries(env).filter(([key, value]) => value && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) && !key.startsWith("npm_")).map(([, value]) => value!);
   return { api, all: [...api, ...agentKeys] };
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import type { Plan } from "../../stages/plan/types.js";
+import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
@@ -118,8 +118,6 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     }
   }
 
-  const credentialEnv: string | undefined = typeof plan.target?.credential_env === "string" ? plan.target.credential_env : undefined;
-  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
   const secrets = evaluationSecrets(plan, options.services);
   const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
@@ -147,7 +145,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     install,
     services: options.services,
     servicesCwd: options.servicesCwd,
-    credential: { ...(credentialEnv ? { env: credentialEnv } : {}), ...(credential ? { value: credential } : {}) },
+    credentials: planCredentialEnvs(plan),
     secrets: secrets.api,
     redact,
     ...(options.assetsDir ? { assetsDir: options.assetsDir } : {}),

@@ -1,11 +1,12 @@
-import { credentialEnv } from "../../config/credential.js";
+import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
-import type { Operation, OperationModel, Parameter } from "../openapi/model.js";
+import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
 import { kebab } from "./names.js";
 import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
-import { chooseAuth, flagStyle, planScheme } from "./wire.js";
+import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
+import { credentialVariables } from "./credentials.js";
 import { commandText } from "./descriptions.js";
 
 /**
@@ -14,12 +15,12 @@ import { commandText } from "./descriptions.js";
  */
 export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, ...GLOBAL_VALUES, "json"]);
 /** Top-level words the runtime owns. */
-export const RESERVED_RESOURCES = new Set(["skills", "issue", "help"]);
+export const RESERVED_RESOURCES = new Set([...BUILTIN_WORDS, "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
 const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
 
-function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec[] {
+function flagsFor(op: Operation, command: string, notes: NamingNote[], schemes: Record<string, SecurityScheme>): FlagSpec[] {
   const flags: FlagSpec[] = [];
   const used = new Set<string>();
   const add = (wanted: string, location: FlagSpec["in"], spec: Omit<FlagSpec, "flag" | "in">) => {
@@ -39,6 +40,12 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[]): FlagSpec
     for (const p of op.parameters.filter((x) => x.in === location)) {
       if (location === "header" && RUNTIME_HEADERS.has(p.name.toLowerCase())) {
         notes.push({ kind: "skipped-flag", command, operation: op.id, message: `header ${p.name} is set by the CLI itself, so it has no flag` });
+        continue;
+      }
+      // A credential travels from the environment, never through argv (and never into a transcript as a flag).
+      const supplier = suppliedBy(p, schemes);
+      if (supplier.length) {
+        notes.push({ kind: "skipped-flag", command, operation: op.id, message: `${location} ${p.name} is the credential of ${supplier.join(" and ")}, read from the environment, so it has no flag` });
         continue;
       }
       add(p.name, location, fromParam(p));
@@ -139,7 +146,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
     const name = path.join(" ");
     const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
     const success = successResponse(op);
-    const auth = chooseAuth(op.security ?? model.security, model.securitySchemes);
+    const auth = authOf(op, model);
     if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
     const pagination = paginationOf(op);
     return {
@@ -147,7 +154,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       name,
       ...commandText(op),
       operation: { id: op.id, method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), pointer: op.pointer },
-      flags: flagsFor(op, name, notes),
+      flags: flagsFor(op, name, notes, model.securitySchemes),
       jsonInput: !!op.body,
       ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
       destructive,
@@ -167,7 +174,9 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
   const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
   const basePath = pathOfBase(baseUrl);
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
-  const usedSchemes = [...new Set(commands.flatMap((c) => c.auth))].sort();
+  const usedSchemes = [...new Set(commands.flatMap((c) => c.auth.flatMap((r) => Object.keys(r))))].sort();
+  const credentials = credentialVariables(config, Object.fromEntries(usedSchemes.map((s) => [s, model.securitySchemes[s]!])));
+  warnings.push(...credentials.warnings);
   for (const [note, names] of authNotes) warnings.push(`${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`);
   for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
 
@@ -178,10 +187,7 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       product: { name: config.product.name, binary, package: config.product.package ?? `${binary}-cli`, version: config.product.version ?? "0.1.0" },
       source: { title: model.source.title, version: model.source.version, specVersion: model.source.specVersion, ...(model.source.description ? { description: model.source.description } : {}), files: sourceFiles },
       baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`, path: basePath },
-      auth: {
-        env: credentialEnv(config),
-        schemes: Object.fromEntries(usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!)])),
-      },
+      auth: { schemes: Object.fromEntries(usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!)])) },
       commands,
       naming: notes,
     },

@@ -276,7 +276,7 @@ function unfitSkill(entry: OverlaySkill, commands: Set<string>, binary: string, 
   for (const [field, text] of texts) {
     for (const match of (text ?? "").matchAll(mention)) {
       const words = match[1]!.trim().split(/\s+/);
-      if (["skills", "issue", "help"].includes(words[0]!)) continue;
+      if (RESERVED_RESOURCES.has(words[0]!)) continue;
       const known = [3, 2].some((n) => words.length >= n && commands.has(words.slice(0, n).join(" ")));
       if (!known) return `${field}: names \`${binary} ${words.join(" ")}\`, which is not a command of this CLI`;
     }

@@ -1,5 +1,5 @@
 import type { OutputShape, ValueSpec } from "../openapi/model.js";
-import type { AuthScheme, Pagination } from "../../runtime/manifest.js";
+import type { AuthScheme, Pagination, Requirement } from "../../runtime/manifest.js";
 import type { Style } from "../../runtime/serialize.js";
 
 export type { Pagination };
@@ -35,8 +35,11 @@ export interface CommandSpec {
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
   output: { shape: OutputShape; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }> };
-  /** The security scheme the command sends, chosen from its requirements (stages/design/wire.ts); empty when it needs none. */
-  auth: string[];
+  /**
+   * The alternatives the command authenticates with (stages/design/wire.ts): the document's requirements, made to agree
+   * with the parameters schemes supply; empty when it needs none.
+   */
+  auth: Requirement[];
   /** The operation also works without a credential (an empty requirement): sent when set, never demanded. */
   authOptional?: boolean;
   /** The response statuses the document declares (which errors the command can end with). */
@@ -72,7 +75,7 @@ export interface CommandsPlan {
   source: { title: string; version: string; specVersion: string; description?: string; files: string[] };
   /** `path` is the base URL's path ("/v1"): services started for inspection and evaluation are reached under it. */
   baseUrl: { default: string | null; env: string; path: string };
-  auth: { env: string; schemes: Record<string, AuthScheme> };
+  auth: { schemes: Record<string, AuthScheme> };
   /** First command words, each with what it is for (the OpenAPI tag's description, else its commands' actions). */
   groups: Array<{ name: string; description: string }>;
   commands: CommandSpec[];

@@ -1,6 +1,6 @@
-import type { Parameter, SecurityScheme } from "../openapi/model.js";
+import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { sendRank } from "../../runtime/auth.js";
-import type { AuthScheme } from "../../runtime/manifest.js";
+import type { AuthScheme, CredentialVariables, Requirement } from "../../runtime/manifest.js";
 import { defaultExplode, defaultStyle, type Style } from "../../runtime/serialize.js";
 import { clip, plainText } from "./plain-text.js";
 
@@ -19,52 +19,55 @@ export function flagStyle(p: Parameter): { style?: Style; explode?: boolean } {
   };
 }
 
-/** What a command sends: one scheme (the CLI holds one credential), whether the API also takes none, and why. */
+/** What a command sends: the alternatives it authenticates with, whether the API also takes none, and why. */
 export interface AuthChoice {
-  auth: string[];
+  auth: Requirement[];
   optional: boolean;
   /**
-   * Said in the build's warnings (once for all operations it applies to): a choice among alternatives, or one that
-   * leaves something out (an AND requirement, a scheme the CLI cannot send).
+   * Said in the build's warnings (once for all operations it applies to): alternatives made one because the
+   * parameters need them together, or a requirement the CLI cannot send.
    */
   warning?: string;
 }
 
+/** The apiKey schemes of the document that supply a parameter: same place, same name (a header's in any case). */
+export function suppliedBy(p: Pick<Parameter, "in" | "name">, schemes: Record<string, SecurityScheme>): string[] {
+  const same = (a: string, b: string) => (p.in === "query" ? a === b : a.toLowerCase() === b.toLowerCase());
+  return Object.entries(schemes).filter(([, s]) => s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name)).map(([name]) => name).sort();
+}
+
 /**
- * Picks, from an operation's security requirements (alternatives, each a set of schemes needed together), the one
- * scheme the CLI sends with its one credential variable — deterministically:
- * - an alternative of one scheme the CLI can send, preferring one whose value is the credential itself (apiKey, HTTP
- *   Bearer) over an OAuth 2 / OpenID Connect token, then HTTP Basic (a value made of two), then another HTTP scheme;
- *   ties go to the document's order (within one requirement, to the schemes' names);
- * - else an alternative needing several schemes at once (AND): the best of them is sent and the others are not (a
- *   warning says so; the API may refuse the call);
- * - an empty alternative (`{}`) makes the credential optional: sent when set, never demanded;
- * - schemes the CLI cannot send (mutualTLS, HTTP Digest, …) or that the document does not define are never chosen.
+ * A command's security from its operation's (else the document's) requirements — alternatives, each needing all of
+ * its schemes — as OpenAPI states it, with two corrections:
+ * - where the operation's required parameters are what several schemes supply (Trello's `key` and `token`, listed as
+ *   alternatives), only alternatives holding all of those schemes are kept, or else those schemes become one
+ *   alternative: the API needs them together, whatever the list says;
+ * - alternatives naming a scheme the CLI cannot send (mutualTLS, HTTP Digest, an undefined name) are left out.
+ * An empty alternative (`{}`) makes the credential optional: sent when its variables are set, never demanded.
  */
-export function chooseAuth(requirements: string[][], schemes: Record<string, SecurityScheme>): AuthChoice {
-  if (!requirements.length) return { auth: [], optional: false };
-  const optional = requirements.some((set) => set.length === 0);
-  type Candidate = { name: string; rank: number; order: number; alone: boolean; others: string[] };
-  const candidates: Candidate[] = [];
-  requirements.forEach((set, order) => {
-    for (const name of set) {
-      const rank = sendRank(schemes[name]);
-      if (rank !== undefined) candidates.push({ name, rank, order, alone: set.length === 1, others: set.filter((s) => s !== name) });
+export function authOf(op: Pick<Operation, "security" | "parameters">, model: Pick<OperationModel, "security" | "securitySchemes">): AuthChoice {
+  const schemes = model.securitySchemes;
+  const requirements = op.security ?? model.security;
+  let optional = requirements.some((r) => Object.keys(r).length === 0);
+  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
+  let usable = alternatives.filter((r) => Object.keys(r).every((name) => sendRank(schemes[name]) !== undefined));
+  const supplied = [...new Set(op.parameters.filter((p) => p.required).flatMap((p) => suppliedBy(p, schemes)))].sort();
+  let warning: string | undefined;
+  if (supplied.length) {
+    const holding = usable.filter((r) => supplied.every((name) => name in r));
+    if (holding.length) usable = holding;
+    else {
+      const scopes = (name: string) => alternatives.find((r) => name in r)?.[name] ?? [];
+      usable = [Object.fromEntries(supplied.map((name) => [name, scopes(name)]))];
+      if (supplied.length > 1) warning = `require the parameters of ${supplied.join(" and ")} together (the document lists them as alternatives); the CLI sends them together`;
     }
-  });
-  candidates.sort((a, b) => Number(b.alone) - Number(a.alone) || a.rank - b.rank || a.order - b.order);
-  const best = candidates[0];
-  if (!best) {
-    const needed = [...new Set(requirements.flat())];
-    return { auth: [], optional, ...(needed.length && !optional ? { warning: `need ${needed.join(" or ")}, which the CLI cannot send from one credential variable (called without a credential)` } : {}) };
+    optional = false;
   }
-  const alternatives = [...new Set(candidates.filter((c) => c.alone).sort((a, b) => a.order - b.order).map((c) => c.name))];
-  const warning = !best.alone
-    ? `need ${[best.name, ...best.others].join(" and ")} together; the CLI holds one credential, so it sends ${best.name} only (the API may refuse the call)`
-    : alternatives.length > 1
-      ? `accept ${alternatives.join(" or ")}; the CLI sends ${best.name}`
-      : undefined;
-  return { auth: [best.name], optional, ...(warning ? { warning } : {}) };
+  if (!usable.length && alternatives.length && !optional) {
+    const needed = [...new Set(alternatives.flatMap((r) => Object.keys(r)))];
+    warning = `need ${needed.join(" or ")}, which the CLI cannot send (called without a credential)`;
+  }
+  return { auth: usable, optional, ...(warning ? { warning } : {}) };
 }
 
 /** Plain text of a description (stages/design/plain-text.ts) on one line, at most `max` characters. */
@@ -72,9 +75,32 @@ function plainDescription(text: string, max = 300): string {
   return clip(plainText(text).replace(/\s+/g, " ").trim(), max);
 }
 
-/** A scheme as capabilities.json and the manifest keep it: how to send it, and its own description as plain text. */
-export function planScheme(scheme: SecurityScheme): AuthScheme {
-  const { description, bearerFormat, ...rest } = scheme;
+/**
+ * A scheme as capabilities.json and the manifest keep it: how to send it, the variables it reads, where an OAuth 2
+ * client gets tokens, and its own description as plain text.
+ */
+export function planScheme(scheme: SecurityScheme, env: CredentialVariables): AuthScheme {
+  const { description, bearerFormat, flows, openIdConnectUrl, ...rest } = scheme;
   const text = description ? plainDescription(description) : "";
-  return { ...rest, ...(bearerFormat ? { bearerFormat } : {}), ...(text ? { description: text } : {}) };
+  const { tokenUrl, refreshUrl } = oauthUrls(scheme);
+  return {
+    ...rest,
+    ...(bearerFormat ? { bearerFormat } : {}),
+    ...(text ? { description: text } : {}),
+    env,
+    ...(tokenUrl ? { tokenUrl } : {}),
+    ...(refreshUrl ? { refreshUrl } : {}),
+    ...(openIdConnectUrl ? { openIdConnectUrl } : {}),
+  };
+}
+
+/**
+ * The token endpoints a client without a person can use: the client credentials flow's, and where a refresh token is
+ * exchanged (a flow's refreshUrl, else its tokenUrl; the authorization code flow first).
+ */
+export function oauthUrls(scheme: SecurityScheme): { tokenUrl?: string; refreshUrl?: string } {
+  const flows = scheme.flows ?? {};
+  const tokenUrl = flows.clientCredentials?.tokenUrl;
+  const refreshUrl = [flows.authorizationCode, flows.password, flows.clientCredentials].map((f) => f?.refreshUrl ?? f?.tokenUrl).find((u) => !!u);
+  return { ...(tokenUrl ? { tokenUrl } : {}), ...(refreshUrl ? { refreshUrl } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
-import { credentialHow } from "../../runtime/auth.js";
+import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
 
 /** One file of the generated package: path relative to the package root, content, and whether it is executable. */
 export interface PackageFile {
@@ -27,7 +27,15 @@ function usage(binary: string, command: CommandSpec): string {
 
 /** How the credential is sent, one sentence per scheme the commands send (runtime/auth.ts), never a value. */
 function credentialLines(caps: Capabilities): string[] {
-  return Object.entries(caps.auth.schemes).map(([name, scheme]) => credentialHow(caps.auth.env, name, scheme));
+  return Object.entries(caps.auth.schemes).map(([name, scheme]) => credentialHow(name, scheme));
+}
+
+/** What a Skill's commands need: each command's alternatives (runtime/auth.ts), once per distinct need. */
+function credentialNotes(caps: Capabilities, commands: CommandSpec[]): string[] {
+  const needs = [...new Set(commands.map((c) => commandCredential(caps, c)).filter((n): n is string => !!n))];
+  const schemes = [...new Set(commands.flatMap((c) => c.auth.flatMap((r) => Object.keys(r))))].sort();
+  if (!needs.length) return [];
+  return ["", ...needs.map((n) => `Credentials: ${n}`), ...schemes.map((name) => `How: ${credentialHow(name, caps.auth.schemes[name]!)}`)];
 }
 
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
@@ -45,7 +53,7 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
     {
       name: "workflow",
       description: `How to work with ${binary} safely`,
-      text: `Read before you write: find ids with list or get commands and never invent them. Check a command's flags with --help. Preview writes with --dry-run; destructive commands need --yes. Credentials come only from ${caps.auth.env}.`,
+      text: `Read before you write: find ids with list or get commands and never invent them. Check a command's flags with --help. Preview writes with --dry-run; destructive commands need --yes. ${credentialRule(caps)}`,
     },
     {
       name: "writeback",
@@ -73,7 +81,7 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
     ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),
     "",
     `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
-    ...[...new Set(commands.flatMap((c) => c.auth))].map((name) => `Credential: ${credentialHow(caps.auth.env, name, caps.auth.schemes[name]!)}`),
+    ...credentialNotes(caps, commands),
     "",
     "## Expected outcome",
     "",
@@ -196,7 +204,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         "",
         "```sh",
         `npm install -g ${product.package}`,
-        `export ${caps.auth.env}=...        # the credential; never pass it as an argument`,
+        ...credentialVariables(caps).map((name) => `export ${name}=...        # a credential; never pass it as an argument`),
         `${binary} --help                  # every command, as JSON`,
         "```",
         "",

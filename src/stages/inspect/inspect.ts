@@ -4,6 +4,7 @@ import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { certifyMcp } from "./mcp.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe } from "./probes.js";
+import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
@@ -34,20 +35,20 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   // learnt from the CLI's own help.
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
   const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
-  const credentialEnv: string | undefined = help.json?.auth?.env;
-  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
+  const credentialEnvs = credentialVariablesOf(help.json);
+  const set = credentialEnvs.filter((name) => process.env[name]);
   let unavailable = options.apiUnavailable;
-  if (!unavailable && options.baseUrl && credentialEnv && help.json?.auth?.required && !credential) unavailable = `${credentialEnv} is not set, so calls to the API cannot authenticate`;
+  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length) unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is` : `none of ${credentialEnvs.join(", ")} is`} set, so calls to the API cannot authenticate`;
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
   const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
-  const env = { ...baseEnv, ...(credentialEnv && credential && !unavailable ? { [credentialEnv]: credential } : {}) };
+  const env = { ...baseEnv, ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}) };
   const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
   const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service).
   const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
   const mcp = await certifyMcp(facts, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
-  const secrets = credential ? [credential] : [];
+  const secrets = set.map((name) => process.env[name]!);
   const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
   if (reuse) {
     if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };

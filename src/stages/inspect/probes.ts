@@ -1,3 +1,4 @@
+import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +8,8 @@ export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
 
 export type { HelpCommand,  } from "./subjects.js";
+import { credentialVariablesOf } from "./credential-variables.js";
+import { probeCredentials, type CredentialFacts } from "./credentials.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
 
 export interface Facts {
@@ -16,7 +19,12 @@ export interface Facts {
   apiUnavailable?: string;
   /** The base URL the API probes called. */
   baseUrl?: string;
-  credentialEnv?: string;
+  /** The credential variables the CLI's help declares. */
+  credentialEnvs: string[];
+  /** The credential probes (stages/inspect/credentials.ts); undefined when the CLI declares no credential. */
+  credentials?: CredentialFacts;
+  /** What the CLI wrote under its state folder, for the credential check (a value must not be there). */
+  stateText: string;
   probes: Record<string, Probe | undefined>;
   commands: HelpCommand[];
   /** Per-command help probes: every command, or an even sample of a large CLI. */
@@ -84,7 +92,20 @@ const words = (c: HelpCommand) => c.name.split(" ");
 /** The message of the issue the S3 probe previews with --dry-run (and which must never be recorded). */
 export const DRY_RUN_MESSAGE = "inter inspect dry-run probe";
 const HELP_SAMPLE = 24;
-const API_COMMAND = (c: HelpCommand) => !["skills", "issue create", "issue list", "issue show", "issue update"].includes(c.name);
+const API_COMMAND = (c: HelpCommand) => !BUILTIN_NAMES.includes(c.name);
+
+/** What the CLI wrote under its state folder (its issues), bounded: read for credential values. */
+function stateText(dir: string): string {
+  let text = "";
+  for (const entry of readdirSync(dir, { recursive: true }).map(String)) {
+    try {
+      text += readFileSync(join(dir, entry), "utf8").slice(0, 1 << 20);
+    } catch {
+      // a folder
+    }
+  }
+  return text;
+}
 
 function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillFiles" | "skillFiles"> {
   const read = (path: string) => (root && existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined);
@@ -159,13 +180,16 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
     await Promise.all([...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
 
-    const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}) }) as HelpCommand);
+    // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
+    // in the request, which the credential check needs) and are kept.
+    const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}), ...(c.parameters?.some((p) => p.in) ? { parameters: c.parameters, security: (c as { security?: unknown }).security } : {}) }) as HelpCommand);
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
     const subjects = chooseSubjects(probePool(detailed, packageRoot));
     const { list, paged, get, required: needy, dryRun: writer, body, destructive, auth: withAuth, typed, hostile: hostileTarget } = subjects.chosen;
     const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
     const hostile = (value: string) => (hostileTarget?.param ? probe([...on(hostileTarget), ...fill(hostileTarget.command, hostileTarget.param.name), hostileTarget.param.name, value]) : Promise.resolve(undefined));
-    const credentialEnv = typeof help.json?.auth?.env === "string" ? help.json.auth.env : undefined;
+    const credentialEnvs = credentialVariablesOf(help.json);
+    const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
     const apiEnv = api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
 
     // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
@@ -176,7 +200,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
     // credential and an API that answers nothing, so the probe itself changes nothing.
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
-    const inert = { ...(credentialEnv ? { [credentialEnv]: undefined } : {}), ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
+    const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
     const secretValue = "sk-interprobe0123456789abcdefABCDEF";
     const { groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill } = await named({
       groupBare: group ? probe([group.name]) : undefined,
@@ -191,11 +215,11 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       control: hostile("inter\u0007probe"),
       typedBad: typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
       positional: probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
-      dryRun: writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...(credentialEnv ? { [credentialEnv]: "inter-probe-credential" } : {}) } }) : undefined,
+      dryRun: writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, "inter-probe-credential"])) } }) : undefined,
       destructiveRefused: destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
       destructiveQuiet: destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
       jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
-      noCredential: withAuth && credentialEnv ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, [credentialEnv]: undefined } }) : undefined,
+      noCredential: withAuth && credentialEnvs.length ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } }) : undefined,
       skillOne: Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
       // Built-in commands refuse unknown flags too (G1), with or without a value.
       bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
@@ -206,6 +230,8 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       secretFields: probe(["skills", "--fields", secretValue]),
       secretSkill: probe(["skills", secretValue]),
     });
+
+    const credentials = await probeCredentials(probe, help.json, apiCommands, apiEnv);
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
     const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
@@ -239,7 +265,9 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       binary: target.binary,
       packageRoot,
       ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
-      credentialEnv,
+      credentialEnvs,
+      ...(credentials ? { credentials } : {}),
+      stateText: stateText(state),
       probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, secretShort, secretFields, secretSkill, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, bogusSkills, bogusIssue, versionAfter, versionGroup, issueDryRun, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),

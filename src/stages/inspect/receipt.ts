@@ -3,6 +3,7 @@ import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
+import { judgeCredentials, type CredentialReport } from "./credentials.js";
 
 const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -35,13 +36,20 @@ export interface Receipt {
   reused?: { candidate: string; probes: string[] };
   /** The MCP server's certification (stages/inspect/mcp.ts). */
   mcp?: McpReport;
+  /** The credential checks (stages/inspect/credentials.ts): a failing one keeps the candidate from any level. */
+  credentials: CredentialReport;
 }
 
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
 
-/** Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. */
-function certify(rules: RuleResult[]): Receipt["certification"] {
+/**
+ * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A failing
+ * credential check (A1–A3) certifies nothing: a CLI that leaks or cannot send its credentials hurts the agent using it.
+ */
+function certify(rules: RuleResult[], credentials: CredentialReport): Receipt["certification"] {
   const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
+  const unsafe = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
+  if (unsafe.length) return { level: "none", blocking: [...unsafe, ...failing("core")] };
   const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
@@ -68,6 +76,7 @@ function outputFields(schema: unknown): Record<string, { type?: string; enum?: u
 export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[]; mcp?: McpReport }): Receipt {
   const { facts } = input;
   const rules = judge(facts);
+  const credentials = judgeCredentials(facts.credentials, facts.commands, facts.stateText);
   const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
   const receipt: Receipt = {
     schemaVersion: RECEIPT_SCHEMA_VERSION,
@@ -85,10 +94,11 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     skills: input.skills,
     rules,
     summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
-    certification: certify(rules),
+    certification: certify(rules, credentials),
     api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
+    credentials,
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
   return redactDeep(receipt, redactor(input.secrets));

@@ -1,3 +1,4 @@
+import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
 
 export interface SkillCheck {
@@ -19,7 +20,7 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[], options: { positionals?: boolean } = {}): Promise<SkillCheck[]> {
   const yaml = await import("yaml");
   const parse = yaml.parse ?? (yaml as unknown as { default: typeof yaml }).default.parse;
-  const known = new Set([...commands.map((c) => c.name), "skills", "issue create", "issue list", "issue show", "issue update"]);
+  const known = new Set([...commands.map((c) => c.name), ...BUILTIN_NAMES]);
   return Object.entries(skillFiles)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([folder, text]) => {

@@ -83,8 +83,21 @@ export interface Operation {
   parameters: Parameter[];
   body?: RequestBody;
   responses: Response[];
-  /** Security requirement sets; undefined means the document's global requirement applies. */
-  security?: string[][];
+  /** Security requirements; undefined means the document's global requirement applies. */
+  security?: SecurityRequirement[];
+}
+
+/**
+ * One alternative of a security requirement list: every scheme it names is needed at once, each with the OAuth 2
+ * scopes it asks for (empty for other schemes). `[]` of alternatives means no credential; `{}` means none is needed.
+ */
+export type SecurityRequirement = Record<string, string[]>;
+
+/** An OAuth 2 flow the document declares, with the URLs a client without a person can use. */
+export interface OAuthFlow {
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes: string[];
 }
 
 export interface SecurityScheme {
@@ -95,6 +108,10 @@ export interface SecurityScheme {
   in?: "header" | "query" | "cookie";
   /** Header, query or cookie name of an apiKey. */
   name?: string;
+  /** OAuth 2 flows by OpenAPI 3 name (Swagger 2.0's `application` is clientCredentials, `accessCode` authorizationCode). */
+  flows?: Partial<Record<"clientCredentials" | "authorizationCode" | "password" | "implicit", OAuthFlow>>;
+  /** OpenID Connect: the discovery document's URL. */
+  openIdConnectUrl?: string;
   description?: string;
 }
 
@@ -109,7 +126,7 @@ export interface OperationModel {
   source: { file: string; files: string[]; specVersion: "2.0" | "3.0" | "3.1"; title: string; version: string; description?: string };
   servers: Array<{ url: string; description?: string }>;
   securitySchemes: Record<string, SecurityScheme>;
-  security: string[][];
+  security: SecurityRequirement[];
   tags: Array<{ name: string; description?: string }>;
   operations: Operation[];
   skipped: Skipped[];

@@ -1,5 +1,5 @@
 import { InterError } from "../../core/errors.js";
-import type { BodyField, Operation, OperationModel, Parameter, ParameterStyle, RequestBody, Response, SecurityScheme, Skipped } from "./model.js";
+import type { BodyField, OAuthFlow, Operation, OperationModel, Parameter, ParameterStyle, RequestBody, Response, SecurityRequirement, SecurityScheme, Skipped } from "./model.js";
 import { pointerOf } from "./pointer.js";
 import { resolveDocument } from "./ref-reader.js";
 import { DocumentProblem, isObject, Resolver } from "./resolver.js";
@@ -29,9 +29,28 @@ function specVersion(root: Record<string, unknown>, file: string): OperationMode
   throw invalid(file, "#/openapi", `unsupported OpenAPI version "${version}"`, "Use OpenAPI 3.0.x or 3.1.x (or Swagger 2.0).");
 }
 
-function securityOf(value: unknown): string[][] | undefined {
+function securityOf(value: unknown): SecurityRequirement[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.filter(isObject).map((req) => Object.keys(req).sort());
+  return value.filter(isObject).map((req) => Object.fromEntries(Object.keys(req).sort().map((name) => [name, Array.isArray(req[name]) ? (req[name] as unknown[]).filter((s): s is string => typeof s === "string") : []])));
+}
+
+const FLOW_NAMES: Record<string, "clientCredentials" | "authorizationCode" | "password" | "implicit"> = { clientCredentials: "clientCredentials", authorizationCode: "authorizationCode", password: "password", implicit: "implicit", application: "clientCredentials", accessCode: "authorizationCode" };
+
+/** A flow's URLs and scope names; a URL that is not a string is left out (the CLI then cannot use that flow). */
+function flowOf(node: Record<string, unknown>): OAuthFlow {
+  const url = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  const tokenUrl = url(node.tokenUrl);
+  const refreshUrl = url(node.refreshUrl);
+  return { ...(tokenUrl ? { tokenUrl } : {}), ...(refreshUrl ? { refreshUrl } : {}), scopes: isObject(node.scopes) ? Object.keys(node.scopes) : [] };
+}
+
+/** OAuth 2 flows: OpenAPI 3's `flows` object, or Swagger 2.0's single `flow` with its `tokenUrl`. */
+function flowsOf(s: Record<string, unknown>): SecurityScheme["flows"] {
+  const flows: NonNullable<SecurityScheme["flows"]> = {};
+  if (isObject(s.flows)) {
+    for (const [name, node] of Object.entries(s.flows)) if (FLOW_NAMES[name] && isObject(node)) flows[FLOW_NAMES[name]] = flowOf(node);
+  } else if (typeof s.flow === "string" && FLOW_NAMES[s.flow]) flows[FLOW_NAMES[s.flow]!] = flowOf(s);
+  return flows;
 }
 
 function servers(root: Record<string, unknown>, version: string): OperationModel["servers"] {
@@ -65,7 +84,9 @@ function securitySchemes(root: Record<string, unknown>, resolver: Resolver, base
       if (s.type === "basic") out[name] = { type: "http", scheme: "basic", description };
       else if (s.type === "http") out[name] = { type: "http", scheme: String(s.scheme ?? "bearer").toLowerCase(), ...(typeof s.bearerFormat === "string" ? { bearerFormat: s.bearerFormat } : {}), description };
       else if (s.type === "apiKey" && typeof s.name === "string" && ["header", "query", "cookie"].includes(String(s.in))) out[name] = { type: "apiKey", in: s.in as "header", name: s.name, description };
-      else if (s.type === "oauth2" || s.type === "openIdConnect" || s.type === "mutualTLS") out[name] = { type: s.type, description };
+      else if (s.type === "oauth2") out[name] = { type: "oauth2", flows: flowsOf(s), description };
+      else if (s.type === "openIdConnect") out[name] = { type: "openIdConnect", ...(typeof s.openIdConnectUrl === "string" ? { openIdConnectUrl: s.openIdConnectUrl } : {}), description };
+      else if (s.type === "mutualTLS") out[name] = { type: s.type, description };
       else warnings.push(`${where}: security scheme "${name}" of type "${String(s.type)}" is not understood; it is ignored`);
     } catch (error) {
       warnings.push(`${where}: ${(error as Error).message}; the scheme is ignored`);

@@ -1,7 +1,8 @@
+import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { CandidateTree } from "./findings.js";
 
 /** Commands every generated CLI has beside the API's (src/runtime/main.ts). */
-const BUILTIN_COMMANDS = ["skills", "issue create", "issue list", "issue show", "issue update"];
+const BUILTIN_COMMANDS = BUILTIN_NAMES;
 
 export interface ArgvProblem {
   code: "UNKNOWN_BINARY" | "UNKNOWN_COMMAND" | "UNKNOWN_FLAG";

@@ -1,3 +1,4 @@
+import type { AuthScheme, Command } from "../../runtime/manifest.js";
 import { InterError } from "../../core/errors.js";
 import { schemaRef } from "../../core/schema-ref.js";
 
@@ -6,6 +7,25 @@ import { schemaRef } from "../../core/schema-ref.js";
 // validation fail until replaced.
 
 const FILL = (what: string) => `<<FILL ME: ${what}>>`;
+
+/**
+ * The variables a starter plan names: those of the first alternative most commands take — for OAuth 2 the client's id
+ * and secret where the CLI can obtain tokens, else the access token; one name as a string, several as a list.
+ */
+function starterCredentials(auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> }, commands: Array<Pick<Command, "auth">>): string | string[] {
+  if (typeof auth.env === "string") return auth.env;
+  const counts = new Map<string, number>();
+  for (const c of commands) if (Array.isArray(c.auth) && c.auth[0]) counts.set(Object.keys(c.auth[0]).sort().join(" "), (counts.get(Object.keys(c.auth[0]).sort().join(" ")) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const names = (common ? common.split(" ") : []).flatMap((name) => {
+    const scheme = auth.schemes?.[name];
+    if (!scheme) return [];
+    const env = scheme.env;
+    if (env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl)) return [env.clientId, env.clientSecret];
+    return [env.value ?? env.username ?? env.accessToken].filter((v): v is string => !!v);
+  });
+  return names.length === 1 ? names[0]! : names.length ? names : FILL("the variable holding the API's credential");
+}
 
 /** The starter plan for the candidate `tgz`, to be written in `folder` (its `$schema` is relative to it). */
 export async function starterPlan(tgz: string, folder: string) {
@@ -22,7 +42,7 @@ export async function starterPlan(tgz: string, folder: string) {
       entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
     },
   });
-  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env: string }; } | null;
+  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> } } | null;
   if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
   const binary = manifest.product.binary;
   // Commands live in one file per group (package/commands/<group>.json).
@@ -51,7 +71,7 @@ export async function starterPlan(tgz: string, folder: string) {
     // The project's installed copy of the schema, as a path from the plan's folder that holds in any checkout.
     $schema: schemaRef(folder, "eval-plan.schema.json"),
     schema_version: "3.0.0",
-    target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: manifest.auth.env, allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
+    target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: starterCredentials(manifest.auth, Object.entries(files).filter(([p]) => p.startsWith("package/commands/")).flatMap(([, text]) => (JSON.parse(text) as { commands: Array<Pick<Command, "auth">> }).commands)), allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
     settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },
     assumptions: [],
     scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],

@@ -89,7 +89,8 @@ export interface Scenario {
 export interface PlanTarget {
   api_url: string;
   account: string;
-  credential_env: string;
+  /** One variable's name, or several (an API needing a key and a token, say): names only, never values. */
+  credential_env: string | string[];
   allowed_reads: string[];
   allowed_hosts: string[];
   read_only_confirmed: boolean;
@@ -167,4 +168,10 @@ export interface LoosePlan {
   settings?: Partial<PlanSettings>;
   assumptions?: string[];
   scenarios?: LooseScenario[];
+}
+
+/** The credential variables a plan names (`target.credential_env`, one name or a list), well-formed or not. */
+export function planCredentialEnvs(plan: { target?: { credential_env?: unknown } } | undefined): string[] {
+  const env = plan?.target?.credential_env;
+  return (Array.isArray(env) ? env : [env]).filter((n): n is string => typeof n === "string" && n.length > 0);
 }

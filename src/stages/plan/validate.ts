@@ -7,7 +7,7 @@ import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
 import { isObj, isPart, ptr } from "./pointer.js";
-import type { LooseObservation, LoosePlan, LooseScenario } from "./types.js";
+import { planCredentialEnvs, type LooseObservation, type LoosePlan, type LooseScenario } from "./types.js";
 import { argvProblems } from "./argv.js";
 import type { CandidateTree, Finding, Stage } from "./findings.js";
 
@@ -187,8 +187,7 @@ function hygiene(raw: unknown, plan: LoosePlan, out: Finding[]): void {
     else if (isObj(value)) for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);
   };
   walk(raw, []);
-  const env = plan?.target?.credential_env;
-  if (typeof env === "string" && !ENV_NAME.test(env)) {
+  for (const env of planCredentialEnvs(plan).filter((e) => !ENV_NAME.test(e))) {
     out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_ENV_INVALID", pointer: ptr("target", "credential_env"), message: `credential_env must be the name of an environment variable (UPPER_SNAKE), not "${env.length > 12 ? `${env.slice(0, 4)}…` : env}".`, suggestion: 'Name the variable, e.g. "ROOMS_API_KEY", and keep its value out of the plan.' });
   }
   (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s, i) =>

@@ -241,7 +241,8 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       ? { command: name, kind: "credential-required", severity: "breaking", reason: `\`${name}\` now needs a credential: calls without one fail with CREDENTIAL_MISSING.`, api }
       : { command: name, kind: "credential-no-longer-required", severity: "non-breaking", reason: `\`${name}\` works without a credential now.`, api });
   } else if (!same(o.auth, n.auth)) {
-    emit({ command: name, kind: "auth-scheme-changed", severity: "informational", reason: `\`${name}\` sends its credential by ${n.auth.join(", ") || "none"} instead of ${o.auth.join(", ") || "none"}.`, before: o.auth, after: n.auth, api });
+    const said = (auth: Command["auth"]) => auth.map((r) => Object.keys(r).join(" + ")).join(" or ") || "none";
+    emit({ command: name, kind: "auth-scheme-changed", severity: "informational", reason: `\`${name}\` authenticates with ${said(n.auth)} instead of ${said(o.auth)}.`, before: o.auth, after: n.auth, api });
   }
   const [pa, pb] = [o.pagination, n.pagination];
   if (!same(pa, pb)) {
@@ -269,7 +270,7 @@ export function surfaceChanges(before: Surface, after: Surface): SurfaceChange[]
   };
   p(before.product.binary, after.product.binary, "binary-renamed", true, "The CLI is now run as");
   if (before.product.package && after.product.package) p(before.product.package, after.product.package, "package-renamed", true, "The package is now installed as");
-  p(before.env.credential, after.env.credential, "credential-env-changed", true, "The credential is now read from");
+  p(before.env.credential, after.env.credential, "credential-env-changed", true, "Credentials are now read from");
   p(before.env.baseUrl, after.env.baseUrl, "base-url-env-changed", true, "The base URL is now read from");
 
   // A command is the same one when its operation is: the operationId first, then method and path, then the name.

@@ -5,7 +5,7 @@
  */
 import { InterError } from "../../core/errors.js";
 import { nestedDeeper } from "../../core/json-depth.js";
-import type { Command, Flag, Manifest } from "../../runtime/manifest.js";
+import type { Command, Flag, Manifest, Requirement } from "../../runtime/manifest.js";
 
 export interface SurfaceSkill {
   name: string;
@@ -63,7 +63,22 @@ function checkCommand(label: string, file: string, command: unknown, index: numb
   if (!Array.isArray(command.flags)) fail(label, `${where} (${command.name}) has no flags list`);
   if (!isObject(command.output) || !isString(command.output.shape)) fail(label, `${where} (${command.name}) has no output shape`);
   const flags = (command.flags as unknown[]).map((f) => checkFlag(label, `${where} (${command.name})`, f));
-  return { ...(command as unknown as Command), flags, statuses: Array.isArray(command.statuses) ? command.statuses.filter(isString) : [], auth: Array.isArray(command.auth) ? command.auth.filter(isString) : [] };
+  return { ...(command as unknown as Command), flags, statuses: Array.isArray(command.statuses) ? command.statuses.filter(isString) : [], auth: Array.isArray(command.auth) ? command.auth.flatMap(requirementOf) : [] };
+}
+
+/** A requirement as candidates record it: an object of scheme → scopes, or (before several credentials) a scheme's name. */
+function requirementOf(value: unknown): Requirement[] {
+  if (isString(value)) return [{ [value]: [] }];
+  if (!isObject(value)) return [];
+  return [Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.filter(isString) : []]))];
+}
+
+/** Every credential variable a manifest names, sorted and joined: `auth.env` before several credentials, else each scheme's. */
+function credentialNames(auth: unknown): string {
+  if (!isObject(auth)) return "";
+  if (isString(auth.env)) return auth.env;
+  const schemes = isObject(auth.schemes) ? Object.values(auth.schemes) : [];
+  return [...new Set(schemes.flatMap((s) => (isObject(s) && isObject(s.env) ? Object.values(s.env).filter(isString) : [])))].sort().join(", ");
 }
 
 /** The command names a SKILL.md's "## Commands" section runs (`binary <command> …` in backticks), in order. */
@@ -111,7 +126,7 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
   return {
     label,
     product: { name: isString(product.name) ? product.name : product.binary, binary: product.binary, version: isString(product.version) ? product.version : "0.0.0", ...(isObject(pkg) && isString(pkg.name) ? { package: pkg.name } : {}) },
-    env: { credential: isObject(manifest.auth) && isString(manifest.auth.env) ? manifest.auth.env : "", baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "" },
+    env: { credential: credentialNames(manifest.auth), baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "" },
     commands: commands.sort((a, b) => a.name.localeCompare(b.name)),
     skills,
     rules: (Array.isArray(manifest.rules) ? manifest.rules : []).filter(isString),

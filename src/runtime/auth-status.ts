@@ -1,0 +1,73 @@
+import { credentialHow } from "./auth.js";
+import { alternativeNeeds, chooseAlternative, sourceOf, variablesOf } from "./credentials.js";
+import { CliError } from "./errors.js";
+import type { Cli } from "./load.js";
+import type { Command, Requirement } from "./manifest.js";
+import { cachedTokens } from "./oauth.js";
+
+/**
+ * `<binary> auth status`: which credential variables are set, which alternative each requirement of the CLI's commands
+ * would use, and when cached OAuth tokens expire — names, counts and times, never a value (docs/generated-cli.md).
+ */
+
+const isSet = (name: string) => !!process.env[name];
+
+const key = (r: Requirement) => Object.keys(r).sort().join(" + ");
+
+export function authStatus(cli: Cli, commandName: string | undefined) {
+  const { manifest } = cli;
+  const schemes = Object.entries(manifest.auth.schemes).map(([name, scheme]) => {
+    const source = sourceOf(scheme);
+    return {
+      scheme: name,
+      type: scheme.type,
+      variables: variablesOf(scheme).map((v) => ({ name: v, set: isSet(v) })),
+      ready: !!source,
+      ...(source?.kind === "oauth" ? { token: source.refresh ? "obtained with the refresh token" : source.client ? "obtained with the client credentials" : "the access token as given" } : {}),
+      how: credentialHow(name, scheme),
+    };
+  });
+  const tokens = cachedTokens(manifest).map(({ expiresAt, expired }) => ({ ...(expiresAt ? { expiresAt } : {}), expired }));
+  if (commandName !== undefined) {
+    const command = cli.all().find((c) => c.name === commandName.trim());
+    if (!command) throw new CliError("NOT_FOUND", `No command "${commandName}".`, `Run ${manifest.product.binary} --help for the commands.`, { command: commandName });
+    return { schemes, command: commandStatus(cli, command), cachedTokens: tokens };
+  }
+  // Each distinct requirement of the CLI's commands once, with how many commands have it and one of them.
+  const requirements = new Map<string, { requirement: Requirement; commands: Command[] }>();
+  const none: Command[] = [];
+  for (const command of cli.all()) {
+    if (!command.auth.length) none.push(command);
+    for (const r of command.auth) {
+      const entry = requirements.get(key(r)) ?? { requirement: r, commands: [] };
+      entry.commands.push(command);
+      requirements.set(key(r), entry);
+    }
+  }
+  return {
+    schemes,
+    requirements: [...requirements.values()].map(({ requirement, commands }) => ({
+      schemes: Object.keys(requirement),
+      needs: alternativeNeeds(manifest, requirement),
+      ready: Object.keys(requirement).every((n) => manifest.auth.schemes[n] && sourceOf(manifest.auth.schemes[n]!)),
+      commands: commands.length,
+      example: commands[0]!.name,
+    })),
+    withoutCredential: none.length,
+    ready: cli.all().filter((c) => !c.auth.length || c.authOptional || chooseAlternative(manifest, c)).length,
+    commands: cli.all().length,
+    cachedTokens: tokens,
+  };
+}
+
+function commandStatus(cli: Cli, command: Command) {
+  const { manifest } = cli;
+  const chosen = chooseAlternative(manifest, command);
+  return {
+    name: command.name,
+    needed: command.auth.length > 0 && !command.authOptional,
+    alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), needs: alternativeNeeds(manifest, r), ready: Object.keys(r).every((n) => manifest.auth.schemes[n] && sourceOf(manifest.auth.schemes[n]!)) })),
+    uses: chosen ? Object.keys(chosen.requirement) : null,
+    ...(command.auth.length && !chosen ? { missing: [...new Set(command.auth.flatMap((r) => Object.keys(r).flatMap((n) => variablesOf(manifest.auth.schemes[n]!))))].filter((v) => !isSet(v)) } : {}),
+  };
+}

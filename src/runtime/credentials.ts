@@ -1,0 +1,135 @@
+import { CliError } from "./errors.js";
+import type { AuthScheme, Command, CredentialVariables, Manifest, Requirement } from "./manifest.js";
+
+/**
+ * Which credential values a command sends, read from the environment variables its schemes declare
+ * (docs/generated-cli.md, "Credentials"): the first of the command's alternatives whose schemes all have their
+ * variables set. Values never leave this process except in the request; knownSecrets lists them for redaction.
+ */
+
+const read = (name: string | undefined) => (name ? process.env[name] || undefined : undefined);
+
+/** Where a scheme's value comes from right now; undefined when its variables are not set. */
+export type Source =
+  | { kind: "value"; value: string }
+  | { kind: "basic"; username: string; password: string }
+  | { kind: "oauth"; accessToken?: string; client?: { id: string; secret: string }; refresh?: { token: string; clientId?: string; clientSecret?: string } };
+
+const isOAuth = (scheme: AuthScheme) => scheme.type === "oauth2" || scheme.type === "openIdConnect";
+export const isBasic = (scheme: AuthScheme) => scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic";
+
+/** Every variable a scheme reads, in a fixed order. */
+export function variablesOf(scheme: AuthScheme): string[] {
+  const order: Array<keyof CredentialVariables> = ["value", "username", "password", "accessToken", "clientId", "clientSecret", "refreshToken"];
+  return order.map((role) => scheme.env[role]).filter((v): v is string => !!v);
+}
+
+/** Whether the CLI can obtain a token for an OAuth scheme with what is set (client credentials or a refresh token). */
+const canObtain = (scheme: AuthScheme) => !!(scheme.tokenUrl || scheme.openIdConnectUrl);
+const canRefresh = (scheme: AuthScheme) => !!(scheme.refreshUrl || scheme.openIdConnectUrl);
+
+/** A scheme's value as its variables hold it now. */
+export function sourceOf(scheme: AuthScheme): Source | undefined {
+  const env = scheme.env;
+  if (isOAuth(scheme)) {
+    const accessToken = read(env.accessToken);
+    const id = read(env.clientId);
+    const secret = read(env.clientSecret);
+    const refreshToken = read(env.refreshToken);
+    const client = id && secret && canObtain(scheme) ? { id, secret } : undefined;
+    const refresh = refreshToken && canRefresh(scheme) ? { token: refreshToken, ...(id ? { clientId: id } : {}), ...(secret ? { clientSecret: secret } : {}) } : undefined;
+    if (!accessToken && !client && !refresh) return undefined;
+    return { kind: "oauth", ...(accessToken ? { accessToken } : {}), ...(client ? { client } : {}), ...(refresh ? { refresh } : {}) };
+  }
+  if (isBasic(scheme)) {
+    const username = read(env.username);
+    // RFC 7617 allows an empty password (Stripe's secret key is the user alone): the user is what must be set.
+    return username ? { kind: "basic", username, password: read(env.password) ?? "" } : undefined;
+  }
+  const value = read(env.value);
+  return value ? { kind: "value", value } : undefined;
+}
+
+/** What a scheme needs set, in words: "ACME_TOKEN", or for OAuth 2 each way the CLI can get a token. */
+export function needsOf(scheme: AuthScheme): string {
+  const env = scheme.env;
+  if (isOAuth(scheme)) {
+    const ways = [env.accessToken, env.clientId && env.clientSecret && canObtain(scheme) ? `${env.clientId} and ${env.clientSecret}` : undefined, env.refreshToken && canRefresh(scheme) ? `${env.refreshToken}${env.clientId ? ` (with ${env.clientId}${env.clientSecret ? `, and ${env.clientSecret} for a confidential client` : ""})` : ""}` : undefined].filter(Boolean);
+    return ways.join(", or ");
+  }
+  if (isBasic(scheme)) return `${env.username} (and ${env.password}, unless the password is empty)`;
+  return env.value ?? "";
+}
+
+export interface Chosen {
+  requirement: Requirement;
+  sources: Record<string, Source>;
+}
+
+/** The first alternative of a command whose schemes all have their variables set. */
+export function chooseAlternative(manifest: Manifest, command: Command): Chosen | undefined {
+  for (const requirement of command.auth) {
+    const sources: Record<string, Source> = {};
+    let complete = true;
+    for (const name of Object.keys(requirement)) {
+      const scheme = manifest.auth.schemes[name];
+      const source = scheme ? sourceOf(scheme) : undefined;
+      if (!source) {
+        complete = false;
+        break;
+      }
+      sources[name] = source;
+    }
+    if (complete) return { requirement, sources };
+  }
+  return undefined;
+}
+
+/** One alternative in words: the variables of each of its schemes, joined by "and". */
+export function alternativeNeeds(manifest: Pick<Manifest, "auth">, requirement: Requirement): string {
+  return Object.keys(requirement)
+    .map((name) => manifest.auth.schemes[name])
+    .filter((s): s is AuthScheme => !!s)
+    .map((s) => (Object.keys(requirement).length > 1 && isOAuth(s) ? `(${needsOf(s)})` : needsOf(s)))
+    .join(" and ");
+}
+
+/** CREDENTIAL_MISSING for a command none of whose alternatives is set, naming each alternative's variables. */
+export function missingCredential(manifest: Manifest, command: Command): CliError {
+  const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
+  const unset = [...new Set(command.auth.flatMap((r) => Object.keys(r)).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])))].filter((v) => !read(v));
+  const what = alternatives.length === 1 ? `needs ${alternatives[0]}` : `needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")}`;
+  return new CliError(
+    "CREDENTIAL_MISSING",
+    `"${command.name}" ${what}; not set: ${unset.join(", ")}.`,
+    `Export the variables in the environment (never pass a credential as an argument); \`${manifest.product.binary} auth status\` shows which are set and how each is sent.`,
+    { alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), variables: Object.keys(r).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])) })), unset },
+  );
+}
+
+/** Credential values this process obtained (OAuth access and refresh tokens), redacted like those from the environment. */
+const obtained = new Set<string>();
+
+export function rememberSecret(value: string): void {
+  obtained.add(value);
+}
+
+/**
+ * Every credential value this process knows: each variable of each scheme the CLI declares, the `user:password` pair
+ * a Basic scheme sends (whose base64 form a server may echo), and tokens obtained at run time.
+ */
+export function knownSecrets(manifest: Manifest): string[] {
+  const values = new Set<string>(obtained);
+  for (const scheme of Object.values(manifest.auth.schemes)) {
+    for (const name of variablesOf(scheme)) {
+      const value = read(name);
+      // A client id is an identifier rather than a secret, but it travels beside the secret and is never data.
+      if (value) values.add(value);
+    }
+    if (isBasic(scheme)) {
+      const source = sourceOf(scheme);
+      if (source?.kind === "basic") values.add(`${source.username}:${source.password}`);
+    }
+  }
+  return [...values];
+}

@@ -1,4 +1,5 @@
-import { alternativeNeeds, isBasic } from "./credentials.js";
+import { alternativeNeeds, isBasic, read, variablesOf } from "./credentials.js";
+import { CliError } from "./errors.js";
 import type { AuthScheme, Command, Manifest } from "./manifest.js";
 
 /**
@@ -38,6 +39,13 @@ export function placement(scheme: AuthScheme, credential: string): { header: str
   return { header: "authorization", value: `${scheme.scheme} ${credential}` };
 }
 
+/** A Basic scheme named after its two parts (Twilio's `accountSid_authToken`) says what user and password are. */
+function namedParts(name: string): [string, string] | undefined {
+  const parts = /^([A-Za-z][A-Za-z0-9]*)[_:]([A-Za-z][A-Za-z0-9]*)$/.exec(name);
+  const generic = /^(basic|http|https|auth|authentication|authorization|security|scheme|default|credentials?|api|apikey|key|token|bearer)$/i;
+  return parts && !generic.test(parts[1]!) && !generic.test(parts[2]!) ? [parts[1]!, parts[2]!] : undefined;
+}
+
 /**
  * One sentence on how a scheme's variables are sent and what values they take — never a value; the scheme's own
  * description (plain text) follows.
@@ -54,8 +62,12 @@ export function credentialHow(name: string, scheme: AuthScheme): string {
       env.refreshToken && (scheme.refreshUrl || scheme.openIdConnectUrl) ? `${env.refreshToken} (exchanged${scheme.refreshUrl ? ` at ${scheme.refreshUrl}` : ""}${env.clientId ? `, with ${env.clientId} and, for a confidential client, ${env.clientSecret}` : ""})` : undefined,
     ].filter(Boolean);
     how = `${name} (${kind}) is sent as "Authorization: Bearer <token>": the token is ${env.accessToken} as given${ways.length ? `, or one the CLI obtains itself from ${ways.join(", or from ")}, renewed when it expires (tokens obtained are cached under the user's cache folder, mode 0600)` : ""}`;
+  } else if (isBasic(scheme) && env.value) {
+    const parts = namedParts(name);
+    how = `${env.value} is sent as HTTP Basic: set it to <user>:<password> (the two joined by a colon${parts ? `; for ${name}, <${parts[0]}>:<${parts[1]}>` : ""}); the CLI base64-encodes it into "Authorization: Basic <base64>" (a value without a colon is the user with an empty password)`;
   } else if (isBasic(scheme)) {
-    how = `${env.username} and ${env.password} are sent as HTTP Basic ("Authorization: Basic <base64 of user:password>"; an unset password is empty)`;
+    const parts = namedParts(name);
+    how = `${env.username} and ${env.password} are sent as HTTP Basic, user and password${parts ? ` (for ${name}: the ${parts[0]} and the ${parts[1]})` : ""}; the CLI base64-encodes them into "Authorization: Basic <base64>" (an unset password is empty)`;
   } else if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "bearer") {
     how = `${env.value} is sent as "Authorization: Bearer <value>"${scheme.bearerFormat ? ` (a ${scheme.bearerFormat})` : ""}`;
   } else if (scheme.type === "http") {
@@ -98,3 +110,17 @@ export function credentialRule(manifest: Pick<Manifest, "auth" | "product">): st
   if (!names.length) return "This CLI sends no credentials.";
   return `Credentials come only from the environment (${names.join(", ")}), never from arguments; \`${manifest.product.binary} auth status\` says which are set and what each command needs.`;
 }
+
+/** CREDENTIAL_MISSING for a command none of whose alternatives is set, naming each alternative's variables. */
+export function missingCredential(manifest: Manifest, command: Command): CliError {
+  const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
+  const unset = [...new Set(command.auth.flatMap((r) => Object.keys(r)).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])))].filter((v) => !read(v));
+  const what = alternatives.length === 1 ? `needs ${alternatives[0]}` : `needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")}`;
+  return new CliError(
+    "CREDENTIAL_MISSING",
+    `"${command.name}" ${what}; not set: ${unset.join(", ")}.`,
+    `Export the variables in the environment (never pass a credential as an argument). ${[...new Set(command.auth.flatMap((r) => Object.keys(r)))].filter((n) => manifest.auth.schemes[n]).map((n) => credentialHow(n, manifest.auth.schemes[n]!).replace(/ The API says: .*$/, "")).join(" ")} \`${manifest.product.binary} auth status\` shows which are set.`,
+    { alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), variables: Object.keys(r).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])) })), unset },
+  );
+}
+

@@ -1,4 +1,3 @@
-import { CliError } from "./errors.js";
 import type { AuthScheme, Command, CredentialVariables, Manifest, Requirement } from "./manifest.js";
 
 /**
@@ -7,7 +6,7 @@ import type { AuthScheme, Command, CredentialVariables, Manifest, Requirement } 
  * variables set. Values never leave this process except in the request; knownSecrets lists them for redaction.
  */
 
-const read = (name: string | undefined) => (name ? process.env[name] || undefined : undefined);
+export const read = (name: string | undefined) => (name ? process.env[name] || undefined : undefined);
 
 /** Where a scheme's value comes from right now; undefined when its variables are not set. */
 export type Source =
@@ -41,6 +40,13 @@ export function sourceOf(scheme: AuthScheme): Source | undefined {
     if (!accessToken && !client && !refresh) return undefined;
     return { kind: "oauth", ...(accessToken ? { accessToken } : {}), ...(client ? { client } : {}), ...(refresh ? { refresh } : {}) };
   }
+  if (isBasic(scheme) && env.value) {
+    // One variable holding `user:password` (RFC 7617: the user holds no colon); no colon is a user with no password.
+    const pair = read(env.value);
+    if (!pair) return undefined;
+    const at = pair.indexOf(":");
+    return { kind: "basic", username: at < 0 ? pair : pair.slice(0, at), password: at < 0 ? "" : pair.slice(at + 1) };
+  }
   if (isBasic(scheme)) {
     const username = read(env.username);
     // RFC 7617 allows an empty password (Stripe's secret key is the user alone): the user is what must be set.
@@ -57,7 +63,7 @@ export function needsOf(scheme: AuthScheme): string {
     const ways = [env.accessToken, env.clientId && env.clientSecret && canObtain(scheme) ? `${env.clientId} and ${env.clientSecret}` : undefined, env.refreshToken && canRefresh(scheme) ? `${env.refreshToken}${env.clientId ? ` (with ${env.clientId}${env.clientSecret ? `, and ${env.clientSecret} for a confidential client` : ""})` : ""}` : undefined].filter(Boolean);
     return ways.join(", or ");
   }
-  if (isBasic(scheme)) return `${env.username} (and ${env.password}, unless the password is empty)`;
+  if (isBasic(scheme)) return env.value ?? `${env.username} (and ${env.password}, unless the password is empty)`;
   return env.value ?? "";
 }
 
@@ -92,19 +98,6 @@ export function alternativeNeeds(manifest: Pick<Manifest, "auth">, requirement: 
     .filter((s): s is AuthScheme => !!s)
     .map((s) => (Object.keys(requirement).length > 1 && isOAuth(s) ? `(${needsOf(s)})` : needsOf(s)))
     .join(" and ");
-}
-
-/** CREDENTIAL_MISSING for a command none of whose alternatives is set, naming each alternative's variables. */
-export function missingCredential(manifest: Manifest, command: Command): CliError {
-  const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
-  const unset = [...new Set(command.auth.flatMap((r) => Object.keys(r)).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])))].filter((v) => !read(v));
-  const what = alternatives.length === 1 ? `needs ${alternatives[0]}` : `needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")}`;
-  return new CliError(
-    "CREDENTIAL_MISSING",
-    `"${command.name}" ${what}; not set: ${unset.join(", ")}.`,
-    `Export the variables in the environment (never pass a credential as an argument); \`${manifest.product.binary} auth status\` shows which are set and how each is sent.`,
-    { alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), variables: Object.keys(r).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])) })), unset },
-  );
 }
 
 /** Credential values this process obtained (OAuth access and refresh tokens), redacted like those from the environment. */

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
 import { AUTH_ACTIONS, builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord } from "./builtins.js";
 import { authStatus } from "./auth-status.js";
-import { credentialHow } from "./auth.js";
-import { chooseAlternative, knownSecrets, missingCredential, needsOf, variablesOf, type Chosen } from "./credentials.js";
+import { credentialHow, missingCredential } from "./auth.js";
+import { chooseAlternative, knownSecrets, needsOf, variablesOf, type Chosen } from "./credentials.js";
 import { accessToken } from "./oauth.js";
 import { MIN_SECRET_LENGTH, REDACTED } from "../core/redact.js";
 import { CliError } from "./errors.js";
@@ -232,7 +232,8 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   if (args.length && command.argument && !parsed.raw.has(command.argument)) parsed.raw.set(command.argument, [args.shift()!]);
   if (args.length) throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${args[0]}" for "${command.name}".`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: args[0] });
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
-  guardWithCredentials(manifest, [...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
+  // An issue's text is kept with any credential cut out (issues.ts): a report is not lost for quoting a key.
+  guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
   const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
   if (command.name === "skills") return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
   if (command.name === "auth status") return writeResult(manifest, globals, authStatus(cli, values.command === undefined ? undefined : String(values.command)));

@@ -43,7 +43,7 @@ describe("inter build designs capabilities.json", () => {
       "title:body:title:string",
     ]);
     expect(command(caps, "rooms find-availability").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
-    expect(caps.auth).toEqual({ env: "ROOMS_API_KEY", schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } });
+    expect(caps.auth).toEqual({ schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", env: { value: "ROOMS_API_KEY" } } } });
     expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL", path: "" });
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
     expect(caps.skills.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
@@ -281,7 +281,7 @@ security: [{ api_key: [] }]
     expect(command(caps, "pet update")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
     expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual(["pet-id:path:integer", "name:body:string"]);
     expect(caps.naming.filter((n: any) => n.kind === "collision").map((n: any) => n.command).sort()).toEqual(["pet delete-2", "pet delete-photos"]);
-    expect(caps.auth.schemes).toEqual({ api_key: { type: "apiKey", in: "header", name: "api_key" } });
+    expect(caps.auth.schemes).toEqual({ api_key: { type: "apiKey", in: "header", name: "api_key", env: { value: expect.stringMatching(/_API_KEY$/) } } });
   });
 
   it("renames parameters that collide with reserved flags and with each other", async () => {

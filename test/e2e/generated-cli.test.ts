@@ -187,6 +187,8 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
         headers: { accept: "application/json", "user-agent": "rooms/0.1.0", "x-api-key": "[REDACTED]", "content-type": "application/json" },
         body: JSON.stringify({ room_id: "rm_eclipse", date: "2026-12-12", start: "09:00", duration_minutes: 30, attendees: 2, title: "Dry" }),
       },
+      // Which scheme the request carries and from which variable: never a value.
+      auth: { needed: true, sent: [{ scheme: "apiKey", variables: ["ROOMS_API_KEY"], how: "ROOMS_API_KEY is sent as the X-API-Key header (X-API-Key: <value>)." }] },
     });
     expect(run.stdout).not.toContain(API_KEY);
     const bookings = await rooms(["bookings", "list", "--date", "2026-12-12", "--quiet"]);

@@ -193,7 +193,7 @@ describe("inter status", () => {
     // The same code `inter build` refuses the brief with, and where the placeholders are.
     expect(s.blockers.map((b: any) => b.code)).toEqual(["INPUT_NOT_FOUND", "CONTEXT_INCOMPLETE", undefined]);
     expect(s.blockers[1].what).toMatch(/^inputs\/context\.md still has TODO placeholders \(lines 3, /);
-    expect(s.credential).toEqual({ env: "ACME_API_KEY", set: false });
+    expect(s.credential).toEqual({ env: "ACME_API_KEY", set: false, variables: [{ name: "ACME_API_KEY", set: false }] });
   });
 
   it("the credential is reported as set or not, never by value; ready after a build, with the candidate and its certification", async () => {
@@ -203,7 +203,7 @@ describe("inter status", () => {
     const unset = await status(dir);
     expect(unset.ready).toBe(true);
     expect(unset.evaluationReady).toBe(false);
-    expect(blockers(unset)).toEqual(["evaluation/human: export ROOMS_API_KEY=<the API key>"]);
+    expect(blockers(unset)).toEqual(["evaluation/human: export ROOMS_API_KEY=<its value>"]);
     expect(unset.last).toEqual({ candidate: null, certification: null, evaluation: null, surface: null });
 
     const secret = "sk-status-secret-value-123";
@@ -214,7 +214,7 @@ describe("inter status", () => {
     await inter(dir, ["build"]);
     const built = await status(dir, { ROOMS_API_KEY: secret });
     expect(JSON.stringify(built)).not.toContain(secret);
-    expect(built).toMatchObject({ ready: true, evaluation_ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true } });
+    expect(built).toMatchObject({ ready: true, evaluation_ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true, variables: [{ name: "ROOMS_API_KEY", set: true }] } });
     expect(built.last.candidate.sha256).toBe(createHash("sha256").update(readFileSync(join(dir, "dist/cli.tgz"))).digest("hex"));
     expect(built.last.certification).toBe("Agent-Native");
     expect(built.cache.objects).toBeGreaterThan(0);

@@ -78,7 +78,7 @@ describe("requests on the wire as the document says, credentials as the API take
   it("keeps style and explode in capabilities.json only where they differ from the defaults", () => {
     const flags = Object.fromEntries(caps.commands.flatMap((c: any) => c.flags).map((f: any) => [f.wire, { style: f.style, explode: f.explode }]));
     expect(flags).toEqual({ q: {}, type: { explode: false }, filter: { style: "deepObject", explode: true }, ids: { style: "label" } });
-    expect(caps.auth.schemes).toEqual({ accountSid_authToken: { type: "http", scheme: "basic", description: "Your Account SID as the user and your Auth Token as the password." } });
+    expect(caps.auth.schemes).toEqual({ accountSid_authToken: { type: "http", scheme: "basic", description: "Your Account SID as the user and your Auth Token as the password.", env: { value: "WIRE_CREDENTIALS" } } });
   });
 
   it("sends an explode:false array comma-joined, a deepObject with bracketed keys, a label path, and HTTP Basic", async () => {
@@ -115,8 +115,8 @@ describe("requests on the wire as the document says, credentials as the API take
     expect(auth.sent[0]).toContain("The API says: Your Account SID as the user and your Auth Token as the password.");
     expect(command.parameters.find((p: any) => p.name === "--type").usage).toBe("repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b");
     expect(command.parameters.find((p: any) => p.name === "--filter").usage).toContain("sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1");
-    expect(JSON.parse(describe.stdout).auth).toEqual({ env: "WIRE_CREDENTIALS", sent: [expect.stringContaining("sent as HTTP Basic")] });
-    expect(JSON.parse(root.stdout).auth).toMatchObject({ env: "WIRE_CREDENTIALS", required: true, sent: [expect.stringContaining("<accountSid>:<authToken>")] });
+    expect(JSON.parse(describe.stdout).auth).toMatchObject({ env: ["WIRE_CREDENTIALS"], sent: [expect.stringContaining("sent as HTTP Basic")], schemes: { accountSid_authToken: { type: "http", scheme: "basic", variables: { value: "WIRE_CREDENTIALS" } } } });
+    expect(JSON.parse(root.stdout).auth).toMatchObject({ env: ["WIRE_CREDENTIALS"], required: true, sent: [expect.stringContaining("<accountSid>:<authToken>")] });
 
     // Without the credential the error says how to set it, again without a value.
     const missing = await execa(bin, [...words("searchCatalog"), "--q", "x"], { env: { WIRE_BASE_URL: url }, extendEnv: false, reject: false, stdin: "ignore" });

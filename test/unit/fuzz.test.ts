@@ -183,10 +183,10 @@ describe("fuzz: the generated CLI's flags", () => {
     destructive: false,
     permission: "write",
     output: { shape: "object" },
-    auth: ["key"],
+    auth: [{ key: [] }],
     hidden: false,
   };
-  const manifest = { product: { name: "F", binary: "f", version: "1.0.0", description: "" }, auth: { env: "F_KEY", schemes: { key: { type: "apiKey", in: "header", name: "x-key" } } } } as unknown as Manifest;
+  const manifest = { product: { name: "F", binary: "f", version: "1.0.0", description: "" }, auth: { schemes: { key: { type: "apiKey", in: "header", name: "x-key", env: { value: "F_KEY" } } } } } as unknown as Manifest;
   const kindOf = (name: string) => {
     const f = command.flags.find((x) => x.flag === name);
     return f ? (f.type === "boolean" ? ("boolean" as const) : ("value" as const)) : ("unknown" as const);
@@ -210,7 +210,7 @@ describe("fuzz: the generated CLI's flags", () => {
             const parsed = splitArgv(["things", "create", ...argv], kindOf);
             guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === "thing-id" || k === "trace" }))));
             const values = bindFlags(command, parsed, false);
-            const request = buildRequest(manifest, command, "http://127.0.0.1:9", values, undefined, credential);
+            const request = buildRequest(manifest, command, "http://127.0.0.1:9", values, undefined, [{ scheme: manifest.auth.schemes.key!, value: credential }]);
             expect(request.url.startsWith("http://127.0.0.1:9/things/")).toBe(true);
           });
         } catch (error) {

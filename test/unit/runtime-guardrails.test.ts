@@ -35,7 +35,7 @@ const code = (value: string, identifier = false) => {
 const manifest: Manifest = {
   product: { name: "Demo", binary: "demo", version: "1.2.3", description: "A demo." },
   baseUrl: { default: null, env: "DEMO_BASE_URL" },
-  auth: { env: "DEMO_API_KEY", schemes: { key: { type: "apiKey", in: "header", name: "x-key" } } },
+  auth: { schemes: { key: { type: "apiKey", in: "header", name: "x-key", env: { value: "DEMO_API_KEY" } } } },
   rules: ["Read before you write: find ids with list commands."],
   skills: [{ name: "book-a-thing", description: "Book a thing." }],
   groups: [{ name: "things", description: "Things", count: 2 }],
@@ -45,12 +45,12 @@ const things: Command[] = [
   {
     path: ["things", "create"], name: "things create", description: "Create a thing", operation: { method: "POST", path: "/things" },
     flags: [{ flag: "title", in: "body", wire: "title", type: "string", required: true }], jsonInput: true, destructive: false, permission: "write",
-    output: { shape: "object" }, auth: ["key"], hidden: false,
+    output: { shape: "object" }, auth: [{ key: [] }], hidden: false,
   },
   {
     path: ["things", "get"], name: "things get", description: "Get a thing", operation: { method: "GET", path: "/things/{id}" },
     flags: [{ flag: "thing-id", in: "path", wire: "id", type: "string", required: true }], jsonInput: false, destructive: false, permission: "read",
-    output: { shape: "object" }, auth: ["key"], hidden: false,
+    output: { shape: "object" }, auth: [{ key: [] }], hidden: false,
   },
 ];
 const cli: Cli = { dir: "/nonexistent", manifest, group: (name) => (name === "things" ? things : []), all: () => things };

@@ -6,10 +6,10 @@ import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
-import { chooseAuth } from "../../src/stages/design/wire.js";
+import { authOf } from "../../src/stages/design/wire.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
-import { commandCredential, commandCredentialNote, credentialHow } from "../../src/runtime/auth.js";
-import { redactRequest, buildRequest } from "../../src/runtime/http.js";
+import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
+import { redactRequest, buildRequest, secretPlaces } from "../../src/runtime/http.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
 import { REPO, tempDir } from "../helpers.js";
@@ -22,10 +22,10 @@ const ARRAY = ["blue", "black", "brown"];
 const OBJECT = { R: 100, G: 200, B: 150 };
 
 function manifestWith(schemes: Record<string, AuthScheme> = {}): Manifest {
-  return { product: { name: "T", binary: "t", version: "1.0.0", description: "" }, baseUrl: { default: null, env: "T_BASE_URL" }, auth: { env: "T_KEY", schemes }, rules: [], skills: [], groups: [], help: "full" };
+  return { product: { name: "T", binary: "t", version: "1.0.0", description: "" }, baseUrl: { default: null, env: "T_BASE_URL" }, auth: { schemes }, rules: [], skills: [], groups: [], help: "full" };
 }
 
-function commandWith(path: string, flags: Flag[], auth: string[] = []): Command {
+function commandWith(path: string, flags: Flag[], auth: Command["auth"] = []): Command {
   return { path: ["x", "get"], name: "x get", description: "x", operation: { method: "GET", path }, flags, jsonInput: false, destructive: false, permission: "read", output: { shape: "object" }, auth, hidden: false };
 }
 
@@ -36,7 +36,7 @@ function send(at: Flag["in"], value: unknown, style?: Style, explode?: boolean) 
   const type = Array.isArray(value) ? "array" : typeof value === "object" ? "object" : "string";
   const flag = flagOf(at, type, style, explode);
   const command = commandWith(at === "path" ? "/colors/{color}" : "/colors", [flag]);
-  return buildRequest(manifestWith(), command, "http://api.test", new Map([[flag, value]]), undefined, undefined);
+  return buildRequest(manifestWith(), command, "http://api.test", new Map([[flag, value]]), undefined, []);
 }
 const pathOf = (value: unknown, style: Style, explode: boolean) => send("path", value, style, explode).url.slice("http://api.test/colors/".length);
 const queryOf = (value: unknown, style: Style, explode: boolean) => send("query", value, style, explode).url.slice("http://api.test/colors".length);
@@ -103,14 +103,14 @@ describe("query parameters: the style table's form, spaceDelimited, pipeDelimite
     expect(queryOf("a b+c&d=e", "form", true)).toBe("?color=a%20b%2Bc%26d%3De");
     const tags = { ...flagOf("query", "array", "form", false), flag: "tags", wire: "tags" };
     const q = { ...flagOf("query", "string"), flag: "q", wire: "q" };
-    const request = buildRequest(manifestWith(), commandWith("/search", [q, tags]), "http://api.test/v1/", new Map<Flag, unknown>([[q, "rock & roll"], [tags, ["track", "album"]]]), undefined, undefined);
+    const request = buildRequest(manifestWith(), commandWith("/search", [q, tags]), "http://api.test/v1/", new Map<Flag, unknown>([[q, "rock & roll"], [tags, ["track", "album"]]]), undefined, []);
     expect(request.url).toBe("http://api.test/v1/search?q=rock%20%26%20roll&tags=track,album");
   });
 
   it("the next page's cursor replaces the parameter, whatever else the query holds", () => {
     const cursor = { ...flagOf("query", "string"), flag: "cursor", wire: "cursor" };
     const types = flagOf("query", "array", "form", false);
-    const request = buildRequest(manifestWith(), commandWith("/colors", [cursor, types]), "http://api.test", new Map<Flag, unknown>([[cursor, "c1"], [types, ARRAY]]), undefined, undefined, { cursor: "c2" });
+    const request = buildRequest(manifestWith(), commandWith("/colors", [cursor, types]), "http://api.test", new Map<Flag, unknown>([[cursor, "c1"], [types, ARRAY]]), undefined, [], { cursor: "c2" });
     expect(request.url).toBe("http://api.test/colors?color=blue,black,brown&cursor=c2");
   });
 });
@@ -164,16 +164,20 @@ describe("help says how an array or object flag is given and sent", () => {
 
 describe("credentials as the API takes them", () => {
   const schemes: Record<string, AuthScheme> = {
-    header: { type: "apiKey", in: "header", name: "X-API-Key" },
-    query: { type: "apiKey", in: "query", name: "api_key" },
-    cookie: { type: "apiKey", in: "cookie", name: "sid" },
-    bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-    accountSid_authToken: { type: "http", scheme: "basic" },
-    oauth: { type: "oauth2" },
+    header: { type: "apiKey", in: "header", name: "X-API-Key", env: { value: "T_HEADER" } },
+    query: { type: "apiKey", in: "query", name: "api_key", env: { value: "T_QUERY" } },
+    cookie: { type: "apiKey", in: "cookie", name: "sid", env: { value: "T_COOKIE" } },
+    bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", env: { value: "T_BEARER" } },
+    accountSid_authToken: { type: "http", scheme: "basic", env: { value: "T_PAIR" } },
+    basicAuth: { type: "http", scheme: "basic", env: { username: "T_USER", password: "T_PASSWORD" } },
+    oauth: { type: "oauth2", env: { accessToken: "T_ACCESS_TOKEN", clientId: "T_CLIENT_ID", clientSecret: "T_CLIENT_SECRET" }, tokenUrl: "https://auth.test/token" },
   };
-  const request = (scheme: string, credential: string) => buildRequest(manifestWith(schemes), commandWith("/x", [], [scheme]), "http://api.test", new Map(), undefined, credential);
+  const requestWith = (credentials: Array<[string, string]>) =>
+    buildRequest(manifestWith(schemes), commandWith("/x", [], [Object.fromEntries(credentials.map(([s]) => [s, []]))]), "http://api.test", new Map(), undefined, credentials.map(([s, value]) => ({ scheme: schemes[s]!, value })));
+  const request = (scheme: string, credential: string) => requestWith([[scheme, credential]]);
+  const places = secretPlaces(manifestWith(schemes));
 
-  it("places the credential per scheme: header, query, cookie, Bearer, Basic", () => {
+  it("places each credential per its scheme: header, query, cookie, Bearer, Basic — several at once", () => {
     expect(request("header", "k1").headers["x-api-key"]).toBe("k1");
     expect(request("query", "k 2").url).toBe("http://api.test/x?api_key=k%202");
     expect(request("cookie", "k3").headers.cookie).toBe("sid=k3");
@@ -182,43 +186,78 @@ describe("credentials as the API takes them", () => {
     expect(request("accountSid_authToken", "AC123:secret").headers.authorization).toBe(`Basic ${Buffer.from("AC123:secret").toString("base64")}`);
     // RFC 7617: a value without a colon is the user with an empty password (Stripe's `sk_…:`).
     expect(request("accountSid_authToken", "sk_test").headers.authorization).toBe(`Basic ${Buffer.from("sk_test:").toString("base64")}`);
+    const both = requestWith([["query", "app-key"], ["header", "user-token"], ["cookie", "s1"]]);
+    expect(both.url).toBe("http://api.test/x?api_key=app-key");
+    expect(both.headers).toMatchObject({ "x-api-key": "user-token", cookie: "sid=s1" });
   });
 
-  it("the dry run hides the credential where it was placed and keeps the query's own encoding", () => {
-    const shown = redactRequest(request("query", "k 2"), "k 2");
+  it("the dry run replaces every credential where it was placed, however short, and keeps the query's own encoding", () => {
+    const shown = redactRequest(request("query", "k 2"), ["k 2"], places);
     expect(shown.url).toBe("http://api.test/x?api_key=[REDACTED]");
-    expect(redactRequest(request("accountSid_authToken", "AC123:secret"), "AC123:secret").headers.authorization).toBe("Basic [REDACTED]");
+    expect(redactRequest(request("accountSid_authToken", "AC123:secret"), ["AC123:secret"], places).headers.authorization).toBe("Basic [REDACTED]");
+    const both = redactRequest(requestWith([["query", "a"], ["header", "b"], ["cookie", "c"]]), ["a", "b", "c"], places);
+    expect(both.url).toBe("http://api.test/x?api_key=[REDACTED]");
+    expect(both.headers).toMatchObject({ "x-api-key": "[REDACTED]", cookie: "sid=[REDACTED]" });
+  });
+
+  it("a secret-named field is replaced in a dry run whatever carried it, and a known value anywhere else", () => {
+    const flag: Flag = { flag: "password", in: "body", wire: "password", type: "string", required: false };
+    const note: Flag = { flag: "note", in: "body", wire: "note", type: "string", required: false };
+    const token: Flag = { flag: "access-token", in: "query", wire: "access_token", type: "string", required: false };
+    const command = { ...commandWith("/x", [flag, note, token]), operation: { method: "POST", path: "/x" } };
+    const sent = buildRequest(manifestWith(schemes), command, "http://api.test", new Map<Flag, unknown>([[flag, "hunter2"], [note, "key k-12345 inside"], [token, "t"]]), undefined, []);
+    const shown = redactRequest(sent, ["k-12345"], places);
+    expect(shown.url).toBe("http://api.test/x?access_token=[REDACTED]");
+    expect(JSON.parse(shown.body!)).toEqual({ password: "[REDACTED]", note: "key [REDACTED] inside" });
   });
 
   it("explains each scheme without a value: header name, query name, cookie name, Bearer, Basic and how its value is made", () => {
-    expect(credentialHow("T_KEY", "header", schemes.header!)).toBe("T_KEY is sent as the X-API-Key header (X-API-Key: <value>).");
-    expect(credentialHow("T_KEY", "query", schemes.query!)).toBe("T_KEY is sent as the query parameter api_key (?api_key=<value>).");
-    expect(credentialHow("T_KEY", "cookie", schemes.cookie!)).toBe("T_KEY is sent as the cookie sid (Cookie: sid=<value>).");
-    expect(credentialHow("T_KEY", "bearer", schemes.bearer!)).toBe('T_KEY is sent as "Authorization: Bearer <value>" (a JWT).');
-    const basic = credentialHow("TWILIO_KEY", "accountSid_authToken", { ...schemes.accountSid_authToken!, description: "Your Account SID and Auth Token." });
-    expect(basic).toContain("TWILIO_KEY is sent as HTTP Basic: set it to <user>:<password>");
-    expect(basic).toContain("for accountSid_authToken, <accountSid>:<authToken>");
-    expect(basic).toContain('base64-encodes it into "Authorization: Basic <base64>"');
-    expect(basic).toContain("The API says: Your Account SID and Auth Token.");
-    expect(credentialHow("K", "basicAuth", { type: "http", scheme: "basic" })).not.toContain("for basicAuth");
-    const optional = commandCredential(manifestWith(schemes), { ...commandWith("/x", [], ["header"]), authOptional: true });
-    expect(optional).toMatch(/^Optional/);
-    // A command's help names its own scheme only where the CLI has several (or the credential is optional).
-    const one = manifestWith({ header: schemes.header! });
-    expect(commandCredentialNote(one, commandWith("/x", [], ["header"]))).toBeUndefined();
-    expect(commandCredentialNote(manifestWith(schemes), commandWith("/x", [], ["cookie"]))).toBe("T_KEY is sent as the cookie sid (Cookie: sid=<value>).");
+    expect(credentialHow("header", schemes.header!)).toBe("T_HEADER is sent as the X-API-Key header (X-API-Key: <value>).");
+    expect(credentialHow("query", schemes.query!)).toBe("T_QUERY is sent as the query parameter api_key (?api_key=<value>).");
+    expect(credentialHow("cookie", schemes.cookie!)).toBe("T_COOKIE is sent as the cookie sid (Cookie: sid=<value>).");
+    expect(credentialHow("bearer", schemes.bearer!)).toBe('T_BEARER is sent as "Authorization: Bearer <value>" (a JWT).');
+    const pair = credentialHow("accountSid_authToken", { ...schemes.accountSid_authToken!, description: "Your Account SID and Auth Token." });
+    expect(pair).toContain("T_PAIR is sent as HTTP Basic: set it to <user>:<password>");
+    expect(pair).toContain("for accountSid_authToken, <accountSid>:<authToken>");
+    expect(pair).toContain('base64-encodes it into "Authorization: Basic <base64>"');
+    expect(pair).toContain("The API says: Your Account SID and Auth Token.");
+    expect(credentialHow("basicAuth", schemes.basicAuth!)).toContain("T_USER and T_PASSWORD are sent as HTTP Basic");
+    expect(credentialHow("oauth", schemes.oauth!)).toContain("T_CLIENT_ID and T_CLIENT_SECRET (the client credentials grant at https://auth.test/token)");
+    const optional = commandCredential(manifestWith(schemes), { ...commandWith("/x", [], [{ header: [] }]), authOptional: true });
+    expect(optional).toBe("Optional (the API also answers without it): Needs T_HEADER.");
+    expect(commandCredential(manifestWith(schemes), commandWith("/x", [], [{ query: [], header: [] }, { bearer: [] }]))).toBe("Needs one of: (1) T_QUERY and T_HEADER; (2) T_BEARER — the first that is set is used.");
+  });
+});
+
+describe("a command's security: the document's alternatives, made to agree with the parameters schemes supply", () => {
+  const known = {
+    key: { type: "apiKey" as const, in: "query" as const, name: "key" },
+    token: { type: "apiKey" as const, in: "query" as const, name: "token" },
+    basic: { type: "http" as const, scheme: "basic" },
+    bearer: { type: "http" as const, scheme: "bearer" },
+    mtls: { type: "mutualTLS" as const },
+    digest: { type: "http" as const, scheme: "digest" },
+  };
+  const param = (name: string, required = true) => ({ name, in: "query" as const, required, type: "string" as const, deprecated: false, style: "form" as const, explode: true });
+  const of = (security: Array<Record<string, string[]>>, parameters: ReturnType<typeof param>[] = []) => authOf({ security, parameters } as never, { security: [], securitySchemes: known });
+
+  it("keeps alternatives and AND sets as stated, and leaves out what the CLI cannot send", () => {
+    expect(of([{ basic: [] }, { bearer: [] }])).toEqual({ auth: [{ basic: [] }, { bearer: [] }], optional: false });
+    expect(of([{ basic: [], key: [] }])).toEqual({ auth: [{ basic: [], key: [] }], optional: false });
+    expect(of([{}, { key: [] }])).toEqual({ auth: [{ key: [] }], optional: true });
+    expect(of([{ mtls: [] }, { digest: [] }])).toMatchObject({ auth: [], warning: expect.stringContaining("cannot send") });
+    expect(of([{ mtls: [] }, { bearer: [] }])).toEqual({ auth: [{ bearer: [] }], optional: false });
+    expect(of([])).toEqual({ auth: [], optional: false });
   });
 
-  it("chooses one scheme the CLI can send, deterministically: alone before AND sets, the credential itself before a token or Basic", () => {
-    const known = { key: { type: "apiKey" as const, in: "header" as const, name: "k" }, basic: { type: "http" as const, scheme: "basic" }, bearer: { type: "http" as const, scheme: "bearer" }, oauth: { type: "oauth2" as const }, mtls: { type: "mutualTLS" as const }, digest: { type: "http" as const, scheme: "digest" } };
-    expect(chooseAuth([["basic"], ["bearer"]], known)).toEqual({ auth: ["bearer"], optional: false, warning: "accept basic or bearer; the CLI sends bearer" });
-    expect(chooseAuth([["oauth"], ["basic"]], known).auth).toEqual(["oauth"]);
-    expect(chooseAuth([["basic"]], known)).toEqual({ auth: ["basic"], optional: false });
-    expect(chooseAuth([["basic", "key"]], known)).toEqual({ auth: ["key"], optional: false, warning: "need key and basic together; the CLI holds one credential, so it sends key only (the API may refuse the call)" });
-    expect(chooseAuth([["basic", "key"], ["basic"]], known).auth).toEqual(["basic"]);
-    expect(chooseAuth([[], ["key"]], known)).toEqual({ auth: ["key"], optional: true });
-    expect(chooseAuth([["mtls"], ["digest"]], known)).toMatchObject({ auth: [], warning: expect.stringContaining("cannot send") });
-    expect(chooseAuth([], known)).toEqual({ auth: [], optional: false });
+  it("where required parameters are what several alternatives supply, the API needs them together", () => {
+    expect(of([{ key: [] }, { token: [] }], [param("key"), param("token")])).toEqual({ auth: [{ key: [], token: [] }], optional: false, warning: expect.stringContaining("key and token together") });
+    // An alternative already holding both is kept, the others dropped.
+    expect(of([{ key: [] }, { key: [], token: [] }], [param("key"), param("token")])).toEqual({ auth: [{ key: [], token: [] }], optional: false });
+    // One required parameter: only alternatives holding its scheme remain, and the credential is no longer optional.
+    expect(of([{}, { key: [] }, { bearer: [] }], [param("key")])).toEqual({ auth: [{ key: [] }], optional: false });
+    // An optional parameter a scheme supplies changes nothing.
+    expect(of([{ bearer: [] }], [param("key", false)])).toEqual({ auth: [{ bearer: [] }], optional: false });
   });
 });
 
@@ -306,8 +345,8 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
   });
 });
 
-describe("design: each command sends one scheme, said with the scheme's own description as plain text", () => {
-  it("picks from the operation's own security, marks an optional credential, and warns once for AND requirements", async () => {
+describe("design: each command's alternatives, a variable per scheme, the scheme's own description as plain text", () => {
+  it("takes the operation's own security, marks an optional credential, and names each scheme's variables", async () => {
     const ok = { responses: { "200": { description: "ok" } } };
     const m = await model("security", {
       openapi: "3.1.0",
@@ -332,15 +371,15 @@ describe("design: each command sends one scheme, said with the scheme's own desc
     const { plan, warnings } = designCommands(m, config, []);
     const byOp = Object.fromEntries(plan.commands.map((c) => [c.operation.operationId, { auth: c.auth, optional: c.authOptional }]));
     expect(byOp).toEqual({
-      listA: { auth: ["bearerAuth"], optional: undefined },
-      listB: { auth: ["basicAuth"], optional: undefined },
-      listC: { auth: ["appKey"], optional: true },
-      listD: { auth: ["appId"], optional: undefined },
+      listA: { auth: [{ basicAuth: [] }, { bearerAuth: [] }], optional: undefined },
+      listB: { auth: [{ basicAuth: [] }], optional: undefined },
+      listC: { auth: [{ appKey: [] }], optional: true },
+      listD: { auth: [{ appId: [], appKey: [] }], optional: undefined },
       listE: { auth: [], optional: undefined },
     });
-    expect(plan.auth.schemes.basicAuth).toEqual({ type: "http", scheme: "basic", description: "Use your account SID as the user and your auth token as the password." });
-    expect(warnings).toContainEqual(expect.stringMatching(/^1 operation \(.+\) accepts basicAuth or bearerAuth; the CLI sends bearerAuth$/));
-    expect(warnings).toContainEqual(expect.stringMatching(/^1 operation \(.+\) needs appId and appKey together; the CLI holds one credential, so it sends appId only/));
+    expect(plan.auth.schemes.basicAuth).toEqual({ type: "http", scheme: "basic", description: "Use your account SID as the user and your auth token as the password.", env: { username: "T_BASIC_AUTH_USERNAME", password: "T_BASIC_AUTH_PASSWORD" } });
+    expect(plan.auth.schemes.appId!.env).toEqual({ value: "T_APP_ID" });
+    expect(warnings.filter((w) => /basicAuth|appId/.test(w))).toEqual([]);
   });
 });
 

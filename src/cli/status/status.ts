@@ -154,7 +154,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   const names = evaluationCredentialEnvs(config, root);
   const unset = names.filter((name) => !process.env[name]);
   report.credential = { env: names.join(", "), set: !unset.length, variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })) };
-  if (unset.length && config.targets?.eval) block({ stage: "evaluation", what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: unset.map((name) => `export ${name}=<…>`).join("; ") });
+  if (unset.length && config.targets?.eval) block({ stage: "evaluation", what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: unset.map((name) => `export ${name}=<its value>`).join("; ") });
 
   const overlayFile = overlayPath(config);
   let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };

@@ -11,7 +11,10 @@ import { oauthUrls } from "./wire.js";
 
 type Role = keyof CredentialVariables;
 
-/** The roles a scheme reads: what it sends, and for OAuth 2 what the CLI can obtain an access token with. */
+/**
+ * The roles a scheme reads: what it sends, and for OAuth 2 what the CLI can obtain an access token with. HTTP Basic
+ * reads a user and a password, or (when the config names one variable for it) `value`, the two joined by a colon.
+ */
 export function rolesOf(scheme: SecurityScheme): Role[] {
   if (scheme.type === "http" && scheme.scheme === "basic") return ["username", "password"];
   if (scheme.type === "openIdConnect") return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
@@ -63,8 +66,12 @@ export function credentialVariables(config: Pick<InterConfig, "product" | "api">
   const taken = new Map<string, string>();
   for (const name of names) {
     const scheme = schemes[name]!;
-    const roles = rolesOf(scheme);
+    let roles = rolesOf(scheme);
     const own = configured[name];
+    const basic = roles.includes("username");
+    // HTTP Basic from one variable holding `user:password`: what api.credentialEnv (or a name, or `value`) asks for.
+    const pair = basic && (typeof own === "string" || (typeof own === "object" && !!own.value) || (alone && !own && !!config.api?.credentialEnv));
+    if (pair) roles = ["value"];
     const named: CredentialNames = typeof own === "string" ? { [roles.includes("value") ? "value" : roles[0]!]: own } : (own ?? {});
     for (const role of Object.keys(named) as Role[]) {
       if (!roles.includes(role)) warnings.push(`api.credentials.${name}.${role}: the scheme ${name} (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ""}) reads ${roles.join(", ")}, not ${role}; it is not used`);

@@ -96,11 +96,12 @@ export function planScheme(scheme: SecurityScheme, env: CredentialVariables): Au
 
 /**
  * The token endpoints a client without a person can use: the client credentials flow's, and where a refresh token is
- * exchanged (a flow's refreshUrl, else its tokenUrl; the authorization code flow first).
+ * exchanged (a flow's refreshUrl, else its tokenUrl; the authorization code flow, then the password flow).
  */
 export function oauthUrls(scheme: SecurityScheme): { tokenUrl?: string; refreshUrl?: string } {
   const flows = scheme.flows ?? {};
   const tokenUrl = flows.clientCredentials?.tokenUrl;
-  const refreshUrl = [flows.authorizationCode, flows.password, flows.clientCredentials].map((f) => f?.refreshUrl ?? f?.tokenUrl).find((u) => !!u);
+  // The client credentials grant issues no refresh token (RFC 6749 §4.4.3): only flows a person started refresh.
+  const refreshUrl = [flows.authorizationCode, flows.password].map((f) => f?.refreshUrl ?? f?.tokenUrl).find((u) => !!u);
   return { ...(tokenUrl ? { tokenUrl } : {}), ...(refreshUrl ? { refreshUrl } : {}) };
 }

@@ -14,7 +14,12 @@ export interface HelpScheme {
   scheme?: string;
   in?: string;
   name?: string;
+  /** The scheme's variables by role, as help declares them. */
+  variables?: Record<string, unknown>;
 }
+
+/** Roles whose variables make the CLI call a token endpoint: never set to made-up values outside a dry run. */
+const OBTAINING = new Set(["clientId", "clientSecret", "refreshToken"]);
 
 interface Alternative {
   schemes: string[];
@@ -35,6 +40,8 @@ export interface CredentialFacts {
   dryRuns: CredentialProbe[];
   /** Runs with every variable set that must not echo a value: a real call (to nowhere), `auth status`, a value typed into an argument. */
   others: Probe[];
+  /** A command given a credential's value as a flag value, which must refuse it. */
+  typed?: Probe;
   /** The made-up values, to look for. */
   values: string[];
   /** How many requirements there were, and how many were probed. */
@@ -94,6 +101,9 @@ export async function probeCredentials(run: Run, help: { auth?: { env?: unknown;
   if (!variables.length) return undefined;
   const values = variables.map(madeUpValue);
   const all = Object.fromEntries(variables.map((v) => [v, madeUpValue(v)]));
+  // Outside a dry run the CLI would take made-up client credentials to the API's real token endpoint: not those.
+  const obtaining = new Set(Object.values(schemes).flatMap((s) => Object.entries(s.variables ?? {}).filter(([role, v]) => OBTAINING.has(role) && typeof v === "string").map(([, v]) => v as string)));
+  const offline = Object.fromEntries(variables.map((v) => [v, obtaining.has(v) ? undefined : madeUpValue(v)]));
   const none = Object.fromEntries(variables.map((v) => [v, undefined]));
   // One command per requirement: the first that is not destructive, else any, taking the fewest required flags.
   const byRequirement = new Map<string, { alternative: Alternative; command: HelpCommand }>();
@@ -118,11 +128,15 @@ export async function probeCredentials(run: Run, help: { auth?: { env?: unknown;
   const others = await Promise.all([
     run(["auth", "status"], { env: all }),
     // A real call, to an address that refuses: whatever the error says, it names no value.
-    ...(first ? [run([...first.name.split(" "), ...fill(first), ...(first.destructive ? ["--yes"] : [])], { env: { ...all, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, "http://127.0.0.1:9"])) } })] : []),
-    // A credential typed into an argument by mistake is refused, and never echoed or recorded.
+    ...(first ? [run([...first.name.split(" "), ...fill(first), ...(first.destructive ? ["--yes"] : [])], { env: { ...offline, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, "http://127.0.0.1:9"])) } })] : []),
+    // A credential quoted in an issue report is cut out of the record (the report itself is kept).
     run(["issue", "create", "--type", "bug", "--message", `token ${values[0]}`], { env: all }),
   ]);
-  return { schemes, variables, dryRuns, others, values, requirements: byRequirement.size };
+  // A credential typed into a command's value by mistake is refused, and never echoed or sent.
+  const typedOn = commands.find((c) => (c.parameters ?? []).some((p) => p.type === "string" && !p.enum));
+  const typedParam = typedOn?.parameters?.find((p) => p.type === "string" && !p.enum);
+  const typed = typedOn && typedParam ? await run([...typedOn.name.split(" "), ...fill(typedOn, typedParam.name), typedParam.name, values[0]!, "--dry-run"], { env: { ...apiEnv, ...all } }) : undefined;
+  return { schemes, variables, dryRuns, others, ...(typed ? { typed } : {}), values, requirements: byRequirement.size };
 }
 
 const trim = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
@@ -172,10 +186,10 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
   });
 
   // A2: no made-up value in any output or file.
-  const probes = [...facts.dryRuns.map((d) => d.dryRun), ...facts.others];
+  const probes = [...facts.dryRuns.map((d) => d.dryRun), ...facts.others, ...(facts.typed ? [facts.typed] : [])];
   const leaking = probes.filter((p) => leaked(p.stdout + p.stderr, facts.values));
   const inFiles = leaked(stateText, facts.values);
-  const typed = facts.others[facts.others.length - 1];
+  const typed = facts.typed;
   const typedAccepted = typed && typed.exitCode === 0;
   checks.push({
     id: "A2",
@@ -186,8 +200,8 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
       : inFiles
         ? "a credential value was written to the CLI's state files"
         : typedAccepted
-          ? "a credential value typed into an argument was accepted (issue create recorded it)"
-          : `${probes.length} calls with the variables set (dry runs, auth status, a failing call, a value typed into an argument) printed and wrote no value`,
+          ? `a credential value typed into an argument was accepted: ${typed!.command.replace(/interprobe\w+/g, "<value>")}`
+          : `${probes.length} calls with the variables set (dry runs, auth status, a failing call, an issue quoting one${typed ? ", a value typed into an argument" : ""}) printed and wrote no value`,
     evidence: evidence(...(leaking.length ? leaking : typedAccepted ? [typed!] : probes.slice(0, 2))),
   });
 

@@ -38,7 +38,7 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const credentialEnvs = credentialVariablesOf(help.json);
   const set = credentialEnvs.filter((name) => process.env[name]);
   let unavailable = options.apiUnavailable;
-  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length) unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is` : `none of ${credentialEnvs.join(", ")} is`} set, so calls to the API cannot authenticate`;
+  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length) unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is not set` : `none of ${credentialEnvs.join(", ")} is set`}, so calls to the API cannot authenticate`;
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
   const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
   const env = { ...baseEnv, ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}) };

@@ -328,5 +328,5 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
 
 /** MCP tool definitions (M2): the tools `<binary>-mcp` serves, one per command (mcp-tools.ts). */
 export function mcpSchema(cli: Cli, commands: Command[]) {
-  return { tools: toolsFor(commands).map((t) => t.tool), ...guides(cli.manifest) };
+  return { tools: toolsFor(commands, undefined, (c) => commandCredential(cli.manifest, c)).map((t) => t.tool), ...guides(cli.manifest) };
 }

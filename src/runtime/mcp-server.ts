@@ -14,6 +14,7 @@ import { CliError } from "./errors.js";
 import { describeCommands } from "./help.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command } from "./manifest.js";
+import { commandCredential } from "./auth.js";
 import { DEFAULT_MAX_TOOLS, invocationFor, MAX_TOOL_NAME, toolsFor, type ToolDefinition } from "./mcp-tools.js";
 import { maskSecrets } from "./guard.js";
 import { unknownCommand } from "./suggest.js";
@@ -109,7 +110,7 @@ const structured = (value: Record<string, unknown>): CallResult => ({ content: [
 function dynamicToolset(cli: Cli, options: ServeOptions) {
   const { binary } = cli.manifest.product;
   let all: Array<{ command: Command; tool: ToolDefinition }> | undefined;
-  const every = () => (all ??= toolsFor(cli.all(), options.maxNameLength));
+  const every = () => (all ??= toolsFor(cli.all(), options.maxNameLength, (c) => commandCredential(cli.manifest, c)));
   const lookup = (name: unknown): Command => {
     const words = typeof name === "string" ? name.trim().split(/\s+/).filter(Boolean) : [];
     const command = words.length ? findCommand(cli, words) : undefined;
@@ -188,7 +189,7 @@ function dynamicToolset(cli: Cli, options: ServeOptions) {
 }
 
 function staticToolset(cli: Cli, options: ServeOptions) {
-  const entries = toolsFor(cli.all(), options.maxNameLength);
+  const entries = toolsFor(cli.all(), options.maxNameLength, (c) => commandCredential(cli.manifest, c));
   const byName = new Map(entries.map((e) => [e.tool.name, e.command]));
   return {
     tools: entries.map((e) => e.tool),

@@ -83,13 +83,14 @@ function inputSchema(command: Command): ToolDefinition["inputSchema"] {
 }
 
 /** The tool of one command. */
-function toolFor(command: Command, name: string): ToolDefinition {
+function toolFor(command: Command, name: string, credential: string | undefined): ToolDefinition {
   const write = command.permission !== "read";
   const method = command.operation.method.toUpperCase();
+  const said = [command.description.replace(/[.\s]*$/, "."), ...(command.destructive ? ["Destructive: refused unless `yes` is true."] : []), ...(credential ? [`Credentials (the server's environment): ${credential}`] : [])];
   return {
     name,
     title: command.name,
-    description: command.destructive ? `${command.description.replace(/[.\s]*$/, ".")} Destructive: refused unless \`yes\` is true.` : command.description,
+    description: said.length > 1 ? said.join(" ") : command.description,
     inputSchema: inputSchema(command),
     annotations: {
       title: command.name,
@@ -102,10 +103,16 @@ function toolFor(command: Command, name: string): ToolDefinition {
   };
 }
 
-export function toolsFor(commands: readonly Command[], max = MAX_TOOL_NAME): Array<{ command: Command; tool: ToolDefinition }> {
+/**
+ * Every visible command as a tool. `credential` says what a command needs (runtime/auth.ts): where the CLI's commands
+ * differ in what they need, each tool says it; where all need the same, the server's instructions (the rules) say it once.
+ */
+export function toolsFor(commands: readonly Command[], max = MAX_TOOL_NAME, credential?: (command: Command) => string | undefined): Array<{ command: Command; tool: ToolDefinition }> {
   const visible = commands.filter((c) => !c.hidden);
   const names = toolNames(visible, max);
-  return visible.map((command) => ({ command, tool: toolFor(command, names.get(command)!) }));
+  const needs = new Set(visible.map((c) => JSON.stringify(c.auth)));
+  const say = credential && needs.size > 1 ? credential : () => undefined;
+  return visible.map((command) => ({ command, tool: toolFor(command, names.get(command)!, say(command)) }));
 }
 
 export interface Invocation {

@@ -415,5 +415,6 @@ describe("cli.tgz is reproducible", () => {
     expect(candidate(edited)).not.toBe(candidate(first));
     const installed = await execa("tar", ["tzf", join(b, "dist/cli.tgz")]);
     expect(installed.stdout.split("\n")).toEqual([...installed.stdout.split("\n")].sort());
-  });
+    // Four whole builds, each installing and inspecting its candidate: sized for a loaded machine.
+  }, 240_000);
 });

@@ -117,6 +117,33 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
     expect(byId.S3.reason).toBe("issue create --dry-run did not answer with a preview (dry_run: true)");
   });
 
+  it("a runtime that prints its credentials is certified nothing: A1 and A2 fail, whatever the 98 rules say", async () => {
+    const tgz = await changedCandidate(project, (pkg) => {
+      const runtime = join(pkg, "lib/runtime.cjs");
+      patchFile(runtime, "request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest))", "request");
+      patchFile(runtime, "return secrets.length ? redactor(secrets)(text3) : text3;", "return text3;");
+    });
+    const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
+    expect(r.certification.level).toBe("none");
+    expect(r.certification.blocking).toEqual(expect.arrayContaining(["A1", "A2"]));
+    const checks = Object.fromEntries(r.credentials.checks.map((c: any) => [c.id, c]));
+    expect(checks.A1.reason).toContain("not carried as declared: bookings list (apiKey, exit 0)");
+    expect(checks.A2.reason).toMatch(/^a credential value was printed by rooms bookings list --dry-run/);
+    expect(checks.A3.status).toBe("pass");
+  });
+
+  it("a command that takes the API key as a flag is certified nothing: A3 names it", async () => {
+    const tgz = await changedCandidate(project, (pkg) => {
+      const file = join(pkg, "commands/rooms.json");
+      const group = JSON.parse(readFileSync(file, "utf8"));
+      group.commands[0].flags.push({ flag: "api-key", in: "header", wire: "X-API-Key", type: "string", required: true, description: "Your API key" });
+      writeFileSync(file, JSON.stringify(group));
+    });
+    const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
+    expect(r.certification).toMatchObject({ level: "none", blocking: expect.arrayContaining(["A3"]) });
+    expect(r.credentials.checks.find((c: any) => c.id === "A3").reason).toMatch(/^1 flag carries a credential: rooms \S+ --api-key \(apiKey\)$/);
+  });
+
   it("a Skill whose name differs from its folder fails D18 and its Skill validation", async () => {
     const tgz = await changedCandidate(project, (pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;

@@ -221,7 +221,7 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
     id: "A3",
     title: "no command asks for a flag that a security scheme supplies",
     status: offenders.length ? "fail" : "pass",
-    reason: offenders.length ? `${offenders.length} flag${offenders.length === 1 ? "" : "s"} carry a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}` : `${commands.length} commands: every credential comes from the environment`,
+    reason: offenders.length ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}` : `${commands.length} commands: every credential comes from the environment`,
   });
 
   const status = checks.some((c) => c.status === "fail") ? "fail" : checks.every((c) => c.status === "not applicable") ? "not applicable" : "pass";

@@ -15,7 +15,7 @@ type Role = keyof CredentialVariables;
  * The roles a scheme reads: what it sends, and for OAuth 2 what the CLI can obtain an access token with. HTTP Basic
  * reads a user and a password, or (when the config names one variable for it) `value`, the two joined by a colon.
  */
-export function rolesOf(scheme: SecurityScheme): Role[] {
+function rolesOf(scheme: SecurityScheme): Role[] {
   if (scheme.type === "http" && scheme.scheme === "basic") return ["username", "password"];
   if (scheme.type === "openIdConnect") return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
   if (scheme.type === "oauth2") {
@@ -29,7 +29,7 @@ export function rolesOf(scheme: SecurityScheme): Role[] {
 const ROLE_SUFFIX: Record<Role, string> = { value: "", username: "USERNAME", password: "PASSWORD", accessToken: "ACCESS_TOKEN", clientId: "CLIENT_ID", clientSecret: "CLIENT_SECRET", refreshToken: "REFRESH_TOKEN" };
 
 /** `bearerAuth` → BEARER_AUTH, `api_key` → API_KEY, `OAuth2` → OAUTH2, `x-api-key` → X_API_KEY. */
-export function upperSnake(name: string): string {
+function upperSnake(name: string): string {
   return name
     .replace(/OAuth/g, "Oauth")
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
@@ -38,8 +38,6 @@ export function upperSnake(name: string): string {
     .replace(/^_+|_+$/g, "")
     .toUpperCase();
 }
-
-export const binaryPrefix = (binary: string) => upperSnake(binary);
 
 /** The default name of a role's variable. `alone`: the CLI sends one scheme, so its name needs no scheme part. */
 function defaultName(prefix: string, schemeName: string, role: Role, alone: boolean): string {
@@ -54,7 +52,7 @@ function defaultName(prefix: string, schemeName: string, role: Role, alone: bool
 /** The variables of every scheme a CLI sends, and what the build should say about the config's names. */
 export function credentialVariables(config: Pick<InterConfig, "product" | "api">, schemes: Record<string, SecurityScheme>): { variables: Record<string, CredentialVariables>; warnings: string[] } {
   const warnings: string[] = [];
-  const prefix = binaryPrefix(config.product.binary);
+  const prefix = upperSnake(config.product.binary);
   const names = Object.keys(schemes).sort();
   const alone = names.length === 1;
   const configured = config.api?.credentials ?? {};

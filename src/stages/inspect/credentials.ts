@@ -74,7 +74,7 @@ const alternativesOf = (c: HelpCommand): Alternative[] => {
 };
 
 /** A value that reads as a credential to no guardrail and is easy to find again: one per variable, distinct. */
-export const madeUpValue = (variable: string) => `interprobe${variable.toLowerCase().replace(/[^a-z0-9]/g, "")}Qz7`;
+const madeUpValue = (variable: string) => `interprobe${variable.toLowerCase().replace(/[^a-z0-9]/g, "")}Qz7`;
 
 /** Every form in which a made-up value could leak: as is, URL-encoded, base64 (also of a Basic pair with any other). */
 function forms(values: string[]): string[] {
@@ -88,7 +88,7 @@ function forms(values: string[]): string[] {
   return [...out];
 }
 
-export function leaked(text: string, values: string[]): string | undefined {
+function leaked(text: string, values: string[]): string | undefined {
   return forms(values).find((f) => text.includes(f));
 }
 

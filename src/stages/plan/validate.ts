@@ -187,8 +187,10 @@ function hygiene(raw: unknown, plan: LoosePlan, out: Finding[]): void {
     else if (isObj(value)) for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);
   };
   walk(raw, []);
-  for (const env of planCredentialEnvs(plan).filter((e) => !ENV_NAME.test(e))) {
-    out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_ENV_INVALID", pointer: ptr("target", "credential_env"), message: `credential_env must be the name of an environment variable (UPPER_SNAKE), not "${env.length > 12 ? `${env.slice(0, 4)}…` : env}".`, suggestion: 'Name the variable, e.g. "ROOMS_API_KEY", and keep its value out of the plan.' });
+  const listed = Array.isArray(plan?.target?.credential_env);
+  for (const [i, env] of planCredentialEnvs(plan).entries()) {
+    if (ENV_NAME.test(env)) continue;
+    out.push({ stage: "hygiene", severity: "error", code: "CREDENTIAL_ENV_INVALID", pointer: listed ? ptr("target", "credential_env", i) : ptr("target", "credential_env"), message: `credential_env must be the name of an environment variable (UPPER_SNAKE), not "${env.length > 12 ? `${env.slice(0, 4)}…` : env}".`, suggestion: 'Name the variable, e.g. "ROOMS_API_KEY", and keep its value out of the plan.' });
   }
   (Array.isArray(plan?.scenarios) ? plan.scenarios : []).forEach((s, i) =>
     (Array.isArray(s?.observations) ? s.observations : []).forEach((o, j) => {

@@ -49,7 +49,11 @@ function cacheKey(endpoint: string, source: Extract<Source, { kind: "oauth" }>, 
   return hash(JSON.stringify([endpoint, grant, client, [...scopes].sort(), basis])).slice(0, 32);
 }
 
+/** `AGENT_CLI_TOKEN_CACHE=off`: no token is read from or written to the cache (a HOME others can read, say). */
+const cacheOff = () => process.env.AGENT_CLI_TOKEN_CACHE === "off";
+
 function readCache(file: string): CacheEntry | undefined {
+  if (cacheOff()) return undefined;
   try {
     const entry = JSON.parse(readFileSync(file, "utf8")) as CacheEntry;
     return typeof entry.access_token === "string" && TOKEN.test(entry.access_token) ? entry : undefined;
@@ -59,6 +63,7 @@ function readCache(file: string): CacheEntry | undefined {
 }
 
 function writeCache(file: string, entry: CacheEntry): void {
+  if (cacheOff()) return;
   try {
     mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
     chmodSync(join(file, ".."), 0o700);

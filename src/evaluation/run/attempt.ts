@@ -88,14 +88,15 @@ function manifestCredentialEnvs(manifest: CandidateManifest | undefined): string
 }
 
 /**
- * The credentials the candidate (run by the broker, out of the agent's reach) is given: every variable the plan names
- * and the candidate reads that is set here. A plan naming one variable for a candidate that reads one other (a plan
- * written before a rename) still reaches it under the candidate's name.
+ * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
+ * and only those — each is redacted from every record (redact.ts), so nothing reaches the candidate unredacted. A plan
+ * naming one variable for a candidate that reads one other (a plan written before a rename) still reaches it under
+ * the candidate's name. OAuth tokens the candidate obtains are not cached: its HOME is the agent's.
  */
 function candidateCredentials(planned: string[], manifest: CandidateManifest | undefined): Record<string, string> {
   const reads = manifestCredentialEnvs(manifest);
-  const out: Record<string, string> = {};
-  for (const name of new Set([...planned, ...reads])) if (process.env[name]) out[name] = process.env[name]!;
+  const out: Record<string, string> = { AGENT_CLI_TOKEN_CACHE: "off" };
+  for (const name of planned) if (process.env[name]) out[name] = process.env[name]!;
   if (planned.length === 1 && reads.length === 1 && !out[reads[0]!] && out[planned[0]!]) out[reads[0]!] = out[planned[0]!]!;
   return out;
 }

@@ -22,7 +22,7 @@ const SESSION = "sess-9d2f3b";
 const USER = "ada";
 const PASSWORD = "pa55-w0rd-lovelace";
 
-function documentFor(tokenUrl: string, refreshUrl: string): string {
+function documentFor(tokenUrl: string, refreshUrl: string, discoveryUrl: string): string {
   return `openapi: 3.0.3
 info: { title: Boards, version: "1.0.0" }
 servers: [{ url: "http://127.0.0.1:9/1" }]
@@ -38,6 +38,7 @@ components:
       type: oauth2
       flows:
         clientCredentials: { tokenUrl: "${tokenUrl}", scopes: { "boards:read": read boards } }
+    openid: { type: openIdConnect, openIdConnectUrl: "${discoveryUrl}" }
     person:
       type: oauth2
       flows:
@@ -70,6 +71,12 @@ paths:
       summary: List reports
       security: [{ machine: ["boards:read"] }]
       responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string } } } } } } } }
+  /profiles:
+    get:
+      operationId: listProfiles
+      summary: List profiles
+      security: [{ openid: ["boards:read"] }]
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string } } } } } } } }
   /boards:
     get:
       operationId: listBoards
@@ -94,7 +101,7 @@ function apiHandler(oauth: OAuth) {
       return undefined;
     })();
     if (ok !== undefined) return ok ? json(200, url.pathname === "/1/labels" ? [{ id: "l1" }] : { id: "c1" }) : json(401, { message: `invalid credentials ${url.search} ${req.headers.authorization ?? ""}` });
-    if (url.pathname === "/1/reports" || url.pathname === "/1/boards") {
+    if (url.pathname === "/1/reports" || url.pathname === "/1/boards" || url.pathname === "/1/profiles") {
       const valid = bearer ? await oauth.verify(bearer) : undefined;
       return valid ? json(200, [{ id: "r1" }]) : json(401, { message: `token ${bearer ?? "none"} is not valid` });
     }
@@ -123,7 +130,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     apiUrl = `${await listen(api)}/1`;
     project = makeProject({
       "intermesh.config.ts": config(`{ product: { name: "Boards", binary: "boards" }, inputs: { openapi: "openapi.yaml" }, api: { credentials: { userToken: "BOARDS_TOKEN" } } }`),
-      "openapi.yaml": documentFor(oauth.tokenUrl, oauth.tokenUrl),
+      "openapi.yaml": documentFor(oauth.tokenUrl, oauth.tokenUrl, oauth.discoveryUrl),
     });
     const built = await inter(project, ["build", "--json"]);
     if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
@@ -160,6 +167,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
       session: { value: "BOARDS_SESSION" },
       basicAuth: { username: "BOARDS_BASIC_AUTH_USERNAME", password: "BOARDS_BASIC_AUTH_PASSWORD" },
       machine: { accessToken: "BOARDS_MACHINE_ACCESS_TOKEN", clientId: "BOARDS_MACHINE_CLIENT_ID", clientSecret: "BOARDS_MACHINE_CLIENT_SECRET" },
+      openid: { accessToken: "BOARDS_OPENID_ACCESS_TOKEN", clientId: "BOARDS_OPENID_CLIENT_ID", clientSecret: "BOARDS_OPENID_CLIENT_SECRET", refreshToken: "BOARDS_OPENID_REFRESH_TOKEN" },
       person: { accessToken: "BOARDS_PERSON_ACCESS_TOKEN", clientId: "BOARDS_PERSON_CLIENT_ID", clientSecret: "BOARDS_PERSON_CLIENT_SECRET", refreshToken: "BOARDS_PERSON_REFRESH_TOKEN" },
     });
   });
@@ -228,6 +236,13 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     expect(status.stdout).not.toContain(token);
   });
 
+  it("finds an OpenID Connect token endpoint in the discovery document and uses client credentials there", async () => {
+    const before = oauth.requests.length;
+    const result = await run(words("listProfiles"), { BOARDS_OPENID_CLIENT_ID: "robot", BOARDS_OPENID_CLIENT_SECRET: "r0b0t-secret-value" });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(oauth.requests.slice(before)).toEqual([expect.objectContaining({ grant_type: "client_credentials", client_id: "robot", scope: "boards:read", status: 200 })]);
+  });
+
   it("exchanges a refresh token, follows its rotation, and says AUTH_FAILED when it is revoked", async () => {
     const refresh = await oauth.issueRefreshToken("app", "boards:read");
     const env = { BOARDS_PERSON_REFRESH_TOKEN: refresh, BOARDS_PERSON_CLIENT_ID: "app", BOARDS_PERSON_CLIENT_SECRET: "app-secret-value" };
@@ -275,7 +290,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   it("inspection certifies it, with the credential checks passing on every requirement", () => {
     const receipt = JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8"));
     expect(receipt.credentials.status).toBe("pass");
-    expect(receipt.credentials.checks.find((c: any) => c.id === "A1").reason).toContain("5 of 5 requirements");
+    expect(receipt.credentials.checks.find((c: any) => c.id === "A1").reason).toContain("6 of 6 requirements");
     expect(receipt.certification.blocking).not.toContain("A1");
   });
 });

@@ -48,6 +48,19 @@ describe("trigger statistics on known counts", () => {
     expect(gateFindings(stats, { minRecall: 0.7, maxFalseTriggers: 2 }, 11)).toEqual(["a: recall 0.67 < 0.7", "3 false triggers > 2"]);
     expect(gateFindings(stats, {}, 0)).toEqual(["no run was judged: every run was a harness error"]);
   });
+  it("a Skill some query expects but no run judged fails --min-recall, named as not judged", () => {
+    const outage = [...results, queryResult({ query: "q5", expected_skill: "c" }, runs("error", "error", "error"))];
+    const stats = skillStats(outage, ["a", "b", "c"]);
+    expect(stats[2]!.recall).toBeNull();
+    expect(gateFindings(stats, { minRecall: 0.5 }, 11, new Set(["a", "b", "c"]))).toEqual([expect.stringMatching(/^c: not judged \(every run of the queries expecting it was a harness error\)/)]);
+    // Without a recall gate there is nothing to fail.
+    expect(gateFindings(stats, { maxFalseTriggers: 3 }, 11, new Set(["a", "b", "c"]))).toEqual([]);
+  });
+  it("a run that loaded the expected Skill and a wrong one is a hit and, per query, a wrong load", () => {
+    const both = queryResult({ query: "q6", expected_skill: "a" }, runs(["a", "b"], ["a"], ["b"]));
+    expect(both).toMatchObject({ trigger_rate: 2 / 3, wrong_loads: 2 });
+    expect(skillStats([both], ["a", "b"])[1]).toMatchObject({ false_positives: 2 });
+  });
   it("a Skill no query expects has no recall, and one never loaded no precision", () => {
     const [c] = skillStats(results, ["c"]);
     expect(c).toMatchObject({ precision: null, recall: null, accuracy: 1 });

@@ -1,3 +1,4 @@
+import type { ModelRecord } from "../run/agents.js";
 import type { AttemptResult } from "../run/attempt.js";
 import type { Isolation } from "../run/sandbox.js";
 import type { Limit } from "../../stages/plan/limits.js";
@@ -25,7 +26,11 @@ export interface EvalResults {
   receipt: ReceiptBinding;
   plan: { file: string; sha256: string };
   /** `identity` is what journals and --reuse key attempts by (preset or template, version, reference hash). */
-  agent: { name: string; identity?: string };
+  /**
+   * `model`: as configured (a hash of what chooses it, and its name where the configuration says it) and as served (each
+   * model the agent's stream reported; more than one means the run mixed models).
+   */
+  agent: { name: string; identity?: string; model?: ModelRecord };
   /** How attempts were sealed: "bubblewrap" (evidence the agent cannot reach) or "none" (evidence could be forged). */
   isolation?: Isolation;
   versions: { inter: string; node: string };

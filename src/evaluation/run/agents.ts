@@ -4,7 +4,7 @@ import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
 import { signalGroup, stopGroup } from "../../core/process.js";
-import { findProgram, PRESETS, type Preset } from "./presets.js";
+import { findProgram, modelConfiguration, PRESETS, type Preset } from "./presets.js";
 import type { Transcript } from "./transcript.js";
 
 /** One attempt as an agent adapter gets it. */
@@ -61,9 +61,26 @@ export interface Agent {
    * reference solutions' hash. Journals, resume and --reuse key attempts by it.
    */
   identity(): Promise<string>;
+  /** The model as configured (presets.ts modelConfiguration): a hash of what chooses it, and its name where said. */
+  model?(): { hash: string; name: string | null };
   run(attempt: AgentRun): Promise<AgentOutcome>;
   /** "mcp": the agent uses the candidate through its MCP server instead of the shell (the target's `interface`). */
   via?: "mcp";
+}
+
+/** The model a run used: as configured (a hash and the name where said) and each one the agent reported it served. */
+export interface ModelRecord {
+  configured: string | null;
+  configured_hash: string | null;
+  served: string[];
+}
+
+/** A run's ModelRecord from its agent and what each attempt or run reported; nothing when neither says anything. */
+export function modelRecord(agent: Agent, served: Array<string | undefined>): { model?: ModelRecord } {
+  const models = [...new Set(served.filter((m): m is string => !!m))].sort();
+  const configured = agent.model?.();
+  if (!configured && !models.length) return {};
+  return { model: { configured: configured?.name ?? null, configured_hash: configured?.hash ?? null, served: models } };
 }
 
 /** The same agent, using the candidate through its MCP server: a different identity, so no attempt is shared. */
@@ -260,10 +277,13 @@ function presetAgent(preset: Preset, root: string | undefined, extra: { args?: s
   let identity: Promise<string> | undefined;
   return {
     name: preset.name,
+    model: () => modelConfiguration(preset, process.env, extra),
     identity: () => (identity ??= (async () => {
       const found = program();
       const version = found ? await programVersion(found) : undefined;
-      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args, ...(extra.args ?? [])], version: version ?? null });
+      // The model is the variable that moves results most: what configures it is part of the identity (hashed).
+      const model = modelConfiguration(preset, process.env, extra);
+      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args, ...(extra.args ?? [])], version: version ?? null, model: model.hash });
     })()),
     async run(attempt) {
       const found = program();

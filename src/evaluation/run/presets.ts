@@ -1,4 +1,5 @@
-import { statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { whichProgram } from "./sandbox.js";
@@ -24,6 +25,11 @@ export interface Preset {
   forced: Record<string, string>;
   /** The variables (or prefixes, ending in `_`) that carry the agent's own configuration; documented and checked. */
   configEnv: string[];
+  /**
+   * The variables that choose the agent's model and endpoint: part of the agent's identity (hashed), so a result,
+   * a cached trigger run or a resumed evaluation is never reused under another model.
+   */
+  modelEnv: string[];
   /** How a user gives the agent a model and a login, for `inter status` when neither a file nor a variable is there. */
   configureHint: string;
   /**
@@ -80,6 +86,7 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     defaults: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
     forced: { IS_SANDBOX: "1" },
     configEnv: ["ANTHROPIC_", "CLAUDE_CODE_USE_", "CLAUDE_CONFIG_DIR"],
+    modelEnv: ["ANTHROPIC_MODEL", "ANTHROPIC_BASE_URL", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL", "CLAUDE_CODE_SUBAGENT_MODEL", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "AWS_REGION", "CLAUDE_CONFIG_DIR"],
     configureHint: "export ANTHROPIC_API_KEY=…  # or log in once with `claude` (~/.claude/.credentials.json)",
     configFiles(env) {
       const dir = env.CLAUDE_CONFIG_DIR || join(userHome(env), ".claude");
@@ -104,6 +111,7 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     defaults: {},
     forced: {},
     configEnv: ["CODEX_HOME", "OPENAI_API_KEY", "CODEX_API_KEY"],
+    modelEnv: ["OPENAI_BASE_URL", "OPENAI_API_BASE", "CODEX_HOME", "CODEX_OSS_BASE_URL", "CODEX_OSS_PORT"],
     configureHint: "export OPENAI_API_KEY=…  # or `codex login`, or a model provider in ~/.codex/config.toml",
     configFiles(env) {
       const dir = env.CODEX_HOME || join(userHome(env), ".codex");
@@ -130,6 +138,7 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     // A session is uploaded to opncd.ai when your config says `share: "auto"` (or OPENCODE_AUTO_SHARE): never an attempt.
     forced: { OPENCODE_DISABLE_SHARE: "1" },
     configEnv: ["OPENCODE_CONFIG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"],
+    modelEnv: ["OPENCODE_CONFIG", "OPENCODE_CONFIG_CONTENT", "OPENCODE_MODEL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"],
     configureHint: "`opencode auth login`, or a provider in ~/.config/opencode/opencode.json (or OPENCODE_CONFIG)",
     configFiles(env) {
       const home = userHome(env);
@@ -169,4 +178,43 @@ export function presetReadiness(preset: Preset, env: NodeJS.ProcessEnv, root: st
     ...Object.keys(env).filter((name) => env[name] && preset.configEnv.some((c) => (c.endsWith("_") ? name.startsWith(c) : name === c))),
   ];
   return { program: findProgram(preset.program, env.PATH, root) ?? null, configuredBy };
+}
+
+/** Login files hold who the agent is, not which model answers; a refreshed login must not look like another model. */
+const LOGIN_FILES = /(^|\/)(\.credentials\.json|auth\.json)$/;
+
+/**
+ * What chooses an agent's model, as configured: its model variables, the content of the configuration files an attempt
+ * is shown (logins aside), and the extra arguments and environment of the config — as one hash, with no value in it,
+ * and the model's name where one of them says it (`ANTHROPIC_MODEL`, `--model`, `model = "…"` in config.toml, …).
+ */
+export function modelConfiguration(preset: Preset, env: NodeJS.ProcessEnv, extra: { args?: string[]; env?: Record<string, string> } = {}): { hash: string; name: string | null } {
+  const vars = Object.fromEntries(preset.modelEnv.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!]));
+  const files = Object.fromEntries(preset.configFiles(env).files.filter((f) => !LOGIN_FILES.test(f.home)).map((f) => [f.home, readText(f.host)]));
+  const basis = JSON.stringify({ vars, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, createHash("sha256").update(v).digest("hex")])), args: extra.args ?? [], env: extra.env ?? {} });
+  return { hash: createHash("sha256").update(basis).digest("hex"), name: modelName(vars, Object.values(files), extra) };
+}
+
+const readText = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** The model's name as the configuration states it, first found: a `--model`/`-m` argument, a *_MODEL variable, a config file. */
+function modelName(vars: Record<string, string>, files: string[], extra: { args?: string[]; env?: Record<string, string> }): string | null {
+  const args = extra.args ?? [];
+  const flag = args.findIndex((a) => a === "--model" || a === "-m");
+  if (flag >= 0 && args[flag + 1]) return args[flag + 1]!;
+  const inline = args.find((a) => a.startsWith("--model="));
+  if (inline) return inline.slice("--model=".length);
+  const named = Object.entries({ ...vars, ...(extra.env ?? {}) }).find(([k]) => /(^|_)MODEL$/.test(k));
+  if (named) return named[1];
+  for (const text of files) {
+    const found = /^\s*model\s*=\s*"([^"]+)"/m.exec(text) ?? /"model"\s*:\s*"([^"]+)"/.exec(text);
+    if (found) return found[1]!;
+  }
+  return null;
 }

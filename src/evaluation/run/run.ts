@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import type { Agent } from "./agents.js";
+import { modelRecord, type Agent } from "./agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../../stages/inspect/install.js";
 import { planLimits, planProofs } from "../../stages/plan/limits.js";
@@ -175,7 +175,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
     receipt,
     plan: { file: relative(options.root, options.planFile), sha256: planHash },
-    agent: { name: options.agent.name, identity },
+    agent: { name: options.agent.name, identity, ...modelRecord(options.agent, attempts.map((a) => a.agent.summary?.model)) },
     isolation,
     versions: { inter: options.interVersion, node: process.version },
     settings,

@@ -24,6 +24,8 @@ export interface Transcript {
   error?: string;
   /** The Skills the agent says it offers its model, where it says so (Claude Code's first event): trigger evaluation. */
   skills?: string[];
+  /** The model that answered, as the agent's own stream reports it (Claude Code's init event and messages). */
+  model?: string;
 }
 
 /** What results.json keeps of a transcript per attempt. */
@@ -34,10 +36,12 @@ export interface TranscriptSummary {
   cost_usd: number | null;
   duration_ms: number | null;
   final: string | null;
+  /** The model as served (the agent's stream); absent where the agent does not report it. */
+  model?: string;
 }
 
 export function summarizeTranscript(t: Transcript): TranscriptSummary {
-  return { turns: t.turns ?? null, tool_calls: t.tool_calls.length, tokens: t.tokens ?? null, cost_usd: t.cost_usd ?? null, duration_ms: t.duration_ms ?? null, final: t.final ? t.final.slice(0, 2000) : null };
+  return { turns: t.turns ?? null, tool_calls: t.tool_calls.length, tokens: t.tokens ?? null, cost_usd: t.cost_usd ?? null, duration_ms: t.duration_ms ?? null, final: t.final ? t.final.slice(0, 2000) : null, ...(t.model ? { model: t.model } : {}) };
 }
 
 /*
@@ -67,7 +71,8 @@ interface ClaudeEvent {
   type?: string;
   subtype?: string;
   skills?: unknown[];
-  message?: { content?: ClaudeBlock[] };
+  model?: unknown;
+  message?: { content?: ClaudeBlock[]; model?: unknown };
   num_turns?: number;
   usage?: Usage;
   total_cost_usd?: unknown;
@@ -124,6 +129,9 @@ export function parseClaudeCode(stdout: string): Transcript {
   const byId = new Map<string, ToolCall>();
   for (const e of events<ClaudeEvent>(stdout)) {
     if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills)) t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
+    if (e.type === "system" && e.subtype === "init" && typeof e.model === "string") t.model = e.model.slice(0, 200);
+    // The model that wrote a message is the one that answered (a fallback model can differ from the init event's).
+    if (e.type === "assistant" && typeof e.message?.model === "string" && e.message.model !== "<synthetic>") t.model = e.message.model.slice(0, 200);
     if (e.type === "assistant") {
       for (const block of e.message?.content ?? []) {
         if (block.type === "text" && block.text) t.messages.push({ role: "assistant", text: block.text });

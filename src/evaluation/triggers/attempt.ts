@@ -88,6 +88,6 @@ export async function runTriggerAttempt(ctx: TriggerAttemptContext, id: string, 
   const use = skillUse(parsed);
   const blind = blindness(parsed, use, names);
   if (blind) return harness(blind);
-  return { ...base, loaded: use.loaded.filter((s) => names.includes(s)), other: use.loaded.filter((s) => !names.includes(s)), duration_ms: elapsed() };
+  return { ...base, loaded: use.loaded.filter((s) => names.includes(s)), other: use.loaded.filter((s) => !names.includes(s)), ...(parsed.model ? { model: parsed.model } : {}), duration_ms: elapsed() };
 }
 

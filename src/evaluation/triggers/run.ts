@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { mapLimit } from "../../core/map-limit.js";
-import type { Agent } from "../run/agents.js";
+import { modelRecord, type Agent, type ModelRecord } from "../run/agents.js";
 import { PRESETS, type Preset } from "../run/presets.js";
 import { redactor } from "../../core/redact.js";
 import { evaluationSecrets } from "../run/redact.js";
@@ -23,7 +23,7 @@ export interface TriggerResults {
   /** `sha256` over every file of every Skill; `source` says where they came from. */
   candidate: { sha256: string; source: string; skills: Array<{ name: string; description: string }> };
   queries: { sha256: string; files: string[]; count: number; draft: boolean };
-  agent: { name: string; identity: string };
+  agent: { name: string; identity: string; model?: ModelRecord };
   isolation: Isolation;
   settings: { runs: number; timeout_seconds: number; concurrency: number };
   /** Runs this invocation executed; the rest came from the cache (a warm re-run of nothing changed executes none). */
@@ -72,7 +72,8 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   const identity = await options.agent.identity();
   const candidate = skillsHash(options.skills);
   const journal = join(options.runDir, "journal.jsonl");
-  if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
+  // --fresh discards the journal (no cached run is used), never the results, reviews or proposals beside it.
+  if (options.fresh) rmSync(journal, { force: true });
   mkdirSync(options.runDir, { recursive: true });
   const keyOf = (query: string, run: number) => sha256(JSON.stringify({ candidate, agent: identity, isolation: isolation.kind, query, run, timeout: options.timeoutSeconds }));
   const done = new Map<string, TriggerRun>();
@@ -109,7 +110,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   const stats = skillStats(results, names);
   const all = results.flatMap((q) => q.runs);
   const judged = all.filter((r) => !r.harness_error).length;
-  const findings = gateFindings(stats, options.gate, judged);
+  const findings = gateFindings(stats, options.gate, judged, new Set(options.set.queries.map((q) => q.expected_skill).filter((s): s is string => !!s)));
   return {
     kind: "inter-trigger-results",
     schema_version: "1.0.0",
@@ -118,7 +119,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
     finished_at: new Date().toISOString(),
     candidate: { sha256: candidate, source: options.source, skills: options.skills.map((s) => ({ name: s.name, description: s.description })) },
     queries: { sha256: options.set.hash, files: options.set.files.map((f) => f.split("/").slice(-2).join("/")), count: options.set.queries.length, draft: options.set.draft },
-    agent: { name: options.agent.name, identity },
+    agent: { name: options.agent.name, identity, ...modelRecord(options.agent, all.map((r) => r.model)) },
     isolation,
     settings: { runs: options.runs, timeout_seconds: options.timeoutSeconds, concurrency: options.concurrency },
     executed,

@@ -7,6 +7,8 @@ export interface TriggerRun {
   /** Skills outside the candidate's that it loaded (its built-in ones): shown, never counted. */
   other: string[];
   harness_error?: string;
+  /** The model that answered, where the agent's stream says it. */
+  model?: string;
   duration_ms: number;
 }
 
@@ -18,6 +20,11 @@ export interface QueryResult extends TriggerQuery {
   trigger_rate: number | null;
   /** Per Skill, in how many judged runs it loaded. */
   loaded: Record<string, number>;
+  /**
+   * Judged runs that loaded a candidate Skill the query does not expect — beside the expected one or instead of it: a
+   * false trigger of that Skill, visible per query even where the trigger rate is 1.
+   */
+  wrong_loads: number;
 }
 
 export interface SkillStats {
@@ -51,7 +58,8 @@ export function queryResult(query: TriggerQuery, runs: TriggerRun[]): QueryResul
   const loaded: Record<string, number> = {};
   for (const r of judged) for (const s of r.loaded) loaded[s] = (loaded[s] ?? 0) + 1;
   const hits = judged.filter((r) => (query.expected_skill === null ? r.loaded.length === 0 : r.loaded.includes(query.expected_skill))).length;
-  return { ...query, runs, judged: judged.length, trigger_rate: ratio(hits, judged.length), loaded };
+  const wrong = judged.filter((r) => r.loaded.some((s) => s !== query.expected_skill)).length;
+  return { ...query, runs, judged: judged.length, trigger_rate: ratio(hits, judged.length), loaded, wrong_loads: wrong };
 }
 
 /** Per Skill counts over every judged run; a run is one trial per Skill (loaded or not, expected or not). */
@@ -98,11 +106,20 @@ export interface TriggerGate {
   maxFalseTriggers?: number;
 }
 
-/** Whether the gate holds, and why not: each finding names the Skill or the count. */
-export function gateFindings(stats: SkillStats[], gate: TriggerGate, judged: number): string[] {
+/**
+ * Whether the gate holds, and why not: each finding names the Skill or the count. A Skill that some query expects but
+ * that no judged run measured (every run of its queries a harness error) fails `minRecall`: a gate never passes on
+ * what was not judged.
+ */
+export function gateFindings(stats: SkillStats[], gate: TriggerGate, judged: number, expected: ReadonlySet<string> = new Set()): string[] {
   const findings: string[] = [];
   if (!judged) return ["no run was judged: every run was a harness error"];
-  if (gate.minRecall !== undefined) for (const s of stats) if (s.recall !== null && s.recall < gate.minRecall) findings.push(`${s.skill}: recall ${s.recall.toFixed(2)} < ${gate.minRecall}`);
+  if (gate.minRecall !== undefined) {
+    for (const s of stats) {
+      if (s.recall !== null && s.recall < gate.minRecall) findings.push(`${s.skill}: recall ${s.recall.toFixed(2)} < ${gate.minRecall}`);
+      else if (s.recall === null && expected.has(s.skill)) findings.push(`${s.skill}: not judged (every run of the queries expecting it was a harness error), so recall cannot reach ${gate.minRecall}`);
+    }
+  }
   const falseTriggers = stats.reduce((n, s) => n + s.false_positives, 0);
   if (gate.maxFalseTriggers !== undefined && falseTriggers > gate.maxFalseTriggers) findings.push(`${falseTriggers} false trigger${falseTriggers === 1 ? "" : "s"} > ${gate.maxFalseTriggers}`);
   return findings;

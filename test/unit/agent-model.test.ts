@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { modelConfiguration, PRESETS } from "../../src/evaluation/run/presets.js";
+import { parseClaudeCode } from "../../src/evaluation/run/transcript.js";
+import { tempDir } from "../helpers.js";
+
+/**
+ * The model is part of an agent's identity (docs/evaluation.md): what chooses it — the preset's model variables, the
+ * configuration files an attempt is shown, extra arguments — changes the hash; a login does not; no value is in it.
+ */
+describe("the model as configured", () => {
+  const home = tempDir("inter-agent-model-");
+  const env = (extra: Record<string, string> = {}) => ({ HOME: home, PATH: "/usr/bin", ...extra });
+
+  it("another model variable, endpoint or argument is another identity; unrelated variables are not", () => {
+    const claude = PRESETS["claude-code"];
+    const base = modelConfiguration(claude, env());
+    expect(modelConfiguration(claude, env({ ANTHROPIC_MODEL: "model-a" })).hash).not.toBe(base.hash);
+    expect(modelConfiguration(claude, env({ ANTHROPIC_BASE_URL: "http://127.0.0.1:1" })).hash).not.toBe(base.hash);
+    expect(modelConfiguration(claude, env(), { args: ["--model", "x"] })).toMatchObject({ name: "x" });
+    expect(modelConfiguration(claude, env({ ANTHROPIC_MODEL: "model-a" })).name).toBe("model-a");
+    expect(modelConfiguration(claude, env({ SOMETHING_ELSE: "1" })).hash).toBe(base.hash);
+  });
+
+  it("the content of a configuration file counts, a login file does not, and no value is kept", () => {
+    const codex = PRESETS.codex;
+    mkdirSync(join(home, ".codex"), { recursive: true });
+    writeFileSync(join(home, ".codex", "config.toml"), 'model = "gpt-a"\n');
+    const first = modelConfiguration(codex, env());
+    expect(first.name).toBe("gpt-a");
+    writeFileSync(join(home, ".codex", "auth.json"), '{"token":"login-secret-1"}');
+    expect(modelConfiguration(codex, env()).hash).toBe(first.hash);
+    writeFileSync(join(home, ".codex", "config.toml"), 'model = "gpt-b"\n');
+    const second = modelConfiguration(codex, env({ OPENAI_BASE_URL: "http://u:secret-pass@127.0.0.1:2/v1" }));
+    expect(second.hash).not.toBe(first.hash);
+    expect(JSON.stringify(second)).not.toContain("secret-pass");
+  });
+});
+
+describe("the model as served", () => {
+  it("Claude Code reports it in its init event, and each message names the model that wrote it", () => {
+    const stream = [
+      JSON.stringify({ type: "system", subtype: "init", model: "claude-init-model", skills: [] }),
+      JSON.stringify({ type: "assistant", message: { model: "claude-fallback-model", content: [{ type: "text", text: "hi" }] } }),
+    ].join("\n");
+    expect(parseClaudeCode(stream).model).toBe("claude-fallback-model");
+    expect(parseClaudeCode(stream.split("\n")[0]!).model).toBe("claude-init-model");
+  });
+});

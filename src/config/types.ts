@@ -36,16 +36,19 @@ export interface ApiConfig {
    */
   baseUrl?: string;
   /**
-   * Name (UPPER_SNAKE) of the environment variable holding the credential when the API declares one scheme — never
-   * the credential itself. For an OAuth 2 scheme it names the access-token variable.
-   * @default `<BINARY>_API_KEY` (apiKey and token schemes), `<BINARY>_ACCESS_TOKEN` (OAuth 2)
+   * Name (UPPER_SNAKE) of the variable holding the credential of a CLI whose commands send one security scheme —
+   * never the credential itself. For OAuth 2 it names the access-token variable; for HTTP Basic it holds
+   * `<user>:<password>`.
+   * @default `<BINARY>_API_KEY` (`<BINARY>_ACCESS_TOKEN` for OAuth 2)
    */
   credentialEnv?: string;
   /**
-   * The environment variables each security scheme of the document reads, by scheme name: a name (UPPER_SNAKE) for a
-   * scheme of one value (apiKey, HTTP Bearer), or one per role — `value`; `username`, `password` (HTTP Basic);
-   * `accessToken`, `clientId`, `clientSecret`, `refreshToken` (OAuth 2, OpenID Connect). Never a value.
-   * @default `<BINARY>_<SCHEME>[_<ROLE>]` (docs/generated-cli.md, "Credentials")
+   * The variables each security scheme of the document reads, by scheme name: one name (an apiKey's or Bearer
+   * scheme's value; Basic's `user:password`), or one per role — `value`; `username`, `password` (HTTP Basic);
+   * `accessToken`, `clientId`, `clientSecret`, `refreshToken` (OAuth 2, OpenID Connect). Never a value. A name for a
+   * scheme no command sends, or a role the scheme lacks, is a build warning; [Credentials](generated-cli.md#credentials)
+   * says how names are made and sent.
+   * @default `<BINARY>_<SCHEME>[_<ROLE>]`
    */
   credentials?: Record<string, string | CredentialNames>;
 }

@@ -238,9 +238,10 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
 
   it("finds an OpenID Connect token endpoint in the discovery document and uses client credentials there", async () => {
     const before = oauth.requests.length;
-    const result = await run(words("listProfiles"), { BOARDS_OPENID_CLIENT_ID: "robot", BOARDS_OPENID_CLIENT_SECRET: "r0b0t-secret-value" });
+    // Another client than the machine scheme's: its token, cached for the same endpoint, client and scopes, would serve.
+    const result = await run(words("listProfiles"), { BOARDS_OPENID_CLIENT_ID: "app", BOARDS_OPENID_CLIENT_SECRET: "app-secret-value" });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(oauth.requests.slice(before)).toEqual([expect.objectContaining({ grant_type: "client_credentials", client_id: "robot", scope: "boards:read", status: 200 })]);
+    expect(oauth.requests.slice(before)).toEqual([expect.objectContaining({ grant_type: "client_credentials", client_id: "app", scope: "boards:read", status: 200 })]);
   });
 
   it("exchanges a refresh token, follows its rotation, and says AUTH_FAILED when it is revoked", async () => {

@@ -1,4 +1,5 @@
 import { REDACTED } from "../../core/redact.js";
+import { count } from "../../core/words.js";
 import type { Probe } from "./probe.js";
 import { fill, type HelpCommand } from "./subjects.js";
 
@@ -201,7 +202,7 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
         ? "a credential value was written to the CLI's state files"
         : typedAccepted
           ? `a credential value typed into an argument was accepted: ${typed!.command.replace(/interprobe\w+/g, "<value>")}`
-          : `${probes.length} calls with the variables set (dry runs, auth status, a failing call, an issue quoting one${typed ? ", a value typed into an argument" : ""}) printed and wrote no value`,
+          : `${count(probes.length, "call")} with the variables set (dry runs, auth status, a failing call, an issue quoting one${typed ? ", a value typed into an argument" : ""}) printed and wrote no value`,
     evidence: evidence(...(leaking.length ? leaking : typedAccepted ? [typed!] : probes.slice(0, 2))),
   });
 
@@ -221,7 +222,7 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
     id: "A3",
     title: "no command asks for a flag that a security scheme supplies",
     status: offenders.length ? "fail" : "pass",
-    reason: offenders.length ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}` : `${commands.length} commands: every credential comes from the environment`,
+    reason: offenders.length ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}` : `${count(commands.length, "command")}: every credential comes from the environment`,
   });
 
   const status = checks.some((c) => c.status === "fail") ? "fail" : checks.every((c) => c.status === "not applicable") ? "not applicable" : "pass";

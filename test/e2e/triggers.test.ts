@@ -39,12 +39,12 @@ let project: string;
 let folder: string;
 let model: { url: string; requests: Array<{ path: string }>; close(): Promise<void> };
 
-function userHome(modelUrl: string): string {
+function userHome(modelUrl: string, modelName = "scripted-model"): string {
   const home = tempDir("inter-trigger-home-");
   mkdirSync(join(home, ".codex"), { recursive: true });
-  writeFileSync(join(home, ".codex/config.toml"), ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", ""].join("\n"));
+  writeFileSync(join(home, ".codex/config.toml"), [`model = "${modelName}"`, 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", ""].join("\n"));
   mkdirSync(join(home, ".config/opencode"), { recursive: true });
-  writeFileSync(join(home, ".config/opencode/opencode.json"), JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }));
+  writeFileSync(join(home, ".config/opencode/opencode.json"), JSON.stringify({ model: `scripted/${modelName}`, provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { [modelName]: { name: "Scripted model" } } } } }));
   mkdirSync(join(home, "tmp"));
   return home;
 }
@@ -120,7 +120,16 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     expect(clean.json.data).toMatchObject({ executed: 0, cached: 10 });
     expect(model.requests.length).toBe(quiet);
     expect(quiet).toBeGreaterThan(before);
-  }, 240_000);
+
+    // Another model (its name in the agent's configuration): nothing cached under the first one is reused, and the
+    // results name the model each was measured with.
+    const other = await inter(dir, ["eval", "triggers", ".", "--queries", "clean.json", "--agent", preset, "--runs", "2", "--json"], { ...agentEnv(userHome(model.url, "scripted-model-b"), model.url), ...(preset === "claude-code" ? { ANTHROPIC_MODEL: "scripted-model-b" } : {}) });
+    expect(other.exitCode, other.stdout).toBe(0);
+    expect(other.json.data).toMatchObject({ executed: 10, cached: 0 });
+    const measured = resultsOf(dir).agent.model;
+    expect(measured.configured).toMatch(/scripted-model-b$/);
+    if (preset === "claude-code") expect(measured.served).toEqual(["scripted-model-b"]);
+  }, 300_000);
 });
 
 describe("harness errors and refusals", () => {

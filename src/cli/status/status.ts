@@ -72,7 +72,8 @@ export interface StatusReport {
     /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
     surface: { baseline: string; baseline_version: string; verdict: string; expected_version: string | null; version_follows: boolean; breaking: number; non_breaking: number; informational: number; highlights: string[] } | null;
     /** `not_judged`: every attempt was a harness error. `gateMet` and `finishedAt` are `gate_met`'s and `finished_at`'s older names. */
-    evaluation: { verdict: string; gate_met: boolean | null; not_judged: boolean; passed: number; attempts: number; finished_at: string | null; file: string; gateMet: boolean | null; finishedAt: string | null } | null;
+    /** `model`: the model it ran with, as served where the agent reported it, else as configured (null when unknown). */
+    evaluation: { verdict: string; gate_met: boolean | null; not_judged: boolean; passed: number; attempts: number; finished_at: string | null; file: string; model: string | null; gateMet: boolean | null; finishedAt: string | null } | null;
   };
   cache: { dir: string; objects: number; bytes: number } | null;
 }
@@ -199,7 +200,9 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       const gateMet = r.gate?.met ?? null;
       const finishedAt = r.finished_at ?? null;
       const notJudged = Array.isArray(r.attempts) && r.attempts.length > 0 && r.attempts.every((a: { status?: string }) => a?.status === "error");
-      report.last.evaluation = { verdict: r.verdict, gate_met: gateMet, not_judged: notJudged, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finished_at: finishedAt, file: relative(cwd, resultsFile), gateMet, finishedAt };
+      const served: unknown = r.agent?.model?.served;
+      const model = Array.isArray(served) && served.length ? served.filter((m) => typeof m === "string").join(" + ") : typeof r.agent?.model?.configured === "string" ? r.agent.model.configured : null;
+      report.last.evaluation = { verdict: r.verdict, gate_met: gateMet, not_judged: notJudged, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finished_at: finishedAt, file: relative(cwd, resultsFile), model, gateMet, finishedAt };
     } catch {
       // an unreadable results file is as good as none
     }
@@ -225,7 +228,7 @@ export function statusText(r: StatusReport): string {
     ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
     ...(r.last.surface ? [`since       ${r.last.surface.baseline} (${r.last.surface.baseline_version}): ${r.last.surface.verdict}, ${count(r.last.surface.breaking, "breaking change")}, ${r.last.surface.non_breaking} non-breaking, ${r.last.surface.informational} informational${r.last.surface.version_follows ? "" : `; VERSION_NOT_BUMPED: should be at least ${r.last.surface.expected_version}`}`, ...r.last.surface.highlights.map((h) => `              ${h}`)] : []),
-    `evaluation  ${r.last.evaluation ? `${r.last.evaluation.not_judged ? "NOT JUDGED (every attempt was a harness error)" : `${r.last.evaluation.verdict}${r.last.evaluation.gate_met === null ? "" : r.last.evaluation.gate_met ? ", gate met" : ", gate NOT met"}`}: ${r.last.evaluation.passed}/${count(r.last.evaluation.attempts, "attempt")} (${r.last.evaluation.file})` : "none run yet"}`,
+    `evaluation  ${r.last.evaluation ? `${r.last.evaluation.not_judged ? "NOT JUDGED (every attempt was a harness error)" : `${r.last.evaluation.verdict}${r.last.evaluation.gate_met === null ? "" : r.last.evaluation.gate_met ? ", gate met" : ", gate NOT met"}`}: ${r.last.evaluation.passed}/${count(r.last.evaluation.attempts, "attempt")}${r.last.evaluation.model ? `, model ${r.last.evaluation.model}` : ""} (${r.last.evaluation.file})` : "none run yet"}`,
     ...(r.cache ? [`cache       ${count(r.cache.objects, "object")}, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
     "",
     `generation  ${r.ready ? "ready" : "BLOCKED"}`,

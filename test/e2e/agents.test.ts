@@ -70,6 +70,10 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
       expect(results.isolation.kind).toBe("bubblewrap");
       expect(results.agent.name).toBe(preset);
       expect(JSON.parse(results.agent.identity).version).toMatch(/\d+\.\d+\.\d+/);
+      // The model is bound too: what configures it (hashed) in the identity, and what answered where the agent says.
+      expect(JSON.parse(results.agent.identity).model).toBe(results.agent.model.configured_hash);
+      expect(results.agent.model.configured_hash).toMatch(/^[0-9a-f]{64}$/);
+      if (preset === "claude-code") expect(results.agent.model.served.length).toBe(1);
       expect(model.requests.length).toBeGreaterThan(before);
       // One transcript format: the tool calls the agent reports, its answer, turns and tokens.
       const book = results.attempts[0];

@@ -18,6 +18,8 @@ export interface CompareOptions {
   /** Candidate B, or undefined with skillsUplift: then B is A without its Skills. */
   b?: string;
   skillsUplift: boolean;
+  /** Compare even when A and B were answered by different models (the agent reports each side's model). */
+  acrossModels?: boolean;
   /** B is A used through its MCP server (CLI against MCP, one candidate, one agent). */
   mcp?: boolean;
   agent?: AgentConfig;
@@ -96,6 +98,11 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     results[side] = { ...done, file: relative(options.root, file) };
   }
 
+  // A difference the model made is not the candidates': one side served by another model compares nothing.
+  const served = (side: "a" | "b") => results[side].agent.model?.served ?? [];
+  if (!options.acrossModels && served("a").length && served("b").length && served("a").join() !== served("b").join()) {
+    throw new InterError("EVAL_MODELS_DIFFER", `A was answered by ${served("a").join(", ")} and B by ${served("b").join(", ")}: the difference between them would be the models', not the candidates'.`, "Run again with one model configured for the agent; to compare models on purpose, pass --across-models.", { a: served("a"), b: served("b"), results: [results.a.file, results.b.file] });
+  }
   let judging: Comparison["judging"] = null;
   if (options.judge) {
     const { judgeBlind } = await import("./blind-judge.js");

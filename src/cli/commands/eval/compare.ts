@@ -24,6 +24,7 @@ export class EvalCompareCommand extends BaseCommand {
   b = Option.String("--b", { description: "Candidate B: a cli.tgz, or a folder holding one" });
   skillsUplift = Option.Boolean("--skills-uplift", false, { description: "B is A with its Skills removed, everything else the same" });
   mcp = Option.Boolean("--mcp", false, { description: "B is A used through its MCP server instead of the shell: CLI against MCP" });
+  acrossModels = Option.Boolean("--across-models", false, { description: "Compare even when the agent reports that A and B were answered by different models (refused otherwise: EVAL_MODELS_DIFFER)" });
   agent = Option.String("--agent", { description: "reference (default), claude-code, codex or opencode", validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]) });
   agentCommand = Option.String("--agent-command", { description: "An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in" });
   judgeCommand = Option.String("--judge-command", { description: "Blind judging: a judge agent's argv template as JSON ({prompt}, {prompt_file}); it answers with a JSON verdict line" });
@@ -52,6 +53,7 @@ export class EvalCompareCommand extends BaseCommand {
         b: this.b ? candidateFile(cwd, this.b) : undefined,
         skillsUplift: this.skillsUplift,
         mcp: this.mcp,
+        acrossModels: this.acrossModels,
         agent: agentArgv ? { command: agentArgv } : (this.agent as AgentConfig | undefined),
         referenceFile: planFile.replace(/\.json$/, ".reference.json"),
         judge,

@@ -1,3 +1,4 @@
+import { modelText } from "../run/agents.js";
 import type { AttemptResult } from "../run/run.js";
 import { attemptsByConcern, conversationOf, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
@@ -33,6 +34,7 @@ function binding(results: StoredResults): string {
     ["Receipt", !results.receipt ? "none (the candidate was not inspected)" : "status" in results.receipt ? `unbound: ${esc(results.receipt.reason)}` : `${esc(results.receipt.level)} <code>${esc(short(results.receipt.sha256 || "0".repeat(64)))}</code>`],
     ["Plan", `${esc(results.plan.file)} <code>${esc(short(results.plan.sha256))}</code>`],
     ["Agent", esc(results.agent.name)],
+    ["Model", esc(modelText(results.agent.model) ?? "not reported")],
     ["Isolation", isolationText(results)],
     ["Versions", `inter ${esc(results.versions.inter)}, Node.js ${esc(results.versions.node)}`],
     ["Settings", `${count(results.settings.repetitions, "repetition")}, ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`],

@@ -1,3 +1,4 @@
+import { modelText } from "../run/agents.js";
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
 import { count } from "../../core/words.js";
@@ -20,7 +21,7 @@ export function renderMarkdown(results: StoredResults): string {
   const lines = [
     verdict === "not-judged" ? `## ⚠ Not judged: ${notJudgedText(results)} (0/${count(summary.attempts, "attempt")} passed)` : `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${count(summary.attempts, "attempt")}`,
     "",
-    `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)} · inter ${results.versions.inter}`,
+    `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)}${modelText(results.agent.model) ? ` (model ${code(modelText(results.agent.model)!)})` : ""} · inter ${results.versions.inter}`,
     "",
     `${summary.failed} failed (the candidate fell short), ${summary.incomplete} incomplete (could not be judged), ${count(summary.harness_errors, "harness error")} (the harness or the agent broke, not the candidate).${results.gate ? ` ${gateLine(results.gate, true)}` : ""}`,
     "",

@@ -83,6 +83,15 @@ export function modelRecord(agent: Agent, served: Array<string | undefined>): { 
   return { model: { configured: configured?.name ?? null, configured_hash: configured?.hash ?? null, served: models } };
 }
 
+/**
+ * A run's model in words, for reports and verdicts: as served (several joined, which means the run mixed models), else
+ * as configured; undefined when neither is known.
+ */
+export function modelText(model: ModelRecord | undefined): string | undefined {
+  if (model?.served.length) return `${model.served.join(" + ")}${model.served.length > 1 ? " (mixed)" : ""}`;
+  return model?.configured ? `${model.configured} (configured)` : undefined;
+}
+
 /** The same agent, using the candidate through its MCP server: a different identity, so no attempt is shared. */
 export function viaMcp(agent: Agent): Agent {
   return { ...agent, name: `${agent.name} via mcp`, via: "mcp", identity: async () => JSON.stringify({ interface: "mcp", agent: await agent.identity() }) };

@@ -1,4 +1,4 @@
-import type { ModelRecord } from "./agents.js";
+import { modelText } from "./agents.js";
 import { existsSync, readFileSync } from "node:fs";
 import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
@@ -81,12 +81,6 @@ export function attemptLine(a: AttemptResult, resumed: boolean): string {
   return `${mark} ${a.scenario} #${a.repetition} ${a.status === "error" ? "harness error" : a.status}${resumed ? " (resumed from journal)" : ` in ${(a.duration_ms / 1000).toFixed(1)} s`}${a.harness_error ? ` — harness error: ${a.harness_error}` : ""}${failed.length ? `\n    ${failed.join("\n    ")}` : ""}`;
 }
 
-/** ", model X" as served (else as configured), for a run's one-line verdict. */
-function modelLabel(model: ModelRecord | undefined): string {
-  const name = model?.served.length ? model.served.join(" + ") : model?.configured;
-  return name ? `, model ${name}` : "";
-}
-
 export function summaryTable(results: EvalResults & { gate: GateResult }): string {
   const rows = results.scenarios.map((s) => `  ${s.id.padEnd(28)} ${String(s.passed).padStart(2)}/${s.attempts}  pass rate ${(s.pass_rate * 100).toFixed(0).padStart(3)}%  pass@${s.attempts} ${s.pass_at_k.toFixed(2)}  pass^${s.attempts} ${s.pass_hat_k.toFixed(2)}`);
   const { summary } = results;
@@ -96,6 +90,6 @@ export function summaryTable(results: EvalResults & { gate: GateResult }): strin
     gateLine(results.gate),
     ...(notJudged(results) ? [`⚠ NOT JUDGED: ${notJudgedText(results)}.`] : []),
     ...((results.agent.model?.served.length ?? 0) > 1 ? [`⚠ MIXED MODELS: ${results.agent.model!.served.join(", ")} answered in this one run; its pass rates mix them.`] : []),
-    `${notJudged(results) ? "NOT JUDGED" : results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${count(summary.attempts, "attempt")} passed; candidate failed ${summary.failed}, could not judge ${summary.incomplete}, harness broke ${summary.harness_errors} (agent ${results.agent.name}${modelLabel(results.agent.model)}, ${sealed}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`,
+    `${notJudged(results) ? "NOT JUDGED" : results.gate.met ? "PASS" : "FAIL"}: ${summary.passed}/${count(summary.attempts, "attempt")} passed; candidate failed ${summary.failed}, could not judge ${summary.incomplete}, harness broke ${summary.harness_errors} (agent ${results.agent.name}${modelText(results.agent.model) ? `, model ${modelText(results.agent.model)}` : ""}, ${sealed}, candidate sha256:${results.candidate.sha256.slice(0, 12)}…)`,
   ].join("\n");
 }

@@ -1,3 +1,4 @@
+import { modelText } from "../run/agents.js";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
@@ -12,7 +13,7 @@ function triggerMarkdown(r: TriggerResults): string {
   const lines = [
     `## Skill triggering: ${r.gate.met ? "gate met" : "gate missed"}${r.queries.draft ? " (draft query set)" : ""}`,
     "",
-    `${r.agent.name}, ${r.summary.queries} queries × ${r.settings.runs} runs; ${r.summary.judged} judged, ${r.summary.harness_errors} harness errors; ${r.isolation.kind === "bubblewrap" ? "sealed" : `unsealed (${r.isolation.reason})`}.`,
+    `${r.agent.name}${modelText(r.agent.model) ? ` (model ${modelText(r.agent.model)})` : ""}, ${r.summary.queries} queries × ${r.settings.runs} runs; ${r.summary.judged} judged, ${r.summary.harness_errors} harness errors; ${r.isolation.kind === "bubblewrap" ? "sealed" : `unsealed (${r.isolation.reason})`}.`,
     "",
     "| Skill | Precision | Recall | Accuracy | False triggers | Misses |",
     "|---|---|---|---|---|---|",
@@ -41,7 +42,7 @@ function triggerHtml(r: TriggerResults): string {
 <title>Skill triggering — ${esc(r.agent.name)}</title><style>${STYLE}
 table.matrix td{text-align:center;min-width:3em}table.matrix td.diag{background:#d7f0d7}table.matrix td.off{background:#f6d5d5}tr.miss td:first-child{border-left:3px solid #c33}</style></head>
 <body><main><h1>Skill triggering: ${r.gate.met ? "gate met" : "gate missed"}</h1>
-<p>${esc(r.agent.name)} · ${r.summary.queries} queries × ${r.settings.runs} runs · ${r.summary.judged} judged · ${r.summary.harness_errors} harness errors · ${r.executed} executed, ${r.cached} from the cache · ${r.isolation.kind === "bubblewrap" ? "sealed" : `unsealed: ${esc(r.isolation.reason)}`}${r.queries.draft ? " · <strong>draft query set</strong>" : ""}</p>
+<p>${esc(r.agent.name)}${modelText(r.agent.model) ? ` · model ${esc(modelText(r.agent.model)!)}` : ""} · ${r.summary.queries} queries × ${r.settings.runs} runs · ${r.summary.judged} judged · ${r.summary.harness_errors} harness errors · ${r.executed} executed, ${r.cached} from the cache · ${r.isolation.kind === "bubblewrap" ? "sealed" : `unsealed: ${esc(r.isolation.reason)}`}${r.queries.draft ? " · <strong>draft query set</strong>" : ""}</p>
 ${r.gate.findings.length ? `<ul id="findings">${r.gate.findings.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>` : ""}
 <h2>Skills</h2>${skills}
 <h2>Which Skill took which query</h2><p>Rows: the Skill each query expects; columns: what loaded, per judged run.</p>${matrix}

@@ -53,6 +53,9 @@ export default function setup(project: TestProject) {
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.
   process.env.TMPDIR = tmp;
+  // The suite passes whatever the caller has exported: the example's credential (the README's walk exports it), a
+  // generated CLI's settings, inter's own switches and the agents' model settings are the tests' to set, never inherited.
+  for (const name of Object.keys(process.env)) if (/^(ROOMS_|AGENT_CLI_|INTER_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_)/.test(name)) delete process.env[name];
 
   const template = join(root, "example");
   for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(REPO, path), join(template, path), { recursive: true });

@@ -413,10 +413,11 @@ function distinguishing(d: Draft, path: string[]): Draft["qualifiers"] {
 function telling(d: Draft, path: string[]): Draft["qualifiers"] {
   const said = new Set(tokensOf(path).flatMap((t) => [t, singular(t)]));
   // After a CRUD action, "list" or "update" would say the kind of operation twice (`get-list`); after `follow`,
-  // "list" is a noun ("Follow a list of users").
+  // "list" is a noun ("Follow a list of users"). A word that opens with the verb says it twice too
+  // (`update-updatewebhooks`).
   const verb = path[path.length - 1]!.split("-")[0]!;
   const crud = READ_VERBS.has(verb) || WRITE_VERBS.has(verb);
-  return d.qualifiers.filter((q) => (q.token === "all" || !isNoise(q.token)) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{1,19}$/.test(q.token) && !(crud && CRUD_TOKENS.has(q.token)));
+  return d.qualifiers.filter((q) => (q.token === "all" || !isNoise(q.token)) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{1,19}$/.test(q.token) && !(crud && CRUD_TOKENS.has(q.token)) && !(q.token.startsWith(verb) && q.token !== verb));
 }
 
 /** Words that only say which kind of operation it is. */
@@ -427,12 +428,18 @@ const onItem = (d: Draft) => isParam(d.op.path.split("/").filter(Boolean).pop() 
 
 /** Word sets to try, shortest and most telling first: the strong words in order, then each weak word, then pairs. */
 function* qualifierChoices(strong: Draft["qualifiers"], weak: Draft["qualifiers"], structural: Draft["qualifiers"]): Generator<Draft["qualifiers"]> {
+  // What the summary, operationId and path say comes before what a description says in passing ("Each user can have
+  // a maximum of two…" is no name for "Get a user's TSP account").
+  const said = (list: Draft["qualifiers"]) => list.filter((q) => q.from !== "description");
+  const told = said(strong);
+  for (let k = 1; k <= Math.min(3, told.length); k++) yield told.slice(0, k);
+  for (const q of told.slice(1)) yield [q];
+  for (const q of said(weak)) if (!told.some((s) => s.token === q.token)) yield [q];
   for (let k = 1; k <= Math.min(3, strong.length); k++) yield strong.slice(0, k);
-  for (const q of strong.slice(1)) yield [q];
   const all = [...strong, ...weak.filter((w) => !strong.some((s) => s.token === w.token))].slice(0, 12);
   for (const q of all) yield [q];
-  // A collection beside its items, when no word of its own says more: `delete-all`.
-  if (structural.length) yield structural;
+  // A collection beside its items, when no word of its own says more: `delete-all`; a wire name of ids: `add-id`.
+  for (const q of structural) yield [q];
   for (let a = 0; a < all.length; a++) for (let b = a + 1; b < all.length; b++) yield [all[a]!, all[b]!];
 }
 
@@ -507,8 +514,12 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
     // When several have nothing to add, the first in the document keeps it and the others are numbered.
     const onlyEmpty = (lists: Draft["qualifiers"][]) => (lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1);
-    // Where nothing else differs, the one on an item keeps the plain name and the one on the collection is `-all`.
-    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : own.findIndex((l, i) => !l.length && !onCollection(group[i]!)) >= 0 ? own.findIndex((l, i) => !l.length && !onCollection(group[i]!)) : own.findIndex((l) => !l.length);
+    // Where no word differs, the path's shape may: the one on a collection beside items is `-all`, the one that takes
+    // ids on a wire name (`/cards/{id}/idLabels` beside `/cards/{id}/labels`) is `-id`; the other keeps the plain name.
+    const wireId = (d: Draft) => d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) && group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
+    const shape = (d: Draft): Draft["qualifiers"] => [...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []), ...(wireId(d) ? [{ token: "id", from: "path" as const }] : [])];
+    const bare = own.findIndex((l, i) => !l.length && !shape(group[i]!).length);
+    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : bare >= 0 ? bare : own.findIndex((l) => !l.length);
     const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
     for (const { d, i } of others) {
       const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
@@ -522,7 +533,7 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       // The most telling words first; failing those, any whole word its texts say and the others' do not (filler
       // and "user" included): a number only when the texts do not differ at all.
       const weak = telling(d, base).filter((q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || telling(x, base).some((o) => o.token === q.token)));
-      const structural: Draft["qualifiers"] = onCollection(d) ? [{ token: "all", from: "path" }] : [];
+      const structural = shape(d);
       for (const words of qualifierChoices(own[i]!, weak, structural)) {
         const attempt = withQualifier(base, words.map((q) => q.token));
         if (free(attempt)) {
@@ -595,8 +606,8 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
 }
 
 /**
- * A group whose commands run over MAX_NAME_LENGTH loses the middle words of its own name, the same for every command
- * under it (one tag stays one group), while no other group has that name.
+ * A group whose commands run over MAX_NAME_LENGTH loses words of its own name, the same for every command under it
+ * (one tag stays one group), while no other group has that name.
  */
 function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
   const byGroup = new Map<string, Array<[Draft, { path: string[] }]>>();
@@ -606,7 +617,13 @@ function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string
     if (entries.some(([d]) => d.explicit)) continue;
     let tokens = group.split("-");
     const longest = () => Math.max(...entries.map(([, e]) => [tokens.join("-"), ...e.path.slice(1)].join(" ").length));
-    while (tokens.length > 2 && longest() > MAX_NAME_LENGTH && !names.has([tokens[0]!, ...tokens.slice(2)].join("-"))) tokens = [tokens[0]!, ...tokens.slice(2)];
+    // Middle words first (`article-configuration-item-…-child`), then leading ones (`issue-field-configurations` →
+    // `field-configurations`), never a name another group has.
+    while (longest() > MAX_NAME_LENGTH) {
+      const next = [tokens.length > 2 ? [tokens[0]!, ...tokens.slice(2)] : undefined, tokens.length > 1 ? tokens.slice(1) : undefined].find((t) => t && !names.has(t.join("-")));
+      if (!next) break;
+      tokens = next;
+    }
     const word = tokens.join("-");
     if (word === group) continue;
     names.add(word);

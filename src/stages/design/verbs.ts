@@ -93,6 +93,9 @@ export interface StatedAction {
 
 /** Lowercase word tokens of a text, with HTML tags and Markdown links reduced to their words. */
 export function textTokens(text: string): string[] {
+  // A summary that is an identifier (`updateWebhooks()`, as generated documents have) has an identifier's words.
+  const identifier = /^\s*([A-Za-z][A-Za-z0-9_]*)(\(\))?\s*$/.exec(text);
+  if (identifier && /[a-z][A-Z]/.test(identifier[1]!)) return operationIdTokens(identifier[1]!, true);
   return text
     .replace(/<[^>]*>/g, " ")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")

@@ -107,8 +107,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
   if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
   const actions = new Set(title.map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
   const verb = title[0];
-  const object = title.length > 1 ? title[1] : undefined;
   const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
+  // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
+  const object = actionVerb && title.length > 1 ? title[1] : undefined;
   // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
   if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
     actions.add("create");
@@ -132,8 +133,8 @@ interface Scored {
   onObject: boolean;
 }
 
-/** The thing a command acts on: its sub-resource's last word, else its resource's. */
-const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.path[0])!).pop();
+/** The thing a command acts on: its sub-resource's last word (also when folded into the action), else its resource's. */
+const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.nameSource.collapsed ? command.path[1] : command.path[0])!).pop();
 
 function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof commandTerms>, idf: Map<string, number>): Scored {
   let total = 0;

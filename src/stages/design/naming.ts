@@ -617,10 +617,11 @@ function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string
     if (entries.some(([d]) => d.explicit)) continue;
     let tokens = group.split("-");
     const longest = () => Math.max(...entries.map(([, e]) => [tokens.join("-"), ...e.path.slice(1)].join(" ").length));
-    // Middle words first (`article-configuration-item-…-child`), then leading ones (`issue-field-configurations` →
-    // `field-configurations`), never a name another group has.
+    // Middle words first, the earliest that leaves a name no other group has (`article-configuration-item-…-child`),
+    // then leading ones (`issue-field-configurations` → `field-configurations`).
     while (longest() > MAX_NAME_LENGTH) {
-      const next = [tokens.length > 2 ? [tokens[0]!, ...tokens.slice(2)] : undefined, tokens.length > 1 ? tokens.slice(1) : undefined].find((t) => t && !names.has(t.join("-")));
+      const middles = tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1));
+      const next = [...middles, tokens.length > 1 ? tokens.slice(1) : undefined].find((t) => t && !names.has(t.join("-")));
       if (!next) break;
       tokens = next;
     }
@@ -658,7 +659,8 @@ function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] 
     const byLength = current.map((_, i) => i).filter((i) => i > 0).sort((a, b) => current[b]!.length - current[a]!.length);
     for (const i of byLength) {
       const tokens = current[i]!.split("-");
-      if (tokens.length >= 3) candidates.push(current.map((w, j) => (j === i ? [tokens[0], ...tokens.slice(2)].join("-") : w)));
+      // Any middle token, the earliest first: among thousands of similar names (Microsoft Graph) the first may be taken.
+      for (let k = 1; k < tokens.length - 1; k++) candidates.push(current.map((w, j) => (j === i ? tokens.filter((_, m) => m !== k).join("-") : w)));
       if (tokens.length === 2 && i < current.length - 1) candidates.push(current.map((w, j) => (j === i ? tokens[1]! : w)));
     }
     const next = candidates.find(free);

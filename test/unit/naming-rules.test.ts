@@ -206,7 +206,7 @@ describe("Skills", () => {
   });
 });
 
-describe("inspection N4 and the checker judge the same shapes from outside", () => {
+describe("the inspection and the checker judge the same shapes from outside", () => {
   it("a name that contradicts its method, a number, a word from nowhere", () => {
     const found = misleadingNames([
       { name: "loans get", method: "DELETE", description: "Return a lent copy" },
@@ -222,6 +222,15 @@ describe("inspection N4 and the checker judge the same shapes from outside", () 
       "users schedulers delete-2: numeric suffix",
       "tsp get-maximum: word from no operation text",
     ]);
+  });
+
+  it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
+    const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
+    const { RULES } = await import("../../src/stages/inspect/rules.js");
+    const receipt = buildReceipt({ facts: { files: { "package.json": "{}" }, commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }], probes: {}, binary: "demo" } as any, skills: [], candidate: null, tools: {} as any, secrets: [] });
+    expect(receipt.rules).toHaveLength(RULES.length);
+    expect(receipt.naming).toEqual({ count: 1, findings: [{ command: "loans get", problem: "contradicts its method", detail: 'DELETE named "get"' }] });
+    expect(receipt.certification.level).not.toBe("Agent-Native");
   });
 
   it("the checker counts each rule", () => {

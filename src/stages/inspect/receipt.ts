@@ -3,6 +3,7 @@ import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.
 import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
+import { misleadingNames, operationTexts, type NameFinding } from "./names.js";
 
 const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -35,16 +36,27 @@ export interface Receipt {
   reused?: { candidate: string; probes: string[] };
   /** The MCP server's certification (stages/inspect/mcp.ts). */
   mcp?: McpReport;
+  /**
+   * Names that mislead an agent (stages/inspect/names.ts): beside the 98 rules of the spec, inter's own finding. Any
+   * one keeps the candidate from Agent-Native (`blocking` names "naming").
+   */
+  naming: { findings: NameFinding[]; count: number };
 }
 
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
 
-/** Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. */
-function certify(rules: RuleResult[]): Receipt["certification"] {
-  const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
+/**
+ * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A misleading name
+ * is judged with the ecosystem layer: it keeps a candidate from Agent-Native, never from Agent-Ready.
+ */
+function certify(rules: RuleResult[], misleading: number): Receipt["certification"] {
+  const failing = (layer: Layer) => [...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id), ...(layer === "ecosystem" && misleading ? ["naming"] : [])];
   const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
+
+/** At most this many findings in the receipt; `count` has them all. */
+const MAX_NAME_FINDINGS = 50;
 
 function judge(facts: Facts): RuleResult[] {
   return RULES.map((rule) => {
@@ -68,6 +80,7 @@ function outputFields(schema: unknown): Record<string, { type?: string; enum?: u
 export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[]; mcp?: McpReport }): Receipt {
   const { facts } = input;
   const rules = judge(facts);
+  const misleading = misleadingNames(facts.commands, operationTexts(facts.packageRoot));
   const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
   const receipt: Receipt = {
     schemaVersion: RECEIPT_SCHEMA_VERSION,
@@ -85,10 +98,11 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     skills: input.skills,
     rules,
     summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
-    certification: certify(rules),
+    certification: certify(rules, misleading.length),
     api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
+    naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
   return redactDeep(receipt, redactor(input.secrets));

@@ -1,7 +1,6 @@
 import { DRY_RUN_MESSAGE, type Facts, type Probe } from "./probes.js";
 import type { SubjectKind } from "./subjects.js";
 import { count } from "../../core/words.js";
-import { misleadingNames, operationTexts } from "./names.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";
 export type Status = "pass" | "fail" | "not applicable";
@@ -260,15 +259,7 @@ export const RULES: Rule[] = [
   { id: "N1", group: "Naming", priority: "P2", title: "one consistent noun-verb pattern", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => c.name.split(" ").length >= 2), "every command is <noun> … <verb>", f.probes.help) : na("no commands")) },
   { id: "N2", group: "Naming", priority: "P2", title: "kebab-case flags and commands", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").every((w) => KEBAB.test(w))) && params(f).every((p) => KEBAB.test(p.name.replace(/^--/, ""))), "names are kebab-case", f.probes.help) },
   { id: "N3", group: "Naming", priority: "P2", title: "at most three levels", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").length <= 3), "no command deeper than three words", f.probes.help) },
-  {
-    id: "N4", group: "Naming", priority: "P1", title: "no name misleads: its action agrees with the method, no numeric suffix, no word from nowhere",
-    judge: (f) => {
-      if (!f.commands.some((c) => c.method)) return na("no API commands");
-      const found = misleadingNames(f.commands, operationTexts(f.packageRoot));
-      const shown = found.slice(0, 8).map((x) => `${x.command} (${x.problem}: ${x.detail})`).join("; ");
-      return verdict(!found.length, found.length ? `${count(found.length, "finding")}: ${shown}${found.length > 8 ? "; …" : ""}` : `${count(f.commands.filter((c) => c.method).length, "API command")}: actions agree with their methods, no numbers, every action word from the command's texts`, f.probes.help);
-    },
-  },
+
   { id: "N4", group: "Naming", priority: "P1", title: "the reserved flags exist", judge: (f) => { const missing = ["--agent", "--human", "--brief", "--help", "--version", "--yes", "--dry-run", "--quiet", "--fields"].filter((x) => !hasFlag(f, x)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(" ")}` : "all nine reserved flags exist", f.probes.help); } },
   { id: "N5", group: "Naming", priority: "P2", title: "--help works everywhere", judge: (f) => { const bad = Object.values(f.commandHelp).filter((p) => p.exitCode !== 0 || p.json === undefined); return verdict(!bad.length && f.probes.help?.exitCode === 0, `${Object.keys(f.commandHelp).length + 1} help calls`, ...bad.slice(0, 2)); } },
   {
@@ -333,8 +324,7 @@ export const RULES: Rule[] = [
 ];
 
 const CORE = new Set("O1 O2 O3 E1 E4 E5 E7 E8 X3 X9 C1 C2 I4 I5 S1 S4 G1 G2 G3 G8".split(" "));
-// N4 (misleading names) keeps a candidate from Agent-Native, not from Agent-Ready.
-const ECOSYSTEM = new Set("D12 D13 D14 D17 D18 R1 R2 R3 M1 M2 M3 F1 F2 F3 F4 F5 F6 F7 F8 N4".split(" "));
+const ECOSYSTEM = new Set("D12 D13 D14 D17 D18 R1 R2 R3 M1 M2 M3 F1 F2 F3 F4 F5 F6 F7 F8".split(" "));
 
 export function layerOf(id: string): Layer {
   return CORE.has(id) ? "core" : ECOSYSTEM.has(id) ? "ecosystem" : "recommended";

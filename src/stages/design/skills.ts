@@ -109,7 +109,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
   const verb = title[0];
   const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
   // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
-  const object = actionVerb && title.length > 1 ? title[1] : undefined;
+  // "Report a room's bookings": what the title acts on follows the possessive.
+  const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(task.title)?.[1];
+  const object = actionVerb && title.length > 1 ? (owned ? tokens(owned)[0] : title[1]) : undefined;
   // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
   if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
     actions.add("create");

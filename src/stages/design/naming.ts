@@ -67,7 +67,7 @@ export function successResponse(op: Operation) {
  * A trailing path parameter that picks which items or which field a read returns (`/boards/{filter}`,
  * `/cards/{id}/{field}`): a flag of the read, not an item's id.
  */
-export const SELECTOR_PARAM = /^\{(filter|filters|field|fields)\}$/i;
+const SELECTOR_PARAM = /^\{(filter|filters|field|fields)\}$/i;
 
 /**
  * A literal path word after an item that names one thing (`/cards/{id}/board`, `/users/{id}/status`): singular, not a

@@ -15,6 +15,8 @@ const VERSION_SEGMENT = /^(v\d+([._]\d+)*([a-z]+\d*)?|\d+([._-]\d+)*|api|rest)$/
 /** A trailing file extension on a path segment (`/statuses/show.json`) is a format, not an RPC method. */
 const FORMAT_SUFFIX = /\.(json|xml|csv|txt|html|yaml|yml|atom|rss)$/i;
 const MAX_NAME_LENGTH = 48;
+/** A group word longer than this may lose words so that its commands fit MAX_NAME_LENGTH. */
+const MAX_GROUP_LENGTH = 24;
 
 /** A word without its noise tokens (stop words, versions, HTTP method words); "" when nothing else is left. */
 const clean = (word: string) => word.split("-").filter((t) => t && !isNoise(t)).join("-");
@@ -585,11 +587,13 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     entry.path = merged;
     collapsed.add(d);
   }
+  // Sub-resources and actions shorten first; a group only where its own word is long and a name still runs over.
+  for (const d of drafts) chosen.get(d)!.path = shorten(chosen.get(d)!.path, taken, d);
   shortenGroups(chosen, taken);
   const out = new Map<Operation, Named>();
   for (const d of drafts) {
     const entry = chosen.get(d)!;
-    const path = shorten(entry.path, taken, d);
+    const path = entry.path;
     const source: NameSource = d.explicit
       ? { resource: { word: path[0]!, from: "x-cli-name" }, action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! } }
       : {
@@ -614,7 +618,8 @@ function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string
   for (const [d, e] of chosen) byGroup.set(e.path[0]!, [...(byGroup.get(e.path[0]!) ?? []), [d, e]]);
   const names = new Set(byGroup.keys());
   for (const [group, entries] of byGroup) {
-    if (entries.some(([d]) => d.explicit)) continue;
+    // `financial-connections` says what its commands are about; only a tag's long compound is worth losing words of.
+    if (entries.some(([d]) => d.explicit) || group.length <= MAX_GROUP_LENGTH) continue;
     let tokens = group.split("-");
     const longest = () => Math.max(...entries.map(([, e]) => [tokens.join("-"), ...e.path.slice(1)].join(" ").length));
     // Middle words first, the earliest that leaves a name no other group has (`article-configuration-item-…-child`),

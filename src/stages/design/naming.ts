@@ -587,7 +587,9 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     entry.path = merged;
     collapsed.add(d);
   }
-  // Sub-resources and actions shorten first; a group only where its own word is long and a name still runs over.
+  // Sub-resources shorten first, alike for all their commands; then actions; a group only where its own word is long
+  // and a name still runs over.
+  shortenSubs(chosen, taken);
   for (const d of drafts) chosen.get(d)!.path = shorten(chosen.get(d)!.path, taken, d);
   shortenGroups(chosen, taken);
   const out = new Map<Operation, Named>();
@@ -607,6 +609,37 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     out.set(d.op, { path, source });
   }
   return out;
+}
+
+/**
+ * A sub-resource whose commands run over MAX_NAME_LENGTH loses the words its group already says, then middle words,
+ * the same for every command under it (`phone-numbers` stays one sub-resource of its group), while every new name is
+ * free.
+ */
+function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
+  const bySub = new Map<string, Array<[Draft, { path: string[] }]>>();
+  for (const [d, e] of chosen) if (e.path.length === 3 && !d.explicit) bySub.set(e.path.slice(0, 2).join(" "), [...(bySub.get(e.path.slice(0, 2).join(" ")) ?? []), [d, e]]);
+  for (const entries of bySub.values()) {
+    const [group, sub] = entries[0]![1].path as [string, string];
+    const longest = (word: string) => Math.max(...entries.map(([, e]) => [group, word, e.path[2]].join(" ").length));
+    const free = (word: string) => entries.every(([d, e]) => { const owner = taken.get([group, word, e.path[2]].join(" ")); return !owner || owner === d; });
+    let word = sub;
+    while (longest(word) > MAX_NAME_LENGTH) {
+      const tokens = word.split("-");
+      const said = new Set(group.split("-"));
+      const unsaid = tokens.filter((t) => !said.has(t));
+      const candidates = [...(unsaid.length && unsaid.length < tokens.length ? [unsaid.join("-")] : []), ...tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1).join("-"))];
+      const next = candidates.find(free);
+      if (!next) break;
+      word = next;
+    }
+    if (word === sub) continue;
+    for (const [d, e] of entries) {
+      taken.delete(e.path.join(" "));
+      e.path = [group, word, e.path[2]!];
+      taken.set(e.path.join(" "), d);
+    }
+  }
 }
 
 /**
@@ -642,9 +675,9 @@ function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string
 }
 
 /**
- * Names over MAX_NAME_LENGTH lose words while they stay unique: first a word's tokens that another word of the name
- * already says, then the middle tokens of the longest word, then its first token. The group (the first word) stays
- * whole, so one tag stays one group.
+ * Names still over MAX_NAME_LENGTH lose words of their action while they stay unique: first tokens another word of the
+ * name already says, then middle tokens; the action's verb always stays. Groups and sub-resources shorten alike for all
+ * their commands (shortenSubs, shortenGroups).
  */
 function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] {
   let current = path;
@@ -653,15 +686,15 @@ function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] 
     const candidates: string[][] = [];
     current.forEach((word, i) => {
       const tokens = word.split("-");
-      // The group is the tag's: one tag, one group, however long a command under it.
-      if (tokens.length < 2 || i === 0) return;
+      // The group is the tag's and a sub-resource is its commands' alike (shortenSubs): only the action shortens here.
+      if (tokens.length < 2 || i === 0 || (i === 1 && current.length === 3)) return;
       const elsewhere = new Set(current.filter((_, j) => j !== i).flatMap((w) => w.split("-")));
       const seen = new Set<string>();
       // The action's verb (the last word's first token) always stays.
       const deduped = tokens.filter((t, k) => (i === current.length - 1 && k === 0) || (!elsewhere.has(t) && !seen.has(t) && seen.add(t)));
       if (deduped.length && deduped.length < tokens.length) candidates.push(current.map((w, j) => (j === i ? deduped.join("-") : w)));
     });
-    const byLength = current.map((_, i) => i).filter((i) => i > 0).sort((a, b) => current[b]!.length - current[a]!.length);
+    const byLength = current.map((_, i) => i).filter((i) => i === current.length - 1).sort((a, b) => current[b]!.length - current[a]!.length);
     for (const i of byLength) {
       const tokens = current[i]!.split("-");
       // Any middle token, the earliest first: among thousands of similar names (Microsoft Graph) the first may be taken.

@@ -76,8 +76,9 @@ const SELECTOR_PARAM = /^\{(filter|filters|field|fields)\}$/i;
  * collection of the item's (`/cards/{id}/stickers`).
  */
 const singularWord = (segment: string) => {
-  const last = kebab(segment).split("-").pop() ?? "";
-  return /^[a-z]{3,}$/.test(last) && singular(last) === last && !last.endsWith("s");
+  const tokens = kebab(segment).split("-");
+  // `membersInvited` is the invited members: a plural anywhere makes it a collection.
+  return /^[a-z]{3,}$/.test(tokens[tokens.length - 1] ?? "") && tokens.every((t) => singular(t) === t && !t.endsWith("s"));
 };
 
 /** One item or many: what a read operation returns, from its path and response shape. */

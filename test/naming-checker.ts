@@ -53,3 +53,115 @@ export function judgeNames(commands: Judged[]) {
   }
   return { commands: commands.length, stating, missing, noisy, missingRate: stating ? missing.length / stating : 0, noiseRate: commands.length ? noisy.length / commands.length : 0 };
 }
+
+/**
+ * The rules of issue #40, judged from the operation's own texts with word lists of this file only: a name whose action
+ * contradicts its method, a numeric suffix where the colliding operations' texts differ, a word found in no operation
+ * text (or only as a fragment of one), a word said twice.
+ */
+export interface JudgedOperation extends Judged {
+  method: string;
+  path: string;
+  operationId?: string;
+  tags?: string[];
+  description?: string;
+}
+
+/** Verbs that only read: a DELETE named with one of them reads as harmless. */
+const READ_ONLY = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve", "find", "search", "describe", "query", "lookup"]);
+/** Verbs that write: a GET named with one of them reads as a change. */
+const WRITES = new Set(["create", "add", "update", "set", "replace", "modify", "edit", "patch", "delete", "remove", "insert", "post", "put", "erase", "destroy"]);
+/** Words a name may carry without any operation saying them: the CRUD words of methods and path shapes. */
+const STANDARD = new Set(["get", "list", "create", "update", "replace", "delete", "check", "call", "send", "set", "api"]);
+
+/** Whole words of a text, lowercase; `pieces` also splits camelCase and digits (`unAssignPhone` → un, assign, phone). */
+function wordsOf(text: string, pieces: boolean): string[] {
+  const whole = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/['’]/g, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const split = pieces ? whole.flatMap((w) => w.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ")) : whole;
+  return split.map((w) => w.toLowerCase());
+}
+
+/** A word's plain form, so "schedulers", "scheduled" and "scheduler" meet their stem. */
+function plain(word: string): string {
+  let w = word.toLowerCase();
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(ss|x|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && w.length > 3) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+  return w.replace(/e$/, "");
+}
+
+const textsOf = (o: JudgedOperation) => [o.path, o.operationId ?? "", o.summary ?? "", ...(o.tags ?? []), o.description ?? ""].join(" ");
+
+export interface NameFinding {
+  rule: "contradicts" | "numbered" | "numbered-differs" | "unfounded" | "fragment" | "repeated";
+  name: string;
+  detail: string;
+}
+
+/** The first verb of a name's action (the last word; after "bulk"/"batch"). */
+function actionVerb(name: string): string {
+  const tokens = name.split(" ").pop()!.split("-");
+  return tokens[0] === "bulk" || tokens[0] === "batch" ? (tokens[1] ?? tokens[0]) : tokens[0]!;
+}
+
+export function judgeOperations(ops: JudgedOperation[]) {
+  const findings: NameFinding[] = [];
+  const byName = new Map(ops.map((o) => [o.name, o]));
+  for (const o of ops) {
+    const verb = actionVerb(o.name);
+    const method = o.method.toUpperCase();
+    if ((method === "DELETE" && READ_ONLY.has(verb)) || (method === "GET" && WRITES.has(verb))) findings.push({ rule: "contradicts", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
+
+    const text = textsOf(o);
+    const whole = new Set(wordsOf(text, false).map(plain));
+    const pieces = new Set(wordsOf(text, true).map(plain));
+    const tokens = o.name.split(/[\s-]+/);
+    const number = /^\d+$/.test(tokens[tokens.length - 1]!) && !whole.has(tokens[tokens.length - 1]!) ? tokens.pop() : undefined;
+    if (number) {
+      findings.push({ rule: "numbered", name: o.name, detail: o.summary ?? "" });
+      // The operations it was told apart from: the same name without the number, or with another.
+      const base = o.name.replace(/-\d+$/, "");
+      const siblings = [byName.get(base), ...Array.from({ length: 9 }, (_, i) => byName.get(`${base}-${i + 2}`))].filter((s): s is JudgedOperation => !!s && s !== o);
+      // Numbers, versions and HTTP method words (`…UsingPOST`) are no words to tell commands apart by.
+      const wordSet = (s: JudgedOperation) => [...new Set(wordsOf(textsOf(s), true).map(plain).filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_WORDS.has(w) && w !== "get"))].sort().join(" ");
+      const mine = wordSet(o);
+      const differs = siblings.filter((s) => wordSet(s) !== mine);
+      if (differs.length) findings.push({ rule: "numbered-differs", name: o.name, detail: `texts differ from ${differs.map((s) => s.name).join(", ")}` });
+    }
+    for (const t of tokens) {
+      if (STANDARD.has(t) || /^\d+$/.test(t)) continue;
+      const p = plain(t);
+      if (whole.has(p) || whole.has(t)) continue;
+      if (pieces.has(p) || pieces.has(t)) {
+        if (t.length <= 2) findings.push({ rule: "fragment", name: o.name, detail: `"${t}" is a piece of a word` });
+        continue;
+      }
+      findings.push({ rule: "unfounded", name: o.name, detail: `"${t}" is in no operation text` });
+    }
+    // The same word twice in a row or in the action (`update-updatewebhooks`, `list-list`); a resource and its
+    // sub-resource may share a word (`circuits circuit-types`).
+    const action = o.name.split(" ").pop()!.split("-");
+    const twice = action.find((t, i) => action.indexOf(t) !== i || (i > 0 && action[0]!.length > 3 && t.startsWith(action[0]!)));
+    if (twice) findings.push({ rule: "repeated", name: o.name, detail: `"${twice}" twice` });
+  }
+  const names = new Set<string>();
+  const rate = (rule: NameFinding["rule"]) => {
+    const hit = new Set(findings.filter((f) => f.rule === rule).map((f) => f.name));
+    hit.forEach((n) => names.add(n));
+    return ops.length ? hit.size / ops.length : 0;
+  };
+  const rates = { contradicts: rate("contradicts"), numbered: rate("numbered"), numberedDiffers: rate("numbered-differs"), unfounded: rate("unfounded"), fragment: rate("fragment"), repeated: rate("repeated") };
+  return { commands: ops.length, findings, rates };
+}
+
+/** One tag, one group: tags whose operations landed under more than one first word. */
+export function splitTags(commands: Array<{ name: string; tags?: string[] }>): string[] {
+  const groups = new Map<string, Set<string>>();
+  for (const c of commands) {
+    const tag = c.tags?.[0];
+    if (tag) groups.set(tag, (groups.get(tag) ?? new Set()).add(c.name.split(" ")[0]!));
+  }
+  return [...groups].filter(([, g]) => g.size > 1).map(([t, g]) => `${t}: ${[...g].join(", ")}`);
+}

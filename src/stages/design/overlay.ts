@@ -4,6 +4,7 @@ import { SECRET_PATTERNS } from "../../runtime/guard.js";
 import { RESERVED_FLAGS, RESERVED_RESOURCES } from "./commands.js";
 import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
+import { groupText } from "./groups.js";
 import { count } from "../../core/words.js";
 
 /**
@@ -28,6 +29,8 @@ export interface OverlayCommand {
 export interface OverlayGroup {
   key: string;
   origin: OverlayOrigin;
+  /** What the group is for, replacing its tag's description (help and the package's command files show it). */
+  description?: string;
   commands: Record<string, OverlayCommand>;
 }
 export interface OverlaySkill {
@@ -166,6 +169,15 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
     const names = new Set(out.commands.map((c) => c.name));
     for (const [group, entry] of groupEntries) {
       if (!current.has(group)) continue;
+      if (entry.description !== undefined) {
+        const at = `groups.${group}.description`;
+        const why = unfitText(entry.description, 300, secrets) ?? (groupText(entry.description) ? undefined : "only a link: say what the group is for");
+        if (why) report.rejected.push({ entry: at, reason: why });
+        else {
+          out.groups = out.groups.map((g) => (g.name === group ? { ...g, description: entry.description!.trim() } : g));
+          report.applied.push(at);
+        }
+      }
       for (const [operation, suggestion] of Object.entries(entry.commands)) {
         const at = `groups.${group}.commands.${operation}`;
         const command = out.commands.find((c) => c.operation.id === operation && c.path[0] === group);

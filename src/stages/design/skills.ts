@@ -81,6 +81,10 @@ function commandAction(command: CommandSpec): Action {
 
 interface TaskWords {
   words: Map<string, number>;
+  /** What the title acts on: the word after its verb ("List the cards on a board" → card). */
+  object?: string;
+  /** The title's verb when it is a word for a kind of action ("list"): it names the action, never a resource. */
+  verb?: string;
   /** The kinds of action the title asks for; empty when its verb is the product's own word ("lend", "book"). */
   actions: Set<Action>;
 }
@@ -103,6 +107,11 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
   if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
   const actions = new Set(title.map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
   const verb = title[0];
+  const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
+  // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
+  // "Report a room's bookings": what the title acts on follows the possessive.
+  const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(task.title)?.[1];
+  const object = actionVerb && title.length > 1 ? (owned ? tokens(owned)[0] : title[1]) : undefined;
   // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
   if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
     actions.add("create");
@@ -113,14 +122,21 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
     const kinds = new Set(using.map(commandAction));
     if (kinds.size === 1) actions.add([...kinds][0]!);
   }
-  return { words, actions };
+  return { words, actions, ...(object ? { object } : {}), ...(actionVerb ? { verb: actionVerb } : {}) };
 }
 
 interface Scored {
   name: string;
   score: number;
   reason: string;
+  /** Words of its name the task never says, and an action of its own the task never asks for: more than it needs. */
+  extra: number;
+  /** It acts on what the task acts on (or the task's title names no object). */
+  onObject: boolean;
 }
+
+/** The thing a command acts on: its sub-resource's last word (also when folded into the action), else its resource's. */
+const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.nameSource.collapsed ? command.path[1] : command.path[0])!).pop();
 
 function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof commandTerms>, idf: Map<string, number>): Scored {
   let total = 0;
@@ -128,6 +144,8 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
   for (const [w, weight] of task.words) {
     const term = terms.get(w);
     if (!term) continue;
+    // "List the cards": "list" says what to do; on Trello it is also a resource, which the task does not mean.
+    if (w === task.verb && term.where !== "the action" && term.where !== "the summary") continue;
     const part = term.weight * weight * (idf.get(w) ?? 0);
     total += part;
     matched.push({ word: w, where: term.where, part });
@@ -141,6 +159,12 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
   const ownVerb = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, "")).filter((w) => !CRUD_WORDS.has(w) && !task.words.has(w)).length;
   let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
+  // "List the cards on a board" acts on cards: `card board get` (a card's board) is another job than
+  // `board cards list`, though it says the same words.
+  const target = actedOn(command);
+  const names = tokens(command.path.slice(0, -1).join(" "));
+  if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object)) [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
+  else if (task.object && !names.includes(task.object) && !tokens(command.path[command.path.length - 1]!).includes(task.object)) [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
     if (action === "create" && task.actions.has("undo") && !task.actions.has("create")) [factor, why] = [0, "; it creates, and the task undoes"];
@@ -148,7 +172,7 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
     else [factor, why] = [0.35, `; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
   }
   const words = matched.sort((a, b) => b.part - a.part).slice(0, 5).map((m) => `${m.word} (${m.where})`).join(", ");
-  return { name: command.name, score: Math.round(total * factor * 100) / 100, reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}` };
+  return { name: command.name, score: Math.round(total * factor * 100) / 100, reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}`, extra: unsaid + ownVerb, onObject: !task.object || target === task.object };
 }
 
 const MAX_COMMANDS = 6;
@@ -187,22 +211,58 @@ function linkCommands(task: BriefTask, { visible, terms, idf }: CommandIndex): {
   const words = taskWords(task, visible, terms);
   const scored = visible.map((c, i) => score(words, c, terms[i]!, idf)).sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   const best = scored[0]?.score ?? 0;
-  const linked = scored.filter((c) => c.score >= MIN_SCORE && c.score >= best * 0.5).slice(0, MAX_COMMANDS);
+  // The best command, and beside it only those the task needs as much: on the thing the task acts on, and nothing in
+  // their names it does not say (`meetings polls delete` is not part of "Cancel a meeting").
+  const linked = scored.filter((c, i) => c.score >= MIN_SCORE && c.score >= best * 0.5 && (i === 0 || (c.extra === 0 && c.onObject))).slice(0, MAX_COMMANDS);
   const names = new Set(linked.map((c) => c.name));
   const links = scored.slice(0, Math.max(linked.length + 3, 5)).filter((c) => c.score > 0 || names.has(c.name)).map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: c.reason }));
   return { commands: linked.map((c) => c.name), links };
 }
 
-const firstSentence = (text: string) => (/^(.*?[.!?])(\s|$)/.exec(text.replace(/\s+/g, " "))?.[1] ?? text).trim();
+/** Abbreviations whose full stop ends no sentence ("e.g.", "i.e.", "etc.", "vs."). */
+const ABBREVIATION = /(^|[\s(])(e\.g|i\.e|etc|vs|cf|approx|incl|min|max|no|nr|st|mr|mrs|ms|dr|fig|ca|resp|esp|[a-z])\.$/i;
+
+/**
+ * The first sentence: up to a full stop, question or exclamation mark that ends one (followed by a space and not closing
+ * an abbreviation, nor inside brackets), else the whole text.
+ */
+export function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  let depth = 0;
+  for (let i = 0; i < flat.length; i++) {
+    const c = flat[i]!;
+    if (c === "(" || c === "[") depth++;
+    else if ((c === ")" || c === "]") && depth > 0) depth--;
+    else if (/[.!?]/.test(c) && depth === 0 && (i === flat.length - 1 || flat[i + 1] === " ") && !(c === "." && ABBREVIATION.test(flat.slice(0, i + 1)))) return flat.slice(0, i + 1);
+  }
+  return flat;
+}
+
+/** Text within `max` characters, cut after its last whole sentence that fits (a word only when no sentence does). */
+function sentencesWithin(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = "";
+  let rest = text;
+  while (rest) {
+    const next = firstSentence(rest);
+    if ((kept ? `${kept} ${next}` : next).length > max) break;
+    kept = kept ? `${kept} ${next}` : next;
+    rest = rest.slice(rest.indexOf(next) + next.length).trim();
+    if (next === rest) break;
+  }
+  return kept || `${text.slice(0, max - 4).replace(/\s+\S*$/, "")}…`;
+}
 const noBrackets = (text: string) => text.replace(/[<>]/g, "");
 
 function describe(task: BriefTask, others: Array<{ name: string; title: string }>, product: string): string {
-  const parts = [`Use when ${firstSentence(task.situation || task.title).replace(/^[A-Z]/, (c) => c.toLowerCase())}`];
+  // A situation that already says "Use when …" is not said twice.
+  const situation = firstSentence(task.situation || task.title).replace(/^use (this )?when\s+/i, "");
+  const parts = [`Use when ${situation.replace(/^[A-Z]/, (c) => c.toLowerCase())}`];
   if (task.outcome) parts.push(`Outcome: ${firstSentence(task.outcome)}`);
   if (others.length) parts.push(`Not for: ${others.map((o) => `${o.title.toLowerCase()} (skill ${o.name})`).join("; ")}.`);
   else parts.push(`Not for work outside ${product}.`);
   let text = noBrackets(parts.map((p) => (/[.!?]$/.test(p) ? p : `${p}.`)).join(" "));
-  if (text.length > 1024) text = `${text.slice(0, 1020).replace(/\s+\S*$/, "")}…`;
+  text = sentencesWithin(text, 1024);
   return text;
 }
 

@@ -137,7 +137,9 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   for (const q of groups) if (!toAsk.includes(q)) options.onProgress?.({ kind: "group", name: q.group, state: "kept" });
   await mapLimit(toAsk, options.concurrency ?? 4, async (q) => {
     const value = await ask<unknown>("group", q.group, SYSTEM_GROUP, groupPrompt(q, skills, binary), "command_names", GROUP_SCHEMA);
-    if (value !== undefined) overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, commands: groupEntry(q, value) };
+    // A group description people wrote stays when the commands are asked again.
+    const description = overlay.groups[q.group]?.description;
+    if (value !== undefined) overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, ...(description !== undefined ? { description } : {}), commands: groupEntry(q, value) };
   });
 
   // Skills are asked about with the names the overlay gives (rejected entries fall back to the rules' names).

@@ -44,6 +44,14 @@ const LEAD_MODIFIERS = new Set(["bulk", "batch", "partially", "fully", "permanen
 /** Of those, the ones a name keeps with its verb (`users bulk-update`). */
 const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
 
+/**
+ * Verbs that only read and verbs that only write, for the rule that an action agrees with its method
+ * (docs/naming.md, "The action agrees with the method"): a DELETE is never named with a read verb, a GET never with a
+ * write verb. "return", "check" and "set" are in neither: the method decides what they mean.
+ */
+export const READ_VERBS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve", "find", "search", "describe", "query", "lookup", "obtain", "enumerate", "browse"]);
+export const WRITE_VERBS = new Set(["create", "add", "update", "replace", "modify", "edit", "patch", "delete", "remove", "insert", "erase", "destroy", "overwrite", "upsert", "make", "set"]);
+
 /** HTTP method words: never a command's word (a POST is not an action a user asks for). */
 export const HTTP_METHOD_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
 /** What a verb that is an HTTP method word means when an operation states it ("Post a message", `chat.postMessage`). */
@@ -85,6 +93,9 @@ export interface StatedAction {
 
 /** Lowercase word tokens of a text, with HTML tags and Markdown links reduced to their words. */
 export function textTokens(text: string): string[] {
+  // A summary that is an identifier (`updateWebhooks()`, as generated documents have) has an identifier's words.
+  const identifier = /^\s*([A-Za-z][A-Za-z0-9_]*)(\(\))?\s*$/.exec(text);
+  if (identifier && /[a-z][A-Z]/.test(identifier[1]!)) return operationIdTokens(identifier[1]!, true);
   return text
     .replace(/<[^>]*>/g, " ")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
@@ -132,10 +143,25 @@ export function firstSentence(text: string): string {
  * An operationId's words, verb first when it has one: `Accounts_ListByGroup` → list by group, `repos/get` → get,
  * `CreateAlphaSender` → create alpha sender. The part after the last separator is the action in service-prefixed ids.
  */
-export function operationIdTokens(operationId: string): string[] {
+export function operationIdTokens(operationId: string, whole = false): string[] {
   const parts = operationId.split(/[/._:]+/).filter(Boolean);
-  const last = parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
-  return last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[^A-Za-z0-9]+/).filter(Boolean).map((t) => t.toLowerCase());
+  const last = !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
+  const tokens = last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[^A-Za-z0-9]+/).filter(Boolean).map((t) => t.toLowerCase());
+  return joinPrefixes(tokens);
+}
+
+/** Prefixes camelCase splits off a word (`unAssign`, `reSend`): they are one word, `unassign`, not `un` and `assign`. */
+const PREFIXES = new Set(["un", "re", "pre", "de", "dis", "sub"]);
+function joinPrefixes(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const next = tokens[i + 1];
+    if (PREFIXES.has(tokens[i]!) && next && /^[a-z]{3,}$/.test(next)) {
+      out.push(`${tokens[i]}${next}`);
+      i++;
+    } else out.push(tokens[i]!);
+  }
+  return out;
 }
 
 /** Whether a noun comes from a verb: book → bookings, follow → followers, search → searches. */

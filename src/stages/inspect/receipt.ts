@@ -4,6 +4,7 @@ import type { Facts } from "./probes.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
 import { judgeCredentials, type CredentialReport } from "./credentials.js";
+import { misleadingNames, operationTexts, type NameFinding } from "./names.js";
 
 const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -38,6 +39,11 @@ export interface Receipt {
   mcp?: McpReport;
   /** The credential checks (stages/inspect/credentials.ts): a failing one keeps the candidate from any level. */
   credentials: CredentialReport;
+  /**
+   * Names that mislead an agent (stages/inspect/names.ts): beside the 98 rules of the spec, inter's own finding. Any
+   * one keeps the candidate from Agent-Native (`blocking` names "naming").
+   */
+  naming: { findings: NameFinding[]; count: number };
 }
 
 const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
@@ -45,14 +51,18 @@ const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recom
 /**
  * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A failing
  * credential check (A1–A3) certifies nothing: a CLI that leaks or cannot send its credentials hurts the agent using it.
+ * A misleading name is judged with the ecosystem layer: it keeps a candidate from Agent-Native, never from Agent-Ready.
  */
-function certify(rules: RuleResult[], credentials: CredentialReport): Receipt["certification"] {
-  const failing = (layer: Layer) => rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id);
+function certify(rules: RuleResult[], credentials: CredentialReport, misleading: number): Receipt["certification"] {
+  const failing = (layer: Layer) => [...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id), ...(layer === "ecosystem" && misleading ? ["naming"] : [])];
   const unsafe = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
   if (unsafe.length) return { level: "none", blocking: [...unsafe, ...failing("core")] };
   const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
+
+/** At most this many findings in the receipt; `count` has them all. */
+const MAX_NAME_FINDINGS = 50;
 
 function judge(facts: Facts): RuleResult[] {
   return RULES.map((rule) => {
@@ -77,6 +87,7 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
   const { facts } = input;
   const rules = judge(facts);
   const credentials = judgeCredentials(facts.credentials, facts.commands, facts.stateText);
+  const misleading = misleadingNames(facts.commands, operationTexts(facts.packageRoot));
   const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
   const receipt: Receipt = {
     schemaVersion: RECEIPT_SCHEMA_VERSION,
@@ -94,11 +105,12 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     skills: input.skills,
     rules,
     summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
-    certification: certify(rules, credentials),
+    certification: certify(rules, credentials, misleading.length),
     api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
     credentials,
+    naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
   return redactDeep(receipt, redactor(input.secrets));

@@ -259,6 +259,7 @@ export const RULES: Rule[] = [
   { id: "N1", group: "Naming", priority: "P2", title: "one consistent noun-verb pattern", judge: (f) => (f.commands.length ? verdict(f.commands.every((c) => c.name.split(" ").length >= 2), "every command is <noun> … <verb>", f.probes.help) : na("no commands")) },
   { id: "N2", group: "Naming", priority: "P2", title: "kebab-case flags and commands", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").every((w) => KEBAB.test(w))) && params(f).every((p) => KEBAB.test(p.name.replace(/^--/, ""))), "names are kebab-case", f.probes.help) },
   { id: "N3", group: "Naming", priority: "P2", title: "at most three levels", judge: (f) => verdict(f.commands.every((c) => c.name.split(" ").length <= 3), "no command deeper than three words", f.probes.help) },
+
   { id: "N4", group: "Naming", priority: "P1", title: "the reserved flags exist", judge: (f) => { const missing = ["--agent", "--human", "--brief", "--help", "--version", "--yes", "--dry-run", "--quiet", "--fields"].filter((x) => !hasFlag(f, x)); return verdict(!missing.length, missing.length ? `missing: ${missing.join(" ")}` : "all nine reserved flags exist", f.probes.help); } },
   { id: "N5", group: "Naming", priority: "P2", title: "--help works everywhere", judge: (f) => { const bad = Object.values(f.commandHelp).filter((p) => p.exitCode !== 0 || p.json === undefined); return verdict(!bad.length && f.probes.help?.exitCode === 0, `${Object.keys(f.commandHelp).length + 1} help calls`, ...bad.slice(0, 2)); } },
   {

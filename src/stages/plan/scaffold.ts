@@ -52,7 +52,10 @@ export async function starterPlan(tgz: string, folder: string) {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([path, text]) => {
       const name = path.split("/")[2]!;
-      const quoted = [...new Set([...text.matchAll(new RegExp(`\`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "g"))].map((m) => m[1]!.trim()))].filter((c) => names.has(c));
+      // The commands the Skill links for its task (its "## Commands" list), not every command its text mentions: a
+      // starter plan that demands more calls succeed than the task needs fails a correct agent.
+      const section = /^## Commands\s*$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(text)?.[1] ?? "";
+      const quoted = [...new Set([...section.matchAll(new RegExp(`^- \`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "gm"))].map((m) => m[1]!.trim()))].filter((c) => names.has(c));
       const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
       return {
         id: name,

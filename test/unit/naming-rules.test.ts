@@ -1,0 +1,252 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { firstSentence, planSkills } from "../../src/stages/design/skills.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { misleadingNames } from "../../src/stages/inspect/names.js";
+import { REPO, tempDir } from "../helpers.js";
+import { judgeOperations, splitTags } from "../naming-checker.js";
+
+// Issue #40, one shape at a time: names that never mislead (docs/naming.md).
+
+const config: InterConfig = { product: { name: "Shapes", binary: "shapes" }, inputs: { openapi: "x" } };
+type Op = { summary?: string; operationId?: string; description?: string; tags?: string[]; responses?: object };
+
+async function design(paths: Record<string, Record<string, Op>>, tags: Array<{ name: string; description?: string }> = []) {
+  const document = {
+    openapi: "3.0.3",
+    info: { title: "Shapes", version: "1.0.0" },
+    tags,
+    paths: Object.fromEntries(
+      Object.entries(paths).map(([path, methods]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(methods).map(([method, op]) => [
+            method,
+            {
+              ...op,
+              parameters: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } })),
+              responses: op.responses ?? { "200": { description: "ok" } },
+            },
+          ]),
+        ),
+      ]),
+    ),
+  };
+  const file = join(tempDir("inter-naming-"), "openapi.json");
+  writeFileSync(file, JSON.stringify(document));
+  const { model } = await readOperationModel(file, REPO);
+  const { plan, warnings } = designCommands(model, config, []);
+  const name = (method: string, path: string) => plan.commands.find((c) => c.operation.method === method && c.operation.path === path)!;
+  return { plan, warnings, name: (method: string, path: string) => name(method, path).name, command: name };
+}
+
+describe("the action agrees with the method", () => {
+  it("a DELETE that says 'return' ends something: never named as a read", async () => {
+    const { name, command } = await design({ "/loans/{loanId}": { delete: { summary: "Return a lent copy (ends the loan)", tags: ["loans"] }, get: { summary: "Return one loan", tags: ["loans"] } } });
+    expect(name("DELETE", "/loans/{loanId}")).toBe("loans return");
+    expect(command("DELETE", "/loans/{loanId}").nameSource.action.reason).toMatch(/on a DELETE it ends something/);
+    expect(name("GET", "/loans/{loanId}")).toBe("loans get");
+  });
+
+  it("a DELETE described as a read or a creation is a delete; a GET described as a write reads", async () => {
+    const { name, command } = await design({
+      "/riddles": { delete: { summary: "Create a random riddle entry", tags: ["riddles"] } },
+      "/anything/{id}": { delete: { summary: "Get anything", tags: ["anything"] } },
+      "/cookies/set": { get: { summary: "Set cookies", tags: ["cookies"] } },
+      "/sets": { get: { summary: "Sets", tags: ["sets"], responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object" } } } } } } } },
+    });
+    expect(name("DELETE", "/riddles")).toBe("riddles delete");
+    expect(name("DELETE", "/anything/{id}")).toBe("anything delete");
+    expect(name("GET", "/cookies/set").split(" ").pop()).toMatch(/^(get|list)/);
+    expect(command("GET", "/cookies/set").nameSource.action).toMatchObject({ from: "method", reason: expect.stringContaining("a GET only reads") });
+    expect(name("GET", "/sets")).toBe("sets list");
+  });
+});
+
+describe("commands are told apart by words, a number only as the last resort", () => {
+  it("'all' in the summary, or a collection beside its items, is -all; the item keeps the plain name", async () => {
+    const { name } = await design({
+      "/queues/{queueId}/phone_numbers": { delete: { summary: "Unassign all phone numbers", operationId: "unassignAPhoneNumCallQueue", tags: ["Phone Call Queues"] } },
+      "/queues/{queueId}/phone_numbers/{phoneNumberId}": { delete: { summary: "Unassign a phone number", operationId: "unAssignPhoneNumCallQueue", tags: ["Phone Call Queues"] } },
+      "/users/{userId}/schedulers": { delete: { summary: "Delete user schedulers", operationId: "userSchedulersDelete", tags: ["Users"] } },
+      "/users/{userId}/schedulers/{schedulerId}": { delete: { summary: "Delete a scheduler", operationId: "userSchedulerDelete", tags: ["Users"] } },
+    });
+    expect(name("DELETE", "/queues/{queueId}/phone_numbers")).toBe("phone-call-queues phone-numbers unassign-all");
+    // `unAssign…` is one word, unassign: never `unassign-un`.
+    expect(name("DELETE", "/queues/{queueId}/phone_numbers/{phoneNumberId}")).toBe("phone-call-queues phone-numbers unassign");
+    expect(name("DELETE", "/users/{userId}/schedulers")).toBe("users schedulers delete-all");
+    expect(name("DELETE", "/users/{userId}/schedulers/{schedulerId}")).toBe("users schedulers delete");
+  });
+
+  it("a path word 'all' tells a delete apart (`/members/{idMember}/all`)", async () => {
+    const { name, plan } = await design({
+      "/organizations/{idOrg}/members/{idMember}": { delete: { summary: "deleteOrganizationsMembersByIdOrgByIdMember()", tags: ["organization"] } },
+      "/organizations/{idOrg}/members/{idMember}/all": { delete: { summary: "deleteOrganizationsMembersAllByIdOrgByIdMember()", tags: ["organization"] } },
+    });
+    expect(name("DELETE", "/organizations/{idOrg}/members/{idMember}/all")).toBe("organization members delete-all");
+    expect(plan.commands.map((c) => c.name).filter((n) => /-\d+$/.test(n))).toEqual([]);
+  });
+
+  it("a PUT beside a PATCH that both say update: replace and update", async () => {
+    const { name, command } = await design({ "/notes": { put: { operationId: "Notes_UpdateEntity", tags: ["Notes"] }, patch: { operationId: "Notes_PatchEntity", tags: ["Notes"] } } });
+    expect(name("PUT", "/notes")).toBe("notes replace");
+    expect(name("PATCH", "/notes")).toBe("notes update");
+    expect(command("PUT", "/notes").nameSource.action.reason).toMatch(/method's own word/);
+  });
+
+  it("a word the description says in passing comes after the summary's and the path's, and the verb is never repeated", async () => {
+    const { name } = await design({
+      "/tsp": { get: { summary: "Get account's TSP information", operationId: "tsp", tags: ["TSP"] } },
+      "/users/{userId}/tsp/{tspId}": { get: { summary: "Get a user's TSP account", operationId: "userTSP", description: "Each user can have a maximum of two TSP accounts.", tags: ["TSP"] } },
+      "/webhooks/": { put: { summary: "updateWebhooks()", tags: ["webhook"] } },
+      "/webhooks/{idWebhook}": { put: { summary: "updateWebhooksByIdWebhook()", tags: ["webhook"] } },
+      "/invoices": { get: { summary: "List billing invoices", tags: ["billing"] } },
+      "/invoices/{id}": { get: { summary: "Get a billing invoice", tags: ["billing"] } },
+    });
+    expect(name("GET", "/users/{userId}/tsp/{tspId}")).not.toMatch(/maximum/);
+    expect(name("PUT", "/webhooks/")).not.toMatch(/update-update/);
+    expect(name("GET", "/invoices")).toBe("billing invoices list");
+  });
+
+  it("only operations whose texts are the same are numbered, and the number is a warning", async () => {
+    const { name, warnings } = await design({ "/alpha/thing": { get: { summary: "Get thing", tags: ["things"] } }, "/beta/thing": { get: { summary: "Get thing", tags: ["things"] } } });
+    const names = [name("GET", "/alpha/thing"), name("GET", "/beta/thing")];
+    expect(names.some((n) => /-\d+$/.test(n))).toBe(false);
+    const twins = await design({ "/thing": { get: { summary: "Get thing", tags: ["things"] } }, "/thing/": { get: { summary: "Get thing", tags: ["things"] } } });
+    expect(twins.name("GET", "/thing/")).toMatch(/-2$/);
+    expect(twins.warnings.join("\n")).toMatch(/nothing in its description differs/);
+    expect(warnings.every((w) => !/-2"/.test(w))).toBe(true);
+  });
+});
+
+describe("path shapes", () => {
+  it("a singular sub-resource is get; a trailing {field} gets a field, a trailing {filter} is a filtered list", async () => {
+    const { name } = await design({
+      "/cards/{idCard}/board": { get: { summary: "getCardsBoardByIdCard()", tags: ["card"] } },
+      "/cards/{idCard}/board/{field}": { get: { summary: "getCardsBoardByIdCardByField()", tags: ["card"] } },
+      "/cards/{idCard}/list": { get: { summary: "getCardsListByIdCard()", tags: ["card"] } },
+      "/cards/{idCard}/list/{field}": { get: { summary: "getCardsListByIdCardByField()", tags: ["card"] } },
+      "/boards/{idBoard}/cards": { get: { summary: "getBoardsCardsByIdBoard()", tags: ["board"] } },
+      "/boards/{idBoard}/cards/{filter}": { get: { summary: "getBoardsCardsByIdBoardByFilter()", tags: ["board"] } },
+    });
+    expect(name("GET", "/cards/{idCard}/board")).toBe("card board get");
+    expect(name("GET", "/cards/{idCard}/board/{field}")).toBe("card board get-field");
+    expect(name("GET", "/cards/{idCard}/list")).toBe("card list get");
+    expect(name("GET", "/boards/{idBoard}/cards")).toBe("board cards list");
+    expect(name("GET", "/boards/{idBoard}/cards/{filter}")).toBe("board cards list-filtered");
+  });
+
+  it("wire names are words: `idLabels` → labels, `VPCs` → vpcs", async () => {
+    const { name } = await design({
+      "/cards/{idCard}/idLabels": { post: { summary: "addCardsIdLabelsByIdCard()", tags: ["card"] } },
+      "/cards/{idCard}/labels": { post: { summary: "addCardsLabelsByIdCard()", tags: ["card"] } },
+      "/cards/{idCard}/idBoard": { put: { summary: "updateCardsIdBoardByIdCard()", tags: ["card"] } },
+      "/vpcs": { get: { summary: "List all VPCs", tags: ["VPCs"] } },
+    });
+    expect(name("POST", "/cards/{idCard}/labels")).toBe("card labels add");
+    expect(name("POST", "/cards/{idCard}/idLabels")).toBe("card labels add-id");
+    expect(name("PUT", "/cards/{idCard}/idBoard")).toMatch(/^card (board update|update-board)$/);
+    expect(name("GET", "/vpcs")).toMatch(/^vpcs list/);
+  });
+});
+
+describe("groups", () => {
+  it("one tag, one group, however long its names; the description is the tag's as plain text, never a bare URL", async () => {
+    const long = "Configuration Item Billing Product Associations Child";
+    const { plan } = await design(
+      {
+        "/ci/{parentId}/billing/product/associations": { get: { summary: "List the billing product associations of a configuration item", tags: [long] }, post: { summary: "Create a billing product association", tags: [long] } },
+        "/ci/{parentId}/billing/product/associations/{id}/entity/information/fields": { get: { summary: "Get entity information fields", tags: [long] } },
+        "/cards": { get: { summary: "List cards", tags: ["card"] } },
+      },
+      [
+        { name: long, description: "**Associations** of a [configuration item](https://example.com/ci).\n\nMore text." },
+        { name: "card", description: "https://trello.com/docs/api/card/index.html" },
+      ],
+    );
+    expect(new Set(plan.commands.filter((c) => c.nameSource.resource.text === long).map((c) => c.path[0])).size).toBe(1);
+    expect(splitTags(plan.commands.map((c) => ({ name: c.name, tags: [c.nameSource.resource.text!] })))).toEqual([]);
+    const groups = Object.fromEntries(plan.groups.map((g) => [g.name, g.description]));
+    expect(groups.card).not.toMatch(/https?:/);
+    expect(groups.card).toMatch(/^card: /);
+    expect(Object.values(groups)).toContain("Associations of a configuration item.");
+  });
+});
+
+describe("Skills", () => {
+  it("cut only at sentence ends: an abbreviation or a bracket is no end", () => {
+    expect(firstSentence("Use when the user names a board (e.g. Outcome: a sprint board). Then more.")).toBe("Use when the user names a board (e.g. Outcome: a sprint board).");
+    expect(firstSentence("Pick one, i.e. the newest. Then more.")).toBe("Pick one, i.e. the newest.");
+  });
+
+  it("link the commands the task needs: what it acts on, nothing its words do not say", async () => {
+    const { plan, name } = await design({
+      "/meetings/{meetingId}": { delete: { summary: "Delete a meeting", tags: ["Meetings"] }, get: { summary: "Get a meeting", tags: ["Meetings"] } },
+      "/meetings/{meetingId}/polls/{pollId}": { delete: { summary: "Delete a meeting poll", tags: ["Meetings"] } },
+      "/meetings/{meetingId}/registrants/{registrantId}": { delete: { summary: "Delete a meeting registrant", tags: ["Meetings"] } },
+      "/users/{userId}/schedulers": { delete: { summary: "Delete user schedulers", tags: ["Users"] } },
+      "/boards/{idBoard}/cards": { get: { summary: "getBoardsCardsByIdBoard()", tags: ["board"] } },
+      "/cards/{idCard}/board": { get: { summary: "getCardsBoardByIdCard()", tags: ["card"] } },
+    });
+    const brief = "# P\n\nA product.\n\n## Tasks and scenarios\n\n### Cancel a meeting\n\nThe user wants a scheduled meeting cancelled.\n\nExpected outcome: it is gone.\n\n### List the cards on a board\n\nUse when the user names a board (e.g. Outcome: a sprint board).\n\nExpected outcome: the cards.\n";
+    const { plan: skills } = planSkills(parseBrief(brief), plan.commands, "P");
+    const [cancel, cards] = skills.skills;
+    expect(cancel!.commands[0]).toBe("meetings delete");
+    expect(cancel!.commands).not.toContain("meetings polls delete");
+    expect(cancel!.commands).not.toContain("meetings registrants delete");
+    expect(cancel!.commands.some((c) => c.startsWith("users"))).toBe(false);
+    expect(cards!.commands[0]).toBe(name("GET", "/boards/{idBoard}/cards"));
+    expect(cards!.commands).not.toContain(name("GET", "/cards/{idCard}/board"));
+    expect(cards!.description).toContain("(e.g. Outcome: a sprint board).");
+    expect(cards!.description).not.toMatch(/use when use when/i);
+  });
+});
+
+describe("the inspection and the checker judge the same shapes from outside", () => {
+  it("a name that contradicts its method, a number, a word from nowhere", () => {
+    const found = misleadingNames([
+      { name: "loans get", method: "DELETE", description: "Return a lent copy" },
+      { name: "cookies delete", method: "GET", description: "Delete cookies" },
+      { name: "users schedulers delete-2", method: "DELETE", description: "Delete a scheduler" },
+      { name: "tsp get-maximum", method: "GET", description: "Get a user's TSP account" },
+      { name: "rooms find-availability", method: "GET", description: "Find rooms free for a time slot" },
+      { name: "loans return", method: "DELETE", description: "Return a lent copy" },
+    ], new Map([["rooms find-availability", "/rooms/availability findAvailableRooms"]]));
+    expect(found.map((f) => `${f.command}: ${f.problem}`)).toEqual([
+      "loans get: contradicts its method",
+      "cookies delete: contradicts its method",
+      "users schedulers delete-2: numeric suffix",
+      "tsp get-maximum: word from no operation text",
+    ]);
+  });
+
+  it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
+    const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
+    const { RULES } = await import("../../src/stages/inspect/rules.js");
+    const receipt = buildReceipt({ facts: { files: { "package.json": "{}" }, commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }], probes: {}, binary: "demo" } as any, skills: [], candidate: null, tools: {} as any, secrets: [] });
+    expect(receipt.rules).toHaveLength(RULES.length);
+    expect(receipt.naming).toEqual({ count: 1, findings: [{ command: "loans get", problem: "contradicts its method", detail: 'DELETE named "get"' }] });
+    expect(receipt.certification.level).not.toBe("Agent-Native");
+  });
+
+  it("the checker counts each rule", () => {
+    const verdict = judgeOperations([
+      { name: "loans get", method: "DELETE", path: "/loans/{loanId}", summary: "Return a lent copy" },
+      { name: "users schedulers delete", method: "DELETE", path: "/users/{userId}/schedulers", summary: "Delete user schedulers" },
+      { name: "users schedulers delete-2", method: "DELETE", path: "/users/{userId}/schedulers/{schedulerId}", summary: "Delete a scheduler" },
+      { name: "tsp get-maximum", method: "GET", path: "/users/{userId}/tsp/{tspId}", summary: "Get a user's TSP account" },
+      { name: "phone-numbers unassign-un", method: "DELETE", path: "/phone_numbers/{id}", operationId: "unAssignPhoneNum", summary: "Unassign a phone number" },
+      { name: "webhook update-updatewebhooks", method: "PUT", path: "/webhooks/", summary: "updateWebhooks()" },
+    ]);
+    const rules = (rule: string) => verdict.findings.filter((f) => f.rule === rule).map((f) => f.name);
+    expect(rules("contradicts")).toEqual(["loans get"]);
+    expect(rules("numbered-differs")).toEqual(["users schedulers delete-2"]);
+    expect(rules("unfounded")).toEqual(["tsp get-maximum"]);
+    expect(rules("fragment")).toEqual(["phone-numbers unassign-un"]);
+    expect(rules("repeated")).toEqual(["webhook update-updatewebhooks"]);
+  });
+});

@@ -62,6 +62,8 @@ describe("fuzz: briefs", () => {
             flags: [],
             destructive: false,
             permission: "read",
+            // As the designer records it for every command (stages/design/types.ts NameSource).
+            nameSource: { resource: { word: s.name.split(" ")[0]!, from: "path" }, action: { word: String(i), from: "method" } },
           }));
           planSkills(parsed, commands as never, "Fuzz");
         });

@@ -136,7 +136,7 @@ interface Scored {
 }
 
 /** The thing a command acts on: its sub-resource's last word (also when folded into the action), else its resource's. */
-const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.nameSource.collapsed ? command.path[1] : command.path[0])!).pop();
+const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.nameSource?.collapsed ? command.path[1] : command.path[0])!).pop();
 
 function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof commandTerms>, idf: Map<string, number>): Scored {
   let total = 0;

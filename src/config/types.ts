@@ -1,3 +1,4 @@
+import type { CredentialRoles } from "../core/credential-roles.js";
 /** The shape users write in intermesh.config.ts. Kept small; every field is documented in docs/config.md. */
 
 export type Globs = string | string[];
@@ -54,15 +55,7 @@ export interface ApiConfig {
 }
 
 /** The roles of a scheme's variables (docs/generated-cli.md, "Credentials"). */
-export interface CredentialNames {
-  value?: string;
-  username?: string;
-  password?: string;
-  accessToken?: string;
-  clientId?: string;
-  clientSecret?: string;
-  refreshToken?: string;
-}
+export type CredentialNames = CredentialRoles;
 
 export interface ServiceConfig {
   /** The argv that starts the service, in its own process group; `{port}` becomes a free port. */

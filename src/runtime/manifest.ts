@@ -4,6 +4,7 @@
  * so one call reads only the group it runs — a CLI of 20,000 operations answers as fast as one of ten.
  */
 
+import type { CredentialRoles } from "../core/credential-roles.js";
 import type { Style } from "./serialize.js";
 
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
@@ -41,22 +42,8 @@ export interface Flag extends Limits {
   explode?: boolean;
 }
 
-/**
- * The environment variables a scheme reads, by role (docs/generated-cli.md, "Credentials"). Each is a name, never a
- * value; which roles a scheme has follows from its type.
- */
-export interface CredentialVariables {
-  /** apiKey, HTTP Bearer and other token-style HTTP schemes: the value sent. */
-  value?: string;
-  /** HTTP Basic: the user and the password, joined and encoded by the CLI. */
-  username?: string;
-  password?: string;
-  /** OAuth 2 / OpenID Connect: an access token as is, or what the CLI obtains one with. */
-  accessToken?: string;
-  clientId?: string;
-  clientSecret?: string;
-  refreshToken?: string;
-}
+/** The environment variables a scheme reads, by role (core/credential-roles.ts): names, never values. */
+export type CredentialVariables = CredentialRoles;
 
 /** A security scheme as the CLI sends it (its description is the document's, as plain text). */
 export interface AuthScheme {

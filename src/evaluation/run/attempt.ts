@@ -1,3 +1,4 @@
+import { manifestCredentialNames } from "../../stages/surface/surface.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -79,13 +80,7 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
  * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
  * sandbox, then the judging of what the broker recorded and what is in outputs/.
  */
-type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: { env?: string; schemes?: Record<string, { env?: Record<string, string> }> } };
-
-/** The credential variables a candidate reads: each scheme's, or the one `auth.env` of candidates built before several. */
-function manifestCredentialEnvs(manifest: CandidateManifest | undefined): string[] {
-  if (typeof manifest?.auth?.env === "string") return [manifest.auth.env];
-  return [...new Set(Object.values(manifest?.auth?.schemes ?? {}).flatMap((s) => Object.values(s.env ?? {}).filter((v) => typeof v === "string")))];
-}
+type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: unknown };
 
 /**
  * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
@@ -94,7 +89,7 @@ function manifestCredentialEnvs(manifest: CandidateManifest | undefined): string
  * the candidate's name. OAuth tokens the candidate obtains are not cached: its HOME is the agent's.
  */
 function candidateCredentials(planned: string[], manifest: CandidateManifest | undefined): Record<string, string> {
-  const reads = manifestCredentialEnvs(manifest);
+  const reads = manifestCredentialNames(manifest?.auth);
   const out: Record<string, string> = { AGENT_CLI_TOKEN_CACHE: "off" };
   for (const name of planned) if (process.env[name]) out[name] = process.env[name]!;
   if (planned.length === 1 && reads.length === 1 && !out[reads[0]!] && out[planned[0]!]) out[reads[0]!] = out[planned[0]!]!;
@@ -174,7 +169,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
 
     const env = agentEnvironment({
       base: process.env,
-      blocked: [...ctx.credentials, ...manifestCredentialEnvs(manifest), ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
+      blocked: [...ctx.credentials, ...manifestCredentialNames(manifest?.auth), ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
       secrets: ctx.secrets,
       fixed: {
         PATH: viaMcp ? (process.env.PATH ?? "/usr/bin:/bin") : `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,

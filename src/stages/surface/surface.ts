@@ -73,12 +73,15 @@ function requirementOf(value: unknown): Requirement[] {
   return [Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.filter(isString) : []]))];
 }
 
-/** Every credential variable a manifest names, sorted and joined: `auth.env` before several credentials, else each scheme's. */
-function credentialNames(auth: unknown): string {
-  if (!isObject(auth)) return "";
-  if (isString(auth.env)) return auth.env;
+/**
+ * Every credential variable a candidate's manifest names, sorted, read without trusting its shape: the one `auth.env`
+ * of candidates built before several credentials, else each scheme's variables.
+ */
+export function manifestCredentialNames(auth: unknown): string[] {
+  if (!isObject(auth)) return [];
+  if (isString(auth.env)) return [auth.env];
   const schemes = isObject(auth.schemes) ? Object.values(auth.schemes) : [];
-  return [...new Set(schemes.flatMap((s) => (isObject(s) && isObject(s.env) ? Object.values(s.env).filter(isString) : [])))].sort().join(", ");
+  return [...new Set(schemes.flatMap((s) => (isObject(s) && isObject(s.env) ? Object.values(s.env).filter(isString) : [])))].sort();
 }
 
 /** The command names a SKILL.md's "## Commands" section runs (`binary <command> …` in backticks), in order. */
@@ -126,7 +129,7 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
   return {
     label,
     product: { name: isString(product.name) ? product.name : product.binary, binary: product.binary, version: isString(product.version) ? product.version : "0.0.0", ...(isObject(pkg) && isString(pkg.name) ? { package: pkg.name } : {}) },
-    env: { credential: credentialNames(manifest.auth), baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "" },
+    env: { credential: manifestCredentialNames(manifest.auth).join(", "), baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "" },
     commands: commands.sort((a, b) => a.name.localeCompare(b.name)),
     skills,
     rules: (Array.isArray(manifest.rules) ? manifest.rules : []).filter(isString),

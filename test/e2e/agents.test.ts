@@ -152,7 +152,7 @@ describe("agent failures are harness errors", () => {
       await folder.stop();
       await refusing.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it("a command the agent's own settings deny is a harness error, not a candidate failure", async () => {
     const folder = await evaluationFolder(project);

@@ -14,7 +14,7 @@ const project = (files: Record<string, string>) =>
   });
 
 async function run(dir: string, task: string) {
-  const result = await execa("node", [INTER_BIN, "run", task, "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+  const result = await execa("node", [INTER_BIN, "run", task, "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 180_000 });
   return { exitCode: result.exitCode, json: JSON.parse(result.stdout as string), timedOut: result.timedOut };
 }
 
@@ -140,16 +140,16 @@ describe("documents nested thousands deep", () => {
   it("a plan, a reference file and a results file nested 100,000 levels deep are refused with their codes, not a stack overflow", async () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const dir = makeProject({ "evals/eval-plan.json": `{"schema_version": "3.0.0", "x": ${deep}}`, "results.json": deep });
-    const validate = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    const validate = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 180_000 });
     expect(validate.exitCode).toBe(2);
     expect(JSON.parse(validate.stdout as string).error.code).toBe("PLAN_INVALID");
     expect(validate.stdout).toContain("nests deeper than 64 levels");
     const plan = readFileSync(join(REPO, "evals/eval-plan.json"), "utf8");
     const withReference = makeProject({ "evals/eval-plan.json": plan, "evals/eval-plan.reference.json": `{"x": ${deep}}` });
-    const reference = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: withReference, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    const reference = await execa("node", [INTER_BIN, "eval", "validate", "evals", "--json"], { cwd: withReference, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 180_000 });
     expect(reference.exitCode).toBe(2);
     expect(reference.stdout).toContain("REFERENCE_INVALID");
-    const report = await execa("node", [INTER_BIN, "eval", "report", "results.json", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 60_000 });
+    const report = await execa("node", [INTER_BIN, "eval", "report", "results.json", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, timeout: 180_000 });
     expect(report.exitCode).toBe(2);
     expect(JSON.parse(report.stdout as string).error.code).toBe("RESULTS_INVALID");
   });

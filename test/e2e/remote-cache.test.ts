@@ -66,7 +66,7 @@ const distFiles = (dir: string) =>
 
 beforeAll(async () => {
   server = await startCacheServer();
-}, 60_000);
+}, 180_000);
 afterAll(async () => server?.stop());
 
 describe("the remote cache (Turborepo API, the real turborepo-remote-cache server)", () => {
@@ -109,7 +109,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
     const none = await inter(first, ["build", "--remote-only", "--json"]);
     expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--remote-only needs a remote cache") });
-  }, 60_000);
+  }, 180_000);
 
   it("unsigned artifacts are not used unless the config trusts them: one warning that says why", async () => {
     const own = await startCacheServer(false);

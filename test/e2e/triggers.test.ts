@@ -158,7 +158,7 @@ describe("harness errors and refusals", () => {
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
     expect(resultsOf(dir).results[0].runs.map((x: any) => x.harness_error)).toEqual([expect.stringMatching(/only the agent presets/), expect.stringMatching(/only the agent presets/)]);
-  }, 60_000);
+  }, 180_000);
 
   it("user settings that add Skills or plugins would shadow the candidate's: refused, coded, nothing run", async () => {
     const home = userHome(model.url);
@@ -317,7 +317,7 @@ describe("the review page, in Chromium", () => {
     expect(await page.locator("#queries tbody tr.error").count()).toBe(1);
     expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
     await page.close();
-  }, 60_000);
+  }, 180_000);
 
   it("lists should / should-not, edits, adds, deletes and moves queries, and exports JSON that round-trips", async () => {
     const dir = tempDir("inter-triggers-review-");

@@ -43,6 +43,6 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
         // Removing or cancelling never links a command that creates.
         if (/^(Remove|Cancel)/.test(title)) expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
       }
-    }, 60_000);
+    }, 180_000);
   }
 });

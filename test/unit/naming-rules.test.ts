@@ -112,6 +112,70 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(name("GET", "/invoices")).toBe("billing invoices list");
   });
 
+  it("a version tells apart what only a version separates; a word said only in a description tells apart the rest", async () => {
+    const { name, warnings } = await design({
+      "/v1/clusters": { post: { operationId: "CreateCluster", description: "Creates a new cluster.", tags: ["clusters"] } },
+      "/api/v2/clusters": { post: { operationId: "CreateClusterV2", description: "Creates a new cluster.", tags: ["clusters"] } },
+      "/reports": { post: { summary: "Get the report by day", operationId: "GetReport", description: "Get the report by day. Totals for every store.", tags: ["reports"] } },
+      "/stores/{storeId}/reports": { post: { summary: "Get the report by day", operationId: "GetReport2", description: "Get the report by day. Totals for one store, archived nightly.", tags: ["reports"] } },
+    });
+    expect(name("POST", "/v1/clusters")).toBe("clusters create");
+    expect(name("POST", "/api/v2/clusters")).toBe("clusters create-v2");
+    const reports = [name("POST", "/reports"), name("POST", "/stores/{storeId}/reports")];
+    expect(new Set(reports).size).toBe(2);
+    expect(reports.some((n) => /-\d+$/.test(n))).toBe(false);
+    expect(warnings.join("\n")).not.toMatch(/nothing in its description differs/);
+  });
+
+  it("one whose words another says too takes the plain name; the other adds its own word", async () => {
+    const { name } = await design({
+      "/servers/{s}/auditing/{p}": { get: { operationId: "ServerAuditing_Get", tags: ["auditing"] } },
+      "/servers/{s}/databases/{d}/auditing/{p}": { get: { operationId: "DatabaseAuditing_Get", tags: ["auditing"] } },
+      "/servers/{s}/databases/{d}/extendedAuditing/{p}": { get: { operationId: "ExtendedDatabaseAuditing_Get", tags: ["auditing"] } },
+      "/servers/{s}/extendedAuditing/{p}": { get: { operationId: "ExtendedServerAuditing_Get", tags: ["auditing"] } },
+    });
+    const names = ["/servers/{s}/auditing/{p}", "/servers/{s}/databases/{d}/auditing/{p}", "/servers/{s}/databases/{d}/extendedAuditing/{p}", "/servers/{s}/extendedAuditing/{p}"].map((p) => name("GET", p));
+    expect(new Set(names).size).toBe(4);
+    expect(names.filter((n) => /-\d+$/.test(n))).toEqual([]);
+    // Each extended one says "extended"; the two on databases say "database" and the server's do not.
+    expect(names[2]).toMatch(/extended/);
+    expect(names[3]).toMatch(/extended/);
+    expect(names[1]).toMatch(/database/);
+    expect(names[3]).not.toMatch(/database/);
+  });
+
+  it("what only a path parameter separates is told apart by whose it is; a PUT on an item beside a POST updates", async () => {
+    const { name } = await design({
+      "/payment": { get: { summary: "View your payment info", operationId: "getPaymentInfo", tags: ["payment"] } },
+      "/{userId}/payment": { get: { summary: "View user's payment info", operationId: "getUserPaymentInfo", tags: ["payment"] } },
+      "/logs": { get: { summary: "Get connection logs", tags: ["logs"] } },
+      "/connections/{id_connection}/logs": { get: { summary: "Get connection logs", tags: ["logs"] } },
+      "/V1/categories": { post: { summary: "categories", operationId: "categoryV1SavePost", description: "Create category service", tags: ["categories"] } },
+      "/V1/categories/{id}": { put: { summary: "categories/{id}", operationId: "categoryV1SavePut", description: "Create category service", tags: ["categories"] } },
+    });
+    const names = [name("GET", "/payment"), name("GET", "/{userId}/payment"), name("GET", "/logs"), name("GET", "/connections/{id_connection}/logs")];
+    expect(names.filter((n) => /-\d+$/.test(n))).toEqual([]);
+    expect(new Set(names).size).toBe(4);
+    expect(names[3]).toMatch(/connection/);
+    expect(name("PUT", "/V1/categories/{id}")).toBe("categories update");
+  });
+
+  it("a PATCH beside a PUT that both say create is update; a read of a collection beside its items is list and get", async () => {
+    const { name } = await design({
+      "/domains/{name}": { put: { summary: "Creates a domain", operationId: "Domains_CreateOrUpdate", tags: ["domains"] }, patch: { summary: "Creates a domain", operationId: "Domains_Update", tags: ["domains"] } },
+      "/templates/": { get: { summary: "Get a list of form templates", tags: ["templates"] } },
+      "/templates/{templateId}": { get: { summary: "Get a form template", tags: ["templates"] } },
+      "/categories": { get: { summary: "List of categories", tags: ["categories"] } },
+      "/categories/{id}": { get: { summary: "Category by ID", tags: ["categories"] } },
+    });
+    expect(name("PUT", "/domains/{name}")).toBe("domains create");
+    expect(name("PATCH", "/domains/{name}")).toBe("domains update");
+    expect(name("GET", "/templates/")).toBe("templates list");
+    expect(name("GET", "/templates/{templateId}")).toBe("templates get");
+    expect(name("GET", "/categories")).toBe("categories list");
+    expect(name("GET", "/categories/{id}")).toBe("categories get");
+  });
+
   it("only operations whose texts are the same are numbered, and the number is a warning", async () => {
     const { name, warnings } = await design({ "/alpha/thing": { get: { summary: "Get thing", tags: ["things"] } }, "/beta/thing": { get: { summary: "Get thing", tags: ["things"] } } });
     const names = [name("GET", "/alpha/thing"), name("GET", "/beta/thing")];

@@ -1,4 +1,5 @@
 import type { Operation, OperationModel } from "../openapi/model.js";
+import { lastResortWords, saysAll } from "./last-resort.js";
 import { kebab, singular } from "./names.js";
 import type { NameSource } from "./types.js";
 import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, READ_VERBS, textTokens, verbBase, WRITE_VERBS, type StatedAction } from "./verbs.js";
@@ -491,7 +492,23 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     // acts on all of it, and says so (`delete-all`); the one on an item keeps the plain name.
     const onCollection = (d: Draft) => !onItem(d) && d.op.method !== "get" && d.op.method !== "post" && group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
     // A PUT and a PATCH that both say "update": the PUT replaces (`replace`), the PATCH updates.
-    const methodWord = (d: Draft) => (d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put") ? "replace" : d.op.method === "head" && group.some((x) => x.op.method !== "head") ? "check" : undefined);
+    // A PATCH beside a PUT that both say "create" (`CreateOrUpdate` beside `Update`), or a PUT on an item beside a POST
+    // on its collection: the PATCH or the PUT updates. Two reads, one
+    // on a collection and one on its items: the collection's is `list`, the item's `get`.
+    const lastOf = (d: Draft) => d.op.path.split("/").filter(Boolean).pop() ?? "";
+    // An item is `{id}` after a plural word; a singular sub-resource (`/cards/{id}/board`) and a selector
+    // (`…/{field}`) are not a collection and its items.
+    const reads = (d: Draft) => d.op.method === "get" && (d.action === "get" || d.action === "list") && (onItem(d) ? !SELECTOR_PARAM.test(lastOf(d)) : singular(kebab(lastOf(d))) !== kebab(lastOf(d)));
+    const methodWord = (d: Draft) =>
+      d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put")
+        ? "replace"
+        : d.op.method === "head" && group.some((x) => x.op.method !== "head")
+          ? "check"
+          : (d.op.method === "patch" && d.action !== "update" && group.some((x) => x.op.method === "put")) || (d.op.method === "put" && onItem(d) && d.action !== "update" && group.some((x) => x.op.method === "post" && !onItem(x)))
+            ? "update"
+            : reads(d) && group.some((x) => x !== d && reads(x) && onItem(x) !== onItem(d))
+              ? onItem(d) ? (d.action === "get" ? undefined : "get") : d.action === "list" ? undefined : "list"
+              : undefined;
     for (const d of [...group]) {
       const word = methodWord(d);
       const attempt = word && !d.explicit ? [...base.slice(0, -1), word] : undefined;
@@ -554,6 +571,34 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
           d.action = byMethod;
           d.actionFrom = "method";
         }
+      }
+      // The last resort before a number: a version or any word of one operation's texts that the others' lack.
+      const rest = group.filter((x) => x !== d).map((x) => x.op);
+      if (!path && !d.explicit) {
+        for (const told of lastResortWords(d.op, rest, base)) {
+          const attempt = withQualifier(base, told.words);
+          if (free(attempt)) {
+            path = attempt;
+            used = told.words.map((token) => ({ token, from: told.from }));
+            break;
+          }
+        }
+      }
+      // Nothing of its own: every word it says, another of the group says too. One whose name says no more than this
+      // one's words (the plain name, or `get-extended` for `ExtendedDatabase…` beside `ExtendedServer…`) but which says
+      // more hands its name over and takes one more of its words (`get-extended-database`), so neither is numbered.
+      for (const holder of path || d.explicit ? [] : group) {
+        const held = chosen.get(holder);
+        if (holder === d || !held || holder.explicit || !saysAll(d.op, held.qualifier?.words ?? [])) continue;
+        const told = lastResortWords(holder.op, [d.op], held.path).find((t) => free(withQualifier(held.path, t.words)));
+        if (!told) continue;
+        const moved = withQualifier(held.path, told.words);
+        path = held.path;
+        used = (held.qualifier?.words ?? []).map((token) => ({ token, from: held.qualifier!.from }));
+        taken.delete(held.path.join(" "));
+        claim(holder, moved, { words: [...(held.qualifier?.words ?? []), ...told.words], from: told.from, with: group.filter((x) => x !== holder).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`) });
+        report({ kind: "collision", command: moved.join(" "), operation: holder.op.id, message: `"${name}" is wanted by ${count(group.length, "operation")}; ${holder.op.method.toUpperCase()} ${holder.op.path} is "${moved.join(" ")}" (its own words: ${told.words.join(", ")})` });
+        break;
       }
       if (!path) {
         for (let n = 2; ; n++) {

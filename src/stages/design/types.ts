@@ -56,7 +56,7 @@ export interface NameSource {
   /** `method`: the CRUD word of the HTTP method and path shape, used when the operation states no action of its own. */
   action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name" | "overlay"; text?: string; reason?: string };
   /** Words added to tell the command apart from others that wanted the same name. */
-  qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path"; reason: string };
+  qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path" | "tag"; reason: string };
   /** A sub-resource of one command, folded into the action (`player devices list` → `player list-devices`). */
   collapsed?: boolean;
   /** Words of the tag or path left out: shared prefixes, versions, stop words, the product's name, action words. */

@@ -1,0 +1,81 @@
+import type { Operation } from "../openapi/model.js";
+import { kebab, singular } from "./names.js";
+import { HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens } from "./verbs.js";
+
+/**
+ * What tells colliding operations apart when the designer's telling words (summary, operationId, path, the
+ * description's first sentence) do not: a version the others lack (`create-v2` beside `create`), else any whole word
+ * of one operation's texts — its operationId, path, summary, tags, then its description — that no other says. A
+ * number follows only when none exists (docs/naming.md, "Collisions").
+ */
+
+/** The version an operation belongs to: its path's last version segment (`/api/v2/…`), else its operationId's (`…V2`). */
+export function versionOf(op: Operation): string | undefined {
+  const segment = op.path.split("/").filter((s) => /^v\d+((alpha|beta)\d*)?$/i.test(s)).pop();
+  if (segment) return segment.toLowerCase();
+  const id = /[^A-Z0-9]V(\d+)$/.exec(op.operationId ?? "") ?? /V(\d+(?:alpha|beta)\d*)(?=[A-Z])/.exec(op.operationId ?? "");
+  return id ? `v${id[1]}` : undefined;
+}
+
+const DESCRIPTION_CHARS = 600;
+const WORD = /^[a-z][a-z0-9]{2,19}$/;
+
+type From = "operationId" | "path" | "summary" | "tag" | "description";
+export interface Told {
+  words: string[];
+  from: From;
+}
+
+/** Whole words of an operation's texts, most name-like first, without noise, numbers or HTTP method words. */
+function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array<{ word: string; from: From }> {
+  // `/ip.txt` beside `/ip`: the format is a word (`request-txt`).
+  const literal = op.path.split("/").filter((s) => s && !/^\{.*\}$/.test(s)).flatMap((s) => s.split("."));
+  const params = op.path.split("/").filter((s) => /^\{.*\}$/.test(s)).map((s) => s.slice(1, -1));
+  const sources: Array<[From, string[]]> = [
+    ["operationId", op.operationId ? operationIdTokens(op.operationId, true) : []],
+    ["path", [...literal, ...params].flatMap((s) => kebab(s).split("-"))],
+    ["summary", op.summary ? textTokens(op.summary) : []],
+    ["tag", op.tags.flatMap((t) => kebab(t).split("-"))],
+    ["description", op.description ? textTokens(op.description.slice(0, DESCRIPTION_CHARS)) : []],
+  ];
+  const seen = new Map<string, From>();
+  for (const [from, tokens] of sources) for (const t of tokens.map((x) => x.toLowerCase())) if (WORD.test(t) && (!isNoise(t) || (HTTP_METHOD_WORDS.has(t) && !methods.has(t))) && !seen.has(t)) seen.set(t, from);
+  return [...seen].map(([word, from]) => ({ word, from }));
+}
+
+/**
+ * The items an operation is scoped to by its path parameters: `{userId}` → user, `/ingredients/{id}` → ingredient.
+ * `/{userId}/payment` beside `/payment` is told apart by whose payment it is (`get-user`), even where the name says the
+ * word already.
+ */
+function scopesOf(op: Operation): string[] {
+  const segments = op.path.split("/").filter(Boolean);
+  return segments.flatMap((s, i) => {
+    if (!/^\{.*\}$/.test(s)) return [];
+    const own = kebab(s.slice(1, -1)).split("-").filter((t) => t !== "id" && t !== "ids" && WORD.test(t) && !isNoise(t));
+    const before = segments[i - 1] && !/^\{.*\}$/.test(segments[i - 1]!) ? kebab(segments[i - 1]!).split("-").pop()! : "";
+    const word = own.length ? own.join("-") : singular(before);
+    return word && WORD.test(word.replace(/-/g, "")) && !isNoise(word) ? [word] : [];
+  });
+}
+
+/** Whether every word is one of the operation's own (its texts, or its version). */
+export function saysAll(op: Operation, words: string[]): boolean {
+  const own = new Set([...wordsOf(op).map((w) => singular(w.word)), versionOf(op) ?? ""]);
+  return words.every((w) => own.has(singular(w)));
+}
+
+/** Qualifiers to try for `op` among `others` (all wanting the same name), best first; none when nothing differs. */
+export function lastResortWords(op: Operation, others: Operation[], said: string[]): Told[] {
+  const out: Told[] = [];
+  const version = versionOf(op);
+  if (version && others.every((o) => versionOf(o) !== version)) out.push({ words: [version], from: op.path.toLowerCase().includes(`/${version}/`) ? "path" : "operationId" });
+  // An HTTP method word is a word (`GET …/builds/{id}/trace`) unless it names a method of the group.
+  const methods = new Set([op, ...others].map((o) => o.method.toLowerCase()));
+  const theirs = new Set(others.flatMap((o) => wordsOf(o, methods).map((w) => singular(w.word))));
+  const named = new Set(said.flatMap((t) => t.split("-")).flatMap((t) => [t, singular(t)]));
+  for (const { word, from } of wordsOf(op, methods)) if (!theirs.has(singular(word)) && !named.has(word) && !named.has(singular(word))) out.push({ words: [word], from });
+  const theirScopes = new Set(others.flatMap((o) => scopesOf(o).map(singular)));
+  for (const scope of scopesOf(op)) if (!theirScopes.has(singular(scope)) && !out.some((t) => t.words[0] === scope) && scope !== said[said.length - 1]) out.push({ words: [scope], from: "path" });
+  return out;
+}

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
+import { frontMatterText, readFrontMatter } from "../../core/front-matter.js";
 
 /** One Skill of the candidate: its name, description and every file of its folder (SKILL.md, references). */
 export interface CandidateSkill {
@@ -13,28 +14,11 @@ export interface CandidateSkill {
 /** A Skill folder's files stay small; past this a Skill is not one an agent loads. */
 const MAX_SKILL_BYTES = 1024 * 1024;
 
-/** `name:` and `description:` of a SKILL.md front matter (a quoted or plain one-line value). */
-function frontMatter(text: string): { name?: string; description?: string } {
-  const block = /^---\n([\s\S]*?)\n---/.exec(text.replace(/\r\n/g, "\n"))?.[1] ?? "";
-  const field = (key: string) => {
-    const raw = new RegExp(`^${key}:\\s*(.*)$`, "m").exec(block)?.[1]?.trim();
-    if (!raw) return undefined;
-    if (raw.startsWith('"')) {
-      try {
-        return JSON.parse(raw) as string;
-      } catch {
-        return raw.slice(1, -1);
-      }
-    }
-    return raw.startsWith("'") ? raw.slice(1, -1).replace(/''/g, "'") : raw;
-  };
-  return { name: field("name"), description: field("description") };
-}
-
 function skill(name: string, files: Record<string, string>, where: string): CandidateSkill {
   const text = files["SKILL.md"];
   if (text === undefined) throw new InterError("INPUT_NOT_FOUND", `${where} has no SKILL.md.`, "A Skill is a folder named for it, holding SKILL.md with name and description in its front matter.", { path: where });
-  const meta = frontMatter(text);
+  const front = readFrontMatter(text);
+  const meta = { name: frontMatterText(front, "name"), description: frontMatterText(front, "description") };
   if (meta.name && meta.name !== name) throw new InterError("TRIGGER_QUERIES_INVALID", `${where}/SKILL.md names itself "${meta.name}", not its folder's name "${name}".`, "Agents load a Skill by its name: make the folder and the front matter's name agree.", { path: where });
   return { name, description: meta.description ?? "", files };
 }

@@ -1,6 +1,7 @@
 import { DRY_RUN_MESSAGE, type Facts, type Probe } from "./probes.js";
 import type { SubjectKind } from "./subjects.js";
 import { count } from "../../core/words.js";
+import { frontMatterText, readFrontMatter } from "../../core/front-matter.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";
 export type Status = "pass" | "fail" | "not applicable";
@@ -43,9 +44,8 @@ const declared = (f: Facts) => [...params(f), ...(Array.isArray(f.probes.help?.j
 const globalFlags = (f: Facts): string[] => (Array.isArray(f.probes.help?.json?.globalFlags) ? f.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : g.name)) : []);
 const hasFlag = (f: Facts, flag: string) => globalFlags(f).includes(flag) || !!f.probes.help?.stdout.includes(flag);
 const frontmatter = (text?: string) => {
-  const match = text ? /^---\r?\n([\s\S]*?)\r?\n---/.exec(text) : null;
-  if (!match) return undefined;
-  return Object.fromEntries(match[1]!.split(/\r?\n/).filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+  const front = text === undefined ? undefined : readFrontMatter(text);
+  return front?.kind === "mapping" ? { name: frontMatterText(front, "name"), description: frontMatterText(front, "description") } : undefined;
 };
 /** Every probe that reported a structured error on stderr, whatever its exit code. */
 const errorProbes = (f: Facts) => Object.values(f.probes).filter((p): p is Probe => !!p && structured(p));
@@ -137,7 +137,7 @@ export const RULES: Rule[] = [
       if (!all.length) return na("the package has no Skills");
       const bad = all.filter(([, t]) => { const fm = frontmatter(t); return !fm?.name || !fm.description; }).map(([p]) => p);
       // A SKILL.md's name must also be its folder's, or portable loaders cannot find it.
-      const misnamed = Object.entries(f.skillFiles).filter(([folder, t]) => { const name = frontmatter(t)?.name?.replace(/^["']|["']$/g, ""); return name !== undefined && name !== folder; }).map(([folder]) => `skills/${folder}/SKILL.md`);
+      const misnamed = Object.entries(f.skillFiles).filter(([folder, t]) => { const name = frontmatter(t)?.name; return name !== undefined && name !== folder; }).map(([folder]) => `skills/${folder}/SKILL.md`);
       return verdict(!bad.length && !misnamed.length, bad.length ? `without frontmatter: ${bad.join(", ")}` : misnamed.length ? `name differs from its folder: ${misnamed.join(", ")}` : `${count(all.length, "file")} ${all.length === 1 ? "has" : "have"} name and description`);
     },
   },

@@ -1,5 +1,6 @@
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
+import { readFrontMatter } from "../../core/front-matter.js";
 
 export interface SkillCheck {
   name: string;
@@ -18,25 +19,15 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  * itself) the longest command those words start with counts.
  */
 export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[], options: { positionals?: boolean } = {}): Promise<SkillCheck[]> {
-  const yaml = await import("yaml");
-  const parse = yaml.parse ?? (yaml as unknown as { default: typeof yaml }).default.parse;
   const known = new Set([...commands.map((c) => c.name), ...BUILTIN_NAMES]);
   return Object.entries(skillFiles)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([folder, text]) => {
       const problems: string[] = [];
-      const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-      let front: Record<string, unknown> = {};
-      if (!match) problems.push("SKILL.md does not start with --- frontmatter ---");
-      else {
-        try {
-          const parsed = parse(match[1]!) as unknown;
-          if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) front = parsed as Record<string, unknown>;
-          else problems.push("the frontmatter is not a mapping");
-        } catch (error) {
-          problems.push(`the frontmatter is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
-        }
-      }
+      const read = readFrontMatter(text);
+      if (read.kind === "none") problems.push("SKILL.md does not start with --- frontmatter ---");
+      if (read.kind === "invalid") problems.push(`the frontmatter is ${read.message}`);
+      const front = read.kind === "mapping" ? read.data : {};
       for (const key of Object.keys(front)) if (!ALLOWED_KEYS.has(key)) problems.push(`frontmatter key "${key}" is not a standard Skill key`);
       const name = typeof front.name === "string" ? front.name : "";
       const description = typeof front.description === "string" ? front.description : "";
@@ -49,7 +40,7 @@ export async function validateSkills(skillFiles: Record<string, string>, binary:
       if (!description.trim()) problems.push("frontmatter has no description");
       if (description.length > 1024) problems.push(`description is ${description.length} characters (at most 1024)`);
       if (/[<>]/.test(description)) problems.push("description contains angle brackets");
-      const body = match?.[2] ?? "";
+      const body = read.kind === "mapping" ? read.body : "";
       for (const span of body.matchAll(/`([^`\n]+)`/g)) {
         const words = span[1]!.trim().split(/\s+/);
         if (words[0] !== binary) continue;

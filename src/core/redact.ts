@@ -19,11 +19,22 @@ function secretForms(secret: string): string[] {
   return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
-/** A function replacing every form of every secret with [REDACTED]. */
+/**
+ * A function replacing every form of every secret with [REDACTED] — the one policy for everything inter and its CLIs
+ * write (records, receipts, model errors, remote-cache warnings). A secret shorter than MIN_SECRET_LENGTH (a
+ * placeholder key for a local server, a user name in a URL) is cut only where it stands as a whole word, so "ok" does
+ * not blank out "token".
+ */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
-  const forms = [...new Set(secrets.flatMap((s) => (s ? secretForms(s) : [])))].sort((a, b) => b.length - a.length);
-  if (!forms.length) return (text) => text;
-  return (text) => forms.reduce((out, form) => (out.includes(form) ? out.split(form).join(REDACTED) : out), text);
+  const given = [...new Set(secrets.filter((s): s is string => !!s))];
+  const forms = [...new Set(given.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const short = given.filter((s) => s.length < MIN_SECRET_LENGTH).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const words = short.length ? new RegExp(`(?<![\\w-])(?:${short.join("|")})(?![\\w-])`, "g") : undefined;
+  if (!forms.length && !words) return (text) => text;
+  return (text) => {
+    const out = forms.reduce((acc, form) => (acc.includes(form) ? acc.split(form).join(REDACTED) : acc), text);
+    return words ? out.replace(words, REDACTED) : out;
+  };
 }
 
 /** A copy of JSON-like data with every string redacted, object keys included (a key can be a leaked value too). */

@@ -26,7 +26,7 @@ import { anthropicAdapter } from "./anthropic.js";
 import { openAiAdapter } from "./openai.js";
 import { excerptOf } from "./parse.js";
 import { redactDeep } from "../core/redact.js";
-import { redactorFor } from "./redact.js";
+import { redactor } from "../core/redact.js";
 import { isRetryableStatus, retryAfterMs, retryDelay, sleep } from "./retry.js";
 import type { ClientOptions, ModelClient, ModelProvider, ModelSettings, ParsedAnswer, ProviderAdapter, StructuredAnswer, StructuredRequest } from "./types.js";
 
@@ -71,7 +71,7 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
   if (!key) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is not set: it should hold the API key for ${where}.`, `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`, { key_env: settings.keyEnv, provider: settings.provider, origin });
   if (/[^\x21-\x7e]/.test(key)) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is set but holds no usable key: it contains spaces, control or non-ASCII characters.`, `Export the key alone: export ${settings.keyEnv}=<your key> (no quotes, spaces or line breaks inside).`, { key_env: settings.keyEnv, provider: settings.provider, origin });
 
-  const redact = redactorFor(key);
+  const redact = redactor([key]);
   const maxTokens = settings.maxTokens ?? MODEL_DEFAULTS.maxTokens;
   const timeoutMs = settings.timeoutMs ?? MODEL_DEFAULTS.timeoutMs;
   const retries = Math.max(0, Math.floor(options.retries ?? MODEL_DEFAULTS.retries));

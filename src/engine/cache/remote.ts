@@ -4,6 +4,7 @@ import { sha256 } from "../../core/hash.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
 import type { RemoteSettings } from "./remote-settings.js";
 import type { Store, TaskRecord } from "./store.js";
+import { redactor } from "../../core/redact.js";
 
 export interface RemoteSummary {
   url: string;
@@ -114,7 +115,7 @@ export class RemoteCache {
     let reason = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${this.settings.timeoutMs} ms` : error.message) : String(error);
     // Errors quote the URL as given; a user:token in it is never shown.
     const { username, password } = new URL(this.settings.url);
-    for (const secret of [password, username, decodeURIComponent(password), this.settings.token ?? ""].filter((s) => s.length >= 3)) reason = reason.split(secret).join("[REDACTED]");
+    reason = redactor([password, username, decodeURIComponent(password), decodeURIComponent(username), this.settings.token])(reason);
     this.summary.warning = `remote cache ${this.summary.url} ${what} failed (${reason}); continuing with the local cache only`;
   }
 

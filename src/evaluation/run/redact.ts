@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync, type Dirent } from "node:fs";
 import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
+import { MIN_SECRET_LENGTH } from "../../core/redact.js";
 
 /**
  * What an evaluation must never write down: the API's credential (the plan's `credential_env`), the services'
@@ -9,7 +10,7 @@ import { join } from "node:path";
  */
 export function evaluationSecrets(plan: Plan | undefined, services: Record<string, { env?: Record<string, string> }>, env: NodeJS.ProcessEnv = process.env): { api: string[]; all: string[] } {
   const api = [...planCredentialEnvs(plan).map((name) => env[name]), ...Object.values(services).flatMap((s) => Object.values(s.env ?? {}))].filter((v): v is string => Boolean(v));
-  const agentKeys = Object.entries(env).filter(([key, value]) => value && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) && !key.startsWith("npm_")).map(([, value]) => value!);
+  const agentKeys = Object.entries(env).filter(([key, value]) => value && value.length >= MIN_SECRET_LENGTH && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) && !key.startsWith("npm_")).map(([, value]) => value!);
   return { api, all: [...api, ...agentKeys] };
 }
 

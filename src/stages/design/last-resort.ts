@@ -10,7 +10,7 @@ import { HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens } from "./ver
  */
 
 /** The version an operation belongs to: its path's last version segment (`/api/v2/…`), else its operationId's (`…V2`). */
-export function versionOf(op: Operation): string | undefined {
+function versionOf(op: Operation): string | undefined {
   const segment = op.path.split("/").filter((s) => /^v\d+((alpha|beta)\d*)?$/i.test(s)).pop();
   if (segment) return segment.toLowerCase();
   const id = /[^A-Z0-9]V(\d+)$/.exec(op.operationId ?? "") ?? /V(\d+(?:alpha|beta)\d*)(?=[A-Z])/.exec(op.operationId ?? "");

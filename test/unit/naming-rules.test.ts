@@ -158,6 +158,9 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(new Set(names).size).toBe(4);
     expect(names[3]).toMatch(/connection/);
     expect(name("PUT", "/V1/categories/{id}")).toBe("categories update");
+    // A format is a word; where no one word is its own, two are (`request-ipv4-txt`).
+    const ip = await design({ "/ip": { get: { summary: "request the time" } }, "/ip.txt": { get: { summary: "request the time" } }, "/ip/{ipv4}": { get: { summary: "request the time" } }, "/ip/{ipv4}.txt": { get: { summary: "request the time" } } });
+    expect(["/ip", "/ip.txt", "/ip/{ipv4}", "/ip/{ipv4}.txt"].map((p) => ip.name("GET", p))).toEqual(["ip request", "ip request-txt", "ip request-ipv4", "ip request-ipv4-txt"]);
   });
 
   it("a PATCH beside a PUT that both say create is update; a read of a collection beside its items is list and get", async () => {

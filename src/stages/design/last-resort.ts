@@ -51,8 +51,9 @@ function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array
 function scopesOf(op: Operation): string[] {
   const segments = op.path.split("/").filter(Boolean);
   return segments.flatMap((s, i) => {
-    if (!/^\{.*\}$/.test(s)) return [];
-    const own = kebab(s.slice(1, -1)).split("-").filter((t) => t !== "id" && t !== "ids" && WORD.test(t) && !isNoise(t));
+    const param = /^\{([^}]*)\}(\.[a-z]+)?$/i.exec(s)?.[1];
+    if (param === undefined) return [];
+    const own = kebab(param).split("-").filter((t) => t !== "id" && t !== "ids" && WORD.test(t) && !isNoise(t));
     const before = segments[i - 1] && !/^\{.*\}$/.test(segments[i - 1]!) ? kebab(segments[i - 1]!).split("-").pop()! : "";
     const word = own.length ? own.join("-") : singular(before);
     return word && WORD.test(word.replace(/-/g, "")) && !isNoise(word) ? [word] : [];
@@ -76,6 +77,19 @@ export function lastResortWords(op: Operation, others: Operation[], said: string
   const named = new Set(said.flatMap((t) => t.split("-")).flatMap((t) => [t, singular(t)]));
   for (const { word, from } of wordsOf(op, methods)) if (!theirs.has(singular(word)) && !named.has(word) && !named.has(singular(word))) out.push({ words: [word], from });
   const theirScopes = new Set(others.flatMap((o) => scopesOf(o).map(singular)));
-  for (const scope of scopesOf(op)) if (!theirScopes.has(singular(scope)) && !out.some((t) => t.words[0] === scope) && scope !== said[said.length - 1]) out.push({ words: [scope], from: "path" });
+  // A scope may repeat the group's word (`user payment get-user`), never the action's.
+  const action = new Set((said[said.length - 1] ?? "").split("-"));
+  for (const scope of scopesOf(op)) if (!theirScopes.has(singular(scope)) && !out.some((t) => t.words[0] === scope) && !action.has(scope)) out.push({ words: [scope], from: "path" });
+  // Failing those, a word some of the others say too but not all: the name is its own, if less telling than one
+  // word none shares (`request-txt` for `/ip.txt` beside `/ip` and `/ip/{ipv4}.txt`).
+  const sharedBy = (word: string) => others.filter((o) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word))).length;
+  const partly = wordsOf(op, methods)
+    .filter(({ word }) => !named.has(word) && !named.has(singular(word)) && !out.some((t) => t.words[0] === word) && sharedBy(word) < others.length)
+    .sort((a, b) => sharedBy(a.word) - sharedBy(b.word));
+  for (const { word, from } of partly) out.push({ words: [word], from });
+  // Then two words no other says both of (`request-ipv4-txt` for `/ip/{ipv4}.txt` beside `/ip/{ipv4}` and `/ip.txt`).
+  const says = (o: Operation, word: string) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word)) || scopesOf(o).includes(word);
+  const mine = [...new Set([...scopesOf(op), ...wordsOf(op, methods).map((w) => w.word)])].filter((w) => !named.has(w) && !named.has(singular(w))).slice(0, 8);
+  for (let a = 0; a < mine.length; a++) for (let b = a + 1; b < mine.length; b++) if (!others.some((o) => says(o, mine[a]!) && says(o, mine[b]!))) out.push({ words: [mine[a]!, mine[b]!], from: "path" });
   return out;
 }

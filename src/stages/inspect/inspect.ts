@@ -1,3 +1,5 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
@@ -24,7 +26,17 @@ export interface InspectOptions {
   reuse?: { previous?: SavedProbes; service?: string; keep(saved: SavedProbes): void };
 }
 
+/** npm's version from its own package.json beside the `npm` on PATH (no process), else from `npm --version`. */
 async function npmVersion(): Promise<string> {
+  for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(join(dir, "npm"))), "..", "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "npm" && typeof pkg.version === "string") return pkg.version;
+      break;
+    } catch {
+      // not in this folder
+    }
+  }
   const { execa } = await import("execa");
   const result = await execa("npm", ["--version"], { reject: false });
   return String(result.stdout).trim() || "unknown";
@@ -44,10 +56,12 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const env = { ...baseEnv, ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}) };
   const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
   const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
+  if (process.env.INTER_PROBE_LOG) process.stderr.write(`T ${Math.round(performance.now())} facts\n`);
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service).
   const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
   const mcp = await certifyMcp(facts, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
+  if (process.env.INTER_PROBE_LOG) process.stderr.write(`T ${Math.round(performance.now())} mcp\n`);
   const secrets = set.map((name) => process.env[name]!);
   const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
   if (reuse) {

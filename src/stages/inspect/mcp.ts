@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileSchema } from "../../core/json-schema.js";
+import { schemaChecker } from "../../core/json-schema.js";
 import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
 
@@ -82,9 +82,10 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
     const seen = new Set<string>();
     const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     const invalidSchemas: string[] = [];
+    const check = await schemaChecker();
     for (const tool of tools) {
       try {
-        await compileSchema(tool.inputSchema);
+        check(tool.inputSchema);
       } catch {
         invalidSchemas.push(tool.name);
       }

@@ -49,27 +49,37 @@ export interface McpReport {
 
 const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
-function executableOf(facts: Facts, bin: string): string | undefined {
-  if (!facts.packageRoot) return undefined;
-  const pkg = JSON.parse(readFileSync(join(facts.packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
-  const name = `${facts.binary}-mcp`;
+function executableOf(packageRoot: string | undefined, binary: string, bin: string): string | undefined {
+  if (!packageRoot) return undefined;
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
+  const name = `${binary}-mcp`;
   if (typeof pkg.bin !== "object" || !pkg.bin[name]) return undefined;
   // The installed link beside the CLI's own, as a client's config names it; else the file in the package.
   const linked = join(bin, "..", name);
-  return existsSync(linked) ? linked : join(facts.packageRoot, pkg.bin[name]!);
+  return existsSync(linked) ? linked : join(packageRoot, pkg.bin[name]!);
 }
 
-/** Starts the candidate's MCP server like a client and certifies it; never throws (a failure is the report). */
-export async function certifyMcp(facts: Facts, bin: string, env: Record<string, string>): Promise<McpReport> {
-  const executable = executableOf(facts, bin);
-  if (!executable) return { served: false, reason: `the package has no ${facts.binary}-mcp executable` };
+type Tool = { name: string; title?: string; inputSchema: object; annotations?: object };
+type Client = InstanceType<typeof import("@modelcontextprotocol/sdk/client/index.js").Client>;
+
+/** The server started and listed, before any call: what needs no probe's findings. */
+export type McpSession = { served: false; reason: string } | { served: true; client: Client; tools: Tool[]; prompts: number; resources: number; invalidSchemas: string[] };
+
+const options = { timeout: TIMEOUT_MS };
+
+/**
+ * Starts the candidate's MCP server like a client — initialize, list tools, prompts and resources — and checks the
+ * tools' schemas. Needs nothing the probes find, so it runs while they do (issue #46); never throws.
+ */
+export async function openMcp(packageRoot: string | undefined, binary: string, bin: string, env: Record<string, string>): Promise<McpSession> {
+  const executable = executableOf(packageRoot, binary, bin);
+  if (!executable) return { served: false, reason: `the package has no ${binary}-mcp executable` };
   const [{ Client }, { StdioClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/stdio.js")]);
   const client = new Client({ name: "inter-inspect", version: "1.0.0" });
   const transport = new StdioClientTransport({ command: executable, args: [], env, stderr: "ignore" });
-  const options = { timeout: TIMEOUT_MS };
   try {
     await client.connect(transport, options);
-    const tools: Array<{ name: string; title?: string; inputSchema: object; annotations?: object }> = [];
+    const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, options);
@@ -78,9 +88,6 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
     } while (cursor && tools.length < 100_000);
     const prompts = (await client.listPrompts({}, options)).prompts.length;
     const resources = (await client.listResources({}, options)).resources.length;
-    const names = tools.map((t) => t.name);
-    const seen = new Set<string>();
-    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     const invalidSchemas: string[] = [];
     const check = await schemaChecker();
     for (const tool of tools) {
@@ -90,6 +97,22 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
         invalidSchemas.push(tool.name);
       }
     }
+    return { served: true, client, tools, prompts, resources, invalidSchemas };
+  } catch (error) {
+    await client.close().catch(() => {});
+    return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
+  }
+}
+
+/** Certifies the MCP server opened by openMcp: one read call and one destructive call, then the report; never throws. */
+export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Promise<McpReport> {
+  const session = await opened;
+  if (!session.served) return { served: false, reason: session.reason };
+  const { client, tools, prompts, resources, invalidSchemas } = session;
+  try {
+    const names = tools.map((t) => t.name);
+    const seen = new Set<string>();
+    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     const dynamic = names.includes("call_command") && names.includes("search_commands");
     const mcpSchema = facts.probes.mcp?.json?.tools;
     const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {

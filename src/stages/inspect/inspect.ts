@@ -67,7 +67,7 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   try {
     [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse, hosting), npmVersion()]);
   } catch (error) {
-    await opened.then((session) => (session.served ? session.client.close() : undefined)).catch(() => {});
+    await opened.then((session) => (session.served ? session.client.close() : undefined));
     throw error;
   } finally {
     (await hosting)?.stop();

@@ -13,7 +13,7 @@ import type { Probe } from "./probe.js";
  * probe run with stdin ignored.
  *
  * Only probes whose meaning does not depend on a process of their own come here (see `hostable`): never one that reads
- * stdin, pipes to it, or runs the bare executable; the root --help still runs the real executable. Any doubt ends in a
+ * stdin, pipes to it, or runs the bare executable; the first root --help runs the installed executable itself. Any doubt ends in a
  * process: a call that throws past the runtime, outlives its timeout or prints more than its buffer ends the host, and
  * that probe and every later one run as processes, as they always did.
  */
@@ -78,9 +78,12 @@ export interface HostRequest {
 
 type Reply = { id: number; exitCode: number; stdout: string; stderr: string; durationMs: number } | { id: number; crashed: true };
 
-/** Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. */
+/**
+ * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. (The
+ * inspection's first call, the root --help, always runs the installed executable: stages/inspect/inspect.ts.)
+ */
 export function hostable(args: string[], options: { input?: string; pipeOpen?: boolean }): boolean {
-  return args.length > 0 && options.input === undefined && !options.pipeOpen && !args.includes("--json-input") && !(args.length === 1 && args[0] === "--help");
+  return args.length > 0 && options.input === undefined && !options.pipeOpen && !args.includes("--json-input");
 }
 
 export class ProbeHost {

@@ -158,15 +158,16 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
   };
   const freshHome = ownedTempDir("inspect-home");
   try {
-    const { help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
+    // The bare calls run as processes of their own (they are about stdin and hanging): started now, awaited last, so
+    // no later probe waits for them.
+    const bareCalls = named({ bare: probe([], { timeoutMs: 5000 }), barePipe: probe([], { input: "\n", timeoutMs: 5000 }) });
+    const { help, helpFreshHome, issueEmpty, brief, version, bogus, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
       help: probe(["--help"]),
       helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
       brief: probe(["--brief"]),
       version: probe(["--version"]),
       bogus: probe(["--inter-probe-bogus-flag"]),
-      bare: probe([], { timeoutMs: 5000 }),
-      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
       mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       skills: probe(["skills"]),
       skillsFields: probe(["skills", "--fields", "name"]),
@@ -280,6 +281,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
     }
 
+    const { bare, barePipe } = await bareCalls;
     return {
       binary: target.binary,
       packageRoot,

@@ -53,13 +53,23 @@ process.on("message", (request) => {
     process.stdout.write = capture("stdout");
     process.stderr.write = capture("stderr");
     const started = performance.now();
+    const before = process.getActiveResourcesInfo().sort().join();
     let code;
     try {
       code = await run(root, request.args);
+      // A process ends when nothing keeps it alive: wait for what the call left running (a timer, a socket) to end,
+      // so what it does then (a late throw, a late write) belongs to this probe. Still running after the bound: give
+      // the probe back, to run as a process.
+      const bound = performance.now() + request.settleMs;
+      while (process.getActiveResourcesInfo().sort().join() !== before) {
+        if (performance.now() > bound) { current.unsettled = true; break; }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
     } finally {
       process.stdout.write = out;
       process.stderr.write = err;
     }
+    if (current.unsettled) { process.send({ id: current.id, crashed: true }, () => process.exit(0)); return; }
     const reply = { id: current.id, exitCode: typeof code === "number" ? code : (process.exitCode ?? 0), stdout: current.stdout, stderr: current.stderr, durationMs: Math.round(performance.now() - started) };
     current = undefined;
     process.exitCode = undefined;
@@ -75,6 +85,9 @@ export interface HostRequest {
   timeoutMs: number;
   maxBuffer: number;
 }
+
+/** How long the host waits, after a call returns, for what the call left running to end. */
+const SETTLE_MS = 2_000;
 
 type Reply = { id: number; exitCode: number; stdout: string; stderr: string; durationMs: number } | { id: number; crashed: true };
 
@@ -142,7 +155,7 @@ export class ProbeHost {
         resolve(undefined);
       }, request.timeoutMs);
       this.pending.set(id, { resolve, timer });
-      this.child.send({ id, args: request.args, env: request.env }, (error) => {
+      this.child.send({ id, args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) }, (error) => {
         if (error) this.stop();
       });
     });

@@ -27,6 +27,8 @@ function installed(runtime: string, shim = CLI_SHIM): { bin: string; packageRoot
 const RUNTIME = `"use strict";
 exports.run = async (dir, argv) => {
   if (argv[0] === "hang") return new Promise(() => {});
+  if (argv[0] === "sleep") return new Promise((resolve) => setTimeout(() => resolve(0), 60000));
+  if (argv[0] === "stdin") { let text = ""; for await (const chunk of process.stdin) text += chunk; process.stdout.write(text.toUpperCase() + "\\n"); return 3; }
   if (argv[0] === "late-throw") setTimeout(() => { throw new Error("thrown after the call"); }, 0);
   if (argv[0] === "fail") { process.stderr.write(JSON.stringify({ error: true, code: "USAGE_ERROR", message: "no" }) + "\\n"); return 2; }
   process.stdout.write(JSON.stringify({ argv, secret: process.env.DEMO_SECRET ?? null, home: process.env.HOME ?? null, dir: require("node:path").basename(dir) }) + "\\n");
@@ -74,6 +76,22 @@ describe("the probe host: one process answering many probes", () => {
     expect(await ProbeHost.start(changed.bin, changed.packageRoot, env)).toBeUndefined();
     const broken = installed("throw new Error('no runtime here');");
     expect(await ProbeHost.start(broken.bin, broken.packageRoot, env)).toBeUndefined();
+  });
+
+  it("starts the probes that need a process of their own as the inspection would: stdin, exit code, timeout", async () => {
+    const { bin, packageRoot } = installed(RUNTIME);
+    host = await ProbeHost.start(bin, packageRoot, env);
+    const limits = { timeoutMs: 20_000, maxBuffer: 1024 * 1024 };
+    const piped = await host!.spawn("demo stdin", bin, { args: ["stdin"], env, input: "body\n", ...limits });
+    const real = await runProbe({ bin, binary: "demo", env }, ["stdin"], { input: "body\n" });
+    expect(piped).toMatchObject({ exitCode: 3, stdout: "BODY\n", stderr: real.stderr, timedOut: false });
+    expect(piped?.stdout).toBe(real.stdout);
+    const slow = await host!.spawn("demo sleep", bin, { args: ["sleep"], env, ...limits, timeoutMs: 500 });
+    expect(slow).toMatchObject({ timedOut: true, exitCode: null });
+    expect((await runProbe({ bin, binary: "demo", env }, ["sleep"], { timeoutMs: 500 })).timedOut).toBe(true);
+    // A file that cannot be started is given back, and the host still answers.
+    expect(await host!.spawn("missing", join(packageRoot, "no-such-file"), { args: [], env, ...limits })).toBeUndefined();
+    expect((await host!.run("demo items list", request(["items", "list"])))?.exitCode).toBe(0);
   });
 
   it("takes no probe that reads or holds stdin, nor the bare executable", () => {

@@ -36,7 +36,50 @@ process.on("uncaughtException", (error) => {
   process.send({ id: current ? current.id : -1, crashed: true }, () => process.exit(70));
 });
 process.on("unhandledRejection", (error) => { throw error; });
-process.on("disconnect", () => process.exit(0));
+const { spawn } = require("node:child_process");
+const children = new Set();
+process.on("disconnect", () => {
+  for (const child of children) child.kill("SIGKILL");
+  process.exit(0);
+});
+// A probe that needs a process of its own is started here, from a small process, not from inter's large one.
+function spawnProbe({ id, spawn: s }) {
+  const started = performance.now();
+  let replied = false;
+  const reply = (message) => {
+    if (replied) return;
+    replied = true;
+    process.send({ id, ...message });
+  };
+  let child;
+  try {
+    child = spawn(s.file, s.args, { env: s.env, stdio: [s.input !== undefined || s.pipeOpen ? "pipe" : "ignore", "pipe", "pipe"] });
+  } catch {
+    return reply({ fallback: true });
+  }
+  children.add(child);
+  const out = [], err = [];
+  let size = 0, over = false, timedOut = false;
+  const collect = (list) => (chunk) => {
+    size += chunk.length;
+    if (size > s.maxBuffer) { over = true; child.kill("SIGKILL"); return; }
+    list.push(chunk);
+  };
+  child.stdout.on("data", collect(out));
+  child.stderr.on("data", collect(err));
+  if (child.stdin) {
+    child.stdin.on("error", () => {});
+    if (s.input !== undefined) child.stdin.end(s.input);
+  }
+  const timer = setTimeout(() => { timedOut = true; child.kill("SIGKILL"); }, s.timeoutMs);
+  child.on("error", () => { clearTimeout(timer); children.delete(child); reply({ fallback: true }); });
+  child.on("close", (code, signal) => {
+    clearTimeout(timer);
+    children.delete(child);
+    if (over) return reply({ fallback: true });
+    reply({ exitCode: signal ? null : code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), durationMs: Math.round(performance.now() - started), timedOut });
+  });
+}
 const capture = (key) => function (chunk, encoding, callback) {
   current[key] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString(typeof encoding === "string" ? encoding : "utf8");
   const done = typeof encoding === "function" ? encoding : callback;
@@ -45,6 +88,7 @@ const capture = (key) => function (chunk, encoding, callback) {
 };
 let queue = Promise.resolve();
 process.on("message", (request) => {
+  if (request.spawn) return spawnProbe(request);
   queue = queue.then(async () => {
     current = { id: request.id, stdout: "", stderr: "" };
     for (const name of Object.keys(process.env)) delete process.env[name];
@@ -89,7 +133,16 @@ export interface HostRequest {
 /** How long the host waits, after a call returns, for what the call left running to end. */
 const SETTLE_MS = 2_000;
 
-type Reply = { id: number; exitCode: number; stdout: string; stderr: string; durationMs: number } | { id: number; crashed: true };
+export interface SpawnRequest {
+  args: string[];
+  env: Record<string, string>;
+  input?: string;
+  pipeOpen?: boolean;
+  timeoutMs: number;
+  maxBuffer: number;
+}
+
+type Reply = { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean } | { id: number; crashed: true } | { id: number; fallback: true };
 
 /**
  * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. (The
@@ -113,7 +166,7 @@ export class ProbeHost {
       if (!waiting) return;
       this.pending.delete(reply.id);
       clearTimeout(waiting.timer);
-      waiting.resolve("crashed" in reply ? undefined : reply);
+      waiting.resolve("crashed" in reply || "fallback" in reply ? undefined : reply);
     });
     child.on("exit", () => this.stop());
   }
@@ -145,26 +198,36 @@ export class ProbeHost {
 
   /** The probe answered by the host, or undefined when it must run as a process. */
   async run(command: string, request: HostRequest): Promise<Probe | undefined> {
-    if (!this.alive) return undefined;
+    // A call that does not return in time is not judged here: the host ends and the probe runs as a process.
+    const reply = await this.ask({ args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) }, request.timeoutMs, true);
+    if (!reply || reply.stdout.length > request.maxBuffer || reply.stderr.length > request.maxBuffer) return undefined;
+    this.answered++;
+    return probeOf(command, reply);
+  }
+
+  /**
+   * A probe that needs a process of its own, started by the host (a fork of a small process, not of inter's large one)
+   * with the same stdin, timeout and environment; undefined when it must be started here instead.
+   */
+  async spawn(command: string, file: string, request: SpawnRequest): Promise<Probe | undefined> {
+    const reply = await this.ask({ spawn: { file, ...request } }, request.timeoutMs + 10_000, false);
+    return reply ? probeOf(command, reply) : undefined;
+  }
+
+  private ask(message: object, timeoutMs: number, stopOnTimeout: boolean): Promise<Extract<Reply, { stdout: string }> | undefined> {
+    if (!this.alive) return Promise.resolve(undefined);
     const id = this.next++;
-    const reply = await new Promise<Reply | undefined>((resolve) => {
-      // A call that does not return in time is not judged here: the host ends and the probe runs as a process.
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        this.stop();
+        if (stopOnTimeout) this.stop();
         resolve(undefined);
-      }, request.timeoutMs);
-      this.pending.set(id, { resolve, timer });
-      this.child.send({ id, args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) }, (error) => {
+      }, timeoutMs);
+      this.pending.set(id, { resolve: (reply) => resolve(reply && "stdout" in reply ? reply : undefined), timer });
+      this.child.send({ id, ...message }, (error) => {
         if (error) this.stop();
       });
     });
-    if (!reply || "crashed" in reply || reply.stdout.length > request.maxBuffer || reply.stderr.length > request.maxBuffer) return undefined;
-    this.answered++;
-    // As a process's output is read (stages/inspect/probes.ts: runProbe): without its final newline.
-    const stdout = stripFinalNewline(reply.stdout);
-    const stderr = stripFinalNewline(reply.stderr);
-    return { command, exitCode: reply.exitCode, stdout, stderr, durationMs: reply.durationMs, timedOut: false, json: parse(stdout), error: parse(stderr) };
   }
 
   stop(): void {
@@ -177,6 +240,13 @@ export class ProbeHost {
       this.pending.delete(id);
     }
   }
+}
+
+/** A reply as the probe runProbe would give (stages/inspect/probes.ts): output without its final newline. */
+function probeOf(command: string, reply: Extract<Reply, { stdout: string }>): Probe {
+  const stdout = stripFinalNewline(reply.stdout);
+  const stderr = stripFinalNewline(reply.stderr);
+  return { command, exitCode: reply.exitCode, stdout, stderr, durationMs: reply.durationMs, timedOut: reply.timedOut === true, json: parse(stdout), error: parse(stderr) };
 }
 
 const stripFinalNewline = (text: string) => text.replace(/\r?\n$/, "");

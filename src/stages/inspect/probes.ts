@@ -147,12 +147,15 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       counted.reused++;
       return reused;
     }
-    const host = hostable(args, options) ? await hosting : undefined;
+    const host = await hosting;
     const env = Object.fromEntries(Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined));
-    const hosted = host && (await host.run(commandLine(target.binary, args), { args, env, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER }));
+    const limits = { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER };
+    const command = commandLine(target.binary, args);
+    const hosted = host && hostable(args, options) ? await host.run(command, { args, env, ...limits }) : undefined;
     if (hosted) counted.hosted++;
     else counted.processes++;
-    const fresh = hosted || (await runProbe(base, args, options));
+    // A probe that needs its own process is still started by the host when there is one (no fork of this process).
+    const fresh = hosted ?? (host && (await host.spawn(command, target.bin, { args, env, input: options.input, pipeOpen: options.pipeOpen, ...limits }))) ?? (await runProbe(base, args, options));
     reuse?.remember(key, fresh);
     return fresh;
   };

@@ -134,11 +134,11 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  * Probes the installed CLI from outside, the way an independent checker would.
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
-export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse, host?: Promise<ProbeHost | undefined>): Promise<Facts> {
+export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse, sharedHost?: Promise<ProbeHost | undefined>): Promise<Facts> {
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts).
-  const hosting = host ?? ProbeHost.start(target.bin, packageRoot, base.env);
+  const hosting = sharedHost ?? ProbeHost.start(target.bin, packageRoot, base.env);
   const counted = { processes: 0, hosted: 0, reused: 0 };
   const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
     const key = reuse?.keyOf(args, options);
@@ -302,7 +302,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       probing: counted,
     };
   } finally {
-    if (!host) (await hosting)?.stop();
+    if (!sharedHost) (await hosting)?.stop();
     rmSync(state, { recursive: true, force: true });
     rmSync(freshHome, { recursive: true, force: true });
   }

@@ -115,6 +115,6 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     credentials,
     naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
   };
-  // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
-  return redactDeep(receipt, redactor(input.secrets));
+  // Whatever a misbehaving CLI printed, no credential value leaves in the receipt (with none set, there is none to find).
+  return input.secrets.some(Boolean) ? redactDeep(receipt, redactor(input.secrets)) : receipt;
 }

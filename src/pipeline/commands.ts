@@ -1,7 +1,7 @@
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import type { OperationModel } from "../stages/openapi/model.js";
-import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
+import { BUILD_DIR, readDepJson, writeBuildJson } from "./io.js";
 import { OPERATIONS_FILE } from "./openapi.js";
 
 export const COMMANDS_FILE = `${BUILD_DIR}/commands.json`;
@@ -23,7 +23,7 @@ export function commandsTask(config: InterConfig): TaskSpec {
       const { designCommands } = await import("../stages/design/commands.js");
       const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
       const { plan, warnings } = designCommands(model, ctx.slice as CommandsSlice, model.source.files);
-      writeJson(ctx.root, COMMANDS_FILE, plan);
+      writeBuildJson(ctx.root, COMMANDS_FILE, plan);
       return { data: { commands: plan.commands.length }, warnings };
     },
   };

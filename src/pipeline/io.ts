@@ -11,6 +11,14 @@ export function writeJson(root: string, path: string, value: unknown): void {
   writeFileAtomic(join(root, path), `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * An intermediate result under BUILD_DIR: compact, as deterministic as writeJson and a third the time for the
+ * few-MB models of a large description (they are read by the next task, not by people).
+ */
+export function writeBuildJson(root: string, path: string, value: unknown): void {
+  writeFileAtomic(join(root, path), `${JSON.stringify(value)}\n`);
+}
+
 /** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */
 const parsed = new Map<string, unknown>();
 const PARSED_KEPT = 8;

@@ -4,7 +4,7 @@ import type { InterConfig } from "../config/types.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import type { DiscoverData } from "./discover.js";
-import { BUILD_DIR, writeJson } from "./io.js";
+import { BUILD_DIR, writeBuildJson } from "./io.js";
 
 export const OPERATIONS_FILE = `${BUILD_DIR}/operations.json`;
 
@@ -49,7 +49,7 @@ export function openapiTask(_config: InterConfig): TaskSpec {
       // Paths in the model are project-relative: absolute ones would make the cache machine-specific.
       const rel = (abs: string) => toProjectPath(ctx.root, abs);
       const portable: OperationModel = { ...model, source: { ...model.source, file: rel(model.source.file), files: model.source.files.map(rel) } };
-      writeJson(ctx.root, OPERATIONS_FILE, portable);
+      writeBuildJson(ctx.root, OPERATIONS_FILE, portable);
       return {
         data: { specVersion: model.source.specVersion, title: model.source.title, operations: model.operations.length, skipped: model.skipped.length },
         warnings: results.flatMap((r) => r.warnings.map((w) => w.replaceAll(`${ctx.root}/`, ""))),

@@ -6,7 +6,7 @@ import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
 import type { DiscoverData } from "./discover.js";
-import { BUILD_DIR, readDepJson, writeJson } from "./io.js";
+import { BUILD_DIR, readDepJson, writeBuildJson } from "./io.js";
 import { count } from "../core/words.js";
 
 export const SKILLS_FILE = `${BUILD_DIR}/skills.json`;
@@ -80,7 +80,7 @@ export function skillsTask(config: InterConfig): TaskSpec {
         throw new InterError("INPUT_TOO_LARGE", `${names}: the brief names ${count(brief.tasks.length, "task")}; inter plans at most ${count(MAX_SKILLS, "Skill")}`, "Group related jobs into one task (a Skill can use several commands), or split the product into several CLIs.", { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS });
       }
       const { plan, warnings: more } = planSkills(brief, commands, (ctx.slice as { product: string }).product);
-      writeJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);
+      writeBuildJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);
       return { data: { skills: plan.skills.length }, warnings: files.length ? more : warnings };
     },
   };

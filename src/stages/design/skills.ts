@@ -43,8 +43,21 @@ function termsOf(text: string): string[] {
   return [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
 }
 
-/** Words of a text, stemmed; numbers count ("area 7" and "area7" both give area, 7). */
+/** Tokens by text: every task is scored against every command, whose names give the same words each time. */
+const tokenCache = new Map<string, string[]>();
+const TOKENS_KEPT = 100_000;
+
+/** Words of a text, stemmed; numbers count ("area 7" and "area7" both give area, 7). A new array each call. */
 function tokens(text: string): string[] {
+  let known = tokenCache.get(text);
+  if (!known) {
+    if (tokenCache.size >= TOKENS_KEPT) tokenCache.clear();
+    tokenCache.set(text, (known = tokensOf(text)));
+  }
+  return [...known];
+}
+
+function tokensOf(text: string): string[] {
   return kebab(text.replace(/([A-Za-z])(\d)/g, "$1 $2").replace(/(\d)([A-Za-z])/g, "$1 $2"))
     .split("-")
     .filter((t) => (t.length > 1 || /^\d$/.test(t)) && !STOP.has(t))

@@ -2,6 +2,9 @@ import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
 
+/** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
+export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
+
 /** One file of the generated package: path relative to the package root, content, and whether it is executable. */
 export interface PackageFile {
   path: string;
@@ -170,7 +173,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     {
       path: `${binary}.cjs`,
       executable: true,
-      content: `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`,
+      content: CLI_SHIM,
     },
     { path: "lib/runtime.cjs", content: runtime },
     ...(mcp

@@ -1,9 +1,12 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
-import { certifyMcp } from "./mcp.js";
+import { certifyMcp, openMcp } from "./mcp.js";
+import { ProbeHost } from "./probe-host.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
-import { collectFacts, runProbe } from "./probes.js";
+import { collectFacts, runProbe, type Facts } from "./probes.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
@@ -24,7 +27,17 @@ export interface InspectOptions {
   reuse?: { previous?: SavedProbes; service?: string; keep(saved: SavedProbes): void };
 }
 
+/** npm's version from its own package.json beside the `npm` on PATH (no process), else from `npm --version`. */
 async function npmVersion(): Promise<string> {
+  for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(join(dir, "npm"))), "..", "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "npm" && typeof pkg.version === "string") return pkg.version;
+      break;
+    } catch {
+      // not in this folder
+    }
+  }
   const { execa } = await import("execa");
   const result = await execa("npm", ["--version"], { reject: false });
   return String(result.stdout).trim() || "unknown";
@@ -34,6 +47,8 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
   // learnt from the CLI's own help.
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
+  // The probe host loads while the first help runs (each probe brings its own environment).
+  const hosting = ProbeHost.start(bin, packageRoot, baseEnv);
   const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
   const credentialEnvs = credentialVariablesOf(help.json);
   const set = credentialEnvs.filter((name) => process.env[name]);
@@ -43,11 +58,22 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
   const env = { ...baseEnv, ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}) };
   const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
-  const [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse), npmVersion()]);
-  const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
-  // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service).
+  // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
+  // starts and lists its tools while the probes run.
   const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
-  const mcp = await certifyMcp(facts, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
+  const opened = openMcp(packageRoot, binary, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
+  let facts: Facts;
+  let npm: string;
+  try {
+    [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse, hosting), npmVersion()]);
+  } catch (error) {
+    await opened.then((session) => (session.served ? session.client.close() : undefined));
+    throw error;
+  } finally {
+    (await hosting)?.stop();
+  }
+  const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
+  const mcp = await certifyMcp(facts, opened);
   const secrets = set.map((name) => process.env[name]!);
   const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
   if (reuse) {

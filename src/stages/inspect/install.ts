@@ -1,7 +1,7 @@
 import { underWatchdog } from "../../core/watchdog.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
-import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, isAbsolute, join, normalize, relative } from "node:path";
 import { InterError } from "../../core/errors.js";
 
 export interface Installed {
@@ -13,11 +13,68 @@ export interface Installed {
   cleanup(): void;
 }
 
-/** Installs a checked tarball with npm into `into` (default: a fresh temporary prefix), lifecycle scripts disabled. */
+/** An npm package name (lowercase, URL-safe, optionally scoped). */
+const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+type Manifest = { name?: unknown; bin?: unknown; dependencies?: object; optionalDependencies?: object; peerDependencies?: object; bundleDependencies?: unknown; bundledDependencies?: unknown; scripts?: Record<string, unknown> };
+const some = (value: unknown) => !!value && (Array.isArray(value) ? value.length > 0 : typeof value === "object" ? Object.keys(value).length > 0 : value === true);
+
+/**
+ * A package that depends on nothing is laid out as `npm install --ignore-scripts` lays it out — its package/ folder as
+ * node_modules/<name>, each bin linked from node_modules/.bin and made executable — without starting npm (about a
+ * second of CPU, issue #46). Undefined, with nothing left behind, when npm must do it: the package has dependencies, an
+ * install script npm would skip but report, an unusual name or a bin outside the package. The tarball was checked
+ * entry by entry before (stages/inspect/tarball.ts): only plain files and folders under package/.
+ */
+async function unpackPlain(tgz: string, prefix: string): Promise<(Omit<Installed, "cleanup"> & { name: string }) | undefined> {
+  const tar = await import("tar");
+  const modules = join(prefix, "node_modules");
+  const staging = join(modules, ".inter-unpack");
+  mkdirSync(staging, { recursive: true });
+  let manifest: Manifest;
+  try {
+    await tar.x({ file: tgz, cwd: staging, strip: 1, strict: true, preserveOwner: false });
+    manifest = JSON.parse(readFileSync(join(staging, "package.json"), "utf8")) as Manifest;
+  } catch {
+    rmSync(staging, { recursive: true, force: true });
+    return undefined;
+  }
+  const name = typeof manifest.name === "string" && PACKAGE_NAME.test(manifest.name) && manifest.name.length <= 214 ? manifest.name : undefined;
+  const bins = typeof manifest.bin === "string" && name ? { [name.replace(/^@[^/]+\//, "")]: manifest.bin } : manifest.bin && typeof manifest.bin === "object" ? (manifest.bin as Record<string, unknown>) : {};
+  const inside = (file: unknown) => typeof file === "string" && !isAbsolute(file) && !normalize(file).split(/[\\/]/).includes("..") && existsSync(join(staging, file));
+  const plain = name && ![manifest.dependencies, manifest.optionalDependencies, manifest.peerDependencies, manifest.bundleDependencies, manifest.bundledDependencies].some(some) && !Object.keys(manifest.scripts ?? {}).some((s) => /^(pre|post)?install$|^prepare$/.test(s)) && Object.entries(bins).every(([bin, file]) => /^[A-Za-z0-9._-]+$/.test(bin) && inside(file));
+  if (!plain) {
+    rmSync(staging, { recursive: true, force: true });
+    return undefined;
+  }
+  const packageRoot = join(modules, name);
+  mkdirSync(dirname(packageRoot), { recursive: true });
+  renameSync(staging, packageRoot);
+  mkdirSync(join(modules, ".bin"), { recursive: true });
+  for (const [bin, file] of Object.entries(bins)) {
+    chmodSync(join(packageRoot, file as string), 0o755);
+    symlinkSync(relative(join(modules, ".bin"), join(packageRoot, file as string)), join(modules, ".bin", bin));
+  }
+  const binary = Object.keys(bins)[0];
+  return { name, packageRoot, bin: binary ? join(modules, ".bin", binary) : "", binary: binary ?? "" };
+}
+
+/**
+ * Installs a checked tarball into `into` (default: a fresh temporary prefix), lifecycle scripts disabled: laid out
+ * directly when it depends on nothing (unpackPlain), else with npm.
+ */
 export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
-  const { execa } = await import("execa");
   const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
+  const unpacked = await unpackPlain(tgz, prefix);
+  if (unpacked) {
+    if (!unpacked.binary) {
+      cleanup();
+      throw new InterError("INSPECT_FAILED", `${unpacked.name} declares no executable (package.json "bin").`, "A CLI package needs a bin entry.", { tgz });
+    }
+    return { packageRoot: unpacked.packageRoot, bin: unpacked.bin, binary: unpacked.binary, cleanup };
+  }
+  const { execa } = await import("execa");
   // Under the watchdog: an install outliving a killed inter would refill the folder the next run sweeps.
   const [sh, ...watched] = underWatchdog("inter-npm-install", ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz]);
   const result = await execa(sh!, watched, { reject: false, env: { npm_config_update_notifier: "false" } });

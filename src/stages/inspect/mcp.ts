@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileSchema } from "../../core/json-schema.js";
+import { compileSchema, schemaChecker } from "../../core/json-schema.js";
+import { McpStdioClient } from "./mcp-client.js";
 import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
 
@@ -49,52 +50,99 @@ export interface McpReport {
 
 const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
-function executableOf(facts: Facts, bin: string): string | undefined {
-  if (!facts.packageRoot) return undefined;
-  const pkg = JSON.parse(readFileSync(join(facts.packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
-  const name = `${facts.binary}-mcp`;
+function executableOf(packageRoot: string | undefined, binary: string, bin: string): string | undefined {
+  if (!packageRoot) return undefined;
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
+  const name = `${binary}-mcp`;
   if (typeof pkg.bin !== "object" || !pkg.bin[name]) return undefined;
   // The installed link beside the CLI's own, as a client's config names it; else the file in the package.
   const linked = join(bin, "..", name);
-  return existsSync(linked) ? linked : join(facts.packageRoot, pkg.bin[name]!);
+  return existsSync(linked) ? linked : join(packageRoot, pkg.bin[name]!);
 }
 
-/** Starts the candidate's MCP server like a client and certifies it; never throws (a failure is the report). */
-export async function certifyMcp(facts: Facts, bin: string, env: Record<string, string>): Promise<McpReport> {
-  const executable = executableOf(facts, bin);
-  if (!executable) return { served: false, reason: `the package has no ${facts.binary}-mcp executable` };
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/stdio.js")]);
-  const client = new Client({ name: "inter-inspect", version: "1.0.0" });
-  const transport = new StdioClientTransport({ command: executable, args: [], env, stderr: "ignore" });
-  const options = { timeout: TIMEOUT_MS };
+type Tool = { name: string; title?: string; inputSchema: object; outputSchema?: object; annotations?: object };
+
+/** The server started and listed, before any call: what needs no probe's findings. */
+export type McpSession = { served: false; reason: string } | { served: true; client: McpStdioClient; tools: Tool[]; prompts: number; resources: number; invalidSchemas: string[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
+
+/** A list result's items, or an error in the words a client gives when the server's answer has the wrong shape. */
+function listOf(result: unknown, key: string): unknown[] {
+  if (!isObject(result) || !Array.isArray(result[key])) throw new Error(`Server sent an invalid ${key}/list result`);
+  return result[key] as unknown[];
+}
+
+/**
+ * Starts the candidate's MCP server like a client — initialize, list tools, prompts and resources — and checks the
+ * tools' schemas. Needs nothing the probes find, so it runs while they do (issue #46); never throws.
+ */
+export async function openMcp(packageRoot: string | undefined, binary: string, bin: string, env: Record<string, string>): Promise<McpSession> {
+  const executable = executableOf(packageRoot, binary, bin);
+  if (!executable) return { served: false, reason: `the package has no ${binary}-mcp executable` };
+  let client: McpStdioClient | undefined;
   try {
-    await client.connect(transport, options);
-    const tools: Array<{ name: string; title?: string; inputSchema: object; annotations?: object }> = [];
+    client = await McpStdioClient.connect(executable, env, TIMEOUT_MS);
+    const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : {}, options);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      const page = (await client.request("tools/list", cursor ? { cursor } : {}, TIMEOUT_MS)) as { nextCursor?: unknown };
+      for (const tool of listOf(page, "tools")) {
+        if (!isObject(tool) || typeof tool.name !== "string" || !isObject(tool.inputSchema) || tool.inputSchema.type !== "object") throw new Error("Server sent an invalid tools/list result: a tool without a name or an object input schema");
+        tools.push(tool as unknown as Tool);
+      }
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && tools.length < 100_000);
-    const prompts = (await client.listPrompts({}, options)).prompts.length;
-    const resources = (await client.listResources({}, options)).resources.length;
-    const names = tools.map((t) => t.name);
-    const seen = new Set<string>();
-    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+    const prompts = listOf(await client.request("prompts/list", {}, TIMEOUT_MS), "prompts").length;
+    const resources = listOf(await client.request("resources/list", {}, TIMEOUT_MS), "resources").length;
     const invalidSchemas: string[] = [];
+    const check = await schemaChecker();
     for (const tool of tools) {
       try {
-        await compileSchema(tool.inputSchema);
+        check(tool.inputSchema);
       } catch {
         invalidSchemas.push(tool.name);
       }
     }
+    return { served: true, client, tools, prompts, resources, invalidSchemas };
+  } catch (error) {
+    client?.close();
+    return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
+  }
+}
+
+/**
+ * Calls a tool as a client does: an answer of the wrong shape, or structured content that breaks the tool's declared
+ * output schema, is an error (as the SDK's client makes it).
+ */
+async function callTool(client: McpStdioClient, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: unknown }> {
+  const result = (await client.request("tools/call", { name, arguments: args }, TIMEOUT_MS)) as { content?: unknown; isError?: unknown; structuredContent?: unknown };
+  if (!isObject(result) || (result.content !== undefined && !Array.isArray(result.content))) throw new Error("Server sent an invalid tools/call result");
+  if (tool?.outputSchema) {
+    if (!result.structuredContent && !result.isError) throw new Error(`Tool ${name} has an output schema but did not return structured content`);
+    if (result.structuredContent) {
+      const validate = await compileSchema(tool.outputSchema);
+      if (!validate(result.structuredContent)) throw new Error(`Structured content does not match the tool's output schema: ${JSON.stringify(validate.errors?.[0] ?? {}).slice(0, 200)}`);
+    }
+  }
+  return { isError: result.isError === true, structuredContent: result.structuredContent };
+}
+
+/** Certifies the MCP server opened by openMcp: one read call and one destructive call, then the report; never throws. */
+export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Promise<McpReport> {
+  const session = await opened;
+  if (!session.served) return { served: false, reason: session.reason };
+  const { client, tools, prompts, resources, invalidSchemas } = session;
+  try {
+    const names = tools.map((t) => t.name);
+    const seen = new Set<string>();
+    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     const dynamic = names.includes("call_command") && names.includes("search_commands");
     const mcpSchema = facts.probes.mcp?.json?.tools;
     const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
       const tool = dynamic ? "call_command" : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
       if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
-      const result = await client.callTool({ name: tool, arguments: dynamic ? { command: command.name, arguments: args } : args }, undefined, options);
+      const result = await callTool(client, tools.find((t) => t.name === tool), tool, dynamic ? { command: command.name, arguments: args } : args);
       const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
       return { tool, command: command.name, ok: !result.isError && structured?.ok === true, ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}) };
     };
@@ -122,6 +170,6 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
   } finally {
-    await client.close().catch(() => {});
+    client.close();
   }
 }

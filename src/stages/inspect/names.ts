@@ -34,8 +34,16 @@ function words(text: string): Set<string> {
   return out;
 }
 
+/** The six-letter beginnings of a text's longer words, made once per text (a large CLI's texts run to megabytes). */
+const stems = new WeakMap<Set<string>, Set<string>>();
+const stemsOf = (said: Set<string>) => {
+  let out = stems.get(said);
+  if (!out) stems.set(said, (out = new Set([...said].filter((s) => s.length >= 6).map((s) => s.slice(0, 6)))));
+  return out;
+};
+
 /** Whether a text says a word: whole, or a word of the same stem ("availability" ~ "available", "followers" ~ "follows"). */
-const says = (said: Set<string>, word: string) => said.has(word) || said.has(plain(word)) || (word.length >= 6 && [...said].some((s) => s.length >= 6 && s.slice(0, 6) === word.slice(0, 6)));
+const says = (said: Set<string>, word: string) => said.has(word) || said.has(plain(word)) || (word.length >= 6 && stemsOf(said).has(word.slice(0, 6)));
 
 function plain(word: string): string {
   let w = word;
@@ -74,12 +82,13 @@ export function misleadingNames(commands: HelpCommand[], operations: Map<string,
     const action = c.name.split(" ").pop()!.split("-");
     const verb = action[0] === "bulk" || action[0] === "batch" ? (action[1] ?? "") : action[0]!;
     if ((method === "DELETE" && READS.has(verb)) || (method === "GET" && WRITES.has(verb))) findings.push({ command: c.name, problem: "contradicts its method", detail: `${method} named "${verb}"` });
-    const text = [c.description ?? "", operations.get(c.name) ?? "", c.name.split(" ").slice(0, -1).join(" "), ...(c.parameters ?? []).flatMap((p) => [String(p.name ?? ""), String((p as { description?: unknown }).description ?? "")])].join(" ");
-    const said = words(text);
+    // The command's words are gathered only when a word of its action needs them (most actions are standard words).
+    let said: Set<string> | undefined;
+    const saidOf = () => (said ??= words([c.description ?? "", operations.get(c.name) ?? "", c.name.split(" ").slice(0, -1).join(" "), ...(c.parameters ?? []).flatMap((p) => [String(p.name ?? ""), String((p as { description?: unknown }).description ?? "")])].join(" ")));
     const last = action[action.length - 1]!;
-    if (/^\d+$/.test(last) && action.length > 1 && !said.has(last)) findings.push({ command: c.name, problem: "numeric suffix", detail: `"-${last}" tells it apart from ${action.slice(0, -1).join("-")}` });
+    if (/^\d+$/.test(last) && action.length > 1 && !saidOf().has(last)) findings.push({ command: c.name, problem: "numeric suffix", detail: `"-${last}" tells it apart from ${action.slice(0, -1).join("-")}` });
     // Only the action's words: resource words come from tags and paths help does not show.
-    const unsaid = action.filter((w) => !/^\d+$/.test(w) && !STANDARD.has(w) && !says(said, w));
+    const unsaid = c.description ? action.filter((w) => !/^\d+$/.test(w) && !STANDARD.has(w) && !says(saidOf(), w)) : [];
     if (c.description && unsaid.length) findings.push({ command: c.name, problem: "word from no operation text", detail: `${unsaid.map((w) => `"${w}"`).join(", ")} in no text of the command` });
   }
   return findings;

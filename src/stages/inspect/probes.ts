@@ -3,6 +3,7 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ProbeReuse } from "./probe-reuse.js";
+import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
@@ -36,6 +37,8 @@ export interface Facts {
   stateFiles: string[];
   /** Which command each probe ran on and why, or why none fitted (stages/inspect/subjects.ts). */
   subjects: Subjects;
+  /** How the probes ran: each as its own process, answered by the probe host, or reused from the last inspection. */
+  probing: { processes: number; hosted: number; reused: number };
   /** The body fields the body probe piped to --json-input (I3, C5). */
   bodyFields?: string[];
 }
@@ -54,7 +57,12 @@ async function named<T extends Record<string, Promise<Probe | undefined> | Probe
   return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
 }
 
+const PROBE_TIMEOUT_MS = 10_000;
+const PROBE_MAX_BUFFER = 4 * 1024 * 1024;
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+/** How a probe's command is shown in evidence: the binary and its arguments, quoted for a shell. */
+const commandLine = (binary: string, args: string[]) => [binary, ...args].map(quote).join(" ");
 
 export interface ProbeEnv {
   bin: string;
@@ -70,14 +78,14 @@ export async function runProbe(target: ProbeEnv, args: string[], options: { inpu
     extendEnv: false,
     ...(options.input !== undefined ? { input: options.input } : { stdin: options.pipeOpen ? "pipe" : "ignore" }),
     reject: false,
-    timeout: options.timeoutMs ?? 10_000,
+    timeout: options.timeoutMs ?? PROBE_TIMEOUT_MS,
     killSignal: "SIGKILL",
-    maxBuffer: options.maxBuffer ?? 4 * 1024 * 1024,
+    maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER,
   });
   const stdout = String(result.stdout ?? "");
   const stderr = String(result.stderr ?? "");
   return {
-    command: [target.binary, ...args].map(quote).join(" "),
+    command: commandLine(target.binary, args),
     exitCode: result.exitCode ?? null,
     stdout,
     stderr,
@@ -126,28 +134,43 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  * Probes the installed CLI from outside, the way an independent checker would.
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
-export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse): Promise<Facts> {
+export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse, sharedHost?: Promise<ProbeHost | undefined>): Promise<Facts> {
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
+  // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts).
+  const hosting = sharedHost ?? ProbeHost.start(target.bin, packageRoot, base.env);
+  const counted = { processes: 0, hosted: 0, reused: 0 };
   const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
     const key = reuse?.keyOf(args, options);
     const reused = reuse?.lookup(key);
-    if (reused) return reused;
-    const fresh = await runProbe(base, args, options);
+    if (reused) {
+      counted.reused++;
+      return reused;
+    }
+    const host = await hosting;
+    const env = Object.fromEntries(Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined));
+    const limits = { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER };
+    const command = commandLine(target.binary, args);
+    const hosted = host && hostable(args, options) ? await host.run(command, { args, env, ...limits }) : undefined;
+    if (hosted) counted.hosted++;
+    else counted.processes++;
+    // A probe that needs its own process is still started by the host when there is one (no fork of this process).
+    const fresh = hosted ?? (host && (await host.spawn(command, target.bin, { args, env, input: options.input, pipeOpen: options.pipeOpen, ...limits }))) ?? (await runProbe(base, args, options));
     reuse?.remember(key, fresh);
     return fresh;
   };
   const freshHome = ownedTempDir("inspect-home");
   try {
-    const { help, helpFreshHome, issueEmpty, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
+    // The bare calls run as processes of their own (they are about stdin and hanging): started now, awaited last, so
+    // no later probe waits for them.
+    const bareCalls = named({ bare: probe([], { timeoutMs: 5000 }), barePipe: probe([], { input: "\n", timeoutMs: 5000 }) });
+    const { help, helpFreshHome, issueEmpty, brief, version, bogus, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
       help: probe(["--help"]),
       helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
       brief: probe(["--brief"]),
       version: probe(["--version"]),
       bogus: probe(["--inter-probe-bogus-flag"]),
-      bare: probe([], { timeoutMs: 5000 }),
-      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
       mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       skills: probe(["skills"]),
       skillsFields: probe(["skills", "--fields", "name"]),
@@ -261,6 +284,7 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
     }
 
+    const { bare, barePipe } = await bareCalls;
     return {
       binary: target.binary,
       packageRoot,
@@ -275,8 +299,10 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       commandHelp,
       ...readFiles(packageRoot),
       stateFiles: readdirSync(state, { recursive: true }).map(String),
+      probing: counted,
     };
   } finally {
+    if (!sharedHost) (await hosting)?.stop();
     rmSync(state, { recursive: true, force: true });
     rmSync(freshHome, { recursive: true, force: true });
   }

@@ -35,6 +35,8 @@ export interface Receipt {
   tools: { inter: string; node: string; npm: string };
   /** Probes not run again but reused from the inspection of an earlier candidate with the same runtime and commands. */
   reused?: { candidate: string; probes: string[] };
+  /** How the probes ran: as processes, answered by the probe host (stages/inspect/probe-host.ts), or reused. */
+  probing?: { processes: number; hosted: number; reused: number };
   /** The MCP server's certification (stages/inspect/mcp.ts). */
   mcp?: McpReport;
   /** The credential checks (stages/inspect/credentials.ts): a failing one keeps the candidate from any level. */
@@ -109,9 +111,10 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
+    ...(facts.probing ? { probing: facts.probing } : {}),
     credentials,
     naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
   };
-  // Whatever a misbehaving CLI printed, no credential value leaves in the receipt.
-  return redactDeep(receipt, redactor(input.secrets));
+  // Whatever a misbehaving CLI printed, no credential value leaves in the receipt (with none set, there is none to find).
+  return input.secrets.some(Boolean) ? redactDeep(receipt, redactor(input.secrets)) : receipt;
 }

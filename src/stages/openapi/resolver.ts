@@ -32,6 +32,23 @@ export class Resolver {
     for (const file of refs.paths()) this.files.add(file);
   }
 
+  /** What each absolute `$ref` target is (or why it cannot be resolved): found once, however many chains pass through. */
+  private readonly targets = new Map<string, { value: unknown } | { error: string }>();
+
+  private target(target: string, ref: string, where: string): unknown {
+    let found = this.targets.get(target);
+    if (!found) {
+      try {
+        found = { value: this.refs.get(target) };
+      } catch (error) {
+        found = { error: (error as Error).message.split("\n")[0]! };
+      }
+      this.targets.set(target, found);
+    }
+    if ("error" in found) throw new DocumentProblem(`$ref "${ref}" cannot be resolved: ${found.error}`, where);
+    return found.value;
+  }
+
   absolute(ref: string, base: string): string {
     if (ref.startsWith("#")) return `${base}${ref}`;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref)) return ref;
@@ -50,11 +67,7 @@ export class Resolver {
       chain.add(target);
       if (!target.startsWith("/")) throw new DocumentProblem(`$ref "${current.$ref}" is not a local file or pointer (remote references are not fetched)`, where);
       const ref = current.$ref;
-      try {
-        current = this.refs.get(target);
-      } catch (error) {
-        throw new DocumentProblem(`$ref "${ref}" cannot be resolved: ${(error as Error).message.split("\n")[0]}`, where);
-      }
+      current = this.target(target, ref, where);
       currentBase = target.split("#")[0]!;
       this.files.add(currentBase);
     }

@@ -1,0 +1,260 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { CLI_SHIM } from "../emit/package-files.js";
+import type { Probe } from "./probe.js";
+
+/**
+ * One process answering many probes (issue #46). A probe run as its own process costs a Node start (~70 ms of CPU)
+ * and, from inter's own large heap, a fork; an inspection runs about seventy. When the installed executable is inter's
+ * own shim — `run(<package folder>, argv)` from the package's lib/runtime.cjs and nothing else — a host process loads
+ * that runtime once and answers each probe by the very call the shim makes, one at a time, with the probe's argv,
+ * environment and working folder, capturing what it writes and the code it returns. Stdin is /dev/null there as for a
+ * probe run with stdin ignored.
+ *
+ * Only probes whose meaning does not depend on a process of their own come here (see `hostable`): never one that reads
+ * stdin, pipes to it, or runs the bare executable; the first root --help runs the installed executable itself. Any doubt ends in a
+ * process: a call that throws past the runtime, outlives its timeout or prints more than its buffer ends the host, and
+ * that probe and every later one run as processes, as they always did.
+ */
+
+const HOST = String.raw`
+"use strict";
+const [runtime, root] = process.argv.slice(1);
+let run;
+try {
+  ({ run } = require(runtime));
+} catch (error) {
+  process.send({ ready: false, reason: String(error && error.message) });
+  process.exit(0);
+}
+const out = process.stdout.write;
+const err = process.stderr.write;
+let current;
+process.on("uncaughtException", (error) => {
+  if (current) current.crashed = String(error && error.stack);
+  process.send({ id: current ? current.id : -1, crashed: true }, () => process.exit(70));
+});
+process.on("unhandledRejection", (error) => { throw error; });
+const { spawn } = require("node:child_process");
+const children = new Set();
+process.on("disconnect", () => {
+  for (const child of children) child.kill("SIGKILL");
+  process.exit(0);
+});
+// A probe that needs a process of its own is started here, from a small process, not from inter's large one.
+function spawnProbe({ id, spawn: s }) {
+  const started = performance.now();
+  let replied = false;
+  const reply = (message) => {
+    if (replied) return;
+    replied = true;
+    process.send({ id, ...message });
+  };
+  let child;
+  try {
+    child = spawn(s.file, s.args, { env: s.env, stdio: [s.input !== undefined || s.pipeOpen ? "pipe" : "ignore", "pipe", "pipe"] });
+  } catch {
+    return reply({ fallback: true });
+  }
+  children.add(child);
+  const out = [], err = [];
+  let size = 0, over = false, timedOut = false;
+  const collect = (list) => (chunk) => {
+    size += chunk.length;
+    if (size > s.maxBuffer) { over = true; child.kill("SIGKILL"); return; }
+    list.push(chunk);
+  };
+  child.stdout.on("data", collect(out));
+  child.stderr.on("data", collect(err));
+  if (child.stdin) {
+    child.stdin.on("error", () => {});
+    if (s.input !== undefined) child.stdin.end(s.input);
+  }
+  const timer = setTimeout(() => { timedOut = true; child.kill("SIGKILL"); }, s.timeoutMs);
+  child.on("error", () => { clearTimeout(timer); children.delete(child); reply({ fallback: true }); });
+  child.on("close", (code, signal) => {
+    clearTimeout(timer);
+    children.delete(child);
+    if (over) return reply({ fallback: true });
+    reply({ exitCode: signal ? null : code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), durationMs: Math.round(performance.now() - started), timedOut });
+  });
+}
+const capture = (key) => function (chunk, encoding, callback) {
+  current[key] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString(typeof encoding === "string" ? encoding : "utf8");
+  const done = typeof encoding === "function" ? encoding : callback;
+  if (done) process.nextTick(done);
+  return true;
+};
+let queue = Promise.resolve();
+process.on("message", (request) => {
+  if (request.spawn) return spawnProbe(request);
+  queue = queue.then(async () => {
+    current = { id: request.id, stdout: "", stderr: "" };
+    for (const name of Object.keys(process.env)) delete process.env[name];
+    Object.assign(process.env, request.env);
+    process.exitCode = undefined;
+    process.stdout.write = capture("stdout");
+    process.stderr.write = capture("stderr");
+    const started = performance.now();
+    const before = process.getActiveResourcesInfo().sort().join();
+    let code;
+    try {
+      code = await run(root, request.args);
+      // A process ends when nothing keeps it alive: wait for what the call left running (a timer, a socket) to end,
+      // so what it does then (a late throw, a late write) belongs to this probe. Still running after the bound: give
+      // the probe back, to run as a process.
+      const bound = performance.now() + request.settleMs;
+      while (process.getActiveResourcesInfo().sort().join() !== before) {
+        if (performance.now() > bound) { current.unsettled = true; break; }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    } finally {
+      process.stdout.write = out;
+      process.stderr.write = err;
+    }
+    if (current.unsettled) { process.send({ id: current.id, crashed: true }, () => process.exit(0)); return; }
+    const reply = { id: current.id, exitCode: typeof code === "number" ? code : (process.exitCode ?? 0), stdout: current.stdout, stderr: current.stderr, durationMs: Math.round(performance.now() - started) };
+    current = undefined;
+    process.exitCode = undefined;
+    process.send(reply);
+  });
+});
+process.send({ ready: true });
+`;
+
+export interface HostRequest {
+  args: string[];
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxBuffer: number;
+}
+
+/** How long the host waits, after a call returns, for what the call left running to end. */
+const SETTLE_MS = 2_000;
+
+export interface SpawnRequest {
+  args: string[];
+  env: Record<string, string>;
+  input?: string;
+  pipeOpen?: boolean;
+  timeoutMs: number;
+  maxBuffer: number;
+}
+
+type Reply = { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean } | { id: number; crashed: true } | { id: number; fallback: true };
+
+/**
+ * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. (The
+ * inspection's first call, the root --help, always runs the installed executable: stages/inspect/inspect.ts.)
+ */
+export function hostable(args: string[], options: { input?: string; pipeOpen?: boolean }): boolean {
+  return args.length > 0 && options.input === undefined && !options.pipeOpen && !args.includes("--json-input");
+}
+
+export class ProbeHost {
+  private next = 0;
+  private readonly pending = new Map<number, { resolve(reply: Reply | undefined): void; timer: NodeJS.Timeout }>();
+  private alive = true;
+  /** How many probes the host answered. */
+  answered = 0;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on("message", (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      if ("crashed" in reply) this.stop();
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      clearTimeout(waiting.timer);
+      waiting.resolve("crashed" in reply || "fallback" in reply ? undefined : reply);
+    });
+    child.on("exit", () => this.stop());
+  }
+
+  /**
+   * Starts a host for the package installed at `bin`, or gives undefined when its executable is not inter's shim (a CLI
+   * inter did not generate is probed process by process) or the runtime will not load.
+   */
+  static async start(bin: string, packageRoot: string | undefined, env: Record<string, string>): Promise<ProbeHost | undefined> {
+    let shim: string;
+    try {
+      shim = realpathSync(bin);
+      if (!packageRoot || dirname(shim) !== realpathSync(packageRoot) || readFileSync(shim, "utf8") !== CLI_SHIM) return undefined;
+    } catch {
+      return undefined;
+    }
+    const child = spawn(process.execPath, ["-e", HOST, join(dirname(shim), "lib", "runtime.cjs"), dirname(shim)], { env, stdio: ["ignore", "ignore", "ignore", "ipc"], serialization: "json" });
+    const ready = await new Promise<boolean>((resolve) => {
+      child.once("message", (m: { ready?: boolean }) => resolve(m?.ready === true));
+      child.once("exit", () => resolve(false));
+      child.once("error", () => resolve(false));
+    });
+    if (!ready) {
+      child.kill("SIGKILL");
+      return undefined;
+    }
+    return new ProbeHost(child);
+  }
+
+  /** The probe answered by the host, or undefined when it must run as a process. */
+  async run(command: string, request: HostRequest): Promise<Probe | undefined> {
+    // A call that does not return in time is not judged here: the host ends and the probe runs as a process.
+    const reply = await this.ask({ args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) }, request.timeoutMs, true);
+    if (!reply || reply.stdout.length > request.maxBuffer || reply.stderr.length > request.maxBuffer) return undefined;
+    this.answered++;
+    return probeOf(command, reply);
+  }
+
+  /**
+   * A probe that needs a process of its own, started by the host (a fork of a small process, not of inter's large one)
+   * with the same stdin, timeout and environment; undefined when it must be started here instead.
+   */
+  async spawn(command: string, file: string, request: SpawnRequest): Promise<Probe | undefined> {
+    const reply = await this.ask({ spawn: { file, ...request } }, request.timeoutMs + 10_000, false);
+    return reply ? probeOf(command, reply) : undefined;
+  }
+
+  private ask(message: object, timeoutMs: number, stopOnTimeout: boolean): Promise<Extract<Reply, { stdout: string }> | undefined> {
+    if (!this.alive) return Promise.resolve(undefined);
+    const id = this.next++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        if (stopOnTimeout) this.stop();
+        resolve(undefined);
+      }, timeoutMs);
+      this.pending.set(id, { resolve: (reply) => resolve(reply && "stdout" in reply ? reply : undefined), timer });
+      this.child.send({ id, ...message }, (error) => {
+        if (error) this.stop();
+      });
+    });
+  }
+
+  stop(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.child.kill("SIGKILL");
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.resolve(undefined);
+      this.pending.delete(id);
+    }
+  }
+}
+
+/** A reply as the probe runProbe would give (stages/inspect/probes.ts): output without its final newline. */
+function probeOf(command: string, reply: Extract<Reply, { stdout: string }>): Probe {
+  const stdout = stripFinalNewline(reply.stdout);
+  const stderr = stripFinalNewline(reply.stderr);
+  return { command, exitCode: reply.exitCode, stdout, stderr, durationMs: reply.durationMs, timedOut: reply.timedOut === true, json: parse(stdout), error: parse(stderr) };
+}
+
+const stripFinalNewline = (text: string) => text.replace(/\r?\n$/, "");
+
+function parse(text: string): unknown {
+  try {
+    return text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,9 @@
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
+import { indexCommands, SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
+import type { Command } from "../../runtime/manifest.js";
+import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
 
 /** One file of the generated package: path relative to the package root, content, and whether it is executable. */
 export interface PackageFile {
@@ -60,6 +63,20 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
       description: "What to report when done",
       text: `After a change, report the ids and the new state the command returned. If ${binary} misbehaves or lacks something, record it with: ${binary} issue create --type bug --message "..."`,
     },
+  ];
+}
+
+/**
+ * The same three rules as the MCP server states them (`mcpRules` in the manifest): an agent there calls tools with
+ * arguments, and reports a problem with the issue tool, not a command line.
+ */
+function mcpAgentRules(caps: Capabilities, cli: ReturnType<typeof agentRules>): string[] {
+  const names = credentialVariables(caps);
+  const credentials = names.length ? `Credentials are the server's own (its environment: ${names.join(", ")}), never tool arguments.` : "This server sends no credentials.";
+  return [
+    cli[0]!.text.replace(`Use ${caps.product.binary} whenever`, `Use the tools of this server whenever`).replace("; prefer it over", "; prefer them over"),
+    `Read before you write: find ids with list or get tools and never invent them. A tool's input schema (describe_command, when the tools are search, describe and call) lists its arguments. Preview writes with "dry-run": true; destructive tools need "yes": true. ${credentials}`,
+    `After a change, report the ids and the new state the tool returned. If a tool misbehaves or lacks something, record it with the ${ISSUE_TOOL} tool: {"type": "bug", "message": "..."}.`,
   ];
 }
 
@@ -141,6 +158,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     baseUrl: caps.baseUrl,
     auth: caps.auth,
     rules: [...caps.rules, ...rules.map((r) => r.text)],
+    ...(mcp ? { mcpRules: [...caps.rules, ...mcpAgentRules(caps, rules)] } : {}),
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
     help,
     groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: counts.get(name) ?? 0 })),
@@ -184,6 +202,8 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         ]
       : []),
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
+    // The MCP server's command search reads this index as it is: built here, it costs the server no start-up.
+    ...(mcp ? [{ path: SEARCH_INDEX_FILE, content: `${JSON.stringify(indexCommands(entries as unknown as Command[], manifest.groups))}\n` }] : []),
     // One file per group, compact: a call reads and parses only the group it runs.
     ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
     { path: "agent/brief.md", content: `${brief}\n` },

@@ -21,20 +21,44 @@ const BOOST: Record<Field, number> = { words: 4, summary: 2, operation: 1, tags:
 const STOP = new Set(["a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "by", "from", "into", "and", "or", "is", "are", "be", "it", "its", "this", "that", "my", "our", "your", "me", "i", "we", "you", "please", "how", "do", "can", "which", "what", "some", "api", "v1", "v2", "v3"]);
 
 /**
- * Words agents use for what commands call otherwise, as the raw words (before stemming). Each maps to the verbs the
- * designer names commands with; the word itself is searched too, at full weight, and the mapped verbs below it.
+ * Words agents use for what commands call otherwise, as the raw words (before stemming): each stands for the verbs
+ * the designer names commands with. A word and its alternatives are one word of the query — a command that says any
+ * of them matches it (the word itself weighs most) — so "cancel a subscription" finds `subscriptions delete`.
  */
 const SYNONYMS: Record<string, string[]> = {
-  schedule: ["create"], book: ["create"], make: ["create"], new: ["create"], open: ["create"], post: ["create"], submit: ["create"], generate: ["create"], insert: ["create", "add"], start: ["create"], send: ["create", "send"], upload: ["create", "upload"], issue: ["create"], set: ["update", "set"],
+  schedule: ["create"], book: ["create", "booking"], make: ["create"], new: ["create"], open: ["create"], post: ["create"], submit: ["create"], generate: ["create"], insert: ["create", "add"], start: ["create"], send: ["create"], upload: ["create"], issue: ["create"], set: ["update"],
   create: ["add"], add: ["create"],
-  register: ["add", "create", "registrant"], enrol: ["add", "create"], enroll: ["add", "create"], invite: ["add", "create", "invitation"], subscribe: ["add", "create", "subscription"], join: ["add"], attach: ["add"], assign: ["add", "update"], grant: ["add", "create"], follow: ["add"],
-  move: ["update"], change: ["update"], edit: ["update"], modify: ["update"], rename: ["update"], reschedule: ["update"], patch: ["update"], replace: ["update", "replace"], archive: ["update", "archive"], close: ["update", "close"], update: ["edit"], mark: ["update"], toggle: ["update"], enable: ["update"], disable: ["update"],
-  remove: ["delete"], delete: ["remove"], cancel: ["delete", "cancel"], destroy: ["delete"], erase: ["delete"], drop: ["delete"], unregister: ["delete", "remove"], unsubscribe: ["delete", "remove"], detach: ["remove", "delete"], revoke: ["delete"], kick: ["remove"], unassign: ["remove", "delete"],
+  register: ["registrant", "registration", "add"], enrol: ["enrollment", "registrant", "add"], enroll: ["enrollment", "registrant", "add"], invite: ["invitation", "add"], subscribe: ["subscription", "add"], join: ["add"], attach: ["attachment", "add"], assign: ["assignee", "assignment", "add", "update"], grant: ["add"], follow: ["follower", "add"],
+  move: ["update"], change: ["update"], edit: ["update"], modify: ["update"], rename: ["update"], reschedule: ["update"], patch: ["update"], replace: ["update"], archive: ["close", "update"], close: ["update"], update: ["edit", "set"], mark: ["update"], toggle: ["update"], enable: ["update"], disable: ["update"],
+  remove: ["delete"], delete: ["remove"], cancel: ["delete"], destroy: ["delete"], erase: ["delete"], drop: ["delete"], unregister: ["delete", "remove"], unsubscribe: ["delete", "remove"], detach: ["remove", "delete"], revoke: ["delete"], kick: ["remove"], unassign: ["remove", "delete"],
   show: ["get"], fetch: ["get"], view: ["get"], read: ["get"], retrieve: ["get"], lookup: ["get"], see: ["get"], detail: ["get"], details: ["get"], info: ["get"], describe: ["get"], check: ["get"], inspect: ["get"],
-  find: ["list", "search", "get"], all: ["list"], browse: ["list"], every: ["list"], enumerate: ["list"], search: ["list", "search"], query: ["list", "search"], which: ["list"],
+  find: ["list", "search", "get"], all: ["list"], browse: ["list"], every: ["list"], enumerate: ["list"], search: ["list"], query: ["list", "search"], which: ["list"],
 };
+
+/**
+ * What a word implies beside itself: "comment on an issue" names the comment and asks to create one; "register for a
+ * webinar" names the registrant and asks to add one. These add to a command's score when it says them, without
+ * counting as words of the query the command must match.
+ */
+const IMPLIED: Record<string, string[]> = {
+  comment: ["create", "add"], reply: ["create", "add"], register: ["add", "create"], enrol: ["add", "create"], enroll: ["add", "create"], invite: ["add"], subscribe: ["add", "create"], attach: ["add", "create"], upload: ["add"], tag: ["add"], label: ["add"], pin: ["add"], bookmark: ["add"], react: ["add"], star: ["add"],
+  rename: ["name"], assign: ["add"], follow: ["add"], book: ["create"], schedule: ["create"],
+};
+
+/**
+ * Short forms and their long ones, compared after stemming: "repos" and "repository" are one word to search. Both the
+ * index and the query use the long form.
+ */
+const SHORT: Record<string, string> = { repo: "repository", org: "organization", app: "application", config: "configuration", info: "information", msg: "message", env: "environment", dir: "directory", doc: "document", spec: "specification", stat: "statistic", auth: "authentication", admin: "administrator", pr: "pull" };
+const normal = (word: string) => {
+  const stemmed = stem(word);
+  return SHORT[stemmed] ? stem(SHORT[stemmed]) : stemmed;
+};
+
 /** How much a mapped verb weighs against a word the agent typed. */
 const SYNONYM_BOOST = 0.6;
+/** How much less each next word of a query weighs. */
+const POSITION_DECAY = 0.15;
 
 /** Words of a text: split at punctuation and camelCase (`getMeetingById` → get, meeting, by, id), lower-cased. */
 function tokenize(text: string): string[] {
@@ -50,7 +74,7 @@ function tokenize(text: string): string[] {
  * A light English stemmer: plurals and -ing/-ed/-e endings, so "meetings", "scheduling", "scheduled" and "schedule"
  * meet. Light on purpose: names of things (status, address, business) must keep their ends.
  */
-export function stem(word: string): string {
+function stem(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -62,7 +86,7 @@ export function stem(word: string): string {
   return w;
 }
 
-const indexTerm = (term: string) => (STOP.has(term) ? null : stem(term));
+const indexTerm = (term: string) => (STOP.has(term) ? null : normal(term));
 
 const OPTIONS = {
   fields: [...FIELDS],
@@ -99,33 +123,80 @@ export function indexCommands(commands: readonly Command[], groups: readonly Pic
 /** An index emit serialized (SEARCH_INDEX_FILE). */
 export const loadIndex = (json: string): MiniSearch<Doc> => MiniSearch.loadJSON<Doc>(json, OPTIONS);
 
-/** A query's terms: each word stemmed at full weight, the verbs it stands for below it. */
-function queryTerms(query: string): Map<string, number> {
-  const terms = new Map<string, number>();
-  const add = (term: string, weight: number) => {
-    if (!STOP.has(term)) terms.set(stem(term), Math.max(terms.get(stem(term)) ?? 0, weight));
+interface QueryWord {
+  terms: Map<string, number>;
+  /** Whether a command must say it to count as matching the word (the share of words matched scales the score). */
+  counts: boolean;
+}
+
+/**
+ * A query's words, each with the terms it stands for: itself (stemmed) at full weight, its alternatives below it, and
+ * what it implies as a word of its own that does not count. Agents ask verb first, then the thing, then where or how
+ * ("move card to list"): each later word weighs a little less.
+ */
+function queryWords(query: string): QueryWord[] {
+  const words = [...new Set(tokenize(query).filter((w) => !STOP.has(w)))];
+  const seen = new Set<string>();
+  return words.flatMap((word, i): QueryWord[] => {
+    const weight = 1 / (1 + POSITION_DECAY * i);
+    const key = normal(word);
+    // A word said twice, or in two forms ("meeting meetings"), counts once.
+    if (seen.has(key)) return [];
+    seen.add(key);
+    const terms = new Map<string, number>([[key, weight]]);
+    for (const synonym of SYNONYMS[word] ?? []) if (!terms.has(normal(synonym))) terms.set(normal(synonym), SYNONYM_BOOST * weight);
+    const implied = new Map((IMPLIED[word] ?? []).map((v) => [normal(v), SYNONYM_BOOST * weight] as const));
+    return [{ terms, counts: true }, ...(implied.size ? [{ terms: implied, counts: false }] : [])];
+  });
+}
+
+/**
+ * The commands that best match the query, best first, with their scores. MiniSearch scores each term (BM25 over the
+ * boosted fields, with prefix and fuzzy matches weighing less); a query word counts by its best term, so a command
+ * that says both "delete" and "remove" is not counted twice for one word; and a command that matches more of the
+ * query's words ranks above one that matches fewer (the share of words matched multiplies the sum).
+ */
+function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: string; score: number }> {
+  const words = queryWords(query);
+  const counted = words.filter((w) => w.counts).length;
+  if (!counted) return [];
+  const byTerm = new Map<string, Map<string, number>>();
+  const scores = (term: string) => {
+    let found = byTerm.get(term);
+    if (!found) {
+      found = new Map(
+        index
+          .search(term, {
+            // The term is ours already: split, stemmed and normalized above.
+            tokenize: (text) => [text],
+            processTerm: (t) => t,
+            boost: BOOST,
+            prefix: term.length >= 4,
+            fuzzy: term.length >= 6 ? 0.15 : false,
+            weights: { prefix: 0.3, fuzzy: 0.1 },
+          })
+          .map((r) => [String(r.id), r.score]),
+      );
+      byTerm.set(term, found);
+    }
+    return found;
   };
-  for (const word of tokenize(query)) {
-    add(word, 1);
-    for (const synonym of SYNONYMS[word] ?? []) add(synonym, SYNONYM_BOOST);
+  const total = new Map<string, { score: number; matched: number }>();
+  for (const word of words) {
+    const best = new Map<string, number>();
+    for (const [term, weight] of word.terms) for (const [id, score] of scores(term)) best.set(id, Math.max(best.get(id) ?? 0, score * weight));
+    for (const [id, score] of best) {
+      const t = total.get(id) ?? { score: 0, matched: 0 };
+      t.score += score;
+      if (word.counts) t.matched++;
+      total.set(id, t);
+    }
   }
-  return terms;
+  return [...total.entries()]
+    .filter(([, t]) => t.matched > 0)
+    .map(([command, t]) => ({ command, score: (t.score * t.matched) / counted }))
+    .sort((a, b) => b.score - a.score || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0));
 }
 
 /** The names of the commands that best match the query, best first. */
-export function searchIndex(index: MiniSearch<Doc>, query: string): string[] {
-  const terms = queryTerms(query);
-  if (!terms.size) return [];
-  const results = index.search([...terms.keys()].join(" "), {
-    // The terms are ours already: split, stemmed and weighted above.
-    tokenize: (text) => text.split(" "),
-    processTerm: (term) => term,
-    boost: BOOST,
-    boostTerm: (term) => terms.get(term) ?? 1,
-    prefix: (term) => term.length >= 4,
-    fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-    weights: { prefix: 0.3, fuzzy: 0.1 },
-    combineWith: "OR",
-  });
-  return results.map((r) => String(r.id));
-}
+export const searchIndex = (index: MiniSearch<Doc>, query: string): string[] => rankCommands(index, query).map((r) => r.command);

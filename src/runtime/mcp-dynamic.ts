@@ -20,7 +20,7 @@ import { unknownCommand } from "./suggest.js";
 type CallTool = "call_read" | "call_write" | "call_destructive";
 
 /** The call tool of a command: by what it may do. */
-export const callToolOf = (command: Command): CallTool => (command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write");
+const callToolOf = (command: Command): CallTool => (command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write");
 
 const CALL_TOOLS: Record<CallTool, { what: string; annotations: ToolDefinition["annotations"] }> = {
   call_read: { what: "a command that only reads (search and describe say which)", annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } },

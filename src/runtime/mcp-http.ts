@@ -15,7 +15,7 @@ import { CliError } from "./errors.js";
 import { CALL_TIMEOUT_MS } from "./mcp-call.js";
 import { INVALID_REQUEST, PARSE_ERROR, readLine, rejectMessage } from "./mcp-stdio.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 /** The variable holding the bearer token clients must present, when set; never passed to the CLI. */
 export const HTTP_TOKEN_ENV = "AGENT_CLI_MCP_HTTP_TOKEN";
 

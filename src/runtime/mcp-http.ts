@@ -51,27 +51,41 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
   res.end(body);
 }
 
-/** The body, read up to the bound; undefined (and answered 413) when it is over. */
+/**
+ * The body, read up to the bound; undefined (and answered 413) when it is over. The rest of an oversized body is read
+ * and dropped up to four times the bound, so the client reads the answer rather than a reset; past that the connection
+ * is cut.
+ */
 function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > max) {
-      refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
-      req.resume();
-      return resolve(undefined);
-    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
+    const tooLarge = () => {
+      over = true;
+      chunks.length = 0;
+      refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`);
+      resolve(undefined);
+    };
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > max) {
+      if (declared > 4 * max) {
+        refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
+        req.socket.end();
+        return resolve(undefined);
+      }
+      tooLarge();
+    }
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
-        req.removeAllListeners("data");
-        req.resume();
-        resolve(undefined);
-      } else chunks.push(chunk);
+      if (over) {
+        if (size > 4 * max) req.socket.destroy();
+        return;
+      }
+      if (size > max) tooLarge();
+      else chunks.push(chunk);
     });
-    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
     req.on("error", () => resolve(undefined));
   });
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileSchema } from "../../core/json-schema.js";
@@ -8,7 +9,8 @@ import { fillArguments, type HelpCommand } from "./subjects.js";
  * MCP certification (docs/inspection.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
  * it — initialize, list tools, prompts and resources — its tool names and schemas checked against what clients accept,
  * the tool list's size estimated in tokens, one read call against the service and one destructive call that must be
- * refused. Clients cap how many tools they take; each profile says whether the server fits that cap.
+ * refused. Clients cap how many tools they take; each profile says whether the server fits that cap. The same server
+ * is then started over Streamable HTTP (`--http 127.0.0.1:0`) and must hand a client the same tools.
  */
 
 /** Tool limits of common clients: the smallest (40), a middle one (50) and the largest widely documented (128). */
@@ -43,6 +45,11 @@ export interface McpReport {
   readCall?: McpCall | { skipped: string };
   destructiveRefused?: McpCall | { skipped: string };
   profiles?: Array<{ maxTools: number; fits: boolean }>;
+  /**
+   * Streamable HTTP: started on a free loopback port, initialized and its tools listed. `offered: false` for a server
+   * that refuses --http (built before it was added): recorded, not failed.
+   */
+  http?: { offered: boolean; ok: boolean; tools?: number; reason?: string };
   /** Every check above passed (calls that were skipped do not count against it). */
   ok?: boolean;
 }
@@ -89,10 +96,16 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
         invalidSchemas.push(tool.name);
       }
     }
-    const dynamic = names.includes("call_command") && names.includes("search_commands");
+    // Dynamic: one call_command (older servers), or call_read / call_write / call_destructive by what a command does.
+    const dynamic = names.includes("search_commands") && (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
     const mcpSchema = facts.probes.mcp?.json?.tools;
+    const callTool = (command: HelpCommand) => {
+      if (names.includes("call_command")) return "call_command";
+      const kind = command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write";
+      return names.includes(kind) ? kind : undefined;
+    };
     const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
-      const tool = dynamic ? "call_command" : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
+      const tool = dynamic ? callTool(command) : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
       if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
       const result = await client.callTool({ name: tool, arguments: dynamic ? { command: command.name, arguments: args } : args }, undefined, options);
       const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
@@ -116,12 +129,69 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
       readCall,
       destructiveRefused,
       profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
+      http: await certifyHttp(executable, env, names),
     };
-    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok);
+    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok) && (!report.http!.offered || report.http!.ok);
     return report;
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
   } finally {
     await client.close().catch(() => {});
+  }
+}
+
+/**
+ * The server over Streamable HTTP, as a hosted agent meets it: started on a free loopback port, the URL read from its
+ * stderr, initialized and its tools listed with the SDK's HTTP client — the same tools as over stdio. Never throws.
+ */
+async function certifyHttp(executable: string, env: Record<string, string>, stdioTools: string[]): Promise<NonNullable<McpReport["http"]>> {
+  const child = spawn(executable, ["--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const ended = new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.on("error", () => resolve(null));
+  });
+  try {
+    const url = await new Promise<string | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /"listening":"(http:\/\/[^"]+)"/.exec(stderr);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      void ended.then(() => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
+    if (!url) {
+      // A server from before --http refuses the flag with UNKNOWN_FLAG: HTTP is not offered, which is not a failure.
+      if (/"code":"UNKNOWN_FLAG"/.test(stderr) && /--http/.test(stderr)) return { offered: false, ok: false, reason: "the server does not take --http" };
+      return { offered: true, ok: false, reason: `it did not listen: ${stderr.trim().slice(0, 300) || "no output"}` };
+    }
+    const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/streamableHttp.js")]);
+    const client = new Client({ name: "inter-inspect", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: TIMEOUT_MS });
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, { timeout: TIMEOUT_MS });
+        names.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+      } while (cursor && names.length < 100_000);
+      const same = names.length === stdioTools.length && names.every((n, i) => n === stdioTools[i]);
+      return { offered: true, ok: same, tools: names.length, ...(same ? {} : { reason: `over HTTP it lists ${names.length} tools, over stdio ${stdioTools.length}` }) };
+    } finally {
+      await client.close().catch(() => {});
+    }
+  } catch (error) {
+    return { offered: true, ok: false, reason: `the HTTP server failed: ${(error as Error).message.slice(0, 300)}` };
+  } finally {
+    child.kill("SIGTERM");
+    await ended;
   }
 }

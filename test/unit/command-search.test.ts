@@ -20,6 +20,7 @@ interface Measured {
   top1: number;
   top3: number;
   misses: string[];
+  indexBytes: number;
 }
 
 /** The commands the designer makes of a public description, indexed as emit indexes them, through a JSON round trip. */
@@ -29,7 +30,8 @@ async function measure(file: string, queries: Array<[string, string | string[]]>
   const designed = designCommands(model, { product: { name, binary: name }, inputs: { openapi: "x" } }, []);
   const caps = assembleCapabilities(designed.plan, planSkills(parseBrief(`# ${name}\n`), designed.plan.commands, name).plan);
   const commands = caps.commands as unknown as Command[];
-  const index = loadIndex(JSON.stringify(indexCommands(commands, caps.groups)));
+  const json = JSON.stringify(indexCommands(commands, caps.groups));
+  const index = loadIndex(json);
   const names = new Set(commands.map((c) => c.name));
   let top1 = 0;
   let top3 = 0;
@@ -44,7 +46,7 @@ async function measure(file: string, queries: Array<[string, string | string[]]>
     if (at >= 0 && at < 3) top3++;
     else misses.push(`"${query}" → ${wanted[0]} at ${at < 0 ? "none" : at + 1} (top: ${ranked.slice(0, 3).join(", ")})`);
   }
-  return { file, commands: commands.filter((c) => !c.hidden).length, queries: queries.length, top1, top3, misses };
+  return { file, commands: commands.filter((c) => !c.hidden).length, queries: queries.length, top1, top3, misses, indexBytes: json.length };
 }
 
 describe("command search on public descriptions: the right command first, or at least in the top 3", () => {
@@ -53,7 +55,7 @@ describe("command search on public descriptions: the right command first, or at 
   beforeAll(async () => {
     for (const [file, queries] of Object.entries(QUERIES.descriptions)) results.push(await measure(file, queries));
     const pct = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
-    for (const r of results) console.log(`${r.file}: ${r.commands} commands, ${r.queries} queries, top-1 ${r.top1}/${r.queries} (${pct(r.top1, r.queries)}), top-3 ${r.top3}/${r.queries} (${pct(r.top3, r.queries)})${r.misses.length ? `\n  outside the top 3: ${r.misses.join("\n  outside the top 3: ")}` : ""}`);
+    for (const r of results) console.log(`${r.file}: ${r.commands} commands (index ${Math.round(r.indexBytes / 1024)} KiB), ${r.queries} queries, top-1 ${r.top1}/${r.queries} (${pct(r.top1, r.queries)}), top-3 ${r.top3}/${r.queries} (${pct(r.top3, r.queries)})${r.misses.length ? `\n  outside the top 3: ${r.misses.join("\n  outside the top 3: ")}` : ""}`);
     const q = results.reduce((n, r) => n + r.queries, 0);
     console.log(`all: ${q} queries, top-1 ${pct(results.reduce((n, r) => n + r.top1, 0), q)}, top-3 ${pct(results.reduce((n, r) => n + r.top3, 0), q)}`);
   }, 300_000);

@@ -175,7 +175,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
           description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
           type: "module",
           // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
-          // The second executable is the same commands as an MCP server over stdio (lib/mcp.cjs).
+          // The second executable is the same commands as an MCP server over stdio or HTTP (lib/mcp.cjs).
           bin: { [binary]: `${binary}.cjs`, ...(mcp ? { [`${binary}-mcp`]: `${binary}-mcp.cjs` } : {}) },
           engines: { node: ">=20" },
           keywords: ["cli", "agent", "agent-skills"],
@@ -234,7 +234,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
         ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
         "",
-        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command; above 40 commands, or \`--max-tools <n>\`, tools to search, describe and call them).`, ""] : []),
+        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command and \`report_issue\`; above 40 commands, or \`--max-tools <n>\`, tools to search and describe them and to call reads, writes and destructive commands apart). Over Streamable HTTP: \`${binary}-mcp --http 127.0.0.1:8765\` (loopback only unless \`--allow-remote\`; the API credential is the server's environment, never the MCP client's token).`, ""] : []),
         `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
         "",
       ].join("\n"),

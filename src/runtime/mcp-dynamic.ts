@@ -89,7 +89,8 @@ export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength:
       const byName = new Map(every().map((e) => [e.command.name, e.command]));
       ranked = searchIndex(searcher(), query).map((n) => byName.get(n)).filter((c): c is Command => !!c && (!group || c.path[0] === group));
     } else ranked = cli.group(group).filter((c) => !c.hidden);
-    return structured({ total: ranked.length, commands: ranked.slice(0, limit).map(brief) });
+    const none = ranked.length ? {} : { help: `No command matches${group ? ` in "${group}"` : ""}: try other words (what to do and to what), or call search_commands with no arguments for the groups.` };
+    return structured({ total: ranked.length, commands: ranked.slice(0, limit).map(brief), ...none });
   };
   const describe = (args: Record<string, unknown>) => {
     const command = lookup(args.command);

@@ -211,6 +211,8 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect((groups.structuredContent as { groups: Array<{ name: string }> }).groups.map((g) => g.name)).toEqual(["bookings", "rooms"]);
     const found = await client.callTool({ name: "search_commands", arguments: { query: "cancel booking" } });
     expect((found.structuredContent as { commands: Array<{ command: string; tool: string }> }).commands[0]).toMatchObject({ command: "bookings cancel", tool: "call_destructive" });
+    const nothing = (await client.callTool({ name: "search_commands", arguments: { query: "zebra" } })).structuredContent as { total: number; help: string };
+    expect(nothing).toMatchObject({ total: 0, help: expect.stringMatching(/No command matches/) });
     const booked = (await client.callTool({ name: "search_commands", arguments: { query: "book a room", limit: 3 } })).structuredContent as { commands: Array<{ command: string; tool: string }> };
     expect(booked.commands[0]).toMatchObject({ command: "bookings create", tool: "call_write" });
     const described = await client.callTool({ name: "describe_command", arguments: { command: "bookings cancel" } });

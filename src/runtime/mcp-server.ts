@@ -62,6 +62,10 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
     ...rules().map((r) => ({ uri: uri("rules", r), name: `rule ${r}`, description: `Rule: ${r}`, mimeType: "text/markdown", file: join(dir, "agent", "rules", `${r}.md`) })),
     ...manifest.skills.map((s) => ({ uri: uri("skills", s.name), name: `skill ${s.name}`, description: s.description, mimeType: "text/markdown", file: join(dir, "agent", "skills", `${s.name}.md`) })),
   ];
+  // A Skill is written for the command line: the prompt first says how its commands and flags are called here.
+  const throughMcp = large
+    ? `Through this MCP server: find a command below with search_commands, read its arguments with describe_command, and run it with the call tool that names (call_read, call_write or call_destructive); a flag --name is the argument "name", --yes is "yes": true. Report problems with ${issue.tool.name}.`
+    : `Through this MCP server each command below is a tool named by its words joined by _ (e.g. "${toolset.tools[0]?.name ?? "group_action"}"); a flag --name is the argument "name", --yes is "yes": true, --dry-run is "dry-run": true. Report problems with ${issue.tool.name}.`;
   return () => {
   const server = new Server(
     { name: manifest.product.binary, version: manifest.product.version },
@@ -78,7 +82,7 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const found = manifest.skills.find((s) => s.name === request.params.name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`);
-    return { description: found.description, messages: [{ role: "user", content: { type: "text", text: skill(found.name) } }] };
+    return { description: found.description, messages: [{ role: "user", content: { type: "text", text: `${throughMcp}\n\n${skill(found.name)}` } }] };
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources().map(({ file: _file, ...r }) => r) }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {

@@ -188,6 +188,7 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(prompts.map((p) => p.name).sort()).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
     const prompt = await client.getPrompt({ name: "cancel-a-booking" });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain("# ");
+    expect((prompt.messages[0]!.content as { text: string }).text).toMatch(/^Through this MCP server each command below is a tool/);
     // Unknown names are the client's mistake: invalid params (-32602), and the specification's "resource not found".
     await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/No prompt/) });
     const { resources } = await client.listResources();

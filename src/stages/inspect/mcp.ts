@@ -6,7 +6,7 @@ import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
 
 /**
- * MCP certification (docs/inspection.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
+ * MCP certification (README, "Inspection and certification"; docs/generated-cli.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
  * it — initialize, list tools, prompts and resources — its tool names and schemas checked against what clients accept,
  * the tool list's size estimated in tokens, one read call against the service and one destructive call that must be
  * refused. Clients cap how many tools they take; each profile says whether the server fits that cap. The same server

@@ -36,10 +36,10 @@ export const isLoopback = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d
 
 /** `host:port`, `[v6]:port` or `:port`/`port` (loopback): the address --http takes. */
 export function parseListen(value: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*))?:?(\d+)$/.exec(value.trim());
+  const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+)):|:)?(\d+)$/.exec(value.trim());
   const port = match ? Number(match[3]) : Number.NaN;
   if (!match || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError("INVALID_VALUE", `--http "${value}" is not an address: give host:port (port 0 picks a free one).`, "Give e.g. --http 127.0.0.1:8765 (or 127.0.0.1:0).", { flag: "http" });
-  return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
+  return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
 
 const hostOf = (header: string) => header.replace(/^\[([^\]]+)\](?::\d+)?$/, "$1").replace(/^([^:]+):\d+$/, "$1").toLowerCase();

@@ -199,6 +199,9 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
   });
 
   it("above --max-tools, a dynamic toolset: search the groups, describe one command, call it", async () => {
+    // The search index ships in the package, built at emit: searching costs the server no indexing.
+    const index = JSON.parse(readFileSync(join(prefix, "node_modules", "rooms-cli", "mcp", "search-index.json"), "utf8")) as { documentCount: number };
+    expect(index.documentCount).toBe(7);
     const client = await rooms(["--max-tools", "3"]);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_read", "call_write", "call_destructive", "report_issue"]);

@@ -72,6 +72,10 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
   if (!executable) return { served: false, reason: `the package has no ${facts.binary}-mcp executable` };
   const [{ Client }, { StdioClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/stdio.js")]);
   const client = new Client({ name: "inter-inspect", version: "1.0.0" });
+  // The HTTP server starts beside the stdio one, so its start-up overlaps the stdio checks; it compares its tools with
+  // stdio's once those are listed (none, if stdio failed first).
+  let stdioNames: (names: string[]) => void = () => {};
+  const http = certifyHttp(executable, env, new Promise<string[]>((resolve) => (stdioNames = resolve)));
   const transport = new StdioClientTransport({ command: executable, args: [], env, stderr: "ignore" });
   const options = { timeout: TIMEOUT_MS };
   try {
@@ -86,6 +90,7 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
     const prompts = (await client.listPrompts({}, options)).prompts.length;
     const resources = (await client.listResources({}, options)).resources.length;
     const names = tools.map((t) => t.name);
+    stdioNames(names);
     const seen = new Set<string>();
     const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     const invalidSchemas: string[] = [];
@@ -129,14 +134,16 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
       readCall,
       destructiveRefused,
       profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
-      http: await certifyHttp(executable, env, names),
+      http: await http,
     };
     report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok) && (!report.http!.offered || report.http!.ok);
     return report;
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
   } finally {
+    stdioNames([]);
     await client.close().catch(() => {});
+    await http;
   }
 }
 
@@ -144,7 +151,7 @@ export async function certifyMcp(facts: Facts, bin: string, env: Record<string, 
  * The server over Streamable HTTP, as a hosted agent meets it: started on a free loopback port, the URL read from its
  * stderr, initialized and its tools listed with the SDK's HTTP client — the same tools as over stdio. Never throws.
  */
-async function certifyHttp(executable: string, env: Record<string, string>, stdioTools: string[]): Promise<NonNullable<McpReport["http"]>> {
+async function certifyHttp(executable: string, env: Record<string, string>, stdio: Promise<string[]>): Promise<NonNullable<McpReport["http"]>> {
   const child = spawn(executable, ["--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const ended = new Promise<number | null>((resolve) => {
@@ -183,6 +190,7 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
         names.push(...page.tools.map((t) => t.name));
         cursor = page.nextCursor;
       } while (cursor && names.length < 100_000);
+      const stdioTools = await stdio;
       const same = names.length === stdioTools.length && names.every((n, i) => n === stdioTools[i]);
       return { offered: true, ok: same, tools: names.length, ...(same ? {} : { reason: `over HTTP it lists ${names.length} tools, over stdio ${stdioTools.length}` }) };
     } finally {

@@ -12,6 +12,8 @@ export const EXIT: Record<string, number> = {
   SENSITIVE_PATH: 2,
   UNSAFE_INPUT: 2,
   CONFIRMATION_REQUIRED: 2,
+  // MCP only: a command called through the dynamic toolset's call tool of another kind (runtime/mcp-dynamic.ts).
+  WRONG_TOOL: 2,
   BASE_URL_MISSING: 2,
   VALIDATION_ERROR: 2,
   GUARDRAIL_ERROR: 2,

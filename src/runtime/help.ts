@@ -4,7 +4,7 @@ import { commandAuth, commandCredential, credentialsHow, credentialVariables } f
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits } from "./limits.js";
-import { toolsFor } from "./mcp-tools.js";
+import { issueTool, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
@@ -328,5 +328,8 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
 
 /** MCP tool definitions (M2): the tools `<binary>-mcp` serves, one per command (mcp-tools.ts). */
 export function mcpSchema(cli: Cli, commands: Command[]) {
-  return { tools: toolsFor(commands, undefined, (c) => commandCredential(cli.manifest, c)).map((t) => t.tool), ...guides(cli.manifest) };
+  const tools = toolsFor(commands, undefined, (c) => commandCredential(cli.manifest, c)).map((t) => t.tool);
+  // The server's issue tool is named against every command's tool, so the name is the same whatever the scope.
+  const issue = issueTool(cli.manifest, new Set(toolsFor(cli.all()).map((t) => t.tool.name))).tool;
+  return { tools: [...tools, issue], ...guides(cli.manifest) };
 }

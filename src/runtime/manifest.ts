@@ -123,6 +123,8 @@ export interface Manifest {
   baseUrl: { default: string | null; env: string; path?: string };
   auth: { schemes: Record<string, AuthScheme> };
   rules: string[];
+  /** The rules as the MCP server states them (tools and arguments for commands and flags); absent in older packages. */
+  mcpRules?: string[];
   skills: Array<{ name: string; description: string }>;
   groups: Group[];
   /** Whether root --help lists every command in full ("full") or only the groups ("groups"), decided by size at emit. */

@@ -5,8 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT, unknownFlag } from "./args.js";
+import { builtins } from "./builtins.js";
 import { CliError } from "./errors.js";
-import type { Command, Flag, ValueType } from "./manifest.js";
+import type { Command, Flag, Manifest, ValueType } from "./manifest.js";
 
 /** The longest tool name the strictest common clients accept (and the MCP specification recommends). */
 export const MAX_TOOL_NAME = 64;
@@ -113,6 +114,29 @@ export function toolsFor(commands: readonly Command[], max = MAX_TOOL_NAME, cred
   const needs = new Set(visible.map((c) => JSON.stringify(c.auth)));
   const say = credential && needs.size > 1 ? credential : () => undefined;
   return visible.map((command) => ({ command, tool: toolFor(command, names.get(command)!, say(command)) }));
+}
+
+/** The tool that records a problem or missing feature (`issue create`), so the `issue` hint is actionable through MCP. */
+export const ISSUE_TOOL = "report_issue";
+
+/**
+ * `report_issue`: the CLI's `issue create` as a tool. It writes only to the server's own state folder (never to the
+ * API), so it is neither destructive nor open-world. A command whose tool is already called `report_issue` keeps its
+ * name; the issue tool then takes the first free of the alternatives.
+ */
+export function issueTool(manifest: Manifest, taken: ReadonlySet<string>): { command: Command; tool: ToolDefinition } {
+  const command = builtins(manifest).find((c) => c.name === "issue create")!;
+  const name = [ISSUE_TOOL, `${ISSUE_TOOL}_${manifest.product.binary.replace(/[^a-zA-Z0-9_]/g, "_")}`.slice(0, MAX_TOOL_NAME), "report_cli_issue"].find((n) => !taken.has(n)) ?? `${ISSUE_TOOL}_${shortHash(manifest.product.binary)}`;
+  const tool = toolFor(command, name, undefined);
+  return {
+    command,
+    tool: {
+      ...tool,
+      title: "report issue",
+      description: `Record a problem or missing feature of ${manifest.product.binary} (a bug, a requirement, a suggestion, bad output) for the team that runs this server. Kept on the server's machine; nothing is sent to the API.`,
+      annotations: { ...tool.annotations, title: "report issue", idempotentHint: false, openWorldHint: false },
+    },
+  };
 }
 
 export interface Invocation {

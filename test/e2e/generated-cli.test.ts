@@ -300,7 +300,9 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   it("exports its commands as MCP tool schemas", async () => {
     const run = await rooms(["--mcp-schema"]);
     const tools = run.json.tools;
-    expect(tools).toHaveLength(7);
+    // One per command, and report_issue: the tools rooms-mcp serves.
+    expect(tools).toHaveLength(8);
+    expect(tools.find((t: any) => t.name === "report_issue")).toMatchObject({ annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false } });
     expect(tools.find((t: any) => t.name === "bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
   });
 });

@@ -30,7 +30,8 @@ describe("inter inspect certifies the candidate's MCP server", () => {
       served: true,
       executable: "rooms-mcp",
       toolset: "per-command",
-      tools: 7,
+      tools: 8,
+      http: { offered: true, ok: true, tools: 8 },
       prompts: 3,
       resources: 7,
       names: { invalid: [], duplicates: [] },
@@ -47,11 +48,12 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     expect(receipt.mcp.tokens).toBeGreaterThan(500);
     expect(result.stdout).not.toContain(API_KEY);
     const human = await inter(project, ["inspect", "dist/cli.tgz"]);
-    expect(human.stdout).toMatch(/✓ MCP rooms-mcp: 7 tools \(per-command\), ~\d+ tokens/);
+    expect(human.stdout).toMatch(/✓ MCP rooms-mcp: 8 tools \(per-command\), ~\d+ tokens/);
     expect(human.stdout).toContain("read call skipped");
     expect(human.stdout).toContain("fits clients of 40 tools ✓, 50 tools ✓, 128 tools ✓");
     // A build records it in dist/receipt.json too.
-    expect(JSON.parse(read(project, "dist/receipt.json")).mcp).toMatchObject({ served: true, tools: 7 });
+    expect(human.stdout).toContain("Streamable HTTP: ✓ 8 tools, as over stdio");
+    expect(JSON.parse(read(project, "dist/receipt.json")).mcp).toMatchObject({ served: true, tools: 8 });
   });
 
   it("a server that confirms destructive calls by itself fails the refusal check", async () => {
@@ -83,9 +85,9 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], { PATH: `${bin}:${process.env.PATH}` });
     const mcp = result.json.data.mcp;
     expect(validate(result.json.data)).toEqual([]);
-    expect(mcp).toMatchObject({ served: true, toolset: "dynamic", tools: 3, invalidSchemas: [], destructiveRefused: { tool: "call_command", ok: true, code: "CONFIRMATION_REQUIRED" }, ok: true });
+    expect(mcp).toMatchObject({ served: true, toolset: "dynamic", tools: 6, invalidSchemas: [], destructiveRefused: { tool: "call_destructive", ok: true, code: "CONFIRMATION_REQUIRED" }, http: { offered: true, ok: true, tools: 6 }, ok: true });
     expect(mcp.profiles.every((p: { fits: boolean }) => p.fits)).toBe(true);
-    expect(mcp.tokens).toBeLessThan(1000);
+    expect(mcp.tokens).toBeLessThan(1500);
     expect(mcp.perCommandTokens).toBeGreaterThan(100_000);
   }, 120_000);
 });

@@ -41,8 +41,9 @@ type Result = Awaited<ReturnType<Client["callTool"]>>;
 const text = (r: Result) => JSON.parse((r.content as Array<{ type: string; text: string }>)[0]!.text);
 const failed = (r: Result, code: string) => {
   expect(r.isError, JSON.stringify(r)).toBe(true);
-  expect(r.structuredContent).toMatchObject({ error: true, code, message: expect.any(String), suggestion: expect.any(String) });
-  expect(text(r).code).toBe(code);
+  expect(r.structuredContent).toMatchObject({ error: true, code, message: expect.any(String), suggestion: expect.any(String), issue: expect.stringMatching(/report_issue/) });
+  // The text block is the whole structured result, the issue hint included.
+  expect(text(r)).toEqual(r.structuredContent);
 };
 
 const ajv = () => {
@@ -57,7 +58,7 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(client.getServerVersion()).toMatchObject({ name: "rooms", version: expect.any(String) });
     expect(client.getInstructions()).toContain("Never cancel a booking the user did not name explicitly.");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["bookings_cancel", "bookings_create", "bookings_get", "bookings_list", "rooms_find_availability", "rooms_get", "rooms_list"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["bookings_cancel", "bookings_create", "bookings_get", "bookings_list", "report_issue", "rooms_find_availability", "rooms_get", "rooms_list"]);
     for (const tool of tools) {
       expect(tool.name).toMatch(TOOL_NAME);
       expect(tool.name.length).toBeLessThanOrEqual(MAX_TOOL_NAME);
@@ -75,11 +76,20 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(JSON.parse(exported.stdout).tools).toEqual(tools);
   });
 
-  it("a read tool answers with the CLI's envelope as structured content and the result as text", async () => {
+  it("a read tool answers with the CLI's envelope as structured content and, serialized, as text: rules, Skills and the issue hint worded for MCP", async () => {
     const client = await rooms();
     const listed = await client.callTool({ name: "rooms_list", arguments: {} });
     expect(listed.isError).toBeFalsy();
     expect(listed.structuredContent).toMatchObject({ ok: true, page: { has_more: false } });
+    // A client that passes only the text to the model loses nothing.
+    expect(text(listed)).toEqual(listed.structuredContent);
+    const envelope = listed.structuredContent as { rules: string[]; skills: Array<{ name: string; prompt: string; resource: string }>; issue: string };
+    expect(envelope.issue).toMatch(/call the report_issue tool/);
+    expect(envelope.issue).not.toMatch(/rooms issue create/);
+    expect(envelope.rules.join("\n")).toMatch(/"yes": true/);
+    expect(envelope.rules.join("\n")).not.toMatch(/--yes|--dry-run|issue create/);
+    expect(envelope.skills).toContainEqual(expect.objectContaining({ name: "cancel-a-booking", prompt: "cancel-a-booking", resource: "agent://rooms/skills/cancel-a-booking" }));
+    expect(client.getInstructions()).toMatch(/report_issue/);
     const ids = (listed.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id);
     expect(ids).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
     expect(text(listed).result.map((r: { id: string }) => r.id)).toEqual(ids);
@@ -128,12 +138,57 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     failed(await keyless.callTool({ name: "rooms_list", arguments: {} }), "CREDENTIAL_MISSING");
   });
 
+  it("report_issue records what the issue hint asks for, on the server's machine: the CLI's issue list shows it", async () => {
+    const client = await rooms();
+    const reported = await client.callTool({ name: "report_issue", arguments: { type: "bug", message: "rooms_get answers slowly" } });
+    expect(reported.isError, JSON.stringify(reported)).toBeFalsy();
+    expect(reported.structuredContent).toMatchObject({ ok: true, result: { id: expect.stringMatching(/^ISS-/), type: "bug", status: "open", message: "rooms_get answers slowly" } });
+    const listed = await execa(join(prefix, "node_modules", ".bin", "rooms"), ["issue", "list"], { reject: false, env: { XDG_STATE_HOME: state } });
+    expect(JSON.parse(listed.stdout).result).toContainEqual(expect.objectContaining({ message: "rooms_get answers slowly" }));
+    failed(await client.callTool({ name: "report_issue", arguments: { type: "complaint", message: "x" } }), "INVALID_VALUE");
+  });
+
+  it("answers a line that is not JSON with -32700 and one that is not a message with -32600 (id null), and keeps serving", async () => {
+    const child = execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), [], { env: { ROOMS_BASE_URL: api.url, XDG_STATE_HOME: state }, reject: false, buffer: false, stdin: "pipe", stdout: "pipe" });
+    const answers: Array<Record<string, unknown>> = [];
+    let rest = "";
+    const got = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (answers.length >= n ? resolve() : undefined);
+        child.stdout!.on("data", (chunk: Buffer) => {
+          rest += chunk.toString();
+          const lines = rest.split("\n");
+          rest = lines.pop()!;
+          for (const line of lines) if (line.trim()) answers.push(JSON.parse(line));
+          check();
+        });
+        check();
+      });
+    const five = got(5);
+    child.stdin!.write('{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {\n');
+    child.stdin!.write("not json at all\n");
+    child.stdin!.write('{"jsonrpc": "2.0", "id": 7, "method": 42}\n');
+    child.stdin!.write('[{"jsonrpc": "2.0", "id": 8, "method": "ping"}]\n');
+    child.stdin!.write('{"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}\n');
+    await five;
+    child.stdin!.end();
+    await child;
+    expect(answers.slice(0, 4)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: "2.0", id: 7, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/batches/) } },
+    ]);
+    expect(answers[4]).toMatchObject({ jsonrpc: "2.0", id: 9, result: { serverInfo: { name: "rooms" } } });
+  });
+
   it("serves the Skills as prompts and the brief, rules and Skills as resources", async () => {
     const client = await rooms();
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
     const prompt = await client.getPrompt({ name: "cancel-a-booking" });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain("# ");
+    expect((prompt.messages[0]!.content as { text: string }).text).toMatch(/^Through this MCP server each command below is a tool/);
     // Unknown names are the client's mistake: invalid params (-32602), and the specification's "resource not found".
     await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/No prompt/) });
     const { resources } = await client.listResources();
@@ -144,19 +199,40 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
   });
 
   it("above --max-tools, a dynamic toolset: search the groups, describe one command, call it", async () => {
+    // The search index ships in the package, built at emit: searching costs the server no indexing.
+    const index = JSON.parse(readFileSync(join(prefix, "node_modules", "rooms-cli", "mcp", "search-index.json"), "utf8")) as { documentCount: number };
+    expect(index.documentCount).toBe(7);
     const client = await rooms(["--max-tools", "3"]);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_command"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_read", "call_write", "call_destructive", "report_issue"]);
+    // Honest hints: a client may run reads without asking, and asks before what may destroy.
+    const hint = (name: string) => tools.find((t) => t.name === name)!.annotations;
+    expect(hint("call_read")).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(hint("call_write")).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(hint("call_destructive")).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(hint("report_issue")).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     const groups = await client.callTool({ name: "search_commands", arguments: {} });
     expect((groups.structuredContent as { groups: Array<{ name: string }> }).groups.map((g) => g.name)).toEqual(["bookings", "rooms"]);
     const found = await client.callTool({ name: "search_commands", arguments: { query: "cancel booking" } });
-    expect((found.structuredContent as { commands: Array<{ command: string }> }).commands[0]!.command).toBe("bookings cancel");
+    expect((found.structuredContent as { commands: Array<{ command: string; tool: string }> }).commands[0]).toMatchObject({ command: "bookings cancel", tool: "call_destructive" });
+    const nothing = (await client.callTool({ name: "search_commands", arguments: { query: "zebra" } })).structuredContent as { total: number; help: string };
+    expect(nothing).toMatchObject({ total: 0, help: expect.stringMatching(/No command matches/) });
+    const booked = (await client.callTool({ name: "search_commands", arguments: { query: "book a room", limit: 3 } })).structuredContent as { commands: Array<{ command: string; tool: string }> };
+    expect(booked.commands[0]).toMatchObject({ command: "bookings create", tool: "call_write" });
     const described = await client.callTool({ name: "describe_command", arguments: { command: "bookings cancel" } });
-    expect(described.structuredContent).toMatchObject({ command: "bookings cancel", annotations: { destructiveHint: true }, arguments: { required: ["booking-id"] } });
+    expect(described.structuredContent).toMatchObject({ command: "bookings cancel", tool: "call_destructive", annotations: { destructiveHint: true }, arguments: { required: ["booking-id"] } });
     failed(await client.callTool({ name: "describe_command", arguments: { command: "bookings cancle" } }), "UNKNOWN_COMMAND");
-    failed(await client.callTool({ name: "call_command", arguments: { command: "bookings cancel", arguments: { "booking-id": "bk_whatever" } } }), "CONFIRMATION_REQUIRED");
-    const listed = await client.callTool({ name: "call_command", arguments: { command: "rooms list", arguments: {} } });
+    failed(await client.callTool({ name: "call_destructive", arguments: { command: "bookings cancel", arguments: { "booking-id": "bk_whatever" } } }), "CONFIRMATION_REQUIRED");
+    // The read-only tool never runs a write, nor the write tool a destructive command: the error names the right tool.
+    const wrong = await client.callTool({ name: "call_read", arguments: { command: "bookings cancel", arguments: { "booking-id": "bk_whatever", yes: true } } });
+    failed(wrong, "WRONG_TOOL");
+    expect(text(wrong)).toMatchObject({ details: { tool: "call_destructive" }, suggestion: expect.stringMatching(/call_destructive/) });
+    failed(await client.callTool({ name: "call_write", arguments: { command: "bookings cancel", arguments: { "booking-id": "bk_whatever", yes: true } } }), "WRONG_TOOL");
+    failed(await client.callTool({ name: "call_read", arguments: { command: "bookings create", arguments: {} } }), "WRONG_TOOL");
+    failed(await client.callTool({ name: "call_destructive", arguments: { command: "rooms list", arguments: {} } }), "WRONG_TOOL");
+    const listed = await client.callTool({ name: "call_read", arguments: { command: "rooms list", arguments: {} } });
     expect((listed.structuredContent as { result: unknown[] }).result).toHaveLength(6);
+    expect(text(listed)).toEqual(listed.structuredContent);
   });
 
   it("refuses an argument of the wrong JSON type, or too long for a command line, before running the CLI", async () => {
@@ -242,15 +318,16 @@ describe("a ~3,000-operation public description (autotask.net) through MCP", () 
     expect(tight.filter((n) => n.includes("__"))).toEqual([]);
   });
 
-  it("offers three tools instead of thousands; search, describe and call reach any command", async () => {
+  it("offers six tools instead of thousands; search, describe and the call tools reach any command", async () => {
     const client = await connect(process.execPath, [join(dir, "autotask-mcp.cjs")], { AUTOTASK_BASE_URL: "http://127.0.0.1:9" });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_command"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_commands", "describe_command", "call_read", "call_write", "call_destructive", "report_issue"]);
     const every = toolsFor(commands).map((t) => t.tool);
     // The figures in the report: what a client would load, one tool per command, against the dynamic toolset.
     const full = estimateTokens(JSON.stringify(every));
     const dynamic = estimateTokens(JSON.stringify(tools));
-    expect(dynamic).toBeLessThan(1000);
+    expect(dynamic).toBeLessThan(1500);
+    console.log(`tool list of ${every.length} commands: one tool each ${every.length + 1} tools, ~${full} tokens; dynamic ${tools.length} tools, ~${dynamic} tokens`);
     expect(full).toBeGreaterThan(100 * dynamic);
     const groups = (await client.callTool({ name: "search_commands", arguments: {} })).structuredContent as { groups: Array<{ name: string; count: number }> };
     expect(groups.groups.length).toBeGreaterThan(10);
@@ -260,7 +337,7 @@ describe("a ~3,000-operation public description (autotask.net) through MCP", () 
     expect(described.isError).toBeFalsy();
     expect(() => ajv().compile((described.structuredContent as { arguments: object }).arguments)).not.toThrow();
     // A read of a command in a group: through the CLI, which refuses what it refuses (no credential here).
-    const call = await client.callTool({ name: "call_command", arguments: { command: found.commands[0]!.command, arguments: {} } });
+    const call = await client.callTool({ name: (found.commands[0] as unknown as { tool: string }).tool, arguments: { command: found.commands[0]!.command, arguments: {} } });
     expect(call.isError).toBe(true);
     expect((call.structuredContent as { code: string }).code).toMatch(/^[A-Z_]+$/);
   });

@@ -20,7 +20,8 @@ interface Outcome {
 
 /**
  * The reference agent through MCP: each reference step (a CLI argv) becomes the tool call an agent would make — the
- * command's own tool, or call_command of the dynamic toolset — on the candidate's MCP server, started sealed in the
+ * command's own tool, or, in the dynamic toolset, the call tool describe_command names for it (call_read, call_write
+ * or call_destructive; call_command on servers built before the split) — on the candidate's MCP server, started sealed in the
  * attempt like an agent's. The server runs each call through the broker, so the plan judges the same records.
  */
 
@@ -122,7 +123,7 @@ export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[
     await started;
     await client.connect((await childTransport(child)) as never, options);
     const { tools } = (await client.listTools({}, options)) as { tools: Tool[] };
-    const dynamic = tools.some((t) => t.name === "call_command");
+    const dynamic = tools.some((t) => t.name === "describe_command") && tools.some((t) => t.name === "call_command" || /^call_(read|write|destructive)$/.test(t.name));
     for (const step of steps) {
       const flagAt = step.argv.findIndex((a, i) => i > 0 && a.startsWith("--"));
       const words = step.argv.slice(1, flagAt >= 0 ? flagAt : undefined);
@@ -131,8 +132,9 @@ export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[
       let call: { name: string; arguments: Record<string, unknown> };
       if (dynamic) {
         const described = await client.callTool({ name: "describe_command", arguments: { command: name } }, undefined, options);
-        const schema = ((described.structuredContent as { arguments?: Tool["inputSchema"] } | undefined)?.arguments ?? {}) as Tool["inputSchema"];
-        call = { name: "call_command", arguments: { command: name, arguments: argumentsFor(flags, schema) } };
+        const found = described.structuredContent as { arguments?: Tool["inputSchema"]; tool?: string } | undefined;
+        const schema = (found?.arguments ?? {}) as Tool["inputSchema"];
+        call = { name: typeof found?.tool === "string" ? found.tool : "call_command", arguments: { command: name, arguments: argumentsFor(flags, schema) } };
       } else {
         const tool = tools.find((t) => t.title === name);
         if (!tool) {

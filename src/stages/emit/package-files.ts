@@ -1,6 +1,9 @@
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
+import { indexCommands, SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
+import type { Command } from "../../runtime/manifest.js";
+import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -63,6 +66,20 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
       description: "What to report when done",
       text: `After a change, report the ids and the new state the command returned. If ${binary} misbehaves or lacks something, record it with: ${binary} issue create --type bug --message "..."`,
     },
+  ];
+}
+
+/**
+ * The same three rules as the MCP server states them (`mcpRules` in the manifest): an agent there calls tools with
+ * arguments, and reports a problem with the issue tool, not a command line.
+ */
+function mcpAgentRules(caps: Capabilities, cli: ReturnType<typeof agentRules>): string[] {
+  const names = credentialVariables(caps);
+  const credentials = names.length ? `Credentials are the server's own (its environment: ${names.join(", ")}), never tool arguments.` : "This server sends no credentials.";
+  return [
+    cli[0]!.text.replace(`Use ${caps.product.binary} whenever`, `Use the tools of this server whenever`).replace("; prefer it over", "; prefer them over"),
+    `Read before you write: find ids with list or get tools and never invent them. A tool's input schema (describe_command, when the tools are search, describe and call) lists its arguments. Preview writes with "dry-run": true; destructive tools need "yes": true. ${credentials}`,
+    `After a change, report the ids and the new state the tool returned. If a tool misbehaves or lacks something, record it with the ${ISSUE_TOOL} tool: {"type": "bug", "message": "..."}.`,
   ];
 }
 
@@ -144,6 +161,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     baseUrl: caps.baseUrl,
     auth: caps.auth,
     rules: [...caps.rules, ...rules.map((r) => r.text)],
+    ...(mcp ? { mcpRules: [...caps.rules, ...mcpAgentRules(caps, rules)] } : {}),
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
     help,
     groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: counts.get(name) ?? 0 })),
@@ -160,7 +178,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
           description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
           type: "module",
           // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
-          // The second executable is the same commands as an MCP server over stdio (lib/mcp.cjs).
+          // The second executable is the same commands as an MCP server over stdio or HTTP (lib/mcp.cjs).
           bin: { [binary]: `${binary}.cjs`, ...(mcp ? { [`${binary}-mcp`]: `${binary}-mcp.cjs` } : {}) },
           engines: { node: ">=20" },
           keywords: ["cli", "agent", "agent-skills"],
@@ -187,6 +205,8 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         ]
       : []),
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
+    // The MCP server's command search reads this index as it is: built here, it costs the server no start-up.
+    ...(mcp ? [{ path: SEARCH_INDEX_FILE, content: `${JSON.stringify(indexCommands(entries as unknown as Command[], manifest.groups))}\n` }] : []),
     // One file per group, compact: a call reads and parses only the group it runs.
     ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
     { path: "agent/brief.md", content: `${brief}\n` },
@@ -217,7 +237,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
         ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
         "",
-        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command; above 40 commands, or \`--max-tools <n>\`, tools to search, describe and call them).`, ""] : []),
+        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command and \`report_issue\`; above 40 commands, or \`--max-tools <n>\`, tools to search and describe them and to call reads, writes and destructive commands apart). Over Streamable HTTP: \`${binary}-mcp --http 127.0.0.1:8765\` (loopback only unless \`--allow-remote\`; the API credential is the server's environment, never the MCP client's token).`, ""] : []),
         `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
         "",
       ].join("\n"),

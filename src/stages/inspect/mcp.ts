@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
@@ -6,10 +7,11 @@ import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
 
 /**
- * MCP certification (docs/inspection.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
+ * MCP certification (README, "Inspection and certification"; docs/generated-cli.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
  * it — initialize, list tools, prompts and resources — its tool names and schemas checked against what clients accept,
  * the tool list's size estimated in tokens, one read call against the service and one destructive call that must be
- * refused. Clients cap how many tools they take; each profile says whether the server fits that cap.
+ * refused. Clients cap how many tools they take; each profile says whether the server fits that cap. The same server
+ * is then started over Streamable HTTP (`--http 127.0.0.1:0`) and must hand a client the same tools.
  */
 
 /** Tool limits of common clients: the smallest (40), a middle one (50) and the largest widely documented (128). */
@@ -44,6 +46,11 @@ export interface McpReport {
   readCall?: McpCall | { skipped: string };
   destructiveRefused?: McpCall | { skipped: string };
   profiles?: Array<{ maxTools: number; fits: boolean }>;
+  /**
+   * Streamable HTTP: started on a free loopback port, initialized and its tools listed. `offered: false` for a server
+   * that refuses --http (built before it was added): recorded, not failed.
+   */
+  http?: { offered: boolean; ok: boolean; tools?: number; reason?: string };
   /** Every check above passed (calls that were skipped do not count against it). */
   ok?: boolean;
 }
@@ -63,7 +70,9 @@ function executableOf(packageRoot: string | undefined, binary: string, bin: stri
 type Tool = { name: string; title?: string; inputSchema: object; outputSchema?: object; annotations?: object };
 
 /** The server started and listed, before any call: what needs no probe's findings. */
-export type McpSession = { served: false; reason: string } | { served: true; client: McpStdioClient; tools: Tool[]; prompts: number; resources: number; invalidSchemas: string[] };
+export type McpSession = { served: false; reason: string } | { served: true; client: McpStdioClient; tools: Tool[]; prompts: number; resources: number; invalidSchemas: string[]; http: Promise<HttpReport> };
+
+type HttpReport = NonNullable<McpReport["http"]>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
 
@@ -93,6 +102,8 @@ export async function openMcp(packageRoot: string | undefined, binary: string, b
       }
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && tools.length < 100_000);
+    // The same server over Streamable HTTP starts now, so its start-up overlaps the rest of the stdio checks.
+    const http = certifyHttp(executable, env, tools.map((t) => t.name));
     const prompts = listOf(await client.request("prompts/list", {}, TIMEOUT_MS), "prompts").length;
     const resources = listOf(await client.request("resources/list", {}, TIMEOUT_MS), "resources").length;
     const invalidSchemas: string[] = [];
@@ -104,7 +115,7 @@ export async function openMcp(packageRoot: string | undefined, binary: string, b
         invalidSchemas.push(tool.name);
       }
     }
-    return { served: true, client, tools, prompts, resources, invalidSchemas };
+    return { served: true, client, tools, prompts, resources, invalidSchemas, http };
   } catch (error) {
     client?.close();
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
@@ -137,10 +148,16 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
     const names = tools.map((t) => t.name);
     const seen = new Set<string>();
     const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
-    const dynamic = names.includes("call_command") && names.includes("search_commands");
+    // Dynamic: one call_command (older servers), or call_read / call_write / call_destructive by what a command does.
+    const dynamic = names.includes("search_commands") && (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
     const mcpSchema = facts.probes.mcp?.json?.tools;
+    const toolFor = (command: HelpCommand) => {
+      if (names.includes("call_command")) return "call_command";
+      const kind = command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write";
+      return names.includes(kind) ? kind : undefined;
+    };
     const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
-      const tool = dynamic ? "call_command" : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
+      const tool = dynamic ? toolFor(command) : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
       if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
       const result = await callTool(client, tools.find((t) => t.name === tool), tool, dynamic ? { command: command.name, arguments: args } : args);
       const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
@@ -164,12 +181,81 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
       readCall,
       destructiveRefused,
       profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
+      http: await session.http,
     };
-    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok);
+    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok) && (!report.http!.offered || report.http!.ok);
     return report;
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
   } finally {
     client.close();
+    await session.http;
+  }
+}
+
+/**
+ * The server over Streamable HTTP, as a hosted agent meets it: started on a free loopback port, the URL read from its
+ * stderr, initialized and its tools listed with plain JSON-RPC posts (the server answers statelessly, one JSON body per
+ * request) — the same tools as over stdio. Never throws.
+ */
+async function certifyHttp(executable: string, env: Record<string, string>, stdioTools: string[]): Promise<HttpReport> {
+  const child = spawn(executable, ["--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const ended = new Promise<void>((resolve) => {
+    child.on("exit", () => resolve());
+    child.on("error", () => resolve());
+  });
+  try {
+    const url = await new Promise<string | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /"listening":"(http:\/\/[^"]+)"/.exec(stderr);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      void ended.then(() => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
+    if (!url) {
+      // A server from before --http refuses the flag with UNKNOWN_FLAG: HTTP is not offered, which is not a failure.
+      if (/"code":"UNKNOWN_FLAG"/.test(stderr) && /--http/.test(stderr)) return { offered: false, ok: false, reason: "the server does not take --http" };
+      return { offered: true, ok: false, reason: `it did not listen: ${stderr.trim().slice(0, 300) || "no output"}` };
+    }
+    let id = 0;
+    let version: string | undefined;
+    const post = async (method: string, params: object, notification = false): Promise<Record<string, unknown>> => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(version ? { "mcp-protocol-version": version } : {}) },
+        body: JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      if (notification) return {};
+      const body = (await response.json()) as { result?: unknown; error?: { message?: string } };
+      if (!response.ok || !isObject(body.result)) throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
+      return body.result;
+    };
+    const init = await post("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } });
+    version = typeof init.protocolVersion === "string" ? init.protocolVersion : undefined;
+    await post("notifications/initialized", {}, true);
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await post("tools/list", cursor ? { cursor } : {});
+      for (const tool of listOf(page, "tools")) if (isObject(tool) && typeof tool.name === "string") names.push(tool.name);
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+    } while (cursor && names.length < 100_000);
+    const same = names.length === stdioTools.length && names.every((n, i) => n === stdioTools[i]);
+    return { offered: true, ok: same, tools: names.length, ...(same ? {} : { reason: `over HTTP it lists ${names.length} tools, over stdio ${stdioTools.length}` }) };
+  } catch (error) {
+    return { offered: true, ok: false, reason: `the HTTP server failed: ${(error as Error).message.slice(0, 300)}` };
+  } finally {
+    child.kill("SIGTERM");
+    await ended;
   }
 }

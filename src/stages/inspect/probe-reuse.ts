@@ -22,8 +22,11 @@ export interface SavedProbes {
   results: Record<string, Probe>;
 }
 
-/** Package files whose text is prose from the brief, or the Skills: they change with the brief, never the behaviour. */
-const PROSE = (path: string) => path === "manifest.json" || path.startsWith("commands/") || path.startsWith("skills/") || path.startsWith("agent/") || ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json"].includes(path);
+/**
+ * Package files whose text is prose from the brief, or the Skills: they change with the brief, never the behaviour.
+ * The MCP search index (mcp/) is made of the commands' and groups' words; no probe runs it.
+ */
+const PROSE = (path: string) => path === "manifest.json" || path.startsWith("commands/") || path.startsWith("mcp/") || path.startsWith("skills/") || path.startsWith("agent/") || ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json"].includes(path);
 
 const hash = (...parts: Array<string | Buffer>) => {
   const h = createHash("sha256");

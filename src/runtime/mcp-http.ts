@@ -1,0 +1,160 @@
+/**
+ * `<binary>-mcp --http <host:port>`: the server over Streamable HTTP, stateless (docs/generated-cli.md, "MCP server"):
+ * every POST to /mcp is one JSON-RPC message answered as JSON by a server of its own, so any number of clients and
+ * instances behind a balancer need no session. Guarded as the specification asks of a local HTTP server: bound to
+ * loopback unless told otherwise, `Origin` (and, on loopback, `Host`) checked against DNS rebinding, bodies and
+ * request times bounded. The client's own `Authorization` header is never passed on: tool calls run the CLI with the
+ * server's environment, so the API credential is the server's, never the client's token.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { timingSafeEqual } from "node:crypto";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CliError } from "./errors.js";
+import { CALL_TIMEOUT_MS } from "./mcp-call.js";
+import { INVALID_REQUEST, PARSE_ERROR, readLine, rejectMessage } from "./mcp-stdio.js";
+
+const MCP_PATH = "/mcp";
+/** The variable holding the bearer token clients must present, when set; never passed to the CLI. */
+export const HTTP_TOKEN_ENV = "AGENT_CLI_MCP_HTTP_TOKEN";
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Origins (scheme://host[:port]) a browser-based client may call from, beside the server's own. */
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+  /** The longest a request may take from its first byte to the end of the answer. */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS = { maxBodyBytes: 4 * 1024 * 1024, requestTimeoutMs: CALL_TIMEOUT_MS + 30_000 };
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+export const isLoopback = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** `host:port`, `[v6]:port` or `:port`/`port` (loopback): the address --http takes. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+)):|:)?(\d+)$/.exec(value.trim());
+  const port = match ? Number(match[3]) : Number.NaN;
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError("INVALID_VALUE", `--http "${value}" is not an address: give host:port (port 0 picks a free one).`, "Give e.g. --http 127.0.0.1:8765 (or 127.0.0.1:0).", { flag: "http" });
+  return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
+}
+
+const hostOf = (header: string) => header.replace(/^\[([^\]]+)\](?::\d+)?$/, "$1").replace(/^([^:]+):\d+$/, "$1").toLowerCase();
+
+function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
+  if (res.headersSent) return void res.end();
+  const body = JSON.stringify(rejectMessage(code, message));
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+/**
+ * The body, read up to the bound; undefined (and answered 413) when it is over. The rest of an oversized body is read
+ * and dropped up to four times the bound, so the client reads the answer rather than a reset; past that the connection
+ * is cut.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    const tooLarge = () => {
+      over = true;
+      chunks.length = 0;
+      refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`);
+      resolve(undefined);
+    };
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > max) {
+      if (declared > 4 * max) {
+        refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
+        req.socket.end();
+        return resolve(undefined);
+      }
+      tooLarge();
+    }
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (over) {
+        if (size > 4 * max) req.socket.destroy();
+        return;
+      }
+      if (size > max) tooLarge();
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(undefined));
+  });
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? "");
+  const b = Buffer.from(`Bearer ${expected}`);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Serves until SIGTERM or SIGINT, then stops taking requests, lets those under way finish (within the request bound)
+ * and resolves. `say` gets one line for stderr: the bound URL. `token` is what clients must present, when set.
+ */
+export async function serveHttp(newServer: () => Server, options: HttpOptions, say: (line: string) => void, token?: string): Promise<number> {
+  const own = new Set<string>();
+  const allowed = (origin: string) => own.has(origin) || options.allowedOrigins.includes(origin);
+  const http = createHttpServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: 30_000 }, async (req, res) => {
+    const timer = setTimeout(() => {
+      refuse(res, 504, INVALID_REQUEST, `The request ran over ${Math.round(options.requestTimeoutMs / 1000)} seconds.`);
+      req.socket.destroy();
+    }, options.requestTimeoutMs);
+    res.on("close", () => clearTimeout(timer));
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== MCP_PATH) return refuse(res, 404, INVALID_REQUEST, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    // DNS rebinding: a page on another site may reach a loopback port under its own host name, never with a loopback Host.
+    if (isLoopback(options.host) && !isLoopback(hostOf(req.headers.host ?? ""))) return refuse(res, 403, INVALID_REQUEST, "Forbidden: the Host is not this server's loopback address.");
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowed(origin)) return refuse(res, 403, INVALID_REQUEST, `Forbidden: Origin ${origin.slice(0, 200)} is not allowed (the server takes --allow-origin).`);
+    if (token !== undefined && !sameToken(req.headers.authorization, token)) return refuse(res, 401, INVALID_REQUEST, "Unauthorized: this server needs its bearer token.", { "www-authenticate": "Bearer" });
+    // Stateless: no stream to resume and no session to end.
+    if (req.method !== "POST") return refuse(res, 405, INVALID_REQUEST, "Method not allowed: POST one JSON-RPC message.", { allow: "POST" });
+    const body = await readBody(req, res, options.maxBodyBytes);
+    if (body === undefined) return;
+    const read = readLine(body);
+    if ("reject" in read) return refuse(res, 400, read.reject.error.code === PARSE_ERROR ? PARSE_ERROR : INVALID_REQUEST, read.reject.error.message);
+    const server = newServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      // The headers the transport reads, without the client's credential: nothing past this point can pass it on.
+      delete req.headers.authorization;
+      await transport.handleRequest(req, res, read.message);
+    } catch {
+      refuse(res, 500, -32603, "Internal error.");
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => resolve());
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError("INVALID_VALUE", `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}.`, "Give another --http address or port (0 picks a free one).", { flag: "http" });
+  });
+  const { port } = http.address() as AddressInfo;
+  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
+  for (const name of [shown, ...(isLoopback(options.host) ? ["localhost", "127.0.0.1", "[::1]"] : [])]) own.add(`http://${name}:${port}`);
+  say(`${JSON.stringify({ listening: `http://${shown}:${port}${MCP_PATH}` })}`);
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      http.close(() => resolve(0));
+      http.closeIdleConnections();
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+}

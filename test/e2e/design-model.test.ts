@@ -21,13 +21,14 @@ const good: DesignModelScript = ({ schemaName, user }) => {
   return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: `When the user asks to ${q.task.title.toLowerCase()}.`, avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`) } };
 };
 
-async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible") {
-  const server = await startDesignModelServer({ script });
+async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible", options: { keyless?: boolean } = {}) {
+  const server = await startDesignModelServer({ script, requireKey: !options.keyless });
   servers.push(server);
   const dir = exampleProject({ warm: true });
   const file = join(dir, "intermesh.config.ts");
   const baseUrl = provider === "openai-compatible" ? `${server.url}/v1` : server.url;
-  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}", keyEnv: "DESIGN_KEY", concurrency: 2, retries: 1 } },\n  targets: {`));
+  const keyEnv = options.keyless ? "" : ` keyEnv: "DESIGN_KEY",`;
+  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}",${keyEnv} concurrency: 2, retries: 1 } },\n  targets: {`));
   return { dir, server, env: { DESIGN_KEY: DESIGN_MODEL_KEY } };
 }
 
@@ -39,7 +40,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const { dir, server, env } = await modelProject(good);
     const first = await inter(dir, ["design", "suggest", "--json"], env);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, kept: 0, failed: [], written: true });
+    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, answered: 5, current: 0, rejected: [], failed: [], written: true });
     expect(first.json.data.tokens.input).toBeGreaterThan(0);
     expect(asked(server, "command_names")).toHaveLength(2);
     expect(asked(server, "agent_skill")).toHaveLength(3);
@@ -47,9 +48,12 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const overlay = overlayOf(dir);
     expect(validateOverlay(overlay)).toEqual([]);
     expect(overlay.groups.rooms.commands.getRoom).toMatchObject({ name: "rooms show", description: "Does: Get one room" });
+    // The numbers are the file's: every entry recorded is in it.
+    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    expect(first.json.data.recorded).toBe(entries);
 
     const again = await inter(dir, ["design", "suggest", "--json"], env);
-    expect(again.json.data).toMatchObject({ requests: 0, kept: 5, written: false });
+    expect(again.json.data).toMatchObject({ requests: 0, answered: 0, current: 5, recorded: 0, written: false });
     expect(server.requests).toHaveLength(5);
 
     const built = await inter(dir, ["build", "--json"], env);
@@ -89,7 +93,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(second.exitCode, second.stderr).toBe(0);
     const groups = asked(server, "command_names").slice(2).map((r) => JSON.parse(r.user).group);
     expect(groups).toEqual(["rooms"]);
-    expect(second.json.data.kept).toBeGreaterThanOrEqual(1);
+    expect(second.json.data.current).toBeGreaterThanOrEqual(1);
   });
 
   it("hostile answers: each bad entry is rejected with its reason, the rules stand there, and the build still certifies", async () => {
@@ -104,24 +108,85 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     };
     const { dir, env } = await modelProject(script, "anthropic");
     const suggested = await inter(dir, ["design", "suggest", "--json"], env);
-    // The group whose answer echoed the key is not recorded; the rest is.
+    // The group whose answer echoed the key is not recorded; the rest is, less every field the build would reject.
     expect(suggested.exitCode).toBe(1);
     expect(suggested.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true } });
     expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
+    const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: any) => [r.entry, r.reason]));
+    expect(rejected["groups.bookings.commands.getBooking.name"]).toMatch(/built-in command/);
+    expect(rejected["groups.bookings.commands.listBookings.name"] ?? rejected["groups.bookings.commands.createBooking.name"]).toMatch(/over 48|words|kebab|another command's name/);
+    expect(Object.entries(rejected).some(([entry, reason]) => entry.endsWith(".description") && /looks like/.test(reason as string))).toBe(true);
+    expect(Object.entries(rejected).some(([entry, reason]) => /^skills\..*\.steps$/.test(entry) && /not a command of this CLI/.test(reason as string))).toBe(true);
+    // What was rejected is not in the file: the overlay holds only what the build applies.
+    const overlay = read(dir, "intermesh.overlay.json");
+    expect(overlay).not.toMatch(/sk-live|obliterate|skills steal/);
 
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
     const design = built.json.data.tasks.find((t: any) => t.id === "design");
-    const rejected = Object.fromEntries(design.data.overlay.rejected.map((r: any) => [r.entry, r.reason]));
-    expect(rejected["groups.bookings.commands.getBooking"]).toMatch(/built-in command/);
-    expect(rejected["groups.bookings.commands.listBookings"]).toMatch(/over 48|words|kebab/);
-    expect(rejected["groups.bookings.commands.createBooking"] ?? rejected["groups.bookings.commands.cancelBooking"]).toMatch(/another command's name|looks like/);
-    expect(Object.entries(rejected).some(([entry, reason]) => entry.startsWith("skills.") && /not a command of this CLI/.test(reason as string))).toBe(true);
-    expect(design.warnings.join("\n")).toContain("not applied");
+    expect(design.data.overlay.rejected).toEqual([]);
     const caps = JSON.parse(read(dir, "dist/capabilities.json"));
     expect(caps.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]));
     expect(JSON.stringify(caps)).not.toMatch(/sk-live|obliterate|skills steal/);
     expect(JSON.parse(read(dir, "dist/receipt.json")).certification.level).toBe("Agent-Native");
+  });
+
+  it("the build rejects a person's bad edit field by field: a bad flag description drops that description, the entry's name still applies", async () => {
+    const { dir, env } = await modelProject(good);
+    expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
+    const overlay = overlayOf(dir);
+    overlay.groups.rooms.commands.getRoom.flags = { "no-such-flag": "Made up", yes: "<b>bold</b>" };
+    writeFileSync(join(dir, "intermesh.overlay.json"), JSON.stringify(overlay, null, 2));
+    const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
+    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    expect(design.data.overlay.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.getRoom.flags.no-such-flag", "groups.rooms.commands.getRoom.flags.yes"]);
+    expect(design.warnings.join("\n")).toContain("not applied");
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
+  });
+
+  it("converges against a keyless local server: groups first, Skills asked with the overlay's names, every dropped answer named, and a second run asks nothing", async () => {
+    const script: DesignModelScript = ({ schemaName, user }) => {
+      const q = JSON.parse(user);
+      if (schemaName === "command_names") {
+        const commands = q.operations.map((o: any) => ({ operation: o.id, name: o.id === "getRoom" ? "rooms show" : o.rulesName, description: `Does: ${o.summary ?? o.id}`, flags: o.id === "getRoom" ? [{ flag: "no-such-flag", description: "Invented" }] : [] }));
+        return { answer: { commands: q.group === "rooms" ? [...commands, { operation: "deleteEverything", name: "rooms nuke", description: "Gone", flags: [] }] : commands } };
+      }
+      // Text that quotes the brief: the binary's word in prose is not a command.
+      return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: "Find the rooms that are available, as the user asks.", avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command}\` with the user's values.`) } };
+    };
+    const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
+    const first = await inter(dir, ["design", "suggest", "--json"]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(server.requests.every((r: any) => !r.keySent)).toBe(true);
+    const data = first.json.data;
+    expect(data).toMatchObject({ requests: 5, answered: 5, current: 0, failed: [], written: true });
+    expect(data.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.deleteEverything", "groups.rooms.commands.getRoom.flags.no-such-flag"]);
+    expect(data.rejected.find((r: any) => r.entry.endsWith("deleteEverything")).reason).toMatch(/no operation "deleteEverything"/);
+    // Skills were asked after the groups, with the overlay's names.
+    const groupsDone = Math.max(...asked(server, "command_names").map((r: any) => r.n));
+    expect(asked(server, "agent_skill").every((r: any) => r.n > groupsDone)).toBe(true);
+    const skillPrompts = asked(server, "agent_skill").map((r) => r.user).join("\n");
+    expect(skillPrompts).not.toContain("rooms rooms get");
+    const overlay = overlayOf(dir);
+    expect(overlay.groups.rooms.commands.getRoom).toEqual({ name: "rooms show", description: "Does: Get one room" });
+    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    expect(data.recorded).toBe(entries);
+
+    const human = await inter(dir, ["design", "suggest"]);
+    expect(human.exitCode, human.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    expect(human.stdout + human.stderr).toContain("nothing asked");
+    expect(human.stdout + human.stderr).toContain("5 questions already answered");
+
+    const built = await inter(dir, ["build", "--json", "--no-suggest"]);
+    expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
+    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    expect(design.data.overlay).toMatchObject({ rejected: [], stale: 0 });
+    expect(design.data.overlay.applied).toBe(entries);
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(true);
   });
 
   it("a well-made client: 429 with retry-after is retried; malformed JSON fails only its entry; a dead endpoint, a refused key and a spent budget stop cleanly and leave the overlay as it was", async () => {

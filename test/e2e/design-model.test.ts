@@ -189,6 +189,41 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(true);
   });
 
+  it("an overlay rename that breaks the plan says so (PLAN_INVALID names the rename), and --fix-renames rewrites the plan and its reference through it, diff first", async () => {
+    const renaming: DesignModelScript = (request) => {
+      const answer = good(request) as { answer: any };
+      if (request.schemaName === "command_names") for (const c of answer.answer.commands) if (c.operation === "cancelBooking") c.name = "bookings withdraw";
+      return answer;
+    };
+    const { dir, env } = await modelProject(renaming);
+    expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
+    const broken = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.json.error.code).toBe("PLAN_INVALID");
+    expect(broken.json.error.message).toContain("`bookings cancel` → `bookings withdraw` (groups.bookings.commands.cancelBooking.name)");
+    expect(broken.json.error.suggestion).toContain("inter eval validate evals/eval-plan.json --fix-renames");
+
+    const planBefore = read(dir, "evals/eval-plan.json");
+    const fixed = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--fix-renames"], env);
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    // The diff comes before the files change, naming each place, the rename and the overlay entry.
+    expect(fixed.stderr).toContain("--- evals/eval-plan.json");
+    expect(fixed.stderr).toContain('-["rooms","bookings","cancel"]');
+    expect(fixed.stderr).toContain('+["rooms","bookings","withdraw"]');
+    expect(fixed.stderr).toContain("--- evals/eval-plan.reference.json");
+    expect(fixed.stderr).toMatch(/2 command lines rewritten/);
+    const plan = read(dir, "evals/eval-plan.json");
+    expect(plan.replace(/\s/g, "")).not.toContain('["rooms","bookings","cancel"]');
+    // Only the command names changed: the file's layout is the person's.
+    expect(plan).toBe(planBefore.replace('"command_prefix": ["rooms", "bookings", "cancel"]', '"command_prefix": ["rooms", "bookings", "withdraw"]'));
+    expect(JSON.parse(plan).scenarios.length).toBe(JSON.parse(planBefore).scenarios.length);
+    expect(read(dir, "evals/eval-plan.reference.json").replace(/\s/g, "")).toContain('["rooms","bookings","withdraw","--booking-id"');
+    const again = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--fix-renames", "--json"], env);
+    expect(again.json.data).toMatchObject({ valid: true, fixed: [] });
+    const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(built.exitCode, built.stdout.slice(0, 1500)).toBe(0);
+  });
+
   it("a well-made client: 429 with retry-after is retried; malformed JSON fails only its entry; a dead endpoint, a refused key and a spent budget stop cleanly and leave the overlay as it was", async () => {
     let n = 0;
     const flaky: DesignModelScript = (request) => {

@@ -116,18 +116,10 @@ export interface OverlayRejection {
   reason: string;
 }
 
-/** A command the overlay renamed: the rules' name, the overlay's, and the entry that did it. */
-export interface OverlayRename {
-  from: string;
-  to: string;
-  entry: string;
-}
-
 export interface OverlayReport {
   applied: string[];
   rejected: OverlayRejection[];
   stale: string[];
-  renamed: OverlayRename[];
 }
 
 const WORD = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -164,7 +156,7 @@ function unfitName(name: string, taken: Set<string>): string | undefined {
  * descriptions or Skill text; everything else stays as the rules made it. Renames follow into the Skills' links.
  */
 export function applyOverlay(readModel: () => OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
-  const report: OverlayReport = { applied: [], rejected: [], stale: [], renamed: [] };
+  const report: OverlayReport = { applied: [], rejected: [], stale: [] };
   // An empty overlay (most builds, and every watch cycle without one) changes nothing: no copy, no model read.
   if (!Object.keys(overlay.groups).length && !Object.keys(overlay.skills).length) return { commands, skills, report };
   const out: CommandsPlan = structuredClone(commands);
@@ -213,9 +205,8 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
           } else {
             names.add(name);
             renamed.set(command.name, name);
-            report.renamed.push({ from: command.name, to: name, entry: `${at}.name` });
             command.path = name.split(/\s+/);
-            command.nameSource = { resource: { word: command.path[0]!, from: "overlay", text: at }, action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at } };
+            command.nameSource = { resource: { word: command.path[0]!, from: "overlay", text: at }, action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at }, renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` } };
             command.name = name;
             used = true;
           }

@@ -1,6 +1,8 @@
 import { Command, Option } from "clipanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { writeFileAtomic } from "../../../core/atomic.js";
+import type { RenameChange } from "../../../stages/plan/renames.js";
 import { InterError } from "../../../core/errors.js";
 import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
@@ -28,11 +30,13 @@ export class EvalValidateCommand extends BaseCommand {
       ["Validate an evaluation folder", "inter eval validate ./evaluation"],
       ["Validate a project's plan against its build", "inter eval validate evals/eval-plan.json --candidate dist/cli.tgz"],
       ["Treat weak checks and blind spots as errors (CI)", "inter eval validate evals/eval-plan.json --strict --json"],
+      ["Rewrite command names the design overlay renamed (shows the diff, then validates)", "inter eval validate evals/eval-plan.json --fix-renames"],
     ],
   });
   target = Option.String({ name: "folder|plan" });
   candidate = Option.String("--candidate", { description: "The cli.tgz to validate against (default: cli.tgz beside the plan, else the project's dist/cli.tgz)" });
   strict = Option.Boolean("--strict", false, { description: "Warnings (weak checks, blind spots, unused observations) are errors" });
+  fixRenames = Option.Boolean("--fix-renames", false, { description: "Rewrite the plan's (and reference solutions') command names through the renames the design overlay made (recorded in the build's capabilities.json), printing the diff first, then validate" });
 
   async run(): Promise<CommandResult> {
     const path = resolve(this.cwd ?? process.cwd(), this.target);
@@ -45,12 +49,32 @@ export class EvalValidateCommand extends BaseCommand {
     const found = await findCandidate(dirname(planFile), this.candidate, cwd);
     const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
     const referenceFile = planFile.replace(/\.json$/, "") + ".reference.json";
-    const reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
-    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
+    let reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
+    let planText = readFileSync(planFile, "utf8");
+    let fixed: RenameChange[] | undefined;
+    if (this.fixRenames) {
+      if (!tree) throw new InterError("USAGE_ERROR", `--fix-renames needs the candidate, and there is none: ${missing}.`, "Build the project (inter build) or pass --candidate <cli.tgz>; its capabilities.json records the overlay's renames.", { flag: "--fix-renames" });
+      const { applyRenames, renameDiff } = await import("../../../stages/plan/renames.js");
+      const planName = relative(cwd, planFile) || basename(planFile);
+      const result = applyRenames({ plan: { file: planName, text: planText }, ...(reference ? { reference: { file: relative(cwd, referenceFile), text: reference.text } } : {}) }, tree.binary, tree.renames ?? []);
+      fixed = result.changes;
+      // The diff first, then the write: the person sees exactly what changed in their files.
+      if (!this.json) process.stderr.write(fixed.length ? `${renameDiff(fixed)}\n${count(fixed.length, "command line")} rewritten through the overlay's renames.\n` : `nothing to rewrite: ${tree.renames?.length ? "the plan names none of the renamed commands" : "the candidate's build records no renames (capabilities.json beside it)"}.\n`);
+      if (result.plan !== undefined) {
+        writeFileAtomic(planFile, result.plan);
+        planText = result.plan;
+      }
+      if (result.reference !== undefined && reference) {
+        writeFileAtomic(referenceFile, result.reference);
+        reference = { ...reference, text: result.reference };
+      }
+    }
+    const report = await validatePlan(planText, isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
     if (!report.valid) {
       if (!this.json) process.stderr.write(`${reportText(report)}\n`);
-      throw planInvalid(report);
+      const error = planInvalid(report);
+      throw fixed ? new InterError(error.code, error.message, error.suggestion, { ...error.details, fixed }) : error;
     }
-    return { data: report, human: reportText(report) };
+    return { data: fixed ? { ...report, fixed } : report, human: reportText(report) };
   }
 }

@@ -9,13 +9,28 @@ import { BaseCommand, type CommandResult } from "../../base.js";
 import { findCandidate, candidateTree } from "./shared.js";
 import { count } from "../../../core/words.js";
 
+/**
+ * The report as a person reads it, top-down: the verdict with its counts, one line per stage whose mark is its
+ * findings' (✗ errors, ⚠ warnings only, ✓ none, – not run), then the errors, then the warnings, each list counted.
+ */
 function reportText(report: ValidationReport): string {
-  const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
-  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
+  const stages = Object.entries(report.stages).map(([name, s]) => {
+    if (!s.ran) return `  – ${name} (not run: ${s.reason})`;
+    const mine = report.findings.filter((f) => f.stage === name);
+    const errors = mine.filter((f) => f.severity === "error").length;
+    const warnings = mine.length - errors;
+    const mark = errors ? "✗" : warnings ? "⚠" : "✓";
+    const counts = [errors ? count(errors, "error") : "", warnings ? count(warnings, "warning") : ""].filter(Boolean).join(", ");
+    return `  ${mark} ${name}${counts ? ` (${counts})` : ""}`;
+  });
+  const line = (f: ValidationReport["findings"][number]) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`;
+  const errors = report.findings.filter((f) => f.severity === "error");
+  const warnings = report.findings.filter((f) => f.severity !== "error");
   return [
     `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${count(report.errors, "error")}, ${count(report.warnings, "warning")})${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
     ...stages,
-    ...findings,
+    ...(errors.length ? [`${count(errors.length, "error")}:`, ...errors.map(line)] : []),
+    ...(warnings.length ? [`${count(warnings.length, "warning")}:`, ...warnings.map(line)] : []),
     ...report.limits.map((l) => `  note: ${l}`),
   ].join("\n");
 }

@@ -216,7 +216,9 @@ describe("drafts and inter's own Skills", () => {
     const cancel = JSON.parse(read(dir, `trigger-queries/${CANCEL}.json`));
     expect(validateQueries(cancel)).toEqual([]);
     expect(cancel).toMatchObject({ skill: CANCEL, draft: true });
-    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual(["Cancel a booking", "A person's meeting is off. They name the booking (by id) that should be cancelled, which frees the room."]);
+    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual(["Please cancel a booking.", "My meeting is off. I name the booking (by id) that should be cancelled, which frees the room."]);
+    // A user's voice, not the brief's third-person prose.
+    for (const q of cancel.queries) expect(q.query).not.toMatch(/^(A person|An office manager|The user)\b/);
     expect(cancel.queries.filter((q: any) => q.expected_skill !== CANCEL).map((q: any) => q.expected_skill)).toEqual([BOOK, REPORT, null]);
   });
 
@@ -350,8 +352,8 @@ describe("the review page, in Chromium", () => {
     expect(exported.draft).toBe(false);
     expect(exported.queries.map((q: any) => [q.query, q.expected_skill, q.split])).toEqual([
       ["Cancel bk_42 </script><b>now</b>", CANCEL, "train"],
-      ["A person needs a room for a meeting: they give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.", BOOK, "test"],
-      ["An office manager wants to know what is booked in one room on one day, to plan cleaning.", REPORT, "test"],
+      ["I need a room for a meeting: I give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.", BOOK, "test"],
+      ["I want to know what is booked in one room on one day, to plan cleaning.", REPORT, "test"],
       ["In one sentence, what is the rooms command-line tool for?", CANCEL, "test"],
       ["Book room Delta for Friday at 9:00", BOOK, "train"],
     ]);
@@ -394,7 +396,7 @@ describe("the review page, in Chromium", () => {
     expect(Object.keys(exported)).toEqual(["$schema", "skill", "draft", "queries"]);
     expect(exported.queries.map((q: any) => [q.expected_skill, q.note ?? null])).toEqual([
       [null, "paraphrase, but not a cancellation"],
-      [CANCEL, "the Skill's own task (from the brief)"],
+      [CANCEL, "the Skill's own task, drafted from the brief in a user's voice"],
       [REPORT, null],
       [CANCEL, null],
       [BOOK, null],

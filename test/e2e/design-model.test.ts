@@ -224,6 +224,38 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(built.exitCode, built.stdout.slice(0, 1500)).toBe(0);
   });
 
+  it("with design.model set, inter eval new drafts trigger queries with the model, in a user's voice, cached by what was asked and marked draft", async () => {
+    const script: DesignModelScript = ({ schemaName, user }) => {
+      if (schemaName !== "trigger_queries") return { status: 500, message: "unexpected" };
+      const q = JSON.parse(user);
+      const other = q.others[0].name;
+      return { answer: { requests: [`I need to ${q.skill.name.replace(/-/g, " ")} today`, "can you sort this out for me?"], near_misses: [{ query: `something for ${other}`, skill: other }, { query: "what's the weather", skill: null }, { query: "a Skill that does not exist", skill: "no-such-skill" }] } };
+    };
+    const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
+    const made = await inter(dir, ["eval", "new", "evals2", "--candidate", "dist/cli.tgz", "--json"]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(asked(server, "trigger_queries")).toHaveLength(3);
+    const validateQueries = schemaValidator("trigger-queries.schema.json");
+    const cancel = JSON.parse(read(dir, "evals2/trigger-queries/cancel-a-booking.json"));
+    expect(validateQueries(cancel)).toEqual([]);
+    expect(cancel.draft).toBe(true);
+    expect(cancel.queries.map((q: any) => [q.query, q.expected_skill])).toEqual([
+      ["I need to cancel a booking today", "cancel-a-booking"],
+      ["can you sort this out for me?", "cancel-a-booking"],
+      ["something for book-a-room-for-a-meeting", "book-a-room-for-a-meeting"],
+      ["what's the weather", null],
+      ["a Skill that does not exist", null],
+      ["In one sentence, what is the rooms command-line tool for?", null],
+    ]);
+    expect(cancel.queries[0].note).toContain("drafted by scripted");
+    // Drafting again (a deleted set) asks nothing: the answer is cached under what was asked.
+    rmSync(join(dir, "evals2/trigger-queries/cancel-a-booking.json"));
+    const again = await inter(dir, ["eval", "new", "evals2", "--candidate", "dist/cli.tgz", "--json"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(asked(server, "trigger_queries")).toHaveLength(3);
+    expect(JSON.parse(read(dir, "evals2/trigger-queries/cancel-a-booking.json"))).toEqual(cancel);
+  });
+
   it("a well-made client: 429 with retry-after is retried; malformed JSON fails only its entry; a dead endpoint, a refused key and a spent budget stop cleanly and leave the overlay as it was", async () => {
     let n = 0;
     const flaky: DesignModelScript = (request) => {

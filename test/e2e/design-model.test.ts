@@ -82,7 +82,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(candidate(offline)).toBe(candidate(built));
     // The key is in no file inter wrote, here or in the cache.
     for (const where of [dir, elsewhere]) expect(everyFile(where)).not.toContain(DESIGN_MODEL_KEY);
-  });
+  }, 240_000);
 
   it("an edit to one operation re-asks only its group (and the Skills that use it)", async () => {
     const { dir, server, env } = await modelProject(good);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterError } from "../core/errors.js";
+import { count } from "../core/words.js";
 import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import { COMMANDS_FILE } from "../pipeline/commands.js";
@@ -16,7 +17,14 @@ export interface SuggestRun {
   provider: string;
   /** Questions sent to the model this run; 0 when the overlay already answered every current one. */
   requests: number;
-  kept: number;
+  /** Requests answered with a usable object. */
+  answered: number;
+  /** Questions the overlay already answered (key still current): not asked. */
+  current: number;
+  /** Entries (commands, Skills) written to the overlay from this run's answers. */
+  recorded: number;
+  /** Parts of this run's answers not written, each with its place and reason. */
+  rejected: Array<{ entry: string; reason: string }>;
   failed: Array<{ entry: string; code: string; message: string }>;
   tokens: { input: number; output: number };
   costUsd: number | null;
@@ -42,7 +50,7 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] = await Promise.all([import("../model/client.js"), import("../stages/design/suggest.js"), import("../stages/design/overlay-file.js")]);
   const file = overlayPath(config);
   const current = await readOverlay(root, file);
-  const client = createModelClient({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, keyEnv: settings.keyEnv, ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }, process.env, {
+  const client = createModelClient({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}), ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }, process.env, {
     ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
     onRetry: (info) => {
       if (!options.json) process.stderr.write(`  ↻ ${info.reason}; retrying in ${Math.round(info.delayMs)} ms (attempt ${info.attempt + 1})\n`);
@@ -50,11 +58,12 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   });
   const budget = new Budget({ maxTokens: options.maxTokens ?? settings.maxTokens ?? 2_000_000, ...(options.maxCostUsd ?? settings.maxCostUsd ? { maxCostUsd: options.maxCostUsd ?? settings.maxCostUsd } : {}) });
   const deadline = AbortSignal.timeout(settings.deadlineMs ?? 900_000);
-  const key = process.env[settings.keyEnv];
+  const key = settings.keyEnv !== undefined ? process.env[settings.keyEnv] : undefined;
   const progress = (event: { kind: string; name: string; state: string; usage?: { inputTokens: number; outputTokens: number }; error?: string }) => {
     if (options.json || event.state === "asked") return;
+    if (event.state === "rejected") return void process.stderr.write(`  ✖ ${event.name} not recorded: ${event.error}\n`);
     const mark = event.state === "answered" ? "✔" : event.state === "kept" ? "·" : "✖";
-    const detail = event.state === "answered" && event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : event.state === "kept" ? " (current in the overlay)" : event.error ? ` ${event.error}` : "";
+    const detail = event.state === "answered" && event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : event.state === "kept" ? " (current in the overlay, not asked)" : event.error ? ` ${event.error}` : "";
     process.stderr.write(`${mark} ${event.kind} ${event.name}${detail}\n`);
   };
   const model = readJson<OperationModel>(root, OPERATIONS_FILE);
@@ -78,7 +87,7 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   if (result!.failed.length) {
     // The answers that came are kept (the file is whole either way); the ones that did not are this run's failure.
     const f = result!.failed;
-    throw new InterError("MODEL_OUTPUT_INVALID", `${f.length} answer${f.length > 1 ? "s" : ""} from ${settings.model} could not be used (${f.map((x) => x.entry).join(", ")}): ${f[0]!.message}`, `The other answers are in ${file}; run \`inter design suggest\` again to ask only for what is missing (the rules' design stands there meanwhile).`, { failed: f, overlay: file, written: after !== before, requests: result!.asked, spent: result!.spent });
+    throw new InterError("MODEL_OUTPUT_INVALID", `${f.length} answer${f.length > 1 ? "s" : ""} from ${settings.model} could not be used (${f.map((x) => x.entry).join(", ")}): ${f[0]!.message}`, `The other answers are in ${file}; run \`inter design suggest\` again to ask only for what is missing (the rules' design stands there meanwhile).`, { failed: f, overlay: file, written: after !== before, requests: result!.asked, answered: result!.answered, recorded: result!.recorded, rejected: result!.rejected, spent: result!.spent });
   }
   const spent = result!.spent;
   const cost = estimateCost(settings.model, { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens });
@@ -87,7 +96,10 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
     model: settings.model,
     provider: settings.provider,
     requests: result!.asked,
-    kept: result!.kept,
+    answered: result!.answered,
+    current: result!.current,
+    recorded: result!.recorded,
+    rejected: result!.rejected,
     failed: result!.failed,
     tokens: { input: spent.inputTokens, output: spent.outputTokens },
     costUsd: cost.usd,
@@ -99,5 +111,7 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
 
 export function suggestSummary(run: SuggestRun): string {
   const cost = run.costUsd === null ? "cost unknown for this model" : `about $${run.costUsd.toFixed(4)}`;
-  return `${run.overlay}: ${run.requests} request${run.requests === 1 ? "" : "s"} to ${run.model}, ${run.kept} answer${run.kept === 1 ? "" : "s"} kept, ${run.failed.length} failed; ${run.tokens.input} tokens in, ${run.tokens.output} out (${cost}) in ${(run.durationMs / 1000).toFixed(1)} s${run.written ? "" : "; the file is unchanged"}`;
+  const asked = run.requests ? `${count(run.requests, "request")} to ${run.model}: ${run.answered} answered, ${run.failed.length} failed; ${count(run.recorded, "entry", "entries")} recorded, ${count(run.rejected.length, "part")} of answers rejected${run.rejected.length ? " (each named above)" : ""}` : `nothing asked of ${run.model}`;
+  const current = run.current ? `; ${count(run.current, "question")} already answered in the file, not asked` : "";
+  return `${run.overlay}: ${asked}${current}; ${run.tokens.input} tokens in, ${run.tokens.output} out (${cost}) in ${(run.durationMs / 1000).toFixed(1)} s${run.written ? "" : "; the file is unchanged"}`;
 }

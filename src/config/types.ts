@@ -257,8 +257,8 @@ export interface DesignModelConfig {
   model: string;
   /** The API's base URL, e.g. `"https://api.deepseek.com/v1"` or `"https://api.anthropic.com"`. */
   baseUrl: string;
-  /** Name (UPPER_SNAKE) of the environment variable holding the key — never the key itself. */
-  keyEnv: string;
+  /** Name (UPPER_SNAKE) of the environment variable holding the key — never the key itself. Omit it for a server that takes no key (a local one). */
+  keyEnv?: string;
   /**
    * Questions asked at once.
    * @default `4`

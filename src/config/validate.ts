@@ -80,7 +80,7 @@ const isConfig = t.isObject({
           provider: t.isEnum(["openai-compatible", "anthropic"]),
           model: nonEmpty,
           baseUrl: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/[^\s@]+$/)]),
-          keyEnv: t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]),
+          keyEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
           concurrency: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)])),
           retries: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 10)])),
           maxTokens: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()])),

@@ -16,7 +16,7 @@ export function anthropicAdapter(baseUrl: URL, model: string): ProviderAdapter {
   return {
     provider: "anthropic",
     endpoint,
-    headers: (key) => ({ "x-api-key": key, "anthropic-version": ANTHROPIC_VERSION, "content-type": "application/json", accept: "application/json" }),
+    headers: (key) => ({ ...(key ? { "x-api-key": key } : {}), "anthropic-version": ANTHROPIC_VERSION, "content-type": "application/json", accept: "application/json" }),
     body: (request, { maxTokens }) => ({
       model,
       max_tokens: maxTokens,

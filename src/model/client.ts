@@ -57,7 +57,7 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
   const provider = PROVIDERS[settings.provider];
   if (!provider) throw new InterError("CONFIG_INVALID", `Unknown model provider ${JSON.stringify(settings.provider)}.`, `Use "openai-compatible" (OpenAI, DeepSeek, local servers) or "anthropic".`, { field: "provider" });
   if (typeof settings.model !== "string" || !settings.model.trim()) throw new InterError("CONFIG_INVALID", "The model setting has no model name.", 'Name the provider\'s model id, e.g. "deepseek-chat", "gpt-4.1-mini" or "claude-sonnet-4-5".', { field: "model" });
-  if (typeof settings.keyEnv !== "string" || !ENV_NAME.test(settings.keyEnv)) throw new InterError("CONFIG_INVALID", `keyEnv must be the NAME of an environment variable (letters, digits, _), not ${typeof settings.keyEnv === "string" ? "a value like that" : String(settings.keyEnv)}.`, 'Set keyEnv to e.g. "DEEPSEEK_API_KEY" and export the key under that name; the config never holds the key.', { field: "keyEnv" });
+  if (settings.keyEnv !== undefined && (typeof settings.keyEnv !== "string" || !ENV_NAME.test(settings.keyEnv))) throw new InterError("CONFIG_INVALID", `keyEnv must be the NAME of an environment variable (letters, digits, _), not ${typeof settings.keyEnv === "string" ? "a value like that" : String(settings.keyEnv)}.`, 'Set keyEnv to e.g. "DEEPSEEK_API_KEY" and export the key under that name; the config never holds the key.', { field: "keyEnv" });
   const baseUrl = parseBaseUrl(settings.baseUrl);
   for (const field of ["maxTokens", "timeoutMs"] as const) {
     const value = settings[field];
@@ -67,8 +67,9 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
   const adapter = provider.adapter(baseUrl, settings.model);
   const origin = baseUrl.origin;
   const where = `the ${provider.label} model server at ${origin}`;
-  const key = (env[settings.keyEnv] ?? "").trim();
-  if (!key) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is not set: it should hold the API key for ${where}.`, `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`, { key_env: settings.keyEnv, provider: settings.provider, origin });
+  // No keyEnv: a server that takes no key (a local one); requests carry no key header.
+  const key = settings.keyEnv === undefined ? "" : (env[settings.keyEnv] ?? "").trim();
+  if (settings.keyEnv !== undefined && !key) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is not set: it should hold the API key for ${where}.`, `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`, { key_env: settings.keyEnv, provider: settings.provider, origin });
   if (/[^\x21-\x7e]/.test(key)) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is set but holds no usable key: it contains spaces, control or non-ASCII characters.`, `Export the key alone: export ${settings.keyEnv}=<your key> (no quotes, spaces or line breaks inside).`, { key_env: settings.keyEnv, provider: settings.provider, origin });
 
   const redact = redactor([key]);
@@ -153,6 +154,7 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
       throw fail("MODEL_REQUEST_REJECTED", `${capital(where)} answered HTTP ${status}, a redirect to ${to}; inter does not follow redirects, so the key goes nowhere else.`, "Set the base URL to the address the server redirects to.", details);
     }
     if (status === 401 || status === 403) {
+      if (settings.keyEnv === undefined) throw fail("MODEL_AUTH_FAILED", `${capital(where)} wants a key (HTTP ${status}${said}); the config names none.`, `Set design.model.keyEnv to the NAME of a variable, e.g. "MODEL_API_KEY", and export the key under it.`, details);
       throw fail("MODEL_AUTH_FAILED", `${capital(where)} refused the key in ${settings.keyEnv} (HTTP ${status}${said}).`, `Check that ${settings.keyEnv} holds a valid key for ${origin}${status === 403 ? ` and that the account may use ${settings.model}` : ""}; export ${settings.keyEnv}=<your key> and run again.`, details);
     }
     if (isRetryableStatus(status)) {

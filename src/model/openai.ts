@@ -20,7 +20,7 @@ export function openAiAdapter(baseUrl: URL, model: string): ProviderAdapter {
   return {
     provider: "openai-compatible",
     endpoint,
-    headers: (key) => ({ authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" }),
+    headers: (key) => ({ ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json", accept: "application/json" }),
     body(request, { maxTokens, jsonObjectMode }) {
       const system = jsonObjectMode
         ? `${request.system}\n\nAnswer with one JSON object and nothing else. It must conform to this JSON Schema (named ${request.schemaName}):\n${JSON.stringify(request.schema)}`

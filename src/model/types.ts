@@ -18,8 +18,11 @@ export interface ModelSettings {
    * (`/v1/messages` is appended after dropping a trailing `/v1`; an address ending in /v1/messages is used as it is).
    */
   baseUrl: string;
-  /** The NAME of the environment variable holding the API key, e.g. "DEEPSEEK_API_KEY". */
-  keyEnv: string;
+  /**
+   * The NAME of the environment variable holding the API key, e.g. "DEEPSEEK_API_KEY". Absent for a server that takes
+   * no key (a local one): requests then carry no key header.
+   */
+  keyEnv?: string;
   /** The output-token cap of each request (default 8192). */
   maxTokens?: number;
   /** How long one request may take, headers and body, before it counts as failed and is retried (default 120 s). */

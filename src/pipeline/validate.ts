@@ -36,7 +36,14 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
       const receipt = JSON.parse(readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8")) as Receipt;
       const referenceFile = plan.replace(/\.json$/, "") + ".reference.json";
       const reference = existsSync(join(ctx.root, referenceFile)) ? { file: referenceFile, text: readFileSync(join(ctx.root, referenceFile), "utf8") } : undefined;
-      const report = await validatePlan(text, plan, planSchema(), treeFromReceipt(receipt), reference ? { reference } : {});
+      const tree = treeFromReceipt(receipt);
+      // The overlay's renames (capabilities.json, written by the design task upstream) explain unknown commands.
+      const capabilities = join(ctx.root, outDir(config), "capabilities.json");
+      if (existsSync(capabilities)) {
+        const { renamesOf } = await import("../stages/plan/renames.js");
+        tree.renames = renamesOf(JSON.parse(readFileSync(capabilities, "utf8")), tree.commands.map((c) => c.name));
+      }
+      const report = await validatePlan(text, plan, planSchema(), tree, reference ? { reference } : {});
       // Written first, failed or not: plan-validation.json always describes the last validation.
       writeJson(ctx.root, reportFile, report);
       if (!report.valid) throw planInvalid(report);

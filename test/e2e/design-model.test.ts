@@ -21,13 +21,14 @@ const good: DesignModelScript = ({ schemaName, user }) => {
   return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: `When the user asks to ${q.task.title.toLowerCase()}.`, avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`) } };
 };
 
-async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible") {
-  const server = await startDesignModelServer({ script });
+async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible", options: { keyless?: boolean } = {}) {
+  const server = await startDesignModelServer({ script, requireKey: !options.keyless });
   servers.push(server);
   const dir = exampleProject({ warm: true });
   const file = join(dir, "intermesh.config.ts");
   const baseUrl = provider === "openai-compatible" ? `${server.url}/v1` : server.url;
-  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}", keyEnv: "DESIGN_KEY", concurrency: 2, retries: 1 } },\n  targets: {`));
+  const keyEnv = options.keyless ? "" : ` keyEnv: "DESIGN_KEY",`;
+  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}",${keyEnv} concurrency: 2, retries: 1 } },\n  targets: {`));
   return { dir, server, env: { DESIGN_KEY: DESIGN_MODEL_KEY } };
 }
 
@@ -39,7 +40,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const { dir, server, env } = await modelProject(good);
     const first = await inter(dir, ["design", "suggest", "--json"], env);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, kept: 0, failed: [], written: true });
+    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, answered: 5, current: 0, rejected: [], failed: [], written: true });
     expect(first.json.data.tokens.input).toBeGreaterThan(0);
     expect(asked(server, "command_names")).toHaveLength(2);
     expect(asked(server, "agent_skill")).toHaveLength(3);
@@ -47,9 +48,12 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const overlay = overlayOf(dir);
     expect(validateOverlay(overlay)).toEqual([]);
     expect(overlay.groups.rooms.commands.getRoom).toMatchObject({ name: "rooms show", description: "Does: Get one room" });
+    // The numbers are the file's: every entry recorded is in it.
+    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    expect(first.json.data.recorded).toBe(entries);
 
     const again = await inter(dir, ["design", "suggest", "--json"], env);
-    expect(again.json.data).toMatchObject({ requests: 0, kept: 5, written: false });
+    expect(again.json.data).toMatchObject({ requests: 0, answered: 0, current: 5, recorded: 0, written: false });
     expect(server.requests).toHaveLength(5);
 
     const built = await inter(dir, ["build", "--json"], env);
@@ -78,7 +82,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(candidate(offline)).toBe(candidate(built));
     // The key is in no file inter wrote, here or in the cache.
     for (const where of [dir, elsewhere]) expect(everyFile(where)).not.toContain(DESIGN_MODEL_KEY);
-  });
+  }, 240_000);
 
   it("an edit to one operation re-asks only its group (and the Skills that use it)", async () => {
     const { dir, server, env } = await modelProject(good);
@@ -89,7 +93,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(second.exitCode, second.stderr).toBe(0);
     const groups = asked(server, "command_names").slice(2).map((r) => JSON.parse(r.user).group);
     expect(groups).toEqual(["rooms"]);
-    expect(second.json.data.kept).toBeGreaterThanOrEqual(1);
+    expect(second.json.data.current).toBeGreaterThanOrEqual(1);
   });
 
   it("hostile answers: each bad entry is rejected with its reason, the rules stand there, and the build still certifies", async () => {
@@ -104,24 +108,152 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     };
     const { dir, env } = await modelProject(script, "anthropic");
     const suggested = await inter(dir, ["design", "suggest", "--json"], env);
-    // The group whose answer echoed the key is not recorded; the rest is.
+    // The group whose answer echoed the key is not recorded; the rest is, less every field the build would reject.
     expect(suggested.exitCode).toBe(1);
     expect(suggested.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true } });
     expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
+    const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: any) => [r.entry, r.reason]));
+    expect(rejected["groups.bookings.commands.getBooking.name"]).toMatch(/built-in command/);
+    expect(rejected["groups.bookings.commands.listBookings.name"] ?? rejected["groups.bookings.commands.createBooking.name"]).toMatch(/over 48|words|kebab|another command's name/);
+    expect(Object.entries(rejected).some(([entry, reason]) => entry.endsWith(".description") && /looks like/.test(reason as string))).toBe(true);
+    expect(Object.entries(rejected).some(([entry, reason]) => /^skills\..*\.steps$/.test(entry) && /not a command of this CLI/.test(reason as string))).toBe(true);
+    // What was rejected is not in the file: the overlay holds only what the build applies.
+    const overlay = read(dir, "intermesh.overlay.json");
+    expect(overlay).not.toMatch(/sk-live|obliterate|skills steal/);
 
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
     const design = built.json.data.tasks.find((t: any) => t.id === "design");
-    const rejected = Object.fromEntries(design.data.overlay.rejected.map((r: any) => [r.entry, r.reason]));
-    expect(rejected["groups.bookings.commands.getBooking"]).toMatch(/built-in command/);
-    expect(rejected["groups.bookings.commands.listBookings"]).toMatch(/over 48|words|kebab/);
-    expect(rejected["groups.bookings.commands.createBooking"] ?? rejected["groups.bookings.commands.cancelBooking"]).toMatch(/another command's name|looks like/);
-    expect(Object.entries(rejected).some(([entry, reason]) => entry.startsWith("skills.") && /not a command of this CLI/.test(reason as string))).toBe(true);
-    expect(design.warnings.join("\n")).toContain("not applied");
+    expect(design.data.overlay.rejected).toEqual([]);
     const caps = JSON.parse(read(dir, "dist/capabilities.json"));
     expect(caps.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]));
     expect(JSON.stringify(caps)).not.toMatch(/sk-live|obliterate|skills steal/);
     expect(JSON.parse(read(dir, "dist/receipt.json")).certification.level).toBe("Agent-Native");
+  });
+
+  it("the build rejects a person's bad edit field by field: a bad flag description drops that description, the entry's name still applies", async () => {
+    const { dir, env } = await modelProject(good);
+    expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
+    const overlay = overlayOf(dir);
+    overlay.groups.rooms.commands.getRoom.flags = { "no-such-flag": "Made up", yes: "<b>bold</b>" };
+    writeFileSync(join(dir, "intermesh.overlay.json"), JSON.stringify(overlay, null, 2));
+    const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
+    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    expect(design.data.overlay.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.getRoom.flags.no-such-flag", "groups.rooms.commands.getRoom.flags.yes"]);
+    expect(design.warnings.join("\n")).toContain("not applied");
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
+  });
+
+  it("converges against a keyless local server: groups first, Skills asked with the overlay's names, every dropped answer named, and a second run asks nothing", async () => {
+    const script: DesignModelScript = ({ schemaName, user }) => {
+      const q = JSON.parse(user);
+      if (schemaName === "command_names") {
+        const commands = q.operations.map((o: any) => ({ operation: o.id, name: o.id === "getRoom" ? "rooms show" : o.rulesName, description: `Does: ${o.summary ?? o.id}`, flags: o.id === "getRoom" ? [{ flag: "no-such-flag", description: "Invented" }] : [] }));
+        return { answer: { commands: q.group === "rooms" ? [...commands, { operation: "deleteEverything", name: "rooms nuke", description: "Gone", flags: [] }] : commands } };
+      }
+      // Text that quotes the brief: the binary's word in prose is not a command.
+      return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: "Find the rooms that are available, as the user asks.", avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command}\` with the user's values.`) } };
+    };
+    const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
+    const first = await inter(dir, ["design", "suggest", "--json"]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(server.requests.every((r: any) => !r.keySent)).toBe(true);
+    const data = first.json.data;
+    expect(data).toMatchObject({ requests: 5, answered: 5, current: 0, failed: [], written: true });
+    expect(data.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.deleteEverything", "groups.rooms.commands.getRoom.flags.no-such-flag"]);
+    expect(data.rejected.find((r: any) => r.entry.endsWith("deleteEverything")).reason).toMatch(/no operation "deleteEverything"/);
+    // Skills were asked after the groups, with the overlay's names.
+    const groupsDone = Math.max(...asked(server, "command_names").map((r: any) => r.n));
+    expect(asked(server, "agent_skill").every((r: any) => r.n > groupsDone)).toBe(true);
+    const skillPrompts = asked(server, "agent_skill").map((r) => r.user).join("\n");
+    expect(skillPrompts).not.toContain("rooms rooms get");
+    const overlay = overlayOf(dir);
+    expect(overlay.groups.rooms.commands.getRoom).toEqual({ name: "rooms show", description: "Does: Get one room" });
+    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    expect(data.recorded).toBe(entries);
+
+    const human = await inter(dir, ["design", "suggest"]);
+    expect(human.exitCode, human.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    expect(human.stdout + human.stderr).toContain("nothing asked");
+    expect(human.stdout + human.stderr).toContain("5 questions already answered");
+
+    const built = await inter(dir, ["build", "--json", "--no-suggest"]);
+    expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
+    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    expect(design.data.overlay).toMatchObject({ rejected: [], stale: 0 });
+    expect(design.data.overlay.applied).toBe(entries);
+    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(true);
+  });
+
+  it("an overlay rename that breaks the plan says so (PLAN_INVALID names the rename), and --fix-renames rewrites the plan and its reference through it, diff first", async () => {
+    const renaming: DesignModelScript = (request) => {
+      const answer = good(request) as { answer: any };
+      if (request.schemaName === "command_names") for (const c of answer.answer.commands) if (c.operation === "cancelBooking") c.name = "bookings withdraw";
+      return answer;
+    };
+    const { dir, env } = await modelProject(renaming);
+    expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
+    const broken = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.json.error.code).toBe("PLAN_INVALID");
+    expect(broken.json.error.message).toContain("`bookings cancel` → `bookings withdraw` (groups.bookings.commands.cancelBooking.name)");
+    expect(broken.json.error.suggestion).toContain("inter eval validate evals/eval-plan.json --fix-renames");
+
+    const planBefore = read(dir, "evals/eval-plan.json");
+    const fixed = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--fix-renames"], env);
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    // The diff comes before the files change, naming each place, the rename and the overlay entry.
+    expect(fixed.stderr).toContain("--- evals/eval-plan.json");
+    expect(fixed.stderr).toContain('-["rooms","bookings","cancel"]');
+    expect(fixed.stderr).toContain('+["rooms","bookings","withdraw"]');
+    expect(fixed.stderr).toContain("--- evals/eval-plan.reference.json");
+    expect(fixed.stderr).toMatch(/2 command lines rewritten/);
+    const plan = read(dir, "evals/eval-plan.json");
+    expect(plan.replace(/\s/g, "")).not.toContain('["rooms","bookings","cancel"]');
+    // Only the command names changed: the file's layout is the person's.
+    expect(plan).toBe(planBefore.replace('"command_prefix": ["rooms", "bookings", "cancel"]', '"command_prefix": ["rooms", "bookings", "withdraw"]'));
+    expect(JSON.parse(plan).scenarios.length).toBe(JSON.parse(planBefore).scenarios.length);
+    expect(read(dir, "evals/eval-plan.reference.json").replace(/\s/g, "")).toContain('["rooms","bookings","withdraw","--booking-id"');
+    const again = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--fix-renames", "--json"], env);
+    expect(again.json.data).toMatchObject({ valid: true, fixed: [] });
+    const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
+    expect(built.exitCode, built.stdout.slice(0, 1500)).toBe(0);
+  });
+
+  it("with design.model set, inter eval new drafts trigger queries with the model, in a user's voice, cached by what was asked and marked draft", async () => {
+    const script: DesignModelScript = ({ schemaName, user }) => {
+      if (schemaName !== "trigger_queries") return { status: 500, message: "unexpected" };
+      const q = JSON.parse(user);
+      const other = q.others[0].name;
+      return { answer: { requests: [`I need to ${q.skill.name.replace(/-/g, " ")} today`, "can you sort this out for me?"], near_misses: [{ query: `something for ${other}`, skill: other }, { query: "what's the weather", skill: null }, { query: "a Skill that does not exist", skill: "no-such-skill" }] } };
+    };
+    const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
+    const made = await inter(dir, ["eval", "new", "evals2", "--candidate", "dist/cli.tgz", "--json"]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(asked(server, "trigger_queries")).toHaveLength(3);
+    const validateQueries = schemaValidator("trigger-queries.schema.json");
+    const cancel = JSON.parse(read(dir, "evals2/trigger-queries/cancel-a-booking.json"));
+    expect(validateQueries(cancel)).toEqual([]);
+    expect(cancel.draft).toBe(true);
+    expect(cancel.queries.map((q: any) => [q.query, q.expected_skill])).toEqual([
+      ["I need to cancel a booking today", "cancel-a-booking"],
+      ["can you sort this out for me?", "cancel-a-booking"],
+      ["something for book-a-room-for-a-meeting", "book-a-room-for-a-meeting"],
+      ["what's the weather", null],
+      ["a Skill that does not exist", null],
+      ["In one sentence, what is the rooms command-line tool for?", null],
+    ]);
+    expect(cancel.queries[0].note).toContain("drafted by scripted");
+    // Drafting again (a deleted set) asks nothing: the answer is cached under what was asked.
+    rmSync(join(dir, "evals2/trigger-queries/cancel-a-booking.json"));
+    const again = await inter(dir, ["eval", "new", "evals2", "--candidate", "dist/cli.tgz", "--json"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(asked(server, "trigger_queries")).toHaveLength(3);
+    expect(JSON.parse(read(dir, "evals2/trigger-queries/cancel-a-booking.json"))).toEqual(cancel);
   });
 
   it("a well-made client: 429 with retry-after is retried; malformed JSON fails only its entry; a dead endpoint, a refused key and a spent budget stop cleanly and leave the overlay as it was", async () => {

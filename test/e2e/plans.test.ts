@@ -135,6 +135,17 @@ describe("inter eval validate", () => {
     expect(validation.exitCode).toBe(2);
     const codes = new Set(own(validation.json.error.details.report.findings).map((f: any) => f.code));
     expect([...codes]).toEqual(["PLACEHOLDER", "REFERENCE_PLACEHOLDER"]);
+    // Read top-down: a stage with errors is marked ✗ with its count, the errors come before the warnings, each counted.
+    const said = await inter(dir, ["eval", "validate", dir]);
+    const report = validation.json.error.details.report;
+    const hygieneErrors = report.findings.filter((f: any) => f.stage === "hygiene" && f.severity === "error").length;
+    expect(said.stderr).toMatch(new RegExp(`^  ✗ hygiene \\(${hygieneErrors} errors?`, "m"));
+    expect(said.stderr).not.toMatch(/^  ✓ hygiene/m);
+    expect(said.stderr).toMatch(new RegExp(`^${report.errors} errors?:$`, "m"));
+    const lines = said.stderr.split("\n");
+    const lastError = lines.map((l: string) => l.startsWith("  ✗ [")).lastIndexOf(true);
+    const firstWarning = lines.findIndex((l: string) => l.startsWith("  ⚠ ["));
+    if (firstWarning >= 0) expect(firstWarning).toBeGreaterThan(lastError);
     const again = await inter(dir, ["eval", "new", dir, "--json"]);
     expect(again.exitCode).toBe(2);
     expect(again.json.error.message).toContain("never overwritten");
@@ -142,7 +153,7 @@ describe("inter eval validate", () => {
     expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/m);
     // A draft trigger query set per Skill, pointing at the next two commands.
     expect(human.stdout).toMatch(/^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m);
-  });
+  }, 180_000);
 
   it("inter eval new beside an existing plan drafts only the missing trigger query sets, and refuses when none is missing", async () => {
     const dir = tempDirWith(join(project, "dist/cli.tgz"));

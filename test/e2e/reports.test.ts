@@ -132,8 +132,12 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     const limits = await page.locator("#limits li").allInnerTexts();
     expect(limits.some((l) => l.startsWith("Changes no observation matches"))).toBe(true);
     const proves = await page.locator("#proves li").allInnerTexts();
-    expect(proves).toContain("`rooms bookings cancel` was called exactly once and exited 0.");
-    expect(proves).toContain("`rooms bookings list` was called with --room-id \"rm_cosmos\".");
+    // Sentences a person reads: the Markdown is rendered (code, not backticks), no field path opens a sentence.
+    expect(proves).toContain("The call rooms bookings cancel was made exactly once and exited 0.");
+    expect(proves).toContain("The call rooms bookings list was made with --room-id \"rm_cosmos\".");
+    expect(proves.some((p) => /^The field result\.\S+ in the output of rooms bookings \w+ was /.test(p))).toBe(true);
+    expect(await page.locator("#proves li code").first().innerText()).toMatch(/^rooms /);
+    for (const section of ["#proves", "#limits", "#needs-attention"]) expect(await page.locator(section).innerText()).not.toContain("`");
     expect(limits.some((l) => l.startsWith("The API's state after an attempt is not read back"))).toBe(true);
 
     // Printing opens every attempt.

@@ -120,6 +120,37 @@ describe("inter diff between real candidates", () => {
     expect(human.stderr).toContain("SURFACE_BREAKING");
   });
 
+  it("a 0.x baseline: the suggestion bumps the minor, as the verdict's version does; different products are called out", async () => {
+    // The old candidate as 0.1.0: a breaking change then asks for 0.2.0, and every sentence says "minor".
+    const zero = join(tempDir("inter-diff-zero-"), "package");
+    cpSync(join(oldDir, "dist/package"), zero, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(zero, "manifest.json"), "utf8"));
+    writeFileSync(join(zero, "manifest.json"), JSON.stringify({ ...manifest, product: { ...manifest.product, version: "0.1.0" } }));
+    const gate = await inter(oldDir, ["diff", zero, tgz(newDir), "--fail-on", "breaking", "--json"]);
+    expect(gate.json.error.details.diff).toMatchObject({ verdict: "major", expected_version: "0.2.0" });
+    expect(gate.json.error.details.diff.different_products).toBeUndefined();
+    expect(gate.json.error.suggestion).toContain("bump the minor version to at least 0.2.0");
+    expect(gate.json.error.suggestion).not.toContain("major");
+    const human = await inter(oldDir, ["diff", zero, tgz(newDir)]);
+    expect(human.stdout).toMatch(/^Semver: breaking: bump the minor version to at least 0\.2\.0/m);
+    expect(human.stdout).not.toContain("different products");
+
+    // Another product (binary and package differ): said first, in text, Markdown, --json and the gate's suggestion.
+    const other = join(tempDir("inter-diff-other-"), "package");
+    cpSync(join(oldDir, "dist/package"), other, { recursive: true });
+    writeFileSync(join(other, "manifest.json"), JSON.stringify({ ...manifest, product: { ...manifest.product, binary: "till" } }));
+    const pkg = JSON.parse(readFileSync(join(other, "package.json"), "utf8"));
+    writeFileSync(join(other, "package.json"), JSON.stringify({ ...pkg, name: "till-cli" }));
+    const apart = await inter(oldDir, ["diff", other, tgz(newDir), "--json"]);
+    expect(apart.json.data.different_products).toEqual({ binary: { old: "till", new: "shop" }, package: { old: "till-cli", new: pkg.name } });
+    const text = await inter(oldDir, ["diff", other, tgz(newDir)]);
+    expect(text.stdout.split("\n")[1]).toMatch(/^⚠ These are different products \(binary till → shop, package till-cli → /);
+    const md = await inter(oldDir, ["diff", other, tgz(newDir), "--format", "markdown"]);
+    expect(md.stdout).toContain("> ⚠ These are different products");
+    const gated = await inter(oldDir, ["diff", other, tgz(newDir), "--fail-on", "breaking", "--json"]);
+    expect(gated.json.error.suggestion).toMatch(/different products/);
+  });
+
   it("reads an unpacked package folder and a project folder as well as a cli.tgz", async () => {
     const r = await inter(oldDir, ["diff", "dist/package", newDir, "--json"]);
     expect(r.exitCode, r.stdout).toBe(0);

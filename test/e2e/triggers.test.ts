@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../browser.js";
+import { ARTIFACTS, launchChromium } from "../browser.js";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
@@ -216,7 +216,9 @@ describe("drafts and inter's own Skills", () => {
     const cancel = JSON.parse(read(dir, `trigger-queries/${CANCEL}.json`));
     expect(validateQueries(cancel)).toEqual([]);
     expect(cancel).toMatchObject({ skill: CANCEL, draft: true });
-    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual(["Cancel a booking", "A person's meeting is off. They name the booking (by id) that should be cancelled, which frees the room."]);
+    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual(["Please cancel a booking.", "My meeting is off. I name the booking (by id) that should be cancelled, which frees the room."]);
+    // A user's voice, not the brief's third-person prose.
+    for (const q of cancel.queries) expect(q.query).not.toMatch(/^(A person|An office manager|The user)\b/);
     expect(cancel.queries.filter((q: any) => q.expected_skill !== CANCEL).map((q: any) => q.expected_skill)).toEqual([BOOK, REPORT, null]);
   });
 
@@ -332,13 +334,26 @@ describe("the review page, in Chromium", () => {
     await page.goto(`file://${file}`);
     expect(await page.locator("#should .q").count()).toBe(2);
     expect(await page.locator("#should-not .q").count()).toBe(3);
+    // Readable as a person meets it: the Skills one per item with their descriptions as text (no Markdown marks),
+    // buttons that say where a query goes, and notes shown whole.
+    expect(await page.locator("#skills li").count()).toBe(3);
+    expect(await page.locator("#skills").innerText()).not.toContain("`");
+    expect(await page.locator("#should .q .toggle").first().innerText()).toBe("Move: should not load this Skill");
+    expect(await page.locator("#should-not .q .toggle").first().innerText()).toBe("Move: should load this Skill");
+    const longNote = "near miss: ".concat("a note long enough to wrap over several lines of the page, ".repeat(6), "end of note");
+    await page.locator("#should-not .q .note").first().fill(longNote);
+    const clipped = await page.locator("#should-not .q .note").first().evaluate((e) => e.scrollHeight > e.clientHeight + 2 || e.scrollWidth > e.clientWidth + 2);
+    expect(clipped).toBe(false);
+    await page.screenshot({ path: join(ARTIFACTS, "trigger-review.png"), fullPage: true });
+    expect(statSync(join(ARTIFACTS, "trigger-review.png")).size).toBeGreaterThan(10_000);
+    await page.locator("#should-not .q .note").first().fill("near miss: the task of ".concat(BOOK));
     // Edit the first should-trigger query, delete the second, move the null one to should, add a new near miss.
-    await page.locator("#should .q textarea").first().fill("Cancel bk_42 </script><b>now</b>");
+    await page.locator("#should .q textarea.query").first().fill("Cancel bk_42 </script><b>now</b>");
     await page.locator("#should .q .delete").nth(1).click();
     const nullRow = page.locator("#should-not .q").filter({ has: page.locator("select.expected option:checked", { hasText: "(none)" }) });
     await nullRow.locator(".toggle").click();
     await page.locator("#add-should-not").click();
-    await page.locator("#should-not .q textarea").last().fill("Book room Delta for Friday at 9:00");
+    await page.locator("#should-not .q textarea.query").last().fill("Book room Delta for Friday at 9:00");
     await page.locator("#should-not .q select.expected").last().selectOption(BOOK);
     await page.locator("#should-not .q select.split").last().selectOption("train");
     await page.locator("#export-button").click();
@@ -350,8 +365,8 @@ describe("the review page, in Chromium", () => {
     expect(exported.draft).toBe(false);
     expect(exported.queries.map((q: any) => [q.query, q.expected_skill, q.split])).toEqual([
       ["Cancel bk_42 </script><b>now</b>", CANCEL, "train"],
-      ["A person needs a room for a meeting: they give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.", BOOK, "test"],
-      ["An office manager wants to know what is booked in one room on one day, to plan cleaning.", REPORT, "test"],
+      ["I need a room for a meeting: I give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.", BOOK, "test"],
+      ["I want to know what is booked in one room on one day, to plan cleaning.", REPORT, "test"],
       ["In one sentence, what is the rooms command-line tool for?", CANCEL, "test"],
       ["Book room Delta for Friday at 9:00", BOOK, "train"],
     ]);
@@ -373,18 +388,18 @@ describe("the review page, in Chromium", () => {
     const shouldNot = page.locator("#should-not .q");
     expect(await shouldNot.count()).toBe(3);
     for (let i = 0; i < 3; i++) expect(await shouldNot.nth(i).locator("select.expected option").allInnerTexts()).toEqual([BOOK, CANCEL, REPORT, "(none)"]);
-    expect(await shouldNot.nth(0).locator("input.note").inputValue()).toBe(`near miss: the task of ${BOOK}`);
+    expect(await shouldNot.nth(0).locator(".note").inputValue()).toBe(`near miss: the task of ${BOOK}`);
     // The booking near miss now expects the report Skill, the tool question the booking Skill: both stay should-not, notes gone.
     await shouldNot.nth(0).locator("select.expected").selectOption(REPORT);
     await shouldNot.nth(2).locator("select.expected").selectOption(BOOK);
-    expect(await page.locator("#should-not .q input.note").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(["", `near miss: the task of ${REPORT}`, ""]);
+    expect(await page.locator("#should-not .q .note").evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value))).toEqual(["", `near miss: the task of ${REPORT}`, ""]);
     // The report near miss moves to should trigger: it now expects this set's Skill, its note gone; a should query moved out keeps none.
     await shouldNot.nth(1).locator(".toggle").click();
     expect(await page.locator("#should .q").count()).toBe(3);
-    expect(await page.locator("#should .q input.note").last().inputValue()).toBe("");
+    expect(await page.locator("#should .q .note").last().inputValue()).toBe("");
     await page.locator("#should .q .toggle").first().click();
-    expect(await page.locator("#should-not .q input.note").first().inputValue()).toBe("");
-    await page.locator("#should-not .q input.note").first().fill("paraphrase, but not a cancellation");
+    expect(await page.locator("#should-not .q .note").first().inputValue()).toBe("");
+    await page.locator("#should-not .q .note").first().fill("paraphrase, but not a cancellation");
     await page.locator("#export-button").click();
     const exported = JSON.parse(await page.locator("#export").inputValue());
     expect(await page.locator("#download").getAttribute("download")).toBe(`${CANCEL}.json`);
@@ -394,7 +409,7 @@ describe("the review page, in Chromium", () => {
     expect(Object.keys(exported)).toEqual(["$schema", "skill", "draft", "queries"]);
     expect(exported.queries.map((q: any) => [q.expected_skill, q.note ?? null])).toEqual([
       [null, "paraphrase, but not a cancellation"],
-      [CANCEL, "the Skill's own task (from the brief)"],
+      [CANCEL, "the Skill's own task, drafted from the brief in a user's voice"],
       [REPORT, null],
       [CANCEL, null],
       [BOOK, null],

@@ -72,7 +72,7 @@ async function suggestFirst(project: Project, json: boolean, concurrency: number
   const settings = project.loaded.config.design?.model;
   if (!settings) return undefined;
   const say = (line: string) => void (json ? undefined : process.stderr.write(`${line}\n`));
-  if (!process.env[settings.keyEnv]) {
+  if (settings.keyEnv !== undefined && !process.env[settings.keyEnv]) {
     const reason = `${settings.keyEnv} is not set, so the model was not asked; the overlay applies as it is`;
     say(`⚠ design: ${reason}`);
     return { skipped: reason };

@@ -28,11 +28,12 @@ export class DiffCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ readCandidate }, { diffSurfaces }, { diffText, diffMarkdown }, { loadIgnoreFile }] = await Promise.all([
+    const [{ readCandidate }, { diffSurfaces }, { diffText, diffMarkdown, productsWarning }, { loadIgnoreFile }, { bumpWords }] = await Promise.all([
       import("../../stages/surface/candidate.js"),
       import("../../stages/surface/report.js"),
       import("../../stages/surface/render.js"),
       import("../../stages/surface/ignore.js"),
+      import("../../stages/surface/verdict.js"),
     ]);
     const ignore = this.ignore ? await loadIgnoreFile(resolve(cwd, this.ignore), this.ignore) : [];
     const before = await readCandidate(await builtCandidate(resolve(cwd, this.old)), this.old);
@@ -44,7 +45,9 @@ export class DiffCommand extends BaseCommand {
       const ids = diff.changes.filter((c) => c.severity === "breaking" && !c.accepted).map((c) => c.id);
       const breaking = diff.changes.filter((c) => c.severity === "breaking").length;
       const accepted = breaking > diff.unaccepted_breaking ? ` not accepted (of ${breaking})` : "";
-      throw new InterError("SURFACE_BREAKING", `${count(diff.unaccepted_breaking, "breaking change")}${accepted} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? `; and ${ids.length - 3} more` : ""}.`, "Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and bump the major version.", { diff });
+      const products = productsWarning(diff);
+      const suggestion = products ?? `Restore what callers rely on, or accept each change in an ignore file with its reason (--ignore, docs/diff.md) and ${bumpWords(diff.old.version, diff.verdict, diff.expected_version)}.`;
+      throw new InterError("SURFACE_BREAKING", `${count(diff.unaccepted_breaking, "breaking change")}${accepted} from ${this.old} to ${this.new}: ${ids.slice(0, 3).join("; ")}${ids.length > 3 ? `; and ${ids.length - 3} more` : ""}.`, suggestion, { diff });
     }
     return { data: diff, human: text };
   }

@@ -168,7 +168,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   }
   const designModel = config.design?.model;
   report.design_model = designModel
-    ? { state: process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, key_env: designModel.keyEnv, keyEnv: designModel.keyEnv, overlay }
+    ? { state: designModel.keyEnv === undefined || process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, ...(designModel.keyEnv !== undefined ? { key_env: designModel.keyEnv, keyEnv: designModel.keyEnv } : {}), overlay }
     : { state: "off", overlay };
 
   const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);

@@ -6,6 +6,15 @@ import { count } from "../../core/words.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * Text that may hold Markdown's inline code (the plan's sentences, a Skill's description) as HTML: escaped, each
+ * `code` span a <code> element and **bold** a <strong>, so no backtick or asterisk shows literally.
+ */
+export const inlineMarkdown = (s: string) =>
+  esc(s)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+
 // The page must work from file:// with no network: inline style, one inline script, and a CSP that forbids loading
 // anything else — the results carry API output, which is untrusted text.
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -70,14 +79,14 @@ function findingsSection(results: StoredResults): string {
       const where = `${esc(f.scenario)} #${f.repetition}`;
       if (!f.check) return `<div class="finding error"><span class="badge error">harness error</span> <strong>${where}</strong><br>${esc(f.harnessError!)}</div>`;
       const c = f.check;
-      return `<div class="finding ${c.status}"><span class="badge ${c.status}">${c.status}</span> <strong>${where}</strong> · <code>${esc(c.id)}</code> (${esc(c.type)}) — ${esc(c.description)}<br>observed <code>${esc(showValue(c.observed))}</code>, expected <code>${esc(showValue(c.expected))}</code><br><span class="muted">${esc(c.reason)}</span></div>`;
+      return `<div class="finding ${c.status}"><span class="badge ${c.status}">${c.status}</span> <strong>${where}</strong> · <code>${esc(c.id)}</code> (${esc(c.type)}) — ${inlineMarkdown(c.description)}<br>observed <code>${esc(showValue(c.observed))}</code>, expected <code>${esc(showValue(c.expected))}</code><br><span class="muted">${inlineMarkdown(c.reason)}</span></div>`;
     })
     .join("");
 }
 
 function attemptSection(a: AttemptResult): string {
   const checks = [...a.checks].sort((x, y) => (x.status === "pass" ? 1 : 0) - (y.status === "pass" ? 1 : 0));
-  const checkRows = checks.map((c) => `<tr><td class="t-${c.status}">${statusMark[c.status]} ${c.status}</td><td><code>${esc(c.id)}</code></td><td>${esc(c.description)}</td><td><code>${esc(showValue(c.observed, 200))}</code></td><td><code>${esc(showValue(c.expected, 200))}</code></td></tr>`);
+  const checkRows = checks.map((c) => `<tr><td class="t-${c.status}">${statusMark[c.status]} ${c.status}</td><td><code>${esc(c.id)}</code></td><td>${inlineMarkdown(c.description)}</td><td><code>${esc(showValue(c.observed, 200))}</code></td><td><code>${esc(showValue(c.expected, 200))}</code></td></tr>`);
   const calls = a.invocations.map(
     (inv, i) =>
       `<h3 class="call">${i + 1}. <code>${esc(inv.argv.join(" "))}</code> <span class="muted">exit ${inv.exit_code ?? "none"} · ${inv.duration_ms} ms</span></h3>${inv.stdout ? `<pre aria-label="stdout">${esc(trimText(inv.stdout, 2000))}</pre>` : ""}${inv.stderr ? `<pre aria-label="stderr" class="t-fail">${esc(trimText(inv.stderr, 1200))}</pre>` : ""}`,
@@ -106,14 +115,14 @@ function provesSection(results: StoredResults): string {
   const proves = results.proves ?? [];
   if (!proves.length) return `<p class="muted">These results predate recorded proofs; see the plan's checks.</p>`;
   const scenarios = [...new Set(proves.map((p) => p.scenario ?? "plan"))];
-  return scenarios.map((s) => `<h3>${esc(s)}</h3><ul>${proves.filter((p) => (p.scenario ?? "plan") === s).map((p) => `<li>${esc(p.text)}</li>`).join("")}</ul>`).join("");
+  return scenarios.map((s) => `<h3>${esc(s)}</h3><ul>${proves.filter((p) => (p.scenario ?? "plan") === s).map((p) => `<li>${inlineMarkdown(p.text)}</li>`).join("")}</ul>`).join("");
 }
 
 function limitsSection(results: StoredResults): string {
   const limits = results.limits ?? [];
-  const plan = limits.filter((l) => l.scenario === null).map((l) => `<li>${esc(l.text)}</li>`);
-  const byScenario = limits.filter((l) => l.scenario !== null).map((l) => `<li><strong>${esc(l.scenario!)}</strong>: ${esc(l.text)}</li>`);
-  const assumptions = results.assumptions.map((a) => `<li>${esc(a)}</li>`);
+  const plan = limits.filter((l) => l.scenario === null).map((l) => `<li>${inlineMarkdown(l.text)}</li>`);
+  const byScenario = limits.filter((l) => l.scenario !== null).map((l) => `<li><strong>${esc(l.scenario!)}</strong>: ${inlineMarkdown(l.text)}</li>`);
+  const assumptions = results.assumptions.map((a) => `<li>${inlineMarkdown(a)}</li>`);
   return `${plan.length || byScenario.length ? `<ul>${[...byScenario, ...plan].join("")}</ul>` : `<p class="muted">These results predate recorded limits; see the plan's checks.</p>`}${assumptions.length ? `<h3>The plan's assumptions</h3><ul>${assumptions.join("")}</ul>` : ""}`;
 }
 

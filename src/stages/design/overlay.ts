@@ -109,9 +109,16 @@ export function skillQuestions(skills: SkillsPlan, commands: CommandsPlan, model
   });
 }
 
+/** One field of the overlay the build did not apply: `entry` is its dotted name, `path` its keys in the file. */
+export interface OverlayRejection {
+  entry: string;
+  path: string[];
+  reason: string;
+}
+
 export interface OverlayReport {
   applied: string[];
-  rejected: Array<{ entry: string; reason: string }>;
+  rejected: OverlayRejection[];
   stale: string[];
 }
 
@@ -172,7 +179,7 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
       if (entry.description !== undefined) {
         const at = `groups.${group}.description`;
         const why = unfitText(entry.description, 300, secrets) ?? (groupText(entry.description) ? undefined : "only a link: say what the group is for");
-        if (why) report.rejected.push({ entry: at, reason: why });
+        if (why) report.rejected.push({ entry: at, path: ["groups", group, "description"], reason: why });
         else {
           out.groups = out.groups.map((g) => (g.name === group ? { ...g, description: entry.description!.trim() } : g));
           report.applied.push(at);
@@ -182,52 +189,47 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
         const at = `groups.${group}.commands.${operation}`;
         const command = out.commands.find((c) => c.operation.id === operation && c.path[0] === group);
         if (!command) {
-          report.rejected.push({ entry: at, reason: `no command of group "${group}" has operation ${operation}` });
+          report.rejected.push({ entry: at, path: ["groups", group, "commands", operation], reason: `no command of group "${group}" has operation ${operation}` });
           continue;
         }
-        const problems: string[] = [];
-        let name = command.name;
+        // Each field stands alone: a bad flag description drops that description, not the entry's name.
+        const reject = (field: string[], reason: string) => report.rejected.push({ entry: `${at}.${field.join(".")}`, path: ["groups", group, "commands", operation, ...field], reason });
+        let used = false;
         if (suggestion.name !== undefined && suggestion.name.trim() !== command.name) {
+          const name = suggestion.name.trim();
           names.delete(command.name);
-          const why = unfitName(suggestion.name.trim(), names);
-          names.add(command.name);
-          if (why) problems.push(`name: ${why}`);
-          else name = suggestion.name.trim();
-        }
-        let description = command.description;
-        if (suggestion.description !== undefined) {
-          const why = unfitText(suggestion.description, 300, secrets);
-          if (why) problems.push(`description: ${why}`);
-          else description = suggestion.description.trim();
-        }
-        const flagDescriptions = new Map<string, string>();
-        for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
-          const bare = flag.replace(/^--/, "");
-          if (!command.flags.some((f) => f.flag === bare)) problems.push(`flags.${flag}: the command has no such flag`);
-          else if (RESERVED_FLAGS.has(bare)) problems.push(`flags.${flag}: a reserved flag`);
-          else {
-            const why = unfitText(text, 300, secrets);
-            if (why) problems.push(`flags.${flag}: ${why}`);
-            else flagDescriptions.set(bare, text.trim());
+          const why = unfitName(name, names);
+          if (why) {
+            names.add(command.name);
+            reject(["name"], why);
+          } else {
+            names.add(name);
+            renamed.set(command.name, name);
+            command.path = name.split(/\s+/);
+            command.nameSource = { resource: { word: command.path[0]!, from: "overlay", text: at }, action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at }, renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` } };
+            command.name = name;
+            used = true;
           }
         }
-        if (problems.length) {
-          report.rejected.push({ entry: at, reason: problems.join("; ") });
-          continue;
+        if (suggestion.description !== undefined) {
+          const why = unfitText(suggestion.description, 300, secrets);
+          if (why) reject(["description"], why);
+          else {
+            command.description = suggestion.description.trim();
+            used = true;
+          }
         }
-        if (name !== command.name) {
-          names.delete(command.name);
-          names.add(name);
-          renamed.set(command.name, name);
-          command.path = name.split(/\s+/);
-          command.nameSource = { resource: { word: command.path[0]!, from: "overlay", text: at }, action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at } };
-          command.name = name;
+        for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
+          const bare = flag.replace(/^--/, "");
+          const target = command.flags.find((f) => f.flag === bare);
+          const why = !target ? "the command has no such flag" : RESERVED_FLAGS.has(bare) ? "a reserved flag" : unfitText(text, 300, secrets);
+          if (why || !target) reject(["flags", flag], why ?? "the command has no such flag");
+          else {
+            target.description = text.trim();
+            used = true;
+          }
         }
-        if (description !== command.description) {
-          command.description = description;
-        }
-        for (const f of command.flags) if (flagDescriptions.has(f.flag)) f.description = flagDescriptions.get(f.flag)!;
-        report.applied.push(at);
+        if (used) report.applied.push(at);
       }
     }
     if (renamed.size) {
@@ -239,59 +241,98 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
     }
   }
   const commandNames = new Set(out.commands.map((c) => c.name));
-  const questions = new Map(skillQuestions(skills, commands, "").map((q) => [q.skill, q]));
+  // A Skill entry is keyed by what it was asked with: the task and its commands under the overlay's names.
+  const named = { skills: structuredClone(outSkills), commands: out };
+  const keys = new Map<string, Map<string, string>>();
+  const keyOf = (skill: string, modelName: string) => {
+    if (!keys.has(modelName)) keys.set(modelName, new Map(skillQuestions(named.skills, named.commands, modelName).map((q) => [q.skill, q.key])));
+    return keys.get(modelName)!.get(skill);
+  };
   for (const [name, entry] of Object.entries(overlay.skills)) {
     const at = `skills.${name}`;
     const skill = outSkills.skills.find((s) => s.name === name);
-    if (!skill || !questions.has(name)) {
+    if (!skill) {
       report.stale.push(`${at}: no such Skill in the rules' design`);
       continue;
     }
-    if (skillQuestions(skills, commands, entry.origin.model).find((q) => q.skill === name)!.key !== entry.key) {
+    if (keyOf(name, entry.origin.model) !== entry.key) {
       report.stale.push(`${at}: the task or its commands changed since it was suggested`);
       continue;
     }
-    const why = unfitSkill(entry, commandNames, commands.product.binary, secrets);
-    if (why) {
-      report.rejected.push({ entry: at, reason: why });
-      continue;
-    }
-    applySkill(skill, entry);
+    const fit = fitSkill(entry, commandNames, commands.product.binary, secrets);
+    for (const r of fit.rejected) report.rejected.push({ entry: `${at}.${r.field}`, path: ["skills", name, r.field], reason: r.reason });
+    if (!Object.keys(fit.fields).length) continue;
+    applySkill(skill, fit.fields);
     report.applied.push(at);
   }
   return { commands: out, skills: outSkills, report };
 }
 
-function applySkill(skill: SkillPlan, entry: OverlaySkill): void {
+function applySkill(skill: SkillPlan, entry: SkillFields): void {
   if (entry.description) skill.description = entry.description.trim();
   if (entry.situation) skill.situation = entry.situation.trim();
   if (entry.avoid) skill.avoid = entry.avoid.trim();
   if (entry.steps?.length) skill.steps = entry.steps.map((s) => s.trim());
 }
 
-/** Why Skill text may not ship: unfit text, or a step naming a command the CLI does not have. */
-function unfitSkill(entry: OverlaySkill, commands: Set<string>, binary: string, secrets: string[]): string | undefined {
-  const texts: Array<[string, string | undefined, number]> = [
-    ["description", entry.description, 1024],
-    ["situation", entry.situation, 2000],
-    ["avoid", entry.avoid, 1000],
-    ...(entry.steps ?? []).map((s, i) => [`steps.${i}`, s, 500] as [string, string, number]),
-  ];
-  if ((entry.steps?.length ?? 0) > 12) return `steps: ${count(entry.steps!.length, "step")}, over 12`;
-  for (const [field, text, max] of texts) {
+type SkillFields = Pick<OverlaySkill, "description" | "situation" | "avoid" | "steps">;
+
+/**
+ * The fields of a Skill entry that may ship, and why each other one may not: unfit text, or a command it names that
+ * the CLI does not have. Fields stand alone (a bad step drops the steps, not the description).
+ */
+function fitSkill(entry: SkillFields, commands: Set<string>, binary: string, secrets: string[]): { fields: SkillFields; rejected: Array<{ field: string; reason: string }> } {
+  const fields: SkillFields = {};
+  const rejected: Array<{ field: string; reason: string }> = [];
+  const limits = { description: 1024, situation: 2000, avoid: 1000 } as const;
+  for (const field of ["description", "situation", "avoid"] as const) {
+    const text = entry[field];
     if (text === undefined) continue;
-    const why = unfitText(text, max, secrets);
-    if (why) return `${field}: ${why}`;
+    const why = unfitText(text, limits[field], secrets) ?? unknownCommand(text, commands, binary, false);
+    if (why) rejected.push({ field, reason: why });
+    else fields[field] = text;
   }
-  // Every `<binary> <words>` a step names must be a command of this CLI (or a built-in one).
-  const mention = new RegExp(`(?:^|[\\s\`'"(])${binary.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}((?:\\s+[a-z0-9][a-z0-9-]*){1,3})`, "g");
-  for (const [field, text] of texts) {
-    for (const match of (text ?? "").matchAll(mention)) {
-      const words = match[1]!.trim().split(/\s+/);
-      if (RESERVED_RESOURCES.has(words[0]!)) continue;
-      const known = [3, 2].some((n) => words.length >= n && commands.has(words.slice(0, n).join(" ")));
-      if (!known) return `${field}: names \`${binary} ${words.join(" ")}\`, which is not a command of this CLI`;
-    }
+  if (entry.steps !== undefined) {
+    const why =
+      entry.steps.length > 12
+        ? `${count(entry.steps.length, "step")}, over 12`
+        : entry.steps.map((step, i) => {
+            const bad = unfitText(step, 500, secrets) ?? unknownCommand(step, commands, binary, true);
+            return bad ? `step ${i + 1}: ${bad}` : undefined;
+          }).find(Boolean);
+    if (why) rejected.push({ field: "steps", reason: why });
+    else if (entry.steps.length) fields.steps = entry.steps;
+  }
+  return { fields, rejected };
+}
+
+/**
+ * Where text names `<binary> <words>` that is not a command of this CLI (nor a built-in one), why; else undefined.
+ * Only the binary followed by a command's first word (a group) or a code span starting with the binary is a mention:
+ * prose that happens to start with the binary's word ("find the rooms that are available", binary `rooms`) is not.
+ * In steps a group word after the binary is enough; elsewhere only a code span is checked.
+ */
+function unknownCommand(text: string, commands: Set<string>, binary: string, step: boolean): string | undefined {
+  const groups = new Set([...commands].map((c) => c.split(" ")[0]!));
+  const quoted = binary.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+  const mention = new RegExp(`(^|[\\s\`'"(])${quoted}((?:\\s+[a-z0-9][a-z0-9-]*){1,3})`, "g");
+  const spans = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim());
+  const check = (words: string[]): string | undefined => {
+    if (RESERVED_RESOURCES.has(words[0]!)) return undefined;
+    const known = [3, 2].some((n) => words.length >= n && commands.has(words.slice(0, n).join(" ")));
+    return known ? undefined : `names \`${binary} ${words.join(" ")}\`, which is not a command of this CLI`;
+  };
+  for (const span of spans) {
+    const m = new RegExp(`^${quoted}((?:\\s+[a-z0-9][a-z0-9-]*){1,3})`).exec(span);
+    const why = m && check(m[1]!.trim().split(/\s+/));
+    if (why) return why;
+  }
+  if (!step) return undefined;
+  for (const match of text.matchAll(mention)) {
+    const words = match[2]!.trim().split(/\s+/);
+    if (!groups.has(words[0]!) && !RESERVED_RESOURCES.has(words[0]!)) continue;
+    const why = check(words);
+    if (why) return why;
   }
   return undefined;
 }

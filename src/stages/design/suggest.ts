@@ -64,13 +64,27 @@ export interface SuggestOptions {
   signal?: AbortSignal;
   /** Values that must never be written (the model key): an answer holding one is dropped. */
   secrets?: string[];
-  onProgress?: (event: { kind: "group" | "skill"; name: string; state: "asked" | "answered" | "kept" | "failed"; usage?: Usage; error?: string }) => void;
+  onProgress?: (event: { kind: "group" | "skill"; name: string; state: "asked" | "answered" | "kept" | "rejected" | "failed"; usage?: Usage; error?: string }) => void;
+}
+
+/** One answer, or part of one, that was not recorded, and why. `entry` is its dotted place in the overlay. */
+export interface Dropped {
+  entry: string;
+  reason: string;
 }
 
 export interface SuggestResult {
   overlay: Overlay;
+  /** Requests sent this run. */
   asked: number;
-  kept: number;
+  /** Requests answered with a usable object. */
+  answered: number;
+  /** Questions the overlay already answered (their key still matches): not asked. */
+  current: number;
+  /** Entries (a command's or a Skill's) written from this run's answers, each with at least one field that passes. */
+  recorded: number;
+  /** What this run's answers held that was not recorded: a field that fails the build's checks, an unasked operation. */
+  rejected: Dropped[];
   failed: Array<{ entry: string; code: string; message: string }>;
   spent: Spent;
 }
@@ -83,15 +97,21 @@ function skillPrompt(question: SkillQuestion, binary: string, product: string): 
   return JSON.stringify({ tool: binary, product, task: question.task, commands: question.commands.map((c) => ({ command: `${binary} ${c.name}`, does: c.description })) }, null, 1);
 }
 
-/** Records one group's answer as overlay entries, by operation id; answers for operations it was not asked about are dropped. */
-function groupEntry(question: GroupQuestion, value: unknown): Record<string, OverlayCommand> {
+/**
+ * One group's answer as overlay entries, by operation id. An answer about an operation it was not asked about, or a
+ * second answer about one, is dropped and named.
+ */
+function groupEntry(question: GroupQuestion, value: unknown): { commands: Record<string, OverlayCommand>; dropped: Dropped[] } {
   const asked = new Set(question.operations.map((o) => o.id));
   const out: Record<string, OverlayCommand> = {};
+  const dropped: Dropped[] = [];
   for (const c of (value as { commands?: Array<{ operation: string; name: string; description: string; flags: Array<{ flag: string; description: string }> }> }).commands ?? []) {
-    if (!asked.has(c.operation) || out[c.operation]) continue;
-    out[c.operation] = { name: c.name, description: c.description, ...(c.flags.length ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) } : {}) };
+    const at = `groups.${question.group}.commands.${c.operation}`;
+    if (!asked.has(c.operation)) dropped.push({ entry: at, reason: `the group has no operation ${JSON.stringify(c.operation)}; the model was not asked about it` });
+    else if (out[c.operation]) dropped.push({ entry: at, reason: "answered twice; the first answer is kept" });
+    else out[c.operation] = { name: c.name, description: c.description, ...(c.flags.length ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) } : {}) };
   }
-  return out;
+  return { commands: out, dropped };
 }
 
 const scrub = <T>(value: T, secrets: string[]): T => {
@@ -100,12 +120,30 @@ const scrub = <T>(value: T, secrets: string[]): T => {
   return value;
 };
 
+/** Deletes the field at `path` of the overlay, and the command entry it leaves empty. */
+function prune(overlay: Overlay, path: string[]): void {
+  let node: Record<string, unknown> = overlay as unknown as Record<string, unknown>;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (!next || typeof next !== "object") return;
+    node = next as Record<string, unknown>;
+  }
+  delete node[path[path.length - 1]!];
+  if (path[0] === "groups" && path.length > 4) {
+    const command = overlay.groups[path[1]!]?.commands[path[3]!];
+    if (command?.flags && !Object.keys(command.flags).length) delete command.flags;
+    if (command && !Object.keys(command).length) delete overlay.groups[path[1]!]!.commands[path[3]!];
+  }
+}
+
 export async function suggestOverlay(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, current: Overlay, options: SuggestOptions): Promise<SuggestResult> {
   const budget = options.budget ?? new Budget({});
   const overlay: Overlay = structuredClone(current);
   const secrets = options.secrets ?? [];
   const failed: SuggestResult["failed"] = [];
+  const rejected: Dropped[] = [];
   let asked = 0;
+  let answered = 0;
   let kept = 0;
   const binary = commands.product.binary;
   const ask = async <T>(kind: "group" | "skill", name: string, system: string, user: string, schemaName: string, schema: object): Promise<T | undefined> => {
@@ -115,8 +153,10 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
     try {
       const answer = await options.client.complete({ system, user, schemaName, schema }, options.signal);
       budget.charge(options.modelName, answer.usage);
+      const value = scrub(answer.value as T, secrets);
+      answered++;
       options.onProgress?.({ kind, name, state: "answered", usage: answer.usage });
-      return scrub(answer.value as T, secrets);
+      return value;
     } catch (error) {
       const e = error instanceof InterError ? error : new InterError("INTERNAL_ERROR", (error as Error).message, "Report it.", {});
       const usage = (e.details as { usage?: Usage } | undefined)?.usage;
@@ -128,35 +168,61 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
       return undefined;
     }
   };
+  /** Drops, from the entries this run wrote, every field the build would reject, so the file holds what it applies. */
+  const checkAnswers = (prefix: "groups" | "skills", fresh: Set<string>, against: Overlay) => {
+    const { report } = applyOverlay(() => model, commands, skills, against, secrets);
+    for (const r of report.rejected) {
+      // Only what this run's answers wrote: a description or Skill text people edited in stays for the build to report.
+      if (r.path[0] !== prefix || !fresh.has(r.path[1]!) || (prefix === "groups" && r.path[2] !== "commands")) continue;
+      prune(overlay, r.path);
+      rejected.push({ entry: r.entry, reason: r.reason });
+      options.onProgress?.({ kind: prefix === "groups" ? "group" : "skill", name: r.entry, state: "rejected", error: r.reason });
+    }
+  };
 
+  // Groups first: the Skills are then asked with the names and descriptions the overlay gives.
   const groups = groupQuestions(model, commands, skills, options.modelName);
   const liveGroups = new Set(groups.map((q) => q.group));
   for (const group of Object.keys(overlay.groups)) if (!liveGroups.has(group)) delete overlay.groups[group];
   const toAsk = groups.filter((q) => options.refresh || overlay.groups[q.group]?.key !== q.key || overlay.groups[q.group]?.origin.model !== options.modelName);
   kept += groups.length - toAsk.length;
   for (const q of groups) if (!toAsk.includes(q)) options.onProgress?.({ kind: "group", name: q.group, state: "kept" });
+  const freshGroups = new Set<string>();
   await mapLimit(toAsk, options.concurrency ?? 4, async (q) => {
     const value = await ask<unknown>("group", q.group, SYSTEM_GROUP, groupPrompt(q, skills, binary), "command_names", GROUP_SCHEMA);
+    if (value === undefined) return;
     // A group description people wrote stays when the commands are asked again.
     const description = overlay.groups[q.group]?.description;
-    if (value !== undefined) overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, ...(description !== undefined ? { description } : {}), commands: groupEntry(q, value) };
+    const entry = groupEntry(q, value);
+    for (const d of entry.dropped) {
+      rejected.push(d);
+      options.onProgress?.({ kind: "group", name: d.entry, state: "rejected", error: d.reason });
+    }
+    overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, ...(description !== undefined ? { description } : {}), commands: entry.commands };
+    freshGroups.add(q.group);
   });
+  if (freshGroups.size) checkAnswers("groups", freshGroups, { ...overlay, skills: {} });
 
-  // Skills are asked about with the names the overlay gives (rejected entries fall back to the rules' names).
+  // A Skill's question holds its commands under the overlay's names; its key is of that question, as the build checks.
   const named = applyOverlay(() => model, commands, skills, { ...overlay, skills: {} }, secrets);
   const skillQs = skillQuestions(named.skills, named.commands, options.modelName);
-  // Keys are of what the rules' design says: that is what the build checks them against.
-  const ruleKeys = new Map(skillQuestions(skills, commands, options.modelName).map((q) => [q.skill, q.key]));
   const liveSkills = new Set(skillQs.map((q) => q.skill));
   for (const skill of Object.keys(overlay.skills)) if (!liveSkills.has(skill)) delete overlay.skills[skill];
-  const skillsToAsk = skillQs.filter((q) => options.refresh || overlay.skills[q.skill]?.key !== ruleKeys.get(q.skill) || overlay.skills[q.skill]?.origin.model !== options.modelName);
+  const skillsToAsk = skillQs.filter((q) => options.refresh || overlay.skills[q.skill]?.key !== q.key || overlay.skills[q.skill]?.origin.model !== options.modelName);
   kept += skillQs.length - skillsToAsk.length;
   for (const q of skillQs) if (!skillsToAsk.includes(q)) options.onProgress?.({ kind: "skill", name: q.skill, state: "kept" });
+  const freshSkills = new Set<string>();
   await mapLimit(skillsToAsk, options.concurrency ?? 4, async (q) => {
     const value = await ask<{ description: string; situation: string; avoid: string; steps: string[] }>("skill", q.skill, SYSTEM_SKILL, skillPrompt(q, binary, skills.product.name), "agent_skill", SKILL_SCHEMA);
-    if (value !== undefined) overlay.skills[q.skill] = { key: ruleKeys.get(q.skill)!, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, description: value.description, situation: value.situation, avoid: value.avoid, steps: value.steps };
+    if (value === undefined) return;
+    overlay.skills[q.skill] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, description: value.description, situation: value.situation, avoid: value.avoid, steps: value.steps };
+    freshSkills.add(q.skill);
   });
-  return { overlay: sortOverlay(overlay), asked, kept, failed, spent: budget.spent() };
+  if (freshSkills.size) checkAnswers("skills", freshSkills, overlay);
+
+  const fields = (entry: object) => Object.keys(entry).filter((k) => k !== "key" && k !== "origin").length > 0;
+  const recorded = [...freshGroups].reduce((n, g) => n + Object.keys(overlay.groups[g]?.commands ?? {}).length, 0) + [...freshSkills].filter((s) => overlay.skills[s] && fields(overlay.skills[s]!)).length;
+  return { overlay: sortOverlay(overlay), asked, answered, current: kept, recorded, rejected, failed, spent: budget.spent() };
 }
 
 /** Keys in a fixed order, so the file diffs well in review and its hash depends on content alone. */

@@ -61,6 +61,8 @@ export interface NameSource {
   collapsed?: boolean;
   /** Words of the tag or path left out: shared prefixes, versions, stop words, the product's name, action words. */
   dropped?: string[];
+  /** The overlay renamed the command: the rules' name it had, and the overlay entry that renamed it. */
+  renamed?: { from: string; entry: string };
 }
 
 export interface NamingNote {

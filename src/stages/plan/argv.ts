@@ -1,5 +1,6 @@
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
-import type { CandidateTree } from "./findings.js";
+import type { CandidateTree, Rename } from "./findings.js";
+import { renameOf } from "./renames.js";
 
 /** Commands every generated CLI has beside the API's (src/runtime/main.ts). */
 const BUILTIN_COMMANDS = BUILTIN_NAMES;
@@ -10,7 +11,11 @@ export interface ArgvProblem {
   index: number;
   message: string;
   suggestion: string;
+  renamed?: Rename;
 }
+
+/** What to do about a command the overlay renamed. */
+export const FIX_RENAMES = "run `inter eval validate <plan> --fix-renames` to rewrite the plan's command names through the overlay's renames (it shows the diff first)";
 
 /**
  * What is wrong with a command line (a prefix, or a whole reference call) against the candidate: its binary, its
@@ -30,6 +35,8 @@ export function argvProblems(tokens: string[], tree: CandidateTree, partial: boo
   if (!command && words.length) {
     const typed = words.join(" ");
     if (partial && names.some((n) => n.startsWith(`${typed} `))) return [];
+    const renamed = renameOf(words, tree.renames);
+    if (renamed) return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate: the overlay renamed \`${renamed.from}\` to \`${renamed.to}\` (${renamed.entry}).`, suggestion: `Write "${renamed.to}" here, or ${FIX_RENAMES}.`, renamed }];
     return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate.`, suggestion: `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.` }];
   }
   const spec = tree.commands.find((c) => c.name === command);

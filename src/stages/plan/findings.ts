@@ -11,6 +11,16 @@ export interface Finding {
   pointer: string;
   message: string;
   suggestion: string;
+  /** The command the finding is about was renamed by the overlay: `inter eval validate --fix-renames` rewrites it. */
+  renamed?: Rename;
+}
+
+/** A command the design overlay renamed (capabilities.json `nameSource.renamed`). */
+export interface Rename {
+  from: string;
+  to: string;
+  /** The overlay entry that renamed it, e.g. `groups.rooms.commands.getRoom.name`. */
+  entry: string;
 }
 
 export interface CandidateTree {
@@ -18,4 +28,6 @@ export interface CandidateTree {
   binary: string;
   commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; enum?: unknown[] }>; permission?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
   globalFlags: string[];
+  /** Commands the overlay renamed, when the build's capabilities.json is at hand. */
+  renames?: Rename[];
 }

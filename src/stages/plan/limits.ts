@@ -57,7 +57,18 @@ function sourcesOf(check: Check): Array<{ observation_id: string; field: string[
 const readsContent = (checks: Check[], id: string) => checks.some((c) => sourcesOf(c).some((s) => s.observation_id === id && s.field[0] === "content"));
 
 const path = (field: string[]) => field.join(".");
-const callOf = (o: Observation | undefined) => (o?.kind === "file" ? `the file ${o.path}` : o?.kind === "cli" ? `\`${o.command_prefix.join(" ")}\`` : `observation ${o?.id}`);
+const callOf = (o: Observation | undefined) => (o?.kind === "file" ? `the file ${o.path}` : o?.kind === "cli" ? `the call \`${o.command_prefix.join(" ")}\`` : `observation ${o?.id}`);
+
+/** A field of an observation as a reader names it: "the field result.room_id in the output of the call `rooms bookings create`". */
+function fieldOf(field: string[], o: Observation | undefined): string {
+  const [root, ...rest] = field;
+  const of = callOf(o).replace(/^the call /, "");
+  if (o?.kind === "cli" && root === "stdout") return rest.length ? `the field ${path(rest)} in the output of ${of}` : `the output of ${of}`;
+  if (o?.kind === "cli" && root === "exit_code") return `the exit code of ${of}`;
+  if (o?.kind === "cli" && root === "argv") return rest.length ? `argument ${path(rest)} of ${of}` : `the arguments of ${of}`;
+  if (o?.kind === "file" && root === "content") return rest.length ? `the field ${path(rest)} in ${callOf(o)}` : `the content of ${callOf(o)}`;
+  return `${path(field)} of ${callOf(o)}`;
+}
 
 /** What a pass of each scenario proves, one sentence per check, read from the checks themselves. */
 export function planProofs(plan: Plan): Limit[] {
@@ -66,11 +77,12 @@ export function planProofs(plan: Plan): Limit[] {
     const byId = new Map(scenario.observations.map((o) => [o.id, o]));
     for (const c of scenario.checks) {
       const o = (id: string) => callOf(byId.get(id));
+      const f = (source: { observation_id: string; field: string[] }) => fieldOf(source.field, byId.get(source.observation_id));
       const text =
-        c.type === "command_success" ? `${o(c.observation_id)} was called exactly once and exited 0.`
-        : c.type === "field_equals" ? `${path(c.source.field)} of ${o(c.source.observation_id)} was ${JSON.stringify(c.expected)}.`
-        : c.type === "values_match" ? `${path(c.left.field)} of ${o(c.left.observation_id)} equals ${path(c.right.field)} of ${o(c.right.observation_id)}.`
-        : c.type === "flag_equals" ? `${o(c.observation_id)} was called with ${c.flag} ${JSON.stringify(c.expected)}.`
+        c.type === "command_success" ? `${o(c.observation_id)} was made exactly once and exited 0.`
+        : c.type === "field_equals" ? `${f(c.source)} was ${JSON.stringify(c.expected)}.`
+        : c.type === "values_match" ? `${f(c.left)} equals ${f(c.right)}.`
+        : c.type === "flag_equals" ? `${o(c.observation_id)} was made with ${c.flag} ${JSON.stringify(c.expected)}.`
         : c.type === "file_exists" ? `${o(c.observation_id)} exists.`
         : c.type === "file_nonempty" ? `${o(c.observation_id)} is not empty.`
         : `${o(c.observation_id)} has exactly the expected bytes.`;

@@ -12,7 +12,7 @@ import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
  */
 export function referenceFindings(plan: LoosePlan, reference: { file: string; text: string }, tree: CandidateTree | null): Finding[] {
   const out: Finding[] = [];
-  const add = (code: string, pointer: string, message: string, suggestion: string, severity: Finding["severity"] = "error") => out.push({ stage: "references", severity, file: reference.file, code, pointer, message, suggestion });
+  const add = (code: string, pointer: string, message: string, suggestion: string, severity: Finding["severity"] = "error", renamed?: Finding["renamed"]) => out.push({ stage: "references", severity, file: reference.file, code, pointer, message, suggestion, ...(renamed ? { renamed } : {}) });
   let solutions: unknown;
   try {
     solutions = JSON.parse(reference.text);
@@ -53,7 +53,7 @@ export function referenceFindings(plan: LoosePlan, reference: { file: string; te
         add("REFERENCE_PLACEHOLDER", ptr(key, n, "argv", placeholder), `"${step.argv[placeholder]}" is a placeholder left by \`inter eval new\`.`, "Replace it with the flags and values a correct agent gives.");
         return;
       }
-      if (tree) for (const p of argvProblems(step.argv, tree, false)) add(`REFERENCE_${p.code}`, ptr(key, n, "argv", p.index), p.message, p.suggestion);
+      if (tree) for (const p of argvProblems(step.argv, tree, false)) add(`REFERENCE_${p.code}`, ptr(key, n, "argv", p.index), p.message, p.suggestion, "error", p.renamed);
     });
   }
   for (const id of ids) if (!(id in solutions)) add("REFERENCE_MISSING_SCENARIO", "", `${reference.file} has no solution for scenario "${id}": a golden run cannot pass it.`, `Add "${id}": [{"argv": [...]}].`, "warning");

@@ -8,7 +8,8 @@ import { referenceFindings } from "./reference.js";
 import { strengthFindings } from "./strength.js";
 import { isObj, isPart, ptr } from "./pointer.js";
 import { planCredentialEnvs, type LooseObservation, type LoosePlan, type LooseScenario } from "./types.js";
-import { argvProblems } from "./argv.js";
+import { argvProblems, FIX_RENAMES } from "./argv.js";
+import { count } from "../../core/words.js";
 import type { CandidateTree, Finding, Stage } from "./findings.js";
 
 export type { CandidateTree, Finding, Stage } from "./findings.js";
@@ -163,7 +164,7 @@ function againstCandidate(plan: LoosePlan, tree: CandidateTree, out: Finding[]):
     (Array.isArray(s?.observations) ? s.observations : []).forEach((o, j) => {
       if (o?.kind !== "cli" || !Array.isArray(o.command_prefix) || !o.command_prefix.length) return;
       const at = ptr("scenarios", i, "observations", j, "command_prefix");
-      for (const p of argvProblems(o.command_prefix, tree, true)) out.push({ stage: "candidate", severity: "error", code: p.code, pointer: `${at}/${p.index}`, message: p.message, suggestion: p.suggestion });
+      for (const p of argvProblems(o.command_prefix, tree, true)) out.push({ stage: "candidate", severity: "error", code: p.code, pointer: `${at}/${p.index}`, message: p.message, suggestion: p.suggestion, ...(p.renamed ? { renamed: p.renamed } : {}) });
     });
   });
 }
@@ -258,10 +259,13 @@ export async function validatePlan(text: string, file: string, schema: object, c
 /** The one error an invalid plan gives, wherever it was validated: the first finding, the whole report in details. */
 export function planInvalid(report: ValidationReport): InterError {
   const first = report.findings.find((f) => f.severity === "error")!;
+  // A plan broken by the overlay's renames says so first: that is the cause, and one command fixes it.
+  const renames = [...new Map(report.findings.filter((f) => f.severity === "error" && f.renamed).map((f) => [f.renamed!.from, f.renamed!])).values()];
+  const cause = renames.length ? ` ${count(report.findings.filter((f) => f.renamed).length, "error")} come${report.findings.filter((f) => f.renamed).length === 1 ? "s" : ""} from the overlay's renames: ${renames.map((r) => `\`${r.from}\` → \`${r.to}\` (${r.entry})`).join(", ")}.` : "";
   return new InterError(
     "PLAN_INVALID",
-    `${report.plan.file}: ${report.errors} error${report.errors > 1 ? "s" : ""}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}`,
-    first.suggestion,
-    { report },
+    `${report.plan.file}: ${count(report.errors, "error")}; first: ${first.code} at ${first.pointer || "/"}: ${first.message}${cause}`,
+    renames.length ? `The plan names commands by the rules' names; ${FIX_RENAMES.replace("<plan>", report.plan.file)}. Or remove the rename from the overlay.` : first.suggestion,
+    { report, ...(renames.length ? { renames } : {}) },
   );
 }

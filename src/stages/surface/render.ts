@@ -2,6 +2,7 @@
 import { count } from "../../core/words.js";
 import type { SurfaceChange } from "./changes.js";
 import type { SurfaceDiff } from "./report.js";
+import { bumpWords } from "./verdict.js";
 
 const LABEL = { breaking: "BREAKING", "non-breaking": "added", informational: "info" } as const;
 
@@ -15,12 +16,20 @@ function summary(diff: SurfaceDiff): string {
 
 function versionLine(diff: SurfaceDiff): string {
   if (!diff.changes.length) return `Semver: no change; the version may stay ${diff.old.version} (the new candidate says ${diff.new.version})`;
-  const should = diff.expected_version ? ` → at least ${diff.expected_version}` : "";
-  return `Semver: ${diff.verdict}${should}; the new candidate says ${diff.new.version}${diff.version_follows ? "" : " (VERSION_NOT_BUMPED)"}`;
+  return `Semver: ${diff.verdict === "major" ? "breaking" : diff.verdict === "minor" ? "compatible additions" : "patch"}: ${bumpWords(diff.old.version, diff.verdict, diff.expected_version)}; the new candidate says ${diff.new.version}${diff.version_follows ? "" : " (VERSION_NOT_BUMPED)"}`;
+}
+
+/** The warning that the two candidates are not two versions of one CLI; undefined when they are. */
+export function productsWarning(diff: SurfaceDiff): string | undefined {
+  const d = diff.different_products;
+  if (!d) return undefined;
+  const what = [d.binary ? `binary ${d.binary.old} → ${d.binary.new}` : "", d.package ? `package ${d.package.old} → ${d.package.new}` : ""].filter(Boolean).join(", ");
+  return `These are different products (${what}): the changes below compare two CLIs, not two versions of one, and no version rule applies between them. Compare a candidate with an earlier build of the same product.`;
 }
 
 export function diffText(diff: SurfaceDiff): string {
-  const lines = [`${diff.old.binary} ${diff.old.version} (${diff.old.candidate}) → ${diff.new.binary} ${diff.new.version} (${diff.new.candidate})`, summary(diff), versionLine(diff), ""];
+  const warning = productsWarning(diff);
+  const lines = [`${diff.old.binary} ${diff.old.version} (${diff.old.candidate}) → ${diff.new.binary} ${diff.new.version} (${diff.new.candidate})`, ...(warning ? [`⚠ ${warning}`] : []), summary(diff), versionLine(diff), ""];
   if (!diff.changes.length) lines.push("No change to the commands, flags, outputs, Skills or rules.");
   for (const c of diff.changes) {
     lines.push(`${LABEL[c.severity].padEnd(8)} ${c.reason}${c.accepted ? `  [accepted: ${c.accepted}]` : ""}`);
@@ -37,6 +46,7 @@ export function diffMarkdown(diff: SurfaceDiff): string {
   const lines = [
     `### ${icon} CLI surface: ${diff.changes.length ? diff.verdict : "no change"} (${diff.old.binary} ${diff.old.version} → ${diff.new.version})`,
     "",
+    ...(productsWarning(diff) ? [`> ⚠ ${productsWarning(diff)}`, ""] : []),
     `${summary(diff)}. ${versionLine(diff)}.`,
     "",
   ];

@@ -31,3 +31,15 @@ export function followsVerdict(version: string, expected: string): boolean {
   const [a, b] = [parse(version), parse(expected)];
   return !a || !b ? true : compare(a, b) >= 0;
 }
+
+/**
+ * The bump the verdict asks for, in words that agree with the expected version: on 0.x a breaking change bumps the
+ * minor ("bump the minor version to at least 0.2.0 (0.x: …)"), never "the major".
+ */
+export function bumpWords(baseline: string, verdict: Verdict, expected: string | undefined): string {
+  const zero = parse(baseline)?.[0] === 0;
+  const part = zero ? (verdict === "major" ? "minor" : "patch") : verdict;
+  const to = expected ? ` to at least ${expected}` : "";
+  const why = zero ? (verdict === "major" ? " (on 0.x a breaking change bumps the minor, as npm's caret ranges read it)" : " (on 0.x anything compatible bumps the patch)") : "";
+  return `bump the ${part} version${to}${why}`;
+}

@@ -1,9 +1,30 @@
 import { Command, Option } from "clipanion";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { count } from "../../../core/words.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
+
+/**
+ * The design model of the project the folder is in, when it has one and its key is at hand: trigger drafts then come
+ * from it (cached in the project's .intermesh/trigger-drafts/), else from the templates. Says why not, when not.
+ */
+async function draftModel(folder: string): Promise<{ client: import("../../../model/client.js").ModelClient; model: string; cacheDir: string } | { skipped: string } | undefined> {
+  const [{ findConfig }, { loadConfig }, { INTER_BUILD }] = await Promise.all([import("../../../config/names.js"), import("../../../config/load.js"), import("../../../core/version.js")]);
+  const file = findConfig(folder);
+  if (!file) return undefined;
+  let settings;
+  try {
+    settings = (await loadConfig({ cwd: dirname(file), config: file, version: INTER_BUILD })).config.design?.model;
+  } catch {
+    return undefined;
+  }
+  if (!settings) return undefined;
+  if (settings.keyEnv !== undefined && !process.env[settings.keyEnv]) return { skipped: `${settings.keyEnv} is not set, so the design model was not asked; the drafts come from templates` };
+  const { createModelClient } = await import("../../../model/client.js");
+  const client = createModelClient({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}), ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }, process.env, settings.retries !== undefined ? { retries: settings.retries } : {});
+  return { client, model: settings.model, cacheDir: join(dirname(file), ".intermesh", "trigger-drafts") };
+}
 
 /** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */
 async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> {
@@ -14,7 +35,22 @@ async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> 
   const dir = join(folder, "trigger-queries");
   const schema = schemaRef(dir, "trigger-queries.schema.json");
   const written: string[] = [];
-  for (const set of draftQuerySets(skills, manifest.product?.binary ?? "the")) {
+  const binary = manifest.product?.binary ?? "the";
+  const missing = skills.filter((s) => !existsSync(join(dir, `${s.name}.json`)));
+  const model = missing.length ? await draftModel(folder) : undefined;
+  let sets = draftQuerySets(skills, binary);
+  if (model && "skipped" in model) process.stderr.write(`⚠ ${model.skipped}\n`);
+  else if (model) {
+    try {
+      // Only the missing sets are asked about; the others' neighbours still inform each question.
+      const drafted = await (await import("../../../evaluation/triggers/draft-model.js")).modelDraftSets(skills, binary, { ...model, only: new Set(missing.map((s) => s.name)) });
+      sets = drafted.sets;
+    } catch (error) {
+      // A model that cannot answer leaves the templates: drafting never fails for want of a model.
+      process.stderr.write(`⚠ the design model did not draft the trigger queries (${(error as Error).message}); the drafts come from templates\n`);
+    }
+  }
+  for (const set of sets) {
     const file = join(dir, `${set.skill}.json`);
     if (existsSync(file)) continue;
     mkdirSync(dir, { recursive: true });
@@ -44,7 +80,7 @@ export class EvalNewCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Write a starter eval-plan.json for the candidate in a folder (one scenario per bundled Skill) and a draft trigger query set per Skill",
     details:
-      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. It also drafts trigger-queries/<skill>.json per Skill (marked draft: the Skill's task should trigger it, its neighbours' tasks are near misses; docs/triggers.md). Nothing existing is overwritten: when eval-plan.json exists it is kept, and only the query sets still missing are drafted (a deleted one, a Skill added since); with nothing left to draft it is refused.",
+      "Reads cli.tgz in the folder (build one with `inter build`, then copy dist/cli.tgz there). Command prefixes come from the Skills' own commands; nothing is invented: tasks, ids and expected values are <<FILL ME>> placeholders, which make `inter eval validate` fail until replaced. It also drafts trigger-queries/<skill>.json per Skill in a user's voice (marked draft: the Skill's task as first-person requests should trigger it, its neighbours' tasks are near misses; with design.model in the project's config the model drafts them, cached in .intermesh/trigger-drafts/; docs/triggers.md). Nothing existing is overwritten: when eval-plan.json exists it is kept, and only the query sets still missing are drafted (a deleted one, a Skill added since); with nothing left to draft it is refused.",
     examples: [
       ["Start a plan in an evaluation folder holding cli.tgz", "inter eval new ./evaluation"],
       ["Start a project's plan from its build", "inter eval new evals --candidate dist/cli.tgz"],

@@ -66,8 +66,26 @@ export async function findCandidate(planDir: string, given: string | undefined, 
   return project.built ? { tgz: project.tgz, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${project.tgz} is not built yet (inter build)` };
 }
 
-/** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */
+/**
+ * The candidate tree of a cli.tgz, with the overlay's renames the capabilities.json beside it records (a project's
+ * build output).
+ */
 export async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+  const found = await receiptTree(tgz, missing, json);
+  const capabilities = tgz ? join(dirname(tgz), "capabilities.json") : undefined;
+  if (!found.tree || !capabilities || !existsSync(capabilities)) return found;
+  const { renamesOf } = await import("../../../stages/plan/renames.js");
+  let renames: CandidateTree["renames"] = [];
+  try {
+    renames = renamesOf(JSON.parse(readFileSync(capabilities, "utf8")), found.tree.commands.map((c) => c.name));
+  } catch {
+    // An unreadable capabilities.json explains nothing: validation goes on without renames.
+  }
+  return renames.length ? { tree: { ...found.tree, renames } } : found;
+}
+
+/** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */
+async function receiptTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
   const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../../stages/plan/candidate.js"), import("../../../core/hash.js")]);

@@ -1,19 +1,36 @@
 import { Command, Option } from "clipanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { writeFileAtomic } from "../../../core/atomic.js";
+import type { RenameChange } from "../../../stages/plan/renames.js";
 import { InterError } from "../../../core/errors.js";
 import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { findCandidate, candidateTree } from "./shared.js";
 import { count } from "../../../core/words.js";
 
+/**
+ * The report as a person reads it, top-down: the verdict with its counts, one line per stage whose mark is its
+ * findings' (✗ errors, ⚠ warnings only, ✓ none, – not run), then the errors, then the warnings, each list counted.
+ */
 function reportText(report: ValidationReport): string {
-  const stages = Object.entries(report.stages).map(([name, s]) => `  ${s.ran ? "✓" : "–"} ${name}${s.ran ? "" : ` (not run: ${s.reason})`}`);
-  const findings = report.findings.map((f) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`);
+  const stages = Object.entries(report.stages).map(([name, s]) => {
+    if (!s.ran) return `  – ${name} (not run: ${s.reason})`;
+    const mine = report.findings.filter((f) => f.stage === name);
+    const errors = mine.filter((f) => f.severity === "error").length;
+    const warnings = mine.length - errors;
+    const mark = errors ? "✗" : warnings ? "⚠" : "✓";
+    const counts = [errors ? count(errors, "error") : "", warnings ? count(warnings, "warning") : ""].filter(Boolean).join(", ");
+    return `  ${mark} ${name}${counts ? ` (${counts})` : ""}`;
+  });
+  const line = (f: ValidationReport["findings"][number]) => `  ${f.severity === "error" ? "✗" : "⚠"} [${f.stage}] ${f.code} at ${f.file ? `${f.file} ` : ""}${f.pointer || "/"}: ${f.message}\n      → ${f.suggestion}`;
+  const errors = report.findings.filter((f) => f.severity === "error");
+  const warnings = report.findings.filter((f) => f.severity !== "error");
   return [
     `${report.plan.file}: ${report.valid ? "valid" : "invalid"} (${count(report.errors, "error")}, ${count(report.warnings, "warning")})${report.candidate ? ` against ${report.candidate.binary}${report.candidate.sha256 ? ` sha256:${report.candidate.sha256.slice(0, 12)}…` : ""}` : ""}`,
     ...stages,
-    ...findings,
+    ...(errors.length ? [`${count(errors.length, "error")}:`, ...errors.map(line)] : []),
+    ...(warnings.length ? [`${count(warnings.length, "warning")}:`, ...warnings.map(line)] : []),
     ...report.limits.map((l) => `  note: ${l}`),
   ].join("\n");
 }
@@ -28,11 +45,13 @@ export class EvalValidateCommand extends BaseCommand {
       ["Validate an evaluation folder", "inter eval validate ./evaluation"],
       ["Validate a project's plan against its build", "inter eval validate evals/eval-plan.json --candidate dist/cli.tgz"],
       ["Treat weak checks and blind spots as errors (CI)", "inter eval validate evals/eval-plan.json --strict --json"],
+      ["Rewrite command names the design overlay renamed (shows the diff, then validates)", "inter eval validate evals/eval-plan.json --fix-renames"],
     ],
   });
   target = Option.String({ name: "folder|plan" });
   candidate = Option.String("--candidate", { description: "The cli.tgz to validate against (default: cli.tgz beside the plan, else the project's dist/cli.tgz)" });
   strict = Option.Boolean("--strict", false, { description: "Warnings (weak checks, blind spots, unused observations) are errors" });
+  fixRenames = Option.Boolean("--fix-renames", false, { description: "Rewrite the plan's (and reference solutions') command names through the renames the design overlay made (recorded in the build's capabilities.json), printing the diff first, then validate" });
 
   async run(): Promise<CommandResult> {
     const path = resolve(this.cwd ?? process.cwd(), this.target);
@@ -45,12 +64,32 @@ export class EvalValidateCommand extends BaseCommand {
     const found = await findCandidate(dirname(planFile), this.candidate, cwd);
     const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
     const referenceFile = planFile.replace(/\.json$/, "") + ".reference.json";
-    const reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
-    const report = await validatePlan(readFileSync(planFile, "utf8"), isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
+    let reference = existsSync(referenceFile) ? { file: basename(referenceFile), text: readFileSync(referenceFile, "utf8") } : undefined;
+    let planText = readFileSync(planFile, "utf8");
+    let fixed: RenameChange[] | undefined;
+    if (this.fixRenames) {
+      if (!tree) throw new InterError("USAGE_ERROR", `--fix-renames needs the candidate, and there is none: ${missing}.`, "Build the project (inter build) or pass --candidate <cli.tgz>; its capabilities.json records the overlay's renames.", { flag: "--fix-renames" });
+      const { applyRenames, renameDiff } = await import("../../../stages/plan/renames.js");
+      const planName = relative(cwd, planFile) || basename(planFile);
+      const result = applyRenames({ plan: { file: planName, text: planText }, ...(reference ? { reference: { file: relative(cwd, referenceFile), text: reference.text } } : {}) }, tree.binary, tree.renames ?? []);
+      fixed = result.changes;
+      // The diff first, then the write: the person sees exactly what changed in their files.
+      if (!this.json) process.stderr.write(fixed.length ? `${renameDiff(fixed)}\n${count(fixed.length, "command line")} rewritten through the overlay's renames.\n` : `nothing to rewrite: ${tree.renames?.length ? "the plan names none of the renamed commands" : "the candidate's build records no renames (capabilities.json beside it)"}.\n`);
+      if (result.plan !== undefined) {
+        writeFileAtomic(planFile, result.plan);
+        planText = result.plan;
+      }
+      if (result.reference !== undefined && reference) {
+        writeFileAtomic(referenceFile, result.reference);
+        reference = { ...reference, text: result.reference };
+      }
+    }
+    const report = await validatePlan(planText, isFolder ? join(basename(path), "eval-plan.json") : basename(path), planSchema(), tree, { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) });
     if (!report.valid) {
       if (!this.json) process.stderr.write(`${reportText(report)}\n`);
-      throw planInvalid(report);
+      const error = planInvalid(report);
+      throw fixed ? new InterError(error.code, error.message, error.suggestion, { ...error.details, fixed }) : error;
     }
-    return { data: report, human: reportText(report) };
+    return { data: fixed ? { ...report, fixed } : report, human: reportText(report) };
   }
 }

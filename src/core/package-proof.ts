@@ -60,7 +60,7 @@ export interface PackageProof {
     gate_met: boolean;
     min_pass_rate: number | null;
     scenarios: ProofScenario[];
-    attempts: { total: number; passed: number; failed: number; incomplete: number; harness_errors: number };
+    attempts: { attempts: number; passed: number; failed: number; incomplete: number; harness_errors: number };
     plan: { file: string; sha256: string };
     agent: { name: string; model?: unknown };
     isolation?: string;

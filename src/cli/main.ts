@@ -1,5 +1,6 @@
 import { Cli, type Command } from "clipanion";
 import { InterError } from "../core/errors.js";
+import { AgentsInstallCommand, AgentsUninstallCommand } from "./commands/agents.js";
 import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
 import { EvalCompareCommand } from "./commands/eval/compare.js";
@@ -25,7 +26,7 @@ import { commandHelpText, groupHelpText, namedFlag, rootHelpText } from "./help.
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
-const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, PublishCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, PublishCommand, AgentsInstallCommand, AgentsUninstallCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

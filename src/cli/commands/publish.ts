@@ -1,15 +1,15 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { InterError } from "../../core/errors.js";
 import { sha256 } from "../../core/hash.js";
 import { inContent, PROOF_DIR } from "../../core/package-proof.js";
 import { count } from "../../core/words.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { projectCandidate } from "../candidate.js";
+import { candidateTarball } from "../candidate.js";
 
 export class PublishCommand extends BaseCommand {
   static paths = [["publish"]];
@@ -36,7 +36,7 @@ export class PublishCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const shown = (file: string) => relative(cwd, file) || file;
-    const tgz = await candidateFile(cwd, this.candidate);
+    const tgz = await candidateTarball(cwd, this.candidate);
     const [{ readEvidence }, { proofFiles }, { tarballEntries, readCandidate }, { packFolder }, registry, { serverJson, defaultMcpName }] = await Promise.all([
       import("../publish/evidence.js"),
       import("../publish/proof.js"),
@@ -150,18 +150,4 @@ function parseJson(bytes: Buffer | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The cli.tgz named, or the one the project's build wrote. */
-async function candidateFile(cwd: string, named: string | undefined): Promise<string> {
-  if (named) {
-    const file = resolve(cwd, named);
-    if (!existsSync(file)) throw new InterError("INPUT_NOT_FOUND", `${named} does not exist.`, "Name the cli.tgz `inter build` wrote (dist/cli.tgz), or run inter publish in the project.", { candidate: named });
-    if (!statSync(file).isFile()) throw new InterError("CANDIDATE_INVALID", `${named} is a folder; inter publish takes a cli.tgz.`, "Name the cli.tgz `inter build` wrote (dist/cli.tgz).", { candidate: named });
-    return file;
-  }
-  const project = await projectCandidate(cwd, { up: true });
-  if (!project) throw new InterError("CONFIG_NOT_FOUND", "No intermesh.config.ts here or above, and no candidate named.", "Run inter publish in the project, or name a cli.tgz: inter publish dist/cli.tgz.");
-  if (!project.built) throw new InterError("INPUT_NOT_FOUND", `${relative(cwd, project.tgz)} does not exist yet.`, "Run `inter run eval` (build, inspect and evaluate), then publish.", { candidate: relative(cwd, project.tgz) });
-  return project.tgz;
 }

@@ -4,7 +4,7 @@ import type { McpConfigPlace } from "../core/agent-homes.js";
 /**
  * One MCP server entry in an agent's own configuration file (src/core/agent-homes.ts says which file and key): read
  * what is there, and the file's text with the entry put in or taken out. JSON files are parsed and written back
- * whole (two-space indent); Codex's TOML gets a table of its own appended, and only that exact text is ever replaced
+ * whole, in their own indent; Codex's TOML gets a table of its own appended, and only that exact text is ever replaced
  * or removed, so the rest of the file stays byte for byte.
  */
 
@@ -54,6 +54,12 @@ export function readPresent(place: McpConfigPlace, name: string, ourBlock: strin
   return servers && name in servers ? { kind: "json", entry: servers[name] } : { kind: "none", fileExists: true };
 }
 
+/** JSON written back as the file was: its indent (two spaces when new) and whether it ended with a line break. */
+function jsonText(value: unknown, previous: string): string {
+  const indent = /\n([ \t]+)\S/.exec(previous)?.[1] ?? "  ";
+  return `${JSON.stringify(value, null, indent)}${previous && !previous.endsWith("\n") ? "" : "\n"}`;
+}
+
 /** The file's new text with the entry put in (replacing `previous`, our own earlier text, for TOML). */
 export function withEntry(place: McpConfigPlace, name: string, entry: McpEntry | string, previous?: string): string {
   const text = existsSync(place.file) ? readFileSync(place.file, "utf8") : "";
@@ -65,7 +71,7 @@ export function withEntry(place: McpConfigPlace, name: string, entry: McpEntry |
   const value = (text.trim() ? JSON.parse(text) : {}) as Record<string, unknown>;
   const servers = isObject(value[place.key]) ? (value[place.key] as Record<string, unknown>) : {};
   value[place.key] = { ...servers, [name]: entry };
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return jsonText(value, text);
 }
 
 /** The file's new text with our entry taken out, or undefined when nothing else is left in a file we created. */
@@ -81,7 +87,7 @@ export function withoutEntry(place: McpConfigPlace, name: string, ours: McpEntry
   delete servers[name];
   if (Object.keys(servers).length) value[place.key] = servers;
   else delete value[place.key];
-  return created && !Object.keys(value).length ? undefined : `${JSON.stringify(value, null, 2)}\n`;
+  return created && !Object.keys(value).length ? undefined : jsonText(value, text);
 }
 
 /** Equal JSON values, whatever their key order. */

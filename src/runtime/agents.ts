@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { AGENT_NAMES, agentPlaces, type AgentName, type InstallScope, type McpConfigPlace } from "../core/agent-homes.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256Hex } from "../core/package-proof.js";
+import { count } from "../core/words.js";
 import { variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
@@ -169,7 +170,7 @@ function conflictError(binary: string, conflicts: Conflict[]): CliError {
   const first = conflicts[0]!;
   return new CliError(
     "INSTALL_CONFLICT",
-    `${conflicts.length === 1 ? "1 path" : `${conflicts.length} paths`} ${binary} did not write ${conflicts.length === 1 ? "is" : "are"} in the way, so nothing was written: ${first.path} (${first.reason})${conflicts.length > 1 ? ` and ${conflicts.length - 1} more` : ""}.`,
+    `${count(conflicts.length, "path")} ${binary} did not write ${conflicts.length === 1 ? "is" : "are"} in the way, so nothing was written: ${first.path} (${first.reason})${conflicts.length > 1 ? ` and ${conflicts.length - 1} more` : ""}.`,
     `Keep yours and install for other agents only (--agent), or move ${first.path} away and run \`${binary} agents install\` again; ${binary} never overwrites what it did not write.`,
     { conflicts },
   );

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentSha256, inContent, PROOF_FILE, PROOF_RECEIPT, PROOF_RESULTS, sha256Hex, type FileDigest, type PackageProof } from "../core/package-proof.js";
+import { count } from "../core/words.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
 
@@ -43,7 +44,7 @@ function packageFiles(dir: string): { files: FileDigest[]; odd: string[] } {
       const stat = lstatSync(join(dir, path));
       if (stat.isDirectory()) walk(path);
       else if (stat.isFile()) {
-        if (files.length >= MAX_FILES) throw new CliError("PROOF_MISMATCH", `The package holds over ${MAX_FILES} files.`, "Reinstall the package from its registry.", { limit: MAX_FILES });
+        if (files.length >= MAX_FILES) throw new CliError("PROOF_MISMATCH", `The package holds over ${count(MAX_FILES, "file")}.`, "Reinstall the package from its registry.", { limit: MAX_FILES });
         const bytes = readFileSync(join(dir, path));
         files.push({ path, sha256: sha256Hex(bytes), size: bytes.length });
       } else odd.push(path);

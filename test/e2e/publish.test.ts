@@ -230,9 +230,19 @@ describe("inter publish", () => {
     patchFile(join(project, "intermesh.config.ts"), 'version: "0.1.0"', 'version: "0.1.1"');
     const rebuilt = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
     expect(rebuilt.exitCode, rebuilt.stdout).toBe(0);
-    const upgraded = await inter(project, ["publish", "--json"], registry.env);
+    // Through a registry that stores the package but never answers: npm fails, the registry holds it, publish completes.
+    rmSync(join(project, "dist/server.json"));
+    const silent = await faultyRegistry(registry.url, "store-then-hang");
+    let upgraded;
+    try {
+      upgraded = await inter(project, ["publish", "--registry", silent.url, "--timeout", "3", "--json"], registry.envFor(silent.url, true));
+    } finally {
+      await silent.stop();
+    }
     expect(upgraded.exitCode, upgraded.stdout).toBe(0);
+    expect(upgraded.json.data).toMatchObject({ published: true, package: { version: "0.1.1" } });
     expect(upgraded.json.data.version_check).toMatchObject({ published_latest: "0.1.0", follows: true });
+    expect(JSON.parse(readFileSync(join(project, "dist/server.json"), "utf8")).version).toBe("0.1.1");
     const npmUpgrade = await execa("npm", ["install", "rooms-cli@0.1.1", "--no-audit", "--no-fund"], { cwd: dir, env: registry.env, reject: false });
     expect(npmUpgrade.exitCode, npmUpgrade.stderr).toBe(0);
     const reinstall = await bin(dir, "rooms", ["agents", "install", "--mcp"], env);

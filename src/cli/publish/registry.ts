@@ -23,7 +23,7 @@ async function npm(args: string[], target: RegistryTarget): Promise<NpmRun> {
   const { execa } = await import("execa");
   const extra = [...(target.registry ? [`--registry=${target.registry}`] : []), `--fetch-timeout=${target.timeoutMs}`, "--fetch-retries=0", "--no-audit", "--no-fund", "--loglevel=error"];
   // The whole call is bounded too: a registry that accepts the connection and never answers must not hang publish.
-  const result = await execa("npm", [...args, ...extra], { cwd: target.cwd, reject: false, stdin: "ignore", timeout: target.timeoutMs * 2 + 30_000, env: { npm_config_update_notifier: "false" } });
+  const result = await execa("npm", [...args, ...extra], { cwd: target.cwd, reject: false, stdin: "ignore", timeout: target.timeoutMs + 20_000, env: { npm_config_update_notifier: "false" } });
   return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? ""), timedOut: result.timedOut === true };
 }
 
@@ -43,7 +43,7 @@ function npmCode(run: NpmRun): string | undefined {
 }
 
 /** The last lines npm printed about a failure, without its log-file pointers. */
-export function npmSays(run: NpmRun): string {
+function npmSays(run: NpmRun): string {
   const lines = `${run.stderr}\n${run.stdout}`.split("\n").map((l) => l.replace(/^npm (ERR!|error) ?/, "").trim()).filter((l) => l && !/complete log of this run|A complete log|^code /.test(l));
   return (run.timedOut ? "npm did not finish in time" : lines.slice(-3).join(" ")).slice(0, 500);
 }

@@ -1,0 +1,87 @@
+import { execa } from "execa";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRESETS } from "../../src/evaluation/run/presets.js";
+import { skillUse } from "../../src/evaluation/triggers/detect.js";
+import { inter, REPO, tempDir } from "../helpers.js";
+// @ts-expect-error: a plain ES module fixture, also run on its own
+import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
+import { API_KEY, exampleProject } from "./example-api.js";
+
+/**
+ * After `agents install`, each real agent program (Claude Code, Codex, opencode — the pinned versions) loads an
+ * installed Skill, the way it loads Skills: a scripted model on loopback asks for the Skill, and the program's own
+ * event stream says whether the load worked. The same run in a project without the install is the control: the load
+ * fails, so the test can tell the two apart.
+ */
+
+const CANCEL = "cancel-a-booking";
+const QUERY = "Please cancel booking bk_123, the meeting is off.";
+const RIPGREP = join(REPO, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path");
+
+let project: string;
+let model: { url: string; close(): Promise<void> };
+
+/** A HOME where each program finds the scripted model and nothing of the caller's. */
+function agentHome(modelUrl: string): string {
+  const home = tempDir("inter-agent-home-");
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(home, path)), { recursive: true });
+    writeFileSync(join(home, path), text);
+  };
+  write(".codex/config.toml", ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", ""].join("\n"));
+  write(".config/opencode/opencode.json", JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }));
+  for (const [path, text] of Object.entries(PRESETS.opencode.homeFiles ?? {})) if (path.endsWith("/")) mkdirSync(join(home, path), { recursive: true });
+  else write(path, text);
+  mkdirSync(join(home, "tmp"));
+  return home;
+}
+
+async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string) {
+  const preset = PRESETS[name];
+  const args = preset.args.map((a) => (a === "{prompt}" ? QUERY : a));
+  const result = await execa(join(REPO, "node_modules/.bin", preset.program), args, {
+    cwd,
+    reject: false,
+    timeout: 180_000,
+    input: preset.promptVia === "stdin" ? QUERY : "",
+    env: {
+      ...preset.defaults,
+      ...preset.forced,
+      HOME: home,
+      TMPDIR: join(home, "tmp"),
+      PATH: `${RIPGREP}:${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-scripted-agent-key",
+      SCRIPTED_MODEL_KEY: "sk-scripted-agent-key",
+      CLAUDE_CONFIG_DIR: "",
+      CODEX_HOME: "",
+      XDG_CONFIG_HOME: "",
+      OPENCODE_CONFIG: "",
+    },
+  });
+  return skillUse(preset.parse(String(result.stdout)));
+}
+
+beforeAll(async () => {
+  project = exampleProject({ warm: true });
+  const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (built.exitCode !== 0) throw new Error(built.stdout);
+  model = await startModelServer({ script: triggerScript([{ query: QUERY, load: CANCEL }]) });
+}, 120_000);
+afterAll(async () => model?.close());
+
+describe.each(["claude-code", "codex", "opencode"] as const)("%s", (agent) => {
+  it("loads a Skill that agents install put where it reads them, and not without the install", async () => {
+    const installed = tempDir(`inter-installed-${agent}-`);
+    const done = await inter(installed, ["agents", "install", join(project, "dist/cli.tgz"), "--agent", agent, "--json"]);
+    expect(done.exitCode, done.stdout).toBe(0);
+    const withSkills = await runAgent(agent, installed, agentHome(model.url));
+    expect(withSkills.loaded).toEqual([CANCEL]);
+
+    const bare = tempDir(`inter-bare-${agent}-`);
+    const without = await runAgent(agent, bare, agentHome(model.url));
+    expect(without.loaded).toEqual([]);
+  }, 400_000);
+});

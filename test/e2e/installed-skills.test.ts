@@ -49,6 +49,8 @@ async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string) {
     env: {
       ...preset.defaults,
       ...preset.forced,
+      // opencode takes its project folder from PWD, as a shell sets it.
+      PWD: cwd,
       HOME: home,
       TMPDIR: join(home, "tmp"),
       PATH: `${RIPGREP}:${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,

@@ -7,7 +7,7 @@ import { skillUse } from "../../src/evaluation/triggers/detect.js";
 import { inter, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
-import { API_KEY, exampleProject } from "./example-api.js";
+import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
 
 /**
  * After `agents install`, each real agent program (Claude Code, Codex, opencode — the pinned versions) loads an
@@ -18,6 +18,7 @@ import { API_KEY, exampleProject } from "./example-api.js";
 
 const CANCEL = "cancel-a-booking";
 const QUERY = "Please cancel booking bk_123, the meeting is off.";
+const LIST = "Which meeting rooms does the office have? List them.";
 const RIPGREP = join(REPO, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path");
 
 let project: string;
@@ -38,14 +39,14 @@ function agentHome(modelUrl: string): string {
   return home;
 }
 
-async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string) {
+async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string, query = QUERY, extra: Record<string, string> = {}) {
   const preset = PRESETS[name];
-  const args = preset.args.map((a) => (a === "{prompt}" ? QUERY : a));
+  const args = preset.args.map((a) => (a === "{prompt}" ? query : a));
   const result = await execa(join(REPO, "node_modules/.bin", preset.program), args, {
     cwd,
     reject: false,
     timeout: 180_000,
-    input: preset.promptVia === "stdin" ? QUERY : "",
+    input: preset.promptVia === "stdin" ? query : "",
     env: {
       ...preset.defaults,
       ...preset.forced,
@@ -61,16 +62,19 @@ async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string) {
       CODEX_HOME: "",
       XDG_CONFIG_HOME: "",
       OPENCODE_CONFIG: "",
+      ...extra,
     },
   });
-  return skillUse(preset.parse(String(result.stdout)));
+  const transcript = preset.parse(String(result.stdout));
+  return { ...skillUse(transcript), transcript };
 }
 
 beforeAll(async () => {
   project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
-  model = await startModelServer({ script: triggerScript([{ query: QUERY, load: CANCEL }]) });
+  // For one query the MCP tool of `rooms list` (the fixture names MCP tools by the first entry's binary), for the other a Skill to load.
+  model = await startModelServer({ script: [{ id: "list", task: LIST, binary: "rooms", steps: [], calls: [{ argv: ["rooms", "rooms", "list"] }] }, ...triggerScript([{ query: QUERY, load: CANCEL }])] });
 }, 120_000);
 afterAll(async () => model?.close());
 
@@ -85,5 +89,28 @@ describe.each(["claude-code", "codex", "opencode"] as const)("%s", (agent) => {
     const bare = tempDir(`inter-bare-${agent}-`);
     const without = await runAgent(agent, bare, agentHome(model.url));
     expect(without.loaded).toEqual([]);
+  }, 400_000);
+});
+
+describe("claude-code through the MCP server agents install --mcp registered", () => {
+  it("calls the server's tool, which answers from the API with the credential from the environment", async () => {
+    const api = await startExampleApi();
+    try {
+      const dir = tempDir("inter-installed-mcp-");
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
+      const npm = await execa("npm", ["install", join(project, "dist/cli.tgz"), "--no-audit", "--no-fund", "--offline"], { cwd: dir, reject: false });
+      expect(npm.exitCode, npm.stderr).toBe(0);
+      const home = agentHome(model.url);
+      // The user scope: ~/.claude.json, which Claude Code reads without asking to approve a project's servers.
+      const installed = await execa(join(dir, "node_modules/.bin/rooms"), ["agents", "install", "--agent", "claude-code", "--scope", "user", "--mcp"], { cwd: dir, env: { HOME: home, CLAUDE_CONFIG_DIR: "" }, reject: false });
+      expect(installed.exitCode, installed.stderr).toBe(0);
+      const run = await runAgent("claude-code", dir, home, LIST, { ROOMS_API_KEY: API_KEY, ROOMS_BASE_URL: api.url, ENABLE_TOOL_SEARCH: "false" });
+      const call = run.transcript.tool_calls.find((c) => c.name === "mcp__rooms__rooms_list");
+      expect(call, JSON.stringify(run.transcript.tool_calls)).toBeDefined();
+      expect(call!.is_error).not.toBe(true);
+      expect(call!.output).toContain("Delta");
+    } finally {
+      await api.stop();
+    }
   }, 400_000);
 });

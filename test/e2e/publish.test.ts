@@ -279,7 +279,7 @@ describe("inter publish", () => {
     expect(snapshot(dir, npmFiles)).toEqual(before);
   });
 
-  it("inter agents install <cli.tgz> puts a candidate's Skills in place through the package's own command", async () => {
+  it("inter agents install <cli.tgz> puts a candidate's Skills in place with the generated CLI's own code, running nothing of the candidate", async () => {
     const dir = tempDir("inter-agents-project-");
     const home = tempDir("inter-user-home-");
     const env = { ...registry.env, HOME: home };

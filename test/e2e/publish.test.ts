@@ -92,6 +92,9 @@ describe("inter publish", () => {
     results.verdict = "fail";
     results.gate = { ...results.gate, met: false, missed: [{ scenario: "book-a-room", rate: 0, reason: "pass rate 0 % (0/1) is below 100 %" }] };
     writeFileSync(join(dir, "eval/results.json"), JSON.stringify(results));
+    const badName = await inter(dir, ["publish", "cli.tgz", "--mcp-name", "rooms", "--json"], registry.env);
+    expect(badName.exitCode).toBe(2);
+    expect(badName.json.error).toMatchObject({ code: "USAGE_ERROR", details: { flag: "mcp-name" } });
     const refused = await inter(dir, ["publish", "cli.tgz", "--json"], registry.env);
     expect(refused.exitCode).toBe(1);
     expect(refused.json.error.code).toBe("PUBLISH_REFUSED");

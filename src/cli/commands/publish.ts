@@ -36,6 +36,8 @@ export class PublishCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const shown = (file: string) => relative(cwd, file) || file;
+    if (this.registry !== undefined && !/^https?:\/\/[^\s]+$/.test(this.registry)) throw new InterError("USAGE_ERROR", `--registry must be an http(s) URL (got "${this.registry.replace(/\/\/[^/\s@]+@/g, "//")}").`, "Give the registry's URL, e.g. --registry https://npm.example.com/.", { flag: "registry" });
+    if (this.mcpName !== undefined && !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(this.mcpName)) throw new InterError("USAGE_ERROR", `--mcp-name must be a reverse-DNS namespace and a name, such as io.github.acme/rooms (got "${this.mcpName}").`, "The MCP registry names servers <namespace>/<name>: io.github.<user>/<name> or a domain you own, reversed.", { flag: "mcp-name" });
     const tgz = await candidateTarball(cwd, this.candidate);
     const [{ readEvidence }, { proofFiles }, { tarballEntries, readCandidate }, { packFolder }, registry, { serverJson, defaultMcpName }] = await Promise.all([
       import("../publish/evidence.js"),
@@ -89,13 +91,13 @@ export class PublishCommand extends BaseCommand {
         }
       }
       const provenance = registry.provenanceFor(process.env, this.provenance);
-      const server = serverJson({ name: this.mcpName ?? defaultMcpName(pkg.name), description: manifest.product.description || pkg.description || pkg.name, pkg: pkg.name, version: pkg.version, ...(this.registry ? { registry: this.registry } : {}), manifest });
+      const server = serverJson({ name: this.mcpName ?? defaultMcpName(pkg.name), description: manifest.product.description || pkg.description || pkg.name, pkg: pkg.name, version: pkg.version, ...(this.registry ? { registry: registry.withoutUserinfo(this.registry) } : {}), manifest });
       const serverFile = join(dirname(tgz), "server.json");
       const data = {
         dry_run: this.dryRun,
         published: false,
         package: { name: pkg.name, version: pkg.version },
-        registry: this.registry ?? "npm's configured registry",
+        registry: this.registry ? registry.withoutUserinfo(this.registry) : "npm's configured registry",
         tag: this.tag ?? "latest",
         candidate_sha256: evidence.candidate,
         content_sha256: proof.proof.content.sha256,

@@ -42,10 +42,13 @@ function npmCode(run: NpmRun): string | undefined {
   return run.timedOut ? "ETIMEDOUT" : undefined;
 }
 
-/** The last lines npm printed about a failure, without its log-file pointers. */
+/** A URL as inter prints it: any user and password it carries cut out (a registry URL may hold them). */
+export const withoutUserinfo = (text: string) => text.replace(/\/\/[^/\s@]+@/g, "//");
+
+/** The last lines npm printed about a failure, without its log-file pointers or any user:password of a URL. */
 function npmSays(run: NpmRun): string {
   const lines = `${run.stderr}\n${run.stdout}`.split("\n").map((l) => l.replace(/^npm (ERR!|error) ?/, "").trim()).filter((l) => l && !/complete log of this run|A complete log|^code /.test(l));
-  return (run.timedOut ? "npm did not finish in time" : lines.slice(-3).join(" ")).slice(0, 500);
+  return withoutUserinfo(run.timedOut ? "npm did not finish in time" : lines.slice(-3).join(" ")).slice(0, 500);
 }
 
 function parse<T>(text: string): T | undefined {

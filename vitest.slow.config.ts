@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * End-to-end files that spend most of their time in real agent programs and sealed attempts: each about a minute of
+ * End-to-end files that spend most of their time in real agent programs, sealed attempts and a real registry (publish:
+ * two evaluations, npm installs, verdaccio — about three minutes): each about a minute or more of
  * subprocesses, together what took `npm test` past four minutes on two cores (5 min 29 s with them).
  */
-export const SLOW_E2E = ["test/e2e/agents.test.ts", "test/e2e/sealed.test.ts", "test/e2e/triggers.test.ts", "test/e2e/mcp-eval.test.ts"];
+export const SLOW_E2E = ["test/e2e/agents.test.ts", "test/e2e/sealed.test.ts", "test/e2e/triggers.test.ts", "test/e2e/mcp-eval.test.ts", "test/e2e/publish.test.ts", "test/e2e/installed-skills.test.ts"];
 
 // `npm run test:slow`: the 20,000-operation document, the whole-corpus design cases and SLOW_E2E, kept out of `npm test`.
 export default defineConfig({

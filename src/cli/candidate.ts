@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { InterError } from "../core/errors.js";
 import { findConfig } from "../config/names.js";
 import { INTER_BUILD } from "../core/version.js";
 
@@ -21,4 +22,18 @@ export async function projectCandidate(dir: string, { up }: { up: boolean }): Pr
   }
   const tgz = join(dirname(config), out, "cli.tgz");
   return { tgz, built: existsSync(tgz) };
+}
+
+/** The cli.tgz a command names, or the one the project's build wrote (`inter publish`, `inter agents`). */
+export async function candidateTarball(cwd: string, named: string | undefined): Promise<string> {
+  if (named) {
+    const file = resolve(cwd, named);
+    if (!existsSync(file)) throw new InterError("INPUT_NOT_FOUND", `${named} does not exist.`, "Name the cli.tgz `inter build` wrote (dist/cli.tgz), or run the command in the project.", { candidate: named });
+    if (!statSync(file).isFile()) throw new InterError("CANDIDATE_INVALID", `${named} is a folder; a cli.tgz is expected.`, "Name the cli.tgz `inter build` wrote (dist/cli.tgz).", { candidate: named });
+    return file;
+  }
+  const project = await projectCandidate(cwd, { up: true });
+  if (!project) throw new InterError("CONFIG_NOT_FOUND", "No intermesh.config.ts here or above, and no candidate named.", "Run it in the project, or name a cli.tgz (dist/cli.tgz).");
+  if (!project.built) throw new InterError("INPUT_NOT_FOUND", `${relative(cwd, project.tgz)} does not exist yet.`, "Run `inter build` (and `inter run eval` before publishing).", { candidate: relative(cwd, project.tgz) });
+  return project.tgz;
 }

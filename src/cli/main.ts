@@ -1,5 +1,6 @@
 import { Cli, type Command } from "clipanion";
 import { InterError } from "../core/errors.js";
+import { AgentsInstallCommand, AgentsUninstallCommand } from "./commands/agents.js";
 import { BuildCommand } from "./commands/build.js";
 import { CacheCleanCommand, CacheGcCommand, CacheLsCommand, CacheVerifyCommand } from "./commands/cache.js";
 import { EvalCompareCommand } from "./commands/eval/compare.js";
@@ -16,6 +17,7 @@ import { ExplainCommand } from "./commands/explain.js";
 import { GraphCommand } from "./commands/graph.js";
 import { InitCommand, SetupCommand } from "./commands/init.js";
 import { InspectCommand } from "./commands/inspect.js";
+import { PublishCommand } from "./commands/publish.js";
 import { RunCommand } from "./commands/run.js";
 import { StatusCommand } from "./commands/status.js";
 import { UpdateCommand } from "./commands/update.js";
@@ -24,7 +26,7 @@ import { commandHelpText, groupHelpText, namedFlag, rootHelpText } from "./help.
 import { printError, printJson } from "./output.js";
 import { INTER_VERSION } from "../core/version.js";
 
-const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
+const COMMANDS = [InitCommand, SetupCommand, StatusCommand, BuildCommand, RunCommand, DesignSuggestCommand, GraphCommand, ExplainCommand, InspectCommand, EvalValidateCommand, EvalNewCommand, EvalRunCommand, EvalReportCommand, EvalDiffCommand, EvalMergeCommand, EvalCompareCommand, EvalTriggersCommand, EvalReviewTriggersCommand, DiffCommand, PublishCommand, AgentsInstallCommand, AgentsUninstallCommand, CacheLsCommand, CacheVerifyCommand, CacheGcCommand, CacheCleanCommand, UpdateCommand];
 
 /**
  * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading

@@ -17,6 +17,19 @@ export interface BundleData {
   files: number;
 }
 
+/**
+ * An npm tarball of `paths` under `cwd`, byte for byte reproducible: sorted entries under package/, fixed times, no
+ * owners, modes as on disk (emit sets every mode explicitly: 0644, 0755 for the bins, so no umask-dependent bits).
+ * `inter publish` packs the published package (the candidate and its proof/) the same way.
+ */
+export async function packFolder(cwd: string, paths: string[]): Promise<Buffer> {
+  const tar = await import("tar");
+  const stream = tar.create({ cwd, gzip: { level: 9 }, portable: true, noDirRecurse: true, mtime: FIXED_MTIME, prefix: "package" }, [...paths].sort());
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 /** Packs the package tree into cli.tgz, byte for byte reproducible: sorted entries, fixed times, modes and owners. */
 export function bundleTask(config: InterConfig): TaskSpec {
   const dir = packageDir(config);
@@ -32,24 +45,9 @@ export function bundleTask(config: InterConfig): TaskSpec {
     outputs: [file],
     env: [],
     async run(ctx) {
-      const tar = await import("tar");
       const prefix = `${dir}/`;
       const paths = ctx.deps.emit!.outputs.map((o) => o.path.slice(prefix.length)).sort();
-      const stream = tar.create(
-        {
-          cwd: join(ctx.root, dir),
-          gzip: { level: 9 },
-          portable: true,
-          noDirRecurse: true,
-          mtime: FIXED_MTIME,
-          // emit sets every mode explicitly (0644, 0755 for the bin), so the disk holds no umask-dependent bits.
-          prefix: "package",
-        },
-        paths,
-      );
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-      const bytes = Buffer.concat(chunks);
+      const bytes = await packFolder(join(ctx.root, dir), paths);
       writeFileAtomic(join(ctx.root, file), bytes);
       const data: BundleData = { file, candidate: sha256(bytes), size: bytes.length, files: paths.length };
       return { data };

@@ -103,7 +103,9 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq >= 0 ? eq : undefined);
     const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-    if ((GLOBAL_BOOLEANS as readonly string[]).includes(name)) {
+    // A command's own value flag of a global's name wins there (`agents install --agent codex`; the global --agent
+    // forces JSON, which built-ins print anyway).
+    if ((GLOBAL_BOOLEANS as readonly string[]).includes(name) && !flags?.some((f) => f.flag === name && f.type !== "boolean")) {
       (globals as Record<string, boolean>)[name] = inline === undefined ? true : inline !== "false";
       continue;
     }

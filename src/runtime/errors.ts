@@ -23,6 +23,7 @@ export const EXIT: Record<string, number> = {
   PERMISSION_DENIED: 11,
   NOT_FOUND: 20,
   CONFLICT: 30,
+  INSTALL_CONFLICT: 30,
   PRECONDITION_FAILED: 30,
   RATE_LIMITED: 1,
   SERVER_ERROR: 1,
@@ -30,6 +31,8 @@ export const EXIT: Record<string, number> = {
   TIMEOUT: 1,
   RESPONSE_TOO_LARGE: 1,
   HTTP_ERROR: 1,
+  PROOF_MISSING: 1,
+  PROOF_MISMATCH: 1,
   INTERNAL_ERROR: 1,
 };
 

@@ -209,9 +209,9 @@ export function singleHelp(cli: Cli, command: Command) {
 }
 
 /** `issue --help`: the issue commands. */
-export function builtinHelp(cli: Cli, scope: "skills" | "issue" | "auth") {
+export function builtinHelp(cli: Cli, scope: "skills" | "issue" | "auth" | "agents") {
   const binary = cli.manifest.product.binary;
-  const what = scope === "auth" ? "which credential variables are set and what each command would send (never a value)" : "record and follow problems and requests locally";
+  const what = scope === "auth" ? "which credential variables are set and what each command would send (never a value)" : scope === "agents" ? "put this CLI's Skills (and, with --mcp, its MCP server) where coding agents read them, and take them away again" : "record and follow problems and requests locally";
   return frame(cli, `${binary} ${scope}: ${what}.`, BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope));
 }
 
@@ -223,7 +223,7 @@ export function builtinSingleHelp(cli: Cli, command: Builtin) {
 
 /** --describe of built-in commands (`skills --describe`, `issue --describe`): their schema in full. */
 export function describeBuiltins(cli: Cli, commands: Builtin[]) {
-  return { ...describeFrame(cli), commands: commands.map((c) => ({ ...builtinEntry(cli.manifest, c), errors: ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []), ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : [])].map((code) => ({ code, exitCode: EXIT[code] ?? 1 })) })) };
+  return { ...describeFrame(cli), commands: commands.map((c) => ({ ...builtinEntry(cli.manifest, c), errors: ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []), ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : []), ...(c.name === "proof" ? ["PROOF_MISSING", "PROOF_MISMATCH"] : []), ...(c.path[0] === "agents" ? ["INSTALL_CONFLICT"] : [])].map((code) => ({ code, exitCode: EXIT[code] ?? 1 })) })) };
 }
 
 const USAGE_CODES = ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "VALIDATION_ERROR", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", "BASE_URL_MISSING"];

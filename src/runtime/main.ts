@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
-import { AUTH_ACTIONS, builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord } from "./builtins.js";
+import { AGENTS_ACTIONS, AUTH_ACTIONS, builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord, type BuiltinGroup } from "./builtins.js";
+import { agentsOf, installAgents, uninstallAgents } from "./agents.js";
+import { verifyProof } from "./proof.js";
 import { authStatus } from "./auth-status.js";
 import { credentialHow, missingCredential } from "./auth.js";
 import { chooseAlternative, knownSecrets, needsOf, variablesOf, type Chosen } from "./credentials.js";
@@ -221,8 +223,8 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   const { words } = parsed;
   const command = findBuiltin(manifest, words);
   if (!command) {
-    const word = words[0] === "auth" ? "auth" : "issue";
-    const actions = (word === "auth" ? AUTH_ACTIONS : ISSUE_ACTIONS).map((a) => `${word} ${a}`);
+    const word: BuiltinGroup = words[0] === "auth" ? "auth" : words[0] === "agents" ? "agents" : "issue";
+    const actions = ({ auth: AUTH_ACTIONS, agents: AGENTS_ACTIONS, issue: ISSUE_ACTIONS }[word]).map((a) => `${word} ${a}`);
     if (globals.help) return json(builtinHelp(cli, word));
     if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} ${word}" needs a subcommand.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, commands: actions });
     throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, suggestions: actions });
@@ -233,10 +235,18 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   if (args.length) throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${args[0]}" for "${command.name}".`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: args[0] });
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
   // An issue's text is kept with any credential cut out (issues.ts): a report is not lost for quoting a key.
-  guard([...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
+  // `proof --expect` takes a sha256, which the guardrails would refuse as an opaque token: it must be exactly one.
+  const hashFlag = (k: string) => command.name === "proof" && k === "expect";
+  for (const value of parsed.raw.get("expect") ?? []) if (command.name === "proof" && !/^(sha256:)?[0-9a-fA-F]{64}$/.test(value)) throw new CliError("INVALID_VALUE", "--expect takes a sha256: 64 hexadecimal digits.", `Give the candidate or content sha256 the publisher announced: ${binary} proof --expect <sha256>.`, { flag: "expect" });
+  guard([...parsed.raw].filter(([k]) => !hashFlag(k)).flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
   const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
   if (command.name === "skills") return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
   if (command.name === "auth status") return writeResult(manifest, globals, authStatus(cli, values.command === undefined ? undefined : String(values.command)));
+  if (command.name === "proof") return writeResult(manifest, globals, verifyProof(cli, values.expect === undefined ? undefined : String(values.expect)));
+  if (command.path[0] === "agents") {
+    const options = { agents: agentsOf(values.agent === undefined ? undefined : String(values.agent)), scope: values.scope === "user" ? ("user" as const) : ("project" as const), mcp: values.mcp === true, dryRun: globals["dry-run"], root: process.cwd() };
+    return writeResult(manifest, globals, command.path[1] === "install" ? installAgents(cli, options) : uninstallAgents(cli, options));
+  }
   return writeResult(manifest, globals, runIssue(manifest, command.path[1]!, values, globals["dry-run"]));
 }
 

@@ -6,7 +6,8 @@ import type { Preset } from "../run/presets.js";
 import { redactDeep } from "../../core/redact.js";
 import { redactTree } from "../run/redact.js";
 import { agentCommand, SEALED_PATHS, type AttemptFolders, type Isolation } from "../run/sandbox.js";
-import { blindness, SKILL_FOLDER, skillUse } from "./detect.js";
+import { SKILL_FOLDER } from "../../core/agent-homes.js";
+import { blindness, skillUse } from "./detect.js";
 import type { CandidateSkill } from "./skills.js";
 import type { TriggerRun } from "./stats.js";
 

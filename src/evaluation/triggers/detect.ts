@@ -3,18 +3,6 @@ import { dirname, join } from "node:path";
 import type { Preset } from "../run/presets.js";
 import type { Transcript } from "../run/transcript.js";
 
-/**
- * Where each agent program looks for a project's Skills, as its pinned version (package.json's devDependencies)
- * really does: Claude Code lists `.claude/skills/<name>/SKILL.md` for its Skill tool, Codex lists `.agents/skills`
- * (and `.codex/skills`) in its instructions and reads a SKILL.md with its shell, opencode offers `.opencode/skills`
- * (and the other two) to its `skill` tool. A trigger attempt installs the candidate's Skills in exactly one of them.
- */
-export const SKILL_FOLDER: Record<Preset["name"], string> = {
-  "claude-code": ".claude/skills",
-  codex: ".agents/skills",
-  opencode: ".opencode/skills",
-};
-
 /** Every folder name any of the three reads Skills from, in a project or a HOME: a Skill there would compete. */
 const SKILL_FOLDERS = [".claude/skills", ".agents/skills", ".codex/skills", ".opencode/skills", ".opencode/skill", ".config/opencode/skills", ".config/opencode/skill"];
 

@@ -14,7 +14,17 @@ import { type Surface, surfaceFile, surfaceOf } from "./surface.js";
 const MAX_READ_BYTES = 128 * 1024 * 1024;
 
 
-async function tarballFiles(file: string, label: string): Promise<Map<string, string>> {
+/** One file of a candidate cli.tgz: its bytes and mode. */
+export interface PackageEntry {
+  bytes: Buffer;
+  mode: number;
+}
+
+/**
+ * The files of a cli.tgz under package/ (paths relative to the package root) that `keep` selects, read in memory after
+ * checkTarball has refused unsafe entries; nothing is unpacked. At most MAX_READ_BYTES in all.
+ */
+export async function tarballEntries(file: string, label: string, keep: (path: string) => boolean): Promise<Map<string, PackageEntry>> {
   // A file that is not gzip at all (an OpenAPI document, a README) is not a candidate; say so before tar does.
   const head = Buffer.alloc(2);
   const fd = openSync(file, "r");
@@ -26,7 +36,7 @@ async function tarballFiles(file: string, label: string): Promise<Map<string, st
   if (head[0] !== 0x1f || head[1] !== 0x8b) throw new InterError("CANDIDATE_INVALID", `${label} is not a cli.tgz: it is not a gzip-compressed npm package.`, "Name the cli.tgz that `inter build` wrote (dist/cli.tgz), the folder it was unpacked to, or a project folder.", { candidate: label });
   await checkTarball(file);
   const tar = await import("tar");
-  const files = new Map<string, string>();
+  const files = new Map<string, PackageEntry>();
   let total = 0;
   await tar.t({
     file,
@@ -34,17 +44,22 @@ async function tarballFiles(file: string, label: string): Promise<Map<string, st
     onReadEntry: (entry) => {
       const path = entry.path.replace(/\\/g, "/").replace(/^package\//, "");
       if (entry.type !== "File" && entry.type !== "OldFile") return entry.resume();
-      if (!surfaceFile(path)) return entry.resume();
+      if (!keep(path)) return entry.resume();
       const chunks: Buffer[] = [];
       entry.on("data", (chunk: Buffer) => {
         total += chunk.length;
         if (total <= MAX_READ_BYTES) chunks.push(chunk);
       });
-      entry.on("end", () => files.set(path, Buffer.concat(chunks).toString("utf8")));
+      entry.on("end", () => files.set(path, { bytes: Buffer.concat(chunks), mode: entry.mode ?? 0o644 }));
     },
   });
-  if (total > MAX_READ_BYTES) throw new InterError("CANDIDATE_INVALID", `${file}: the manifest and command files hold over ${MAX_READ_BYTES} bytes.`, "Pass a candidate `inter build` made.", { file });
+  if (total > MAX_READ_BYTES) throw new InterError("CANDIDATE_INVALID", `${label}: the files read hold over ${MAX_READ_BYTES} bytes.`, "Pass a candidate `inter build` made.", { file });
   return files;
+}
+
+async function tarballFiles(file: string, label: string): Promise<Map<string, string>> {
+  const entries = await tarballEntries(file, label, surfaceFile);
+  return new Map([...entries].map(([path, entry]) => [path, entry.bytes.toString("utf8")]));
 }
 
 function folderFiles(root: string, label: string): Map<string, string> {

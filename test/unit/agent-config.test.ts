@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { contentSha256 } from "../../src/core/package-proof.js";
+import { readPresent, tomlBlock, withEntry, withoutEntry } from "../../src/runtime/mcp-config.js";
+import { tempDir } from "../helpers.js";
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("the content hash (docs/publishing.md)", () => {
+  it("is sha256sum's listing of every file outside proof/, sorted by path, hashed", () => {
+    const files = [
+      { path: "b.json", sha256: sha("b"), size: 1 },
+      { path: "a/x.md", sha256: sha("x"), size: 1 },
+      { path: "proof/proof.json", sha256: sha("p"), size: 1 },
+      { path: "B.md", sha256: sha("B"), size: 1 },
+    ];
+    expect(contentSha256(files)).toBe(sha(`${sha("B")}  B.md\n${sha("x")}  a/x.md\n${sha("b")}  b.json\n`));
+    // proof/ never counts, and the order given does not matter.
+    expect(contentSha256([...files].reverse().filter((f) => !f.path.startsWith("proof/")))).toBe(contentSha256(files));
+    expect(contentSha256([{ ...files[0]!, sha256: sha("changed") }, ...files.slice(1)])).not.toBe(contentSha256(files));
+  });
+});
+
+describe("an MCP entry in an agent's configuration", () => {
+  const toml = (text: string) => {
+    const file = join(tempDir("inter-toml-"), "config.toml");
+    writeFileSync(file, text);
+    return { file, format: "toml" as const, key: "mcp_servers" };
+  };
+
+  it("finds the server however Codex's TOML spells it, and only our own exact table counts as ours", () => {
+    const ours = tomlBlock("rooms", { command: "node", args: ["/x/rooms-mcp.cjs"], env_vars: ["ROOMS_API_KEY"] }, "rooms");
+    for (const text of ['[mcp_servers.rooms]\ncommand = "x"\n', '[mcp_servers."rooms"]\ncommand = "x"\n', 'mcp_servers.rooms.command = "x"\n', '[mcp_servers]\nrooms = { command = "x" }\n', '[mcp_servers.rooms.env]\nA = "1"\n']) {
+      expect(readPresent(toml(text), "rooms", ours), text).toEqual({ kind: "toml", found: true, ours: false });
+    }
+    expect(readPresent(toml('[mcp_servers.roomsx]\ncommand = "x"\n[mcp_servers]\nother = { command = "y" }\n'), "rooms", ours).kind).toBe("none");
+    expect(readPresent(toml(`model = "m"\n\n${ours}`), "rooms", ours)).toEqual({ kind: "toml", found: true, ours: true });
+    // Our table plus a second definition someone added: not ours to replace.
+    expect(readPresent(toml(`${ours}\nmcp_servers.rooms.args = []\n`), "rooms", ours)).toMatchObject({ ours: false });
+  });
+
+  it("puts our table in and takes it out, leaving the rest of the TOML byte for byte", () => {
+    const original = '# my settings\nmodel = "m"\n\n[mcp_servers.other]\ncommand = "other"\n';
+    const place = toml(original);
+    const ours = tomlBlock("rooms", { command: "node", args: ["/x/rooms-mcp.cjs"], env_vars: [] }, "rooms");
+    const added = withEntry(place, "rooms", ours);
+    expect(added.startsWith(original)).toBe(true);
+    writeFileSync(place.file, added);
+    expect(withoutEntry(place, "rooms", ours, false)).toBe(original);
+    const upgraded = tomlBlock("rooms", { command: "node", args: ["/y/rooms-mcp.cjs"], env_vars: [] }, "rooms");
+    expect(withEntry(place, "rooms", upgraded, ours)).toBe(added.replace(ours, upgraded));
+  });
+
+  it("keeps a JSON file's other keys, indent and final line break", () => {
+    const file = join(tempDir("inter-json-"), "opencode.json");
+    const original = JSON.stringify({ $schema: "https://opencode.ai/config.json", mcp: { other: { type: "local", command: ["x"] } } }, null, "\t");
+    writeFileSync(file, original);
+    const place = { file, format: "json" as const, key: "mcp" };
+    const entry = { type: "local", command: ["node", "/x/rooms-mcp.cjs"], enabled: true };
+    const added = withEntry(place, "rooms", entry);
+    expect(JSON.parse(added).mcp).toEqual({ other: { type: "local", command: ["x"] }, rooms: entry });
+    expect(added).toContain('\n\t"mcp"');
+    writeFileSync(file, added);
+    expect(readPresent(place, "rooms", undefined)).toEqual({ kind: "json", entry });
+    expect(withoutEntry(place, "rooms", entry, false)).toBe(original);
+    writeFileSync(file, "{ // a comment\n}");
+    expect(readPresent(place, "rooms", undefined).kind).toBe("unreadable");
+    expect(readFileSync(file, "utf8")).toBe("{ // a comment\n}");
+  });
+});

@@ -37,3 +37,28 @@ export async function candidateTarball(cwd: string, named: string | undefined): 
   if (!project.built) throw new InterError("INPUT_NOT_FOUND", `${relative(cwd, project.tgz)} does not exist yet.`, "Run `inter build` (and `inter run eval` before publishing).", { candidate: relative(cwd, project.tgz) });
   return project.tgz;
 }
+
+/**
+ * The candidate of an evaluation folder (`inter eval validate`, `eval new`, `eval triggers`, `eval review-triggers`):
+ * --candidate, else cli.tgz in the folder, else the build output of the project the folder belongs to (the nearest
+ * folder up with an intermesh config, its `targets.cli.outDir`/cli.tgz — the layout `inter init` makes). A config that
+ * does not load leaves the default output folder, `dist`.
+ */
+export async function findCandidate(planDir: string, given: string | undefined, cwd: string): Promise<{ tgz?: string; missing: string }> {
+  if (given) {
+    const tgz = resolve(cwd, given);
+    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${given}.`, "Build one with `inter build` (it writes dist/cli.tgz), or give the path of a cli.tgz.", { path: tgz });
+    return { tgz, missing: "" };
+  }
+  if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
+  const project = await projectCandidate(planDir, { up: true });
+  if (!project) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
+  return project.built ? { tgz: project.tgz, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${project.tgz} is not built yet (inter build)` };
+}
+
+/** The folder's candidate, or INPUT_NOT_FOUND saying where it was looked for. */
+export async function requireCandidate(folder: string, given: string | undefined, cwd: string, alternative = ""): Promise<string> {
+  const found = await findCandidate(folder, given, cwd);
+  if (!found.tgz) throw new InterError("INPUT_NOT_FOUND", `No candidate: ${found.missing}.`, `Build one with \`inter build\` (it writes dist/cli.tgz), copy it into the folder, or pass --candidate <cli.tgz>${alternative}.`, { path: folder });
+  return found.tgz;
+}

@@ -63,7 +63,8 @@ describe("help and mistakes, as a new user meets them", () => {
     const status = await inter(dir, ["status"]);
     expect(status.stdout).toMatch(/^openapi {5}examples\/rooms\/openapi\.yaml sha256:[0-9a-f]{12}…$/m);
     mkdirSync(join(dir, "plans"));
-    const made = await inter(dir, ["eval", "new", "plans", "--candidate", "dist/cli.tgz", "--json"]);
+    // No --candidate: a folder of a built project uses the build's dist/cli.tgz (the one candidate lookup, #42).
+    const made = await inter(dir, ["eval", "new", "plans", "--json"]);
     expect(made.exitCode, made.stdout).toBe(0);
     const schema = JSON.parse(readFileSync(join(dir, "plans/eval-plan.json"), "utf8")).$schema;
     expect(schema).not.toMatch(/^https?:/);

@@ -175,6 +175,9 @@ describe("inter eval validate", () => {
     expect(human.stdout).toMatch(/^Kept .*eval-plan\.json\. Drafted 1 missing trigger query set: .*report-a-rooms-bookings-for-a-day\.json; review them/m);
     const nothing = await inter(dir, ["eval", "new", ".", "--json"]);
     expect(nothing.exitCode).toBe(2);
+    const nowhere = await inter(tempDir("inter-no-candidate-"), ["eval", "new", ".", "--json"]);
+    expect(nowhere.exitCode).toBe(2);
+    expect(nowhere.json.error).toMatchObject({ code: "INPUT_NOT_FOUND", message: expect.stringMatching(/^No candidate: no cli\.tgz in .* and no project around it/) });
     expect(nothing.json.error).toMatchObject({ code: "USAGE_ERROR", message: "./eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten)." });
   });
 

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { count } from "../../../core/words.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
+import { requireCandidate } from "../../candidate.js";
 
 /**
  * The design model of the project the folder is in, when it has one and its key is at hand: trigger drafts then come
@@ -88,13 +89,12 @@ export class EvalNewCommand extends BaseCommand {
     ],
   });
   folder = Option.String({ name: "folder" });
-  candidate = Option.String("--candidate", { description: "The cli.tgz to read (default: FOLDER/cli.tgz)" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz to read (default: FOLDER/cli.tgz, else the project's build output, dist/cli.tgz)" });
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
-    const tgz = this.candidate ? resolve(this.cwd ?? process.cwd(), this.candidate) : join(folder, "cli.tgz");
+    const tgz = await requireCandidate(folder, this.candidate, this.cwd ?? process.cwd());
     const planFile = join(folder, "eval-plan.json");
-    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", this.candidate ? `No candidate at ${this.candidate}.` : `${this.folder} holds no cli.tgz.`, "Build one with `inter build` (it writes dist/cli.tgz) and pass --candidate dist/cli.tgz, or copy it into the folder.", { path: tgz });
     if (existsSync(planFile)) {
       // The plan is the user's now; what may still be missing is a query set (deleted, or a Skill added since).
       const triggers = await draftTriggerSets(tgz, folder);

@@ -2,7 +2,6 @@ import * as t from "typanion";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import { projectCandidate } from "../../candidate.js";
 import type { Receipt } from "../../../stages/inspect/receipt.js";
 import type { CandidateTree } from "../../../stages/plan/validate.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -48,23 +47,6 @@ export function argvOption(flag: string, value: string | undefined): string[] | 
 export const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false, forbidSideEffects = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}), ...(forbidSideEffects ? { forbidSideEffects } : {}) });
 export const FORBID_SIDE_EFFECTS = "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
 export const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
-
-/**
- * The candidate a plan is validated against: --candidate, else cli.tgz beside the plan, else the build output of the
- * project the plan belongs to (the nearest folder up with an intermesh config, its `targets.cli.outDir`/cli.tgz — the
- * layout `inter init` makes). A config that does not load leaves the default output folder, `dist`.
- */
-export async function findCandidate(planDir: string, given: string | undefined, cwd: string): Promise<{ tgz?: string; missing: string }> {
-  if (given) {
-    const tgz = resolve(cwd, given);
-    if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", `No candidate at ${given}.`, "Build one with `inter build` (it writes dist/cli.tgz), or give the path of a cli.tgz.", { path: tgz });
-    return { tgz, missing: "" };
-  }
-  if (existsSync(join(planDir, "cli.tgz"))) return { tgz: join(planDir, "cli.tgz"), missing: "" };
-  const project = await projectCandidate(planDir, { up: true });
-  if (!project) return { missing: `no cli.tgz in ${planDir} and no project around it; pass --candidate <cli.tgz>` };
-  return project.built ? { tgz: project.tgz, missing: "" } : { missing: `no cli.tgz in ${planDir}, and the project's ${project.tgz} is not built yet (inter build)` };
-}
 
 /**
  * The candidate tree of a cli.tgz, with the overlay's renames the capabilities.json beside it records (a project's

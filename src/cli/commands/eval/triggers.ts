@@ -1,20 +1,19 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { INTER_BUILD } from "../../../core/version.js";
 import { count } from "../../../core/words.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { argvOption, interruptible, PASS_RATE } from "./shared.js";
+import { findCandidate, requireCandidate } from "../../candidate.js";
 
 /** The candidate's Skills: --skills DIR, else the cli.tgz given or in the folder. */
 async function candidateSkills(folder: string, cwd: string, skillsDir: string | undefined, candidate: string | undefined) {
   const { skillsFromFolder, skillsFromTarball } = await import("../../../evaluation/triggers/skills.js");
   if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir };
-  const tgz = candidate ? resolve(cwd, candidate) : join(folder, "cli.tgz");
-  if (!existsSync(tgz)) throw new InterError("INPUT_NOT_FOUND", candidate ? `No candidate at ${candidate}.` : `${folder} holds no cli.tgz.`, "Copy the build's dist/cli.tgz into the folder, pass --candidate <cli.tgz>, or --skills <folder of Skills>.", { path: tgz });
-  return { skills: await skillsFromTarball(tgz), source: candidate ?? "cli.tgz" };
+  const tgz = await requireCandidate(folder, candidate, cwd, ", or --skills <folder of Skills>");
+  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz) };
 }
 
 export class EvalTriggersCommand extends BaseCommand {
@@ -33,7 +32,7 @@ export class EvalTriggersCommand extends BaseCommand {
   agent = Option.String("--agent", { description: "claude-code, codex or opencode (the programs whose Skill loading inter reads)", validator: t.isEnum(["claude-code", "codex", "opencode"]) });
   agentCommand = Option.String("--agent-command", { description: "An argv template as JSON: it cannot report Skill loads, so every run is a harness error" });
   skillsDir = Option.String("--skills", { description: "A folder of Skills (one folder each, with SKILL.md) instead of the cli.tgz's" });
-  candidate = Option.String("--candidate", { description: "The cli.tgz whose Skills to install (default: FOLDER/cli.tgz)" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz whose Skills to install (default: FOLDER/cli.tgz, else the project's build output, dist/cli.tgz)" });
   queries = Option.String("--queries", { description: "One query-set file instead of FOLDER/trigger-queries/*.json" });
   runs = Option.String("--runs", { description: "Runs per query (default 3)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 50)]) });
   timeout = Option.String("--timeout", { description: "Seconds per run (default 300)", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
@@ -137,7 +136,7 @@ export class EvalReviewTriggersCommand extends BaseCommand {
   folder = Option.String({ name: "folder" });
   queries = Option.String("--queries", { description: "One query-set file instead of FOLDER's" });
   skillsDir = Option.String("--skills", { description: "A folder of Skills whose names and descriptions the page offers (default: the candidate's)" });
-  candidate = Option.String("--candidate", { description: "The cli.tgz whose Skills the page offers (default: FOLDER/cli.tgz, if any)" });
+  candidate = Option.String("--candidate", { description: "The cli.tgz whose Skills the page offers (default: FOLDER/cli.tgz, else the project's build output, if any)" });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
@@ -150,7 +149,7 @@ export class EvalReviewTriggersCommand extends BaseCommand {
       sets.push({ file, ...(await readQueryFile(file, shown)), shown });
     }
     const named = sets.map((set) => namedSkills(set.shown, set));
-    const known = this.skillsDir || this.candidate || existsSync(join(folder, "cli.tgz")) ? (await candidateSkills(folder, cwd, this.skillsDir, this.candidate)).skills.map((s) => ({ name: s.name, description: s.description })) : undefined;
+    const known = this.skillsDir || this.candidate || (await findCandidate(folder, undefined, cwd)).tgz ? (await candidateSkills(folder, cwd, this.skillsDir, this.candidate)).skills.map((s) => ({ name: s.name, description: s.description })) : undefined;
     if (known) checkNamedSkills(named, known.map((s) => s.name));
     // Without a candidate, the Skills every set of the folder names: drafted sets name them all between them.
     const skills = known ?? [...new Set(named.flatMap((n) => [...(n.skill ? [n.skill] : []), ...n.expected]))].sort().map((name) => ({ name, description: "" }));

@@ -6,7 +6,8 @@ import type { RenameChange } from "../../../stages/plan/renames.js";
 import { InterError } from "../../../core/errors.js";
 import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
-import { findCandidate, candidateTree } from "./shared.js";
+import { candidateTree } from "./shared.js";
+import { findCandidate } from "../../candidate.js";
 import { count } from "../../../core/words.js";
 
 /**

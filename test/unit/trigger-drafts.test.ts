@@ -7,6 +7,8 @@ describe("trigger drafts in a user's voice", () => {
   it("turns the brief's third-person situation into what the person would say", () => {
     expect(firstPerson("A person needs a room for a meeting: they give the date and how many people attend. Find the rooms.")).toBe("I need a room for a meeting: I give the date and how many people attend. Find the rooms.");
     expect(firstPerson("A person's meeting is off. They name the booking (by id) that should be cancelled, which frees the room.")).toBe("My meeting is off. I name the booking (by id) that should be cancelled, which frees the room.");
+    // "them" is what the person acts on, not the person.
+    expect(firstPerson("The user gives a webinar and a person's name and email, and wants them registered.")).toBe("I give a webinar and a person's name and email, and want them registered.");
     expect(firstPerson("An office manager wants to know what is booked in one room on one day, to plan cleaning.")).toBe("I want to know what is booked in one room on one day, to plan cleaning.");
     expect(firstPerson("The user names a meeting and wants their registrants told.")).toBe("I name a meeting and want my registrants told.");
     // Prose that is not about a person is no request.

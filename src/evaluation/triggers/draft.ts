@@ -49,7 +49,8 @@ export function firstPerson(prose: string): string | undefined {
     .replace(/\b[Tt]hey\s+(are|were|have)\b/g, (_, v: string) => `I ${v === "are" ? "am" : v === "were" ? "was" : "have"}`)
     .replace(/\b[Tt]hey\b/g, "I")
     .replace(/\b[Tt]heir\b/g, "my")
-    .replace(/\b[Tt]hem(selves)?\b/g, (_, self?: string) => (self ? "myself" : "me"))
+    // "them" is more often what the person acts on ("wants them registered") than the person: only "themselves" turns.
+    .replace(/\b[Tt]hemselves\b/g, "myself")
     .replace(/\b(he or she|she or he)\b/gi, "I")
     // "I name a meeting and wants …": the verbs the subject goes on with agree with "I" too.
     .replace(new RegExp(`\\b(and|then|but)\\s+(${Object.keys(FIRST_PERSON).join("|")})\\b`, "g"), (_, joint: string, verb: string) => `${joint} ${FIRST_PERSON[verb]}`);

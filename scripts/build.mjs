@@ -29,7 +29,8 @@ const lazyStdio = {
         ["colorDepth: getDefaultColorDepth(),", "colorDepth: 1,"],
         ["from '../platform';", "from '../platform/browser.mjs';"],
       ]) {
-        if (!text.includes(from)) throw new Error(`clipanion's Cli.mjs no longer contains ${from}; revisit scripts/build.mjs`);
+        if (!text.includes(from))
+          throw new Error(`clipanion's Cli.mjs no longer contains ${from}; revisit scripts/build.mjs`);
         text = text.replace(from, to);
       }
       return { contents: text, loader: "js" };
@@ -49,10 +50,15 @@ await build({
   external: ["esbuild"],
   // clipanion and typanion ship ES module builds without pointing to them; the ES builds tree-shake and skip the
   // CommonJS wrappers, which is a measurable part of every start.
-  alias: { clipanion: "./node_modules/clipanion/lib/advanced/index.mjs", typanion: "./node_modules/typanion/lib/index.mjs" },
+  alias: {
+    clipanion: "./node_modules/clipanion/lib/advanced/index.mjs",
+    typanion: "./node_modules/typanion/lib/index.mjs",
+  },
   plugins: [lazyStdio],
   define: { __INTER_VERSION__: JSON.stringify(pkg.version), __INTER_BUILD__: JSON.stringify(buildId) },
-  banner: { js: "import { createRequire as __interRequire } from 'node:module'; const require = __interRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __interRequire } from 'node:module'; const require = __interRequire(import.meta.url);",
+  },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "none",
   minifyWhitespace: true,
@@ -78,22 +84,45 @@ await build({
 
 // What ships inside every generated CLI: CommonJS, because agents call generated CLIs hundreds of times and Node
 // starts a CommonJS entry without its ES module loader.
-const shipped = { outdir: "lib", outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", legalComments: "none", logLevel: "warning" };
+const shipped = {
+  outdir: "lib",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+};
 
 // The runtime: one dependency-free module that emit copies into the package.
 await build({ ...shipped, entryPoints: { runtime: "src/runtime/main.ts" } });
 
 // The MCP server beside it (src/runtime/mcp-server.ts), with the MCP SDK bundled in: a candidate installs with no
 // network. Its own file, so a command-line call never loads it.
-const mcp = await build({ ...shipped, entryPoints: { mcp: "src/runtime/mcp-server.ts" }, minifyWhitespace: true, metafile: true });
+const mcp = await build({
+  ...shipped,
+  entryPoints: { mcp: "src/runtime/mcp-server.ts" },
+  minifyWhitespace: true,
+  metafile: true,
+});
 // The bundled packages' licences travel with their code, at the end of the file.
-const bundled = [...new Set(Object.keys(mcp.metafile.inputs).map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter(Boolean))].sort();
+const bundled = [
+  ...new Set(
+    Object.keys(mcp.metafile.inputs)
+      .map((path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
+      .filter(Boolean),
+  ),
+].sort();
 const notices = bundled.map((dir) => {
   const { name, version, license } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
   return `${name}@${version} (${license})\n${file ? readFileSync(join(dir, file), "utf8").trim() : ""}`;
 });
 const mcpFile = "lib/mcp.cjs";
-writeFileSync(mcpFile, `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`);
+writeFileSync(
+  mcpFile,
+  `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`,
+);
 // The stamp test/global-setup.ts compares with the source, so tests never run a stale lib/.
 writeFileSync(new URL("../lib/build-id", import.meta.url), `${buildId}\n`);

@@ -12,7 +12,9 @@ const END = "<!-- config-reference:end -->";
 
 const source = ts.createSourceFile(typesFile, readFileSync(typesFile, "utf8"), ts.ScriptTarget.Latest, true);
 const declarations = new Map();
-for (const statement of source.statements) if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) declarations.set(statement.name.text, statement);
+for (const statement of source.statements)
+  if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement))
+    declarations.set(statement.name.text, statement);
 
 const jsdoc = (node) => {
   const doc = ts.getJSDocCommentsAndTags(node).find(ts.isJSDoc);
@@ -28,7 +30,8 @@ function typeText(node) {
     const decl = declarations.get(node.typeName.getText());
     if (ts.isTypeAliasDeclaration(decl)) return typeText(decl.type);
   }
-  if (ts.isTypeLiteralNode(node) || (ts.isTypeReferenceNode(node) && declarations.has(node.typeName.getText()))) return "object";
+  if (ts.isTypeLiteralNode(node) || (ts.isTypeReferenceNode(node) && declarations.has(node.typeName.getText())))
+    return "object";
   return node.getText().replace(/\s+/g, " ");
 }
 
@@ -48,10 +51,18 @@ function walk(members, prefix) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
     const path = `${prefix}${member.name.getText()}`;
     const { description, default: def } = jsdoc(member);
-    const record = ts.isTypeReferenceNode(member.type) && member.type.typeName.getText() === "Record" ? member.type.typeArguments?.[1] : undefined;
+    const record =
+      ts.isTypeReferenceNode(member.type) && member.type.typeName.getText() === "Record"
+        ? member.type.typeArguments?.[1]
+        : undefined;
     const nested = record ? membersOf(record) : membersOf(member.type);
     const shown = record ? `map of name → ${typeText(record)}` : typeText(member.type);
-    rows.push({ path: record && nested ? `${path}.<name>` : path, type: shown, default: member.questionToken ? (def ?? "—") : "required", description });
+    rows.push({
+      path: record && nested ? `${path}.<name>` : path,
+      type: shown,
+      default: member.questionToken ? (def ?? "—") : "required",
+      description,
+    });
     if (nested) walk(nested, record ? `${path}.<name>.` : `${path}.`);
   }
 }
@@ -61,7 +72,10 @@ const cell = (s) => s.replace(/\|/g, "\\|");
 const table = [
   "| field | type | default | meaning |",
   "|---|---|---|---|",
-  ...rows.map((r) => `| \`${r.path}\` | ${cell(r.type.includes("`") ? r.type : `\`${r.type}\``)} | ${cell(r.default)} | ${cell(r.description)} |`),
+  ...rows.map(
+    (r) =>
+      `| \`${r.path}\` | ${cell(r.type.includes("`") ? r.type : `\`${r.type}\``)} | ${cell(r.default)} | ${cell(r.description)} |`,
+  ),
 ].join("\n");
 
 const doc = readFileSync(docFile, "utf8");

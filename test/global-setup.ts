@@ -52,7 +52,9 @@ function summarise(names: string[]): string {
  * here (the bundle only; types are not needed to run) when its stamp differs from the source's hash.
  */
 async function freshLib(): Promise<void> {
-  const { sourceHash } = (await import(join(REPO, "scripts/source-hash.mjs"))) as { sourceHash: (repo: string) => string };
+  const { sourceHash } = (await import(join(REPO, "scripts/source-hash.mjs"))) as {
+    sourceHash: (repo: string) => string;
+  };
   let stamp = "";
   try {
     stamp = readFileSync(join(REPO, "lib/build-id"), "utf8").trim();
@@ -60,7 +62,9 @@ async function freshLib(): Promise<void> {
     // never built
   }
   if (stamp === sourceHash(REPO)) return;
-  console.log(`lib/ ${stamp ? "was built from other source" : "is not built"}: rebuilding it (node scripts/build.mjs) so the tests run the current code`);
+  console.log(
+    `lib/ ${stamp ? "was built from other source" : "is not built"}: rebuilding it (node scripts/build.mjs) so the tests run the current code`,
+  );
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: REPO, stdio: "inherit" });
 }
 
@@ -73,13 +77,19 @@ export default async function setup(project: TestProject) {
   process.env.TMPDIR = tmp;
   // The suite passes whatever the caller has exported: the example's credential (the README's walk exports it), a
   // generated CLI's settings, inter's own switches and the agents' model settings are the tests' to set, never inherited.
-  for (const name of Object.keys(process.env)) if (/^(ROOMS_|AGENT_CLI_|INTER_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_)/.test(name)) delete process.env[name];
+  for (const name of Object.keys(process.env))
+    if (/^(ROOMS_|AGENT_CLI_|INTER_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_)/.test(name)) delete process.env[name];
 
   const template = join(root, "example");
-  for (const path of ["examples", "evals", "intermesh.config.ts"]) cpSync(join(REPO, path), join(template, path), { recursive: true });
+  for (const path of ["examples", "evals", "intermesh.config.ts"])
+    cpSync(join(REPO, path), join(template, path), { recursive: true });
   const env = { ...process.env, CI: "true" };
   delete env.ROOMS_API_KEY;
-  execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], { cwd: template, env, stdio: ["ignore", "ignore", "pipe"] });
+  execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
+    cwd: template,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   project.provide("exampleTemplate", template);
 
   return () => {
@@ -95,7 +105,9 @@ export default async function setup(project: TestProject) {
     rmSync(root, { recursive: true, force: true });
     const problems = [
       ...(left.length ? [`${left.length} file(s) left in the run's temporary folder: ${summarise(left)}`] : []),
-      ...(running.length ? [`${running.length} process(es) still running: ${running.map((p) => `${p.pid} ${p.what}`).join("; ")}`] : []),
+      ...(running.length
+        ? [`${running.length} process(es) still running: ${running.map((p) => `${p.pid} ${p.what}`).join("; ")}`]
+        : []),
     ];
     if (problems.length) {
       // A teardown's exception is only logged by vitest; the exit code is what CI reads.

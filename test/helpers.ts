@@ -45,7 +45,12 @@ export interface InterResult {
 
 /** Runs the built `inter` binary the way a user (or CI, with no TTY and no stdin) does. */
 export async function inter(cwd: string, args: string[], env: Record<string, string> = {}): Promise<InterResult> {
-  const result = await execa("node", [INTER_BIN, ...args], { cwd, env: { CI: "true", ...env }, stdin: "ignore", reject: false });
+  const result = await execa("node", [INTER_BIN, ...args], {
+    cwd,
+    env: { CI: "true", ...env },
+    stdin: "ignore",
+    reject: false,
+  });
   let json: unknown;
   if (args.includes("--json")) json = JSON.parse(result.stdout);
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, json };
@@ -66,7 +71,12 @@ export function nodeCommand(script: string): string {
 }
 
 export const statuses = (result: InterResult): Record<string, string> =>
-  Object.fromEntries((result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [t.id, t.status]));
+  Object.fromEntries(
+    (result.json.data?.tasks ?? result.json.error?.details?.tasks ?? []).map((t: { id: string; status: string }) => [
+      t.id,
+      t.status,
+    ]),
+  );
 
 /** Every built-in task of `inter build`, in pipeline order. */
 export const BUILTIN_TASKS = ["discover", "openapi", "commands", "skills", "design", "emit", "bundle", "inspect"];
@@ -111,7 +121,8 @@ function stateOf(pid: number): string | undefined {
  * Whether the process that had `pid` when `born` was read still runs (pids are reused fast on a busy machine). A
  * zombie does not run: a killed grandchild is reparented to PID 1, which in a container may never reap it.
  */
-export const stillRunning = (pid: number, born: string | undefined) => alive(pid) && startTime(pid) === born && stateOf(pid) !== "Z";
+export const stillRunning = (pid: number, born: string | undefined) =>
+  alive(pid) && startTime(pid) === born && stateOf(pid) !== "Z";
 
 export function alive(pid: number): boolean {
   try {

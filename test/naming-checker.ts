@@ -15,21 +15,46 @@ const ACTION_VERBS = new Set(
 /** Standard synonyms an agent would try for the stated verb. */
 const SYNONYMS: Record<string, string[]> = {
   get: ["get", "list", "fetch", "retrieve", "show", "read", "view", "describe"],
-  fetch: ["get", "list", "fetch"], retrieve: ["get", "list", "retrieve"], show: ["get", "list", "show"], read: ["get", "list", "read"],
-  view: ["get", "list", "view"], return: ["get", "list"], describe: ["get", "list", "describe"], list: ["list", "get"],
-  create: ["create", "add", "new"], add: ["add", "create"],
-  update: ["update", "set", "edit", "modify", "replace"], modify: ["update", "modify"], edit: ["update", "edit"], change: ["update", "change", "set"],
-  patch: ["update"], set: ["set", "update"], replace: ["replace", "update", "set"],
-  delete: ["delete", "remove"], remove: ["remove", "delete"],
+  fetch: ["get", "list", "fetch"],
+  retrieve: ["get", "list", "retrieve"],
+  show: ["get", "list", "show"],
+  read: ["get", "list", "read"],
+  view: ["get", "list", "view"],
+  return: ["get", "list"],
+  describe: ["get", "list", "describe"],
+  list: ["list", "get"],
+  create: ["create", "add", "new"],
+  add: ["add", "create"],
+  update: ["update", "set", "edit", "modify", "replace"],
+  modify: ["update", "modify"],
+  edit: ["update", "edit"],
+  change: ["update", "change", "set"],
+  patch: ["update"],
+  set: ["set", "update"],
+  replace: ["replace", "update", "set"],
+  delete: ["delete", "remove"],
+  remove: ["remove", "delete"],
 };
-const STOP = new Set("a an the of for to by with in on and or from at into as is are via per if your my our their".split(" "));
+const STOP = new Set(
+  "a an the of for to by with in on and or from at into as is are via per if your my our their".split(" "),
+);
 const HTTP_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
 
-const lemma = (word: string) => [word, word.endsWith("ies") ? `${word.slice(0, -3)}y` : "", word.endsWith("es") ? word.slice(0, -2) : "", word.endsWith("s") ? word.slice(0, -1) : ""].find((c) => c && ACTION_VERBS.has(c));
+const lemma = (word: string) =>
+  [
+    word,
+    word.endsWith("ies") ? `${word.slice(0, -3)}y` : "",
+    word.endsWith("es") ? word.slice(0, -2) : "",
+    word.endsWith("s") ? word.slice(0, -1) : "",
+  ].find((c) => c && ACTION_VERBS.has(c));
 
 /** The action a summary states, if its first word (after "Bulk"/"Batch") is a verb. */
 export function statedVerb(summary: string | undefined): string | undefined {
-  const words = (summary ?? "").trim().toLowerCase().split(/[\s/,.:()]+/).filter(Boolean);
+  const words = (summary ?? "")
+    .trim()
+    .toLowerCase()
+    .split(/[\s/,.:()]+/)
+    .filter(Boolean);
   const first = words[0] === "bulk" || words[0] === "batch" ? words[1] : words[0];
   return first ? lemma(first) : undefined;
 }
@@ -51,7 +76,14 @@ export function judgeNames(commands: Judged[]) {
     stating++;
     if (!(SYNONYMS[verb] ?? [verb]).some((s) => tokens.some((t) => t === s || lemma(t) === s))) missing.push(c);
   }
-  return { commands: commands.length, stating, missing, noisy, missingRate: stating ? missing.length / stating : 0, noiseRate: commands.length ? noisy.length / commands.length : 0 };
+  return {
+    commands: commands.length,
+    stating,
+    missing,
+    noisy,
+    missingRate: stating ? missing.length / stating : 0,
+    noiseRate: commands.length ? noisy.length / commands.length : 0,
+  };
 }
 
 /**
@@ -68,16 +100,69 @@ export interface JudgedOperation extends Judged {
 }
 
 /** Verbs that only read: a DELETE named with one of them reads as harmless. */
-const READ_ONLY = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve", "find", "search", "describe", "query", "lookup"]);
+const READ_ONLY = new Set([
+  "get",
+  "list",
+  "show",
+  "read",
+  "view",
+  "fetch",
+  "retrieve",
+  "find",
+  "search",
+  "describe",
+  "query",
+  "lookup",
+]);
 /** Verbs that write: a GET named with one of them reads as a change. */
-const WRITES = new Set(["create", "add", "update", "set", "replace", "modify", "edit", "patch", "delete", "remove", "insert", "post", "put", "erase", "destroy"]);
+const WRITES = new Set([
+  "create",
+  "add",
+  "update",
+  "set",
+  "replace",
+  "modify",
+  "edit",
+  "patch",
+  "delete",
+  "remove",
+  "insert",
+  "post",
+  "put",
+  "erase",
+  "destroy",
+]);
 /** Words a name may carry without any operation saying them: the CRUD words of methods and path shapes. */
-const STANDARD = new Set(["get", "list", "create", "update", "replace", "delete", "check", "call", "send", "set", "api"]);
+const STANDARD = new Set([
+  "get",
+  "list",
+  "create",
+  "update",
+  "replace",
+  "delete",
+  "check",
+  "call",
+  "send",
+  "set",
+  "api",
+]);
 
 /** Whole words of a text, lowercase; `pieces` also splits camelCase and digits (`unAssignPhone` → un, assign, phone). */
 function wordsOf(text: string, pieces: boolean): string[] {
-  const whole = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/['’]/g, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const split = pieces ? whole.flatMap((w) => w.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ")) : whole;
+  const whole = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/['’]/g, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  const split = pieces
+    ? whole.flatMap((w) =>
+        w
+          .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+          .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+          .split(" "),
+      )
+    : whole;
   return split.map((w) => w.toLowerCase());
 }
 
@@ -92,7 +177,8 @@ function plain(word: string): string {
   return w.replace(/e$/, "");
 }
 
-const textsOf = (o: JudgedOperation) => [o.path, o.operationId ?? "", o.summary ?? "", ...(o.tags ?? []), o.description ?? ""].join(" ");
+const textsOf = (o: JudgedOperation) =>
+  [o.path, o.operationId ?? "", o.summary ?? "", ...(o.tags ?? []), o.description ?? ""].join(" ");
 
 export interface NameFinding {
   rule: "contradicts" | "numbered" | "numbered-differs" | "unfounded" | "fragment" | "repeated";
@@ -112,23 +198,42 @@ export function judgeOperations(ops: JudgedOperation[]) {
   for (const o of ops) {
     const verb = actionVerb(o.name);
     const method = o.method.toUpperCase();
-    if ((method === "DELETE" && READ_ONLY.has(verb)) || (method === "GET" && WRITES.has(verb))) findings.push({ rule: "contradicts", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
+    if ((method === "DELETE" && READ_ONLY.has(verb)) || (method === "GET" && WRITES.has(verb)))
+      findings.push({ rule: "contradicts", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
 
     const text = textsOf(o);
     const whole = new Set(wordsOf(text, false).map(plain));
     const pieces = new Set(wordsOf(text, true).map(plain));
     const tokens = o.name.split(/[\s-]+/);
-    const number = /^\d+$/.test(tokens[tokens.length - 1]!) && !whole.has(tokens[tokens.length - 1]!) ? tokens.pop() : undefined;
+    const number =
+      /^\d+$/.test(tokens[tokens.length - 1]!) && !whole.has(tokens[tokens.length - 1]!) ? tokens.pop() : undefined;
     if (number) {
       findings.push({ rule: "numbered", name: o.name, detail: o.summary ?? "" });
       // The operations it was told apart from: the same name without the number, or with another.
       const base = o.name.replace(/-\d+$/, "");
-      const siblings = [byName.get(base), ...Array.from({ length: 9 }, (_, i) => byName.get(`${base}-${i + 2}`))].filter((s): s is JudgedOperation => !!s && s !== o);
+      const siblings = [
+        byName.get(base),
+        ...Array.from({ length: 9 }, (_, i) => byName.get(`${base}-${i + 2}`)),
+      ].filter((s): s is JudgedOperation => !!s && s !== o);
       // Numbers, versions and HTTP method words (`…UsingPOST`) are no words to tell commands apart by.
-      const wordSet = (s: JudgedOperation) => [...new Set(wordsOf(textsOf(s), true).map(plain).filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_WORDS.has(w) && w !== "get"))].sort().join(" ");
+      const wordSet = (s: JudgedOperation) =>
+        [
+          ...new Set(
+            wordsOf(textsOf(s), true)
+              .map(plain)
+              .filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_WORDS.has(w) && w !== "get"),
+          ),
+        ]
+          .sort()
+          .join(" ");
       const mine = wordSet(o);
       const differs = siblings.filter((s) => wordSet(s) !== mine);
-      if (differs.length) findings.push({ rule: "numbered-differs", name: o.name, detail: `texts differ from ${differs.map((s) => s.name).join(", ")}` });
+      if (differs.length)
+        findings.push({
+          rule: "numbered-differs",
+          name: o.name,
+          detail: `texts differ from ${differs.map((s) => s.name).join(", ")}`,
+        });
     }
     for (const t of tokens) {
       if (STANDARD.has(t) || /^\d+$/.test(t)) continue;
@@ -143,7 +248,9 @@ export function judgeOperations(ops: JudgedOperation[]) {
     // The same word twice in a row or in the action (`update-updatewebhooks`, `list-list`); a resource and its
     // sub-resource may share a word (`circuits circuit-types`).
     const action = o.name.split(" ").pop()!.split("-");
-    const twice = action.find((t, i) => action.indexOf(t) !== i || (i > 0 && action[0]!.length > 3 && t.startsWith(action[0]!)));
+    const twice = action.find(
+      (t, i) => action.indexOf(t) !== i || (i > 0 && action[0]!.length > 3 && t.startsWith(action[0]!)),
+    );
     if (twice) findings.push({ rule: "repeated", name: o.name, detail: `"${twice}" twice` });
   }
   const names = new Set<string>();
@@ -152,7 +259,14 @@ export function judgeOperations(ops: JudgedOperation[]) {
     hit.forEach((n) => names.add(n));
     return ops.length ? hit.size / ops.length : 0;
   };
-  const rates = { contradicts: rate("contradicts"), numbered: rate("numbered"), numberedDiffers: rate("numbered-differs"), unfounded: rate("unfounded"), fragment: rate("fragment"), repeated: rate("repeated") };
+  const rates = {
+    contradicts: rate("contradicts"),
+    numbered: rate("numbered"),
+    numberedDiffers: rate("numbered-differs"),
+    unfounded: rate("unfounded"),
+    fragment: rate("fragment"),
+    repeated: rate("repeated"),
+  };
   return { commands: ops.length, findings, rates };
 }
 

@@ -14,8 +14,12 @@ export interface CommandResult {
 
 /** Options every command accepts, and the one place that turns results and errors into output and exit codes. */
 export abstract class BaseCommand extends Command {
-  json = Option.Boolean("--json", false, { description: "Print exactly one JSON document on stdout: {ok, data} or {ok: false, error}" });
-  configFile = Option.String("--config", { description: "Config file to use instead of searching upward for intermesh.config.*" });
+  json = Option.Boolean("--json", false, {
+    description: "Print exactly one JSON document on stdout: {ok, data} or {ok: false, error}",
+  });
+  configFile = Option.String("--config", {
+    description: "Config file to use instead of searching upward for intermesh.config.*",
+  });
   cwd = Option.String("--cwd", { description: "Run as if started in this folder" });
   concurrency = Option.String("--concurrency", {
     description: "Most tasks to run at once (default: available cores)",
@@ -34,7 +38,8 @@ export abstract class BaseCommand extends Command {
       const result = await this.run();
       if (result.exitCode !== undefined) return result.exitCode;
       if (this.json) printJson({ ok: true, data: result.data });
-      else if (result.human !== undefined) process.stdout.write(result.human.endsWith("\n") ? result.human : `${result.human}\n`);
+      else if (result.human !== undefined)
+        process.stdout.write(result.human.endsWith("\n") ? result.human : `${result.human}\n`);
       return 0;
     } catch (error) {
       const err = toInterError(error);

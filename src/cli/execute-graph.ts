@@ -17,7 +17,15 @@ import { count as counted } from "../core/words.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];
-  summary: { total: number; ran: number; cached: number; failed: number; skipped: number; interrupted: number; durationMs: number };
+  summary: {
+    total: number;
+    ran: number;
+    cached: number;
+    failed: number;
+    skipped: number;
+    interrupted: number;
+    durationMs: number;
+  };
   /** Present when a remote cache was used: hits, misses, uploads, errors and the one warning. */
   remote?: RemoteSummary;
   /** Present when the cache folder refused writes (read-only, full): why this run's results were not kept. */
@@ -57,7 +65,8 @@ export async function executeGraph(project: Project, requested: string[], option
   const onSignal = () => {
     interrupts += 1;
     if (interrupts > 1) process.exit(130);
-    if (!options.json) process.stderr.write("\ninter: interrupting — stopping running tasks (press Ctrl-C again to quit at once)\n");
+    if (!options.json)
+      process.stderr.write("\ninter: interrupting — stopping running tasks (press Ctrl-C again to quit at once)\n");
     controller.abort();
   };
   const external = options.signal;
@@ -72,14 +81,20 @@ export async function executeGraph(project: Project, requested: string[], option
   const lock = await acquireLock(join(project.stateDir, "lock"), {
     signal: controller.signal,
     timeoutMs: LOCK_TIMEOUT_MS,
-    onWait: (pid) => options.json || process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
+    onWait: (pid) =>
+      options.json ||
+      process.stderr.write(`inter: waiting for another inter process (pid ${pid}) working in this project…\n`),
   });
   let outcomes: TaskOutcome[];
   let cacheWarning: string | undefined;
   const settings = options.remote === "off" ? undefined : remoteSettings(project.loaded.config.cache?.remote);
   if (options.remote === "only" && !settings) {
     lock.release();
-    throw new InterError("USAGE_ERROR", "--remote-only needs a remote cache, and none is configured.", "Set cache.remote.url in the config or INTER_REMOTE_CACHE_URL.");
+    throw new InterError(
+      "USAGE_ERROR",
+      "--remote-only needs a remote cache, and none is configured.",
+      "Set cache.remote.url in the config or INTER_REMOTE_CACHE_URL.",
+    );
   }
   // Loaded only when a remote is configured: a local no-op build stays as small as it was.
   const remote = settings ? new (await import("../engine/cache/remote.js")).RemoteCache(settings) : undefined;
@@ -89,7 +104,13 @@ export async function executeGraph(project: Project, requested: string[], option
     const reporter: Reporter & { done?(): Promise<void> } = options.reporter ?? (await pickReporter(options.json));
     try {
       const local = new LocalCache(project.store, project.loaded.root, statIndex);
-      const cache = remote || options.remote === "only" ? new TieredCache(local, remote, { remoteOnly: options.remote === "only", withReads: (step, reads) => withReads(project.loaded.root, statIndex, step, reads) }) : local;
+      const cache =
+        remote || options.remote === "only"
+          ? new TieredCache(local, remote, {
+              remoteOnly: options.remote === "only",
+              withReads: (step, reads) => withReads(project.loaded.root, statIndex, step, reads),
+            })
+          : local;
       outcomes = await runTasks({
         loaded: project.loaded,
         graph: project.graph,
@@ -117,7 +138,15 @@ export async function executeGraph(project: Project, requested: string[], option
   const count = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
   const run: GraphRun = {
     tasks: outcomes.map((o) => ({ ...o, durationMs: Math.round(o.durationMs) })),
-    summary: { total: outcomes.length, ran: count("ran"), cached: count("cached"), failed: count("failed"), skipped: count("skipped"), interrupted: count("interrupted"), durationMs },
+    summary: {
+      total: outcomes.length,
+      ran: count("ran"),
+      cached: count("cached"),
+      failed: count("failed"),
+      skipped: count("skipped"),
+      interrupted: count("interrupted"),
+      durationMs,
+    },
     ...(remote ? { remote: remote.summary } : {}),
     ...(cacheWarning ? { cache: { warning: cacheWarning } } : {}),
   };
@@ -125,11 +154,19 @@ export async function executeGraph(project: Project, requested: string[], option
     if (remote?.summary.warning) process.stderr.write(`⚠ ${remote.summary.warning}\n`);
     if (cacheWarning) process.stderr.write(`⚠ ${cacheWarning}\n`);
     process.stderr.write(`${summaryLine(outcomes, durationMs)}\n`);
-    if (remote) process.stderr.write(`remote cache ${remote.summary.url}: ${counted(remote.summary.hits, "hit")}, ${counted(remote.summary.misses, "miss", "misses")}, ${counted(remote.summary.uploads, "upload")}, ${counted(remote.summary.errors, "error")}\n`);
+    if (remote)
+      process.stderr.write(
+        `remote cache ${remote.summary.url}: ${counted(remote.summary.hits, "hit")}, ${counted(remote.summary.misses, "miss", "misses")}, ${counted(remote.summary.uploads, "upload")}, ${counted(remote.summary.errors, "error")}\n`,
+      );
   }
 
   if (controller.signal.aborted) {
-    throw new InterError("INTERRUPTED", "Interrupted; finished tasks were recorded in the cache.", "Run the same command again to continue where it stopped.", { ...run });
+    throw new InterError(
+      "INTERRUPTED",
+      "Interrupted; finished tasks were recorded in the cache.",
+      "Run the same command again to continue where it stopped.",
+      { ...run },
+    );
   }
   const failed = outcomes.filter((o) => o.status === "failed");
   if (failed.length) {
@@ -137,12 +174,17 @@ export async function executeGraph(project: Project, requested: string[], option
     // Bad input stays a usage-class error (exit 2) even when a task is what noticed it, and a service that would not
     // start stays SERVICE_FAILED, an evaluation whose every attempt was a harness error EVAL_NOT_JUDGED, a full disk
     // DISK_FULL: the harness's, the user's or the machine's to fix, not the candidate's.
-    const kept = first.code in ERROR_CODES && (ERROR_CODES[first.code as ErrorCode] === 2 || ["SERVICE_FAILED", "EVAL_NOT_JUDGED", "DISK_FULL", "NOT_WRITABLE"].includes(first.code));
+    const kept =
+      first.code in ERROR_CODES &&
+      (ERROR_CODES[first.code as ErrorCode] === 2 ||
+        ["SERVICE_FAILED", "EVAL_NOT_JUDGED", "DISK_FULL", "NOT_WRITABLE"].includes(first.code));
     const code: ErrorCode = kept ? (first.code as ErrorCode) : "TASK_FAILED";
     const names = failed.map((f) => f.id).join(", ");
     throw new InterError(
       code,
-      failed.length === 1 ? first.message : `${counted(failed.length, "task")} failed (${names}); first: ${first.message}`,
+      failed.length === 1
+        ? first.message
+        : `${counted(failed.length, "task")} failed (${names}); first: ${first.message}`,
       first.suggestion,
       { failed: failed.map((f) => f.id), ...first.details, ...run },
     );

@@ -5,10 +5,32 @@ const GLOBAL_FLAGS = new Set(["--json", "--config", "--cwd", "--concurrency", "-
 
 /** Names for the values flags take, where clipanion would print `#0`. */
 const PLACEHOLDERS: Record<string, string> = {
-  "--config": "file", "--cwd": "dir", "--concurrency": "n", "--dir": "dir", "--name": "name", "--display-name": "name", "--openapi": "file",
-  "--min-pass-rate": "0..1", "--bin": "command", "--base-url": "url", "--min-level": "level", "--candidate": "cli.tgz", "--agent": "agent",
-  "--agent-command": "json-argv", "--judge-command": "json-argv", "--repetitions": "n", "--attempts-concurrency": "n", "--timeout": "seconds",
-  "--shard": "i/n", "--format": "format", "--out": "dir", "--a": "cli.tgz", "--b": "cli.tgz", "--seed": "n", "--max-size": "size", "--project-dir": "dir",
+  "--config": "file",
+  "--cwd": "dir",
+  "--concurrency": "n",
+  "--dir": "dir",
+  "--name": "name",
+  "--display-name": "name",
+  "--openapi": "file",
+  "--min-pass-rate": "0..1",
+  "--bin": "command",
+  "--base-url": "url",
+  "--min-level": "level",
+  "--candidate": "cli.tgz",
+  "--agent": "agent",
+  "--agent-command": "json-argv",
+  "--judge-command": "json-argv",
+  "--repetitions": "n",
+  "--attempts-concurrency": "n",
+  "--timeout": "seconds",
+  "--shard": "i/n",
+  "--format": "format",
+  "--out": "dir",
+  "--a": "cli.tgz",
+  "--b": "cli.tgz",
+  "--seed": "n",
+  "--max-size": "size",
+  "--project-dir": "dir",
 };
 
 /** `--config #0` → `--config <file>`. */
@@ -36,7 +58,10 @@ function wrap(text: string, indent: string, width = 100): string {
 function globalLines(definitions: Definition[]): string[] {
   const options = definitions[0]?.options.filter((o) => GLOBAL_FLAGS.has(flagName(o.definition))) ?? [];
   const width = Math.max(...options.map((o) => namedFlag(o.definition).length), 20);
-  return options.map((o) => `  ${namedFlag(o.definition).padEnd(width)}  ${o.description ?? ""}${flagName(o.definition) === "--cwd" ? " (alias: --project-dir)" : ""}`);
+  return options.map(
+    (o) =>
+      `  ${namedFlag(o.definition).padEnd(width)}  ${o.description ?? ""}${flagName(o.definition) === "--cwd" ? " (alias: --project-dir)" : ""}`,
+  );
 }
 
 /** Root help for people: the commands with what each does, the global flags once, and where to go next. */
@@ -71,8 +96,12 @@ function defaultOnFlags(command: (new () => object) | undefined): Set<string> {
     for (const [key, option] of Object.entries(new command() as Record<string, any>)) {
       if (typeof option?.definition !== "function" || typeof option?.transformer !== "function") continue;
       let spec: { names?: string[]; arity?: number } = {};
-      option.definition({ addOption: (o: typeof spec) => (spec = o), addPositional() {}, addRest() {}, addProxy() {} }, key);
-      if (spec.arity === 0 && spec.names && option.transformer({}, key, { options: [], positionals: [] }) === true) for (const n of spec.names) on.add(n);
+      option.definition(
+        { addOption: (o: typeof spec) => (spec = o), addPositional() {}, addRest() {}, addProxy() {} },
+        key,
+      );
+      if (spec.arity === 0 && spec.names && option.transformer({}, key, { options: [], positionals: [] }) === true)
+        for (const n of spec.names) on.add(n);
     }
   } catch {
     // an option shape this does not know: show the flags as declared
@@ -87,13 +116,25 @@ const GLOBAL_LINE = `Global flags: ${[...GLOBAL_FLAGS].map((f) => (PLACEHOLDERS[
  * A flag on by default is shown as what one would type, `[--no-remote]`, and listed as `--[no-]remote`. `globals:
  * false` leaves the global-flags line out (a group's help says it once, after every command).
  */
-export function commandHelpText(cli: Cli, path: string, command?: new () => object, options: { globals?: boolean } = {}): string {
+export function commandHelpText(
+  cli: Cli,
+  path: string,
+  command?: new () => object,
+  options: { globals?: boolean } = {},
+): string {
   const d = cli.definitions().find((x) => x.path === path);
   if (!d) return "";
   const on = defaultOnFlags(command);
   const own = d.options.filter((o) => !GLOBAL_FLAGS.has(flagName(o.definition)));
-  const usageFlags = own.map((o) => (o.required ? namedFlag(o.definition) : on.has(o.definition) ? `[${o.definition.replace(/^--/, "--no-")}]` : `[${namedFlag(o.definition)}]`));
-  const listed = (o: (typeof own)[number]) => (on.has(o.definition) ? o.definition.replace(/^--/, "--[no-]") : namedFlag(o.definition));
+  const usageFlags = own.map((o) =>
+    o.required
+      ? namedFlag(o.definition)
+      : on.has(o.definition)
+        ? `[${o.definition.replace(/^--/, "--no-")}]`
+        : `[${namedFlag(o.definition)}]`,
+  );
+  const listed = (o: (typeof own)[number]) =>
+    on.has(o.definition) ? o.definition.replace(/^--/, "--[no-]") : namedFlag(o.definition);
   const positionals = d.usage.slice(d.path.length).trim();
   const width = Math.max(...own.map((o) => listed(o).length), 10);
   return [
@@ -103,7 +144,16 @@ export function commandHelpText(cli: Cli, path: string, command?: new () => obje
     ...(d.details ? ["", wrap(d.details, "")] : []),
     ...(own.length ? ["", "Flags:", ...own.map((o) => `  ${listed(o).padEnd(width)}  ${o.description ?? ""}`)] : []),
     ...(options.globals === false ? [] : ["", GLOBAL_LINE]),
-    ...(d.examples?.length ? ["", "Examples:", ...d.examples.flatMap(([description, command]) => [`  ${description.trim().replace(/:$/, "")}:`, `    $ ${command.trim()}`])] : []),
+    ...(d.examples?.length
+      ? [
+          "",
+          "Examples:",
+          ...d.examples.flatMap(([description, command]) => [
+            `  ${description.trim().replace(/:$/, "")}:`,
+            `    $ ${command.trim()}`,
+          ]),
+        ]
+      : []),
     "",
   ].join("\n");
 }

@@ -47,7 +47,10 @@ export function answerNoop(argv: string[]): boolean {
     return true;
   }
   if (!json && record.stderr) {
-    writeAll(2, `${record.stderr.before}${record.stderr.summary} in ${formatDuration(elapsed)}\n${record.stderr.after}`);
+    writeAll(
+      2,
+      `${record.stderr.before}${record.stderr.summary} in ${formatDuration(elapsed)}\n${record.stderr.after}`,
+    );
     return true;
   }
   return false;

@@ -42,8 +42,8 @@ export function envDigest(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Where a project's record for one output mode lives. */
-export const noopRecordFile = (root: string, json: boolean) => join(root, ".intermesh", "noop", json ? "build-json.json" : "build.json");
-
+export const noopRecordFile = (root: string, json: boolean) =>
+  join(root, ".intermesh", "noop", json ? "build-json.json" : "build.json");
 
 /** The saved record, when it still holds: same inter, Node, mode, config, environment and every file and folder. */
 export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefined {
@@ -56,7 +56,15 @@ export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefi
   } catch {
     return undefined;
   }
-  if (record.schema !== 1 || record.inter !== INTER_BUILD || record.node !== process.version || record.json !== json || record.cwd !== cwd || record.config !== config) return undefined;
+  if (
+    record.schema !== 1 ||
+    record.inter !== INTER_BUILD ||
+    record.node !== process.version ||
+    record.json !== json ||
+    record.cwd !== cwd ||
+    record.config !== config
+  )
+    return undefined;
   // Another inter at work in the project may be about to change what the record vouches for.
   if (existsSync(join(root, ".intermesh", "lock"))) return undefined;
   if (record.env !== envDigest()) return undefined;
@@ -67,7 +75,8 @@ export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefi
     } catch {
       return undefined;
     }
-    if (stat.size !== size || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || stat.ino !== ino) return undefined;
+    if (stat.size !== size || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || stat.ino !== ino)
+      return undefined;
   }
   for (const path of record.absent) if (existsSync(path)) return undefined;
   for (const [dir, mtimeMs] of record.dirs) {

@@ -15,9 +15,15 @@ const SETTLE_MS = 200;
  * (cli/noop-record.ts), so the next identical build can answer without loading the graph. Anything the record could
  * not vouch for — a remote hit, a warning about the cache, a glob too wide to follow — saves nothing.
  */
-export function recordNoop(project: Project, run: GraphRun, trail: Trail, context: { json: boolean; cwd: string; env: string; stderr?: string }): void {
+export function recordNoop(
+  project: Project,
+  run: GraphRun,
+  trail: Trail,
+  context: { json: boolean; cwd: string; env: string; stderr?: string },
+): void {
   const { summary } = run;
-  if (summary.ran || summary.failed || summary.skipped || summary.interrupted || summary.cached !== summary.total) return;
+  if (summary.ran || summary.failed || summary.skipped || summary.interrupted || summary.cached !== summary.total)
+    return;
   if (run.cache || trail.unbounded || run.tasks.some((t) => t.source === "remote" || !t.fingerprint)) return;
   const createdAt = Date.now();
   const paths = new Set<string>([project.loaded.file, ...project.loaded.sources, ...trail.files]);
@@ -47,7 +53,19 @@ export function recordNoop(project: Project, run: GraphRun, trail: Trail, contex
     }
   });
   if (dirs.some(([, mtimeMs]) => mtimeMs > createdAt - SETTLE_MS)) return;
-  const base = { schema: 1 as const, inter: INTER_BUILD, node: process.version, json: context.json, cwd: context.cwd, config: project.loaded.file, createdAt, env: context.env, files, absent: [...trail.absent].sort(), dirs };
+  const base = {
+    schema: 1 as const,
+    inter: INTER_BUILD,
+    node: process.version,
+    json: context.json,
+    cwd: context.cwd,
+    config: project.loaded.file,
+    createdAt,
+    env: context.env,
+    files,
+    absent: [...trail.absent].sort(),
+    dirs,
+  };
   if (context.json) {
     saveRecord(project.loaded.root, { ...base, data: run as unknown as NoopRecord["data"] });
     return;
@@ -56,7 +74,14 @@ export function recordNoop(project: Project, run: GraphRun, trail: Trail, contex
   const at = context.stderr?.lastIndexOf(line) ?? -1;
   if (at < 0) return;
   const text = context.stderr!;
-  saveRecord(project.loaded.root, { ...base, stderr: { before: text.slice(0, at), summary: line.slice(0, line.lastIndexOf(" in ")), after: text.slice(at + line.length) } });
+  saveRecord(project.loaded.root, {
+    ...base,
+    stderr: {
+      before: text.slice(0, at),
+      summary: line.slice(0, line.lastIndexOf(" in ")),
+      after: text.slice(at + line.length),
+    },
+  });
 }
 
 function saveRecord(root: string, record: NoopRecord): void {
@@ -77,4 +102,3 @@ export async function teeStderr<T>(work: () => Promise<T>): Promise<{ value: T; 
     process.stderr.write = write;
   }
 }
-

@@ -7,7 +7,15 @@ export function printJson(value: unknown): void {
 
 export function printError(error: InterError, json: boolean): void {
   if (json) {
-    printJson({ ok: false, error: { code: error.code, message: error.message, suggestion: error.suggestion, ...(error.details ? { details: error.details } : {}) } });
+    printJson({
+      ok: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        suggestion: error.suggestion,
+        ...(error.details ? { details: error.details } : {}),
+      },
+    });
     return;
   }
   const log = (error.details?.log as string[] | undefined) ?? [];

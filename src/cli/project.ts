@@ -29,7 +29,11 @@ function projectOwner(root: string): string {
 }
 
 export async function openProject(options: { cwd?: string; config?: string }): Promise<Project> {
-  const loaded = await loadConfig({ cwd: resolve(options.cwd ?? process.cwd()), config: options.config, version: INTER_BUILD });
+  const loaded = await loadConfig({
+    cwd: resolve(options.cwd ?? process.cwd()),
+    config: options.config,
+    version: INTER_BUILD,
+  });
   const graph = pipelineGraph(loaded);
   const stateDir = resolve(loaded.root, ".intermesh");
   const cacheDir = resolve(loaded.root, loaded.config.cache?.dir ?? ".intermesh/cache");

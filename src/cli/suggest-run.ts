@@ -39,31 +39,74 @@ const readJson = <T>(root: string, path: string): T => JSON.parse(readFileSync(j
  * Brings the rules' design up to date (from the cache when unchanged), asks the configured model only what the
  * overlay does not answer yet, and writes the overlay whole. Progress goes to stderr, one line per group and Skill.
  */
-export async function runSuggest(project: Project, options: { refresh: boolean; json: boolean; concurrency: number; maxTokens?: number; maxCostUsd?: number }): Promise<SuggestRun> {
+export async function runSuggest(
+  project: Project,
+  options: { refresh: boolean; json: boolean; concurrency: number; maxTokens?: number; maxCostUsd?: number },
+): Promise<SuggestRun> {
   const { config, root } = project.loaded;
   const settings = config.design?.model;
   if (!settings) {
-    throw new InterError("USAGE_ERROR", `${project.loaded.file}: no design.model is configured, so there is no model to ask.`, 'Add design: { model: { provider: "openai-compatible", model: "deepseek-chat", baseUrl: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY" } } to the config (docs/overlay.md).', { field: "design.model" });
+    throw new InterError(
+      "USAGE_ERROR",
+      `${project.loaded.file}: no design.model is configured, so there is no model to ask.`,
+      'Add design: { model: { provider: "openai-compatible", model: "deepseek-chat", baseUrl: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY" } } to the config (docs/overlay.md).',
+      { field: "design.model" },
+    );
   }
   const started = performance.now();
   await executeGraph(project, ["commands", "skills"], { json: true, concurrency: options.concurrency, force: false });
-  const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] = await Promise.all([import("../model/client.js"), import("../stages/design/suggest.js"), import("../stages/design/overlay-file.js")]);
+  const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] =
+    await Promise.all([
+      import("../model/client.js"),
+      import("../stages/design/suggest.js"),
+      import("../stages/design/overlay-file.js"),
+    ]);
   const file = overlayPath(config);
   const current = await readOverlay(root, file);
-  const client = createModelClient({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}), ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }, process.env, {
-    ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-    onRetry: (info) => {
-      if (!options.json) process.stderr.write(`  ↻ ${info.reason}; retrying in ${Math.round(info.delayMs)} ms (attempt ${info.attempt + 1})\n`);
+  const client = createModelClient(
+    {
+      provider: settings.provider,
+      model: settings.model,
+      baseUrl: settings.baseUrl,
+      ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}),
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
     },
+    process.env,
+    {
+      ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
+      onRetry: (info) => {
+        if (!options.json)
+          process.stderr.write(
+            `  ↻ ${info.reason}; retrying in ${Math.round(info.delayMs)} ms (attempt ${info.attempt + 1})\n`,
+          );
+      },
+    },
+  );
+  const budget = new Budget({
+    maxTokens: options.maxTokens ?? settings.maxTokens ?? 2_000_000,
+    ...((options.maxCostUsd ?? settings.maxCostUsd) ? { maxCostUsd: options.maxCostUsd ?? settings.maxCostUsd } : {}),
   });
-  const budget = new Budget({ maxTokens: options.maxTokens ?? settings.maxTokens ?? 2_000_000, ...(options.maxCostUsd ?? settings.maxCostUsd ? { maxCostUsd: options.maxCostUsd ?? settings.maxCostUsd } : {}) });
   const deadline = AbortSignal.timeout(settings.deadlineMs ?? 900_000);
   const key = settings.keyEnv !== undefined ? process.env[settings.keyEnv] : undefined;
-  const progress = (event: { kind: string; name: string; state: string; usage?: { inputTokens: number; outputTokens: number }; error?: string }) => {
+  const progress = (event: {
+    kind: string;
+    name: string;
+    state: string;
+    usage?: { inputTokens: number; outputTokens: number };
+    error?: string;
+  }) => {
     if (options.json || event.state === "asked") return;
-    if (event.state === "rejected") return void process.stderr.write(`  ✖ ${event.name} not recorded: ${event.error}\n`);
+    if (event.state === "rejected")
+      return void process.stderr.write(`  ✖ ${event.name} not recorded: ${event.error}\n`);
     const mark = event.state === "answered" ? "✔" : event.state === "kept" ? "·" : "✖";
-    const detail = event.state === "answered" && event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : event.state === "kept" ? " (current in the overlay, not asked)" : event.error ? ` ${event.error}` : "";
+    const detail =
+      event.state === "answered" && event.usage
+        ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)`
+        : event.state === "kept"
+          ? " (current in the overlay, not asked)"
+          : event.error
+            ? ` ${event.error}`
+            : "";
     process.stderr.write(`${mark} ${event.kind} ${event.name}${detail}\n`);
   };
   const model = readJson<OperationModel>(root, OPERATIONS_FILE);
@@ -72,13 +115,28 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   let result: Awaited<ReturnType<typeof suggestOverlay>> | undefined;
   let stopped: unknown;
   try {
-    result = await suggestOverlay(model, commands, skills, current, { client, modelName: settings.model, refresh: options.refresh, concurrency: settings.concurrency ?? 4, budget, signal: deadline, secrets: key ? [key] : [], onProgress: progress });
+    result = await suggestOverlay(model, commands, skills, current, {
+      client,
+      modelName: settings.model,
+      refresh: options.refresh,
+      concurrency: settings.concurrency ?? 4,
+      budget,
+      signal: deadline,
+      secrets: key ? [key] : [],
+      onProgress: progress,
+    });
   } catch (error) {
     stopped = error;
   }
   if (stopped) {
     // A stopped run writes nothing: the overlay stays as it was.
-    if (stopped instanceof InterError) throw new InterError(stopped.code, `${stopped.message} The overlay (${file}) was left as it was.`, stopped.suggestion, { ...stopped.details, spent: budget.spent(), overlay: file, written: false });
+    if (stopped instanceof InterError)
+      throw new InterError(
+        stopped.code,
+        `${stopped.message} The overlay (${file}) was left as it was.`,
+        stopped.suggestion,
+        { ...stopped.details, spent: budget.spent(), overlay: file, written: false },
+      );
     throw stopped;
   }
   const before = JSON.stringify(current);
@@ -87,7 +145,21 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
   if (result!.failed.length) {
     // The answers that came are kept (the file is whole either way); the ones that did not are this run's failure.
     const f = result!.failed;
-    throw new InterError("MODEL_OUTPUT_INVALID", `${f.length} answer${f.length > 1 ? "s" : ""} from ${settings.model} could not be used (${f.map((x) => x.entry).join(", ")}): ${f[0]!.message}`, `The other answers are in ${file}; run \`inter design suggest\` again to ask only for what is missing (the rules' design stands there meanwhile).`, { failed: f, overlay: file, written: after !== before, requests: result!.asked, answered: result!.answered, recorded: result!.recorded, rejected: result!.rejected, spent: result!.spent });
+    throw new InterError(
+      "MODEL_OUTPUT_INVALID",
+      `${f.length} answer${f.length > 1 ? "s" : ""} from ${settings.model} could not be used (${f.map((x) => x.entry).join(", ")}): ${f[0]!.message}`,
+      `The other answers are in ${file}; run \`inter design suggest\` again to ask only for what is missing (the rules' design stands there meanwhile).`,
+      {
+        failed: f,
+        overlay: file,
+        written: after !== before,
+        requests: result!.asked,
+        answered: result!.answered,
+        recorded: result!.recorded,
+        rejected: result!.rejected,
+        spent: result!.spent,
+      },
+    );
   }
   const spent = result!.spent;
   const cost = estimateCost(settings.model, { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens });
@@ -111,7 +183,9 @@ export async function runSuggest(project: Project, options: { refresh: boolean; 
 
 export function suggestSummary(run: SuggestRun): string {
   const cost = run.costUsd === null ? "cost unknown for this model" : `about $${run.costUsd.toFixed(4)}`;
-  const asked = run.requests ? `${count(run.requests, "request")} to ${run.model}: ${run.answered} answered, ${run.failed.length} failed; ${count(run.recorded, "entry", "entries")} recorded, ${count(run.rejected.length, "part")} of answers rejected${run.rejected.length ? " (each named above)" : ""}` : `nothing asked of ${run.model}`;
+  const asked = run.requests
+    ? `${count(run.requests, "request")} to ${run.model}: ${run.answered} answered, ${run.failed.length} failed; ${count(run.recorded, "entry", "entries")} recorded, ${count(run.rejected.length, "part")} of answers rejected${run.rejected.length ? " (each named above)" : ""}`
+    : `nothing asked of ${run.model}`;
   const current = run.current ? `; ${count(run.current, "question")} already answered in the file, not asked` : "";
   return `${run.overlay}: ${asked}${current}; ${run.tokens.input} tokens in, ${run.tokens.output} out (${cost}) in ${(run.durationMs / 1000).toFixed(1)} s${run.written ? "" : "; the file is unchanged"}`;
 }

@@ -19,7 +19,11 @@ export type WatchState =
   /** Ctrl-C (or SIGTERM): no new cycle starts; the running one is aborted. */
   | { kind: "stopping"; signal: string };
 
-export type WatchInput = { kind: "changed"; paths: string[] } | { kind: "signal"; signal: string } | { kind: "cycle-done" } | { kind: "start" };
+export type WatchInput =
+  | { kind: "changed"; paths: string[] }
+  | { kind: "signal"; signal: string }
+  | { kind: "cycle-done" }
+  | { kind: "start" };
 
 export type WatchEffect = "abort-build" | "exit-now";
 
@@ -28,7 +32,9 @@ export const INITIAL: WatchState = { kind: "running", changed: [] };
 export function transition(state: WatchState, input: WatchInput): { state: WatchState; effects: WatchEffect[] } {
   switch (input.kind) {
     case "signal":
-      return state.kind === "stopping" ? { state, effects: ["exit-now"] } : { state: { kind: "stopping", signal: input.signal }, effects: ["abort-build"] };
+      return state.kind === "stopping"
+        ? { state, effects: ["exit-now"] }
+        : { state: { kind: "stopping", signal: input.signal }, effects: ["abort-build"] };
     case "changed":
       switch (state.kind) {
         case "running":
@@ -45,7 +51,10 @@ export function transition(state: WatchState, input: WatchInput): { state: Watch
     case "cycle-done":
       switch (state.kind) {
         case "running":
-          return { state: state.changed.length ? { kind: "queued", changed: state.changed } : { kind: "watching" }, effects: [] };
+          return {
+            state: state.changed.length ? { kind: "queued", changed: state.changed } : { kind: "watching" },
+            effects: [],
+          };
         case "watching":
         case "queued":
         case "stopping":
@@ -54,7 +63,9 @@ export function transition(state: WatchState, input: WatchInput): { state: Watch
           return unreachable(state);
       }
     case "start":
-      return state.kind === "queued" ? { state: { kind: "running", changed: [] }, effects: [] } : { state, effects: [] };
+      return state.kind === "queued"
+        ? { state: { kind: "running", changed: [] }, effects: [] }
+        : { state, effects: [] };
     default:
       return unreachable(input);
   }

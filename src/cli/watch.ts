@@ -56,7 +56,8 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
   const tasks = ids.map((id) => project.graph.tasks.get(id)!);
   const patterns = [...new Set(tasks.flatMap((t) => t.inputs))];
   const files = new Set([project.loaded.file, ...project.loaded.sources]);
-  for (const matches of (await expandGlobs(root, patterns)).values()) for (const f of matches) files.add(resolve(root, f));
+  for (const matches of (await expandGlobs(root, patterns)).values())
+    for (const f of matches) files.add(resolve(root, f));
   // A plain path that does not exist yet is still an input: its appearance starts a cycle.
   for (const p of patterns) if (!isGlob(p)) files.add(resolve(root, p));
   const produced = new Set<string>();
@@ -86,7 +87,8 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
   let wake: (() => void) | undefined;
   const feed = (input: WatchInput) => {
     const result = transition(state, input);
-    if (result.state.kind === "stopping" && state.kind !== "stopping") say("\ninter: stopping the watch (press Ctrl-C again to quit at once)");
+    if (result.state.kind === "stopping" && state.kind !== "stopping")
+      say("\ninter: stopping the watch (press Ctrl-C again to quit at once)");
     state = result.state;
     for (const effect of result.effects) {
       if (effect === "exit-now") process.exit(130);
@@ -115,9 +117,19 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
       taskLog: (id, line) => options.json || text.taskLog(id, line),
       taskFinished: (outcome) => {
         outcomes.push(outcome);
-        if (options.json) out({ event: "task", cycle: n, id: outcome.id, status: outcome.status, durationMs: Math.round(outcome.durationMs) });
+        if (options.json)
+          out({
+            event: "task",
+            cycle: n,
+            id: outcome.id,
+            status: outcome.status,
+            durationMs: Math.round(outcome.durationMs),
+          });
         else text.taskFinished(outcome);
-        const bundle = outcome.id === "bundle" && (outcome.status === "ran" || outcome.status === "cached") ? (outcome.data as BundleData) : undefined;
+        const bundle =
+          outcome.id === "bundle" && (outcome.status === "ran" || outcome.status === "cached")
+            ? (outcome.data as BundleData)
+            : undefined;
         if (bundle && options.json) out({ event: "candidate", cycle: n, sha256: bundle.candidate, file: bundle.file });
         else if (bundle) say(`  candidate ${short(bundle.candidate)} (${bundle.file})`);
       },
@@ -133,13 +145,28 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
       lastSet = await watchSetOf(project, selectTasks(project.graph, ids));
       // Watching before building: a save during this build is seen, cancels it and starts the next.
       await watcher.update(lastSet);
-      if (!controller.signal.aborted) await executeGraph(project, ids, { json: true, concurrency: options.concurrency, force: options.force && n === 1, signal: controller.signal, reporter, remote: options.remote });
+      if (!controller.signal.aborted)
+        await executeGraph(project, ids, {
+          json: true,
+          concurrency: options.concurrency,
+          force: options.force && n === 1,
+          signal: controller.signal,
+          reporter,
+          remote: options.remote,
+        });
     } catch (caught) {
       error = toInterError(caught);
       if (!project) {
         // The config did not load: watch what it was made of last time, and the file itself, until it is fixed.
-        const file = options.config ? resolve(options.cwd ?? process.cwd(), options.config) : findConfig(options.cwd ?? process.cwd());
-        lastSet = { root: lastSet?.root ?? root, files: new Set([...(lastSet?.files ?? []), ...(file ? [file] : [])]), globs: lastSet?.globs ?? [], produced: lastSet?.produced ?? new Set() };
+        const file = options.config
+          ? resolve(options.cwd ?? process.cwd(), options.config)
+          : findConfig(options.cwd ?? process.cwd());
+        lastSet = {
+          root: lastSet?.root ?? root,
+          files: new Set([...(lastSet?.files ?? []), ...(file ? [file] : [])]),
+          globs: lastSet?.globs ?? [],
+          produced: lastSet?.produced ?? new Set(),
+        };
         await watcher.update(lastSet);
       }
     } finally {
@@ -153,8 +180,10 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
     const cancelled = controller.signal.aborted;
     const status = cancelled ? "cancelled" : error ? "failed" : "ok";
     const of = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).map((o) => o.id);
-    const bundle = outcomes.find((o) => o.id === "bundle" && (o.status === "ran" || o.status === "cached"))?.data as BundleData | undefined;
-    const inspect = outcomes.find((o) => o.id === "inspect" && (o.status === "ran" || o.status === "cached"))?.data as InspectData | undefined;
+    const bundle = outcomes.find((o) => o.id === "bundle" && (o.status === "ran" || o.status === "cached"))?.data as
+      BundleData | undefined;
+    const inspect = outcomes.find((o) => o.id === "inspect" && (o.status === "ran" || o.status === "cached"))?.data as
+      InspectData | undefined;
     const durationMs = Math.round(performance.now() - started);
     const watching = lastSet?.files.size ?? 0;
     if (options.json) {
@@ -172,11 +201,18 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
         watching,
       });
     } else if (cancelled) {
-      say(state.kind === "stopping" ? "■ build stopped" : "■ build cancelled: inputs changed while it ran; starting again");
+      say(
+        state.kind === "stopping"
+          ? "■ build stopped"
+          : "■ build cancelled: inputs changed while it ran; starting again",
+      );
     } else {
       const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
       if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
-      else say(`✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`);
+      else
+        say(
+          `✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`,
+        );
       say(`inter: watching ${count(watching, "file")} for changes…`);
     }
   };

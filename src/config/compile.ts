@@ -38,7 +38,8 @@ async function selfModule(): Promise<string> {
 }
 
 function fresh(manifest: Manifest, entry: string, version: string, cacheDir: string): boolean {
-  if (manifest.entry !== entry || manifest.inter !== version || !existsSync(join(cacheDir, manifest.output))) return false;
+  if (manifest.entry !== entry || manifest.inter !== version || !existsSync(join(cacheDir, manifest.output)))
+    return false;
   for (const [file, hash] of Object.entries(manifest.sources)) {
     try {
       if (digest(readFileSync(file)) !== hash) return false;
@@ -53,11 +54,16 @@ function fresh(manifest: Manifest, entry: string, version: string, cacheDir: str
  * Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed, and
  * the files it was built from (the watcher follows them).
  */
-export async function compileConfig(entry: string, cacheDir: string, version: string): Promise<{ module: string; sources: string[] }> {
+export async function compileConfig(
+  entry: string,
+  cacheDir: string,
+  version: string,
+): Promise<{ module: string; sources: string[] }> {
   const manifestFile = join(cacheDir, "manifest.json");
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
-    if (fresh(manifest, entry, version, cacheDir)) return { module: join(cacheDir, manifest.output), sources: Object.keys(manifest.sources) };
+    if (fresh(manifest, entry, version, cacheDir))
+      return { module: join(cacheDir, manifest.output), sources: Object.keys(manifest.sources) };
   } catch {
     // no usable cache: compile
   }
@@ -77,15 +83,28 @@ export async function compileConfig(entry: string, cacheDir: string, version: st
       target: "node20",
       packages: "external",
       alias: { intermesh: self },
-      define: { "import.meta.url": JSON.stringify(url), "import.meta.filename": JSON.stringify(entry), "import.meta.dirname": JSON.stringify(dirname(entry)) },
+      define: {
+        "import.meta.url": JSON.stringify(url),
+        "import.meta.filename": JSON.stringify(entry),
+        "import.meta.dirname": JSON.stringify(dirname(entry)),
+      },
       absWorkingDir: dirname(entry),
       logLevel: "silent",
     });
   } catch (error) {
     const tla = (error as Error).message.includes("Top-level await");
-    const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors?.[0];
+    const first = (
+      error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }
+    ).errors?.[0];
     const compileError: CompileError = first
-      ? { message: tla ? "top-level await is not supported in the config; do async work inside a task instead" : first.text, file: first.location ? resolve(dirname(entry), first.location.file) : entry, line: first.location?.line, column: first.location ? first.location.column + 1 : undefined }
+      ? {
+          message: tla
+            ? "top-level await is not supported in the config; do async work inside a task instead"
+            : first.text,
+          file: first.location ? resolve(dirname(entry), first.location.file) : entry,
+          line: first.location?.line,
+          column: first.location ? first.location.column + 1 : undefined,
+        }
       : { message: (error as Error).message, file: entry };
     throw Object.assign(new Error(compileError.message), { compileError });
   }

@@ -10,12 +10,16 @@ import { CONFIG_NAMES, findConfig } from "./names.js";
 
 export { CONFIG_NAMES, findConfig };
 
-
 export function resolveConfigFile(cwd: string, explicit: string | undefined): string {
   if (explicit) {
     const file = resolve(cwd, explicit);
     if (!existsSync(file) || !statSync(file).isFile()) {
-      throw new InterError("CONFIG_NOT_FOUND", `Config file ${explicit} does not exist (resolved to ${file}).`, "Check the --config path, or omit --config to search upward from the working directory.", { file });
+      throw new InterError(
+        "CONFIG_NOT_FOUND",
+        `Config file ${explicit} does not exist (resolved to ${file}).`,
+        "Check the --config path, or omit --config to search upward from the working directory.",
+        { file },
+      );
     }
     return file;
   }
@@ -57,7 +61,12 @@ async function importConfig(file: string, version: string): Promise<{ exported: 
   return { exported: mod.default, sources: compiled.sources };
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? String((error as { message: string }).message) : String(error));
+const messageOf = (error: unknown): string =>
+  error instanceof Error
+    ? error.message
+    : typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string"
+      ? String((error as { message: string }).message)
+      : String(error);
 
 export async function loadConfig(options: { cwd: string; config?: string; version: string }): Promise<LoadedConfig> {
   const file = resolveConfigFile(options.cwd, options.config);
@@ -66,20 +75,40 @@ export async function loadConfig(options: { cwd: string; config?: string; versio
   try {
     ({ exported, sources } = await importConfig(file, options.version));
   } catch (error) {
-    const compileError = error !== null && typeof error === "object" ? (error as { compileError?: CompileError }).compileError : undefined;
+    const compileError =
+      error !== null && typeof error === "object" ? (error as { compileError?: CompileError }).compileError : undefined;
     if (compileError) {
       const where = `${compileError.file ?? file}${compileError.line ? `:${compileError.line}:${compileError.column ?? 1}` : ""}`;
-      throw new InterError("CONFIG_SYNTAX", `${where}: ${compileError.message}`, `Fix the config at ${where}.`, { ...compileError });
+      throw new InterError("CONFIG_SYNTAX", `${where}: ${compileError.message}`, `Fix the config at ${where}.`, {
+        ...compileError,
+      });
     }
-    if (error instanceof ConfigExit) throw new InterError("CONFIG_LOAD_FAILED", `${file}: ${error.message}`, "A config only describes the build: remove the process.exit call (throw an Error to stop with a message).", { file });
-    throw new InterError("CONFIG_LOAD_FAILED", `${file}: the config threw while loading: ${messageOf(error).split("\n")[0]}`, "Fix the code the config runs or the module it imports.", { file });
+    if (error instanceof ConfigExit)
+      throw new InterError(
+        "CONFIG_LOAD_FAILED",
+        `${file}: ${error.message}`,
+        "A config only describes the build: remove the process.exit call (throw an Error to stop with a message).",
+        { file },
+      );
+    throw new InterError(
+      "CONFIG_LOAD_FAILED",
+      `${file}: the config threw while loading: ${messageOf(error).split("\n")[0]}`,
+      "Fix the code the config runs or the module it imports.",
+      { file },
+    );
   }
   // Validation reads the exported object, whose getters (or proxy traps) are the config's code too.
   try {
     return { config: refusingExit(() => validateConfig(exported, file)), file, root: dirname(file), sources };
   } catch (error) {
     if (error instanceof InterError) throw error;
-    const reason = error instanceof ConfigExit ? error.message : `reading its export threw: ${messageOf(error).split("\n")[0]}`;
-    throw new InterError("CONFIG_LOAD_FAILED", `${file}: ${reason}`, "Export a plain object from defineConfig(); compute values before exporting them rather than in getters.", { file });
+    const reason =
+      error instanceof ConfigExit ? error.message : `reading its export threw: ${messageOf(error).split("\n")[0]}`;
+    throw new InterError(
+      "CONFIG_LOAD_FAILED",
+      `${file}: ${reason}`,
+      "Export a plain object from defineConfig(); compute values before exporting them rather than in getters.",
+      { file },
+    );
   }
 }

@@ -2,7 +2,12 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** The config file names inter looks for, in order, in each folder from the working directory up. */
-export const CONFIG_NAMES = ["intermesh.config.ts", "intermesh.config.mts", "intermesh.config.js", "intermesh.config.mjs"];
+export const CONFIG_NAMES = [
+  "intermesh.config.ts",
+  "intermesh.config.mts",
+  "intermesh.config.js",
+  "intermesh.config.mjs",
+];
 
 /**
  * Finds the config by walking up from `cwd`, the way git finds its repository. Kept in this small module so the no-op

@@ -1,7 +1,8 @@
 import { sha256 } from "../core/hash.js";
 import type { AgentConfig, ServiceConfig } from "./types.js";
 
-const hashed = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `sha256:${sha256(v)}`]));
+const hashed = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `sha256:${sha256(v)}`]));
 
 /**
  * Services as a task's cache key sees them: an `env` value often is a secret (the API's own key), and keys are

@@ -41,7 +41,9 @@ const isConfig = t.isObject({
     name: nonEmpty,
     binary: t.cascade(t.isString(), [t.matchesRegExp(KEBAB)]),
     // An npm package name: it becomes a folder name in installs, so no "..", slashes (but a scope's) or spaces.
-    package: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)])),
+    package: t.isOptional(
+      t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)]),
+    ),
     version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
   }),
   inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
@@ -61,13 +63,24 @@ const isConfig = t.isObject({
           agent: t.isOptional(
             t.isOneOf([
               t.isEnum(["reference", "claude-code", "codex", "opencode"]),
-              t.isObject({ preset: t.isEnum(["claude-code", "codex", "opencode"]), args: t.isOptional(t.isArray(t.isString())), env: t.isOptional(t.isRecord(t.isString())) }),
+              t.isObject({
+                preset: t.isEnum(["claude-code", "codex", "opencode"]),
+                args: t.isOptional(t.isArray(t.isString())),
+                env: t.isOptional(t.isRecord(t.isString())),
+              }),
               t.isObject({ command: isArgv, env: t.isOptional(t.isRecord(t.isString())) }),
             ]),
           ),
           interface: t.isOptional(t.isEnum(["cli", "mcp"])),
           services: t.isOptional(t.isRecord(isService)),
-          gate: t.isOptional(t.isObject({ minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])), allowIncomplete: t.isOptional(t.isBoolean()), requireSealed: t.isOptional(t.isBoolean()), forbidSideEffects: t.isOptional(t.isBoolean()) })),
+          gate: t.isOptional(
+            t.isObject({
+              minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])),
+              allowIncomplete: t.isOptional(t.isBoolean()),
+              requireSealed: t.isOptional(t.isBoolean()),
+              forbidSideEffects: t.isOptional(t.isBoolean()),
+            }),
+          ),
         }),
       ),
     }),
@@ -95,7 +108,12 @@ const isConfig = t.isObject({
   cache: t.isOptional(
     t.isObject({
       dir: t.isOptional(nonEmpty),
-      maxSize: t.isOptional(t.isOneOf([t.cascade(t.isNumber(), [t.isPositive()]), t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)])])),
+      maxSize: t.isOptional(
+        t.isOneOf([
+          t.cascade(t.isNumber(), [t.isPositive()]),
+          t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)]),
+        ]),
+      ),
       remote: t.isOptional(
         t.isObject({
           url: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
@@ -117,20 +135,27 @@ const FIXES: Record<string, string> = {
   "product.name": 'Set product.name to the product\'s display name, e.g. "Rooms".',
   "product.binary": 'Use a lowercase kebab-case binary name, e.g. "rooms" or "rooms-cli".',
   "product.version": 'Use a semver version such as "0.1.0".',
-  "product.package": 'Use an npm package name, e.g. "rooms-cli" or "@acme/rooms-cli" (lowercase; no "..", spaces or extra slashes).',
+  "product.package":
+    'Use an npm package name, e.g. "rooms-cli" or "@acme/rooms-cli" (lowercase; no "..", spaces or extra slashes).',
   inputs: 'Add inputs: { openapi: "inputs/openapi.yaml", context: "inputs/context.md" }.',
   "inputs.openapi": 'Point inputs.openapi at the OpenAPI document, e.g. "inputs/openapi.yaml" (a path or glob).',
   "inputs.context": 'Point inputs.context at the product brief, e.g. "inputs/context.md", or remove the field.',
   "api.baseUrl": 'Use an absolute http(s) URL such as "http://127.0.0.1:4010".',
-  "api.credentials": 'Map a security scheme of the document to its variable, e.g. credentials: { api_token: "TRELLO_TOKEN" }, or to one per role: { oauth: { clientId: "ACME_CLIENT_ID", clientSecret: "ACME_CLIENT_SECRET" } } (roles: value, username, password, accessToken, clientId, clientSecret, refreshToken).',
-  "api.credentialEnv": 'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
-  "targets.eval.agent": 'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
+  "api.credentials":
+    'Map a security scheme of the document to its variable, e.g. credentials: { api_token: "TRELLO_TOKEN" }, or to one per role: { oauth: { clientId: "ACME_CLIENT_ID", clientSecret: "ACME_CLIENT_SECRET" } } (roles: value, username, password, accessToken, clientId, clientSecret, refreshToken).',
+  "api.credentialEnv":
+    'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
+  "targets.eval.agent":
+    'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
   "targets.eval.gate.minPassRate": "Use a pass rate between 0 and 1, e.g. 0.8 for four attempts in five.",
   "design.overlay": 'Give the overlay file\'s path relative to the project, e.g. "intermesh.overlay.json".',
-  "design.model": 'Set design.model: { provider: "openai-compatible", model: "deepseek-chat", baseUrl: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY" }, or remove it.',
+  "design.model":
+    'Set design.model: { provider: "openai-compatible", model: "deepseek-chat", baseUrl: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY" }, or remove it.',
   "design.model.provider": 'Use "openai-compatible" (OpenAI, DeepSeek, local servers) or "anthropic".',
-  "design.model.baseUrl": 'Use the provider\'s http(s) base URL without credentials, e.g. "https://api.deepseek.com/v1".',
-  "design.model.keyEnv": 'Name the environment variable that holds the key, in UPPER_SNAKE case, e.g. "DEEPSEEK_API_KEY" — never the key itself.',
+  "design.model.baseUrl":
+    'Use the provider\'s http(s) base URL without credentials, e.g. "https://api.deepseek.com/v1".',
+  "design.model.keyEnv":
+    'Name the environment variable that holds the key, in UPPER_SNAKE case, e.g. "DEEPSEEK_API_KEY" — never the key itself.',
   "tasks.*": "Task ids are lowercase kebab-case (optionally with one `:` part).",
   "tasks.*.command": 'Give a shell command line ("npm run lint") or an argv array (["node", "script.mjs"]).',
   "tasks.*.env": "List environment variable names in UPPER_SNAKE case; their values are hashed, never stored.",
@@ -142,7 +167,10 @@ function fixFor(path: string, reason: string): string {
   if (reason.startsWith("Extraneous property")) {
     return `Remove the unknown field "${path}" or correct its spelling; docs/config.md lists every field.`;
   }
-  const generic = path.replace(/^tasks\.[^.]+/, "tasks.*").replace(/^api\.credentials\..*/, "api.credentials").replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
+  const generic = path
+    .replace(/^tasks\.[^.]+/, "tasks.*")
+    .replace(/^api\.credentials\..*/, "api.credentials")
+    .replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
   for (let p = generic; ; p = p.slice(0, Math.max(0, p.lastIndexOf(".")))) {
     const fix = FIXES[p];
     if (fix) return fix;
@@ -169,7 +197,8 @@ export function validateConfig(value: unknown, file: string): InterConfig {
   const first = issues[0]!;
   throw new InterError(
     "CONFIG_INVALID",
-    `${file}: ${first.path || "the default export"}: ${first.reason}` + (issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : ""),
+    `${file}: ${first.path || "the default export"}: ${first.reason}` +
+      (issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : ""),
     first.fix,
     { file, issues },
   );

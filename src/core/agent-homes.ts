@@ -41,17 +41,36 @@ export interface AgentPlaces {
 }
 
 /** Where an agent reads Skills and MCP servers in a scope: `root` is the project folder; `env` gives HOME and the agents' own variables. */
-export function agentPlaces(agent: AgentName, scope: InstallScope, root: string, env: NodeJS.ProcessEnv = process.env): AgentPlaces {
+export function agentPlaces(
+  agent: AgentName,
+  scope: InstallScope,
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): AgentPlaces {
   const home = env.HOME || homedir();
   if (scope === "project") {
-    const project = { "claude-code": { file: ".mcp.json", format: "json", key: "mcpServers" }, codex: { file: ".codex/config.toml", format: "toml", key: "mcp_servers" }, opencode: { file: "opencode.json", format: "json", key: "mcp" } } as const;
-    return { skills: join(root, SKILL_FOLDER[agent]), mcp: { ...project[agent], file: join(root, project[agent].file) } };
+    const project = {
+      "claude-code": { file: ".mcp.json", format: "json", key: "mcpServers" },
+      codex: { file: ".codex/config.toml", format: "toml", key: "mcp_servers" },
+      opencode: { file: "opencode.json", format: "json", key: "mcp" },
+    } as const;
+    return {
+      skills: join(root, SKILL_FOLDER[agent]),
+      mcp: { ...project[agent], file: join(root, project[agent].file) },
+    };
   }
   if (agent === "claude-code") {
     const dir = env.CLAUDE_CONFIG_DIR;
-    return { skills: join(dir || join(home, ".claude"), "skills"), mcp: { file: dir ? join(dir, ".claude.json") : join(home, ".claude.json"), format: "json", key: "mcpServers" } };
+    return {
+      skills: join(dir || join(home, ".claude"), "skills"),
+      mcp: { file: dir ? join(dir, ".claude.json") : join(home, ".claude.json"), format: "json", key: "mcpServers" },
+    };
   }
-  if (agent === "codex") return { skills: join(home, ".agents", "skills"), mcp: { file: join(env.CODEX_HOME || join(home, ".codex"), "config.toml"), format: "toml", key: "mcp_servers" } };
+  if (agent === "codex")
+    return {
+      skills: join(home, ".agents", "skills"),
+      mcp: { file: join(env.CODEX_HOME || join(home, ".codex"), "config.toml"), format: "toml", key: "mcp_servers" },
+    };
   const config = join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
   return { skills: join(config, "skills"), mcp: { file: join(config, "opencode.json"), format: "json", key: "mcp" } };
 }

@@ -35,4 +35,3 @@ export function cacheWrite(write: () => void): string | undefined {
     throw error;
   }
 }
-

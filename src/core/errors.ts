@@ -79,8 +79,20 @@ export class InterError extends Error {
 function fileSystemError(error: unknown): InterError | undefined {
   const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
   const where = path ? ` (${syscall ?? "writing"} ${path})` : "";
-  if (code === "ENOSPC" || code === "EDQUOT") return new InterError("DISK_FULL", `The disk is full${where}.`, "Free space (or raise the quota) and run the command again; `inter cache gc` trims the cache.", { errno: code, path });
-  if (code === "EROFS" || code === "EACCES" || code === "EPERM") return new InterError("NOT_WRITABLE", `A file or folder cannot be written${where}: ${code}.`, "Check the folder is writable by this user and not on a read-only mount.", { errno: code, path });
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return new InterError(
+      "DISK_FULL",
+      `The disk is full${where}.`,
+      "Free space (or raise the quota) and run the command again; `inter cache gc` trims the cache.",
+      { errno: code, path },
+    );
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM")
+    return new InterError(
+      "NOT_WRITABLE",
+      `A file or folder cannot be written${where}: ${code}.`,
+      "Check the folder is writable by this user and not on a read-only mount.",
+      { errno: code, path },
+    );
   return undefined;
 }
 

@@ -20,7 +20,8 @@ export function readFrontMatter(text: string): FrontMatter {
   } catch (error) {
     return { kind: "invalid", message: `not valid YAML: ${(error as Error).message.split("\n")[0]}` };
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { kind: "invalid", message: "not a mapping" };
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    return { kind: "invalid", message: "not a mapping" };
   return { kind: "mapping", data: parsed as Record<string, unknown>, body: match[2]! };
 }
 

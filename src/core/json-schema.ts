@@ -6,7 +6,10 @@ type Ajv = { compile(s: object): SchemaValidator; removeSchema(s: object): void 
 
 async function newAjv(): Promise<Ajv> {
   // Both are CommonJS; their default export sits one level deeper depending on the loader.
-  const [ajvModule, formatsModule] = (await Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")])) as unknown as [
+  const [ajvModule, formatsModule] = (await Promise.all([
+    import("ajv/dist/2020.js"),
+    import("ajv-formats"),
+  ])) as unknown as [
     { default: { default?: new (o: object) => Ajv } & (new (o: object) => Ajv) },
     { default: { default?: (ajv: unknown) => void } & ((ajv: unknown) => void) },
   ];

@@ -29,7 +29,13 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): vo
 export async function stopGroup(pid: number | undefined, exited: Promise<unknown>): Promise<void> {
   signalGroup(pid, "SIGTERM");
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited.then(() => undefined, () => undefined), new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS).unref()))]);
+  await Promise.race([
+    exited.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS).unref())),
+  ]);
   clearTimeout(timer);
   signalGroup(pid, "SIGKILL");
 }

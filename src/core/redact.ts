@@ -15,7 +15,13 @@ export const MIN_SECRET_LENGTH = 4;
 function secretForms(secret: string): string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
   const b64 = Buffer.from(secret).toString("base64");
-  const forms = [secret, b64, b64.replace(/=+$/, ""), Buffer.from(secret).toString("base64url"), encodeURIComponent(secret)];
+  const forms = [
+    secret,
+    b64,
+    b64.replace(/=+$/, ""),
+    Buffer.from(secret).toString("base64url"),
+    encodeURIComponent(secret),
+  ];
   return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 

@@ -14,9 +14,18 @@ import { shippedFile } from "./shipped-files.js";
 export function schemaRef(folder: string, name: string): string {
   const from = resolve(folder);
   for (let dir = from; ; dir = dirname(dir)) {
-    if (packageName(join(dir, "package.json")) === "intermesh") return relative(from, join(dir, "schemas", name)).split("\\").join("/");
-    if (existsSync(join(dir, "node_modules", "intermesh", "package.json"))) return relative(from, join(dir, "node_modules", "intermesh", "schemas", name)).split("\\").join("/");
-    if (dirname(dir) === dir) return relative(from, shippedFile(join("schemas", name))).split("\\").join("/");
+    if (packageName(join(dir, "package.json")) === "intermesh")
+      return relative(from, join(dir, "schemas", name))
+        .split("\\")
+        .join("/");
+    if (existsSync(join(dir, "node_modules", "intermesh", "package.json")))
+      return relative(from, join(dir, "node_modules", "intermesh", "schemas", name))
+        .split("\\")
+        .join("/");
+    if (dirname(dir) === dir)
+      return relative(from, shippedFile(join("schemas", name)))
+        .split("\\")
+        .join("/");
   }
 }
 

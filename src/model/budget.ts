@@ -29,7 +29,12 @@ export class Budget {
 
   constructor(readonly limits: BudgetLimits = {}) {
     for (const [name, value] of Object.entries(limits)) {
-      if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) throw new InterError("USAGE_ERROR", `The model budget's ${name} must be a number ≥ 0, not ${String(value)}.`, "Give the budget as a plain number (tokens, or US dollars for a cost cap).");
+      if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0))
+        throw new InterError(
+          "USAGE_ERROR",
+          `The model budget's ${name} must be a number ≥ 0, not ${String(value)}.`,
+          "Give the budget as a plain number (tokens, or US dollars for a cost cap).",
+        );
     }
   }
 
@@ -45,21 +50,34 @@ export class Budget {
   charge(model: string, usage: Usage): Spent {
     const cost = estimateCost(model, usage);
     if (this.limits.maxCostUsd !== undefined && cost.usd === null) {
-      throw new InterError("USAGE_ERROR", `A cost cap was set but ${cost.basis.replace(/; .*/, "")}.`, "Cap the run with a token budget for this model, or use a model from the price table (src/model/pricing.ts).", { model });
+      throw new InterError(
+        "USAGE_ERROR",
+        `A cost cap was set but ${cost.basis.replace(/; .*/, "")}.`,
+        "Cap the run with a token budget for this model, or use a model from the price table (src/model/pricing.ts).",
+        { model },
+      );
     }
     this.inputTokens += usage.inputTokens;
     this.outputTokens += usage.outputTokens;
     this.usd = this.usd === null || cost.usd === null ? null : this.usd + cost.usd;
     const tokens = this.inputTokens + this.outputTokens;
-    if (!this.over && this.limits.maxTokens !== undefined && tokens > this.limits.maxTokens) this.over = `${tokens} tokens spent, over the budget of ${this.limits.maxTokens}`;
-    if (!this.over && this.limits.maxCostUsd !== undefined && this.usd !== null && this.usd > this.limits.maxCostUsd) this.over = `an estimated $${this.usd.toFixed(4)} spent, over the budget of $${this.limits.maxCostUsd}`;
+    if (!this.over && this.limits.maxTokens !== undefined && tokens > this.limits.maxTokens)
+      this.over = `${tokens} tokens spent, over the budget of ${this.limits.maxTokens}`;
+    if (!this.over && this.limits.maxCostUsd !== undefined && this.usd !== null && this.usd > this.limits.maxCostUsd)
+      this.over = `an estimated $${this.usd.toFixed(4)} spent, over the budget of $${this.limits.maxCostUsd}`;
     this.check();
     return this.spent();
   }
 
   /** Throws MODEL_BUDGET_EXCEEDED if an earlier charge went over the cap; call it before starting a request. */
   check(): void {
-    if (this.over) throw new InterError("MODEL_BUDGET_EXCEEDED", `The model budget is used up: ${this.over}. No further model requests were sent.`, "Answers received so far are kept; raise the budget (token or cost cap) and run again to ask for the rest.", { spent: this.spent(), limits: { ...this.limits } });
+    if (this.over)
+      throw new InterError(
+        "MODEL_BUDGET_EXCEEDED",
+        `The model budget is used up: ${this.over}. No further model requests were sent.`,
+        "Answers received so far are kept; raise the budget (token or cost cap) and run again to ask for the rest.",
+        { spent: this.spent(), limits: { ...this.limits } },
+      );
   }
 
   /** True once a charge went over the cap. */

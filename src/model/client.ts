@@ -28,14 +28,37 @@ import { excerptOf } from "./parse.js";
 import { redactDeep } from "../core/redact.js";
 import { redactor } from "../core/redact.js";
 import { isRetryableStatus, retryAfterMs, retryDelay, sleep } from "./retry.js";
-import type { ClientOptions, ModelClient, ModelProvider, ModelSettings, ParsedAnswer, ProviderAdapter, StructuredAnswer, StructuredRequest } from "./types.js";
+import type {
+  ClientOptions,
+  ModelClient,
+  ModelProvider,
+  ModelSettings,
+  ParsedAnswer,
+  ProviderAdapter,
+  StructuredAnswer,
+  StructuredRequest,
+} from "./types.js";
 
-export type { ClientOptions, ModelClient, ModelProvider, ModelSettings, RetryInfo,  StructuredRequest, Usage } from "./types.js";
-export { estimateCost,   } from "./pricing.js";
-export { Budget,  type Spent } from "./budget.js";
+export type {
+  ClientOptions,
+  ModelClient,
+  ModelProvider,
+  ModelSettings,
+  RetryInfo,
+  StructuredRequest,
+  Usage,
+} from "./types.js";
+export { estimateCost } from "./pricing.js";
+export { Budget, type Spent } from "./budget.js";
 export { mapLimit } from "../core/map-limit.js";
 
-const MODEL_DEFAULTS = { maxTokens: 8192, timeoutMs: 120_000, retries: 4, baseDelayMs: 500, maxDelayMs: 20_000 } as const;
+const MODEL_DEFAULTS = {
+  maxTokens: 8192,
+  timeoutMs: 120_000,
+  retries: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+} as const;
 
 /** An answer body larger than this is refused (MODEL_OUTPUT_INVALID) instead of being held in memory. */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -53,15 +76,43 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Throws CONFIG_INVALID for an unusable setting (unknown provider, a base URL that is not http(s) or holds a user name
  * or password) and MODEL_KEY_MISSING when the variable is unset, empty, or holds spaces or control characters.
  */
-export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEnv, options: ClientOptions = {}): ModelClient {
+export function createModelClient(
+  settings: ModelSettings,
+  env: NodeJS.ProcessEnv,
+  options: ClientOptions = {},
+): ModelClient {
   const provider = PROVIDERS[settings.provider];
-  if (!provider) throw new InterError("CONFIG_INVALID", `Unknown model provider ${JSON.stringify(settings.provider)}.`, `Use "openai-compatible" (OpenAI, DeepSeek, local servers) or "anthropic".`, { field: "provider" });
-  if (typeof settings.model !== "string" || !settings.model.trim()) throw new InterError("CONFIG_INVALID", "The model setting has no model name.", 'Name the provider\'s model id, e.g. "deepseek-chat", "gpt-4.1-mini" or "claude-sonnet-4-5".', { field: "model" });
-  if (settings.keyEnv !== undefined && (typeof settings.keyEnv !== "string" || !ENV_NAME.test(settings.keyEnv))) throw new InterError("CONFIG_INVALID", `keyEnv must be the NAME of an environment variable (letters, digits, _), not ${typeof settings.keyEnv === "string" ? "a value like that" : String(settings.keyEnv)}.`, 'Set keyEnv to e.g. "DEEPSEEK_API_KEY" and export the key under that name; the config never holds the key.', { field: "keyEnv" });
+  if (!provider)
+    throw new InterError(
+      "CONFIG_INVALID",
+      `Unknown model provider ${JSON.stringify(settings.provider)}.`,
+      `Use "openai-compatible" (OpenAI, DeepSeek, local servers) or "anthropic".`,
+      { field: "provider" },
+    );
+  if (typeof settings.model !== "string" || !settings.model.trim())
+    throw new InterError(
+      "CONFIG_INVALID",
+      "The model setting has no model name.",
+      'Name the provider\'s model id, e.g. "deepseek-chat", "gpt-4.1-mini" or "claude-sonnet-4-5".',
+      { field: "model" },
+    );
+  if (settings.keyEnv !== undefined && (typeof settings.keyEnv !== "string" || !ENV_NAME.test(settings.keyEnv)))
+    throw new InterError(
+      "CONFIG_INVALID",
+      `keyEnv must be the NAME of an environment variable (letters, digits, _), not ${typeof settings.keyEnv === "string" ? "a value like that" : String(settings.keyEnv)}.`,
+      'Set keyEnv to e.g. "DEEPSEEK_API_KEY" and export the key under that name; the config never holds the key.',
+      { field: "keyEnv" },
+    );
   const baseUrl = parseBaseUrl(settings.baseUrl);
   for (const field of ["maxTokens", "timeoutMs"] as const) {
     const value = settings[field];
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw new InterError("CONFIG_INVALID", `The model's ${field} must be a positive whole number, not ${String(value)}.`, `Remove ${field} to use the default (${MODEL_DEFAULTS[field]}) or give a positive integer.`, { field });
+    if (value !== undefined && !(Number.isInteger(value) && value > 0))
+      throw new InterError(
+        "CONFIG_INVALID",
+        `The model's ${field} must be a positive whole number, not ${String(value)}.`,
+        `Remove ${field} to use the default (${MODEL_DEFAULTS[field]}) or give a positive integer.`,
+        { field },
+      );
   }
 
   const adapter = provider.adapter(baseUrl, settings.model);
@@ -69,8 +120,20 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
   const where = `the ${provider.label} model server at ${origin}`;
   // No keyEnv: a server that takes no key (a local one); requests carry no key header.
   const key = settings.keyEnv === undefined ? "" : (env[settings.keyEnv] ?? "").trim();
-  if (settings.keyEnv !== undefined && !key) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is not set: it should hold the API key for ${where}.`, `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`, { key_env: settings.keyEnv, provider: settings.provider, origin });
-  if (/[^\x21-\x7e]/.test(key)) throw new InterError("MODEL_KEY_MISSING", `${settings.keyEnv} is set but holds no usable key: it contains spaces, control or non-ASCII characters.`, `Export the key alone: export ${settings.keyEnv}=<your key> (no quotes, spaces or line breaks inside).`, { key_env: settings.keyEnv, provider: settings.provider, origin });
+  if (settings.keyEnv !== undefined && !key)
+    throw new InterError(
+      "MODEL_KEY_MISSING",
+      `${settings.keyEnv} is not set: it should hold the API key for ${where}.`,
+      `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`,
+      { key_env: settings.keyEnv, provider: settings.provider, origin },
+    );
+  if (/[^\x21-\x7e]/.test(key))
+    throw new InterError(
+      "MODEL_KEY_MISSING",
+      `${settings.keyEnv} is set but holds no usable key: it contains spaces, control or non-ASCII characters.`,
+      `Export the key alone: export ${settings.keyEnv}=<your key> (no quotes, spaces or line breaks inside).`,
+      { key_env: settings.keyEnv, provider: settings.provider, origin },
+    );
 
   const redact = redactor([key]);
   const maxTokens = settings.maxTokens ?? MODEL_DEFAULTS.maxTokens;
@@ -83,13 +146,29 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
 
   /** Every error leaves through here: the key is redacted from all its text. */
   const fail = (code: ErrorCode, message: string, suggestion: string, details: Record<string, unknown>) =>
-    new InterError(code, redact(message), redact(suggestion), redactDeep({ provider: settings.provider, origin, model: settings.model, ...details }, redact));
+    new InterError(
+      code,
+      redact(message),
+      redact(suggestion),
+      redactDeep({ provider: settings.provider, origin, model: settings.model, ...details }, redact),
+    );
 
   function aborted(signal: AbortSignal, attempts: number): InterError {
     const reason = signal.reason as unknown;
     if (reason instanceof InterError) return reason;
-    if ((reason as Error | undefined)?.name === "TimeoutError") return fail("MODEL_UNREACHABLE", `The run's deadline passed before ${where} answered.`, "Allow the run more time, or run it again: answers received before the deadline are kept.", { attempts, deadline: true });
-    return fail("INTERRUPTED", `The request to ${where} was cancelled.`, "Run the command again; answers received before the cancellation are kept.", { attempts });
+    if ((reason as Error | undefined)?.name === "TimeoutError")
+      return fail(
+        "MODEL_UNREACHABLE",
+        `The run's deadline passed before ${where} answered.`,
+        "Allow the run more time, or run it again: answers received before the deadline are kept.",
+        { attempts, deadline: true },
+      );
+    return fail(
+      "INTERRUPTED",
+      `The request to ${where} was cancelled.`,
+      "Run the command again; answers received before the cancellation are kept.",
+      { attempts },
+    );
   }
 
   function validatorFor(schema: object): Promise<SchemaValidator> {
@@ -103,23 +182,45 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
     return validator;
   }
 
-  type Outcome = { kind: "answer"; parsed: ParsedAnswer } | { kind: "retry"; status?: number; reason: string; error: InterError; retryAfterMs?: number } | { kind: "json-mode" };
+  type Outcome =
+    | { kind: "answer"; parsed: ParsedAnswer }
+    | { kind: "retry"; status?: number; reason: string; error: InterError; retryAfterMs?: number }
+    | { kind: "json-mode" };
 
-  async function attempt(request: StructuredRequest, attempts: number, signal: AbortSignal | undefined): Promise<Outcome> {
+  async function attempt(
+    request: StructuredRequest,
+    attempts: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const body = JSON.stringify(adapter.body(request, { maxTokens, jsonObjectMode }));
     let response: Response;
     let text: string;
     try {
-      response = await fetch(adapter.endpoint, { method: "POST", headers: adapter.headers(key), body, signal: both, redirect: "manual" });
+      response = await fetch(adapter.endpoint, {
+        method: "POST",
+        headers: adapter.headers(key),
+        body,
+        signal: both,
+        redirect: "manual",
+      });
       text = await readCapped(response, MAX_ANSWER_BYTES);
     } catch (error) {
       if (signal?.aborted) throw aborted(signal, attempts);
       if (error instanceof InterError) throw error;
       if (timeout.aborted) {
         const reason = `no answer within ${formatDuration(timeoutMs)}`;
-        return { kind: "retry", reason, error: fail("MODEL_UNREACHABLE", `${capital(where)} gave ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`, `Check the server is up; for a slow model or a long answer raise the model's timeoutMs (now ${timeoutMs}).`, { attempts, timeout_ms: timeoutMs }) };
+        return {
+          kind: "retry",
+          reason,
+          error: fail(
+            "MODEL_UNREACHABLE",
+            `${capital(where)} gave ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
+            `Check the server is up; for a slow model or a long answer raise the model's timeoutMs (now ${timeoutMs}).`,
+            { attempts, timeout_ms: timeoutMs },
+          ),
+        };
       }
       const errno = errnoOf(error);
       const reason = errno ?? ((error as Error)?.message || "network error");
@@ -127,7 +228,14 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
       return {
         kind: "retry",
         reason,
-        error: fail("MODEL_UNREACHABLE", `${capital(where)} could not be reached: ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`, dns ? `Check the base URL's host name (${baseUrl.host}) and the network.` : `Check the base URL (${origin}${baseUrl.pathname === "/" ? "" : baseUrl.pathname}) and that the server is running and reachable from here.`, { attempts, cause: errno ?? null }),
+        error: fail(
+          "MODEL_UNREACHABLE",
+          `${capital(where)} could not be reached: ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
+          dns
+            ? `Check the base URL's host name (${baseUrl.host}) and the network.`
+            : `Check the base URL (${origin}${baseUrl.pathname === "/" ? "" : baseUrl.pathname}) and that the server is running and reachable from here.`,
+          { attempts, cause: errno ?? null },
+        ),
       };
     }
 
@@ -137,7 +245,12 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
       try {
         payload = JSON.parse(text);
       } catch {
-        throw fail("MODEL_OUTPUT_INVALID", `${capital(where)} answered HTTP ${status} with a body that is not JSON (${excerptOf(text, 80) || "empty"}).`, `Check the base URL points at the API itself (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "usually ending in /v1"}), not a web page or a proxy's login.`, { attempts, status, excerpt: excerptOf(text) });
+        throw fail(
+          "MODEL_OUTPUT_INVALID",
+          `${capital(where)} answered HTTP ${status} with a body that is not JSON (${excerptOf(text, 80) || "empty"}).`,
+          `Check the base URL points at the API itself (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "usually ending in /v1"}), not a web page or a proxy's login.`,
+          { attempts, status, excerpt: excerptOf(text) },
+        );
       }
       return { kind: "answer", parsed: adapter.parse(payload, request) };
     }
@@ -151,11 +264,27 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
       try {
         if (location) to = new URL(location, adapter.endpoint).origin + new URL(location, adapter.endpoint).pathname;
       } catch {}
-      throw fail("MODEL_REQUEST_REJECTED", `${capital(where)} answered HTTP ${status}, a redirect to ${to}; inter does not follow redirects, so the key goes nowhere else.`, "Set the base URL to the address the server redirects to.", details);
+      throw fail(
+        "MODEL_REQUEST_REJECTED",
+        `${capital(where)} answered HTTP ${status}, a redirect to ${to}; inter does not follow redirects, so the key goes nowhere else.`,
+        "Set the base URL to the address the server redirects to.",
+        details,
+      );
     }
     if (status === 401 || status === 403) {
-      if (settings.keyEnv === undefined) throw fail("MODEL_AUTH_FAILED", `${capital(where)} wants a key (HTTP ${status}${said}); the config names none.`, `Set design.model.keyEnv to the NAME of a variable, e.g. "MODEL_API_KEY", and export the key under it.`, details);
-      throw fail("MODEL_AUTH_FAILED", `${capital(where)} refused the key in ${settings.keyEnv} (HTTP ${status}${said}).`, `Check that ${settings.keyEnv} holds a valid key for ${origin}${status === 403 ? ` and that the account may use ${settings.model}` : ""}; export ${settings.keyEnv}=<your key> and run again.`, details);
+      if (settings.keyEnv === undefined)
+        throw fail(
+          "MODEL_AUTH_FAILED",
+          `${capital(where)} wants a key (HTTP ${status}${said}); the config names none.`,
+          `Set design.model.keyEnv to the NAME of a variable, e.g. "MODEL_API_KEY", and export the key under it.`,
+          details,
+        );
+      throw fail(
+        "MODEL_AUTH_FAILED",
+        `${capital(where)} refused the key in ${settings.keyEnv} (HTTP ${status}${said}).`,
+        `Check that ${settings.keyEnv} holds a valid key for ${origin}${status === 403 ? ` and that the account may use ${settings.model}` : ""}; export ${settings.keyEnv}=<your key> and run again.`,
+        details,
+      );
     }
     if (isRetryableStatus(status)) {
       const what = status === 429 ? "429 (rate limited)" : `HTTP ${status}`;
@@ -164,14 +293,37 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
         status,
         reason: `HTTP ${status}`,
         retryAfterMs: retryAfterMs(response.headers),
-        error: fail("MODEL_UNREACHABLE", `${capital(where)} answered ${what}${said} (${attempts} attempt${attempts === 1 ? "" : "s"}).`, status === 429 ? "Wait and run again (answers received so far are kept), lower the concurrency, or raise the account's rate limit." : "The provider is failing for now; run again later (answers received so far are kept).", details),
+        error: fail(
+          "MODEL_UNREACHABLE",
+          `${capital(where)} answered ${what}${said} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
+          status === 429
+            ? "Wait and run again (answers received so far are kept), lower the concurrency, or raise the account's rate limit."
+            : "The provider is failing for now; run again later (answers received so far are kept).",
+          details,
+        ),
       };
     }
-    if (settings.provider === "openai-compatible" && !jsonObjectMode && (status === 400 || status === 422) && /response_format|json_schema|structured output/i.test(text)) return { kind: "json-mode" };
+    if (
+      settings.provider === "openai-compatible" &&
+      !jsonObjectMode &&
+      (status === 400 || status === 422) &&
+      /response_format|json_schema|structured output/i.test(text)
+    )
+      return { kind: "json-mode" };
     if (status === 404) {
-      throw fail("MODEL_REQUEST_REJECTED", `${capital(where)} answered HTTP 404 for ${adapter.endpoint.pathname} (model ${settings.model})${said}.`, `Check the base URL (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "for OpenAI-compatible servers it usually ends in /v1"}) and that the model name is one the server offers.`, details);
+      throw fail(
+        "MODEL_REQUEST_REJECTED",
+        `${capital(where)} answered HTTP 404 for ${adapter.endpoint.pathname} (model ${settings.model})${said}.`,
+        `Check the base URL (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "for OpenAI-compatible servers it usually ends in /v1"}) and that the model name is one the server offers.`,
+        details,
+      );
     }
-    throw fail("MODEL_REQUEST_REJECTED", `${capital(where)} rejected the request for ${settings.model} (HTTP ${status}${said}).`, "Check the model name and that the server supports structured output (OpenAI json_schema, Anthropic tools); a too-long prompt needs a model with a larger context.", details);
+    throw fail(
+      "MODEL_REQUEST_REJECTED",
+      `${capital(where)} rejected the request for ${settings.model} (HTTP ${status}${said}).`,
+      "Check the model name and that the server supports structured output (OpenAI json_schema, Anthropic tools); a too-long prompt needs a model with a larger context.",
+      details,
+    );
   }
 
   function invalid(parsed: Extract<ParsedAnswer, { ok: false }>, attempts: number): InterError {
@@ -181,20 +333,42 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
         : parsed.reason === "refusal"
           ? "Run again, or use another model; the request is unchanged so the refusal may repeat."
           : "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.";
-    return fail("MODEL_OUTPUT_INVALID", `The answer of ${settings.model} from ${origin} is not usable: ${parsed.message}.`, suggestion, { attempts, reason: parsed.reason, usage: parsed.usage, ...(parsed.excerpt ? { excerpt: parsed.excerpt } : {}) });
+    return fail(
+      "MODEL_OUTPUT_INVALID",
+      `The answer of ${settings.model} from ${origin} is not usable: ${parsed.message}.`,
+      suggestion,
+      { attempts, reason: parsed.reason, usage: parsed.usage, ...(parsed.excerpt ? { excerpt: parsed.excerpt } : {}) },
+    );
   }
 
   return {
     async complete(request: StructuredRequest, signal?: AbortSignal): Promise<StructuredAnswer> {
-      if (!SCHEMA_NAME.test(request.schemaName)) throw new InterError("INTERNAL_ERROR", `The model request's schemaName ${JSON.stringify(request.schemaName)} is not 1–64 letters, digits, _ or -.`, "This is a bug in inter's caller of the model client; report it.");
-      if (key.length >= 8 && (request.system.includes(key) || request.user.includes(key) || JSON.stringify(request.schema).includes(key))) {
-        throw new InterError("INTERNAL_ERROR", `The prompt for ${request.schemaName} holds the value of ${settings.keyEnv}; nothing was sent.`, "This is a bug in what inter put in the prompt; report it (without the key).", { key_env: settings.keyEnv });
+      if (!SCHEMA_NAME.test(request.schemaName))
+        throw new InterError(
+          "INTERNAL_ERROR",
+          `The model request's schemaName ${JSON.stringify(request.schemaName)} is not 1–64 letters, digits, _ or -.`,
+          "This is a bug in inter's caller of the model client; report it.",
+        );
+      if (
+        key.length >= 8 &&
+        (request.system.includes(key) || request.user.includes(key) || JSON.stringify(request.schema).includes(key))
+      ) {
+        throw new InterError(
+          "INTERNAL_ERROR",
+          `The prompt for ${request.schemaName} holds the value of ${settings.keyEnv}; nothing was sent.`,
+          "This is a bug in what inter put in the prompt; report it (without the key).",
+          { key_env: settings.keyEnv },
+        );
       }
       let validate: SchemaValidator;
       try {
         validate = await validatorFor(request.schema);
       } catch (error) {
-        throw new InterError("INTERNAL_ERROR", `The answer schema ${request.schemaName} does not compile: ${redact((error as Error).message)}.`, "This is a bug in inter's caller of the model client; report it.");
+        throw new InterError(
+          "INTERNAL_ERROR",
+          `The answer schema ${request.schemaName} does not compile: ${redact((error as Error).message)}.`,
+          "This is a bug in inter's caller of the model client; report it.",
+        );
       }
       let attempts = 0;
       let retried = 0;
@@ -210,7 +384,12 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
           if (retried >= retries) throw outcome.error;
           retried++;
           const delayMs = retryDelay(retried, { baseDelayMs, maxDelayMs, retryAfterMs: outcome.retryAfterMs });
-          options.onRetry?.({ attempt: attempts, ...(outcome.status !== undefined ? { status: outcome.status } : {}), delayMs, reason: redact(outcome.reason) });
+          options.onRetry?.({
+            attempt: attempts,
+            ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+            delayMs,
+            reason: redact(outcome.reason),
+          });
           try {
             await sleep(delayMs, signal);
           } catch {
@@ -221,8 +400,15 @@ export function createModelClient(settings: ModelSettings, env: NodeJS.ProcessEn
         const { parsed } = outcome;
         if (!parsed.ok) throw invalid(parsed, attempts);
         if (!validate(parsed.value)) {
-          const errors = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
-          throw fail("MODEL_OUTPUT_INVALID", `The answer of ${settings.model} from ${origin} does not conform to the ${request.schemaName} schema: ${errors.slice(0, 3).join("; ")}.`, "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.", { attempts, reason: "schema", errors, usage: parsed.usage });
+          const errors = (validate.errors ?? [])
+            .slice(0, 10)
+            .map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+          throw fail(
+            "MODEL_OUTPUT_INVALID",
+            `The answer of ${settings.model} from ${origin} does not conform to the ${request.schemaName} schema: ${errors.slice(0, 3).join("; ")}.`,
+            "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.",
+            { attempts, reason: "schema", errors, usage: parsed.usage },
+          );
         }
         return { value: parsed.value, usage: parsed.usage, attempts };
       }
@@ -236,10 +422,20 @@ function parseBaseUrl(value: unknown): URL {
     url = typeof value === "string" ? new URL(value) : undefined;
   } catch {}
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new InterError("CONFIG_INVALID", `The model's baseUrl must be an http(s) address, not ${typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : String(value)}.`, 'Use e.g. "https://api.deepseek.com/v1", "https://api.openai.com/v1" or "https://api.anthropic.com".', { field: "baseUrl" });
+    throw new InterError(
+      "CONFIG_INVALID",
+      `The model's baseUrl must be an http(s) address, not ${typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : String(value)}.`,
+      'Use e.g. "https://api.deepseek.com/v1", "https://api.openai.com/v1" or "https://api.anthropic.com".',
+      { field: "baseUrl" },
+    );
   }
   if (url.username || url.password) {
-    throw new InterError("CONFIG_INVALID", `The model's baseUrl for ${url.origin} holds a user name or password.`, "Remove them from the address: the key goes in the environment variable named by keyEnv.", { field: "baseUrl" });
+    throw new InterError(
+      "CONFIG_INVALID",
+      `The model's baseUrl for ${url.origin} holds a user name or password.`,
+      "Remove them from the address: the key goes in the environment variable named by keyEnv.",
+      { field: "baseUrl" },
+    );
   }
   return url;
 }
@@ -256,7 +452,12 @@ async function readCapped(response: Response, limit: number): Promise<string> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw new InterError("MODEL_OUTPUT_INVALID", `The model server at ${new URL(response.url || "http://unknown").origin} sent an answer over ${limit / 1024 / 1024} MiB; it was not read.`, "Lower the model's maxTokens, or check the base URL points at a model API.", { status: response.status, limit_bytes: limit });
+      throw new InterError(
+        "MODEL_OUTPUT_INVALID",
+        `The model server at ${new URL(response.url || "http://unknown").origin} sent an answer over ${limit / 1024 / 1024} MiB; it was not read.`,
+        "Lower the model's maxTokens, or check the base URL points at a model API.",
+        { status: response.status, limit_bytes: limit },
+      );
     }
     chunks.push(value);
   }
@@ -267,9 +468,11 @@ async function readCapped(response: Response, limit: number): Promise<string> {
 function serverError(text: string): { type?: string; message?: string } {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
-    const error: Record<string, unknown> = typeof body.error === "object" && body.error ? (body.error as Record<string, unknown>) : body;
+    const error: Record<string, unknown> =
+      typeof body.error === "object" && body.error ? (body.error as Record<string, unknown>) : body;
     const type = [error.type, error.code].find((v) => typeof v === "string") as string | undefined;
-    const message = typeof error.message === "string" ? error.message : typeof body.error === "string" ? body.error : undefined;
+    const message =
+      typeof error.message === "string" ? error.message : typeof body.error === "string" ? body.error : undefined;
     return { ...(type ? { type } : {}), ...(message ? { message: excerptOf(message, 300) } : {}) };
   } catch {
     const plain = excerptOf(text.replace(/<[^>]*>/g, " "), 300);
@@ -279,7 +482,11 @@ function serverError(text: string): { type?: string; message?: string } {
 
 /** ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET… from fetch's "fetch failed" TypeError and its causes. */
 function errnoOf(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === "string") return e.code;
     const inner = Array.isArray(e.errors) ? (e.errors[0] as { code?: unknown } | undefined) : undefined;
     if (typeof inner?.code === "string") return inner.code;

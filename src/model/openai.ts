@@ -20,7 +20,11 @@ export function openAiAdapter(baseUrl: URL, model: string): ProviderAdapter {
   return {
     provider: "openai-compatible",
     endpoint,
-    headers: (key) => ({ ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json", accept: "application/json" }),
+    headers: (key) => ({
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      "content-type": "application/json",
+      accept: "application/json",
+    }),
     body(request, { maxTokens, jsonObjectMode }) {
       const system = jsonObjectMode
         ? `${request.system}\n\nAnswer with one JSON object and nothing else. It must conform to this JSON Schema (named ${request.schemaName}):\n${JSON.stringify(request.schema)}`
@@ -31,7 +35,9 @@ export function openAiAdapter(baseUrl: URL, model: string): ProviderAdapter {
           { role: "system", content: system },
           { role: "user", content: request.user },
         ],
-        response_format: jsonObjectMode ? { type: "json_object" } : { type: "json_schema", json_schema: { name: request.schemaName, schema: request.schema, strict: true } },
+        response_format: jsonObjectMode
+          ? { type: "json_object" }
+          : { type: "json_schema", json_schema: { name: request.schemaName, schema: request.schema, strict: true } },
         [COMPLETION_TOKENS_MODELS.test(bareModel) ? "max_completion_tokens" : "max_tokens"]: maxTokens,
         stream: false,
       };
@@ -41,16 +47,49 @@ export function openAiAdapter(baseUrl: URL, model: string): ProviderAdapter {
 }
 
 function parseChatCompletion(payload: unknown, _request: StructuredRequest): ParsedAnswer {
-  const body = (payload ?? {}) as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
-  const usage: Usage = { inputTokens: count(body.usage?.prompt_tokens), outputTokens: count(body.usage?.completion_tokens) };
+  const body = (payload ?? {}) as {
+    choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }>;
+    usage?: Record<string, unknown>;
+  };
+  const usage: Usage = {
+    inputTokens: count(body.usage?.prompt_tokens),
+    outputTokens: count(body.usage?.completion_tokens),
+  };
   const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-  if (!choice || typeof choice !== "object") return { ok: false, reason: "no-answer", message: "the answer has no choices[0]", usage };
+  if (!choice || typeof choice !== "object")
+    return { ok: false, reason: "no-answer", message: "the answer has no choices[0]", usage };
   const message = choice.message ?? {};
-  if (typeof message.refusal === "string" && message.refusal) return { ok: false, reason: "refusal", message: "the model refused to answer", usage, excerpt: excerptOf(message.refusal) };
-  const content = typeof message.content === "string" ? message.content : Array.isArray(message.content) ? message.content.map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : "")).join("") : "";
-  if (choice.finish_reason === "length") return { ok: false, reason: "truncated", message: "the answer was cut off at the output-token cap (finish_reason: length)", usage, excerpt: excerptOf(content) };
+  if (typeof message.refusal === "string" && message.refusal)
+    return {
+      ok: false,
+      reason: "refusal",
+      message: "the model refused to answer",
+      usage,
+      excerpt: excerptOf(message.refusal),
+    };
+  const content =
+    typeof message.content === "string"
+      ? message.content
+      : Array.isArray(message.content)
+        ? message.content.map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : "")).join("")
+        : "";
+  if (choice.finish_reason === "length")
+    return {
+      ok: false,
+      reason: "truncated",
+      message: "the answer was cut off at the output-token cap (finish_reason: length)",
+      usage,
+      excerpt: excerptOf(content),
+    };
   if (!content.trim()) return { ok: false, reason: "no-answer", message: "choices[0].message.content is empty", usage };
   const parsed = parseJsonText(content);
-  if (!parsed.ok) return { ok: false, reason: "not-json", message: `choices[0].message.content is not JSON (${parsed.error})`, usage, excerpt: excerptOf(content) };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      reason: "not-json",
+      message: `choices[0].message.content is not JSON (${parsed.error})`,
+      usage,
+      excerpt: excerptOf(content),
+    };
   return { ok: true, value: parsed.value, usage };
 }

@@ -1,7 +1,8 @@
 /** Small readers shared by the provider modules. */
 
 /** A token count as reported, or 0 for anything that is not a non-negative number. */
-export const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
+export const count = (value: unknown): number =>
+  typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 
 /** The start of a text for an error's details: one line, at most `max` characters. */
 export const excerptOf = (text: string, max = 200): string => {

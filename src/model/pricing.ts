@@ -47,7 +47,8 @@ export function priceOf(model: string): { id: string; price: Price } | undefined
   const name = lower.slice(lower.lastIndexOf("/") + 1);
   let best: string | undefined;
   for (const id of Object.keys(PRICES)) {
-    if (name === id || (name.startsWith(`${id}-`) && SUFFIX.test(name.slice(id.length + 1)))) if (!best || id.length > best.length) best = id;
+    if (name === id || (name.startsWith(`${id}-`) && SUFFIX.test(name.slice(id.length + 1))))
+      if (!best || id.length > best.length) best = id;
   }
   return best ? { id: best, price: PRICES[best]! } : undefined;
 }
@@ -60,5 +61,8 @@ export function estimateCost(model: string, usage: Usage): { usd: number | null;
   if (!found) return { usd: null, basis: `no price known for "${model}"; cap it with a token budget instead` };
   const { id, price } = found;
   const usd = (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
-  return { usd, basis: `${price.source} for ${id}: ${dollars(price.input)} in / ${dollars(price.output)} out per million tokens` };
+  return {
+    usd,
+    basis: `${price.source} for ${id}: ${dollars(price.input)} in / ${dollars(price.output)} out per million tokens`,
+  };
 }

@@ -3,7 +3,8 @@
  * timeouts and network errors are transient; every other status is an answer about the request and is not retried.
  */
 
-export const isRetryableStatus = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
+export const isRetryableStatus = (status: number): boolean =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /**
  * The wait a server asks for, in ms: `retry-after-ms` (OpenAI) or `retry-after` as seconds or an HTTP date; undefined
@@ -24,7 +25,11 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
  * exponential backoff (`baseDelayMs` · 2^(retry−1)) with jitter (half of it random, so parallel clients spread out);
  * both capped at `maxDelayMs`.
  */
-export function retryDelay(retry: number, options: { baseDelayMs: number; maxDelayMs: number; retryAfterMs?: number }, random = Math.random): number {
+export function retryDelay(
+  retry: number,
+  options: { baseDelayMs: number; maxDelayMs: number; retryAfterMs?: number },
+  random = Math.random,
+): number {
   if (options.retryAfterMs !== undefined) return Math.min(options.maxDelayMs, options.retryAfterMs);
   const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.round(exponential / 2 + (exponential / 2) * random());

@@ -94,4 +94,10 @@ export interface ProviderAdapter {
 
 export type ParsedAnswer =
   | { ok: true; value: unknown; usage: Usage }
-  | { ok: false; reason: "not-json" | "no-answer" | "refusal" | "truncated"; message: string; usage: Usage; excerpt?: string };
+  | {
+      ok: false;
+      reason: "not-json" | "no-answer" | "refusal" | "truncated";
+      message: string;
+      usage: Usage;
+      excerpt?: string;
+    };

@@ -24,7 +24,10 @@ export interface BundleData {
  */
 export async function packFolder(cwd: string, paths: string[]): Promise<Buffer> {
   const tar = await import("tar");
-  const stream = tar.create({ cwd, gzip: { level: 9 }, portable: true, noDirRecurse: true, mtime: FIXED_MTIME, prefix: "package" }, [...paths].sort());
+  const stream = tar.create(
+    { cwd, gzip: { level: 9 }, portable: true, noDirRecurse: true, mtime: FIXED_MTIME, prefix: "package" },
+    [...paths].sort(),
+  );
   const chunks: Buffer[] = [];
   for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);

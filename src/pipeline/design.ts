@@ -31,18 +31,47 @@ export function designTask(config: InterConfig): TaskSpec {
     outputs: [file],
     env: [],
     async run(ctx) {
-      const [{ assembleCapabilities }, { applyOverlay }, { readOverlay }] = await Promise.all([import("../stages/design/capabilities.js"), import("../stages/design/overlay.js"), import("../stages/design/overlay-file.js")]);
-      const rules = { commands: readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE), skills: readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE) };
+      const [{ assembleCapabilities }, { applyOverlay }, { readOverlay }] = await Promise.all([
+        import("../stages/design/capabilities.js"),
+        import("../stages/design/overlay.js"),
+        import("../stages/design/overlay-file.js"),
+      ]);
+      const rules = {
+        commands: readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE),
+        skills: readDepJson<SkillsPlan>(ctx, "skills", SKILLS_FILE),
+      };
       const overlayFile = (ctx.slice as { overlay: string }).overlay;
       const overlay = await readOverlay(ctx.root, overlayFile);
       // The operation model (the largest intermediate file) is read only when the overlay renames groups' commands.
-      const { commands, skills, report } = applyOverlay(() => readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE), rules.commands, rules.skills, overlay);
+      const { commands, skills, report } = applyOverlay(
+        () => readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE),
+        rules.commands,
+        rules.skills,
+        overlay,
+      );
       writeJson(ctx.root, file, assembleCapabilities(commands, skills));
       const warnings = [
-        ...report.rejected.map((r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`),
-        ...report.stale.map((s) => `${overlayFile}: ${s}; run \`inter design suggest\` to ask again (the rules' design stands there)`),
+        ...report.rejected.map(
+          (r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`,
+        ),
+        ...report.stale.map(
+          (s) => `${overlayFile}: ${s}; run \`inter design suggest\` to ask again (the rules' design stands there)`,
+        ),
       ];
-      return { data: { file, commands: commands.commands.length, skills: skills.skills.length, overlay: { file: overlayFile, applied: report.applied.length, rejected: report.rejected, stale: report.stale.length } }, warnings };
+      return {
+        data: {
+          file,
+          commands: commands.commands.length,
+          skills: skills.skills.length,
+          overlay: {
+            file: overlayFile,
+            applied: report.applied.length,
+            rejected: report.rejected,
+            stale: report.stale.length,
+          },
+        },
+        warnings,
+      };
     },
   };
 }

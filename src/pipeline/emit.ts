@@ -49,13 +49,21 @@ export function emitTask(config: InterConfig): TaskSpec {
       // The folder is emit's alone: a Skill removed from the brief must not linger in the package.
       rmSync(join(ctx.root, dir), { recursive: true, force: true });
       const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
-      const compared = baseline ? await compareBaseline(ctx.root, baseline, files, `${outDir(config)}/cli.tgz`) : undefined;
+      const compared = baseline
+        ? await compareBaseline(ctx.root, baseline, files, `${outDir(config)}/cli.tgz`)
+        : undefined;
       for (const file of files) {
         const target = join(ctx.root, dir, file.path);
         writeFileAtomic(target, file.content);
         chmodSync(target, file.executable ? 0o755 : 0o644);
       }
-      const data: EmitData = { dir, files: files.length, commands: caps.commands.length, skills: caps.skills.length, ...(compared?.summary ? { baseline: compared.summary } : {}) };
+      const data: EmitData = {
+        dir,
+        files: files.length,
+        commands: caps.commands.length,
+        skills: caps.skills.length,
+        ...(compared?.summary ? { baseline: compared.summary } : {}),
+      };
       return {
         data,
         ...(compared?.warnings.length ? { warnings: compared.warnings } : {}),
@@ -68,7 +76,12 @@ export function emitTask(config: InterConfig): TaskSpec {
 /** Diffs the package against the baseline and puts the CHANGELOG.md written from the diff in its place. */
 async function compareBaseline(root: string, baseline: string, files: PackageFile[], candidate: string) {
   const { compareWithBaseline } = await import("../stages/surface/baseline.js");
-  const result = await compareWithBaseline(new Map(files.map((f) => [f.path, f.content])), resolve(root, baseline), baseline, candidate);
+  const result = await compareWithBaseline(
+    new Map(files.map((f) => [f.path, f.content])),
+    resolve(root, baseline),
+    baseline,
+    candidate,
+  );
   const changelog = files.find((f) => f.path === "CHANGELOG.md");
   if (result.changelog && changelog) changelog.content = result.changelog;
   return result;

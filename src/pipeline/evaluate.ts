@@ -21,13 +21,19 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     description: `Run ${target.plan} with the ${typeof target.agent === "object" ? "command" : (target.agent ?? "reference")} agent; write ${runDir}/results.json`,
     impl: "1",
     deps: ["validate", "bundle", "inspect"],
-    config: { plan: target.plan, agent: agentKey(target.agent ?? "reference"), ...(target.interface === "mcp" ? { interface: "mcp" } : {}), services: servicesKey(target.services ?? {}) },
+    config: {
+      plan: target.plan,
+      agent: agentKey(target.agent ?? "reference"),
+      ...(target.interface === "mcp" ? { interface: "mcp" } : {}),
+      services: servicesKey(target.services ?? {}),
+    },
     inputs: [target.plan],
     outputs: [`${runDir}/results.json`, `${runDir}/report.html`, `${runDir}/junit.xml`, `${runDir}/summary.md`],
     env: [],
     cache: false,
     async run(ctx) {
-      const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../evaluation/run/execute.js");
+      const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
+        await import("../evaluation/run/execute.js");
       const bundle = ctx.deps.bundle!.data as BundleData;
       const { results, file, reports } = await executeEvaluation({
         planFile: join(ctx.root, target.plan),
@@ -43,7 +49,12 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
         fresh: process.env.INTER_EVAL_FRESH === "1",
         reuse: process.env.INTER_EVAL_REUSE === "1",
         // Read when the task runs: `inter run eval --min-pass-rate` overrides the config's gate before that.
-        gate: { minPassRate: target.gate?.minPassRate ?? 1, allowIncomplete: target.gate?.allowIncomplete ?? false, requireSealed: target.gate?.requireSealed ?? false, forbidSideEffects: target.gate?.forbidSideEffects ?? false },
+        gate: {
+          minPassRate: target.gate?.minPassRate ?? 1,
+          allowIncomplete: target.gate?.allowIncomplete ?? false,
+          requireSealed: target.gate?.requireSealed ?? false,
+          forbidSideEffects: target.gate?.forbidSideEffects ?? false,
+        },
         interVersion: ctx.interVersion,
         root: ctx.root,
         signal: ctx.signal,
@@ -51,7 +62,15 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
       });
       for (const line of summaryTable(results).split("\n")) ctx.log(line);
       if (!results.gate.met) throw gateFailure(results, file);
-      return { data: { verdict: results.verdict, gate: results.gate, ...results.summary, results: `${runDir}/results.json`, reports: reports.map((r) => relative(ctx.root, r)) } };
+      return {
+        data: {
+          verdict: results.verdict,
+          gate: results.gate,
+          ...results.summary,
+          results: `${runDir}/results.json`,
+          reports: reports.map((r) => relative(ctx.root, r)),
+        },
+      };
     },
   };
 }

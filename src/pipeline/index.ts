@@ -16,7 +16,16 @@ import { validateTask } from "./validate.js";
  * only `skills` and `design`, never the OpenAPI parse or the command design.
  */
 export function builtinTasks(config: InterConfig): TaskSpec[] {
-  const tasks = [discoverTask(config), openapiTask(config), commandsTask(config), skillsTask(config), designTask(config), emitTask(config), bundleTask(config), inspectTask(config)];
+  const tasks = [
+    discoverTask(config),
+    openapiTask(config),
+    commandsTask(config),
+    skillsTask(config),
+    designTask(config),
+    emitTask(config),
+    bundleTask(config),
+    inspectTask(config),
+  ];
   return [...tasks, validateTask(config), evaluateTask(config)].filter((t): t is TaskSpec => t !== undefined);
 }
 

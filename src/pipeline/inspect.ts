@@ -23,7 +23,19 @@ export interface InspectData {
 /** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
 function serviceFiles(services: Record<string, { command: string[] }>): string[] {
   const files = Object.values(services).flatMap((s) => s.command.slice(1));
-  return [...new Set(files.filter((a) => !a.startsWith("-") && !/[{}*?[\]]/.test(a) && !isAbsolute(a) && !a.split(/[\\/]/).includes("..") && /[./]/.test(a) && /\.[A-Za-z0-9]+$/.test(a)))].sort();
+  return [
+    ...new Set(
+      files.filter(
+        (a) =>
+          !a.startsWith("-") &&
+          !/[{}*?[\]]/.test(a) &&
+          !isAbsolute(a) &&
+          !a.split(/[\\/]/).includes("..") &&
+          /[./]/.test(a) &&
+          /\.[A-Za-z0-9]+$/.test(a),
+      ),
+    ),
+  ].sort();
 }
 
 const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
@@ -62,13 +74,19 @@ export function inspectTask(config: InterConfig): TaskSpec {
     // Whether the credentials are present decides which probes can run (their values are hashed, never stored).
     env: credentials,
     async run(ctx) {
-      const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([import("../stages/inspect/inspect.js"), import("../stages/services/services.js")]);
+      const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([
+        import("../stages/inspect/inspect.js"),
+        import("../stages/services/services.js"),
+      ]);
       const probesFile = join(ctx.root, PROBES_FILE);
       const bundle = ctx.deps.bundle!.data as BundleData;
       const file = join(ctx.root, bundle.file);
       const names = Object.keys(services);
       // The services come up while npm installs the candidate: neither waits for the other.
-      const [started, install] = await Promise.allSettled([names.length ? startServices(services, ctx.root) : Promise.resolve(undefined), installTarball(file)]);
+      const [started, install] = await Promise.allSettled([
+        names.length ? startServices(services, ctx.root) : Promise.resolve(undefined),
+        installTarball(file),
+      ]);
       const running = started.status === "fulfilled" ? started.value : undefined;
       if (started.status === "rejected" || install.status === "rejected") {
         if (install.status === "fulfilled") install.value.cleanup();
@@ -86,7 +104,9 @@ export function inspectTask(config: InterConfig): TaskSpec {
             reuse: {
               previous: ctx.force ? undefined : readSavedProbes(probesFile),
               // What the API probes call: the services as configured and the content of the files they run.
-              service: names.length ? JSON.stringify([servicesKey(services), serviceFiles(services).map((f) => ctx.inputs[f] ?? null)]) : undefined,
+              service: names.length
+                ? JSON.stringify([servicesKey(services), serviceFiles(services).map((f) => ctx.inputs[f] ?? null)])
+                : undefined,
               keep: (saved) => writeFileAtomic(probesFile, JSON.stringify(saved)),
             },
           },
@@ -94,7 +114,13 @@ export function inspectTask(config: InterConfig): TaskSpec {
         );
         receipt.candidate = { sha256: bundle.candidate, file: bundle.file };
         writeJson(ctx.root, receiptFile, receipt);
-        const data: InspectData = { candidate: bundle.candidate, level: receipt.certification.level, ...receipt.summary, blocking: receipt.certification.blocking, receipt: receiptFile };
+        const data: InspectData = {
+          candidate: bundle.candidate,
+          level: receipt.certification.level,
+          ...receipt.summary,
+          blocking: receipt.certification.blocking,
+          receipt: receiptFile,
+        };
         const warnings = receipt.skills.filter((s) => !s.valid).map((s) => `Skill ${s.name}: ${s.problems.join("; ")}`);
         return { data, warnings };
       } finally {

@@ -48,10 +48,18 @@ export function openapiTask(_config: InterConfig): TaskSpec {
       const model = merge(results.map((r) => r.model));
       // Paths in the model are project-relative: absolute ones would make the cache machine-specific.
       const rel = (abs: string) => toProjectPath(ctx.root, abs);
-      const portable: OperationModel = { ...model, source: { ...model.source, file: rel(model.source.file), files: model.source.files.map(rel) } };
+      const portable: OperationModel = {
+        ...model,
+        source: { ...model.source, file: rel(model.source.file), files: model.source.files.map(rel) },
+      };
       writeBuildJson(ctx.root, OPERATIONS_FILE, portable);
       return {
-        data: { specVersion: model.source.specVersion, title: model.source.title, operations: model.operations.length, skipped: model.skipped.length },
+        data: {
+          specVersion: model.source.specVersion,
+          title: model.source.title,
+          operations: model.operations.length,
+          skipped: model.skipped.length,
+        },
         warnings: results.flatMap((r) => r.warnings.map((w) => w.replaceAll(`${ctx.root}/`, ""))),
         reads: model.source.files,
       };

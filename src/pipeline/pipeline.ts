@@ -11,7 +11,12 @@ export function pipelineGraph(loaded: LoadedConfig): Graph {
   const ids = new Set(tasks.map((t) => t.id));
   for (const [id, spec] of Object.entries(loaded.config.tasks ?? {})) {
     if (ids.has(id)) {
-      throw new InterError("CONFIG_INVALID", `${loaded.file}: tasks.${id}: "${id}" is a built-in task id.`, `Rename the task, e.g. "user-${id}".`, { field: `tasks.${id}` });
+      throw new InterError(
+        "CONFIG_INVALID",
+        `${loaded.file}: tasks.${id}: "${id}" is a built-in task id.`,
+        `Rename the task, e.g. "user-${id}".`,
+        { field: `tasks.${id}` },
+      );
     }
     ids.add(id);
     tasks.push(commandTask(id, spec));

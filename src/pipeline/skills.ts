@@ -23,7 +23,11 @@ const MAX_SKILLS = 1000;
  * reports): a candidate built from it would ship the placeholders as rules and Skills. Nothing else is touched: the
  * tasks after this one are skipped, so the last candidate, its receipt and the cache stay as they were.
  */
-function refusePlaceholders(root: string, files: Array<{ path: string; text: string }>, placeholderLines: (text: string) => number[]): void {
+function refusePlaceholders(
+  root: string,
+  files: Array<{ path: string; text: string }>,
+  placeholderLines: (text: string) => number[],
+): void {
   const found = files.map((f) => ({ file: f.path, lines: placeholderLines(f.text) })).filter((f) => f.lines.length);
   if (!found.length) return;
   const where = found.map((f) => `${f.file} (line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")})`).join("; ");
@@ -37,7 +41,14 @@ function refusePlaceholders(root: string, files: Array<{ path: string; text: str
       lines: found[0]!.lines,
       files: found,
       next: `$EDITOR ${names}  # replace every TODO (Skill intermesh-context); a person confirms the rules`,
-      next_actions: [{ command: "inter", args: ["--json", "build"], cwd: root, after: `every <!-- TODO … --> in ${names} is replaced` }],
+      next_actions: [
+        {
+          command: "inter",
+          args: ["--json", "build"],
+          cwd: root,
+          after: `every <!-- TODO … --> in ${names} is replaced`,
+        },
+      ],
     },
   );
 }
@@ -47,7 +58,12 @@ function readBrief(root: string, files: { path: string }[]): Array<{ path: strin
   const bytes = sizes.reduce((a, b) => a + b, 0);
   if (bytes > MAX_BRIEF_BYTES) {
     const names = files.map((f) => f.path).join(", ");
-    throw new InterError("INPUT_TOO_LARGE", `${names}: the brief is ${bytes} bytes, over the ${MAX_BRIEF_BYTES}-byte limit`, "Keep context.md to what an agent needs: the product, its rules and one `###` section per task users do.", { file: names, bytes, limit: MAX_BRIEF_BYTES });
+    throw new InterError(
+      "INPUT_TOO_LARGE",
+      `${names}: the brief is ${bytes} bytes, over the ${MAX_BRIEF_BYTES}-byte limit`,
+      "Keep context.md to what an agent needs: the product, its rules and one `###` section per task users do.",
+      { file: names, bytes, limit: MAX_BRIEF_BYTES },
+    );
   }
   return files.map((f) => ({ path: f.path, text: readFileSync(join(root, f.path), "utf8") }));
 }
@@ -66,7 +82,10 @@ export function skillsTask(config: InterConfig): TaskSpec {
     outputs: [SKILLS_FILE],
     env: [],
     async run(ctx) {
-      const [{ parseBrief, placeholderLines }, { planSkills }] = await Promise.all([import("../stages/design/context.js"), import("../stages/design/skills.js")]);
+      const [{ parseBrief, placeholderLines }, { planSkills }] = await Promise.all([
+        import("../stages/design/context.js"),
+        import("../stages/design/skills.js"),
+      ]);
       const files = contextInputs(ctx.deps.discover!);
       const briefs = readBrief(ctx.root, files);
       refusePlaceholders(ctx.root, briefs, placeholderLines);
@@ -77,7 +96,12 @@ export function skillsTask(config: InterConfig): TaskSpec {
       const brief = parseBrief(text);
       if (brief.tasks.length > MAX_SKILLS) {
         const names = files.map((f) => f.path).join(", ");
-        throw new InterError("INPUT_TOO_LARGE", `${names}: the brief names ${count(brief.tasks.length, "task")}; inter plans at most ${count(MAX_SKILLS, "Skill")}`, "Group related jobs into one task (a Skill can use several commands), or split the product into several CLIs.", { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS });
+        throw new InterError(
+          "INPUT_TOO_LARGE",
+          `${names}: the brief names ${count(brief.tasks.length, "task")}; inter plans at most ${count(MAX_SKILLS, "Skill")}`,
+          "Group related jobs into one task (a Skill can use several commands), or split the product into several CLIs.",
+          { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS },
+        );
       }
       const { plan, warnings: more } = planSkills(brief, commands, (ctx.slice as { product: string }).product);
       writeBuildJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);

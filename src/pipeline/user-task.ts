@@ -17,9 +17,18 @@ export function commandTask(id: string, spec: UserTaskConfig): TaskSpec {
     env: spec.env ?? [],
     async run(ctx) {
       const { execa } = await import("execa");
-      const [file, args, shell] = typeof spec.command === "string" ? [spec.command, [], true] : [spec.command[0]!, spec.command.slice(1), false];
+      const [file, args, shell] =
+        typeof spec.command === "string" ? [spec.command, [], true] : [spec.command[0]!, spec.command.slice(1), false];
       // Its own process group, so an interrupt stops everything the command started, not just the shell.
-      const child = execa(file, args, { cwd: ctx.root, shell, detached: true, stdin: "ignore", all: true, reject: false, buffer: false });
+      const child = execa(file, args, {
+        cwd: ctx.root,
+        shell,
+        detached: true,
+        stdin: "ignore",
+        all: true,
+        reject: false,
+        buffer: false,
+      });
       const onAbort = () => void stopGroup(child.pid, child);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       let partial = "";
@@ -35,8 +44,16 @@ export function commandTask(id: string, spec: UserTaskConfig): TaskSpec {
       signalGroup(child.pid, "SIGKILL");
       if (ctx.signal.aborted) return {};
       if (result.failed) {
-        const how = result.exitCode !== undefined ? `exited with code ${result.exitCode}` : `was killed by ${result.signal ?? "a signal"}`;
-        throw new InterError("TASK_FAILED", `Task ${id} (${this.description}) ${how}.`, `Fix the command and run \`inter run ${id}\` again; its output is above.`, { task: id, exitCode: result.exitCode });
+        const how =
+          result.exitCode !== undefined
+            ? `exited with code ${result.exitCode}`
+            : `was killed by ${result.signal ?? "a signal"}`;
+        throw new InterError(
+          "TASK_FAILED",
+          `Task ${id} (${this.description}) ${how}.`,
+          `Fix the command and run \`inter run ${id}\` again; its output is above.`,
+          { task: id, exitCode: result.exitCode },
+        );
       }
       return {};
     },

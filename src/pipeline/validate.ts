@@ -20,34 +20,58 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
     impl: "1",
     deps: ["inspect"],
     // The command tree is all validation reads of the receipt.
-    uses: { inspect: (dep) => ({ candidate: (dep.data as InspectData).candidate, receipt: dep.outputs.find((o) => o.path.endsWith("receipt.json"))?.sha256 }) },
+    uses: {
+      inspect: (dep) => ({
+        candidate: (dep.data as InspectData).candidate,
+        receipt: dep.outputs.find((o) => o.path.endsWith("receipt.json"))?.sha256,
+      }),
+    },
     config: { plan },
     inputs: [plan, plan.replace(/\.json$/, "") + ".reference.json"],
     outputs: [reportFile],
     env: [],
     async run(ctx) {
-      const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([import("../stages/plan/validate.js"), import("../stages/plan/schema.js"), import("../stages/plan/candidate.js")]);
+      const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
+        import("../stages/plan/validate.js"),
+        import("../stages/plan/schema.js"),
+        import("../stages/plan/candidate.js"),
+      ]);
       let text: string;
       try {
         text = readFileSync(join(ctx.root, plan), "utf8");
       } catch {
-        throw new InterError("INPUT_NOT_FOUND", `targets.eval.plan: ${plan} does not exist.`, "Write one with `inter eval new evals/`, or correct targets.eval.plan.", { field: "targets.eval.plan", file: plan });
+        throw new InterError(
+          "INPUT_NOT_FOUND",
+          `targets.eval.plan: ${plan} does not exist.`,
+          "Write one with `inter eval new evals/`, or correct targets.eval.plan.",
+          { field: "targets.eval.plan", file: plan },
+        );
       }
-      const receipt = JSON.parse(readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8")) as Receipt;
+      const receipt = JSON.parse(
+        readFileSync(join(ctx.root, (ctx.deps.inspect!.data as InspectData).receipt), "utf8"),
+      ) as Receipt;
       const referenceFile = plan.replace(/\.json$/, "") + ".reference.json";
-      const reference = existsSync(join(ctx.root, referenceFile)) ? { file: referenceFile, text: readFileSync(join(ctx.root, referenceFile), "utf8") } : undefined;
+      const reference = existsSync(join(ctx.root, referenceFile))
+        ? { file: referenceFile, text: readFileSync(join(ctx.root, referenceFile), "utf8") }
+        : undefined;
       const tree = treeFromReceipt(receipt);
       // The overlay's renames (capabilities.json, written by the design task upstream) explain unknown commands.
       const capabilities = join(ctx.root, outDir(config), "capabilities.json");
       if (existsSync(capabilities)) {
         const { renamesOf } = await import("../stages/plan/renames.js");
-        tree.renames = renamesOf(JSON.parse(readFileSync(capabilities, "utf8")), tree.commands.map((c) => c.name));
+        tree.renames = renamesOf(
+          JSON.parse(readFileSync(capabilities, "utf8")),
+          tree.commands.map((c) => c.name),
+        );
       }
       const report = await validatePlan(text, plan, planSchema(), tree, reference ? { reference } : {});
       // Written first, failed or not: plan-validation.json always describes the last validation.
       writeJson(ctx.root, reportFile, report);
       if (!report.valid) throw planInvalid(report);
-      return { data: { valid: true, errors: 0, warnings: report.warnings, plan: report.plan, report: reportFile }, warnings: report.findings.map((f) => `${f.code} at ${f.pointer}: ${f.message}`) };
+      return {
+        data: { valid: true, errors: 0, warnings: report.warnings, plan: report.plan, report: reportFile },
+        warnings: report.findings.map((f) => `${f.code} at ${f.pointer}: ${f.message}`),
+      };
     },
   };
 }

@@ -1,7 +1,13 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { AGENT_NAMES, agentPlaces, type AgentName, type InstallScope, type McpConfigPlace } from "../core/agent-homes.js";
+import {
+  AGENT_NAMES,
+  agentPlaces,
+  type AgentName,
+  type InstallScope,
+  type McpConfigPlace,
+} from "../core/agent-homes.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256Hex } from "../core/package-proof.js";
 import { count } from "../core/words.js";
@@ -72,7 +78,8 @@ interface Conflict {
 }
 
 const base = (scope: InstallScope, root: string) => (scope === "project" ? root : process.env.HOME || homedir());
-const manifestPath = (scope: InstallScope, root: string, binary: string) => join(base(scope, root), ".agents", "managed", `${binary}.json`);
+const manifestPath = (scope: InstallScope, root: string, binary: string) =>
+  join(base(scope, root), ".agents", "managed", `${binary}.json`);
 
 /** A path as the steps show it: relative to the project, or under `~` for the user scope. */
 function shown(scope: InstallScope, root: string, abs: string): string {
@@ -89,11 +96,17 @@ function readManaged(file: string, binary: string): Managed | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const value = JSON.parse(readFileSync(file, "utf8")) as Managed;
-    if (value?.schema === 1 && value.files && Array.isArray(value.servers)) return { ...value, dirs: Array.isArray(value.dirs) ? value.dirs : [] };
+    if (value?.schema === 1 && value.files && Array.isArray(value.servers))
+      return { ...value, dirs: Array.isArray(value.dirs) ? value.dirs : [] };
   } catch {
     // below
   }
-  throw new CliError("INSTALL_CONFLICT", `${file} is not a managed-files manifest ${binary} can read.`, `Restore it from version control, or move it away and remove what ${binary} installed by hand.`, { manifest: file });
+  throw new CliError(
+    "INSTALL_CONFLICT",
+    `${file} is not a managed-files manifest ${binary} can read.`,
+    `Restore it from version control, or move it away and remove what ${binary} installed by hand.`,
+    { manifest: file },
+  );
 }
 
 /** Every file of every Skill the package carries (skills/<name>/…). */
@@ -134,13 +147,18 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-const fileSha = (abs: string) => (existsSync(abs) && lstatSync(abs).isFile() ? sha256Hex(readFileSync(abs)) : undefined);
+const fileSha = (abs: string) =>
+  existsSync(abs) && lstatSync(abs).isFile() ? sha256Hex(readFileSync(abs)) : undefined;
 
 /** The MCP entry this package registers for an agent: node running its `<binary>-mcp.cjs`, credentials passed on by name only. */
 function serverEntry(cli: Cli, agent: AgentName): McpEntry | string {
   const { binary } = cli.manifest.product;
   const script = join(cli.dir, `${binary}-mcp.cjs`);
-  const variables = [...new Set([...Object.values(cli.manifest.auth.schemes).flatMap(variablesOf), cli.manifest.baseUrl.env])].filter(Boolean).sort();
+  const variables = [
+    ...new Set([...Object.values(cli.manifest.auth.schemes).flatMap(variablesOf), cli.manifest.baseUrl.env]),
+  ]
+    .filter(Boolean)
+    .sort();
   if (agent === "claude-code") return { type: "stdio", command: "node", args: [script] };
   if (agent === "opencode") return { type: "local", command: ["node", script], enabled: true };
   return tomlBlock(binary, { command: "node", args: [script], env_vars: variables }, binary);
@@ -182,8 +200,15 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
   const pkg = packageInfo(cli);
   const manifestFile = manifestPath(scope, root, binary);
   const previous = readManaged(manifestFile, binary);
-  const managed: Managed = previous ? { ...previous, package: pkg.name, version: pkg.version } : { schema: 1, package: pkg.name, version: pkg.version, binary, scope, files: {}, servers: [], dirs: [] };
-  if (options.mcp && !existsSync(join(cli.dir, `${binary}-mcp.cjs`))) throw new CliError("USAGE_ERROR", `This package has no MCP server (${binary}-mcp.cjs), so --mcp does not apply.`, `Run \`${binary} agents install\` without --mcp to install the Skills.`);
+  const managed: Managed = previous
+    ? { ...previous, package: pkg.name, version: pkg.version }
+    : { schema: 1, package: pkg.name, version: pkg.version, binary, scope, files: {}, servers: [], dirs: [] };
+  if (options.mcp && !existsSync(join(cli.dir, `${binary}-mcp.cjs`)))
+    throw new CliError(
+      "USAGE_ERROR",
+      `This package has no MCP server (${binary}-mcp.cjs), so --mcp does not apply.`,
+      `Run \`${binary} agents install\` without --mcp to install the Skills.`,
+    );
   const skills = packageSkills(cli.dir);
   const steps: Step[] = [];
   const conflicts: Conflict[] = [];
@@ -194,10 +219,18 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
     for (const skill of skills) {
       const folder = join(places.skills, skill.name);
       const known = new Set(skill.files.map((f) => f.path));
-      const strangers = filesUnder(folder).filter((f) => !known.has(f) && !managed.files[keyOf(scope, root, join(folder, f))]);
-      const unmanaged = skill.files.filter((f) => existsSync(join(folder, f.path)) && !managed.files[keyOf(scope, root, join(folder, f.path))]);
+      const strangers = filesUnder(folder).filter(
+        (f) => !known.has(f) && !managed.files[keyOf(scope, root, join(folder, f))],
+      );
+      const unmanaged = skill.files.filter(
+        (f) => existsSync(join(folder, f.path)) && !managed.files[keyOf(scope, root, join(folder, f.path))],
+      );
       if (strangers.length || unmanaged.length) {
-        conflicts.push({ agent, path: shown(scope, root, folder), reason: `a Skill named ${skill.name} is there and ${binary} did not install it` });
+        conflicts.push({
+          agent,
+          path: shown(scope, root, folder),
+          reason: `a Skill named ${skill.name} is there and ${binary} did not install it`,
+        });
         continue;
       }
       for (const file of skill.files) {
@@ -225,36 +258,92 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
     const abs = absOf(scope, root, key);
     if (!options.agents.includes(record.agent) || planned.has(abs)) continue;
     const current = fileSha(abs);
-    if (current && current !== record.sha256) steps.push({ agent: record.agent, kind: "skill", path: shown(scope, root, abs), action: "kept", reason: `changed since ${binary} installed it` });
+    if (current && current !== record.sha256)
+      steps.push({
+        agent: record.agent,
+        kind: "skill",
+        path: shown(scope, root, abs),
+        action: "kept",
+        reason: `changed since ${binary} installed it`,
+      });
     else {
-      steps.push({ agent: record.agent, kind: "skill", path: shown(scope, root, abs), action: "remove", reason: "this version no longer has it" });
+      steps.push({
+        agent: record.agent,
+        kind: "skill",
+        path: shown(scope, root, abs),
+        action: "remove",
+        reason: "this version no longer has it",
+      });
       removals.push(key);
     }
   }
-  const serverWrites: Array<{ place: McpConfigPlace; agent: AgentName; entry: McpEntry | string; previous?: ManagedServer; created: boolean }> = [];
+  const serverWrites: Array<{
+    place: McpConfigPlace;
+    agent: AgentName;
+    entry: McpEntry | string;
+    previous?: ManagedServer;
+    created: boolean;
+  }> = [];
   if (options.mcp) {
     for (const agent of options.agents) {
       const place = agentPlaces(agent, scope, root).mcp;
       const entry = serverEntry(cli, agent);
-      const previousServer = managed.servers.find((s) => s.agent === agent && s.file === place.file && s.name === binary);
-      const present = readPresent(place, binary, typeof previousServer?.entry === "string" ? previousServer.entry : undefined);
+      const previousServer = managed.servers.find(
+        (s) => s.agent === agent && s.file === place.file && s.name === binary,
+      );
+      const present = readPresent(
+        place,
+        binary,
+        typeof previousServer?.entry === "string" ? previousServer.entry : undefined,
+      );
       const where = shown(scope, root, place.file);
       if (present.kind === "unreadable") {
         conflicts.push({ agent, path: where, reason: `${binary} cannot add its server: ${present.reason}` });
         continue;
       }
-      const ours = present.kind === "none" || (present.kind === "toml" && present.ours) || (present.kind === "json" && previousServer !== undefined && sameJson(present.entry, previousServer.entry));
+      const ours =
+        present.kind === "none" ||
+        (present.kind === "toml" && present.ours) ||
+        (present.kind === "json" && previousServer !== undefined && sameJson(present.entry, previousServer.entry));
       if (!ours) {
-        conflicts.push({ agent, path: `${where} (${place.key}.${binary})`, reason: `an MCP server named ${binary} is there and ${binary} did not write it${previousServer ? " (or it was changed since)" : ""}` });
+        conflicts.push({
+          agent,
+          path: `${where} (${place.key}.${binary})`,
+          reason: `an MCP server named ${binary} is there and ${binary} did not write it${previousServer ? " (or it was changed since)" : ""}`,
+        });
         continue;
       }
-      const same = previousServer && present.kind !== "none" && (typeof entry === "string" ? entry === previousServer.entry : sameJson(entry, previousServer.entry));
-      steps.push({ agent, kind: "mcp", path: `${where} (${place.key}.${binary})`, action: same ? "unchanged" : present.kind === "none" ? "create" : "update" });
-      if (!same) serverWrites.push({ place, agent, entry, ...(previousServer ? { previous: previousServer } : {}), created: previousServer ? previousServer.created : present.kind === "none" && !present.fileExists });
+      const same =
+        previousServer &&
+        present.kind !== "none" &&
+        (typeof entry === "string" ? entry === previousServer.entry : sameJson(entry, previousServer.entry));
+      steps.push({
+        agent,
+        kind: "mcp",
+        path: `${where} (${place.key}.${binary})`,
+        action: same ? "unchanged" : present.kind === "none" ? "create" : "update",
+      });
+      if (!same)
+        serverWrites.push({
+          place,
+          agent,
+          entry,
+          ...(previousServer ? { previous: previousServer } : {}),
+          created: previousServer ? previousServer.created : present.kind === "none" && !present.fileExists,
+        });
     }
   }
   if (conflicts.length) throw conflictError(binary, conflicts);
-  const result = { dry_run: options.dryRun, written: !options.dryRun && (writes.length + removals.length + serverWrites.length > 0), package: pkg, scope, agents: options.agents, mcp: options.mcp, steps, manifest: shown(scope, root, manifestFile) };
+  const result = {
+    dry_run: options.dryRun,
+    written: !options.dryRun && writes.length + removals.length + serverWrites.length > 0,
+    package: pkg,
+    scope,
+    agents: options.agents,
+    mcp: options.mcp,
+    steps,
+    manifest: shown(scope, root, manifestFile),
+  };
   if (options.dryRun) return result;
 
   const save = () => writeFileAtomic(manifestFile, `${JSON.stringify(managed, null, 2)}\n`);
@@ -279,8 +368,14 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
   }
   for (const s of serverWrites) {
     remember(missingDirs(s.place.file));
-    writeFileAtomic(s.place.file, withEntry(s.place, binary, s.entry, typeof s.previous?.entry === "string" ? s.previous.entry : undefined));
-    managed.servers = [...managed.servers.filter((m) => m !== s.previous), { agent: s.agent, file: s.place.file, name: binary, entry: s.entry, created: s.created }];
+    writeFileAtomic(
+      s.place.file,
+      withEntry(s.place, binary, s.entry, typeof s.previous?.entry === "string" ? s.previous.entry : undefined),
+    );
+    managed.servers = [
+      ...managed.servers.filter((m) => m !== s.previous),
+      { agent: s.agent, file: s.place.file, name: binary, entry: s.entry, created: s.created },
+    ];
     save();
   }
   removeEmptyDirs(scope, root, managed);
@@ -309,13 +404,29 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
   const manifestFile = manifestPath(scope, root, binary);
   const managed = readManaged(manifestFile, binary);
   const steps: Step[] = [];
-  if (!managed) return { dry_run: options.dryRun, written: false, scope, agents: options.agents, steps, manifest: shown(scope, root, manifestFile), installed: false };
+  if (!managed)
+    return {
+      dry_run: options.dryRun,
+      written: false,
+      scope,
+      agents: options.agents,
+      steps,
+      manifest: shown(scope, root, manifestFile),
+      installed: false,
+    };
   const removals: string[] = [];
   for (const [key, record] of Object.entries(managed.files)) {
     if (!options.agents.includes(record.agent)) continue;
     const abs = absOf(scope, root, key);
     const current = fileSha(abs);
-    if (current && current !== record.sha256) steps.push({ agent: record.agent, kind: "skill", path: shown(scope, root, abs), action: "kept", reason: `changed since ${binary} installed it` });
+    if (current && current !== record.sha256)
+      steps.push({
+        agent: record.agent,
+        kind: "skill",
+        path: shown(scope, root, abs),
+        action: "kept",
+        reason: `changed since ${binary} installed it`,
+      });
     else {
       steps.push({ agent: record.agent, kind: "skill", path: shown(scope, root, abs), action: "remove" });
       removals.push(key);
@@ -326,14 +437,30 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
     const place = agentPlaces(server.agent, scope, root).mcp;
     const samePlace = { ...place, file: server.file };
     const present = readPresent(samePlace, binary, typeof server.entry === "string" ? server.entry : undefined);
-    const ours = (present.kind === "toml" && present.ours) || (present.kind === "json" && sameJson(present.entry, server.entry));
+    const ours =
+      (present.kind === "toml" && present.ours) || (present.kind === "json" && sameJson(present.entry, server.entry));
     const where = `${shown(scope, root, server.file)} (${place.key}.${binary})`;
     if (ours) {
       steps.push({ agent: server.agent, kind: "mcp", path: where, action: "remove" });
       serverRemovals.push(server);
-    } else steps.push({ agent: server.agent, kind: "mcp", path: where, action: present.kind === "none" ? "remove" : "kept", ...(present.kind === "none" ? { reason: "already gone" } : { reason: "changed since it was written" }) });
+    } else
+      steps.push({
+        agent: server.agent,
+        kind: "mcp",
+        path: where,
+        action: present.kind === "none" ? "remove" : "kept",
+        ...(present.kind === "none" ? { reason: "already gone" } : { reason: "changed since it was written" }),
+      });
   }
-  const result = { dry_run: options.dryRun, written: !options.dryRun && (removals.length + serverRemovals.length > 0), scope, agents: options.agents, steps, manifest: shown(scope, root, manifestFile), installed: true };
+  const result = {
+    dry_run: options.dryRun,
+    written: !options.dryRun && removals.length + serverRemovals.length > 0,
+    scope,
+    agents: options.agents,
+    steps,
+    manifest: shown(scope, root, manifestFile),
+    installed: true,
+  };
   if (options.dryRun) return result;
   for (const key of removals) {
     rmSync(absOf(scope, root, key), { force: true });
@@ -346,7 +473,8 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
     else writeFileAtomic(server.file, text);
   }
   // Entries of the selected agents are forgotten (a changed file kept is the user's now).
-  for (const [key, record] of Object.entries(managed.files)) if (options.agents.includes(record.agent)) delete managed.files[key];
+  for (const [key, record] of Object.entries(managed.files))
+    if (options.agents.includes(record.agent)) delete managed.files[key];
   managed.servers = managed.servers.filter((s) => !options.agents.includes(s.agent));
   if (!Object.keys(managed.files).length && !managed.servers.length) {
     rmSync(manifestFile, { force: true });
@@ -359,5 +487,5 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
 }
 
 /** `--agent`: one of the three, or all. */
-export const agentsOf = (value: string | undefined): AgentName[] => (!value || value === "all" ? [...AGENT_NAMES] : [value as AgentName]);
-
+export const agentsOf = (value: string | undefined): AgentName[] =>
+  !value || value === "all" ? [...AGENT_NAMES] : [value as AgentName];

@@ -6,7 +6,23 @@ import { checkLimits } from "./limits.js";
 import type { Command, Flag } from "./manifest.js";
 
 /** Flags every command has (docs/generated-cli.md, "Output" and "Safety"). */
-export const GLOBAL_BOOLEANS = ["help", "version", "agent", "human", "brief", "yes", "dry-run", "quiet", "json-input", "all", "mcp-schema", "describe", "sanitize", "ndjson", "redact"] as const;
+export const GLOBAL_BOOLEANS = [
+  "help",
+  "version",
+  "agent",
+  "human",
+  "brief",
+  "yes",
+  "dry-run",
+  "quiet",
+  "json-input",
+  "all",
+  "mcp-schema",
+  "describe",
+  "sanitize",
+  "ndjson",
+  "redact",
+] as const;
 export const GLOBAL_VALUES = ["fields", "max-pages"] as const;
 
 export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & { fields?: string[]; maxPages: number };
@@ -35,13 +51,17 @@ export function unknownFlag(name: string, flags: readonly Flag[] = [], command?:
   const own = flags.flatMap((f) => (f.type === "boolean" ? [f.flag, `no-${f.flag}`] : [f.flag]));
   const typed = name.toLowerCase().replace(/_/g, "-");
   const near = closest(typed, [...own, ...GLOBAL_BOOLEANS, ...GLOBAL_VALUES]);
-  const containing = own.filter((f) => f !== typed && Math.min(f.length, typed.length) >= 3 && (f.includes(typed) || typed.includes(f)));
+  const containing = own.filter(
+    (f) => f !== typed && Math.min(f.length, typed.length) >= 3 && (f.includes(typed) || typed.includes(f)),
+  );
   const suggestions = [...new Set([...near, ...containing])].slice(0, 5).map((f) => `--${f}`);
   const help = command ? `${command} --help` : "--help";
   return new CliError(
     "UNKNOWN_FLAG",
     `Unknown flag --${name}${command ? ` for "${command}"` : ""}.`,
-    suggestions.length ? `Did you mean ${suggestions.join(", ")}? Run "${help}" for all flags.` : `Run "${help}" to see the flags.`,
+    suggestions.length
+      ? `Did you mean ${suggestions.join(", ")}? Run "${help}" for all flags.`
+      : `Run "${help}" to see the flags.`,
     { flag: name, ...(suggestions.length ? { suggestions } : {}) },
   );
 }
@@ -53,7 +73,8 @@ function defaultGlobals(): Globals {
   return globals;
 }
 
-const given = (argv: string[], name: string) => argv.some((a) => a === `--${name}` || (a.startsWith(`--${name}=`) && a !== `--${name}=false`));
+const given = (argv: string[], name: string) =>
+  argv.some((a) => a === `--${name}` || (a.startsWith(`--${name}=`) && a !== `--${name}=false`));
 
 /**
  * Whether `--version` is anywhere in argv: then the CLI prints its version and does nothing else (N6), whatever
@@ -93,7 +114,11 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
     }
     if (!arg.startsWith("--")) {
       if (arg.startsWith("-") && arg.length > 1 && !/^-\d/.test(arg)) {
-        throw new CliError("UNKNOWN_FLAG", `Unknown flag ${arg}: only --long-flags exist.`, "Run with --help to see the flags.");
+        throw new CliError(
+          "UNKNOWN_FLAG",
+          `Unknown flag ${arg}: only --long-flags exist.`,
+          "Run with --help to see the flags.",
+        );
       }
       if (!flagsStarted && /^[a-z0-9][a-z0-9-]*$/.test(arg)) words.push(arg);
       else positionals.push(arg);
@@ -105,7 +130,10 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
     const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
     // A command's own value flag of a global's name wins there (`agents install --agent codex`; the global --agent
     // forces JSON, which built-ins print anyway).
-    if ((GLOBAL_BOOLEANS as readonly string[]).includes(name) && !flags?.some((f) => f.flag === name && f.type !== "boolean")) {
+    if (
+      (GLOBAL_BOOLEANS as readonly string[]).includes(name) &&
+      !flags?.some((f) => f.flag === name && f.type !== "boolean")
+    ) {
       (globals as Record<string, boolean>)[name] = inline === undefined ? true : inline !== "false";
       continue;
     }
@@ -121,25 +149,53 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
       switches.set(name.slice(3), false);
       continue;
     }
-    if (kindOf(name) === "unknown" && !(GLOBAL_VALUES as readonly string[]).includes(name)) throw unknownFlag(name, flags, command);
+    if (kindOf(name) === "unknown" && !(GLOBAL_VALUES as readonly string[]).includes(name))
+      throw unknownFlag(name, flags, command);
     let value = inline;
     if (value === undefined) {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("--")) throw new CliError("MISSING_FLAG", `--${name} needs a value.`, `Give it as --${name} <value> or --${name}=<value>.`, { flag: name });
+      if (next === undefined || next.startsWith("--"))
+        throw new CliError(
+          "MISSING_FLAG",
+          `--${name} needs a value.`,
+          `Give it as --${name} <value> or --${name}=<value>.`,
+          { flag: name },
+        );
       value = next;
       i++;
     }
     if ((GLOBAL_VALUES as readonly string[]).includes(name)) {
       if (sanitizing) value = sanitize(value);
-      const items = name === "fields" ? value.split(",").map((f) => f.trim()).filter(Boolean) : [];
+      const items =
+        name === "fields"
+          ? value
+              .split(",")
+              .map((f) => f.trim())
+              .filter(Boolean)
+          : [];
       // Field names are identifiers: keys, traversal, control and shell characters are refused in them too.
       guard([value, ...items].map((v) => ({ source: `--${name}`, value: v, identifier: true })));
     }
     // Repeated --fields accumulate (I7): --fields id --fields name keeps both.
-    if (name === "fields") globals.fields = [...new Set([...(globals.fields ?? []), ...value.split(",").map((f) => f.trim()).filter(Boolean)])];
+    if (name === "fields")
+      globals.fields = [
+        ...new Set([
+          ...(globals.fields ?? []),
+          ...value
+            .split(",")
+            .map((f) => f.trim())
+            .filter(Boolean),
+        ]),
+      ];
     else if (name === "max-pages") {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > MAX_PAGES_LIMIT) throw new CliError("INVALID_VALUE", `--max-pages must be an integer from 1 to ${MAX_PAGES_LIMIT} (got "${value}").`, "Use e.g. --max-pages 5.", { flag: "max-pages" });
+      if (!Number.isInteger(n) || n < 1 || n > MAX_PAGES_LIMIT)
+        throw new CliError(
+          "INVALID_VALUE",
+          `--max-pages must be an integer from 1 to ${MAX_PAGES_LIMIT} (got "${value}").`,
+          "Use e.g. --max-pages 5.",
+          { flag: "max-pages" },
+        );
       globals.maxPages = n;
     } else raw.set(name, [...(raw.get(name) ?? []), value]);
   }
@@ -148,7 +204,12 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
 
 function convert(flag: Flag, type: string, value: string): unknown {
   const bad = (expected: string) =>
-    new CliError("INVALID_VALUE", `--${flag.flag} expects ${expected} (got "${value}").`, flag.enum ? `Use one of: ${flag.enum.join(", ")}.` : `Give --${flag.flag} ${expected}.`, { flag: flag.flag, value });
+    new CliError(
+      "INVALID_VALUE",
+      `--${flag.flag} expects ${expected} (got "${value}").`,
+      flag.enum ? `Use one of: ${flag.enum.join(", ")}.` : `Give --${flag.flag} ${expected}.`,
+      { flag: flag.flag, value },
+    );
   switch (type) {
     case "integer":
       if (!/^-?\d+$/.test(value)) throw bad("an integer");
@@ -175,14 +236,20 @@ function convert(flag: Flag, type: string, value: string): unknown {
 
 function checkEnum(flag: Flag, value: unknown): void {
   if (flag.enum && !flag.enum.some((e) => String(e) === String(value))) {
-    throw new CliError("INVALID_VALUE", `--${flag.flag} must be one of ${flag.enum.join(", ")} (got "${String(value)}").`, `Use one of: ${flag.enum.join(", ")}.`, { flag: flag.flag, allowed: flag.enum });
+    throw new CliError(
+      "INVALID_VALUE",
+      `--${flag.flag} must be one of ${flag.enum.join(", ")} (got "${String(value)}").`,
+      `Use one of: ${flag.enum.join(", ")}.`,
+      { flag: flag.flag, allowed: flag.enum },
+    );
   }
 }
 
 /** Typed values for every flag of the command: unknown flags, bad types and enums are refused before any request. */
 export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolean): Map<Flag, unknown> {
   const known = new Map(command.flags.map((f) => [f.flag, f]));
-  for (const name of [...parsed.raw.keys(), ...parsed.switches.keys()]) if (!known.has(name)) throw unknownFlag(name, command.flags, command.name);
+  for (const name of [...parsed.raw.keys(), ...parsed.switches.keys()])
+    if (!known.has(name)) throw unknownFlag(name, command.flags, command.name);
   const values = new Map<Flag, unknown>();
   for (const flag of command.flags) {
     if (flag.type === "boolean") {
@@ -195,13 +262,22 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
     const given = parsed.raw.get(flag.flag);
     if (!given) continue;
     if (flag.type === "array") {
-      const items = given.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+      const items = given
+        .flatMap((v) => v.split(","))
+        .map((v) => v.trim())
+        .filter((v) => v !== "");
       const converted = items.map((v) => convert(flag, flag.items ?? "string", v));
       converted.forEach((v) => checkEnum(flag, v));
       checkLimits(flag, converted);
       values.set(flag, converted);
     } else {
-      if (given.length > 1) throw new CliError("INVALID_VALUE", `--${flag.flag} was given ${given.length} times; it takes one value.`, `Give --${flag.flag} once.`, { flag: flag.flag });
+      if (given.length > 1)
+        throw new CliError(
+          "INVALID_VALUE",
+          `--${flag.flag} was given ${given.length} times; it takes one value.`,
+          `Give --${flag.flag} once.`,
+          { flag: flag.flag },
+        );
       const value = convert(flag, flag.type, given[0]!);
       checkEnum(flag, value);
       checkLimits(flag, value);

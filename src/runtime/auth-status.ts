@@ -23,14 +23,31 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
       type: scheme.type,
       variables: variablesOf(scheme).map((v) => ({ name: v, set: isSet(v) })),
       ready: !!source,
-      ...(source?.kind === "oauth" ? { token: source.refresh ? "obtained with the refresh token" : source.client ? "obtained with the client credentials" : "the access token as given" } : {}),
+      ...(source?.kind === "oauth"
+        ? {
+            token: source.refresh
+              ? "obtained with the refresh token"
+              : source.client
+                ? "obtained with the client credentials"
+                : "the access token as given",
+          }
+        : {}),
       how: credentialHow(name, scheme),
     };
   });
-  const tokens = cachedTokens(manifest).map(({ expiresAt, expired }) => ({ ...(expiresAt ? { expiresAt } : {}), expired }));
+  const tokens = cachedTokens(manifest).map(({ expiresAt, expired }) => ({
+    ...(expiresAt ? { expiresAt } : {}),
+    expired,
+  }));
   if (commandName !== undefined) {
     const command = cli.all().find((c) => c.name === commandName.trim());
-    if (!command) throw new CliError("NOT_FOUND", `No command "${commandName}".`, `Run ${manifest.product.binary} --help for the commands.`, { command: commandName });
+    if (!command)
+      throw new CliError(
+        "NOT_FOUND",
+        `No command "${commandName}".`,
+        `Run ${manifest.product.binary} --help for the commands.`,
+        { command: commandName },
+      );
     return { schemes, command: commandStatus(cli, command), cachedTokens: tokens };
   }
   // Each distinct requirement of the CLI's commands once, with how many commands have it and one of them.
@@ -66,8 +83,20 @@ function commandStatus(cli: Cli, command: Command) {
   return {
     name: command.name,
     needed: command.auth.length > 0 && !command.authOptional,
-    alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), needs: alternativeNeeds(manifest, r), ready: Object.keys(r).every((n) => manifest.auth.schemes[n] && sourceOf(manifest.auth.schemes[n]!)) })),
+    alternatives: command.auth.map((r) => ({
+      schemes: Object.keys(r),
+      needs: alternativeNeeds(manifest, r),
+      ready: Object.keys(r).every((n) => manifest.auth.schemes[n] && sourceOf(manifest.auth.schemes[n]!)),
+    })),
     uses: chosen ? Object.keys(chosen.requirement) : null,
-    ...(command.auth.length && !chosen ? { missing: [...new Set(command.auth.flatMap((r) => Object.keys(r).flatMap((n) => variablesOf(manifest.auth.schemes[n]!))))].filter((v) => !isSet(v)) } : {}),
+    ...(command.auth.length && !chosen
+      ? {
+          missing: [
+            ...new Set(
+              command.auth.flatMap((r) => Object.keys(r).flatMap((n) => variablesOf(manifest.auth.schemes[n]!))),
+            ),
+          ].filter((v) => !isSet(v)),
+        }
+      : {}),
   };
 }

@@ -11,12 +11,24 @@ import type { AuthScheme, Command, Manifest } from "./manifest.js";
  */
 
 /** HTTP schemes that need a challenge-response exchange or a key pair: one static value cannot answer them. */
-const INTERACTIVE_HTTP = new Set(["digest", "negotiate", "ntlm", "hoba", "mutual", "scram-sha-1", "scram-sha-256", "vapid", "concealed", "privatetoken"]);
+const INTERACTIVE_HTTP = new Set([
+  "digest",
+  "negotiate",
+  "ntlm",
+  "hoba",
+  "mutual",
+  "scram-sha-1",
+  "scram-sha-256",
+  "vapid",
+  "concealed",
+  "privatetoken",
+]);
 
 /** Whether the CLI can send a scheme at all; 0 is simplest (the value is the credential itself). */
 export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "name"> | undefined): number | undefined {
   if (!scheme) return undefined;
-  if (scheme.type === "apiKey") return scheme.name && ["header", "query", "cookie"].includes(scheme.in ?? "") ? 0 : undefined;
+  if (scheme.type === "apiKey")
+    return scheme.name && ["header", "query", "cookie"].includes(scheme.in ?? "") ? 0 : undefined;
   if (scheme.type === "http") {
     const s = (scheme.scheme ?? "bearer").toLowerCase();
     if (s === "bearer") return 0;
@@ -28,13 +40,20 @@ export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "na
 }
 
 /** Where a credential goes for a scheme: a header (name and full value), a query parameter or a cookie. */
-export function placement(scheme: AuthScheme, credential: string): { header: string; value: string } | { query: string } | { cookie: string } {
+export function placement(
+  scheme: AuthScheme,
+  credential: string,
+): { header: string; value: string } | { query: string } | { cookie: string } {
   if (scheme.type === "apiKey" && scheme.in === "query") return { query: scheme.name! };
   if (scheme.type === "apiKey" && scheme.in === "cookie") return { cookie: scheme.name! };
   if (scheme.type === "apiKey") return { header: scheme.name!.toLowerCase(), value: credential };
   const s = scheme.type === "http" ? (scheme.scheme ?? "bearer").toLowerCase() : "bearer";
   // RFC 7617: user-id ":" password (credentials.ts joins them; an empty password is allowed).
-  if (s === "basic") return { header: "authorization", value: `Basic ${Buffer.from(credential.includes(":") ? credential : `${credential}:`).toString("base64")}` };
+  if (s === "basic")
+    return {
+      header: "authorization",
+      value: `Basic ${Buffer.from(credential.includes(":") ? credential : `${credential}:`).toString("base64")}`,
+    };
   if (s === "bearer") return { header: "authorization", value: `Bearer ${credential}` };
   return { header: "authorization", value: `${scheme.scheme} ${credential}` };
 }
@@ -42,7 +61,8 @@ export function placement(scheme: AuthScheme, credential: string): { header: str
 /** A Basic scheme named after its two parts (Twilio's `accountSid_authToken`) says what user and password are. */
 function namedParts(name: string): [string, string] | undefined {
   const parts = /^([A-Za-z][A-Za-z0-9]*)[_:]([A-Za-z][A-Za-z0-9]*)$/.exec(name);
-  const generic = /^(basic|http|https|auth|authentication|authorization|security|scheme|default|credentials?|api|apikey|key|token|bearer)$/i;
+  const generic =
+    /^(basic|http|https|auth|authentication|authorization|security|scheme|default|credentials?|api|apikey|key|token|bearer)$/i;
   return parts && !generic.test(parts[1]!) && !generic.test(parts[2]!) ? [parts[1]!, parts[2]!] : undefined;
 }
 
@@ -54,12 +74,21 @@ export function credentialHow(name: string, scheme: AuthScheme): string {
   const env = scheme.env;
   let how: string;
   if (scheme.type === "apiKey") {
-    how = scheme.in === "query" ? `${env.value} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)` : scheme.in === "cookie" ? `${env.value} is sent as the cookie ${scheme.name} (Cookie: ${scheme.name}=<value>)` : `${env.value} is sent as the ${scheme.name} header (${scheme.name}: <value>)`;
+    how =
+      scheme.in === "query"
+        ? `${env.value} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)`
+        : scheme.in === "cookie"
+          ? `${env.value} is sent as the cookie ${scheme.name} (Cookie: ${scheme.name}=<value>)`
+          : `${env.value} is sent as the ${scheme.name} header (${scheme.name}: <value>)`;
   } else if (scheme.type === "oauth2" || scheme.type === "openIdConnect") {
     const kind = scheme.type === "oauth2" ? "OAuth 2" : "OpenID Connect";
     const ways = [
-      env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl) ? `${env.clientId} and ${env.clientSecret} (the client credentials grant${scheme.tokenUrl ? ` at ${scheme.tokenUrl}` : ""})` : undefined,
-      env.refreshToken && (scheme.refreshUrl || scheme.openIdConnectUrl) ? `${env.refreshToken} (exchanged${scheme.refreshUrl ? ` at ${scheme.refreshUrl}` : ""}${env.clientId ? `, with ${env.clientId} and, for a confidential client, ${env.clientSecret}` : ""})` : undefined,
+      env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl)
+        ? `${env.clientId} and ${env.clientSecret} (the client credentials grant${scheme.tokenUrl ? ` at ${scheme.tokenUrl}` : ""})`
+        : undefined,
+      env.refreshToken && (scheme.refreshUrl || scheme.openIdConnectUrl)
+        ? `${env.refreshToken} (exchanged${scheme.refreshUrl ? ` at ${scheme.refreshUrl}` : ""}${env.clientId ? `, with ${env.clientId} and, for a confidential client, ${env.clientSecret}` : ""})`
+        : undefined,
     ].filter(Boolean);
     how = `${name} (${kind}) is sent as "Authorization: Bearer <token>": the token is ${env.accessToken} as given${ways.length ? `, or one the CLI obtains itself from ${ways.join(", or from ")}, renewed when it expires (tokens obtained are cached under the user's cache folder, mode 0600)` : ""}`;
   } else if (isBasic(scheme) && env.value) {
@@ -85,14 +114,24 @@ export function credentialsHow(manifest: Pick<Manifest, "auth">): string[] {
 
 /** Every variable name the CLI reads for credentials, sorted. */
 export function credentialVariables(manifest: Pick<Manifest, "auth">): string[] {
-  return [...new Set(Object.values(manifest.auth.schemes).flatMap((s) => Object.values(s.env).filter((v): v is string => !!v)))].sort();
+  return [
+    ...new Set(
+      Object.values(manifest.auth.schemes).flatMap((s) => Object.values(s.env).filter((v): v is string => !!v)),
+    ),
+  ].sort();
 }
 
 /** What a command needs, in one sentence: each alternative's variables; undefined when it sends none. */
-export function commandCredential(manifest: Pick<Manifest, "auth">, command: Pick<Command, "auth" | "authOptional">): string | undefined {
+export function commandCredential(
+  manifest: Pick<Manifest, "auth">,
+  command: Pick<Command, "auth" | "authOptional">,
+): string | undefined {
   if (!command.auth.length) return undefined;
   const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
-  const needs = alternatives.length === 1 ? `Needs ${alternatives[0]}` : `Needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")} — the first that is set is used`;
+  const needs =
+    alternatives.length === 1
+      ? `Needs ${alternatives[0]}`
+      : `Needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")} — the first that is set is used`;
   return `${command.authOptional ? "Optional (the API also answers without it): " : ""}${needs}.`;
 }
 
@@ -100,7 +139,13 @@ export function commandCredential(manifest: Pick<Manifest, "auth">, command: Pic
 export function commandAuth(manifest: Manifest, command: Command) {
   return {
     required: command.auth.length > 0 && !command.authOptional,
-    alternatives: command.auth.map((r) => Object.keys(r).map((name) => ({ scheme: name, variables: Object.values(manifest.auth.schemes[name]?.env ?? {}).filter(Boolean), ...(r[name]!.length ? { scopes: r[name] } : {}) }))),
+    alternatives: command.auth.map((r) =>
+      Object.keys(r).map((name) => ({
+        scheme: name,
+        variables: Object.values(manifest.auth.schemes[name]?.env ?? {}).filter(Boolean),
+        ...(r[name]!.length ? { scopes: r[name] } : {}),
+      })),
+    ),
   };
 }
 
@@ -114,13 +159,34 @@ export function credentialRule(manifest: Pick<Manifest, "auth" | "product">): st
 /** CREDENTIAL_MISSING for a command none of whose alternatives is set, naming each alternative's variables. */
 export function missingCredential(manifest: Manifest, command: Command): CliError {
   const alternatives = command.auth.map((r) => alternativeNeeds(manifest, r));
-  const unset = [...new Set(command.auth.flatMap((r) => Object.keys(r)).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])))].filter((v) => !read(v));
-  const what = alternatives.length === 1 ? `needs ${alternatives[0]}` : `needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")}`;
+  const unset = [
+    ...new Set(
+      command.auth
+        .flatMap((r) => Object.keys(r))
+        .flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])),
+    ),
+  ].filter((v) => !read(v));
+  const what =
+    alternatives.length === 1
+      ? `needs ${alternatives[0]}`
+      : `needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")}`;
   return new CliError(
     "CREDENTIAL_MISSING",
     `"${command.name}" ${what}; not set: ${unset.join(", ")}.`,
-    `Export the variables in the environment (never pass a credential as an argument). ${[...new Set(command.auth.flatMap((r) => Object.keys(r)))].filter((n) => manifest.auth.schemes[n]).map((n) => credentialHow(n, manifest.auth.schemes[n]!).replace(/ The API says: .*$/, "")).join(" ")} \`${manifest.product.binary} auth status\` shows which are set.`,
-    { alternatives: command.auth.map((r) => ({ schemes: Object.keys(r), variables: Object.keys(r).flatMap((n) => (manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [])) })), unset },
+    `Export the variables in the environment (never pass a credential as an argument). ${[
+      ...new Set(command.auth.flatMap((r) => Object.keys(r))),
+    ]
+      .filter((n) => manifest.auth.schemes[n])
+      .map((n) => credentialHow(n, manifest.auth.schemes[n]!).replace(/ The API says: .*$/, ""))
+      .join(" ")} \`${manifest.product.binary} auth status\` shows which are set.`,
+    {
+      alternatives: command.auth.map((r) => ({
+        schemes: Object.keys(r),
+        variables: Object.keys(r).flatMap((n) =>
+          manifest.auth.schemes[n] ? variablesOf(manifest.auth.schemes[n]!) : [],
+        ),
+      })),
+      unset,
+    },
   );
 }
-

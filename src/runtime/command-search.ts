@@ -18,7 +18,48 @@ type Field = (typeof FIELDS)[number];
 /** Command words weigh most, then the summary; the long description, tag and parameters only break ties. */
 const BOOST: Record<Field, number> = { words: 4, summary: 2, operation: 1, tags: 1, details: 0.4, params: 0.3 };
 
-const STOP = new Set(["a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "by", "from", "into", "and", "or", "is", "are", "be", "it", "its", "this", "that", "my", "our", "your", "me", "i", "we", "you", "please", "how", "do", "can", "which", "what", "some", "api", "v1", "v2", "v3"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "for",
+  "in",
+  "on",
+  "at",
+  "with",
+  "by",
+  "from",
+  "into",
+  "and",
+  "or",
+  "is",
+  "are",
+  "be",
+  "it",
+  "its",
+  "this",
+  "that",
+  "my",
+  "our",
+  "your",
+  "me",
+  "i",
+  "we",
+  "you",
+  "please",
+  "how",
+  "do",
+  "can",
+  "which",
+  "what",
+  "some",
+  "api",
+  "v1",
+  "v2",
+  "v3",
+]);
 
 /**
  * Words agents use for what commands call otherwise, as the raw words (before stemming): each stands for the verbs
@@ -26,13 +67,80 @@ const STOP = new Set(["a", "an", "the", "to", "of", "for", "in", "on", "at", "wi
  * of them matches it (the word itself weighs most) — so "cancel a subscription" finds `subscriptions delete`.
  */
 const SYNONYMS: Record<string, string[]> = {
-  schedule: ["create"], book: ["create", "booking"], make: ["create"], new: ["create"], open: ["create"], post: ["create"], submit: ["create"], generate: ["create"], insert: ["create", "add"], start: ["create"], send: ["create"], upload: ["create"], issue: ["create"], set: ["update"],
-  create: ["add"], add: ["create"],
-  register: ["registrant", "registration", "add"], enrol: ["enrollment", "registrant", "add"], enroll: ["enrollment", "registrant", "add"], invite: ["invitation", "add"], subscribe: ["subscription", "add"], join: ["add"], attach: ["attachment", "add"], assign: ["assignee", "assignment", "add", "update"], grant: ["add"], follow: ["follower", "add"],
-  move: ["update"], change: ["update"], edit: ["update"], modify: ["update"], rename: ["update"], reschedule: ["update"], patch: ["update"], replace: ["update"], archive: ["close", "update"], close: ["update"], update: ["edit", "set"], mark: ["update"], toggle: ["update"], enable: ["update"], disable: ["update"],
-  remove: ["delete"], delete: ["remove"], cancel: ["delete"], destroy: ["delete"], erase: ["delete"], drop: ["delete"], unregister: ["delete", "remove"], unsubscribe: ["delete", "remove"], detach: ["remove", "delete"], revoke: ["delete"], kick: ["remove"], unassign: ["remove", "delete"],
-  show: ["get"], fetch: ["get"], view: ["get"], read: ["get"], retrieve: ["get"], lookup: ["get"], see: ["get"], detail: ["get"], details: ["get"], info: ["get"], describe: ["get"], check: ["get"], inspect: ["get"],
-  find: ["list", "search", "get"], all: ["list"], browse: ["list"], every: ["list"], enumerate: ["list"], search: ["list"], query: ["list", "search"], which: ["list"],
+  schedule: ["create"],
+  book: ["create", "booking"],
+  make: ["create"],
+  new: ["create"],
+  open: ["create"],
+  post: ["create"],
+  submit: ["create"],
+  generate: ["create"],
+  insert: ["create", "add"],
+  start: ["create"],
+  send: ["create"],
+  upload: ["create"],
+  issue: ["create"],
+  set: ["update"],
+  create: ["add"],
+  add: ["create"],
+  register: ["registrant", "registration", "add"],
+  enrol: ["enrollment", "registrant", "add"],
+  enroll: ["enrollment", "registrant", "add"],
+  invite: ["invitation", "add"],
+  subscribe: ["subscription", "add"],
+  join: ["add"],
+  attach: ["attachment", "add"],
+  assign: ["assignee", "assignment", "add", "update"],
+  grant: ["add"],
+  follow: ["follower", "add"],
+  move: ["update"],
+  change: ["update"],
+  edit: ["update"],
+  modify: ["update"],
+  rename: ["update"],
+  reschedule: ["update"],
+  patch: ["update"],
+  replace: ["update"],
+  archive: ["close", "update"],
+  close: ["update"],
+  update: ["edit", "set"],
+  mark: ["update"],
+  toggle: ["update"],
+  enable: ["update"],
+  disable: ["update"],
+  remove: ["delete"],
+  delete: ["remove"],
+  cancel: ["delete"],
+  destroy: ["delete"],
+  erase: ["delete"],
+  drop: ["delete"],
+  unregister: ["delete", "remove"],
+  unsubscribe: ["delete", "remove"],
+  detach: ["remove", "delete"],
+  revoke: ["delete"],
+  kick: ["remove"],
+  unassign: ["remove", "delete"],
+  show: ["get"],
+  fetch: ["get"],
+  view: ["get"],
+  read: ["get"],
+  retrieve: ["get"],
+  lookup: ["get"],
+  see: ["get"],
+  detail: ["get"],
+  details: ["get"],
+  info: ["get"],
+  describe: ["get"],
+  check: ["get"],
+  inspect: ["get"],
+  find: ["list", "search", "get"],
+  all: ["list"],
+  browse: ["list"],
+  every: ["list"],
+  enumerate: ["list"],
+  search: ["list"],
+  query: ["list", "search"],
+  which: ["list"],
 };
 
 /**
@@ -41,15 +149,48 @@ const SYNONYMS: Record<string, string[]> = {
  * counting as words of the query the command must match.
  */
 const IMPLIED: Record<string, string[]> = {
-  comment: ["create", "add"], reply: ["create", "add"], register: ["add", "create"], enrol: ["add", "create"], enroll: ["add", "create"], invite: ["add"], subscribe: ["add", "create"], attach: ["add", "create"], upload: ["add"], tag: ["add"], label: ["add"], pin: ["add"], bookmark: ["add"], react: ["add"], star: ["add"],
-  rename: ["name"], assign: ["add"], follow: ["add"], book: ["create"], schedule: ["create"],
+  comment: ["create", "add"],
+  reply: ["create", "add"],
+  register: ["add", "create"],
+  enrol: ["add", "create"],
+  enroll: ["add", "create"],
+  invite: ["add"],
+  subscribe: ["add", "create"],
+  attach: ["add", "create"],
+  upload: ["add"],
+  tag: ["add"],
+  label: ["add"],
+  pin: ["add"],
+  bookmark: ["add"],
+  react: ["add"],
+  star: ["add"],
+  rename: ["name"],
+  assign: ["add"],
+  follow: ["add"],
+  book: ["create"],
+  schedule: ["create"],
 };
 
 /**
  * Short forms and their long ones, compared after stemming: "repos" and "repository" are one word to search. Both the
  * index and the query use the long form.
  */
-const SHORT: Record<string, string> = { repo: "repository", org: "organization", app: "application", config: "configuration", info: "information", msg: "message", env: "environment", dir: "directory", doc: "document", spec: "specification", stat: "statistic", auth: "authentication", admin: "administrator", pr: "pull" };
+const SHORT: Record<string, string> = {
+  repo: "repository",
+  org: "organization",
+  app: "application",
+  config: "configuration",
+  info: "information",
+  msg: "message",
+  env: "environment",
+  dir: "directory",
+  doc: "document",
+  spec: "specification",
+  stat: "statistic",
+  auth: "authentication",
+  admin: "administrator",
+  pr: "pull",
+};
 const normal = (word: string) => {
   const stemmed = stem(word);
   return SHORT[stemmed] ? stem(SHORT[stemmed]) : stemmed;
@@ -113,7 +254,10 @@ function docOf(command: Command, groups: ReadonlyMap<string, string>): Doc {
 }
 
 /** The index of a CLI's visible commands: built by emit, serialized with JSON.stringify. */
-export function indexCommands(commands: readonly Command[], groups: readonly Pick<Group, "name" | "description">[]): MiniSearch<Doc> {
+export function indexCommands(
+  commands: readonly Command[],
+  groups: readonly Pick<Group, "name" | "description">[],
+): MiniSearch<Doc> {
   const described = new Map(groups.map((g) => [g.name, g.description]));
   const index = new MiniSearch<Doc>(OPTIONS);
   index.addAll(commands.filter((c) => !c.hidden).map((c) => docOf(c, described)));
@@ -144,7 +288,8 @@ function queryWords(query: string): QueryWord[] {
     if (seen.has(key)) return [];
     seen.add(key);
     const terms = new Map<string, number>([[key, weight]]);
-    for (const synonym of SYNONYMS[word] ?? []) if (!terms.has(normal(synonym))) terms.set(normal(synonym), SYNONYM_BOOST * weight);
+    for (const synonym of SYNONYMS[word] ?? [])
+      if (!terms.has(normal(synonym))) terms.set(normal(synonym), SYNONYM_BOOST * weight);
     const implied = new Map((IMPLIED[word] ?? []).map((v) => [normal(v), SYNONYM_BOOST * weight] as const));
     return [{ terms, counts: true }, ...(implied.size ? [{ terms: implied, counts: false }] : [])];
   });
@@ -184,7 +329,8 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   const total = new Map<string, { score: number; matched: number }>();
   for (const word of words) {
     const best = new Map<string, number>();
-    for (const [term, weight] of word.terms) for (const [id, score] of scores(term)) best.set(id, Math.max(best.get(id) ?? 0, score * weight));
+    for (const [term, weight] of word.terms)
+      for (const [id, score] of scores(term)) best.set(id, Math.max(best.get(id) ?? 0, score * weight));
     for (const [id, score] of best) {
       const t = total.get(id) ?? { score: 0, matched: 0 };
       t.score += score;
@@ -199,4 +345,5 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
 }
 
 /** The names of the commands that best match the query, best first. */
-export const searchIndex = (index: MiniSearch<Doc>, query: string): string[] => rankCommands(index, query).map((r) => r.command);
+export const searchIndex = (index: MiniSearch<Doc>, query: string): string[] =>
+  rankCommands(index, query).map((r) => r.command);

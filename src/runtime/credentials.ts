@@ -12,14 +12,28 @@ export const read = (name: string | undefined) => (name ? process.env[name] || u
 export type Source =
   | { kind: "value"; value: string }
   | { kind: "basic"; username: string; password: string }
-  | { kind: "oauth"; accessToken?: string; client?: { id: string; secret: string }; refresh?: { token: string; clientId?: string; clientSecret?: string } };
+  | {
+      kind: "oauth";
+      accessToken?: string;
+      client?: { id: string; secret: string };
+      refresh?: { token: string; clientId?: string; clientSecret?: string };
+    };
 
 const isOAuth = (scheme: AuthScheme) => scheme.type === "oauth2" || scheme.type === "openIdConnect";
-export const isBasic = (scheme: AuthScheme) => scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic";
+export const isBasic = (scheme: AuthScheme) =>
+  scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic";
 
 /** Every variable a scheme reads, in a fixed order. */
 export function variablesOf(scheme: AuthScheme): string[] {
-  const order: Array<keyof CredentialVariables> = ["value", "username", "password", "accessToken", "clientId", "clientSecret", "refreshToken"];
+  const order: Array<keyof CredentialVariables> = [
+    "value",
+    "username",
+    "password",
+    "accessToken",
+    "clientId",
+    "clientSecret",
+    "refreshToken",
+  ];
   return order.map((role) => scheme.env[role]).filter((v): v is string => !!v);
 }
 
@@ -36,9 +50,17 @@ export function sourceOf(scheme: AuthScheme): Source | undefined {
     const secret = read(env.clientSecret);
     const refreshToken = read(env.refreshToken);
     const client = id && secret && canObtain(scheme) ? { id, secret } : undefined;
-    const refresh = refreshToken && canRefresh(scheme) ? { token: refreshToken, ...(id ? { clientId: id } : {}), ...(secret ? { clientSecret: secret } : {}) } : undefined;
+    const refresh =
+      refreshToken && canRefresh(scheme)
+        ? { token: refreshToken, ...(id ? { clientId: id } : {}), ...(secret ? { clientSecret: secret } : {}) }
+        : undefined;
     if (!accessToken && !client && !refresh) return undefined;
-    return { kind: "oauth", ...(accessToken ? { accessToken } : {}), ...(client ? { client } : {}), ...(refresh ? { refresh } : {}) };
+    return {
+      kind: "oauth",
+      ...(accessToken ? { accessToken } : {}),
+      ...(client ? { client } : {}),
+      ...(refresh ? { refresh } : {}),
+    };
   }
   if (isBasic(scheme) && env.value) {
     // One variable holding `user:password` (RFC 7617: the user holds no colon); no colon is a user with no password.
@@ -60,7 +82,13 @@ export function sourceOf(scheme: AuthScheme): Source | undefined {
 export function needsOf(scheme: AuthScheme): string {
   const env = scheme.env;
   if (isOAuth(scheme)) {
-    const ways = [env.accessToken, env.clientId && env.clientSecret && canObtain(scheme) ? `${env.clientId} and ${env.clientSecret}` : undefined, env.refreshToken && canRefresh(scheme) ? `${env.refreshToken}${env.clientId ? ` (with ${env.clientId}${env.clientSecret ? `, and ${env.clientSecret} for a confidential client` : ""})` : ""}` : undefined].filter(Boolean);
+    const ways = [
+      env.accessToken,
+      env.clientId && env.clientSecret && canObtain(scheme) ? `${env.clientId} and ${env.clientSecret}` : undefined,
+      env.refreshToken && canRefresh(scheme)
+        ? `${env.refreshToken}${env.clientId ? ` (with ${env.clientId}${env.clientSecret ? `, and ${env.clientSecret} for a confidential client` : ""})` : ""}`
+        : undefined,
+    ].filter(Boolean);
     return ways.join(", or ");
   }
   if (isBasic(scheme)) return env.value ?? `${env.username} (and ${env.password}, unless the password is empty)`;

@@ -30,5 +30,7 @@ export function stringifyExact(value: unknown): string {
     }
     return v;
   });
-  return digits.length ? text.replace(new RegExp(`"${marker}(\\d+)"`, "g"), (_m, i: string) => digits[Number(i)]!) : text;
+  return digits.length
+    ? text.replace(new RegExp(`"${marker}(\\d+)"`, "g"), (_m, i: string) => digits[Number(i)]!)
+    : text;
 }

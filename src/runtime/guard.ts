@@ -18,25 +18,35 @@ export const SECRET_PATTERNS: Array<[RegExp, string]> = [
 
 /** A long unbroken run of mixed letters and digits is what keys look like, and what ids, dates and words do not. */
 export function opaque(value: string): boolean {
-  return /^[A-Za-z0-9+/_=.-]{40,}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !/^[0-9a-f-]{36}$/i.test(value);
+  return (
+    /^[A-Za-z0-9+/_=.-]{40,}$/.test(value) &&
+    /[A-Za-z]/.test(value) &&
+    /\d/.test(value) &&
+    !/^[0-9a-f-]{36}$/i.test(value)
+  );
 }
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const TRAVERSAL = /(^|[\\/])\.\.([\\/]|$)/;
-const SENSITIVE = /(^|[\\/])(\.env(\.[\w-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.ssh[\\/].*|\.aws[\\/]credentials|\.netrc|\.npmrc|[^\\/]*\.(pem|key|p12|pfx))$|^\/etc\/(passwd|shadow|sudoers)/i;
+const SENSITIVE =
+  /(^|[\\/])(\.env(\.[\w-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.ssh[\\/].*|\.aws[\\/]credentials|\.netrc|\.npmrc|[^\\/]*\.(pem|key|p12|pfx))$|^\/etc\/(passwd|shadow|sudoers)/i;
 const SHELL = /[;|`$<>]|&&|\$\(|\n/;
 /**
  * A value that is itself the name of a secrets file (`id_rsa`, `.env.local`, `server.pem`): refused wherever it is
  * given, identifier or text. A sentence that mentions one ("my id_rsa notes") is text, and passes.
  */
-const SENSITIVE_NAME = /^(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.netrc|\.npmrc|\.pgpass|[^\\/\s]*\.(pem|key|p12|pfx))$/i;
+const SENSITIVE_NAME =
+  /^(\.env(\.[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.netrc|\.npmrc|\.pgpass|[^\\/\s]*\.(pem|key|p12|pfx))$/i;
 
-const looksLikePath = (value: string) => /[\\/]/.test(value) || /^\.[\w-]/.test(value) || /\.(pem|key|p12|pfx)$/i.test(value);
+const looksLikePath = (value: string) =>
+  /[\\/]/.test(value) || /^\.[\w-]/.test(value) || /\.(pem|key|p12|pfx)$/i.test(value);
 
 /** A secrets file named by the whole value, or as the last segment of a path (`~/.ssh/id_ed25519`, `app/.env.local`). */
 export function sensitive(value: string): boolean {
   const tail = value.trim().split(/[\\/]/).pop() ?? "";
-  return SENSITIVE_NAME.test(value.trim()) || (looksLikePath(value) && (SENSITIVE.test(value) || SENSITIVE_NAME.test(tail)));
+  return (
+    SENSITIVE_NAME.test(value.trim()) || (looksLikePath(value) && (SENSITIVE.test(value) || SENSITIVE_NAME.test(tail)))
+  );
 }
 
 export interface Checked {
@@ -55,23 +65,53 @@ export function sanitize(value: string): string {
 function check({ source, value, identifier }: Checked): void {
   for (const [pattern, what] of SECRET_PATTERNS) {
     if (pattern.test(value)) {
-      throw new CliError("SECRET_IN_ARGUMENT", `${source} looks like ${what}; credentials are never accepted as arguments.`, "Put the credential in the environment variable this CLI reads (see --help: auth.env) and remove it from the command line.", { source });
+      throw new CliError(
+        "SECRET_IN_ARGUMENT",
+        `${source} looks like ${what}; credentials are never accepted as arguments.`,
+        "Put the credential in the environment variable this CLI reads (see --help: auth.env) and remove it from the command line.",
+        { source },
+      );
     }
   }
   if (opaque(value)) {
-    throw new CliError("SECRET_IN_ARGUMENT", `${source} looks like a key or token (a long opaque string); credentials are never accepted as arguments.`, "Set the credential in the environment instead. If this really is data, shorten or split it.", { source });
+    throw new CliError(
+      "SECRET_IN_ARGUMENT",
+      `${source} looks like a key or token (a long opaque string); credentials are never accepted as arguments.`,
+      "Set the credential in the environment instead. If this really is data, shorten or split it.",
+      { source },
+    );
   }
   if (CONTROL.test(value)) {
-    throw new CliError("UNSAFE_INPUT", `${source} contains control characters.`, "Remove them, or add --sanitize to strip them.", { source });
+    throw new CliError(
+      "UNSAFE_INPUT",
+      `${source} contains control characters.`,
+      "Remove them, or add --sanitize to strip them.",
+      { source },
+    );
   }
   if (TRAVERSAL.test(value)) {
-    throw new CliError("UNSAFE_INPUT", `${source} contains a ".." path segment (path traversal).`, "Give the value without .. segments.", { source });
+    throw new CliError(
+      "UNSAFE_INPUT",
+      `${source} contains a ".." path segment (path traversal).`,
+      "Give the value without .. segments.",
+      { source },
+    );
   }
   if (sensitive(value)) {
-    throw new CliError("SENSITIVE_PATH", `${source} names a sensitive file (${value}); it is refused.`, "Do not pass secrets files (.env, keys, certificates) to this CLI.", { source });
+    throw new CliError(
+      "SENSITIVE_PATH",
+      `${source} names a sensitive file (${value}); it is refused.`,
+      "Do not pass secrets files (.env, keys, certificates) to this CLI.",
+      { source },
+    );
   }
   if ((identifier || looksLikePath(value)) && SHELL.test(value)) {
-    throw new CliError("UNSAFE_INPUT", `${source} contains shell metacharacters (; | & $ \` < >), which are never valid in an identifier or path.`, "Pass the plain identifier.", { source });
+    throw new CliError(
+      "UNSAFE_INPUT",
+      `${source} contains shell metacharacters (; | & $ \` < >), which are never valid in an identifier or path.`,
+      "Pass the plain identifier.",
+      { source },
+    );
   }
 }
 
@@ -80,7 +120,9 @@ export function secretLike(value: string): boolean {
   return SECRET_PATTERNS.some(([pattern]) => pattern.test(value)) || opaque(value);
 }
 
-const GLOBAL_SECRETS = SECRET_PATTERNS.map(([pattern]) => new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`));
+const GLOBAL_SECRETS = SECRET_PATTERNS.map(
+  ([pattern]) => new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`),
+);
 
 /**
  * Text with every credential-looking part replaced by [REDACTED]: what an error says never echoes a secret back,
@@ -89,7 +131,9 @@ const GLOBAL_SECRETS = SECRET_PATTERNS.map(([pattern]) => new RegExp(pattern.sou
 export function maskSecrets(text: string): string {
   let out = text;
   for (const pattern of GLOBAL_SECRETS) out = out.replace(pattern, "[REDACTED]");
-  return out.replace(/[A-Za-z0-9+/_=.-]{40,}/g, (token) => (opaque(token) && !token.includes("//") ? "[REDACTED]" : token));
+  return out.replace(/[A-Za-z0-9+/_=.-]{40,}/g, (token) =>
+    opaque(token) && !token.includes("//") ? "[REDACTED]" : token,
+  );
 }
 
 /** Runs every guardrail; a guardrail that itself fails refuses the command (fail closed, G9). */
@@ -99,7 +143,12 @@ export function guard(values: Checked[]): void {
       check(v);
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw new CliError("GUARDRAIL_ERROR", `A safety check failed on ${v.source}; the command is refused.`, "Retry with a simpler value, and report it with `issue create`.", { source: v.source });
+      throw new CliError(
+        "GUARDRAIL_ERROR",
+        `A safety check failed on ${v.source}; the command is refused.`,
+        "Retry with a simpler value, and report it with `issue create`.",
+        { source: v.source },
+      );
     }
   }
 }

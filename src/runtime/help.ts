@@ -12,7 +12,8 @@ import { count } from "../core/words.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
   help: "Print help as JSON (this document); on a group, its commands",
-  version: "Print the version (semver, also as top-level `version`) and nothing else, wherever it is given: no command runs",
+  version:
+    "Print the version (semver, also as top-level `version`) and nothing else, wherever it is given: no command runs",
   agent: "Force JSON output (the default)",
   human: "Print tables and text for people instead of JSON",
   brief: "Print the one-paragraph brief of this CLI",
@@ -33,16 +34,52 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
 /** A global flag as help declares it: typed like a command's parameter, never required, with its default. */
 function globalFlag(name: string) {
   const description = GLOBAL_FLAG_HELP[name];
-  if (name === "fields") return { name: "--fields", type: "array", items: "string", required: false, description, usage: "repeat --fields or give a comma list: --fields id --fields name is --fields id,name" };
-  if (name === "max-pages") return { name: "--max-pages", type: "integer", required: false, default: DEFAULT_MAX_PAGES, minimum: 1, maximum: MAX_PAGES_LIMIT, description };
+  if (name === "fields")
+    return {
+      name: "--fields",
+      type: "array",
+      items: "string",
+      required: false,
+      description,
+      usage: "repeat --fields or give a comma list: --fields id --fields name is --fields id,name",
+    };
+  if (name === "max-pages")
+    return {
+      name: "--max-pages",
+      type: "integer",
+      required: false,
+      default: DEFAULT_MAX_PAGES,
+      minimum: 1,
+      maximum: MAX_PAGES_LIMIT,
+      description,
+    };
   return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
 }
 
 const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
 
-const EXIT_CODES = { 0: "success", 1: "general or server error", 2: "usage or validation error", 10: "authentication", 11: "permission", 20: "not found", 30: "conflict or failed precondition" };
+const EXIT_CODES = {
+  0: "success",
+  1: "general or server error",
+  2: "usage or validation error",
+  10: "authentication",
+  11: "permission",
+  20: "not found",
+  30: "conflict or failed precondition",
+};
 
-const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+const LIMIT_KEYS = [
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+] as const;
 
 function parameter(f: Flag) {
   const limits = describeLimits(f);
@@ -60,7 +97,7 @@ function parameter(f: Flag) {
   };
 }
 
-const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : f.format ?? f.type}>`;
+const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.type)}>`;
 
 /**
  * A command as help shows it: each description's line (plain text, bounded at design), with a pointer to
@@ -70,12 +107,19 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
   const more = `${manifest.product.binary} ${command.name} --describe`;
   return {
     name: command.name,
-    usage: `${manifest.product.binary} ${command.name}${command.flags.filter((f) => f.required).map((f) => ` --${f.flag} ${placeholder(f)}`).join("")}${command.destructive ? " --yes" : ""}`,
+    usage: `${manifest.product.binary} ${command.name}${command.flags
+      .filter((f) => f.required)
+      .map((f) => ` --${f.flag} ${placeholder(f)}`)
+      .join("")}${command.destructive ? " --yes" : ""}`,
     description: command.details && !full ? `${command.description} (more: \`${more}\`)` : command.description,
     ...(command.details && full ? { details: command.details } : {}),
     method: command.operation.method,
     parameters: command.flags.map((f) =>
-      !f.details ? { ...parameter(f), ...(full ? { in: f.in, wire: f.wire } : {}) } : full ? { ...parameter(f), in: f.in, wire: f.wire, details: f.details } : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
+      !f.details
+        ? { ...parameter(f), ...(full ? { in: f.in, wire: f.wire } : {}) }
+        : full
+          ? { ...parameter(f), in: f.in, wire: f.wire, details: f.details }
+          : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
     ),
     jsonInput: command.jsonInput,
     destructive: command.destructive,
@@ -97,13 +141,28 @@ function authFrame(manifest: Manifest) {
     env: credentialVariables(manifest),
     required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0,
     sent: credentialsHow(manifest),
-    schemes: Object.fromEntries(Object.entries(manifest.auth.schemes).map(([name, s]) => [name, { type: s.type, ...(s.scheme ? { scheme: s.scheme } : {}), ...(s.in ? { in: s.in } : {}), ...(s.name ? { name: s.name } : {}), variables: s.env }])),
+    schemes: Object.fromEntries(
+      Object.entries(manifest.auth.schemes).map(([name, s]) => [
+        name,
+        {
+          type: s.type,
+          ...(s.scheme ? { scheme: s.scheme } : {}),
+          ...(s.in ? { in: s.in } : {}),
+          ...(s.name ? { name: s.name } : {}),
+          variables: s.env,
+        },
+      ]),
+    ),
     status: `${manifest.product.binary} auth status`,
   };
 }
 
 /** What every JSON document of the CLI carries (R1–R3): the rules, the Skills, how to report a problem. */
-const guides = (manifest: Manifest) => ({ rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+const guides = (manifest: Manifest) => ({
+  rules: manifest.rules,
+  skills: skillRefs(manifest),
+  issue: issueLine(manifest),
+});
 
 /** A built-in command as help shows it: typed parameters like an API command's; `local`: it calls no API. */
 function builtinEntry(manifest: Manifest, command: Builtin) {
@@ -112,8 +171,18 @@ function builtinEntry(manifest: Manifest, command: Builtin) {
     name: command.name,
     usage: command.usage,
     description: command.description,
-    parameters: command.flags.map((f) => parameter(f.flag === "name" && command.name === "skills" && names.length ? { ...f, enum: names } : f)),
-    ...(command.argument ? { argument: { name: command.argument, flag: `--${command.argument}`, description: `A bare argument is --${command.argument}: ${manifest.product.binary} ${command.name} <${command.argument}>` } } : {}),
+    parameters: command.flags.map((f) =>
+      parameter(f.flag === "name" && command.name === "skills" && names.length ? { ...f, enum: names } : f),
+    ),
+    ...(command.argument
+      ? {
+          argument: {
+            name: command.argument,
+            flag: `--${command.argument}`,
+            description: `A bare argument is --${command.argument}: ${manifest.product.binary} ${command.name} <${command.argument}>`,
+          },
+        }
+      : {}),
     jsonInput: false,
     destructive: false,
     permission: command.permission,
@@ -144,7 +213,12 @@ function frame(cli: Cli, help: string, commands: unknown[], extra: Record<string
 }
 
 /** A group in root help; a CLI of very many groups has no room for their descriptions, and leaves them out. */
-const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({ name: g.name, ...(g.description ? { description: g.description } : {}), group: true, commands: g.count });
+const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({
+  name: g.name,
+  ...(g.description ? { description: g.description } : {}),
+  group: true,
+  commands: g.count,
+});
 
 /** What root help and root --describe may spend listing groups, leaving room for flags, rules and exit codes. */
 const GROUP_LISTING_BYTES = 52 * 1024;
@@ -154,7 +228,10 @@ const GROUP_LISTING_BYTES = 52 * 1024;
  * past that (a thousand groups and more) a name → command-count map; past that too, the first groups that fit and
  * how many more there are, which `--all` lists. Each form says in `help` how to see the rest.
  */
-function groupListing(cli: Cli, all: boolean): { entries: unknown[]; counts?: Record<string, number>; omitted: number } {
+function groupListing(
+  cli: Cli,
+  all: boolean,
+): { entries: unknown[]; counts?: Record<string, number>; omitted: number } {
   const groups = cli.manifest.groups;
   const entries = groups.map(groupEntry);
   if (all || Buffer.byteLength(JSON.stringify(entries)) <= GROUP_LISTING_BYTES) return { entries, omitted: 0 };
@@ -185,8 +262,13 @@ export function rootHelp(cli: Cli, all = false) {
   const { binary, name, version, description } = cli.manifest.product;
   const intro = `${binary} ${version} — the ${name} command line. ${description}`.trim();
   if (cli.manifest.help === "full") {
-    const commands = cli.all().filter((c) => !c.hidden).map((c) => commandHelp(cli.manifest, c));
-    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], { groups: cli.manifest.groups.map(groupEntry) });
+    const commands = cli
+      .all()
+      .filter((c) => !c.hidden)
+      .map((c) => commandHelp(cli.manifest, c));
+    return frame(cli, intro, [...commands, ...BUILTIN_COMMANDS(cli.manifest)], {
+      groups: cli.manifest.groups.map(groupEntry),
+    });
   }
   const total = cli.manifest.groups.reduce((n, g) => n + g.count, 0);
   const listing = groupListing(cli, all);
@@ -201,32 +283,81 @@ export function rootHelp(cli: Cli, all = false) {
 export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
   const visible = commands.filter((c) => !c.hidden);
   const group = cli.manifest.groups.find((g) => g.name === words[0]);
-  return frame(cli, `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${count(visible.length, "command")}.`, visible.map((c) => commandHelp(cli.manifest, c)));
+  return frame(
+    cli,
+    `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${count(visible.length, "command")}.`,
+    visible.map((c) => commandHelp(cli.manifest, c)),
+  );
 }
 
 export function singleHelp(cli: Cli, command: Command) {
-  return { ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [commandHelp(cli.manifest, command)]), command: commandHelp(cli.manifest, command) };
+  return {
+    ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [
+      commandHelp(cli.manifest, command),
+    ]),
+    command: commandHelp(cli.manifest, command),
+  };
 }
 
 /** `issue --help`: the issue commands. */
 export function builtinHelp(cli: Cli, scope: "skills" | "issue" | "auth" | "agents") {
   const binary = cli.manifest.product.binary;
-  const what = scope === "auth" ? "which credential variables are set and what each command would send (never a value)" : scope === "agents" ? "put this CLI's Skills (and, with --mcp, its MCP server) where coding agents read them, and take them away again" : "record and follow problems and requests locally";
-  return frame(cli, `${binary} ${scope}: ${what}.`, BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope));
+  const what =
+    scope === "auth"
+      ? "which credential variables are set and what each command would send (never a value)"
+      : scope === "agents"
+        ? "put this CLI's Skills (and, with --mcp, its MCP server) where coding agents read them, and take them away again"
+        : "record and follow problems and requests locally";
+  return frame(
+    cli,
+    `${binary} ${scope}: ${what}.`,
+    BUILTIN_COMMANDS(cli.manifest).filter((c) => c.name.split(" ")[0] === scope),
+  );
 }
 
 /** `skills --help`, `issue create --help`: that command's own document (D2), as an API command's. */
 export function builtinSingleHelp(cli: Cli, command: Builtin) {
   const entry = builtinEntry(cli.manifest, command);
-  return { ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [entry]), command: entry };
+  return {
+    ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [entry]),
+    command: entry,
+  };
 }
 
 /** --describe of built-in commands (`skills --describe`, `issue --describe`): their schema in full. */
 export function describeBuiltins(cli: Cli, commands: Builtin[]) {
-  return { ...describeFrame(cli), commands: commands.map((c) => ({ ...builtinEntry(cli.manifest, c), errors: ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []), ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : []), ...(c.name === "proof" ? ["PROOF_MISSING", "PROOF_MISMATCH"] : []), ...(c.path[0] === "agents" ? ["INSTALL_CONFLICT"] : [])].map((code) => ({ code, exitCode: EXIT[code] ?? 1 })) })) };
+  return {
+    ...describeFrame(cli),
+    commands: commands.map((c) => ({
+      ...builtinEntry(cli.manifest, c),
+      errors: [
+        "USAGE_ERROR",
+        "UNKNOWN_FLAG",
+        "MISSING_FLAG",
+        "INVALID_VALUE",
+        "SECRET_IN_ARGUMENT",
+        "SENSITIVE_PATH",
+        "UNSAFE_INPUT",
+        ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []),
+        ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : []),
+        ...(c.name === "proof" ? ["PROOF_MISSING", "PROOF_MISMATCH"] : []),
+        ...(c.path[0] === "agents" ? ["INSTALL_CONFLICT"] : []),
+      ].map((code) => ({ code, exitCode: EXIT[code] ?? 1 })),
+    })),
+  };
 }
 
-const USAGE_CODES = ["USAGE_ERROR", "UNKNOWN_FLAG", "MISSING_FLAG", "INVALID_VALUE", "VALIDATION_ERROR", "SECRET_IN_ARGUMENT", "SENSITIVE_PATH", "UNSAFE_INPUT", "BASE_URL_MISSING"];
+const USAGE_CODES = [
+  "USAGE_ERROR",
+  "UNKNOWN_FLAG",
+  "MISSING_FLAG",
+  "INVALID_VALUE",
+  "VALIDATION_ERROR",
+  "SECRET_IN_ARGUMENT",
+  "SENSITIVE_PATH",
+  "UNSAFE_INPUT",
+  "BASE_URL_MISSING",
+];
 
 /** The errors a command can end with: usage errors, and each error status the document declares for it. */
 function errorsOf(manifest: Manifest, command: Command): Array<{ code: string; exitCode: number }> {
@@ -234,13 +365,23 @@ function errorsOf(manifest: Manifest, command: Command): Array<{ code: string; e
   if (command.destructive) codes.add("CONFIRMATION_REQUIRED");
   if (command.jsonInput) codes.add("INVALID_JSON_INPUT");
   if (command.auth.length) codes.add("CREDENTIAL_MISSING").add("AUTH_FAILED");
-  if (command.auth.some((r) => Object.keys(r).some((n) => ["oauth2", "openIdConnect"].includes(manifest.auth.schemes[n]?.type ?? "")))) codes.add("AUTH_EXPIRED");
+  if (
+    command.auth.some((r) =>
+      Object.keys(r).some((n) => ["oauth2", "openIdConnect"].includes(manifest.auth.schemes[n]?.type ?? "")),
+    )
+  )
+    codes.add("AUTH_EXPIRED");
   for (const status of command.statuses ?? []) if (/^[45]\d\d$/.test(status)) codes.add(codeForStatus(Number(status)));
   return [...codes].sort().map((code) => ({ code, exitCode: EXIT[code] ?? 1 }));
 }
 
 function outputSchema(command: Command) {
-  const item = command.output.fields ? { type: "object", properties: Object.fromEntries(command.output.fields.map((f) => [f, command.output.types?.[f] ?? {}])) } : {};
+  const item = command.output.fields
+    ? {
+        type: "object",
+        properties: Object.fromEntries(command.output.fields.map((f) => [f, command.output.types?.[f] ?? {}])),
+      }
+    : {};
   if (command.output.listField || command.output.shape === "array") return { type: "array", items: item };
   if (command.output.shape === "object") return item.type ? item : { type: "object" };
   if (command.output.shape === "empty") return { type: "null" };
@@ -254,7 +395,17 @@ function describeFrame(cli: Cli) {
     name: manifest.product.binary,
     version: manifest.product.version,
     description: manifest.product.description,
-    envelope: { success: { ok: true, result: "<output>", page: "{has_more, total?, next_cursor?}", rules: "string[]", skills: "{name, description, command}[]", issue: "string" }, error: { error: true, code: "UPPER_SNAKE", message: "string", suggestion: "string", details: "object?" } },
+    envelope: {
+      success: {
+        ok: true,
+        result: "<output>",
+        page: "{has_more, total?, next_cursor?}",
+        rules: "string[]",
+        skills: "{name, description, command}[]",
+        issue: "string",
+      },
+      error: { error: true, code: "UPPER_SNAKE", message: "string", suggestion: "string", details: "object?" },
+    },
     exitCodes: EXIT_CODES,
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
     auth: authFrame(manifest),
@@ -268,13 +419,15 @@ export function describeCommands(cli: Cli, commands: Command[]) {
   const { manifest } = cli;
   return {
     ...describeFrame(cli),
-    commands: commands.filter((c) => !c.hidden).map((c) => ({
-      ...commandHelp(manifest, c, true),
-      outputSchema: outputSchema(c),
-      ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
-      errors: errorsOf(manifest, c),
-      exitCodes: [...new Set([0, ...errorsOf(manifest, c).map((e) => e.exitCode)])].sort((a, b) => a - b),
-    })),
+    commands: commands
+      .filter((c) => !c.hidden)
+      .map((c) => ({
+        ...commandHelp(manifest, c, true),
+        outputSchema: outputSchema(c),
+        ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
+        errors: errorsOf(manifest, c),
+        exitCodes: [...new Set([0, ...errorsOf(manifest, c).map((e) => e.exitCode)])].sort((a, b) => a - b),
+      })),
   };
 }
 
@@ -305,7 +458,10 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
     size = Buffer.byteLength(JSON.stringify(full));
     if (size <= DESCRIBE_BYTES) return full;
   }
-  const over = size === undefined ? `is over the ${kib(DESCRIBE_BYTES)} one answer holds` : `(${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds`;
+  const over =
+    size === undefined
+      ? `is over the ${kib(DESCRIBE_BYTES)} one answer holds`
+      : `(${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds`;
   if (!words.length) {
     const total = manifest.groups.reduce((n, g) => n + g.count, 0);
     const listing = groupListing(cli, false);
@@ -318,7 +474,8 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
   }
   const scope = words.join(" ");
   const entries = visible.map((c) => ({ name: c.name, description: c.description }));
-  const index = Buffer.byteLength(JSON.stringify(entries)) <= DESCRIBE_BYTES ? entries : visible.map((c) => ({ name: c.name }));
+  const index =
+    Buffer.byteLength(JSON.stringify(entries)) <= DESCRIBE_BYTES ? entries : visible.map((c) => ({ name: c.name }));
   return {
     ...describeFrame(cli),
     help: `${binary} ${scope}: ${count(visible.length, "command")}; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${visible[0]!.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.`,

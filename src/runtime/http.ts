@@ -20,7 +20,6 @@ export interface Response {
   data: unknown;
 }
 
-
 /** Characters Node refuses in a header value (and that would split a request): controls other than tab. */
 const BAD_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
 
@@ -34,11 +33,22 @@ export interface Credential {
  * Builds the exact request a command sends: each path, query, header and cookie value serialized as the document says
  * (style and explode, serialize.ts), and each credential placed per its security scheme (auth.ts).
  */
-export function buildRequest(manifest: Manifest, command: Command, baseUrl: string, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined, credentials: Credential[], extraQuery: Record<string, string> = {}): Request {
+export function buildRequest(
+  manifest: Manifest,
+  command: Command,
+  baseUrl: string,
+  values: Map<Flag, unknown>,
+  body: Record<string, unknown> | undefined,
+  credentials: Credential[],
+  extraQuery: Record<string, string> = {},
+): Request {
   let path = command.operation.path;
   // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
   const query: Array<{ name: string; pair: string }> = [];
-  const headers: Record<string, string> = { accept: "application/json", "user-agent": `${manifest.product.binary}/${manifest.product.version}` };
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": `${manifest.product.binary}/${manifest.product.version}`,
+  };
   const cookies: string[] = [];
   let payload = body ? { ...body } : undefined;
   const setQuery = (name: string, value: string) => {
@@ -78,15 +88,29 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
     if (!BAD_HEADER.test(value)) continue;
     const held = credentials.find((c) => value.includes(c.value) || value === placementValue(c));
     if (held) {
-      throw new CliError("CREDENTIAL_MISSING", `A credential (${variablesOf(held.scheme).join(", ")}) holds characters an HTTP header cannot carry (a line break or control character), so it was not sent.`, "Set the variable again without the trailing newline or stray characters.", { header: name, variables: variablesOf(held.scheme) });
+      throw new CliError(
+        "CREDENTIAL_MISSING",
+        `A credential (${variablesOf(held.scheme).join(", ")}) holds characters an HTTP header cannot carry (a line break or control character), so it was not sent.`,
+        "Set the variable again without the trailing newline or stray characters.",
+        { header: name, variables: variablesOf(held.scheme) },
+      );
     }
-    const flag = command.flags.find((f) => (f.in === "header" && f.wire.toLowerCase() === name) || (f.in === "cookie" && name === "cookie"));
-    throw new CliError("INVALID_VALUE", `${flag ? `--${flag.flag}` : `The ${name} header`} holds a line break, a control character or a character outside Latin-1, which an HTTP header cannot carry.`, `Give ${flag ? `--${flag.flag}` : "it"} plain text.`, { ...(flag ? { flag: flag.flag } : {}), header: name });
+    const flag = command.flags.find(
+      (f) => (f.in === "header" && f.wire.toLowerCase() === name) || (f.in === "cookie" && name === "cookie"),
+    );
+    throw new CliError(
+      "INVALID_VALUE",
+      `${flag ? `--${flag.flag}` : `The ${name} header`} holds a line break, a control character or a character outside Latin-1, which an HTTP header cannot carry.`,
+      `Give ${flag ? `--${flag.flag}` : "it"} plain text.`,
+      { ...(flag ? { flag: flag.flag } : {}), header: name },
+    );
   }
   let encoded: string | undefined;
   if (payload !== undefined) {
     if (command.bodyMediaType === "application/x-www-form-urlencoded") {
-      encoded = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, typeof v === "string" ? v : stringifyExact(v)])).toString();
+      encoded = new URLSearchParams(
+        Object.entries(payload).map(([k, v]) => [k, typeof v === "string" ? v : stringifyExact(v)]),
+      ).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
       encoded = stringifyExact(payload);
@@ -94,7 +118,12 @@ export function buildRequest(manifest: Manifest, command: Command, baseUrl: stri
     }
   }
   const qs = query.map((q) => q.pair).join("&");
-  return { method: command.operation.method, url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`, headers, ...(encoded !== undefined ? { body: encoded } : {}) };
+  return {
+    method: command.operation.method,
+    url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`,
+    headers,
+    ...(encoded !== undefined ? { body: encoded } : {}),
+  };
 }
 
 const placementValue = (c: Credential) => {
@@ -103,11 +132,16 @@ const placementValue = (c: Credential) => {
 };
 
 /** Names that say a value is a secret, whatever carried it (a query parameter, a header, a cookie, a body field). */
-const SECRET_NAME = /(^|[^a-z])(token|secret|password|passwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|client[-_]?secret|credentials?|session[-_]?id|signature)([^a-z]|$)|^(key|auth|authorization|sig|pwd)$/i;
+const SECRET_NAME =
+  /(^|[^a-z])(token|secret|password|passwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|client[-_]?secret|credentials?|session[-_]?id|signature)([^a-z]|$)|^(key|auth|authorization|sig|pwd)$/i;
 
 /** Where a request carries secrets by name: every credential's place (all schemes the CLI knows), and secret-named fields. */
 export function secretPlaces(manifest: Manifest): { query: Set<string>; header: Set<string>; cookie: Set<string> } {
-  const places = { query: new Set<string>(), header: new Set<string>(["authorization", "proxy-authorization"]), cookie: new Set<string>() };
+  const places = {
+    query: new Set<string>(),
+    header: new Set<string>(["authorization", "proxy-authorization"]),
+    cookie: new Set<string>(),
+  };
   for (const scheme of Object.values(manifest.auth.schemes)) {
     if (scheme.type !== "apiKey" || !scheme.name) continue;
     if (scheme.in === "query") places.query.add(scheme.name);
@@ -124,41 +158,59 @@ export function secretPlaces(manifest: Manifest): { query: Set<string>; header: 
  */
 export function redactRequest(request: Request, secrets: string[], places: ReturnType<typeof secretPlaces>): Request {
   const scrub = redactor(secrets);
-  const isSecret = (name: string, value: string | undefined, where: Set<string>) => where.has(name) || SECRET_NAME.test(name) || (value !== undefined && secrets.includes(value));
+  const isSecret = (name: string, value: string | undefined, where: Set<string>) =>
+    where.has(name) || SECRET_NAME.test(name) || (value !== undefined && secrets.includes(value));
   // The query is rewritten pair by pair, never re-serialized: the dry run shows the request's own encoding.
   const at = request.url.indexOf("?");
-  const url = at < 0 ? request.url : `${request.url.slice(0, at + 1)}${request.url.slice(at + 1).split("&").map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq < 0) return pair;
-    const decode = (text: string) => {
-      try {
-        return decodeURIComponent(text.replace(/\+/g, " "));
-      } catch {
-        return undefined;
-      }
-    };
-    const name = decode(pair.slice(0, eq)) ?? pair.slice(0, eq);
-    return isSecret(name, decode(pair.slice(eq + 1)), places.query) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
-  }).join("&")}`;
+  const url =
+    at < 0
+      ? request.url
+      : `${request.url.slice(0, at + 1)}${request.url
+          .slice(at + 1)
+          .split("&")
+          .map((pair) => {
+            const eq = pair.indexOf("=");
+            if (eq < 0) return pair;
+            const decode = (text: string) => {
+              try {
+                return decodeURIComponent(text.replace(/\+/g, " "));
+              } catch {
+                return undefined;
+              }
+            };
+            const name = decode(pair.slice(0, eq)) ?? pair.slice(0, eq);
+            return isSecret(name, decode(pair.slice(eq + 1)), places.query) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+          })
+          .join("&")}`;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
-    if (k === "authorization" || k === "proxy-authorization") headers[k] = /^\S+ \S/.test(v) ? v.replace(/^(\S+) .*/s, `$1 ${REDACTED}`) : REDACTED;
-    else if (k === "cookie") headers[k] = v.split("; ").map((c) => {
-      const eq = c.indexOf("=");
-      const name = eq < 0 ? c : c.slice(0, eq);
-      let value: string | undefined;
-      try {
-        value = eq < 0 ? undefined : decodeURIComponent(c.slice(eq + 1));
-      } catch {
-        value = c.slice(eq + 1);
-      }
-      return eq >= 0 && isSecret(name, value, places.cookie) ? `${name}=${REDACTED}` : c;
-    }).join("; ");
+    if (k === "authorization" || k === "proxy-authorization")
+      headers[k] = /^\S+ \S/.test(v) ? v.replace(/^(\S+) .*/s, `$1 ${REDACTED}`) : REDACTED;
+    else if (k === "cookie")
+      headers[k] = v
+        .split("; ")
+        .map((c) => {
+          const eq = c.indexOf("=");
+          const name = eq < 0 ? c : c.slice(0, eq);
+          let value: string | undefined;
+          try {
+            value = eq < 0 ? undefined : decodeURIComponent(c.slice(eq + 1));
+          } catch {
+            value = c.slice(eq + 1);
+          }
+          return eq >= 0 && isSecret(name, value, places.cookie) ? `${name}=${REDACTED}` : c;
+        })
+        .join("; ");
     else if (isSecret(k, v, places.header)) headers[k] = REDACTED;
     else headers[k] = v;
   }
   const body = request.body === undefined ? undefined : redactBody(request.body);
-  return { ...request, url: scrub(url), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, scrub(v)])), ...(body !== undefined ? { body: scrub(body) } : {}) };
+  return {
+    ...request,
+    url: scrub(url),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, scrub(v)])),
+    ...(body !== undefined ? { body: scrub(body) } : {}),
+  };
 }
 
 /** A JSON or form body with the values of secret-named fields replaced (a password sent by mistake in a flag, say). */
@@ -168,21 +220,29 @@ function redactBody(body: string): string {
     const walk = (v: unknown, depth: number): unknown => {
       if (depth > 64 || v === null || typeof v !== "object") return v;
       if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_NAME.test(k) && (typeof x === "string" || typeof x === "number") ? REDACTED : walk(x, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [
+          k,
+          SECRET_NAME.test(k) && (typeof x === "string" || typeof x === "number") ? REDACTED : walk(x, depth + 1),
+        ]),
+      );
     };
     return JSON.stringify(walk(value, 0));
   } catch {
     if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(body)) return body;
-    return body.split("&").map((pair) => {
-      const eq = pair.indexOf("=");
-      let name = pair.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, " "));
-      } catch {
-        // keep it as sent
-      }
-      return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
-    }).join("&");
+    return body
+      .split("&")
+      .map((pair) => {
+        const eq = pair.indexOf("=");
+        let name = pair.slice(0, eq);
+        try {
+          name = decodeURIComponent(name.replace(/\+/g, " "));
+        } catch {
+          // keep it as sent
+        }
+        return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+      })
+      .join("&");
   }
 }
 
@@ -206,57 +266,114 @@ export async function send(request: Request): Promise<Response> {
       failure ??= error;
       req.destroy(error);
     };
-    const req = httpRequest(url, { method: request.method, headers: { ...request.headers, ...(request.body !== undefined ? { "content-length": Buffer.byteLength(request.body) } : {}) }, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_RESPONSE_BYTES) {
-          fail(new CliError("RESPONSE_TOO_LARGE", `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`, "Ask for less (filters, --limit or paging), or raise AGENT_CLI_MAX_RESPONSE_BYTES.", { url: url.origin, limit: MAX_RESPONSE_BYTES }));
-          return;
-        }
-        chunks.push(c);
-      });
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let data: unknown = text;
-        if (text && /json/.test(String(res.headers["content-type"] ?? ""))) {
-          try {
-            data = JSON.parse(text);
-          } catch {
-            data = text;
-          }
-          // Parsing is iterative, but everything after it (fields, redaction, tables) walks the value recursively.
-          if (nestedDeeper(data, MAX_RESPONSE_DEPTH)) {
-            reject(new CliError("RESPONSE_TOO_LARGE", `The response from ${url.origin} nests deeper than ${MAX_RESPONSE_DEPTH} levels; it was not read.`, "The API answered with data no client can walk; report it to the API's owners.", { url: url.origin, depth: MAX_RESPONSE_DEPTH }));
+    const req = httpRequest(
+      url,
+      {
+        method: request.method,
+        headers: {
+          ...request.headers,
+          ...(request.body !== undefined ? { "content-length": Buffer.byteLength(request.body) } : {}),
+        },
+        timeout: TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            fail(
+              new CliError(
+                "RESPONSE_TOO_LARGE",
+                `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`,
+                "Ask for less (filters, --limit or paging), or raise AGENT_CLI_MAX_RESPONSE_BYTES.",
+                { url: url.origin, limit: MAX_RESPONSE_BYTES },
+              ),
+            );
             return;
           }
-        } else if (!text) data = null;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, data });
-      });
-      res.on("error", (error) => reject(failure ?? unreachable(url, error)));
-    });
-    const deadline = setTimeout(() => fail(new CliError("TIMEOUT", `${url.origin} did not complete the response within ${TIMEOUT_MS} ms.`, "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.", { url: url.origin, timeoutMs: TIMEOUT_MS })), TIMEOUT_MS);
-    const settle = <T>(fn: (v: T) => void) => (v: T) => {
-      clearTimeout(deadline);
-      fn(v);
-    };
+          chunks.push(c);
+        });
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let data: unknown = text;
+          if (text && /json/.test(String(res.headers["content-type"] ?? ""))) {
+            try {
+              data = JSON.parse(text);
+            } catch {
+              data = text;
+            }
+            // Parsing is iterative, but everything after it (fields, redaction, tables) walks the value recursively.
+            if (nestedDeeper(data, MAX_RESPONSE_DEPTH)) {
+              reject(
+                new CliError(
+                  "RESPONSE_TOO_LARGE",
+                  `The response from ${url.origin} nests deeper than ${MAX_RESPONSE_DEPTH} levels; it was not read.`,
+                  "The API answered with data no client can walk; report it to the API's owners.",
+                  { url: url.origin, depth: MAX_RESPONSE_DEPTH },
+                ),
+              );
+              return;
+            }
+          } else if (!text) data = null;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, data });
+        });
+        res.on("error", (error) => reject(failure ?? unreachable(url, error)));
+      },
+    );
+    const deadline = setTimeout(
+      () =>
+        fail(
+          new CliError(
+            "TIMEOUT",
+            `${url.origin} did not complete the response within ${TIMEOUT_MS} ms.`,
+            "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.",
+            { url: url.origin, timeoutMs: TIMEOUT_MS },
+          ),
+        ),
+      TIMEOUT_MS,
+    );
+    const settle =
+      <T>(fn: (v: T) => void) =>
+      (v: T) => {
+        clearTimeout(deadline);
+        fn(v);
+      };
     resolve = settle(resolve);
     reject = settle(reject);
-    req.on("timeout", () => req.destroy(new CliError("TIMEOUT", `No response from ${url.origin} within ${TIMEOUT_MS} ms.`, "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.")));
+    req.on("timeout", () =>
+      req.destroy(
+        new CliError(
+          "TIMEOUT",
+          `No response from ${url.origin} within ${TIMEOUT_MS} ms.`,
+          "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.",
+        ),
+      ),
+    );
     req.on("error", (error) => reject(failure ?? (error instanceof CliError ? error : unreachable(url, error))));
     if (request.body !== undefined) req.write(request.body);
     req.end();
   });
 }
 
-const unreachable = (url: URL, error: Error) => new CliError("NETWORK_ERROR", `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`, "Check the base URL and that the service is running.", { url: url.origin });
+const unreachable = (url: URL, error: Error) =>
+  new CliError(
+    "NETWORK_ERROR",
+    `Cannot reach ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? error.message}.`,
+    "Check the base URL and that the service is running.",
+    { url: url.origin },
+  );
 
 /** An HTTP error response as a structured error; the API's own message is kept, the credential never. */
 export function errorFor(response: Response, secrets: string[]): CliError {
   const code = codeForStatus(response.status);
   const body = response.data as { message?: unknown; error?: unknown; code?: unknown } | null;
-  let message = typeof body?.message === "string" ? body.message : typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+  let message =
+    typeof body?.message === "string"
+      ? body.message
+      : typeof body?.error === "string"
+        ? body.error
+        : `HTTP ${response.status}`;
   // The message is the API's text: a credential it echoes is cut as is, however short.
   for (const secret of secrets) message = message.split(secret).join(REDACTED);
   message = redactor(secrets)(message);
@@ -264,11 +381,16 @@ export function errorFor(response: Response, secrets: string[]): CliError {
     AUTH_FAILED: "Check the credential variables: `auth status` shows which are set and which the command uses.",
     PERMISSION_DENIED: "The credential lacks permission for this; use one that has it.",
     NOT_FOUND: "Check the id; list the resource to find valid ids.",
-    CONFLICT: "The request conflicts with the resource's current state; read it again and retry with values that fit it.",
+    CONFLICT:
+      "The request conflicts with the resource's current state; read it again and retry with values that fit it.",
     PRECONDITION_FAILED: "Read the resource again and retry with its current state.",
-    VALIDATION_ERROR: "The API refused the values: fix what its message names (the command's --help shows each flag's type and limits).",
+    VALIDATION_ERROR:
+      "The API refused the values: fix what its message names (the command's --help shows each flag's type and limits).",
     RATE_LIMITED: "Wait and retry later.",
     SERVER_ERROR: "The service failed; retry later or report it.",
   };
-  return new CliError(code, `${message} (HTTP ${response.status})`, suggestions[code] ?? "See the message.", { status: response.status, ...(typeof body?.code === "string" ? { apiCode: body.code } : {}) });
+  return new CliError(code, `${message} (HTTP ${response.status})`, suggestions[code] ?? "See the message.", {
+    status: response.status,
+    ...(typeof body?.code === "string" ? { apiCode: body.code } : {}),
+  });
 }

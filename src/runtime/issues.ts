@@ -25,7 +25,8 @@ export interface IssueRecord {
 
 /** Issues live on this machine only (F4), under the user's state folder. */
 function storeFile(manifest: Manifest): string {
-  const base = process.env.XDG_STATE_HOME || join(process.env.HOME || process.env.USERPROFILE || ".", ".local", "state");
+  const base =
+    process.env.XDG_STATE_HOME || join(process.env.HOME || process.env.USERPROFILE || ".", ".local", "state");
   return join(base, manifest.product.binary, "issues.json");
 }
 
@@ -59,12 +60,21 @@ export function runIssue(manifest: Manifest, action: string, input: IssueInput, 
   const issues = load(file);
   const find = () => {
     const id = text(input.id);
-    if (!id) throw new CliError("MISSING_FLAG", `"issue ${action}" needs --id.`, "Find ids with `issue list`.", { missing: ["id"] });
+    if (!id)
+      throw new CliError("MISSING_FLAG", `"issue ${action}" needs --id.`, "Find ids with `issue list`.", {
+        missing: ["id"],
+      });
     const issue = issues.find((i) => i.id === id);
     if (!issue) throw new CliError("NOT_FOUND", `No issue ${id}.`, "Find ids with `issue list`.", { id });
     return issue;
   };
-  const preview = (issue: IssueRecord, change: string) => ({ dry_run: true, written: false, action: `issue ${action}`, would: change, issue });
+  const preview = (issue: IssueRecord, change: string) => ({
+    dry_run: true,
+    written: false,
+    action: `issue ${action}`,
+    would: change,
+    issue,
+  });
   switch (action) {
     case "create": {
       // A credential typed into a report is not stored (issues live in a file anyone on the machine may read).
@@ -81,7 +91,11 @@ export function runIssue(manifest: Manifest, action: string, input: IssueInput, 
         updated_at: now,
         version: manifest.product.version,
         // The exit code is always recorded (F2): null when the report did not give one.
-        context: { command: command === undefined ? null : scrub(command), exit_code: exit === undefined ? null : Number(exit), cwd: process.cwd() },
+        context: {
+          command: command === undefined ? null : scrub(command),
+          exit_code: exit === undefined ? null : Number(exit),
+          cwd: process.cwd(),
+        },
       };
       if (dryRun) return preview(issue, `record ${issue.id} in ${file}`);
       save(file, [...issues, issue]);
@@ -97,15 +111,34 @@ export function runIssue(manifest: Manifest, action: string, input: IssueInput, 
     case "update": {
       const issue = find();
       const status = text(input.status);
-      if (!status) throw new CliError("MISSING_FLAG", '"issue update" needs --status.', `Use one of: ${ISSUE_STATUSES.join(", ")}.`, { missing: ["status"] });
+      if (!status)
+        throw new CliError(
+          "MISSING_FLAG",
+          '"issue update" needs --status.',
+          `Use one of: ${ISSUE_STATUSES.join(", ")}.`,
+          { missing: ["status"] },
+        );
       if (status !== issue.status && !TRANSITIONS[issue.status]!.includes(status)) {
-        throw new CliError("PRECONDITION_FAILED", `An issue cannot go from ${issue.status} to ${status}.`, `From ${issue.status} it can go to: ${TRANSITIONS[issue.status]!.join(", ")}.`, { from: issue.status, to: status });
+        throw new CliError(
+          "PRECONDITION_FAILED",
+          `An issue cannot go from ${issue.status} to ${status}.`,
+          `From ${issue.status} it can go to: ${TRANSITIONS[issue.status]!.join(", ")}.`,
+          { from: issue.status, to: status },
+        );
       }
       const updated = { ...issue, status, updated_at: new Date().toISOString() };
       if (dryRun) return preview(updated, `move ${issue.id} from ${issue.status} to ${status} in ${file}`);
-      save(file, issues.map((i) => (i === issue ? updated : i)));
+      save(
+        file,
+        issues.map((i) => (i === issue ? updated : i)),
+      );
       return updated;
     }
   }
-  throw new CliError("UNKNOWN_COMMAND", `"issue ${action}" is not a command.`, "Use issue create, issue list, issue show or issue update.", { words: ["issue", action] });
+  throw new CliError(
+    "UNKNOWN_COMMAND",
+    `"issue ${action}" is not a command.`,
+    "Use issue create, issue list, issue show or issue update.",
+    { words: ["issue", action] },
+  );
 }

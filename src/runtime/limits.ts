@@ -5,11 +5,28 @@ import { count } from "../core/words.js";
 
 /** Formats whose shape is unambiguous; anything else (e.g. "password", "byte") is left to the server. */
 const FORMATS: Record<string, { test: (v: string) => boolean; example: string }> = {
-  date: { test: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), example: "2026-05-04" },
-  "date-time": { test: (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), example: "2026-05-04T09:30:00Z" },
-  time: { test: (v) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(v), example: "09:30:00" },
+  date: {
+    test: (v) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(v) &&
+      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+      new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    example: "2026-05-04",
+  },
+  "date-time": {
+    test: (v) =>
+      /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(v) &&
+      !Number.isNaN(Date.parse(v)),
+    example: "2026-05-04T09:30:00Z",
+  },
+  time: {
+    test: (v) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(v),
+    example: "09:30:00",
+  },
   email: { test: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), example: "name@example.com" },
-  uuid: { test: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v), example: "123e4567-e89b-12d3-a456-426614174000" },
+  uuid: {
+    test: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+    example: "123e4567-e89b-12d3-a456-426614174000",
+  },
   uri: { test: (v) => URL.canParse(v), example: "https://example.com/x" },
   url: { test: (v) => URL.canParse(v), example: "https://example.com/x" },
   ipv4: { test: (v) => /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(v), example: "192.0.2.1" },
@@ -33,22 +50,33 @@ export function describeLimits(flag: Limits & { format?: string }): string[] {
 }
 
 function refuse(flag: Flag, value: unknown, bound: string, limit: unknown): never {
-  throw new CliError("VALIDATION_ERROR", `--${flag.flag} must be ${bound} (got ${JSON.stringify(value)}).`, `Fix --${flag.flag} as the message says; the command's --help lists every flag's type and limits.`, { flag: flag.flag, value, bound: limit });
+  throw new CliError(
+    "VALIDATION_ERROR",
+    `--${flag.flag} must be ${bound} (got ${JSON.stringify(value)}).`,
+    `Fix --${flag.flag} as the message says; the command's --help lists every flag's type and limits.`,
+    { flag: flag.flag, value, bound: limit },
+  );
 }
 
 function checkOne(flag: Flag, raw: unknown): void {
   // An exact integer past 2^53 is compared by its nearest double: bounds that close together are not told apart.
   const value = raw instanceof ExactInteger ? raw.valueOf() : raw;
   if (typeof value === "number") {
-    if (flag.minimum !== undefined && value < flag.minimum) refuse(flag, value, `at least ${flag.minimum}`, { minimum: flag.minimum });
-    if (flag.maximum !== undefined && value > flag.maximum) refuse(flag, value, `at most ${flag.maximum}`, { maximum: flag.maximum });
-    if (flag.exclusiveMinimum !== undefined && value <= flag.exclusiveMinimum) refuse(flag, value, `greater than ${flag.exclusiveMinimum}`, { exclusiveMinimum: flag.exclusiveMinimum });
-    if (flag.exclusiveMaximum !== undefined && value >= flag.exclusiveMaximum) refuse(flag, value, `less than ${flag.exclusiveMaximum}`, { exclusiveMaximum: flag.exclusiveMaximum });
+    if (flag.minimum !== undefined && value < flag.minimum)
+      refuse(flag, value, `at least ${flag.minimum}`, { minimum: flag.minimum });
+    if (flag.maximum !== undefined && value > flag.maximum)
+      refuse(flag, value, `at most ${flag.maximum}`, { maximum: flag.maximum });
+    if (flag.exclusiveMinimum !== undefined && value <= flag.exclusiveMinimum)
+      refuse(flag, value, `greater than ${flag.exclusiveMinimum}`, { exclusiveMinimum: flag.exclusiveMinimum });
+    if (flag.exclusiveMaximum !== undefined && value >= flag.exclusiveMaximum)
+      refuse(flag, value, `less than ${flag.exclusiveMaximum}`, { exclusiveMaximum: flag.exclusiveMaximum });
   }
   if (typeof value === "string") {
     const length = [...value].length;
-    if (flag.minLength !== undefined && length < flag.minLength) refuse(flag, value, `at least ${flag.minLength} characters long`, { minLength: flag.minLength });
-    if (flag.maxLength !== undefined && length > flag.maxLength) refuse(flag, value, `at most ${flag.maxLength} characters long`, { maxLength: flag.maxLength });
+    if (flag.minLength !== undefined && length < flag.minLength)
+      refuse(flag, value, `at least ${flag.minLength} characters long`, { minLength: flag.minLength });
+    if (flag.maxLength !== undefined && length > flag.maxLength)
+      refuse(flag, value, `at most ${flag.maxLength} characters long`, { maxLength: flag.maxLength });
     if (flag.pattern !== undefined) {
       let re: RegExp | undefined;
       try {
@@ -59,15 +87,18 @@ function checkOne(flag: Flag, raw: unknown): void {
       if (re && !re.test(value)) refuse(flag, value, `matching /${flag.pattern}/`, { pattern: flag.pattern });
     }
     const format = flag.format ? FORMATS[flag.format] : undefined;
-    if (format && !format.test(value)) refuse(flag, value, `a ${flag.format} such as ${format.example}`, { format: flag.format });
+    if (format && !format.test(value))
+      refuse(flag, value, `a ${flag.format} such as ${format.example}`, { format: flag.format });
   }
 }
 
 /** Refuses a value outside the document's limits before any request: VALIDATION_ERROR names the flag, value and bound. */
 export function checkLimits(flag: Flag, value: unknown): void {
   if (Array.isArray(value)) {
-    if (flag.minItems !== undefined && value.length < flag.minItems) refuse(flag, value, `at least ${count(flag.minItems, "value")}`, { minItems: flag.minItems });
-    if (flag.maxItems !== undefined && value.length > flag.maxItems) refuse(flag, value, `at most ${count(flag.maxItems, "value")}`, { maxItems: flag.maxItems });
+    if (flag.minItems !== undefined && value.length < flag.minItems)
+      refuse(flag, value, `at least ${count(flag.minItems, "value")}`, { minItems: flag.minItems });
+    if (flag.maxItems !== undefined && value.length > flag.maxItems)
+      refuse(flag, value, `at most ${count(flag.maxItems, "value")}`, { maxItems: flag.maxItems });
     for (const v of value) checkOne(flag, v);
     return;
   }

@@ -1,7 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
-import { AGENTS_ACTIONS, AUTH_ACTIONS, builtins, findBuiltin, ISSUE_ACTIONS, isBuiltinWord, type BuiltinGroup } from "./builtins.js";
+import {
+  AGENTS_ACTIONS,
+  AUTH_ACTIONS,
+  builtins,
+  findBuiltin,
+  ISSUE_ACTIONS,
+  isBuiltinWord,
+  type BuiltinGroup,
+} from "./builtins.js";
 import { agentsOf, installAgents, uninstallAgents } from "./agents.js";
 import { verifyProof } from "./proof.js";
 import { authStatus } from "./auth-status.js";
@@ -11,8 +19,26 @@ import { accessToken } from "./oauth.js";
 import { MIN_SECRET_LENGTH, REDACTED } from "../core/redact.js";
 import { CliError } from "./errors.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
-import { builtinHelp, builtinSingleHelp, describeBuiltins, describeScope, groupHelp, mcpSchema, rootHelp, singleHelp } from "./help.js";
-import { buildRequest, errorFor, redactRequest, secretPlaces, send, type Credential, type Request, type Response } from "./http.js";
+import {
+  builtinHelp,
+  builtinSingleHelp,
+  describeBuiltins,
+  describeScope,
+  groupHelp,
+  mcpSchema,
+  rootHelp,
+  singleHelp,
+} from "./help.js";
+import {
+  buildRequest,
+  errorFor,
+  redactRequest,
+  secretPlaces,
+  send,
+  type Credential,
+  type Request,
+  type Response,
+} from "./http.js";
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
@@ -26,12 +52,23 @@ const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** The body for --json-input: JSON from stdin, never waiting on a terminal or forever on a silent pipe. */
 async function readJsonInput(): Promise<Record<string, unknown>> {
-  if (process.stdin.isTTY) throw new CliError("INVALID_JSON_INPUT", "--json-input reads JSON from stdin, but stdin is a terminal.", "Pipe the body in: echo '{\"name\":\"x\"}' | <command> --json-input");
+  if (process.stdin.isTTY)
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      "--json-input reads JSON from stdin, but stdin is a terminal.",
+      'Pipe the body in: echo \'{"name":"x"}\' | <command> --json-input',
+    );
   const text = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       process.stdin.destroy();
-      reject(new CliError("INVALID_JSON_INPUT", `No end of input on stdin within ${STDIN_TIMEOUT_MS} ms.`, "Pipe a complete JSON document and close stdin."));
+      reject(
+        new CliError(
+          "INVALID_JSON_INPUT",
+          `No end of input on stdin within ${STDIN_TIMEOUT_MS} ms.`,
+          "Pipe a complete JSON document and close stdin.",
+        ),
+      );
     }, STDIN_TIMEOUT_MS);
     let size = 0;
     process.stdin.on("data", (c: Buffer) => {
@@ -39,7 +76,14 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
       if (size > MAX_STDIN_BYTES) {
         clearTimeout(timer);
         process.stdin.destroy();
-        reject(new CliError("INVALID_JSON_INPUT", `The JSON on stdin is over ${MAX_STDIN_BYTES} bytes.`, "Pipe a request body, not a data set: send large data in pieces with several calls.", { limit: MAX_STDIN_BYTES }));
+        reject(
+          new CliError(
+            "INVALID_JSON_INPUT",
+            `The JSON on stdin is over ${MAX_STDIN_BYTES} bytes.`,
+            "Pipe a request body, not a data set: send large data in pieces with several calls.",
+            { limit: MAX_STDIN_BYTES },
+          ),
+        );
         return;
       }
       chunks.push(c);
@@ -53,17 +97,44 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
       resolve("");
     });
   });
-  if (!text.trim()) throw new CliError("INVALID_JSON_INPUT", "--json-input was given but stdin was empty.", "Pipe a JSON object: echo '{...}' | <command> --json-input");
+  if (!text.trim())
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      "--json-input was given but stdin was empty.",
+      "Pipe a JSON object: echo '{...}' | <command> --json-input",
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError("INVALID_JSON_INPUT", `stdin is not valid JSON: ${(error as Error).message}.`, "Pipe a JSON object.");
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      `stdin is not valid JSON: ${(error as Error).message}.`,
+      "Pipe a JSON object.",
+    );
   }
-  if (nestedDeeper(value)) throw new CliError("INVALID_JSON_INPUT", `The JSON on stdin nests deeper than ${MAX_JSON_DEPTH} levels.`, "Pipe a request body, not arbitrary data: flatten it or send the nested part as a string.", { limit: MAX_JSON_DEPTH });
+  if (nestedDeeper(value))
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      `The JSON on stdin nests deeper than ${MAX_JSON_DEPTH} levels.`,
+      "Pipe a request body, not arbitrary data: flatten it or send the nested part as a string.",
+      { limit: MAX_JSON_DEPTH },
+    );
   // Another command's output (C5): its envelope's result is the body.
-  if (value && typeof value === "object" && !Array.isArray(value) && (value as { ok?: unknown }).ok === true && "result" in value) value = (value as { result: unknown }).result;
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new CliError("INVALID_JSON_INPUT", "The JSON on stdin must be an object of body fields.", "Pipe a JSON object such as {\"title\": \"Sync\"}.");
+  if (
+    value &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    (value as { ok?: unknown }).ok === true &&
+    "result" in value
+  )
+    value = (value as { result: unknown }).result;
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      "The JSON on stdin must be an object of body fields.",
+      'Pipe a JSON object such as {"title": "Sync"}.',
+    );
   return value as Record<string, unknown>;
 }
 
@@ -75,25 +146,50 @@ function guardWithCredentials(manifest: Manifest, values: Checked[]): void {
   guard(values);
   const secrets = knownSecrets(manifest).filter((s) => s.length >= MIN_SECRET_LENGTH);
   const held = values.find((v) => secrets.some((s) => v.value.includes(s)));
-  if (held) throw new CliError("SECRET_IN_ARGUMENT", `${held.source} holds the value of one of this CLI's credential variables; credentials are never accepted as arguments.`, `Remove it: the CLI sends credentials from the environment itself (\`${manifest.product.binary} auth status\`).`, { source: held.source });
+  if (held)
+    throw new CliError(
+      "SECRET_IN_ARGUMENT",
+      `${held.source} holds the value of one of this CLI's credential variables; credentials are never accepted as arguments.`,
+      `Remove it: the CLI sends credentials from the environment itself (\`${manifest.product.binary} auth status\`).`,
+      { source: held.source },
+    );
 }
 
 function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
   if (typeof value === "string") out.push({ source: path, value, identifier: false });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, `${path}[${i}]`, out));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) stringLeaves(v, `${path}.${k}`, out);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) stringLeaves(v, `${path}.${k}`, out);
   return out;
 }
 
 function baseUrlFor(manifest: Manifest): string {
   const value = process.env[manifest.baseUrl.env] || manifest.baseUrl.default;
-  if (!value) throw new CliError("BASE_URL_MISSING", `No base URL: ${manifest.baseUrl.env} is not set and the CLI has no default.`, `Set ${manifest.baseUrl.env}=https://api.example.com.`, { env: manifest.baseUrl.env });
-  if (!/^https?:\/\/[^\s]+$/.test(value)) throw new CliError("BASE_URL_MISSING", `${manifest.baseUrl.env} is not an http(s) URL.`, `Set ${manifest.baseUrl.env} to an absolute URL such as https://api.example.com.`, { env: manifest.baseUrl.env });
+  if (!value)
+    throw new CliError(
+      "BASE_URL_MISSING",
+      `No base URL: ${manifest.baseUrl.env} is not set and the CLI has no default.`,
+      `Set ${manifest.baseUrl.env}=https://api.example.com.`,
+      { env: manifest.baseUrl.env },
+    );
+  if (!/^https?:\/\/[^\s]+$/.test(value))
+    throw new CliError(
+      "BASE_URL_MISSING",
+      `${manifest.baseUrl.env} is not an http(s) URL.`,
+      `Set ${manifest.baseUrl.env} to an absolute URL such as https://api.example.com.`,
+      { env: manifest.baseUrl.env },
+    );
   return value;
 }
 
 /** The credentials a command sends, resolved to values; `renew` obtains new OAuth tokens instead of reusing any. */
-async function credentialsFor(manifest: Manifest, command: Command, baseUrl: string, dryRun: boolean, renew = false): Promise<{ credentials: Credential[]; chosen?: Chosen; renewable: boolean }> {
+async function credentialsFor(
+  manifest: Manifest,
+  command: Command,
+  baseUrl: string,
+  dryRun: boolean,
+  renew = false,
+): Promise<{ credentials: Credential[]; chosen?: Chosen; renewable: boolean }> {
   if (!command.auth.length) return { credentials: [], renewable: false };
   const chosen = chooseAlternative(manifest, command);
   if (!chosen) {
@@ -119,30 +215,63 @@ async function credentialsFor(manifest: Manifest, command: Command, baseUrl: str
 /** What a dry run says about credentials: which schemes the request carries and from which variables — never a value. */
 function dryRunAuth(manifest: Manifest, command: Command, chosen: Chosen | undefined) {
   if (!command.auth.length) return { needed: false };
-  if (!chosen) return { needed: !command.authOptional, sent: [], missing: missingCredential(manifest, command).message };
+  if (!chosen)
+    return { needed: !command.authOptional, sent: [], missing: missingCredential(manifest, command).message };
   return {
     needed: !command.authOptional,
     sent: Object.keys(chosen.sources).map((name) => {
       const scheme = manifest.auth.schemes[name]!;
       const source = chosen.sources[name]!;
-      const from = source.kind === "oauth" ? (source.refresh ? [scheme.env.refreshToken!] : source.client ? [scheme.env.clientId!, scheme.env.clientSecret!] : [scheme.env.accessToken!]) : variablesOf(scheme).filter((v) => process.env[v]);
-      return { scheme: name, variables: from, how: credentialHow(name, scheme), ...(source.kind === "oauth" && !source.accessToken ? { token: "obtained from the token endpoint when the request is sent" } : {}) };
+      const from =
+        source.kind === "oauth"
+          ? source.refresh
+            ? [scheme.env.refreshToken!]
+            : source.client
+              ? [scheme.env.clientId!, scheme.env.clientSecret!]
+              : [scheme.env.accessToken!]
+          : variablesOf(scheme).filter((v) => process.env[v]);
+      return {
+        scheme: name,
+        variables: from,
+        how: credentialHow(name, scheme),
+        ...(source.kind === "oauth" && !source.accessToken
+          ? { token: "obtained from the token endpoint when the request is sent" }
+          : {}),
+      };
     }),
   };
 }
 
-async function callApi(cli: Cli, command: Command, globals: Globals, values: Map<Flag, unknown>, body: Record<string, unknown> | undefined): Promise<void> {
+async function callApi(
+  cli: Cli,
+  command: Command,
+  globals: Globals,
+  values: Map<Flag, unknown>,
+  body: Record<string, unknown> | undefined,
+): Promise<void> {
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials);
   if (globals["dry-run"]) {
-    writeResult(manifest, { ...globals, fields: undefined }, { dry_run: true, request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)), sent: false, auth: dryRunAuth(manifest, command, chosen) });
+    writeResult(
+      manifest,
+      { ...globals, fields: undefined },
+      {
+        dry_run: true,
+        request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)),
+        sent: false,
+        auth: dryRunAuth(manifest, command, chosen),
+      },
+    );
     return;
   }
   let renewed = false;
   const fetchPage = async (next: NextRequest, previous: Request): Promise<{ response: Response; request: Request }> => {
-    const r = next && "url" in next ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) } : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
+    const r =
+      next && "url" in next
+        ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
+        : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
     const response = await send(r);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
@@ -172,7 +301,11 @@ async function callApi(cli: Cli, command: Command, globals: Globals, values: Map
     all.push(...read.items);
     pages += 1;
   }
-  writeResult(manifest, globals, all, { has_more: read.next !== undefined, ...(read.info?.total !== undefined ? { total: read.info.total } : {}), pages });
+  writeResult(manifest, globals, all, {
+    has_more: read.next !== undefined,
+    ...(read.info?.total !== undefined ? { total: read.info.total } : {}),
+    pages,
+  });
 }
 
 /** AUTH_EXPIRED: the API refused an OAuth token, and a renewed one (or none could be had) too. */
@@ -180,10 +313,18 @@ function expiredToken(manifest: Manifest, chosen: Chosen, refused: CliError): Cl
   const names = Object.keys(chosen.sources).filter((n) => chosen.sources[n]!.kind === "oauth");
   const schemes = names.map((n) => manifest.auth.schemes[n]!);
   const ways = schemes.map((s) => needsOf(s)).join("; ");
-  return new CliError("AUTH_EXPIRED", `The API refused the access token of ${names.join(" and ")} (${refused.message})${renewedHint(chosen)}.`, `Set what renews it (${ways}); \`${manifest.product.binary} auth status\` shows what is set. If the token is valid, the client may lack a scope this command needs.`, { schemes: names, status: refused.details?.status });
+  return new CliError(
+    "AUTH_EXPIRED",
+    `The API refused the access token of ${names.join(" and ")} (${refused.message})${renewedHint(chosen)}.`,
+    `Set what renews it (${ways}); \`${manifest.product.binary} auth status\` shows what is set. If the token is valid, the client may lack a scope this command needs.`,
+    { schemes: names, status: refused.details?.status },
+  );
 }
 
-const renewedHint = (chosen: Chosen) => (Object.values(chosen.sources).some((s) => s.kind === "oauth" && (s.client || s.refresh)) ? ", even after a new token was obtained" : ", and no refresh token or client credentials are set to renew it");
+const renewedHint = (chosen: Chosen) =>
+  Object.values(chosen.sources).some((s) => s.kind === "oauth" && (s.client || s.refresh))
+    ? ", even after a new token was obtained"
+    : ", and no refresh token or client credentials are set to renew it";
 
 /** A next page's URL keeps the credentials that travel in the query (an API's `next` link rarely repeats them). */
 function withQueryCredentials(url: string, credentials: Credential[]): string {
@@ -196,18 +337,34 @@ function withQueryCredentials(url: string, credentials: Credential[]): string {
 
 /** A next-page URL from the API is followed only on the API's own origin: the credential never goes elsewhere. */
 function sameApi(url: string, baseUrl: string): string {
-  if (new URL(url).origin !== new URL(baseUrl).origin) throw new CliError("SERVER_ERROR", `The API pointed the next page at another origin (${new URL(url).origin}); it was not followed.`, "Fetch pages one at a time without --all, or report it with the issue command.", { url: new URL(url).origin });
+  if (new URL(url).origin !== new URL(baseUrl).origin)
+    throw new CliError(
+      "SERVER_ERROR",
+      `The API pointed the next page at another origin (${new URL(url).origin}); it was not followed.`,
+      "Fetch pages one at a time without --all, or report it with the issue command.",
+      { url: new URL(url).origin },
+    );
   return url;
 }
 
 function skillsCommand(cli: Cli, globals: Globals, name: string | undefined): void {
   const { manifest } = cli;
   if (!name) {
-    writeResult(manifest, globals, manifest.skills.map((s) => ({ ...s, command: `${manifest.product.binary} skills ${s.name}` })));
+    writeResult(
+      manifest,
+      globals,
+      manifest.skills.map((s) => ({ ...s, command: `${manifest.product.binary} skills ${s.name}` })),
+    );
     return;
   }
   const skill = manifest.skills.find((s) => s.name === name);
-  if (!skill) throw new CliError("NOT_FOUND", `No skill "${name}".`, `Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`, { name });
+  if (!skill)
+    throw new CliError(
+      "NOT_FOUND",
+      `No skill "${name}".`,
+      `Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`,
+      { name },
+    );
   const content = readFileSync(join(cli.dir, "agent", "skills", `${name}.md`), "utf8");
   if (globals.human) process.stdout.write(content);
   else writeResult(manifest, globals, { ...skill, content });
@@ -224,28 +381,80 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   const command = findBuiltin(manifest, words);
   if (!command) {
     const word: BuiltinGroup = words[0] === "auth" ? "auth" : words[0] === "agents" ? "agents" : "issue";
-    const actions = ({ auth: AUTH_ACTIONS, agents: AGENTS_ACTIONS, issue: ISSUE_ACTIONS }[word]).map((a) => `${word} ${a}`);
+    const actions = { auth: AUTH_ACTIONS, agents: AGENTS_ACTIONS, issue: ISSUE_ACTIONS }[word].map(
+      (a) => `${word} ${a}`,
+    );
     if (globals.help) return json(builtinHelp(cli, word));
-    if (!words[1]) throw new CliError("MISSING_COMMAND", `"${binary} ${word}" needs a subcommand.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, commands: actions });
-    throw new CliError("UNKNOWN_COMMAND", `"${binary} ${words.join(" ")}" is not a command.`, `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`, { words, suggestions: actions });
+    if (!words[1])
+      throw new CliError(
+        "MISSING_COMMAND",
+        `"${binary} ${word}" needs a subcommand.`,
+        `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`,
+        { words, commands: actions },
+      );
+    throw new CliError(
+      "UNKNOWN_COMMAND",
+      `"${binary} ${words.join(" ")}" is not a command.`,
+      `Use one of: ${actions.map((a) => `${binary} ${a}`).join(", ")}.`,
+      { words, suggestions: actions },
+    );
   }
   if (globals.help) return json(builtinSingleHelp(cli, command));
   const args = [...words.slice(command.path.length), ...parsed.positionals];
-  if (args.length && command.argument && !parsed.raw.has(command.argument)) parsed.raw.set(command.argument, [args.shift()!]);
-  if (args.length) throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${args[0]}" for "${command.name}".`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: args[0] });
+  if (args.length && command.argument && !parsed.raw.has(command.argument))
+    parsed.raw.set(command.argument, [args.shift()!]);
+  if (args.length)
+    throw new CliError(
+      "POSITIONAL_NOT_ALLOWED",
+      `Unexpected argument "${args[0]}" for "${command.name}".`,
+      `Run ${binary} ${command.name} --help to see its flags.`,
+      { argument: args[0] },
+    );
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
   // An issue's text is kept with any credential cut out (issues.ts): a report is not lost for quoting a key.
   // `proof --expect` takes a sha256, which the guardrails would refuse as an opaque token: it must be exactly one.
   const hashFlag = (k: string) => command.name === "proof" && k === "expect";
-  for (const value of parsed.raw.get("expect") ?? []) if (command.name === "proof" && !/^(sha256:)?[0-9a-fA-F]{64}$/.test(value)) throw new CliError("INVALID_VALUE", "--expect takes a sha256: 64 hexadecimal digits.", `Give the candidate or content sha256 the publisher announced: ${binary} proof --expect <sha256>.`, { flag: "expect" });
-  guard([...parsed.raw].filter(([k]) => !hashFlag(k)).flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))));
+  for (const value of parsed.raw.get("expect") ?? [])
+    if (command.name === "proof" && !/^(sha256:)?[0-9a-fA-F]{64}$/.test(value))
+      throw new CliError(
+        "INVALID_VALUE",
+        "--expect takes a sha256: 64 hexadecimal digits.",
+        `Give the candidate or content sha256 the publisher announced: ${binary} proof --expect <sha256>.`,
+        { flag: "expect" },
+      );
+  guard(
+    [...parsed.raw]
+      .filter(([k]) => !hashFlag(k))
+      .flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: k === command.argument }))),
+  );
   const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
-  if (command.name === "skills") return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
-  if (command.name === "auth status") return writeResult(manifest, globals, authStatus(cli, values.command === undefined ? undefined : String(values.command)));
-  if (command.name === "proof") return writeResult(manifest, globals, verifyProof(cli, values.expect === undefined ? undefined : String(values.expect)));
+  if (command.name === "skills")
+    return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
+  if (command.name === "auth status")
+    return writeResult(
+      manifest,
+      globals,
+      authStatus(cli, values.command === undefined ? undefined : String(values.command)),
+    );
+  if (command.name === "proof")
+    return writeResult(
+      manifest,
+      globals,
+      verifyProof(cli, values.expect === undefined ? undefined : String(values.expect)),
+    );
   if (command.path[0] === "agents") {
-    const options = { agents: agentsOf(values.agent === undefined ? undefined : String(values.agent)), scope: values.scope === "user" ? ("user" as const) : ("project" as const), mcp: values.mcp === true, dryRun: globals["dry-run"], root: process.cwd() };
-    return writeResult(manifest, globals, command.path[1] === "install" ? installAgents(cli, options) : uninstallAgents(cli, options));
+    const options = {
+      agents: agentsOf(values.agent === undefined ? undefined : String(values.agent)),
+      scope: values.scope === "user" ? ("user" as const) : ("project" as const),
+      mcp: values.mcp === true,
+      dryRun: globals["dry-run"],
+      root: process.cwd(),
+    };
+    return writeResult(
+      manifest,
+      globals,
+      command.path[1] === "install" ? installAgents(cli, options) : uninstallAgents(cli, options),
+    );
   }
   return writeResult(manifest, globals, runIssue(manifest, command.path[1]!, values, globals["dry-run"]));
 }
@@ -258,31 +467,54 @@ function inScope(cli: Cli, words: string[]): Command[] {
   return cli.group(words[0]!).filter((c) => words.every((w, i) => c.path[i] === w));
 }
 
-async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Globals; manifest?: Manifest }): Promise<void> {
+async function dispatch(
+  cli: Cli,
+  argv: string[],
+  globalsOut: { globals?: Globals; manifest?: Manifest },
+): Promise<void> {
   const { manifest } = cli;
   // --version anywhere prints the version and does nothing else (N6): no command after it runs.
   if (versionRequested(argv)) {
     globalsOut.globals = outputGlobals(argv);
-    return writeResult(manifest, globalsOut.globals, { version: manifest.product.version }, undefined, { version: manifest.product.version });
+    return writeResult(manifest, globalsOut.globals, { version: manifest.product.version }, undefined, {
+      version: manifest.product.version,
+    });
   }
   const firstFlag = argv.findIndex((a) => a.startsWith("-"));
   const leading = argv.slice(0, firstFlag >= 0 ? firstFlag : argv.length);
   const guess: Command | undefined = findCommand(cli, leading) ?? findBuiltin(manifest, leading);
-  const parsed = splitArgv(argv, (name) => {
-    // Before any command word, only global flags exist.
-    if (!guess) return leading.length ? undefined : "unknown";
-    const flag = guess.flags.find((f) => f.flag === name);
-    return flag ? (flag.type === "boolean" ? "boolean" : "value") : "unknown";
-  }, guess?.flags, guess?.name);
+  const parsed = splitArgv(
+    argv,
+    (name) => {
+      // Before any command word, only global flags exist.
+      if (!guess) return leading.length ? undefined : "unknown";
+      const flag = guess.flags.find((f) => f.flag === name);
+      return flag ? (flag.type === "boolean" ? "boolean" : "value") : "unknown";
+    },
+    guess?.flags,
+    guess?.name,
+  );
   const { globals, words } = parsed;
   globalsOut.globals = globals;
   const { binary } = manifest.product;
   // Words and bare arguments pass the guardrails before anything reads them, or echoes them in an error (G2).
-  guard([...words, ...parsed.positionals].map((value) => ({ source: "argument", value: globals.sanitize ? sanitize(value) : value, identifier: true })));
+  guard(
+    [...words, ...parsed.positionals].map((value) => ({
+      source: "argument",
+      value: globals.sanitize ? sanitize(value) : value,
+      identifier: true,
+    })),
+  );
 
   if (globals["mcp-schema"]) return json(mcpSchema(cli, inScope(cli, words)));
   if (globals.describe) {
-    if (isBuiltinWord(words[0])) return json(describeBuiltins(cli, builtins(manifest).filter((c) => c.path.every((w, i) => words[i] === undefined || words[i] === w))));
+    if (isBuiltinWord(words[0]))
+      return json(
+        describeBuiltins(
+          cli,
+          builtins(manifest).filter((c) => c.path.every((w, i) => words[i] === undefined || words[i] === w)),
+        ),
+      );
     const scope = words.length ? inScope(cli, words) : [];
     if (words.length && !scope.some((c) => !c.hidden)) throw unknownCommand(cli, words);
     return json(describeScope(cli, words, () => (words.length ? scope : cli.all()), globals.all));
@@ -293,7 +525,13 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
     return writeResult(manifest, globals, { brief });
   }
   if (!words.length) {
-    if (parsed.positionals.length) throw new CliError("UNKNOWN_COMMAND", `"${parsed.positionals[0]}" is not a command.`, `Run ${binary} --help for the commands.`, { words: parsed.positionals.slice(0, 1) });
+    if (parsed.positionals.length)
+      throw new CliError(
+        "UNKNOWN_COMMAND",
+        `"${parsed.positionals[0]}" is not a command.`,
+        `Run ${binary} --help for the commands.`,
+        { words: parsed.positionals.slice(0, 1) },
+      );
     return json(rootHelp(cli, globals.all));
   }
   if (isBuiltinWord(words[0])) return runBuiltin(cli, parsed, globals);
@@ -308,20 +546,44 @@ async function dispatch(cli: Cli, argv: string[], globalsOut: { globals?: Global
   }
   if (globals.help) return json(singleHelp(cli, command));
   if (parsed.positionals.length) {
-    throw new CliError("POSITIONAL_NOT_ALLOWED", `Unexpected argument "${parsed.positionals[0]}": every input is a --flag.`, `Run ${binary} ${command.name} --help to see its flags.`, { argument: parsed.positionals[0] });
+    throw new CliError(
+      "POSITIONAL_NOT_ALLOWED",
+      `Unexpected argument "${parsed.positionals[0]}": every input is a --flag.`,
+      `Run ${binary} ${command.name} --help to see its flags.`,
+      { argument: parsed.positionals[0] },
+    );
   }
   if (globals.sanitize) for (const [k, vs] of parsed.raw) parsed.raw.set(k, vs.map(sanitize));
-  const identifiers = new Set(command.flags.filter((f) => f.in === "path" || f.in === "header" || f.in === "cookie" || /(^|[-_])id$|Id$/.test(f.wire)).map((f) => f.flag));
-  guardWithCredentials(manifest, [...parsed.raw].flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) }))));
+  const identifiers = new Set(
+    command.flags
+      .filter((f) => f.in === "path" || f.in === "header" || f.in === "cookie" || /(^|[-_])id$|Id$/.test(f.wire))
+      .map((f) => f.flag),
+  );
+  guardWithCredentials(
+    manifest,
+    [...parsed.raw].flatMap(([k, vs]) =>
+      vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) })),
+    ),
+  );
   let body: Record<string, unknown> | undefined;
   if (globals["json-input"]) {
-    if (!command.jsonInput) throw new CliError("USAGE_ERROR", `"${command.name}" takes no request body, so --json-input does not apply.`, `Use its flags; see ${binary} ${command.name} --help.`);
+    if (!command.jsonInput)
+      throw new CliError(
+        "USAGE_ERROR",
+        `"${command.name}" takes no request body, so --json-input does not apply.`,
+        `Use its flags; see ${binary} ${command.name} --help.`,
+      );
     body = await readJsonInput();
     guardWithCredentials(manifest, stringLeaves(body, "json-input", []));
   }
   const values = bindFlags(command, parsed, body !== undefined);
   if (command.destructive && !globals.yes && !globals["dry-run"]) {
-    throw new CliError("CONFIRMATION_REQUIRED", `"${command.name}" is destructive and needs confirmation.`, `Re-run with --yes to confirm, or --dry-run to preview the request.`, { command: command.name });
+    throw new CliError(
+      "CONFIRMATION_REQUIRED",
+      `"${command.name}" is destructive and needs confirmation.`,
+      `Re-run with --yes to confirm, or --dry-run to preview the request.`,
+      { command: command.name },
+    );
   }
   await callApi(cli, command, globals, values, body);
 }
@@ -349,7 +611,14 @@ export async function run(dir: string, argv: string[]): Promise<number> {
     await dispatch(cli, argv, holder);
     return 0;
   } catch (error) {
-    const err = error instanceof CliError ? error : new CliError("INTERNAL_ERROR", `Unexpected failure: ${(error as Error).message}`, "Report it with the issue command.");
+    const err =
+      error instanceof CliError
+        ? error
+        : new CliError(
+            "INTERNAL_ERROR",
+            `Unexpected failure: ${(error as Error).message}`,
+            "Report it with the issue command.",
+          );
     process.exitCode = err.exitCode;
     // An error before the flags were read (one in a global flag's value) is printed as --human/--agent asked.
     writeError(err, holder.globals ?? outputGlobals(argv), holder.manifest);

@@ -98,7 +98,12 @@ export interface Command {
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
-  output: { shape: string; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: unknown[] }> };
+  output: {
+    shape: string;
+    listField?: string;
+    fields?: string[];
+    types?: Record<string, { type: string; enum?: unknown[] }>;
+  };
   /** The alternatives the command may authenticate with, in the document's order; empty when it needs none. */
   auth: Requirement[];
   /** The operation also works without a credential: it is sent when set, never demanded. */

@@ -34,13 +34,22 @@ export function mcpHints(manifest: Manifest, issueTool: string): McpHints {
   const binary = manifest.product.binary;
   return {
     rules: manifest.mcpRules ?? manifest.rules,
-    skills: manifest.skills.map((s) => ({ name: s.name, description: s.description, prompt: s.name, resource: `agent://${binary}/skills/${s.name}` })),
+    skills: manifest.skills.map((s) => ({
+      name: s.name,
+      description: s.description,
+      prompt: s.name,
+      resource: `agent://${binary}/skills/${s.name}`,
+    })),
     issue: `Report a problem or missing feature: call the ${issueTool} tool with {"type": "bug|requirement|suggestion|bad-output", "message": "what happened"}`,
   };
 }
 
 /** Structured content, and the same JSON as the text block (the MCP specification's SHOULD for structured results). */
-export const structured = (value: Record<string, unknown>, isError = false): CallResult => ({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value, ...(isError ? { isError: true } : {}) });
+export const structured = (value: Record<string, unknown>, isError = false): CallResult => ({
+  content: [{ type: "text", text: JSON.stringify(value) }],
+  structuredContent: value,
+  ...(isError ? { isError: true } : {}),
+});
 
 export interface CodedError {
   code: string;
@@ -51,23 +60,64 @@ export interface CodedError {
 
 /** A coded error as a tool result, with the issue hint; whatever an argument held, it never echoes a credential. */
 export function errorResult(error: CodedError, hints?: McpHints): CallResult {
-  const details = error.details === undefined ? undefined : (JSON.parse(maskSecrets(JSON.stringify(error.details))) as unknown);
+  const details =
+    error.details === undefined ? undefined : (JSON.parse(maskSecrets(JSON.stringify(error.details))) as unknown);
   const issue = hints ? { issue: hints.issue } : {};
-  return structured({ error: true, code: error.code, message: maskSecrets(error.message), suggestion: maskSecrets(error.suggestion), ...(details ? { details } : {}), ...issue }, true);
+  return structured(
+    {
+      error: true,
+      code: error.code,
+      message: maskSecrets(error.message),
+      suggestion: maskSecrets(error.suggestion),
+      ...(details ? { details } : {}),
+      ...issue,
+    },
+    true,
+  );
 }
 
 export const asError = (error: unknown, hints?: McpHints) =>
-  error instanceof CliError ? errorResult(error, hints) : errorResult({ code: "INTERNAL_ERROR", message: `Unexpected failure: ${(error as Error).message}`, suggestion: "Report it with the issue tool." }, hints);
+  error instanceof CliError
+    ? errorResult(error, hints)
+    : errorResult(
+        {
+          code: "INTERNAL_ERROR",
+          message: `Unexpected failure: ${(error as Error).message}`,
+          suggestion: "Report it with the issue tool.",
+        },
+        hints,
+      );
 
 /** A program that could not be started at all (ENOENT, EACCES, E2BIG …), as a coded tool result: never a protocol error. */
 function notStarted(file: string, error: NodeJS.ErrnoException, hints: McpHints): CallResult {
-  if (error.code === "E2BIG") return errorResult({ code: "INVALID_VALUE", message: "The arguments are too long to pass on a command line (E2BIG).", suggestion: "Shorten the longest argument, or give long values inside the request body." }, hints);
-  return errorResult({ code: "INTERNAL_ERROR", message: `The CLI could not be started (${basename(file)}): ${error.code ?? error.message}.`, suggestion: "Check the server's --cli program exists and is executable; if it does, report it with the issue tool." }, hints);
+  if (error.code === "E2BIG")
+    return errorResult(
+      {
+        code: "INVALID_VALUE",
+        message: "The arguments are too long to pass on a command line (E2BIG).",
+        suggestion: "Shorten the longest argument, or give long values inside the request body.",
+      },
+      hints,
+    );
+  return errorResult(
+    {
+      code: "INTERNAL_ERROR",
+      message: `The CLI could not be started (${basename(file)}): ${error.code ?? error.message}.`,
+      suggestion:
+        "Check the server's --cli program exists and is executable; if it does, report it with the issue tool.",
+    },
+    hints,
+  );
 }
 
 /** The CLI's success envelope with the hints an MCP client can act on in place of the command-line ones. */
 function forMcp(envelope: Record<string, unknown>, hints: McpHints): Record<string, unknown> {
-  return { ...envelope, ...("rules" in envelope ? { rules: hints.rules } : {}), ...("skills" in envelope ? { skills: hints.skills } : {}), ...("issue" in envelope ? { issue: hints.issue } : {}) };
+  return {
+    ...envelope,
+    ...("rules" in envelope ? { rules: hints.rules } : {}),
+    ...("skills" in envelope ? { skills: hints.skills } : {}),
+    ...("issue" in envelope ? { issue: hints.issue } : {}),
+  };
 }
 
 export interface CallOptions {
@@ -76,37 +126,87 @@ export interface CallOptions {
 }
 
 /** Runs the CLI for one call and turns its answer into a tool result: the envelope, or the coded error. */
-function runCli(cli: Cli, options: CallOptions, hints: McpHints, argv: string[], stdin: string | undefined): Promise<CallResult> {
+function runCli(
+  cli: Cli,
+  options: CallOptions,
+  hints: McpHints,
+  argv: string[],
+  stdin: string | undefined,
+): Promise<CallResult> {
   const binary = join(cli.dir, `${cli.manifest.product.binary}.cjs`);
   const [file, args] = options.cli ? [options.cli, argv] : [process.execPath, [binary, ...argv]];
   return new Promise((resolve) => {
     let child: ReturnType<typeof execFile>;
     try {
-      child = execFile(file, args, { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "utf8", windowsHide: true }, (error, stdout, stderr) => {
-        const code = error && typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : error ? null : 0;
-        // A string code is the spawn's own failure (the program never ran) or Node's output bound, not an exit status.
-        const errno = error && typeof (error as { code?: unknown }).code === "string" ? (error as NodeJS.ErrnoException) : undefined;
-        if (errno?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return resolve(errorResult({ code: "RESPONSE_TOO_LARGE", message: `The CLI's answer is over ${MAX_OUTPUT / 1024 / 1024} MiB.`, suggestion: 'Ask for less: "fields", a filter, or fewer pages.' }, hints));
-        if (errno && !stdout && !stderr) return resolve(notStarted(file, errno, hints));
-        if (code === 0) {
-          try {
-            const envelope = JSON.parse(stdout) as Record<string, unknown>;
-            return resolve(structured(forMcp(envelope, hints)));
-          } catch {
-            return resolve(errorResult({ code: "INTERNAL_ERROR", message: "The CLI's output was not one JSON document.", suggestion: "Report it with the issue tool." }, hints));
+      child = execFile(
+        file,
+        args,
+        { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "utf8", windowsHide: true },
+        (error, stdout, stderr) => {
+          const code =
+            error && typeof (error as { code?: unknown }).code === "number"
+              ? (error as { code: number }).code
+              : error
+                ? null
+                : 0;
+          // A string code is the spawn's own failure (the program never ran) or Node's output bound, not an exit status.
+          const errno =
+            error && typeof (error as { code?: unknown }).code === "string"
+              ? (error as NodeJS.ErrnoException)
+              : undefined;
+          if (errno?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER")
+            return resolve(
+              errorResult(
+                {
+                  code: "RESPONSE_TOO_LARGE",
+                  message: `The CLI's answer is over ${MAX_OUTPUT / 1024 / 1024} MiB.`,
+                  suggestion: 'Ask for less: "fields", a filter, or fewer pages.',
+                },
+                hints,
+              ),
+            );
+          if (errno && !stdout && !stderr) return resolve(notStarted(file, errno, hints));
+          if (code === 0) {
+            try {
+              const envelope = JSON.parse(stdout) as Record<string, unknown>;
+              return resolve(structured(forMcp(envelope, hints)));
+            } catch {
+              return resolve(
+                errorResult(
+                  {
+                    code: "INTERNAL_ERROR",
+                    message: "The CLI's output was not one JSON document.",
+                    suggestion: "Report it with the issue tool.",
+                  },
+                  hints,
+                ),
+              );
+            }
           }
-        }
-        try {
-          const parsed = JSON.parse(stderr.trim().split("\n").pop() ?? "") as CodedError;
-          // The CLI's advice names its flags; through MCP the same switches are arguments.
-          if (parsed.code === "CONFIRMATION_REQUIRED") parsed.suggestion = 'Call again with "yes": true to confirm, or "dry-run": true to preview the request.';
-          if (typeof parsed.code === "string") return resolve(errorResult(parsed, hints));
-        } catch {
-          // Not the CLI's error document: reported below.
-        }
-        const why = error?.killed ? `it ran over ${CALL_TIMEOUT_MS / 60000} minutes` : `it ended with ${code ?? (error as { signal?: string } | null)?.signal ?? "an error"}`;
-        resolve(errorResult({ code: error?.killed ? "TIMEOUT" : "INTERNAL_ERROR", message: `The command failed: ${why}. ${stderr.slice(0, 500)}`.trim(), suggestion: "Retry once; if it fails again, report it with the issue tool." }, hints));
-      });
+          try {
+            const parsed = JSON.parse(stderr.trim().split("\n").pop() ?? "") as CodedError;
+            // The CLI's advice names its flags; through MCP the same switches are arguments.
+            if (parsed.code === "CONFIRMATION_REQUIRED")
+              parsed.suggestion = 'Call again with "yes": true to confirm, or "dry-run": true to preview the request.';
+            if (typeof parsed.code === "string") return resolve(errorResult(parsed, hints));
+          } catch {
+            // Not the CLI's error document: reported below.
+          }
+          const why = error?.killed
+            ? `it ran over ${CALL_TIMEOUT_MS / 60000} minutes`
+            : `it ended with ${code ?? (error as { signal?: string } | null)?.signal ?? "an error"}`;
+          resolve(
+            errorResult(
+              {
+                code: error?.killed ? "TIMEOUT" : "INTERNAL_ERROR",
+                message: `The command failed: ${why}. ${stderr.slice(0, 500)}`.trim(),
+                suggestion: "Retry once; if it fails again, report it with the issue tool.",
+              },
+              hints,
+            ),
+          );
+        },
+      );
     } catch (error) {
       // Node throws some spawn failures (E2BIG among them) instead of reporting them through the callback.
       return resolve(notStarted(file, error as NodeJS.ErrnoException, hints));
@@ -117,7 +217,13 @@ function runCli(cli: Cli, options: CallOptions, hints: McpHints, argv: string[],
 }
 
 /** One command's call: its arguments checked and turned into argv (mcp-tools.ts), then run by the CLI. */
-export function callCommand(cli: Cli, options: CallOptions, hints: McpHints, command: Command, args: Record<string, unknown> | undefined): Promise<CallResult> {
+export function callCommand(
+  cli: Cli,
+  options: CallOptions,
+  hints: McpHints,
+  command: Command,
+  args: Record<string, unknown> | undefined,
+): Promise<CallResult> {
   try {
     const { argv, stdin } = invocationFor(command, args);
     return runCli(cli, options, hints, argv, stdin);

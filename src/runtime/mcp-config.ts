@@ -11,15 +11,30 @@ import type { McpConfigPlace } from "../core/agent-homes.js";
 export type McpEntry = Record<string, unknown>;
 
 /** What the file holds under the server's name: nothing, an entry (JSON) or a table's text (TOML), or a file that cannot be read. */
-export type Present = { kind: "none"; fileExists: boolean } | { kind: "json"; entry: unknown } | { kind: "toml"; found: boolean; ours: boolean } | { kind: "unreadable"; reason: string };
+export type Present =
+  | { kind: "none"; fileExists: boolean }
+  | { kind: "json"; entry: unknown }
+  | { kind: "toml"; found: boolean; ours: boolean }
+  | { kind: "unreadable"; reason: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const tomlString = (s: string) => JSON.stringify(s);
 
 /** The TOML table for a server: a comment naming who wrote it, then `[mcp_servers.<name>]`. */
-export function tomlBlock(name: string, entry: { command: string; args: string[]; env_vars: string[] }, by: string): string {
-  return [`# Written by \`${by} agents install\`; \`${by} agents uninstall\` removes it.`, `[mcp_servers.${name}]`, `command = ${tomlString(entry.command)}`, `args = [${entry.args.map(tomlString).join(", ")}]`, ...(entry.env_vars.length ? [`env_vars = [${entry.env_vars.map(tomlString).join(", ")}]`] : []), ""].join("\n");
+export function tomlBlock(
+  name: string,
+  entry: { command: string; args: string[]; env_vars: string[] },
+  by: string,
+): string {
+  return [
+    `# Written by \`${by} agents install\`; \`${by} agents uninstall\` removes it.`,
+    `[mcp_servers.${name}]`,
+    `command = ${tomlString(entry.command)}`,
+    `args = [${entry.args.map(tomlString).join(", ")}]`,
+    ...(entry.env_vars.length ? [`env_vars = [${entry.env_vars.map(tomlString).join(", ")}]`] : []),
+    "",
+  ].join("\n");
 }
 
 /** Whether a TOML text defines the server `name` anywhere: its own table, a dotted key, or an inline table under [mcp_servers]. */
@@ -46,11 +61,15 @@ export function readPresent(place: McpConfigPlace, name: string, ourBlock: strin
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: "unreadable", reason: `it is not JSON (${(error as Error).message}); a file with comments is left to you` };
+    return {
+      kind: "unreadable",
+      reason: `it is not JSON (${(error as Error).message}); a file with comments is left to you`,
+    };
   }
   if (!isObject(value)) return { kind: "unreadable", reason: "it is not a JSON object" };
   const servers = value[place.key];
-  if (servers !== undefined && !isObject(servers)) return { kind: "unreadable", reason: `its "${place.key}" is not an object` };
+  if (servers !== undefined && !isObject(servers))
+    return { kind: "unreadable", reason: `its "${place.key}" is not an object` };
   return servers && name in servers ? { kind: "json", entry: servers[name] } : { kind: "none", fileExists: true };
 }
 
@@ -75,7 +94,12 @@ export function withEntry(place: McpConfigPlace, name: string, entry: McpEntry |
 }
 
 /** The file's new text with our entry taken out, or undefined when nothing else is left in a file we created. */
-export function withoutEntry(place: McpConfigPlace, name: string, ours: McpEntry | string, created: boolean): string | undefined {
+export function withoutEntry(
+  place: McpConfigPlace,
+  name: string,
+  ours: McpEntry | string,
+  created: boolean,
+): string | undefined {
   const text = readFileSync(place.file, "utf8");
   if (place.format === "toml") {
     const block = ours as string;
@@ -92,6 +116,15 @@ export function withoutEntry(place: McpConfigPlace, name: string, ours: McpEntry
 
 /** Equal JSON values, whatever their key order. */
 export function sameJson(a: unknown, b: unknown): boolean {
-  const sort = (v: unknown): unknown => (Array.isArray(v) ? v.map(sort) : isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])])) : v);
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sort)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort(v[k])]),
+          )
+        : v;
   return JSON.stringify(sort(a)) === JSON.stringify(sort(b));
 }

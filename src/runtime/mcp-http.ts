@@ -38,13 +38,29 @@ export const isLoopback = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d
 export function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+)):|:)?(\d+)$/.exec(value.trim());
   const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError("INVALID_VALUE", `--http "${value}" is not an address: give host:port (port 0 picks a free one).`, "Give e.g. --http 127.0.0.1:8765 (or 127.0.0.1:0).", { flag: "http" });
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(
+      "INVALID_VALUE",
+      `--http "${value}" is not an address: give host:port (port 0 picks a free one).`,
+      "Give e.g. --http 127.0.0.1:8765 (or 127.0.0.1:0).",
+      { flag: "http" },
+    );
   return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
 
-const hostOf = (header: string) => header.replace(/^\[([^\]]+)\](?::\d+)?$/, "$1").replace(/^([^:]+):\d+$/, "$1").toLowerCase();
+const hostOf = (header: string) =>
+  header
+    .replace(/^\[([^\]]+)\](?::\d+)?$/, "$1")
+    .replace(/^([^:]+):\d+$/, "$1")
+    .toLowerCase();
 
-function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
+function refuse(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
   if (res.headersSent) return void res.end();
   const body = JSON.stringify(rejectMessage(code, message));
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
@@ -100,52 +116,89 @@ function sameToken(given: string | undefined, expected: string): boolean {
  * Serves until SIGTERM or SIGINT, then stops taking requests, lets those under way finish (within the request bound)
  * and resolves. `say` gets one line for stderr: the bound URL. `token` is what clients must present, when set.
  */
-export async function serveHttp(newServer: () => Server, options: HttpOptions, say: (line: string) => void, token?: string): Promise<number> {
+export async function serveHttp(
+  newServer: () => Server,
+  options: HttpOptions,
+  say: (line: string) => void,
+  token?: string,
+): Promise<number> {
   const own = new Set<string>();
   const allowed = (origin: string) => own.has(origin) || options.allowedOrigins.includes(origin);
-  const http = createHttpServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: 30_000 }, async (req, res) => {
-    const timer = setTimeout(() => {
-      refuse(res, 504, INVALID_REQUEST, `The request ran over ${Math.round(options.requestTimeoutMs / 1000)} seconds.`);
-      req.socket.destroy();
-    }, options.requestTimeoutMs);
-    res.on("close", () => clearTimeout(timer));
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== MCP_PATH) return refuse(res, 404, INVALID_REQUEST, `Not found: the MCP endpoint is ${MCP_PATH}.`);
-    // DNS rebinding: a page on another site may reach a loopback port under its own host name, never with a loopback Host.
-    if (isLoopback(options.host) && !isLoopback(hostOf(req.headers.host ?? ""))) return refuse(res, 403, INVALID_REQUEST, "Forbidden: the Host is not this server's loopback address.");
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowed(origin)) return refuse(res, 403, INVALID_REQUEST, `Forbidden: Origin ${origin.slice(0, 200)} is not allowed (the server takes --allow-origin).`);
-    if (token !== undefined && !sameToken(req.headers.authorization, token)) return refuse(res, 401, INVALID_REQUEST, "Unauthorized: this server needs its bearer token.", { "www-authenticate": "Bearer" });
-    // Stateless: no stream to resume and no session to end.
-    if (req.method !== "POST") return refuse(res, 405, INVALID_REQUEST, "Method not allowed: POST one JSON-RPC message.", { allow: "POST" });
-    const body = await readBody(req, res, options.maxBodyBytes);
-    if (body === undefined) return;
-    const read = readLine(body);
-    if ("reject" in read) return refuse(res, 400, read.reject.error.code === PARSE_ERROR ? PARSE_ERROR : INVALID_REQUEST, read.reject.error.message);
-    const server = newServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      // The headers the transport reads, without the client's credential: nothing past this point can pass it on.
-      delete req.headers.authorization;
-      await transport.handleRequest(req, res, read.message);
-    } catch {
-      refuse(res, 500, -32603, "Internal error.");
-    }
-  });
+  const http = createHttpServer(
+    { requestTimeout: options.requestTimeoutMs, headersTimeout: 30_000 },
+    async (req, res) => {
+      const timer = setTimeout(() => {
+        refuse(
+          res,
+          504,
+          INVALID_REQUEST,
+          `The request ran over ${Math.round(options.requestTimeoutMs / 1000)} seconds.`,
+        );
+        req.socket.destroy();
+      }, options.requestTimeoutMs);
+      res.on("close", () => clearTimeout(timer));
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== MCP_PATH)
+        return refuse(res, 404, INVALID_REQUEST, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+      // DNS rebinding: a page on another site may reach a loopback port under its own host name, never with a loopback Host.
+      if (isLoopback(options.host) && !isLoopback(hostOf(req.headers.host ?? "")))
+        return refuse(res, 403, INVALID_REQUEST, "Forbidden: the Host is not this server's loopback address.");
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowed(origin))
+        return refuse(
+          res,
+          403,
+          INVALID_REQUEST,
+          `Forbidden: Origin ${origin.slice(0, 200)} is not allowed (the server takes --allow-origin).`,
+        );
+      if (token !== undefined && !sameToken(req.headers.authorization, token))
+        return refuse(res, 401, INVALID_REQUEST, "Unauthorized: this server needs its bearer token.", {
+          "www-authenticate": "Bearer",
+        });
+      // Stateless: no stream to resume and no session to end.
+      if (req.method !== "POST")
+        return refuse(res, 405, INVALID_REQUEST, "Method not allowed: POST one JSON-RPC message.", { allow: "POST" });
+      const body = await readBody(req, res, options.maxBodyBytes);
+      if (body === undefined) return;
+      const read = readLine(body);
+      if ("reject" in read)
+        return refuse(
+          res,
+          400,
+          read.reject.error.code === PARSE_ERROR ? PARSE_ERROR : INVALID_REQUEST,
+          read.reject.error.message,
+        );
+      const server = newServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        // The headers the transport reads, without the client's credential: nothing past this point can pass it on.
+        delete req.headers.authorization;
+        await transport.handleRequest(req, res, read.message);
+      } catch {
+        refuse(res, 500, -32603, "Internal error.");
+      }
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port, options.host, () => resolve());
   }).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError("INVALID_VALUE", `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}.`, "Give another --http address or port (0 picks a free one).", { flag: "http" });
+    throw new CliError(
+      "INVALID_VALUE",
+      `Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}.`,
+      "Give another --http address or port (0 picks a free one).",
+      { flag: "http" },
+    );
   });
   const { port } = http.address() as AddressInfo;
   const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
-  for (const name of [shown, ...(isLoopback(options.host) ? ["localhost", "127.0.0.1", "[::1]"] : [])]) own.add(`http://${name}:${port}`);
+  for (const name of [shown, ...(isLoopback(options.host) ? ["localhost", "127.0.0.1", "[::1]"] : [])])
+    own.add(`http://${name}:${port}`);
   say(`${JSON.stringify({ listening: `http://${shown}:${port}${MCP_PATH}` })}`);
   return new Promise((resolve) => {
     const stop = () => {

@@ -7,7 +7,16 @@
 import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { CliError } from "./errors.js";
 import { openCli, type Cli } from "./load.js";
 import { commandCredential } from "./auth.js";
@@ -15,7 +24,14 @@ import { callCommand, errorResult, mcpHints, type McpHints } from "./mcp-call.js
 import { dynamicToolset } from "./mcp-dynamic.js";
 import { DEFAULT_MAX_TOOLS, issueTool, MAX_TOOL_NAME, toolsFor } from "./mcp-tools.js";
 import { LineTransport } from "./mcp-stdio.js";
-import { DEFAULT_HTTP_LIMITS, HTTP_TOKEN_ENV, isLoopback, parseListen, serveHttp, type HttpOptions } from "./mcp-http.js";
+import {
+  DEFAULT_HTTP_LIMITS,
+  HTTP_TOKEN_ENV,
+  isLoopback,
+  parseListen,
+  serveHttp,
+  type HttpOptions,
+} from "./mcp-http.js";
 
 export interface ServeOptions {
   /** Above this many commands, the dynamic toolset (search, describe, call) instead of one tool per command. */
@@ -32,7 +48,8 @@ function staticToolset(cli: Cli, options: ServeOptions, hints: McpHints) {
   const byName = new Map(entries.map((e) => [e.tool.name, e.command]));
   return {
     tools: entries.map((e) => e.tool),
-    call: async (name: string, args: Record<string, unknown>) => callCommand(cli, options, hints, byName.get(name)!, args),
+    call: async (name: string, args: Record<string, unknown>) =>
+      callCommand(cli, options, hints, byName.get(name)!, args),
   };
 }
 
@@ -48,7 +65,9 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
   const visible = manifest.groups.reduce((n, g) => n + g.count, 0);
   const large = visible > options.maxTools;
   // The issue tool's name is known before the toolset is (it names it in every hint): the static names are the commands'.
-  const names = large ? new Set(["search_commands", "describe_command", "call_read", "call_write", "call_destructive"]) : new Set(toolsFor(cli.all(), options.maxNameLength).map((t) => t.tool.name));
+  const names = large
+    ? new Set(["search_commands", "describe_command", "call_read", "call_write", "call_destructive"])
+    : new Set(toolsFor(cli.all(), options.maxNameLength).map((t) => t.tool.name));
   const issue = issueTool(manifest, names);
   const hints = mcpHints(manifest, issue.tool.name);
   const toolset = large ? dynamicToolset(cli, options, hints) : staticToolset(cli, options, hints);
@@ -56,42 +75,89 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
   const known = new Set(tools.map((t) => t.name));
   const skill = (name: string) => readFileSync(join(dir, "agent", "skills", `${name}.md`), "utf8");
   const uri = (kind: string, name: string) => `agent://${manifest.product.binary}/${kind}/${name}`;
-  const rules = () => readdirSync(join(dir, "agent", "rules")).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
+  const rules = () =>
+    readdirSync(join(dir, "agent", "rules"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => f.slice(0, -3))
+      .sort();
   const resources = () => [
-    { uri: `agent://${manifest.product.binary}/brief`, name: "brief", description: `What ${manifest.product.binary} is for`, mimeType: "text/markdown", file: join(dir, "agent", "brief.md") },
-    ...rules().map((r) => ({ uri: uri("rules", r), name: `rule ${r}`, description: `Rule: ${r}`, mimeType: "text/markdown", file: join(dir, "agent", "rules", `${r}.md`) })),
-    ...manifest.skills.map((s) => ({ uri: uri("skills", s.name), name: `skill ${s.name}`, description: s.description, mimeType: "text/markdown", file: join(dir, "agent", "skills", `${s.name}.md`) })),
+    {
+      uri: `agent://${manifest.product.binary}/brief`,
+      name: "brief",
+      description: `What ${manifest.product.binary} is for`,
+      mimeType: "text/markdown",
+      file: join(dir, "agent", "brief.md"),
+    },
+    ...rules().map((r) => ({
+      uri: uri("rules", r),
+      name: `rule ${r}`,
+      description: `Rule: ${r}`,
+      mimeType: "text/markdown",
+      file: join(dir, "agent", "rules", `${r}.md`),
+    })),
+    ...manifest.skills.map((s) => ({
+      uri: uri("skills", s.name),
+      name: `skill ${s.name}`,
+      description: s.description,
+      mimeType: "text/markdown",
+      file: join(dir, "agent", "skills", `${s.name}.md`),
+    })),
   ];
   // A Skill is written for the command line: the prompt first says how its commands and flags are called here.
   const throughMcp = large
     ? `Through this MCP server: find a command below with search_commands, read its arguments with describe_command, and run it with the call tool that names (call_read, call_write or call_destructive); a flag --name is the argument "name", --yes is "yes": true. Report problems with ${issue.tool.name}.`
     : `Through this MCP server each command below is a tool named by its words joined by _ (e.g. "${toolset.tools[0]?.name ?? "group_action"}"); a flag --name is the argument "name", --yes is "yes": true, --dry-run is "dry-run": true. Report problems with ${issue.tool.name}.`;
   return () => {
-  const server = new Server(
-    { name: manifest.product.binary, version: manifest.product.version },
-    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: [manifest.product.description, ...hints.rules].filter(Boolean).join("\n") },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args } = request.params;
-    if (!known.has(name)) return errorResult({ code: "UNKNOWN_COMMAND", message: `No tool "${name}".`, suggestion: large ? "List the tools again: search_commands finds a command, and the call tool it names runs it." : "List the tools again; names are the command's words joined by _." }, hints);
-    if (name === issue.tool.name) return callCommand(cli, options, hints, issue.command, (args ?? {}) as Record<string, unknown>);
-    return toolset.call(name, (args ?? {}) as Record<string, unknown>);
-  });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: manifest.skills.map((s) => ({ name: s.name, description: s.description })) }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    const found = manifest.skills.find((s) => s.name === request.params.name);
-    if (!found) throw new McpError(ErrorCode.InvalidParams, `No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`);
-    return { description: found.description, messages: [{ role: "user", content: { type: "text", text: `${throughMcp}\n\n${skill(found.name)}` } }] };
-  });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources().map(({ file: _file, ...r }) => r) }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const found = resources().find((r) => r.uri === request.params.uri);
-    // -32002: the MCP specification's "resource not found".
-    if (!found) throw new McpError(-32002, `No resource ${request.params.uri}.`);
-    return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: readFileSync(found.file, "utf8") }] };
-  });
-  return server;
+    const server = new Server(
+      { name: manifest.product.binary, version: manifest.product.version },
+      {
+        capabilities: { tools: {}, prompts: {}, resources: {} },
+        instructions: [manifest.product.description, ...hints.rules].filter(Boolean).join("\n"),
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      if (!known.has(name))
+        return errorResult(
+          {
+            code: "UNKNOWN_COMMAND",
+            message: `No tool "${name}".`,
+            suggestion: large
+              ? "List the tools again: search_commands finds a command, and the call tool it names runs it."
+              : "List the tools again; names are the command's words joined by _.",
+          },
+          hints,
+        );
+      if (name === issue.tool.name)
+        return callCommand(cli, options, hints, issue.command, (args ?? {}) as Record<string, unknown>);
+      return toolset.call(name, (args ?? {}) as Record<string, unknown>);
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: manifest.skills.map((s) => ({ name: s.name, description: s.description })),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      const found = manifest.skills.find((s) => s.name === request.params.name);
+      if (!found)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`,
+        );
+      return {
+        description: found.description,
+        messages: [{ role: "user", content: { type: "text", text: `${throughMcp}\n\n${skill(found.name)}` } }],
+      };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: resources().map(({ file: _file, ...r }) => r),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      const found = resources().find((r) => r.uri === request.params.uri);
+      // -32002: the MCP specification's "resource not found".
+      if (!found) throw new McpError(-32002, `No resource ${request.params.uri}.`);
+      return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: readFileSync(found.file, "utf8") }] };
+    });
+    return server;
   };
 }
 
@@ -106,7 +172,11 @@ function findProgram(program: string, env: NodeJS.ProcessEnv): string | undefine
     }
   };
   if (program.includes("/")) return runs(program) ? program : undefined;
-  return (env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, program)).find(runs);
+  return (env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, program))
+    .find(runs);
 }
 
 /**
@@ -117,11 +187,18 @@ export function serveOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const options: ServeOptions = { maxTools: DEFAULT_MAX_TOOLS, maxNameLength: MAX_TOOL_NAME };
   const integer = (name: string, value: string | undefined, min: number, max: number, flag: string) => {
     const n = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new CliError("INVALID_VALUE", `${name} must be an integer from ${min} to ${max} (got "${value ?? ""}").`, `Give e.g. ${name === "AGENT_CLI_MCP_MAX_TOOLS" ? `${name}=` : `${name} `}${Math.max(min, Math.min(max, DEFAULT_MAX_TOOLS))}.`, { flag });
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new CliError(
+        "INVALID_VALUE",
+        `${name} must be an integer from ${min} to ${max} (got "${value ?? ""}").`,
+        `Give e.g. ${name === "AGENT_CLI_MCP_MAX_TOOLS" ? `${name}=` : `${name} `}${Math.max(min, Math.min(max, DEFAULT_MAX_TOOLS))}.`,
+        { flag },
+      );
     return n;
   };
   const fromEnv = env.AGENT_CLI_MCP_MAX_TOOLS;
-  if (fromEnv !== undefined && fromEnv !== "") options.maxTools = integer("AGENT_CLI_MCP_MAX_TOOLS", fromEnv, 0, 100_000, "AGENT_CLI_MCP_MAX_TOOLS");
+  if (fromEnv !== undefined && fromEnv !== "")
+    options.maxTools = integer("AGENT_CLI_MCP_MAX_TOOLS", fromEnv, 0, 100_000, "AGENT_CLI_MCP_MAX_TOOLS");
   let listen: { host: string; port: number } | undefined;
   let remote = false;
   const origins: string[] = [];
@@ -132,11 +209,24 @@ export function serveOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       continue;
     }
     const known = ["--max-tools", "--max-name-length", "--cli", "--http", "--allow-origin"].includes(name);
-    if (!known) throw new CliError("UNKNOWN_FLAG", `Unknown argument ${name}.`, "The server takes --max-tools <n>, --max-name-length <n>, --cli <program>, --http <host:port>, --allow-remote and --allow-origin <origin>.", { flag: name });
+    if (!known)
+      throw new CliError(
+        "UNKNOWN_FLAG",
+        `Unknown argument ${name}.`,
+        "The server takes --max-tools <n>, --max-name-length <n>, --cli <program>, --http <host:port>, --allow-remote and --allow-origin <origin>.",
+        { flag: name },
+      );
     // The next word is the value unless it is the next flag: `--cli --max-tools 3` lacks a program.
     const value = inline ?? (argv[i + 1]?.startsWith("--") ? undefined : argv[++i]);
-    const shape: Record<string, string> = { "--cli": "--cli <program>", "--http": "--http <host:port>", "--allow-origin": "--allow-origin <scheme://host:port>" };
-    if (value === undefined || value === "") throw new CliError("INVALID_VALUE", `${name} needs a value.`, `Give ${shape[name] ?? `${name} <n>`}.`, { flag: name.slice(2) });
+    const shape: Record<string, string> = {
+      "--cli": "--cli <program>",
+      "--http": "--http <host:port>",
+      "--allow-origin": "--allow-origin <scheme://host:port>",
+    };
+    if (value === undefined || value === "")
+      throw new CliError("INVALID_VALUE", `${name} needs a value.`, `Give ${shape[name] ?? `${name} <n>`}.`, {
+        flag: name.slice(2),
+      });
     if (name === "--max-tools") options.maxTools = integer(name, value, 0, 100_000, "max-tools");
     else if (name === "--max-name-length") options.maxNameLength = integer(name, value, 16, 128, "max-name-length");
     else if (name === "--http") listen = parseListen(value);
@@ -147,23 +237,51 @@ export function serveOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       } catch {
         origin = "null";
       }
-      if (origin === "null" || origin !== value.replace(/\/$/, "")) throw new CliError("INVALID_VALUE", `--allow-origin "${value}" is not an origin.`, "Give scheme://host[:port], e.g. --allow-origin https://chat.example.com.", { flag: "allow-origin" });
+      if (origin === "null" || origin !== value.replace(/\/$/, ""))
+        throw new CliError(
+          "INVALID_VALUE",
+          `--allow-origin "${value}" is not an origin.`,
+          "Give scheme://host[:port], e.g. --allow-origin https://chat.example.com.",
+          { flag: "allow-origin" },
+        );
       origins.push(origin);
     } else {
       if (!findProgram(value, env)) {
-        const where = value.includes("/") ? `no executable file at ${isAbsolute(value) ? value : resolvePath(value)}` : "no executable of that name on PATH";
-        throw new CliError("INVALID_VALUE", `--cli "${value}" cannot be run: ${where}.`, "Give --cli the path of the CLI's executable (or leave it out to run this package's own).", { flag: "cli" });
+        const where = value.includes("/")
+          ? `no executable file at ${isAbsolute(value) ? value : resolvePath(value)}`
+          : "no executable of that name on PATH";
+        throw new CliError(
+          "INVALID_VALUE",
+          `--cli "${value}" cannot be run: ${where}.`,
+          "Give --cli the path of the CLI's executable (or leave it out to run this package's own).",
+          { flag: "cli" },
+        );
       }
       options.cli = value;
     }
   }
-  if (!listen && (remote || origins.length)) throw new CliError("INVALID_VALUE", `${remote ? "--allow-remote" : "--allow-origin"} applies to HTTP only.`, "Give --http <host:port> with it, or leave it out for stdio.", { flag: remote ? "allow-remote" : "allow-origin" });
-  if (listen && !isLoopback(listen.host) && !remote) throw new CliError("INVALID_VALUE", `--http ${listen.host} is not a loopback address: the server would take calls from other machines with this machine's API credential.`, `Give 127.0.0.1:${listen.port}, or add --allow-remote to serve other machines (behind TLS and an authenticating proxy, or with ${HTTP_TOKEN_ENV} set).`, { flag: "http" });
+  if (!listen && (remote || origins.length))
+    throw new CliError(
+      "INVALID_VALUE",
+      `${remote ? "--allow-remote" : "--allow-origin"} applies to HTTP only.`,
+      "Give --http <host:port> with it, or leave it out for stdio.",
+      { flag: remote ? "allow-remote" : "allow-origin" },
+    );
+  if (listen && !isLoopback(listen.host) && !remote)
+    throw new CliError(
+      "INVALID_VALUE",
+      `--http ${listen.host} is not a loopback address: the server would take calls from other machines with this machine's API credential.`,
+      `Give 127.0.0.1:${listen.port}, or add --allow-remote to serve other machines (behind TLS and an authenticating proxy, or with ${HTTP_TOKEN_ENV} set).`,
+      { flag: "http" },
+    );
   if (listen) options.http = { ...listen, allowedOrigins: origins, ...DEFAULT_HTTP_LIMITS };
   return options;
 }
 
-const writeError = (e: CliError) => process.stderr.write(`${JSON.stringify({ error: true, code: e.code, message: e.message, suggestion: e.suggestion, ...(e.details ? { details: e.details } : {}) })}\n`);
+const writeError = (e: CliError) =>
+  process.stderr.write(
+    `${JSON.stringify({ error: true, code: e.code, message: e.message, suggestion: e.suggestion, ...(e.details ? { details: e.details } : {}) })}\n`,
+  );
 
 /** `<binary>-mcp`: serves the package in `dir` on stdin/stdout until the client closes it, or over HTTP until a signal. */
 export async function serve(dir: string, argv: string[]): Promise<number> {

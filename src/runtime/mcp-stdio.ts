@@ -16,7 +16,11 @@ export const INVALID_REQUEST = -32600;
 
 /** A JSON-RPC error response to a message the server could not take (id null when it has none that can be read). */
 export function rejectMessage(code: number, message: string, id: unknown = null) {
-  return { jsonrpc: "2.0" as const, id: typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null, error: { code, message } };
+  return {
+    jsonrpc: "2.0" as const,
+    id: typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null,
+    error: { code, message },
+  };
 }
 
 /** One line, as a message to hand to the server or the error response to send back. */
@@ -27,11 +31,23 @@ export function readLine(line: string): { message: JSONRPCMessage } | { reject: 
   } catch (error) {
     return { reject: rejectMessage(PARSE_ERROR, `Parse error: the line is not JSON (${(error as Error).message}).`) };
   }
-  if (Array.isArray(value)) return { reject: rejectMessage(INVALID_REQUEST, "Invalid Request: batches are not part of MCP; send one message per line.") };
+  if (Array.isArray(value))
+    return {
+      reject: rejectMessage(
+        INVALID_REQUEST,
+        "Invalid Request: batches are not part of MCP; send one message per line.",
+      ),
+    };
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) {
     const id = value && typeof value === "object" ? (value as { id?: unknown }).id : undefined;
-    return { reject: rejectMessage(INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a "method" string, an "id" string or number for a request).', id) };
+    return {
+      reject: rejectMessage(
+        INVALID_REQUEST,
+        'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a "method" string, an "id" string or number for a request).',
+        id,
+      ),
+    };
   }
   return { message: parsed.data };
 }
@@ -63,7 +79,10 @@ export class LineTransport implements Transport {
     }
     if (this.buffer.length > MAX_LINE_BYTES) {
       this.buffer = Buffer.alloc(0);
-      if (!this.skipping) void this.send(rejectMessage(INVALID_REQUEST, `Invalid Request: a message over ${MAX_LINE_BYTES / 1024 / 1024} MiB.`));
+      if (!this.skipping)
+        void this.send(
+          rejectMessage(INVALID_REQUEST, `Invalid Request: a message over ${MAX_LINE_BYTES / 1024 / 1024} MiB.`),
+        );
       this.skipping = true;
     }
   };

@@ -19,11 +19,33 @@ export interface ToolDefinition {
   name: string;
   title?: string;
   description: string;
-  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
-  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  inputSchema: {
+    type: "object";
+    properties: Record<string, unknown>;
+    required?: string[];
+    additionalProperties: false;
+  };
+  annotations: {
+    title?: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
 }
 
-const LIMIT_KEYS = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+const LIMIT_KEYS = [
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+] as const;
 
 const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
 
@@ -70,16 +92,46 @@ function flagSchema(f: Flag): Record<string, unknown> {
 /** The input schema of a command's tool: its flags by name, the body, paging and confirmation where they apply. */
 function inputSchema(command: Command): ToolDefinition["inputSchema"] {
   const properties: Record<string, unknown> = Object.fromEntries(command.flags.map((f) => [f.flag, flagSchema(f)]));
-  if (command.jsonInput) properties[bodyKey(command)] = { type: "object", description: "The request body as a JSON object; flags given beside it set their fields." };
+  if (command.jsonInput)
+    properties[bodyKey(command)] = {
+      type: "object",
+      description: "The request body as a JSON object; flags given beside it set their fields.",
+    };
   if (command.pagination) {
-    properties.all = { type: "boolean", default: false, description: "Follow pagination and return every page (bounded by max-pages)." };
-    properties["max-pages"] = { type: "integer", minimum: 1, maximum: MAX_PAGES_LIMIT, default: DEFAULT_MAX_PAGES, description: "Most pages `all` fetches." };
+    properties.all = {
+      type: "boolean",
+      default: false,
+      description: "Follow pagination and return every page (bounded by max-pages).",
+    };
+    properties["max-pages"] = {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_PAGES_LIMIT,
+      default: DEFAULT_MAX_PAGES,
+      description: "Most pages `all` fetches.",
+    };
   }
-  if (command.output.shape !== "empty") properties.fields = { type: "array", items: { type: "string" }, description: "Output fields to keep (of each item of a list), e.g. [\"id\", \"name\"]." };
-  if (command.permission !== "read") properties["dry-run"] = { type: "boolean", default: false, description: "Return the exact request without sending it." };
-  if (command.destructive) properties.yes = { type: "boolean", description: "Must be true to run this destructive command; without it the call is refused." };
+  if (command.output.shape !== "empty")
+    properties.fields = {
+      type: "array",
+      items: { type: "string" },
+      description: 'Output fields to keep (of each item of a list), e.g. ["id", "name"].',
+    };
+  if (command.permission !== "read")
+    properties["dry-run"] = {
+      type: "boolean",
+      default: false,
+      description: "Return the exact request without sending it.",
+    };
+  if (command.destructive)
+    properties.yes = {
+      type: "boolean",
+      description: "Must be true to run this destructive command; without it the call is refused.",
+    };
   // A body given whole stands for its required fields, as --json-input does on the command line.
-  const required = command.flags.filter((f) => f.required && !(f.in === "body" && command.jsonInput)).map((f) => f.flag);
+  const required = command.flags
+    .filter((f) => f.required && !(f.in === "body" && command.jsonInput))
+    .map((f) => f.flag);
   return { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
 
@@ -87,7 +139,11 @@ function inputSchema(command: Command): ToolDefinition["inputSchema"] {
 function toolFor(command: Command, name: string, credential: string | undefined): ToolDefinition {
   const write = command.permission !== "read";
   const method = command.operation.method.toUpperCase();
-  const said = [command.description.replace(/[.\s]*$/, "."), ...(command.destructive ? ["Destructive: refused unless `yes` is true."] : []), ...(credential ? [`Credentials (the server's environment): ${credential}`] : [])];
+  const said = [
+    command.description.replace(/[.\s]*$/, "."),
+    ...(command.destructive ? ["Destructive: refused unless `yes` is true."] : []),
+    ...(credential ? [`Credentials (the server's environment): ${credential}`] : []),
+  ];
   return {
     name,
     title: command.name,
@@ -108,7 +164,11 @@ function toolFor(command: Command, name: string, credential: string | undefined)
  * Every visible command as a tool. `credential` says what a command needs (runtime/auth.ts): where the CLI's commands
  * differ in what they need, each tool says it; where all need the same, the server's instructions (the rules) say it once.
  */
-export function toolsFor(commands: readonly Command[], max = MAX_TOOL_NAME, credential?: (command: Command) => string | undefined): Array<{ command: Command; tool: ToolDefinition }> {
+export function toolsFor(
+  commands: readonly Command[],
+  max = MAX_TOOL_NAME,
+  credential?: (command: Command) => string | undefined,
+): Array<{ command: Command; tool: ToolDefinition }> {
   const visible = commands.filter((c) => !c.hidden);
   const names = toolNames(visible, max);
   const needs = new Set(visible.map((c) => JSON.stringify(c.auth)));
@@ -126,7 +186,12 @@ export const ISSUE_TOOL = "report_issue";
  */
 export function issueTool(manifest: Manifest, taken: ReadonlySet<string>): { command: Command; tool: ToolDefinition } {
   const command = builtins(manifest).find((c) => c.name === "issue create")!;
-  const name = [ISSUE_TOOL, `${ISSUE_TOOL}_${manifest.product.binary.replace(/[^a-zA-Z0-9_]/g, "_")}`.slice(0, MAX_TOOL_NAME), "report_cli_issue"].find((n) => !taken.has(n)) ?? `${ISSUE_TOOL}_${shortHash(manifest.product.binary)}`;
+  const name =
+    [
+      ISSUE_TOOL,
+      `${ISSUE_TOOL}_${manifest.product.binary.replace(/[^a-zA-Z0-9_]/g, "_")}`.slice(0, MAX_TOOL_NAME),
+      "report_cli_issue",
+    ].find((n) => !taken.has(n)) ?? `${ISSUE_TOOL}_${shortHash(manifest.product.binary)}`;
   const tool = toolFor(command, name, undefined);
   return {
     command,
@@ -146,7 +211,12 @@ export interface Invocation {
 }
 
 const invalid = (key: string, expected: string, value: unknown) =>
-  new CliError("INVALID_VALUE", `Argument "${key}" expects ${expected} (got ${JSON.stringify(value)?.slice(0, 80)}).`, `Give "${key}" ${expected}; the tool's input schema lists every argument.`, { flag: key });
+  new CliError(
+    "INVALID_VALUE",
+    `Argument "${key}" expects ${expected} (got ${JSON.stringify(value)?.slice(0, 80)}).`,
+    `Give "${key}" ${expected}; the tool's input schema lists every argument.`,
+    { flag: key },
+  );
 
 /**
  * The most bytes one argument's value may hold, and all of a call's arguments together. The kernel refuses a single
@@ -156,30 +226,55 @@ const invalid = (key: string, expected: string, value: unknown) =>
 export const MAX_ARGUMENT_BYTES = 64 * 1024;
 const MAX_ARGV_BYTES = 1024 * 1024;
 
-const A: Record<ValueType, string> = { string: "a string", integer: "an integer", number: "a number", boolean: "true or false", array: "an array", object: "a JSON value" };
+const A: Record<ValueType, string> = {
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "true or false",
+  array: "an array",
+  object: "a JSON value",
+};
 
 /** A scalar argument as the command line carries it, refused unless it is of the JSON type the tool's schema declares. */
 function typed(key: string, type: ValueType | undefined, value: unknown): string {
   const ok =
-    type === "integer" ? typeof value === "number" && Number.isInteger(value)
-    : type === "number" ? typeof value === "number" && Number.isFinite(value)
-    : type === "boolean" ? typeof value === "boolean"
-    : typeof value === "string";
-  if (!ok) throw invalid(key, A[type === "integer" || type === "number" || type === "boolean" ? type : "string"], value);
+    type === "integer"
+      ? typeof value === "number" && Number.isInteger(value)
+      : type === "number"
+        ? typeof value === "number" && Number.isFinite(value)
+        : type === "boolean"
+          ? typeof value === "boolean"
+          : typeof value === "string";
+  if (!ok)
+    throw invalid(key, A[type === "integer" || type === "number" || type === "boolean" ? type : "string"], value);
   return String(value);
 }
 
 /** yes, dry-run or all on a command they do not apply to: said plainly, not "did you mean" the very argument given. */
 function notApplicable(key: string, command: Command): CliError {
-  const why = key === "yes" ? "it is not destructive, so there is nothing to confirm" : key === "all" ? "it does not page" : "it only reads, so there is no write to preview";
-  return new CliError("UNKNOWN_FLAG", `Argument "${key}" does not apply to "${command.name}": ${why}.`, `Call it without "${key}"; the tool's input schema lists every argument.`, { flag: key });
+  const why =
+    key === "yes"
+      ? "it is not destructive, so there is nothing to confirm"
+      : key === "all"
+        ? "it does not page"
+        : "it only reads, so there is no write to preview";
+  return new CliError(
+    "UNKNOWN_FLAG",
+    `Argument "${key}" does not apply to "${command.name}": ${why}.`,
+    `Call it without "${key}"; the tool's input schema lists every argument.`,
+    { flag: key },
+  );
 }
 
 function tooLong(key: string, bytes: number, command: Command, total = false): CliError {
-  const where = command.jsonInput ? `, or give the value inside "${bodyKey(command)}", which is not passed on the command line` : "";
+  const where = command.jsonInput
+    ? `, or give the value inside "${bodyKey(command)}", which is not passed on the command line`
+    : "";
   return new CliError(
     "INVALID_VALUE",
-    total ? `The arguments are too long to pass on a command line together (${bytes} bytes; at most ${MAX_ARGV_BYTES}).` : `Argument "${key}" is too long to pass on a command line (${bytes} bytes; at most ${MAX_ARGUMENT_BYTES}).`,
+    total
+      ? `The arguments are too long to pass on a command line together (${bytes} bytes; at most ${MAX_ARGV_BYTES}).`
+      : `Argument "${key}" is too long to pass on a command line (${bytes} bytes; at most ${MAX_ARGUMENT_BYTES}).`,
     `Shorten ${total ? "the arguments" : `"${key}"`}${where}.`,
     { flag: key, bytes, max_bytes: total ? MAX_ARGV_BYTES : MAX_ARGUMENT_BYTES },
   );
@@ -208,7 +303,14 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
       argv.push("--json-input");
       continue;
     }
-    const applies = key === "yes" ? command.destructive : key === "all" ? !!command.pagination : key === "dry-run" ? command.permission !== "read" : undefined;
+    const applies =
+      key === "yes"
+        ? command.destructive
+        : key === "all"
+          ? !!command.pagination
+          : key === "dry-run"
+            ? command.permission !== "read"
+            : undefined;
     if (applies) {
       if (typeof value !== "boolean") throw invalid(key, "true or false", value);
       if (value) argv.push(`--${key}`);
@@ -217,7 +319,8 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     // A command's own flag of that name is an ordinary flag (the schema offers it as one).
     if (applies === false && !command.flags.some((f) => f.flag === key)) throw notApplicable(key, command);
     if (key === "fields" && command.output.shape !== "empty") {
-      if (!Array.isArray(value) || !value.every((n) => typeof n === "string")) throw invalid(key, "an array of field names", value);
+      if (!Array.isArray(value) || !value.every((n) => typeof n === "string"))
+        throw invalid(key, "an array of field names", value);
       if (value.length) push(key, value.join(","));
       continue;
     }
@@ -229,7 +332,8 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     if (!flag) throw unknownFlag(key, command.flags, command.name);
     if (flag.type === "array") {
       if (!Array.isArray(value)) throw invalid(key, `an array (each item of type ${flag.items ?? "string"})`, value);
-      for (const item of value) push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
+      for (const item of value)
+        push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
     } else if (flag.type === "object") push(key, JSON.stringify(value));
     else push(key, typed(key, flag.type, value));
   }

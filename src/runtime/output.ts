@@ -6,7 +6,11 @@ import { maskSecrets } from "./guard.js";
 import { withoutCredentials } from "./redact.js";
 
 export function skillRefs(manifest: Manifest) {
-  return manifest.skills.map((s) => ({ name: s.name, description: s.description, command: `${manifest.product.binary} skills ${s.name}` }));
+  return manifest.skills.map((s) => ({
+    name: s.name,
+    description: s.description,
+    command: `${manifest.product.binary} skills ${s.name}`,
+  }));
 }
 
 export function issueLine(manifest: Manifest): string {
@@ -15,7 +19,8 @@ export function issueLine(manifest: Manifest): string {
 
 function pick(value: unknown, fields: string[]): unknown {
   if (Array.isArray(value)) return value.map((v) => pick(v, fields));
-  if (value && typeof value === "object") return Object.fromEntries(fields.filter((f) => f in value).map((f) => [f, (value as Record<string, unknown>)[f]]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(fields.filter((f) => f in value).map((f) => [f, (value as Record<string, unknown>)[f]]));
   return value;
 }
 
@@ -25,25 +30,38 @@ const PHONE = /\+?\d[\d\s().-]{7,}\d/g;
 function redactPii(value: unknown): unknown {
   if (typeof value === "string") return value.replace(EMAIL, "[EMAIL]").replace(PHONE, "[PHONE]");
   if (Array.isArray(value)) return value.map(redactPii);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPii(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPii(v)]));
   return value;
 }
 
 function table(rows: Array<Record<string, unknown>>): string {
   if (!rows.length) return "(none)";
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  const cell = (v: unknown) =>
+    v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
   const widths = columns.map((c) => Math.min(40, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
-  const line = (values: string[]) => values.map((v, i) => v.slice(0, 40).padEnd(widths[i]!)).join("  ").trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join("\n");
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.slice(0, 40).padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join(
+    "\n",
+  );
 }
 
 function human(data: unknown): string {
-  if (Array.isArray(data)) return data.every((d) => d && typeof d === "object" && !Array.isArray(d)) ? table(data as Array<Record<string, unknown>>) : data.map(String).join("\n");
+  if (Array.isArray(data))
+    return data.every((d) => d && typeof d === "object" && !Array.isArray(d))
+      ? table(data as Array<Record<string, unknown>>)
+      : data.map(String).join("\n");
   if (data && typeof data === "object") {
     const entries = Object.entries(data);
     const width = Math.max(...entries.map(([k]) => k.length));
-    return entries.map(([k, v]) => `${k.padEnd(width)}  ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("\n");
+    return entries
+      .map(([k, v]) => `${k.padEnd(width)}  ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+      .join("\n");
   }
   return data === null || data === undefined ? "" : String(data);
 }
@@ -56,14 +74,29 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * own shape — or the result only (--quiet), a table (--human), NDJSON; nothing on stderr. `top` adds fields beside
  * `result` that a reader looks for at the top (`version`).
  */
-export function writeResult(manifest: Manifest, globals: Globals, data: unknown, page?: PageInfo, top: Record<string, unknown> = {}): void {
+export function writeResult(
+  manifest: Manifest,
+  globals: Globals,
+  data: unknown,
+  page?: PageInfo,
+  top: Record<string, unknown> = {},
+): void {
   let shaped = globals.fields ? pick(data, globals.fields) : data;
   if (globals.redact) shaped = redactPii(shaped);
   let text: string;
   if (globals.human && !globals.agent) text = human(shaped);
   else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
   else if (globals.quiet) text = JSON.stringify(shaped);
-  else text = JSON.stringify({ ok: true, ...top, result: shaped, ...(page ? { page } : {}), rules: manifest.rules, skills: skillRefs(manifest), issue: issueLine(manifest) });
+  else
+    text = JSON.stringify({
+      ok: true,
+      ...top,
+      result: shaped,
+      ...(page ? { page } : {}),
+      rules: manifest.rules,
+      skills: skillRefs(manifest),
+      issue: issueLine(manifest),
+    });
   // Never printed, whatever the API echoes back.
   text = withoutCredentials(text, manifest);
   if (globals.human && !globals.agent) text = text.replace(CONTROL, "");
@@ -73,7 +106,8 @@ export function writeResult(manifest: Manifest, globals: Globals, data: unknown,
 function masked(value: unknown, scrub: (text: string) => string): unknown {
   if (typeof value === "string") return scrub(value);
   if (Array.isArray(value)) return value.map((v) => masked(v, scrub));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), masked(v, scrub)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), masked(v, scrub)]));
   return value;
 }
 
@@ -90,5 +124,7 @@ export function writeError(error: CliError, globals: Pick<Globals, "human" | "ag
     process.stderr.write(`Error ${error.code}: ${message}\nNext: ${suggestion}\n`);
     return;
   }
-  process.stderr.write(`${JSON.stringify({ error: true, code: error.code, message, suggestion, ...(error.details ? { details: masked(error.details, scrub) } : {}) })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ error: true, code: error.code, message, suggestion, ...(error.details ? { details: masked(error.details, scrub) } : {}) })}\n`,
+  );
 }

@@ -43,13 +43,19 @@ function nextLink(response: Response): string | undefined {
   return undefined;
 }
 
-const asNumber = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined);
+const asNumber = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
 
 /** A `next` value that is a link (absolute, or relative to the request), not a cursor. */
 const isUrl = (v: string) => /^(https?:\/\/|\/|\?)/.test(v);
 
 /** The value a flag had in this request, or its default: the current page number, offset or page size. */
-function current(command: Command, values: Map<Flag, unknown>, wire: string | undefined, extra: Record<string, string>): number | undefined {
+function current(
+  command: Command,
+  values: Map<Flag, unknown>,
+  wire: string | undefined,
+  extra: Record<string, string>,
+): number | undefined {
   if (!wire) return undefined;
   if (extra[wire] !== undefined) return Number(extra[wire]);
   const flag = command.flags.find((f) => f.in === "query" && f.wire === wire);
@@ -62,15 +68,27 @@ function current(command: Command, values: Map<Flag, unknown>, wire: string | un
  * next page — for cursors, page numbers, offsets, Link headers and `next` URLs alike. Without an explicit signal a
  * page-number or offset API has more when a full page came back.
  */
-export function readPage(command: Command, response: Response, values: Map<Flag, unknown>, extra: Record<string, string> = {}, requestUrl?: string): PageRead {
+export function readPage(
+  command: Command,
+  response: Response,
+  values: Map<Flag, unknown>,
+  extra: Record<string, string> = {},
+  requestUrl?: string,
+): PageRead {
   const data = response.data;
   const field = command.output.listField;
-  const wrapped = field && data && typeof data === "object" && !Array.isArray(data) && Array.isArray((data as Record<string, unknown>)[field]);
+  const wrapped =
+    field &&
+    data &&
+    typeof data === "object" &&
+    !Array.isArray(data) &&
+    Array.isArray((data as Record<string, unknown>)[field]);
   const items = wrapped ? (data as Record<string, unknown>)[field!] : data;
   const p: Pagination | undefined = command.pagination;
   if (!p || !Array.isArray(items)) return { items, next: undefined };
 
-  const total = asNumber(at(data, p.totalField)) ?? (p.totalHeader ? asNumber(header(response, p.totalHeader)) : undefined);
+  const total =
+    asNumber(at(data, p.totalField)) ?? (p.totalHeader ? asNumber(header(response, p.totalHeader)) : undefined);
   const flagged = at(data, p.hasMoreField);
   const nextValue = at(data, p.nextField);
   const size = current(command, values, p.sizeParam, extra);
@@ -83,19 +101,36 @@ export function readPage(command: Command, response: Response, values: Map<Flag,
   } else if (typeof nextValue === "string" && nextValue && (p.style === "url" || isUrl(nextValue))) {
     next = { url: new URL(nextValue, requestUrl).toString() };
   } else if (p.style === "cursor") {
-    cursor = typeof nextValue === "string" || typeof nextValue === "number" ? String(nextValue) : nextValue === null ? null : undefined;
+    cursor =
+      typeof nextValue === "string" || typeof nextValue === "number"
+        ? String(nextValue)
+        : nextValue === null
+          ? null
+          : undefined;
     if (cursor) next = { query: { [p.param!]: cursor } };
   } else if (p.style === "page" || p.style === "offset") {
     const page = current(command, values, p.param, extra) ?? (p.style === "page" ? 1 : 0);
     // Items seen up to this page; a page number counts in pages of the requested size (the first page's, if unknown).
     const seen = p.style === "offset" ? page + items.length : (page - 1) * (size ?? items.length) + items.length;
     const more =
-      typeof flagged === "boolean" ? flagged
-      : total !== undefined ? seen < total
-      : size !== undefined ? items.length >= size && items.length > 0
-      : items.length > 0;
-    if (more && items.length) next = { query: { [p.param!]: String(p.style === "page" ? page + 1 : page + items.length) } };
+      typeof flagged === "boolean"
+        ? flagged
+        : total !== undefined
+          ? seen < total
+          : size !== undefined
+            ? items.length >= size && items.length > 0
+            : items.length > 0;
+    if (more && items.length)
+      next = { query: { [p.param!]: String(p.style === "page" ? page + 1 : page + items.length) } };
   }
   const hasMore = typeof flagged === "boolean" ? flagged : next !== undefined;
-  return { items, info: { has_more: hasMore, ...(total !== undefined ? { total } : {}), ...(p.style === "cursor" && cursor !== undefined ? { next_cursor: cursor } : {}) }, next };
+  return {
+    items,
+    info: {
+      has_more: hasMore,
+      ...(total !== undefined ? { total } : {}),
+      ...(p.style === "cursor" && cursor !== undefined ? { next_cursor: cursor } : {}),
+    },
+    next,
+  };
 }

@@ -9,7 +9,8 @@ import { ExactInteger, stringifyExact } from "./exact.js";
  * are not percent-encoded (Appendix D).
  */
 
-export type Style = "form" | "spaceDelimited" | "pipeDelimited" | "tabDelimited" | "deepObject" | "simple" | "label" | "matrix";
+export type Style =
+  "form" | "spaceDelimited" | "pipeDelimited" | "tabDelimited" | "deepObject" | "simple" | "label" | "matrix";
 export type Location = "path" | "query" | "header" | "cookie";
 
 /** OpenAPI's default style for a location: `form` in query and cookie, `simple` in path and header. */
@@ -18,7 +19,10 @@ export const defaultStyle = (at: Location): Style => (at === "query" || at === "
 export const defaultExplode = (style: Style): boolean => style === "form";
 
 /** The style and explode a parameter is sent with: its own where given, else the defaults of its location. */
-export function wireStyle(param: { in: Location; style?: Style; explode?: boolean }): { style: Style; explode: boolean } {
+export function wireStyle(param: { in: Location; style?: Style; explode?: boolean }): {
+  style: Style;
+  explode: boolean;
+} {
   const style = param.style ?? defaultStyle(param.in);
   return { style, explode: param.explode ?? defaultExplode(style) };
 }
@@ -36,9 +40,13 @@ function text(value: unknown): string {
   return typeof value === "object" ? stringifyExact(value) : String(value);
 }
 
-type Shape = { kind: "primitive"; value: string } | { kind: "array"; items: string[] } | { kind: "object"; entries: Array<[string, string]> };
+type Shape =
+  | { kind: "primitive"; value: string }
+  | { kind: "array"; items: string[] }
+  | { kind: "object"; entries: Array<[string, string]> };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactInteger);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof ExactInteger);
 
 function shapeOf(value: unknown): Shape {
   if (Array.isArray(value)) return { kind: "array", items: value.map(text) };
@@ -61,7 +69,8 @@ export function serializePath(name: string, value: unknown, style: Style, explod
     case "label": {
       if (v.kind === "primitive") return `.${encode(v.value)}`;
       if (v.kind === "array") return v.items.length ? `.${v.items.map(encode).join(explode ? "." : ",")}` : ".";
-      if (explode) return v.entries.length ? `.${v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(".")}` : ".";
+      if (explode)
+        return v.entries.length ? `.${v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(".")}` : ".";
       return `.${flat(v.entries).join(",")}`;
     }
     case "matrix": {
@@ -71,13 +80,17 @@ export function serializePath(name: string, value: unknown, style: Style, explod
         return explode ? v.items.map((x) => `;${n}=${encode(x)}`).join("") : `;${n}=${v.items.map(encode).join(",")}`;
       }
       if (!v.entries.length) return `;${n}`;
-      return explode ? v.entries.map(([k, x]) => `;${encode(k)}=${encode(x)}`).join("") : `;${n}=${flat(v.entries).join(",")}`;
+      return explode
+        ? v.entries.map(([k, x]) => `;${encode(k)}=${encode(x)}`).join("")
+        : `;${n}=${flat(v.entries).join(",")}`;
     }
     default: {
       const delimiter = DELIMITER[style]?.encoded ?? ",";
       if (v.kind === "primitive") return encode(v.value);
       if (v.kind === "array") return v.items.map(encode).join(delimiter);
-      return explode && style === "simple" ? v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(",") : flat(v.entries).join(delimiter);
+      return explode && style === "simple"
+        ? v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(",")
+        : flat(v.entries).join(delimiter);
     }
   }
 }
@@ -85,7 +98,8 @@ export function serializePath(name: string, value: unknown, style: Style, explod
 /** `deepObject` pairs: `name[key]=value`, nested objects one bracket deeper, arrays as `name[]=a&name[]=b`. */
 function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
   if (Array.isArray(value)) for (const item of value) deepPairs(`${prefix}%5B%5D`, item, out);
-  else if (isRecord(value)) for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}%5B${encode(k)}%5D`, v, out);
+  else if (isRecord(value))
+    for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}%5B${encode(k)}%5D`, v, out);
   else out.push(`${prefix}=${encode(text(value))}`);
   return out;
 }
@@ -98,7 +112,10 @@ export function serializeQuery(name: string, value: unknown, style: Style, explo
   const delimiter = DELIMITER[style];
   if (delimiter && v.kind !== "primitive") {
     // Exploded, these styles are undefined in OpenAPI: sent like form with explode, one pair per value.
-    if (explode) return v.kind === "array" ? v.items.map((x) => `${n}=${encode(x)}`) : v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
+    if (explode)
+      return v.kind === "array"
+        ? v.items.map((x) => `${n}=${encode(x)}`)
+        : v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
     const parts = v.kind === "array" ? v.items.map(encode) : v.entries.flatMap(([k, x]) => [encode(k), encode(x)]);
     return parts.length ? [`${n}=${parts.join(delimiter.encoded)}`] : [];
   }
@@ -133,7 +150,13 @@ export function serializeCookie(name: string, value: unknown, style: Style, expl
  * How a flag's value travels, for help: the request text for sample values (`?type=a,b`, `.a.b in the path`,
  * `X-Tags: a,b`); undefined for a plain value sent as itself.
  */
-function sentAs(param: { in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
+function sentAs(param: {
+  in: Location | "body";
+  wire: string;
+  type: string;
+  style?: Style;
+  explode?: boolean;
+}): string | undefined {
   if (param.in === "body") return undefined;
   const { style, explode } = wireStyle({ in: param.in, style: param.style, explode: param.explode });
   const sample = param.type === "array" ? ["a", "b"] : param.type === "object" ? { k: "v", n: "1" } : undefined;
@@ -155,10 +178,22 @@ function sentAs(param: { in: Location | "body"; wire: string; type: string; styl
  * For help: how to give an array or object flag and how it is sent ("repeat --type or give a comma list; sent as
  * ?type=a,b"); for a path value in label or matrix style, how it is sent. Undefined for a plain value.
  */
-export function flagUsage(flag: { flag: string; in: Location | "body"; wire: string; type: string; style?: Style; explode?: boolean }): string | undefined {
+export function flagUsage(flag: {
+  flag: string;
+  in: Location | "body";
+  wire: string;
+  type: string;
+  style?: Style;
+  explode?: boolean;
+}): string | undefined {
   const wire = sentAs(flag);
-  const sent = wire ? `sent as ${wire}` : flag.in === "body" ? `sent in the request body as ${flag.type === "array" ? "an array" : "an object"}` : undefined;
-  if (flag.type === "array") return `repeat --${flag.flag} or give a comma list (--${flag.flag} a --${flag.flag} b, or --${flag.flag} a,b); ${sent}`;
+  const sent = wire
+    ? `sent as ${wire}`
+    : flag.in === "body"
+      ? `sent in the request body as ${flag.type === "array" ? "an array" : "an object"}`
+      : undefined;
+  if (flag.type === "array")
+    return `repeat --${flag.flag} or give a comma list (--${flag.flag} a --${flag.flag} b, or --${flag.flag} a,b); ${sent}`;
   if (flag.type === "object") return `give JSON (--${flag.flag} '{"k":"v","n":"1"}'); ${sent}`;
   return wire ? `sent as ${wire}` : undefined;
 }

@@ -25,12 +25,33 @@ function userHome(modelUrl: string, options: { noRetries?: boolean } = {}): stri
   mkdirSync(join(home, ".codex"), { recursive: true });
   writeFileSync(
     join(home, ".codex/config.toml"),
-    ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', ...(options.noRetries ? ["request_max_retries = 0", "stream_max_retries = 0"] : []), ""].join("\n"),
+    [
+      'model = "scripted-model"',
+      'model_provider = "scripted"',
+      "",
+      "[model_providers.scripted]",
+      'name = "Scripted"',
+      `base_url = "${modelUrl}/v1"`,
+      'env_key = "SCRIPTED_MODEL_KEY"',
+      'wire_api = "responses"',
+      ...(options.noRetries ? ["request_max_retries = 0", "stream_max_retries = 0"] : []),
+      "",
+    ].join("\n"),
   );
   mkdirSync(join(home, ".config/opencode"), { recursive: true });
   writeFileSync(
     join(home, ".config/opencode/opencode.json"),
-    JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }),
+    JSON.stringify({
+      model: "scripted/scripted-model",
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Scripted",
+          options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" },
+          models: { "scripted-model": { name: "Scripted model" } },
+        },
+      },
+    }),
   );
   return home;
 }
@@ -42,7 +63,14 @@ function scratch(home: string): string {
 }
 
 /** The agent's own variables: Claude Code reads its endpoint and key from the environment. */
-const agentEnv = (home: string, modelUrl: string) => ({ HOME: home, TMPDIR: scratch(home), PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: "sk-scripted-agent-key", SCRIPTED_MODEL_KEY: "sk-scripted-agent-key" });
+const agentEnv = (home: string, modelUrl: string) => ({
+  HOME: home,
+  TMPDIR: scratch(home),
+  PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,
+  ANTHROPIC_BASE_URL: modelUrl,
+  ANTHROPIC_API_KEY: "sk-scripted-agent-key",
+  SCRIPTED_MODEL_KEY: "sk-scripted-agent-key",
+});
 
 beforeAll(async () => {
   project = exampleProject({ warm: true });
@@ -62,10 +90,18 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
     try {
       const before = model.requests.length;
       // The user's npm registry is the scripted server too, which records what asks it for a package.
-      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url), npm_config_registry: `${model.url}/npm/` });
+      const run = await inter(project, ["run", "eval", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        ...agentEnv(home, model.url),
+        npm_config_registry: `${model.url}/npm/`,
+      });
       const results = JSON.parse(read(project, "dist/eval/results.json"));
       expect(validateResults(results)).toEqual([]);
-      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual(["book-a-room: pass ", "cancel-a-booking: pass ", "report-room-day: pass "]);
+      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
+        "book-a-room: pass ",
+        "cancel-a-booking: pass ",
+        "report-room-day: pass ",
+      ]);
       expect(run.exitCode).toBe(0);
       expect(results.isolation.kind).toBe("bubblewrap");
       expect(results.agent.name).toBe(preset);
@@ -102,7 +138,10 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
       plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(dead, { noRetries: true }), dead) });
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        ...agentEnv(userHome(dead, { noRetries: true }), dead),
+      });
       expect(run.exitCode).toBe(1);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ attempts: 1, harness_errors: 1, failed: 0, passed: 0 });
@@ -118,17 +157,30 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
 describe("inter status for a configured agent", () => {
   it("says whether its program is found and what configures it, and blocks the evaluation with the fix when not", async () => {
     const config = read(project, "intermesh.config.ts");
-    writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', 'agent: { preset: "codex", args: ["--model", "scripted-model"] }'));
+    writeFileSync(
+      join(project, "intermesh.config.ts"),
+      config.replace('agent: "reference"', 'agent: { preset: "codex", args: ["--model", "scripted-model"] }'),
+    );
     try {
       const home = userHome(model.url);
-      const ready = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: home, PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}` });
+      const ready = await inter(project, ["status", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        HOME: home,
+        PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,
+      });
       expect(ready.json.data.agent).toMatchObject({ name: "codex", configuredBy: [join(home, ".codex/config.toml")] });
       expect(ready.json.data.isolation).toMatchObject({ sealed: true });
       expect(ready.json.data.evaluationReady).toBe(true);
 
-      const bare = await inter(project, ["status", "--json"], { ROOMS_API_KEY: API_KEY, HOME: tempDir("inter-empty-home-"), PATH: "/usr/bin:/bin" });
+      const bare = await inter(project, ["status", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        HOME: tempDir("inter-empty-home-"),
+        PATH: "/usr/bin:/bin",
+      });
       expect(bare.json.data.evaluationReady).toBe(false);
-      expect(bare.json.data.blockers).toContainEqual(expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }));
+      expect(bare.json.data.blockers).toContainEqual(
+        expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }),
+      );
     } finally {
       writeFileSync(join(project, "intermesh.config.ts"), config);
     }
@@ -143,7 +195,10 @@ describe("agent failures are harness errors", () => {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
       plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(userHome(refusing.url), refusing.url) });
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        ...agentEnv(userHome(refusing.url), refusing.url),
+      });
       expect(run.exitCode).toBe(1);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ harness_errors: 1, failed: 0 });
@@ -162,8 +217,14 @@ describe("agent failures are harness errors", () => {
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const home = userHome(model.url);
       mkdirSync(join(home, ".claude"), { recursive: true });
-      writeFileSync(join(home, ".claude/settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rooms bookings cancel:*)"] } }));
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], { ROOMS_API_KEY: API_KEY, ...agentEnv(home, model.url) });
+      writeFileSync(
+        join(home, ".claude/settings.json"),
+        JSON.stringify({ permissions: { deny: ["Bash(rooms bookings cancel:*)"] } }),
+      );
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        ...agentEnv(home, model.url),
+      });
       expect(run.exitCode).toBe(1);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ harness_errors: 1, failed: 0 });
@@ -176,7 +237,10 @@ describe("agent failures are harness errors", () => {
   it("an agent program that is not installed is a harness error naming the package to install", async () => {
     const folder = await evaluationFolder(project);
     try {
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "codex", "--json"], { ROOMS_API_KEY: API_KEY, PATH: "/usr/bin:/bin" });
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "codex", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        PATH: "/usr/bin:/bin",
+      });
       expect(run.exitCode).toBe(1);
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.summary).toMatchObject({ harness_errors: 3, failed: 0 });

@@ -12,7 +12,11 @@ const FIXTURE = join(REPO, "test/products/library");
 const KEY = "library-demo-key";
 
 async function startLibrary(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ResultPromise = execa("node", [join(FIXTURE, "server.mjs"), "--port", "0"], { env: { LIBRARY_SERVER_KEY: KEY }, reject: false, buffer: false });
+  const child: ResultPromise = execa("node", [join(FIXTURE, "server.mjs"), "--port", "0"], {
+    env: { LIBRARY_SERVER_KEY: KEY },
+    reject: false,
+    buffer: false,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("library API did not start within 10 s")), 10_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -32,14 +36,25 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   let api: Awaited<ReturnType<typeof startLibrary>>;
   let bin: string;
   const cli = async (args: string[], env: Record<string, string> = {}) => {
-    const r = await execa(bin, args, { env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, ...env }, extendEnv: false, reject: false, stdin: "ignore" });
+    const r = await execa(bin, args, {
+      env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, ...env },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
     let json: any;
     try {
       json = JSON.parse(r.stdout);
     } catch {
       json = undefined;
     }
-    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, json, error: r.stderr ? JSON.parse(r.stderr) : undefined };
+    return {
+      exitCode: r.exitCode,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      json,
+      error: r.stderr ? JSON.parse(r.stderr) : undefined,
+    };
   };
 
   beforeAll(async () => {
@@ -47,7 +62,15 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     cpSync(FIXTURE, dir, { recursive: true });
     built = await inter(dir, ["build", "--json"], { LIBRARY_API_KEY: KEY });
     const prefix = tempDir("inter-library-");
-    await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(dir, "dist/cli.tgz"),
+    ]);
     bin = join(prefix, "node_modules/.bin/library");
     api = await startLibrary();
   }, 120_000);
@@ -59,7 +82,15 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     expect(receipt.certification).toEqual({ level: "Agent-Native", blocking: [] });
     expect(receipt.api).toEqual({ probed: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) });
     // The not-found probe used an id that passes the flag's pattern, so it reached the API and got its 404.
-    expect(receipt.rules.find((r: any) => r.id === "X6")).toMatchObject({ status: "pass", evidence: [expect.objectContaining({ command: expect.stringMatching(/^library books get --book-id bk_9+$/), exitCode: 20 })] });
+    expect(receipt.rules.find((r: any) => r.id === "X6")).toMatchObject({
+      status: "pass",
+      evidence: [
+        expect.objectContaining({
+          command: expect.stringMatching(/^library books get --book-id bk_9+$/),
+          exitCode: 20,
+        }),
+      ],
+    });
   });
 
   it("links each Skill to the commands its task needs, with reasons: returning a book never links the lending command", () => {
@@ -70,11 +101,17 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     expect(skill("lend-a-book").commands).toEqual(["loans lend"]);
     expect(skill("return-a-book").commands).toEqual(["loans record-return"]);
     expect(skill("return-a-book").links.find((l: any) => l.command === "loans lend")?.linked ?? false).toBe(false);
-    expect(skill("return-a-book").links[0]).toMatchObject({ command: "loans record-return", linked: true, reason: expect.stringContaining("return (the action)") });
+    expect(skill("return-a-book").links[0]).toMatchObject({
+      command: "loans record-return",
+      linked: true,
+      reason: expect.stringContaining("return (the action)"),
+    });
     // "**Relevant rules or constraints:**" is a rules label; "Notes:" is not understood and says so.
     expect(skill("lend-a-book").rules).toEqual(["a loan lasts at most 30 days; ask the member how long they need it."]);
     const warnings = built.json.data.tasks.flatMap((t: any) => t.warnings ?? []);
-    expect(warnings).toContainEqual(expect.stringContaining('the part labelled "Notes" is not a situation, outcome or rules label'));
+    expect(warnings).toContainEqual(
+      expect.stringContaining('the part labelled "Notes" is not a situation, outcome or rules label'),
+    );
     expect(caps.baseUrl).toEqual({ default: "https://library.example.com/v1", env: "LIBRARY_BASE_URL", path: "/v1" });
   });
 
@@ -106,14 +143,34 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     const dead = { LIBRARY_BASE_URL: "http://127.0.0.1:9/v1" };
     const tooLong = await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "40"], dead);
     expect(tooLong.exitCode).toBe(2);
-    expect(tooLong.error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "days", value: 40, bound: { maximum: 30 } } });
+    expect(tooLong.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { flag: "days", value: 40, bound: { maximum: 30 } },
+    });
     expect(tooLong.error.message).toBe("--days must be at most 30 (got 40).");
-    expect((await cli(["loans", "lend", "--book-id", "book-4", "--member-id", "mem_03"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "book-id", bound: { pattern: "^bk_[0-9]+$" } } });
-    expect((await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "m"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { flag: "member-id", bound: { minLength: 3 } } });
-    expect((await cli(["books", "search", "--per-page", "0"], dead)).error).toMatchObject({ code: "VALIDATION_ERROR", details: { bound: { minimum: 1 } } });
+    expect((await cli(["loans", "lend", "--book-id", "book-4", "--member-id", "mem_03"], dead)).error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { flag: "book-id", bound: { pattern: "^bk_[0-9]+$" } },
+    });
+    expect((await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "m"], dead)).error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { flag: "member-id", bound: { minLength: 3 } },
+    });
+    expect((await cli(["books", "search", "--per-page", "0"], dead)).error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { bound: { minimum: 1 } },
+    });
     const help = await cli(["loans", "lend", "--help"]);
-    expect(help.json.command.parameters.find((p: any) => p.name === "--days")).toMatchObject({ type: "integer", minimum: 1, maximum: 30, default: 14, description: expect.stringContaining("from 1 to 30") });
-    expect(help.json.command.parameters.find((p: any) => p.name === "--book-id")).toMatchObject({ pattern: "^bk_[0-9]+$" });
+    expect(help.json.command.parameters.find((p: any) => p.name === "--days")).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 30,
+      default: 14,
+      description: expect.stringContaining("from 1 to 30"),
+    });
+    expect(help.json.command.parameters.find((p: any) => p.name === "--book-id")).toMatchObject({
+      pattern: "^bk_[0-9]+$",
+    });
     const lent = await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "30"]);
     expect(lent.json.result).toMatchObject({ book_id: "bk_4", days: 30, status: "active" });
   });
@@ -126,7 +183,10 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   });
 
   it("ends quietly when a reader closes stdout early (| head)", async () => {
-    const piped = await execa("sh", ["-c", `"${bin}" books search --all | head -c 10`], { env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, PATH: process.env.PATH! }, reject: false });
+    const piped = await execa("sh", ["-c", `"${bin}" books search --all | head -c 10`], {
+      env: { LIBRARY_API_KEY: KEY, LIBRARY_BASE_URL: api.url, PATH: process.env.PATH! },
+      reject: false,
+    });
     expect(piped.stdout).toBe('{"ok":true');
     expect(piped.stderr).toBe("");
     expect(piped.exitCode).toBe(0);
@@ -168,7 +228,11 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
     expect(version.version).toMatch(/^\d+\.\d+\.\d+$/);
     const group = await run(["bookings"]);
     expect(group.exitCode).toBe(2);
-    expect(JSON.parse(group.stderr)).toMatchObject({ error: true, code: "MISSING_COMMAND", details: { commands: expect.arrayContaining(["bookings create"]) } });
+    expect(JSON.parse(group.stderr)).toMatchObject({
+      error: true,
+      code: "MISSING_COMMAND",
+      details: { commands: expect.arrayContaining(["bookings create"]) },
+    });
     expect(JSON.parse((await run(["issue"])).stderr).code).toBe("MISSING_COMMAND");
     const typo = JSON.parse((await run(["bokings", "list"])).stderr);
     expect(typo).toMatchObject({ code: "UNKNOWN_COMMAND", details: { suggestions: ["bookings"] } });
@@ -178,20 +242,36 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
     const d = JSON.parse((await run(["--describe"])).stdout);
     expect(d).toMatchObject({ name: "rooms", version: "0.1.0" });
     const cancel = d.commands.find((c: any) => c.name === "bookings cancel");
-    expect(cancel).toMatchObject({ destructive: true, permission: "delete", parameters: [expect.objectContaining({ name: "--booking-id", type: "string", required: true })] });
+    expect(cancel).toMatchObject({
+      destructive: true,
+      permission: "delete",
+      parameters: [expect.objectContaining({ name: "--booking-id", type: "string", required: true })],
+    });
     expect(cancel.exitCodes).toEqual(expect.arrayContaining([0, 2, 10, 20, 30]));
     expect(cancel.errors).toContainEqual({ code: "CONFIRMATION_REQUIRED", exitCode: 2 });
     const list = d.commands.find((c: any) => c.name === "rooms list");
     expect(list.output).toBe("array");
-    expect(list.outputSchema).toMatchObject({ type: "array", items: { type: "object", properties: expect.objectContaining({ id: expect.any(Object) }) } });
-    for (const c of d.commands) for (const p of c.parameters) expect(typeof p.type === "string" && typeof p.required === "boolean", `${c.name} ${p.name}`).toBe(true);
+    expect(list.outputSchema).toMatchObject({
+      type: "array",
+      items: { type: "object", properties: expect.objectContaining({ id: expect.any(Object) }) },
+    });
+    for (const c of d.commands)
+      for (const p of c.parameters)
+        expect(typeof p.type === "string" && typeof p.required === "boolean", `${c.name} ${p.name}`).toBe(true);
     const scoped = JSON.parse((await run(["bookings", "--describe"])).stdout);
     expect(scoped.commands.every((c: any) => c.name.startsWith("bookings "))).toBe(true);
   });
 
   it("keeps agent/, AGENTS.md and CHANGELOG.md beside the resolved executable", () => {
     const home = dirname(realpathSync(bin));
-    for (const file of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md"]) {
+    for (const file of [
+      "agent/brief.md",
+      "agent/rules/trigger.md",
+      "agent/rules/workflow.md",
+      "agent/rules/writeback.md",
+      "AGENTS.md",
+      "CHANGELOG.md",
+    ]) {
       expect(readFileSync(join(home, file), "utf8").length, file).toBeGreaterThan(10);
     }
   });

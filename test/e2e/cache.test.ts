@@ -1,9 +1,28 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, inter, read, statuses as allStatuses, statusesOf, writeFiles, type InterResult, tempDir } from "../helpers.js";
+import {
+  BUILTIN_TASKS,
+  inter,
+  read,
+  statuses as allStatuses,
+  statusesOf,
+  writeFiles,
+  type InterResult,
+  tempDir,
+} from "../helpers.js";
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
 import { makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
@@ -80,10 +99,17 @@ describe("content-hash cache", () => {
     resetRuns(dir);
 
     // Only pack's command changes.
-    writeFiles(dir, { "intermesh.config.ts": projectConfig(tasksBody("", PACK.replace(".toUpperCase()", '.toUpperCase() + "!"'))) });
+    writeFiles(dir, {
+      "intermesh.config.ts": projectConfig(tasksBody("", PACK.replace(".toUpperCase()", '.toUpperCase() + "!"'))),
+    });
     const edited = await inter(dir, ["build", "--json"]);
     expect(statuses(edited)).toEqual({ discover: "cached", gen: "cached", pack: "ran", lint: "cached" });
-    expect(statusesOf(edited, ["openapi", "commands", "skills", "design"])).toEqual({ openapi: "cached", commands: "cached", skills: "cached", design: "cached" });
+    expect(statusesOf(edited, ["openapi", "commands", "skills", "design"])).toEqual({
+      openapi: "cached",
+      commands: "cached",
+      skills: "cached",
+      design: "cached",
+    });
     expect(edited.json.data.tasks.find((t: any) => t.id === "pack").reasons).toEqual(["config field command changed"]);
     expect(read(dir, "out/pack.txt")).toBe("ALPHA\nBETA\n!");
 
@@ -97,11 +123,22 @@ describe("content-hash cache", () => {
   it("re-runs discover, and nothing downstream of unrelated inputs, when an input path in the config changes", async () => {
     const dir = makeBaseProject({ "inputs/brief.md": "# Brief\n" });
     await inter(dir, ["build"]);
-    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "inputs/context.md"', 'context: "inputs/brief.md"') });
+    writeFiles(dir, {
+      "intermesh.config.ts": read(dir, "intermesh.config.ts").replace(
+        'context: "inputs/context.md"',
+        'context: "inputs/brief.md"',
+      ),
+    });
     const result = await inter(dir, ["build", "--json"]);
     expect(statuses(result)).toEqual({ discover: "ran", gen: "cached", pack: "cached", lint: "cached" });
     const discover = result.json.data.tasks.find((t: any) => t.id === "discover");
-    expect(discover.reasons).toEqual(expect.arrayContaining(["config field inputs.context changed", "input inputs/brief.md added", "input inputs/context.md removed"]));
+    expect(discover.reasons).toEqual(
+      expect.arrayContaining([
+        "config field inputs.context changed",
+        "input inputs/brief.md added",
+        "input inputs/context.md removed",
+      ]),
+    );
     expect(discover.data.inputs.context.map((f: any) => f.path)).toEqual(["inputs/brief.md"]);
   });
 
@@ -130,7 +167,9 @@ describe("content-hash cache", () => {
     await inter(dir, ["build"]);
     // Corrupt the stored copies of the two outputs, then delete the outputs so they must come from the store.
     for (const output of ["out/gen.txt", "out/pack.txt"]) {
-      const hash = createHash("sha256").update(readFileSync(join(dir, output))).digest("hex");
+      const hash = createHash("sha256")
+        .update(readFileSync(join(dir, output)))
+        .digest("hex");
       const object = join(dir, ".intermesh/cache/objects", hash.slice(0, 2), hash);
       chmodSync(object, 0o644);
       writeFileSync(object, "garbage");
@@ -175,7 +214,12 @@ describe("content-hash cache", () => {
     const records = join(dir, ".intermesh/cache/records/gen");
     const [name] = readdirSync(records);
     const record = JSON.parse(readFileSync(join(records, name!), "utf8"));
-    expect(record.key.tool).toEqual({ inter: expect.any(String), node: process.version, platform: process.platform, arch: process.arch });
+    expect(record.key.tool).toEqual({
+      inter: expect.any(String),
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+    });
   });
 });
 
@@ -191,7 +235,9 @@ describe("inter explain", () => {
     writeFileSync(join(dir, "src/b.txt"), "BETA?\n");
     const stale = await inter(dir, ["explain", "gen", "--json"]);
     expect(stale.json.data.status).toBe("will-run");
-    expect(stale.json.data.changes).toEqual([{ kind: "input", path: "src/b.txt", change: "modified", description: "input src/b.txt modified" }]);
+    expect(stale.json.data.changes).toEqual([
+      { kind: "input", path: "src/b.txt", change: "modified", description: "input src/b.txt modified" },
+    ]);
 
     const blocked = await inter(dir, ["explain", "pack"]);
     expect(blocked.stdout).toContain("pack depends on gen, which is not up to date");
@@ -208,7 +254,9 @@ describe("inter explain agrees with the build", () => {
     const dir = makeBaseProject();
     await inter(dir, ["build"]);
     expect((await inter(dir, ["explain", "gen", "--json"])).json.data.status).toBe("up-to-date");
-    const hash = createHash("sha256").update(readFileSync(join(dir, "out/gen.txt"))).digest("hex");
+    const hash = createHash("sha256")
+      .update(readFileSync(join(dir, "out/gen.txt")))
+      .digest("hex");
     rmSync(join(dir, ".intermesh/cache/objects", hash.slice(0, 2), hash));
     rmSync(join(dir, "out/gen.txt"));
     const explained = await inter(dir, ["explain", "gen", "--json"]);
@@ -248,7 +296,11 @@ describe("inter cache", () => {
 
   it("gc in one of two projects sharing cache.dir keeps the other's newest records", async () => {
     const shared = tempDir("inter-shared-cache-");
-    const withShared = (dir: string) => writeFileSync(join(dir, "intermesh.config.ts"), read(dir, "intermesh.config.ts").replace("tasks:", `cache: { dir: ${JSON.stringify(shared)} },\n  tasks:`));
+    const withShared = (dir: string) =>
+      writeFileSync(
+        join(dir, "intermesh.config.ts"),
+        read(dir, "intermesh.config.ts").replace("tasks:", `cache: { dir: ${JSON.stringify(shared)} },\n  tasks:`),
+      );
     const a = makeBaseProject();
     const b = makeBaseProject({ "src/a.txt": "other alpha\n" });
     withShared(a);
@@ -274,10 +326,17 @@ describe("inter cache", () => {
     const record = JSON.parse(readFileSync(join(records, name!), "utf8"));
     record.outputs[0].path = "../escaped.txt";
     writeFileSync(join(records, name!), JSON.stringify(record));
-    writeFiles(join(dir, ".intermesh/cache"), { "reads/openapi/0123.json": JSON.stringify(["/dev/zero"]), "reads/openapi/4567.json": JSON.stringify(["inputs/openapi.yaml"]) });
+    writeFiles(join(dir, ".intermesh/cache"), {
+      "reads/openapi/0123.json": JSON.stringify(["/dev/zero"]),
+      "reads/openapi/4567.json": JSON.stringify(["inputs/openapi.yaml"]),
+    });
 
     const verify = await inter(dir, ["cache", "verify", "--json"]);
-    expect(verify.json.data).toMatchObject({ healthy: false, unsafeRecords: [{ task: "gen", path: "../escaped.txt" }], unsafeReads: ["openapi/0123.json"] });
+    expect(verify.json.data).toMatchObject({
+      healthy: false,
+      unsafeRecords: [{ task: "gen", path: "../escaped.txt" }],
+      unsafeReads: ["openapi/0123.json"],
+    });
     expect(existsSync(join(dir, ".intermesh/cache/reads/openapi/4567.json"))).toBe(true);
     expect((await inter(dir, ["cache", "verify", "--json"])).json.data.healthy).toBe(true);
     const rebuilt = await inter(dir, ["build", "--json"]);

@@ -19,14 +19,21 @@ describe("help and mistakes, as a new user meets them", () => {
     expect(build.stdout).toMatch(/^inter build — Build every target/);
     // A flag on by default shows as what one would type to change it.
     expect(build.stdout).toContain("Usage: inter build [--no-remote] [--remote-only] [--watch] [--no-suggest]");
-    expect(build.stdout).toMatch(/^ {2}--\[no-\]remote {3}Use the remote cache when one is configured \(default\); --no-remote keeps to the local cache$/m);
+    expect(build.stdout).toMatch(
+      /^ {2}--\[no-\]remote {3}Use the remote cache when one is configured \(default\); --no-remote keeps to the local cache$/m,
+    );
     expect(build.stdout).not.toContain("[--remote]");
     expect(build.stdout).toContain("Global flags: --json, --config <file>, --cwd <dir>, --concurrency <n>, --force");
     expect(build.stdout).toContain("Examples:\n  Rebuild on every save:\n    $ inter build --watch");
     // A group's help lists its commands and says the global flags once, at the end.
     const cache = await inter(dir, ["cache", "--help"]);
     expect(cache.exitCode).toBe(0);
-    expect(cache.stdout.match(/^inter cache \w+ — /gm)).toEqual(["inter cache ls — ", "inter cache verify — ", "inter cache gc — ", "inter cache clean — "]);
+    expect(cache.stdout.match(/^inter cache \w+ — /gm)).toEqual([
+      "inter cache ls — ",
+      "inter cache verify — ",
+      "inter cache gc — ",
+      "inter cache clean — ",
+    ]);
     expect(cache.stdout.match(/Global flags:/g)).toHaveLength(1);
     expect(cache.stdout.trimEnd().split("\n").slice(-2)[0]).toMatch(/^Global flags: --json, --config <file>/);
     const evalRun = await inter(dir, ["eval", "run", "--help"]);
@@ -42,17 +49,30 @@ describe("help and mistakes, as a new user meets them", () => {
     const dir = makeProject({});
     const command = await inter(dir, ["biuld", "--json"]);
     expect(command.exitCode).toBe(2);
-    expect(command.json.error).toMatchObject({ code: "USAGE_ERROR", message: 'No command "biuld". Did you mean: inter build?', details: { suggestions: ["build"] } });
+    expect(command.json.error).toMatchObject({
+      code: "USAGE_ERROR",
+      message: 'No command "biuld". Did you mean: inter build?',
+      details: { suggestions: ["build"] },
+    });
     const sub = await inter(dir, ["eval", "valdate", "--json"]);
     expect(sub.json.error.details.suggestions).toContain("eval validate");
     const flag = await inter(dir, ["build", "--concurency", "2", "--json"]);
-    expect(flag.json.error).toMatchObject({ code: "USAGE_ERROR", details: { flag: "--concurency", suggestions: ["--concurrency"] } });
+    expect(flag.json.error).toMatchObject({
+      code: "USAGE_ERROR",
+      details: { flag: "--concurency", suggestions: ["--concurrency"] },
+    });
     expect(flag.json.error.message).toBe('Unknown flag --concurency for "inter build". Did you mean --concurrency?');
     const missing = await inter(dir, ["explain", "--json"]);
-    expect(missing.json.error).toMatchObject({ code: "USAGE_ERROR", message: '"inter explain" needs <task>.', details: { missing: "<task>" } });
+    expect(missing.json.error).toMatchObject({
+      code: "USAGE_ERROR",
+      message: '"inter explain" needs <task>.',
+      details: { missing: "<task>" },
+    });
     expect(missing.json.error.suggestion).toContain("Usage: inter explain <task>");
     const text = await inter(dir, ["biuld"]);
-    expect(text.stderr).toContain('error USAGE_ERROR: No command "biuld". Did you mean: inter build?\n  → Run `inter build --help`.');
+    expect(text.stderr).toContain(
+      'error USAGE_ERROR: No command "biuld". Did you mean: inter build?\n  → Run `inter build --help`.',
+    );
   });
 
   it("inter status says each input once; inter run cli ends with the certification; eval new points $schema at the shipped schema", async () => {
@@ -70,7 +90,11 @@ describe("help and mistakes, as a new user meets them", () => {
     expect(schema).not.toMatch(/^https?:/);
     expect(existsSync(resolve(join(dir, "plans"), schema))).toBe(true);
     // A reader that closes early gets the first bytes; inter ends with its own exit code and no EPIPE stack trace.
-    const piped = await execa("sh", ["-c", `node "${INTER_BIN}" inspect dist/cli.tgz --json | head -c 10; exit \${PIPESTATUS:-0}`], { cwd: dir, env: { CI: "true" }, reject: false, shell: false });
+    const piped = await execa(
+      "sh",
+      ["-c", `node "${INTER_BIN}" inspect dist/cli.tgz --json | head -c 10; exit \${PIPESTATUS:-0}`],
+      { cwd: dir, env: { CI: "true" }, reject: false, shell: false },
+    );
     expect(piped.stdout).toBe('{\n  "ok": ');
     expect(piped.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
   }, 120_000);
@@ -86,21 +110,52 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
 
     const asks = await inter("/", ["--json", "setup", "--project-dir", workspace, "--dry-run"]);
     expect(asks.exitCode).toBe(2);
-    expect(asks.json.error).toMatchObject({ code: "SETUP_INPUT_REQUIRED", details: { missing_fields: ["display_name"] } });
-    expect(asks.json.error.details.next_actions[0]).toMatchObject({ command: "inter", args: expect.arrayContaining(["setup", "--display-name"]), cwd: workspace, after: expect.any(String) });
+    expect(asks.json.error).toMatchObject({
+      code: "SETUP_INPUT_REQUIRED",
+      details: { missing_fields: ["display_name"] },
+    });
+    expect(asks.json.error.details.next_actions[0]).toMatchObject({
+      command: "inter",
+      args: expect.arrayContaining(["setup", "--display-name"]),
+      cwd: workspace,
+      after: expect.any(String),
+    });
 
-    const plan = await inter("/", ["--json", "setup", "--project-dir", workspace, "--display-name", "Acme", "--dry-run"]);
+    const plan = await inter("/", [
+      "--json",
+      "setup",
+      "--project-dir",
+      workspace,
+      "--display-name",
+      "Acme",
+      "--dry-run",
+    ]);
     expect(plan.exitCode, plan.stdout).toBe(0);
-    expect(plan.json.data.plan).toMatchObject({ workspace, identity: { display_name: "Acme", binary: "acme", package: "acme-cli" }, targets: { cli: { outDir: "dist" } } });
+    expect(plan.json.data.plan).toMatchObject({
+      workspace,
+      identity: { display_name: "Acme", binary: "acme", package: "acme-cli" },
+      targets: { cli: { outDir: "dist" } },
+    });
     expect(plan.json.data.plan.files.map((f: any) => `${f.action} ${f.path}`)).toContain("create intermesh.config.ts");
-    expect(plan.json.data.plan.skills.some((s: any) => s.path.startsWith(".agents/skills/intermesh-workspace/"))).toBe(true);
+    expect(plan.json.data.plan.skills.some((s: any) => s.path.startsWith(".agents/skills/intermesh-workspace/"))).toBe(
+      true,
+    );
     expect(existsSync(join(workspace, "intermesh.config.ts"))).toBe(false);
 
     const applied = await inter("/", ["--json", "setup", "--project-dir", workspace, "--display-name", "Acme"]);
-    expect(applied.json.data).toMatchObject({ workspace_prepared: true, next_actions: [{ command: "inter", args: ["--json", "status", "--project-dir", workspace], cwd: workspace }] });
+    expect(applied.json.data).toMatchObject({
+      workspace_prepared: true,
+      next_actions: [{ command: "inter", args: ["--json", "status", "--project-dir", workspace], cwd: workspace }],
+    });
     const status = await inter("/", ["--json", "status", "--project-dir", workspace]);
     expect(status.exitCode).toBe(0);
-    expect(status.json.data).toMatchObject({ workspace_prepared: true, generation_ready: false, ready: false, evaluation_ready: false, evaluationReady: false });
+    expect(status.json.data).toMatchObject({
+      workspace_prepared: true,
+      generation_ready: false,
+      ready: false,
+      evaluation_ready: false,
+      evaluationReady: false,
+    });
     // One convention: the report's names are snake_case; a camelCase name is only ever an alias of its snake twin.
     const camel: string[] = [];
     const walk = (value: unknown, at: string) => {
@@ -108,7 +163,10 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
       for (const [key, v] of Object.entries(value)) {
         if (/[A-Z]/.test(key)) {
           camel.push(`${at}${key}`);
-          expect((value as Record<string, unknown>)[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)], `${at}${key}`).toEqual(v);
+          expect(
+            (value as Record<string, unknown>)[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
+            `${at}${key}`,
+          ).toEqual(v);
         }
         walk(v, `${at}${key}.`);
       }
@@ -142,6 +200,10 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
   it("inter update --dry-run says what it would run, and runs nothing", async () => {
     const r = await inter(makeProject({}), ["update", "--dry-run", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json.data).toMatchObject({ dryRun: true, installed: expect.stringMatching(/^\d+\.\d+\.\d+/), next_actions: [{ command: expect.any(String), args: expect.any(Array), cwd: expect.any(String) }] });
+    expect(r.json.data).toMatchObject({
+      dryRun: true,
+      installed: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      next_actions: [{ command: expect.any(String), args: expect.any(Array), cwd: expect.any(String) }],
+    });
   });
 });

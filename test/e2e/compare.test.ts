@@ -19,7 +19,23 @@ beforeAll(async () => {
   // The config's API service starts fresh for every attempt, so A and B meet the same seed data.
   run = await inter(
     project,
-    ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--skills-uplift", "--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, "skill-guided", "{prompt_file}", "{attempt}"]), "--judge-command", JSON.stringify(["node", JUDGE, "{prompt_file}"]), "--seed", "3", "--out", "cmp", "--json"],
+    [
+      "eval",
+      "compare",
+      "evals/eval-plan.json",
+      "--a",
+      "dist/cli.tgz",
+      "--skills-uplift",
+      "--agent-command",
+      JSON.stringify(["node", SCRIPTED_AGENT, "skill-guided", "{prompt_file}", "{attempt}"]),
+      "--judge-command",
+      JSON.stringify(["node", JUDGE, "{prompt_file}"]),
+      "--seed",
+      "3",
+      "--out",
+      "cmp",
+      "--json",
+    ],
     { ROOMS_API_KEY: API_KEY },
   );
   browser = await launchChromium();
@@ -31,21 +47,39 @@ describe("inter eval compare --skills-uplift", () => {
     expect(run.exitCode, run.stdout).toBe(0);
     const c = JSON.parse(read(project, "cmp/comparison.json"));
     expect(c.b.skills_removed).toBe(true);
-    expect(c.a.candidate).toBe(createHash("sha256").update(readFileSync(join(project, "dist/cli.tgz"))).digest("hex"));
+    expect(c.a.candidate).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(project, "dist/cli.tgz")))
+        .digest("hex"),
+    );
     expect(c.b.candidate).not.toBe(c.a.candidate);
     const byId = Object.fromEntries(c.scenarios.map((s: any) => [s.id, s]));
-    expect(byId["book-a-room"]).toMatchObject({ a: { passed: 1, attempts: 1 }, b: { passed: 0, attempts: 1 }, difference: -1, better: "a" });
+    expect(byId["book-a-room"]).toMatchObject({
+      a: { passed: 1, attempts: 1 },
+      b: { passed: 0, attempts: 1 },
+      difference: -1,
+      better: "a",
+    });
     expect(read(project, "cmp/summary.md")).toMatch(/\| book-a-room \| A \| 1\/1 \| 0\/1 \|/);
-    expect(byId["book-a-room"].checks.filter((k: any) => k.discriminating).map((k: any) => k.id)).toEqual(["smallest-room", "first-result"]);
-    for (const id of ["cancel-a-booking", "report-room-day"]) expect(byId[id]).toMatchObject({ difference: 0, p_value: 1 });
-    expect(c.non_discriminating).toEqual(expect.arrayContaining(["cancel-a-booking/cancelled-ok", "report-room-day/report-written", "book-a-room/booked"]));
+    expect(byId["book-a-room"].checks.filter((k: any) => k.discriminating).map((k: any) => k.id)).toEqual([
+      "smallest-room",
+      "first-result",
+    ]);
+    for (const id of ["cancel-a-booking", "report-room-day"])
+      expect(byId[id]).toMatchObject({ difference: 0, p_value: 1 });
+    expect(c.non_discriminating).toEqual(
+      expect.arrayContaining(["cancel-a-booking/cancelled-ok", "report-room-day/report-written", "book-a-room/booked"]),
+    );
     expect(c.non_discriminating).not.toContain("book-a-room/smallest-room");
     expect(c.overall).toMatchObject({ a: { passed: 3, attempts: 3 }, b: { passed: 2, attempts: 3 } });
     expect(c.overall.a.mean_invocations).toBeGreaterThan(0);
     // Each attempt's checks as expectations with passed and evidence.
     const grading = JSON.parse(read(project, "cmp/b/attempts/book-a-room-1/grading.json"));
     expect(grading.summary).toMatchObject({ total: 10, passed: 8, failed: 2 });
-    expect(grading.expectations.find((e: any) => e.text.startsWith("smallest-room"))).toMatchObject({ passed: false, evidence: expect.stringContaining('expected "rm_delta"') });
+    expect(grading.expectations.find((e: any) => e.text.startsWith("smallest-room"))).toMatchObject({
+      passed: false,
+      evidence: expect.stringContaining('expected "rm_delta"'),
+    });
   });
 
   it("blind judging: labels drawn per scenario, the judge sees no names, and the verdict is unmapped to the right candidate", () => {
@@ -73,13 +107,20 @@ describe("inter eval compare --skills-uplift", () => {
     await page.goto(`file://${join(project, "cmp/report.html")}`);
     await page.screenshot({ path: join(ARTIFACTS, "comparison.png"), fullPage: true });
     expect(requests).toHaveLength(1);
-    expect(await page.locator("h1").innerText()).toBe("Comparison: Without its Skills, agents passed 33 pts less often than with A");
+    expect(await page.locator("h1").innerText()).toBe(
+      "Comparison: Without its Skills, agents passed 33 pts less often than with A",
+    );
     const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
     expect(rows[0]).toMatch(/^book-a-room\t1\/1\t100 %.*\t0\/1\t0 %.*\t−100 pts\t1\.000\tA$/);
     expect(rows.at(-1)).toMatch(/^overall\t3\/3/);
-    expect(await page.locator("#discriminating tbody tr").allInnerTexts()).toEqual(["book-a-room\tsmallest-room\t100 %\t0 %", "book-a-room\tfirst-result\t100 %\t0 %"]);
+    expect(await page.locator("#discriminating tbody tr").allInnerTexts()).toEqual([
+      "book-a-room\tsmallest-room\t100 %\t0 %",
+      "book-a-room\tfirst-result\t100 %\t0 %",
+    ]);
     expect(await page.locator("#non-discriminating li").allInnerTexts()).toContain("cancel-a-booking/cancelled-ok");
-    expect(await page.locator("#judging tbody tr").first().innerText()).toMatch(/^book-a-room\tA was [AB], B was [AB]\tA\t5 \/ 4\t2 \/ 4\tattempt [AB] booked the smallest free room$/);
+    expect(await page.locator("#judging tbody tr").first().innerText()).toMatch(
+      /^book-a-room\tA was [AB], B was [AB]\tA\t5 \/ 4\t2 \/ 4\tattempt [AB] booked the smallest free room$/,
+    );
     const md = read(project, "cmp/summary.md");
     expect(md).toMatch(/^## Comparison: Without its Skills, agents passed 33 pts less often than with A/);
     expect(md).toContain("| book-a-room | A | 1/1 | 0/1 | −100 pts | 1.000 |");
@@ -92,13 +133,26 @@ describe("inter eval compare --skills-uplift", () => {
     expect(diff.json.error.message).toBe("3 regressions from base to head, in book-a-room.");
     const book = diff.json.error.details.diff.scenarios.find((s: any) => s.id === "book-a-room");
     expect(book).toMatchObject({ change: "regressed", base: { passed: 1 }, head: { passed: 0 } });
-    expect(book.checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["smallest-room", "first-result"]);
+    expect(book.checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
+      "smallest-room",
+      "first-result",
+    ]);
   });
 
   it("refuses a missing candidate B, or two of them", async () => {
     const none = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--json"]);
     expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: "Candidate B is missing." });
-    const both = await inter(project, ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--b", "dist", "--skills-uplift", "--json"]);
+    const both = await inter(project, [
+      "eval",
+      "compare",
+      "evals/eval-plan.json",
+      "--a",
+      "dist/cli.tgz",
+      "--b",
+      "dist",
+      "--skills-uplift",
+      "--json",
+    ]);
     expect(both.json.error.code).toBe("USAGE_ERROR");
   });
 });

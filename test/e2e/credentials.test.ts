@@ -92,15 +92,22 @@ type OAuth = Awaited<ReturnType<typeof startOAuthServer>>;
 function apiHandler(oauth: OAuth) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url!, "http://x");
-    const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const ok = (() => {
-      if (url.pathname.startsWith("/1/cards/")) return url.searchParams.get("key") === KEY && url.searchParams.get("token") === TOKEN;
-      if (url.pathname === "/1/labels") return req.headers["x-app-key"] === HEADER_KEY && req.headers.cookie === `session=${SESSION}`;
-      if (url.pathname === "/1/accounts/me") return req.headers.authorization === `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
+      if (url.pathname.startsWith("/1/cards/"))
+        return url.searchParams.get("key") === KEY && url.searchParams.get("token") === TOKEN;
+      if (url.pathname === "/1/labels")
+        return req.headers["x-app-key"] === HEADER_KEY && req.headers.cookie === `session=${SESSION}`;
+      if (url.pathname === "/1/accounts/me")
+        return req.headers.authorization === `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
       return undefined;
     })();
-    if (ok !== undefined) return ok ? json(200, url.pathname === "/1/labels" ? [{ id: "l1" }] : { id: "c1" }) : json(401, { message: `invalid credentials ${url.search} ${req.headers.authorization ?? ""}` });
+    if (ok !== undefined)
+      return ok
+        ? json(200, url.pathname === "/1/labels" ? [{ id: "l1" }] : { id: "c1" })
+        : json(401, { message: `invalid credentials ${url.search} ${req.headers.authorization ?? ""}` });
     if (url.pathname === "/1/reports" || url.pathname === "/1/boards" || url.pathname === "/1/profiles") {
       const valid = bearer ? await oauth.verify(bearer) : undefined;
       return valid ? json(200, [{ id: "r1" }]) : json(401, { message: `token ${bearer ?? "none"} is not valid` });
@@ -125,18 +132,33 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   const outputs: string[] = [];
 
   beforeAll(async () => {
-    oauth = await startOAuthServer({ clients: [{ client_id: "robot", client_secret: "r0b0t-secret-value", scope: "boards:read" }, { client_id: "app", client_secret: "app-secret-value", scope: "boards:read" }] });
+    oauth = await startOAuthServer({
+      clients: [
+        { client_id: "robot", client_secret: "r0b0t-secret-value", scope: "boards:read" },
+        { client_id: "app", client_secret: "app-secret-value", scope: "boards:read" },
+      ],
+    });
     api = createServer((req, res) => void apiHandler(oauth)(req, res));
     apiUrl = `${await listen(api)}/1`;
     project = makeProject({
-      "intermesh.config.ts": config(`{ product: { name: "Boards", binary: "boards" }, inputs: { openapi: "openapi.yaml" }, api: { credentials: { userToken: "BOARDS_TOKEN" } } }`),
+      "intermesh.config.ts": config(
+        `{ product: { name: "Boards", binary: "boards" }, inputs: { openapi: "openapi.yaml" }, api: { credentials: { userToken: "BOARDS_TOKEN" } } }`,
+      ),
       "openapi.yaml": documentFor(oauth.tokenUrl, oauth.tokenUrl, oauth.discoveryUrl),
     });
     const built = await inter(project, ["build", "--json"]);
     if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
     caps = JSON.parse(readFileSync(join(project, "dist/capabilities.json"), "utf8"));
     const prefix = tempDir("inter-credentials-");
-    await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")]);
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(project, "dist/cli.tgz"),
+    ]);
     bin = join(prefix, "node_modules/.bin/boards");
     cache = tempDir("inter-credentials-cache-");
   }, 180_000);
@@ -147,18 +169,33 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
 
   const SECRETS = [KEY, TOKEN, HEADER_KEY, SESSION, PASSWORD, "r0b0t-secret-value", "app-secret-value"];
   const run = async (args: string[], env: Record<string, string> = {}) => {
-    const result = await execa(bin, args, { env: { BOARDS_BASE_URL: apiUrl, XDG_CACHE_HOME: cache, HOME: cache, PATH: process.env.PATH!, ...env }, extendEnv: false, reject: false, stdin: "ignore" });
+    const result = await execa(bin, args, {
+      env: { BOARDS_BASE_URL: apiUrl, XDG_CACHE_HOME: cache, HOME: cache, PATH: process.env.PATH!, ...env },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
     outputs.push(result.stdout, result.stderr);
     return result;
   };
-  const words = (operationId: string): string[] => caps.commands.find((c: any) => c.operation.operationId === operationId).path;
-  const ALL = { BOARDS_APP_KEY: KEY, BOARDS_TOKEN: TOKEN, BOARDS_HEADER_KEY: HEADER_KEY, BOARDS_SESSION: SESSION, BOARDS_BASIC_AUTH_USERNAME: USER, BOARDS_BASIC_AUTH_PASSWORD: PASSWORD };
+  const words = (operationId: string): string[] =>
+    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+  const ALL = {
+    BOARDS_APP_KEY: KEY,
+    BOARDS_TOKEN: TOKEN,
+    BOARDS_HEADER_KEY: HEADER_KEY,
+    BOARDS_SESSION: SESSION,
+    BOARDS_BASIC_AUTH_USERNAME: USER,
+    BOARDS_BASIC_AUTH_PASSWORD: PASSWORD,
+  };
 
   it("names a variable per scheme and role, keeps both query keys required together, and makes no flag of them", () => {
     const card = caps.commands.find((c: any) => c.operation.operationId === "getCard");
     expect(card.flags.map((f: any) => f.wire)).toEqual(["id"]);
     expect(card.auth).toEqual([{ appKey: [], userToken: [] }]);
-    expect(caps.commands.find((c: any) => c.operation.operationId === "listLabels").auth).toEqual([{ headerKey: [], session: [] }]);
+    expect(caps.commands.find((c: any) => c.operation.operationId === "listLabels").auth).toEqual([
+      { headerKey: [], session: [] },
+    ]);
     const env = Object.fromEntries(Object.entries(caps.auth.schemes).map(([name, s]: [string, any]) => [name, s.env]));
     expect(env).toEqual({
       appKey: { value: "BOARDS_APP_KEY" },
@@ -166,14 +203,32 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
       headerKey: { value: "BOARDS_HEADER_KEY" },
       session: { value: "BOARDS_SESSION" },
       basicAuth: { username: "BOARDS_BASIC_AUTH_USERNAME", password: "BOARDS_BASIC_AUTH_PASSWORD" },
-      machine: { accessToken: "BOARDS_MACHINE_ACCESS_TOKEN", clientId: "BOARDS_MACHINE_CLIENT_ID", clientSecret: "BOARDS_MACHINE_CLIENT_SECRET" },
-      openid: { accessToken: "BOARDS_OPENID_ACCESS_TOKEN", clientId: "BOARDS_OPENID_CLIENT_ID", clientSecret: "BOARDS_OPENID_CLIENT_SECRET", refreshToken: "BOARDS_OPENID_REFRESH_TOKEN" },
-      person: { accessToken: "BOARDS_PERSON_ACCESS_TOKEN", clientId: "BOARDS_PERSON_CLIENT_ID", clientSecret: "BOARDS_PERSON_CLIENT_SECRET", refreshToken: "BOARDS_PERSON_REFRESH_TOKEN" },
+      machine: {
+        accessToken: "BOARDS_MACHINE_ACCESS_TOKEN",
+        clientId: "BOARDS_MACHINE_CLIENT_ID",
+        clientSecret: "BOARDS_MACHINE_CLIENT_SECRET",
+      },
+      openid: {
+        accessToken: "BOARDS_OPENID_ACCESS_TOKEN",
+        clientId: "BOARDS_OPENID_CLIENT_ID",
+        clientSecret: "BOARDS_OPENID_CLIENT_SECRET",
+        refreshToken: "BOARDS_OPENID_REFRESH_TOKEN",
+      },
+      person: {
+        accessToken: "BOARDS_PERSON_ACCESS_TOKEN",
+        clientId: "BOARDS_PERSON_CLIENT_ID",
+        clientSecret: "BOARDS_PERSON_CLIENT_SECRET",
+        refreshToken: "BOARDS_PERSON_REFRESH_TOKEN",
+      },
     });
   });
 
   it("calls every kind of API-key and Basic operation with environment variables only", async () => {
-    for (const [id, expected] of [["getCard", { id: "c1" }], ["listLabels", [{ id: "l1" }]], ["getAccount", { id: "c1" }]] as const) {
+    for (const [id, expected] of [
+      ["getCard", { id: "c1" }],
+      ["listLabels", [{ id: "l1" }]],
+      ["getAccount", { id: "c1" }],
+    ] as const) {
       const args = [...words(id), ...(id === "getCard" ? ["--id", "c1"] : [])];
       const result = await run(args, ALL);
       expect(result.exitCode, `${args.join(" ")}: ${result.stderr}`).toBe(0);
@@ -188,7 +243,9 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     expect(error.code).toBe("CREDENTIAL_MISSING");
     expect(error.message).toContain("BOARDS_APP_KEY and BOARDS_TOKEN");
     expect(error.details.unset).toEqual(["BOARDS_TOKEN"]);
-    const status = await run(["auth", "status", "--command", words("listLabels").join(" ")], { BOARDS_HEADER_KEY: HEADER_KEY });
+    const status = await run(["auth", "status", "--command", words("listLabels").join(" ")], {
+      BOARDS_HEADER_KEY: HEADER_KEY,
+    });
     expect(status.exitCode, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).result.command).toMatchObject({ uses: null, missing: ["BOARDS_SESSION"] });
   });
@@ -200,7 +257,10 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     expect(request.url).toBe(`${apiUrl}/cards/c1?key=[REDACTED]&token=[REDACTED]`);
     expect(auth.sent.map((s: any) => s.variables)).toEqual([["BOARDS_APP_KEY"], ["BOARDS_TOKEN"]]);
     const cookie = await run([...words("listLabels"), "--dry-run"], ALL);
-    expect(JSON.parse(cookie.stdout).result.request.headers).toMatchObject({ "x-app-key": "[REDACTED]", cookie: "session=[REDACTED]" });
+    expect(JSON.parse(cookie.stdout).result.request.headers).toMatchObject({
+      "x-app-key": "[REDACTED]",
+      cookie: "session=[REDACTED]",
+    });
     const typed = await run([...words("getCard"), "--id", TOKEN], ALL);
     expect(typed.exitCode).toBe(2);
     expect(JSON.parse(typed.stderr).code).toBe("SECRET_IN_ARGUMENT");
@@ -215,7 +275,14 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     const first = await run(words("listReports"), env);
     expect(first.exitCode, first.stderr).toBe(0);
     const asked = () => oauth.requests.filter((r) => r.client_id === "robot");
-    expect(asked()).toEqual([expect.objectContaining({ grant_type: "client_credentials", client_auth: "basic", scope: "boards:read", status: 200 })]);
+    expect(asked()).toEqual([
+      expect.objectContaining({
+        grant_type: "client_credentials",
+        client_auth: "basic",
+        scope: "boards:read",
+        status: 200,
+      }),
+    ]);
     // The next call reuses the cached token: no second request to the token endpoint.
     expect((await run(words("listReports"), env)).exitCode).toBe(0);
     expect(asked()).toHaveLength(1);
@@ -232,31 +299,52 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     expect(renewed.exitCode, renewed.stderr).toBe(0);
     expect(asked()).toHaveLength(2);
     const status = await run(["auth", "status"], env);
-    expect(JSON.parse(status.stdout).result.cachedTokens[0]).toMatchObject({ expired: false, expiresAt: expect.any(String) });
+    expect(JSON.parse(status.stdout).result.cachedTokens[0]).toMatchObject({
+      expired: false,
+      expiresAt: expect.any(String),
+    });
     expect(status.stdout).not.toContain(token);
   });
 
   it("finds an OpenID Connect token endpoint in the discovery document and uses client credentials there", async () => {
     const before = oauth.requests.length;
     // Another client than the machine scheme's: its token, cached for the same endpoint, client and scopes, would serve.
-    const result = await run(words("listProfiles"), { BOARDS_OPENID_CLIENT_ID: "app", BOARDS_OPENID_CLIENT_SECRET: "app-secret-value" });
+    const result = await run(words("listProfiles"), {
+      BOARDS_OPENID_CLIENT_ID: "app",
+      BOARDS_OPENID_CLIENT_SECRET: "app-secret-value",
+    });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(oauth.requests.slice(before)).toEqual([expect.objectContaining({ grant_type: "client_credentials", client_id: "app", scope: "boards:read", status: 200 })]);
+    expect(oauth.requests.slice(before)).toEqual([
+      expect.objectContaining({
+        grant_type: "client_credentials",
+        client_id: "app",
+        scope: "boards:read",
+        status: 200,
+      }),
+    ]);
   });
 
   it("exchanges a refresh token, follows its rotation, and says AUTH_FAILED when it is revoked", async () => {
     const refresh = await oauth.issueRefreshToken("app", "boards:read");
-    const env = { BOARDS_PERSON_REFRESH_TOKEN: refresh, BOARDS_PERSON_CLIENT_ID: "app", BOARDS_PERSON_CLIENT_SECRET: "app-secret-value" };
+    const env = {
+      BOARDS_PERSON_REFRESH_TOKEN: refresh,
+      BOARDS_PERSON_CLIENT_ID: "app",
+      BOARDS_PERSON_CLIENT_SECRET: "app-secret-value",
+    };
     const first = await run(words("listBoards"), env);
     expect(first.exitCode, first.stderr).toBe(0);
     // The server rotated the refresh token; a second renewal must use the rotated one, not the spent variable.
     const folder = join(cache, "boards", "oauth");
-    const entry = readdirSync(folder).map((f) => JSON.parse(readFileSync(join(folder, f), "utf8"))).find((e) => e.refresh_token);
+    const entry = readdirSync(folder)
+      .map((f) => JSON.parse(readFileSync(join(folder, f), "utf8")))
+      .find((e) => e.refresh_token);
     expect(entry.refresh_token).not.toBe(refresh);
     await oauth.revoke(entry.access_token);
     const again = await run(words("listBoards"), env);
     expect(again.exitCode, again.stderr).toBe(0);
-    const latest = readdirSync(folder).map((f) => JSON.parse(readFileSync(join(folder, f), "utf8"))).find((e) => e.refresh_token);
+    const latest = readdirSync(folder)
+      .map((f) => JSON.parse(readFileSync(join(folder, f), "utf8")))
+      .find((e) => e.refresh_token);
     await oauth.revokeRefreshToken(latest.refresh_token);
     await oauth.revoke(latest.access_token);
     const revoked = await run(words("listBoards"), env);
@@ -277,15 +365,29 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
 
   it("help, --describe, the rules and auth status name the variables and how they are sent; no value anywhere", async () => {
     const root = JSON.parse((await run(["--help"], ALL)).stdout);
-    expect(root.auth.env).toEqual(expect.arrayContaining(["BOARDS_APP_KEY", "BOARDS_TOKEN", "BOARDS_MACHINE_CLIENT_SECRET"]));
+    expect(root.auth.env).toEqual(
+      expect.arrayContaining(["BOARDS_APP_KEY", "BOARDS_TOKEN", "BOARDS_MACHINE_CLIENT_SECRET"]),
+    );
     expect(root.rules.join(" ")).toContain("BOARDS_TOKEN");
     const describe = JSON.parse((await run(["--describe", "--all"], ALL)).stdout);
     const card = describe.commands.find((c: any) => c.name === words("getCard").join(" "));
-    expect(card.security).toEqual({ required: true, alternatives: [[{ scheme: "appKey", variables: ["BOARDS_APP_KEY"] }, { scheme: "userToken", variables: ["BOARDS_TOKEN"] }]] });
+    expect(card.security).toEqual({
+      required: true,
+      alternatives: [
+        [
+          { scheme: "appKey", variables: ["BOARDS_APP_KEY"] },
+          { scheme: "userToken", variables: ["BOARDS_TOKEN"] },
+        ],
+      ],
+    });
     expect(card.credential).toBe("Needs BOARDS_APP_KEY and BOARDS_TOKEN.");
     const status = JSON.parse((await run(["auth", "status"], ALL)).stdout).result;
-    expect(status.requirements.find((r: any) => r.schemes.join() === "appKey,userToken")).toMatchObject({ ready: true, commands: 1 });
-    for (const text of [...outputs, everyFile(project)]) for (const secret of SECRETS) expect(text).not.toContain(secret);
+    expect(status.requirements.find((r: any) => r.schemes.join() === "appKey,userToken")).toMatchObject({
+      ready: true,
+      commands: 1,
+    });
+    for (const text of [...outputs, everyFile(project)])
+      for (const secret of SECRETS) expect(text).not.toContain(secret);
   });
 
   it("inspection certifies it, with the credential checks passing on every requirement", () => {
@@ -309,14 +411,22 @@ describe("a hostile token endpoint", () => {
     server = createServer((req, res) => {
       if (req.url!.startsWith("/api/")) return res.writeHead(200, { "content-type": "application/json" }).end("[]");
       if (mode === "hang") return void held.push(res);
-      if (mode === "html") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Sign in</title>");
-      if (mode === "control") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "abc\r\nX-Injected: 1", token_type: "Bearer" }));
+      if (mode === "html")
+        return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Sign in</title>");
+      if (mode === "control")
+        return res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ access_token: "abc\r\nX-Injected: 1", token_type: "Bearer" }));
       if (mode === "redirect") return res.writeHead(302, { location: "http://evil.example/token" }).end();
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_client", error_description: "client hostile-secret-value is unknown" }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: "invalid_client", error_description: "client hostile-secret-value is unknown" }));
     });
     url = await listen(server);
     const project = makeProject({
-      "intermesh.config.ts": config(`{ product: { name: "Hostile", binary: "hostile" }, inputs: { openapi: "openapi.yaml" } }`),
+      "intermesh.config.ts": config(
+        `{ product: { name: "Hostile", binary: "hostile" }, inputs: { openapi: "openapi.yaml" } }`,
+      ),
       "openapi.yaml": `openapi: 3.1.0
 info: { title: Hostile, version: "1.0.0" }
 servers: [{ url: "${url}/api" }]
@@ -335,7 +445,15 @@ paths:
     const built = await inter(project, ["build", "--json"]);
     if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
     const prefix = tempDir("inter-hostile-token-");
-    await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(project, "dist/cli.tgz")]);
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(project, "dist/cli.tgz"),
+    ]);
     bin = join(prefix, "node_modules/.bin/hostile");
     cache = tempDir("inter-hostile-cache-");
   }, 180_000);
@@ -344,13 +462,29 @@ paths:
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
 
-  it.each(["hang", "html", "control", "redirect", "refusal"])("%s → AUTH_FAILED, exit 10, no secret echoed", async (which) => {
-    mode = which;
-    const result = await execa(bin, ["things", "list"], { env: { HOSTILE_CLIENT_ID: "hostile-id", HOSTILE_CLIENT_SECRET: "hostile-secret-value", XDG_CACHE_HOME: cache, HOME: cache, PATH: process.env.PATH!, AGENT_CLI_TIMEOUT_MS: "1500" }, extendEnv: false, reject: false, stdin: "ignore", timeout: 30_000 });
-    expect(result.timedOut).toBe(false);
-    expect(result.exitCode, result.stderr).toBe(10);
-    expect(JSON.parse(result.stderr).code).toBe("AUTH_FAILED");
-    expect(result.stderr).not.toContain("hostile-secret-value");
-    expect(result.stdout).toBe("");
-  });
+  it.each(["hang", "html", "control", "redirect", "refusal"])(
+    "%s → AUTH_FAILED, exit 10, no secret echoed",
+    async (which) => {
+      mode = which;
+      const result = await execa(bin, ["things", "list"], {
+        env: {
+          HOSTILE_CLIENT_ID: "hostile-id",
+          HOSTILE_CLIENT_SECRET: "hostile-secret-value",
+          XDG_CACHE_HOME: cache,
+          HOME: cache,
+          PATH: process.env.PATH!,
+          AGENT_CLI_TIMEOUT_MS: "1500",
+        },
+        extendEnv: false,
+        reject: false,
+        stdin: "ignore",
+        timeout: 30_000,
+      });
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode, result.stderr).toBe(10);
+      expect(JSON.parse(result.stderr).code).toBe("AUTH_FAILED");
+      expect(result.stderr).not.toContain("hostile-secret-value");
+      expect(result.stdout).toBe("");
+    },
+  );
 });

@@ -16,40 +16,80 @@ afterEach(async () => {
 const good: DesignModelScript = ({ schemaName, user }) => {
   const q = JSON.parse(user);
   if (schemaName === "command_names") {
-    return { answer: { commands: q.operations.map((o: any) => ({ operation: o.id, name: o.id === "getRoom" ? "rooms show" : o.rulesName, description: `Does: ${o.summary ?? o.id}`, flags: o.flags.slice(0, 1).map((f: string) => ({ flag: f, description: `About ${f}` })) })) } };
+    return {
+      answer: {
+        commands: q.operations.map((o: any) => ({
+          operation: o.id,
+          name: o.id === "getRoom" ? "rooms show" : o.rulesName,
+          description: `Does: ${o.summary ?? o.id}`,
+          flags: o.flags.slice(0, 1).map((f: string) => ({ flag: f, description: `About ${f}` })),
+        })),
+      },
+    };
   }
-  return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: `When the user asks to ${q.task.title.toLowerCase()}.`, avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`) } };
+  return {
+    answer: {
+      description: `Use for: ${q.task.title}. Not for: other tasks.`,
+      situation: `When the user asks to ${q.task.title.toLowerCase()}.`,
+      avoid: "Not for anything else.",
+      steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`),
+    },
+  };
 };
 
-async function modelProject(script: DesignModelScript, provider: "openai-compatible" | "anthropic" = "openai-compatible", options: { keyless?: boolean } = {}) {
+async function modelProject(
+  script: DesignModelScript,
+  provider: "openai-compatible" | "anthropic" = "openai-compatible",
+  options: { keyless?: boolean } = {},
+) {
   const server = await startDesignModelServer({ script, requireKey: !options.keyless });
   servers.push(server);
   const dir = exampleProject({ warm: true });
   const file = join(dir, "intermesh.config.ts");
   const baseUrl = provider === "openai-compatible" ? `${server.url}/v1` : server.url;
   const keyEnv = options.keyless ? "" : ` keyEnv: "DESIGN_KEY",`;
-  writeFileSync(file, readFileSync(file, "utf8").replace("targets: {", `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}",${keyEnv} concurrency: 2, retries: 1 } },\n  targets: {`));
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(
+      "targets: {",
+      `design: { model: { provider: "${provider}", model: "scripted", baseUrl: "${baseUrl}",${keyEnv} concurrency: 2, retries: 1 } },\n  targets: {`,
+    ),
+  );
   return { dir, server, env: { DESIGN_KEY: DESIGN_MODEL_KEY } };
 }
 
 const overlayOf = (dir: string) => JSON.parse(read(dir, "intermesh.overlay.json"));
-const asked = (server: { requests: Array<{ schemaName?: string; user: string }> }, schema: string) => server.requests.filter((r) => r.schemaName === schema);
+const asked = (server: { requests: Array<{ schemaName?: string; user: string }> }, schema: string) =>
+  server.requests.filter((r) => r.schemaName === schema);
 
 describe("inter design suggest: a model in the design loop, cached by what it was asked", () => {
   it("asks once per group and Skill, writes a reviewable overlay, asks nothing on a warm re-run, and the build applies it without the model", async () => {
     const { dir, server, env } = await modelProject(good);
     const first = await inter(dir, ["design", "suggest", "--json"], env);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.json.data).toMatchObject({ overlay: "intermesh.overlay.json", requests: 5, answered: 5, current: 0, rejected: [], failed: [], written: true });
+    expect(first.json.data).toMatchObject({
+      overlay: "intermesh.overlay.json",
+      requests: 5,
+      answered: 5,
+      current: 0,
+      rejected: [],
+      failed: [],
+      written: true,
+    });
     expect(first.json.data.tokens.input).toBeGreaterThan(0);
     expect(asked(server, "command_names")).toHaveLength(2);
     expect(asked(server, "agent_skill")).toHaveLength(3);
     expect(server.requests.every((r: any) => r.keyOk)).toBe(true);
     const overlay = overlayOf(dir);
     expect(validateOverlay(overlay)).toEqual([]);
-    expect(overlay.groups.rooms.commands.getRoom).toMatchObject({ name: "rooms show", description: "Does: Get one room" });
+    expect(overlay.groups.rooms.commands.getRoom).toMatchObject({
+      name: "rooms show",
+      description: "Does: Get one room",
+    });
     // The numbers are the file's: every entry recorded is in it.
-    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    const entries =
+      Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) +
+      Object.keys(overlay.skills).length;
     expect(first.json.data.recorded).toBe(entries);
 
     const again = await inter(dir, ["design", "suggest", "--json"], env);
@@ -64,7 +104,9 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(caps.commands.map((c: any) => c.name)).not.toContain("rooms get");
     expect(caps.commands.find((c: any) => c.name === "rooms show").nameSource.action.from).toBe("overlay");
     expect(caps.commands.find((c: any) => c.name === "bookings list").description).toBe("Does: List bookings");
-    expect(caps.skills.find((s: any) => s.name === "book-a-room-for-a-meeting").steps.join("\n")).toContain("rooms rooms find-availability");
+    expect(caps.skills.find((s: any) => s.name === "book-a-room-for-a-meeting").steps.join("\n")).toContain(
+      "rooms rooms find-availability",
+    );
     const receipt = JSON.parse(read(dir, "dist/receipt.json"));
     expect(receipt.certification.level).toBe("Agent-Native");
     const skill = readFileSync(join(dir, "dist/package/skills/book-a-room-for-a-meeting/SKILL.md"), "utf8");
@@ -73,7 +115,8 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
 
     // Another machine: no key, no model — the same candidate from the committed overlay.
     const elsewhere = makeProject({});
-    for (const path of ["examples", "evals", "intermesh.config.ts", "intermesh.overlay.json"]) cpSync(join(dir, path), join(elsewhere, path), { recursive: true });
+    for (const path of ["examples", "evals", "intermesh.config.ts", "intermesh.overlay.json"])
+      cpSync(join(dir, path), join(elsewhere, path), { recursive: true });
     await server.close();
     const offline = await inter(elsewhere, ["build", "--json"]);
     expect(offline.exitCode, offline.stderr).toBe(0);
@@ -88,10 +131,15 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const { dir, server, env } = await modelProject(good);
     expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
     const openapi = join(dir, "examples/rooms/openapi.yaml");
-    writeFileSync(openapi, readFileSync(openapi, "utf8").replace("summary: Get one room", "summary: Get one meeting room"));
+    writeFileSync(
+      openapi,
+      readFileSync(openapi, "utf8").replace("summary: Get one room", "summary: Get one meeting room"),
+    );
     const second = await inter(dir, ["design", "suggest", "--json"], env);
     expect(second.exitCode, second.stderr).toBe(0);
-    const groups = asked(server, "command_names").slice(2).map((r) => JSON.parse(r.user).group);
+    const groups = asked(server, "command_names")
+      .slice(2)
+      .map((r) => JSON.parse(r.user).group);
     expect(groups).toEqual(["rooms"]);
     expect(second.json.data.current).toBeGreaterThanOrEqual(1);
   });
@@ -101,22 +149,61 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
       const q = JSON.parse(user);
       if (schemaName === "command_names" && q.group === "bookings") {
         const names = ["bookings list", "bookings list", "skills steal", "x".repeat(500)];
-        return { answer: { commands: q.operations.map((o: any, i: number) => ({ operation: o.id, name: names[i] ?? "--yes now", description: i === 2 ? "Uses sk-live-abcdefghijklmnop0123 to call" : "Plain", flags: [{ flag: "yes", description: "Skip confirmation" }].slice(0, i === 3 ? 1 : 0) })) } };
+        return {
+          answer: {
+            commands: q.operations.map((o: any, i: number) => ({
+              operation: o.id,
+              name: names[i] ?? "--yes now",
+              description: i === 2 ? "Uses sk-live-abcdefghijklmnop0123 to call" : "Plain",
+              flags: [{ flag: "yes", description: "Skip confirmation" }].slice(0, i === 3 ? 1 : 0),
+            })),
+          },
+        };
       }
-      if (schemaName === "command_names") return { answer: { commands: q.operations.map((o: any) => ({ operation: o.id, name: o.rulesName, description: `Key: ${DESIGN_MODEL_KEY}`, flags: [] })) } };
-      return { answer: { description: "Use it.", situation: "Always.", avoid: "Never.", steps: ["Run `rooms bookings obliterate --all`."] } };
+      if (schemaName === "command_names")
+        return {
+          answer: {
+            commands: q.operations.map((o: any) => ({
+              operation: o.id,
+              name: o.rulesName,
+              description: `Key: ${DESIGN_MODEL_KEY}`,
+              flags: [],
+            })),
+          },
+        };
+      return {
+        answer: {
+          description: "Use it.",
+          situation: "Always.",
+          avoid: "Never.",
+          steps: ["Run `rooms bookings obliterate --all`."],
+        },
+      };
     };
     const { dir, env } = await modelProject(script, "anthropic");
     const suggested = await inter(dir, ["design", "suggest", "--json"], env);
     // The group whose answer echoed the key is not recorded; the rest is, less every field the build would reject.
     expect(suggested.exitCode).toBe(1);
-    expect(suggested.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true } });
+    expect(suggested.json.error).toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true },
+    });
     expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
     const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: any) => [r.entry, r.reason]));
     expect(rejected["groups.bookings.commands.getBooking.name"]).toMatch(/built-in command/);
-    expect(rejected["groups.bookings.commands.listBookings.name"] ?? rejected["groups.bookings.commands.createBooking.name"]).toMatch(/over 48|words|kebab|another command's name/);
-    expect(Object.entries(rejected).some(([entry, reason]) => entry.endsWith(".description") && /looks like/.test(reason as string))).toBe(true);
-    expect(Object.entries(rejected).some(([entry, reason]) => /^skills\..*\.steps$/.test(entry) && /not a command of this CLI/.test(reason as string))).toBe(true);
+    expect(
+      rejected["groups.bookings.commands.listBookings.name"] ?? rejected["groups.bookings.commands.createBooking.name"],
+    ).toMatch(/over 48|words|kebab|another command's name/);
+    expect(
+      Object.entries(rejected).some(
+        ([entry, reason]) => entry.endsWith(".description") && /looks like/.test(reason as string),
+      ),
+    ).toBe(true);
+    expect(
+      Object.entries(rejected).some(
+        ([entry, reason]) => /^skills\..*\.steps$/.test(entry) && /not a command of this CLI/.test(reason as string),
+      ),
+    ).toBe(true);
     // What was rejected is not in the file: the overlay holds only what the build applies.
     const overlay = read(dir, "intermesh.overlay.json");
     expect(overlay).not.toMatch(/sk-live|obliterate|skills steal/);
@@ -126,7 +213,9 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const design = built.json.data.tasks.find((t: any) => t.id === "design");
     expect(design.data.overlay.rejected).toEqual([]);
     const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]));
+    expect(caps.commands.map((c: any) => c.name)).toEqual(
+      expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]),
+    );
     expect(JSON.stringify(caps)).not.toMatch(/sk-live|obliterate|skills steal/);
     expect(JSON.parse(read(dir, "dist/receipt.json")).certification.level).toBe("Agent-Native");
   });
@@ -140,7 +229,10 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
     const design = built.json.data.tasks.find((t: any) => t.id === "design");
-    expect(design.data.overlay.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.getRoom.flags.no-such-flag", "groups.rooms.commands.getRoom.flags.yes"]);
+    expect(design.data.overlay.rejected.map((r: any) => r.entry).sort()).toEqual([
+      "groups.rooms.commands.getRoom.flags.no-such-flag",
+      "groups.rooms.commands.getRoom.flags.yes",
+    ]);
     expect(design.warnings.join("\n")).toContain("not applied");
     const caps = JSON.parse(read(dir, "dist/capabilities.json"));
     expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
@@ -150,11 +242,30 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const script: DesignModelScript = ({ schemaName, user }) => {
       const q = JSON.parse(user);
       if (schemaName === "command_names") {
-        const commands = q.operations.map((o: any) => ({ operation: o.id, name: o.id === "getRoom" ? "rooms show" : o.rulesName, description: `Does: ${o.summary ?? o.id}`, flags: o.id === "getRoom" ? [{ flag: "no-such-flag", description: "Invented" }] : [] }));
-        return { answer: { commands: q.group === "rooms" ? [...commands, { operation: "deleteEverything", name: "rooms nuke", description: "Gone", flags: [] }] : commands } };
+        const commands = q.operations.map((o: any) => ({
+          operation: o.id,
+          name: o.id === "getRoom" ? "rooms show" : o.rulesName,
+          description: `Does: ${o.summary ?? o.id}`,
+          flags: o.id === "getRoom" ? [{ flag: "no-such-flag", description: "Invented" }] : [],
+        }));
+        return {
+          answer: {
+            commands:
+              q.group === "rooms"
+                ? [...commands, { operation: "deleteEverything", name: "rooms nuke", description: "Gone", flags: [] }]
+                : commands,
+          },
+        };
       }
       // Text that quotes the brief: the binary's word in prose is not a command.
-      return { answer: { description: `Use for: ${q.task.title}. Not for: other tasks.`, situation: "Find the rooms that are available, as the user asks.", avoid: "Not for anything else.", steps: q.commands.map((c: any) => `Run \`${c.command}\` with the user's values.`) } };
+      return {
+        answer: {
+          description: `Use for: ${q.task.title}. Not for: other tasks.`,
+          situation: "Find the rooms that are available, as the user asks.",
+          avoid: "Not for anything else.",
+          steps: q.commands.map((c: any) => `Run \`${c.command}\` with the user's values.`),
+        },
+      };
     };
     const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
     const first = await inter(dir, ["design", "suggest", "--json"]);
@@ -162,16 +273,25 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(server.requests.every((r: any) => !r.keySent)).toBe(true);
     const data = first.json.data;
     expect(data).toMatchObject({ requests: 5, answered: 5, current: 0, failed: [], written: true });
-    expect(data.rejected.map((r: any) => r.entry).sort()).toEqual(["groups.rooms.commands.deleteEverything", "groups.rooms.commands.getRoom.flags.no-such-flag"]);
-    expect(data.rejected.find((r: any) => r.entry.endsWith("deleteEverything")).reason).toMatch(/no operation "deleteEverything"/);
+    expect(data.rejected.map((r: any) => r.entry).sort()).toEqual([
+      "groups.rooms.commands.deleteEverything",
+      "groups.rooms.commands.getRoom.flags.no-such-flag",
+    ]);
+    expect(data.rejected.find((r: any) => r.entry.endsWith("deleteEverything")).reason).toMatch(
+      /no operation "deleteEverything"/,
+    );
     // Skills were asked after the groups, with the overlay's names.
     const groupsDone = Math.max(...asked(server, "command_names").map((r: any) => r.n));
     expect(asked(server, "agent_skill").every((r: any) => r.n > groupsDone)).toBe(true);
-    const skillPrompts = asked(server, "agent_skill").map((r) => r.user).join("\n");
+    const skillPrompts = asked(server, "agent_skill")
+      .map((r) => r.user)
+      .join("\n");
     expect(skillPrompts).not.toContain("rooms rooms get");
     const overlay = overlayOf(dir);
     expect(overlay.groups.rooms.commands.getRoom).toEqual({ name: "rooms show", description: "Does: Get one room" });
-    const entries = Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) + Object.keys(overlay.skills).length;
+    const entries =
+      Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) +
+      Object.keys(overlay.skills).length;
     expect(data.recorded).toBe(entries);
 
     const human = await inter(dir, ["design", "suggest"]);
@@ -186,13 +306,16 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(design.data.overlay).toMatchObject({ rejected: [], stale: 0 });
     expect(design.data.overlay.applied).toBe(entries);
     const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(true);
+    expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(
+      true,
+    );
   });
 
   it("an overlay rename that breaks the plan says so (PLAN_INVALID names the rename), and --fix-renames rewrites the plan and its reference through it, diff first", async () => {
     const renaming: DesignModelScript = (request) => {
       const answer = good(request) as { answer: any };
-      if (request.schemaName === "command_names") for (const c of answer.answer.commands) if (c.operation === "cancelBooking") c.name = "bookings withdraw";
+      if (request.schemaName === "command_names")
+        for (const c of answer.answer.commands) if (c.operation === "cancelBooking") c.name = "bookings withdraw";
       return answer;
     };
     const { dir, env } = await modelProject(renaming);
@@ -200,7 +323,9 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const broken = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(broken.exitCode).toBe(2);
     expect(broken.json.error.code).toBe("PLAN_INVALID");
-    expect(broken.json.error.message).toContain("`bookings cancel` → `bookings withdraw` (groups.bookings.commands.cancelBooking.name)");
+    expect(broken.json.error.message).toContain(
+      "`bookings cancel` → `bookings withdraw` (groups.bookings.commands.cancelBooking.name)",
+    );
     expect(broken.json.error.suggestion).toContain("inter eval validate evals/eval-plan.json --fix-renames");
 
     const planBefore = read(dir, "evals/eval-plan.json");
@@ -215,9 +340,16 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const plan = read(dir, "evals/eval-plan.json");
     expect(plan.replace(/\s/g, "")).not.toContain('["rooms","bookings","cancel"]');
     // Only the command names changed: the file's layout is the person's.
-    expect(plan).toBe(planBefore.replace('"command_prefix": ["rooms", "bookings", "cancel"]', '"command_prefix": ["rooms", "bookings", "withdraw"]'));
+    expect(plan).toBe(
+      planBefore.replace(
+        '"command_prefix": ["rooms", "bookings", "cancel"]',
+        '"command_prefix": ["rooms", "bookings", "withdraw"]',
+      ),
+    );
     expect(JSON.parse(plan).scenarios.length).toBe(JSON.parse(planBefore).scenarios.length);
-    expect(read(dir, "evals/eval-plan.reference.json").replace(/\s/g, "")).toContain('["rooms","bookings","withdraw","--booking-id"');
+    expect(read(dir, "evals/eval-plan.reference.json").replace(/\s/g, "")).toContain(
+      '["rooms","bookings","withdraw","--booking-id"',
+    );
     const again = await inter(dir, ["eval", "validate", "evals/eval-plan.json", "--fix-renames", "--json"], env);
     expect(again.json.data).toMatchObject({ valid: true, fixed: [] });
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
@@ -229,7 +361,16 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
       if (schemaName !== "trigger_queries") return { status: 500, message: "unexpected" };
       const q = JSON.parse(user);
       const other = q.others[0].name;
-      return { answer: { requests: [`I need to ${q.skill.name.replace(/-/g, " ")} today`, "can you sort this out for me?"], near_misses: [{ query: `something for ${other}`, skill: other }, { query: "what's the weather", skill: null }, { query: "a Skill that does not exist", skill: "no-such-skill" }] } };
+      return {
+        answer: {
+          requests: [`I need to ${q.skill.name.replace(/-/g, " ")} today`, "can you sort this out for me?"],
+          near_misses: [
+            { query: `something for ${other}`, skill: other },
+            { query: "what's the weather", skill: null },
+            { query: "a Skill that does not exist", skill: "no-such-skill" },
+          ],
+        },
+      };
     };
     const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
     const made = await inter(dir, ["eval", "new", "evals2", "--candidate", "dist/cli.tgz", "--json"]);
@@ -261,15 +402,22 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const flaky: DesignModelScript = (request) => {
       n += 1;
       if (n === 1) return { status: 429, retryAfter: 1 };
-      if (request.schemaName === "agent_skill" && JSON.parse(request.user).task.title.startsWith("Cancel")) return { raw: "{not json" };
+      if (request.schemaName === "agent_skill" && JSON.parse(request.user).task.title.startsWith("Cancel"))
+        return { raw: "{not json" };
       return good(request);
     };
     const { dir, server, env } = await modelProject(flaky);
     const run = await inter(dir, ["design", "suggest", "--json"], env);
-    expect(run.json.error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { failed: [expect.objectContaining({ entry: "skills.cancel-a-booking" })] } });
+    expect(run.json.error).toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      details: { failed: [expect.objectContaining({ entry: "skills.cancel-a-booking" })] },
+    });
     expect(server.requests.length).toBeGreaterThanOrEqual(6);
     const before = read(dir, "intermesh.overlay.json");
-    expect(Object.keys(JSON.parse(before).skills).sort()).toEqual(["book-a-room-for-a-meeting", "report-a-rooms-bookings-for-a-day"]);
+    expect(Object.keys(JSON.parse(before).skills).sort()).toEqual([
+      "book-a-room-for-a-meeting",
+      "report-a-rooms-bookings-for-a-day",
+    ]);
 
     const refused = await inter(dir, ["design", "suggest", "--refresh", "--json"], { DESIGN_KEY: "wrong-key-value" });
     expect(refused.json.error.code).toBe("MODEL_AUTH_FAILED");
@@ -286,7 +434,12 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(built.exitCode, built.stderr).toBe(0);
     expect(built.json.data.design.skipped).toMatch(/MODEL_UNREACHABLE/);
     const status = await inter(dir, ["status", "--json"], env);
-    expect(status.json.data.design_model).toMatchObject({ state: "set", model: "scripted", keyEnv: "DESIGN_KEY", overlay: { present: true, groups: 2, skills: 2 } });
+    expect(status.json.data.design_model).toMatchObject({
+      state: "set",
+      model: "scripted",
+      keyEnv: "DESIGN_KEY",
+      overlay: { present: true, groups: 2, skills: 2 },
+    });
     expect((await inter(dir, ["status", "--json"])).json.data.design_model.state).toBe("missing");
   });
 
@@ -299,7 +452,10 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(broken.exitCode).toBe(2);
     expect(broken.json.error).toMatchObject({ code: "OVERLAY_INVALID" });
     expect(broken.json.error.message).toContain("intermesh.overlay.json");
-    writeFileSync(join(dir, "intermesh.overlay.json"), JSON.stringify({ format: "intermesh-overlay/1", groups: { rooms: { key: "nothex" } }, skills: {} }));
+    writeFileSync(
+      join(dir, "intermesh.overlay.json"),
+      JSON.stringify({ format: "intermesh-overlay/1", groups: { rooms: { key: "nothex" } }, skills: {} }),
+    );
     const invalid = await inter(dir, ["run", "design", "--json"]);
     expect(invalid.json.error).toMatchObject({ code: "OVERLAY_INVALID" });
     expect(read(dir, "dist/capabilities.json")).toBe(caps);

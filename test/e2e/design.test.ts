@@ -7,13 +7,14 @@ import { exampleProject } from "./example-api.js";
 
 const validate = schemaValidator("capabilities.schema.json");
 
-
 const capabilities = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json"));
 const command = (caps: any, name: string) => caps.commands.find((c: any) => c.name === name);
 
 function apiProject(openapi: string, extra: Record<string, string> = {}, brief = "# Shop\n\nA shop.\n"): string {
   return makeProject({
-    "intermesh.config.ts": config(`{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "api/openapi.yaml", context: "context.md" }, api: { baseUrl: "http://127.0.0.1:9" } }`),
+    "intermesh.config.ts": config(
+      `{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "api/openapi.yaml", context: "context.md" }, api: { baseUrl: "http://127.0.0.1:9" } }`,
+    ),
     "api/openapi.yaml": openapi,
     "context.md": brief,
     ...extra,
@@ -25,14 +26,41 @@ describe("inter build designs capabilities.json", () => {
     const dir = exampleProject();
     const first = await inter(dir, ["build", "--json"]);
     expect(first.exitCode).toBe(0);
-    expect(statuses(first)).toEqual({ discover: "ran", openapi: "ran", commands: "ran", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran", validate: "ran" });
+    expect(statuses(first)).toEqual({
+      discover: "ran",
+      openapi: "ran",
+      commands: "ran",
+      skills: "ran",
+      design: "ran",
+      emit: "ran",
+      bundle: "ran",
+      inspect: "ran",
+      validate: "ran",
+    });
     const bytes = read(dir, "dist/capabilities.json");
     const caps = JSON.parse(bytes);
     expect(validate(caps)).toEqual([]);
 
-    expect(caps.commands.map((c: any) => c.name)).toEqual(["bookings cancel", "bookings create", "bookings get", "bookings list", "rooms find-availability", "rooms get", "rooms list"]);
-    expect(command(caps, "bookings cancel")).toMatchObject({ destructive: true, permission: "delete", operation: { method: "POST", path: "/bookings/{bookingId}/cancel" } });
-    expect(command(caps, "bookings list").pagination).toEqual({ style: "cursor", param: "cursor", sizeParam: "limit", nextField: "next_cursor" });
+    expect(caps.commands.map((c: any) => c.name)).toEqual([
+      "bookings cancel",
+      "bookings create",
+      "bookings get",
+      "bookings list",
+      "rooms find-availability",
+      "rooms get",
+      "rooms list",
+    ]);
+    expect(command(caps, "bookings cancel")).toMatchObject({
+      destructive: true,
+      permission: "delete",
+      operation: { method: "POST", path: "/bookings/{bookingId}/cancel" },
+    });
+    expect(command(caps, "bookings list").pagination).toEqual({
+      style: "cursor",
+      param: "cursor",
+      sizeParam: "limit",
+      nextField: "next_cursor",
+    });
     expect(command(caps, "bookings list").output).toMatchObject({ shape: "object", listField: "data" });
     expect(command(caps, "bookings create").flags.map((f: any) => `${f.flag}:${f.in}:${f.wire}:${f.type}`)).toEqual([
       "room-id:body:room_id:string",
@@ -42,11 +70,19 @@ describe("inter build designs capabilities.json", () => {
       "attendees:body:attendees:integer",
       "title:body:title:string",
     ]);
-    expect(command(caps, "rooms find-availability").flags.find((f: any) => f.flag === "duration-minutes")).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
-    expect(caps.auth).toEqual({ schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", env: { value: "ROOMS_API_KEY" } } } });
+    expect(
+      command(caps, "rooms find-availability").flags.find((f: any) => f.flag === "duration-minutes"),
+    ).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
+    expect(caps.auth).toEqual({
+      schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", env: { value: "ROOMS_API_KEY" } } },
+    });
     expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL", path: "" });
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
-    expect(caps.skills.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    expect(caps.skills.map((s: any) => s.name)).toEqual([
+      "book-a-room-for-a-meeting",
+      "cancel-a-booking",
+      "report-a-rooms-bookings-for-a-day",
+    ]);
     expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms find-availability"]));
     expect(caps.skills[1].commands[0]).toBe("bookings cancel");
     expect(caps.skills[2].commands).toContain("bookings list");
@@ -62,12 +98,31 @@ describe("inter build designs capabilities.json", () => {
   it("re-runs only the skills part after a context.md edit, and everything after an OpenAPI edit", async () => {
     const dir = exampleProject({ warm: true });
     await inter(dir, ["build"]);
-    writeFileSync(join(dir, "examples/rooms/context.md"), read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"));
+    writeFileSync(
+      join(dir, "examples/rooms/context.md"),
+      read(dir, "examples/rooms/context.md").replace("### Cancel a booking", "### Cancel a booking now"),
+    );
     const brief = await inter(dir, ["build", "--json"]);
-    expect(statuses(brief)).toEqual({ discover: "ran", openapi: "cached", commands: "cached", skills: "ran", design: "ran", emit: "ran", bundle: "ran", inspect: "ran", validate: "ran" });
+    expect(statuses(brief)).toEqual({
+      discover: "ran",
+      openapi: "cached",
+      commands: "cached",
+      skills: "ran",
+      design: "ran",
+      emit: "ran",
+      bundle: "ran",
+      inspect: "ran",
+      validate: "ran",
+    });
     expect(capabilities(dir).skills.map((s: any) => s.name)).toContain("cancel-a-booking-now");
 
-    writeFileSync(join(dir, "examples/rooms/openapi.yaml"), read(dir, "examples/rooms/openapi.yaml").replace("summary: List meeting rooms", "summary: List all meeting rooms"));
+    writeFileSync(
+      join(dir, "examples/rooms/openapi.yaml"),
+      read(dir, "examples/rooms/openapi.yaml").replace(
+        "summary: List meeting rooms",
+        "summary: List all meeting rooms",
+      ),
+    );
     const api = await inter(dir, ["build", "--json"]);
     expect(statuses(api)).toMatchObject({ openapi: "ran", commands: "ran" });
     expect(command(capabilities(dir), "rooms list").description).toBe("List all meeting rooms");
@@ -96,17 +151,28 @@ paths:
       responses:
         "201": { description: created }
 `,
-      { "api/schemas/order.yaml": "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n" },
+      {
+        "api/schemas/order.yaml":
+          "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n",
+      },
     );
     const first = await inter(dir, ["build", "--json"]);
     expect(first.exitCode).toBe(0);
     expect(command(capabilities(dir), "orders create").flags.map((f: any) => f.flag)).toEqual(["sku"]);
 
-    writeFiles(dir, { "api/schemas/order.yaml": "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n    quantity: { type: integer, default: 1 }\n" });
+    writeFiles(dir, {
+      "api/schemas/order.yaml":
+        "Order:\n  type: object\n  required: [sku]\n  properties:\n    sku: { type: string }\n    quantity: { type: integer, default: 1 }\n",
+    });
     const second = await inter(dir, ["build", "--json"]);
     expect(statuses(second)).toMatchObject({ discover: "cached", openapi: "ran" });
-    expect(second.json.data.tasks.find((t: any) => t.id === "openapi").reasons).toContain("input api/schemas/order.yaml modified");
-    expect(command(capabilities(dir), "orders create").flags.map((f: any) => [f.flag, f.default])).toEqual([["sku", undefined], ["quantity", 1]]);
+    expect(second.json.data.tasks.find((t: any) => t.id === "openapi").reasons).toContain(
+      "input api/schemas/order.yaml modified",
+    );
+    expect(command(capabilities(dir), "orders create").flags.map((f: any) => [f.flag, f.default])).toEqual([
+      ["sku", undefined],
+      ["quantity", 1],
+    ]);
   });
 });
 
@@ -142,7 +208,12 @@ components:
     expect(result.exitCode).toBe(0);
     const create = command(capabilities(dir), "nodes create");
     expect(create.jsonInput).toBe(true);
-    expect(create.flags.map((f: any) => `${f.flag}:${f.type}`)).toEqual(["name:string", "parent:object", "children:array", "owner:object"]);
+    expect(create.flags.map((f: any) => `${f.flag}:${f.type}`)).toEqual([
+      "name:string",
+      "parent:object",
+      "children:array",
+      "owner:object",
+    ]);
   });
 
   it("skips only the operation with a missing $ref target, naming it and the pointer", async () => {
@@ -163,7 +234,11 @@ paths:
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const warnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
-    expect(warnings).toEqual([expect.stringMatching(/^skipped POST \/items: \$ref "#\/components\/requestBodies\/Missing" cannot be resolved.*\(at #\/paths\/~1items\/post\/requestBody\)$/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^skipped POST \/items: \$ref "#\/components\/requestBodies\/Missing" cannot be resolved.*\(at #\/paths\/~1items\/post\/requestBody\)$/,
+      ),
+    ]);
     expect(capabilities(dir).commands.map((c: any) => c.name)).toEqual(["items list"]);
     const human = await inter(dir, ["run", "design", "--force"]);
     expect(human.stderr).toContain("⚠ openapi: skipped POST /items");
@@ -214,11 +289,23 @@ paths:
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
-    expect(caps.commands.map((c: any) => c.name)).toEqual(["reservations-de-salle list", "reservations-de-salle list-venir", "users delete", "users list", "users search", "users show"]);
-    expect(command(caps, "reservations-de-salle list").flags[0]).toMatchObject({ flag: "nombre-de-personnes", wire: "nombre de personnes" });
+    expect(caps.commands.map((c: any) => c.name)).toEqual([
+      "reservations-de-salle list",
+      "reservations-de-salle list-venir",
+      "users delete",
+      "users list",
+      "users search",
+      "users show",
+    ]);
+    expect(command(caps, "reservations-de-salle list").flags[0]).toMatchObject({
+      flag: "nombre-de-personnes",
+      wire: "nombre de personnes",
+    });
     expect(command(caps, "users delete")).toMatchObject({ hidden: true, destructive: true });
     const openapiWarnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
-    expect(openapiWarnings).toContain('operationId "lister" is used by 2 operations; they are named from method and path instead');
+    expect(openapiWarnings).toContain(
+      'operationId "lister" is used by 2 operations; they are named from method and path instead',
+    );
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /internal" }));
     expect(validate(caps)).toEqual([]);
   });
@@ -275,13 +362,25 @@ security: [{ api_key: [] }]
     expect(caps.source.specVersion).toBe("2.0");
     // A sub-resource of one command folds into it; operations wanting one name are told apart by their own words,
     // and by a number only when nothing they say differs.
-    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(["pet add", "pet delete", "pet delete-2", "pet delete-again", "pet delete-photos", "pet update"].sort());
+    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(
+      ["pet add", "pet delete", "pet delete-2", "pet delete-again", "pet delete-photos", "pet update"].sort(),
+    );
     expect(command(caps, "pet delete-photos").nameSource.qualifier).toMatchObject({ words: "photos", from: "summary" });
     expect(command(caps, "pet add").flags.map((f: any) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
     expect(command(caps, "pet update")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
-    expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual(["pet-id:path:integer", "name:body:string"]);
-    expect(caps.naming.filter((n: any) => n.kind === "collision").map((n: any) => n.command).sort()).toEqual(["pet delete-2", "pet delete-photos"]);
-    expect(caps.auth.schemes).toEqual({ api_key: { type: "apiKey", in: "header", name: "api_key", env: { value: expect.stringMatching(/_API_KEY$/) } } });
+    expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual([
+      "pet-id:path:integer",
+      "name:body:string",
+    ]);
+    expect(
+      caps.naming
+        .filter((n: any) => n.kind === "collision")
+        .map((n: any) => n.command)
+        .sort(),
+    ).toEqual(["pet delete-2", "pet delete-photos"]);
+    expect(caps.auth.schemes).toEqual({
+      api_key: { type: "apiKey", in: "header", name: "api_key", env: { value: expect.stringMatching(/_API_KEY$/) } },
+    });
   });
 
   it("renames parameters that collide with reserved flags and with each other", async () => {
@@ -309,14 +408,24 @@ paths:
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const replace = command(capabilities(dir), "things replace");
-    expect(replace.flags.map((f: any) => `${f.flag}=${f.in}:${f.wire}`)).toEqual(["id=path:id", "query-help=query:help", "query-yes=query:yes", "body-id=body:id", "body-json-input=body:json_input"]);
+    expect(replace.flags.map((f: any) => `${f.flag}=${f.in}:${f.wire}`)).toEqual([
+      "id=path:id",
+      "query-help=query:help",
+      "query-yes=query:yes",
+      "body-id=body:id",
+      "body-json-input=body:json_input",
+    ]);
     const notes = capabilities(dir).naming.map((n: any) => n.message);
     expect(notes).toContain("header Authorization is set by the CLI itself, so it has no flag");
     expect(notes).toContain("query help: --help is taken, so it is --query-help");
   });
 
   it("builds a document with empty paths, and a brief without tasks or description, with warnings", async () => {
-    const dir = apiProject(`openapi: 3.1.0\ninfo: { title: Empty, version: "1" }\npaths: {}\n`, {}, "Just some notes.\n");
+    const dir = apiProject(
+      `openapi: 3.1.0\ninfo: { title: Empty, version: "1" }\npaths: {}\n`,
+      {},
+      "Just some notes.\n",
+    );
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const warnings = result.json.data.tasks.flatMap((t: any) => t.warnings);
@@ -334,41 +443,76 @@ paths:
 describe("OPENAPI_INVALID", () => {
   const cases: Array<[string, string, RegExp, Record<string, unknown>]> = [
     ["a YAML syntax error", "openapi: 3.0.0\npaths:\n  /a: [\n", /not valid YAML or JSON/, { line: 4 }],
-    ["no version field", "info: { title: x, version: '1' }\npaths: {}\n", /missing `openapi`/, { pointer: "#/openapi" }],
-    ["an unsupported version", "openapi: 4.0.0\npaths: {}\n", /unsupported OpenAPI version "4.0.0"/, { pointer: "#/openapi" }],
-    ["paths that are not an object", "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: [1, 2]\n", /`paths` must be an object/, { pointer: "#/paths" }],
-    ["an external $ref to a missing file", "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths:\n  /a: { $ref: './nope.yaml' }\n", /nope\.yaml/, {}],
+    [
+      "no version field",
+      "info: { title: x, version: '1' }\npaths: {}\n",
+      /missing `openapi`/,
+      { pointer: "#/openapi" },
+    ],
+    [
+      "an unsupported version",
+      "openapi: 4.0.0\npaths: {}\n",
+      /unsupported OpenAPI version "4.0.0"/,
+      { pointer: "#/openapi" },
+    ],
+    [
+      "paths that are not an object",
+      "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: [1, 2]\n",
+      /`paths` must be an object/,
+      { pointer: "#/paths" },
+    ],
+    [
+      "an external $ref to a missing file",
+      "openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths:\n  /a: { $ref: './nope.yaml' }\n",
+      /nope\.yaml/,
+      {},
+    ],
   ];
-  it.each(cases)("for %s: exit 2 with the file, pointer and reason; earlier outputs stay", async (_name, doc, message, details) => {
-    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
-    await inter(dir, ["run", "design"]);
-    const before = read(dir, "dist/capabilities.json");
-    writeFiles(dir, { "api/openapi.yaml": doc });
-    const result = await inter(dir, ["run", "design", "--json"]);
-    expect(result.exitCode).toBe(2);
-    expect(result.json.error.code).toBe("OPENAPI_INVALID");
-    expect(result.json.error.message).toMatch(message);
-    expect(result.json.error.details).toMatchObject({ file: expect.stringContaining(".yaml"), ...details });
-    expect(statuses(result)).toMatchObject({ openapi: "failed", commands: "skipped", design: "skipped" });
-    expect(read(dir, "dist/capabilities.json")).toBe(before);
-  });
+  it.each(cases)(
+    "for %s: exit 2 with the file, pointer and reason; earlier outputs stay",
+    async (_name, doc, message, details) => {
+      const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
+      await inter(dir, ["run", "design"]);
+      const before = read(dir, "dist/capabilities.json");
+      writeFiles(dir, { "api/openapi.yaml": doc });
+      const result = await inter(dir, ["run", "design", "--json"]);
+      expect(result.exitCode).toBe(2);
+      expect(result.json.error.code).toBe("OPENAPI_INVALID");
+      expect(result.json.error.message).toMatch(message);
+      expect(result.json.error.details).toMatchObject({ file: expect.stringContaining(".yaml"), ...details });
+      expect(statuses(result)).toMatchObject({ openapi: "failed", commands: "skipped", design: "skipped" });
+      expect(read(dir, "dist/capabilities.json")).toBe(before);
+    },
+  );
 });
 
 describe("inputs", () => {
   it("INPUT_NOT_FOUND names the missing context glob", async () => {
     const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n");
-    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
+    writeFiles(dir, {
+      "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"'),
+    });
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(2);
-    expect(result.json.error).toMatchObject({ code: "INPUT_NOT_FOUND", details: { field: "inputs.context", glob: "docs/*.md" } });
+    expect(result.json.error).toMatchObject({
+      code: "INPUT_NOT_FOUND",
+      details: { field: "inputs.context", glob: "docs/*.md" },
+    });
   });
 
   it("reads several context files matched by a glob", async () => {
-    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n", { "docs/a.md": "# Shop\n\nSells things.\n", "docs/b.md": "## Tasks and scenarios\n\n### Buy a thing\n\nSomeone buys.\n\nExpected outcome: an order.\n" });
-    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"') });
+    const dir = apiProject("openapi: 3.0.0\ninfo: { title: x, version: '1' }\npaths: {}\n", {
+      "docs/a.md": "# Shop\n\nSells things.\n",
+      "docs/b.md": "## Tasks and scenarios\n\n### Buy a thing\n\nSomeone buys.\n\nExpected outcome: an order.\n",
+    });
+    writeFiles(dir, {
+      "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('context: "context.md"', 'context: "docs/*.md"'),
+    });
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     expect(capabilities(dir).skills.map((s: any) => s.name)).toEqual(["buy-a-thing"]);
-    expect(JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8")).product.description).toBe("Sells things.");
+    expect(JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8")).product.description).toBe(
+      "Sells things.",
+    );
   });
 });

@@ -1,7 +1,17 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, config, inter, makeProject, nodeCommand, read, statusesOf, writeFiles, tempDir } from "../helpers.js";
+import {
+  BUILTIN_TASKS,
+  config,
+  inter,
+  makeProject,
+  nodeCommand,
+  read,
+  statusesOf,
+  writeFiles,
+  tempDir,
+} from "../helpers.js";
 import { makeBaseProject } from "./fixture.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n", "inputs/context.md": "# R\n" };
@@ -41,7 +51,9 @@ describe("error codes and exit codes", () => {
   });
 
   it("CONFIG_INVALID names the field, the bad value and the fix", async () => {
-    const dir = makeProject({ "intermesh.config.ts": config(`{ product: { name: "R", binary: "Bad Name" }, inputs: { openapi: "x" } }`) });
+    const dir = makeProject({
+      "intermesh.config.ts": config(`{ product: { name: "R", binary: "Bad Name" }, inputs: { openapi: "x" } }`),
+    });
     const error = await expectError(dir, ["build"], "CONFIG_INVALID", 2);
     expect(error.message).toContain("product.binary");
     expect(error.message).toContain('"Bad Name"');
@@ -53,14 +65,21 @@ describe("error codes and exit codes", () => {
     expect(unknown.suggestion).toContain("targets.cli.outdir");
 
     // A package name becomes a folder in installs: "../../x" is refused at config time.
-    writeFiles(dir, { "intermesh.config.ts": config(`{ product: { name: "R", binary: "r", package: "../../x" }, inputs: { openapi: "x" } }`) });
+    writeFiles(dir, {
+      "intermesh.config.ts": config(
+        `{ product: { name: "R", binary: "r", package: "../../x" }, inputs: { openapi: "x" } }`,
+      ),
+    });
     const escaping = await expectError(dir, ["build"], "CONFIG_INVALID", 2);
     expect(escaping.message).toContain("product.package");
     expect(escaping.suggestion).toContain("npm package name");
   });
 
   it("CONFIG_SYNTAX shows file, line and column; CONFIG_LOAD_FAILED when the config throws", async () => {
-    const dir = makeProject({ "intermesh.config.ts": 'import { defineConfig } from "intermesh";\n\nexport default defineConfig({\n  product: { name: "R" binary: "r" },\n});\n' });
+    const dir = makeProject({
+      "intermesh.config.ts":
+        'import { defineConfig } from "intermesh";\n\nexport default defineConfig({\n  product: { name: "R" binary: "r" },\n});\n',
+    });
     const error = await expectError(dir, ["build"], "CONFIG_SYNTAX", 2);
     expect(error.details).toMatchObject({ line: 4, file: join(dir, "intermesh.config.ts") });
     expect(error.message).toContain("intermesh.config.ts:4:");
@@ -74,8 +93,14 @@ describe("error codes and exit codes", () => {
     const dir = makeProject({});
     const cases: Array<[string, string]> = [
       ["throw null;\nexport default {};\n", "threw while loading: null"],
-      ['export default { product: { name: "R", binary: "r" }, get inputs() { throw new Error("getter broke"); } };\n', "getter broke"],
-      ['export default Object.defineProperty({}, "product", { get() { throw 42; }, enumerable: true });\n', "threw: 42"],
+      [
+        'export default { product: { name: "R", binary: "r" }, get inputs() { throw new Error("getter broke"); } };\n',
+        "getter broke",
+      ],
+      [
+        'export default Object.defineProperty({}, "product", { get() { throw 42; }, enumerable: true });\n',
+        "threw: 42",
+      ],
       ["process.exit(0);\nexport default {};\n", "process.exit(0)"],
     ];
     for (const [code, says] of cases) {
@@ -87,12 +112,19 @@ describe("error codes and exit codes", () => {
 
   it("TASK_CYCLE names the cycle; TASK_UNKNOWN_DEPENDENCY names the missing task", async () => {
     const cmd = nodeCommand("0");
-    const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${cmd}, deps: ["b"] }, b: { command: ${cmd}, deps: ["c"] }, c: { command: ${cmd}, deps: ["a"] } } }`) });
+    const dir = makeProject({
+      ...inputs,
+      "intermesh.config.ts": config(
+        `{ ${base}, tasks: { a: { command: ${cmd}, deps: ["b"] }, b: { command: ${cmd}, deps: ["c"] }, c: { command: ${cmd}, deps: ["a"] } } }`,
+      ),
+    });
     const cycle = await expectError(dir, ["build"], "TASK_CYCLE", 2);
     expect(cycle.details.cycle).toEqual(["a", "b", "c", "a"]);
     expect(cycle.message).toContain("a → b → c → a");
 
-    writeFiles(dir, { "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${cmd}, deps: ["nope"] } } }`) });
+    writeFiles(dir, {
+      "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${cmd}, deps: ["nope"] } } }`),
+    });
     const unknown = await expectError(dir, ["graph"], "TASK_UNKNOWN_DEPENDENCY", 2);
     expect(unknown.message).toContain('"nope"');
     expect(unknown.details).toMatchObject({ task: "a", dependency: "nope" });
@@ -108,20 +140,36 @@ describe("error codes and exit codes", () => {
   it("USAGE_ERROR for unknown flags, bad values, unknown commands and missing arguments", async () => {
     const dir = makeBaseProject();
     expect((await expectError(dir, ["build", "--bogus"], "USAGE_ERROR", 2)).message).toContain("--bogus");
-    expect((await expectError(dir, ["build", "--concurrency", "zero"], "USAGE_ERROR", 2)).message).toContain("--concurrency");
+    expect((await expectError(dir, ["build", "--concurrency", "zero"], "USAGE_ERROR", 2)).message).toContain(
+      "--concurrency",
+    );
     await expectError(dir, ["build", "--concurrency", "0"], "USAGE_ERROR", 2);
     await expectError(dir, ["frobnicate"], "USAGE_ERROR", 2);
     await expectError(dir, ["run"], "USAGE_ERROR", 2);
     await expectError(dir, ["cache", "gc", "--max-size", "lots"], "USAGE_ERROR", 2);
-    expect((await expectError(dir, ["eval"], "USAGE_ERROR", 2)).message).toBe('"inter eval" needs a subcommand: eval validate, eval new, eval run, eval report, eval diff, eval merge, eval compare, eval triggers, eval review-triggers.');
+    expect((await expectError(dir, ["eval"], "USAGE_ERROR", 2)).message).toBe(
+      '"inter eval" needs a subcommand: eval validate, eval new, eval run, eval report, eval diff, eval merge, eval compare, eval triggers, eval review-triggers.',
+    );
     const group = await inter(dir, ["eval", "--help", "--json"]);
-    expect(group.json.data.commands.map((c: any) => c.command)).toEqual(["inter eval validate", "inter eval new", "inter eval run", "inter eval report", "inter eval diff", "inter eval merge", "inter eval compare", "inter eval triggers", "inter eval review-triggers"]);
+    expect(group.json.data.commands.map((c: any) => c.command)).toEqual([
+      "inter eval validate",
+      "inter eval new",
+      "inter eval run",
+      "inter eval report",
+      "inter eval diff",
+      "inter eval merge",
+      "inter eval compare",
+      "inter eval triggers",
+      "inter eval review-triggers",
+    ]);
   });
 
   it("INPUT_NOT_FOUND (exit 2) names the glob and leaves earlier outputs and records alone", async () => {
     const dir = makeBaseProject();
     await inter(dir, ["build"]);
-    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace("inputs/openapi.yaml", "inputs/*.json") });
+    writeFiles(dir, {
+      "intermesh.config.ts": read(dir, "intermesh.config.ts").replace("inputs/openapi.yaml", "inputs/*.json"),
+    });
     const error = await expectError(dir, ["build"], "INPUT_NOT_FOUND", 2);
     expect(error.message).toContain('"inputs/*.json"');
     expect(error.details.field).toBe("inputs.openapi");
@@ -143,18 +191,34 @@ describe("error codes and exit codes", () => {
     expect(result.json.error.code).toBe("TASK_FAILED");
     expect(result.json.error.message).toContain("exited with code 3");
     expect(result.json.error.details.log).toContain("about to fail");
-    expect(statusesOf(result, ["discover", "broken", "after", "sibling"])).toEqual({ discover: "ran", broken: "failed", after: "skipped", sibling: "ran" });
+    expect(statusesOf(result, ["discover", "broken", "after", "sibling"])).toEqual({
+      discover: "ran",
+      broken: "failed",
+      after: "skipped",
+      sibling: "ran",
+    });
     expect(result.json.error.details.summary).toMatchObject({ ran: BUILTIN_TASKS.length + 1, failed: 1, skipped: 1 });
     expect(read(dir, "ok.txt")).toBe("ok");
 
     const human = await inter(dir, ["build"]);
     expect(human.stderr).toContain("after skipped (dependency broken did not finish)");
-    expect(human.stderr).toContain(`${BUILTIN_TASKS.length + 3} tasks: 0 ran, ${BUILTIN_TASKS.length + 1} cached, 1 failed, 1 skipped`);
+    expect(human.stderr).toContain(
+      `${BUILTIN_TASKS.length + 3} tasks: 0 ran, ${BUILTIN_TASKS.length + 1} cached, 1 failed, 1 skipped`,
+    );
   });
 
   it("--json prints exactly one document on stdout and nothing else there, for success and failure", async () => {
     const dir = makeBaseProject();
-    for (const args of [["build"], ["graph"], ["explain", "gen"], ["cache", "ls"], ["cache", "verify"], ["--help"], ["build", "--help"], ["run", "nope"]]) {
+    for (const args of [
+      ["build"],
+      ["graph"],
+      ["explain", "gen"],
+      ["cache", "ls"],
+      ["cache", "verify"],
+      ["--help"],
+      ["build", "--help"],
+      ["run", "nope"],
+    ]) {
       const result = await inter(dir, [...args, "--json"]);
       const lines = result.stdout.trim();
       expect(() => JSON.parse(lines), args.join(" ")).not.toThrow();
@@ -171,6 +235,8 @@ describe("error codes and exit codes", () => {
     expect(help.stdout).toContain("inter build");
     const json = await inter(dir, ["build", "--help", "--json"]);
     expect(json.json.data.commands).toHaveLength(1);
-    expect(json.json.data.commands[0].options.map((o: any) => o.flags)).toEqual(expect.arrayContaining(["--json", "--force", "--concurrency <n>"]));
+    expect(json.json.data.commands[0].options.map((o: any) => o.flags)).toEqual(
+      expect.arrayContaining(["--json", "--force", "--concurrency <n>"]),
+    );
   });
 });

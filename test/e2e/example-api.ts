@@ -8,7 +8,11 @@ export const API_KEY = "rooms-demo-key";
 
 /** Starts the example Rooms API on a free loopback port; resolves once it listens. */
 export async function startExampleApi(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ResultPromise = execa("node", [join(REPO, "examples/rooms/server.mjs"), "--port", String(port)], { env: { ROOMS_SERVER_KEY: API_KEY }, reject: false, buffer: false });
+  const child: ResultPromise = execa("node", [join(REPO, "examples/rooms/server.mjs"), "--port", String(port)], {
+    env: { ROOMS_SERVER_KEY: API_KEY },
+    reject: false,
+    buffer: false,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("example API did not start within 10 s")), 10_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -36,7 +40,8 @@ export async function startExampleApi(port = 0): Promise<{ url: string; stop(): 
 export function exampleProject(options: { warm?: boolean } = {}): string {
   const dir = makeProject({});
   const from = options.warm ? inject("exampleTemplate") : REPO;
-  for (const path of ["examples", "evals", "intermesh.config.ts", ...(options.warm ? [".intermesh", "dist"] : [])]) cpSync(join(from, path), join(dir, path), { recursive: true });
+  for (const path of ["examples", "evals", "intermesh.config.ts", ...(options.warm ? [".intermesh", "dist"] : [])])
+    cpSync(join(from, path), join(dir, path), { recursive: true });
   return dir;
 }
 
@@ -46,20 +51,34 @@ export async function buildAndInstall(dir: string): Promise<{ bin: string; candi
   if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
   const bundle = built.json.data.tasks.find((t: { id: string }) => t.id === "bundle");
   const prefix = tempDir("inter-install-");
-  await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, bundle.data.file)]);
+  await execa("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--ignore-scripts",
+    "--prefix",
+    prefix,
+    join(dir, bundle.data.file),
+  ]);
   return { bin: join(prefix, "node_modules", ".bin", "rooms"), candidate: bundle.data.candidate, prefix };
 }
 
 export const SCRIPTED_AGENT = join(REPO, "test/fixtures/scripted-agent.mjs");
 
 /** `--agent-command` for the scripted agent in the given modes (see test/fixtures/scripted-agent.mjs). */
-export const scripted = (modes: string) => ["--agent-command", JSON.stringify(["node", SCRIPTED_AGENT, modes, "{prompt_file}", "{attempt}"])];
+export const scripted = (modes: string) => [
+  "--agent-command",
+  JSON.stringify(["node", SCRIPTED_AGENT, modes, "{prompt_file}", "{attempt}"]),
+];
 
 /**
  * A bare evaluation folder (cli.tgz, receipt, plan, reference) from a built example project, whose plan points at a
  * freshly started example API (seed data).
  */
-export async function evaluationFolder(project: string, options: { repetitions?: number; port?: number } = {}): Promise<{ dir: string; url: string; stop(): Promise<void> }> {
+export async function evaluationFolder(
+  project: string,
+  options: { repetitions?: number; port?: number } = {},
+): Promise<{ dir: string; url: string; stop(): Promise<void> }> {
   const api = await startExampleApi(options.port);
   const dir = tempDir("inter-eval-run-");
   for (const f of ["dist/cli.tgz", "dist/receipt.json"]) copyFileSync(join(project, f), join(dir, f.split("/").pop()!));

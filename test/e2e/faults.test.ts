@@ -1,14 +1,30 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, startTime, stillRunning, config, inter, INTER_BIN, makeProject, nodeCommand, read, spawnInter, statuses, until, tempDir } from "../helpers.js";
+import {
+  BUILTIN_TASKS,
+  startTime,
+  stillRunning,
+  config,
+  inter,
+  INTER_BIN,
+  makeProject,
+  nodeCommand,
+  read,
+  spawnInter,
+  statuses,
+  until,
+  tempDir,
+} from "../helpers.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n" };
 const base = `product: { name: "R", binary: "r" }, inputs: { openapi: "inputs/openapi.yaml" }`;
 
 // Each task appends to runs.log, writes its output in two steps (so a kill can land between them), then finishes.
 const slowWriter = (name: string, ms: number) =>
-  nodeCommand(`const fs = require("fs"); fs.appendFileSync("runs.log", "${name}\\n"); fs.mkdirSync("out", { recursive: true }); fs.writeFileSync("out/${name}.txt", "partial"); setTimeout(() => fs.writeFileSync("out/${name}.txt", "${name} done"), ${ms});`);
+  nodeCommand(
+    `const fs = require("fs"); fs.appendFileSync("runs.log", "${name}\\n"); fs.mkdirSync("out", { recursive: true }); fs.writeFileSync("out/${name}.txt", "partial"); setTimeout(() => fs.writeFileSync("out/${name}.txt", "${name} done"), ${ms});`,
+  );
 
 function slowProject(ms: number): string {
   return makeProject({
@@ -29,16 +45,31 @@ describe("parallelism", () => {
   it("runs independent tasks at the same time, up to --concurrency", async () => {
     // Each task waits for the other's marker: only parallel execution can finish.
     const rendezvous = (me: string, other: string) =>
-      nodeCommand(`const fs = require("fs"); fs.writeFileSync("${me}.started", ""); const end = Date.now() + 15000; (function poll() { if (fs.existsSync("${other}.started")) return; if (Date.now() > end) process.exit(9); setTimeout(poll, 10); })();`);
-    const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { left: { command: ${rendezvous("left", "right")} }, right: { command: ${rendezvous("right", "left")} } } }`) });
+      nodeCommand(
+        `const fs = require("fs"); fs.writeFileSync("${me}.started", ""); const end = Date.now() + 15000; (function poll() { if (fs.existsSync("${other}.started")) return; if (Date.now() > end) process.exit(9); setTimeout(poll, 10); })();`,
+      );
+    const dir = makeProject({
+      ...inputs,
+      "intermesh.config.ts": config(
+        `{ ${base}, tasks: { left: { command: ${rendezvous("left", "right")} }, right: { command: ${rendezvous("right", "left")} } } }`,
+      ),
+    });
     const result = await inter(dir, ["build", "--json", "--concurrency", "3"]);
     expect(result.exitCode).toBe(0);
     expect(statuses(result)).toMatchObject({ left: "ran", right: "ran" });
   });
 
   it("never overlaps tasks with --concurrency 1", async () => {
-    const span = (name: string) => nodeCommand(`const fs = require("fs"); fs.appendFileSync("spans.log", "start ${name}\\n"); setTimeout(() => fs.appendFileSync("spans.log", "end ${name}\\n"), 150);`);
-    const dir = makeProject({ ...inputs, "intermesh.config.ts": config(`{ ${base}, tasks: { a: { command: ${span("a")} }, b: { command: ${span("b")} }, c: { command: ${span("c")} } } }`) });
+    const span = (name: string) =>
+      nodeCommand(
+        `const fs = require("fs"); fs.appendFileSync("spans.log", "start ${name}\\n"); setTimeout(() => fs.appendFileSync("spans.log", "end ${name}\\n"), 150);`,
+      );
+    const dir = makeProject({
+      ...inputs,
+      "intermesh.config.ts": config(
+        `{ ${base}, tasks: { a: { command: ${span("a")} }, b: { command: ${span("b")} }, c: { command: ${span("c")} } } }`,
+      ),
+    });
     const result = await inter(dir, ["build", "--json", "--concurrency", "1"]);
     expect(result.exitCode).toBe(0);
     const lines = read(dir, "spans.log").trim().split("\n");
@@ -81,7 +112,9 @@ describe("concurrent runs and faults", () => {
 
   it("Ctrl-C stops the running task's whole process group, keeps finished work and exits 130", async () => {
     // "slow" starts a grandchild that would outlive a naive kill, records its pid, and hangs.
-    const hang = nodeCommand(`const fs = require("fs"); const { spawn } = require("child_process"); const g = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); fs.writeFileSync("grandchild.pid", String(g.pid)); setInterval(() => {}, 1000);`);
+    const hang = nodeCommand(
+      `const fs = require("fs"); const { spawn } = require("child_process"); const g = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }); fs.writeFileSync("grandchild.pid", String(g.pid)); setInterval(() => {}, 1000);`,
+    );
     const dir = makeProject({
       ...inputs,
       "intermesh.config.ts": config(`{ ${base}, tasks: {
@@ -121,33 +154,51 @@ describe("no orphans", () => {
     const marker = `orphan-marker-${process.pid}-${Date.now()}`;
     const file = join(dir, "intermesh.config.ts");
     const original = readFileSync(file, "utf8");
-    const text = original.replace('["node", "examples/rooms/server.mjs", "--port", "{port}"]', `["node", "-e", "setInterval(() => {}, 1000)", "${marker}"]`).replace('ready: "http://127.0.0.1:{port}/health",', "");
+    const text = original
+      .replace(
+        '["node", "examples/rooms/server.mjs", "--port", "{port}"]',
+        `["node", "-e", "setInterval(() => {}, 1000)", "${marker}"]`,
+      )
+      .replace('ready: "http://127.0.0.1:{port}/health",', "");
     expect(text).toContain(marker);
     writeFileSync(file, text);
-    const running = async () => (await execa("pgrep", ["-f", "--", marker], { reject: false })).stdout.trim().split("\n").filter(Boolean);
+    const running = async () =>
+      (await execa("pgrep", ["-f", "--", marker], { reject: false })).stdout.trim().split("\n").filter(Boolean);
     // A temporary folder of its own: any other inter started meanwhile (other test files run in parallel) would sweep a
     // killed inter's folders from a shared one before this test looks.
     const scratch = tempDir("inter-faults-tmp-");
     const child = spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key", TMPDIR: scratch });
     const { readdirSync } = await import("node:fs");
-    const leftovers = () => readdirSync(scratch).filter((name) => name.startsWith("inter-owned-") && name.includes(`-p${child.pid}-`));
+    const leftovers = () =>
+      readdirSync(scratch).filter((name) => name.startsWith("inter-owned-") && name.includes(`-p${child.pid}-`));
     let started = false;
-    await until(() => {
-      void running().then((pids) => (started ||= pids.length > 0));
-      return started && leftovers().length > 0;
-    }, 60_000, "the inspection's service starting and its temporary folders made");
+    await until(
+      () => {
+        void running().then((pids) => (started ||= pids.length > 0));
+        return started && leftovers().length > 0;
+      },
+      60_000,
+      "the inspection's service starting and its temporary folders made",
+    );
     child.kill("SIGKILL");
     await child;
     let gone = false;
-    await until(() => {
-      void running().then((pids) => (gone = pids.length === 0));
-      return gone;
-    }, 60_000, "the service stopping after inter was killed");
+    await until(
+      () => {
+        void running().then((pids) => (gone = pids.length === 0));
+        return gone;
+      },
+      60_000,
+      "the service stopping after inter was killed",
+    );
 
     // Its temporary folders (the install prefix, the probes' homes) are left behind; the next inspection sweeps them.
     expect(leftovers().length).toBeGreaterThan(0);
     writeFileSync(file, original);
-    const again = await spawnInter(dir, ["run", "inspect", "--force"], { ROOMS_API_KEY: "rooms-demo-key", TMPDIR: scratch });
+    const again = await spawnInter(dir, ["run", "inspect", "--force"], {
+      ROOMS_API_KEY: "rooms-demo-key",
+      TMPDIR: scratch,
+    });
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(leftovers()).toEqual([]);
   }, 120_000);
@@ -158,7 +209,11 @@ describe("exit", () => {
     const { exampleProject } = await import("./example-api.js");
     const { spawn } = await import("node:child_process");
     const dir = exampleProject({ warm: true });
-    const child = spawn("node", [INTER_BIN, "run", "inspect", "--force", "--json"], { cwd: dir, env: { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" }, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn("node", [INTER_BIN, "run", "inspect", "--force", "--json"], {
+      cwd: dir,
+      env: { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     let text = "";
     let printedAt: number | undefined;
     child.stdout.on("data", (chunk) => {

@@ -27,7 +27,10 @@ interface Run {
 }
 
 /** Runs the installed `rooms` binary against the example API, with stdin closed unless `input` is given. */
-async function rooms(args: string[], options: { env?: Record<string, string | undefined>; input?: string; stdin?: "pipe" } = {}): Promise<Run> {
+async function rooms(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; stdin?: "pipe" } = {},
+): Promise<Run> {
   const result = await execa(bin, args, {
     env: { ROOMS_BASE_URL: api.url, ROOMS_API_KEY: API_KEY, XDG_STATE_HOME: state, ...options.env },
     extendEnv: false,
@@ -42,7 +45,13 @@ async function rooms(args: string[], options: { env?: Record<string, string | un
       return undefined;
     }
   };
-  return { exitCode: result.exitCode ?? -1, stdout: result.stdout as string, stderr: result.stderr as string, json: parse(result.stdout as string), error: parse(result.stderr as string) };
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: result.stdout as string,
+    stderr: result.stderr as string,
+    json: parse(result.stdout as string),
+    error: parse(result.stderr as string),
+  };
 }
 
 /** A failure: the exit code, a structured error on stderr, and nothing on stdout. */
@@ -52,7 +61,16 @@ function expectFailure(run: Run, exitCode: number, code: string) {
   expect(run.error).toMatchObject({ error: true, code, message: expect.any(String), suggestion: expect.any(String) });
 }
 
-const slot = (date: string, start = "09:00") => ["--date", date, "--start", start, "--duration-minutes", "30", "--attendees", "2"];
+const slot = (date: string, start = "09:00") => [
+  "--date",
+  date,
+  "--start",
+  start,
+  "--duration-minutes",
+  "30",
+  "--attendees",
+  "2",
+];
 
 describe("the generated Rooms CLI, installed from cli.tgz", () => {
   it("lists rooms as one JSON envelope with rules, skills and the issue guide", async () => {
@@ -60,9 +78,18 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.json.ok).toBe(true);
-    expect(run.json.result.map((r: any) => r.id)).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);
+    expect(run.json.result.map((r: any) => r.id)).toEqual([
+      "rm_atlas",
+      "rm_borealis",
+      "rm_cosmos",
+      "rm_delta",
+      "rm_eclipse",
+      "rm_fjord",
+    ]);
     expect(run.json.page).toEqual({ has_more: false, next_cursor: null });
-    expect(run.json.rules).toEqual(expect.arrayContaining(["Never cancel a booking the user did not name explicitly."]));
+    expect(run.json.rules).toEqual(
+      expect.arrayContaining(["Never cancel a booking the user did not name explicitly."]),
+    );
     expect(run.json.skills.map((s: any) => s.command)).toContain("rooms skills cancel-a-booking");
     expect(run.json.issue).toContain("rooms issue create");
   });
@@ -74,7 +101,16 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   });
 
   it("creates a booking, refuses to cancel it without --yes, cancels it with --yes, then reports the conflict", async () => {
-    const created = await rooms(["bookings", "create", "--room-id", "rm_delta", ...slot("2026-12-10"), "--title", "Retro", "--quiet"]);
+    const created = await rooms([
+      "bookings",
+      "create",
+      "--room-id",
+      "rm_delta",
+      ...slot("2026-12-10"),
+      "--title",
+      "Retro",
+      "--quiet",
+    ]);
     expect(created.exitCode, created.stderr).toBe(0);
     expect(created.json).toMatchObject({ room_id: "rm_delta", status: "confirmed", title: "Retro" });
     const id = created.json.id;
@@ -91,7 +127,22 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   });
 
   it("maps a taken slot to CONFLICT (exit 30), a bad key to AUTH_FAILED (exit 10), no key to CREDENTIAL_MISSING (exit 10)", async () => {
-    const taken = await rooms(["bookings", "create", "--room-id", "rm_cosmos", "--date", "2026-12-01", "--start", "10:30", "--duration-minutes", "30", "--attendees", "2", "--title", "Clash"]);
+    const taken = await rooms([
+      "bookings",
+      "create",
+      "--room-id",
+      "rm_cosmos",
+      "--date",
+      "2026-12-01",
+      "--start",
+      "10:30",
+      "--duration-minutes",
+      "30",
+      "--attendees",
+      "2",
+      "--title",
+      "Clash",
+    ]);
     expectFailure(taken, 30, "CONFLICT");
     expect(taken.error.message).toContain("already booked");
     const badKey = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: "wrong-key" } });
@@ -106,10 +157,32 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const missing = await rooms(["bookings", "create", "--room-id", "rm_atlas", "--date", "2026-12-11"]);
     expectFailure(missing, 2, "MISSING_FLAG");
     expect(missing.error.details.missing).toEqual(["start", "duration-minutes", "attendees", "title"]);
-    const typed = await rooms(["rooms", "find-availability", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "30", "--attendees", "many"]);
+    const typed = await rooms([
+      "rooms",
+      "find-availability",
+      "--date",
+      "2026-12-11",
+      "--start",
+      "09:00",
+      "--duration-minutes",
+      "30",
+      "--attendees",
+      "many",
+    ]);
     expectFailure(typed, 2, "INVALID_VALUE");
     expect(typed.error.message).toContain("--attendees expects an integer");
-    const outside = await rooms(["rooms", "find-availability", "--date", "2026-12-11", "--start", "09:00", "--duration-minutes", "50", "--attendees", "2"]);
+    const outside = await rooms([
+      "rooms",
+      "find-availability",
+      "--date",
+      "2026-12-11",
+      "--start",
+      "09:00",
+      "--duration-minutes",
+      "50",
+      "--attendees",
+      "2",
+    ]);
     expectFailure(outside, 2, "INVALID_VALUE");
     expect(outside.error.suggestion).toContain("15, 30, 45, 60, 90, 120");
     expectFailure(await rooms(["rooms", "list", "--bogus", "1"]), 2, "UNKNOWN_FLAG");
@@ -122,25 +195,54 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(limt.error.details.suggestions[0]).toBe("--limit");
     expect((await rooms(["rooms", "list", "--dry-rn"])).error.details.suggestions[0]).toBe("--dry-run");
     expect((await rooms(["bookings", "creat"])).error.details.suggestions).toEqual(["bookings create"]);
-    expect((await rooms(["rooms", "frobnicate", "--describe"])).error).toMatchObject({ code: "UNKNOWN_COMMAND", details: { suggestions: expect.arrayContaining(["rooms list", "rooms get"]) } });
+    expect((await rooms(["rooms", "frobnicate", "--describe"])).error).toMatchObject({
+      code: "UNKNOWN_COMMAND",
+      details: { suggestions: expect.arrayContaining(["rooms list", "rooms get"]) },
+    });
   });
 
   it("refuses token-like values, traversal, sensitive paths and shell metacharacters", async () => {
     const token = await rooms(["rooms", "get", "--room-id", "sk-live1234567890abcdefghijkl"]);
     expectFailure(token, 2, "SECRET_IN_ARGUMENT");
     expect(token.stderr).not.toContain("sk-live1234567890abcdefghijkl");
-    expectFailure(await rooms(["rooms", "get", "--room-id", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"]), 2, "SECRET_IN_ARGUMENT");
+    expectFailure(
+      await rooms(["rooms", "get", "--room-id", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"]),
+      2,
+      "SECRET_IN_ARGUMENT",
+    );
     expectFailure(await rooms(["rooms", "get", "--room-id", "../../etc/passwd"]), 2, "UNSAFE_INPUT");
     expectFailure(await rooms(["rooms", "get", "--room-id", "x;rm -rf /"]), 2, "UNSAFE_INPUT");
-    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "./secrets/.env"]), 2, "SENSITIVE_PATH");
-    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "bad\u0007bell"]), 2, "UNSAFE_INPUT");
-    const sanitized = await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "bad\u0007bell", "--sanitize", "--quiet"]);
+    expectFailure(
+      await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "./secrets/.env"]),
+      2,
+      "SENSITIVE_PATH",
+    );
+    expectFailure(
+      await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-11"), "--title", "bad\u0007bell"]),
+      2,
+      "UNSAFE_INPUT",
+    );
+    const sanitized = await rooms([
+      "bookings",
+      "create",
+      "--room-id",
+      "rm_atlas",
+      ...slot("2026-12-11"),
+      "--title",
+      "bad\u0007bell",
+      "--sanitize",
+      "--quiet",
+    ]);
     expect(sanitized.json.title).toBe("badbell");
   });
 
   it("as installed: bare secrets-file names, short sk- keys, --fields values, builtin flags and --version after a command", async () => {
     expectFailure(await rooms(["rooms", "get", "--room-id", "id_rsa"]), 2, "SENSITIVE_PATH");
-    expectFailure(await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-15"), "--title", "id_ed25519.pub"]), 2, "SENSITIVE_PATH");
+    expectFailure(
+      await rooms(["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-15"), "--title", "id_ed25519.pub"]),
+      2,
+      "SENSITIVE_PATH",
+    );
     expectFailure(await rooms(["issue", "show", "--id", ".env.local"]), 2, "SENSITIVE_PATH");
     for (const key of ["sk-1234567890", "sk-live-abc123", "sk-test1234"]) {
       const refused = await rooms(["rooms", "get", "--room-id", key]);
@@ -151,12 +253,29 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expectFailure(await rooms(["skills", "sk-abcdefghijklmnopqrstuv"]), 2, "SECRET_IN_ARGUMENT");
     expectFailure(await rooms(["rooms", "list", "--fields", "../../etc/passwd"]), 2, "UNSAFE_INPUT");
     expectFailure(await rooms(["rooms", "list", "--fields", "x;rm -rf /"]), 2, "UNSAFE_INPUT");
-    expect((await rooms(["rooms", "list", "--fields", "id", "--fields", "name", "--quiet"])).json[0]).toEqual({ id: "rm_atlas", name: "Atlas" });
-    for (const argv of [["skills", "--bogus", "x"], ["skills", "cancel-a-booking", "--bogus", "x"], ["skills", "--bogus"], ["issue", "list", "--bogus"]]) expectFailure(await rooms(argv), 2, "UNKNOWN_FLAG");
-    expect((await rooms(["issue", "create", "--help"])).json.command).toMatchObject({ name: "issue create", parameters: expect.arrayContaining([expect.objectContaining({ name: "--exit-code", type: "integer", required: false })]) });
+    expect((await rooms(["rooms", "list", "--fields", "id", "--fields", "name", "--quiet"])).json[0]).toEqual({
+      id: "rm_atlas",
+      name: "Atlas",
+    });
+    for (const argv of [
+      ["skills", "--bogus", "x"],
+      ["skills", "cancel-a-booking", "--bogus", "x"],
+      ["skills", "--bogus"],
+      ["issue", "list", "--bogus"],
+    ])
+      expectFailure(await rooms(argv), 2, "UNKNOWN_FLAG");
+    expect((await rooms(["issue", "create", "--help"])).json.command).toMatchObject({
+      name: "issue create",
+      parameters: expect.arrayContaining([
+        expect.objectContaining({ name: "--exit-code", type: "integer", required: false }),
+      ]),
+    });
     // --version after a command prints the version and books nothing.
     const before = (await rooms(["bookings", "list", "--date", "2026-12-16", "--quiet"])).json;
-    for (const argv of [["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-16"), "--title", "Never", "--version"], ["bookings", "--version"]]) {
+    for (const argv of [
+      ["bookings", "create", "--room-id", "rm_atlas", ...slot("2026-12-16"), "--title", "Never", "--version"],
+      ["bookings", "--version"],
+    ]) {
       const version = await rooms(argv);
       expect(version.exitCode, version.stderr).toBe(0);
       expect(version.json).toMatchObject({ ok: true, version: "0.1.0", result: { version: "0.1.0" } });
@@ -165,18 +284,33 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     // --dry-run on issue create and update previews and writes nothing.
     const listed = async () => (await rooms(["issue", "list", "--quiet"])).json;
     const issues = await listed();
-    expect((await rooms(["issue", "create", "--type", "bug", "--message", "dry", "--dry-run", "--quiet"])).json).toMatchObject({ dry_run: true, written: false, issue: { message: "dry", context: { exit_code: null } } });
+    expect(
+      (await rooms(["issue", "create", "--type", "bug", "--message", "dry", "--dry-run", "--quiet"])).json,
+    ).toMatchObject({ dry_run: true, written: false, issue: { message: "dry", context: { exit_code: null } } });
     expect(await listed()).toEqual(issues);
     const { json: created } = await rooms(["issue", "create", "--type", "bug", "--message", "real", "--quiet"]);
     expect(created.context.exit_code).toBeNull();
-    expect((await rooms(["issue", "update", "--id", created.id, "--status", "closed", "--dry-run", "--quiet"])).json).toMatchObject({ dry_run: true, issue: { status: "closed" } });
+    expect(
+      (await rooms(["issue", "update", "--id", created.id, "--status", "closed", "--dry-run", "--quiet"])).json,
+    ).toMatchObject({ dry_run: true, issue: { status: "closed" } });
     expect((await rooms(["issue", "show", created.id, "--quiet"])).json.status).toBe("open");
     // --describe and --mcp-schema carry rules, skills and issue.
-    for (const argv of [["--describe"], ["--mcp-schema"], ["bookings", "create", "--describe"]]) expect(Object.keys((await rooms(argv)).json)).toEqual(expect.arrayContaining(["rules", "skills", "issue"]));
+    for (const argv of [["--describe"], ["--mcp-schema"], ["bookings", "create", "--describe"]])
+      expect(Object.keys((await rooms(argv)).json)).toEqual(expect.arrayContaining(["rules", "skills", "issue"]));
   });
 
   it("--dry-run prints the exact request with the credential redacted and sends nothing", async () => {
-    const run = await rooms(["bookings", "create", "--room-id", "rm_eclipse", ...slot("2026-12-12"), "--title", "Dry", "--dry-run", "--quiet"]);
+    const run = await rooms([
+      "bookings",
+      "create",
+      "--room-id",
+      "rm_eclipse",
+      ...slot("2026-12-12"),
+      "--title",
+      "Dry",
+      "--dry-run",
+      "--quiet",
+    ]);
     expect(run.exitCode).toBe(0);
     expect(run.json).toEqual({
       dry_run: true,
@@ -184,11 +318,32 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
       request: {
         method: "POST",
         url: `${api.url}/bookings`,
-        headers: { accept: "application/json", "user-agent": "rooms/0.1.0", "x-api-key": "[REDACTED]", "content-type": "application/json" },
-        body: JSON.stringify({ room_id: "rm_eclipse", date: "2026-12-12", start: "09:00", duration_minutes: 30, attendees: 2, title: "Dry" }),
+        headers: {
+          accept: "application/json",
+          "user-agent": "rooms/0.1.0",
+          "x-api-key": "[REDACTED]",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          room_id: "rm_eclipse",
+          date: "2026-12-12",
+          start: "09:00",
+          duration_minutes: 30,
+          attendees: 2,
+          title: "Dry",
+        }),
       },
       // Which scheme the request carries and from which variable: never a value.
-      auth: { needed: true, sent: [{ scheme: "apiKey", variables: ["ROOMS_API_KEY"], how: "ROOMS_API_KEY is sent as the X-API-Key header (X-API-Key: <value>)." }] },
+      auth: {
+        needed: true,
+        sent: [
+          {
+            scheme: "apiKey",
+            variables: ["ROOMS_API_KEY"],
+            how: "ROOMS_API_KEY is sent as the X-API-Key header (X-API-Key: <value>).",
+          },
+        ],
+      },
     });
     expect(run.stdout).not.toContain(API_KEY);
     const bookings = await rooms(["bookings", "list", "--date", "2026-12-12", "--quiet"]);
@@ -198,19 +353,33 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   });
 
   it("--json-input reads a body from a pipe, merges flags over it, accepts another command's output, and never hangs", async () => {
-    const piped = await rooms(["bookings", "create", "--json-input", "--quiet"], { input: JSON.stringify({ room_id: "rm_fjord", date: "2026-12-13", start: "13:00", duration_minutes: 60, attendees: 12, title: "All hands" }) });
+    const piped = await rooms(["bookings", "create", "--json-input", "--quiet"], {
+      input: JSON.stringify({
+        room_id: "rm_fjord",
+        date: "2026-12-13",
+        start: "13:00",
+        duration_minutes: 60,
+        attendees: 12,
+        title: "All hands",
+      }),
+    });
     expect(piped.exitCode, piped.stderr).toBe(0);
     expect(piped.json).toMatchObject({ room_id: "rm_fjord", title: "All hands" });
 
     // C5: one command's JSON output is the next one's input; flags override its fields.
     const envelope = (await rooms(["bookings", "get", "--booking-id", piped.json.id])).stdout;
-    const copy = await rooms(["bookings", "create", "--json-input", "--date", "2026-12-14", "--quiet"], { input: envelope });
+    const copy = await rooms(["bookings", "create", "--json-input", "--date", "2026-12-14", "--quiet"], {
+      input: envelope,
+    });
     expect(copy.json).toMatchObject({ room_id: "rm_fjord", date: "2026-12-14", title: "All hands" });
 
     const closed = await rooms(["bookings", "create", "--json-input"]);
     expectFailure(closed, 2, "INVALID_JSON_INPUT");
     // A silent pipe that is never closed: the CLI gives up on its own (a hang would hit the test's timeout).
-    const silent = await rooms(["bookings", "create", "--json-input"], { stdin: "pipe", env: { AGENT_CLI_STDIN_TIMEOUT_MS: "500" } });
+    const silent = await rooms(["bookings", "create", "--json-input"], {
+      stdin: "pipe",
+      env: { AGENT_CLI_STDIN_TIMEOUT_MS: "500" },
+    });
     expectFailure(silent, 2, "INVALID_JSON_INPUT");
     expectFailure(await rooms(["bookings", "create", "--json-input"], { input: "{not json" }), 2, "INVALID_JSON_INPUT");
   });
@@ -243,13 +412,34 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   it("help is JSON everywhere; --version, --brief and a bare call with stdin closed return at once", async () => {
     const help = await rooms(["--help"]);
     expect(help.json.help).toContain("Rooms");
-    expect(help.json.commands.map((c: any) => c.name)).toEqual(expect.arrayContaining(["bookings cancel", "bookings create", "rooms find-availability", "skills", "issue create"]));
+    expect(help.json.commands.map((c: any) => c.name)).toEqual(
+      expect.arrayContaining([
+        "bookings cancel",
+        "bookings create",
+        "rooms find-availability",
+        "skills",
+        "issue create",
+      ]),
+    );
     expect(help.json).toHaveProperty("rules");
     expect(help.json).toHaveProperty("skills");
     const create = await rooms(["bookings", "create", "--help"]);
-    expect(create.json.command.parameters.find((p: any) => p.name === "--duration-minutes")).toEqual({ name: "--duration-minutes", type: "integer", required: true, enum: [15, 30, 45, 60, 90, 120], description: "body parameter duration_minutes" });
-    expect((await rooms(["bookings", "cancel", "--help"])).json.command).toMatchObject({ destructive: true, permission: "delete" });
-    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual(["rooms find-availability", "rooms get", "rooms list"]);
+    expect(create.json.command.parameters.find((p: any) => p.name === "--duration-minutes")).toEqual({
+      name: "--duration-minutes",
+      type: "integer",
+      required: true,
+      enum: [15, 30, 45, 60, 90, 120],
+      description: "body parameter duration_minutes",
+    });
+    expect((await rooms(["bookings", "cancel", "--help"])).json.command).toMatchObject({
+      destructive: true,
+      permission: "delete",
+    });
+    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual([
+      "rooms find-availability",
+      "rooms get",
+      "rooms list",
+    ]);
     expect((await rooms(["--version", "--quiet"])).json.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await rooms(["--brief", "--quiet"])).json.brief).toContain("meeting-room service");
     const bare = await rooms([]);
@@ -259,14 +449,20 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
 
   it("ships its Skills: listed, shown, with portable frontmatter matching their folders", async () => {
     const list = await rooms(["skills", "--quiet"]);
-    expect(list.json.map((s: any) => s.name)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    expect(list.json.map((s: any) => s.name)).toEqual([
+      "book-a-room-for-a-meeting",
+      "cancel-a-booking",
+      "report-a-rooms-bookings-for-a-day",
+    ]);
     const one = await rooms(["skills", "cancel-a-booking", "--quiet"]);
     expect(one.json.content).toContain("`rooms bookings cancel --booking-id <string> --yes`");
     const root = join(prefix, "node_modules", "rooms-cli");
     for (const name of readdirSync(join(root, "skills"))) {
       const text = readFileSync(join(root, "skills", name, "SKILL.md"), "utf8");
       const [, front] = /^---\n([\s\S]*?)\n---\n/.exec(text)!;
-      const keys = Object.fromEntries(front!.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]));
+      const keys = Object.fromEntries(
+        front!.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       expect(Object.keys(keys)).toEqual(["name", "description"]);
       expect(keys.name).toBe(name);
       expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -274,16 +470,42 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
       expect(description.length).toBeLessThanOrEqual(1024);
       expect(description).not.toMatch(/[<>]/);
     }
-    for (const file of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md"]) {
+    for (const file of [
+      "agent/brief.md",
+      "agent/rules/trigger.md",
+      "agent/rules/workflow.md",
+      "agent/rules/writeback.md",
+      "AGENTS.md",
+      "CHANGELOG.md",
+      "README.md",
+    ]) {
       expect(readFileSync(join(root, file), "utf8").length, file).toBeGreaterThan(20);
     }
-    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({ name: "rooms-cli", bin: { rooms: "rooms.cjs" } });
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).toMatchObject({
+      name: "rooms-cli",
+      bin: { rooms: "rooms.cjs" },
+    });
     expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies).toBeUndefined();
   });
 
   it("records issues locally with a status lifecycle", async () => {
-    const created = await rooms(["issue", "create", "--type", "bad-output", "--message", "list shows cancelled rooms", "--exit-code", "0", "--quiet"]);
-    expect(created.json).toMatchObject({ type: "bad-output", status: "open", version: "0.1.0", context: { exit_code: 0 } });
+    const created = await rooms([
+      "issue",
+      "create",
+      "--type",
+      "bad-output",
+      "--message",
+      "list shows cancelled rooms",
+      "--exit-code",
+      "0",
+      "--quiet",
+    ]);
+    expect(created.json).toMatchObject({
+      type: "bad-output",
+      status: "open",
+      version: "0.1.0",
+      context: { exit_code: 0 },
+    });
     const id = created.json.id;
     expect((await rooms(["issue", "list", "--status", "open", "--quiet"])).json.map((i: any) => i.id)).toContain(id);
     expect((await rooms(["issue", "update", "--id", id, "--status", "closed", "--quiet"])).json.status).toBe("closed");
@@ -302,8 +524,13 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const tools = run.json.tools;
     // One per command, and report_issue: the tools rooms-mcp serves.
     expect(tools).toHaveLength(8);
-    expect(tools.find((t: any) => t.name === "report_issue")).toMatchObject({ annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false } });
-    expect(tools.find((t: any) => t.name === "bookings_cancel")).toMatchObject({ annotations: { destructiveHint: true }, inputSchema: { required: ["booking-id"] } });
+    expect(tools.find((t: any) => t.name === "report_issue")).toMatchObject({
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    });
+    expect(tools.find((t: any) => t.name === "bookings_cancel")).toMatchObject({
+      annotations: { destructiveHint: true },
+      inputSchema: { required: ["booking-id"] },
+    });
   });
 });
 
@@ -313,7 +540,10 @@ describe("the generated CLI against a misbehaving server", () => {
     const server = createServer(respond);
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { url, close: () => new Promise<void>((done) => server.close(() => done())).finally(() => server.closeAllConnections()) };
+    return {
+      url,
+      close: () => new Promise<void>((done) => server.close(() => done())).finally(() => server.closeAllConnections()),
+    };
   }
 
   it("a body that trickles forever hits the whole-request deadline: TIMEOUT, exit 1", async () => {
@@ -342,7 +572,9 @@ describe("the generated CLI against a misbehaving server", () => {
       pour();
     });
     try {
-      const run = await rooms(["rooms", "list"], { env: { ROOMS_BASE_URL: server.url, AGENT_CLI_MAX_RESPONSE_BYTES: "2000000" } });
+      const run = await rooms(["rooms", "list"], {
+        env: { ROOMS_BASE_URL: server.url, AGENT_CLI_MAX_RESPONSE_BYTES: "2000000" },
+      });
       expectFailure(run, 1, "RESPONSE_TOO_LARGE");
     } finally {
       await server.close();
@@ -379,9 +611,29 @@ describe("the generated CLI against a misbehaving server", () => {
     });
     try {
       const big = "12345678901234567890123";
-      expect((await rooms(["rooms", "list", "--floor", big], { env: { ROOMS_BASE_URL: server.url } })).exitCode).toBe(0);
+      expect((await rooms(["rooms", "list", "--floor", big], { env: { ROOMS_BASE_URL: server.url } })).exitCode).toBe(
+        0,
+      );
       expect(seen[0]!.url).toContain(`floor=${big}`);
-      const create = await rooms(["bookings", "create", "--room-id", "r1", "--date", "2031-01-01", "--start", "09:00", "--duration-minutes", "30", "--title", "t", "--attendees", big], { env: { ROOMS_BASE_URL: server.url } });
+      const create = await rooms(
+        [
+          "bookings",
+          "create",
+          "--room-id",
+          "r1",
+          "--date",
+          "2031-01-01",
+          "--start",
+          "09:00",
+          "--duration-minutes",
+          "30",
+          "--title",
+          "t",
+          "--attendees",
+          big,
+        ],
+        { env: { ROOMS_BASE_URL: server.url } },
+      );
       expect(create.exitCode, create.stderr).toBe(0);
       expect(seen[1]!.body).toContain(`"attendees":${big}`);
     } finally {
@@ -393,9 +645,13 @@ describe("the generated CLI against a misbehaving server", () => {
     const newline = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: `${API_KEY}\r\nX-Injected: 1` } });
     expectFailure(newline, 10, "CREDENTIAL_MISSING");
     expect(newline.stderr).not.toContain(API_KEY);
-    const deep = await rooms(["bookings", "create", "--json-input"], { input: `${"[".repeat(5000)}${"]".repeat(5000)}` });
+    const deep = await rooms(["bookings", "create", "--json-input"], {
+      input: `${"[".repeat(5000)}${"]".repeat(5000)}`,
+    });
     expectFailure(deep, 2, "INVALID_JSON_INPUT");
-    const nested = await rooms(["bookings", "create", "--json-input"], { input: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}` });
+    const nested = await rooms(["bookings", "create", "--json-input"], {
+      input: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`,
+    });
     expectFailure(nested, 2, "INVALID_JSON_INPUT");
   });
 });
@@ -412,7 +668,10 @@ describe("cli.tgz is reproducible", () => {
     expect(candidate(await inter(b, ["build", "--json"]))).toBe(candidate(first));
     expect(readFileSync(join(a, "dist/cli.tgz")).equals(readFileSync(join(b, "dist/cli.tgz")))).toBe(true);
 
-    writeFileSync(join(b, "examples/rooms/context.md"), read(b, "examples/rooms/context.md").replace("Rooms is the", "Rooms is thE"));
+    writeFileSync(
+      join(b, "examples/rooms/context.md"),
+      read(b, "examples/rooms/context.md").replace("Rooms is the", "Rooms is thE"),
+    );
     const edited = await inter(b, ["build", "--json"]);
     expect(candidate(edited)).not.toBe(candidate(first));
     const installed = await execa("tar", ["tzf", join(b, "dist/cli.tgz")]);

@@ -1,4 +1,14 @@
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +17,8 @@ import { API_KEY } from "./example-api.js";
 
 const empty = () => tempDir("inter-init-");
 const SKILLS = ["intermesh-context", "intermesh-eval-plan", "intermesh-evaluate", "intermesh-workspace"];
-const actions = (result: { json: any }) => Object.fromEntries(result.json.data.steps.map((s: any) => [s.path, s.action]));
+const actions = (result: { json: any }) =>
+  Object.fromEntries(result.json.data.steps.map((s: any) => [s.path, s.action]));
 /** Every file under a folder with its bytes, to prove a command changed nothing. */
 const snapshot = (dir: string) =>
   Object.fromEntries(
@@ -25,30 +36,48 @@ describe("inter init", () => {
     expect(init.exitCode, init.stdout).toBe(0);
     expect(init.json.data.conflicts).toBe(0);
     const written = actions(init);
-    expect(written).toMatchObject({ "intermesh.config.ts": "create", "inputs/context.md": "create", "evals/README.md": "create", ".gitignore": "create" });
+    expect(written).toMatchObject({
+      "intermesh.config.ts": "create",
+      "inputs/context.md": "create",
+      "evals/README.md": "create",
+      ".gitignore": "create",
+    });
     for (const skill of SKILLS) expect(written[`.agents/skills/${skill}/SKILL.md`]).toBe("create");
     const cfg = read(dir, "intermesh.config.ts");
     expect(cfg).toContain('product: { name: "Acme Rooms", binary: "acme-rooms" }');
     expect(cfg).toContain('openapi: "api.yaml"');
     expect(cfg).toContain('credentialEnv: "ACME_ROOMS_API_KEY"');
     expect(read(dir, ".gitignore").split("\n")).toEqual(expect.arrayContaining([".intermesh/", "dist/"]));
-    expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toBe(read(REPO, "skills/intermesh-workspace/SKILL.md"));
+    expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toBe(
+      read(REPO, "skills/intermesh-workspace/SKILL.md"),
+    );
 
     // The skeleton's TODOs are not a brief: the build refuses with the blocker `inter status` reports.
-    const todoLines = read(dir, "inputs/context.md").split("\n").flatMap((l, i) => (l.includes("<!-- TODO") ? [i + 1] : []));
+    const todoLines = read(dir, "inputs/context.md")
+      .split("\n")
+      .flatMap((l, i) => (l.includes("<!-- TODO") ? [i + 1] : []));
     const refused = await inter(dir, ["build", "--json"]);
     expect(refused.exitCode, refused.stdout).toBe(2);
     expect(refused.json.error).toMatchObject({
       code: "CONTEXT_INCOMPLETE",
       message: expect.stringContaining(`inputs/context.md (lines ${todoLines.join(", ")})`),
       suggestion: expect.stringContaining("Replace every <!-- TODO"),
-      details: { file: "inputs/context.md", lines: todoLines, next_actions: [{ command: "inter", args: ["--json", "build"], cwd: expect.any(String) }] },
+      details: {
+        file: "inputs/context.md",
+        lines: todoLines,
+        next_actions: [{ command: "inter", args: ["--json", "build"], cwd: expect.any(String) }],
+      },
     });
     expect(existsSync(join(dir, "dist/cli.tgz"))).toBe(false);
     const status = await inter(dir, ["status", "--json"]);
-    expect(status.json.data.blockers).toContainEqual(expect.objectContaining({ stage: "generation", code: "CONTEXT_INCOMPLETE" }));
+    expect(status.json.data.blockers).toContainEqual(
+      expect.objectContaining({ stage: "generation", code: "CONTEXT_INCOMPLETE" }),
+    );
 
-    writeFileSync(join(dir, "inputs/context.md"), "# Acme Rooms\n\nAcme Rooms books meeting rooms. <!-- a note for editors -->\n\n## Tasks and scenarios\n\n### Book a room\n\nA user books a room.\n\nExpected outcome: the booking exists.\n");
+    writeFileSync(
+      join(dir, "inputs/context.md"),
+      "# Acme Rooms\n\nAcme Rooms books meeting rooms. <!-- a note for editors -->\n\n## Tasks and scenarios\n\n### Book a room\n\nA user books a room.\n\nExpected outcome: the booking exists.\n",
+    );
     const build = await inter(dir, ["build", "--json"]);
     expect(build.exitCode, build.stdout).toBe(0);
     const candidate = readFileSync(join(dir, "dist/cli.tgz"));
@@ -71,8 +100,15 @@ describe("inter init", () => {
     const dry = await inter(dir, ["init", "--dry-run", "--json"]);
     expect(dry.exitCode).toBe(0);
     expect(dry.json.data.dryRun).toBe(true);
-    expect(dry.json.data.steps.find((s: any) => s.path === ".gitignore")).toMatchObject({ action: "append", exists: true, reason: "adds .intermesh/, dist/, .inter-eval/" });
-    expect(dry.json.data.steps.find((s: any) => s.path === "intermesh.config.ts")).toMatchObject({ action: "create", exists: false });
+    expect(dry.json.data.steps.find((s: any) => s.path === ".gitignore")).toMatchObject({
+      action: "append",
+      exists: true,
+      reason: "adds .intermesh/, dist/, .inter-eval/",
+    });
+    expect(dry.json.data.steps.find((s: any) => s.path === "intermesh.config.ts")).toMatchObject({
+      action: "create",
+      exists: false,
+    });
     expect(snapshot(dir)).toEqual(before);
     expect(readdirSync(dir)).toEqual([".gitignore"]);
   });
@@ -101,21 +137,33 @@ describe("inter init", () => {
   it("leaves an unmanaged Skill of the same name untouched and reports the decision it needs", async () => {
     const dir = empty();
     mkdirSync(join(dir, ".agents/skills/intermesh-workspace"), { recursive: true });
-    writeFileSync(join(dir, ".agents/skills/intermesh-workspace/SKILL.md"), "---\nname: intermesh-workspace\ndescription: mine\n---\nmine\n");
+    writeFileSync(
+      join(dir, ".agents/skills/intermesh-workspace/SKILL.md"),
+      "---\nname: intermesh-workspace\ndescription: mine\n---\nmine\n",
+    );
     mkdirSync(join(dir, ".claude"));
     const init = await inter(dir, ["init", "--json"]);
     expect(init.exitCode).toBe(0);
     expect(init.json.data.conflicts).toBe(1);
     const conflict = init.json.data.steps.find((s: any) => s.action === "conflict");
-    expect(conflict).toMatchObject({ path: ".agents/skills/intermesh-workspace", decision: expect.stringContaining("move .agents/skills/intermesh-workspace away and run `inter init` again") });
+    expect(conflict).toMatchObject({
+      path: ".agents/skills/intermesh-workspace",
+      decision: expect.stringContaining("move .agents/skills/intermesh-workspace away and run `inter init` again"),
+    });
     expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toContain("description: mine");
     expect(readdirSync(join(dir, ".agents/skills/intermesh-workspace"))).toEqual(["SKILL.md"]);
     // The other Skills are installed, and linked from .claude/skills because .claude exists; the conflicting one is not.
-    expect(readlinkSync(join(dir, ".claude/skills/intermesh-evaluate"))).toBe("../../.agents/skills/intermesh-evaluate");
-    expect(read(dir, ".claude/skills/intermesh-evaluate/SKILL.md")).toBe(read(REPO, "skills/intermesh-evaluate/SKILL.md"));
+    expect(readlinkSync(join(dir, ".claude/skills/intermesh-evaluate"))).toBe(
+      "../../.agents/skills/intermesh-evaluate",
+    );
+    expect(read(dir, ".claude/skills/intermesh-evaluate/SKILL.md")).toBe(
+      read(REPO, "skills/intermesh-evaluate/SKILL.md"),
+    );
     expect(existsSync(join(dir, ".claude/skills/intermesh-workspace"))).toBe(false);
     const text = await inter(dir, ["init"]);
-    expect(text.stdout).toMatch(/conflict\s+\.agents\/skills\/intermesh-workspace — a Skill named intermesh-workspace exists here and was not installed by inter init\n\s+→ decide: Keep yours/);
+    expect(text.stdout).toMatch(
+      /conflict\s+\.agents\/skills\/intermesh-workspace — a Skill named intermesh-workspace exists here and was not installed by inter init\n\s+→ decide: Keep yours/,
+    );
   });
 
   it("a run that fails half-way reports completed, failed and pending steps and the command that resumes it", async () => {
@@ -167,12 +215,26 @@ describe("inter status", () => {
     expect(s.config).toMatchObject({ found: false, valid: false });
     expect(s).toMatchObject({ ready: false, workspace_prepared: false, generation_ready: false });
     expect(blockers(s)).toEqual(["generation/agent: inter init --name <Product> --openapi <path/to/openapi.yaml>"]);
-    expect(r.json.error.details.next_actions[0]).toMatchObject({ command: "inter", args: ["--json", "setup", "--project-dir", r.json.error.details.status.dir, "--display-name", "<Product>", "--dry-run"] });
+    expect(r.json.error.details.next_actions[0]).toMatchObject({
+      command: "inter",
+      args: [
+        "--json",
+        "setup",
+        "--project-dir",
+        r.json.error.details.status.dir,
+        "--display-name",
+        "<Product>",
+        "--dry-run",
+      ],
+    });
   });
 
   it("with an invalid config: the error code and its fix", async () => {
     const dir = empty();
-    writeFileSync(join(dir, "intermesh.config.ts"), 'export default { product: { name: "X", binary: "Not Valid" }, inputs: { openapi: "a.yaml" } };\n');
+    writeFileSync(
+      join(dir, "intermesh.config.ts"),
+      'export default { product: { name: "X", binary: "Not Valid" }, inputs: { openapi: "a.yaml" } };\n',
+    );
     const s = await status(dir);
     expect(s.config).toMatchObject({ found: true, valid: false, error: { code: "CONFIG_INVALID" } });
     expect(s.blockers[0]).toMatchObject({ stage: "generation", requires: "agent" });
@@ -184,7 +246,9 @@ describe("inter status", () => {
     const s = await status(dir);
     expect(s.config.valid).toBe(true);
     expect(s.inputs.find((i: any) => i.role === "openapi").files).toEqual([]);
-    expect(s.inputs.find((i: any) => i.role === "context").files[0].sha256).toBe(createHash("sha256").update(read(dir, "inputs/context.md")).digest("hex"));
+    expect(s.inputs.find((i: any) => i.role === "context").files[0].sha256).toBe(
+      createHash("sha256").update(read(dir, "inputs/context.md")).digest("hex"),
+    );
     expect(blockers(s)).toEqual([
       "generation/input: cp <your-openapi.yaml> inputs/openapi.yaml",
       "generation/agent: $EDITOR inputs/context.md  # replace every TODO (Skill intermesh-context); a person confirms the rules",
@@ -193,7 +257,11 @@ describe("inter status", () => {
     // The same code `inter build` refuses the brief with, and where the placeholders are.
     expect(s.blockers.map((b: any) => b.code)).toEqual(["INPUT_NOT_FOUND", "CONTEXT_INCOMPLETE", undefined]);
     expect(s.blockers[1].what).toMatch(/^inputs\/context\.md still has TODO placeholders \(lines 3, /);
-    expect(s.credential).toEqual({ env: "ACME_API_KEY", set: false, variables: [{ name: "ACME_API_KEY", set: false }] });
+    expect(s.credential).toEqual({
+      env: "ACME_API_KEY",
+      set: false,
+      variables: [{ name: "ACME_API_KEY", set: false }],
+    });
   });
 
   it("the credential is reported as set or not, never by value; ready after a build, with the candidate and its certification", async () => {
@@ -214,8 +282,18 @@ describe("inter status", () => {
     await inter(dir, ["build"]);
     const built = await status(dir, { ROOMS_API_KEY: secret });
     expect(JSON.stringify(built)).not.toContain(secret);
-    expect(built).toMatchObject({ ready: true, evaluation_ready: true, evaluationReady: true, blockers: [], credential: { env: "ROOMS_API_KEY", set: true, variables: [{ name: "ROOMS_API_KEY", set: true }] } });
-    expect(built.last.candidate.sha256).toBe(createHash("sha256").update(readFileSync(join(dir, "dist/cli.tgz"))).digest("hex"));
+    expect(built).toMatchObject({
+      ready: true,
+      evaluation_ready: true,
+      evaluationReady: true,
+      blockers: [],
+      credential: { env: "ROOMS_API_KEY", set: true, variables: [{ name: "ROOMS_API_KEY", set: true }] },
+    });
+    expect(built.last.candidate.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(dir, "dist/cli.tgz")))
+        .digest("hex"),
+    );
     expect(built.last.certification).toBe("Agent-Native");
     expect(built.cache.objects).toBeGreaterThan(0);
   }, 60_000);

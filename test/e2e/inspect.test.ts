@@ -17,9 +17,11 @@ beforeAll(async () => {
   receipt = JSON.parse(read(project, "dist/receipt.json"));
 });
 
-const failing = (r: any) => r.rules.filter((x: any) => x.status === "fail").map((x: any) => x.id).sort();
-
-
+const failing = (r: any) =>
+  r.rules
+    .filter((x: any) => x.status === "fail")
+    .map((x: any) => x.id)
+    .sort();
 
 describe("inspect: the example candidate", () => {
   it("certifies Agent-Native with zero failing rules, every rule judged with evidence, API probes against the started service", () => {
@@ -29,7 +31,12 @@ describe("inspect: the example candidate", () => {
     expect(receipt.rules).toHaveLength(98);
     expect(receipt.api).toEqual({ probed: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     const byId = Object.fromEntries(receipt.rules.map((r: any) => [r.id, r]));
-    expect(byId.X6).toMatchObject({ status: "pass", evidence: [expect.objectContaining({ command: "rooms bookings get --booking-id inter-probe-missing-id", exitCode: 20 })] });
+    expect(byId.X6).toMatchObject({
+      status: "pass",
+      evidence: [
+        expect.objectContaining({ command: "rooms bookings get --booking-id inter-probe-missing-id", exitCode: 20 }),
+      ],
+    });
     expect(byId.O8.status).toBe("pass");
     expect(byId.G2.evidence[0]).toMatchObject({ exitCode: 2, stdout: "" });
     for (const rule of receipt.rules) {
@@ -37,7 +44,10 @@ describe("inspect: the example candidate", () => {
       if (rule.status === "not applicable") expect(["I6", "I7"]).toContain(rule.id);
     }
     expect(receipt.skills.every((s: any) => s.valid)).toBe(true);
-    expect(receipt.commands.find((c: any) => c.name === "bookings cancel")).toMatchObject({ destructive: true, permission: "delete" });
+    expect(receipt.commands.find((c: any) => c.name === "bookings cancel")).toMatchObject({
+      destructive: true,
+      permission: "delete",
+    });
     expect(receipt.candidate.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(receipt)).not.toContain(API_KEY);
   });
@@ -51,8 +61,14 @@ describe("inspect: the example candidate", () => {
     const data = noKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
     expect(data).toMatchObject({ level: "Agent-Native", fail: 0 });
     const withoutKey = JSON.parse(read(project, "dist/receipt.json"));
-    expect(withoutKey.api).toEqual({ probed: false, reason: "ROOMS_API_KEY is not set, so calls to the API cannot authenticate" });
-    expect(withoutKey.rules.find((r: any) => r.id === "X6")).toMatchObject({ status: "not applicable", reason: expect.stringContaining("ROOMS_API_KEY is not set") });
+    expect(withoutKey.api).toEqual({
+      probed: false,
+      reason: "ROOMS_API_KEY is not set, so calls to the API cannot authenticate",
+    });
+    expect(withoutKey.rules.find((r: any) => r.id === "X6")).toMatchObject({
+      status: "not applicable",
+      reason: expect.stringContaining("ROOMS_API_KEY is not set"),
+    });
   });
 
   it("inter inspect works standalone on the tarball and on an installed command", async () => {
@@ -65,20 +81,65 @@ describe("inspect: the example candidate", () => {
     expect(human.stdout).toContain("certification: Agent-Native");
 
     const prefix = tempDir("inter-global-");
-    await execa("npm", ["install", "--global", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, join(project, "dist/cli.tgz")]);
-    const bin = await inter(project, ["inspect", "--bin", "rooms", "--json"], { PATH: `${join(prefix, "bin")}:${process.env.PATH}` });
+    await execa("npm", [
+      "install",
+      "--global",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--prefix",
+      prefix,
+      join(project, "dist/cli.tgz"),
+    ]);
+    const bin = await inter(project, ["inspect", "--bin", "rooms", "--json"], {
+      PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
+    });
     expect(bin.exitCode).toBe(0);
-    expect(bin.json.data).toMatchObject({ candidate: null, package: { name: "rooms-cli", binary: "rooms" }, certification: { level: "Agent-Native" } });
+    expect(bin.json.data).toMatchObject({
+      candidate: null,
+      package: { name: "rooms-cli", binary: "rooms" },
+      certification: { level: "Agent-Native" },
+    });
   });
 });
 
 describe("inspect: deliberately broken candidates fail exactly the rules they break", () => {
   it("errors written to stdout break the error-channel rules and certification", async () => {
-    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/runtime.cjs"), "process.stderr.write(`${JSON.stringify({ error: true", "process.stdout.write(`${JSON.stringify({ error: true"));
+    const tgz = await changedCandidate(project, (pkg) =>
+      patchFile(
+        join(pkg, "lib/runtime.cjs"),
+        "process.stderr.write(`${JSON.stringify({ error: true",
+        "process.stdout.write(`${JSON.stringify({ error: true",
+      ),
+    );
     const result = await inter(project, ["inspect", tgz, "--json"]);
     const r = result.json.data;
     // Every rule that needs the structured error on stderr; nothing about discovery, output or Skills.
-    expect(failing(r)).toEqual(["E1", "E2", "E3", "E4", "E5", "E6", "E8", "F6", "G1", "G2", "G3", "G6", "G8", "G9", "I2", "I4", "I5", "I9", "S1", "S2", "S4", "S7", "X8"]);
+    expect(failing(r)).toEqual([
+      "E1",
+      "E2",
+      "E3",
+      "E4",
+      "E5",
+      "E6",
+      "E8",
+      "F6",
+      "G1",
+      "G2",
+      "G3",
+      "G6",
+      "G8",
+      "G9",
+      "I2",
+      "I4",
+      "I5",
+      "I9",
+      "S1",
+      "S2",
+      "S4",
+      "S7",
+      "X8",
+    ]);
     expect(r.certification.level).toBe("none");
     const e1 = r.rules.find((x: any) => x.id === "E1");
     expect(e1.evidence[0]).toMatchObject({ command: "rooms --inter-probe-bogus-flag", exitCode: 2, stderr: "" });
@@ -86,27 +147,62 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
   });
 
   it("a CLI that waits for input on a bare call breaks E7 and C6 only", async () => {
-    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "rooms.cjs"), 'const { run } = require("./lib/runtime.cjs");', 'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }'));
+    const tgz = await changedCandidate(project, (pkg) =>
+      patchFile(
+        join(pkg, "rooms.cjs"),
+        'const { run } = require("./lib/runtime.cjs");',
+        'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }',
+      ),
+    );
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(failing(result.json.data)).toEqual(["C6", "E7"]);
     expect(result.json.data.certification.level).toBe("none");
   });
 
   it("a CLI that exits 0 on failure breaks the exit-code rules", async () => {
-    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"));
+    const tgz = await changedCandidate(project, (pkg) =>
+      patchFile(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"),
+    );
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     // Every rule that expects a refusal's non-zero exit; the errors themselves are still well-formed.
-    expect(failing(r)).toEqual(["F6", "G1", "G2", "G3", "G6", "G8", "G9", "I2", "I4", "I5", "I9", "S1", "S4", "S7", "X3", "X4", "X7", "X8"]);
+    expect(failing(r)).toEqual([
+      "F6",
+      "G1",
+      "G2",
+      "G3",
+      "G6",
+      "G8",
+      "G9",
+      "I2",
+      "I4",
+      "I5",
+      "I9",
+      "S1",
+      "S4",
+      "S7",
+      "X3",
+      "X4",
+      "X7",
+      "X8",
+    ]);
     expect(r.rules.find((x: any) => x.id === "X3").reason).toBe("bogus flag exit 0");
   });
 
   it("a runtime that takes a bare id_rsa, runs a command given --version, writes on issue --dry-run and takes unknown flags on builtins fails G1, G3, N6 and S3", async () => {
     const tgz = await changedCandidate(project, (pkg) => {
       const runtime = join(pkg, "lib/runtime.cjs");
-      patchFile(runtime, "return SENSITIVE_NAME.test(value.trim()) || ", "return false && SENSITIVE_NAME.test(value.trim()) || ");
-      patchFile(runtime, "if (versionRequested(argv)) {", "if (versionRequested(argv) && argv[0] === \"--version\") {");
+      patchFile(
+        runtime,
+        "return SENSITIVE_NAME.test(value.trim()) || ",
+        "return false && SENSITIVE_NAME.test(value.trim()) || ",
+      );
+      patchFile(runtime, "if (versionRequested(argv)) {", 'if (versionRequested(argv) && argv[0] === "--version") {');
       patchFile(runtime, "if (dryRun) return preview(issue, ", "if (false) return preview(issue, ");
-      patchFile(runtime, "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);", "const guess = findCommand(cli, leading);");
+      patchFile(
+        runtime,
+        "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);",
+        "const guess = findCommand(cli, leading);",
+      );
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["G1", "G3", "N6", "S3"]);
@@ -136,20 +232,36 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
     const tgz = await changedCandidate(project, (pkg) => {
       const file = join(pkg, "commands/rooms.json");
       const group = JSON.parse(readFileSync(file, "utf8"));
-      group.commands[0].flags.push({ flag: "api-key", in: "header", wire: "X-API-Key", type: "string", required: true, description: "Your API key" });
+      group.commands[0].flags.push({
+        flag: "api-key",
+        in: "header",
+        wire: "X-API-Key",
+        type: "string",
+        required: true,
+        description: "Your API key",
+      });
       writeFileSync(file, JSON.stringify(group));
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(r.certification).toMatchObject({ level: "none", blocking: expect.arrayContaining(["A3"]) });
-    expect(r.credentials.checks.find((c: any) => c.id === "A3").reason).toMatch(/^1 flag carries a credential: rooms \S+ --api-key \(apiKey\)$/);
+    expect(r.credentials.checks.find((c: any) => c.id === "A3").reason).toMatch(
+      /^1 flag carries a credential: rooms \S+ --api-key \(apiKey\)$/,
+    );
   });
 
   it("a Skill whose name differs from its folder fails D18 and its Skill validation", async () => {
-    const tgz = await changedCandidate(project, (pkg) => renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")));
+    const tgz = await changedCandidate(project, (pkg) =>
+      renameSync(join(pkg, "skills/cancel-a-booking"), join(pkg, "skills/cancel-booking")),
+    );
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["D18"]);
     expect(r.certification).toEqual({ level: "Agent-Ready", blocking: ["D18"] });
-    expect(r.skills.find((s: any) => !s.valid)).toEqual(expect.objectContaining({ name: "cancel-a-booking", problems: ['name "cancel-a-booking" differs from its folder "cancel-booking"'] }));
+    expect(r.skills.find((s: any) => !s.valid)).toEqual(
+      expect.objectContaining({
+        name: "cancel-a-booking",
+        problems: ['name "cancel-a-booking" differs from its folder "cancel-booking"'],
+      }),
+    );
   });
 
   it("a tarball with a ../ entry is refused before anything is unpacked (TARBALL_UNSAFE, exit 2)", async () => {
@@ -158,7 +270,16 @@ describe("inspect: deliberately broken candidates fail exactly the rules they br
     const stage = join(dir, "stage");
     cpSync(join(project, "dist/package"), join(stage, "package"), { recursive: true });
     writeFileSync(join(dir, "escaped.txt.src"), "owned");
-    await execa("tar", ["-czf", join(dir, "evil.tgz"), "-C", stage, "package", "--transform", "s,^package/README.md,package/../../escaped.txt,", "-P"]);
+    await execa("tar", [
+      "-czf",
+      join(dir, "evil.tgz"),
+      "-C",
+      stage,
+      "package",
+      "--transform",
+      "s,^package/README.md,package/../../escaped.txt,",
+      "-P",
+    ]);
     const listing = await execa("tar", ["-tzf", join(dir, "evil.tgz"), "-P"]);
     expect(listing.stdout).toContain("package/../../escaped.txt");
     const result = await inter(dir, ["inspect", "evil.tgz", "--json"]);
@@ -189,7 +310,9 @@ describe("inspect: probes reused after a brief edit", () => {
     // API command probes are reused; help, Skills, issues and version (which read the prose) ran again.
     expect(second.reused.probes).toContain("rooms bookings list");
     expect(second.reused.probes).toContain("rooms rooms list --help");
-    expect(second.reused.probes.every((c: string) => !/^rooms (--help|--brief|--version|skills|issue)/.test(c))).toBe(true);
+    expect(second.reused.probes.every((c: string) => !/^rooms (--help|--brief|--version|skills|issue)/.test(c))).toBe(
+      true,
+    );
     expect(second.certification).toEqual(first.certification);
     expect(second.summary).toEqual(first.summary);
 

@@ -31,15 +31,50 @@ function agentHome(modelUrl: string): string {
     mkdirSync(dirname(join(home, path)), { recursive: true });
     writeFileSync(join(home, path), text);
   };
-  write(".codex/config.toml", ['model = "scripted-model"', 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", ""].join("\n"));
-  write(".config/opencode/opencode.json", JSON.stringify({ model: "scripted/scripted-model", provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { "scripted-model": { name: "Scripted model" } } } } }));
-  for (const [path, text] of Object.entries(PRESETS.opencode.homeFiles ?? {})) if (path.endsWith("/")) mkdirSync(join(home, path), { recursive: true });
-  else write(path, text);
+  write(
+    ".codex/config.toml",
+    [
+      'model = "scripted-model"',
+      'model_provider = "scripted"',
+      "",
+      "[model_providers.scripted]",
+      'name = "Scripted"',
+      `base_url = "${modelUrl}/v1"`,
+      'env_key = "SCRIPTED_MODEL_KEY"',
+      'wire_api = "responses"',
+      "request_max_retries = 0",
+      "stream_max_retries = 0",
+      "",
+    ].join("\n"),
+  );
+  write(
+    ".config/opencode/opencode.json",
+    JSON.stringify({
+      model: "scripted/scripted-model",
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Scripted",
+          options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" },
+          models: { "scripted-model": { name: "Scripted model" } },
+        },
+      },
+    }),
+  );
+  for (const [path, text] of Object.entries(PRESETS.opencode.homeFiles ?? {}))
+    if (path.endsWith("/")) mkdirSync(join(home, path), { recursive: true });
+    else write(path, text);
   mkdirSync(join(home, "tmp"));
   return home;
 }
 
-async function runAgent(name: keyof typeof PRESETS, cwd: string, home: string, query = QUERY, extra: Record<string, string> = {}) {
+async function runAgent(
+  name: keyof typeof PRESETS,
+  cwd: string,
+  home: string,
+  query = QUERY,
+  extra: Record<string, string> = {},
+) {
   const preset = PRESETS[name];
   const args = preset.args.map((a) => (a === "{prompt}" ? query : a));
   const result = await execa(join(REPO, "node_modules/.bin", preset.program), args, {
@@ -74,14 +109,26 @@ beforeAll(async () => {
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   // For one query the MCP tool of `rooms list` (the fixture names MCP tools by the first entry's binary), for the other a Skill to load.
-  model = await startModelServer({ script: [{ id: "list", task: LIST, binary: "rooms", steps: [], calls: [{ argv: ["rooms", "rooms", "list"] }] }, ...triggerScript([{ query: QUERY, load: CANCEL }])] });
+  model = await startModelServer({
+    script: [
+      { id: "list", task: LIST, binary: "rooms", steps: [], calls: [{ argv: ["rooms", "rooms", "list"] }] },
+      ...triggerScript([{ query: QUERY, load: CANCEL }]),
+    ],
+  });
 }, 120_000);
 afterAll(async () => model?.close());
 
 describe.each(["claude-code", "codex", "opencode"] as const)("%s", (agent) => {
   it("loads a Skill that agents install put where it reads them, and not without the install", async () => {
     const installed = tempDir(`inter-installed-${agent}-`);
-    const done = await inter(installed, ["agents", "install", join(project, "dist/cli.tgz"), "--agent", agent, "--json"]);
+    const done = await inter(installed, [
+      "agents",
+      "install",
+      join(project, "dist/cli.tgz"),
+      "--agent",
+      agent,
+      "--json",
+    ]);
     expect(done.exitCode, done.stdout).toBe(0);
     const withSkills = await runAgent(agent, installed, agentHome(model.url));
     expect(withSkills.loaded).toEqual([CANCEL]);
@@ -98,13 +145,25 @@ describe("claude-code through the MCP server agents install --mcp registered", (
     try {
       const dir = tempDir("inter-installed-mcp-");
       writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
-      const npm = await execa("npm", ["install", join(project, "dist/cli.tgz"), "--no-audit", "--no-fund", "--offline"], { cwd: dir, reject: false });
+      const npm = await execa(
+        "npm",
+        ["install", join(project, "dist/cli.tgz"), "--no-audit", "--no-fund", "--offline"],
+        { cwd: dir, reject: false },
+      );
       expect(npm.exitCode, npm.stderr).toBe(0);
       const home = agentHome(model.url);
       // The user scope: ~/.claude.json, which Claude Code reads without asking to approve a project's servers.
-      const installed = await execa(join(dir, "node_modules/.bin/rooms"), ["agents", "install", "--agent", "claude-code", "--scope", "user", "--mcp"], { cwd: dir, env: { HOME: home, CLAUDE_CONFIG_DIR: "" }, reject: false });
+      const installed = await execa(
+        join(dir, "node_modules/.bin/rooms"),
+        ["agents", "install", "--agent", "claude-code", "--scope", "user", "--mcp"],
+        { cwd: dir, env: { HOME: home, CLAUDE_CONFIG_DIR: "" }, reject: false },
+      );
       expect(installed.exitCode, installed.stderr).toBe(0);
-      const run = await runAgent("claude-code", dir, home, LIST, { ROOMS_API_KEY: API_KEY, ROOMS_BASE_URL: api.url, ENABLE_TOOL_SEARCH: "false" });
+      const run = await runAgent("claude-code", dir, home, LIST, {
+        ROOMS_API_KEY: API_KEY,
+        ROOMS_BASE_URL: api.url,
+        ENABLE_TOOL_SEARCH: "false",
+      });
       const call = run.transcript.tool_calls.find((c) => c.name === "mcp__rooms__rooms_list");
       expect(call, JSON.stringify(run.transcript.tool_calls)).toBeDefined();
       expect(call!.is_error).not.toBe(true);

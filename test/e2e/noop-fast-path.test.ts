@@ -41,7 +41,14 @@ describe("the warm no-op fast path", () => {
     const json = await build(dir, ["build", "--json"]);
     expect(json.fast).toBe(true);
     const slow = await inter(dir, ["build", "--json"], { INTER_NO_FAST_PATH: "1" });
-    const shape = (doc: any) => ({ ...doc, data: { ...doc.data, summary: { ...doc.data.summary, durationMs: 0 }, tasks: doc.data.tasks.map((t: any) => ({ ...t, durationMs: 0 })) } });
+    const shape = (doc: any) => ({
+      ...doc,
+      data: {
+        ...doc.data,
+        summary: { ...doc.data.summary, durationMs: 0 },
+        tasks: doc.data.tasks.map((t: any) => ({ ...t, durationMs: 0 })),
+      },
+    });
     expect(shape(json.json)).toEqual(shape(slow.json));
   });
 
@@ -93,7 +100,9 @@ describe("the warm no-op fast path", () => {
 
     // The config.
     await warm(dir);
-    writeFiles(dir, { "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('binary: "rooms"', 'binary: "rooms2"') });
+    writeFiles(dir, {
+      "intermesh.config.ts": read(dir, "intermesh.config.ts").replace('binary: "rooms"', 'binary: "rooms2"'),
+    });
     expect((await build(dir)).fast).toBe(false);
 
     // A lock in the project (here one left by a process that is gone, which the normal path takes over).

@@ -27,28 +27,36 @@ describe("inter's own Skills", () => {
 
   it("pass the same portable Skill validation as generated Skills, against inter's real commands", async () => {
     const commands = help.map((c) => ({ name: c.command.replace(/^inter /, "") }));
-    const checks = await validateSkills(Object.fromEntries(names.map((n) => [n, skillText(n)])), "inter", commands, { positionals: true });
+    const checks = await validateSkills(Object.fromEntries(names.map((n) => [n, skillText(n)])), "inter", commands, {
+      positionals: true,
+    });
     for (const check of checks) expect(check.problems, check.name).toEqual([]);
     // Each says when to use it and when not.
     for (const n of names) expect(skillText(n)).toMatch(/## When to use this skill[\s\S]*Do not use it/);
   });
 
-  it.each(names)("%s: every command line it quotes names a real command with real flags, and its --help answers", async (name) => {
-    const lines = quotedCommands(skillText(name));
-    expect(lines.length).toBeGreaterThan(2);
-    for (const line of lines) {
-      const words = line.split(/\s+/);
-      // The longest command the line starts with; what follows are its positional arguments and flags.
-      const command = help.filter((c) => line === c.command || line.startsWith(`${c.command} `)).sort((a, b) => b.command.length - a.command.length)[0];
-      const path = command?.command ?? words.slice(0, 2).join(" ");
-      expect(command, `${name} quotes \`${line}\`: no command "${path}"`).toBeDefined();
-      const flags = new Set(command!.options.flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith("-"))));
-      for (const flag of words.filter((w) => w.startsWith("--"))) expect(flags.has(flag), `${name} quotes \`${line}\`: ${path} has no ${flag}`).toBe(true);
-      const shown = await inter(REPO, [...path.split(" ").slice(1), "--help", "--json"]);
-      expect(shown.exitCode).toBe(0);
-      expect(shown.json.data.commands.map((c: any) => c.command)).toEqual([path]);
-    }
-  });
+  it.each(names)(
+    "%s: every command line it quotes names a real command with real flags, and its --help answers",
+    async (name) => {
+      const lines = quotedCommands(skillText(name));
+      expect(lines.length).toBeGreaterThan(2);
+      for (const line of lines) {
+        const words = line.split(/\s+/);
+        // The longest command the line starts with; what follows are its positional arguments and flags.
+        const command = help
+          .filter((c) => line === c.command || line.startsWith(`${c.command} `))
+          .sort((a, b) => b.command.length - a.command.length)[0];
+        const path = command?.command ?? words.slice(0, 2).join(" ");
+        expect(command, `${name} quotes \`${line}\`: no command "${path}"`).toBeDefined();
+        const flags = new Set(command!.options.flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith("-"))));
+        for (const flag of words.filter((w) => w.startsWith("--")))
+          expect(flags.has(flag), `${name} quotes \`${line}\`: ${path} has no ${flag}`).toBe(true);
+        const shown = await inter(REPO, [...path.split(" ").slice(1), "--help", "--json"]);
+        expect(shown.exitCode).toBe(0);
+        expect(shown.json.data.commands.map((c: any) => c.command)).toEqual([path]);
+      }
+    },
+  );
 
   it.each(names)("%s carries behaviour cases: prompts with the expected outcome and what must not happen", (name) => {
     const cases = JSON.parse(readFileSync(join(SKILLS_DIR, name, "evals/evals.json"), "utf8"));

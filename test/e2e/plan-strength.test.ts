@@ -10,7 +10,10 @@ import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-a
  */
 let project: string;
 const examplePlan = () => JSON.parse(read(project, "evals/eval-plan.json"));
-const findings = (result: { json: any }) => (result.json.data ?? result.json.error.details.report).findings.map((f: any) => `${f.code} ${f.file ? `${f.file} ` : ""}${f.pointer}`);
+const findings = (result: { json: any }) =>
+  (result.json.data ?? result.json.error.details.report).findings.map(
+    (f: any) => `${f.code} ${f.file ? `${f.file} ` : ""}${f.pointer}`,
+  );
 
 beforeAll(async () => {
   project = exampleProject({ warm: true });
@@ -20,7 +23,10 @@ beforeAll(async () => {
 
 /** A plan folder holding `plan` (and `reference`, when given) beside the example's candidate. */
 function planFolder(plan: unknown, reference?: unknown): string {
-  const dir = makeProject({ "eval-plan.json": JSON.stringify(plan, null, 2), ...(reference ? { "eval-plan.reference.json": JSON.stringify(reference) } : {}) });
+  const dir = makeProject({
+    "eval-plan.json": JSON.stringify(plan, null, 2),
+    ...(reference ? { "eval-plan.reference.json": JSON.stringify(reference) } : {}),
+  });
   copyFileSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
   copyFileSync(join(project, "dist/receipt.json"), join(dir, "receipt.json"));
   return dir;
@@ -50,13 +56,48 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
   it("flags each weak check and blind spot with a code, the scenario and check it names, and a fix", async () => {
     const plan = examplePlan();
     const [book, cancel, report] = plan.scenarios;
-    book.checks.push({ id: "same", type: "values_match", description: "tautology", left: { observation_id: "book", field: ["stdout", "result", "id"] }, right: { observation_id: "book", field: ["stdout", "result", "id"] } });
-    cancel.checks.push({ id: "argv", type: "field_equals", description: "cannot fail", source: { observation_id: "cancel", field: ["argv", "2"] }, expected: "cancel" });
-    cancel.checks.push({ id: "spelt", type: "field_equals", description: "American spelling", source: { observation_id: "cancel", field: ["stdout", "result", "status"] }, expected: "canceled" });
-    cancel.checks.push({ id: "typed", type: "field_equals", description: "a string where a number is", source: { observation_id: "cancel", field: ["stdout", "result", "attendees"] }, expected: "8" });
-    cancel.checks.push({ id: "nope", type: "field_equals", description: "a field the command does not return", source: { observation_id: "cancel", field: ["stdout", "result", "cancel_reason"] }, expected: "x" });
+    book.checks.push({
+      id: "same",
+      type: "values_match",
+      description: "tautology",
+      left: { observation_id: "book", field: ["stdout", "result", "id"] },
+      right: { observation_id: "book", field: ["stdout", "result", "id"] },
+    });
+    cancel.checks.push({
+      id: "argv",
+      type: "field_equals",
+      description: "cannot fail",
+      source: { observation_id: "cancel", field: ["argv", "2"] },
+      expected: "cancel",
+    });
+    cancel.checks.push({
+      id: "spelt",
+      type: "field_equals",
+      description: "American spelling",
+      source: { observation_id: "cancel", field: ["stdout", "result", "status"] },
+      expected: "canceled",
+    });
+    cancel.checks.push({
+      id: "typed",
+      type: "field_equals",
+      description: "a string where a number is",
+      source: { observation_id: "cancel", field: ["stdout", "result", "attendees"] },
+      expected: "8",
+    });
+    cancel.checks.push({
+      id: "nope",
+      type: "field_equals",
+      description: "a field the command does not return",
+      source: { observation_id: "cancel", field: ["stdout", "result", "cancel_reason"] },
+      expected: "x",
+    });
     cancel.inputs.reason = "meeting moved";
-    cancel.observations.push({ id: "unused", kind: "cli", description: "looked at by nothing", command_prefix: ["rooms", "bookings", "get"] });
+    cancel.observations.push({
+      id: "unused",
+      kind: "cli",
+      description: "looked at by nothing",
+      command_prefix: ["rooms", "bookings", "get"],
+    });
     // A scenario judged only by a file: the agent could write it without any call.
     report.observations = [report.observations[1]];
     report.checks = [{ id: "written", type: "file_nonempty", description: "a file", observation_id: "report" }];
@@ -88,8 +129,16 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
   it("a file compared with a call's whole output is flagged: it prescribes how the agent narrowed the listing", async () => {
     const plan = examplePlan();
     const report = plan.scenarios[2];
-    report.checks = report.checks.filter((c: any) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"));
-    report.checks.push({ id: "whole", type: "values_match", description: "the file is the listing", left: { observation_id: "report", field: ["content"] }, right: { observation_id: "list", field: ["stdout", "result"] } });
+    report.checks = report.checks.filter(
+      (c: any) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"),
+    );
+    report.checks.push({
+      id: "whole",
+      type: "values_match",
+      description: "the file is the listing",
+      left: { observation_id: "report", field: ["content"] },
+      right: { observation_id: "list", field: ["stdout", "result"] },
+    });
     const result = await inter(planFolder(plan), ["eval", "validate", ".", "--json"]);
     expect(result.exitCode, result.stdout).toBe(0);
     expect(findings(result)).toEqual(["FILE_MATCHES_RAW_OUTPUT /scenarios/2/checks/6"]);
@@ -124,7 +173,9 @@ describe("reference solutions are validated with the plan", () => {
       "REFERENCE_UNKNOWN_SCENARIO eval-plan.reference.json /cancel-a-bookng",
       "REFERENCE_MISSING_SCENARIO eval-plan.reference.json ",
     ]);
-    expect(result.json.error.details.report.findings.find((f: any) => f.code === "REFERENCE_UNKNOWN_SCENARIO").suggestion).toBe('Did you mean "cancel-a-booking"?');
+    expect(
+      result.json.error.details.report.findings.find((f: any) => f.code === "REFERENCE_UNKNOWN_SCENARIO").suggestion,
+    ).toBe('Did you mean "cancel-a-booking"?');
   });
 });
 
@@ -134,10 +185,24 @@ describe("the candidate a plan is validated against", () => {
     plan.scenarios[1].observations[0].command_prefix = ["rooms", "bookings", "void"];
     plan.scenarios[1].checks = plan.scenarios[1].checks.filter((c: any) => c.type === "command_success");
     const dir = makeProject({ "plans/eval-plan.json": JSON.stringify(plan) });
-    const result = await inter(dir, ["eval", "validate", "plans/eval-plan.json", "--candidate", join(project, "dist/cli.tgz"), "--json"]);
+    const result = await inter(dir, [
+      "eval",
+      "validate",
+      "plans/eval-plan.json",
+      "--candidate",
+      join(project, "dist/cli.tgz"),
+      "--json",
+    ]);
     expect(result.exitCode).toBe(2);
     expect(findings(result)).toContain("UNKNOWN_COMMAND /scenarios/1/observations/0/command_prefix/1");
-    const missing = await inter(dir, ["eval", "validate", "plans/eval-plan.json", "--candidate", "nowhere/cli.tgz", "--json"]);
+    const missing = await inter(dir, [
+      "eval",
+      "validate",
+      "plans/eval-plan.json",
+      "--candidate",
+      "nowhere/cli.tgz",
+      "--json",
+    ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.json.error.code).toBe("INPUT_NOT_FOUND");
   });
@@ -164,7 +229,9 @@ describe("the candidate a plan is validated against", () => {
     expect(made.exitCode, made.stdout).toBe(0);
     expect(existsSync(join(dir, "evaluation/eval-plan.reference.json"))).toBe(true);
     const reference = JSON.parse(readFileSync(join(dir, "evaluation/eval-plan.reference.json"), "utf8"));
-    expect(reference["cancel-a-booking"]).toEqual([{ argv: ["rooms", "bookings", "cancel", "<<FILL ME: the flags a correct agent gives>>"] }]);
+    expect(reference["cancel-a-booking"]).toEqual([
+      { argv: ["rooms", "bookings", "cancel", "<<FILL ME: the flags a correct agent gives>>"] },
+    ]);
     const result = await inter(dir, ["eval", "validate", "evaluation", "--json"]);
     expect(findings(result)).toContain("REFERENCE_PLACEHOLDER eval-plan.reference.json /cancel-a-booking/0/argv/3");
   });
@@ -178,8 +245,15 @@ describe("side effects the plan never observes", () => {
       const plan = JSON.parse(read(f.dir, "eval-plan.json"));
       edit(plan);
       writeFileSync(join(f.dir, "eval-plan.json"), JSON.stringify(plan));
-      const result = await inter(f.dir, ["eval", "run", ".", ...scripted(mode), ...extra, "--json"], { ROOMS_API_KEY: API_KEY });
-      return { exitCode: result.exitCode, results: JSON.parse(read(f.dir, ".inter-eval/results.json")), summary: read(f.dir, ".inter-eval/summary.md"), html: read(f.dir, ".inter-eval/report.html") };
+      const result = await inter(f.dir, ["eval", "run", ".", ...scripted(mode), ...extra, "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
+      return {
+        exitCode: result.exitCode,
+        results: JSON.parse(read(f.dir, ".inter-eval/results.json")),
+        summary: read(f.dir, ".inter-eval/summary.md"),
+        html: read(f.dir, ".inter-eval/report.html"),
+      };
     } finally {
       await f.stop();
     }
@@ -190,8 +264,16 @@ describe("side effects the plan never observes", () => {
     const { exitCode, results, summary, html } = await run("extra-cancel");
     expect(exitCode).toBe(0);
     expect(attempt(results, "book-a-room").status).toBe("pass");
-    expect(attempt(results, "book-a-room").side_effects).toEqual([{ argv: ["rooms", "bookings", "cancel", "--booking-id", "bk_0001", "--yes"], exit_code: 0, command: "bookings cancel" }]);
-    expect(results.attempts.filter((a: any) => a.scenario !== "book-a-room").every((a: any) => a.side_effects.length === 0)).toBe(true);
+    expect(attempt(results, "book-a-room").side_effects).toEqual([
+      {
+        argv: ["rooms", "bookings", "cancel", "--booking-id", "bk_0001", "--yes"],
+        exit_code: 0,
+        command: "bookings cancel",
+      },
+    ]);
+    expect(
+      results.attempts.filter((a: any) => a.scenario !== "book-a-room").every((a: any) => a.side_effects.length === 0),
+    ).toBe(true);
     expect(summary).toContain("`rooms bookings cancel --booking-id bk_0001 --yes`");
     expect(html).toContain("Unobserved side effects");
   }, 120_000);
@@ -199,22 +281,39 @@ describe("side effects the plan never observes", () => {
   it("--forbid-side-effects fails that attempt and the gate", async () => {
     const { exitCode, results } = await run("extra-cancel", ["--forbid-side-effects"]);
     expect(exitCode).toBe(1);
-    expect(attempt(results, "book-a-room").checks.at(-1)).toMatchObject({ id: "no-unobserved-side-effects", status: "fail" });
-    expect(results.gate).toMatchObject({ forbid_side_effects: true, missed: [expect.objectContaining({ scenario: "book-a-room" })] });
+    expect(attempt(results, "book-a-room").checks.at(-1)).toMatchObject({
+      id: "no-unobserved-side-effects",
+      status: "fail",
+    });
+    expect(results.gate).toMatchObject({
+      forbid_side_effects: true,
+      missed: [expect.objectContaining({ scenario: "book-a-room" })],
+    });
     expect(results.gate.missed).toHaveLength(1);
   }, 120_000);
 
   it('settings.unobserved_side_effects: "fail" fails the attempt', async () => {
-    const { exitCode, results } = await run("extra-cancel", [], (plan) => (plan.settings.unobserved_side_effects = "fail"));
+    const { exitCode, results } = await run(
+      "extra-cancel",
+      [],
+      (plan) => (plan.settings.unobserved_side_effects = "fail"),
+    );
     expect(exitCode).toBe(1);
     expect(attempt(results, "book-a-room").status).toBe("fail");
     expect(attempt(results, "cancel-a-booking").status).toBe("pass");
-    expect(results.proves).toContainEqual({ scenario: "book-a-room", text: "Every mutating call the agent made is one the observations match." });
+    expect(results.proves).toContainEqual({
+      scenario: "book-a-room",
+      text: "Every mutating call the agent made is one the observations match.",
+    });
   }, 120_000);
 
   it("read_only_confirmed fails every attempt that changed something", async () => {
     const { exitCode, results } = await run("good", [], (plan) => (plan.target.read_only_confirmed = true));
     expect(exitCode).toBe(1);
-    expect(Object.fromEntries(results.attempts.map((a: any) => [a.scenario, a.checks.find((c: any) => c.id === "read-only")?.status]))).toEqual({ "book-a-room": "fail", "cancel-a-booking": "fail", "report-room-day": "pass" });
+    expect(
+      Object.fromEntries(
+        results.attempts.map((a: any) => [a.scenario, a.checks.find((c: any) => c.id === "read-only")?.status]),
+      ),
+    ).toEqual({ "book-a-room": "fail", "cancel-a-booking": "fail", "report-room-day": "pass" });
   }, 120_000);
 });

@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as tar from "tar";
 import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -47,7 +56,10 @@ const INVALID: Record<string, Array<[string, string]>> = {
   "unknown-binary": [["UNKNOWN_BINARY", "/scenarios/0/observations/0/command_prefix/0"]],
   "unknown-subcommand": [["UNKNOWN_COMMAND", "/scenarios/0/observations/0/command_prefix/1"]],
   "unknown-flag": [["UNKNOWN_FLAG", "/scenarios/0/observations/0/command_prefix/3"]],
-  "credential-value-as-credential-env": [["CREDENTIAL_VALUE", "/target/credential_env"], ["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
+  "credential-value-as-credential-env": [
+    ["CREDENTIAL_VALUE", "/target/credential_env"],
+    ["CREDENTIAL_ENV_INVALID", "/target/credential_env"],
+  ],
   "credential-env-not-a-name": [["CREDENTIAL_ENV_INVALID", "/target/credential_env"]],
   "credential-env-list-not-a-name": [["CREDENTIAL_ENV_INVALID", "/target/credential_env/1"]],
   "credential-in-inputs": [["CREDENTIAL_VALUE", "/scenarios/0/inputs/token"]],
@@ -72,25 +84,46 @@ const INVALID: Record<string, Array<[string, string]>> = {
  * What a plan proves (test/e2e/plan-strength.test.ts) is judged apart: each corpus plan is minimal for the one thing it
  * tests, so its blind spots (unchecked inputs, unused observations…) are left out here.
  */
-const STRENGTH = new Set(["CHECK_TAUTOLOGICAL", "CHECK_CANNOT_FAIL", "NO_CLI_OBSERVATION", "INPUT_NOT_CHECKED", "OBSERVATION_UNUSED", "FILE_NOT_TIED_TO_CLI", "OUTPUT_FIELD_UNKNOWN", "EXPECTED_NOT_PRODUCIBLE", "REFERENCE_MISSING_SCENARIO"]);
+const STRENGTH = new Set([
+  "CHECK_TAUTOLOGICAL",
+  "CHECK_CANNOT_FAIL",
+  "NO_CLI_OBSERVATION",
+  "INPUT_NOT_CHECKED",
+  "OBSERVATION_UNUSED",
+  "FILE_NOT_TIED_TO_CLI",
+  "OUTPUT_FIELD_UNKNOWN",
+  "EXPECTED_NOT_PRODUCIBLE",
+  "REFERENCE_MISSING_SCENARIO",
+]);
 const own = (findings: any[]) => findings.filter((f) => !STRENGTH.has(f.code));
 
-const VALID_WARNINGS: Record<string, Array<[string, string]>> = { "every-kind-and-check": [["REQUEST_NOT_MEASURABLE", "/scenarios/0/observations/3"]] };
+const VALID_WARNINGS: Record<string, Array<[string, string]>> = {
+  "every-kind-and-check": [["REQUEST_NOT_MEASURABLE", "/scenarios/0/observations/3"]],
+};
 
 describe("the plan corpus (test/plans)", () => {
   it("holds at least 30 plans, every one with a stated outcome", () => {
-    const invalid = readdirSync(join(CORPUS, "invalid")).map((f) => f.replace(/\.json$/, "")).sort();
+    const invalid = readdirSync(join(CORPUS, "invalid"))
+      .map((f) => f.replace(/\.json$/, ""))
+      .sort();
     expect(invalid).toEqual(Object.keys(INVALID).sort());
     expect(invalid.length + readdirSync(join(CORPUS, "valid")).length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(readdirSync(join(CORPUS, "valid")).map((f) => f.replace(/\.json$/, "")))("valid/%s validates in all four stages", async (name) => {
-    const dir = folderWith(readFileSync(join(CORPUS, "valid", `${name}.json`), "utf8"));
-    const run = await inter(dir, ["eval", "validate", dir, "--json"]);
-    expect(run.exitCode, run.stdout).toBe(0);
-    expect(run.json.data).toMatchObject({ valid: true, errors: 0, stages: { shape: { ran: true }, references: { ran: true }, candidate: { ran: true }, hygiene: { ran: true } } });
-    expect(own(run.json.data.findings).map((f: any) => [f.code, f.pointer])).toEqual(VALID_WARNINGS[name] ?? []);
-  });
+  it.each(readdirSync(join(CORPUS, "valid")).map((f) => f.replace(/\.json$/, "")))(
+    "valid/%s validates in all four stages",
+    async (name) => {
+      const dir = folderWith(readFileSync(join(CORPUS, "valid", `${name}.json`), "utf8"));
+      const run = await inter(dir, ["eval", "validate", dir, "--json"]);
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.json.data).toMatchObject({
+        valid: true,
+        errors: 0,
+        stages: { shape: { ran: true }, references: { ran: true }, candidate: { ran: true }, hygiene: { ran: true } },
+      });
+      expect(own(run.json.data.findings).map((f: any) => [f.code, f.pointer])).toEqual(VALID_WARNINGS[name] ?? []);
+    },
+  );
 
   it.each(Object.keys(INVALID))("invalid/%s is refused for its stated reason", async (name) => {
     const dir = folderWith(readFileSync(join(CORPUS, "invalid", `${name}.json`), "utf8"));
@@ -99,7 +132,13 @@ describe("the plan corpus (test/plans)", () => {
     expect(run.json.error.code).toBe("PLAN_INVALID");
     const findings = own(run.json.error.details.report.findings);
     expect(findings.map((f: any) => [f.code, f.pointer])).toEqual(INVALID[name]);
-    for (const f of findings) expect(f).toMatchObject({ stage: expect.any(String), severity: "error", message: expect.any(String), suggestion: expect.any(String) });
+    for (const f of findings)
+      expect(f).toMatchObject({
+        stage: expect.any(String),
+        severity: "error",
+        message: expect.any(String),
+        suggestion: expect.any(String),
+      });
   });
 });
 
@@ -109,14 +148,20 @@ describe("inter eval validate", () => {
     const run = await inter(dir, ["eval", "validate", dir, "--json"]);
     const report = run.json.error.details.report;
     expect(report.findings[0].message).toContain("line 5, column 3");
-    expect(report.stages).toMatchObject({ shape: { ran: true }, references: { ran: false, reason: "the plan is not valid JSON" } });
+    expect(report.stages).toMatchObject({
+      shape: { ran: true },
+      references: { ran: false, reason: "the plan is not valid JSON" },
+    });
   });
 
   it("without a candidate, says the candidate stage did not run and still checks the rest", async () => {
     const dir = folderWith(readFileSync(join(CORPUS, "invalid/unknown-flag.json"), "utf8"), false);
     const run = await inter(dir, ["eval", "validate", join(dir, "eval-plan.json"), "--json"]);
     expect(run.exitCode).toBe(0);
-    expect(run.json.data.stages.candidate).toEqual({ ran: false, reason: `no cli.tgz in ${dir} and no project around it; pass --candidate <cli.tgz>` });
+    expect(run.json.data.stages.candidate).toEqual({
+      ran: false,
+      reason: `no cli.tgz in ${dir} and no project around it; pass --candidate <cli.tgz>`,
+    });
     expect(run.json.data.limits.join(" ")).toContain("live identifier");
     const human = await inter(dir, ["eval", "validate", dir]);
     expect(human.stdout).toContain("– candidate (not run: no cli.tgz in");
@@ -129,7 +174,11 @@ describe("inter eval validate", () => {
     expect(created.exitCode).toBe(0);
     expect(created.json.data.scenarios).toBe(3);
     const plan = JSON.parse(readFileSync(join(dir, "eval-plan.json"), "utf8"));
-    expect(plan.scenarios.map((s: any) => s.id)).toEqual(["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"]);
+    expect(plan.scenarios.map((s: any) => s.id)).toEqual([
+      "book-a-room-for-a-meeting",
+      "cancel-a-booking",
+      "report-a-rooms-bookings-for-a-day",
+    ]);
     expect(plan.scenarios[1].observations.map((o: any) => o.command_prefix)).toEqual([["rooms", "bookings", "cancel"]]);
     const validation = await inter(dir, ["eval", "validate", dir, "--json"]);
     expect(validation.exitCode).toBe(2);
@@ -150,9 +199,13 @@ describe("inter eval validate", () => {
     expect(again.exitCode).toBe(2);
     expect(again.json.error.message).toContain("never overwritten");
     const human = await inter(tempDirWith(join(project, "dist/cli.tgz")), ["eval", "new", "."]);
-    expect(human.stdout).toMatch(/: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/m);
+    expect(human.stdout).toMatch(
+      /: 3 scenarios, \d+ <<FILL ME>> placeholders to replace; then run inter eval validate \.\.$/m,
+    );
     // A draft trigger query set per Skill, pointing at the next two commands.
-    expect(human.stdout).toMatch(/^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m);
+    expect(human.stdout).toMatch(
+      /^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m,
+    );
   }, 180_000);
 
   it("inter eval new beside an existing plan drafts only the missing trigger query sets, and refuses when none is missing", async () => {
@@ -161,24 +214,48 @@ describe("inter eval validate", () => {
     const plan = readFileSync(join(dir, "eval-plan.json"), "utf8");
     const reference = readFileSync(join(dir, "eval-plan.reference.json"), "utf8");
     // A reviewed set stays as it is; a deleted one (or a Skill added since) is drafted again.
-    writeFileSync(join(dir, "trigger-queries/book-a-room-for-a-meeting.json"), JSON.stringify({ skill: "book-a-room-for-a-meeting", queries: [{ query: "mine", expected_skill: "book-a-room-for-a-meeting" }] }));
+    writeFileSync(
+      join(dir, "trigger-queries/book-a-room-for-a-meeting.json"),
+      JSON.stringify({
+        skill: "book-a-room-for-a-meeting",
+        queries: [{ query: "mine", expected_skill: "book-a-room-for-a-meeting" }],
+      }),
+    );
     rmSync(join(dir, "trigger-queries/cancel-a-booking.json"));
     const again = await inter(dir, ["eval", "new", ".", "--json"]);
     expect(again.exitCode, again.stdout).toBe(0);
-    expect(again.json.data).toEqual({ file: join(dir, "eval-plan.json"), plan: "kept", trigger_queries: [join(dir, "trigger-queries/cancel-a-booking.json")] });
-    expect(JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json"))).toMatchObject({ skill: "cancel-a-booking", draft: true });
-    expect(JSON.parse(read(dir, "trigger-queries/book-a-room-for-a-meeting.json")).queries).toEqual([{ query: "mine", expected_skill: "book-a-room-for-a-meeting" }]);
+    expect(again.json.data).toEqual({
+      file: join(dir, "eval-plan.json"),
+      plan: "kept",
+      trigger_queries: [join(dir, "trigger-queries/cancel-a-booking.json")],
+    });
+    expect(JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json"))).toMatchObject({
+      skill: "cancel-a-booking",
+      draft: true,
+    });
+    expect(JSON.parse(read(dir, "trigger-queries/book-a-room-for-a-meeting.json")).queries).toEqual([
+      { query: "mine", expected_skill: "book-a-room-for-a-meeting" },
+    ]);
     expect(readFileSync(join(dir, "eval-plan.json"), "utf8")).toBe(plan);
     expect(readFileSync(join(dir, "eval-plan.reference.json"), "utf8")).toBe(reference);
     rmSync(join(dir, "trigger-queries/report-a-rooms-bookings-for-a-day.json"));
     const human = await inter(dir, ["eval", "new", "."]);
-    expect(human.stdout).toMatch(/^Kept .*eval-plan\.json\. Drafted 1 missing trigger query set: .*report-a-rooms-bookings-for-a-day\.json; review them/m);
+    expect(human.stdout).toMatch(
+      /^Kept .*eval-plan\.json\. Drafted 1 missing trigger query set: .*report-a-rooms-bookings-for-a-day\.json; review them/m,
+    );
     const nothing = await inter(dir, ["eval", "new", ".", "--json"]);
     expect(nothing.exitCode).toBe(2);
     const nowhere = await inter(tempDir("inter-no-candidate-"), ["eval", "new", ".", "--json"]);
     expect(nowhere.exitCode).toBe(2);
-    expect(nowhere.json.error).toMatchObject({ code: "INPUT_NOT_FOUND", message: expect.stringMatching(/^No candidate: no cli\.tgz in .* and no project around it/) });
-    expect(nothing.json.error).toMatchObject({ code: "USAGE_ERROR", message: "./eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten)." });
+    expect(nowhere.json.error).toMatchObject({
+      code: "INPUT_NOT_FOUND",
+      message: expect.stringMatching(/^No candidate: no cli\.tgz in .* and no project around it/),
+    });
+    expect(nothing.json.error).toMatchObject({
+      code: "USAGE_ERROR",
+      message:
+        "./eval-plan.json already exists and every bundled Skill has its trigger query set: nothing to draft (existing files are never overwritten).",
+    });
   });
 
   it("inter eval new writes $schema paths that hold in any checkout: the project's node_modules/intermesh, not where inter sits", async () => {
@@ -198,8 +275,14 @@ describe("inter eval validate", () => {
     expect(plan.$schema).toBe("../../node_modules/intermesh/schemas/eval-plan.schema.json");
     expect(set.$schema).toBe("../../../node_modules/intermesh/schemas/trigger-queries.schema.json");
     // They resolve from the files' folders, in this checkout as in any other of the same project.
-    expect(JSON.parse(readFileSync(resolve(real, "evals/triggers", plan.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
-    expect(JSON.parse(readFileSync(resolve(dirname(join(real, "evals/triggers/trigger-queries/x.json")), set.$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
+    expect(JSON.parse(readFileSync(resolve(real, "evals/triggers", plan.$schema), "utf8")).$id).toBe(
+      "https://intermesh.dev/schemas/eval-plan.schema.json",
+    );
+    expect(
+      JSON.parse(
+        readFileSync(resolve(dirname(join(real, "evals/triggers/trigger-queries/x.json")), set.$schema), "utf8"),
+      ).$id,
+    ).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
     // Where nothing above installs intermesh, the schema this inter ships (it validates here; an install makes it portable).
     const loose = tempDirWith(join(project, "dist/cli.tgz"));
     const bare = tempDir("inter-schema-ref-");
@@ -207,16 +290,26 @@ describe("inter eval validate", () => {
     mkdirSync(join(bare, "evals"));
     for (const dir of [loose, join(bare, "evals")]) {
       expect((await inter(dir, ["eval", "new", ".", "--candidate", join(project, "dist/cli.tgz")])).exitCode).toBe(0);
-      expect(JSON.parse(readFileSync(resolve(dir, JSON.parse(read(dir, "eval-plan.json")).$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/eval-plan.schema.json");
-      expect(JSON.parse(readFileSync(resolve(dir, "trigger-queries", JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json")).$schema), "utf8")).$id).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
+      expect(JSON.parse(readFileSync(resolve(dir, JSON.parse(read(dir, "eval-plan.json")).$schema), "utf8")).$id).toBe(
+        "https://intermesh.dev/schemas/eval-plan.schema.json",
+      );
+      expect(
+        JSON.parse(
+          readFileSync(
+            resolve(dir, "trigger-queries", JSON.parse(read(dir, "trigger-queries/cancel-a-booking.json")).$schema),
+            "utf8",
+          ),
+        ).$id,
+      ).toBe("https://intermesh.dev/schemas/trigger-queries.schema.json");
     }
   });
 
-  it("inter eval new counts in words: a candidate with one Skill gets \"1 scenario\"", async () => {
+  it('inter eval new counts in words: a candidate with one Skill gets "1 scenario"', async () => {
     // The example's candidate with two of its three Skills left out.
     const unpacked = tempDir("inter-one-skill-");
     await tar.x({ file: join(project, "dist/cli.tgz"), cwd: unpacked });
-    for (const skill of ["cancel-a-booking", "report-a-rooms-bookings-for-a-day"]) rmSync(join(unpacked, "package/skills", skill), { recursive: true });
+    for (const skill of ["cancel-a-booking", "report-a-rooms-bookings-for-a-day"])
+      rmSync(join(unpacked, "package/skills", skill), { recursive: true });
     const dir = tempDir("inter-eval-new-");
     await tar.c({ gzip: true, file: join(dir, "cli.tgz"), cwd: unpacked, portable: true }, ["package"]);
     const made = await inter(dir, ["eval", "new", "."]);
@@ -236,16 +329,26 @@ describe("the validate task", () => {
     plan.assumptions.push("Edited.");
     writeFileSync(planPath, JSON.stringify(plan, null, 2));
     const edited = await inter(project, ["build", "--json"]);
-    expect(Object.entries(statuses(edited)).filter(([, s]) => s === "ran").map(([id]) => id)).toEqual(["validate"]);
+    expect(
+      Object.entries(statuses(edited))
+        .filter(([, s]) => s === "ran")
+        .map(([id]) => id),
+    ).toEqual(["validate"]);
 
     plan.scenarios[0].observations[1].command_prefix = ["rooms", "bookings", "book"];
     writeFileSync(planPath, JSON.stringify(plan, null, 2));
     const broken = await inter(project, ["build", "--json"]);
     expect(broken.exitCode).toBe(2);
     expect(broken.json.error.code).toBe("PLAN_INVALID");
-    expect(broken.json.error.details.report.findings[0]).toMatchObject({ code: "UNKNOWN_COMMAND", pointer: "/scenarios/0/observations/1/command_prefix/1" });
+    expect(broken.json.error.details.report.findings[0]).toMatchObject({
+      code: "UNKNOWN_COMMAND",
+      pointer: "/scenarios/0/observations/1/command_prefix/1",
+    });
     expect(existsSync(join(project, "dist/cli.tgz"))).toBe(true);
     // plan-validation.json describes the last validation: this failed one.
-    expect(JSON.parse(read(project, "dist/plan-validation.json"))).toMatchObject({ valid: false, findings: [expect.objectContaining({ code: "UNKNOWN_COMMAND" })] });
+    expect(JSON.parse(read(project, "dist/plan-validation.json"))).toMatchObject({
+      valid: false,
+      findings: [expect.objectContaining({ code: "UNKNOWN_COMMAND" })],
+    });
   });
 });

@@ -15,7 +15,10 @@ function installed(runtime: string, shim = CLI_SHIM): { bin: string; packageRoot
   const prefix = tempDir("inter-probe-host-");
   const packageRoot = join(prefix, "node_modules", "demo-cli");
   mkdirSync(join(packageRoot, "lib"), { recursive: true });
-  writeFileSync(join(packageRoot, "package.json"), JSON.stringify({ name: "demo-cli", version: "1.0.0", bin: { demo: "demo.cjs" } }));
+  writeFileSync(
+    join(packageRoot, "package.json"),
+    JSON.stringify({ name: "demo-cli", version: "1.0.0", bin: { demo: "demo.cjs" } }),
+  );
   writeFileSync(join(packageRoot, "lib", "runtime.cjs"), runtime);
   writeFileSync(join(packageRoot, "demo.cjs"), shim);
   chmodSync(join(packageRoot, "demo.cjs"), 0o755);
@@ -37,7 +40,12 @@ exports.run = async (dir, argv) => {
 `;
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", HOME: "/nonexistent-home" };
-const request = (args: string[], extra: Record<string, string> = {}) => ({ args, env: { ...env, ...extra }, timeoutMs: 20_000, maxBuffer: 1024 * 1024 });
+const request = (args: string[], extra: Record<string, string> = {}) => ({
+  args,
+  env: { ...env, ...extra },
+  timeoutMs: 20_000,
+  maxBuffer: 1024 * 1024,
+});
 let host: ProbeHost | undefined;
 afterEach(() => host?.stop());
 
@@ -46,10 +54,21 @@ describe("the probe host: one process answering many probes", () => {
     const { bin, packageRoot } = installed(RUNTIME);
     host = await ProbeHost.start(bin, packageRoot, env);
     expect(host).toBeDefined();
-    for (const [args, extra] of [[["items", "list", "--limit", "2"], { DEMO_SECRET: "s1" }], [["fail"], {}], [["items", "get", "--id", "x;rm -rf /"], {}]] as Array<[string[], Record<string, string>]>) {
+    for (const [args, extra] of [
+      [["items", "list", "--limit", "2"], { DEMO_SECRET: "s1" }],
+      [["fail"], {}],
+      [["items", "get", "--id", "x;rm -rf /"], {}],
+    ] as Array<[string[], Record<string, string>]>) {
       const hosted = await host!.run(`demo ${args.join(" ")}`, request(args, extra));
       const real = await runProbe({ bin, binary: "demo", env: { ...env, ...extra } }, args);
-      expect(hosted, args.join(" ")).toMatchObject({ exitCode: real.exitCode, stdout: real.stdout, stderr: real.stderr, json: real.json, error: real.error, timedOut: false });
+      expect(hosted, args.join(" ")).toMatchObject({
+        exitCode: real.exitCode,
+        stdout: real.stdout,
+        stderr: real.stderr,
+        json: real.json,
+        error: real.error,
+        timedOut: false,
+      });
     }
     // Each probe brings its own environment: a variable one probe had is gone in the next.
     const without = await host!.run("demo items list", request(["items", "list"]));
@@ -72,7 +91,10 @@ describe("the probe host: one process answering many probes", () => {
   });
 
   it("does not start for an executable that is not inter's shim, nor for a runtime that does not load", async () => {
-    const changed = installed(RUNTIME, CLI_SHIM.replace("process.argv.slice(2)", "process.argv.slice(2).concat(['--extra'])"));
+    const changed = installed(
+      RUNTIME,
+      CLI_SHIM.replace("process.argv.slice(2)", "process.argv.slice(2).concat(['--extra'])"),
+    );
     expect(await ProbeHost.start(changed.bin, changed.packageRoot, env)).toBeUndefined();
     const broken = installed("throw new Error('no runtime here');");
     expect(await ProbeHost.start(broken.bin, broken.packageRoot, env)).toBeUndefined();
@@ -90,7 +112,9 @@ describe("the probe host: one process answering many probes", () => {
     expect(slow).toMatchObject({ timedOut: true, exitCode: null });
     expect((await runProbe({ bin, binary: "demo", env }, ["sleep"], { timeoutMs: 500 })).timedOut).toBe(true);
     // A file that cannot be started is given back, and the host still answers.
-    expect(await host!.spawn("missing", join(packageRoot, "no-such-file"), { args: [], env, ...limits })).toBeUndefined();
+    expect(
+      await host!.spawn("missing", join(packageRoot, "no-such-file"), { args: [], env, ...limits }),
+    ).toBeUndefined();
     expect((await host!.run("demo items list", request(["items", "list"])))?.exitCode).toBe(0);
   });
 

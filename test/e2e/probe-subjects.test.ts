@@ -81,7 +81,9 @@ ${SECURITY}paths:
 
 const project = (name: string, binary: string, openapi: string, task: string) =>
   makeProject({
-    "intermesh.config.ts": config(`{ product: { name: "${name}", binary: "${binary}" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`),
+    "intermesh.config.ts": config(
+      `{ product: { name: "${name}", binary: "${binary}" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
+    ),
     "openapi.yaml": openapi,
     "context.md": `# ${name}\n\n${name} for tests.\n\n## Tasks and scenarios\n\n### ${task}\n\nA user asks to ${task.toLowerCase()}.\n\nExpected outcome: done.\n`,
   });
@@ -89,7 +91,11 @@ const project = (name: string, binary: string, openapi: string, task: string) =>
 /** The generated commands (from the package's manifest) that take a request body. */
 function bodyCommands(dir: string): string[] {
   const groups = join(dir, "dist/package/commands");
-  return readdirSync(groups).flatMap((f) => (JSON.parse(read(groups, f)).commands as Array<{ name: string; jsonInput: boolean }>).filter((c) => c.jsonInput).map((c) => c.name));
+  return readdirSync(groups).flatMap((f) =>
+    (JSON.parse(read(groups, f)).commands as Array<{ name: string; jsonInput: boolean }>)
+      .filter((c) => c.jsonInput)
+      .map((c) => c.name),
+  );
 }
 
 const rule = (receipt: any, id: string) => receipt.rules.find((r: any) => r.id === id);
@@ -117,10 +123,15 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
     expect(bodyCommands(dirs.jukebox!)).toHaveLength(1);
     expect(withBody).not.toMatch(/create$/);
     for (const id of ["I3", "C5"]) {
-      expect(rule(receipt, id), id).toMatchObject({ status: "pass", evidence: [{ command: `jukebox ${withBody} --market inter-probe --json-input --dry-run`, exitCode: 0 }] });
+      expect(rule(receipt, id), id).toMatchObject({
+        status: "pass",
+        evidence: [{ command: `jukebox ${withBody} --market inter-probe --json-input --dry-run`, exitCode: 0 }],
+      });
     }
     // The piped body is what the request it would send carries, under the body's own field names (stages/inspect/rules.ts).
-    expect(rule(receipt, "I3").reason).toBe(`${withBody} (it takes a body whose required fields are simple values): a body piped to --json-input (ids) is the request's body`);
+    expect(rule(receipt, "I3").reason).toBe(
+      `${withBody} (it takes a body whose required fields are simple values): a body piped to --json-input (ids) is the request's body`,
+    );
     expect(receipt.certification.blocking).not.toContain("I3");
     expect(receipt.summary.fail).toBe(0);
   });
@@ -129,9 +140,15 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
     const receipt = receipts.notes;
     expect(validate(receipt)).toEqual([]);
     expect(bodyCommands(dirs.notes!)).toEqual([]);
-    for (const id of ["I3", "C5"]) expect(rule(receipt, id), id).toEqual(expect.objectContaining({ status: "not applicable", reason: "no command takes a request body" }));
+    for (const id of ["I3", "C5"])
+      expect(rule(receipt, id), id).toEqual(
+        expect.objectContaining({ status: "not applicable", reason: "no command takes a request body" }),
+      );
     // The rules that have a subject still run on one: the delete refuses without --yes, the read of one note is found.
-    expect(rule(receipt, "S1")).toMatchObject({ status: "pass", evidence: [{ command: expect.stringMatching(/^notes notes \S+ --note-id inter-probe$/) }] });
+    expect(rule(receipt, "S1")).toMatchObject({
+      status: "pass",
+      evidence: [{ command: expect.stringMatching(/^notes notes \S+ --note-id inter-probe$/) }],
+    });
     expect(rule(receipt, "X6").reason).toContain("needs the API");
     expect(receipt.summary.fail).toBe(0);
   });

@@ -38,7 +38,12 @@ const npmFiles = (path: string) => path === "node_modules" || path === "package-
 
 /** Runs an installed package's executable (node_modules/.bin) in `cwd`. */
 async function bin(cwd: string, name: string, args: string[], env: Record<string, string>) {
-  const result = await execa(join(cwd, "node_modules", ".bin", name), args, { cwd, env, reject: false, stdin: "ignore" });
+  const result = await execa(join(cwd, "node_modules", ".bin", name), args, {
+    cwd,
+    env,
+    reject: false,
+    stdin: "ignore",
+  });
   const parse = (text: string) => {
     try {
       return JSON.parse(text);
@@ -46,14 +51,25 @@ async function bin(cwd: string, name: string, args: string[], env: Record<string
       return undefined;
     }
   };
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), json: parse(String(result.stdout)), error: parse(String(result.stderr).trim().split("\n").pop() ?? "") };
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    json: parse(String(result.stdout)),
+    error: parse(String(result.stderr).trim().split("\n").pop() ?? ""),
+  };
 }
 
 /** A folder with a package.json, where npm installs from the registry as a user would. */
 async function app(spec: string): Promise<string> {
   const dir = tempDir("inter-app-");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
-  const installed = await execa("npm", ["install", spec, "--no-audit", "--no-fund"], { cwd: dir, env: registry.env, reject: false, stdin: "ignore" });
+  const installed = await execa("npm", ["install", spec, "--no-audit", "--no-fund"], {
+    cwd: dir,
+    env: registry.env,
+    reject: false,
+    stdin: "ignore",
+  });
   if (installed.exitCode !== 0) throw new Error(`npm install ${spec} failed: ${installed.stderr}`);
   return dir;
 }
@@ -74,10 +90,32 @@ describe("inter publish", () => {
     const dry = await inter(project, ["publish", "--dry-run", "--json"], registry.env);
     expect(dry.exitCode, dry.stdout).toBe(0);
     const data = dry.json.data;
-    expect(data).toMatchObject({ dry_run: true, published: false, package: { name: "rooms-cli", version: "0.1.0" }, certification: { level: "Agent-Native" }, evaluation: { verdict: "pass", gate_met: true }, version_check: { published_latest: null }, provenance: { use: false } });
-    expect(data.files).toEqual(expect.arrayContaining(["proof/proof.json", "proof/receipt.json", "proof/results.json", "rooms.cjs", "manifest.json", ...SKILLS.map((s) => `skills/${s}/SKILL.md`)]));
-    expect(data.candidate_sha256).toBe(JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8")).candidate.sha256);
-    expect(data.server_json.content).toMatchObject({ version: "0.1.0", packages: [{ registryType: "npm", identifier: "rooms-cli", version: "0.1.0", transport: { type: "stdio" } }] });
+    expect(data).toMatchObject({
+      dry_run: true,
+      published: false,
+      package: { name: "rooms-cli", version: "0.1.0" },
+      certification: { level: "Agent-Native" },
+      evaluation: { verdict: "pass", gate_met: true },
+      version_check: { published_latest: null },
+      provenance: { use: false },
+    });
+    expect(data.files).toEqual(
+      expect.arrayContaining([
+        "proof/proof.json",
+        "proof/receipt.json",
+        "proof/results.json",
+        "rooms.cjs",
+        "manifest.json",
+        ...SKILLS.map((s) => `skills/${s}/SKILL.md`),
+      ]),
+    );
+    expect(data.candidate_sha256).toBe(
+      JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8")).candidate.sha256,
+    );
+    expect(data.server_json.content).toMatchObject({
+      version: "0.1.0",
+      packages: [{ registryType: "npm", identifier: "rooms-cli", version: "0.1.0", transport: { type: "stdio" } }],
+    });
     expect(existsSync(join(project, "dist/server.json"))).toBe(false);
     const view = await execa("npm", ["view", "rooms-cli", "--json"], { env: registry.env, reject: false });
     expect(view.exitCode).not.toBe(0);
@@ -90,7 +128,11 @@ describe("inter publish", () => {
     cpSync(join(project, "dist/receipt.json"), join(dir, "receipt.json"));
     const results = JSON.parse(readFileSync(join(project, "dist/eval/results.json"), "utf8"));
     results.verdict = "fail";
-    results.gate = { ...results.gate, met: false, missed: [{ scenario: "book-a-room", rate: 0, reason: "pass rate 0 % (0/1) is below 100 %" }] };
+    results.gate = {
+      ...results.gate,
+      met: false,
+      missed: [{ scenario: "book-a-room", rate: 0, reason: "pass rate 0 % (0/1) is below 100 %" }],
+    };
     writeFileSync(join(dir, "eval/results.json"), JSON.stringify(results));
     const badName = await inter(dir, ["publish", "cli.tgz", "--mcp-name", "rooms", "--json"], registry.env);
     expect(badName.exitCode).toBe(2);
@@ -125,7 +167,11 @@ describe("inter publish", () => {
     for (const { fault, token } of cases) {
       const proxy = await faultyRegistry(registry.url, fault);
       try {
-        const failed = await inter(project, ["publish", "--registry", proxy.url, "--timeout", "3", "--json"], registry.envFor(proxy.url, token));
+        const failed = await inter(
+          project,
+          ["publish", "--registry", proxy.url, "--timeout", "3", "--json"],
+          registry.envFor(proxy.url, token),
+        );
         expect(failed.exitCode, `${fault}: ${failed.stdout}`).toBe(1);
         expect(failed.json.error.code).toBe("PUBLISH_FAILED");
         expect(failed.json.error.details.registry_state).toBe("absent");
@@ -134,7 +180,10 @@ describe("inter publish", () => {
         await proxy.stop();
       }
       expect(existsSync(join(project, "dist/server.json"))).toBe(false);
-      const view = await execa("npm", ["view", "rooms-cli@0.1.0", "dist.integrity"], { env: registry.env, reject: false });
+      const view = await execa("npm", ["view", "rooms-cli@0.1.0", "dist.integrity"], {
+        env: registry.env,
+        reject: false,
+      });
       expect(view.stdout.trim()).toBe("");
     }
     // No credential: npm refuses before anything is sent.
@@ -149,8 +198,16 @@ describe("inter publish", () => {
     expect(published.exitCode, published.stdout).toBe(0);
     expect(published.json.data).toMatchObject({ published: true, package: { name: "rooms-cli", version: "0.1.0" } });
     const server = JSON.parse(readFileSync(join(project, "dist/server.json"), "utf8"));
-    expect(server).toMatchObject({ $schema: expect.stringContaining("server.schema.json"), name: expect.stringMatching(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/), version: "0.1.0" });
-    expect(server.packages[0].environmentVariables).toEqual(expect.arrayContaining([{ name: "ROOMS_API_KEY", description: expect.any(String), isRequired: true, isSecret: true }]));
+    expect(server).toMatchObject({
+      $schema: expect.stringContaining("server.schema.json"),
+      name: expect.stringMatching(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+      version: "0.1.0",
+    });
+    expect(server.packages[0].environmentVariables).toEqual(
+      expect.arrayContaining([
+        { name: "ROOMS_API_KEY", description: expect.any(String), isRequired: true, isSecret: true },
+      ]),
+    );
     // Publishing the same candidate again changes nothing.
     const again = await inter(project, ["publish", "--json"], registry.env);
     expect(again.json.data).toMatchObject({ published: false, already_published: true });
@@ -159,7 +216,13 @@ describe("inter publish", () => {
     const env = { ...registry.env, HOME: tempDir("inter-user-home-") };
     const proof = await bin(dir, "rooms", ["proof", "--expect", published.json.data.content_sha256], env);
     expect(proof.exitCode, proof.stderr).toBe(0);
-    expect(proof.json.result).toMatchObject({ verified: true, package: { name: "rooms-cli", version: "0.1.0" }, candidate_sha256: published.json.data.candidate_sha256, certification: { level: "Agent-Native" }, evaluation: { verdict: "pass", gate_met: true, agent: "reference" } });
+    expect(proof.json.result).toMatchObject({
+      verified: true,
+      package: { name: "rooms-cli", version: "0.1.0" },
+      candidate_sha256: published.json.data.candidate_sha256,
+      certification: { level: "Agent-Native" },
+      evaluation: { verdict: "pass", gate_met: true, agent: "reference" },
+    });
     expect(proof.json.result.evaluation.plan_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(proof.json.result.evaluation.scenarios.map((s: { pass_rate: number }) => s.pass_rate)).toEqual([1, 1, 1]);
     const other = await bin(dir, "rooms", ["proof", "--expect", "f".repeat(64)], env);
@@ -179,35 +242,70 @@ describe("inter publish", () => {
 
     const installed = await bin(dir, "rooms", ["agents", "install", "--mcp"], env);
     expect(installed.exitCode, installed.stderr).toBe(0);
-    const shipped = (skill: string) => readFileSync(join(dir, "node_modules/rooms-cli/skills", skill, "SKILL.md"), "utf8");
-    for (const folder of [".claude/skills", ".agents/skills", ".opencode/skills"]) for (const skill of SKILLS) expect(readFileSync(join(dir, folder, skill, "SKILL.md"), "utf8")).toBe(shipped(skill));
+    const shipped = (skill: string) =>
+      readFileSync(join(dir, "node_modules/rooms-cli/skills", skill, "SKILL.md"), "utf8");
+    for (const folder of [".claude/skills", ".agents/skills", ".opencode/skills"])
+      for (const skill of SKILLS)
+        expect(readFileSync(join(dir, folder, skill, "SKILL.md"), "utf8")).toBe(shipped(skill));
     const mcpScript = join(dir, "node_modules/rooms-cli/rooms-mcp.cjs");
     const claude = JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8"));
     expect(claude.mcpServers.other).toEqual({ command: "other-mcp" });
-    expect(claude.mcpServers.rooms).toMatchObject({ command: "node", args: [expect.stringMatching(/rooms-mcp\.cjs$/)] });
-    expect(readFileSync(join(dir, ".codex/config.toml"), "utf8")).toMatch(/\[mcp_servers\.rooms\]\ncommand = "node"\nargs = \[".*rooms-mcp\.cjs"\]\nenv_vars = \["ROOMS_API_KEY", "ROOMS_BASE_URL"\]/);
-    expect(JSON.parse(readFileSync(join(dir, "opencode.json"), "utf8")).mcp.rooms).toMatchObject({ type: "local", command: ["node", expect.stringMatching(/rooms-mcp\.cjs$/)], enabled: true });
+    expect(claude.mcpServers.rooms).toMatchObject({
+      command: "node",
+      args: [expect.stringMatching(/rooms-mcp\.cjs$/)],
+    });
+    expect(readFileSync(join(dir, ".codex/config.toml"), "utf8")).toMatch(
+      /\[mcp_servers\.rooms\]\ncommand = "node"\nargs = \[".*rooms-mcp\.cjs"\]\nenv_vars = \["ROOMS_API_KEY", "ROOMS_BASE_URL"\]/,
+    );
+    expect(JSON.parse(readFileSync(join(dir, "opencode.json"), "utf8")).mcp.rooms).toMatchObject({
+      type: "local",
+      command: ["node", expect.stringMatching(/rooms-mcp\.cjs$/)],
+      enabled: true,
+    });
     // The registered server answers an MCP client: initialize, then its tools.
     const mcp = await execa(claude.mcpServers.rooms.command, claude.mcpServers.rooms.args, {
       cwd: dir,
       env: { ...env, ROOMS_API_KEY: API_KEY },
-      input: [
-        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } },
-        { jsonrpc: "2.0", method: "notifications/initialized" },
-        { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      ].map((m) => JSON.stringify(m)).join("\n") + "\n",
+      input:
+        [
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+          },
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        ]
+          .map((m) => JSON.stringify(m))
+          .join("\n") + "\n",
       reject: false,
       timeout: 60_000,
     });
-    const tools = String(mcp.stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    const tools = String(mcp.stdout)
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((m) => m.id === 2);
     expect(tools?.result?.tools?.map((t: { name: string }) => t.name)).toContain("bookings_cancel");
     expect(mcpScript).toContain("node_modules");
     expect(readFileSync(join(dir, ".claude/skills/mine/SKILL.md"), "utf8")).toContain("my own");
 
     // Nothing else changed: every new path is a managed Skill file, a server entry's file or the manifest.
     const after = snapshot(dir, npmFiles);
-    const added = Object.keys(after).filter((p) => !(p in before)).sort();
-    expect(added).toEqual([".agents/managed/rooms.json", ".codex/config.toml", ...[".agents/skills", ".claude/skills", ".opencode/skills"].flatMap((f) => SKILLS.map((s) => `${f}/${s}/SKILL.md`)), "opencode.json"].sort());
+    const added = Object.keys(after)
+      .filter((p) => !(p in before))
+      .sort();
+    expect(added).toEqual(
+      [
+        ".agents/managed/rooms.json",
+        ".codex/config.toml",
+        ...[".agents/skills", ".claude/skills", ".opencode/skills"].flatMap((f) =>
+          SKILLS.map((s) => `${f}/${s}/SKILL.md`),
+        ),
+        "opencode.json",
+      ].sort(),
+    );
     const changedFiles = Object.keys(before).filter((p) => after[p] !== before[p]);
     expect(changedFiles).toEqual([".mcp.json"]);
 
@@ -224,7 +322,11 @@ describe("inter publish", () => {
     expect(JSON.parse(String(extra.stderr)).details.added).toEqual(["extra.js"]);
 
     // The upgrade: a Skill's text changes, the version follows; only managed files move.
-    patchFile(join(project, "examples/rooms/context.md"), "Confirm the booking exists before cancelling it.", "Confirm the booking exists, and that it is the one the person named, before cancelling it.");
+    patchFile(
+      join(project, "examples/rooms/context.md"),
+      "Confirm the booking exists before cancelling it.",
+      "Confirm the booking exists, and that it is the one the person named, before cancelling it.",
+    );
     const sameVersion = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
     expect(sameVersion.exitCode, sameVersion.stdout).toBe(0);
     const notBumped = await inter(project, ["publish", "--json"], registry.env);
@@ -238,7 +340,11 @@ describe("inter publish", () => {
     const silent = await faultyRegistry(registry.url, "store-then-hang");
     let upgraded;
     try {
-      upgraded = await inter(project, ["publish", "--registry", silent.url, "--timeout", "3", "--json"], registry.envFor(silent.url, true));
+      upgraded = await inter(
+        project,
+        ["publish", "--registry", silent.url, "--timeout", "3", "--json"],
+        registry.envFor(silent.url, true),
+      );
     } finally {
       await silent.stop();
     }
@@ -246,14 +352,22 @@ describe("inter publish", () => {
     expect(upgraded.json.data).toMatchObject({ published: true, package: { version: "0.1.1" } });
     expect(upgraded.json.data.version_check).toMatchObject({ published_latest: "0.1.0", follows: true });
     expect(JSON.parse(readFileSync(join(project, "dist/server.json"), "utf8")).version).toBe("0.1.1");
-    const npmUpgrade = await execa("npm", ["install", "rooms-cli@0.1.1", "--no-audit", "--no-fund"], { cwd: dir, env: registry.env, reject: false });
+    const npmUpgrade = await execa("npm", ["install", "rooms-cli@0.1.1", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      env: registry.env,
+      reject: false,
+    });
     expect(npmUpgrade.exitCode, npmUpgrade.stderr).toBe(0);
     const reinstall = await bin(dir, "rooms", ["agents", "install", "--mcp"], env);
     expect(reinstall.exitCode, reinstall.stderr).toBe(0);
-    const actions = Object.fromEntries(reinstall.json.result.steps.map((s: { path: string; action: string }) => [s.path, s.action]));
+    const actions = Object.fromEntries(
+      reinstall.json.result.steps.map((s: { path: string; action: string }) => [s.path, s.action]),
+    );
     expect(actions[".claude/skills/cancel-a-booking/SKILL.md"]).toBe("update");
     expect(actions[".claude/skills/book-a-room-for-a-meeting/SKILL.md"]).toBe("unchanged");
-    expect(readFileSync(join(dir, ".agents/skills/cancel-a-booking/SKILL.md"), "utf8")).toContain("the one the person named");
+    expect(readFileSync(join(dir, ".agents/skills/cancel-a-booking/SKILL.md"), "utf8")).toContain(
+      "the one the person named",
+    );
     expect((await bin(dir, "rooms", ["proof"], env)).json.result.package.version).toBe("0.1.1");
 
     // Uninstall: every managed path gone, the user's own files as they were.
@@ -266,14 +380,23 @@ describe("inter publish", () => {
     const dir = await app("rooms-cli@0.1.0");
     const env = { ...registry.env, HOME: tempDir("inter-user-home-") };
     mkdirSync(join(dir, ".agents/skills/cancel-a-booking"), { recursive: true });
-    writeFileSync(join(dir, ".agents/skills/cancel-a-booking/SKILL.md"), "---\nname: cancel-a-booking\ndescription: the team's own\n---\n");
-    writeFileSync(join(dir, "opencode.json"), JSON.stringify({ mcp: { rooms: { type: "local", command: ["somebody-else"] } } }));
+    writeFileSync(
+      join(dir, ".agents/skills/cancel-a-booking/SKILL.md"),
+      "---\nname: cancel-a-booking\ndescription: the team's own\n---\n",
+    );
+    writeFileSync(
+      join(dir, "opencode.json"),
+      JSON.stringify({ mcp: { rooms: { type: "local", command: ["somebody-else"] } } }),
+    );
     const before = snapshot(dir, npmFiles);
     const conflict = await bin(dir, "rooms", ["agents", "install", "--mcp"], env);
     expect(conflict.exitCode).toBe(30);
     expect(conflict.error.code).toBe("INSTALL_CONFLICT");
     expect(conflict.error.message).toContain(".agents/skills/cancel-a-booking");
-    expect(conflict.error.details.conflicts.map((c: { path: string }) => c.path)).toEqual([".agents/skills/cancel-a-booking", "opencode.json (mcp.rooms)"]);
+    expect(conflict.error.details.conflicts.map((c: { path: string }) => c.path)).toEqual([
+      ".agents/skills/cancel-a-booking",
+      "opencode.json (mcp.rooms)",
+    ]);
     expect(snapshot(dir, npmFiles)).toEqual(before);
     // For the agent whose places are free it installs; the user scope goes to HOME.
     const claudeOnly = await bin(dir, "rooms", ["agents", "install", "--agent", "claude-code", "--scope", "user"], env);
@@ -286,9 +409,15 @@ describe("inter publish", () => {
     const dir = tempDir("inter-agents-project-");
     const home = tempDir("inter-user-home-");
     const env = { ...registry.env, HOME: home };
-    const done = await inter(dir, ["agents", "install", join(project, "dist/cli.tgz"), "--agent", "codex", "--json"], env);
+    const done = await inter(
+      dir,
+      ["agents", "install", join(project, "dist/cli.tgz"), "--agent", "codex", "--json"],
+      env,
+    );
     expect(done.exitCode, done.stdout).toBe(0);
-    expect(done.json.data.steps.map((s: { path: string }) => s.path)).toEqual(SKILLS.map((s) => `.agents/skills/${s}/SKILL.md`));
+    expect(done.json.data.steps.map((s: { path: string }) => s.path)).toEqual(
+      SKILLS.map((s) => `.agents/skills/${s}/SKILL.md`),
+    );
     expect(readdirSync(join(dir, ".agents/skills")).sort()).toEqual(SKILLS);
     const mcp = await inter(dir, ["agents", "install", join(project, "dist/cli.tgz"), "--mcp", "--json"], env);
     expect(mcp.exitCode).toBe(2);

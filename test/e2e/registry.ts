@@ -68,7 +68,17 @@ export async function startRegistry(): Promise<Registry> {
       "",
     ].join("\n"),
   );
-  const child: ResultPromise = execa(process.execPath, [join(REPO, "node_modules/verdaccio/bin/verdaccio"), "--config", join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`], { reject: false, env: { HOME: dir }, stdin: "ignore" });
+  const child: ResultPromise = execa(
+    process.execPath,
+    [
+      join(REPO, "node_modules/verdaccio/bin/verdaccio"),
+      "--config",
+      join(dir, "config.yaml"),
+      "--listen",
+      `127.0.0.1:${port}`,
+    ],
+    { reject: false, env: { HOME: dir }, stdin: "ignore" },
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -76,17 +86,25 @@ export async function startRegistry(): Promise<Registry> {
     } catch {
       // not listening yet
     }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`verdaccio did not start: ${String((await child).stderr ?? "").slice(0, 500)}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`verdaccio did not start: ${String((await child).stderr ?? "").slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const created = await fetch(`${url}-/user/org.couchdb.user:publisher`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "publisher", password: "publisher-password-1" }) });
+  const created = await fetch(`${url}-/user/org.couchdb.user:publisher`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "publisher", password: "publisher-password-1" }),
+  });
   const { token } = (await created.json()) as { token?: string };
   if (!token) throw new Error(`verdaccio created no user (HTTP ${created.status})`);
   let homes = 0;
   const envFor = (at: string, withToken: boolean) => {
     const home = join(dir, `home-${homes++}`);
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(home, ".npmrc"), `registry=${at}\n${withToken ? `//${new URL(at).host}/:_authToken=${token}\n` : ""}`);
+    writeFileSync(
+      join(home, ".npmrc"),
+      `registry=${at}\n${withToken ? `//${new URL(at).host}/:_authToken=${token}\n` : ""}`,
+    );
     return npmEnv(home, join(dir, "cache"), at);
   };
   const env = envFor(url, true);
@@ -106,18 +124,30 @@ export async function startRegistry(): Promise<Registry> {
  * A registry that misbehaves when asked to publish: in front of a real one, it passes reads through, and answers a
  * publish (PUT) with HTTP 500, or never answers it — after storing it upstream (`store-then-hang`) or not (`hang`).
  */
-export async function faultyRegistry(upstream: string, fault: "500" | "hang" | "store-then-hang"): Promise<{ url: string; stop(): Promise<void> }> {
+export async function faultyRegistry(
+  upstream: string,
+  fault: "500" | "hang" | "store-then-hang",
+): Promise<{ url: string; stop(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const target = new URL(upstream);
   const forward = (req: IncomingMessage, body: Buffer, res?: ServerResponse) =>
     new Promise<void>((done) => {
-      const out = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        if (res) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        } else answer.resume();
-        answer.on("end", done);
-      });
+      const out = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer) => {
+          if (res) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          } else answer.resume();
+          answer.on("end", done);
+        },
+      );
       out.on("error", () => done());
       out.end(body);
     });

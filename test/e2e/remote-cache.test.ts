@@ -24,7 +24,16 @@ async function startCacheServer(tags = true): Promise<{ url: string; storage: st
   const storage = tempDir("inter-remote-storage-");
   const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
     // With a signature key set the server keeps each artifact's x-artifact-tag (it never checks it: clients do).
-    env: { HOST: "127.0.0.1", PORT: String(port), TURBO_TOKEN: TOKEN, ...(tags ? { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "the-server-stores-tags" } : {}), STORAGE_PROVIDER: "local", STORAGE_PATH: storage, STORAGE_PATH_USE_TMP_FOLDER: "false", LOG_LEVEL: "error" },
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      TURBO_TOKEN: TOKEN,
+      ...(tags ? { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "the-server-stores-tags" } : {}),
+      STORAGE_PROVIDER: "local",
+      STORAGE_PATH: storage,
+      STORAGE_PATH_USE_TMP_FOLDER: "false",
+      LOG_LEVEL: "error",
+    },
     reject: false,
   });
   const url = `http://127.0.0.1:${port}`;
@@ -51,17 +60,36 @@ async function startCacheServer(tags = true): Promise<{ url: string; storage: st
 
 let server: Awaited<ReturnType<typeof startCacheServer>>;
 const SIGNING_KEY = "remote-cache-test-signing-key";
-const remoteEnv = (extra: Record<string, string> = {}) => ({ INTER_REMOTE_CACHE_URL: server.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, INTER_REMOTE_CACHE_SIGNATURE_KEY: SIGNING_KEY, ...extra });
+const remoteEnv = (extra: Record<string, string> = {}) => ({
+  INTER_REMOTE_CACHE_URL: server.url,
+  INTER_REMOTE_CACHE_TEAM: TEAM,
+  INTER_REMOTE_CACHE_TOKEN: TOKEN,
+  INTER_REMOTE_CACHE_SIGNATURE_KEY: SIGNING_KEY,
+  ...extra,
+});
 /** Unsigned use of a server that keeps no tags, as a team that opts in: what an attacker with write access can plant. */
-const unsignedEnv = (url: string, trust = true) => ({ INTER_REMOTE_CACHE_URL: url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN, ...(trust ? { INTER_REMOTE_CACHE_TRUST: "unsigned" } : {}) });
-const sources = (outcome: any) => Object.fromEntries(outcome.json.data.tasks.map((t: any) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]));
+const unsignedEnv = (url: string, trust = true) => ({
+  INTER_REMOTE_CACHE_URL: url,
+  INTER_REMOTE_CACHE_TEAM: TEAM,
+  INTER_REMOTE_CACHE_TOKEN: TOKEN,
+  ...(trust ? { INTER_REMOTE_CACHE_TRUST: "unsigned" } : {}),
+});
+const sources = (outcome: any) =>
+  Object.fromEntries(
+    outcome.json.data.tasks.map((t: any) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]),
+  );
 /** Every output file under dist/ (evaluation results aside) with its bytes. */
 const distFiles = (dir: string) =>
   Object.fromEntries(
     readdirSync(join(dir, "dist"), { recursive: true, encoding: "utf8" })
       .filter((f) => !f.startsWith("eval") && statSync(join(dir, "dist", f)).isFile())
       .sort()
-      .map((f) => [f, createHash("sha256").update(readFileSync(join(dir, "dist", f))).digest("hex")]),
+      .map((f) => [
+        f,
+        createHash("sha256")
+          .update(readFileSync(join(dir, "dist", f)))
+          .digest("hex"),
+      ]),
   );
 
 beforeAll(async () => {
@@ -93,9 +121,16 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("a client with another signing key is told so, uses nothing, and overwrites nothing", async () => {
-    const other = await inter(exampleProject(), ["build", "--json"], remoteEnv({ INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }));
+    const other = await inter(
+      exampleProject(),
+      ["build", "--json"],
+      remoteEnv({ INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }),
+    );
     expect(other.exitCode, other.stdout).toBe(0);
-    expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({ hits: 0, warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY") });
+    expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({
+      hits: 0,
+      warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY"),
+    });
     // The good artifacts are still there for everyone with the right key.
     const again = await inter(exampleProject(), ["build", "--json"], remoteEnv());
     expect(again.json.data.remote.hits).toBe(9);
@@ -108,17 +143,24 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(off.json.data.remote).toBeUndefined();
     expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
     const none = await inter(first, ["build", "--remote-only", "--json"]);
-    expect(none.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--remote-only needs a remote cache") });
+    expect(none.json.error).toMatchObject({
+      code: "USAGE_ERROR",
+      message: expect.stringContaining("--remote-only needs a remote cache"),
+    });
   }, 180_000);
 
   it("unsigned artifacts are not used unless the config trusts them: one warning that says why", async () => {
     const own = await startCacheServer(false);
     try {
-      expect((await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url))).json.data.remote.uploads).toBeGreaterThanOrEqual(9);
+      expect(
+        (await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url))).json.data.remote.uploads,
+      ).toBeGreaterThanOrEqual(9);
       const run = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url, false));
       expect(run.exitCode, run.stdout).toBe(0);
       expect(run.json.data.remote.hits).toBe(0);
-      expect(run.json.data.remote.warning).toContain('artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned"');
+      expect(run.json.data.remote.warning).toContain(
+        'artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned"',
+      );
       const trusted = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
       expect(trusted.json.data.remote.hits, JSON.stringify(sources(trusted))).toBe(9);
     } finally {
@@ -160,7 +202,9 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       expect(run.exitCode, run.stdout).toBe(0);
       expect(existsSync(join(parent, "escape_remote.txt"))).toBe(false);
       expect(run.json.data.remote.hits).toBe(harmless);
-      expect(run.json.data.remote.warning).toMatch(/would write "\.\.\/escape_remote\.txt", outside the project|names paths outside the project or files that are not regular/);
+      expect(run.json.data.remote.warning).toMatch(
+        /would write "\.\.\/escape_remote\.txt", outside the project|names paths outside the project or files that are not regular/,
+      );
       expect(JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8")).certification.level).toBe("Agent-Native");
     } finally {
       await own.stop();
@@ -185,11 +229,20 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("an invalid remote URL is CONFIG_INVALID naming where it came from, and a token inside a URL is never printed", async () => {
-    const bad = await inter(exampleProject(), ["build", "--json"], { INTER_REMOTE_CACHE_URL: "cache.example.com:8080" });
+    const bad = await inter(exampleProject(), ["build", "--json"], {
+      INTER_REMOTE_CACHE_URL: "cache.example.com:8080",
+    });
     expect(bad.exitCode).toBe(2);
-    expect(bad.json.error).toMatchObject({ code: "CONFIG_INVALID", message: "INTER_REMOTE_CACHE_URL is not an http(s) URL.", details: { field: "INTER_REMOTE_CACHE_URL" } });
+    expect(bad.json.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: "INTER_REMOTE_CACHE_URL is not an http(s) URL.",
+      details: { field: "INTER_REMOTE_CACHE_URL" },
+    });
     const secret = "url-embedded-token-7c1d";
-    const run = await inter(exampleProject(), ["build"], { INTER_REMOTE_CACHE_URL: `http://user:${secret}@127.0.0.1:9`, INTER_REMOTE_CACHE_TRUST: "unsigned" });
+    const run = await inter(exampleProject(), ["build"], {
+      INTER_REMOTE_CACHE_URL: `http://user:${secret}@127.0.0.1:9`,
+      INTER_REMOTE_CACHE_TRUST: "unsigned",
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/⚠ remote cache http:\/\/127\.0\.0\.1:9 download failed/);
     expect(run.stdout + run.stderr).not.toContain(secret);
@@ -201,7 +254,9 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     const run = await inter(dir, ["build"], remoteEnv({ INTER_REMOTE_CACHE_TOKEN: wrong }));
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.match(/⚠ remote cache/g)).toHaveLength(1);
-    expect(run.stderr).toMatch(/⚠ remote cache http:\/\/127\.0\.0\.1:\d+ download failed \(HTTP 401: the token was refused\); continuing with the local cache only/);
+    expect(run.stderr).toMatch(
+      /⚠ remote cache http:\/\/127\.0\.0\.1:\d+ download failed \(HTTP 401: the token was refused\); continuing with the local cache only/,
+    );
     expect(run.stderr).toMatch(/remote cache http:\/\/127\.0\.0\.1:\d+: 0 hits, 0 misses, 0 uploads, 1 error\b/);
     expect(run.stdout + run.stderr).not.toContain(wrong);
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
@@ -220,7 +275,11 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
 }`),
     });
     cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "openapi.yaml"));
-    const child = spawnInter(dir, ["run", "slow", "--json"], { INTER_REMOTE_CACHE_URL: own.url, INTER_REMOTE_CACHE_TEAM: TEAM, INTER_REMOTE_CACHE_TOKEN: TOKEN });
+    const child = spawnInter(dir, ["run", "slow", "--json"], {
+      INTER_REMOTE_CACHE_URL: own.url,
+      INTER_REMOTE_CACHE_TEAM: TEAM,
+      INTER_REMOTE_CACHE_TOKEN: TOKEN,
+    });
     await until(() => existsSync(join(dir, "slow.started")), 30_000, "the slow task starting");
     await own.stop();
     const result = await child;

@@ -73,7 +73,8 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     const r = results(mixed);
     expect(validateResults(r)).toEqual([]);
     expect(r.gate.missed.map((m: any) => m.scenario)).toEqual(["cancel-a-booking", "report-room-day"]);
-    for (const f of ["report.html", "junit.xml", "summary.md"]) expect(read(mixed, `.inter-eval/${f}`).length).toBeGreaterThan(500);
+    for (const f of ["report.html", "junit.xml", "summary.md"])
+      expect(read(mixed, `.inter-eval/${f}`).length).toBeGreaterThan(500);
   });
 
   it("report.html, opened from file:// in Chromium, shows the verdict, the binding, failures before incomplete checks, and the recorded calls", async () => {
@@ -89,21 +90,37 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(binding).toContain(`sha256:${r.plan.sha256.slice(0, 12)}`);
     expect(binding).toMatch(/Agent-Native/);
     expect(binding).toMatch(/Agent\s+command:node/);
-    expect(await page.locator("h2").allInnerTexts()).toEqual(["Scenarios", "Failed and incomplete checks", "Attempts", "What a pass proves", "What these checks cannot establish"]);
+    expect(await page.locator("h2").allInnerTexts()).toEqual([
+      "Scenarios",
+      "Failed and incomplete checks",
+      "Attempts",
+      "What a pass proves",
+      "What these checks cannot establish",
+    ]);
 
     const rows = await page.locator("#scenarios tbody tr").allInnerTexts();
-    expect(rows.map((row) => row.split("\t").slice(0, 3).join(" | "))).toEqual(["✔ book-a-room | 1/1 | 100 %", "✖ cancel-a-booking | 0/1 | 0 %", "✖ report-room-day | 0/1 | 0 %"]);
+    expect(rows.map((row) => row.split("\t").slice(0, 3).join(" | "))).toEqual([
+      "✔ book-a-room | 1/1 | 100 %",
+      "✖ cancel-a-booking | 0/1 | 0 %",
+      "✖ report-room-day | 0/1 | 0 %",
+    ]);
     // Each header is aligned as the values under it (numbers right, text left), and the Gate column says met or why not.
     const alignment = await page.locator("#scenarios table").evaluate((table) => {
       const heads = [...table.querySelectorAll("thead th")].map((th) => getComputedStyle(th).textAlign);
-      const cells = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => getComputedStyle(td).textAlign));
+      const cells = [...table.querySelectorAll("tbody tr")].map((tr) =>
+        [...tr.querySelectorAll("td")].map((td) => getComputedStyle(td).textAlign),
+      );
       return { heads, cells };
     });
     expect(alignment.heads).toEqual(["left", "right", "right", "right", "right", "left"]);
     for (const row of alignment.cells) expect(row).toEqual(alignment.heads);
     // The header's right edge is its column's: a value sits under its own header.
     const edges = await page.locator("#scenarios table").evaluate((table) => {
-      const right = (e: Element) => { const r = document.createRange(); r.selectNodeContents(e); return Math.round(r.getBoundingClientRect().right); };
+      const right = (e: Element) => {
+        const r = document.createRange();
+        r.selectNodeContents(e);
+        return Math.round(r.getBoundingClientRect().right);
+      };
       const heads = [...table.querySelectorAll("thead th")];
       const first = [...table.querySelectorAll("tbody tr:first-child td")];
       return heads.slice(1, 5).map((th, i) => Math.abs(right(th) - right(first[i + 1]!)));
@@ -115,17 +132,34 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(gates[2]).toMatch(/^missed: pass rate 0 % \(0\/1\) is below 100 %/);
 
     const findings = await page.locator("#needs-attention .finding").allInnerTexts();
-    expect(findings[0]).toMatch(/^fail\s+cancel-a-booking #1 · right-booking \(field_equals\) — the named booking was cancelled\nobserved "bk_0002", expected "bk_0003"/);
+    expect(findings[0]).toMatch(
+      /^fail\s+cancel-a-booking #1 · right-booking \(field_equals\) — the named booking was cancelled\nobserved "bk_0002", expected "bk_0003"/,
+    );
     expect(findings.slice(1).every((f) => f.startsWith("incomplete"))).toBe(true);
-    expect(findings.slice(1).map((f) => f.match(/· (\S+)/)![1])).toEqual(["listed", "room", "day", "the-interview", "only-one", "report-from-the-listing"]);
+    expect(findings.slice(1).map((f) => f.match(/· (\S+)/)![1])).toEqual([
+      "listed",
+      "room",
+      "day",
+      "the-interview",
+      "only-one",
+      "report-from-the-listing",
+    ]);
     expect(findings[1]).toContain("2 invocations start with rooms bookings list");
 
     // Attempts needing a look come first and are open; the passing one is folded.
     const summaries = await page.locator("#attempts details > summary").allInnerTexts();
-    expect(summaries.map((s) => s.split(" (")[0])).toEqual(["✖ cancel-a-booking #1 — fail", "… report-room-day #1 — incomplete", "✔ book-a-room #1 — pass"]);
-    expect(await page.locator("#attempts details").evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([true, true, false]);
+    expect(summaries.map((s) => s.split(" (")[0])).toEqual([
+      "✖ cancel-a-booking #1 — fail",
+      "… report-room-day #1 — incomplete",
+      "✔ book-a-room #1 — pass",
+    ]);
+    expect(
+      await page.locator("#attempts details").evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open)),
+    ).toEqual([true, true, false]);
     const cancel = page.locator("#attempt-cancel-a-booking-1");
-    expect(await cancel.locator("h3.call").first().innerText()).toMatch(/^1\. rooms bookings cancel --booking-id bk_0002 --yes exit 0 · \d+ ms$/);
+    expect(await cancel.locator("h3.call").first().innerText()).toMatch(
+      /^1\. rooms bookings cancel --booking-id bk_0002 --yes exit 0 · \d+ ms$/,
+    );
     expect(await cancel.locator("pre").first().innerText()).toContain('"id":"bk_0002"');
     expect(await cancel.innerText()).toContain("agent wrong-id+list-twice working on cancel-a-booking");
 
@@ -134,15 +168,18 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     const proves = await page.locator("#proves li").allInnerTexts();
     // Sentences a person reads: the Markdown is rendered (code, not backticks), no field path opens a sentence.
     expect(proves).toContain("The call rooms bookings cancel was made exactly once and exited 0.");
-    expect(proves).toContain("The call rooms bookings list was made with --room-id \"rm_cosmos\".");
+    expect(proves).toContain('The call rooms bookings list was made with --room-id "rm_cosmos".');
     expect(proves.some((p) => /^The field result\.\S+ in the output of rooms bookings \w+ was /.test(p))).toBe(true);
     expect(await page.locator("#proves li code").first().innerText()).toMatch(/^rooms /);
-    for (const section of ["#proves", "#limits", "#needs-attention"]) expect(await page.locator(section).innerText()).not.toContain("`");
+    for (const section of ["#proves", "#limits", "#needs-attention"])
+      expect(await page.locator(section).innerText()).not.toContain("`");
     expect(limits.some((l) => l.startsWith("The API's state after an attempt is not read back"))).toBe(true);
 
     // Printing opens every attempt.
     await page.evaluate(() => dispatchEvent(new Event("beforeprint")));
-    expect(await page.locator("#attempts details").evaluateAll((ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);
+    expect(
+      await page.locator("#attempts details").evaluateAll((ds) => ds.every((d) => (d as HTMLDetailsElement).open)),
+    ).toBe(true);
     await page.close();
   });
 
@@ -174,8 +211,14 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
         suites: [...doc.querySelectorAll("testsuite")].map((s) => ({
           name: s.getAttribute("name"),
           declared: { tests: n(s, "tests"), failures: n(s, "failures"), errors: n(s, "errors") },
-          counted: { tests: s.querySelectorAll("testcase").length, failures: s.querySelectorAll("testcase > failure").length, errors: s.querySelectorAll("testcase > error").length },
-          failed: [...s.querySelectorAll("testcase:has(failure)")].map((c) => `${c.getAttribute("name")} :: ${c.querySelector("failure")!.getAttribute("message")}`),
+          counted: {
+            tests: s.querySelectorAll("testcase").length,
+            failures: s.querySelectorAll("testcase > failure").length,
+            errors: s.querySelectorAll("testcase > error").length,
+          },
+          failed: [...s.querySelectorAll("testcase:has(failure)")].map(
+            (c) => `${c.getAttribute("name")} :: ${c.querySelector("failure")!.getAttribute("message")}`,
+          ),
         })),
       };
     }, xml);
@@ -189,7 +232,9 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
       { tests: 8, failures: 0, errors: 6 },
     ]);
     expect(parsed.totals).toEqual({ tests: 21, failures: 1, errors: 6 });
-    expect(parsed.suites![1]!.failed).toEqual(["#1 right-booking: the named booking was cancelled :: different (no coercion)"]);
+    expect(parsed.suites![1]!.failed).toEqual([
+      "#1 right-booking: the named booking was cancelled :: different (no coercion)",
+    ]);
   });
 
   it("the Markdown summary leads with the verdict and is appended to $GITHUB_STEP_SUMMARY by inter eval report", async () => {
@@ -201,7 +246,9 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     const md = readFileSync(summary, "utf8");
     expect(md.startsWith("# earlier step\n## ❌ Evaluation failed: 1/3 attempts")).toBe(true);
     expect(md).toContain("| cancel-a-booking | 0/1 | 0 % | 0.00 | 0.00 |");
-    expect(md).toContain('- **cancel-a-booking #1** `right-booking` fail: the named booking was cancelled — observed `"bk_0002"`, expected `"bk_0003"`.');
+    expect(md).toContain(
+      '- **cancel-a-booking #1** `right-booking` fail: the named booking was cancelled — observed `"bk_0002"`, expected `"bk_0003"`.',
+    );
     expect(md).toBe(`# earlier step\n${read(mixed, ".inter-eval/summary.md")}\n`);
   });
 
@@ -210,8 +257,24 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     copyFileSync(join(mixed, ".inter-eval/results.json"), join(dir, "results.json"));
     const md = await inter(dir, ["eval", "report", "results.json", "--format", "md", "--min-pass-rate", "0"]);
     expect(md.exitCode).toBe(0);
-    expect(`${md.stdout}\n`).toBe(read(mixed, ".inter-eval/summary.md").replace("❌ Evaluation failed", "✅ Evaluation passed").replace(/Gate not met \([^)]*\): missed by [^.]*\./, "Gate met: every scenario ≥ 0 %, incomplete attempts count against."));
-    const junit = await inter(dir, ["eval", "report", "results.json", "--format", "junit", "--json", "--min-pass-rate", "0"]);
+    expect(`${md.stdout}\n`).toBe(
+      read(mixed, ".inter-eval/summary.md")
+        .replace("❌ Evaluation failed", "✅ Evaluation passed")
+        .replace(
+          /Gate not met \([^)]*\): missed by [^.]*\./,
+          "Gate met: every scenario ≥ 0 %, incomplete attempts count against.",
+        ),
+    );
+    const junit = await inter(dir, [
+      "eval",
+      "report",
+      "results.json",
+      "--format",
+      "junit",
+      "--json",
+      "--min-pass-rate",
+      "0",
+    ]);
     expect(junit.json.data.content).toBe(read(mixed, ".inter-eval/junit.xml"));
   });
 });
@@ -220,35 +283,67 @@ describe("an evaluation in which every attempt is a harness error", () => {
   it("is not judged: the exit's error says so (EVAL_NOT_JUDGED, exit 1) with the harness errors, and the human summary too", async () => {
     expect(brokenRun.exitCode).toBe(1);
     expect(brokenRun.stderr).toContain("⚠ NOT JUDGED: every attempt was a harness error (all 3)");
-    expect(brokenRun.stderr).toMatch(/\nNOT JUDGED: 0\/3 attempts passed; candidate failed 0, could not judge 0, harness broke 3/);
-    expect(brokenRun.stderr).toMatch(/error EVAL_NOT_JUDGED: Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it\. Harness error: the agent exited with code 3 without calling rooms/);
+    expect(brokenRun.stderr).toMatch(
+      /\nNOT JUDGED: 0\/3 attempts passed; candidate failed 0, could not judge 0, harness broke 3/,
+    );
+    expect(brokenRun.stderr).toMatch(
+      /error EVAL_NOT_JUDGED: Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it\. Harness error: the agent exited with code 3 without calling rooms/,
+    );
     expect(brokenRun.stderr).not.toContain("Evaluation failed");
     const r = results(broken);
     expect(validateResults(r)).toEqual([]);
     expect(r.attempts.map((a: any) => a.status)).toEqual(["error", "error", "error"]);
-    expect(r.gate.missed.map((m: any) => m.reason)).toEqual(["not judged: its only attempt was a harness error", "not judged: its only attempt was a harness error", "not judged: its only attempt was a harness error"]);
+    expect(r.gate.missed.map((m: any) => m.reason)).toEqual([
+      "not judged: its only attempt was a harness error",
+      "not judged: its only attempt was a harness error",
+      "not judged: its only attempt was a harness error",
+    ]);
     // No bar passes it: the report command, even at --min-pass-rate 0, exits 1 with the same code.
-    const regated = await inter(broken, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "0", "--json"]);
+    const regated = await inter(broken, [
+      "eval",
+      "report",
+      ".inter-eval/results.json",
+      "--min-pass-rate",
+      "0",
+      "--json",
+    ]);
     expect(regated.exitCode).toBe(1);
-    expect(regated.json.error).toMatchObject({ code: "EVAL_NOT_JUDGED", details: { not_judged: true, harness_errors: [expect.stringMatching(/^the agent exited with code 3 without calling rooms/)] } });
+    expect(regated.json.error).toMatchObject({
+      code: "EVAL_NOT_JUDGED",
+      details: {
+        not_judged: true,
+        harness_errors: [expect.stringMatching(/^the agent exited with code 3 without calling rooms/)],
+      },
+    });
   });
 
   it("summary.md, junit.xml and report.html (in Chromium) lead with 'Not judged', never 'failed'", async () => {
     const md = read(broken, ".inter-eval/summary.md");
-    expect(md).toMatch(/^## ⚠ Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it \(0\/3 attempts passed\)\n/);
+    expect(md).toMatch(
+      /^## ⚠ Not judged: every attempt was a harness error \(all 3\): the harness or the agent broke, not the candidate, so nothing was established about it \(0\/3 attempts passed\)\n/,
+    );
     expect(md).not.toContain("Evaluation failed");
     const junit = read(broken, ".inter-eval/junit.xml");
     const messages = [...junit.matchAll(/<error type="harness" message="([^"]*)"/g)].map((m) => m[1]);
     expect(messages).toHaveLength(3);
-    for (const m of messages) expect(m).toMatch(/^Not judged \(every attempt was a harness error\): the agent exited with code 3/);
-    expect(junit.match(/<property name="verdict" value="not judged: every attempt was a harness error"\/>/g)).toHaveLength(3);
+    for (const m of messages)
+      expect(m).toMatch(/^Not judged \(every attempt was a harness error\): the agent exited with code 3/);
+    expect(
+      junit.match(/<property name="verdict" value="not judged: every attempt was a harness error"\/>/g),
+    ).toHaveLength(3);
 
     const { page } = await open(join(broken, ".inter-eval/report.html"));
     await page.screenshot({ path: join(ARTIFACTS, "report-not-judged.png"), fullPage: true });
     expect(await page.title()).toMatch(/^Evaluation NOT JUDGED/);
-    expect(await page.locator("h1").innerText()).toMatch(/^NOT JUDGED\s+Evaluation not judged: every attempt was a harness error$/);
-    expect(await page.locator("p.not-judged").innerText()).toMatch(/^⚠ Not judged: every attempt was a harness error \(all 3\)/);
-    expect(await page.locator("#scenarios tbody td.gate-cell").allInnerTexts()).toEqual(Array(3).fill("missed: not judged: its only attempt was a harness error"));
+    expect(await page.locator("h1").innerText()).toMatch(
+      /^NOT JUDGED\s+Evaluation not judged: every attempt was a harness error$/,
+    );
+    expect(await page.locator("p.not-judged").innerText()).toMatch(
+      /^⚠ Not judged: every attempt was a harness error \(all 3\)/,
+    );
+    expect(await page.locator("#scenarios tbody td.gate-cell").allInnerTexts()).toEqual(
+      Array(3).fill("missed: not judged: its only attempt was a harness error"),
+    );
     expect(await page.locator("body").innerText()).not.toMatch(/\bFAIL\b/);
     await page.close();
   });
@@ -257,7 +352,10 @@ describe("an evaluation in which every attempt is a harness error", () => {
 describe("the CI gate", () => {
   const gate = async (dir: string, flags: string[]) => {
     const run = await inter(dir, ["eval", "report", ".inter-eval/results.json", ...flags, "--json"]);
-    return { exit: run.exitCode, missed: run.exitCode === 0 ? [] : run.json.error.details.gate.missed.map((m: any) => m.scenario) };
+    return {
+      exit: run.exitCode,
+      missed: run.exitCode === 0 ? [] : run.json.error.details.gate.missed.map((m: any) => m.scenario),
+    };
   };
 
   it("repetitions give pass rates the gate measures, with incomplete attempts counted against unless allowed", async () => {
@@ -270,16 +368,32 @@ describe("the CI gate", () => {
       "report-room-day#1 incomplete",
       "report-room-day#2 pass",
     ]);
-    expect(await gate(repeated, [])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking", "report-room-day"] });
+    expect(await gate(repeated, [])).toEqual({
+      exit: 1,
+      missed: ["book-a-room", "cancel-a-booking", "report-room-day"],
+    });
     expect(await gate(repeated, ["--min-pass-rate", "0.5"])).toEqual({ exit: 0, missed: [] });
-    expect(await gate(repeated, ["--min-pass-rate", "0.6"])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking", "report-room-day"] });
-    expect(await gate(repeated, ["--min-pass-rate", "0.6", "--allow-incomplete"])).toEqual({ exit: 1, missed: ["book-a-room", "cancel-a-booking"] });
+    expect(await gate(repeated, ["--min-pass-rate", "0.6"])).toEqual({
+      exit: 1,
+      missed: ["book-a-room", "cancel-a-booking", "report-room-day"],
+    });
+    expect(await gate(repeated, ["--min-pass-rate", "0.6", "--allow-incomplete"])).toEqual({
+      exit: 1,
+      missed: ["book-a-room", "cancel-a-booking"],
+    });
     expect(await gate(repeated, ["--min-pass-rate", "0.5", "--allow-incomplete"])).toEqual({ exit: 0, missed: [] });
   });
 
   it("allowing incomplete attempts never passes a scenario with nothing established", async () => {
     expect(await gate(mixed, ["--min-pass-rate", "0"])).toEqual({ exit: 0, missed: [] });
-    const run = await inter(mixed, ["eval", "report", ".inter-eval/results.json", "--min-pass-rate", "0", "--allow-incomplete"]);
+    const run = await inter(mixed, [
+      "eval",
+      "report",
+      ".inter-eval/results.json",
+      "--min-pass-rate",
+      "0",
+      "--allow-incomplete",
+    ]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain("report-room-day (its only attempt was incomplete; nothing was established)");
   });
@@ -297,7 +411,10 @@ describe("the CI gate", () => {
     writeFileSync(join(dir, "broken.json"), '{"schema_version": "1.0.0",');
     const broken = await inter(dir, ["eval", "report", "broken.json", "--json"]);
     expect(broken.exitCode).toBe(2);
-    expect(broken.json.error).toMatchObject({ code: "RESULTS_INVALID", message: expect.stringContaining("broken.json is not JSON") });
+    expect(broken.json.error).toMatchObject({
+      code: "RESULTS_INVALID",
+      message: expect.stringContaining("broken.json is not JSON"),
+    });
     const r = results(mixed);
     r.verdict = "maybe";
     writeFileSync(join(dir, "odd.json"), JSON.stringify(r));
@@ -314,29 +431,62 @@ describe("the gate of inter run eval", () => {
     const project = exampleProject({ warm: true });
     const file = join(project, "intermesh.config.ts");
     const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{attempt}"] });
-    writeFileSync(file, read(project, "intermesh.config.ts").replace('agent: "reference",', `agent: ${agent},\n      gate: { minPassRate: 0 },`));
+    writeFileSync(
+      file,
+      read(project, "intermesh.config.ts").replace(
+        'agent: "reference",',
+        `agent: ${agent},\n      gate: { minPassRate: 0 },`,
+      ),
+    );
     const lenient = await inter(project, ["run", "eval", "--json"], env);
     expect(lenient.exitCode, lenient.stdout).toBe(0);
-    expect(JSON.parse(read(project, "dist/eval/results.json")).gate).toEqual({ min_pass_rate: 0, allow_incomplete: false, met: true, missed: [] });
+    expect(JSON.parse(read(project, "dist/eval/results.json")).gate).toEqual({
+      min_pass_rate: 0,
+      allow_incomplete: false,
+      met: true,
+      missed: [],
+    });
     const strict = await inter(project, ["run", "eval", "--min-pass-rate", "1"], env);
     expect(strict.exitCode).toBe(1);
     expect(strict.stderr).toMatch(/The gate was not met: cancel-a-booking \(pass rate 0 % \(0\/1\) is below 100 %\)\./);
     expect(read(project, "dist/eval/summary.md")).toMatch(/^## ❌ Evaluation failed: 2\/3 attempts/);
 
-    writeFileSync(file, read(project, "intermesh.config.ts").replace("gate: { minPassRate: 0 }", "gate: { minPassRate: 2 }"));
+    writeFileSync(
+      file,
+      read(project, "intermesh.config.ts").replace("gate: { minPassRate: 0 }", "gate: { minPassRate: 2 }"),
+    );
     const invalid = await inter(project, ["run", "eval", "--json"], env);
     expect(invalid.exitCode).toBe(2);
-    expect(invalid.json.error).toMatchObject({ code: "CONFIG_INVALID", details: { issues: [{ path: "targets.eval.gate.minPassRate" }] } });
+    expect(invalid.json.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      details: { issues: [{ path: "targets.eval.gate.minPassRate" }] },
+    });
 
     // An agent that never runs: inter run eval says "not judged" in its exit, its summary and inter status.
-    writeFileSync(file, read(project, "intermesh.config.ts").replace("gate: { minPassRate: 2 }", "gate: { minPassRate: 0 }").replace(agent, JSON.stringify({ command: JSON.parse(FAILING_AGENT) })));
+    writeFileSync(
+      file,
+      read(project, "intermesh.config.ts")
+        .replace("gate: { minPassRate: 2 }", "gate: { minPassRate: 0 }")
+        .replace(agent, JSON.stringify({ command: JSON.parse(FAILING_AGENT) })),
+    );
     const unjudged = await inter(project, ["run", "eval", "--json"], env);
     expect(unjudged.exitCode).toBe(1);
-    expect(unjudged.json.error).toMatchObject({ code: "EVAL_NOT_JUDGED", message: expect.stringMatching(/^Not judged: every attempt was a harness error \(all 3\)/) });
+    expect(unjudged.json.error).toMatchObject({
+      code: "EVAL_NOT_JUDGED",
+      message: expect.stringMatching(/^Not judged: every attempt was a harness error \(all 3\)/),
+    });
     expect(read(project, "dist/eval/summary.md")).toMatch(/^## ⚠ Not judged: every attempt was a harness error/);
     const status = await inter(project, ["status", "--json"], env);
-    expect(status.json.data.last.evaluation).toMatchObject({ not_judged: true, gate_met: false, gateMet: false, passed: 0, attempts: 3 });
-    expect((await inter(project, ["status"], env)).stdout).toMatch(/^evaluation {2}NOT JUDGED \(every attempt was a harness error\): 0\/3 attempts \(dist\/eval\/results\.json\)$/m);
+    expect(status.json.data.last.evaluation).toMatchObject({
+      not_judged: true,
+      gate_met: false,
+      gateMet: false,
+      passed: 0,
+      attempts: 3,
+    });
+    expect((await inter(project, ["status"], env)).stdout).toMatch(
+      /^evaluation {2}NOT JUDGED \(every attempt was a harness error\): 0\/3 attempts \(dist\/eval\/results\.json\)$/m,
+    );
   }, 120_000);
 });
 
@@ -353,9 +503,22 @@ describe("inter eval diff", () => {
     expect(d.plan_changed).toBe(false);
     const byId = Object.fromEntries(d.scenarios.map((s: any) => [s.id, s]));
     expect(byId["book-a-room"].change).toBe("unchanged");
-    expect(byId["cancel-a-booking"]).toMatchObject({ change: "regressed", base: { passed: 1, attempts: 1, rate: 1 }, head: { passed: 0, attempts: 1, rate: 0 } });
-    expect(byId["cancel-a-booking"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["right-booking"]);
-    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual(["listed", "room", "day", "the-interview", "only-one", "report-from-the-listing"]);
+    expect(byId["cancel-a-booking"]).toMatchObject({
+      change: "regressed",
+      base: { passed: 1, attempts: 1, rate: 1 },
+      head: { passed: 0, attempts: 1, rate: 0 },
+    });
+    expect(byId["cancel-a-booking"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
+      "right-booking",
+    ]);
+    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
+      "listed",
+      "room",
+      "day",
+      "the-interview",
+      "only-one",
+      "report-from-the-listing",
+    ]);
 
     const text = await inter(good, ["eval", "diff", base(), head()]);
     expect(text.stdout.split("\n")[1]).toMatch(/^▼ cancel-a-booking\s+1\/1 \(100 %\) → 0\/1 \(0 %\)\s+regressed$/);
@@ -376,7 +539,10 @@ describe("inter eval diff", () => {
     const other = join(repeated, ".inter-eval/results.json");
     const refused = await inter(good, ["eval", "diff", base(), other, "--json"]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.json.error).toMatchObject({ code: "RESULTS_MISMATCH", suggestion: expect.stringContaining("--plan-changed") });
+    expect(refused.json.error).toMatchObject({
+      code: "RESULTS_MISMATCH",
+      suggestion: expect.stringContaining("--plan-changed"),
+    });
     const allowed = await inter(good, ["eval", "diff", base(), other, "--plan-changed", "--json"]);
     expect(allowed.exitCode).toBe(1);
     expect(allowed.json.error.details.diff.plan_changed).toBe(true);

@@ -10,7 +10,10 @@ import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted } from
 // behind the broker. Each hostile agent below tries one way around that and must get exactly the prescribed verdict.
 
 const ADVERSARY = join(REPO, "test/fixtures/adversary.mjs");
-const adversary = (mode: string) => ["--agent-command", JSON.stringify(["node", ADVERSARY, mode, "{prompt_file}", "{attempt}"])];
+const adversary = (mode: string) => [
+  "--agent-command",
+  JSON.stringify(["node", ADVERSARY, mode, "{prompt_file}", "{attempt}"]),
+];
 const validateResults = schemaValidator("results.schema.json");
 
 let project: string;
@@ -20,13 +23,26 @@ beforeAll(async () => {
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
 
-type Results = { attempts: Array<{ scenario: string; status: string; harness_error?: string; checks: Array<{ id: string; status: string }>; invocations: Array<{ argv: string[]; truncated?: boolean }> }>; isolation: { kind: string }; summary: Record<string, number> };
+type Results = {
+  attempts: Array<{
+    scenario: string;
+    status: string;
+    harness_error?: string;
+    checks: Array<{ id: string; status: string }>;
+    invocations: Array<{ argv: string[]; truncated?: boolean }>;
+  }>;
+  isolation: { kind: string };
+  summary: Record<string, number>;
+};
 
 /** Runs one adversary on a fresh bare evaluation folder (its own example API); returns results and each attempt's loot. */
 async function attack(mode: string, extra: string[] = [], env: Record<string, string> = {}) {
   const folder = await folderFor(project);
   try {
-    const run = await inter(folder.dir, ["eval", "run", ".", ...adversary(mode), ...extra, "--json"], { ROOMS_API_KEY: API_KEY, ...env });
+    const run = await inter(folder.dir, ["eval", "run", ".", ...adversary(mode), ...extra, "--json"], {
+      ROOMS_API_KEY: API_KEY,
+      ...env,
+    });
     const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8")) as Results;
     expect(validateResults(results)).toEqual([]);
     const loot = (scenario: string) => {
@@ -50,7 +66,11 @@ describe("sealed attempts against hostile agents", () => {
     expect(loot("cancel-a-booking").found.every((f: string) => /\/attempt|\/tmp/.test(f))).toBe(true);
     expect(results.attempts.every((a) => a.invocations.length === 0)).toBe(true);
     expect(results.attempts.some((a) => a.status === "pass")).toBe(false);
-    expect(statusOf(results)).toEqual({ "book-a-room": "incomplete", "cancel-a-booking": "incomplete", "report-room-day": "fail" }); // its file holds a made-up booking
+    expect(statusOf(results)).toEqual({
+      "book-a-room": "incomplete",
+      "cancel-a-booking": "incomplete",
+      "report-room-day": "fail",
+    }); // its file holds a made-up booking
   });
 
   it("an agent searching the filesystem finds no plan, reference, journal, result, receipt or other attempt", async () => {
@@ -58,7 +78,13 @@ describe("sealed attempts against hostile agents", () => {
     for (const scenario of ["book-a-room", "cancel-a-booking", "report-room-day"]) {
       const found: string[] = loot(scenario).found;
       const ours = found.filter((p) => !/^\/(usr|etc)\//.test(p));
-      expect(ours.filter((p) => /eval-plan|\.inter-eval|journal\.jsonl|results\.json|receipt\.json|cli\.tgz|intermesh\.config|attempts\//.test(p))).toEqual([]);
+      expect(
+        ours.filter((p) =>
+          /eval-plan|\.inter-eval|journal\.jsonl|results\.json|receipt\.json|cli\.tgz|intermesh\.config|attempts\//.test(
+            p,
+          ),
+        ),
+      ).toEqual([]);
       // Of the repository, only the agent's own program (its script's folder) is visible.
       const fixtures = join(REPO, "test/fixtures");
       expect(found.filter((p) => p.startsWith(REPO) && !fixtures.startsWith(p) && !p.startsWith(fixtures))).toEqual([]);
@@ -80,14 +106,19 @@ describe("sealed attempts against hostile agents", () => {
   });
 
   it("an agent holds no credential: not in its environment, not in any process it can see, not in any file written", async () => {
-    const { loot, all } = await attack("credential", [], { ROOMS_KEY_COPY: API_KEY, ROOMS_BASE_URL: "http://127.0.0.1:1" });
+    const { loot, all } = await attack("credential", [], {
+      ROOMS_KEY_COPY: API_KEY,
+      ROOMS_BASE_URL: "http://127.0.0.1:1",
+    });
     const seen = JSON.stringify(loot("book-a-room"));
     expect(seen).not.toContain(API_KEY);
     expect(seen).not.toContain(Buffer.from(API_KEY).toString("base64"));
     expect(loot("book-a-room").env.ROOMS_API_KEY).toBeUndefined();
     expect(loot("book-a-room").env.ROOMS_BASE_URL).toBeUndefined();
     // Its own PID namespace: no evaluator, broker or candidate process is visible, only the sandbox and itself.
-    const commands = (loot("book-a-room").found as string[]).filter((f) => /^\d+\/cmdline:/.test(f)).map((f) => f.replace(/^\d+\/cmdline: /, ""));
+    const commands = (loot("book-a-room").found as string[])
+      .filter((f) => /^\d+\/cmdline:/.test(f))
+      .map((f) => f.replace(/^\d+\/cmdline: /, ""));
     expect(commands.every((c) => c.startsWith("bwrap ") || c.includes(ADVERSARY))).toBe(true);
     expect(commands.join("\n")).not.toMatch(/inter\.mjs|broker|\.inter-eval/);
     expect(all).not.toContain(API_KEY);
@@ -153,7 +184,8 @@ describe("evaluation harness apart from the candidate", () => {
       expect(read(project, "dist/eval/summary.md")).toContain("Isolation: sealed (bubblewrap");
       // The service's secret (its env in the config) is in no cache record or stored output (only in the compiled
       // config, which is the user's own file).
-      for (const dir of readdirSync(join(project, ".intermesh")).filter((d) => d !== "config")) expect(everyFile(join(project, ".intermesh", dir))).not.toContain(API_KEY);
+      for (const dir of readdirSync(join(project, ".intermesh")).filter((d) => d !== "config"))
+        expect(everyFile(join(project, ".intermesh", dir))).not.toContain(API_KEY);
     } finally {
       writeFileSync(join(project, "evals/eval-plan.json"), original);
     }
@@ -171,7 +203,15 @@ describe("evaluation harness apart from the candidate", () => {
   it("a service that does not come up is SERVICE_FAILED, not a candidate failure", async () => {
     const config = read(project, "intermesh.config.ts");
     try {
-      writeFileSync(join(project, "intermesh.config.ts"), config.replace('ready: "http://127.0.0.1:{port}/health"', 'ready: "http://127.0.0.1:{port}/health", timeoutMs: 1500').replace('"examples/rooms/server.mjs"', '"-e", "process.exit(3)"'));
+      writeFileSync(
+        join(project, "intermesh.config.ts"),
+        config
+          .replace(
+            'ready: "http://127.0.0.1:{port}/health"',
+            'ready: "http://127.0.0.1:{port}/health", timeoutMs: 1500',
+          )
+          .replace('"examples/rooms/server.mjs"', '"-e", "process.exit(3)"'),
+      );
       const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
       expect(run.json.error.message + JSON.stringify(run.json.error.details)).toContain("SERVICE_FAILED");
     } finally {
@@ -182,17 +222,23 @@ describe("evaluation harness apart from the candidate", () => {
   it("another agent never inherits attempts, and a receipt of another candidate is never bound", async () => {
     const folder = await folderFor(project);
     try {
-      const first = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], { ROOMS_API_KEY: API_KEY });
+      const first = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
       expect(first.exitCode).toBe(0);
       // Same program (node), another script: a different agent, whatever argv[0] says.
-      const other = await inter(folder.dir, ["eval", "run", ".", ...adversary("exit-at-once"), "--reuse", "--json"], { ROOMS_API_KEY: API_KEY });
+      const other = await inter(folder.dir, ["eval", "run", ".", ...adversary("exit-at-once"), "--reuse", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
       expect(other.exitCode).toBe(1);
       expect(other.json.error.details.summary).toMatchObject({ harness_errors: 3 });
 
       const receipt = JSON.parse(readFileSync(join(folder.dir, "receipt.json"), "utf8"));
       receipt.candidate.sha256 = "0".repeat(64);
       writeFileSync(join(folder.dir, "receipt.json"), JSON.stringify(receipt));
-      await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--fresh", "--json"], { ROOMS_API_KEY: API_KEY });
+      await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--fresh", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
       const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
       expect(results.receipt).toMatchObject({ status: "unbound" });
       expect(results.receipt.reason).toContain("sha256:000000000000");
@@ -206,31 +252,54 @@ describe("the broker client", () => {
   it.each([
     ["native", /^\x7fELF/, {}],
     ["node", /^#!/, { INTER_BROKER_CLIENT: "node" }],
-  ] as const)("the %s client serves a sealed golden run: every call goes through the broker", async (_kind, magic, env) => {
-    const folder = await folderFor(project);
-    try {
-      const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], { ROOMS_API_KEY: API_KEY, ...env });
-      expect(run.exitCode, run.stdout).toBe(0);
-      expect(readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/bin/rooms"), "latin1")).toMatch(magic);
-      const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
-      expect(results.attempts.map((a: any) => a.invocations.length)).toEqual([2, 1, 1]);
-    } finally {
-      await folder.stop();
-    }
-  });
+  ] as const)(
+    "the %s client serves a sealed golden run: every call goes through the broker",
+    async (_kind, magic, env) => {
+      const folder = await folderFor(project);
+      try {
+        const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], {
+          ROOMS_API_KEY: API_KEY,
+          ...env,
+        });
+        expect(run.exitCode, run.stdout).toBe(0);
+        expect(readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/bin/rooms"), "latin1")).toMatch(magic);
+        const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
+        expect(results.attempts.map((a: any) => a.invocations.length)).toEqual([2, 1, 1]);
+      } finally {
+        await folder.stop();
+      }
+    },
+  );
 });
 
 describe("an agent program of several files", () => {
   it("sees its script's folder (its own modules), and still nothing of the evaluation", async () => {
     const dir = tempDir("inter-agent-program-");
-    writeFileSync(join(dir, "helper.mjs"), 'import { execFileSync } from "node:child_process";\nexport const cancel = () => execFileSync("rooms", ["bookings", "cancel", "--booking-id", "bk_0003", "--yes"], { encoding: "utf8" });\n');
-    writeFileSync(join(dir, "agent.mjs"), 'import { cancel } from "./helper.mjs";\nif (process.argv[2].startsWith("cancel")) console.log(cancel());\n');
+    writeFileSync(
+      join(dir, "helper.mjs"),
+      'import { execFileSync } from "node:child_process";\nexport const cancel = () => execFileSync("rooms", ["bookings", "cancel", "--booking-id", "bk_0003", "--yes"], { encoding: "utf8" });\n',
+    );
+    writeFileSync(
+      join(dir, "agent.mjs"),
+      'import { cancel } from "./helper.mjs";\nif (process.argv[2].startsWith("cancel")) console.log(cancel());\n',
+    );
     const folder = await folderFor(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
       plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
-      const run = await inter(folder.dir, ["eval", "run", ".", "--agent-command", JSON.stringify(["node", join(dir, "agent.mjs"), "{attempt}"]), "--json"], { ROOMS_API_KEY: API_KEY });
+      const run = await inter(
+        folder.dir,
+        [
+          "eval",
+          "run",
+          ".",
+          "--agent-command",
+          JSON.stringify(["node", join(dir, "agent.mjs"), "{attempt}"]),
+          "--json",
+        ],
+        { ROOMS_API_KEY: API_KEY },
+      );
       expect(run.exitCode, run.stdout).toBe(0);
     } finally {
       await folder.stop();
@@ -251,7 +320,11 @@ describe("where bubblewrap is unavailable", () => {
       expect(readFileSync(join(folder.dir, ".inter-eval/summary.md"), "utf8")).toContain("evidence could be forged");
       expect(readFileSync(join(folder.dir, ".inter-eval/report.html"), "utf8")).toContain("evidence could be forged");
 
-      const gated = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--require-sealed", "--fresh", "--json"], env);
+      const gated = await inter(
+        folder.dir,
+        ["eval", "run", ".", ...scripted("good"), "--require-sealed", "--fresh", "--json"],
+        env,
+      );
       expect(gated.exitCode).toBe(1);
       expect(gated.json.error.code).toBe("EVAL_FAILED");
       expect(gated.json.error.message).toContain("unsealed");

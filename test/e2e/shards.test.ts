@@ -11,7 +11,11 @@ const MODES = "wrong-id+list-twice";
 const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
 /** What a run established, without times and workspace paths. */
 const verdicts = (r: any) => ({
-  attempts: r.attempts.map((a: any) => ({ id: `${a.scenario}#${a.repetition}`, status: a.status, checks: a.checks.map((c: any) => `${c.id}:${c.status}`) })),
+  attempts: r.attempts.map((a: any) => ({
+    id: `${a.scenario}#${a.repetition}`,
+    status: a.status,
+    checks: a.checks.map((c: any) => `${c.id}:${c.status}`),
+  })),
   scenarios: r.scenarios,
   summary: r.summary,
   verdict: r.verdict,
@@ -52,7 +56,14 @@ describe("sharded evaluation", () => {
 
   it("shard 1/2 and 2/2 merged give the unsharded run's verdicts, results and reports", async () => {
     const out = tempDir("inter-merged-");
-    const merged = await inter(out, ["eval", "merge", ...shards.map((d) => join(d, ".inter-eval/results.json")), "--out", "merged", "--json"]);
+    const merged = await inter(out, [
+      "eval",
+      "merge",
+      ...shards.map((d) => join(d, ".inter-eval/results.json")),
+      "--out",
+      "merged",
+      "--json",
+    ]);
     expect(merged.exitCode).toBe(1); // the same gate failure as the whole run
     expect(merged.json.error.code).toBe("EVAL_FAILED");
     const m = JSON.parse(read(out, "merged/results.json"));
@@ -73,9 +84,15 @@ describe("sharded evaluation", () => {
     expect(foreign.exitCode).toBe(2);
     expect(foreign.json.error).toMatchObject({ code: "RESULTS_MISMATCH", details: { field: "candidate" } });
     const twice = await inter(dir, ["eval", "merge", a!, a!, "--json"]);
-    expect(twice.json.error).toMatchObject({ code: "RESULTS_MISMATCH", message: expect.stringContaining("Attempt book-a-room#1 is in both") });
+    expect(twice.json.error).toMatchObject({
+      code: "RESULTS_MISMATCH",
+      message: expect.stringContaining("Attempt book-a-room#1 is in both"),
+    });
     const missing = await inter(dir, ["eval", "merge", a!, "--json"]);
-    expect(missing.json.error).toMatchObject({ code: "RESULTS_MISMATCH", details: { missing: ["cancel-a-booking#1"] } });
+    expect(missing.json.error).toMatchObject({
+      code: "RESULTS_MISMATCH",
+      details: { missing: ["cancel-a-booking#1"] },
+    });
     const bad = await inter(dir, ["eval", "run", ".", "--shard", "3/2", "--json"]);
     expect(bad.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--shard 3/2") });
   });

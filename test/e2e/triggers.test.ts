@@ -24,10 +24,18 @@ const REPORT = "report-a-rooms-bookings-for-a-day";
 
 /** The held-out set: query → expected Skill, and what the scripted model does with it. */
 const CASES = [
-  { query: "I need a room for 6 people on 2026-12-02 at 10:00 for an hour, please book it.", expected_skill: BOOK, load: BOOK },
+  {
+    query: "I need a room for 6 people on 2026-12-02 at 10:00 for an hour, please book it.",
+    expected_skill: BOOK,
+    load: BOOK,
+  },
   { query: "Please cancel booking bk_123, the meeting is off.", expected_skill: CANCEL, load: CANCEL },
   { query: "Drop my reservation bk_9, we no longer meet.", expected_skill: CANCEL, load: BOOK },
-  { query: "What is on room Delta's calendar on 2026-12-02? Put it in a file for the cleaners.", expected_skill: REPORT, load: null },
+  {
+    query: "What is on room Delta's calendar on 2026-12-02? Put it in a file for the cleaners.",
+    expected_skill: REPORT,
+    load: null,
+  },
   { query: "What is 17 times 3?", expected_skill: null, load: null },
   { query: "Tell me a joke about meeting rooms.", expected_skill: null, fail: true },
 ] as const;
@@ -42,9 +50,37 @@ let model: { url: string; requests: Array<{ path: string }>; close(): Promise<vo
 function userHome(modelUrl: string, modelName = "scripted-model"): string {
   const home = tempDir("inter-trigger-home-");
   mkdirSync(join(home, ".codex"), { recursive: true });
-  writeFileSync(join(home, ".codex/config.toml"), [`model = "${modelName}"`, 'model_provider = "scripted"', "", "[model_providers.scripted]", 'name = "Scripted"', `base_url = "${modelUrl}/v1"`, 'env_key = "SCRIPTED_MODEL_KEY"', 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", ""].join("\n"));
+  writeFileSync(
+    join(home, ".codex/config.toml"),
+    [
+      `model = "${modelName}"`,
+      'model_provider = "scripted"',
+      "",
+      "[model_providers.scripted]",
+      'name = "Scripted"',
+      `base_url = "${modelUrl}/v1"`,
+      'env_key = "SCRIPTED_MODEL_KEY"',
+      'wire_api = "responses"',
+      "request_max_retries = 0",
+      "stream_max_retries = 0",
+      "",
+    ].join("\n"),
+  );
   mkdirSync(join(home, ".config/opencode"), { recursive: true });
-  writeFileSync(join(home, ".config/opencode/opencode.json"), JSON.stringify({ model: `scripted/${modelName}`, provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "Scripted", options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" }, models: { [modelName]: { name: "Scripted model" } } } } }));
+  writeFileSync(
+    join(home, ".config/opencode/opencode.json"),
+    JSON.stringify({
+      model: `scripted/${modelName}`,
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Scripted",
+          options: { baseURL: `${modelUrl}/v1`, apiKey: "{env:SCRIPTED_MODEL_KEY}" },
+          models: { [modelName]: { name: "Scripted model" } },
+        },
+      },
+    }),
+  );
   mkdirSync(join(home, "tmp"));
   return home;
 }
@@ -64,7 +100,10 @@ beforeAll(async () => {
   if (built.exitCode !== 0) throw new Error(built.stdout);
   folder = tempDir("inter-triggers-");
   copyFileSync(join(project, "dist/cli.tgz"), join(folder, "cli.tgz"));
-  writeFileSync(join(folder, "trigger-queries.json"), JSON.stringify({ queries: CASES.map(({ query, expected_skill }) => ({ query, expected_skill })) }, null, 2));
+  writeFileSync(
+    join(folder, "trigger-queries.json"),
+    JSON.stringify({ queries: CASES.map(({ query, expected_skill }) => ({ query, expected_skill })) }, null, 2),
+  );
   model = await startModelServer({ script: triggerScript([...CASES, ...ownSkillCases(), ...IMPROVE_CASES]) });
 }, 120_000);
 afterAll(async () => model?.close());
@@ -75,14 +114,33 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
   it("recall, precision and the confusion matrix are right; a broken run is a harness error; the gate names the Skill", async () => {
     const dir = tempDir(`inter-triggers-${preset}-`);
     for (const f of ["cli.tgz", "trigger-queries.json"]) copyFileSync(join(folder, f), join(dir, f));
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent", preset, "--runs", "2", "--attempts-concurrency", "3", "--min-recall", "0.5", "--json"], agentEnv(userHome(model.url), model.url));
+    const run = await inter(
+      dir,
+      [
+        "eval",
+        "triggers",
+        ".",
+        "--agent",
+        preset,
+        "--runs",
+        "2",
+        "--attempts-concurrency",
+        "3",
+        "--min-recall",
+        "0.5",
+        "--json",
+      ],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("TRIGGERS_FAILED");
     expect(run.json.error.message).toContain(`${REPORT}: recall 0.00 < 0.5`);
     const r = resultsOf(dir);
     expect(r.agent.name).toBe(preset);
     expect(r.isolation.kind).toBe("bubblewrap");
-    expect(r.results.map((q: any) => [q.trigger_rate, q.loaded, q.runs.filter((x: any) => x.harness_error).length])).toEqual([
+    expect(
+      r.results.map((q: any) => [q.trigger_rate, q.loaded, q.runs.filter((x: any) => x.harness_error).length]),
+    ).toEqual([
       [1, { [BOOK]: 2 }, 0],
       [1, { [CANCEL]: 2 }, 0],
       [0, { [BOOK]: 2 }, 0],
@@ -92,8 +150,20 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     ]);
     expect(r.results[5].runs[0].harness_error).toMatch(/scripted failure|400/);
     const by = Object.fromEntries(r.skills.map((s: any) => [s.skill, s]));
-    expect(by[BOOK]).toMatchObject({ true_positives: 2, false_positives: 2, false_negatives: 0, precision: 0.5, recall: 1 });
-    expect(by[CANCEL]).toMatchObject({ true_positives: 2, false_positives: 0, false_negatives: 2, precision: 1, recall: 0.5 });
+    expect(by[BOOK]).toMatchObject({
+      true_positives: 2,
+      false_positives: 2,
+      false_negatives: 0,
+      precision: 0.5,
+      recall: 1,
+    });
+    expect(by[CANCEL]).toMatchObject({
+      true_positives: 2,
+      false_positives: 0,
+      false_negatives: 2,
+      precision: 1,
+      recall: 0.5,
+    });
     expect(by[REPORT]).toMatchObject({ true_positives: 0, false_negatives: 2, precision: null, recall: 0 });
     expect(r.confusion.labels).toEqual([BOOK, CANCEL, REPORT, "(none)"]);
     expect(r.confusion.counts).toEqual([
@@ -110,12 +180,23 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
 
     // Warm: the judged runs come from the cache; only the broken ones run again. A set without them runs nothing.
     const before = model.requests.length;
-    const warm = await inter(dir, ["eval", "triggers", ".", "--agent", preset, "--runs", "2", "--json"], agentEnv(userHome(model.url), model.url));
+    const warm = await inter(
+      dir,
+      ["eval", "triggers", ".", "--agent", preset, "--runs", "2", "--json"],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(warm.exitCode).toBe(0);
     expect(resultsOf(dir)).toMatchObject({ executed: 2, cached: 10 });
-    writeFileSync(join(dir, "clean.json"), JSON.stringify(CASES.slice(0, 5).map(({ query, expected_skill }) => ({ query, expected_skill }))));
+    writeFileSync(
+      join(dir, "clean.json"),
+      JSON.stringify(CASES.slice(0, 5).map(({ query, expected_skill }) => ({ query, expected_skill }))),
+    );
     const quiet = model.requests.length;
-    const clean = await inter(dir, ["eval", "triggers", ".", "--queries", "clean.json", "--agent", preset, "--runs", "2", "--json"], agentEnv(userHome(model.url), model.url));
+    const clean = await inter(
+      dir,
+      ["eval", "triggers", ".", "--queries", "clean.json", "--agent", preset, "--runs", "2", "--json"],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(clean.exitCode).toBe(0);
     expect(clean.json.data).toMatchObject({ executed: 0, cached: 10 });
     expect(model.requests.length).toBe(quiet);
@@ -124,10 +205,24 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     // Another model (its name in the agent's configuration): nothing cached under the first one is reused, and the
     // results name the model each was measured with.
     // Two queries of the clean set, cached above under the first model, are enough to see it (opencode takes ~5 s a run).
-    writeFileSync(join(dir, "two.json"), JSON.stringify(CASES.slice(0, 2).map(({ query, expected_skill }) => ({ query, expected_skill }))));
-    const same = await inter(dir, ["eval", "triggers", ".", "--queries", "two.json", "--agent", preset, "--runs", "2", "--json"], agentEnv(userHome(model.url), model.url));
+    writeFileSync(
+      join(dir, "two.json"),
+      JSON.stringify(CASES.slice(0, 2).map(({ query, expected_skill }) => ({ query, expected_skill }))),
+    );
+    const same = await inter(
+      dir,
+      ["eval", "triggers", ".", "--queries", "two.json", "--agent", preset, "--runs", "2", "--json"],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(same.json.data).toMatchObject({ executed: 0, cached: 4 });
-    const other = await inter(dir, ["eval", "triggers", ".", "--queries", "two.json", "--agent", preset, "--runs", "2", "--json"], { ...agentEnv(userHome(model.url, "scripted-model-b"), model.url), ...(preset === "claude-code" ? { ANTHROPIC_MODEL: "scripted-model-b" } : {}) });
+    const other = await inter(
+      dir,
+      ["eval", "triggers", ".", "--queries", "two.json", "--agent", preset, "--runs", "2", "--json"],
+      {
+        ...agentEnv(userHome(model.url, "scripted-model-b"), model.url),
+        ...(preset === "claude-code" ? { ANTHROPIC_MODEL: "scripted-model-b" } : {}),
+      },
+    );
     expect(other.exitCode, other.stdout).toBe(0);
     expect(other.json.data).toMatchObject({ executed: 4, cached: 0 });
     const measured = resultsOf(dir).agent.model;
@@ -140,32 +235,63 @@ describe("harness errors and refusals", () => {
   it("opencode whose skill tool cannot work (no ripgrep on PATH) reports harness errors, never misses", async () => {
     const dir = tempDir("inter-triggers-blind-");
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
-    writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify([CASES[0]].map(({ query, expected_skill }) => ({ query, expected_skill }))));
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "opencode", "--runs", "1", "--json"], agentEnv(userHome(model.url), model.url, { ripgrep: false }));
+    writeFileSync(
+      join(dir, "trigger-queries.json"),
+      JSON.stringify([CASES[0]].map(({ query, expected_skill }) => ({ query, expected_skill }))),
+    );
+    const run = await inter(
+      dir,
+      ["eval", "triggers", ".", "--agent", "opencode", "--runs", "1", "--json"],
+      agentEnv(userHome(model.url), model.url, { ripgrep: false }),
+    );
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
     const r = resultsOf(dir);
     expect(r.summary).toMatchObject({ judged: 0, harness_errors: 1 });
-    expect(r.results[0].runs[0].harness_error).toMatch(/tried to load book-a-room-for-a-meeting and could not \(its Skill tool needs ripgrep/);
+    expect(r.results[0].runs[0].harness_error).toMatch(
+      /tried to load book-a-room-for-a-meeting and could not \(its Skill tool needs ripgrep/,
+    );
     expect(r.skills.find((s: any) => s.skill === BOOK)).toMatchObject({ false_negatives: 0, recall: null });
   }, 120_000);
 
   it("an agent that cannot report Skill loads (--agent-command) is a harness error for every run", async () => {
     const dir = tempDir("inter-triggers-command-");
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
-    writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify([CASES[0]].map(({ query, expected_skill }) => ({ query, expected_skill }))));
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent-command", JSON.stringify(["true"]), "--runs", "2", "--json"]);
+    writeFileSync(
+      join(dir, "trigger-queries.json"),
+      JSON.stringify([CASES[0]].map(({ query, expected_skill }) => ({ query, expected_skill }))),
+    );
+    const run = await inter(dir, [
+      "eval",
+      "triggers",
+      ".",
+      "--agent-command",
+      JSON.stringify(["true"]),
+      "--runs",
+      "2",
+      "--json",
+    ]);
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
-    expect(resultsOf(dir).results[0].runs.map((x: any) => x.harness_error)).toEqual([expect.stringMatching(/only the agent presets/), expect.stringMatching(/only the agent presets/)]);
+    expect(resultsOf(dir).results[0].runs.map((x: any) => x.harness_error)).toEqual([
+      expect.stringMatching(/only the agent presets/),
+      expect.stringMatching(/only the agent presets/),
+    ]);
   }, 180_000);
 
   it("user settings that add Skills or plugins would shadow the candidate's: refused, coded, nothing run", async () => {
     const home = userHome(model.url);
     mkdirSync(join(home, ".claude"), { recursive: true });
-    writeFileSync(join(home, ".claude/settings.json"), JSON.stringify({ enabledPlugins: { "rooms-helper@market": true } }));
+    writeFileSync(
+      join(home, ".claude/settings.json"),
+      JSON.stringify({ enabledPlugins: { "rooms-helper@market": true } }),
+    );
     const before = model.requests.length;
-    const run = await inter(folder, ["eval", "triggers", ".", "--agent", "claude-code", "--json"], agentEnv(home, model.url));
+    const run = await inter(
+      folder,
+      ["eval", "triggers", ".", "--agent", "claude-code", "--json"],
+      agentEnv(home, model.url),
+    );
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("TRIGGER_SHADOWED");
     expect(run.json.error.message).toContain(join(home, ".claude/settings.json"));
@@ -175,34 +301,55 @@ describe("harness errors and refusals", () => {
   it("unsealed, a Skills folder above the attempts would be read too: refused, coded, nothing run", async () => {
     const parent = tempDir("inter-triggers-parent-");
     mkdirSync(join(parent, ".claude/skills/stray"), { recursive: true });
-    writeFileSync(join(parent, ".claude/skills/stray/SKILL.md"), "---\nname: stray\ndescription: Use for everything.\n---\n");
+    writeFileSync(
+      join(parent, ".claude/skills/stray/SKILL.md"),
+      "---\nname: stray\ndescription: Use for everything.\n---\n",
+    );
     const dir = join(parent, "evaluation");
     mkdirSync(dir);
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
     copyFileSync(join(folder, "trigger-queries.json"), join(dir, "trigger-queries.json"));
     const before = model.requests.length;
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--json"], { ...agentEnv(userHome(model.url), model.url), INTER_SANDBOX: "none" });
+    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--json"], {
+      ...agentEnv(userHome(model.url), model.url),
+      INTER_SANDBOX: "none",
+    });
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("TRIGGER_SHADOWED");
-    expect(run.json.error.details.found).toEqual([`${join(parent, ".claude/skills")} (Skills in a parent folder of the attempt)`]);
+    expect(run.json.error.details.found).toEqual([
+      `${join(parent, ".claude/skills")} (Skills in a parent folder of the attempt)`,
+    ]);
     expect(model.requests.length).toBe(before);
   });
 
   it("bad query sets are coded errors naming the file and field, exit 2", async () => {
     const dir = tempDir("inter-triggers-bad-");
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
-    writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify({ queries: [{ query: "x", expected_skill: "no-such-skill" }] }));
+    writeFileSync(
+      join(dir, "trigger-queries.json"),
+      JSON.stringify({ queries: [{ query: "x", expected_skill: "no-such-skill" }] }),
+    );
     const unknown = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--json"]);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.json.error).toMatchObject({ code: "TRIGGER_QUERIES_INVALID", details: { unknown: ["no-such-skill"] } });
-    expect(unknown.json.error.message).toBe("trigger-queries.json names a Skill the candidate does not have: no-such-skill.");
-    writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify({ queries: [{ query: "", expected_skill: null }] }));
+    expect(unknown.json.error).toMatchObject({
+      code: "TRIGGER_QUERIES_INVALID",
+      details: { unknown: ["no-such-skill"] },
+    });
+    expect(unknown.json.error.message).toBe(
+      "trigger-queries.json names a Skill the candidate does not have: no-such-skill.",
+    );
+    writeFileSync(
+      join(dir, "trigger-queries.json"),
+      JSON.stringify({ queries: [{ query: "", expected_skill: null }] }),
+    );
     const empty = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--json"]);
     expect(empty.exitCode).toBe(2);
     expect(empty.json.error.message).toMatch(/^trigger-queries\.json: \/queries\/0\/query/);
     const noModel = await inter(dir, ["eval", "triggers", ".", "--agent", "codex", "--improve", CANCEL, "--json"]);
     expect(noModel.exitCode).toBe(2);
-    expect(noModel.json.error.message).toBe("--improve needs a proposing model: --proposer-provider, --proposer-model, --proposer-base-url, --proposer-key-env missing.");
+    expect(noModel.json.error.message).toBe(
+      "--improve needs a proposing model: --proposer-provider, --proposer-model, --proposer-base-url, --proposer-key-env missing.",
+    );
   });
 });
 
@@ -212,14 +359,25 @@ describe("drafts and inter's own Skills", () => {
     copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
     const made = await inter(dir, ["eval", "new", ".", "--json"]);
     expect(made.exitCode).toBe(0);
-    expect(made.json.data.trigger_queries.map((f: string) => f.split("/").pop())).toEqual([`${BOOK}.json`, `${CANCEL}.json`, `${REPORT}.json`]);
+    expect(made.json.data.trigger_queries.map((f: string) => f.split("/").pop())).toEqual([
+      `${BOOK}.json`,
+      `${CANCEL}.json`,
+      `${REPORT}.json`,
+    ]);
     const cancel = JSON.parse(read(dir, `trigger-queries/${CANCEL}.json`));
     expect(validateQueries(cancel)).toEqual([]);
     expect(cancel).toMatchObject({ skill: CANCEL, draft: true });
-    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual(["Please cancel a booking.", "My meeting is off. I name the booking (by id) that should be cancelled, which frees the room."]);
+    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual([
+      "Please cancel a booking.",
+      "My meeting is off. I name the booking (by id) that should be cancelled, which frees the room.",
+    ]);
     // A user's voice, not the brief's third-person prose.
     for (const q of cancel.queries) expect(q.query).not.toMatch(/^(A person|An office manager|The user)\b/);
-    expect(cancel.queries.filter((q: any) => q.expected_skill !== CANCEL).map((q: any) => q.expected_skill)).toEqual([BOOK, REPORT, null]);
+    expect(cancel.queries.filter((q: any) => q.expected_skill !== CANCEL).map((q: any) => q.expected_skill)).toEqual([
+      BOOK,
+      REPORT,
+      null,
+    ]);
   });
 
   it("inter's own four Skills carry valid trigger query sets, and Claude Code loads them from .claude/skills", async () => {
@@ -231,7 +389,28 @@ describe("drafts and inter's own Skills", () => {
       expect(set.queries.some((q: any) => q.expected_skill === null)).toBe(true);
     }
     const dir = tempDir("inter-triggers-own-");
-    const run = await inter(dir, ["eval", "triggers", ".", "--skills", join(REPO, "skills"), "--queries", join(REPO, "skills/intermesh-evaluate/evals/trigger-queries.json"), "--agent", "claude-code", "--runs", "1", "--min-recall", "1", "--max-false-triggers", "0", "--json"], agentEnv(userHome(model.url), model.url));
+    const run = await inter(
+      dir,
+      [
+        "eval",
+        "triggers",
+        ".",
+        "--skills",
+        join(REPO, "skills"),
+        "--queries",
+        join(REPO, "skills/intermesh-evaluate/evals/trigger-queries.json"),
+        "--agent",
+        "claude-code",
+        "--runs",
+        "1",
+        "--min-recall",
+        "1",
+        "--max-false-triggers",
+        "0",
+        "--json",
+      ],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(run.exitCode, run.stdout).toBe(0);
     expect(run.json.data.skills.map((s: any) => [s.skill, s.recall, s.precision])).toEqual([
       ["intermesh-context", null, null],
@@ -246,23 +425,75 @@ describe("drafts and inter's own Skills", () => {
 // description carries the marker the proposer writes into it.
 const MARK = "calls-off-or-drops";
 const IMPROVE_CASES = [
-  { query: "Drop reservation bk_31, the offsite is off.", expected_skill: CANCEL, split: "train", load: BOOK, when: { contains: MARK, load: CANCEL } },
-  { query: "Call off booking bk_77, nobody is coming.", expected_skill: CANCEL, split: "test", load: BOOK, when: { contains: MARK, load: CANCEL } },
+  {
+    query: "Drop reservation bk_31, the offsite is off.",
+    expected_skill: CANCEL,
+    split: "train",
+    load: BOOK,
+    when: { contains: MARK, load: CANCEL },
+  },
+  {
+    query: "Call off booking bk_77, nobody is coming.",
+    expected_skill: CANCEL,
+    split: "test",
+    load: BOOK,
+    when: { contains: MARK, load: CANCEL },
+  },
   { query: "How many minutes are in a day?", expected_skill: null, split: "test", load: null },
 ];
 
 describe("improving a description", () => {
   it("learns from the train split only, chooses by the held-out split, and writes a patch it never applies", async () => {
-    const proposer = await startDesignModelServer({ script: () => ({ answer: { description: `Use when a person ${MARK} a booking they name by id; it frees the room. Not for booking a room or reporting a day.`, reasoning: "The misses were requests to drop or call off a booking." } }) });
+    const proposer = await startDesignModelServer({
+      script: () => ({
+        answer: {
+          description: `Use when a person ${MARK} a booking they name by id; it frees the room. Not for booking a room or reporting a day.`,
+          reasoning: "The misses were requests to drop or call off a booking.",
+        },
+      }),
+    });
     try {
       const dir = tempDir("inter-triggers-improve-");
       copyFileSync(join(folder, "cli.tgz"), join(dir, "cli.tgz"));
       const before = readFileSync(join(dir, "cli.tgz"));
-      writeFileSync(join(dir, "trigger-queries.json"), JSON.stringify(IMPROVE_CASES.map(({ query, expected_skill, split }) => ({ query, expected_skill, split }))));
-      const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--runs", "1", "--improve", CANCEL, "--iterations", "1", "--proposer-provider", "openai-compatible", "--proposer-model", "scripted", "--proposer-base-url", `${proposer.url}/v1`, "--proposer-key-env", "DESIGN_KEY", "--json"], { ...agentEnv(userHome(model.url), model.url), DESIGN_KEY: DESIGN_MODEL_KEY });
+      writeFileSync(
+        join(dir, "trigger-queries.json"),
+        JSON.stringify(IMPROVE_CASES.map(({ query, expected_skill, split }) => ({ query, expected_skill, split }))),
+      );
+      const run = await inter(
+        dir,
+        [
+          "eval",
+          "triggers",
+          ".",
+          "--agent",
+          "claude-code",
+          "--runs",
+          "1",
+          "--improve",
+          CANCEL,
+          "--iterations",
+          "1",
+          "--proposer-provider",
+          "openai-compatible",
+          "--proposer-model",
+          "scripted",
+          "--proposer-base-url",
+          `${proposer.url}/v1`,
+          "--proposer-key-env",
+          "DESIGN_KEY",
+          "--json",
+        ],
+        { ...agentEnv(userHome(model.url), model.url), DESIGN_KEY: DESIGN_MODEL_KEY },
+      );
       expect(run.exitCode, run.stdout).toBe(0);
       const proposal = run.json.data.proposal;
-      expect(proposal).toMatchObject({ skill: CANCEL, improved: true, current: { train: 0, test: 0.5 }, best: { test: 1, iteration: 1 } });
+      expect(proposal).toMatchObject({
+        skill: CANCEL,
+        improved: true,
+        current: { train: 0, test: 0.5 },
+        best: { test: 1, iteration: 1 },
+      });
       expect(proposal.iterations).toEqual([expect.objectContaining({ iteration: 1, train: 1, test: 1 })]);
       // The proposer saw the train query and its result, never a held-out one.
       expect(proposer.requests).toHaveLength(1);
@@ -279,7 +510,9 @@ describe("improving a description", () => {
       const skills = join(unpacked, "package");
       const check = await execa("git", ["apply", "-v", proposal.patch], { cwd: skills, reject: false });
       expect(check.exitCode, check.stderr).toBe(0);
-      expect(readFileSync(join(skills, `skills/${CANCEL}/SKILL.md`), "utf8")).toMatch(new RegExp(`^description: "Use when a person ${MARK}`, "m"));
+      expect(readFileSync(join(skills, `skills/${CANCEL}/SKILL.md`), "utf8")).toMatch(
+        new RegExp(`^description: "Use when a person ${MARK}`, "m"),
+      );
       expect(everyFile(join(dir, ".inter-triggers"))).not.toContain(DESIGN_MODEL_KEY);
     } finally {
       await proposer.close();
@@ -301,19 +534,26 @@ describe("the review page, in Chromium", () => {
   it("report.html shows the Skills table and the confusion matrix, from file://, with no network", async () => {
     const dir = tempDir("inter-triggers-report-");
     for (const f of ["cli.tgz", "trigger-queries.json"]) copyFileSync(join(folder, f), join(dir, f));
-    const run = await inter(dir, ["eval", "triggers", ".", "--agent", "claude-code", "--runs", "1", "--json"], agentEnv(userHome(model.url), model.url));
+    const run = await inter(
+      dir,
+      ["eval", "triggers", ".", "--agent", "claude-code", "--runs", "1", "--json"],
+      agentEnv(userHome(model.url), model.url),
+    );
     expect(run.exitCode, run.stdout).toBe(0);
     const page: Page = await browser.newPage();
     const requests: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     await page.goto(`file://${join(dir, ".inter-triggers/report.html")}`);
     expect(await page.locator("h1").innerText()).toBe("Skill triggering: gate met");
-    const cell = (row: number, col: number) => page.locator(`#confusion tbody tr:nth-child(${row}) td:nth-child(${col + 1})`);
+    const cell = (row: number, col: number) =>
+      page.locator(`#confusion tbody tr:nth-child(${row}) td:nth-child(${col + 1})`);
     // cancel-a-booking's row: one query stolen by the booking Skill, one taken by its own.
     expect(await cell(2, 1).innerText()).toBe("1");
     expect(await cell(2, 1).getAttribute("class")).toBe("off");
     expect(await cell(2, 2).getAttribute("class")).toBe("diag");
-    expect(await page.locator("#skills tbody tr").filter({ hasText: CANCEL }).locator("td").nth(2).innerText()).toBe("50 %");
+    expect(await page.locator("#skills tbody tr").filter({ hasText: CANCEL }).locator("td").nth(2).innerText()).toBe(
+      "50 %",
+    );
     // Two queries went elsewhere; the one whose every run broke is a harness error, not a miss.
     expect(await page.locator("#queries tbody tr.miss").count()).toBe(2);
     expect(await page.locator("#queries tbody tr.error").count()).toBe(1);
@@ -340,9 +580,15 @@ describe("the review page, in Chromium", () => {
     expect(await page.locator("#skills").innerText()).not.toContain("`");
     expect(await page.locator("#should .q .toggle").first().innerText()).toBe("Move: should not load this Skill");
     expect(await page.locator("#should-not .q .toggle").first().innerText()).toBe("Move: should load this Skill");
-    const longNote = "near miss: ".concat("a note long enough to wrap over several lines of the page, ".repeat(6), "end of note");
+    const longNote = "near miss: ".concat(
+      "a note long enough to wrap over several lines of the page, ".repeat(6),
+      "end of note",
+    );
     await page.locator("#should-not .q .note").first().fill(longNote);
-    const clipped = await page.locator("#should-not .q .note").first().evaluate((e) => e.scrollHeight > e.clientHeight + 2 || e.scrollWidth > e.clientWidth + 2);
+    const clipped = await page
+      .locator("#should-not .q .note")
+      .first()
+      .evaluate((e) => e.scrollHeight > e.clientHeight + 2 || e.scrollWidth > e.clientWidth + 2);
     expect(clipped).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, "trigger-review.png"), fullPage: true });
     expect(statSync(join(ARTIFACTS, "trigger-review.png")).size).toBeGreaterThan(10_000);
@@ -350,7 +596,9 @@ describe("the review page, in Chromium", () => {
     // Edit the first should-trigger query, delete the second, move the null one to should, add a new near miss.
     await page.locator("#should .q textarea.query").first().fill("Cancel bk_42 </script><b>now</b>");
     await page.locator("#should .q .delete").nth(1).click();
-    const nullRow = page.locator("#should-not .q").filter({ has: page.locator("select.expected option:checked", { hasText: "(none)" }) });
+    const nullRow = page
+      .locator("#should-not .q")
+      .filter({ has: page.locator("select.expected option:checked", { hasText: "(none)" }) });
     await nullRow.locator(".toggle").click();
     await page.locator("#add-should-not").click();
     await page.locator("#should-not .q textarea.query").last().fill("Book room Delta for Friday at 9:00");
@@ -365,14 +613,25 @@ describe("the review page, in Chromium", () => {
     expect(exported.draft).toBe(false);
     expect(exported.queries.map((q: any) => [q.query, q.expected_skill, q.split])).toEqual([
       ["Cancel bk_42 </script><b>now</b>", CANCEL, "train"],
-      ["I need a room for a meeting: I give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.", BOOK, "test"],
+      [
+        "I need a room for a meeting: I give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.",
+        BOOK,
+        "test",
+      ],
       ["I want to know what is booked in one room on one day, to plan cleaning.", REPORT, "test"],
       ["In one sentence, what is the rooms command-line tool for?", CANCEL, "test"],
       ["Book room Delta for Friday at 9:00", BOOK, "train"],
     ]);
     // Saved over the file, inter reads it back as a reviewed set.
     writeFileSync(join(dir, `trigger-queries/${CANCEL}.json`), JSON.stringify(exported));
-    const again = await inter(dir, ["eval", "review-triggers", ".", "--queries", `trigger-queries/${CANCEL}.json`, "--json"]);
+    const again = await inter(dir, [
+      "eval",
+      "review-triggers",
+      ".",
+      "--queries",
+      `trigger-queries/${CANCEL}.json`,
+      "--json",
+    ]);
     expect(again.exitCode).toBe(0);
   }, 120_000);
 
@@ -387,12 +646,20 @@ describe("the review page, in Chromium", () => {
     await page.goto(`file://${made.json.data.pages.find((p: string) => p.endsWith(`${CANCEL}.html`))}`);
     const shouldNot = page.locator("#should-not .q");
     expect(await shouldNot.count()).toBe(3);
-    for (let i = 0; i < 3; i++) expect(await shouldNot.nth(i).locator("select.expected option").allInnerTexts()).toEqual([BOOK, CANCEL, REPORT, "(none)"]);
+    for (let i = 0; i < 3; i++)
+      expect(await shouldNot.nth(i).locator("select.expected option").allInnerTexts()).toEqual([
+        BOOK,
+        CANCEL,
+        REPORT,
+        "(none)",
+      ]);
     expect(await shouldNot.nth(0).locator(".note").inputValue()).toBe(`near miss: the task of ${BOOK}`);
     // The booking near miss now expects the report Skill, the tool question the booking Skill: both stay should-not, notes gone.
     await shouldNot.nth(0).locator("select.expected").selectOption(REPORT);
     await shouldNot.nth(2).locator("select.expected").selectOption(BOOK);
-    expect(await page.locator("#should-not .q .note").evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value))).toEqual(["", `near miss: the task of ${REPORT}`, ""]);
+    expect(
+      await page.locator("#should-not .q .note").evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value)),
+    ).toEqual(["", `near miss: the task of ${REPORT}`, ""]);
     // The report near miss moves to should trigger: it now expects this set's Skill, its note gone; a should query moved out keeps none.
     await shouldNot.nth(1).locator(".toggle").click();
     expect(await page.locator("#should .q").count()).toBe(3);
@@ -415,9 +682,22 @@ describe("the review page, in Chromium", () => {
       [BOOK, null],
     ]);
     // Against a candidate, a set naming a Skill it lacks gets no page: refused, naming the file.
-    writeFileSync(join(dir, "trigger-queries/extra.json"), JSON.stringify({ skill: "nope", queries: [{ query: "x", expected_skill: null }] }));
-    const refused = await inter(dir, ["eval", "review-triggers", ".", "--candidate", join(folder, "cli.tgz"), "--json"]);
+    writeFileSync(
+      join(dir, "trigger-queries/extra.json"),
+      JSON.stringify({ skill: "nope", queries: [{ query: "x", expected_skill: null }] }),
+    );
+    const refused = await inter(dir, [
+      "eval",
+      "review-triggers",
+      ".",
+      "--candidate",
+      join(folder, "cli.tgz"),
+      "--json",
+    ]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.json.error).toMatchObject({ code: "TRIGGER_QUERIES_INVALID", message: "trigger-queries/extra.json names a Skill the candidate does not have: nope." });
+    expect(refused.json.error).toMatchObject({
+      code: "TRIGGER_QUERIES_INVALID",
+      message: "trigger-queries/extra.json names a Skill the candidate does not have: nope.",
+    });
   }, 120_000);
 });

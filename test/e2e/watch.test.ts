@@ -2,7 +2,19 @@ import { execa, type ResultPromise } from "execa";
 import { appendFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { config, startTime, stillRunning, inter, INTER_BIN, makeProject, nodeCommand, read, REPO, statuses, until } from "../helpers.js";
+import {
+  config,
+  startTime,
+  stillRunning,
+  inter,
+  INTER_BIN,
+  makeProject,
+  nodeCommand,
+  read,
+  REPO,
+  statuses,
+  until,
+} from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 /** A running `inter … --watch --json`, read as the NDJSON event stream it promises. */
@@ -14,7 +26,13 @@ class Watch {
   readonly child: ResultPromise;
 
   constructor(dir: string, args: string[]) {
-    this.child = execa("node", [INTER_BIN, ...args, "--watch", "--json"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, buffer: false });
+    this.child = execa("node", [INTER_BIN, ...args, "--watch", "--json"], {
+      cwd: dir,
+      env: { CI: "true" },
+      stdin: "ignore",
+      reject: false,
+      buffer: false,
+    });
     let partial = "";
     this.child.stdout!.on("data", (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split("\n");
@@ -41,7 +59,11 @@ class Watch {
       };
       const timer = setTimeout(() => {
         this.listeners.delete(check);
-        reject(new Error(`no matching event within ${timeoutMs} ms; events so far:\n${this.events.map((e) => JSON.stringify(e)).join("\n")}\nstderr:\n${this.stderr}`));
+        reject(
+          new Error(
+            `no matching event within ${timeoutMs} ms; events so far:\n${this.events.map((e) => JSON.stringify(e)).join("\n")}\nstderr:\n${this.stderr}`,
+          ),
+        );
       }, timeoutMs);
       this.listeners.add(check);
       check();
@@ -81,8 +103,10 @@ afterEach(async () => {
   for (const w of running.splice(0)) if (w.child.exitCode === null) await w.stop();
 });
 
-const skillsOf = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json")).skills.map((s: { name: string }) => s.name);
-const NEW_TASK = "\n### Find a free room now\n\nSomeone needs any room right away for a quick call.\n\nExpected outcome: a free room is named.\n";
+const skillsOf = (dir: string) =>
+  JSON.parse(read(dir, "dist/capabilities.json")).skills.map((s: { name: string }) => s.name);
+const NEW_TASK =
+  "\n### Find a free room now\n\nSomeone needs any room right away for a quick call.\n\nExpected outcome: a free room is named.\n";
 
 /** The example's OpenAPI and brief with the config's inputs, and a task that copies slow.txt after a pause long enough for a Ctrl-C to land mid-task on a loaded machine. */
 function watchProject(extraTasks = ""): string {
@@ -122,7 +146,9 @@ describe("inter build --watch on the example", () => {
     // The candidate is announced as soon as it is bundled, before inspection.
     const announced = w.events.find((e) => e.event === "candidate" && e.cycle === 2);
     expect(announced).toMatchObject({ sha256: second.end.candidate, file: "dist/cli.tgz" });
-    expect(w.events.indexOf(announced)).toBeLessThan(w.events.findIndex((e) => e.event === "task" && e.cycle === 2 && e.id === "inspect"));
+    expect(w.events.indexOf(announced)).toBeLessThan(
+      w.events.findIndex((e) => e.event === "task" && e.cycle === 2 && e.id === "inspect"),
+    );
     expect(skillsOf(dir)).toContain("find-a-free-room-now");
     const taskEvents = w.events.filter((e) => e.event === "task" && e.cycle === 2).map((e) => e.id);
     expect(taskEvents.sort()).toEqual([...second.end.ran, ...second.end.cached].sort());
@@ -178,7 +204,25 @@ describe("inter run <target> --watch", () => {
 
   it("follows the files the OpenAPI document $refs", async () => {
     const dir = watchProject();
-    writeFileSync(join(dir, "api/openapi.yaml"), ["openapi: 3.1.0", "info: { title: Rooms, version: 1.0.0 }", "paths:", "  /rooms:", "    get:", "      operationId: listRooms", "      tags: [rooms]", "      responses:", '        "200":', "          description: the rooms", "          content:", "            application/json:", '              schema: { $ref: "./room.yaml" }', ""].join("\n"));
+    writeFileSync(
+      join(dir, "api/openapi.yaml"),
+      [
+        "openapi: 3.1.0",
+        "info: { title: Rooms, version: 1.0.0 }",
+        "paths:",
+        "  /rooms:",
+        "    get:",
+        "      operationId: listRooms",
+        "      tags: [rooms]",
+        "      responses:",
+        '        "200":',
+        "          description: the rooms",
+        "          content:",
+        "            application/json:",
+        '              schema: { $ref: "./room.yaml" }',
+        "",
+      ].join("\n"),
+    );
     writeFileSync(join(dir, "api/room.yaml"), "type: object\nproperties:\n  id: { type: string }\n");
     const w = watch(dir, ["run", "design"]);
     expect((await w.cycle()).end.status).toBe("ok");
@@ -275,7 +319,13 @@ describe("inter run <target> --watch", () => {
 
   it("prints each cycle for people on stderr, with what ran, what was cached and the next wait", async () => {
     const dir = watchProject();
-    const child = execa("node", [INTER_BIN, "run", "design", "--watch"], { cwd: dir, env: { CI: "true" }, stdin: "ignore", reject: false, buffer: false });
+    const child = execa("node", [INTER_BIN, "run", "design", "--watch"], {
+      cwd: dir,
+      env: { CI: "true" },
+      stdin: "ignore",
+      reject: false,
+      buffer: false,
+    });
     let stderr = "";
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
     await until(() => stderr.includes("for changes…"), 60_000);
@@ -285,6 +335,8 @@ describe("inter run <target> --watch", () => {
     const result = await child;
     expect(result.exitCode).toBe(130);
     expect(stderr).toMatch(/── brief\/context\.md changed\n/);
-    expect(stderr).toMatch(/✔ done — ran [a-z, ]*skills, design; \d cached; \d+ ms\ninter: watching \d+ files for changes…/);
+    expect(stderr).toMatch(
+      /✔ done — ran [a-z, ]*skills, design; \d cached; \d+ ms\ninter: watching \d+ files for changes…/,
+    );
   }, 90_000);
 });

@@ -53,7 +53,9 @@ describe("requests on the wire as the document says, credentials as the API take
 
   beforeAll(async () => {
     const dir = makeProject({
-      "intermesh.config.ts": config(`{ product: { name: "Wire", binary: "wire" }, inputs: { openapi: "openapi.yaml", context: "context.md" }, api: { credentialEnv: "WIRE_CREDENTIALS" } }`),
+      "intermesh.config.ts": config(
+        `{ product: { name: "Wire", binary: "wire" }, inputs: { openapi: "openapi.yaml", context: "context.md" }, api: { credentialEnv: "WIRE_CREDENTIALS" } }`,
+      ),
       "openapi.yaml": OPENAPI,
       "context.md": "# Wire\n\nA music catalog.\n",
     });
@@ -61,7 +63,15 @@ describe("requests on the wire as the document says, credentials as the API take
     if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
     caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
     const prefix = tempDir("inter-wire-");
-    await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(dir, "dist/cli.tgz"),
+    ]);
     bin = join(prefix, "node_modules/.bin/wire");
     server = createServer((req, res) => {
       seen.push({ url: req.url!, headers: req.headers });
@@ -72,19 +82,50 @@ describe("requests on the wire as the document says, credentials as the API take
   }, 180_000);
   afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-  const words = (operationId: string): string[] => caps.commands.find((c: any) => c.operation.operationId === operationId).path;
-  const wire = (args: string[]) => execa(bin, args, { env: { WIRE_BASE_URL: url, WIRE_CREDENTIALS: CREDENTIAL }, extendEnv: false, reject: false, stdin: "ignore" });
+  const words = (operationId: string): string[] =>
+    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+  const wire = (args: string[]) =>
+    execa(bin, args, {
+      env: { WIRE_BASE_URL: url, WIRE_CREDENTIALS: CREDENTIAL },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
 
   it("keeps style and explode in capabilities.json only where they differ from the defaults", () => {
-    const flags = Object.fromEntries(caps.commands.flatMap((c: any) => c.flags).map((f: any) => [f.wire, { style: f.style, explode: f.explode }]));
-    expect(flags).toEqual({ q: {}, type: { explode: false }, filter: { style: "deepObject", explode: true }, ids: { style: "label" } });
-    expect(caps.auth.schemes).toEqual({ accountSid_authToken: { type: "http", scheme: "basic", description: "Your Account SID as the user and your Auth Token as the password.", env: { value: "WIRE_CREDENTIALS" } } });
+    const flags = Object.fromEntries(
+      caps.commands.flatMap((c: any) => c.flags).map((f: any) => [f.wire, { style: f.style, explode: f.explode }]),
+    );
+    expect(flags).toEqual({
+      q: {},
+      type: { explode: false },
+      filter: { style: "deepObject", explode: true },
+      ids: { style: "label" },
+    });
+    expect(caps.auth.schemes).toEqual({
+      accountSid_authToken: {
+        type: "http",
+        scheme: "basic",
+        description: "Your Account SID as the user and your Auth Token as the password.",
+        env: { value: "WIRE_CREDENTIALS" },
+      },
+    });
   });
 
   it("sends an explode:false array comma-joined, a deepObject with bracketed keys, a label path, and HTTP Basic", async () => {
-    const search = await wire([...words("searchCatalog"), "--q", "blue train", "--type", "track,album", "--filter", '{"year":1958,"genre":"jazz"}']);
+    const search = await wire([
+      ...words("searchCatalog"),
+      "--q",
+      "blue train",
+      "--type",
+      "track,album",
+      "--filter",
+      '{"year":1958,"genre":"jazz"}',
+    ]);
     expect(search.exitCode, search.stderr).toBe(0);
-    expect(seen.at(-1)!.url).toBe("/search?q=blue%20train&type=track,album&filter%5Byear%5D=1958&filter%5Bgenre%5D=jazz");
+    expect(seen.at(-1)!.url).toBe(
+      "/search?q=blue%20train&type=track,album&filter%5Byear%5D=1958&filter%5Bgenre%5D=jazz",
+    );
     expect(seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from(CREDENTIAL).toString("base64")}`);
 
     // Repeated flags are the same array as a comma list.
@@ -113,14 +154,34 @@ describe("requests on the wire as the document says, credentials as the API take
     expect(auth.sent[0]).toContain("<accountSid>:<authToken>");
     expect(auth.sent[0]).toContain("Authorization: Basic <base64>");
     expect(auth.sent[0]).toContain("The API says: Your Account SID as the user and your Auth Token as the password.");
-    expect(command.parameters.find((p: any) => p.name === "--type").usage).toBe("repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b");
-    expect(command.parameters.find((p: any) => p.name === "--filter").usage).toContain("sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1");
-    expect(JSON.parse(describe.stdout).auth).toMatchObject({ env: ["WIRE_CREDENTIALS"], sent: [expect.stringContaining("sent as HTTP Basic")], schemes: { accountSid_authToken: { type: "http", scheme: "basic", variables: { value: "WIRE_CREDENTIALS" } } } });
-    expect(JSON.parse(root.stdout).auth).toMatchObject({ env: ["WIRE_CREDENTIALS"], required: true, sent: [expect.stringContaining("<accountSid>:<authToken>")] });
+    expect(command.parameters.find((p: any) => p.name === "--type").usage).toBe(
+      "repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b",
+    );
+    expect(command.parameters.find((p: any) => p.name === "--filter").usage).toContain(
+      "sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1",
+    );
+    expect(JSON.parse(describe.stdout).auth).toMatchObject({
+      env: ["WIRE_CREDENTIALS"],
+      sent: [expect.stringContaining("sent as HTTP Basic")],
+      schemes: { accountSid_authToken: { type: "http", scheme: "basic", variables: { value: "WIRE_CREDENTIALS" } } },
+    });
+    expect(JSON.parse(root.stdout).auth).toMatchObject({
+      env: ["WIRE_CREDENTIALS"],
+      required: true,
+      sent: [expect.stringContaining("<accountSid>:<authToken>")],
+    });
 
     // Without the credential the error says how to set it, again without a value.
-    const missing = await execa(bin, [...words("searchCatalog"), "--q", "x"], { env: { WIRE_BASE_URL: url }, extendEnv: false, reject: false, stdin: "ignore" });
+    const missing = await execa(bin, [...words("searchCatalog"), "--q", "x"], {
+      env: { WIRE_BASE_URL: url },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
     expect(missing.exitCode).toBe(10);
-    expect(JSON.parse(missing.stderr)).toMatchObject({ code: "CREDENTIAL_MISSING", suggestion: expect.stringContaining("HTTP Basic") });
+    expect(JSON.parse(missing.stderr)).toMatchObject({
+      code: "CREDENTIAL_MISSING",
+      suggestion: expect.stringContaining("HTTP Basic"),
+    });
   });
 });

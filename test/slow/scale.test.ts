@@ -15,11 +15,21 @@ describe("a description of 20,000 operations", () => {
     dir = makeProject({
       "openapi.json": JSON.stringify(bigDocument(20_000)),
       "context.md": BIG_BRIEF,
-      "intermesh.config.ts": config(`{ product: { name: "Big", binary: "big" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "dist" } } }`),
+      "intermesh.config.ts": config(
+        `{ product: { name: "Big", binary: "big" }, inputs: { openapi: "openapi.json", context: "context.md" }, targets: { cli: { outDir: "dist" } } }`,
+      ),
     });
     built = await inter(dir, ["build", "--json"]);
     const prefix = tempDir("inter-big-");
-    await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(dir, "dist/cli.tgz"),
+    ]);
     bin = join(prefix, "node_modules/.bin/big");
     packageRoot = join(prefix, "node_modules/big-cli");
   }, 180_000);
@@ -36,22 +46,36 @@ describe("a description of 20,000 operations", () => {
     expect(root.stdout.length).toBeLessThanOrEqual(64 * 1024);
     const help = JSON.parse(root.stdout);
     expect(help.commands.filter((c: any) => c.group)).toHaveLength(200);
-    expect(help.commands[0]).toMatchObject({ name: "area1", group: true, commands: 100, description: expect.stringContaining("area 1") });
+    expect(help.commands[0]).toMatchObject({
+      name: "area1",
+      group: true,
+      commands: 100,
+      description: expect.stringContaining("area 1"),
+    });
     expect(help.help).toContain("big <group> --help");
     const group = JSON.parse((await execa(bin, ["area7", "--help"])).stdout);
     expect(group.commands).toHaveLength(100);
     expect(group.commands.every((c: any) => Array.isArray(c.parameters))).toBe(true);
     const one = JSON.parse((await execa(bin, ["area7", "part3", "delete", "--help"])).stdout);
-    expect(one.command).toMatchObject({ destructive: true, parameters: [expect.objectContaining({ name: "--record-id" })] });
+    expect(one.command).toMatchObject({
+      destructive: true,
+      parameters: [expect.objectContaining({ name: "--record-id" })],
+    });
   });
 
   it("reads only the group a call runs: with every other group's file gone, the call still works", async () => {
     const files = readdirSync(join(packageRoot, "commands"));
     expect(files).toHaveLength(200);
     for (const f of files) if (f !== "area150.json") rmSync(join(packageRoot, "commands", f));
-    const call = await execa(bin, ["area150", "part20", "get", "--record-id", "rec_1", "--dry-run"], { env: { BIG_API_KEY: "x" }, reject: false });
+    const call = await execa(bin, ["area150", "part20", "get", "--record-id", "rec_1", "--dry-run"], {
+      env: { BIG_API_KEY: "x" },
+      reject: false,
+    });
     expect(call.exitCode, call.stderr).toBe(0);
-    expect(JSON.parse(call.stdout).result.request).toMatchObject({ method: "GET", url: "https://big.example.com/v2/area150/part20/rec_1" });
+    expect(JSON.parse(call.stdout).result.request).toMatchObject({
+      method: "GET",
+      url: "https://big.example.com/v2/area150/part20/rec_1",
+    });
   });
 
   it("links the brief's tasks to the right commands among 20,000", () => {

@@ -31,12 +31,32 @@ describe("an MCP entry in an agent's configuration", () => {
   };
 
   it("finds the server however Codex's TOML spells it, and only our own exact table counts as ours", () => {
-    const ours = tomlBlock("rooms", { command: "node", args: ["/x/rooms-mcp.cjs"], env_vars: ["ROOMS_API_KEY"] }, "rooms");
-    for (const text of ['[mcp_servers.rooms]\ncommand = "x"\n', '[mcp_servers."rooms"]\ncommand = "x"\n', 'mcp_servers.rooms.command = "x"\n', '[mcp_servers]\nrooms = { command = "x" }\n', '[mcp_servers.rooms.env]\nA = "1"\n']) {
+    const ours = tomlBlock(
+      "rooms",
+      { command: "node", args: ["/x/rooms-mcp.cjs"], env_vars: ["ROOMS_API_KEY"] },
+      "rooms",
+    );
+    for (const text of [
+      '[mcp_servers.rooms]\ncommand = "x"\n',
+      '[mcp_servers."rooms"]\ncommand = "x"\n',
+      'mcp_servers.rooms.command = "x"\n',
+      '[mcp_servers]\nrooms = { command = "x" }\n',
+      '[mcp_servers.rooms.env]\nA = "1"\n',
+    ]) {
       expect(readPresent(toml(text), "rooms", ours), text).toEqual({ kind: "toml", found: true, ours: false });
     }
-    expect(readPresent(toml('[mcp_servers.roomsx]\ncommand = "x"\n[mcp_servers]\nother = { command = "y" }\n'), "rooms", ours).kind).toBe("none");
-    expect(readPresent(toml(`model = "m"\n\n${ours}`), "rooms", ours)).toEqual({ kind: "toml", found: true, ours: true });
+    expect(
+      readPresent(
+        toml('[mcp_servers.roomsx]\ncommand = "x"\n[mcp_servers]\nother = { command = "y" }\n'),
+        "rooms",
+        ours,
+      ).kind,
+    ).toBe("none");
+    expect(readPresent(toml(`model = "m"\n\n${ours}`), "rooms", ours)).toEqual({
+      kind: "toml",
+      found: true,
+      ours: true,
+    });
     // Our table plus a second definition someone added: not ours to replace.
     expect(readPresent(toml(`${ours}\nmcp_servers.rooms.args = []\n`), "rooms", ours)).toMatchObject({ ours: false });
   });
@@ -55,7 +75,11 @@ describe("an MCP entry in an agent's configuration", () => {
 
   it("keeps a JSON file's other keys, indent and final line break", () => {
     const file = join(tempDir("inter-json-"), "opencode.json");
-    const original = JSON.stringify({ $schema: "https://opencode.ai/config.json", mcp: { other: { type: "local", command: ["x"] } } }, null, "\t");
+    const original = JSON.stringify(
+      { $schema: "https://opencode.ai/config.json", mcp: { other: { type: "local", command: ["x"] } } },
+      null,
+      "\t",
+    );
     writeFileSync(file, original);
     const place = { file, format: "json" as const, key: "mcp" };
     const entry = { type: "local", command: ["node", "/x/rooms-mcp.cjs"], enabled: true };

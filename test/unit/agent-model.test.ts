@@ -42,7 +42,10 @@ describe("the model as served", () => {
   it("Claude Code reports it in its init event, and each message names the model that wrote it", () => {
     const stream = [
       JSON.stringify({ type: "system", subtype: "init", model: "claude-init-model", skills: [] }),
-      JSON.stringify({ type: "assistant", message: { model: "claude-fallback-model", content: [{ type: "text", text: "hi" }] } }),
+      JSON.stringify({
+        type: "assistant",
+        message: { model: "claude-fallback-model", content: [{ type: "text", text: "hi" }] },
+      }),
     ].join("\n");
     expect(parseClaudeCode(stream).model).toBe("claude-fallback-model");
     expect(parseClaudeCode(stream.split("\n")[0]!).model).toBe("claude-init-model");

@@ -3,7 +3,10 @@ import { parseBrief, placeholderLines, withoutComments } from "../../src/stages/
 import { planSkills } from "../../src/stages/design/skills.js";
 import { projectFiles } from "../../src/cli/init/templates.js";
 
-const contextSkeleton = (name: string) => projectFiles({ name, binary: "acme", openapi: "inputs/openapi.yaml", openapiGiven: false, example: false }).find((f) => f.path === "inputs/context.md")!.content;
+const contextSkeleton = (name: string) =>
+  projectFiles({ name, binary: "acme", openapi: "inputs/openapi.yaml", openapiGiven: false, example: false }).find(
+    (f) => f.path === "inputs/context.md",
+  )!.content;
 
 const BRIEF = `# Acme <!-- the product's public name -->
 
@@ -41,7 +44,9 @@ describe("the brief's HTML comments never become text", () => {
     expect(brief.title).toBe("Acme");
     expect(brief.description).toBe("Acme books rooms.");
     expect(brief.rules).toEqual(["Never delete a booking the user did not name."]);
-    expect(brief.tasks.map((t) => [t.title, t.situation, t.outcome, t.rules])).toEqual([["Book a room", "A user books a room.", "the booking exists.", ["Confirm the time first."]]]);
+    expect(brief.tasks.map((t) => [t.title, t.situation, t.outcome, t.rules])).toEqual([
+      ["Book a room", "A user books a room.", "the booking exists.", ["Confirm the time first."]],
+    ]);
     const { plan } = planSkills(brief, [], "Acme");
     expect(JSON.stringify(plan)).not.toMatch(/<!--|-->|note|draft|PM/);
     // Line numbers are kept: what is reported about the brief still points at the right line.

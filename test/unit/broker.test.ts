@@ -8,17 +8,28 @@ import { tempDir } from "../helpers.js";
 // The broker's socket is reachable by the agent under evaluation: whatever it sends, the evaluator keeps running and
 // every call it does make is recorded.
 
-const launchEcho = () => (args: string[], cwd: string) => ({ file: process.execPath, args: ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", "--", ...args], env: { PATH: "/usr/bin:/bin" }, cwd: "/" });
+const launchEcho = () => (args: string[], cwd: string) => ({
+  file: process.execPath,
+  args: ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", "--", ...args],
+  env: { PATH: "/usr/bin:/bin" },
+  cwd: "/",
+});
 
 async function call(socketPath: string, frames: Buffer[]): Promise<{ out: string; exit: unknown; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
     let out = "";
     let exit: unknown;
-    socket.on("data", frameReader((type, body) => {
-      if (type === "O") out += body.toString();
-      if (type === "X") exit = JSON.parse(body.toString());
-    }, () => {}));
+    socket.on(
+      "data",
+      frameReader(
+        (type, body) => {
+          if (type === "O") out += body.toString();
+          if (type === "X") exit = JSON.parse(body.toString());
+        },
+        () => {},
+      ),
+    );
     socket.on("close", () => resolve({ out, exit, closed: true }));
     socket.on("error", () => {});
     for (const f of frames) socket.write(f);
@@ -27,8 +38,15 @@ async function call(socketPath: string, frames: Buffer[]): Promise<{ out: string
 
 describe("the broker against a hostile client", () => {
   it("runs and records a well-formed call, and shrugs off malformed ones without a record or a crash", async () => {
-    const broker = await startBroker({ socket: join(tempDir("inter-broker-test-"), "s"), binary: "rooms", launch: launchEcho() });
-    const good = await call(broker.socket, [frame("Q", JSON.stringify({ argv: ["bookings", "list"], cwd: "/attempt/outputs" })), frame("D", "")]);
+    const broker = await startBroker({
+      socket: join(tempDir("inter-broker-test-"), "s"),
+      binary: "rooms",
+      launch: launchEcho(),
+    });
+    const good = await call(broker.socket, [
+      frame("Q", JSON.stringify({ argv: ["bookings", "list"], cwd: "/attempt/outputs" })),
+      frame("D", ""),
+    ]);
     expect(good.exit).toEqual({ code: 0, signal: null });
     expect(JSON.parse(good.out)).toEqual(["bookings", "list"]);
     for (const bad of [
@@ -47,12 +65,21 @@ describe("the broker against a hostile client", () => {
   });
 
   it("a call still running at close is killed and recorded as truncated", async () => {
-    const broker = await startBroker({ socket: join(tempDir("inter-broker-test-"), "s"), binary: "rooms", launch: () => ({ file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" }) });
+    const broker = await startBroker({
+      socket: join(tempDir("inter-broker-test-"), "s"),
+      binary: "rooms",
+      launch: () => ({ file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" }),
+    });
     const socket = connect(broker.socket);
     socket.on("error", () => {});
     socket.write(frame("Q", JSON.stringify({ argv: ["bookings", "create"], cwd: "/" })));
     await new Promise((r) => setTimeout(r, 300));
     const [record] = await broker.close();
-    expect(record).toMatchObject({ argv: ["rooms", "bookings", "create"], truncated: true, exit_code: null, signal: "SIGKILL" });
+    expect(record).toMatchObject({
+      argv: ["rooms", "bookings", "create"],
+      truncated: true,
+      exit_code: null,
+      signal: "SIGKILL",
+    });
   });
 });

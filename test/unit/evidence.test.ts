@@ -8,7 +8,16 @@ import { join } from "node:path";
 import type { Invocation } from "../../src/evaluation/run/broker.js";
 import { tempDir } from "../helpers.js";
 
-const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({ argv, cwd: "/attempt/outputs", exit_code: 0, stdout, stderr: "", started_at: "", duration_ms: 1, ...extra });
+const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({
+  argv,
+  cwd: "/attempt/outputs",
+  exit_code: 0,
+  stdout,
+  stderr: "",
+  started_at: "",
+  duration_ms: 1,
+  ...extra,
+});
 const cli = (prefix: string[]) => ({ id: "o", kind: "cli", description: "", command_prefix: prefix });
 
 describe("which calls only ask for help", () => {
@@ -24,15 +33,32 @@ describe("which calls only ask for help", () => {
   });
 
   it("a destructive call hidden behind a help value is observed and judged", () => {
-    const obs = observe(cli(["rooms", "bookings", "cancel"]), [call(["rooms", "bookings", "cancel", "--booking-id", "bk_1", "--reason", "-h"], '{"result":{"id":"bk_1"}}')], "/nonexistent", true);
+    const obs = observe(
+      cli(["rooms", "bookings", "cancel"]),
+      [call(["rooms", "bookings", "cancel", "--booking-id", "bk_1", "--reason", "-h"], '{"result":{"id":"bk_1"}}')],
+      "/nonexistent",
+      true,
+    );
     expect(obs.state).toBe("available");
   });
 });
 
 describe("numbers compared without precision loss", () => {
   it("two integers beyond 2^53 that JSON.parse would make equal stay different", () => {
-    const observations = new Map([["o", observe(cli(["x"]), [call(["x"], '{"result":{"id":9007199254740993}}')], "/nonexistent", true)]]);
-    const check = (expected: unknown) => judgeCheck({ id: "c", type: "field_equals", description: "", source: { observation_id: "o", field: ["stdout", "result", "id"] }, expected }, observations as any);
+    const observations = new Map([
+      ["o", observe(cli(["x"]), [call(["x"], '{"result":{"id":9007199254740993}}')], "/nonexistent", true)],
+    ]);
+    const check = (expected: unknown) =>
+      judgeCheck(
+        {
+          id: "c",
+          type: "field_equals",
+          description: "",
+          source: { observation_id: "o", field: ["stdout", "result", "id"] },
+          expected,
+        },
+        observations as any,
+      );
     expect(check(parseLossless("9007199254740992")).status).toBe("fail");
     expect(check(parseLossless("9007199254740993")).status).toBe("pass");
     expect(check("9007199254740993").status).toBe("fail");
@@ -48,9 +74,19 @@ describe("numbers compared without precision loss", () => {
 
 describe("a call cut off by the end of the attempt", () => {
   it("makes its observation truncated, and every check on it incomplete", () => {
-    const obs = observe(cli(["rooms", "bookings", "create"]), [call(["rooms", "bookings", "create"], "", { exit_code: null, signal: "SIGKILL", truncated: true })], "/nonexistent", true);
+    const obs = observe(
+      cli(["rooms", "bookings", "create"]),
+      [call(["rooms", "bookings", "create"], "", { exit_code: null, signal: "SIGKILL", truncated: true })],
+      "/nonexistent",
+      true,
+    );
     expect(obs.state).toBe("truncated");
-    expect(judgeCheck({ id: "c", type: "command_success", description: "", observation_id: "o" }, new Map([["o", obs]]) as any).status).toBe("incomplete");
+    expect(
+      judgeCheck(
+        { id: "c", type: "command_success", description: "", observation_id: "o" },
+        new Map([["o", obs]]) as any,
+      ).status,
+    ).toBe("incomplete");
   });
 });
 
@@ -58,7 +94,12 @@ describe("redaction", () => {
   it("replaces the credential as is, in base64, base64url and URL-encoded", () => {
     const secret = "s3cr3t/key+value=";
     const redact = redactor([secret]);
-    const text = [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url"), encodeURIComponent(secret)].join(" | ");
+    const text = [
+      secret,
+      Buffer.from(secret).toString("base64"),
+      Buffer.from(secret).toString("base64url"),
+      encodeURIComponent(secret),
+    ].join(" | ");
     expect(redact(text)).toBe("[REDACTED] | [REDACTED] | [REDACTED] | [REDACTED]");
     // A secret too short to cut from inside words is still cut where it stands alone (core/redact.ts).
     expect(redactor(["ab"])("ab cd abc")).toBe("[REDACTED] cd abc");

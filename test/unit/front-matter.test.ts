@@ -30,8 +30,15 @@ describe("front matter", () => {
 
   it("says what is wrong: no block, invalid YAML, not a mapping", () => {
     expect(readFrontMatter("# no front matter").kind).toBe("none");
-    expect(readFrontMatter("---\nname: [unclosed\n---\n")).toMatchObject({ kind: "invalid", message: expect.stringMatching(/YAML/) });
+    expect(readFrontMatter("---\nname: [unclosed\n---\n")).toMatchObject({
+      kind: "invalid",
+      message: expect.stringMatching(/YAML/),
+    });
     expect(readFrontMatter("---\n- a\n- b\n---\n")).toEqual({ kind: "invalid", message: "not a mapping" });
-    expect(readFrontMatter("---\r\nname: x\r\n---\r\nbody")).toEqual({ kind: "mapping", data: { name: "x" }, body: "body" });
+    expect(readFrontMatter("---\r\nname: x\r\n---\r\nbody")).toEqual({
+      kind: "mapping",
+      data: { name: "x" },
+      body: "body",
+    });
   });
 });

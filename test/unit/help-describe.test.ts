@@ -19,8 +19,17 @@ import { schemaValidator } from "../schema.js";
 /** A generated package read in memory the way the runtime reads it from disk (runtime/load.ts). */
 function cliOf(files: Array<{ path: string; content: string }>): Cli {
   const manifest = JSON.parse(files.find((f) => f.path === "manifest.json")!.content) as Manifest;
-  const groups = new Map(files.filter((f) => f.path.startsWith("commands/")).map((f) => [JSON.parse(f.content).name as string, JSON.parse(f.content).commands as Command[]]));
-  return { dir: "/nonexistent", manifest, group: (name) => groups.get(name) ?? [], all: () => manifest.groups.flatMap((g) => groups.get(g.name) ?? []) };
+  const groups = new Map(
+    files
+      .filter((f) => f.path.startsWith("commands/"))
+      .map((f) => [JSON.parse(f.content).name as string, JSON.parse(f.content).commands as Command[]]),
+  );
+  return {
+    dir: "/nonexistent",
+    manifest,
+    group: (name) => groups.get(name) ?? [],
+    all: () => manifest.groups.flatMap((g) => groups.get(g.name) ?? []),
+  };
 }
 
 const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
@@ -29,12 +38,23 @@ const config: InterConfig = { product: { name: "Spotify", binary: "spotify" }, i
 async function designed(file: string): Promise<{ caps: Capabilities; cli: Cli }> {
   const { model } = await readOperationModel(file, REPO);
   const commands = designCommands(model, config, []);
-  const skills = planSkills(parseBrief("# Spotify\n\nMusic, podcasts and <b>audiobooks</b>: see [the site](https://open.spotify.com).\n"), commands.plan.commands, "Spotify");
+  const skills = planSkills(
+    parseBrief("# Spotify\n\nMusic, podcasts and <b>audiobooks</b>: see [the site](https://open.spotify.com).\n"),
+    commands.plan.commands,
+    "Spotify",
+  );
   const caps = assembleCapabilities(commands.plan, skills.plan);
   return { caps, cli: cliOf(packageFiles(caps, "")) };
 }
 
-const flag = (name: string, extra: Partial<Flag> = {}): Flag => ({ flag: name, in: "query", wire: name, type: "string", required: false, ...extra });
+const flag = (name: string, extra: Partial<Flag> = {}): Flag => ({
+  flag: name,
+  in: "query",
+  wire: name,
+  type: "string",
+  required: false,
+  ...extra,
+});
 const command = (path: string[], flags: Flag[] = [], extra: Partial<Command> = {}): Command => ({
   path,
   name: path.join(" "),
@@ -58,10 +78,19 @@ function memoryCli(commands: Command[], help: Manifest["help"] = "full"): Cli {
     auth: { env: "DEMO_API_KEY", schemes: {} },
     rules: [],
     skills: [],
-    groups: names.map((name) => ({ name, description: name, count: commands.filter((c) => c.path[0] === name).length })),
+    groups: names.map((name) => ({
+      name,
+      description: name,
+      count: commands.filter((c) => c.path[0] === name).length,
+    })),
     help,
   };
-  return { dir: "/nonexistent", manifest, group: (name) => commands.filter((c) => c.path[0] === name), all: () => commands };
+  return {
+    dir: "/nonexistent",
+    manifest,
+    group: (name) => commands.filter((c) => c.path[0] === name),
+    all: () => commands,
+  };
 }
 
 const thrown = (run: () => unknown): CliError => {
@@ -87,14 +116,25 @@ describe("Spotify's public description: plain help, bounded --describe", () => {
       caps.product.description,
       ...caps.groups.map((g) => g.description),
       ...cli.manifest.groups.map((g) => g.description),
-      ...cli.all().flatMap((c) => [c.description, c.details ?? "", ...c.flags.flatMap((f) => [f.description ?? "", f.details ?? ""])]),
+      ...cli
+        .all()
+        .flatMap((c) => [
+          c.description,
+          c.details ?? "",
+          ...c.flags.flatMap((f) => [f.description ?? "", f.details ?? ""]),
+        ]),
     ];
     expect(caps.product.description).toBe("Music, podcasts and audiobooks: see the site.");
     for (const text of texts) {
       expect(text).not.toMatch(/<br|<\/?(p|b|a|code|ul|li|strong|em)\b[^>]*>|\]\((https?:|\/)|&(amp|lt|gt|quot|nbsp);/);
     }
     // Spotify's flag descriptions were HTML and Markdown; their whole text is kept, as details.
-    expect(cli.all().flatMap((c) => c.flags).filter((f) => f.details).length).toBeGreaterThan(20);
+    expect(
+      cli
+        .all()
+        .flatMap((c) => c.flags)
+        .filter((f) => f.details).length,
+    ).toBeGreaterThan(20);
   });
 
   it("help's lines stay within 300 (commands) and 200 (flags) characters and point to --describe where there is more", () => {
@@ -108,7 +148,9 @@ describe("Spotify's public description: plain help, bounded --describe", () => {
     expect(param.description).toContain(`(more: \`spotify ${market.name} --describe\`)`);
     expect(param.description).not.toContain("[");
     const full = commandHelp(cli.manifest, market, true);
-    expect(full.parameters.find((p) => p.name === "--market")).toMatchObject({ details: expect.stringContaining("account settings") });
+    expect(full.parameters.find((p) => p.name === "--market")).toMatchObject({
+      details: expect.stringContaining("account settings"),
+    });
   });
 
   it("root --describe lists the groups within 64 KiB; a group's and a command's give the full schemas; --all gives everything", () => {
@@ -132,13 +174,25 @@ describe("Spotify's public description: plain help, bounded --describe", () => {
     }
     const one = cli.all().find((c) => c.details)!;
     const single = describeScope(cli, one.path, () => [one], false) as Record<string, any>;
-    expect(single.commands).toEqual([expect.objectContaining({ name: one.name, description: one.description, details: one.details, outputSchema: expect.any(Object) })]);
+    expect(single.commands).toEqual([
+      expect.objectContaining({
+        name: one.name,
+        description: one.description,
+        details: one.details,
+        outputSchema: expect.any(Object),
+      }),
+    ]);
   });
 });
 
 describe("--describe bounds on any CLI", () => {
   const long = "A long description that goes on. ".repeat(30);
-  const many = Array.from({ length: 120 }, (_, i) => command(["big", `action-${i}`], [flag("id", { description: long.slice(0, 190), details: long })], { description: "Does one big thing", details: long }));
+  const many = Array.from({ length: 120 }, (_, i) =>
+    command(["big", `action-${i}`], [flag("id", { description: long.slice(0, 190), details: long })], {
+      description: "Does one big thing",
+      details: long,
+    }),
+  );
   const cli = memoryCli([...many, command(["small", "get"])]);
 
   it("a small scope is described in full", () => {
@@ -154,7 +208,9 @@ describe("--describe bounds on any CLI", () => {
     expect(d.commands).toBeUndefined();
     expect(d.index).toHaveLength(120);
     expect(d.index[0]).toEqual({ name: "big action-0", description: "Does one big thing" });
-    expect(d.help).toMatch(/^demo big: 120 commands; their schema \(\d+ KiB\) is over the 64 KiB one answer holds\. Run `demo <command> --describe` for one/);
+    expect(d.help).toMatch(
+      /^demo big: 120 commands; their schema \(\d+ KiB\) is over the 64 KiB one answer holds\. Run `demo <command> --describe` for one/,
+    );
     const all = describeScope(cli, ["big"], () => cli.group("big"), true) as Record<string, any>;
     expect(all.commands).toHaveLength(120);
     expect(all.commands[0].details).toBe(long);
@@ -163,12 +219,20 @@ describe("--describe bounds on any CLI", () => {
   it("root --describe of a CLI whose root help lists groups answers with the groups without reading them", () => {
     const groupsOnly = memoryCli([...many, command(["small", "get"])], "groups");
     let read = 0;
-    const d = describeScope(groupsOnly, [], () => {
-      read++;
-      return groupsOnly.all();
-    }, false) as Record<string, any>;
+    const d = describeScope(
+      groupsOnly,
+      [],
+      () => {
+        read++;
+        return groupsOnly.all();
+      },
+      false,
+    ) as Record<string, any>;
     expect(read).toBe(0);
-    expect(d.index).toEqual([{ name: "big", description: "big", group: true, commands: 120 }, { name: "small", description: "small", group: true, commands: 1 }]);
+    expect(d.index).toEqual([
+      { name: "big", description: "big", group: true, commands: 120 },
+      { name: "small", description: "small", group: true, commands: 1 },
+    ]);
   });
 });
 
@@ -176,7 +240,11 @@ describe("root help of thousands of groups stays within 64 KiB and says how to s
   /** A groups-mode CLI of `n` groups whose names are `width` characters long, one command each (never read). */
   const groupsCli = (n: number, width: number): Cli => {
     const cli = memoryCli([], "groups");
-    cli.manifest.groups = Array.from({ length: n }, (_, i) => ({ name: `g${String(i).padStart(width - 1, "0")}`, description: "", count: 3 }));
+    cli.manifest.groups = Array.from({ length: n }, (_, i) => ({
+      name: `g${String(i).padStart(width - 1, "0")}`,
+      description: "",
+      count: 3,
+    }));
     return cli;
   };
 
@@ -208,12 +276,17 @@ describe("root help of thousands of groups stays within 64 KiB and says how to s
     const shown = Object.keys(help.groups).length;
     expect(shown).toBeGreaterThan(1000);
     expect(shown).toBeLessThan(6000);
-    expect(help.help).toContain(`The first ${shown} groups are named in \`groups\` (name → commands) — ${6000 - shown} more: \`demo --help --all\` lists every group.`);
+    expect(help.help).toContain(
+      `The first ${shown} groups are named in \`groups\` (name → commands) — ${6000 - shown} more: \`demo --help --all\` lists every group.`,
+    );
   });
 });
 
 describe("did you mean: flags and commands", () => {
-  const list = command(["tracks", "list"], [flag("q"), flag("limit", { type: "integer" }), flag("include-external", { type: "boolean" })]);
+  const list = command(
+    ["tracks", "list"],
+    [flag("q"), flag("limit", { type: "integer" }), flag("include-external", { type: "boolean" })],
+  );
   const kindOf = (name: string) => {
     const f = list.flags.find((x) => x.flag === name);
     return f ? (f.type === "boolean" ? "boolean" : "value") : "unknown";
@@ -257,13 +330,27 @@ describe("did you mean: flags and commands", () => {
 
   it("an unknown command in a known group is compared with every command of the group", () => {
     const typo = unknownCommand(cli, ["alpha-sender", "registr"]);
-    expect(typo).toMatchObject({ code: "UNKNOWN_COMMAND", details: { words: ["alpha-sender", "registr"], suggestions: ["alpha-sender register"] } });
+    expect(typo).toMatchObject({
+      code: "UNKNOWN_COMMAND",
+      details: { words: ["alpha-sender", "registr"], suggestions: ["alpha-sender register"] },
+    });
     expect(typo.suggestion).toBe("Did you mean: demo alpha-sender register?");
     // Nothing close to "create": the group's commands are listed (not three near-misses by the length of the whole name).
     const none = unknownCommand(cli, ["alpha-sender", "create"]);
-    expect(none.details!.suggestions).toEqual(["alpha-sender delete", "alpha-sender get", "alpha-sender list", "alpha-sender update", "alpha-sender register"]);
-    expect(none.suggestion).toBe('"alpha-sender" has 5 commands: demo alpha-sender delete, demo alpha-sender get, demo alpha-sender list, demo alpha-sender update, demo alpha-sender register.');
-    expect(unknownCommand(cli, ["mesages", "send"]).details).toEqual({ words: ["mesages", "send"], suggestions: ["messages"] });
+    expect(none.details!.suggestions).toEqual([
+      "alpha-sender delete",
+      "alpha-sender get",
+      "alpha-sender list",
+      "alpha-sender update",
+      "alpha-sender register",
+    ]);
+    expect(none.suggestion).toBe(
+      '"alpha-sender" has 5 commands: demo alpha-sender delete, demo alpha-sender get, demo alpha-sender list, demo alpha-sender update, demo alpha-sender register.',
+    );
+    expect(unknownCommand(cli, ["mesages", "send"]).details).toEqual({
+      words: ["mesages", "send"],
+      suggestions: ["messages"],
+    });
     expect(unknownCommand(cli, ["zzzzzzzz"]).details).toEqual({ words: ["zzzzzzzz"] });
   });
 

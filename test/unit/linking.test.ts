@@ -12,37 +12,59 @@ const config: InterConfig = { product: { name: "Public", binary: "public" }, inp
 async function link(file: string, tasks: string[]) {
   const { model } = await readOperationModel(join(REPO, file), REPO);
   const { plan } = designCommands(model, config, []);
-  const brief = parseBrief(`# Public\n\nA public API.\n\n## Tasks and scenarios\n\n${tasks.map((t) => `### ${t}\n\nExpected outcome: done.\n`).join("\n")}`);
+  const brief = parseBrief(
+    `# Public\n\nA public API.\n\n## Tasks and scenarios\n\n${tasks.map((t) => `### ${t}\n\nExpected outcome: done.\n`).join("\n")}`,
+  );
   return planSkills(brief, plan.commands, "Public").plan.skills;
 }
 
 const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
-  ["Swagger Petstore (3.0)", "node_modules/@readme/oas-examples/3.0/json/petstore.json", [
-    ["Find pets by their status", "pet find-status"],
-    ["Remove a pet from the store", "pet delete"],
-    ["Place an order for a pet", "store order place"],
-  ]],
-  ["Train Travel (3.1)", "node_modules/@readme/oas-examples/3.1/json/train-travel.json", [
-    ["Find trips between two stations", "trips list"],
-    ["Book a trip for a passenger", "bookings create"],
-    ["Cancel a booking", "bookings delete"],
-  ]],
-  ["GitHub REST (@octokit/openapi)", "node_modules/@octokit/openapi/generated/api.github.com.json", [
-    ["Create an issue in a repository", "issues create"],
-    ["Star a repository", "activity star"],
-    ["Close a pull request", "pulls update"],
-  ]],
+  [
+    "Swagger Petstore (3.0)",
+    "node_modules/@readme/oas-examples/3.0/json/petstore.json",
+    [
+      ["Find pets by their status", "pet find-status"],
+      ["Remove a pet from the store", "pet delete"],
+      ["Place an order for a pet", "store order place"],
+    ],
+  ],
+  [
+    "Train Travel (3.1)",
+    "node_modules/@readme/oas-examples/3.1/json/train-travel.json",
+    [
+      ["Find trips between two stations", "trips list"],
+      ["Book a trip for a passenger", "bookings create"],
+      ["Cancel a booking", "bookings delete"],
+    ],
+  ],
+  [
+    "GitHub REST (@octokit/openapi)",
+    "node_modules/@octokit/openapi/generated/api.github.com.json",
+    [
+      ["Create an issue in a repository", "issues create"],
+      ["Star a repository", "activity star"],
+      ["Close a pull request", "pulls update"],
+    ],
+  ],
 ];
 
 describe("Skill linking on public descriptions nobody tuned it to", () => {
   for (const [name, file, tasks] of cases) {
-    it(name, async () => {
-      const skills = await link(file, tasks.map(([t]) => t));
-      for (const [i, [title, first]] of tasks.entries()) {
-        expect(skills[i]!.commands[0], `${title}: ${JSON.stringify(skills[i]!.links.slice(0, 3))}`).toBe(first);
-        // Removing or cancelling never links a command that creates.
-        if (/^(Remove|Cancel)/.test(title)) expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
-      }
-    }, 180_000);
+    it(
+      name,
+      async () => {
+        const skills = await link(
+          file,
+          tasks.map(([t]) => t),
+        );
+        for (const [i, [title, first]] of tasks.entries()) {
+          expect(skills[i]!.commands[0], `${title}: ${JSON.stringify(skills[i]!.links.slice(0, 3))}`).toBe(first);
+          // Removing or cancelling never links a command that creates.
+          if (/^(Remove|Cancel)/.test(title))
+            expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
+        }
+      },
+      180_000,
+    );
   }
 });

@@ -13,12 +13,15 @@ describe("--http <address>", () => {
 
   it("refuses what is not an address, naming the flag", () => {
     for (const bad of ["", "host", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "[::1", "a:b:1"]) {
-      expect(() => parseListen(bad), bad).toThrow(expect.objectContaining({ code: "INVALID_VALUE", details: { flag: "http" } }));
+      expect(() => parseListen(bad), bad).toThrow(
+        expect.objectContaining({ code: "INVALID_VALUE", details: { flag: "http" } }),
+      );
     }
   });
 
   it("knows loopback hosts from others", () => {
     for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) expect(isLoopback(host), host).toBe(true);
-    for (const host of ["0.0.0.0", "192.168.1.2", "example.com", "::", "localhost.example.com"]) expect(isLoopback(host), host).toBe(false);
+    for (const host of ["0.0.0.0", "192.168.1.2", "example.com", "::", "localhost.example.com"])
+      expect(isLoopback(host), host).toBe(false);
   });
 });

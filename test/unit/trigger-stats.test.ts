@@ -3,11 +3,23 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blindness, skillUse } from "../../src/evaluation/triggers/detect.js";
 import { checkNamedSkills, loadQuerySet, readQueryFile } from "../../src/evaluation/triggers/queries.js";
-import { confusion, gateFindings, NONE, queryResult, skillStats, type TriggerRun } from "../../src/evaluation/triggers/stats.js";
+import {
+  confusion,
+  gateFindings,
+  NONE,
+  queryResult,
+  skillStats,
+  type TriggerRun,
+} from "../../src/evaluation/triggers/stats.js";
 import { InterError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers.js";
 
-const runs = (...loaded: Array<string[] | "error">): TriggerRun[] => loaded.map((l, i) => (l === "error" ? { run: i + 1, loaded: [], other: [], harness_error: "broke", duration_ms: 1 } : { run: i + 1, loaded: l, other: [], duration_ms: 1 }));
+const runs = (...loaded: Array<string[] | "error">): TriggerRun[] =>
+  loaded.map((l, i) =>
+    l === "error"
+      ? { run: i + 1, loaded: [], other: [], harness_error: "broke", duration_ms: 1 }
+      : { run: i + 1, loaded: l, other: [], duration_ms: 1 },
+  );
 
 describe("trigger statistics on known counts", () => {
   // Two sibling Skills, three runs per query. a: 3 of 3 (q1), 1 of 3 with b stealing 2 (q2); b: 2 of 2 judged + 1
@@ -29,9 +41,25 @@ describe("trigger statistics on known counts", () => {
   it("per Skill: precision, recall and accuracy", () => {
     const [a, b] = skillStats(results, ["a", "b"]);
     // a: TP 4 (q1 3, q2 1), FN 2 (q2), FP 1 (q4), TN: q3 2 + q4 2 = 4 → accuracy 8/11.
-    expect(a).toMatchObject({ true_positives: 4, false_negatives: 2, false_positives: 1, true_negatives: 4, precision: 4 / 5, recall: 4 / 6, accuracy: 8 / 11 });
+    expect(a).toMatchObject({
+      true_positives: 4,
+      false_negatives: 2,
+      false_positives: 1,
+      true_negatives: 4,
+      precision: 4 / 5,
+      recall: 4 / 6,
+      accuracy: 8 / 11,
+    });
     // b: TP 2, FN 0, FP 2 (q2), TN: q1 3 + q2 1 + q4 3 = 7 → 9/11.
-    expect(b).toMatchObject({ true_positives: 2, false_negatives: 0, false_positives: 2, true_negatives: 7, precision: 0.5, recall: 1, accuracy: 9 / 11 });
+    expect(b).toMatchObject({
+      true_positives: 2,
+      false_negatives: 0,
+      false_positives: 2,
+      true_negatives: 7,
+      precision: 0.5,
+      recall: 1,
+      accuracy: 9 / 11,
+    });
   });
   it("the confusion matrix says which Skill took which query", () => {
     const m = confusion(results, ["a", "b"]);
@@ -45,14 +73,19 @@ describe("trigger statistics on known counts", () => {
   it("the gate: minimum recall per Skill, maximum false triggers overall; nothing judged never passes", () => {
     const stats = skillStats(results, ["a", "b"]);
     expect(gateFindings(stats, { minRecall: 0.6, maxFalseTriggers: 3 }, 11)).toEqual([]);
-    expect(gateFindings(stats, { minRecall: 0.7, maxFalseTriggers: 2 }, 11)).toEqual(["a: recall 0.67 < 0.7", "3 false triggers > 2"]);
+    expect(gateFindings(stats, { minRecall: 0.7, maxFalseTriggers: 2 }, 11)).toEqual([
+      "a: recall 0.67 < 0.7",
+      "3 false triggers > 2",
+    ]);
     expect(gateFindings(stats, {}, 0)).toEqual(["no run was judged: every run was a harness error"]);
   });
   it("a Skill some query expects but no run judged fails --min-recall, named as not judged", () => {
     const outage = [...results, queryResult({ query: "q5", expected_skill: "c" }, runs("error", "error", "error"))];
     const stats = skillStats(outage, ["a", "b", "c"]);
     expect(stats[2]!.recall).toBeNull();
-    expect(gateFindings(stats, { minRecall: 0.5 }, 11, new Set(["a", "b", "c"]))).toEqual([expect.stringMatching(/^c: not judged \(every run of the queries expecting it was a harness error\)/)]);
+    expect(gateFindings(stats, { minRecall: 0.5 }, 11, new Set(["a", "b", "c"]))).toEqual([
+      expect.stringMatching(/^c: not judged \(every run of the queries expecting it was a harness error\)/),
+    ]);
     // Without a recall gate there is nothing to fail.
     expect(gateFindings(stats, { maxFalseTriggers: 3 }, 11, new Set(["a", "b", "c"]))).toEqual([]);
   });
@@ -75,7 +108,12 @@ describe("reading Skill loads from a normalized transcript", () => {
         { name: "Skill", input: { skill: "plugin:alpha" }, output: "Launching skill", is_error: false },
         { name: "read", input: { filePath: "/attempt/outputs/.opencode/skills/beta/SKILL.md" }, is_error: false },
         { name: "shell", input: { command: "cat .agents/skills/gamma/SKILL.md" }, exit_code: 0 },
-        { name: "shell", input: { command: "cat .agents/skills/delta/SKILL.md" }, exit_code: 1, output: "cat: No such file or directory" },
+        {
+          name: "shell",
+          input: { command: "cat .agents/skills/delta/SKILL.md" },
+          exit_code: 1,
+          output: "cat: No such file or directory",
+        },
         { name: "Bash", input: { command: "ls" }, exit_code: 0 },
       ],
     });
@@ -85,8 +123,16 @@ describe("reading Skill loads from a normalized transcript", () => {
   it("an agent that does not offer the candidate's Skills, or cannot load one, is blind (a harness error)", () => {
     const seen = { messages: [], tool_calls: [], skills: ["dataviz"] };
     expect(blindness(seen, { loaded: [], failed: [] }, ["alpha"])).toMatch(/does not see the candidate's Skill alpha/);
-    expect(blindness({ messages: [], tool_calls: [] }, { loaded: [], failed: [{ skill: "alpha", output: "ripgrep execution failed" }] }, ["alpha"])).toMatch(/could not \(its Skill tool needs ripgrep/);
-    expect(blindness({ messages: [], tool_calls: [], skills: ["alpha"] }, { loaded: [], failed: [] }, ["alpha"])).toBeUndefined();
+    expect(
+      blindness(
+        { messages: [], tool_calls: [] },
+        { loaded: [], failed: [{ skill: "alpha", output: "ripgrep execution failed" }] },
+        ["alpha"],
+      ),
+    ).toMatch(/could not \(its Skill tool needs ripgrep/);
+    expect(
+      blindness({ messages: [], tool_calls: [], skills: ["alpha"] }, { loaded: [], failed: [] }, ["alpha"]),
+    ).toBeUndefined();
   });
 });
 
@@ -95,8 +141,24 @@ describe("the query-set format", () => {
     const dir = tempDir("inter-trigger-set-");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "trigger-queries"));
-    writeFileSync(join(dir, "trigger-queries/a.json"), JSON.stringify({ skill: "a", draft: true, queries: [{ query: "do a", expected_skill: "a", split: "train" }, { query: "nothing", expected_skill: null }] }));
-    writeFileSync(join(dir, "trigger-queries/b.json"), JSON.stringify([{ query: "do b", expected_skill: "b" }, { query: "nothing", expected_skill: null }]));
+    writeFileSync(
+      join(dir, "trigger-queries/a.json"),
+      JSON.stringify({
+        skill: "a",
+        draft: true,
+        queries: [
+          { query: "do a", expected_skill: "a", split: "train" },
+          { query: "nothing", expected_skill: null },
+        ],
+      }),
+    );
+    writeFileSync(
+      join(dir, "trigger-queries/b.json"),
+      JSON.stringify([
+        { query: "do b", expected_skill: "b" },
+        { query: "nothing", expected_skill: null },
+      ]),
+    );
     const set = await loadQuerySet(dir, undefined);
     expect(set.queries.map((q) => q.query)).toEqual(["do a", "nothing", "do b"]);
     expect(set.draft).toBe(true);
@@ -118,7 +180,9 @@ describe("the query-set format", () => {
   it("says what is allowed: a bad split lists the splits, an empty array is too short (a bare array is allowed)", async () => {
     const file = join(tempDir("inter-trigger-set-"), "bad.json");
     writeFileSync(file, JSON.stringify({ queries: [{ query: "x", expected_skill: null, split: "dev" }] }));
-    expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toBe('bad.json: /queries/0/split must be equal to one of the allowed values: "train", "test"');
+    expect((await readQueryFile(file, "bad.json").catch((e) => e)).message).toBe(
+      'bad.json: /queries/0/split must be equal to one of the allowed values: "train", "test"',
+    );
     writeFileSync(file, "[]");
     const empty = await readQueryFile(file, "bad.json").catch((e) => e);
     expect(empty.message).toBe("bad.json: (top) must NOT have fewer than 1 items");
@@ -128,13 +192,36 @@ describe("the query-set format", () => {
     const dir = tempDir("inter-trigger-set-");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(dir, "trigger-queries"));
-    writeFileSync(join(dir, "trigger-queries/a.json"), JSON.stringify({ skill: "a", queries: [{ query: "do a", expected_skill: "a" }] }));
-    writeFileSync(join(dir, "trigger-queries/b.json"), JSON.stringify({ skill: "nope", queries: [{ query: "do b", expected_skill: "typo" }, { query: "none", expected_skill: null }] }));
+    writeFileSync(
+      join(dir, "trigger-queries/a.json"),
+      JSON.stringify({ skill: "a", queries: [{ query: "do a", expected_skill: "a" }] }),
+    );
+    writeFileSync(
+      join(dir, "trigger-queries/b.json"),
+      JSON.stringify({
+        skill: "nope",
+        queries: [
+          { query: "do b", expected_skill: "typo" },
+          { query: "none", expected_skill: null },
+        ],
+      }),
+    );
     const set = await loadQuerySet(dir, undefined);
-    expect(() => checkNamedSkills(set.named, ["a", "b"])).toThrow("trigger-queries/b.json names Skills the candidate does not have: nope, typo.");
-    const error = (() => { try { checkNamedSkills(set.named, ["a", "b"]); } catch (e) { return e as InterError; } })()!;
+    expect(() => checkNamedSkills(set.named, ["a", "b"])).toThrow(
+      "trigger-queries/b.json names Skills the candidate does not have: nope, typo.",
+    );
+    const error = (() => {
+      try {
+        checkNamedSkills(set.named, ["a", "b"]);
+      } catch (e) {
+        return e as InterError;
+      }
+    })()!;
     expect(error.code).toBe("TRIGGER_QUERIES_INVALID");
-    expect(error.details).toMatchObject({ unknown: ["nope", "typo"], files: [{ file: "trigger-queries/b.json", unknown: ["nope", "typo"] }] });
+    expect(error.details).toMatchObject({
+      unknown: ["nope", "typo"],
+      files: [{ file: "trigger-queries/b.json", unknown: ["nope", "typo"] }],
+    });
     expect(() => checkNamedSkills(set.named, ["a", "b", "nope", "typo"])).not.toThrow();
   });
   it("a folder that is not there is named, not reported as a missing trigger-queries.json", async () => {
@@ -148,12 +235,25 @@ describe("the query-set format", () => {
 describe("a proposed description", () => {
   it("replaces only the front matter's description, quoted, and the patch names that one line with context", async () => {
     const { withDescription, proposalPatch, splitScore } = await import("../../src/evaluation/triggers/improve.js");
-    const skill = { name: "a", description: "old", files: { "SKILL.md": '---\nname: a\ndescription: "old: text"\n---\n\n# A\ndescription: not front matter\n' } };
+    const skill = {
+      name: "a",
+      description: "old",
+      files: { "SKILL.md": '---\nname: a\ndescription: "old: text"\n---\n\n# A\ndescription: not front matter\n' },
+    };
     const next = withDescription(skill, 'Use when "quoted": yes');
-    expect(next.files["SKILL.md"]).toBe('---\nname: a\ndescription: "Use when \\"quoted\\": yes"\n---\n\n# A\ndescription: not front matter\n');
+    expect(next.files["SKILL.md"]).toBe(
+      '---\nname: a\ndescription: "Use when \\"quoted\\": yes"\n---\n\n# A\ndescription: not front matter\n',
+    );
     expect(skill.files["SKILL.md"]).toContain('description: "old: text"');
-    expect(proposalPatch(skill, "new one", "skills/a/SKILL.md")).toBe('--- a/skills/a/SKILL.md\n+++ b/skills/a/SKILL.md\n@@ -2,3 +2,3 @@\n name: a\n-description: "old: text"\n+description: "new one"\n ---\n');
-    const results = { results: [queryResult({ query: "x", expected_skill: "a", split: "train" }, runs(["a"], [], "error")), queryResult({ query: "y", expected_skill: null }, runs(["a"], []))] } as any;
+    expect(proposalPatch(skill, "new one", "skills/a/SKILL.md")).toBe(
+      '--- a/skills/a/SKILL.md\n+++ b/skills/a/SKILL.md\n@@ -2,3 +2,3 @@\n name: a\n-description: "old: text"\n+description: "new one"\n ---\n',
+    );
+    const results = {
+      results: [
+        queryResult({ query: "x", expected_skill: "a", split: "train" }, runs(["a"], [], "error")),
+        queryResult({ query: "y", expected_skill: null }, runs(["a"], [])),
+      ],
+    } as any;
     expect(splitScore(results, "a", "train")).toEqual({ accuracy: 0.5, runs: 2 });
     expect(splitScore(results, "a", "test")).toEqual({ accuracy: 0.5, runs: 2 });
   });

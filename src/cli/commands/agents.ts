@@ -15,17 +15,34 @@ import { candidateTarball } from "../candidate.js";
  */
 abstract class AgentsCommand extends BaseCommand {
   candidate = Option.String({ name: "candidate", required: false });
-  agent = Option.String("--agent", { description: `${AGENT_NAMES.join(", ")} or all (default)`, validator: t.isEnum([...AGENT_NAMES, "all"]) });
-  scope = Option.String("--scope", { description: "project (the current folder, default) or user (your home folder)", validator: t.isEnum(["project", "user"]) });
+  agent = Option.String("--agent", {
+    description: `${AGENT_NAMES.join(", ")} or all (default)`,
+    validator: t.isEnum([...AGENT_NAMES, "all"]),
+  });
+  scope = Option.String("--scope", {
+    description: "project (the current folder, default) or user (your home folder)",
+    validator: t.isEnum(["project", "user"]),
+  });
   dryRun = Option.Boolean("--dry-run", false, { description: "Show every step and write nothing" });
   abstract readonly action: "install" | "uninstall";
 
   protected async runPackage(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const tgz = await candidateTarball(cwd, this.candidate);
-    const [{ tarballEntries }, { openCli }, agents, { CliError }] = await Promise.all([import("../../stages/surface/candidate.js"), import("../../runtime/load.js"), import("../../runtime/agents.js"), import("../../runtime/errors.js")]);
+    const [{ tarballEntries }, { openCli }, agents, { CliError }] = await Promise.all([
+      import("../../stages/surface/candidate.js"),
+      import("../../runtime/load.js"),
+      import("../../runtime/agents.js"),
+      import("../../runtime/errors.js"),
+    ]);
     const files = await tarballEntries(tgz, this.candidate ?? tgz, () => true);
-    if (!files.has("manifest.json")) throw new InterError("CANDIDATE_INVALID", `${this.candidate ?? tgz} has no manifest.json.`, "Name a cli.tgz `inter build` wrote.", { candidate: this.candidate ?? tgz });
+    if (!files.has("manifest.json"))
+      throw new InterError(
+        "CANDIDATE_INVALID",
+        `${this.candidate ?? tgz} has no manifest.json.`,
+        "Name a cli.tgz `inter build` wrote.",
+        { candidate: this.candidate ?? tgz },
+      );
     const work = mkdtempSync(join(tmpdir(), "inter-agents-"));
     try {
       // Unpacked as data (checkTarball refused unsafe entries); nothing of the candidate runs.
@@ -38,18 +55,40 @@ abstract class AgentsCommand extends BaseCommand {
       try {
         cli = openCli(work);
       } catch (error) {
-        throw new InterError("CANDIDATE_INVALID", `${this.candidate ?? tgz}: its manifest.json cannot be read (${(error as Error).message}).`, "Name a cli.tgz `inter build` wrote.", { candidate: this.candidate ?? tgz });
+        throw new InterError(
+          "CANDIDATE_INVALID",
+          `${this.candidate ?? tgz}: its manifest.json cannot be read (${(error as Error).message}).`,
+          "Name a cli.tgz `inter build` wrote.",
+          { candidate: this.candidate ?? tgz },
+        );
       }
-      const options = { agents: agents.agentsOf(this.agent), scope: this.scope === "user" ? ("user" as const) : ("project" as const), mcp: false, dryRun: this.dryRun, root: cwd };
+      const options = {
+        agents: agents.agentsOf(this.agent),
+        scope: this.scope === "user" ? ("user" as const) : ("project" as const),
+        mcp: false,
+        dryRun: this.dryRun,
+        root: cwd,
+      };
       let result;
       try {
         result = this.action === "install" ? agents.installAgents(cli, options) : agents.uninstallAgents(cli, options);
       } catch (error) {
-        if (error instanceof CliError) throw new InterError(error.code === "INSTALL_CONFLICT" ? "INSTALL_CONFLICT" : "USAGE_ERROR", error.message, error.suggestion, error.details);
+        if (error instanceof CliError)
+          throw new InterError(
+            error.code === "INSTALL_CONFLICT" ? "INSTALL_CONFLICT" : "USAGE_ERROR",
+            error.message,
+            error.suggestion,
+            error.details,
+          );
         throw error;
       }
       const steps = result.steps;
-      return { data: result, human: steps.length ? steps.map((s) => `${s.action.padEnd(9)} ${s.path}${s.reason ? ` (${s.reason})` : ""}`).join("\n") : "Nothing was installed here." };
+      return {
+        data: result,
+        human: steps.length
+          ? steps.map((s) => `${s.action.padEnd(9)} ${s.path}${s.reason ? ` (${s.reason})` : ""}`).join("\n")
+          : "Nothing was installed here.",
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -68,10 +107,18 @@ export class AgentsInstallCommand extends AgentsCommand {
     ],
   });
   readonly action = "install" as const;
-  mcp = Option.Boolean("--mcp", false, { description: "Refused here: the MCP server must be an installed package (npx <binary> agents install --mcp)" });
+  mcp = Option.Boolean("--mcp", false, {
+    description: "Refused here: the MCP server must be an installed package (npx <binary> agents install --mcp)",
+  });
 
   async run(): Promise<CommandResult> {
-    if (this.mcp) throw new InterError("USAGE_ERROR", "--mcp needs the package installed for good: a server registered from a cli.tgz would point into a temporary folder.", "Install the package (`npm install <package>` or `npm install ./dist/cli.tgz`), then run `npx <binary> agents install --mcp`.", { flag: "mcp" });
+    if (this.mcp)
+      throw new InterError(
+        "USAGE_ERROR",
+        "--mcp needs the package installed for good: a server registered from a cli.tgz would point into a temporary folder.",
+        "Install the package (`npm install <package>` or `npm install ./dist/cli.tgz`), then run `npx <binary> agents install --mcp`.",
+        { flag: "mcp" },
+      );
     return this.runPackage();
   }
 }
@@ -80,7 +127,8 @@ export class AgentsUninstallCommand extends AgentsCommand {
   static paths = [["agents", "uninstall"]];
   static usage = Command.Usage({
     description: "Remove what `agents install` wrote for a candidate (only its managed files and entries)",
-    details: "CANDIDATE is a cli.tgz (default: the one the project's build wrote): its binary names the managed-files manifest to read. Files changed since they were installed are kept and reported.",
+    details:
+      "CANDIDATE is a cli.tgz (default: the one the project's build wrote): its binary names the managed-files manifest to read. Files changed since they were installed are kept and reported.",
     examples: [["Take this build's Skills out of the project", "inter agents uninstall"]],
   });
   readonly action = "uninstall" as const;

@@ -27,16 +27,37 @@ export class BuildCommand extends RemoteCacheCommand {
     ],
   });
 
-  watch = Option.Boolean("--watch", false, { description: "After building, rebuild whenever an input changes; --json streams NDJSON events" });
-  suggest = Option.Boolean("--suggest", true, { description: "With design.model configured, first ask the model what the overlay does not answer yet (default); --no-suggest builds from the overlay as it is" });
+  watch = Option.Boolean("--watch", false, {
+    description: "After building, rebuild whenever an input changes; --json streams NDJSON events",
+  });
+  suggest = Option.Boolean("--suggest", true, {
+    description:
+      "With design.model configured, first ask the model what the overlay does not answer yet (default); --no-suggest builds from the overlay as it is",
+  });
 
   async run(): Promise<CommandResult> {
     if (this.watch) {
       const { watchBuild } = await import("../watch.js");
-      return { data: undefined, exitCode: await watchBuild({ cwd: this.cwd, config: this.configFile, select: buildTaskIds, json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode }) };
+      return {
+        data: undefined,
+        exitCode: await watchBuild({
+          cwd: this.cwd,
+          config: this.configFile,
+          select: buildTaskIds,
+          json: this.json,
+          concurrency: this.parallelism,
+          force: this.force,
+          remote: this.remoteMode,
+        }),
+      };
     }
     // Exactly `inter build` (or `inter build --json`) is what the no-op fast path answers, so only it leaves a record.
-    const plain = this.cwd === undefined && this.configFile === undefined && this.concurrency === undefined && !this.force && this.remoteMode === "auto";
+    const plain =
+      this.cwd === undefined &&
+      this.configFile === undefined &&
+      this.concurrency === undefined &&
+      !this.force &&
+      this.remoteMode === "auto";
     const plainOutput = this.json || !process.stderr.isTTY || !!process.env.CI;
     const recording = plain && plainOutput && !process.env.INTER_NO_FAST_PATH;
     const context = { json: this.json, cwd: process.cwd(), env: recording ? envDigest() : "" };
@@ -45,11 +66,17 @@ export class BuildCommand extends RemoteCacheCommand {
       const project = await openProject({ cwd: this.cwd, config: this.configFile });
       const design = this.suggest ? await suggestFirst(project, this.json, this.parallelism) : undefined;
       const build = async () => {
-        const run = await executeGraph(project, buildTaskIds(project.graph), { json: this.json, concurrency: this.parallelism, force: this.force, remote: this.remoteMode });
+        const run = await executeGraph(project, buildTaskIds(project.graph), {
+          json: this.json,
+          concurrency: this.parallelism,
+          force: this.force,
+          remote: this.remoteMode,
+        });
         if (!this.json) printCandidate(run.tasks);
         return run;
       };
-      const { value: data, text } = recording && !this.json ? await teeStderr(build) : { value: await build(), text: undefined };
+      const { value: data, text } =
+        recording && !this.json ? await teeStderr(build) : { value: await build(), text: undefined };
       if (trail) {
         try {
           recordNoop(project, data, trail, { ...context, stderr: text });
@@ -68,7 +95,11 @@ export class BuildCommand extends RemoteCacheCommand {
  * With design.model configured, the build first asks the model what the overlay lacks. The candidate depends on the
  * overlay alone: without the key or the network the build goes on with the overlay as it is, and says so.
  */
-async function suggestFirst(project: Project, json: boolean, concurrency: number): Promise<SuggestRun | { skipped: string } | undefined> {
+async function suggestFirst(
+  project: Project,
+  json: boolean,
+  concurrency: number,
+): Promise<SuggestRun | { skipped: string } | undefined> {
   const settings = project.loaded.config.design?.model;
   if (!settings) return undefined;
   const say = (line: string) => void (json ? undefined : process.stderr.write(`${line}\n`));
@@ -95,5 +126,8 @@ export function printCandidate(tasks: Array<{ id: string; data?: unknown }>): vo
   const bundle = tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
   const inspect = tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
   if (bundle) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
-  if (inspect) process.stderr.write(`certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`);
+  if (inspect)
+    process.stderr.write(
+      `certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`,
+    );
 }

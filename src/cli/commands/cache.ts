@@ -44,7 +44,10 @@ export class CacheLsCommand extends BaseCommand {
     const bytes = [...objects.values()].reduce((a, b) => a + b, 0);
     const data = { dir: project.cacheDir, records, totals: { records: records.length, objects: objects.size, bytes } };
     const human = [
-      ...records.map((r) => `${r.latest ? "*" : " "} ${r.task.padEnd(16)} ${r.fingerprint.slice(0, 12)}  ${r.createdAt}  ${String(r.outputs).padStart(3)} output${r.outputs === 1 ? " " : "s"}  ${kib(r.bytes)}${r.complete ? "" : "  (incomplete: will re-run)"}`),
+      ...records.map(
+        (r) =>
+          `${r.latest ? "*" : " "} ${r.task.padEnd(16)} ${r.fingerprint.slice(0, 12)}  ${r.createdAt}  ${String(r.outputs).padStart(3)} output${r.outputs === 1 ? " " : "s"}  ${kib(r.bytes)}${r.complete ? "" : "  (incomplete: will re-run)"}`,
+      ),
       `${count(records.length, "record")}, ${count(objects.size, "object")}, ${kib(bytes)} in ${project.cacheDir}  (* = newest record of its task)`,
     ].join("\n");
     return { data, human };
@@ -61,7 +64,8 @@ export class CacheVerifyCommand extends BaseCommand {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const report = await withLock(project, this.json, () => verifyStore(project.store, project.loaded.root));
     const unsafe = report.unsafeRecords.length + report.unsafeReads.length;
-    const problems = report.corruptObjects.length + report.unreadableRecords.length + report.incompleteRecords.length + unsafe;
+    const problems =
+      report.corruptObjects.length + report.unreadableRecords.length + report.incompleteRecords.length + unsafe;
     const human = problems
       ? `Checked ${count(report.objects, "object")} and ${count(report.records, "record")}: removed ${count(report.corruptObjects.length, "corrupt object")}, ${count(report.unreadableRecords.length, "unreadable record")} and ${count(unsafe, "record or read-list", "records or read-lists")} naming paths outside the project; ${count(report.incompleteRecords.length, "record")} lost outputs and will re-run.`
       : `Checked ${count(report.objects, "object")} and ${count(report.records, "record")}: all intact.`;
@@ -72,10 +76,14 @@ export class CacheVerifyCommand extends BaseCommand {
 export class CacheGcCommand extends BaseCommand {
   static paths = [["cache", "gc"]];
   static usage = Command.Usage({
-    description: "Delete the oldest records (never a task's newest) until the cache fits its size bound, then unreferenced objects and leftovers of killed runs",
+    description:
+      "Delete the oldest records (never a task's newest) until the cache fits its size bound, then unreferenced objects and leftovers of killed runs",
     examples: [["Keep at most 200 MB", "inter cache gc --max-size 200MB"]],
   });
-  maxSize = Option.String("--max-size", { description: "Size bound, e.g. 500MB (default: cache.maxSize from the config, else 1GB)", validator: t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)]) });
+  maxSize = Option.String("--max-size", {
+    description: "Size bound, e.g. 500MB (default: cache.maxSize from the config, else 1GB)",
+    validator: t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)]),
+  });
 
   async run(): Promise<CommandResult> {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });

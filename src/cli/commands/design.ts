@@ -18,13 +18,30 @@ export class DesignSuggestCommand extends RemoteCacheCommand {
     ],
   });
 
-  refresh = Option.Boolean("--refresh", false, { description: "Ask every question again, not only those the overlay lacks" });
-  maxTokens = Option.String("--max-tokens", { description: "Stop cleanly once this many tokens were used (default: design.model.maxTokens)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()]) });
-  maxCost = Option.String("--max-cost", { description: "Stop cleanly once the estimated cost reaches this many US dollars", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
+  refresh = Option.Boolean("--refresh", false, {
+    description: "Ask every question again, not only those the overlay lacks",
+  });
+  maxTokens = Option.String("--max-tokens", {
+    description: "Stop cleanly once this many tokens were used (default: design.model.maxTokens)",
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()]),
+  });
+  maxCost = Option.String("--max-cost", {
+    description: "Stop cleanly once the estimated cost reaches this many US dollars",
+    validator: t.cascade(t.isNumber(), [t.isPositive()]),
+  });
 
   async run(): Promise<CommandResult> {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
-    const data = await runSuggest(project, { refresh: this.refresh, json: this.json, concurrency: this.parallelism, maxTokens: this.maxTokens as unknown as number | undefined, maxCostUsd: this.maxCost as unknown as number | undefined });
-    return { data, human: `${suggestSummary(data)}\nnext: review ${data.overlay}, then inter build (it applies the overlay; rejected entries are reported)` };
+    const data = await runSuggest(project, {
+      refresh: this.refresh,
+      json: this.json,
+      concurrency: this.parallelism,
+      maxTokens: this.maxTokens as unknown as number | undefined,
+      maxCostUsd: this.maxCost as unknown as number | undefined,
+    });
+    return {
+      data,
+      human: `${suggestSummary(data)}\nnext: review ${data.overlay}, then inter build (it applies the overlay; rejected entries are reported)`,
+    };
   }
 }

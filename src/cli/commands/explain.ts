@@ -17,7 +17,8 @@ export class ExplainCommand extends BaseCommand {
   static paths = [["explain"]];
   static usage = Command.Usage({
     description: "Say whether a task is up to date and why it ran or will run",
-    details: "Compares the task's inputs, config slice, dependencies, environment and tool versions with its last record. For an up-to-date task it also says why its last run happened.",
+    details:
+      "Compares the task's inputs, config slice, dependencies, environment and tool versions with its last record. For an up-to-date task it also says why its last run happened.",
     examples: [["Why does design re-run?", "inter explain design"]],
   });
   task = Option.String({ name: "task" });
@@ -26,13 +27,24 @@ export class ExplainCommand extends BaseCommand {
     const project = await openProject({ cwd: this.cwd, config: this.configFile });
     const { graph, store, loaded } = project;
     if (!graph.tasks.has(this.task)) {
-      throw new InterError("TASK_NOT_FOUND", `No task named "${this.task}".`, `Use one of: ${[...graph.tasks.keys()].join(", ")}.`, { name: this.task });
+      throw new InterError(
+        "TASK_NOT_FOUND",
+        `No task named "${this.task}".`,
+        `Use one of: ${[...graph.tasks.keys()].join(", ")}.`,
+        { name: this.task },
+      );
     }
     await initHasher();
     const statIndex = StatIndex.load(project.cacheDir);
     const results = new Map<string, { result: DepResult; digest: string }>();
     const status = new Map<string, Status>();
-    let target: { fingerprint: string; changes: Change[]; lastRun?: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] } } | undefined;
+    let target:
+      | {
+          fingerprint: string;
+          changes: Change[];
+          lastRun?: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] };
+        }
+      | undefined;
 
     for (const id of selectTasks(graph, [this.task])) {
       const spec = graph.tasks.get(id)!;
@@ -42,7 +54,14 @@ export class ExplainCommand extends BaseCommand {
         if (id === this.task) target = { fingerprint: "", changes: [{ kind: "dependency", task: stale }] };
         continue;
       }
-      const { key, fingerprint } = await taskKey(spec, loaded.root, statIndex, (task, base) => store.readReads(task, base), INTER_BUILD, dependencyDigests(spec, results));
+      const { key, fingerprint } = await taskKey(
+        spec,
+        loaded.root,
+        statIndex,
+        (task, base) => store.readReads(task, base),
+        INTER_BUILD,
+        dependencyDigests(spec, results),
+      );
       // The scheduler's own rule for a hit (engine/graph/key.ts): a record whose outputs cannot be restored is a miss.
       const stored = spec.cache === false ? undefined : store.readRecord(id, fingerprint);
       const record = stored && usableRecord(stored, loaded.root, store) ? stored : undefined;
@@ -53,11 +72,26 @@ export class ExplainCommand extends BaseCommand {
       const latest = store.readLatest(id);
       const latestRecord = store.latestRecord(id);
       if (record) {
-        const previous = latest?.fingerprint === fingerprint && latest.previous ? store.readRecord(id, latest.previous) : undefined;
+        const previous =
+          latest?.fingerprint === fingerprint && latest.previous ? store.readRecord(id, latest.previous) : undefined;
         const reasons = previous ? diffKeys(previous.key, record.key) : [{ kind: "first-run" } as Change];
-        target = { fingerprint, changes: [], lastRun: { fingerprint, createdAt: record.createdAt, durationMs: record.durationMs, reasons: reasons.map(describeChange) } };
+        target = {
+          fingerprint,
+          changes: [],
+          lastRun: {
+            fingerprint,
+            createdAt: record.createdAt,
+            durationMs: record.durationMs,
+            reasons: reasons.map(describeChange),
+          },
+        };
       } else {
-        const changes = spec.cache === false ? [{ kind: "uncached" } as Change] : latestRecord ? diffKeys(latestRecord.key, key) : [{ kind: "first-run" } as Change];
+        const changes =
+          spec.cache === false
+            ? [{ kind: "uncached" } as Change]
+            : latestRecord
+              ? diffKeys(latestRecord.key, key)
+              : [{ kind: "first-run" } as Change];
         target = { fingerprint, changes: changes.length ? changes : [{ kind: "first-run" }] };
       }
     }

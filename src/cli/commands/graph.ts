@@ -16,15 +16,32 @@ export class GraphCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const { graph } = await openProject({ cwd: this.cwd, config: this.configFile });
-    const tasks = [...graph.tasks.values()].map((t) => ({ id: t.id, kind: t.kind, description: t.description, deps: t.deps, inputs: t.inputs, outputs: t.outputs, env: t.env }));
+    const tasks = [...graph.tasks.values()].map((t) => ({
+      id: t.id,
+      kind: t.kind,
+      description: t.description,
+      deps: t.deps,
+      inputs: t.inputs,
+      outputs: t.outputs,
+      env: t.env,
+    }));
     const data = { tasks, targets: graph.targets };
     if (this.dot) {
       const q = JSON.stringify;
-      const lines = ["digraph inter {", "  rankdir=LR;", ...tasks.map((t) => `  ${q(t.id)} [shape=${t.kind === "builtin" ? "box" : "ellipse"}];`), ...tasks.flatMap((t) => t.deps.map((d) => `  ${q(d)} -> ${q(t.id)};`)), "}"];
+      const lines = [
+        "digraph inter {",
+        "  rankdir=LR;",
+        ...tasks.map((t) => `  ${q(t.id)} [shape=${t.kind === "builtin" ? "box" : "ellipse"}];`),
+        ...tasks.flatMap((t) => t.deps.map((d) => `  ${q(d)} -> ${q(t.id)};`)),
+        "}",
+      ];
       return { data: { ...data, dot: lines.join("\n") }, human: lines.join("\n") };
     }
     const human = tasks
-      .map((t) => `${t.id}${t.kind === "command" ? " (command)" : ""}${t.deps.length ? `  ← ${t.deps.join(", ")}` : ""}\n    ${t.description}`)
+      .map(
+        (t) =>
+          `${t.id}${t.kind === "command" ? " (command)" : ""}${t.deps.length ? `  ← ${t.deps.join(", ")}` : ""}\n    ${t.description}`,
+      )
       .concat(Object.entries(graph.targets).map(([name, ids]) => `target ${name} → ${ids.join(", ")}`))
       .join("\n");
     return { data, human };

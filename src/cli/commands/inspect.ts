@@ -17,17 +17,26 @@ function receiptTable(receipt: Receipt): string {
     const marks = rules.map((r) => `${r.id}${r.status === "pass" ? "✓" : r.status === "fail" ? "✗" : "–"}`).join(" ");
     return `  ${group.padEnd(16)} ${marks}`;
   });
-  const failures = receipt.rules.filter((r) => r.status === "fail").map((r) => `  ✗ ${r.id} ${r.title}: ${r.reason}${r.evidence?.[0] ? `\n      $ ${r.evidence[0].command}  → exit ${r.evidence[0].exitCode}` : ""}`);
+  const failures = receipt.rules
+    .filter((r) => r.status === "fail")
+    .map(
+      (r) =>
+        `  ✗ ${r.id} ${r.title}: ${r.reason}${r.evidence?.[0] ? `\n      $ ${r.evidence[0].command}  → exit ${r.evidence[0].exitCode}` : ""}`,
+    );
   const skills = receipt.skills.filter((s) => !s.valid).map((s) => `  ✗ Skill ${s.name}: ${s.problems.join("; ")}`);
   // Receipts written before names were judged have no naming section.
-  const naming = (receipt.naming?.findings ?? []).slice(0, 5).map((f) => `  ✗ name ${f.command}: ${f.problem} (${f.detail})`);
+  const naming = (receipt.naming?.findings ?? [])
+    .slice(0, 5)
+    .map((f) => `  ✗ name ${f.command}: ${f.problem} (${f.detail})`);
   return [
     `${receipt.package.name}@${receipt.package.version} (${receipt.package.binary})${receipt.candidate ? `  sha256:${receipt.candidate.sha256}` : ""}`,
     ...lines,
     ...failures,
     ...skills,
     ...naming,
-    ...((receipt.naming?.count ?? 0) > naming.length ? [`    … ${receipt.naming!.count - naming.length} more misleading names in receipt.json`] : []),
+    ...((receipt.naming?.count ?? 0) > naming.length
+      ? [`    … ${receipt.naming!.count - naming.length} more misleading names in receipt.json`]
+      : []),
     `  ✓ pass ${receipt.summary.pass}  ✗ fail ${receipt.summary.fail}  – not applicable ${receipt.summary.notApplicable}${receipt.api.probed ? "" : `  (API probes not run: ${receipt.api.reason})`}`,
     ...(receipt.mcp ? [mcpLine(receipt.mcp)] : []),
     `certification: ${receipt.certification.level}${receipt.certification.blocking.length ? ` (next level blocked by ${receipt.certification.blocking.join(", ")})` : ""}`,
@@ -37,19 +46,31 @@ function receiptTable(receipt: Receipt): string {
 /** One line on the MCP server: what it serves, its size in tokens, which client profiles it fits, what failed. */
 function mcpLine(mcp: NonNullable<Receipt["mcp"]>): string {
   if (!mcp.served) return `  MCP: not certified (${mcp.reason})`;
-  const call = (c: NonNullable<typeof mcp.readCall>) => ("skipped" in c ? "skipped" : c.ok ? "ok" : `failed (${c.code})`);
-  const problems = [...(mcp.names?.invalid.length ? [`names over 64 or with other characters: ${mcp.names.invalid.slice(0, 3).join(", ")}`] : []), ...(mcp.names?.duplicates.length ? ["duplicate names"] : []), ...(mcp.invalidSchemas?.length ? [`invalid schemas: ${mcp.invalidSchemas.slice(0, 3).join(", ")}`] : [])];
+  const call = (c: NonNullable<typeof mcp.readCall>) =>
+    "skipped" in c ? "skipped" : c.ok ? "ok" : `failed (${c.code})`;
+  const problems = [
+    ...(mcp.names?.invalid.length
+      ? [`names over 64 or with other characters: ${mcp.names.invalid.slice(0, 3).join(", ")}`]
+      : []),
+    ...(mcp.names?.duplicates.length ? ["duplicate names"] : []),
+    ...(mcp.invalidSchemas?.length ? [`invalid schemas: ${mcp.invalidSchemas.slice(0, 3).join(", ")}`] : []),
+  ];
   return [
     `  ${mcp.ok ? "✓" : "✗"} MCP ${mcp.executable}: ${mcp.tools} tools (${mcp.toolset}), ~${mcp.tokens} tokens${mcp.perCommandTokens ? ` (one per command: ~${mcp.perCommandTokens})` : ""}, ${mcp.prompts} prompts, ${mcp.resources} resources; read call ${call(mcp.readCall!)}, destructive call refused ${call(mcp.destructiveRefused!)}`,
     `      fits clients of ${mcp.profiles!.map((p) => `${p.maxTools} tools ${p.fits ? "✓" : "✗"}`).join(", ")}${problems.length ? `; ${problems.join("; ")}` : ""}`,
-    ...(mcp.http ? [`      Streamable HTTP: ${!mcp.http.offered ? `not offered (${mcp.http.reason})` : mcp.http.ok ? `✓ ${mcp.http.tools} tools, as over stdio` : `✗ ${mcp.http.reason}`}`] : []),
+    ...(mcp.http
+      ? [
+          `      Streamable HTTP: ${!mcp.http.offered ? `not offered (${mcp.http.reason})` : mcp.http.ok ? `✓ ${mcp.http.tools} tools, as over stdio` : `✗ ${mcp.http.reason}`}`,
+        ]
+      : []),
   ].join("\n");
 }
 
 export class InspectCommand extends BaseCommand {
   static paths = [["inspect"]];
   static usage = Command.Usage({
-    description: "Install and probe a CLI from outside, judge the 98 rules of the Agent-Friendly CLI Spec and certify it",
+    description:
+      "Install and probe a CLI from outside, judge the 98 rules of the Agent-Friendly CLI Spec and certify it",
     details:
       "Give a candidate tarball (cli.tgz: checked entry by entry, then installed with npm, scripts disabled) or --bin with an installed command. Probes that call the API run when --base-url is given and the CLI's credential variable is set; otherwise they are 'not applicable' with the reason. A package with an MCP server (<binary>-mcp) has it certified too, started like a client: tools, names, schemas, size in tokens, a read call, a refused destructive call, whether it fits clients of 40, 50 and 128 tools, and the same tools over Streamable HTTP on a free loopback port (the receipt's mcp). --json prints the inspection receipt.",
     examples: [
@@ -60,23 +81,45 @@ export class InspectCommand extends BaseCommand {
   });
   tarball = Option.String({ name: "cli.tgz", required: false });
   bin = Option.String("--bin", { description: "Inspect an installed command instead of a tarball" });
-  baseUrl = Option.String("--base-url", { description: "Base URL of a running API for the probes that call it", validator: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)]) });
-  minLevel = Option.String("--min-level", { description: "Exit 1 below this level: agent-friendly, agent-ready or agent-native", validator: t.isEnum(LEVELS.slice(1)) });
+  baseUrl = Option.String("--base-url", {
+    description: "Base URL of a running API for the probes that call it",
+    validator: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)]),
+  });
+  minLevel = Option.String("--min-level", {
+    description: "Exit 1 below this level: agent-friendly, agent-ready or agent-native",
+    validator: t.isEnum(LEVELS.slice(1)),
+  });
 
   async run(): Promise<CommandResult> {
-    if (!this.tarball === !this.bin) throw new InterError("USAGE_ERROR", this.bin ? "Give either a tarball or --bin, not both." : "Give a cli.tgz to inspect, or --bin <command>.", "Example: inter inspect dist/cli.tgz");
+    if (!this.tarball === !this.bin)
+      throw new InterError(
+        "USAGE_ERROR",
+        this.bin ? "Give either a tarball or --bin, not both." : "Give a cli.tgz to inspect, or --bin <command>.",
+        "Example: inter inspect dist/cli.tgz",
+      );
     const { inspectBin, inspectTarball } = await import("../../stages/inspect/inspect.js");
     const options = { baseUrl: this.baseUrl, interVersion: INTER_BUILD };
     let receipt: Receipt;
     if (this.tarball) {
       const file = resolve(this.cwd ?? process.cwd(), this.tarball);
-      if (!existsSync(file)) throw new InterError("INPUT_NOT_FOUND", `${this.tarball} does not exist.`, "Build one with `inter build` (it writes dist/cli.tgz).", { file });
+      if (!existsSync(file))
+        throw new InterError(
+          "INPUT_NOT_FOUND",
+          `${this.tarball} does not exist.`,
+          "Build one with `inter build` (it writes dist/cli.tgz).",
+          { file },
+        );
       receipt = await inspectTarball(file, readFileSync(file), options);
     } else {
       receipt = await inspectBin(this.bin!, options);
     }
     if (this.minLevel && LEVELS.indexOf(receipt.certification.level.toLowerCase()) < LEVELS.indexOf(this.minLevel)) {
-      throw new InterError("CERTIFICATION_BELOW", `Certified ${receipt.certification.level}, below ${this.minLevel}; blocked by ${receipt.certification.blocking.join(", ") || "core rules"}.`, "Fix the failing rules listed in the receipt (inter inspect --json).", { receipt });
+      throw new InterError(
+        "CERTIFICATION_BELOW",
+        `Certified ${receipt.certification.level}, below ${this.minLevel}; blocked by ${receipt.certification.blocking.join(", ") || "core rules"}.`,
+        "Fix the failing rules listed in the receipt (inter inspect --json).",
+        { receipt },
+      );
     }
     return { data: receipt, human: receiptTable(receipt) };
   }

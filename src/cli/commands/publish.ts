@@ -14,7 +14,8 @@ import { candidateTarball } from "../candidate.js";
 export class PublishCommand extends BaseCommand {
   static paths = [["publish"]];
   static usage = Command.Usage({
-    description: "Publish the certified candidate to npm with its proof (receipt, evaluation summary, hashes) inside, and write server.json for the MCP registry",
+    description:
+      "Publish the certified candidate to npm with its proof (receipt, evaluation summary, hashes) inside, and write server.json for the MCP registry",
     details:
       "CANDIDATE is a cli.tgz (default: the one the project's build wrote); its receipt.json and eval/results.json are read from beside it. inter publish refuses a candidate that is not certified, was not evaluated, or whose evaluation missed its gate (PUBLISH_REFUSED) unless --force-uncertified says so, and the proof then records why. It adds proof/ to the package (docs/publishing.md), checks the version against what the registry has — the surface diff against the published latest decides the least version (VERSION_NOT_BUMPED) — and publishes with the user's own npm (its config and credentials; --registry overrides the URL), with npm's provenance in a CI that supports it. server.json is written beside the cli.tgz only once the registry holds the package; a refused or failed publish leaves nothing behind. --dry-run shows exactly what would be published and publishes nothing.",
     examples: [
@@ -24,22 +25,55 @@ export class PublishCommand extends BaseCommand {
     ],
   });
   candidate = Option.String({ name: "candidate", required: false });
-  dryRun = Option.Boolean("--dry-run", false, { description: "Show what would be published (files, hashes, version check, server.json) and publish nothing" });
+  dryRun = Option.Boolean("--dry-run", false, {
+    description: "Show what would be published (files, hashes, version check, server.json) and publish nothing",
+  });
   registry = Option.String("--registry", { description: "The registry URL (default: the one npm is configured for)" });
-  forceUncertified = Option.Boolean("--force-uncertified", false, { description: "Publish even if not certified, not evaluated or not passing; the proof records why" });
+  forceUncertified = Option.Boolean("--force-uncertified", false, {
+    description: "Publish even if not certified, not evaluated or not passing; the proof records why",
+  });
   tag = Option.String("--tag", { description: "The dist-tag to publish under (default latest)" });
-  access = Option.String("--access", { description: "public or restricted (scoped packages)", validator: t.isEnum(["public", "restricted"]) });
-  provenance = Option.Boolean("--provenance", { description: "Ask npm for provenance (default: when the CI supports it); --no-provenance never" });
-  mcpName = Option.String("--mcp-name", { description: "The server's name in the MCP registry (reverse DNS, e.g. io.github.acme/rooms) for server.json" });
-  timeout = Option.String("--timeout", { description: "Seconds npm waits for each registry request (default 300)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 3600)]) });
+  access = Option.String("--access", {
+    description: "public or restricted (scoped packages)",
+    validator: t.isEnum(["public", "restricted"]),
+  });
+  provenance = Option.Boolean("--provenance", {
+    description: "Ask npm for provenance (default: when the CI supports it); --no-provenance never",
+  });
+  mcpName = Option.String("--mcp-name", {
+    description: "The server's name in the MCP registry (reverse DNS, e.g. io.github.acme/rooms) for server.json",
+  });
+  timeout = Option.String("--timeout", {
+    description: "Seconds npm waits for each registry request (default 300)",
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 3600)]),
+  });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const shown = (file: string) => relative(cwd, file) || file;
-    if (this.registry !== undefined && !/^https?:\/\/[^\s]+$/.test(this.registry)) throw new InterError("USAGE_ERROR", `--registry must be an http(s) URL (got "${this.registry.replace(/\/\/[^/\s@]+@/g, "//")}").`, "Give the registry's URL, e.g. --registry https://npm.example.com/.", { flag: "registry" });
-    if (this.mcpName !== undefined && !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(this.mcpName)) throw new InterError("USAGE_ERROR", `--mcp-name must be a reverse-DNS namespace and a name, such as io.github.acme/rooms (got "${this.mcpName}").`, "The MCP registry names servers <namespace>/<name>: io.github.<user>/<name> or a domain you own, reversed.", { flag: "mcp-name" });
+    if (this.registry !== undefined && !/^https?:\/\/[^\s]+$/.test(this.registry))
+      throw new InterError(
+        "USAGE_ERROR",
+        `--registry must be an http(s) URL (got "${this.registry.replace(/\/\/[^/\s@]+@/g, "//")}").`,
+        "Give the registry's URL, e.g. --registry https://npm.example.com/.",
+        { flag: "registry" },
+      );
+    if (this.mcpName !== undefined && !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(this.mcpName))
+      throw new InterError(
+        "USAGE_ERROR",
+        `--mcp-name must be a reverse-DNS namespace and a name, such as io.github.acme/rooms (got "${this.mcpName}").`,
+        "The MCP registry names servers <namespace>/<name>: io.github.<user>/<name> or a domain you own, reversed.",
+        { flag: "mcp-name" },
+      );
     const tgz = await candidateTarball(cwd, this.candidate);
-    const [{ readEvidence }, { proofFiles }, { tarballEntries, readCandidate }, { packFolder }, registry, { serverJson, defaultMcpName }] = await Promise.all([
+    const [
+      { readEvidence },
+      { proofFiles },
+      { tarballEntries, readCandidate },
+      { packFolder },
+      registry,
+      { serverJson, defaultMcpName },
+    ] = await Promise.all([
       import("../publish/evidence.js"),
       import("../publish/proof.js"),
       import("../../stages/surface/candidate.js"),
@@ -47,17 +81,46 @@ export class PublishCommand extends BaseCommand {
       import("../publish/registry.js"),
       import("../publish/server-json.js"),
     ]);
-    const evidence = await readEvidence(tgz, join(dirname(tgz), "receipt.json"), join(dirname(tgz), "eval", "results.json"), shown);
+    const evidence = await readEvidence(
+      tgz,
+      join(dirname(tgz), "receipt.json"),
+      join(dirname(tgz), "eval", "results.json"),
+      shown,
+    );
     if (evidence.refusals.length && !this.forceUncertified) {
-      throw new InterError("PUBLISH_REFUSED", `${shown(tgz)} is not published: ${evidence.refusals.join("; ")}.`, "Fix what the receipt or the evaluation reports and build and evaluate again (`inter run eval`), or publish anyway with --force-uncertified: the package's proof then says why.", { reasons: evidence.refusals });
+      throw new InterError(
+        "PUBLISH_REFUSED",
+        `${shown(tgz)} is not published: ${evidence.refusals.join("; ")}.`,
+        "Fix what the receipt or the evaluation reports and build and evaluate again (`inter run eval`), or publish anyway with --force-uncertified: the package's proof then says why.",
+        { reasons: evidence.refusals },
+      );
     }
     const files = await tarballEntries(tgz, shown(tgz), () => true);
-    if ([...files.keys()].some((p) => !inContent(p))) throw new InterError("CANDIDATE_INVALID", `${shown(tgz)} already holds a ${PROOF_DIR}/ folder: it is a published package, not a candidate.`, "Publish the cli.tgz `inter build` wrote.", { candidate: shown(tgz) });
-    const pkg = parseJson(files.get("package.json")?.bytes) as { name?: string; version?: string; description?: string } | undefined;
-    const manifest = parseJson(files.get("manifest.json")?.bytes) as { product?: { binary?: string; description?: string }; auth?: unknown; baseUrl?: { env?: string } } | undefined;
-    if (!pkg?.name || !pkg.version || !manifest?.product?.binary) throw new InterError("CANDIDATE_INVALID", `${shown(tgz)} lacks package.json's name and version or manifest.json's binary.`, "Publish the cli.tgz `inter build` wrote.", { candidate: shown(tgz) });
+    if ([...files.keys()].some((p) => !inContent(p)))
+      throw new InterError(
+        "CANDIDATE_INVALID",
+        `${shown(tgz)} already holds a ${PROOF_DIR}/ folder: it is a published package, not a candidate.`,
+        "Publish the cli.tgz `inter build` wrote.",
+        { candidate: shown(tgz) },
+      );
+    const pkg = parseJson(files.get("package.json")?.bytes) as
+      { name?: string; version?: string; description?: string } | undefined;
+    const manifest = parseJson(files.get("manifest.json")?.bytes) as
+      { product?: { binary?: string; description?: string }; auth?: unknown; baseUrl?: { env?: string } } | undefined;
+    if (!pkg?.name || !pkg.version || !manifest?.product?.binary)
+      throw new InterError(
+        "CANDIDATE_INVALID",
+        `${shown(tgz)} lacks package.json's name and version or manifest.json's binary.`,
+        "Publish the cli.tgz `inter build` wrote.",
+        { candidate: shown(tgz) },
+      );
     const forced = evidence.refusals.length ? evidence.refusals : [];
-    const proof = proofFiles(files, evidence, { name: pkg.name, version: pkg.version, binary: manifest.product.binary }, forced);
+    const proof = proofFiles(
+      files,
+      evidence,
+      { name: pkg.name, version: pkg.version, binary: manifest.product.binary },
+      forced,
+    );
 
     const work = mkdtempSync(join(tmpdir(), "inter-publish-"));
     try {
@@ -69,7 +132,11 @@ export class PublishCommand extends BaseCommand {
       const published = join(work, `${pkg.name.replace(/^@/, "").replace(/\//g, "-")}-${pkg.version}.tgz`);
       writeFileSync(published, bytes);
       const integrity = registry.integrityOf(bytes);
-      const target = { ...(this.registry ? { registry: this.registry } : {}), cwd, timeoutMs: ((this.timeout as unknown as number | undefined) ?? 300) * 1000 };
+      const target = {
+        ...(this.registry ? { registry: this.registry } : {}),
+        cwd,
+        timeoutMs: ((this.timeout as unknown as number | undefined) ?? 300) * 1000,
+      };
 
       // The version follows the surface diff against what the registry has.
       const { latest, versions } = await registry.publishedVersions(pkg.name, target);
@@ -77,21 +144,54 @@ export class PublishCommand extends BaseCommand {
       let versionCheck: Record<string, unknown> = { published_latest: latest ?? null };
       if (versions.includes(pkg.version)) {
         const held = await registry.publishedIntegrity(pkg.name, pkg.version, target);
-        if (held !== integrity) throw new InterError("VERSION_NOT_BUMPED", `${pkg.name}@${pkg.version} is already published with other content; a published version never changes.`, `Raise product.version in intermesh.config.ts (above ${latest ?? pkg.version}; \`inter diff\` against the published candidate says by how much), build and evaluate again, then publish.`, { package: pkg.name, version: pkg.version, latest: latest ?? null });
+        if (held !== integrity)
+          throw new InterError(
+            "VERSION_NOT_BUMPED",
+            `${pkg.name}@${pkg.version} is already published with other content; a published version never changes.`,
+            `Raise product.version in intermesh.config.ts (above ${latest ?? pkg.version}; \`inter diff\` against the published candidate says by how much), build and evaluate again, then publish.`,
+            { package: pkg.name, version: pkg.version, latest: latest ?? null },
+          );
         already = true;
         versionCheck = { ...versionCheck, already_published: true };
       } else if (latest) {
-        const before = await readCandidate(await registry.fetchPublished(pkg.name, latest, target, work), `${pkg.name}@${latest}`);
+        const before = await readCandidate(
+          await registry.fetchPublished(pkg.name, latest, target, work),
+          `${pkg.name}@${latest}`,
+        );
         const after = await readCandidate(tgz, shown(tgz));
         const { diffSurfaces } = await import("../../stages/surface/report.js");
         const diff = diffSurfaces(before, after);
-        versionCheck = { ...versionCheck, verdict: diff.verdict, expected_version: diff.expected_version ?? null, follows: diff.version_follows, changes: diff.counts };
+        versionCheck = {
+          ...versionCheck,
+          verdict: diff.verdict,
+          expected_version: diff.expected_version ?? null,
+          follows: diff.version_follows,
+          changes: diff.counts,
+        };
         if (!diff.version_follows) {
-          throw new InterError("VERSION_NOT_BUMPED", `${pkg.name} is ${pkg.version}, but the changes since the published ${latest} are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. Nothing was published.`, `Set product.version to ${diff.expected_version} or above, build and evaluate again, then publish; \`inter diff\` shows the changes.`, { package: pkg.name, version: pkg.version, latest, verdict: diff.verdict, expected_version: diff.expected_version });
+          throw new InterError(
+            "VERSION_NOT_BUMPED",
+            `${pkg.name} is ${pkg.version}, but the changes since the published ${latest} are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. Nothing was published.`,
+            `Set product.version to ${diff.expected_version} or above, build and evaluate again, then publish; \`inter diff\` shows the changes.`,
+            {
+              package: pkg.name,
+              version: pkg.version,
+              latest,
+              verdict: diff.verdict,
+              expected_version: diff.expected_version,
+            },
+          );
         }
       }
       const provenance = registry.provenanceFor(process.env, this.provenance);
-      const server = serverJson({ name: this.mcpName ?? defaultMcpName(pkg.name), description: manifest.product.description || pkg.description || pkg.name, pkg: pkg.name, version: pkg.version, ...(this.registry ? { registry: registry.withoutUserinfo(this.registry) } : {}), manifest });
+      const server = serverJson({
+        name: this.mcpName ?? defaultMcpName(pkg.name),
+        description: manifest.product.description || pkg.description || pkg.name,
+        pkg: pkg.name,
+        version: pkg.version,
+        ...(this.registry ? { registry: registry.withoutUserinfo(this.registry) } : {}),
+        manifest,
+      });
       const serverFile = join(dirname(tgz), "server.json");
       const data = {
         dry_run: this.dryRun,
@@ -104,7 +204,15 @@ export class PublishCommand extends BaseCommand {
         tarball: { sha256: sha256(bytes), integrity, size: bytes.length, files: files.size + proof.files.size },
         files: [...files.keys(), ...proof.files.keys()].sort(),
         certification: proof.proof.certification,
-        evaluation: proof.proof.evaluation ? { verdict: proof.proof.evaluation.verdict, gate_met: proof.proof.evaluation.gate_met, scenarios: proof.proof.evaluation.scenarios, plan_sha256: proof.proof.evaluation.plan.sha256, agent: proof.proof.evaluation.agent } : null,
+        evaluation: proof.proof.evaluation
+          ? {
+              verdict: proof.proof.evaluation.verdict,
+              gate_met: proof.proof.evaluation.gate_met,
+              scenarios: proof.proof.evaluation.scenarios,
+              plan_sha256: proof.proof.evaluation.plan.sha256,
+              agent: proof.proof.evaluation.agent,
+            }
+          : null,
         ...(forced.length ? { forced } : {}),
         version_check: versionCheck,
         provenance,
@@ -118,20 +226,56 @@ export class PublishCommand extends BaseCommand {
         `  version          ${latest ? `published latest ${latest}${versionCheck.verdict ? `, changes ${String(versionCheck.verdict)}` : ""}` : "first publication"}`,
         `  provenance       ${provenance.use ? "yes" : "no"} (${provenance.reason})`,
       ];
-      if (this.dryRun) return { data, human: [...summary("Would publish"), `  server.json      ${shown(serverFile)} (not written)`, "", ...data.files.map((f) => `  ${f}`)].join("\n") };
+      if (this.dryRun)
+        return {
+          data,
+          human: [
+            ...summary("Would publish"),
+            `  server.json      ${shown(serverFile)} (not written)`,
+            "",
+            ...data.files.map((f) => `  ${f}`),
+          ].join("\n"),
+        };
       if (!already) {
-        const outcome = await registry.npmPublish(published, target, { provenance: provenance.use, tag: this.tag ?? "latest", ...(this.access ? { access: this.access } : {}) });
+        const outcome = await registry.npmPublish(published, target, {
+          provenance: provenance.use,
+          tag: this.tag ?? "latest",
+          ...(this.access ? { access: this.access } : {}),
+        });
         if (!outcome.ok) {
           // npm may fail after the registry stored the package (a timeout on the answer): ask the registry what it holds.
           const held = await registry.publishedIntegrity(pkg.name, pkg.version, target);
           if (held !== integrity) {
-            const state = held === "absent" ? "Nothing was published: the registry does not hold it." : held === "unknown" ? `The registry could not be asked whether it holds ${pkg.name}@${pkg.version}; check with \`npm view ${pkg.name}@${pkg.version} dist.integrity\` (it must be ${integrity} or absent).` : `The registry holds ${pkg.name}@${pkg.version} with other content.`;
-            throw new InterError("PUBLISH_FAILED", `The registry did not take ${pkg.name}@${pkg.version}${outcome.code ? ` (${outcome.code})` : ""}: ${outcome.says}. ${state} server.json was not written.`, outcome.code === "E401" || outcome.code === "ENEEDAUTH" || outcome.code === "E403" ? "Log in to the registry with npm (`npm login --registry <url>`) as a user allowed to publish this package, then run inter publish again." : "Fix what npm reported, then run inter publish again: nothing needs cleaning up.", { package: pkg.name, version: pkg.version, npm: outcome.code ?? null, registry_state: held === "absent" || held === "unknown" ? held : "other content" });
+            const state =
+              held === "absent"
+                ? "Nothing was published: the registry does not hold it."
+                : held === "unknown"
+                  ? `The registry could not be asked whether it holds ${pkg.name}@${pkg.version}; check with \`npm view ${pkg.name}@${pkg.version} dist.integrity\` (it must be ${integrity} or absent).`
+                  : `The registry holds ${pkg.name}@${pkg.version} with other content.`;
+            throw new InterError(
+              "PUBLISH_FAILED",
+              `The registry did not take ${pkg.name}@${pkg.version}${outcome.code ? ` (${outcome.code})` : ""}: ${outcome.says}. ${state} server.json was not written.`,
+              outcome.code === "E401" || outcome.code === "ENEEDAUTH" || outcome.code === "E403"
+                ? "Log in to the registry with npm (`npm login --registry <url>`) as a user allowed to publish this package, then run inter publish again."
+                : "Fix what npm reported, then run inter publish again: nothing needs cleaning up.",
+              {
+                package: pkg.name,
+                version: pkg.version,
+                npm: outcome.code ?? null,
+                registry_state: held === "absent" || held === "unknown" ? held : "other content",
+              },
+            );
           }
         }
       }
       writeFileAtomic(serverFile, `${JSON.stringify(server, null, 2)}\n`);
-      return { data: { ...data, published: !already, already_published: already }, human: [...summary(already ? "Already published" : "Published"), `  server.json      ${shown(serverFile)}`].join("\n") };
+      return {
+        data: { ...data, published: !already, already_published: already },
+        human: [
+          ...summary(already ? "Already published" : "Published"),
+          `  server.json      ${shown(serverFile)}`,
+        ].join("\n"),
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -13,7 +13,8 @@ function updateCommand(): { command: string; args: string[]; cwd: string; scope:
   if (at < 0) return { command: "git", args: ["pull"], cwd: root, scope: "checkout" };
   const owner = parts.slice(0, at).join(sep) || sep;
   // A global install lives in <prefix>/lib/node_modules; a project's in <project>/node_modules.
-  if (parts[at - 1] === "lib") return { command: "npm", args: ["install", "--global", "intermesh@latest"], cwd: owner, scope: "global" };
+  if (parts[at - 1] === "lib")
+    return { command: "npm", args: ["install", "--global", "intermesh@latest"], cwd: owner, scope: "global" };
   return { command: "npm", args: ["install", "intermesh@latest"], cwd: owner, scope: "project" };
 }
 
@@ -36,13 +37,35 @@ export class UpdateCommand extends BaseCommand {
     const { scope, ...next } = action;
     const line = `${next.command} ${next.args.join(" ")}  (in ${next.cwd})`;
     if (this.dryRun || scope === "checkout") {
-      return { data: { installed: INTER_VERSION, scope, dryRun: true, next_actions: [next] }, human: `inter ${INTER_VERSION} (${scope}); to update: ${line}` };
+      return {
+        data: { installed: INTER_VERSION, scope, dryRun: true, next_actions: [next] },
+        human: `inter ${INTER_VERSION} (${scope}); to update: ${line}`,
+      };
     }
     const { execa } = await import("execa");
-    const result = await execa(next.command, next.args, { cwd: next.cwd, reject: false, stdout: ["pipe", "inherit"], stderr: "inherit", env: { npm_config_update_notifier: "false" } });
-    if (result.exitCode !== 0) throw new InterError("UPDATE_FAILED", `${line} failed with exit ${result.exitCode}.`, "Read npm's message above; check the registry is reachable and you may write to the install folder.", { next_actions: [next], exit_code: result.exitCode });
+    const result = await execa(next.command, next.args, {
+      cwd: next.cwd,
+      reject: false,
+      stdout: ["pipe", "inherit"],
+      stderr: "inherit",
+      env: { npm_config_update_notifier: "false" },
+    });
+    if (result.exitCode !== 0)
+      throw new InterError(
+        "UPDATE_FAILED",
+        `${line} failed with exit ${result.exitCode}.`,
+        "Read npm's message above; check the registry is reachable and you may write to the install folder.",
+        { next_actions: [next], exit_code: result.exitCode },
+      );
     const { readFileSync } = await import("node:fs");
-    const now = (JSON.parse(readFileSync(join(next.cwd, "node_modules", "intermesh", "package.json"), "utf8")) as { version: string }).version;
-    return { data: { installed: now, previous: INTER_VERSION, scope, dryRun: false }, human: `inter ${INTER_VERSION} → ${now}` };
+    const now = (
+      JSON.parse(readFileSync(join(next.cwd, "node_modules", "intermesh", "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+    return {
+      data: { installed: now, previous: INTER_VERSION, scope, dryRun: false },
+      human: `inter ${INTER_VERSION} → ${now}`,
+    };
   }
 }

@@ -133,7 +133,10 @@ export function projectFiles(choices: InitChoices): Planned[] {
   const evals = shippedFile("evals");
   for (const f of ["eval-plan.json", "eval-plan.reference.json"]) {
     // The repository's plan points $schema at its own schemas/; in a project the package's copy is the one to use.
-    const text = readFileSync(join(evals, f), "utf8").replace(/"\$schema": "[^"]*"/, '"$schema": "../node_modules/intermesh/schemas/eval-plan.schema.json"');
+    const text = readFileSync(join(evals, f), "utf8").replace(
+      /"\$schema": "[^"]*"/,
+      '"$schema": "../node_modules/intermesh/schemas/eval-plan.schema.json"',
+    );
     files.push({ path: `evals/${f}`, content: text });
   }
   return files;

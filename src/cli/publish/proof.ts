@@ -1,5 +1,13 @@
 import { sha256 } from "../../core/hash.js";
-import { contentSha256, PROOF_FILE, PROOF_RECEIPT, PROOF_RESULTS, PROOF_SCHEMA_VERSION, type FileDigest, type PackageProof } from "../../core/package-proof.js";
+import {
+  contentSha256,
+  PROOF_FILE,
+  PROOF_RECEIPT,
+  PROOF_RESULTS,
+  PROOF_SCHEMA_VERSION,
+  type FileDigest,
+  type PackageProof,
+} from "../../core/package-proof.js";
 import { INTER_VERSION } from "../../core/version.js";
 import type { EvalResults } from "../../evaluation/results/types.js";
 import type { PackageEntry } from "../../stages/surface/candidate.js";
@@ -19,8 +27,15 @@ function resultsSummary(results: EvalResults) {
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 
-export function proofFiles(files: Map<string, PackageEntry>, evidence: Evidence, pkg: { name: string; version: string; binary: string }, forced: string[]): { proof: PackageProof; files: Map<string, Buffer> } {
-  const digests: FileDigest[] = [...files].map(([path, entry]) => ({ path, sha256: sha256(entry.bytes), size: entry.bytes.length })).sort((a, b) => (a.path < b.path ? -1 : 1));
+export function proofFiles(
+  files: Map<string, PackageEntry>,
+  evidence: Evidence,
+  pkg: { name: string; version: string; binary: string },
+  forced: string[],
+): { proof: PackageProof; files: Map<string, Buffer> } {
+  const digests: FileDigest[] = [...files]
+    .map(([path, entry]) => ({ path, sha256: sha256(entry.bytes), size: entry.bytes.length }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
   const receipt = json(evidence.receipt);
   const { results } = evidence;
   const summary = results ? json(resultsSummary(results)) : undefined;
@@ -35,7 +50,12 @@ export function proofFiles(files: Map<string, PackageEntry>, evidence: Evidence,
           verdict: results.verdict,
           gate_met: results.gate ? results.gate.met : results.verdict === "pass",
           min_pass_rate: results.gate?.min_pass_rate ?? null,
-          scenarios: results.scenarios.map((s) => ({ id: s.id, attempts: s.attempts, passed: s.passed, pass_rate: s.pass_rate })),
+          scenarios: results.scenarios.map((s) => ({
+            id: s.id,
+            attempts: s.attempts,
+            passed: s.passed,
+            pass_rate: s.pass_rate,
+          })),
           attempts: results.summary,
           plan: results.plan,
           agent: { name: results.agent.name, ...(results.agent.model ? { model: results.agent.model } : {}) },
@@ -47,6 +67,10 @@ export function proofFiles(files: Map<string, PackageEntry>, evidence: Evidence,
     attachments: { [PROOF_RECEIPT]: sha256(receipt), ...(summary ? { [PROOF_RESULTS]: sha256(summary) } : {}) },
     published_by: { inter: INTER_VERSION },
   };
-  const out = new Map<string, Buffer>([[PROOF_RECEIPT, receipt], ...(summary ? ([[PROOF_RESULTS, summary]] as const) : []), [PROOF_FILE, json(proof)]]);
+  const out = new Map<string, Buffer>([
+    [PROOF_RECEIPT, receipt],
+    ...(summary ? ([[PROOF_RESULTS, summary]] as const) : []),
+    [PROOF_FILE, json(proof)],
+  ]);
   return { proof, files: out };
 }

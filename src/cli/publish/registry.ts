@@ -21,10 +21,28 @@ interface NpmRun {
 
 async function npm(args: string[], target: RegistryTarget): Promise<NpmRun> {
   const { execa } = await import("execa");
-  const extra = [...(target.registry ? [`--registry=${target.registry}`] : []), `--fetch-timeout=${target.timeoutMs}`, "--fetch-retries=0", "--no-audit", "--no-fund", "--loglevel=error"];
+  const extra = [
+    ...(target.registry ? [`--registry=${target.registry}`] : []),
+    `--fetch-timeout=${target.timeoutMs}`,
+    "--fetch-retries=0",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+  ];
   // The whole call is bounded too: a registry that accepts the connection and never answers must not hang publish.
-  const result = await execa("npm", [...args, ...extra], { cwd: target.cwd, reject: false, stdin: "ignore", timeout: target.timeoutMs + 20_000, env: { npm_config_update_notifier: "false" } });
-  return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? ""), timedOut: result.timedOut === true };
+  const result = await execa("npm", [...args, ...extra], {
+    cwd: target.cwd,
+    reject: false,
+    stdin: "ignore",
+    timeout: target.timeoutMs + 20_000,
+    env: { npm_config_update_notifier: "false" },
+  });
+  return {
+    exitCode: result.exitCode ?? 1,
+    stdout: String(result.stdout ?? ""),
+    stderr: String(result.stderr ?? ""),
+    timedOut: result.timedOut === true,
+  };
 }
 
 /** npm's error code (E404, E403, ETIMEDOUT…) from its --json output or its log. */
@@ -47,7 +65,10 @@ export const withoutUserinfo = (text: string) => text.replace(/\/\/[^/\s@]+@/g, 
 
 /** The last lines npm printed about a failure, without its log-file pointers or any user:password of a URL. */
 function npmSays(run: NpmRun): string {
-  const lines = `${run.stderr}\n${run.stdout}`.split("\n").map((l) => l.replace(/^npm (ERR!|error) ?/, "").trim()).filter((l) => l && !/complete log of this run|A complete log|^code /.test(l));
+  const lines = `${run.stderr}\n${run.stdout}`
+    .split("\n")
+    .map((l) => l.replace(/^npm (ERR!|error) ?/, "").trim())
+    .filter((l) => l && !/complete log of this run|A complete log|^code /.test(l));
   return withoutUserinfo(run.timedOut ? "npm did not finish in time" : lines.slice(-3).join(" ")).slice(0, 500);
 }
 
@@ -60,22 +81,45 @@ function parse<T>(text: string): T | undefined {
 }
 
 /** The published versions of a package and its latest tag; none when the registry does not have it (E404). */
-export async function publishedVersions(name: string, target: RegistryTarget): Promise<{ latest?: string; versions: string[] }> {
+export async function publishedVersions(
+  name: string,
+  target: RegistryTarget,
+): Promise<{ latest?: string; versions: string[] }> {
   const run = await npm(["view", name, "dist-tags", "versions", "--json"], target);
   if (run.exitCode !== 0) {
     if (npmCode(run) === "E404") return { versions: [] };
-    throw new InterError("PUBLISH_FAILED", `Could not read ${name} from the registry (${npmCode(run) ?? `npm exited ${run.exitCode}`}): ${npmSays(run)}. Nothing was published.`, "Check the registry URL (--registry, or npm's own config) and that npm can reach it (`npm ping`).", { package: name, npm: npmCode(run) ?? null });
+    throw new InterError(
+      "PUBLISH_FAILED",
+      `Could not read ${name} from the registry (${npmCode(run) ?? `npm exited ${run.exitCode}`}): ${npmSays(run)}. Nothing was published.`,
+      "Check the registry URL (--registry, or npm's own config) and that npm can reach it (`npm ping`).",
+      { package: name, npm: npmCode(run) ?? null },
+    );
   }
   const value = parse<{ "dist-tags"?: { latest?: string }; versions?: string[] | string }>(run.stdout) ?? {};
-  const versions = Array.isArray(value.versions) ? value.versions : typeof value.versions === "string" ? [value.versions] : [];
+  const versions = Array.isArray(value.versions)
+    ? value.versions
+    : typeof value.versions === "string"
+      ? [value.versions]
+      : [];
   return { ...(value["dist-tags"]?.latest ? { latest: value["dist-tags"].latest } : {}), versions };
 }
 
 /** Downloads a published version's tarball into `dir`; returns its path. */
-export async function fetchPublished(name: string, version: string, target: RegistryTarget, dir: string): Promise<string> {
+export async function fetchPublished(
+  name: string,
+  version: string,
+  target: RegistryTarget,
+  dir: string,
+): Promise<string> {
   const run = await npm(["pack", `${name}@${version}`, `--pack-destination=${dir}`, "--json"], { ...target, cwd: dir });
   const file = parse<Array<{ filename?: string }>>(run.stdout)?.[0]?.filename;
-  if (run.exitCode !== 0 || !file) throw new InterError("PUBLISH_FAILED", `Could not download the published ${name}@${version} to compare with it (${npmCode(run) ?? `npm exited ${run.exitCode}`}): ${npmSays(run)}. Nothing was published.`, "Check that npm can reach the registry (`npm ping`), then run inter publish again.", { package: name, version });
+  if (run.exitCode !== 0 || !file)
+    throw new InterError(
+      "PUBLISH_FAILED",
+      `Could not download the published ${name}@${version} to compare with it (${npmCode(run) ?? `npm exited ${run.exitCode}`}): ${npmSays(run)}. Nothing was published.`,
+      "Check that npm can reach the registry (`npm ping`), then run inter publish again.",
+      { package: name, version },
+    );
   return `${dir}/${file.replace(/^.*[\\/]/, "")}`;
 }
 
@@ -93,8 +137,22 @@ export async function publishedIntegrity(name: string, version: string, target: 
 
 export type PublishOutcome = { ok: true } | { ok: false; code?: string; says: string };
 
-export async function npmPublish(tgz: string, target: RegistryTarget, options: { provenance: boolean; tag: string; access?: string }): Promise<PublishOutcome> {
-  const run = await npm(["publish", tgz, `--tag=${options.tag}`, ...(options.provenance ? ["--provenance"] : []), ...(options.access ? [`--access=${options.access}`] : []), "--json"], target);
+export async function npmPublish(
+  tgz: string,
+  target: RegistryTarget,
+  options: { provenance: boolean; tag: string; access?: string },
+): Promise<PublishOutcome> {
+  const run = await npm(
+    [
+      "publish",
+      tgz,
+      `--tag=${options.tag}`,
+      ...(options.provenance ? ["--provenance"] : []),
+      ...(options.access ? [`--access=${options.access}`] : []),
+      "--json",
+    ],
+    target,
+  );
   if (run.exitCode === 0) return { ok: true };
   return { ok: false, ...(npmCode(run) ? { code: npmCode(run)! } : {}), says: npmSays(run) };
 }
@@ -110,5 +168,9 @@ export function provenanceFor(env: NodeJS.ProcessEnv, asked: boolean | undefined
   if (asked === true) return { use: true, reason: "--provenance" };
   if (github) return { use: true, reason: "GitHub Actions with an OIDC token" };
   if (gitlab) return { use: true, reason: "GitLab CI with SIGSTORE_ID_TOKEN" };
-  return { use: false, reason: "not in a CI that supports npm provenance (GitHub Actions with id-token: write, or GitLab CI with SIGSTORE_ID_TOKEN)" };
+  return {
+    use: false,
+    reason:
+      "not in a CI that supports npm provenance (GitHub Actions with id-token: write, or GitLab CI with SIGSTORE_ID_TOKEN)",
+  };
 }

@@ -10,10 +10,18 @@ const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server
 /** A reverse-DNS name the registry accepts: the one given, else one made of the package's name. */
 export const defaultMcpName = (pkg: string) => `npm/${pkg.replace(/^@/, "").replace(/\//g, "-")}`;
 
-export function serverJson(input: { name: string; description: string; pkg: string; version: string; registry?: string; manifest: { auth?: unknown; baseUrl?: { env?: string } } }) {
+export function serverJson(input: {
+  name: string;
+  description: string;
+  pkg: string;
+  version: string;
+  registry?: string;
+  manifest: { auth?: unknown; baseUrl?: { env?: string } };
+}) {
   const credentials = manifestCredentialNames(input.manifest.auth);
   const baseUrl = input.manifest.baseUrl?.env;
-  const description = input.description.length > 100 ? `${input.description.slice(0, 99).replace(/\s+\S*$/, "")}…` : input.description;
+  const description =
+    input.description.length > 100 ? `${input.description.slice(0, 99).replace(/\s+\S*$/, "")}…` : input.description;
   return {
     $schema: SCHEMA,
     name: input.name,
@@ -27,8 +35,22 @@ export function serverJson(input: { name: string; description: string; pkg: stri
         version: input.version,
         transport: { type: "stdio" },
         environmentVariables: [
-          ...credentials.map((name) => ({ name, description: `Credential for the API (${name}); never passed as an argument`, isRequired: true, isSecret: true })),
-          ...(baseUrl ? [{ name: baseUrl, description: "The API's base URL, when not the default", isRequired: false, isSecret: false }] : []),
+          ...credentials.map((name) => ({
+            name,
+            description: `Credential for the API (${name}); never passed as an argument`,
+            isRequired: true,
+            isSecret: true,
+          })),
+          ...(baseUrl
+            ? [
+                {
+                  name: baseUrl,
+                  description: "The API's base URL, when not the default",
+                  isRequired: false,
+                  isSecret: false,
+                },
+              ]
+            : []),
         ],
       },
     ],

@@ -42,7 +42,12 @@ export interface Blocker {
 
 export interface StatusReport {
   dir: string;
-  config: { found: boolean; file: string | null; valid: boolean; error: { code: string; message: string; suggestion: string } | null };
+  config: {
+    found: boolean;
+    file: string | null;
+    valid: boolean;
+    error: { code: string; message: string; suggestion: string } | null;
+  };
   inputs: Array<{ role: string; pattern: string; files: Array<{ path: string; sha256: string }> }>;
   /** The config loads: the workspace is set up (Intermesh 0.1's `workspace_prepared`). */
   workspace_prepared: boolean;
@@ -61,7 +66,14 @@ export interface StatusReport {
    * The overlay: its file, whether it exists, and how many entries it holds. `keyEnv` (the config field's name) is
    * `key_env`'s alias.
    */
-  design_model: { state: "off" | "set" | "missing"; provider?: string; model?: string; key_env?: string; keyEnv?: string; overlay: { file: string; present: boolean; groups: number; skills: number } } | null;
+  design_model: {
+    state: "off" | "set" | "missing";
+    provider?: string;
+    model?: string;
+    key_env?: string;
+    keyEnv?: string;
+    overlay: { file: string; present: boolean; groups: number; skills: number };
+  } | null;
   /** The configured execution agent: for a real agent, its program and what configures it (file paths, variable names); `configuredBy` is `configured_by`'s older name. */
   agent: { name: string; program: string | null; configured_by: string[]; configuredBy: string[] } | null;
   /** Whether evaluation attempts will be sealed here (bubblewrap), and why not. */
@@ -70,10 +82,31 @@ export interface StatusReport {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
     /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
-    surface: { baseline: string; baseline_version: string; verdict: string; expected_version: string | null; version_follows: boolean; breaking: number; non_breaking: number; informational: number; highlights: string[] } | null;
+    surface: {
+      baseline: string;
+      baseline_version: string;
+      verdict: string;
+      expected_version: string | null;
+      version_follows: boolean;
+      breaking: number;
+      non_breaking: number;
+      informational: number;
+      highlights: string[];
+    } | null;
     /** `not_judged`: every attempt was a harness error. `gateMet` and `finishedAt` are `gate_met`'s and `finished_at`'s older names. */
     /** `model`: the model it ran with, as served where the agent reported it, else as configured (null when unknown). */
-    evaluation: { verdict: string; gate_met: boolean | null; not_judged: boolean; passed: number; attempts: number; finished_at: string | null; file: string; model: string | null; gateMet: boolean | null; finishedAt: string | null } | null;
+    evaluation: {
+      verdict: string;
+      gate_met: boolean | null;
+      not_judged: boolean;
+      passed: number;
+      attempts: number;
+      finished_at: string | null;
+      file: string;
+      model: string | null;
+      gateMet: boolean | null;
+      finishedAt: string | null;
+    } | null;
   };
   cache: { dir: string; objects: number; bytes: number } | null;
 }
@@ -110,7 +143,13 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     cache: null,
   };
   if (!report.config.found) {
-    report.blockers.push({ stage: "generation", code: "WORKSPACE_NOT_FOUND", what: "no intermesh.config.ts here or above", requires: "agent", next: "inter init --name <Product> --openapi <path/to/openapi.yaml>" });
+    report.blockers.push({
+      stage: "generation",
+      code: "WORKSPACE_NOT_FOUND",
+      what: "no intermesh.config.ts here or above",
+      requires: "agent",
+      next: "inter init --name <Product> --openapi <path/to/openapi.yaml>",
+    });
     return report;
   }
   let project: Project;
@@ -119,7 +158,13 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   } catch (error) {
     const err = toInterError(error);
     report.config.error = { code: err.code, message: err.message, suggestion: err.suggestion };
-    report.blockers.push({ stage: "generation", code: err.code, what: `the config does not load (${err.code}): ${err.message}`, requires: "agent", next: `inter build --json  # after: ${err.suggestion}` });
+    report.blockers.push({
+      stage: "generation",
+      code: err.code,
+      what: `the config does not load (${err.code}): ${err.message}`,
+      requires: "agent",
+      next: `inter build --json  # after: ${err.suggestion}`,
+    });
     return report;
   }
   report.config.valid = true;
@@ -131,66 +176,185 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     ["context", config.inputs.context ? [config.inputs.context].flat() : []],
     ...(config.targets?.eval ? [["plan", [config.targets.eval.plan]] as [string, string[]]] : []),
   ];
-  const expanded = await expandGlobs(root, roles.flatMap(([, patterns]) => patterns));
+  const expanded = await expandGlobs(
+    root,
+    roles.flatMap(([, patterns]) => patterns),
+  );
   for (const [role, patterns] of roles)
-    for (const pattern of patterns) report.inputs.push({ role, pattern, files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })) });
+    for (const pattern of patterns)
+      report.inputs.push({
+        role,
+        pattern,
+        files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })),
+      });
 
   const block = (b: Blocker) => report.blockers.push(b);
   for (const input of report.inputs) {
     const at = rel(input.pattern);
-    if (input.role === "openapi" && !input.files.length) block({ stage: "generation", code: "INPUT_NOT_FOUND", what: `the OpenAPI document ${input.pattern} does not exist`, requires: "input", next: `cp <your-openapi.yaml> ${at}` });
-    if (input.role === "context" && !input.files.length) block({ stage: "generation", code: "INPUT_NOT_FOUND", what: `the product brief ${input.pattern} does not exist`, requires: "agent", next: `inter init${cwd === root ? "" : ` --dir ${relative(cwd, root) || "."}`}  # writes a skeleton; then fill it in` });
+    if (input.role === "openapi" && !input.files.length)
+      block({
+        stage: "generation",
+        code: "INPUT_NOT_FOUND",
+        what: `the OpenAPI document ${input.pattern} does not exist`,
+        requires: "input",
+        next: `cp <your-openapi.yaml> ${at}`,
+      });
+    if (input.role === "context" && !input.files.length)
+      block({
+        stage: "generation",
+        code: "INPUT_NOT_FOUND",
+        what: `the product brief ${input.pattern} does not exist`,
+        requires: "agent",
+        next: `inter init${cwd === root ? "" : ` --dir ${relative(cwd, root) || "."}`}  # writes a skeleton; then fill it in`,
+      });
     if (input.role === "context") {
       // The same check `inter build` refuses with (pipeline/skills.ts): the same code, the same lines.
-      const todos = input.files.map((f) => ({ path: f.path, lines: placeholderLines(readFileSync(join(root, f.path), "utf8")) })).filter((f) => f.lines.length);
-      const where = todos.map((f) => `${f.path === input.pattern ? "" : `${f.path} `}line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}`).join("; ");
-      if (todos.length) block({ stage: "generation", code: "CONTEXT_INCOMPLETE", what: `${input.pattern} still has TODO placeholders (${where})`, requires: "agent", next: `$EDITOR ${at}  # replace every TODO (Skill intermesh-context); a person confirms the rules` });
+      const todos = input.files
+        .map((f) => ({ path: f.path, lines: placeholderLines(readFileSync(join(root, f.path), "utf8")) }))
+        .filter((f) => f.lines.length);
+      const where = todos
+        .map(
+          (f) =>
+            `${f.path === input.pattern ? "" : `${f.path} `}line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}`,
+        )
+        .join("; ");
+      if (todos.length)
+        block({
+          stage: "generation",
+          code: "CONTEXT_INCOMPLETE",
+          what: `${input.pattern} still has TODO placeholders (${where})`,
+          requires: "agent",
+          next: `$EDITOR ${at}  # replace every TODO (Skill intermesh-context); a person confirms the rules`,
+        });
     }
-    if (input.role === "plan" && !input.files.length) block({ stage: "evaluation", code: "INPUT_NOT_FOUND", what: `the evaluation plan ${input.pattern} does not exist`, requires: "agent", next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}` });
-    if (input.role === "plan" && input.files.some((f) => PLAN_FILL.test(readFileSync(join(root, f.path), "utf8")))) block({ stage: "evaluation", what: `${input.pattern} still has <<FILL ME>> placeholders`, requires: "agent", next: `inter eval validate ${at}` });
+    if (input.role === "plan" && !input.files.length)
+      block({
+        stage: "evaluation",
+        code: "INPUT_NOT_FOUND",
+        what: `the evaluation plan ${input.pattern} does not exist`,
+        requires: "agent",
+        next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}`,
+      });
+    if (input.role === "plan" && input.files.some((f) => PLAN_FILL.test(readFileSync(join(root, f.path), "utf8"))))
+      block({
+        stage: "evaluation",
+        what: `${input.pattern} still has <<FILL ME>> placeholders`,
+        requires: "agent",
+        next: `inter eval validate ${at}`,
+      });
   }
-  if (!config.targets?.eval) block({ stage: "evaluation", what: "no targets.eval in the config", requires: "agent", next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config` });
+  if (!config.targets?.eval)
+    block({
+      stage: "evaluation",
+      what: "no targets.eval in the config",
+      requires: "agent",
+      next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config`,
+    });
 
   // The evaluation passes the variables its plan names (target.credential_env); without a plan, the config's name.
   const names = evaluationCredentialEnvs(config, root);
   const unset = names.filter((name) => !process.env[name]);
-  report.credential = { env: names.join(", "), set: !unset.length, variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })) };
-  if (unset.length && config.targets?.eval) block({ stage: "evaluation", what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`, requires: "human", next: unset.map((name) => `export ${name}=<its value>`).join("; ") });
+  report.credential = {
+    env: names.join(", "),
+    set: !unset.length,
+    variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })),
+  };
+  if (unset.length && config.targets?.eval)
+    block({
+      stage: "evaluation",
+      what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`,
+      requires: "human",
+      next: unset.map((name) => `export ${name}=<its value>`).join("; "),
+    });
 
   const overlayFile = overlayPath(config);
   let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };
   try {
     const parsed = JSON.parse(readFileSync(join(root, overlayFile), "utf8"));
-    overlay = { file: overlayFile, present: true, groups: Object.keys(parsed.groups ?? {}).length, skills: Object.keys(parsed.skills ?? {}).length };
+    overlay = {
+      file: overlayFile,
+      present: true,
+      groups: Object.keys(parsed.groups ?? {}).length,
+      skills: Object.keys(parsed.skills ?? {}).length,
+    };
   } catch {
     // absent or unreadable: the build says which (OVERLAY_INVALID) when it reads it
     overlay.present = existsSync(join(root, overlayFile));
   }
   const designModel = config.design?.model;
   report.design_model = designModel
-    ? { state: designModel.keyEnv === undefined || process.env[designModel.keyEnv] ? "set" : "missing", provider: designModel.provider, model: designModel.model, ...(designModel.keyEnv !== undefined ? { key_env: designModel.keyEnv, keyEnv: designModel.keyEnv } : {}), overlay }
+    ? {
+        state: designModel.keyEnv === undefined || process.env[designModel.keyEnv] ? "set" : "missing",
+        provider: designModel.provider,
+        model: designModel.model,
+        ...(designModel.keyEnv !== undefined ? { key_env: designModel.keyEnv, keyEnv: designModel.keyEnv } : {}),
+        overlay,
+      }
     : { state: "off", overlay };
 
   const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
   if (agent !== undefined) {
-    const preset = typeof agent === "string" ? (agent === "reference" ? undefined : agent) : "preset" in agent ? agent.preset : undefined;
+    const preset =
+      typeof agent === "string"
+        ? agent === "reference"
+          ? undefined
+          : agent
+        : "preset" in agent
+          ? agent.preset
+          : undefined;
     if (preset) {
       const { PRESETS, presetReadiness } = await import("../../evaluation/run/presets.js");
       const ready = presetReadiness(PRESETS[preset], process.env, root);
-      report.agent = { name: preset, program: ready.program, configured_by: ready.configuredBy, configuredBy: ready.configuredBy };
-      if (!ready.program) block({ stage: "evaluation", what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`, requires: "human", next: `npm install -g ${PRESETS[preset].install}` });
-      else if (!ready.configuredBy.length) block({ stage: "evaluation", what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`, requires: "human", next: PRESETS[preset].configureHint });
-    } else report.agent = { name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset, program: null, configured_by: [], configuredBy: [] };
+      report.agent = {
+        name: preset,
+        program: ready.program,
+        configured_by: ready.configuredBy,
+        configuredBy: ready.configuredBy,
+      };
+      if (!ready.program)
+        block({
+          stage: "evaluation",
+          what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`,
+          requires: "human",
+          next: `npm install -g ${PRESETS[preset].install}`,
+        });
+      else if (!ready.configuredBy.length)
+        block({
+          stage: "evaluation",
+          what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`,
+          requires: "human",
+          next: PRESETS[preset].configureHint,
+        });
+    } else
+      report.agent = {
+        name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset,
+        program: null,
+        configured_by: [],
+        configuredBy: [],
+      };
     const { detectIsolation } = await import("../../evaluation/run/sandbox.js");
     const isolation = await detectIsolation();
-    report.isolation = isolation.kind === "bubblewrap" ? { sealed: true, detail: `bubblewrap ${isolation.version}` } : { sealed: false, detail: isolation.reason };
+    report.isolation =
+      isolation.kind === "bubblewrap"
+        ? { sealed: true, detail: `bubblewrap ${isolation.version}` }
+        : { sealed: false, detail: isolation.reason };
   }
 
   const bundle = latestData<BundleData>(project, "bundle");
   if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
   const surface = config.targets?.cli?.baseline ? latestData<EmitData>(project, "emit")?.baseline : undefined;
   if (surface?.baseline === config.targets?.cli?.baseline && surface) {
-    report.last.surface = { baseline: surface.baseline, baseline_version: surface.baseline_version, verdict: surface.verdict, expected_version: surface.expected_version ?? null, version_follows: surface.version_follows, breaking: surface.counts.breaking, non_breaking: surface.counts.non_breaking, informational: surface.counts.informational, highlights: surface.highlights };
+    report.last.surface = {
+      baseline: surface.baseline,
+      baseline_version: surface.baseline_version,
+      verdict: surface.verdict,
+      expected_version: surface.expected_version ?? null,
+      version_follows: surface.version_follows,
+      breaking: surface.counts.breaking,
+      non_breaking: surface.counts.non_breaking,
+      informational: surface.counts.informational,
+      highlights: surface.highlights,
+    };
   }
   report.last.certification = latestData<InspectData>(project, "inspect")?.level ?? null;
   const resultsFile = join(root, outDir(config), "eval", "results.json");
@@ -199,16 +363,39 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       const r = JSON.parse(readFileSync(resultsFile, "utf8"));
       const gateMet = r.gate?.met ?? null;
       const finishedAt = r.finished_at ?? null;
-      const notJudged = Array.isArray(r.attempts) && r.attempts.length > 0 && r.attempts.every((a: { status?: string }) => a?.status === "error");
+      const notJudged =
+        Array.isArray(r.attempts) &&
+        r.attempts.length > 0 &&
+        r.attempts.every((a: { status?: string }) => a?.status === "error");
       const served: unknown = r.agent?.model?.served;
-      const model = Array.isArray(served) && served.length ? served.filter((m) => typeof m === "string").join(" + ") : typeof r.agent?.model?.configured === "string" ? r.agent.model.configured : null;
-      report.last.evaluation = { verdict: r.verdict, gate_met: gateMet, not_judged: notJudged, passed: r.summary?.passed ?? 0, attempts: r.summary?.attempts ?? 0, finished_at: finishedAt, file: relative(cwd, resultsFile), model, gateMet, finishedAt };
+      const model =
+        Array.isArray(served) && served.length
+          ? served.filter((m) => typeof m === "string").join(" + ")
+          : typeof r.agent?.model?.configured === "string"
+            ? r.agent.model.configured
+            : null;
+      report.last.evaluation = {
+        verdict: r.verdict,
+        gate_met: gateMet,
+        not_judged: notJudged,
+        passed: r.summary?.passed ?? 0,
+        attempts: r.summary?.attempts ?? 0,
+        finished_at: finishedAt,
+        file: relative(cwd, resultsFile),
+        model,
+        gateMet,
+        finishedAt,
+      };
     } catch {
       // an unreadable results file is as good as none
     }
   }
   const objects = project.store.listObjects();
-  report.cache = { dir: relative(cwd, project.cacheDir) || ".", objects: objects.length, bytes: objects.reduce((n, o) => n + o.size, 0) };
+  report.cache = {
+    dir: relative(cwd, project.cacheDir) || ".",
+    objects: objects.length,
+    bytes: objects.reduce((n, o) => n + o.size, 0),
+  };
   report.ready = !report.blockers.some((b) => b.stage === "generation");
   report.generation_ready = report.ready;
   report.evaluation_ready = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
@@ -221,19 +408,41 @@ export function statusText(r: StatusReport): string {
   const lines = [
     `config      ${r.config.found ? `${r.config.file} — ${r.config.valid ? "valid" : `invalid (${r.config.error?.code})`}` : "not found"}`,
     // A pattern that names one file is said once; a glob is followed by what it matched.
-    ...r.inputs.map((i) => `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`),
+    ...r.inputs.map(
+      (i) =>
+        `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`,
+    ),
     ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
-    ...(r.design_model ? [`design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.key_env} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${count(r.design_model.overlay.groups, "group")}, ${count(r.design_model.overlay.skills, "Skill")})` : "none"}`] : []),
-    ...(r.agent ? [`agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configured_by.length ? `; configured by ${r.agent.configured_by.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`] : []),
-    ...(r.isolation ? [`isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`] : []),
+    ...(r.design_model
+      ? [
+          `design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.key_env} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${count(r.design_model.overlay.groups, "group")}, ${count(r.design_model.overlay.skills, "Skill")})` : "none"}`,
+        ]
+      : []),
+    ...(r.agent
+      ? [
+          `agent       ${r.agent.name}${r.agent.program ? ` (${r.agent.program}${r.agent.configured_by.length ? `; configured by ${r.agent.configured_by.join(", ")}` : "; NOT configured"})` : r.agent.name === "reference" || r.agent.name.startsWith("command:") ? "" : " (NOT installed)"}`,
+        ]
+      : []),
+    ...(r.isolation
+      ? [
+          `isolation   ${r.isolation.sealed ? `attempts sealed (${r.isolation.detail})` : `attempts UNSEALED: ${r.isolation.detail}; evidence could be forged`}`,
+        ]
+      : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
-    ...(r.last.surface ? [`since       ${r.last.surface.baseline} (${r.last.surface.baseline_version}): ${r.last.surface.verdict}, ${count(r.last.surface.breaking, "breaking change")}, ${r.last.surface.non_breaking} non-breaking, ${r.last.surface.informational} informational${r.last.surface.version_follows ? "" : `; VERSION_NOT_BUMPED: should be at least ${r.last.surface.expected_version}`}`, ...r.last.surface.highlights.map((h) => `              ${h}`)] : []),
+    ...(r.last.surface
+      ? [
+          `since       ${r.last.surface.baseline} (${r.last.surface.baseline_version}): ${r.last.surface.verdict}, ${count(r.last.surface.breaking, "breaking change")}, ${r.last.surface.non_breaking} non-breaking, ${r.last.surface.informational} informational${r.last.surface.version_follows ? "" : `; VERSION_NOT_BUMPED: should be at least ${r.last.surface.expected_version}`}`,
+          ...r.last.surface.highlights.map((h) => `              ${h}`),
+        ]
+      : []),
     `evaluation  ${r.last.evaluation ? `${r.last.evaluation.not_judged ? "NOT JUDGED (every attempt was a harness error)" : `${r.last.evaluation.verdict}${r.last.evaluation.gate_met === null ? "" : r.last.evaluation.gate_met ? ", gate met" : ", gate NOT met"}`}: ${r.last.evaluation.passed}/${count(r.last.evaluation.attempts, "attempt")}${r.last.evaluation.model ? `, model ${r.last.evaluation.model}` : ""} (${r.last.evaluation.file})` : "none run yet"}`,
     ...(r.cache ? [`cache       ${count(r.cache.objects, "object")}, ${mib(r.cache.bytes)} in ${r.cache.dir}`] : []),
     "",
     `generation  ${r.ready ? "ready" : "BLOCKED"}`,
     `evaluation  ${r.evaluation_ready ? "ready" : "BLOCKED"}`,
-    ...r.blockers.map((b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.code ? `${b.code}: ` : ""}${b.what}\n      next: ${b.next}`),
+    ...r.blockers.map(
+      (b) => `  ✗ [${b.stage}, needs ${b.requires}] ${b.code ? `${b.code}: ` : ""}${b.what}\n      next: ${b.next}`,
+    ),
   ];
   return lines.join("\n");
 }

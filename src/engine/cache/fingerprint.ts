@@ -72,7 +72,8 @@ export function diffKeys(before: FingerprintKey, after: FingerprintKey): Change[
     if (before.env[name] !== after.env[name]) changes.push({ kind: "env", name });
   }
   for (const name of ["inter", "node", "platform", "arch"] as const) {
-    if (before.tool[name] !== after.tool[name]) changes.push({ kind: "tool", name, from: before.tool[name], to: after.tool[name] });
+    if (before.tool[name] !== after.tool[name])
+      changes.push({ kind: "tool", name, from: before.tool[name], to: after.tool[name] });
   }
   return changes;
 }

@@ -22,7 +22,10 @@ export interface Lock {
  * One writer per project at a time. A lock left by a killed process (its pid is gone) is taken over; a live holder is
  * waited for, so two `inter build`s in one project run one after the other and the second finds the first's work.
  */
-export async function acquireLock(file: string, options: { timeoutMs: number; onWait: (pid: number) => void; signal?: AbortSignal }): Promise<Lock> {
+export async function acquireLock(
+  file: string,
+  options: { timeoutMs: number; onWait: (pid: number) => void; signal?: AbortSignal },
+): Promise<Lock> {
   mkdirSync(dirname(file), { recursive: true });
   const deadline = Date.now() + options.timeoutMs;
   let announced = false;
@@ -61,9 +64,20 @@ export async function acquireLock(file: string, options: { timeoutMs: number; on
       options.onWait(pid);
       announced = true;
     }
-    if (options.signal?.aborted) throw new InterError("INTERRUPTED", `Interrupted while waiting for pid ${pid} to release ${file}.`, "Run the command again.", { pid, file });
+    if (options.signal?.aborted)
+      throw new InterError(
+        "INTERRUPTED",
+        `Interrupted while waiting for pid ${pid} to release ${file}.`,
+        "Run the command again.",
+        { pid, file },
+      );
     if (Date.now() > deadline) {
-      throw new InterError("LOCK_TIMEOUT", `Another inter process (pid ${pid}) has held ${file} for too long.`, `Wait for pid ${pid} to finish, or stop it; a lock of a dead process is taken over automatically.`, { pid, file });
+      throw new InterError(
+        "LOCK_TIMEOUT",
+        `Another inter process (pid ${pid}) has held ${file} for too long.`,
+        `Wait for pid ${pid} to finish, or stop it; a lock of a dead process is taken over automatically.`,
+        { pid, file },
+      );
     }
     await sleep(50);
   }

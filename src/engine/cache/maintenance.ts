@@ -56,7 +56,8 @@ export function verifyStore(store: Store, root: string): VerifyReport {
         rmSync(join(base, taskDir, name), { force: true });
         continue;
       }
-      if (!record.outputs.every((o) => store.hasObject(o.sha256))) incompleteRecords.push({ task: record.task, fingerprint: record.fingerprint });
+      if (!record.outputs.every((o) => store.hasObject(o.sha256)))
+        incompleteRecords.push({ task: record.task, fingerprint: record.fingerprint });
     }
   }
   const unsafeReads: string[] = [];
@@ -78,7 +79,15 @@ export function verifyStore(store: Store, root: string): VerifyReport {
       }
     }
   }
-  return { objects: objects.length, records, corruptObjects, unreadableRecords, incompleteRecords, unsafeRecords, unsafeReads };
+  return {
+    objects: objects.length,
+    records,
+    corruptObjects,
+    unreadableRecords,
+    incompleteRecords,
+    unsafeRecords,
+    unsafeReads,
+  };
 }
 
 export interface GcReport {

@@ -7,8 +7,22 @@ import { isAbsolute, join, posix, sep } from "node:path";
  * where to write.
  */
 export function insideProject(root: string, path: unknown): boolean {
-  if (typeof path !== "string" || !path || path.includes("\0") || path.includes("\\") || isAbsolute(path) || /^[A-Za-z]:/.test(path)) return false;
-  if (posix.normalize(path) !== path || path === ".." || path.startsWith("../") || path.split("/").some((s) => s === "." || s === "..")) return false;
+  if (
+    typeof path !== "string" ||
+    !path ||
+    path.includes("\0") ||
+    path.includes("\\") ||
+    isAbsolute(path) ||
+    /^[A-Za-z]:/.test(path)
+  )
+    return false;
+  if (
+    posix.normalize(path) !== path ||
+    path === ".." ||
+    path.startsWith("../") ||
+    path.split("/").some((s) => s === "." || s === "..")
+  )
+    return false;
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
@@ -50,7 +64,9 @@ export function safeReads(root: string, reads: unknown, allowAbsolute: boolean):
     if (isAbsolute(r) ? !allowAbsolute : !insideProject(root, r)) return false;
     try {
       const stat = lstatSync(isAbsolute(r) ? r : join(root, r));
-      return stat.isFile() || (stat.isSymbolicLink() && lstatSync(realpathSync(isAbsolute(r) ? r : join(root, r))).isFile());
+      return (
+        stat.isFile() || (stat.isSymbolicLink() && lstatSync(realpathSync(isAbsolute(r) ? r : join(root, r))).isFile())
+      );
     } catch {
       return true; // missing: hashed as missing
     }

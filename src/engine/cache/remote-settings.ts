@@ -14,7 +14,10 @@ export interface RemoteSettings {
 }
 
 /** INTER_REMOTE_CACHE_URL / _TEAM / _TOKEN / _SIGNATURE_KEY override `cache.remote`; no URL means no remote cache. */
-export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJS.ProcessEnv = process.env): RemoteSettings | undefined {
+export function remoteSettings(
+  config: RemoteCacheConfig | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): RemoteSettings | undefined {
   const url = env.INTER_REMOTE_CACHE_URL || config?.url;
   if (!url) return undefined;
   let parsed: URL | undefined;
@@ -25,7 +28,12 @@ export function remoteSettings(config: RemoteCacheConfig | undefined, env: NodeJ
   }
   if (!parsed || !/^https?:$/.test(parsed.protocol)) {
     const from = env.INTER_REMOTE_CACHE_URL ? "INTER_REMOTE_CACHE_URL" : "cache.remote.url";
-    throw new InterError("CONFIG_INVALID", `${from} is not an http(s) URL.`, `Set ${from} to the server's base URL, e.g. https://cache.example.com.`, { field: from });
+    throw new InterError(
+      "CONFIG_INVALID",
+      `${from} is not an http(s) URL.`,
+      `Set ${from} to the server's base URL, e.g. https://cache.example.com.`,
+      { field: from },
+    );
   }
   return {
     url: url.replace(/\/+$/, ""),

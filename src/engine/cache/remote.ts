@@ -41,7 +41,11 @@ const LOOKUP_BUDGET_MS = 20_000;
 /** The most an artifact may unpack to; a larger one is a miss. */
 const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 
-function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: string }, store: Store): TaskRecord | undefined {
+function unpackArtifact(
+  body: Buffer,
+  expected: { task: string; fingerprint: string },
+  store: Store,
+): TaskRecord | undefined {
   let parsed: { format?: string; record?: TaskRecord; objects?: Record<string, string> };
   try {
     // A gzip bomb stops at the cap instead of filling memory.
@@ -52,7 +56,14 @@ function unpackArtifact(body: Buffer, expected: { task: string; fingerprint: str
   // Records are a few levels deep; a deeper one would overflow the stack of whatever hashes or validates it.
   if (nestedDeeper(parsed, MAX_DOCUMENT_DEPTH)) return undefined;
   const record = parsed.record;
-  if (parsed.format !== FORMAT || !record || record.task !== expected.task || record.fingerprint !== expected.fingerprint || !Array.isArray(record.outputs)) return undefined;
+  if (
+    parsed.format !== FORMAT ||
+    !record ||
+    record.task !== expected.task ||
+    record.fingerprint !== expected.fingerprint ||
+    !Array.isArray(record.outputs)
+  )
+    return undefined;
   const verified: Buffer[] = [];
   for (const o of record.outputs) {
     const encoded = parsed.objects?.[o.sha256];
@@ -85,7 +96,14 @@ export class RemoteCache {
     const shown = new URL(settings.url);
     shown.username = "";
     shown.password = "";
-    this.summary = { url: shown.toString().replace(/\/$/, ""), hits: 0, misses: 0, uploads: 0, errors: 0, warning: null };
+    this.summary = {
+      url: shown.toString().replace(/\/$/, ""),
+      hits: 0,
+      misses: 0,
+      uploads: 0,
+      errors: 0,
+      warning: null,
+    };
   }
 
   get available(): boolean {
@@ -96,7 +114,9 @@ export class RemoteCache {
   readonly unpack = unpackArtifact;
 
   private endpoint(id: string): string {
-    const query = this.settings.team ? `?${this.settings.team.startsWith("team_") ? "teamId" : "slug"}=${encodeURIComponent(this.settings.team)}` : "";
+    const query = this.settings.team
+      ? `?${this.settings.team.startsWith("team_") ? "teamId" : "slug"}=${encodeURIComponent(this.settings.team)}`
+      : "";
     return `${this.settings.url}/v8/artifacts/${encodeURIComponent(id)}${query}`;
   }
 
@@ -105,17 +125,32 @@ export class RemoteCache {
   }
 
   private tag(id: string, body: Buffer): string {
-    return createHmac("sha256", this.settings.signatureKey!).update(id).update(this.settings.team ?? "").update(body).digest("base64");
+    return createHmac("sha256", this.settings.signatureKey!)
+      .update(id)
+      .update(this.settings.team ?? "")
+      .update(body)
+      .digest("base64");
   }
 
   private fail(what: string, error: unknown): void {
     this.summary.errors += 1;
     if (this.down) return;
     this.down = true;
-    let reason = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${this.settings.timeoutMs} ms` : error.message) : String(error);
+    let reason =
+      error instanceof Error
+        ? error.name === "TimeoutError"
+          ? `no answer within ${this.settings.timeoutMs} ms`
+          : error.message
+        : String(error);
     // Errors quote the URL as given; a user:token in it is never shown.
     const { username, password } = new URL(this.settings.url);
-    reason = redactor([password, username, decodeURIComponent(password), decodeURIComponent(username), this.settings.token])(reason);
+    reason = redactor([
+      password,
+      username,
+      decodeURIComponent(password),
+      decodeURIComponent(username),
+      this.settings.token,
+    ])(reason);
     this.summary.warning = `remote cache ${this.summary.url} ${what} failed (${reason}); continuing with the local cache only`;
   }
 
@@ -126,8 +161,13 @@ export class RemoteCache {
   private async request(id: string, init: RequestInit): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const response = await fetch(this.endpoint(id), { ...init, signal: AbortSignal.timeout(this.settings.timeoutMs) });
-        const retry = response.status >= 500 || (init.method === "PUT" && !response.ok && response.status !== 401 && response.status !== 403);
+        const response = await fetch(this.endpoint(id), {
+          ...init,
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+        });
+        const retry =
+          response.status >= 500 ||
+          (init.method === "PUT" && !response.ok && response.status !== 401 && response.status !== 403);
         if (retry && attempt < 2) {
           await response.body?.cancel();
           continue;
@@ -154,10 +194,15 @@ export class RemoteCache {
         await response.body?.cancel();
         return this.spend(started, undefined);
       }
-      if (!response.ok) throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`);
+      if (!response.ok)
+        throw new Error(
+          `HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`,
+        );
       if (Number(response.headers.get("content-length") ?? 0) > MAX_ARTIFACT_BYTES) {
         await response.body?.cancel();
-        this.reject(`an artifact of ${response.headers.get("content-length")} bytes is over the ${MAX_ARTIFACT_BYTES}-byte limit; it was not used`);
+        this.reject(
+          `an artifact of ${response.headers.get("content-length")} bytes is over the ${MAX_ARTIFACT_BYTES}-byte limit; it was not used`,
+        );
         return this.spend(started, undefined);
       }
       const body = Buffer.from(await response.arrayBuffer());
@@ -167,7 +212,11 @@ export class RemoteCache {
         const expected = Buffer.from(this.tag(id, body));
         if (!tag || tag.length !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) {
           // Said, not silently missed: a key that differs between machines would otherwise look like an empty cache.
-          this.reject(tag ? "an artifact's signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY (signed with another key, or altered); it was not used" : "an artifact carries no signature; it was not used");
+          this.reject(
+            tag
+              ? "an artifact's signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY (signed with another key, or altered); it was not used"
+              : "an artifact carries no signature; it was not used",
+          );
           return this.spend(started, undefined);
         }
       }
@@ -214,10 +263,17 @@ export class RemoteCache {
         const present = await this.request(id, { method: "HEAD", headers: this.headers() });
         await present.body?.cancel();
         if (present.ok) return;
-        const headers = this.headers({ "content-type": "application/octet-stream", "x-artifact-duration": String(durationMs), ...(this.settings.signatureKey ? { "x-artifact-tag": this.tag(id, body) } : {}) });
+        const headers = this.headers({
+          "content-type": "application/octet-stream",
+          "x-artifact-duration": String(durationMs),
+          ...(this.settings.signatureKey ? { "x-artifact-tag": this.tag(id, body) } : {}),
+        });
         const response = await this.request(id, { method: "PUT", headers, body: new Uint8Array(body) });
         await response.body?.cancel();
-        if (!response.ok) throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`);
+        if (!response.ok)
+          throw new Error(
+            `HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": the token was refused" : ""}`,
+          );
         this.summary.uploads += 1;
       } catch (error) {
         this.fail("upload", error);

@@ -57,7 +57,8 @@ export class Store {
   private write(write: () => void): void {
     if (this.unwritable) return;
     const code = cacheWrite(write);
-    if (code) this.unwritable = `${code}: the cache folder ${this.dir} cannot be written, so this run's results are not cached (hits are still served)`;
+    if (code)
+      this.unwritable = `${code}: the cache folder ${this.dir} cannot be written, so this run's results are not cached (hits are still served)`;
   }
 
   objectPath(hash: string): string {
@@ -74,7 +75,9 @@ export class Store {
   }
 
   private latestPath(taskId: string, owner = this.owner): string {
-    return owner ? join(this.dir, "latest", owner, `${encode(taskId)}.json`) : join(this.dir, "latest", `${encode(taskId)}.json`);
+    return owner
+      ? join(this.dir, "latest", owner, `${encode(taskId)}.json`)
+      : join(this.dir, "latest", `${encode(taskId)}.json`);
   }
 
   putObject(content: Buffer): string {
@@ -118,7 +121,13 @@ export class Store {
     const file = this.recordPath(taskId, fingerprint);
     try {
       const record = JSON.parse(readFileSync(file, "utf8")) as TaskRecord;
-      if (record?.schema === 1 && record.fingerprint === fingerprint && Array.isArray(record.outputs) && Array.isArray(record.warnings)) return record;
+      if (
+        record?.schema === 1 &&
+        record.fingerprint === fingerprint &&
+        Array.isArray(record.outputs) &&
+        Array.isArray(record.warnings)
+      )
+        return record;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     }
@@ -128,10 +137,14 @@ export class Store {
   }
 
   writeRecord(record: TaskRecord): void {
-    this.write(() => writeFileAtomic(this.recordPath(record.task, record.fingerprint), JSON.stringify(record, null, 1)));
+    this.write(() =>
+      writeFileAtomic(this.recordPath(record.task, record.fingerprint), JSON.stringify(record, null, 1)),
+    );
     const latest = this.readLatest(record.task);
     const pointer: LatestPointer =
-      latest && latest.fingerprint !== record.fingerprint ? { fingerprint: record.fingerprint, previous: latest.fingerprint } : { fingerprint: record.fingerprint, previous: latest?.previous };
+      latest && latest.fingerprint !== record.fingerprint
+        ? { fingerprint: record.fingerprint, previous: latest.fingerprint }
+        : { fingerprint: record.fingerprint, previous: latest?.previous };
     this.write(() => writeFileAtomic(this.latestPath(record.task), JSON.stringify(pointer)));
   }
 
@@ -139,13 +152,17 @@ export class Store {
   touchLatest(taskId: string, fingerprint: string): void {
     const latest = this.readLatest(taskId);
     if (latest?.fingerprint === fingerprint) return;
-    this.write(() => writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint })));
+    this.write(() =>
+      writeFileAtomic(this.latestPath(taskId), JSON.stringify({ fingerprint, previous: latest?.fingerprint })),
+    );
   }
 
   /** Files a run reported reading, filed under the fingerprint of its declared inputs alone. */
   readReads(taskId: string, baseFingerprint: string): string[] | undefined {
     try {
-      const reads = JSON.parse(readFileSync(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), "utf8")) as unknown;
+      const reads = JSON.parse(
+        readFileSync(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), "utf8"),
+      ) as unknown;
       return Array.isArray(reads) && reads.every((r) => typeof r === "string") ? reads : undefined;
     } catch {
       return undefined;
@@ -153,7 +170,9 @@ export class Store {
   }
 
   writeReads(taskId: string, baseFingerprint: string, reads: string[]): void {
-    this.write(() => writeFileAtomic(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), JSON.stringify(reads)));
+    this.write(() =>
+      writeFileAtomic(join(this.dir, "reads", encode(taskId), `${baseFingerprint}.json`), JSON.stringify(reads)),
+    );
   }
 
   readLatest(taskId: string): LatestPointer | undefined {
@@ -178,7 +197,9 @@ export class Store {
     for (const name of safeReaddir(base)) {
       if (name.includes(TMP_MARKER)) continue;
       if (name.endsWith(".json")) add(join(base, name), name);
-      else for (const inner of safeReaddir(join(base, name))) if (inner.endsWith(".json") && !inner.includes(TMP_MARKER)) add(join(base, name, inner), inner);
+      else
+        for (const inner of safeReaddir(join(base, name)))
+          if (inner.endsWith(".json") && !inner.includes(TMP_MARKER)) add(join(base, name, inner), inner);
     }
     return out;
   }
@@ -214,7 +235,6 @@ export class Store {
     }
     return out;
   }
-
 }
 
 function readPointer(file: string): LatestPointer | undefined {

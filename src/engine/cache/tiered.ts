@@ -44,7 +44,10 @@ export class TieredCache implements Cache {
       } catch {
         // an unreadable list is a miss like any other
       }
-      if (reads !== undefined && !safeReads(this.local.root, reads, false)) remote.reject(`a list of read files from it names paths outside the project or files that are not regular (${JSON.stringify(reads).slice(0, 120)}); it was not used`);
+      if (reads !== undefined && !safeReads(this.local.root, reads, false))
+        remote.reject(
+          `a list of read files from it names paths outside the project or files that are not regular (${JSON.stringify(reads).slice(0, 120)}); it was not used`,
+        );
       else if (Array.isArray(reads) && reads.length) {
         this.local.store.writeReads(taskId, step.base, reads);
         current = this.options.withReads(step, reads);
@@ -53,7 +56,10 @@ export class TieredCache implements Cache {
     }
     const unpacked = body && remote.unpack(body, { task: taskId, fingerprint: current.fingerprint }, this.local.store);
     const outside = unpacked ? unpacked.outputs.find((o) => !insideProject(this.local.root, o.path)) : undefined;
-    if (outside) remote.reject(`an artifact from it would write ${JSON.stringify(outside.path)}, outside the project; it was not used`);
+    if (outside)
+      remote.reject(
+        `an artifact from it would write ${JSON.stringify(outside.path)}, outside the project; it was not used`,
+      );
     const record = outside ? undefined : unpacked;
     const usable = record && this.local.restore(record) ? record : undefined;
     remote.counted(Boolean(usable));

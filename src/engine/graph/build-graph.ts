@@ -22,7 +22,12 @@ export function buildGraph(list: TaskSpec[], targetTasks: Record<string, string[
   }
   const cycle = findCycle(tasks);
   if (cycle) {
-    throw new InterError("TASK_CYCLE", `${file}: tasks form a cycle: ${cycle.join(" → ")}.`, `Remove one of these dependencies so that ${cycle[0]} does not depend on itself.`, { cycle });
+    throw new InterError(
+      "TASK_CYCLE",
+      `${file}: tasks form a cycle: ${cycle.join(" → ")}.`,
+      `Remove one of these dependencies so that ${cycle[0]} does not depend on itself.`,
+      { cycle },
+    );
   }
   const targets: Record<string, string[]> = {};
   for (const [name, ids] of Object.entries(targetTasks)) {
@@ -74,5 +79,10 @@ export function resolveRunTarget(graph: Graph, name: string): string[] {
   if (graph.tasks.has(name)) return [name];
   if (graph.targets[name]) return graph.targets[name];
   const known = [...Object.keys(graph.targets).map((t) => `${t} (target)`), ...graph.tasks.keys()];
-  throw new InterError("TASK_NOT_FOUND", `No task or target named "${name}".`, `Use one of: ${known.join(", ")}. \`inter graph\` shows them all.`, { name, known });
+  throw new InterError(
+    "TASK_NOT_FOUND",
+    `No task or target named "${name}".`,
+    `Use one of: ${known.join(", ")}. \`inter graph\` shows them all.`,
+    { name, known },
+  );
 }

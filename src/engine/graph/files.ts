@@ -28,7 +28,12 @@ export async function expandGlobs(root: string, patterns: string[]): Promise<Map
   if (dynamic.length) {
     const { default: fg } = await import("fast-glob");
     for (const pattern of dynamic) {
-      const found = await fg(pattern, { cwd: root, dot: true, onlyFiles: true, ignore: ["**/node_modules/**", "**/.intermesh/**", "**/.git/**"] });
+      const found = await fg(pattern, {
+        cwd: root,
+        dot: true,
+        onlyFiles: true,
+        ignore: ["**/node_modules/**", "**/.intermesh/**", "**/.git/**"],
+      });
       byPattern.set(pattern, found.map((p) => toProjectPath(root, resolve(root, p))).sort());
       if (trailActive()) noteGlobFolders(root, pattern);
     }

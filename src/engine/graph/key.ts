@@ -10,7 +10,13 @@ import type { DepResult, TaskSpec } from "./task.js";
 import { canonicalJson } from "../../core/hash.js";
 
 /** The fingerprint key of a task as things stand on disk now, given what its dependencies produced. */
-async function keyFor(task: TaskSpec, root: string, statIndex: StatIndex, interVersion: string, deps: Record<string, string>): Promise<FingerprintKey> {
+async function keyFor(
+  task: TaskSpec,
+  root: string,
+  statIndex: StatIndex,
+  interVersion: string,
+  deps: Record<string, string>,
+): Promise<FingerprintKey> {
   const inputs: Record<string, string> = {};
   for (const paths of (await expandGlobs(root, task.inputs)).values()) {
     for (const path of paths) inputs[path] = statIndex.hash(join(root, path), "xxh")!;
@@ -32,7 +38,8 @@ function envNames(names: string[]): string[] {
 
 export function hashReads(root: string, statIndex: StatIndex, reads: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const path of [...reads].sort()) out[path] = statIndex.hash(isAbsolute(path) ? path : join(root, path), "xxh") ?? "missing";
+  for (const path of [...reads].sort())
+    out[path] = statIndex.hash(isAbsolute(path) ? path : join(root, path), "xxh") ?? "missing";
   return out;
 }
 
@@ -47,18 +54,29 @@ export interface TaskKey {
  * The complete key: the declared one plus the files the last run with that declared key reported reading. The one
  * place a task's key is computed: the scheduler and `inter explain` both call it.
  */
-export async function taskKey(task: TaskSpec, root: string, statIndex: StatIndex, readsOf: (taskId: string, base: string) => string[] | undefined, interVersion: string, deps: Record<string, string>): Promise<TaskKey> {
+export async function taskKey(
+  task: TaskSpec,
+  root: string,
+  statIndex: StatIndex,
+  readsOf: (taskId: string, base: string) => string[] | undefined,
+  interVersion: string,
+  deps: Record<string, string>,
+): Promise<TaskKey> {
   const declared = await keyFor(task, root, statIndex, interVersion, deps);
   const base = fingerprintOf(declared);
   const reads = readsOf(task.id, base);
   // A stored list that names a folder or a device (written by an older inter from a remote) is ignored: the task runs
   // again and writes a list of its own.
-  const key = reads && safeReads(root, reads, true) ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
+  const key =
+    reads && safeReads(root, reads, true) ? { ...declared, reads: hashReads(root, statIndex, reads) } : declared;
   return { base, key, fingerprint: key !== declared ? fingerprintOf(key) : base };
 }
 
 /** What a task's fingerprint sees of each dependency: its whole digest, or the hash of the part the task uses. */
-export function dependencyDigests(task: TaskSpec, results: Map<string, { result: DepResult; digest: string }>): Record<string, string> {
+export function dependencyDigests(
+  task: TaskSpec,
+  results: Map<string, { result: DepResult; digest: string }>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const dep of task.deps) {
     const done = results.get(dep)!;
@@ -68,9 +86,13 @@ export function dependencyDigests(task: TaskSpec, results: Map<string, { result:
   return out;
 }
 
-
 /** A key step with the hashes of the files a list names joined in (how a remote's list of read files refines a key). */
-export function withReads(root: string, statIndex: StatIndex, step: { base: Fingerprint; key: FingerprintKey }, reads: string[]): TaskKey {
+export function withReads(
+  root: string,
+  statIndex: StatIndex,
+  step: { base: Fingerprint; key: FingerprintKey },
+  reads: string[],
+): TaskKey {
   const key = { ...step.key, reads: hashReads(root, statIndex, reads) };
   return { base: step.base, key, fingerprint: fingerprintOf(key) };
 }

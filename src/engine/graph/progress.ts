@@ -18,7 +18,13 @@ function label(outcome: TaskOutcome): string {
   }
 }
 
-const MARK: Record<TaskOutcome["status"], string> = { ran: "✔", cached: "✔", failed: "✖", skipped: "↓", interrupted: "■" };
+const MARK: Record<TaskOutcome["status"], string> = {
+  ran: "✔",
+  cached: "✔",
+  failed: "✖",
+  skipped: "↓",
+  interrupted: "■",
+};
 
 /** No progress at all: `--json` keeps stderr quiet and stdout for the one document. */
 export const silentReporter: Reporter = { begin() {}, taskStarted() {}, taskLog() {}, taskFinished() {} };
@@ -70,7 +76,11 @@ export async function liveReporter(): Promise<Reporter & { done(): Promise<void>
           concurrent: true,
           exitOnError: false,
           collectErrors: false,
-          rendererOptions: { logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }), collapseErrors: false, showErrorMessage: false },
+          rendererOptions: {
+            logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }),
+            collapseErrors: false,
+            showErrorMessage: false,
+          },
         },
       );
       run = list.run().catch(() => undefined);
@@ -90,7 +100,12 @@ export async function liveReporter(): Promise<Reporter & { done(): Promise<void>
 
 export function summaryLine(outcomes: TaskOutcome[], durationMs: number): string {
   const count = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
-  const parts = [`${count("ran")} ran`, `${count("cached")} cached`, `${count("failed")} failed`, `${count("skipped")} skipped`];
+  const parts = [
+    `${count("ran")} ran`,
+    `${count("cached")} cached`,
+    `${count("failed")} failed`,
+    `${count("skipped")} skipped`,
+  ];
   if (count("interrupted")) parts.push(`${count("interrupted")} interrupted`);
   return `${outcomes.length} task${outcomes.length === 1 ? "" : "s"}: ${parts.join(", ")} in ${ms(durationMs)}`;
 }

@@ -1,6 +1,13 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { describeChange, diffKeys, fingerprintOf, type Change, type Digest, type FingerprintKey } from "../cache/fingerprint.js";
+import {
+  describeChange,
+  diffKeys,
+  fingerprintOf,
+  type Change,
+  type Digest,
+  type FingerprintKey,
+} from "../cache/fingerprint.js";
 import { canonicalJson, xxh } from "../../core/hash.js";
 import type { StatIndex } from "../cache/stat-index.js";
 import type { Cache } from "../cache/cache.js";
@@ -75,7 +82,13 @@ export async function runTasks(options: RunOptions): Promise<TaskOutcome[]> {
       });
       if (failedDep || signal.aborted) {
         pending.delete(id);
-        finish({ id, status: signal.aborted ? "interrupted" : "skipped", durationMs: 0, blockedBy: failedDep, warnings: [] });
+        finish({
+          id,
+          status: signal.aborted ? "interrupted" : "skipped",
+          durationMs: 0,
+          blockedBy: failedDep,
+          warnings: [],
+        });
         continue;
       }
       if (running.size >= options.concurrency) break;
@@ -97,7 +110,10 @@ export async function runTasks(options: RunOptions): Promise<TaskOutcome[]> {
           });
         },
       );
-      running.set(id, work.finally(() => running.delete(id)));
+      running.set(
+        id,
+        work.finally(() => running.delete(id)),
+      );
     }
     if (running.size) await Promise.race(running.values());
     else if (pending.size) throw new Error(`scheduler stalled on ${[...pending].join(", ")}`);
@@ -125,7 +141,18 @@ async function executeTask(
 ): Promise<{ outcome: TaskOutcome; result: DepResult; digest: string }> {
   const started = performance.now();
   const depDigests = dependencyDigests(task, results);
-  const { base, key: keyBefore, fingerprint: fingerprintBefore } = await taskKey(task, options.loaded.root, options.statIndex, (id, b) => options.cache.readsOf(id, b), options.interVersion, depDigests);
+  const {
+    base,
+    key: keyBefore,
+    fingerprint: fingerprintBefore,
+  } = await taskKey(
+    task,
+    options.loaded.root,
+    options.statIndex,
+    (id, b) => options.cache.readsOf(id, b),
+    options.interVersion,
+    depDigests,
+  );
   let key = keyBefore;
   let fingerprint = fingerprintBefore;
 
@@ -135,7 +162,16 @@ async function executeTask(
       const { record } = hit;
       options.cache.markLatest(task.id, hit.fingerprint);
       return {
-        outcome: { id: task.id, status: "cached", source: hit.source, durationMs: performance.now() - started, fingerprint: hit.fingerprint, warnings: record.warnings, data: record.data, outputs: record.outputs.map((o) => o.path) },
+        outcome: {
+          id: task.id,
+          status: "cached",
+          source: hit.source,
+          durationMs: performance.now() - started,
+          fingerprint: hit.fingerprint,
+          warnings: record.warnings,
+          data: record.data,
+          outputs: record.outputs.map((o) => o.path),
+        },
         result: { data: record.data, outputs: record.outputs },
         digest: record.digest,
       };
@@ -173,11 +209,24 @@ async function executeTask(
       { ...err.details, task: task.id, ...(tail.length ? { log: tail } : {}) },
     );
   }
-  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Task ${task.id} was interrupted.`, "Run the command again; finished tasks are cached.");
+  if (options.signal.aborted)
+    throw new InterError(
+      "INTERRUPTED",
+      `Task ${task.id} was interrupted.`,
+      "Run the command again; finished tasks are cached.",
+    );
 
   let reads: string[] | undefined;
   if (returned.reads?.length) {
-    reads = [...new Set(returned.reads.map((r) => (isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..") ? toProjectPath(options.loaded.root, r) : r)))].sort();
+    reads = [
+      ...new Set(
+        returned.reads.map((r) =>
+          isAbsolute(r) && !relative(options.loaded.root, r).startsWith("..")
+            ? toProjectPath(options.loaded.root, r)
+            : r,
+        ),
+      ),
+    ].sort();
     key = { ...key, reads: hashReads(options.loaded.root, options.statIndex, reads) };
     fingerprint = fingerprintOf(key);
   }
@@ -200,7 +249,16 @@ async function executeTask(
   // An uncached task's record stays local (for `inter explain`); nothing of it is shared.
   options.cache.save(record, base, reads, task.cache !== false);
   return {
-    outcome: { id: task.id, status: "ran", durationMs: performance.now() - started, fingerprint, reasons, warnings, data, outputs: outputs.map((o) => o.path) },
+    outcome: {
+      id: task.id,
+      status: "ran",
+      durationMs: performance.now() - started,
+      fingerprint,
+      reasons,
+      warnings,
+      data,
+      outputs: outputs.map((o) => o.path),
+    },
     result: { data, outputs },
     digest,
   };

@@ -55,7 +55,12 @@ export class InputWatcher {
     const { watch } = await import("chokidar");
     const make = async (paths: string[], depth?: number) => {
       if (!paths.length) return undefined;
-      const w = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p: string) => IGNORED.test(p), ...(depth === undefined ? {} : { depth }) });
+      const w = watch(paths, {
+        ignoreInitial: true,
+        atomic: true,
+        ignored: (p: string) => IGNORED.test(p),
+        ...(depth === undefined ? {} : { depth }),
+      });
       w.on("all", (event, path) => this.event(event, resolve(path)));
       // A folder that does not exist yet is fine: chokidar reports it when it appears.
       w.on("error", () => {});

@@ -18,15 +18,25 @@ function random(seed: number): () => number {
   };
 }
 
-const trim = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}… (${s.length - max} more characters)` : s);
+const trim = (s: string, max: number) =>
+  s.length > max ? `${s.slice(0, max)}… (${s.length - max} more characters)` : s;
 
 /** What the judge sees of one attempt: its calls and the files it wrote. Nothing says which candidate made it. */
 function evidence(attempt: AttemptResult): string {
-  const calls = attempt.invocations.map((inv, i) => `${i + 1}. \`${inv.argv.join(" ")}\` → exit ${inv.exit_code ?? "none"}\n${inv.stdout ? `   stdout: ${trim(inv.stdout.trim(), 1500)}\n` : ""}${inv.stderr ? `   stderr: ${trim(inv.stderr.trim(), 600)}\n` : ""}`);
+  const calls = attempt.invocations.map(
+    (inv, i) =>
+      `${i + 1}. \`${inv.argv.join(" ")}\` → exit ${inv.exit_code ?? "none"}\n${inv.stdout ? `   stdout: ${trim(inv.stdout.trim(), 1500)}\n` : ""}${inv.stderr ? `   stderr: ${trim(inv.stderr.trim(), 600)}\n` : ""}`,
+  );
   const outputs = join(attempt.workspace, "outputs");
   const files = existsSync(outputs) ? readdirSync(outputs).filter((f) => statSync(join(outputs, f)).isFile()) : [];
   const written = files.map((f) => `- ${f}:\n\`\`\`\n${trim(readFileSync(join(outputs, f), "utf8"), 2000)}\n\`\`\``);
-  return [`Calls of the CLI (${calls.length}):`, ...(calls.length ? calls : ["(none)"]), "", `Files written (${files.length}):`, ...(written.length ? written : ["(none)"])].join("\n");
+  return [
+    `Calls of the CLI (${calls.length}):`,
+    ...(calls.length ? calls : ["(none)"]),
+    "",
+    `Files written (${files.length}):`,
+    ...(written.length ? written : ["(none)"]),
+  ].join("\n");
 }
 
 function judgePrompt(scenario: Scenario, first: AttemptResult, second: AttemptResult): string {
@@ -48,12 +58,21 @@ function judgePrompt(scenario: Scenario, first: AttemptResult, second: AttemptRe
   ].join("\n");
 }
 
-function parseVerdict(text: string): { A: { content: number; structure: number }; B: { content: number; structure: number }; winner: "A" | "B" | "tie"; reasons: string } | undefined {
-  const score = (v: { content?: unknown; structure?: unknown } | undefined) => !!v && [v.content, v.structure].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 5);
+function parseVerdict(text: string):
+  | {
+      A: { content: number; structure: number };
+      B: { content: number; structure: number };
+      winner: "A" | "B" | "tie";
+      reasons: string;
+    }
+  | undefined {
+  const score = (v: { content?: unknown; structure?: unknown } | undefined) =>
+    !!v && [v.content, v.structure].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 5);
   for (const line of text.split("\n").reverse()) {
     try {
       const v = JSON.parse(line.trim());
-      if (v && score(v.A) && score(v.B) && ["A", "B", "tie"].includes(v.winner)) return { A: v.A, B: v.B, winner: v.winner, reasons: String(v.reasons ?? "") };
+      if (v && score(v.A) && score(v.B) && ["A", "B", "tie"].includes(v.winner))
+        return { A: v.A, B: v.B, winner: v.winner, reasons: String(v.reasons ?? "") };
     } catch {
       // not the verdict line
     }
@@ -66,7 +85,19 @@ function parseVerdict(text: string): { A: { content: number; structure: number }
  * drawn from the seed. The judge's workspace holds only its prompt; which candidate is behind which label is kept in
  * memory here and only unmapped once the verdict is in.
  */
-export async function judgeBlind(options: { plan: Plan; a: AttemptResult[]; b: AttemptResult[]; judge: Agent; seed: number; dir: string; timeoutMs: number; signal: AbortSignal; redact(text: string): string; blockedEnv: string[]; secrets: string[] }): Promise<JudgedScenario[]> {
+export async function judgeBlind(options: {
+  plan: Plan;
+  a: AttemptResult[];
+  b: AttemptResult[];
+  judge: Agent;
+  seed: number;
+  dir: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  redact(text: string): string;
+  blockedEnv: string[];
+  secrets: string[];
+}): Promise<JudgedScenario[]> {
   const draw = random(options.seed);
   const out: JudgedScenario[] = [];
   for (const scenario of options.plan.scenarios) {
@@ -81,7 +112,12 @@ export async function judgeBlind(options: { plan: Plan; a: AttemptResult[]; b: A
     const prompt = options.redact(judgePrompt(scenario, aFirst ? a : b, aFirst ? b : a));
     const promptFile = join(workspace, "prompt.md");
     writeFileSync(promptFile, prompt);
-    const env = agentEnvironment({ base: process.env, blocked: options.blockedEnv, secrets: options.secrets, fixed: {} });
+    const env = agentEnvironment({
+      base: process.env,
+      blocked: options.blockedEnv,
+      secrets: options.secrets,
+      fixed: {},
+    });
     const outcome = await options.judge.run({
       scenarioId: scenario.id,
       label: scenario.id,
@@ -93,16 +129,31 @@ export async function judgeBlind(options: { plan: Plan; a: AttemptResult[]; b: A
       signal: options.signal,
       command: (argv) => ({ file: argv[0]!, args: argv.slice(1), cwd: workspace }),
     });
-    const verdict = outcome.transcript && existsSync(outcome.transcript) ? parseVerdict(readFileSync(outcome.transcript, "utf8")) : undefined;
+    const verdict =
+      outcome.transcript && existsSync(outcome.transcript)
+        ? parseVerdict(readFileSync(outcome.transcript, "utf8"))
+        : undefined;
     if (!verdict) {
-      out.push({ id: scenario.id, winner: null, scores: null, reasons: "", labels, error: outcome.harnessError ?? `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})` });
+      out.push({
+        id: scenario.id,
+        winner: null,
+        scores: null,
+        reasons: "",
+        labels,
+        error:
+          outcome.harnessError ??
+          `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})`,
+      });
       continue;
     }
     const unmap = (label: "A" | "B") => labels[label];
     out.push({
       id: scenario.id,
       winner: verdict.winner === "tie" ? "tie" : unmap(verdict.winner),
-      scores: { [unmap("A")]: verdict.A, [unmap("B")]: verdict.B } as { a: { content: number; structure: number }; b: { content: number; structure: number } },
+      scores: { [unmap("A")]: verdict.A, [unmap("B")]: verdict.B } as {
+        a: { content: number; structure: number };
+        b: { content: number; structure: number };
+      },
       reasons: verdict.reasons,
       labels,
     });

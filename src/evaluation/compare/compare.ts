@@ -65,7 +65,8 @@ function side(results: EvalResults, scenario?: string): Side {
   const n = attempts.length;
   const passed = attempts.filter((a) => a.status === "pass").length;
   const summary = scenario ? results.scenarios.find((s) => s.id === scenario) : undefined;
-  const mean = (f: (a: (typeof attempts)[number]) => number) => (n ? Math.round(attempts.reduce((sum, a) => sum + f(a), 0) / n) : 0);
+  const mean = (f: (a: (typeof attempts)[number]) => number) =>
+    n ? Math.round(attempts.reduce((sum, a) => sum + f(a), 0) / n) : 0;
   return {
     attempts: n,
     passed,
@@ -79,19 +80,26 @@ function side(results: EvalResults, scenario?: string): Side {
 }
 
 function meanTokens(attempts: EvalResults["attempts"]): number | null {
-  const counted = attempts.map((a) => a.agent.summary?.tokens).filter((t): t is { input: number; output: number } => Boolean(t));
+  const counted = attempts
+    .map((a) => a.agent.summary?.tokens)
+    .filter((t): t is { input: number; output: number } => Boolean(t));
   return counted.length ? Math.round(counted.reduce((sum, t) => sum + t.input + t.output, 0) / counted.length) : null;
 }
 
 function checkRates(results: EvalResults, scenario: string): Map<string, number> {
   const attempts = results.attempts.filter((a) => a.scenario === scenario);
   const rates = new Map<string, number>();
-  for (const a of attempts) for (const c of a.checks) rates.set(c.id, (rates.get(c.id) ?? 0) + (c.status === "pass" ? 1 / attempts.length : 0));
+  for (const a of attempts)
+    for (const c of a.checks) rates.set(c.id, (rates.get(c.id) ?? 0) + (c.status === "pass" ? 1 / attempts.length : 0));
   return rates;
 }
 
 /** Side by side, per scenario and overall, with the checks that cannot tell the two apart flagged. */
-export function compareResults(a: EvalResults & { file: string }, b: EvalResults & { file: string }, options: { skillsRemoved: boolean; judging: Comparison["judging"] }): Comparison {
+export function compareResults(
+  a: EvalResults & { file: string },
+  b: EvalResults & { file: string },
+  options: { skillsRemoved: boolean; judging: Comparison["judging"] },
+): Comparison {
   const ids = [...new Set([...a.scenarios.map((s) => s.id), ...b.scenarios.map((s) => s.id)])];
   const nonDiscriminating: string[] = [];
   const scenarios = ids.map((id): ScenarioComparison => {
@@ -103,19 +111,37 @@ export function compareResults(a: EvalResults & { file: string }, b: EvalResults
       if (same) nonDiscriminating.push(`${id}/${check}`);
       return { id: check, a_rate: x, b_rate: y, discriminating: !same };
     });
-    return { id, a: sa, b: sb, difference: sb.pass_rate - sa.pass_rate, p_value: fisherExact(sa.passed, sa.attempts, sb.passed, sb.attempts), better: betterOf(sa, sb), checks };
+    return {
+      id,
+      a: sa,
+      b: sb,
+      difference: sb.pass_rate - sa.pass_rate,
+      p_value: fisherExact(sa.passed, sa.attempts, sb.passed, sb.attempts),
+      better: betterOf(sa, sb),
+      checks,
+    };
   });
   const [oa, ob] = [side(a), side(b)];
   return {
     schema_version: "1.0.0",
     a: { candidate: a.candidate.sha256, file: a.candidate.file, results: a.file },
-    b: { candidate: b.candidate.sha256, file: b.candidate.file, results: b.file, skills_removed: options.skillsRemoved },
+    b: {
+      candidate: b.candidate.sha256,
+      file: b.candidate.file,
+      results: b.file,
+      skills_removed: options.skillsRemoved,
+    },
     plan: a.plan,
     // One agent; with --mcp, B uses it through the candidate's MCP server, and the name says so.
     agent: a.agent.name === b.agent.name ? a.agent.name : `${a.agent.name} (A), ${b.agent.name} (B)`,
     settings: a.settings,
     scenarios,
-    overall: { a: oa, b: ob, difference: ob.pass_rate - oa.pass_rate, p_value: fisherExact(oa.passed, oa.attempts, ob.passed, ob.attempts) },
+    overall: {
+      a: oa,
+      b: ob,
+      difference: ob.pass_rate - oa.pass_rate,
+      p_value: fisherExact(oa.passed, oa.attempts, ob.passed, ob.attempts),
+    },
     non_discriminating: nonDiscriminating,
     judging: options.judging,
   };
@@ -129,6 +155,13 @@ export function grading(attempt: EvalResults["attempts"][number]) {
     evidence: `${c.status}: ${c.reason}; observed ${JSON.stringify(c.observed ?? null)}, expected ${JSON.stringify(c.expected ?? null)}`,
   }));
   const passed = expectations.filter((e) => e.passed).length;
-  return { expectations, summary: { passed, failed: expectations.length - passed, total: expectations.length, pass_rate: expectations.length ? passed / expectations.length : 0 } };
+  return {
+    expectations,
+    summary: {
+      passed,
+      failed: expectations.length - passed,
+      total: expectations.length,
+      pass_rate: expectations.length ? passed / expectations.length : 0,
+    },
+  };
 }
-

@@ -41,8 +41,18 @@ export interface CompareOptions {
  * repetition, each with its services fresh), so time of day, API state and load fall on both alike; then compares them.
  */
 export async function runComparison(options: CompareOptions): Promise<{ comparison: Comparison; file: string }> {
-  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([import("../../stages/plan/validate.js"), import("../../stages/plan/schema.js")]);
-  for (const f of [options.planFile, options.a, ...(options.b ? [options.b] : [])]) if (!existsSync(f)) throw new InterError("INPUT_NOT_FOUND", `No file at ${relative(options.root, f)}.`, "Give a plan file and two cli.tgz files (or folders holding cli.tgz).", { file: f });
+  const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([
+    import("../../stages/plan/validate.js"),
+    import("../../stages/plan/schema.js"),
+  ]);
+  for (const f of [options.planFile, options.a, ...(options.b ? [options.b] : [])])
+    if (!existsSync(f))
+      throw new InterError(
+        "INPUT_NOT_FOUND",
+        `No file at ${relative(options.root, f)}.`,
+        "Give a plan file and two cli.tgz files (or folders holding cli.tgz).",
+        { file: f },
+      );
   const planText = readFileSync(options.planFile, "utf8");
   const report = await validatePlan(planText, relative(options.root, options.planFile), planSchema(), null);
   if (!report.valid) throw planInvalid(report);
@@ -58,7 +68,11 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
   }
   if (options.mcp) b = options.a;
   const sides = { a: options.a, b: b! };
-  const agent = agentFor(options.agent, options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined, options.root);
+  const agent = agentFor(
+    options.agent,
+    options.referenceFile && existsSync(options.referenceFile) ? options.referenceFile : undefined,
+    options.root,
+  );
   const agents = { a: agent, b: options.mcp ? viaMcp(agent) : agent };
   const repetitions = options.settings.repetitions ?? plan.settings?.repetitions ?? 1;
   const run = (side: "a" | "b", only: Set<string>) =>
@@ -85,7 +99,8 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     for (let r = 1; r <= repetitions; r++)
       for (const side of ["a", "b"] as const) {
         await run(side, new Set([`${scenario.id}#${r}`]));
-        if (options.signal.aborted) throw new InterError("INTERRUPTED", "Interrupted; the comparison is incomplete.", "Run it again.");
+        if (options.signal.aborted)
+          throw new InterError("INTERRUPTED", "Interrupted; the comparison is incomplete.", "Run it again.");
       }
   const results = {} as Record<"a" | "b", EvalResults & { file: string }>;
   for (const side of ["a", "b"] as const) {
@@ -94,14 +109,20 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const judged = { ...done, gate: applyGate(done, DEFAULT_GATE) };
     writeFileAtomic(file, `${JSON.stringify(judged, null, 2)}\n`);
     writeReports(judged, join(options.outDir, side));
-    for (const attempt of done.attempts) writeFileAtomic(join(attempt.workspace, "grading.json"), `${JSON.stringify(grading(attempt), null, 2)}\n`);
+    for (const attempt of done.attempts)
+      writeFileAtomic(join(attempt.workspace, "grading.json"), `${JSON.stringify(grading(attempt), null, 2)}\n`);
     results[side] = { ...done, file: relative(options.root, file) };
   }
 
   // A difference the model made is not the candidates': one side served by another model compares nothing.
   const served = (side: "a" | "b") => results[side].agent.model?.served ?? [];
   if (!options.acrossModels && served("a").length && served("b").length && served("a").join() !== served("b").join()) {
-    throw new InterError("EVAL_MODELS_DIFFER", `A was answered by ${served("a").join(", ")} and B by ${served("b").join(", ")}: the difference between them would be the models', not the candidates'.`, "Run again with one model configured for the agent; to compare models on purpose, pass --across-models.", { a: served("a"), b: served("b"), results: [results.a.file, results.b.file] });
+    throw new InterError(
+      "EVAL_MODELS_DIFFER",
+      `A was answered by ${served("a").join(", ")} and B by ${served("b").join(", ")}: the difference between them would be the models', not the candidates'.`,
+      "Run again with one model configured for the agent; to compare models on purpose, pass --across-models.",
+      { a: served("a"), b: served("b"), results: [results.a.file, results.b.file] },
+    );
   }
   let judging: Comparison["judging"] = null;
   if (options.judge) {
@@ -110,7 +131,19 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
     const secrets = evaluationSecrets(plan, options.services);
     const redact = redactor(secrets.all);
-    const scenarios = await judgeBlind({ plan, a: firsts("a"), b: firsts("b"), judge, seed: options.seed, dir: join(options.outDir, "judging"), timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000, signal: options.signal, redact, blockedEnv: planCredentialEnvs(plan), secrets: secrets.api });
+    const scenarios = await judgeBlind({
+      plan,
+      a: firsts("a"),
+      b: firsts("b"),
+      judge,
+      seed: options.seed,
+      dir: join(options.outDir, "judging"),
+      timeoutMs: (options.settings.timeoutSeconds ?? 600) * 1000,
+      signal: options.signal,
+      redact,
+      blockedEnv: planCredentialEnvs(plan),
+      secrets: secrets.api,
+    });
     judging = { judge: judge.name, seed: options.seed, scenarios };
   }
   const comparison = compareResults(results.a, results.b, { skillsRemoved: options.skillsUplift, judging });

@@ -13,7 +13,16 @@ function logFactorial(n: number): number {
 export function fisherExact(aPass: number, aTotal: number, bPass: number, bTotal: number): number {
   const passes = aPass + bPass;
   const total = aTotal + bTotal;
-  const logP = (x: number) => logFactorial(passes) + logFactorial(total - passes) + logFactorial(aTotal) + logFactorial(bTotal) - logFactorial(x) - logFactorial(aTotal - x) - logFactorial(passes - x) - logFactorial(bTotal - passes + x) - logFactorial(total);
+  const logP = (x: number) =>
+    logFactorial(passes) +
+    logFactorial(total - passes) +
+    logFactorial(aTotal) +
+    logFactorial(bTotal) -
+    logFactorial(x) -
+    logFactorial(aTotal - x) -
+    logFactorial(passes - x) -
+    logFactorial(bTotal - passes + x) -
+    logFactorial(total);
   const observed = logP(aPass);
   let p = 0;
   for (let x = Math.max(0, passes - bTotal); x <= Math.min(aTotal, passes); x++) {

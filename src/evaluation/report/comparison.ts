@@ -6,32 +6,80 @@ import { cell, code } from "./markdown.js";
 
 const signed = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.round(Math.abs(d) * 100)} pts`;
 const p = (v: number) => (v < 0.001 ? "< 0.001" : v.toFixed(3));
-const betterText = (s: ScenarioComparison) => (s.better === "same" ? "same" : s.a.pass_rate === s.b.pass_rate ? `${s.better.toUpperCase()} (fewer calls)` : s.better.toUpperCase());
+const betterText = (s: ScenarioComparison) =>
+  s.better === "same"
+    ? "same"
+    : s.a.pass_rate === s.b.pass_rate
+      ? `${s.better.toUpperCase()} (fewer calls)`
+      : s.better.toUpperCase();
 /** Scenarios that differ most first; then by id, so the order is stable. */
-const byDifference = (c: Comparison) => [...c.scenarios].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference) || x.id.localeCompare(y.id));
-const sideCells = (s: Side) => [`${s.passed}/${s.attempts}`, pct(s.pass_rate), s.pass_at_k.toFixed(2), s.pass_hat_k.toFixed(2), `${(s.mean_duration_ms / 1000).toFixed(1)} s`, String(s.mean_invocations), s.mean_tokens === null ? "—" : String(s.mean_tokens)];
+const byDifference = (c: Comparison) =>
+  [...c.scenarios].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference) || x.id.localeCompare(y.id));
+const sideCells = (s: Side) => [
+  `${s.passed}/${s.attempts}`,
+  pct(s.pass_rate),
+  s.pass_at_k.toFixed(2),
+  s.pass_hat_k.toFixed(2),
+  `${(s.mean_duration_ms / 1000).toFixed(1)} s`,
+  String(s.mean_invocations),
+  s.mean_tokens === null ? "—" : String(s.mean_tokens),
+];
 
 function headline(c: Comparison): string {
   const d = c.overall.difference;
   const what = c.b.skills_removed ? "Without its Skills" : "Candidate B";
-  return d === 0 ? `${what}, agents passed as often as with A` : `${what}, agents passed ${Math.round(Math.abs(d) * 100)} pts ${d > 0 ? "more" : "less"} often than with A`;
+  return d === 0
+    ? `${what}, agents passed as often as with A`
+    : `${what}, agents passed ${Math.round(Math.abs(d) * 100)} pts ${d > 0 ? "more" : "less"} often than with A`;
 }
 
 function scenarioRow(s: ScenarioComparison): string {
   const state = s.difference > 0 ? "pass" : s.difference < 0 ? "fail" : "";
-  return `<tr><td>${esc(s.id)}</td>${sideCells(s.a).map((v) => `<td class="num">${esc(v)}</td>`).join("")}${sideCells(s.b).map((v) => `<td class="num">${esc(v)}</td>`).join("")}<td class="num t-${state}">${signed(s.difference)}</td><td class="num">${p(s.p_value)}</td><td>${esc(betterText(s))}</td></tr>`;
+  return `<tr><td>${esc(s.id)}</td>${sideCells(s.a)
+    .map((v) => `<td class="num">${esc(v)}</td>`)
+    .join("")}${sideCells(s.b)
+    .map((v) => `<td class="num">${esc(v)}</td>`)
+    .join(
+      "",
+    )}<td class="num t-${state}">${signed(s.difference)}</td><td class="num">${p(s.p_value)}</td><td>${esc(betterText(s))}</td></tr>`;
 }
 
 /** The comparison report: self-contained like report.html, differences first, each side's full report linked. */
 export function renderComparisonHtml(c: Comparison): string {
-  const heads = ["passed", "rate", `pass@${c.settings.repetitions}`, `pass^${c.settings.repetitions}`, "time", "calls", "tokens"];
-  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7" class="group">A</th><th colspan="7" class="group">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2" class="num">B − A</th><th rowspan="2" class="num">p (Fisher)</th><th rowspan="2">Better with</th></tr><tr>${[...heads, ...heads].map((h) => `<th class="num">${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(c.overall.a).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}${sideCells(c.overall.b).map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`).join("")}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td><td></td></tr></tbody></table>`;
+  const heads = [
+    "passed",
+    "rate",
+    `pass@${c.settings.repetitions}`,
+    `pass^${c.settings.repetitions}`,
+    "time",
+    "calls",
+    "tokens",
+  ];
+  const table = `<table><thead><tr><th rowspan="2">Scenario</th><th colspan="7" class="group">A</th><th colspan="7" class="group">B${c.b.skills_removed ? " (no Skills)" : ""}</th><th rowspan="2" class="num">B − A</th><th rowspan="2" class="num">p (Fisher)</th><th rowspan="2">Better with</th></tr><tr>${[...heads, ...heads].map((h) => `<th class="num">${h}</th>`).join("")}</tr></thead><tbody>${byDifference(c).map(scenarioRow).join("")}<tr><td><strong>overall</strong></td>${sideCells(
+    c.overall.a,
+  )
+    .map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`)
+    .join("")}${sideCells(c.overall.b)
+    .map((v) => `<td class="num"><strong>${esc(v)}</strong></td>`)
+    .join(
+      "",
+    )}<td class="num"><strong>${signed(c.overall.difference)}</strong></td><td class="num">${p(c.overall.p_value)}</td><td></td></tr></tbody></table>`;
   const checks = byDifference(c)
-    .flatMap((s) => s.checks.filter((k) => k.discriminating).map((k) => `<tr><td>${esc(s.id)}</td><td><code>${esc(k.id)}</code></td><td class="num">${pct(k.a_rate)}</td><td class="num">${pct(k.b_rate)}</td></tr>`))
+    .flatMap((s) =>
+      s.checks
+        .filter((k) => k.discriminating)
+        .map(
+          (k) =>
+            `<tr><td>${esc(s.id)}</td><td><code>${esc(k.id)}</code></td><td class="num">${pct(k.a_rate)}</td><td class="num">${pct(k.b_rate)}</td></tr>`,
+        ),
+    )
     .join("");
   const judging = c.judging
     ? `<section id="judging"><h2>Blind judging</h2><p>Judge <code>${esc(c.judging.judge)}</code>, seed ${c.judging.seed}: each scenario's two attempts were shown as A and B in a random order; the table is unmapped.</p><table><thead><tr><th>Scenario</th><th>Blind labels</th><th>Winner</th><th class="num">A content / structure</th><th class="num">B content / structure</th><th>The judge's reasons (in its labels)</th></tr></thead><tbody>${c.judging.scenarios
-        .map((j) => `<tr><td>${esc(j.id)}</td><td>A was ${j.labels.A.toUpperCase()}, B was ${j.labels.B.toUpperCase()}</td><td>${j.winner === null ? `<span class="t-error">no verdict: ${esc(j.error ?? "")}</span>` : j.winner === "tie" ? "tie" : j.winner.toUpperCase()}</td><td class="num">${j.scores ? `${j.scores.a.content} / ${j.scores.a.structure}` : "—"}</td><td class="num">${j.scores ? `${j.scores.b.content} / ${j.scores.b.structure}` : "—"}</td><td>${esc(j.reasons)}</td></tr>`)
+        .map(
+          (j) =>
+            `<tr><td>${esc(j.id)}</td><td>A was ${j.labels.A.toUpperCase()}, B was ${j.labels.B.toUpperCase()}</td><td>${j.winner === null ? `<span class="t-error">no verdict: ${esc(j.error ?? "")}</span>` : j.winner === "tie" ? "tie" : j.winner.toUpperCase()}</td><td class="num">${j.scores ? `${j.scores.a.content} / ${j.scores.a.structure}` : "—"}</td><td class="num">${j.scores ? `${j.scores.b.content} / ${j.scores.b.structure}` : "—"}</td><td>${esc(j.reasons)}</td></tr>`,
+        )
         .join("")}</tbody></table></section>`
     : "";
   return `<!doctype html>
@@ -63,12 +111,28 @@ export function renderComparisonMarkdown(c: Comparison): string {
     "",
     `| Scenario | Better with | A passed | B passed | B − A | p | A pass^${k} | B pass^${k} | A time | B time | A calls | B calls | A tokens | B tokens |`,
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...[...byDifference(c), { id: "**overall**", ...c.overall, better: "same", checks: [] } as ScenarioComparison].map((s) => `| ${cell(s.id)} | ${s.id === "**overall**" ? "" : betterText(s)} | ${s.a.passed}/${s.a.attempts} | ${s.b.passed}/${s.b.attempts} | ${signed(s.difference)} | ${p(s.p_value)} | ${s.a.pass_hat_k.toFixed(2)} | ${s.b.pass_hat_k.toFixed(2)} | ${(s.a.mean_duration_ms / 1000).toFixed(1)} s | ${(s.b.mean_duration_ms / 1000).toFixed(1)} s | ${s.a.mean_invocations} | ${s.b.mean_invocations} | ${s.a.mean_tokens ?? "—"} | ${s.b.mean_tokens ?? "—"} |`),
+    ...[...byDifference(c), { id: "**overall**", ...c.overall, better: "same", checks: [] } as ScenarioComparison].map(
+      (s) =>
+        `| ${cell(s.id)} | ${s.id === "**overall**" ? "" : betterText(s)} | ${s.a.passed}/${s.a.attempts} | ${s.b.passed}/${s.b.attempts} | ${signed(s.difference)} | ${p(s.p_value)} | ${s.a.pass_hat_k.toFixed(2)} | ${s.b.pass_hat_k.toFixed(2)} | ${(s.a.mean_duration_ms / 1000).toFixed(1)} s | ${(s.b.mean_duration_ms / 1000).toFixed(1)} s | ${s.a.mean_invocations} | ${s.b.mean_invocations} | ${s.a.mean_tokens ?? "—"} | ${s.b.mean_tokens ?? "—"} |`,
+    ),
   ];
-  if (c.non_discriminating.length) lines.push("", `Checks that cannot tell them apart (same everywhere in both): ${c.non_discriminating.map((id) => code(id)).join(", ")}`);
+  if (c.non_discriminating.length)
+    lines.push(
+      "",
+      `Checks that cannot tell them apart (same everywhere in both): ${c.non_discriminating.map((id) => code(id)).join(", ")}`,
+    );
   if (c.judging) {
-    lines.push("", `### Blind judging (${code(c.judging.judge)}, seed ${c.judging.seed})`, "", "| Scenario | Winner | Reasons |", "|---|---|---|");
-    for (const j of c.judging.scenarios) lines.push(`| ${cell(j.id)} | ${j.winner === null ? "no verdict" : j.winner === "tie" ? "tie" : j.winner.toUpperCase()} | ${cell(j.reasons || j.error || "")} |`);
+    lines.push(
+      "",
+      `### Blind judging (${code(c.judging.judge)}, seed ${c.judging.seed})`,
+      "",
+      "| Scenario | Winner | Reasons |",
+      "|---|---|---|",
+    );
+    for (const j of c.judging.scenarios)
+      lines.push(
+        `| ${cell(j.id)} | ${j.winner === null ? "no verdict" : j.winner === "tie" ? "tie" : j.winner.toUpperCase()} | ${cell(j.reasons || j.error || "")} |`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }

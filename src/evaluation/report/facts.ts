@@ -6,7 +6,8 @@ import type { AttemptResult, EvalResults } from "../run/run.js";
 import { notJudged, type GateResult } from "../results/gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
-export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> & Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };
+export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> &
+  Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };
 
 export interface Finding {
   scenario: string;
@@ -22,8 +23,17 @@ const RANK = { fail: 0, incomplete: 1, pass: 2 } as const;
 export function findings(results: StoredResults): Finding[] {
   const out: Array<Finding & { rank: number }> = [];
   for (const a of results.attempts) {
-    for (const c of a.checks) if (c.status !== "pass") out.push({ scenario: a.scenario, repetition: a.repetition, check: c, rank: RANK[c.status] });
-    if (a.status === "error") out.push({ scenario: a.scenario, repetition: a.repetition, check: null, harnessError: a.harness_error ?? "unknown harness error", rank: 3 });
+    for (const c of a.checks)
+      if (c.status !== "pass")
+        out.push({ scenario: a.scenario, repetition: a.repetition, check: c, rank: RANK[c.status] });
+    if (a.status === "error")
+      out.push({
+        scenario: a.scenario,
+        repetition: a.repetition,
+        check: null,
+        harnessError: a.harness_error ?? "unknown harness error",
+        rank: 3,
+      });
   }
   return out.sort((x, y) => x.rank - y.rank).map(({ rank: _rank, ...f }) => f);
 }
@@ -77,5 +87,7 @@ export function verdictOf(results: StoredResults): "pass" | "fail" | "not-judged
 export function isolationText(results: Pick<StoredResults, "isolation">): string {
   const isolation = results.isolation;
   if (!isolation) return "not recorded (results from before sealed attempts; evidence could have been forged)";
-  return isolation.kind === "bubblewrap" ? `sealed (bubblewrap ${isolation.version})` : `none — evidence could be forged (${isolation.reason})`;
+  return isolation.kind === "bubblewrap"
+    ? `sealed (bubblewrap ${isolation.version})`
+    : `none — evidence could be forged (${isolation.reason})`;
 }

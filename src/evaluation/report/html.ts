@@ -1,6 +1,19 @@
 import { modelText } from "../run/agents.js";
 import type { AttemptResult } from "../run/run.js";
-import { attemptsByConcern, conversationOf, findings, isolationText, pct, short, showValue, statusMark, transcriptOf, trimText, verdictOf, type StoredResults } from "./facts.js";
+import {
+  attemptsByConcern,
+  conversationOf,
+  findings,
+  isolationText,
+  pct,
+  short,
+  showValue,
+  statusMark,
+  transcriptOf,
+  trimText,
+  verdictOf,
+  type StoredResults,
+} from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
 import { count } from "../../core/words.js";
 
@@ -40,13 +53,23 @@ details{border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:
 function binding(results: StoredResults): string {
   const rows: Array<[string, string]> = [
     ["Candidate", `<code>${esc(short(results.candidate.sha256))}</code> ${esc(results.candidate.file)}`],
-    ["Receipt", !results.receipt ? "none (the candidate was not inspected)" : "status" in results.receipt ? `unbound: ${esc(results.receipt.reason)}` : `${esc(results.receipt.level)} <code>${esc(short(results.receipt.sha256 || "0".repeat(64)))}</code>`],
+    [
+      "Receipt",
+      !results.receipt
+        ? "none (the candidate was not inspected)"
+        : "status" in results.receipt
+          ? `unbound: ${esc(results.receipt.reason)}`
+          : `${esc(results.receipt.level)} <code>${esc(short(results.receipt.sha256 || "0".repeat(64)))}</code>`,
+    ],
     ["Plan", `${esc(results.plan.file)} <code>${esc(short(results.plan.sha256))}</code>`],
     ["Agent", esc(results.agent.name)],
     ["Model", esc(modelText(results.agent.model) ?? "not reported")],
     ["Isolation", isolationText(results)],
     ["Versions", `inter ${esc(results.versions.inter)}, Node.js ${esc(results.versions.node)}`],
-    ["Settings", `${count(results.settings.repetitions, "repetition")}, ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`],
+    [
+      "Settings",
+      `${count(results.settings.repetitions, "repetition")}, ${results.settings.concurrency} at once, ${results.settings.timeout_seconds} s per attempt`,
+    ],
   ];
   if (results.started_at) rows.push(["Ran", `${esc(results.started_at)} → ${esc(results.finished_at ?? "?")}`]);
   return `<dl class="binding">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl>`;
@@ -63,7 +86,15 @@ function gateCell(results: StoredResults, id: string): string {
 function scenarioTable(results: StoredResults): string {
   const rows = results.scenarios.map((s) => {
     const missed = results.gate?.missed.find((m) => m.scenario === s.id);
-    const state = missed?.reason.startsWith("not judged") ? "error" : results.gate ? (missed ? "fail" : "pass") : s.passed === s.attempts ? "pass" : "fail";
+    const state = missed?.reason.startsWith("not judged")
+      ? "error"
+      : results.gate
+        ? missed
+          ? "fail"
+          : "pass"
+        : s.passed === s.attempts
+          ? "pass"
+          : "fail";
     return `<tr><td><span class="t-${state}">${statusMark[state]}</span> ${esc(s.id)}</td><td class="num">${s.passed}/${s.attempts}</td><td class="num">${pct(s.pass_rate)}</td><td class="num">${s.pass_at_k.toFixed(2)}</td><td class="num">${s.pass_hat_k.toFixed(2)}</td><td class="gate-cell">${gateCell(results, s.id)}</td></tr>`;
   });
   const k = results.settings.repetitions;
@@ -77,7 +108,8 @@ function findingsSection(results: StoredResults): string {
   return list
     .map((f) => {
       const where = `${esc(f.scenario)} #${f.repetition}`;
-      if (!f.check) return `<div class="finding error"><span class="badge error">harness error</span> <strong>${where}</strong><br>${esc(f.harnessError!)}</div>`;
+      if (!f.check)
+        return `<div class="finding error"><span class="badge error">harness error</span> <strong>${where}</strong><br>${esc(f.harnessError!)}</div>`;
       const c = f.check;
       return `<div class="finding ${c.status}"><span class="badge ${c.status}">${c.status}</span> <strong>${where}</strong> · <code>${esc(c.id)}</code> (${esc(c.type)}) — ${inlineMarkdown(c.description)}<br>observed <code>${esc(showValue(c.observed))}</code>, expected <code>${esc(showValue(c.expected))}</code><br><span class="muted">${inlineMarkdown(c.reason)}</span></div>`;
     })
@@ -86,7 +118,10 @@ function findingsSection(results: StoredResults): string {
 
 function attemptSection(a: AttemptResult): string {
   const checks = [...a.checks].sort((x, y) => (x.status === "pass" ? 1 : 0) - (y.status === "pass" ? 1 : 0));
-  const checkRows = checks.map((c) => `<tr><td class="t-${c.status}">${statusMark[c.status]} ${c.status}</td><td><code>${esc(c.id)}</code></td><td>${inlineMarkdown(c.description)}</td><td><code>${esc(showValue(c.observed, 200))}</code></td><td><code>${esc(showValue(c.expected, 200))}</code></td></tr>`);
+  const checkRows = checks.map(
+    (c) =>
+      `<tr><td class="t-${c.status}">${statusMark[c.status]} ${c.status}</td><td><code>${esc(c.id)}</code></td><td>${inlineMarkdown(c.description)}</td><td><code>${esc(showValue(c.observed, 200))}</code></td><td><code>${esc(showValue(c.expected, 200))}</code></td></tr>`,
+  );
   const calls = a.invocations.map(
     (inv, i) =>
       `<h3 class="call">${i + 1}. <code>${esc(inv.argv.join(" "))}</code> <span class="muted">exit ${inv.exit_code ?? "none"} · ${inv.duration_ms} ms</span></h3>${inv.stdout ? `<pre aria-label="stdout">${esc(trimText(inv.stdout, 2000))}</pre>` : ""}${inv.stderr ? `<pre aria-label="stderr" class="t-fail">${esc(trimText(inv.stderr, 1200))}</pre>` : ""}`,
@@ -98,7 +133,18 @@ function attemptSection(a: AttemptResult): string {
     ? `<p>${said.turns === null || said.turns === undefined ? "? turns" : count(said.turns, "turn")} · ${count(said.tool_calls, "tool call")}, ${a.invocations.length} of the CLI${said.tokens ? ` · ${said.tokens.input} tokens in, ${said.tokens.output} out` : ""}${said.cost_usd !== null ? ` · $${said.cost_usd.toFixed(4)}` : ""}${said.final ? `<br>Its answer (never evidence): <q>${esc(trimText(said.final, 600))}</q>` : ""}</p>`
     : "";
   const steps = conversation
-    ? conversation.messages.map((m) => `<div class="msg ${m.role}"><span class="muted">${m.role}</span><pre>${esc(trimText(m.text, 1500))}</pre></div>`).join("") + conversation.tool_calls.map((c, i) => `<div class="msg tool"><span class="muted">tool call ${i + 1}: ${esc(c.name)}${c.exit_code !== undefined ? ` → exit ${c.exit_code ?? "none"}` : ""}</span><pre>${esc(trimText(JSON.stringify(c.input), 800))}</pre></div>`).join("")
+    ? conversation.messages
+        .map(
+          (m) =>
+            `<div class="msg ${m.role}"><span class="muted">${m.role}</span><pre>${esc(trimText(m.text, 1500))}</pre></div>`,
+        )
+        .join("") +
+      conversation.tool_calls
+        .map(
+          (c, i) =>
+            `<div class="msg tool"><span class="muted">tool call ${i + 1}: ${esc(c.name)}${c.exit_code !== undefined ? ` → exit ${c.exit_code ?? "none"}` : ""}</span><pre>${esc(trimText(JSON.stringify(c.input), 800))}</pre></div>`,
+        )
+        .join("")
     : "";
   const agent = `agent exit ${a.agent.exit_code ?? "none"}${a.agent.timed_out ? ", timed out (its process group was killed)" : ""} · ${(a.duration_ms / 1000).toFixed(1)} s`;
   return `<details${a.status === "pass" ? "" : " open"} id="attempt-${esc(a.scenario)}-${a.repetition}"><summary><span class="t-${a.status}">${statusMark[a.status]}</span> ${esc(a.scenario)} #${a.repetition} — ${a.status} <span class="muted">(${agent}, ${a.invocations.length} call${a.invocations.length === 1 ? "" : "s"})</span></summary>
@@ -115,13 +161,23 @@ function provesSection(results: StoredResults): string {
   const proves = results.proves ?? [];
   if (!proves.length) return `<p class="muted">These results predate recorded proofs; see the plan's checks.</p>`;
   const scenarios = [...new Set(proves.map((p) => p.scenario ?? "plan"))];
-  return scenarios.map((s) => `<h3>${esc(s)}</h3><ul>${proves.filter((p) => (p.scenario ?? "plan") === s).map((p) => `<li>${inlineMarkdown(p.text)}</li>`).join("")}</ul>`).join("");
+  return scenarios
+    .map(
+      (s) =>
+        `<h3>${esc(s)}</h3><ul>${proves
+          .filter((p) => (p.scenario ?? "plan") === s)
+          .map((p) => `<li>${inlineMarkdown(p.text)}</li>`)
+          .join("")}</ul>`,
+    )
+    .join("");
 }
 
 function limitsSection(results: StoredResults): string {
   const limits = results.limits ?? [];
   const plan = limits.filter((l) => l.scenario === null).map((l) => `<li>${inlineMarkdown(l.text)}</li>`);
-  const byScenario = limits.filter((l) => l.scenario !== null).map((l) => `<li><strong>${esc(l.scenario!)}</strong>: ${inlineMarkdown(l.text)}</li>`);
+  const byScenario = limits
+    .filter((l) => l.scenario !== null)
+    .map((l) => `<li><strong>${esc(l.scenario!)}</strong>: ${inlineMarkdown(l.text)}</li>`);
   const assumptions = results.assumptions.map((a) => `<li>${inlineMarkdown(a)}</li>`);
   return `${plan.length || byScenario.length ? `<ul>${[...byScenario, ...plan].join("")}</ul>` : `<p class="muted">These results predate recorded limits; see the plan's checks.</p>`}${assumptions.length ? `<h3>The plan's assumptions</h3><ul>${assumptions.join("")}</ul>` : ""}`;
 }
@@ -131,7 +187,10 @@ export function renderHtml(results: StoredResults): string {
   const verdict = verdictOf(results);
   const { summary } = results;
   const badge = verdict === "pass" ? "PASS" : verdict === "fail" ? "FAIL" : "NOT JUDGED";
-  const heading = verdict === "not-judged" ? `Evaluation not judged: every attempt was a harness error` : `Evaluation: ${summary.passed} of ${count(summary.attempts, "attempt")} passed`;
+  const heading =
+    verdict === "not-judged"
+      ? `Evaluation not judged: every attempt was a harness error`
+      : `Evaluation: ${summary.passed} of ${count(summary.attempts, "attempt")} passed`;
   const title = `${badge} — ${summary.passed}/${count(summary.attempts, "attempt")} passed`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

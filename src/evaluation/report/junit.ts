@@ -3,7 +3,9 @@ import { notJudged } from "../results/gate.js";
 
 // XML 1.0 forbids most control characters even when escaped; API output can contain them.
 const xml = (s: string) =>
-  s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "\uFFFD").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+  s
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "\uFFFD")
+    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -27,18 +29,26 @@ export function renderJunit(results: StoredResults): string {
       const time = seconds(a.checks.length ? a.duration_ms / a.checks.length : a.duration_ms);
       if (a.status === "error") {
         e += 1;
-        cases.push(`    <testcase classname="${xml(scenario.id)}" name="${xml(`#${a.repetition} harness`)}" time="${seconds(a.duration_ms)}">\n      <error type="harness" message="${xml(`${unjudged ? "Not judged (every attempt was a harness error): " : ""}${a.harness_error ?? "harness error"}`)}"/>\n    </testcase>`);
+        cases.push(
+          `    <testcase classname="${xml(scenario.id)}" name="${xml(`#${a.repetition} harness`)}" time="${seconds(a.duration_ms)}">\n      <error type="harness" message="${xml(`${unjudged ? "Not judged (every attempt was a harness error): " : ""}${a.harness_error ?? "harness error"}`)}"/>\n    </testcase>`,
+        );
         if (!a.checks.length) continue;
       }
       for (const c of a.checks) {
         const open = `    <testcase classname="${xml(scenario.id)}" name="${xml(`#${a.repetition} ${c.id}: ${c.description}`)}" time="${time}">`;
-        const detail = xml(`${c.reason}\nobserved: ${showValue(c.observed, 2000)}\nexpected: ${showValue(c.expected, 2000)}`);
+        const detail = xml(
+          `${c.reason}\nobserved: ${showValue(c.observed, 2000)}\nexpected: ${showValue(c.expected, 2000)}`,
+        );
         if (c.status === "fail") {
           f += 1;
-          cases.push(`${open}\n      <failure type="${xml(c.type)}" message="${xml(c.reason)}">${detail}</failure>\n    </testcase>`);
+          cases.push(
+            `${open}\n      <failure type="${xml(c.type)}" message="${xml(c.reason)}">${detail}</failure>\n    </testcase>`,
+          );
         } else if (c.status === "incomplete") {
           e += 1;
-          cases.push(`${open}\n      <error type="incomplete" message="${xml(c.reason)}">${detail}</error>\n    </testcase>`);
+          cases.push(
+            `${open}\n      <error type="incomplete" message="${xml(c.reason)}">${detail}</error>\n    </testcase>`,
+          );
         } else cases.push(`${open}</testcase>`);
       }
     }

@@ -19,7 +19,9 @@ export function renderMarkdown(results: StoredResults): string {
   const { summary } = results;
   const k = results.settings.repetitions;
   const lines = [
-    verdict === "not-judged" ? `## ⚠ Not judged: ${notJudgedText(results)} (0/${count(summary.attempts, "attempt")} passed)` : `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${count(summary.attempts, "attempt")}`,
+    verdict === "not-judged"
+      ? `## ⚠ Not judged: ${notJudgedText(results)} (0/${count(summary.attempts, "attempt")} passed)`
+      : `## ${verdict === "pass" ? "✅ Evaluation passed" : "❌ Evaluation failed"}: ${summary.passed}/${count(summary.attempts, "attempt")}`,
     "",
     `Candidate ${code(short(results.candidate.sha256))}${results.receipt ? ("status" in results.receipt ? " (receipt unbound)" : ` (${results.receipt.level})`) : ""} · plan ${code(results.plan.file)} ${code(short(results.plan.sha256))} · agent ${code(results.agent.name)}${modelText(results.agent.model) ? ` (model ${code(modelText(results.agent.model)!)})` : ""} · inter ${results.versions.inter}`,
     "",
@@ -29,21 +31,30 @@ export function renderMarkdown(results: StoredResults): string {
     "",
     `| Scenario | Passed | Pass rate | pass@${k} | pass^${k} |`,
     "|---|---:|---:|---:|---:|",
-    ...results.scenarios.map((s) => `| ${cell(s.id)} | ${s.passed}/${s.attempts} | ${pct(s.pass_rate)} | ${s.pass_at_k.toFixed(2)} | ${s.pass_hat_k.toFixed(2)} |`),
+    ...results.scenarios.map(
+      (s) =>
+        `| ${cell(s.id)} | ${s.passed}/${s.attempts} | ${pct(s.pass_rate)} | ${s.pass_at_k.toFixed(2)} | ${s.pass_hat_k.toFixed(2)} |`,
+    ),
   ];
   const list = findings(results);
   if (list.length) {
     lines.push("", "### Failed and incomplete checks", "");
     for (const f of list.slice(0, MAX_FINDINGS)) {
       if (!f.check) lines.push(`- **${cell(f.scenario)} #${f.repetition}** harness error: ${cell(f.harnessError!)}`);
-      else lines.push(`- **${cell(f.scenario)} #${f.repetition}** ${code(f.check.id)} ${f.check.status}: ${cell(f.check.description)} — observed ${code(showValue(f.check.observed, 120))}, expected ${code(showValue(f.check.expected, 120))}. ${cell(f.check.reason)}`);
+      else
+        lines.push(
+          `- **${cell(f.scenario)} #${f.repetition}** ${code(f.check.id)} ${f.check.status}: ${cell(f.check.description)} — observed ${code(showValue(f.check.observed, 120))}, expected ${code(showValue(f.check.expected, 120))}. ${cell(f.check.reason)}`,
+        );
     }
     if (list.length > MAX_FINDINGS) lines.push(`- … and ${list.length - MAX_FINDINGS} more in report.html`);
   }
   const effects = results.attempts.filter((a) => a.side_effects?.length);
   if (effects.length) {
     lines.push("", `**Unobserved side effects** — changes no observation of the scenario matches:`, "");
-    for (const a of effects) lines.push(`- ${cell(a.scenario)} #${a.repetition}: ${a.side_effects!.map((s) => `\`${cell(s.argv.join(" "))}\``).join(", ")}`);
+    for (const a of effects)
+      lines.push(
+        `- ${cell(a.scenario)} #${a.repetition}: ${a.side_effects!.map((s) => `\`${cell(s.argv.join(" "))}\``).join(", ")}`,
+      );
   }
   const proves = results.proves ?? [];
   if (proves.length) {
@@ -54,7 +65,8 @@ export function renderMarkdown(results: StoredResults): string {
   const limits = results.limits ?? [];
   if (limits.length) {
     lines.push("", "<details><summary>What these checks cannot establish</summary>", "");
-    for (const l of [...limits.filter((x) => x.scenario), ...limits.filter((x) => !x.scenario)]) lines.push(`- ${l.scenario ? `**${cell(l.scenario)}**: ` : ""}${cell(l.text)}`);
+    for (const l of [...limits.filter((x) => x.scenario), ...limits.filter((x) => !x.scenario)])
+      lines.push(`- ${l.scenario ? `**${cell(l.scenario)}**: ` : ""}${cell(l.text)}`);
     lines.push("", "</details>");
   }
   return `${lines.join("\n")}\n`;

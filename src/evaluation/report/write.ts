@@ -25,7 +25,8 @@ export function writeReports(results: StoredResults, dir: string): string[] {
     const text = renderReport(results, format);
     writeFileAtomic(file, text);
     files.push(file);
-    if (format === "md" && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${text}\n`);
+    if (format === "md" && process.env.GITHUB_STEP_SUMMARY)
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${text}\n`);
   }
   return files;
 }

@@ -67,10 +67,15 @@ function scenarioRates(results: StoredResults): Map<string, { rate: Rate; checks
 export function diffResults(base: StoredResults, head: StoredResults, planChanged: boolean): ResultsDiff {
   const samePlan = base.plan.sha256 === head.plan.sha256;
   if (!samePlan && !planChanged) {
-    throw new InterError("RESULTS_MISMATCH", `The two results were made with different plans (${short(base.plan.sha256)} in base, ${short(head.plan.sha256)} in head), so their checks may not mean the same.`, "Pass --plan-changed to compare them anyway, matching scenarios and checks by id.", {
-      base: base.plan,
-      head: head.plan,
-    });
+    throw new InterError(
+      "RESULTS_MISMATCH",
+      `The two results were made with different plans (${short(base.plan.sha256)} in base, ${short(head.plan.sha256)} in head), so their checks may not mean the same.`,
+      "Pass --plan-changed to compare them anyway, matching scenarios and checks by id.",
+      {
+        base: base.plan,
+        head: head.plan,
+      },
+    );
   }
   const b = scenarioRates(base);
   const h = scenarioRates(head);
@@ -78,15 +83,26 @@ export function diffResults(base: StoredResults, head: StoredResults, planChange
   const scenarios = ids.map((id): ScenarioDiff => {
     const bs = b.get(id);
     const hs = h.get(id);
-    const checkIds = [...(hs?.checks.keys() ?? []), ...[...(bs?.checks.keys() ?? [])].filter((c) => !hs?.checks.has(c))];
+    const checkIds = [
+      ...(hs?.checks.keys() ?? []),
+      ...[...(bs?.checks.keys() ?? [])].filter((c) => !hs?.checks.has(c)),
+    ];
     const checks = checkIds.map((c): CheckDiff => {
       const bc = bs?.checks.get(c) ?? null;
       const hc = hs?.checks.get(c) ?? null;
       return { id: c, change: bs && hs ? change(bc, hc) : hs ? "added" : "removed", base: bc, head: hc };
     });
-    return { id, change: change(bs?.rate ?? null, hs?.rate ?? null), base: bs?.rate ?? null, head: hs?.rate ?? null, checks };
+    return {
+      id,
+      change: change(bs?.rate ?? null, hs?.rate ?? null),
+      base: bs?.rate ?? null,
+      head: hs?.rate ?? null,
+      checks,
+    };
   });
-  const count = (what: Change) => scenarios.filter((s) => s.change === what).length + scenarios.flatMap((s) => s.checks).filter((c) => c.change === what).length;
+  const count = (what: Change) =>
+    scenarios.filter((s) => s.change === what).length +
+    scenarios.flatMap((s) => s.checks).filter((c) => c.change === what).length;
   return {
     base: { candidate: base.candidate.sha256, plan: base.plan.sha256, agent: base.agent.name },
     head: { candidate: head.candidate.sha256, plan: head.plan.sha256, agent: head.agent.name },
@@ -114,8 +130,13 @@ function headline(diff: ResultsDiff): string {
 export function diffText(diff: ResultsDiff): string {
   const lines = [headline(diff)];
   for (const s of ordered(diff)) {
-    lines.push(`${MARK[s.change]} ${s.id.padEnd(28)} ${rate(s.base).padStart(12)} → ${rate(s.head).padEnd(12)} ${s.change}`);
-    for (const c of s.checks.filter((c) => c.change !== "unchanged")) lines.push(`    ${MARK[c.change]} ${c.id.padEnd(24)} ${rate(c.base).padStart(12)} → ${rate(c.head).padEnd(12)} ${c.change}`);
+    lines.push(
+      `${MARK[s.change]} ${s.id.padEnd(28)} ${rate(s.base).padStart(12)} → ${rate(s.head).padEnd(12)} ${s.change}`,
+    );
+    for (const c of s.checks.filter((c) => c.change !== "unchanged"))
+      lines.push(
+        `    ${MARK[c.change]} ${c.id.padEnd(24)} ${rate(c.base).padStart(12)} → ${rate(c.head).padEnd(12)} ${c.change}`,
+      );
   }
   return lines.join("\n");
 }
@@ -130,9 +151,20 @@ export function diffMarkdown(diff: ResultsDiff): string {
   ];
   for (const s of ordered(diff)) {
     lines.push(`| ${MARK[s.change]} | **${cell(s.id)}** | ${rate(s.base)} | ${rate(s.head)} | ${s.change} |`);
-    for (const c of s.checks.filter((c) => c.change !== "unchanged")) lines.push(`| ${MARK[c.change]} | ↳ ${code(c.id)} | ${rate(c.base)} | ${rate(c.head)} | ${c.change} |`);
+    for (const c of s.checks.filter((c) => c.change !== "unchanged"))
+      lines.push(`| ${MARK[c.change]} | ↳ ${code(c.id)} | ${rate(c.base)} | ${rate(c.head)} | ${c.change} |`);
   }
-  const same = diff.scenarios.flatMap((s) => s.checks.filter((c) => c.change === "unchanged").map((c) => `${s.id}/${c.id}`));
-  if (same.length) lines.push("", `<details><summary>${counted(same.length, "check")} unchanged</summary>`, "", same.map((s) => code(s)).join(", "), "", "</details>");
+  const same = diff.scenarios.flatMap((s) =>
+    s.checks.filter((c) => c.change === "unchanged").map((c) => `${s.id}/${c.id}`),
+  );
+  if (same.length)
+    lines.push(
+      "",
+      `<details><summary>${counted(same.length, "check")} unchanged</summary>`,
+      "",
+      same.map((s) => code(s)).join(", "),
+      "",
+      "</details>",
+    );
   return `${lines.join("\n")}\n`;
 }

@@ -15,7 +15,6 @@ export interface GateOptions {
   forbidSideEffects?: boolean;
 }
 
-
 export const DEFAULT_GATE: GateOptions = { minPassRate: 1, allowIncomplete: false };
 
 const percent = (r: number) => `${Math.round(r * 1000) / 10} %`;
@@ -40,36 +39,68 @@ export function notJudgedText(results: Pick<EvalResults, "attempts">): string {
  * whose every attempt was a harness error misses the gate whatever the bar, as not judged; and a scenario whose every
  * attempt was incomplete misses it even when incomplete attempts are allowed: no evidence is not a pass.
  */
-export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | "isolation">, options: GateOptions): GateResult {
+export function applyGate(
+  results: Pick<EvalResults, "scenarios" | "attempts" | "isolation">,
+  options: GateOptions,
+): GateResult {
   const missed: GateResult["missed"] = [];
   if (options.requireSealed && results.isolation?.kind !== "bubblewrap") {
     const why = results.isolation?.kind === "none" ? results.isolation.reason : "isolation not recorded";
-    missed.push({ scenario: "*", rate: null, reason: `the attempts ran unsealed (${why}), so their evidence could have been forged` });
+    missed.push({
+      scenario: "*",
+      rate: null,
+      reason: `the attempts ran unsealed (${why}), so their evidence could have been forged`,
+    });
   }
   for (const scenario of results.scenarios) {
     const attempts = results.attempts.filter((a) => a.scenario === scenario.id);
     const changes = attempts.reduce((n, a) => n + (a.side_effects?.length ?? 0), 0);
     if (options.forbidSideEffects && changes) {
-      missed.push({ scenario: scenario.id, rate: null, reason: `${count(changes, "mutating call")} no observation matches (unobserved side effects are forbidden)` });
+      missed.push({
+        scenario: scenario.id,
+        rate: null,
+        reason: `${count(changes, "mutating call")} no observation matches (unobserved side effects are forbidden)`,
+      });
       continue;
     }
     if (attempts.length && attempts.every((a) => a.status === "error")) {
-      missed.push({ scenario: scenario.id, rate: null, reason: `not judged: ${attempts.length === 1 ? "its only attempt was a harness error" : `all ${count(attempts.length, "attempt")} were harness errors`}` });
+      missed.push({
+        scenario: scenario.id,
+        rate: null,
+        reason: `not judged: ${attempts.length === 1 ? "its only attempt was a harness error" : `all ${count(attempts.length, "attempt")} were harness errors`}`,
+      });
       continue;
     }
     const judged = options.allowIncomplete ? attempts.filter((a) => a.status !== "incomplete") : attempts;
     if (!judged.length) {
-      missed.push({ scenario: scenario.id, rate: null, reason: attempts.length ? `${attempts.length === 1 ? "its only attempt was" : `all ${count(attempts.length, "attempt")} were`} incomplete; nothing was established` : "no attempts ran" });
+      missed.push({
+        scenario: scenario.id,
+        rate: null,
+        reason: attempts.length
+          ? `${attempts.length === 1 ? "its only attempt was" : `all ${count(attempts.length, "attempt")} were`} incomplete; nothing was established`
+          : "no attempts ran",
+      });
       continue;
     }
     const rate = judged.filter((a) => a.status === "pass").length / judged.length;
     // Rates are ratios of small integers; the epsilon keeps 2/3 ≥ 0.6667 from failing on rounding.
     if (rate + 1e-9 < options.minPassRate) {
       const left = attempts.length - judged.length;
-      missed.push({ scenario: scenario.id, rate, reason: `pass rate ${percent(rate)} (${judged.filter((a) => a.status === "pass").length}/${judged.length}${left ? `, ${left} incomplete left out` : ""}) is below ${percent(options.minPassRate)}` });
+      missed.push({
+        scenario: scenario.id,
+        rate,
+        reason: `pass rate ${percent(rate)} (${judged.filter((a) => a.status === "pass").length}/${judged.length}${left ? `, ${left} incomplete left out` : ""}) is below ${percent(options.minPassRate)}`,
+      });
     }
   }
-  return { min_pass_rate: options.minPassRate, allow_incomplete: options.allowIncomplete, ...(options.requireSealed ? { require_sealed: true } : {}), ...(options.forbidSideEffects ? { forbid_side_effects: true } : {}), met: missed.length === 0, missed };
+  return {
+    min_pass_rate: options.minPassRate,
+    allow_incomplete: options.allowIncomplete,
+    ...(options.requireSealed ? { require_sealed: true } : {}),
+    ...(options.forbidSideEffects ? { forbid_side_effects: true } : {}),
+    met: missed.length === 0,
+    missed,
+  };
 }
 
 /**
@@ -77,12 +108,19 @@ export function applyGate(results: Pick<EvalResults, "scenarios" | "attempts" | 
  * whether the candidate works; the harness errors are in the message), else EVAL_FAILED naming each scenario that
  * missed the gate and why. `after` adds what the caller knows (counts, files). Both exit 1.
  */
-export function gateError(results: Pick<EvalResults, "attempts"> & { gate: GateResult }, after: string, suggestion: string, details: Record<string, unknown>): InterError {
+export function gateError(
+  results: Pick<EvalResults, "attempts"> & { gate: GateResult },
+  after: string,
+  suggestion: string,
+  details: Record<string, unknown>,
+): InterError {
   const { gate } = results;
   if (notJudged(results)) {
     const reasons = [...new Set(results.attempts.map((a) => a.harness_error ?? "unknown harness error"))];
     const clip = (r: string) => (r.length > 300 ? `${r.slice(0, 300)}…` : r);
-    const shown = reasons.slice(0, 3).map(clip).join("; ") + (reasons.length > 3 ? `; and ${count(reasons.length - 3, "other")}` : "");
+    const shown =
+      reasons.slice(0, 3).map(clip).join("; ") +
+      (reasons.length > 3 ? `; and ${count(reasons.length - 3, "other")}` : "");
     return new InterError(
       "EVAL_NOT_JUDGED",
       `Not judged: ${notJudgedText(results)}. ${reasons.length === 1 ? "Harness error" : "Harness errors"}: ${shown}.${after ? ` ${after}` : ""}`,
@@ -91,7 +129,10 @@ export function gateError(results: Pick<EvalResults, "attempts"> & { gate: GateR
     );
   }
   const missed = gate.missed.map((m) => `${m.scenario} (${m.reason})`).join("; ");
-  return new InterError("EVAL_FAILED", `The gate was not met: ${missed}.${after ? ` ${after}` : ""}`, suggestion, { gate, ...details });
+  return new InterError("EVAL_FAILED", `The gate was not met: ${missed}.${after ? ` ${after}` : ""}`, suggestion, {
+    gate,
+    ...details,
+  });
 }
 
 function gateRule(gate: GateResult): string {
@@ -102,5 +143,7 @@ function gateRule(gate: GateResult): string {
 export function gateLine(gate: GateResult, brief = false): string {
   const rule = gateRule(gate);
   if (gate.met) return `Gate met: ${rule}.`;
-  return brief ? `Gate not met (${rule}): missed by ${gate.missed.map((m) => m.scenario).join(", ")}.` : `Gate not met (${rule}): ${gate.missed.map((m) => `${m.scenario} — ${m.reason}`).join("; ")}.`;
+  return brief
+    ? `Gate not met (${rule}): missed by ${gate.missed.map((m) => m.scenario).join(", ")}.`
+    : `Gate not met (${rule}): ${gate.missed.map((m) => `${m.scenario} — ${m.reason}`).join("; ")}.`;
 }

@@ -28,7 +28,10 @@ export interface AgentRun {
    * `hiddenArgs` go to the program through file descriptor 3 (bubblewrap's `--args 3`), so the sandbox's own command
    * line, which the agent can read in /proc, names no host path.
    */
-  command(argv: string[], options?: { show?: Array<{ host: string; seen: string }> }): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
+  command(
+    argv: string[],
+    options?: { show?: Array<{ host: string; seen: string }> },
+  ): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
   /**
    * Through MCP (the agent's `via`): the candidate's MCP server as the agent starts it, paths as seen in the sandbox.
    * Each tool call runs the CLI through the broker, so it is recorded as that command.
@@ -94,17 +97,28 @@ export function modelText(model: ModelRecord | undefined): string | undefined {
 
 /** The same agent, using the candidate through its MCP server: a different identity, so no attempt is shared. */
 export function viaMcp(agent: Agent): Agent {
-  return { ...agent, name: `${agent.name} via mcp`, via: "mcp", identity: async () => JSON.stringify({ interface: "mcp", agent: await agent.identity() }) };
+  return {
+    ...agent,
+    name: `${agent.name} via mcp`,
+    via: "mcp",
+    identity: async () => JSON.stringify({ interface: "mcp", agent: await agent.identity() }),
+  };
 }
 
 /** The `mcpServers` document Claude Code reads (and opencode's and others' look alike). */
-const mcpServersJson = (server: McpServerLaunch) => JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
+const mcpServersJson = (server: McpServerLaunch) =>
+  JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
 
 /** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
 async function spawnInGroup(
   argv: string[],
   attempt: AgentRun,
-  options: { env?: Record<string, string>; stdin?: string; show?: Array<{ host: string; seen: string }>; fatal?: () => (line: string) => string | undefined } = {},
+  options: {
+    env?: Record<string, string>;
+    stdin?: string;
+    show?: Array<{ host: string; seen: string }>;
+    fatal?: () => (line: string) => string | undefined;
+  } = {},
 ): Promise<AgentOutcome & { stdout: string; all: string }> {
   const { execa } = await import("execa");
   const command = attempt.command(argv, { show: options.show ?? [] });
@@ -155,7 +169,9 @@ async function spawnInGroup(
   attempt.signal.removeEventListener("abort", stop);
   signalGroup(child.pid, "SIGKILL");
   // execa reports a program that could not be spawned with no exit code and the spawn error's code.
-  const failedToStart = result.exitCode === undefined && ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
+  const failedToStart =
+    result.exitCode === undefined &&
+    ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
   // bubblewrap reports a program it cannot exec on stderr and exits 1 before the agent ever ran.
   const sandboxRefused = /^bwrap: execvp .*: (No such file|Permission denied)/m.exec(String(result.stderr ?? ""));
   return {
@@ -163,7 +179,13 @@ async function spawnInGroup(
     timedOut,
     stdout: String(result.stdout ?? ""),
     all: String(result.all ?? ""),
-    ...(failedToStart ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` } : sandboxRefused ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` } : fatal ? { harnessError: fatal } : {}),
+    ...(failedToStart
+      ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` }
+      : sandboxRefused
+        ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` }
+        : fatal
+          ? { harnessError: fatal }
+          : {}),
   };
 }
 
@@ -184,7 +206,12 @@ function commandAgent(name: string, template: string[], env: Record<string, stri
       const outcome = await spawnInGroup(template.map(fill), attempt, { env: { ...attempt.env, ...env } });
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
-      return { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}), transcript };
+      return {
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
+        transcript,
+      };
     },
   };
 }
@@ -200,7 +227,8 @@ export interface ReferenceStep {
 function saved(stdout: string, field: string[] | undefined): string {
   if (!field) return stdout;
   let value: unknown = JSON.parse(stdout);
-  for (const key of field) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of field)
+    value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
   return `${JSON.stringify(value ?? null, null, 2)}\n`;
 }
 
@@ -208,7 +236,8 @@ function saved(stdout: string, field: string[] | undefined): string {
 function saveStep(attempt: AgentRun, step: ReferenceStep, stdout: string): string | undefined {
   if (!step.save_stdout) return undefined;
   const target = resolve(attempt.host.outputs, step.save_stdout);
-  if (!target.startsWith(resolve(attempt.host.outputs) + sep)) return `reference step for ${attempt.scenarioId}: save_stdout "${step.save_stdout}" leaves the outputs folder`;
+  if (!target.startsWith(resolve(attempt.host.outputs) + sep))
+    return `reference step for ${attempt.scenarioId}: save_stdout "${step.save_stdout}" leaves the outputs folder`;
   try {
     writeFileSync(target, saved(stdout, step.save_field));
     return undefined;
@@ -226,7 +255,12 @@ function referenceAgent(referenceFile: string | undefined): Agent {
       text = readFileSync(referenceFile, "utf8");
       steps = JSON.parse(text) as Record<string, ReferenceStep[]>;
     } catch (error) {
-      throw new InterError("PLAN_INVALID", `${referenceFile}: ${(error as Error).message}`, "The reference file maps scenario ids to steps: [{ \"argv\": [...], \"save_stdout\"?: \"file\" }].", { file: referenceFile });
+      throw new InterError(
+        "PLAN_INVALID",
+        `${referenceFile}: ${(error as Error).message}`,
+        'The reference file maps scenario ids to steps: [{ "argv": [...], "save_stdout"?: "file" }].',
+        { file: referenceFile },
+      );
     }
   }
   return {
@@ -234,7 +268,12 @@ function referenceAgent(referenceFile: string | undefined): Agent {
     identity: async () => JSON.stringify({ reference: sha256(text) }),
     async run(attempt) {
       const plan = steps[attempt.scenarioId];
-      if (!Array.isArray(plan)) return { exitCode: null, timedOut: false, harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}` };
+      if (!Array.isArray(plan))
+        return {
+          exitCode: null,
+          timedOut: false,
+          harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}`,
+        };
       if (attempt.mcp) {
         const { replayViaMcp } = await import("./mcp-client.js");
         return replayViaMcp(plan, attempt, attempt.mcp, (stdout, step) => saveStep(attempt, step, stdout));
@@ -247,7 +286,11 @@ function referenceAgent(referenceFile: string | undefined): Agent {
         log.push(`$ ${step.argv.join(" ")}`, outcome.all);
         const failed = saveStep(attempt, step, outcome.stdout);
         if (failed) return { exitCode: null, timedOut: false, harnessError: failed };
-        last = { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}) };
+        last = {
+          exitCode: outcome.exitCode,
+          timedOut: outcome.timedOut,
+          ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
+        };
         if (outcome.timedOut || outcome.harnessError) break;
       }
       const transcript = join(attempt.host.workspace, "transcript.txt");
@@ -273,7 +316,9 @@ function seedHome(home: string, files: Record<string, string>): void {
 async function programVersion(program: string): Promise<string | undefined> {
   const { execa } = await import("execa");
   const result = await execa(program, ["--version"], { reject: false, timeout: 10_000, stdin: "ignore" });
-  const line = String(result.stdout ?? "").trim().split("\n")[0];
+  const line = String(result.stdout ?? "")
+    .trim()
+    .split("\n")[0];
   return result.exitCode === 0 && line ? line.slice(0, 200) : undefined;
 }
 
@@ -281,22 +326,37 @@ async function programVersion(program: string): Promise<string | undefined> {
  * A real coding agent (presets.ts): found on PATH or in the project's node_modules/.bin, its own configuration shown
  * read-only in the attempt's HOME, its event stream parsed into one transcript format.
  */
-function presetAgent(preset: Preset, root: string | undefined, extra: { args?: string[]; env?: Record<string, string> } = {}): Agent {
+function presetAgent(
+  preset: Preset,
+  root: string | undefined,
+  extra: { args?: string[]; env?: Record<string, string> } = {},
+): Agent {
   const program = () => findProgram(preset.program, process.env.PATH, root);
   let identity: Promise<string> | undefined;
   return {
     name: preset.name,
     model: () => modelConfiguration(preset, process.env, extra),
-    identity: () => (identity ??= (async () => {
-      const found = program();
-      const version = found ? await programVersion(found) : undefined;
-      // The model is the variable that moves results most: what configures it is part of the identity (hashed).
-      const model = modelConfiguration(preset, process.env, extra);
-      return JSON.stringify({ preset: preset.name, command: [preset.program, ...preset.args, ...(extra.args ?? [])], version: version ?? null, model: model.hash });
-    })()),
+    identity: () =>
+      (identity ??= (async () => {
+        const found = program();
+        const version = found ? await programVersion(found) : undefined;
+        // The model is the variable that moves results most: what configures it is part of the identity (hashed).
+        const model = modelConfiguration(preset, process.env, extra);
+        return JSON.stringify({
+          preset: preset.name,
+          command: [preset.program, ...preset.args, ...(extra.args ?? [])],
+          version: version ?? null,
+          model: model.hash,
+        });
+      })()),
     async run(attempt) {
       const found = program();
-      if (!found) return { exitCode: null, timedOut: false, harnessError: `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies` };
+      if (!found)
+        return {
+          exitCode: null,
+          timedOut: false,
+          harnessError: `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies`,
+        };
       const config = preset.configFiles(process.env);
       if (attempt.host.home) seedHome(attempt.host.home, preset.homeFiles ?? {});
       const fill = (v: string) => v.replaceAll("{home}", attempt.seen.home);
@@ -312,7 +372,10 @@ function presetAgent(preset: Preset, root: string | undefined, extra: { args?: s
       Object.assign(env, mcp.env);
       const before = [...mcp.args, ...(extra.args ?? [])];
       // Extra arguments go before the prompt: Codex and Claude Code take it as the last positional.
-      const args = preset.promptVia === "arg" ? preset.args.flatMap((a) => (a === "{prompt}" ? [...before, attempt.prompt] : [a])) : [...preset.args, ...before];
+      const args =
+        preset.promptVia === "arg"
+          ? preset.args.flatMap((a) => (a === "{prompt}" ? [...before, attempt.prompt] : [a]))
+          : [...preset.args, ...before];
       const outcome = await spawnInGroup([found, ...args], attempt, {
         env,
         ...(preset.fatal ? { fatal: preset.fatal } : {}),
@@ -322,7 +385,13 @@ function presetAgent(preset: Preset, root: string | undefined, extra: { args?: s
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
       const parsed = preset.parse(outcome.stdout);
-      return { exitCode: outcome.exitCode, timedOut: outcome.timedOut, ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}), transcript, parsed };
+      return {
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
+        transcript,
+        parsed,
+      };
     },
   };
 }

@@ -16,7 +16,14 @@ import { redactDeep } from "../../core/redact.js";
 import { redactTree } from "./redact.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
 import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
-import { agentCommand, bwrapArgs, SEALED_PATHS, type AttemptFolders, type Isolation, type ShownFile } from "./sandbox.js";
+import {
+  agentCommand,
+  bwrapArgs,
+  SEALED_PATHS,
+  type AttemptFolders,
+  type Isolation,
+  type ShownFile,
+} from "./sandbox.js";
 
 export interface AttemptResult {
   scenario: string;
@@ -61,16 +68,31 @@ export interface AttemptContext {
 /** The base PATH of the candidate's own process: Node first, for the `#!/usr/bin/env node` of generated CLIs. */
 const cliPath = () => [...new Set([dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"])].join(":");
 
-function prompt(scenario: Scenario, target: PlanTarget, outputs: string, assets: string, binary: string, mcp = false): string {
+function prompt(
+  scenario: Scenario,
+  target: PlanTarget,
+  outputs: string,
+  assets: string,
+  binary: string,
+  mcp = false,
+): string {
   return [
-    mcp ? `You have an MCP server, \`${binary}\`, among your tools. Use its tools to do this task:` : `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
+    mcp
+      ? `You have an MCP server, \`${binary}\`, among your tools. Use its tools to do this task:`
+      : `You have a command-line tool, \`${binary}\`, on your PATH. Use it to do this task:`,
     "",
     scenario.user_task,
     "",
-    ...(scenario.inputs && Object.keys(scenario.inputs).length ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""] : []),
+    ...(scenario.inputs && Object.keys(scenario.inputs).length
+      ? ["Inputs:", "```json", JSON.stringify(scenario.inputs, null, 2), "```", ""]
+      : []),
     `Write any files the task asks for into ${outputs} (your working directory). Read-only inputs, if any, are in ${assets}.`,
-    ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length ? [`You may read: ${target.allowed_reads.join("; ")}.`] : []),
-    mcp ? `Its tools are its commands; its prompts and resources hold its Skills and rules. Do not ask questions; finish the task and stop.` : `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
+    ...(Array.isArray(target.allowed_reads) && target.allowed_reads.length
+      ? [`You may read: ${target.allowed_reads.join("; ")}.`]
+      : []),
+    mcp
+      ? `Its tools are its commands; its prompts and resources hold its Skills and rules. Do not ask questions; finish the task and stop.`
+      : `Run \`${binary} --help\` to discover its commands. Do not ask questions; finish the task and stop.`,
   ].join("\n");
 }
 
@@ -92,7 +114,8 @@ function candidateCredentials(planned: string[], manifest: CandidateManifest | u
   const reads = manifestCredentialNames(manifest?.auth);
   const out: Record<string, string> = { AGENT_CLI_TOKEN_CACHE: "off" };
   for (const name of planned) if (process.env[name]) out[name] = process.env[name]!;
-  if (planned.length === 1 && reads.length === 1 && !out[reads[0]!] && out[planned[0]!]) out[reads[0]!] = out[planned[0]!]!;
+  if (planned.length === 1 && reads.length === 1 && !out[reads[0]!] && out[planned[0]!])
+    out[reads[0]!] = out[planned[0]!]!;
   return out;
 }
 
@@ -100,12 +123,32 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   const started = performance.now();
   const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
   rmSync(workspace, { recursive: true, force: true });
-  const folders: AttemptFolders = { outputs: join(workspace, "outputs"), assets: join(workspace, "assets"), home: join(workspace, "home"), tmp: join(workspace, "tmp"), bin: join(workspace, "bin"), prompt: join(workspace, "prompt.md") };
-  for (const d of [folders.outputs, folders.assets, folders.home, folders.tmp, folders.bin]) mkdirSync(d, { recursive: true });
+  const folders: AttemptFolders = {
+    outputs: join(workspace, "outputs"),
+    assets: join(workspace, "assets"),
+    home: join(workspace, "home"),
+    tmp: join(workspace, "tmp"),
+    bin: join(workspace, "bin"),
+    prompt: join(workspace, "prompt.md"),
+  };
+  for (const d of [folders.outputs, folders.assets, folders.home, folders.tmp, folders.bin])
+    mkdirSync(d, { recursive: true });
   if (ctx.assetsDir && existsSync(ctx.assetsDir)) cpSync(ctx.assetsDir, folders.assets, { recursive: true });
-  const base = { scenario: scenario.id, repetition, invocations: [] as Invocation[], agent: { exit_code: null, timed_out: false }, workspace };
+  const base = {
+    scenario: scenario.id,
+    repetition,
+    invocations: [] as Invocation[],
+    agent: { exit_code: null, timed_out: false },
+    workspace,
+  };
   const elapsed = () => Math.round(performance.now() - started);
-  const harness = (message: string, checks: CheckResult[] = []): AttemptResult => ({ ...base, status: "error", checks, harness_error: ctx.redact(message), duration_ms: elapsed() });
+  const harness = (message: string, checks: CheckResult[] = []): AttemptResult => ({
+    ...base,
+    status: "error",
+    checks,
+    harness_error: ctx.redact(message),
+    duration_ms: elapsed(),
+  });
 
   let installed: Installed;
   let manifest: CandidateManifest | undefined;
@@ -119,19 +162,42 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
 
   const sealed = ctx.isolation.kind === "bubblewrap";
   const seen = sealed
-    ? { workspace: SEALED_PATHS.root, outputs: SEALED_PATHS.outputs, assets: SEALED_PATHS.assets, home: SEALED_PATHS.home, tmp: SEALED_PATHS.tmp, bin: SEALED_PATHS.bin, promptFile: SEALED_PATHS.prompt }
-    : { workspace, outputs: folders.outputs, assets: folders.assets, home: folders.home, tmp: folders.tmp, bin: folders.bin, promptFile: folders.prompt };
+    ? {
+        workspace: SEALED_PATHS.root,
+        outputs: SEALED_PATHS.outputs,
+        assets: SEALED_PATHS.assets,
+        home: SEALED_PATHS.home,
+        tmp: SEALED_PATHS.tmp,
+        bin: SEALED_PATHS.bin,
+        promptFile: SEALED_PATHS.prompt,
+      }
+    : {
+        workspace,
+        outputs: folders.outputs,
+        assets: folders.assets,
+        home: folders.home,
+        tmp: folders.tmp,
+        bin: folders.bin,
+        promptFile: folders.prompt,
+      };
   // Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the
   // server runs each tool call through that client, so the broker records it as the command it is.
   const viaMcp = ctx.agent.via === "mcp";
   const mcpEntry = join(installed.packageRoot, `${installed.binary}-mcp.cjs`);
-  if (viaMcp && !existsSync(mcpEntry)) return harness(`the candidate ships no MCP server (${installed.binary}-mcp.cjs), so it cannot be used through MCP`);
+  if (viaMcp && !existsSync(mcpEntry))
+    return harness(`the candidate ships no MCP server (${installed.binary}-mcp.cjs), so it cannot be used through MCP`);
   const clientDir = viaMcp ? join(folders.bin, "cli") : folders.bin;
   if (viaMcp) {
     mkdirSync(clientDir, { recursive: true });
     cpSync(installed.packageRoot, join(folders.bin, "mcp"), { recursive: true });
   }
-  const mcp = viaMcp ? { name: installed.binary, command: process.execPath, args: [`${seen.bin}/mcp/${installed.binary}-mcp.cjs`, "--cli", `${seen.bin}/cli/${installed.binary}`] } : undefined;
+  const mcp = viaMcp
+    ? {
+        name: installed.binary,
+        command: process.execPath,
+        args: [`${seen.bin}/mcp/${installed.binary}-mcp.cjs`, "--cli", `${seen.bin}/cli/${installed.binary}`],
+      }
+    : undefined;
   const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary, viaMcp);
   writeFileSync(folders.prompt, text);
 
@@ -142,7 +208,9 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     const { startServices } = await import("../../stages/services/services.js");
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
-  const baseUrl: string | undefined = services ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path) : ctx.plan.target?.api_url;
+  const baseUrl: string | undefined = services
+    ? withBasePath(services.origins[names[0]!]!, manifest?.baseUrl?.path)
+    : ctx.plan.target?.api_url;
   const socketDir = ownedTempDir("broker");
   try {
     const cliEnv: Record<string, string> = {
@@ -159,8 +227,23 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       binary: installed.binary,
       launch: (args, cwd) =>
         sealed
-          ? { file: "bwrap", args: [...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }), "--", installed.bin, ...args], env: cliEnv, cwd: folders.outputs }
-          : { file: installed.bin, args, env: cliEnv, cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs },
+          ? {
+              file: "bwrap",
+              args: [
+                ...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }),
+                "--",
+                installed.bin,
+                ...args,
+              ],
+              env: cliEnv,
+              cwd: folders.outputs,
+            }
+          : {
+              file: installed.bin,
+              args,
+              env: cliEnv,
+              cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs,
+            },
     });
     // Sealed, the socket is always at the same path, so one compiled native client serves every attempt.
     const native = sealed ? await nativeClient(join(ctx.runDir, ".broker-client")) : undefined;
@@ -169,7 +252,12 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
 
     const env = agentEnvironment({
       base: process.env,
-      blocked: [...ctx.credentials, ...manifestCredentialNames(manifest?.auth), ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []), ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {}))],
+      blocked: [
+        ...ctx.credentials,
+        ...manifestCredentialNames(manifest?.auth),
+        ...(manifest?.baseUrl?.env ? [manifest.baseUrl.env] : []),
+        ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {})),
+      ],
       secrets: ctx.secrets,
       fixed: {
         PATH: viaMcp ? (process.env.PATH ?? "/usr/bin:/bin") : `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
@@ -183,12 +271,19 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       },
     });
     const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-    const command = (argv: string[], options: { show?: ShownFile[] } = {}) => agentCommand({ sealed, folders, hidden, socket: broker.socket }, argv, options.show);
+    const command = (argv: string[], options: { show?: ShownFile[] } = {}) =>
+      agentCommand({ sealed, folders, hidden, socket: broker.socket }, argv, options.show);
     const run: AgentRun = {
       scenarioId: scenario.id,
       label: `${scenario.id}-${repetition}`,
       prompt: text,
-      seen: { workspace: seen.workspace, outputs: seen.outputs, promptFile: seen.promptFile, binDir: seen.bin, home: seen.home },
+      seen: {
+        workspace: seen.workspace,
+        outputs: seen.outputs,
+        promptFile: seen.promptFile,
+        binDir: seen.bin,
+        home: seen.home,
+      },
       host: { workspace, outputs: folders.outputs, home: folders.home },
       env,
       timeoutMs: ctx.timeoutMs,
@@ -203,11 +298,16 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       base.invocations = redactDeep(await broker.close(), ctx.redact);
     }
     const invocations = base.invocations;
-    const observations = new Map(scenario.observations.map((o) => [o.id, observe(o, invocations, folders.outputs, true)]));
+    const observations = new Map(
+      scenario.observations.map((o) => [o.id, observe(o, invocations, folders.outputs, true)]),
+    );
     // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
     const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.packageRoot));
     const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
-    const checks: CheckResult[] = [...scenario.checks.map((c) => judgeCheck(c, observations)), ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true)];
+    const checks: CheckResult[] = [
+      ...scenario.checks.map((c) => judgeCheck(c, observations)),
+      ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true),
+    ];
     let transcriptText = "";
     if (outcome.transcript && existsSync(outcome.transcript)) {
       transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
@@ -222,14 +322,25 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       writeFileSync(join(workspace, "transcript.json"), `${JSON.stringify(parsed, null, 1)}\n`);
       summary = summarizeTranscript(parsed);
     }
-    const agent = { exit_code: outcome.exitCode, timed_out: outcome.timedOut, ...(outcome.transcript ? { transcript: outcome.transcript } : {}), ...(summary ? { summary } : {}) };
+    const agent = {
+      exit_code: outcome.exitCode,
+      timed_out: outcome.timedOut,
+      ...(outcome.transcript ? { transcript: outcome.transcript } : {}),
+      ...(summary ? { summary } : {}),
+    };
     const result = { ...base, agent, side_effects: sideEffects };
     if (outcome.harnessError) return { ...harness(outcome.harnessError, checks), ...result };
     // The agent's own account of a failure of its model, login or permissions: nothing was learnt about the candidate.
     if (outcome.parsed?.error && !outcome.timedOut) return { ...harness(outcome.parsed.error, checks), ...result };
     // An agent that gives up at once (not logged in, model unreachable) told us nothing about the candidate.
     if (!outcome.timedOut && outcome.exitCode !== 0 && invocations.length === 0) {
-      return { ...harness(`the agent exited with ${outcome.exitCode === null ? "no exit code" : `code ${outcome.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`, checks), ...result };
+      return {
+        ...harness(
+          `the agent exited with ${outcome.exitCode === null ? "no exit code" : `code ${outcome.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`,
+          checks,
+        ),
+        ...result,
+      };
     }
     return { ...result, status: attemptStatus(checks), checks, duration_ms: elapsed() };
   } finally {
@@ -237,4 +348,3 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     await services?.stop();
   }
 }
-

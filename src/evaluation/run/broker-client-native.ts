@@ -157,7 +157,11 @@ export function nativeClient(dir: string): Promise<string | undefined> {
     mkdirSync(dirname(file), { recursive: true });
     const { execa } = await import("execa");
     const tmp = `${file}.${process.pid}.tmp`;
-    const result = await execa("cc", ["-O2", "-o", tmp, "-x", "c", "-"], { input: source, reject: false, timeout: 60_000 });
+    const result = await execa("cc", ["-O2", "-o", tmp, "-x", "c", "-"], {
+      input: source,
+      reject: false,
+      timeout: 60_000,
+    });
     if (result.exitCode !== 0) return undefined;
     renameSync(tmp, file);
     return file;

@@ -15,7 +15,10 @@ export function frame(type: string, payload: Buffer | string): Buffer {
 }
 
 /** Feeds bytes in, calls back once per whole frame; a frame over MAX_FRAME is a protocol error. */
-export function frameReader(onFrame: (type: string, payload: Buffer) => void, onError: (message: string) => void): (chunk: Buffer) => void {
+export function frameReader(
+  onFrame: (type: string, payload: Buffer) => void,
+  onError: (message: string) => void,
+): (chunk: Buffer) => void {
   let pending: Buffer = Buffer.alloc(0);
   let failed = false;
   return (chunk) => {

@@ -20,7 +20,10 @@ export interface Invocation {
 }
 
 /** How the broker starts the real candidate for one call: a program, its arguments and environment. */
-export type Launch = (args: string[], cwd: string) => { file: string; args: string[]; env: Record<string, string>; cwd: string };
+export type Launch = (
+  args: string[],
+  cwd: string,
+) => { file: string; args: string[]; env: Record<string, string>; cwd: string };
 
 export interface Broker {
   readonly socket: string;
@@ -76,7 +79,15 @@ export async function startBroker(options: { socket: string; binary: string; lau
           const cwd = request.cwd;
           // The request is the agent's: strings only, no NUL (spawn would throw), bounded in number.
           const clean = (v: unknown): v is string => typeof v === "string" && !v.includes("\0");
-          if (!Array.isArray(args) || args.length > 10_000 || !args.every(clean) || !clean(cwd) || !cwd.startsWith("/") || closing) return socket.destroy();
+          if (
+            !Array.isArray(args) ||
+            args.length > 10_000 ||
+            !args.every(clean) ||
+            !clean(cwd) ||
+            !cwd.startsWith("/") ||
+            closing
+          )
+            return socket.destroy();
           try {
             child = run(args as string[], cwd, send, () => socket.end());
           } catch {
@@ -96,11 +107,29 @@ export async function startBroker(options: { socket: string; binary: string; lau
     socket.on("data", read);
   };
 
-  const run = (args: string[], cwd: string, send: (type: string, body: Buffer | string) => void, end: () => void): ChildProcess => {
+  const run = (
+    args: string[],
+    cwd: string,
+    send: (type: string, body: Buffer | string) => void,
+    end: () => void,
+  ): ChildProcess => {
     const started = Date.now();
     const launch = options.launch(args, cwd);
-    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
-    const invocation: Invocation = { argv: [options.binary, ...args], cwd, exit_code: null, stdout: "", stderr: "", started_at: new Date(started).toISOString(), duration_ms: -1 };
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const invocation: Invocation = {
+      argv: [options.binary, ...args],
+      cwd,
+      exit_code: null,
+      stdout: "",
+      stderr: "",
+      started_at: new Date(started).toISOString(),
+      duration_ms: -1,
+    };
     records.push({ start: started, invocation });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -125,7 +154,9 @@ export async function startBroker(options: { socket: string; binary: string; lau
           invocation.exit_code = code;
           invocation.signal = signal;
           invocation.stdout = Buffer.concat(out).toString("utf8");
-          invocation.stderr = Buffer.concat(err).toString("utf8") + (error ? `\n[inter] could not run the candidate: ${error.message}` : "");
+          invocation.stderr =
+            Buffer.concat(err).toString("utf8") +
+            (error ? `\n[inter] could not run the candidate: ${error.message}` : "");
           invocation.duration_ms = Date.now() - started;
           send("X", JSON.stringify({ code: code ?? (error ? 127 : null), signal }));
           end();
@@ -166,5 +197,3 @@ export async function startBroker(options: { socket: string; binary: string; lau
     },
   };
 }
-
-

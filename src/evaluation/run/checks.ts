@@ -21,7 +21,11 @@ export interface CheckResult {
 
 type Observation =
   | { state: "available"; kind: "cli"; value: { argv: string[]; stdout: unknown; exit_code: number | null } }
-  | { state: "available"; kind: "file"; value: { exists: boolean; bytes: number; sha256: string | null; content?: unknown } }
+  | {
+      state: "available";
+      kind: "file";
+      value: { exists: boolean; bytes: number; sha256: string | null; content?: unknown };
+    }
   | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
@@ -37,7 +41,12 @@ export function asksForHelp(argv: string[], booleans: ReadonlySet<string> = BOOL
   return argv.some((token, i) => {
     if (!HELP_FLAGS.has(token)) return false;
     const before = argv[i - 1];
-    const valuePosition = before !== undefined && before.startsWith("-") && !before.includes("=") && !booleans.has(before) && !HELP_FLAGS.has(before);
+    const valuePosition =
+      before !== undefined &&
+      before.startsWith("-") &&
+      !before.includes("=") &&
+      !booleans.has(before) &&
+      !HELP_FLAGS.has(before);
     return !valuePosition;
   });
 }
@@ -54,19 +63,42 @@ function parseStdout(stdout: string): unknown {
 }
 
 /** docs/eval-plan.md: exactly one invocation starting with the prefix makes a cli observation available. */
-export function observe(observation: PlanObservation, invocations: Invocation[], outputsDir: string, outputsCaptured: boolean): Observation {
+export function observe(
+  observation: PlanObservation,
+  invocations: Invocation[],
+  outputsDir: string,
+  outputsCaptured: boolean,
+): Observation {
   if (observation.kind === "cli") {
     const prefix = observation.command_prefix;
     const namesHelp = prefix.some((t) => HELP_FLAGS.has(t));
-    const matches = invocations.filter((inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !asksForHelp(inv.argv)));
-    if (matches.length === 0) return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
-    if (matches.length > 1) return { state: "ambiguous", kind: "cli", reason: `${count(matches.length, "invocation")} start with ${prefix.join(" ")} (retries and pagination count too)` };
+    const matches = invocations.filter(
+      (inv) => prefix.every((t, i) => inv.argv[i] === t) && (namesHelp || !asksForHelp(inv.argv)),
+    );
+    if (matches.length === 0)
+      return { state: "missing", kind: "cli", reason: `no invocation starts with ${prefix.join(" ")}` };
+    if (matches.length > 1)
+      return {
+        state: "ambiguous",
+        kind: "cli",
+        reason: `${count(matches.length, "invocation")} start with ${prefix.join(" ")} (retries and pagination count too)`,
+      };
     const [inv] = matches;
-    if (inv!.truncated) return { state: "truncated", kind: "cli", reason: `the call ${prefix.join(" ")} was still running when the attempt ended (cut off: its outcome is unknown)` };
-    return { state: "available", kind: "cli", value: { argv: inv!.argv, stdout: parseStdout(inv!.stdout), exit_code: inv!.exit_code } };
+    if (inv!.truncated)
+      return {
+        state: "truncated",
+        kind: "cli",
+        reason: `the call ${prefix.join(" ")} was still running when the attempt ended (cut off: its outcome is unknown)`,
+      };
+    return {
+      state: "available",
+      kind: "cli",
+      value: { argv: inv!.argv, stdout: parseStdout(inv!.stdout), exit_code: inv!.exit_code },
+    };
   }
   if (observation.kind === "file") {
-    if (!outputsCaptured) return { state: "not-collected", kind: "file", reason: "the outputs folder could not be captured" };
+    if (!outputsCaptured)
+      return { state: "not-collected", kind: "file", reason: "the outputs folder could not be captured" };
     const absent = { state: "available", kind: "file", value: { exists: false, bytes: 0, sha256: null } } as const;
     const file = join(outputsDir, observation.path);
     try {
@@ -77,7 +109,16 @@ export function observe(observation: PlanObservation, invocations: Invocation[],
       const bytes = readFileSync(file);
       // The content is read for field paths (["content", …]): parsed when the whole file is JSON, else its text.
       const content = stat.size <= MAX_CONTENT_BYTES ? parseStdout(bytes.toString("utf8")) : undefined;
-      return { state: "available", kind: "file", value: { exists: true, bytes: stat.size, sha256: createHash("sha256").update(bytes).digest("hex"), ...(content !== undefined ? { content } : {}) } };
+      return {
+        state: "available",
+        kind: "file",
+        value: {
+          exists: true,
+          bytes: stat.size,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+          ...(content !== undefined ? { content } : {}),
+        },
+      };
     } catch {
       return absent;
     }
@@ -92,7 +133,13 @@ function field(obs: Observation | undefined, path: string[]): unknown | typeof U
   let value: unknown = obs.value;
   for (const key of path) {
     if (Array.isArray(value) && /^\d+$/.test(key) && Number(key) < value.length) value = value[Number(key)];
-    else if (value && typeof value === "object" && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) value = (value as Record<string, unknown>)[key];
+    else if (
+      value &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.prototype.hasOwnProperty.call(value, key)
+    )
+      value = (value as Record<string, unknown>)[key];
     else return UNAVAILABLE;
   }
   return value;
@@ -105,10 +152,14 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (a instanceof LosslessNumber || b instanceof LosslessNumber) return false;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
   const ka = Object.keys(a as object).sort();
   const kb = Object.keys(b as object).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** The value a call gave a flag, as `--flag value` or `--flag=value`; the last one when repeated. */
@@ -121,7 +172,12 @@ function flagValue(argv: string[], flag: string): string | undefined {
   return value;
 }
 
-const why = (obs: Observation | undefined, id: string) => (!obs ? `observation ${id} does not exist` : obs.state === "available" ? "" : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`);
+const why = (obs: Observation | undefined, id: string) =>
+  !obs
+    ? `observation ${id} does not exist`
+    : obs.state === "available"
+      ? ""
+      : `observation ${id} is ${obs.state}: ${(obs as { reason: string }).reason}`;
 
 /** The six checks exactly as docs/eval-plan.md defines them; nothing turns incomplete into pass. */
 export function judgeCheck(check: Check, observations: Map<string, Observation>): CheckResult {
@@ -129,38 +185,102 @@ export function judgeCheck(check: Check, observations: Map<string, Observation>)
   const obs = "observation_id" in check ? observations.get(check.observation_id) : undefined;
   switch (check.type) {
     case "command_success": {
-      if (obs?.state !== "available" || obs.kind !== "cli") return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a cli observation" };
+      if (obs?.state !== "available" || obs.kind !== "cli")
+        return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a cli observation" };
       const code = obs.value.exit_code;
-      return { ...base, status: code === 0 ? "pass" : "fail", observed: code, expected: 0, reason: code === 0 ? "exit code 0" : `exit code ${code}` };
+      return {
+        ...base,
+        status: code === 0 ? "pass" : "fail",
+        observed: code,
+        expected: 0,
+        reason: code === 0 ? "exit code 0" : `exit code ${code}`,
+      };
     }
     case "field_equals": {
       const value = field(observations.get(check.source.observation_id), check.source.field);
-      if (value === UNAVAILABLE) return { ...base, status: "incomplete", expected: check.expected, reason: why(observations.get(check.source.observation_id), check.source.observation_id) || `${JSON.stringify(check.source.field)} is unavailable` };
+      if (value === UNAVAILABLE)
+        return {
+          ...base,
+          status: "incomplete",
+          expected: check.expected,
+          reason:
+            why(observations.get(check.source.observation_id), check.source.observation_id) ||
+            `${JSON.stringify(check.source.field)} is unavailable`,
+        };
       const equal = deepEqual(value, check.expected);
-      return { ...base, status: equal ? "pass" : "fail", observed: value, expected: check.expected, reason: equal ? "equal" : "different (no coercion)" };
+      return {
+        ...base,
+        status: equal ? "pass" : "fail",
+        observed: value,
+        expected: check.expected,
+        reason: equal ? "equal" : "different (no coercion)",
+      };
     }
     case "flag_equals": {
-      if (obs?.state !== "available" || obs.kind !== "cli") return { ...base, status: "incomplete", expected: check.expected, reason: why(obs, check.observation_id) || "not a cli observation" };
+      if (obs?.state !== "available" || obs.kind !== "cli")
+        return {
+          ...base,
+          status: "incomplete",
+          expected: check.expected,
+          reason: why(obs, check.observation_id) || "not a cli observation",
+        };
       const value = flagValue(obs.value.argv, check.flag);
-      if (value === undefined) return { ...base, status: "fail", expected: check.expected, reason: `the call did not give ${check.flag}` };
-      return { ...base, status: value === check.expected ? "pass" : "fail", observed: value, expected: check.expected, reason: value === check.expected ? "equal" : "different" };
+      if (value === undefined)
+        return { ...base, status: "fail", expected: check.expected, reason: `the call did not give ${check.flag}` };
+      return {
+        ...base,
+        status: value === check.expected ? "pass" : "fail",
+        observed: value,
+        expected: check.expected,
+        reason: value === check.expected ? "equal" : "different",
+      };
     }
     case "values_match": {
       const left = field(observations.get(check.left.observation_id), check.left.field);
       const right = field(observations.get(check.right.observation_id), check.right.field);
-      if (left === UNAVAILABLE || right === UNAVAILABLE) return { ...base, status: "incomplete", reason: `${left === UNAVAILABLE ? "left" : "right"} value is unavailable` };
+      if (left === UNAVAILABLE || right === UNAVAILABLE)
+        return {
+          ...base,
+          status: "incomplete",
+          reason: `${left === UNAVAILABLE ? "left" : "right"} value is unavailable`,
+        };
       const equal = deepEqual(left, right);
-      return { ...base, status: equal ? "pass" : "fail", observed: left, expected: right, reason: equal ? "both values equal" : "the values differ" };
+      return {
+        ...base,
+        status: equal ? "pass" : "fail",
+        observed: left,
+        expected: right,
+        reason: equal ? "both values equal" : "the values differ",
+      };
     }
     case "file_exists":
     case "file_nonempty":
     case "file_sha256": {
-      if (obs?.state !== "available" || obs.kind !== "file") return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a file observation" };
+      if (obs?.state !== "available" || obs.kind !== "file")
+        return { ...base, status: "incomplete", reason: why(obs, check.observation_id) || "not a file observation" };
       const f = obs.value;
-      if (check.type === "file_exists") return { ...base, status: f.exists ? "pass" : "fail", observed: f.exists, reason: f.exists ? "present" : "absent" };
-      if (check.type === "file_nonempty") return { ...base, status: f.exists && f.bytes > 0 ? "pass" : "fail", observed: f.bytes, reason: !f.exists ? "absent" : f.bytes ? `${f.bytes} bytes` : "empty" };
+      if (check.type === "file_exists")
+        return {
+          ...base,
+          status: f.exists ? "pass" : "fail",
+          observed: f.exists,
+          reason: f.exists ? "present" : "absent",
+        };
+      if (check.type === "file_nonempty")
+        return {
+          ...base,
+          status: f.exists && f.bytes > 0 ? "pass" : "fail",
+          observed: f.bytes,
+          reason: !f.exists ? "absent" : f.bytes ? `${f.bytes} bytes` : "empty",
+        };
       const expected = check.type === "file_sha256" ? check.expected : undefined;
-      return { ...base, status: f.sha256 === expected ? "pass" : "fail", observed: f.sha256, expected, reason: !f.exists ? "absent" : f.sha256 === expected ? "hashes equal" : "hashes differ" };
+      return {
+        ...base,
+        status: f.sha256 === expected ? "pass" : "fail",
+        observed: f.sha256,
+        expected,
+        reason: !f.exists ? "absent" : f.sha256 === expected ? "hashes equal" : "hashes differ",
+      };
     }
   }
   // A check type the schema does not know never reaches here from a validated plan; say so rather than pass.

@@ -48,7 +48,9 @@ export function parseLossless(text: string): unknown {
   }
   if (!changed) return JSON.parse(text);
   out += text.slice(last);
-  return JSON.parse(out, (_key, value) => (typeof value === "string" && value.startsWith(marker) ? new LosslessNumber(value.slice(marker.length)) : value));
+  return JSON.parse(out, (_key, value) =>
+    typeof value === "string" && value.startsWith(marker) ? new LosslessNumber(value.slice(marker.length)) : value,
+  );
 }
 
 /** Numeric equality without coercion from strings: 1 equals 1.0, a LosslessNumber equals the same integer. */
@@ -58,7 +60,8 @@ export function numbersEqual(a: unknown, b: unknown): boolean | undefined {
   const y = num(b);
   if (x === undefined || y === undefined) return undefined;
   if (typeof x === "number" && typeof y === "number") return x === y;
-  const big = (v: string | number) => (typeof v === "number" ? (Number.isInteger(v) ? BigInt(v) : undefined) : BigInt(v));
+  const big = (v: string | number) =>
+    typeof v === "number" ? (Number.isInteger(v) ? BigInt(v) : undefined) : BigInt(v);
   const bx = big(x);
   const by = big(y);
   return bx !== undefined && by !== undefined && bx === by;

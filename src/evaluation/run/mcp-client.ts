@@ -75,9 +75,14 @@ function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Record<stri
   const args: Record<string, unknown> = {};
   const typed = (name: string, value: string): unknown => {
     const type = properties[name]?.type;
-    if (type === "integer" || type === "number") return Number.isFinite(Number(value)) && value.trim() !== "" ? Number(value) : value;
+    if (type === "integer" || type === "number")
+      return Number.isFinite(Number(value)) && value.trim() !== "" ? Number(value) : value;
     if (type === "boolean") return value === "true" ? true : value === "false" ? false : value;
-    if (type === "array") return value.split(",").map((v) => v.trim()).filter(Boolean);
+    if (type === "array")
+      return value
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean);
     return value;
   };
   for (let i = 0; i < flags.length; i++) {
@@ -88,17 +93,28 @@ function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Record<stri
     // Output flags of the shell have no tool argument: a tool's result is always the whole envelope.
     if (["quiet", "agent", "human", "ndjson"].includes(name)) continue;
     if (eq >= 0) args[name] = typed(name, token.slice(eq + 1));
-    else if (properties[name]?.type === "boolean" || flags[i + 1] === undefined || flags[i + 1]!.startsWith("--")) args[name] = true;
+    else if (properties[name]?.type === "boolean" || flags[i + 1] === undefined || flags[i + 1]!.startsWith("--"))
+      args[name] = true;
     else args[name] = typed(name, flags[++i]!);
   }
   return args;
 }
 
-export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[], attempt: ReplayRun, server: { command: string; args: string[] }, save: (stdout: string, step: Step) => string | undefined): Promise<Outcome> {
+export async function replayViaMcp<Step extends { argv: string[] }>(
+  steps: Step[],
+  attempt: ReplayRun,
+  server: { command: string; args: string[] },
+  save: (stdout: string, step: Step) => string | undefined,
+): Promise<Outcome> {
   const [{ Client }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js")]);
   const command = attempt.command([server.command, ...server.args]);
   const hidden = command.hiddenArgs;
-  const child = spawn(command.file, hidden ? ["--args", "3", ...command.args] : command.args, { cwd: command.cwd, env: attempt.env, detached: true, stdio: hidden ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"] });
+  const child = spawn(command.file, hidden ? ["--args", "3", ...command.args] : command.args, {
+    cwd: command.cwd,
+    env: attempt.env,
+    detached: true,
+    stdio: hidden ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+  });
   if (hidden) (child.stdio[3] as NodeJS.WritableStream).end(hidden.map((a) => `${a}\0`).join(""));
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr = (stderr + c.toString("utf8")).slice(-4000)));
@@ -123,7 +139,9 @@ export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[
     await started;
     await client.connect((await childTransport(child)) as never, options);
     const { tools } = (await client.listTools({}, options)) as { tools: Tool[] };
-    const dynamic = tools.some((t) => t.name === "describe_command") && tools.some((t) => t.name === "call_command" || /^call_(read|write|destructive)$/.test(t.name));
+    const dynamic =
+      tools.some((t) => t.name === "describe_command") &&
+      tools.some((t) => t.name === "call_command" || /^call_(read|write|destructive)$/.test(t.name));
     for (const step of steps) {
       const flagAt = step.argv.findIndex((a, i) => i > 0 && a.startsWith("--"));
       const words = step.argv.slice(1, flagAt >= 0 ? flagAt : undefined);
@@ -131,14 +149,25 @@ export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[
       const name = words.join(" ");
       let call: { name: string; arguments: Record<string, unknown> };
       if (dynamic) {
-        const described = await client.callTool({ name: "describe_command", arguments: { command: name } }, undefined, options);
+        const described = await client.callTool(
+          { name: "describe_command", arguments: { command: name } },
+          undefined,
+          options,
+        );
         const found = described.structuredContent as { arguments?: Tool["inputSchema"]; tool?: string } | undefined;
         const schema = (found?.arguments ?? {}) as Tool["inputSchema"];
-        call = { name: typeof found?.tool === "string" ? found.tool : "call_command", arguments: { command: name, arguments: argumentsFor(flags, schema) } };
+        call = {
+          name: typeof found?.tool === "string" ? found.tool : "call_command",
+          arguments: { command: name, arguments: argumentsFor(flags, schema) },
+        };
       } else {
         const tool = tools.find((t) => t.title === name);
         if (!tool) {
-          outcome = { exitCode: null, timedOut: false, harnessError: `the MCP server has no tool for "${name}" (reference step of ${attempt.scenarioId})` };
+          outcome = {
+            exitCode: null,
+            timedOut: false,
+            harnessError: `the MCP server has no tool for "${name}" (reference step of ${attempt.scenarioId})`,
+          };
           break;
         }
         call = { name: tool.name, arguments: argumentsFor(flags, tool.inputSchema) };
@@ -155,7 +184,13 @@ export async function replayViaMcp<Step extends { argv: string[] }>(steps: Step[
     }
   } catch (error) {
     const message = (error as Error).message;
-    outcome = /timed out/i.test(message) ? { exitCode: null, timedOut: true } : { exitCode: null, timedOut: false, harnessError: `the MCP server failed: ${message}${stderr.trim() ? ` (${stderr.trim().split("\n").slice(-3).join(" ")})` : ""}` };
+    outcome = /timed out/i.test(message)
+      ? { exitCode: null, timedOut: true }
+      : {
+          exitCode: null,
+          timedOut: false,
+          harnessError: `the MCP server failed: ${message}${stderr.trim() ? ` (${stderr.trim().split("\n").slice(-3).join(" ")})` : ""}`,
+        };
   } finally {
     await client.close().catch(() => {});
     kill();

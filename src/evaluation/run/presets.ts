@@ -53,7 +53,12 @@ export interface Preset {
 }
 
 /** A reader that gives up after `times` matching lines without a sign of progress between them. */
-function repeated(times: number, failure: RegExp, progress: RegExp, describe: (line: string) => string): () => (line: string) => string | undefined {
+function repeated(
+  times: number,
+  failure: RegExp,
+  progress: RegExp,
+  describe: (line: string) => string,
+): () => (line: string) => string | undefined {
   return () => {
     let count = 0;
     return (line) => {
@@ -86,18 +91,46 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     defaults: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
     forced: { IS_SANDBOX: "1" },
     configEnv: ["ANTHROPIC_", "CLAUDE_CODE_USE_", "CLAUDE_CONFIG_DIR"],
-    modelEnv: ["ANTHROPIC_MODEL", "ANTHROPIC_BASE_URL", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL", "CLAUDE_CODE_SUBAGENT_MODEL", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "AWS_REGION", "CLAUDE_CONFIG_DIR"],
+    modelEnv: [
+      "ANTHROPIC_MODEL",
+      "ANTHROPIC_BASE_URL",
+      "ANTHROPIC_SMALL_FAST_MODEL",
+      "ANTHROPIC_DEFAULT_OPUS_MODEL",
+      "ANTHROPIC_DEFAULT_SONNET_MODEL",
+      "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+      "CLAUDE_CODE_SUBAGENT_MODEL",
+      "CLAUDE_CODE_USE_BEDROCK",
+      "CLAUDE_CODE_USE_VERTEX",
+      "ANTHROPIC_BEDROCK_BASE_URL",
+      "ANTHROPIC_VERTEX_BASE_URL",
+      "ANTHROPIC_VERTEX_PROJECT_ID",
+      "CLOUD_ML_REGION",
+      "AWS_REGION",
+      "CLAUDE_CONFIG_DIR",
+    ],
     configureHint: "export ANTHROPIC_API_KEY=…  # or log in once with `claude` (~/.claude/.credentials.json)",
     configFiles(env) {
       const dir = env.CLAUDE_CONFIG_DIR || join(userHome(env), ".claude");
-      return { files: present([".credentials.json", "settings.json"].map((f) => ({ host: join(dir, f), home: `.claude/${f}` }))), env: env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: "{home}/.claude" } : ({} as Record<string, string>) };
+      return {
+        files: present(
+          [".credentials.json", "settings.json"].map((f) => ({ host: join(dir, f), home: `.claude/${f}` })),
+        ),
+        env: env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: "{home}/.claude" } : ({} as Record<string, string>),
+      };
     },
     parse: parseClaudeCode,
     // Only this server: the user's own MCP servers stay out of the attempt. Its tools are given to the model up front,
     // as the CLI's help is, rather than found through Claude Code's tool search — unless you set ENABLE_TOOL_SEARCH.
     mcp: (server) => ({
-      args: ["--mcp-config", JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } }), "--strict-mcp-config"],
-      env: process.env.ENABLE_TOOL_SEARCH === undefined ? { ENABLE_TOOL_SEARCH: "false" } : ({} as Record<string, string>),
+      args: [
+        "--mcp-config",
+        JSON.stringify({
+          mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } },
+        }),
+        "--strict-mcp-config",
+      ],
+      env:
+        process.env.ENABLE_TOOL_SEARCH === undefined ? { ENABLE_TOOL_SEARCH: "false" } : ({} as Record<string, string>),
     }),
   },
   codex: {
@@ -106,7 +139,19 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     install: "@openai/codex@0.169.0",
     // --full-auto is gone from current releases; its own sandbox has no network (the CLI must reach the API) and
     // cannot write outside cwd, and a login shell resets PATH (the CLI would not be found).
-    args: ["exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-approvals-and-sandbox", "-c", "allow_login_shell=false", "-c", "analytics.enabled=false", "--disable", "plugins", "{prompt}"],
+    args: [
+      "exec",
+      "--skip-git-repo-check",
+      "--json",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "-c",
+      "allow_login_shell=false",
+      "-c",
+      "analytics.enabled=false",
+      "--disable",
+      "plugins",
+      "{prompt}",
+    ],
     promptVia: "arg",
     defaults: {},
     forced: {},
@@ -117,14 +162,30 @@ export const PRESETS: Record<Preset["name"], Preset> = {
       const dir = env.CODEX_HOME || join(userHome(env), ".codex");
       // CODEX_HOME is also where Codex writes its sessions: it gets a writable one in the attempt's HOME, with your
       // config and login shown inside it.
-      return { files: present(["config.toml", "auth.json"].map((f) => ({ host: join(dir, f), home: `.codex/${f}` }))), env: { CODEX_HOME: "{home}/.codex" } };
+      return {
+        files: present(["config.toml", "auth.json"].map((f) => ({ host: join(dir, f), home: `.codex/${f}` }))),
+        env: { CODEX_HOME: "{home}/.codex" },
+      };
     },
     parse: parseCodex,
     // -c values are TOML; a JSON string and a JSON array of strings are TOML too.
-    mcp: (server) => ({ args: ["-c", `mcp_servers.${server.name}.command=${JSON.stringify(server.command)}`, "-c", `mcp_servers.${server.name}.args=${JSON.stringify(server.args)}`], env: {} }),
+    mcp: (server) => ({
+      args: [
+        "-c",
+        `mcp_servers.${server.name}.command=${JSON.stringify(server.command)}`,
+        "-c",
+        `mcp_servers.${server.name}.args=${JSON.stringify(server.args)}`,
+      ],
+      env: {},
+    }),
     // Codex waits for the network without end ("Reconnecting... waiting for network", 3 s then 8 s apart); two in a row
     // with no progress between them is a dead model.
-    fatal: repeated(2, /"type":"error".*Reconnecting/, /"type":"(item|turn)\.(completed|started)"/, (line) => `Codex cannot reach its model: ${/"message":"([^"]*)"/.exec(line)?.[1] ?? "reconnecting"}`),
+    fatal: repeated(
+      2,
+      /"type":"error".*Reconnecting/,
+      /"type":"(item|turn)\.(completed|started)"/,
+      (line) => `Codex cannot reach its model: ${/"message":"([^"]*)"/.exec(line)?.[1] ?? "reconnecting"}`,
+    ),
   },
   opencode: {
     name: "opencode",
@@ -143,11 +204,28 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     configFiles(env) {
       const home = userHome(env);
       const files = present([
-        ...["opencode.json", "opencode.jsonc", "config.json"].map((f) => ({ host: join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode", f), home: `.config/opencode/${f}` })),
-        { host: join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode", "auth.json"), home: ".local/share/opencode/auth.json" },
+        ...["opencode.json", "opencode.jsonc", "config.json"].map((f) => ({
+          host: join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode", f),
+          home: `.config/opencode/${f}`,
+        })),
+        {
+          host: join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode", "auth.json"),
+          home: ".local/share/opencode/auth.json",
+        },
       ]);
-      const custom = env.OPENCODE_CONFIG && exists(env.OPENCODE_CONFIG) ? [{ host: env.OPENCODE_CONFIG, home: `.config/opencode/inter-opencode-config${env.OPENCODE_CONFIG.endsWith(".jsonc") ? ".jsonc" : ".json"}` }] : [];
-      return { files: [...files, ...custom], env: custom.length ? { OPENCODE_CONFIG: `{home}/${custom[0]!.home}` } : ({} as Record<string, string>) };
+      const custom =
+        env.OPENCODE_CONFIG && exists(env.OPENCODE_CONFIG)
+          ? [
+              {
+                host: env.OPENCODE_CONFIG,
+                home: `.config/opencode/inter-opencode-config${env.OPENCODE_CONFIG.endsWith(".jsonc") ? ".jsonc" : ".json"}`,
+              },
+            ]
+          : [];
+      return {
+        files: [...files, ...custom],
+        env: custom.length ? { OPENCODE_CONFIG: `{home}/${custom[0]!.home}` } : ({} as Record<string, string>),
+      };
     },
     // On every run opencode installs @opencode-ai/plugin (what custom tools import) into each config folder that lacks
     // it — ~/.config/opencode included — from the npm registry, in the background: in a fresh HOME, a registry call and
@@ -160,22 +238,44 @@ export const PRESETS: Record<Preset["name"], Preset> = {
     },
     parse: parseOpencode,
     // Its config given inline (merged over the user's): one local MCP server.
-    mcp: (server) => ({ args: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [server.name]: { type: "local", command: [server.command, ...server.args], enabled: true } } }) } }),
+    mcp: (server) => ({
+      args: [],
+      env: {
+        OPENCODE_CONFIG_CONTENT: JSON.stringify({
+          mcp: { [server.name]: { type: "local", command: [server.command, ...server.args], enabled: true } },
+        }),
+      },
+    }),
     // Its error log says when a model call failed; it retries with backoff for over a minute before giving up.
-    fatal: repeated(2, /message="stream error"/, /"type":"step_finish"/, (line) => `opencode cannot reach its model: ${/error\.error="([^"]*)"/.exec(line)?.[1]?.slice(0, 300) ?? "stream error"}`),
+    fatal: repeated(
+      2,
+      /message="stream error"/,
+      /"type":"step_finish"/,
+      (line) =>
+        `opencode cannot reach its model: ${/error\.error="([^"]*)"/.exec(line)?.[1]?.slice(0, 300) ?? "stream error"}`,
+    ),
   },
 };
 
 /** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */
 export function findProgram(program: string, path: string | undefined, root: string | undefined): string | undefined {
-  return whichProgram(program, [path, root ? join(root, "node_modules", ".bin") : undefined].filter(Boolean).join(delimiter));
+  return whichProgram(
+    program,
+    [path, root ? join(root, "node_modules", ".bin") : undefined].filter(Boolean).join(delimiter),
+  );
 }
 
 /** Whether a preset can run here: its program found, and some configuration of its own (a file or a variable). */
-export function presetReadiness(preset: Preset, env: NodeJS.ProcessEnv, root: string | undefined): { program: string | null; configuredBy: string[] } {
+export function presetReadiness(
+  preset: Preset,
+  env: NodeJS.ProcessEnv,
+  root: string | undefined,
+): { program: string | null; configuredBy: string[] } {
   const configuredBy = [
     ...preset.configFiles(env).files.map((f) => f.host),
-    ...Object.keys(env).filter((name) => env[name] && preset.configEnv.some((c) => (c.endsWith("_") ? name.startsWith(c) : name === c))),
+    ...Object.keys(env).filter(
+      (name) => env[name] && preset.configEnv.some((c) => (c.endsWith("_") ? name.startsWith(c) : name === c)),
+    ),
   ];
   return { program: findProgram(preset.program, env.PATH, root) ?? null, configuredBy };
 }
@@ -188,10 +288,26 @@ const LOGIN_FILES = /(^|\/)(\.credentials\.json|auth\.json)$/;
  * is shown (logins aside), and the extra arguments and environment of the config — as one hash, with no value in it,
  * and the model's name where one of them says it (`ANTHROPIC_MODEL`, `--model`, `model = "…"` in config.toml, …).
  */
-export function modelConfiguration(preset: Preset, env: NodeJS.ProcessEnv, extra: { args?: string[]; env?: Record<string, string> } = {}): { hash: string; name: string | null } {
-  const vars = Object.fromEntries(preset.modelEnv.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!]));
-  const files = Object.fromEntries(preset.configFiles(env).files.filter((f) => !LOGIN_FILES.test(f.home)).map((f) => [f.home, readText(f.host)]));
-  const basis = JSON.stringify({ vars, files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, createHash("sha256").update(v).digest("hex")])), args: extra.args ?? [], env: extra.env ?? {} });
+export function modelConfiguration(
+  preset: Preset,
+  env: NodeJS.ProcessEnv,
+  extra: { args?: string[]; env?: Record<string, string> } = {},
+): { hash: string; name: string | null } {
+  const vars = Object.fromEntries(
+    preset.modelEnv.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!]),
+  );
+  const files = Object.fromEntries(
+    preset
+      .configFiles(env)
+      .files.filter((f) => !LOGIN_FILES.test(f.home))
+      .map((f) => [f.home, readText(f.host)]),
+  );
+  const basis = JSON.stringify({
+    vars,
+    files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, createHash("sha256").update(v).digest("hex")])),
+    args: extra.args ?? [],
+    env: extra.env ?? {},
+  });
   return { hash: createHash("sha256").update(basis).digest("hex"), name: modelName(vars, Object.values(files), extra) };
 }
 
@@ -204,7 +320,11 @@ const readText = (file: string) => {
 };
 
 /** The model's name as the configuration states it, first found: a `--model`/`-m` argument, a *_MODEL variable, a config file. */
-function modelName(vars: Record<string, string>, files: string[], extra: { args?: string[]; env?: Record<string, string> }): string | null {
+function modelName(
+  vars: Record<string, string>,
+  files: string[],
+  extra: { args?: string[]; env?: Record<string, string> },
+): string | null {
   const args = extra.args ?? [];
   const flag = args.findIndex((a) => a === "--model" || a === "-m");
   if (flag >= 0 && args[flag + 1]) return args[flag + 1]!;

@@ -8,9 +8,24 @@ import { MIN_SECRET_LENGTH } from "../../core/redact.js";
  * variables (often the API's own key), and — with `agentKeys` — any variable of the runner whose name ends in KEY,
  * TOKEN, SECRET or PASSWORD (an agent's own key). `api` holds the first two alone: what the agent must not be given.
  */
-export function evaluationSecrets(plan: Plan | undefined, services: Record<string, { env?: Record<string, string> }>, env: NodeJS.ProcessEnv = process.env): { api: string[]; all: string[] } {
-  const api = [...planCredentialEnvs(plan).map((name) => env[name]), ...Object.values(services).flatMap((s) => Object.values(s.env ?? {}))].filter((v): v is string => Boolean(v));
-  const agentKeys = Object.entries(env).filter(([key, value]) => value && value.length >= MIN_SECRET_LENGTH && /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) && !key.startsWith("npm_")).map(([, value]) => value!);
+export function evaluationSecrets(
+  plan: Plan | undefined,
+  services: Record<string, { env?: Record<string, string> }>,
+  env: NodeJS.ProcessEnv = process.env,
+): { api: string[]; all: string[] } {
+  const api = [
+    ...planCredentialEnvs(plan).map((name) => env[name]),
+    ...Object.values(services).flatMap((s) => Object.values(s.env ?? {})),
+  ].filter((v): v is string => Boolean(v));
+  const agentKeys = Object.entries(env)
+    .filter(
+      ([key, value]) =>
+        value &&
+        value.length >= MIN_SECRET_LENGTH &&
+        /(KEY|TOKEN|SECRET|PASSWORD)$/i.test(key) &&
+        !key.startsWith("npm_"),
+    )
+    .map(([, value]) => value!);
   return { api, all: [...api, ...agentKeys] };
 }
 

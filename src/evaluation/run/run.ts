@@ -13,23 +13,25 @@ import { evaluationSecrets } from "./redact.js";
 import { detectIsolation } from "./sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
-export type { EvalResults,  ScenarioSummary, Shard } from "../results/types.js";
+export type { EvalResults, ScenarioSummary, Shard } from "../results/types.js";
 import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
 import { count } from "../../core/words.js";
-
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
 function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
   if (!receipt || typeof receipt !== "object") return null;
-  const { candidate: of, certification } = receipt as { candidate?: { sha256?: unknown }; certification?: { level?: unknown } };
+  const { candidate: of, certification } = receipt as {
+    candidate?: { sha256?: unknown };
+    certification?: { level?: unknown };
+  };
   const made = of?.sha256;
-  if (made !== candidate) return { status: "unbound", reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect` };
+  if (made !== candidate)
+    return {
+      status: "unbound",
+      reason: `receipt.json is for candidate sha256:${String(made ?? "unknown").slice(0, 12)}…, not this one (sha256:${candidate.slice(0, 12)}…); inspect this candidate with inter inspect`,
+    };
   return { sha256: made, level: typeof certification?.level === "string" ? certification.level : "unknown" };
 }
-
-
-
-
 
 export interface EvalRunOptions {
   plan: Plan;
@@ -71,7 +73,14 @@ const combinations = (n: number, k: number) => {
 function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
   const n = attempts.length;
   const c = attempts.filter((a) => a.status === "pass").length;
-  return { id, attempts: n, passed: c, pass_rate: n ? c / n : 0, pass_at_k: n ? 1 - combinations(n - c, n) / combinations(n, n) : 0, pass_hat_k: n && c === n ? 1 : 0 };
+  return {
+    id,
+    attempts: n,
+    passed: c,
+    pass_rate: n ? c / n : 0,
+    pass_at_k: n ? 1 - combinations(n - c, n) / combinations(n, n) : 0,
+    pass_hat_k: n && c === n ? 1 : 0,
+  };
 }
 
 /**
@@ -94,7 +103,17 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const receipt = bindReceipt(options.receipt, candidate);
   const receiptKey = receipt && "sha256" in receipt ? receipt.sha256 : null;
   const isolation = await detectIsolation();
-  const key = sha256(JSON.stringify({ candidate, planHash, agent: identity, receipt: receiptKey, isolation: isolation.kind, ...(shard ? { shard } : {}), ...(options.forbidSideEffects ? { forbidSideEffects: true } : {}) }));
+  const key = sha256(
+    JSON.stringify({
+      candidate,
+      planHash,
+      agent: identity,
+      receipt: receiptKey,
+      isolation: isolation.kind,
+      ...(shard ? { shard } : {}),
+      ...(options.forbidSideEffects ? { forbidSideEffects: true } : {}),
+    }),
+  );
   const journal = join(options.runDir, "journal.jsonl");
   if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
@@ -121,10 +140,19 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   const secrets = evaluationSecrets(plan, options.services);
   const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
-  const mine = plan.scenarios.flatMap((scenario) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 }))).filter((_, i) => !shard || i % shard.count === shard.index - 1);
-  const todo = mine.filter((a) => !finished.has(`${a.scenario.id}#${a.repetition}`) && (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)));
+  const mine = plan.scenarios
+    .flatMap((scenario) => Array.from({ length: settings.repetitions }, (_, i) => ({ scenario, repetition: i + 1 })))
+    .filter((_, i) => !shard || i % shard.count === shard.index - 1);
+  const todo = mine.filter(
+    (a) =>
+      !finished.has(`${a.scenario.id}#${a.repetition}`) &&
+      (!options.only || options.only.has(`${a.scenario.id}#${a.repetition}`)),
+  );
   for (const done of finished.values()) options.onAttempt(done, true);
-  if (todo.length && isolation.kind === "none") process.stderr.write(`inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`);
+  if (todo.length && isolation.kind === "none")
+    process.stderr.write(
+      `inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`,
+    );
 
   // npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
   // relative), which costs milliseconds instead of an npm run per attempt.
@@ -134,7 +162,12 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
     const t = await template;
     cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
-    return { ...t, packageRoot: join(target, relative(templateDir, t.packageRoot)), bin: join(target, relative(templateDir, t.bin)), cleanup: () => rmSync(target, { recursive: true, force: true }) };
+    return {
+      ...t,
+      packageRoot: join(target, relative(templateDir, t.packageRoot)),
+      bin: join(target, relative(templateDir, t.bin)),
+      cleanup: () => rmSync(target, { recursive: true, force: true }),
+    };
   };
   const context = {
     plan,
@@ -165,17 +198,33 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(settings.concurrency, todo.length)) }, worker));
-  if (options.signal.aborted) throw new InterError("INTERRUPTED", `Interrupted after ${finished.size} of ${count(mine.length, "attempt")}; the finished ones are journaled.`, "Run the same command again to resume; --fresh starts over.", { finished: finished.size });
+  if (options.signal.aborted)
+    throw new InterError(
+      "INTERRUPTED",
+      `Interrupted after ${finished.size} of ${count(mine.length, "attempt")}; the finished ones are journaled.`,
+      "Run the same command again to resume; --fresh starts over.",
+      { finished: finished.size },
+    );
 
-  if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`))) appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
-  const attempts = mine.map((a) => finished.get(`${a.scenario.id}#${a.repetition}`)).filter((a): a is AttemptResult => Boolean(a));
+  if (mine.every((a) => finished.has(`${a.scenario.id}#${a.repetition}`)))
+    appendFileSync(journal, `${JSON.stringify({ key, complete: true })}\n`);
+  const attempts = mine
+    .map((a) => finished.get(`${a.scenario.id}#${a.repetition}`))
+    .filter((a): a is AttemptResult => Boolean(a));
   const ids: string[] = plan.scenarios.map((s) => s.id);
   return {
     schema_version: "1.0.0",
     candidate: { sha256: candidate, file: relative(options.root, options.tgz) },
     receipt,
     plan: { file: relative(options.root, options.planFile), sha256: planHash },
-    agent: { name: options.agent.name, identity, ...modelRecord(options.agent, attempts.map((a) => a.agent.summary?.model)) },
+    agent: {
+      name: options.agent.name,
+      identity,
+      ...modelRecord(
+        options.agent,
+        attempts.map((a) => a.agent.summary?.model),
+      ),
+    },
     isolation,
     versions: { inter: options.interVersion, node: process.version },
     settings,
@@ -190,12 +239,28 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
 }
 
 /** Per-scenario summaries (for scenarios that have attempts, in plan order), totals and the strict verdict. */
-export function tally(attempts: AttemptResult[], scenarioIds: string[]): Pick<EvalResults, "scenarios" | "attempts" | "summary" | "verdict"> {
+export function tally(
+  attempts: AttemptResult[],
+  scenarioIds: string[],
+): Pick<EvalResults, "scenarios" | "attempts" | "summary" | "verdict"> {
   const count = (s: string) => attempts.filter((a) => a.status === s).length;
   return {
-    scenarios: scenarioIds.filter((id) => attempts.some((a) => a.scenario === id)).map((id) => summarize(id, attempts.filter((a) => a.scenario === id))),
+    scenarios: scenarioIds
+      .filter((id) => attempts.some((a) => a.scenario === id))
+      .map((id) =>
+        summarize(
+          id,
+          attempts.filter((a) => a.scenario === id),
+        ),
+      ),
     attempts,
-    summary: { attempts: attempts.length, passed: count("pass"), failed: count("fail"), incomplete: count("incomplete"), harness_errors: count("error") },
+    summary: {
+      attempts: attempts.length,
+      passed: count("pass"),
+      failed: count("fail"),
+      incomplete: count("incomplete"),
+      harness_errors: count("error"),
+    },
     verdict: attempts.length > 0 && attempts.every((a) => a.status === "pass") ? "pass" : "fail",
   };
 }

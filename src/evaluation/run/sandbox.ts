@@ -49,9 +49,22 @@ export function detectIsolation(): Promise<Isolation> {
     const { execa } = await import("execa");
     const version = await execa("bwrap", ["--version"], { reject: false, timeout: 5000 });
     if (version.exitCode !== 0) return { kind: "none", reason: "bubblewrap (bwrap) is not installed" };
-    const trial = await execa("bwrap", [...systemBinds(), "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--die-with-parent", "--", "true"], { reject: false, timeout: 10_000 });
-    if (trial.exitCode !== 0) return { kind: "none", reason: `bubblewrap cannot create its namespaces here: ${String(trial.stderr).trim().split("\n")[0] ?? `exit ${trial.exitCode}`}` };
-    return { kind: "bubblewrap", version: String(version.stdout).trim().replace(/^bubblewrap\s+/, "") };
+    const trial = await execa(
+      "bwrap",
+      [...systemBinds(), "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--die-with-parent", "--", "true"],
+      { reject: false, timeout: 10_000 },
+    );
+    if (trial.exitCode !== 0)
+      return {
+        kind: "none",
+        reason: `bubblewrap cannot create its namespaces here: ${String(trial.stderr).trim().split("\n")[0] ?? `exit ${trial.exitCode}`}`,
+      };
+    return {
+      kind: "bubblewrap",
+      version: String(version.stdout)
+        .trim()
+        .replace(/^bubblewrap\s+/, ""),
+    };
   })();
   return detected;
 }
@@ -118,7 +131,10 @@ let node: string[] | undefined;
 function nodeInstallation(): string[] {
   if (node) return node;
   const real = realpathSync(process.execPath);
-  node = isSystemPath(process.execPath) && isSystemPath(real) ? [] : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];
+  node =
+    isSystemPath(process.execPath) && isSystemPath(real)
+      ? []
+      : [dirname(dirname(real)), ...(isSystemPath(process.execPath) ? [] : [process.execPath])];
   return node;
 }
 
@@ -178,7 +194,9 @@ export function bwrapArgs(options: SandboxOptions): string[] {
     folders.prompt,
     SEALED_PATHS.prompt,
   ];
-  for (const path of [...new Set([...nodeInstallation(), ...options.readOnly, ...(options.candidate ? [options.candidate] : [])])]) {
+  for (const path of [
+    ...new Set([...nodeInstallation(), ...options.readOnly, ...(options.candidate ? [options.candidate] : [])]),
+  ]) {
     if (isAbsolute(path) && existsSync(path)) args.push("--ro-bind", path, path);
   }
   if (options.socket) args.push("--bind", options.socket, SEALED_PATHS.socket);
@@ -208,7 +226,11 @@ const isFile = (path: string) => {
  * never anything inside `hidden` (the evaluation folder, reference solutions), nor a folder holding it. Unsealed: as
  * is, with `show` linked into its HOME (a link names the file; it copies no secret).
  */
-export function agentCommand(options: { sealed: boolean; folders: AttemptFolders; hidden: string[]; socket?: string }, argv: string[], shown: ShownFile[] = []): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] } {
+export function agentCommand(
+  options: { sealed: boolean; folders: AttemptFolders; hidden: string[]; socket?: string },
+  argv: string[],
+  shown: ShownFile[] = [],
+): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] } {
   const { folders, hidden } = options;
   const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
   const show = shown.filter((f) => !touchesHidden(f.host));
@@ -224,12 +246,24 @@ export function agentCommand(options: { sealed: boolean; folders: AttemptFolders
   // A script usually needs its siblings (modules it imports): its folder is shown, unless that folder holds the
   // evaluation, is a home or temp folder, or the root — then the file alone.
   const home = resolve(process.env.HOME || homedir());
-  const broad = (dir: string) => dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
-  const files = argv.slice(1).filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a)).map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
+  const broad = (dir: string) =>
+    dir === "/" || home === dir || home.startsWith(dir + sep) || [resolve(tmpdir()), "/tmp", "/var/tmp"].includes(dir);
+  const files = argv
+    .slice(1)
+    .filter((a) => a.startsWith("/") && !a.startsWith("/attempt") && isFile(a))
+    .map((f) => (touchesHidden(dirname(f)) || broad(dirname(f)) ? f : dirname(f)));
   const readOnly = [...installationOf(program), ...files].filter((p) => !touchesHidden(p));
   return {
     file: "bwrap",
-    hiddenArgs: [...bwrapArgs({ folders, readOnly, ...(options.socket ? { socket: options.socket } : {}), chdir: SEALED_PATHS.outputs }), ...show.flatMap((f) => ["--ro-bind", f.host, f.seen])],
+    hiddenArgs: [
+      ...bwrapArgs({
+        folders,
+        readOnly,
+        ...(options.socket ? { socket: options.socket } : {}),
+        chdir: SEALED_PATHS.outputs,
+      }),
+      ...show.flatMap((f) => ["--ro-bind", f.host, f.seen]),
+    ],
     args: ["--", program, ...argv.slice(1)],
     cwd: folders.outputs,
   };

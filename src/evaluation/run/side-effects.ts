@@ -18,12 +18,21 @@ export function mutatingCommands(packageRoot: string): Map<string, boolean> {
   const out = new Map<string, boolean>();
   const dir = join(packageRoot, "commands");
   try {
-    const manifest = JSON.parse(readFileSync(join(packageRoot, "manifest.json"), "utf8")) as { groups?: Array<{ name: string }> };
+    const manifest = JSON.parse(readFileSync(join(packageRoot, "manifest.json"), "utf8")) as {
+      groups?: Array<{ name: string }>;
+    };
     for (const group of manifest.groups ?? []) {
       const file = join(dir, `${group.name}.json`);
       if (!existsSync(file)) continue;
-      for (const c of (JSON.parse(readFileSync(file, "utf8")) as { commands: Array<{ name: string; permission?: string; operation?: { method?: string } }> }).commands) {
-        out.set(c.name, c.permission ? c.permission !== "read" : !["GET", "HEAD", "OPTIONS"].includes(c.operation?.method ?? "GET"));
+      for (const c of (
+        JSON.parse(readFileSync(file, "utf8")) as {
+          commands: Array<{ name: string; permission?: string; operation?: { method?: string } }>;
+        }
+      ).commands) {
+        out.set(
+          c.name,
+          c.permission ? c.permission !== "read" : !["GET", "HEAD", "OPTIONS"].includes(c.operation?.method ?? "GET"),
+        );
       }
     }
   } catch {
@@ -34,13 +43,23 @@ export function mutatingCommands(packageRoot: string): Map<string, boolean> {
 
 /** The command a call ran: the longest run of its leading words that names one. */
 function commandOf(argv: string[], commands: Map<string, boolean>): string | undefined {
-  const words = argv.slice(1, argv.findIndex((a, i) => i > 0 && a.startsWith("-")) > 0 ? argv.findIndex((a, i) => i > 0 && a.startsWith("-")) : argv.length);
-  for (let n = Math.min(3, words.length); n >= 1; n--) if (commands.has(words.slice(0, n).join(" "))) return words.slice(0, n).join(" ");
+  const words = argv.slice(
+    1,
+    argv.findIndex((a, i) => i > 0 && a.startsWith("-")) > 0
+      ? argv.findIndex((a, i) => i > 0 && a.startsWith("-"))
+      : argv.length,
+  );
+  for (let n = Math.min(3, words.length); n >= 1; n--)
+    if (commands.has(words.slice(0, n).join(" "))) return words.slice(0, n).join(" ");
   return undefined;
 }
 
 /** Every recorded call of a mutating command (help and --dry-run calls change nothing); `observed` says whether an observation matched it. */
-export function mutatingCalls(invocations: Invocation[], observations: Observation[], commands: Map<string, boolean>): Array<SideEffect & { observed: boolean }> {
+export function mutatingCalls(
+  invocations: Invocation[],
+  observations: Observation[],
+  commands: Map<string, boolean>,
+): Array<SideEffect & { observed: boolean }> {
   const prefixes: string[][] = observations.flatMap((o) => (o.kind === "cli" ? [o.command_prefix] : []));
   return invocations.flatMap((inv) => {
     if (asksForHelp(inv.argv) || inv.argv.includes("--dry-run")) return [];
@@ -56,15 +75,39 @@ export function mutatingCalls(invocations: Invocation[], observations: Observati
  * `settings.unobserved_side_effects: "fail"` (or the gate's --forbid-side-effects) fails a mutating call no
  * observation matched. Named like checks so that reports show them beside the plan's own.
  */
-export function sideEffectChecks(calls: Array<SideEffect & { observed: boolean }>, plan: Plan, forbid: boolean): CheckResult[] {
+export function sideEffectChecks(
+  calls: Array<SideEffect & { observed: boolean }>,
+  plan: Plan,
+  forbid: boolean,
+): CheckResult[] {
   const checks: CheckResult[] = [];
   const list = (xs: SideEffect[]) => xs.map((x) => x.argv.join(" ")).join("; ");
   if (plan.target.read_only_confirmed === true) {
-    checks.push({ id: "read-only", type: "read_only", description: "target.read_only_confirmed: the agent changed nothing", status: calls.length ? "fail" : "pass", observed: calls.length, expected: 0, reason: calls.length ? `${calls.length} mutating call${calls.length > 1 ? "s" : ""} on a read-only target: ${list(calls)}` : "no mutating call" });
+    checks.push({
+      id: "read-only",
+      type: "read_only",
+      description: "target.read_only_confirmed: the agent changed nothing",
+      status: calls.length ? "fail" : "pass",
+      observed: calls.length,
+      expected: 0,
+      reason: calls.length
+        ? `${calls.length} mutating call${calls.length > 1 ? "s" : ""} on a read-only target: ${list(calls)}`
+        : "no mutating call",
+    });
   }
   const unobserved = calls.filter((c) => !c.observed);
   if (forbid || plan.settings?.unobserved_side_effects === "fail") {
-    checks.push({ id: "no-unobserved-side-effects", type: "no_unobserved_side_effects", description: "every change the agent made is one the plan observes", status: unobserved.length ? "fail" : "pass", observed: unobserved.length, expected: 0, reason: unobserved.length ? `${unobserved.length} mutating call${unobserved.length > 1 ? "s" : ""} no observation matches: ${list(unobserved)}` : "none" });
+    checks.push({
+      id: "no-unobserved-side-effects",
+      type: "no_unobserved_side_effects",
+      description: "every change the agent made is one the plan observes",
+      status: unobserved.length ? "fail" : "pass",
+      observed: unobserved.length,
+      expected: 0,
+      reason: unobserved.length
+        ? `${unobserved.length} mutating call${unobserved.length > 1 ? "s" : ""} no observation matches: ${list(unobserved)}`
+        : "none",
+    });
   }
   return checks;
 }

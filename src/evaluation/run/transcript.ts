@@ -41,7 +41,15 @@ export interface TranscriptSummary {
 }
 
 export function summarizeTranscript(t: Transcript): TranscriptSummary {
-  return { turns: t.turns ?? null, tool_calls: t.tool_calls.length, tokens: t.tokens ?? null, cost_usd: t.cost_usd ?? null, duration_ms: t.duration_ms ?? null, final: t.final ? t.final.slice(0, 2000) : null, ...(t.model ? { model: t.model } : {}) };
+  return {
+    turns: t.turns ?? null,
+    tool_calls: t.tool_calls.length,
+    tokens: t.tokens ?? null,
+    cost_usd: t.cost_usd ?? null,
+    duration_ms: t.duration_ms ?? null,
+    final: t.final ? t.final.slice(0, 2000) : null,
+    ...(t.model ? { model: t.model } : {}),
+  };
 }
 
 /*
@@ -85,7 +93,15 @@ interface ClaudeEvent {
 
 interface CodexEvent {
   type?: string;
-  item?: { type?: string; command?: string; aggregated_output?: string; exit_code?: number | null; status?: string; text?: string; message?: string };
+  item?: {
+    type?: string;
+    command?: string;
+    aggregated_output?: string;
+    exit_code?: number | null;
+    status?: string;
+    text?: string;
+    message?: string;
+  };
   usage?: Usage;
   error?: { message?: string };
   message?: string;
@@ -121,17 +137,25 @@ function* events<T extends object>(stdout: string): Generator<T> {
 }
 
 const text = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((c: unknown) => (typeof c === "string" ? c : String((c as { text?: unknown } | null)?.text ?? ""))).join("") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content
+          .map((c: unknown) => (typeof c === "string" ? c : String((c as { text?: unknown } | null)?.text ?? "")))
+          .join("")
+      : "";
 
 /** Claude Code `-p --output-format stream-json --verbose`: system, assistant, user (tool results), result. */
 export function parseClaudeCode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   const byId = new Map<string, ToolCall>();
   for (const e of events<ClaudeEvent>(stdout)) {
-    if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills)) t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
+    if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills))
+      t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
     if (e.type === "system" && e.subtype === "init" && typeof e.model === "string") t.model = e.model.slice(0, 200);
     // The model that wrote a message is the one that answered (a fallback model can differ from the init event's).
-    if (e.type === "assistant" && typeof e.message?.model === "string" && e.message.model !== "<synthetic>") t.model = e.message.model.slice(0, 200);
+    if (e.type === "assistant" && typeof e.message?.model === "string" && e.message.model !== "<synthetic>")
+      t.model = e.message.model.slice(0, 200);
     if (e.type === "assistant") {
       for (const block of e.message?.content ?? []) {
         if (block.type === "text" && block.text) t.messages.push({ role: "assistant", text: block.text });
@@ -146,19 +170,34 @@ export function parseClaudeCode(stdout: string): Transcript {
         if (block.type !== "tool_result") continue;
         const call = block.tool_use_id ? byId.get(block.tool_use_id) : undefined;
         const output = text(block.content);
-        if (call) Object.assign(call, { output, is_error: Boolean(block.is_error), exit_code: exitFromText(output, block.is_error) });
+        if (call)
+          Object.assign(call, {
+            output,
+            is_error: Boolean(block.is_error),
+            exit_code: exitFromText(output, block.is_error),
+          });
         t.messages.push({ role: "tool", text: output });
         // A deny rule of the user's own settings still holds under --dangerously-skip-permissions.
-        if (block.is_error && /^Permission to use .* has been denied/.test(output)) t.error ??= `Claude Code was refused permission: ${output.slice(0, 300)}`;
+        if (block.is_error && /^Permission to use .* has been denied/.test(output))
+          t.error ??= `Claude Code was refused permission: ${output.slice(0, 300)}`;
       }
     } else if (e.type === "result") {
       t.turns = e.num_turns;
-      if (e.usage) t.tokens = { input: (e.usage.input_tokens ?? 0) + (e.usage.cache_read_input_tokens ?? 0) + (e.usage.cache_creation_input_tokens ?? 0), output: e.usage.output_tokens ?? 0 };
+      if (e.usage)
+        t.tokens = {
+          input:
+            (e.usage.input_tokens ?? 0) +
+            (e.usage.cache_read_input_tokens ?? 0) +
+            (e.usage.cache_creation_input_tokens ?? 0),
+          output: e.usage.output_tokens ?? 0,
+        };
       if (typeof e.total_cost_usd === "number") t.cost_usd = e.total_cost_usd;
       if (typeof e.duration_ms === "number") t.duration_ms = e.duration_ms;
       if (typeof e.result === "string" && e.result) t.final = e.result;
-      if (e.is_error) t.error = `Claude Code reported an error (${e.subtype ?? "error"}${e.terminal_reason ? `, ${e.terminal_reason}` : ""}): ${typeof e.result === "string" && e.result ? e.result : (t.messages.at(-1)?.text ?? "no message")}`;
-      if (Array.isArray(e.permission_denials) && e.permission_denials.length && !t.error) t.error = `Claude Code was denied permission for ${e.permission_denials.map((d: { tool_name?: string } | null) => d?.tool_name ?? "a tool").join(", ")}`;
+      if (e.is_error)
+        t.error = `Claude Code reported an error (${e.subtype ?? "error"}${e.terminal_reason ? `, ${e.terminal_reason}` : ""}): ${typeof e.result === "string" && e.result ? e.result : (t.messages.at(-1)?.text ?? "no message")}`;
+      if (Array.isArray(e.permission_denials) && e.permission_denials.length && !t.error)
+        t.error = `Claude Code was denied permission for ${e.permission_denials.map((d: { tool_name?: string } | null) => d?.tool_name ?? "a tool").join(", ")}`;
     }
   }
   t.final ??= [...t.messages].reverse().find((m) => m.role === "assistant")?.text;
@@ -182,7 +221,13 @@ export function parseCodex(stdout: string): Transcript {
     if (e.type === "item.completed") {
       const item = e.item ?? {};
       if (item.type === "command_execution") {
-        t.tool_calls.push({ name: "shell", input: { command: item.command }, output: item.aggregated_output ?? "", exit_code: item.exit_code ?? null, is_error: item.status === "failed" });
+        t.tool_calls.push({
+          name: "shell",
+          input: { command: item.command },
+          output: item.aggregated_output ?? "",
+          exit_code: item.exit_code ?? null,
+          is_error: item.status === "failed",
+        });
         t.messages.push({ role: "tool", text: item.aggregated_output ?? "" });
       } else if (item.type === "agent_message" && item.text) {
         t.messages.push({ role: "assistant", text: item.text });
@@ -214,11 +259,19 @@ export function parseOpencode(stdout: string): Transcript {
     const part = e.part ?? {};
     if (e.type === "tool_use" && part.type === "tool") {
       const state = part.state ?? {};
-      const output = typeof state.output === "string" ? state.output : typeof state.error === "string" ? state.error : "";
+      const output =
+        typeof state.output === "string" ? state.output : typeof state.error === "string" ? state.error : "";
       const exit = state.metadata?.exit;
-      t.tool_calls.push({ name: String(part.tool ?? "unknown"), input: state.input, output, exit_code: typeof exit === "number" ? exit : state.status === "error" ? null : undefined, is_error: state.status === "error" });
+      t.tool_calls.push({
+        name: String(part.tool ?? "unknown"),
+        input: state.input,
+        output,
+        exit_code: typeof exit === "number" ? exit : state.status === "error" ? null : undefined,
+        is_error: state.status === "error",
+      });
       t.messages.push({ role: "tool", text: output });
-      if (state.status === "error" && /permission|rejected|denied/i.test(output)) t.error ??= `opencode was refused permission for ${part.tool}: ${output.slice(0, 300)}`;
+      if (state.status === "error" && /permission|rejected|denied/i.test(output))
+        t.error ??= `opencode was refused permission for ${part.tool}: ${output.slice(0, 300)}`;
     } else if (e.type === "text" && part.text) {
       t.messages.push({ role: "assistant", text: part.text });
       t.final = part.text;

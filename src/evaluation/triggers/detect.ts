@@ -4,7 +4,15 @@ import type { Preset } from "../run/presets.js";
 import type { Transcript } from "../run/transcript.js";
 
 /** Every folder name any of the three reads Skills from, in a project or a HOME: a Skill there would compete. */
-const SKILL_FOLDERS = [".claude/skills", ".agents/skills", ".codex/skills", ".opencode/skills", ".opencode/skill", ".config/opencode/skills", ".config/opencode/skill"];
+const SKILL_FOLDERS = [
+  ".claude/skills",
+  ".agents/skills",
+  ".codex/skills",
+  ".opencode/skills",
+  ".opencode/skill",
+  ".config/opencode/skills",
+  ".config/opencode/skill",
+];
 
 /** What a trigger attempt's transcript says about Skills: what loaded, what failed to load, what was offered. */
 export interface SkillUse {
@@ -38,7 +46,8 @@ export function skillUse(transcript: Transcript): SkillUse {
     const broke = call.is_error || (typeof call.exit_code === "number" && call.exit_code !== 0);
     for (const name of names) {
       if (!broke) loaded.includes(name) || loaded.push(name);
-      else if (!failed.some((f) => f.skill === name)) failed.push({ skill: name, output: (call.output ?? "").trim().slice(0, 300) });
+      else if (!failed.some((f) => f.skill === name))
+        failed.push({ skill: name, output: (call.output ?? "").trim().slice(0, 300) });
     }
   }
   return { loaded, failed: failed.filter((f) => !loaded.includes(f.skill)) };
@@ -52,12 +61,15 @@ export function blindness(transcript: Transcript, use: SkillUse, skills: string[
   const offered = transcript.skills;
   if (Array.isArray(offered)) {
     const missing = skills.filter((s) => !offered.includes(s));
-    if (missing.length) return `the agent does not see the candidate's Skill${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (it offered: ${offered.slice(0, 20).join(", ") || "none"})`;
+    if (missing.length)
+      return `the agent does not see the candidate's Skill${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (it offered: ${offered.slice(0, 20).join(", ") || "none"})`;
   }
   const failed = use.failed.filter((f) => skills.includes(f.skill));
   if (failed.length) {
     // opencode's skill tool lists the Skill's files with ripgrep, which it expects on PATH.
-    const hint = failed.some((f) => /ripgrep|\brg\b/i.test(f.output)) ? " (its Skill tool needs ripgrep, `rg`, on PATH)" : "";
+    const hint = failed.some((f) => /ripgrep|\brg\b/i.test(f.output))
+      ? " (its Skill tool needs ripgrep, `rg`, on PATH)"
+      : "";
     return `the agent tried to load ${failed.map((f) => f.skill).join(", ")} and could not${hint}: ${failed[0]!.output || "its tool failed"}`;
   }
   return undefined;
@@ -74,7 +86,8 @@ export function shadows(preset: Preset["name"], project: string | undefined, con
     for (let dir = dirname(project); ; dir = dirname(dir)) {
       for (const folder of SKILL_FOLDERS) {
         const path = join(dir, folder);
-        if (existsSync(path) && readdirSync(path).length) found.push(`${path} (Skills in a parent folder of the attempt)`);
+        if (existsSync(path) && readdirSync(path).length)
+          found.push(`${path} (Skills in a parent folder of the attempt)`);
       }
       if (dirname(dir) === dir) break;
     }

@@ -28,7 +28,15 @@ const SCHEMA = {
   required: ["requests", "near_misses"],
   properties: {
     requests: { type: "array", items: { type: "string" } },
-    near_misses: { type: "array", items: { type: "object", additionalProperties: false, required: ["query", "skill"], properties: { query: { type: "string" }, skill: { type: ["string", "null"] } } } },
+    near_misses: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["query", "skill"],
+        properties: { query: { type: "string" }, skill: { type: ["string", "null"] } },
+      },
+    },
   },
 } as const;
 
@@ -43,14 +51,24 @@ const clean = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 500);
  * One draft set per Skill in `only` (default: every one) from the model, each answer read from `cacheDir` when it was
  * asked before; every Skill is a neighbour in each question.
  */
-export async function modelDraftSets(skills: CandidateSkill[], binary: string, options: { client: ModelClient; model: string; cacheDir: string; only?: Set<string>; signal?: AbortSignal }): Promise<{ sets: Array<{ skill: string; draft: true; queries: TriggerQuery[] }>; asked: number; cached: number }> {
+export async function modelDraftSets(
+  skills: CandidateSkill[],
+  binary: string,
+  options: { client: ModelClient; model: string; cacheDir: string; only?: Set<string>; signal?: AbortSignal },
+): Promise<{ sets: Array<{ skill: string; draft: true; queries: TriggerQuery[] }>; asked: number; cached: number }> {
   let asked = 0;
   let cached = 0;
   const names = new Set(skills.map((s) => s.name));
   const sets = [];
   for (const skill of skills) {
     if (options.only && !options.only.has(skill.name)) continue;
-    const question = { tool: binary, skill: { name: skill.name, text: (skill.files["SKILL.md"] ?? "").slice(0, 6000) }, others: skills.filter((s) => s !== skill).map((s) => ({ name: s.name, description: s.description.slice(0, 600) })) };
+    const question = {
+      tool: binary,
+      skill: { name: skill.name, text: (skill.files["SKILL.md"] ?? "").slice(0, 6000) },
+      others: skills
+        .filter((s) => s !== skill)
+        .map((s) => ({ name: s.name, description: s.description.slice(0, 600) })),
+    };
     const key = sha256(canonicalJson({ promptVersion: PROMPT_VERSION, model: options.model, question }));
     const file = join(options.cacheDir, `${key}.json`);
     let answer: Answer;
@@ -58,17 +76,44 @@ export async function modelDraftSets(skills: CandidateSkill[], binary: string, o
       answer = JSON.parse(readFileSync(file, "utf8")) as Answer;
       cached++;
     } else {
-      answer = (await options.client.complete({ system: SYSTEM, user: JSON.stringify(question, null, 1), schemaName: "trigger_queries", schema: SCHEMA }, options.signal)).value as Answer;
+      answer = (
+        await options.client.complete(
+          { system: SYSTEM, user: JSON.stringify(question, null, 1), schemaName: "trigger_queries", schema: SCHEMA },
+          options.signal,
+        )
+      ).value as Answer;
       asked++;
       mkdirSync(options.cacheDir, { recursive: true });
       writeFileAtomic(file, `${JSON.stringify(answer)}\n`);
     }
     const note = `drafted by ${options.model}: rewrite in your users' words if it is not how they talk`;
     const queries: TriggerQuery[] = [
-      ...answer.requests.map(clean).filter(Boolean).slice(0, 8).map((query, i) => ({ query, expected_skill: skill.name, split: (i % 2 ? "test" : "train") as "test" | "train", note })),
+      ...answer.requests
+        .map(clean)
+        .filter(Boolean)
+        .slice(0, 8)
+        .map((query, i) => ({
+          query,
+          expected_skill: skill.name,
+          split: (i % 2 ? "test" : "train") as "test" | "train",
+          note,
+        })),
       // A near miss naming a Skill the candidate lacks, or this one, expects none: it is still not this Skill's task.
-      ...answer.near_misses.filter((n) => clean(n.query)).slice(0, 8).map((n) => ({ query: clean(n.query), expected_skill: n.skill && names.has(n.skill) && n.skill !== skill.name ? n.skill : null, split: "test" as const, note: `near miss, ${note}` })),
-      { query: `In one sentence, what is the ${binary} command-line tool for?`, expected_skill: null, split: "test" as const, note: "about the tool, not a task: no Skill" },
+      ...answer.near_misses
+        .filter((n) => clean(n.query))
+        .slice(0, 8)
+        .map((n) => ({
+          query: clean(n.query),
+          expected_skill: n.skill && names.has(n.skill) && n.skill !== skill.name ? n.skill : null,
+          split: "test" as const,
+          note: `near miss, ${note}`,
+        })),
+      {
+        query: `In one sentence, what is the ${binary} command-line tool for?`,
+        expected_skill: null,
+        split: "test" as const,
+        note: "about the tool, not a task: no Skill",
+      },
     ];
     sets.push({ skill: skill.name, draft: true as const, queries });
   }

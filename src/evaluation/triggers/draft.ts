@@ -25,13 +25,33 @@ const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** The brief's first sentences (up to two), so a request stays the length a person types. */
 function opening(text: string): string {
-  const sentences = text.replace(/\s+/g, " ").trim().match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [];
-  return sentences.slice(0, 2).map((s) => s.trim()).join(" ");
+  const sentences =
+    text
+      .replace(/\s+/g, " ")
+      .trim()
+      .match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [];
+  return sentences
+    .slice(0, 2)
+    .map((s) => s.trim())
+    .join(" ");
 }
 
 /** A third-person subject the brief's prose opens with ("A person", "An office manager", "The user"). */
 const SUBJECT = /^(?:a|an|the|some|one)\s+(?:[\w-]+\s+){0,2}?/i;
-const FIRST_PERSON: Record<string, string> = { wants: "want", needs: "need", asks: "ask", has: "have", is: "am", would: "would", plans: "plan", names: "name", gives: "give", knows: "know", tries: "try", likes: "like" };
+const FIRST_PERSON: Record<string, string> = {
+  wants: "want",
+  needs: "need",
+  asks: "ask",
+  has: "have",
+  is: "am",
+  would: "would",
+  plans: "plan",
+  names: "name",
+  gives: "give",
+  knows: "know",
+  tries: "try",
+  likes: "like",
+};
 
 /**
  * The brief's situation as the person in it would say it: "A person needs a room …: they give the date …" →
@@ -46,14 +66,20 @@ export function firstPerson(prose: string): string | undefined {
   else if (owned && owned.index === 0) text = `My ${text.slice(owned[0].length)}`;
   else return undefined;
   text = text
-    .replace(/\b[Tt]hey\s+(are|were|have)\b/g, (_, v: string) => `I ${v === "are" ? "am" : v === "were" ? "was" : "have"}`)
+    .replace(
+      /\b[Tt]hey\s+(are|were|have)\b/g,
+      (_, v: string) => `I ${v === "are" ? "am" : v === "were" ? "was" : "have"}`,
+    )
     .replace(/\b[Tt]hey\b/g, "I")
     .replace(/\b[Tt]heir\b/g, "my")
     // "them" is more often what the person acts on ("wants them registered") than the person: only "themselves" turns.
     .replace(/\b[Tt]hemselves\b/g, "myself")
     .replace(/\b(he or she|she or he)\b/gi, "I")
     // "I name a meeting and wants …": the verbs the subject goes on with agree with "I" too.
-    .replace(new RegExp(`\\b(and|then|but)\\s+(${Object.keys(FIRST_PERSON).join("|")})\\b`, "g"), (_, joint: string, verb: string) => `${joint} ${FIRST_PERSON[verb]}`);
+    .replace(
+      new RegExp(`\\b(and|then|but)\\s+(${Object.keys(FIRST_PERSON).join("|")})\\b`, "g"),
+      (_, joint: string, verb: string) => `${joint} ${FIRST_PERSON[verb]}`,
+    );
   return sentence(text);
 }
 
@@ -69,7 +95,10 @@ function requests(skill: CandidateSkill): { title?: string; situation?: string; 
   const name = title(text);
   const when = section(text, /when to use/i);
   const asked = name ? titleRequests(name) : undefined;
-  return { ...(asked ? { title: asked.plain, ask: asked.ask } : {}), ...(when && firstPerson(when) ? { situation: firstPerson(when)! } : {}) };
+  return {
+    ...(asked ? { title: asked.plain, ask: asked.ask } : {}),
+    ...(when && firstPerson(when) ? { situation: firstPerson(when)! } : {}),
+  };
 }
 
 /**
@@ -79,18 +108,37 @@ function requests(skill: CandidateSkill): { title?: string; situation?: string; 
  * neighbour instead; a question about the tool itself should trigger none. Marked draft: a person reviews and
  * rewrites them in their users' words (`inter eval review-triggers`) before they gate anything.
  */
-export function draftQuerySets(skills: CandidateSkill[], binary: string): Array<{ skill: string; draft: true; queries: TriggerQuery[] }> {
+export function draftQuerySets(
+  skills: CandidateSkill[],
+  binary: string,
+): Array<{ skill: string; draft: true; queries: TriggerQuery[] }> {
   return skills.map((skill) => {
     const own = requests(skill);
     const mine = [own.title, own.situation ?? own.ask].filter((q): q is string => Boolean(q));
-    const queries: TriggerQuery[] = mine.map((query, i) => ({ query, expected_skill: skill.name, split: i % 2 ? "test" : "train", note: "the Skill's own task, drafted from the brief in a user's voice" }));
+    const queries: TriggerQuery[] = mine.map((query, i) => ({
+      query,
+      expected_skill: skill.name,
+      split: i % 2 ? "test" : "train",
+      note: "the Skill's own task, drafted from the brief in a user's voice",
+    }));
     for (const other of skills) {
       if (other === skill) continue;
       const theirs = requests(other);
       const near = theirs.situation ?? theirs.ask;
-      if (near) queries.push({ query: near, expected_skill: other.name, split: "test", note: `near miss: the task of ${other.name}` });
+      if (near)
+        queries.push({
+          query: near,
+          expected_skill: other.name,
+          split: "test",
+          note: `near miss: the task of ${other.name}`,
+        });
     }
-    queries.push({ query: `In one sentence, what is the ${binary} command-line tool for?`, expected_skill: null, split: "test", note: "about the tool, not a task: no Skill" });
+    queries.push({
+      query: `In one sentence, what is the ${binary} command-line tool for?`,
+      expected_skill: null,
+      split: "test",
+      note: "about the tool, not a task: no Skill",
+    });
     return { skill: skill.name, draft: true as const, queries };
   });
 }

@@ -5,7 +5,11 @@ import type { CandidateSkill } from "./skills.js";
 import type { QueryResult } from "./stats.js";
 
 /** How well a Skill's triggering went on one split: accuracy over the judged runs of that split's queries. */
-export function splitScore(results: TriggerResults, skill: string, split: "train" | "test"): { accuracy: number | null; runs: number } {
+export function splitScore(
+  results: TriggerResults,
+  skill: string,
+  split: "train" | "test",
+): { accuracy: number | null; runs: number } {
   let right = 0;
   let runs = 0;
   for (const q of results.results) {
@@ -22,7 +26,10 @@ export function splitScore(results: TriggerResults, skill: string, split: "train
 /** The description in a SKILL.md front matter replaced (as a JSON string, valid YAML); nothing else changes. */
 export function withDescription(skill: CandidateSkill, description: string): CandidateSkill {
   const text = skill.files["SKILL.md"] ?? "";
-  const next = text.replace(/^(---\r?\n[\s\S]*?^)description:.*$/m, (_m, head: string) => `${head}description: ${JSON.stringify(description)}`);
+  const next = text.replace(
+    /^(---\r?\n[\s\S]*?^)description:.*$/m,
+    (_m, head: string) => `${head}description: ${JSON.stringify(description)}`,
+  );
   return { ...skill, description, files: { ...skill.files, "SKILL.md": next } };
 }
 
@@ -30,14 +37,23 @@ export function withDescription(skill: CandidateSkill, description: string): Can
 function trainView(results: QueryResult[], skill: string) {
   return results
     .filter((q) => q.split === "train" && (q.expected_skill === skill || q.loaded[skill]))
-    .map((q) => ({ query: q.query, should_load_this_skill: q.expected_skill === skill, expected_skill: q.expected_skill, runs: q.judged, loaded: q.loaded }));
+    .map((q) => ({
+      query: q.query,
+      should_load_this_skill: q.expected_skill === skill,
+      expected_skill: q.expected_skill,
+      runs: q.judged,
+      loaded: q.loaded,
+    }));
 }
 
 const ANSWER = {
   type: "object",
   additionalProperties: false,
   required: ["description", "reasoning"],
-  properties: { description: { type: "string", minLength: 20, maxLength: 1024 }, reasoning: { type: "string", maxLength: 4000 } },
+  properties: {
+    description: { type: "string", minLength: 20, maxLength: 1024 },
+    reasoning: { type: "string", maxLength: 4000 },
+  },
 };
 
 export interface Iteration {
@@ -73,10 +89,31 @@ export async function improveDescription(options: {
   signal?: AbortSignal;
 }): Promise<Proposal> {
   const target = options.skills.find((s) => s.name === options.skill);
-  if (!target) throw new InterError("USAGE_ERROR", `--improve ${options.skill}: the candidate has no such Skill.`, `Its Skills: ${options.skills.map((s) => s.name).join(", ")}.`, { skill: options.skill });
-  const base = { train: splitScore(options.baseline, options.skill, "train"), test: splitScore(options.baseline, options.skill, "test") };
-  if (!base.train.runs) throw new InterError("TRIGGER_QUERIES_INVALID", `--improve ${options.skill}: no judged run of a train-split query; the proposer would have nothing to learn from.`, 'Mark some queries "split": "train" (the rest stay held out as "test").', { skill: options.skill });
-  if (!base.test.runs) throw new InterError("TRIGGER_QUERIES_INVALID", `--improve ${options.skill}: no judged run of a test-split query; nothing could choose the winner.`, 'Keep some queries "split": "test" (or without a split): the winner is chosen on them alone.', { skill: options.skill });
+  if (!target)
+    throw new InterError(
+      "USAGE_ERROR",
+      `--improve ${options.skill}: the candidate has no such Skill.`,
+      `Its Skills: ${options.skills.map((s) => s.name).join(", ")}.`,
+      { skill: options.skill },
+    );
+  const base = {
+    train: splitScore(options.baseline, options.skill, "train"),
+    test: splitScore(options.baseline, options.skill, "test"),
+  };
+  if (!base.train.runs)
+    throw new InterError(
+      "TRIGGER_QUERIES_INVALID",
+      `--improve ${options.skill}: no judged run of a train-split query; the proposer would have nothing to learn from.`,
+      'Mark some queries "split": "train" (the rest stay held out as "test").',
+      { skill: options.skill },
+    );
+  if (!base.test.runs)
+    throw new InterError(
+      "TRIGGER_QUERIES_INVALID",
+      `--improve ${options.skill}: no judged run of a test-split query; nothing could choose the winner.`,
+      'Keep some queries "split": "test" (or without a split): the winner is chosen on them alone.',
+      { skill: options.skill },
+    );
   const iterations: Iteration[] = [];
   let best: Proposal["best"] = { description: target.description, test: base.test.accuracy, iteration: null };
   let latest = options.baseline;
@@ -92,7 +129,9 @@ export async function improveDescription(options: {
           skill: options.skill,
           current_description: description,
           skill_body: (target.files["SKILL.md"] ?? "").replace(/^---[\s\S]*?---\n/, "").slice(0, 4000),
-          sibling_skills: options.skills.filter((s) => s.name !== options.skill).map((s) => ({ name: s.name, description: s.description })),
+          sibling_skills: options.skills
+            .filter((s) => s.name !== options.skill)
+            .map((s) => ({ name: s.name, description: s.description })),
           results: trainView(latest.results, options.skill),
         }),
       },
@@ -100,14 +139,22 @@ export async function improveDescription(options: {
     );
     const value = answer.value as { description: string; reasoning: string };
     description = value.description.replace(/\s+/g, " ").trim();
-    latest = await options.rerun(options.skills.map((s) => (s.name === options.skill ? withDescription(s, description) : s)));
+    latest = await options.rerun(
+      options.skills.map((s) => (s.name === options.skill ? withDescription(s, description) : s)),
+    );
     const train = splitScore(latest, options.skill, "train").accuracy;
     const test = splitScore(latest, options.skill, "test").accuracy;
     iterations.push({ iteration: i, description, reasoning: value.reasoning, train, test });
     if (test !== null && (best.test === null || test > best.test)) best = { description, test, iteration: i };
     if (train === 1 && test === 1) break;
   }
-  return { skill: options.skill, current: { description: target.description, train: base.train.accuracy, test: base.test.accuracy }, iterations, best, improved: best.iteration !== null };
+  return {
+    skill: options.skill,
+    current: { description: target.description, train: base.train.accuracy, test: base.test.accuracy },
+    iterations,
+    best,
+    improved: best.iteration !== null,
+  };
 }
 
 /** The proposal as a change a person applies: a patch of the Skill's SKILL.md front matter, never applied by inter. */
@@ -121,5 +168,14 @@ export function proposalPatch(skill: CandidateSkill, description: string, path: 
   const after = at + 1 < lines.length ? [` ${lines[at + 1]}`] : [];
   const start = at + 1 - before.length;
   const size = before.length + 1 + after.length;
-  return [`--- a/${path}`, `+++ b/${path}`, `@@ -${start},${size} +${start},${size} @@`, ...before, `-${lines[at]}`, `+${next}`, ...after, ""].join("\n");
+  return [
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    `@@ -${start},${size} +${start},${size} @@`,
+    ...before,
+    `-${lines[at]}`,
+    `+${next}`,
+    ...after,
+    "",
+  ].join("\n");
 }

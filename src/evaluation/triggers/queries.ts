@@ -37,14 +37,31 @@ export interface NamedSkills {
 const MAX_BYTES = 4 * 1024 * 1024;
 
 let validator: Promise<SchemaValidator> | undefined;
-const validate = () => (validator ??= compileSchema(JSON.parse(readFileSync(shippedFile("schemas/trigger-queries.schema.json"), "utf8")) as object));
+const validate = () =>
+  (validator ??= compileSchema(
+    JSON.parse(readFileSync(shippedFile("schemas/trigger-queries.schema.json"), "utf8")) as object,
+  ));
 
 const invalid = (file: string, message: string, details: Record<string, unknown> = {}) =>
-  new InterError("TRIGGER_QUERIES_INVALID", `${file}: ${message}`, "A trigger query set is { \"queries\": [{ \"query\": \"…\", \"expected_skill\": \"<skill>\" | null }] } (schemas/trigger-queries.schema.json, docs/triggers.md).", { file, ...details });
+  new InterError(
+    "TRIGGER_QUERIES_INVALID",
+    `${file}: ${message}`,
+    'A trigger query set is { "queries": [{ "query": "…", "expected_skill": "<skill>" | null }] } (schemas/trigger-queries.schema.json, docs/triggers.md).',
+    { file, ...details },
+  );
 
 /** Reads and validates one query-set file; every finding is named by its place in the file. */
-export async function readQueryFile(file: string, shown = file): Promise<{ queries: TriggerQuery[]; draft: boolean; skill?: string; schema?: string }> {
-  if (!existsSync(file)) throw new InterError("INPUT_NOT_FOUND", `No trigger query set at ${shown}.`, "Draft one with `inter eval new FOLDER` (it writes trigger-queries/<skill>.json), or write one by hand (docs/triggers.md).", { file: shown });
+export async function readQueryFile(
+  file: string,
+  shown = file,
+): Promise<{ queries: TriggerQuery[]; draft: boolean; skill?: string; schema?: string }> {
+  if (!existsSync(file))
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `No trigger query set at ${shown}.`,
+      "Draft one with `inter eval new FOLDER` (it writes trigger-queries/<skill>.json), or write one by hand (docs/triggers.md).",
+      { file: shown },
+    );
   if (statSync(file).size > MAX_BYTES) throw invalid(shown, `larger than ${MAX_BYTES} bytes`);
   let value: unknown;
   try {
@@ -57,27 +74,61 @@ export async function readQueryFile(file: string, shown = file): Promise<{ queri
     // oneOf reports both branches; the top-level "must be object" is no finding for an array (a bare array is allowed),
     // nor "must be array" for an object: the other branch's findings are the useful ones.
     const other = Array.isArray(value) ? "object" : "array";
-    const own = (check.errors ?? []).filter((e) => e.keyword !== "oneOf" && !(e.instancePath === "" && e.keyword === "type" && (e.params as { type?: unknown }).type === other));
+    const own = (check.errors ?? []).filter(
+      (e) =>
+        e.keyword !== "oneOf" &&
+        !(e.instancePath === "" && e.keyword === "type" && (e.params as { type?: unknown }).type === other),
+    );
     const errors = own.length ? own : (check.errors ?? []);
-    const say = (e: (typeof errors)[number]) => `${e.instancePath || "(top)"} ${e.message ?? e.keyword}${e.keyword === "enum" ? `: ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(", ")}` : ""}`;
+    const say = (e: (typeof errors)[number]) =>
+      `${e.instancePath || "(top)"} ${e.message ?? e.keyword}${e.keyword === "enum" ? `: ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(", ")}` : ""}`;
     const first = errors.find((e) => e.instancePath) ?? errors[0];
     throw invalid(shown, first ? say(first) : "not a trigger query set", { findings: [...new Set(errors.map(say))] });
   }
-  const set = Array.isArray(value) ? { queries: value as TriggerQuery[] } : (value as { $schema?: string; queries: TriggerQuery[]; draft?: boolean; skill?: string });
+  const set = Array.isArray(value)
+    ? { queries: value as TriggerQuery[] }
+    : (value as { $schema?: string; queries: TriggerQuery[]; draft?: boolean; skill?: string });
   const schema = "$schema" in set ? set.$schema : undefined;
-  return { queries: set.queries, draft: set.draft === true || set.queries.some((q) => q.draft === true), ...(set.skill ? { skill: set.skill } : {}), ...(schema ? { schema } : {}) };
+  return {
+    queries: set.queries,
+    draft: set.draft === true || set.queries.some((q) => q.draft === true),
+    ...(set.skill ? { skill: set.skill } : {}),
+    ...(schema ? { schema } : {}),
+  };
 }
 
 /** What a query-set file names, for checking against the candidate's Skills. */
-export const namedSkills = (file: string, set: { skill?: string; queries: TriggerQuery[] }): NamedSkills => ({ file, ...(set.skill ? { skill: set.skill } : {}), expected: [...new Set(set.queries.map((q) => q.expected_skill).filter((s): s is string => s !== null))] });
+export const namedSkills = (file: string, set: { skill?: string; queries: TriggerQuery[] }): NamedSkills => ({
+  file,
+  ...(set.skill ? { skill: set.skill } : {}),
+  expected: [...new Set(set.queries.map((q) => q.expected_skill).filter((s): s is string => s !== null))],
+});
 
 /** The query-set files of a folder (see loadQuerySet); a folder that is not there is named as such. */
 export function querySetFiles(folder: string, given: string | undefined): string[] {
   if (given) return [given];
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InterError("INPUT_NOT_FOUND", `No folder at ${folder}.`, "Give the evaluation folder that holds trigger-queries/ (or trigger-queries.json), or a set with --queries FILE.", { path: folder });
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `No folder at ${folder}.`,
+      "Give the evaluation folder that holds trigger-queries/ (or trigger-queries.json), or a set with --queries FILE.",
+      { path: folder },
+    );
   const dir = join(folder, "trigger-queries");
-  const files = existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f)) : [join(folder, "trigger-queries.json")];
-  if (!files.length) throw new InterError("INPUT_NOT_FOUND", `${dir} holds no .json query set.`, "Draft them with `inter eval new FOLDER`, or give one with --queries FILE.", { file: dir });
+  const files =
+    existsSync(dir) && statSync(dir).isDirectory()
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+          .map((f) => join(dir, f))
+      : [join(folder, "trigger-queries.json")];
+  if (!files.length)
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `${dir} holds no .json query set.`,
+      "Draft them with `inter eval new FOLDER`, or give one with --queries FILE.",
+      { file: dir },
+    );
   return files;
 }
 
@@ -103,7 +154,13 @@ export async function loadQuerySet(folder: string, given: string | undefined): P
       queries.push(q);
     }
   }
-  return { files, named, queries, draft, hash: sha256(JSON.stringify(queries.map((q) => [q.query, q.expected_skill, q.split ?? "test"]))) };
+  return {
+    files,
+    named,
+    queries,
+    draft,
+    hash: sha256(JSON.stringify(queries.map((q) => [q.query, q.expected_skill, q.split ?? "test"]))),
+  };
 }
 
 /**
@@ -111,8 +168,18 @@ export async function loadQuerySet(folder: string, given: string | undefined): P
  * another candidate, or a typo. The message names each file and what it names.
  */
 export function checkNamedSkills(named: NamedSkills[], skills: string[]): void {
-  const bad = named.map((n) => ({ file: n.file, unknown: [...new Set([...(n.skill ? [n.skill] : []), ...n.expected])].filter((s) => !skills.includes(s)) })).filter((b) => b.unknown.length);
+  const bad = named
+    .map((n) => ({
+      file: n.file,
+      unknown: [...new Set([...(n.skill ? [n.skill] : []), ...n.expected])].filter((s) => !skills.includes(s)),
+    }))
+    .filter((b) => b.unknown.length);
   if (!bad.length) return;
   const unknown = [...new Set(bad.flatMap((b) => b.unknown))];
-  throw new InterError("TRIGGER_QUERIES_INVALID", `${bad.map((b) => `${b.file} names ${b.unknown.length > 1 ? "Skills" : "a Skill"} the candidate does not have: ${b.unknown.join(", ")}`).join("; ")}.`, `The candidate's Skills are ${skills.join(", ") || "none"}; fix the set's skill or expected_skill (null for none).`, { unknown, files: bad, skills });
+  throw new InterError(
+    "TRIGGER_QUERIES_INVALID",
+    `${bad.map((b) => `${b.file} names ${b.unknown.length > 1 ? "Skills" : "a Skill"} the candidate does not have: ${b.unknown.join(", ")}`).join("; ")}.`,
+    `The candidate's Skills are ${skills.join(", ") || "none"}; fix the set's skill or expected_skill (null for none).`,
+    { unknown, files: bad, skills },
+  );
 }

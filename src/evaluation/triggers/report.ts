@@ -17,13 +17,31 @@ function triggerMarkdown(r: TriggerResults): string {
     "",
     "| Skill | Precision | Recall | Accuracy | False triggers | Misses |",
     "|---|---|---|---|---|---|",
-    ...r.skills.map((s) => `| ${s.skill} | ${pct(s.precision)} | ${pct(s.recall)} | ${pct(s.accuracy)} | ${s.false_positives} | ${s.false_negatives} |`),
+    ...r.skills.map(
+      (s) =>
+        `| ${s.skill} | ${pct(s.precision)} | ${pct(s.recall)} | ${pct(s.accuracy)} | ${s.false_positives} | ${s.false_negatives} |`,
+    ),
     "",
   ];
   if (r.gate.findings.length) lines.push("Gate findings:", "", ...r.gate.findings.map((f) => `- ${f}`), "");
   const off = r.results.filter((q) => q.trigger_rate !== null && q.trigger_rate < 1);
-  if (off.length) lines.push("Queries that did not always go where expected:", "", ...off.map((q) => `- ${pct(q.trigger_rate)} “${q.query.replace(/\s+/g, " ").slice(0, 120)}” expected ${expected(q.expected_skill)}, loaded ${Object.entries(q.loaded).map(([s, n]) => `${s}×${n}`).join(", ") || "none"}`), "");
-  const broken = r.results.flatMap((q) => q.runs.filter((x) => x.harness_error).map((x) => `- “${q.query.slice(0, 60)}” run ${x.run}: ${x.harness_error}`));
+  if (off.length)
+    lines.push(
+      "Queries that did not always go where expected:",
+      "",
+      ...off.map(
+        (q) =>
+          `- ${pct(q.trigger_rate)} “${q.query.replace(/\s+/g, " ").slice(0, 120)}” expected ${expected(q.expected_skill)}, loaded ${
+            Object.entries(q.loaded)
+              .map(([s, n]) => `${s}×${n}`)
+              .join(", ") || "none"
+          }`,
+      ),
+      "",
+    );
+  const broken = r.results.flatMap((q) =>
+    q.runs.filter((x) => x.harness_error).map((x) => `- “${q.query.slice(0, 60)}” run ${x.run}: ${x.harness_error}`),
+  );
   if (broken.length) lines.push("Harness errors (not misses):", "", ...broken.slice(0, 20), "");
   return `${lines.join("\n")}\n`;
 }
@@ -32,11 +50,26 @@ function triggerMarkdown(r: TriggerResults): string {
 function triggerHtml(r: TriggerResults): string {
   const max = Math.max(1, ...r.confusion.counts.flat());
   const matrix = `<table class="matrix" id="confusion"><thead><tr><th>expected ↓ / loaded →</th>${r.confusion.labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr></thead><tbody>${r.confusion.counts
-    .map((row, i) => `<tr><th>${esc(r.confusion.labels[i]!)}</th>${row.map((n, j) => `<td data-count="${n}" class="${i === j ? "diag" : n ? "off" : ""}" style="opacity:${n ? 0.45 + (0.55 * n) / max : 1}">${n}</td>`).join("")}</tr>`)
+    .map(
+      (row, i) =>
+        `<tr><th>${esc(r.confusion.labels[i]!)}</th>${row.map((n, j) => `<td data-count="${n}" class="${i === j ? "diag" : n ? "off" : ""}" style="opacity:${n ? 0.45 + (0.55 * n) / max : 1}">${n}</td>`).join("")}</tr>`,
+    )
     .join("")}</tbody></table>`;
   const skills = `<table id="skills"><thead><tr><th>Skill</th><th>Precision</th><th>Recall</th><th>Accuracy</th><th>False triggers</th><th>Misses</th></tr></thead><tbody>${r.skills.map((s) => `<tr><td>${esc(s.skill)}</td><td>${pct(s.precision)}</td><td>${pct(s.recall)}</td><td>${pct(s.accuracy)}</td><td>${s.false_positives}</td><td>${s.false_negatives}</td></tr>`).join("")}</tbody></table>`;
   const queries = `<table id="queries"><thead><tr><th>Query</th><th>Expected</th><th>Trigger rate</th><th>Loaded</th><th>Harness errors</th></tr></thead><tbody>${r.results
-    .map((q) => `<tr class="${q.trigger_rate === 1 ? "ok" : q.trigger_rate === null ? "error" : "miss"}"><td>${esc(q.query)}</td><td>${esc(expected(q.expected_skill))}</td><td>${pct(q.trigger_rate)} (${q.judged} judged)</td><td>${esc(Object.entries(q.loaded).map(([s, n]) => `${s}×${n}`).join(", ") || "none")}</td><td>${esc(q.runs.filter((x) => x.harness_error).map((x) => x.harness_error!).join("; "))}</td></tr>`)
+    .map(
+      (q) =>
+        `<tr class="${q.trigger_rate === 1 ? "ok" : q.trigger_rate === null ? "error" : "miss"}"><td>${esc(q.query)}</td><td>${esc(expected(q.expected_skill))}</td><td>${pct(q.trigger_rate)} (${q.judged} judged)</td><td>${esc(
+          Object.entries(q.loaded)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(", ") || "none",
+        )}</td><td>${esc(
+          q.runs
+            .filter((x) => x.harness_error)
+            .map((x) => x.harness_error!)
+            .join("; "),
+        )}</td></tr>`,
+    )
     .join("")}</tbody></table>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Skill triggering — ${esc(r.agent.name)}</title><style>${STYLE}

@@ -2,7 +2,12 @@ import { CSP, esc, inlineMarkdown, STYLE } from "../report/html.js";
 import type { TriggerQuery } from "./queries.js";
 
 /** JSON placed inside a <script> element: nothing in it can close the element or open a comment. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 /**
  * The review page of a query set: self-contained (no network: the evaluation report's Content-Security-Policy), the
@@ -11,8 +16,20 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
  * `$schema` kept) with the draft mark cleared, since a person has now reviewed it. Any query's expected Skill can be
  * any of `skills` or none; changing it (or moving the query) drops its note, which explained the old expectation.
  */
-export function reviewPage(input: { file: string; skill?: string; schema?: string; queries: TriggerQuery[]; skills: Array<{ name: string; description: string }> }): string {
-  const data = { file: input.file, skill: input.skill ?? null, schema: input.schema ?? null, queries: input.queries, skills: input.skills };
+export function reviewPage(input: {
+  file: string;
+  skill?: string;
+  schema?: string;
+  queries: TriggerQuery[];
+  skills: Array<{ name: string; description: string }>;
+}): string {
+  const data = {
+    file: input.file,
+    skill: input.skill ?? null,
+    schema: input.schema ?? null,
+    queries: input.queries,
+    skills: input.skills,
+  };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Review trigger queries — ${esc(input.file)}</title><style>${STYLE}
 .q{display:flex;flex-direction:column;gap:.4em;margin:.6em 0;padding:.5em;border:1px solid var(--line);border-radius:.4em}

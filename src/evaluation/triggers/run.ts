@@ -12,7 +12,17 @@ import { runTriggerAttempt } from "./attempt.js";
 import { shadows } from "./detect.js";
 import type { QuerySet } from "./queries.js";
 import { skillsHash, type CandidateSkill } from "./skills.js";
-import { confusion, gateFindings, queryResult, skillStats, type Confusion, type QueryResult, type SkillStats, type TriggerGate, type TriggerRun } from "./stats.js";
+import {
+  confusion,
+  gateFindings,
+  queryResult,
+  skillStats,
+  type Confusion,
+  type QueryResult,
+  type SkillStats,
+  type TriggerGate,
+  type TriggerRun,
+} from "./stats.js";
 
 export interface TriggerResults {
   kind: "inter-trigger-results";
@@ -32,7 +42,14 @@ export interface TriggerResults {
   results: QueryResult[];
   skills: SkillStats[];
   confusion: Confusion;
-  summary: { queries: number; runs: number; judged: number; harness_errors: number; false_triggers: number; missed: number };
+  summary: {
+    queries: number;
+    runs: number;
+    judged: number;
+    harness_errors: number;
+    false_triggers: number;
+    missed: number;
+  };
   gate: { min_recall: number | null; max_false_triggers: number | null; met: boolean; findings: string[] };
 }
 
@@ -65,9 +82,18 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   const isolation = await detectIsolation();
   // Sealed, the agent sees only its fresh project; unsealed, a Skills folder above the project would compete.
   const preset = PRESETS[options.preset];
-  const found = shadows(options.preset, isolation.kind === "bubblewrap" ? undefined : join(options.runDir, "attempts", "q"), preset.configFiles(process.env).files.map((f) => f.host));
+  const found = shadows(
+    options.preset,
+    isolation.kind === "bubblewrap" ? undefined : join(options.runDir, "attempts", "q"),
+    preset.configFiles(process.env).files.map((f) => f.host),
+  );
   if (found.length) {
-    throw new InterError("TRIGGER_SHADOWED", `Skills other than the candidate's would be offered to ${options.preset}: ${found.join("; ")}.`, "Run where nothing else offers Skills: remove those Skills folders or settings from the agent's configuration (or run with bubblewrap, which shows the agent only its fresh project).", { found });
+    throw new InterError(
+      "TRIGGER_SHADOWED",
+      `Skills other than the candidate's would be offered to ${options.preset}: ${found.join("; ")}.`,
+      "Run where nothing else offers Skills: remove those Skills folders or settings from the agent's configuration (or run with bubblewrap, which shows the agent only its fresh project).",
+      { found },
+    );
   }
   const identity = await options.agent.identity();
   const candidate = skillsHash(options.skills);
@@ -75,7 +101,17 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   // --fresh discards the journal (no cached run is used), never the results, reviews or proposals beside it.
   if (options.fresh) rmSync(journal, { force: true });
   mkdirSync(options.runDir, { recursive: true });
-  const keyOf = (query: string, run: number) => sha256(JSON.stringify({ candidate, agent: identity, isolation: isolation.kind, query, run, timeout: options.timeoutSeconds }));
+  const keyOf = (query: string, run: number) =>
+    sha256(
+      JSON.stringify({
+        candidate,
+        agent: identity,
+        isolation: isolation.kind,
+        query,
+        run,
+        timeout: options.timeoutSeconds,
+      }),
+    );
   const done = new Map<string, TriggerRun>();
   if (existsSync(journal)) {
     for (const line of readFileSync(journal, "utf8").split("\n")) {
@@ -88,8 +124,20 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
     }
   }
   const redact = redactor(evaluationSecrets(undefined, {}).all);
-  const ctx = { runDir: options.runDir, preset: options.preset, agent: options.agent, skills: options.skills, isolation, timeoutMs: options.timeoutSeconds * 1000, redact, hidden: options.hidden, signal: options.signal };
-  const jobs = options.set.queries.flatMap((q, i) => Array.from({ length: options.runs }, (_, r) => ({ i, q, run: r + 1 })));
+  const ctx = {
+    runDir: options.runDir,
+    preset: options.preset,
+    agent: options.agent,
+    skills: options.skills,
+    isolation,
+    timeoutMs: options.timeoutSeconds * 1000,
+    redact,
+    hidden: options.hidden,
+    signal: options.signal,
+  };
+  const jobs = options.set.queries.flatMap((q, i) =>
+    Array.from({ length: options.runs }, (_, r) => ({ i, q, run: r + 1 })),
+  );
   let executed = 0;
   const runs = await mapLimit(jobs, options.concurrency, async (job) => {
     const key = keyOf(job.q.query, job.run);
@@ -98,7 +146,12 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
       options.onRun?.(job.i, cached, true);
       return cached;
     }
-    if (options.signal.aborted) throw new InterError("INTERRUPTED", "Interrupted; the runs that finished are kept and are not run again.", "Run the same command to go on.");
+    if (options.signal.aborted)
+      throw new InterError(
+        "INTERRUPTED",
+        "Interrupted; the runs that finished are kept and are not run again.",
+        "Run the same command to go on.",
+      );
     executed++;
     const result = await runTriggerAttempt(ctx, `q${job.i + 1}`, job.q.query, job.run);
     if (!result.harness_error) appendFileSync(journal, `${JSON.stringify({ key, run: result })}\n`);
@@ -106,20 +159,46 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
     return result;
   });
   const names = options.skills.map((s) => s.name);
-  const results = options.set.queries.map((q, i) => queryResult(q, runs.filter((_, k) => jobs[k]!.i === i)));
+  const results = options.set.queries.map((q, i) =>
+    queryResult(
+      q,
+      runs.filter((_, k) => jobs[k]!.i === i),
+    ),
+  );
   const stats = skillStats(results, names);
   const all = results.flatMap((q) => q.runs);
   const judged = all.filter((r) => !r.harness_error).length;
-  const findings = gateFindings(stats, options.gate, judged, new Set(options.set.queries.map((q) => q.expected_skill).filter((s): s is string => !!s)));
+  const findings = gateFindings(
+    stats,
+    options.gate,
+    judged,
+    new Set(options.set.queries.map((q) => q.expected_skill).filter((s): s is string => !!s)),
+  );
   return {
     kind: "inter-trigger-results",
     schema_version: "1.0.0",
     inter_version: options.interVersion,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    candidate: { sha256: candidate, source: options.source, skills: options.skills.map((s) => ({ name: s.name, description: s.description })) },
-    queries: { sha256: options.set.hash, files: options.set.files.map((f) => f.split("/").slice(-2).join("/")), count: options.set.queries.length, draft: options.set.draft },
-    agent: { name: options.agent.name, identity, ...modelRecord(options.agent, all.map((r) => r.model)) },
+    candidate: {
+      sha256: candidate,
+      source: options.source,
+      skills: options.skills.map((s) => ({ name: s.name, description: s.description })),
+    },
+    queries: {
+      sha256: options.set.hash,
+      files: options.set.files.map((f) => f.split("/").slice(-2).join("/")),
+      count: options.set.queries.length,
+      draft: options.set.draft,
+    },
+    agent: {
+      name: options.agent.name,
+      identity,
+      ...modelRecord(
+        options.agent,
+        all.map((r) => r.model),
+      ),
+    },
     isolation,
     settings: { runs: options.runs, timeout_seconds: options.timeoutSeconds, concurrency: options.concurrency },
     executed,
@@ -135,6 +214,11 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
       false_triggers: stats.reduce((n, s) => n + s.false_positives, 0),
       missed: stats.reduce((n, s) => n + s.false_negatives, 0),
     },
-    gate: { min_recall: options.gate.minRecall ?? null, max_false_triggers: options.gate.maxFalseTriggers ?? null, met: findings.length === 0, findings },
+    gate: {
+      min_recall: options.gate.minRecall ?? null,
+      max_false_triggers: options.gate.maxFalseTriggers ?? null,
+      met: findings.length === 0,
+      findings,
+    },
   };
 }

@@ -16,10 +16,22 @@ const MAX_SKILL_BYTES = 1024 * 1024;
 
 function skill(name: string, files: Record<string, string>, where: string): CandidateSkill {
   const text = files["SKILL.md"];
-  if (text === undefined) throw new InterError("INPUT_NOT_FOUND", `${where} has no SKILL.md.`, "A Skill is a folder named for it, holding SKILL.md with name and description in its front matter.", { path: where });
+  if (text === undefined)
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `${where} has no SKILL.md.`,
+      "A Skill is a folder named for it, holding SKILL.md with name and description in its front matter.",
+      { path: where },
+    );
   const front = readFrontMatter(text);
   const meta = { name: frontMatterText(front, "name"), description: frontMatterText(front, "description") };
-  if (meta.name && meta.name !== name) throw new InterError("TRIGGER_QUERIES_INVALID", `${where}/SKILL.md names itself "${meta.name}", not its folder's name "${name}".`, "Agents load a Skill by its name: make the folder and the front matter's name agree.", { path: where });
+  if (meta.name && meta.name !== name)
+    throw new InterError(
+      "TRIGGER_QUERIES_INVALID",
+      `${where}/SKILL.md names itself "${meta.name}", not its folder's name "${name}".`,
+      "Agents load a Skill by its name: make the folder and the front matter's name agree.",
+      { path: where },
+    );
   return { name, description: meta.description ?? "", files };
 }
 
@@ -43,12 +55,20 @@ export async function skillsFromTarball(tgz: string): Promise<CandidateSkill[]> 
       });
     },
   });
-  return [...byName].sort(([a], [b]) => a.localeCompare(b)).map(([name, files]) => skill(name, files, `cli.tgz package/skills/${name}`));
+  return [...byName]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, files]) => skill(name, files, `cli.tgz package/skills/${name}`));
 }
 
 /** The Skills of a folder holding one folder per Skill (inter's own skills/, a plugin's). `evals/` is never installed. */
 export function skillsFromFolder(dir: string): CandidateSkill[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InterError("INPUT_NOT_FOUND", `No Skills folder at ${dir}.`, "Give a folder holding one folder per Skill, each with a SKILL.md.", { path: dir });
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `No Skills folder at ${dir}.`,
+      "Give a folder holding one folder per Skill, each with a SKILL.md.",
+      { path: dir },
+    );
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, "SKILL.md")))
     .map((d) => d.name)
@@ -65,7 +85,13 @@ export function skillsFromFolder(dir: string): CandidateSkill[] {
           if (entry.isDirectory()) walk(path);
           else if (entry.isFile()) {
             bytes += statSync(path).size;
-            if (bytes > MAX_SKILL_BYTES) throw new InterError("INPUT_TOO_LARGE", `${root}: the Skill's files are over ${MAX_SKILL_BYTES} bytes.`, "A Skill is instructions and a few references; keep data elsewhere.", { path: root });
+            if (bytes > MAX_SKILL_BYTES)
+              throw new InterError(
+                "INPUT_TOO_LARGE",
+                `${root}: the Skill's files are over ${MAX_SKILL_BYTES} bytes.`,
+                "A Skill is instructions and a few references; keep data elsewhere.",
+                { path: root },
+              );
             files[rel] = readFileSync(path, "utf8");
           }
         }
@@ -76,4 +102,5 @@ export function skillsFromFolder(dir: string): CandidateSkill[] {
 }
 
 /** What results are bound to: every file of every Skill. */
-export const skillsHash = (skills: CandidateSkill[]) => sha256(JSON.stringify(skills.map((s) => [s.name, Object.entries(s.files).sort(([a], [b]) => a.localeCompare(b))])));
+export const skillsHash = (skills: CandidateSkill[]) =>
+  sha256(JSON.stringify(skills.map((s) => [s.name, Object.entries(s.files).sort(([a], [b]) => a.localeCompare(b))])));

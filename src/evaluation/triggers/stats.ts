@@ -57,9 +57,18 @@ export function queryResult(query: TriggerQuery, runs: TriggerRun[]): QueryResul
   const judged = runs.filter((r) => !r.harness_error);
   const loaded: Record<string, number> = {};
   for (const r of judged) for (const s of r.loaded) loaded[s] = (loaded[s] ?? 0) + 1;
-  const hits = judged.filter((r) => (query.expected_skill === null ? r.loaded.length === 0 : r.loaded.includes(query.expected_skill))).length;
+  const hits = judged.filter((r) =>
+    query.expected_skill === null ? r.loaded.length === 0 : r.loaded.includes(query.expected_skill),
+  ).length;
   const wrong = judged.filter((r) => r.loaded.some((s) => s !== query.expected_skill)).length;
-  return { ...query, runs, judged: judged.length, trigger_rate: ratio(hits, judged.length), loaded, wrong_loads: wrong };
+  return {
+    ...query,
+    runs,
+    judged: judged.length,
+    trigger_rate: ratio(hits, judged.length),
+    loaded,
+    wrong_loads: wrong,
+  };
 }
 
 /** Per Skill counts over every judged run; a run is one trial per Skill (loaded or not, expected or not). */
@@ -80,7 +89,16 @@ export function skillStats(results: QueryResult[], skills: string[]): SkillStats
         else tn++;
       }
     }
-    return { skill, true_positives: tp, false_positives: fp, false_negatives: fn, true_negatives: tn, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), accuracy: ratio(tp + tn, tp + fp + fn + tn) };
+    return {
+      skill,
+      true_positives: tp,
+      false_positives: fp,
+      false_negatives: fn,
+      true_negatives: tn,
+      precision: ratio(tp, tp + fp),
+      recall: ratio(tp, tp + fn),
+      accuracy: ratio(tp + tn, tp + fp + fn + tn),
+    };
   });
 }
 
@@ -111,16 +129,26 @@ export interface TriggerGate {
  * that no judged run measured (every run of its queries a harness error) fails `minRecall`: a gate never passes on
  * what was not judged.
  */
-export function gateFindings(stats: SkillStats[], gate: TriggerGate, judged: number, expected: ReadonlySet<string> = new Set()): string[] {
+export function gateFindings(
+  stats: SkillStats[],
+  gate: TriggerGate,
+  judged: number,
+  expected: ReadonlySet<string> = new Set(),
+): string[] {
   const findings: string[] = [];
   if (!judged) return ["no run was judged: every run was a harness error"];
   if (gate.minRecall !== undefined) {
     for (const s of stats) {
-      if (s.recall !== null && s.recall < gate.minRecall) findings.push(`${s.skill}: recall ${s.recall.toFixed(2)} < ${gate.minRecall}`);
-      else if (s.recall === null && expected.has(s.skill)) findings.push(`${s.skill}: not judged (every run of the queries expecting it was a harness error), so recall cannot reach ${gate.minRecall}`);
+      if (s.recall !== null && s.recall < gate.minRecall)
+        findings.push(`${s.skill}: recall ${s.recall.toFixed(2)} < ${gate.minRecall}`);
+      else if (s.recall === null && expected.has(s.skill))
+        findings.push(
+          `${s.skill}: not judged (every run of the queries expecting it was a harness error), so recall cannot reach ${gate.minRecall}`,
+        );
     }
   }
   const falseTriggers = stats.reduce((n, s) => n + s.false_positives, 0);
-  if (gate.maxFalseTriggers !== undefined && falseTriggers > gate.maxFalseTriggers) findings.push(`${falseTriggers} false trigger${falseTriggers === 1 ? "" : "s"} > ${gate.maxFalseTriggers}`);
+  if (gate.maxFalseTriggers !== undefined && falseTriggers > gate.maxFalseTriggers)
+    findings.push(`${falseTriggers} false trigger${falseTriggers === 1 ? "" : "s"} > ${gate.maxFalseTriggers}`);
   return findings;
 }

@@ -19,9 +19,27 @@ export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, 
 export const RESERVED_RESOURCES = new Set([...BUILTIN_WORDS, "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
-const DESTRUCTIVE_ACTIONS = new Set(["cancel", "revoke", "purge", "destroy", "remove", "reset", "terminate", "archive", "disable", "void", "wipe", "erase"]);
+const DESTRUCTIVE_ACTIONS = new Set([
+  "cancel",
+  "revoke",
+  "purge",
+  "destroy",
+  "remove",
+  "reset",
+  "terminate",
+  "archive",
+  "disable",
+  "void",
+  "wipe",
+  "erase",
+]);
 
-function flagsFor(op: Operation, command: string, notes: NamingNote[], schemes: Record<string, SecurityScheme>): FlagSpec[] {
+function flagsFor(
+  op: Operation,
+  command: string,
+  notes: NamingNote[],
+  schemes: Record<string, SecurityScheme>,
+): FlagSpec[] {
   const flags: FlagSpec[] = [];
   const used = new Set<string>();
   const add = (wanted: string, location: FlagSpec["in"], spec: Omit<FlagSpec, "flag" | "in">) => {
@@ -29,7 +47,13 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[], schemes: 
     const original = flag;
     if (RESERVED_FLAGS.has(flag) || flag.startsWith("no-") || used.has(flag)) flag = `${location}-${flag}`;
     for (let n = 2; used.has(flag) || RESERVED_FLAGS.has(flag); n++) flag = `${location}-${original}-${n}`;
-    if (flag !== original) notes.push({ kind: "renamed-flag", command, operation: op.id, message: `${location} ${spec.wire}: --${original} is taken, so it is --${flag}` });
+    if (flag !== original)
+      notes.push({
+        kind: "renamed-flag",
+        command,
+        operation: op.id,
+        message: `${location} ${spec.wire}: --${original} is taken, so it is --${flag}`,
+      });
     used.add(flag);
     flags.push({ flag, in: location, ...spec });
   };
@@ -40,13 +64,23 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[], schemes: 
   for (const location of ["path", "query", "header", "cookie"] as const) {
     for (const p of op.parameters.filter((x) => x.in === location)) {
       if (location === "header" && RUNTIME_HEADERS.has(p.name.toLowerCase())) {
-        notes.push({ kind: "skipped-flag", command, operation: op.id, message: `header ${p.name} is set by the CLI itself, so it has no flag` });
+        notes.push({
+          kind: "skipped-flag",
+          command,
+          operation: op.id,
+          message: `header ${p.name} is set by the CLI itself, so it has no flag`,
+        });
         continue;
       }
       // A credential travels from the environment, never through argv (and never into a transcript as a flag).
       const supplier = suppliedBy(p, schemes);
       if (supplier.length) {
-        notes.push({ kind: "skipped-flag", command, operation: op.id, message: `${location} ${p.name} is the credential of ${supplier.join(" and ")}, read from the environment, so it has no flag` });
+        notes.push({
+          kind: "skipped-flag",
+          command,
+          operation: op.id,
+          message: `${location} ${p.name} is the credential of ${supplier.join(" and ")}, read from the environment, so it has no flag`,
+        });
         continue;
       }
       add(p.name, location, fromParam(p));
@@ -60,11 +94,37 @@ function flagsFor(op: Operation, command: string, notes: NamingNote[], schemes: 
   return flags;
 }
 
-const CURSOR = ["cursor", "after", "starting_after", "starting-after", "page_token", "pagetoken", "next_token", "nexttoken", "continuation_token", "continuation", "marker"];
+const CURSOR = [
+  "cursor",
+  "after",
+  "starting_after",
+  "starting-after",
+  "page_token",
+  "pagetoken",
+  "next_token",
+  "nexttoken",
+  "continuation_token",
+  "continuation",
+  "marker",
+];
 const PAGE = ["page", "page_number", "pagenumber", "page_no", "pageno", "pageindex", "page_index"];
 const OFFSET = ["offset", "skip", "start", "start_index", "startindex"];
-const SIZE = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "max_results", "maxresults", "count", "top", "page_limit", "pagelimit"];
-const NEXT_CURSOR = /^(next_?cursor|next_?page_?token|next_?token|cursor|next_?marker|continuation_?token|end_?cursor)$/i;
+const SIZE = [
+  "per_page",
+  "perpage",
+  "page_size",
+  "pagesize",
+  "limit",
+  "size",
+  "max_results",
+  "maxresults",
+  "count",
+  "top",
+  "page_limit",
+  "pagelimit",
+];
+const NEXT_CURSOR =
+  /^(next_?cursor|next_?page_?token|next_?token|cursor|next_?marker|continuation_?token|end_?cursor)$/i;
 const NEXT_URL = /^(next|next_?url|next_?page_?url|next_?link|next_?href)$/i;
 const TOTAL = /^(total|total_?count|total_?results|total_?items|total_?size|count)$/i;
 const HAS_MORE = /^(has_?more|has_?next(_?page)?|more)$/i;
@@ -91,11 +151,22 @@ function paginationOf(op: Operation): Pagination | undefined {
   const totalField = fieldMatching(fields, TOTAL);
   const hasMoreField = fieldMatching(fields, HAS_MORE);
   const totalHeader = (success?.headers ?? []).find((h) => TOTAL_HEADERS.includes(h.toLowerCase()));
-  const signals = { ...(sizeParam ? { sizeParam } : {}), ...(totalField ? { totalField } : {}), ...(hasMoreField ? { hasMoreField } : {}), ...(totalHeader ? { totalHeader } : {}) };
+  const signals = {
+    ...(sizeParam ? { sizeParam } : {}),
+    ...(totalField ? { totalField } : {}),
+    ...(hasMoreField ? { hasMoreField } : {}),
+    ...(totalHeader ? { totalHeader } : {}),
+  };
   const cursor = find(CURSOR);
   const nextCursor = fieldMatching(fields, NEXT_CURSOR);
   const nextUrl = fieldMatching(fields, NEXT_URL);
-  if (cursor) return { style: "cursor", param: cursor, ...(nextCursor ?? nextUrl ? { nextField: nextCursor ?? nextUrl } : {}), ...signals };
+  if (cursor)
+    return {
+      style: "cursor",
+      param: cursor,
+      ...((nextCursor ?? nextUrl) ? { nextField: nextCursor ?? nextUrl } : {}),
+      ...signals,
+    };
   const page = find(PAGE);
   if (headers.includes("link")) return { style: "link", ...(page ? { param: page } : {}), ...signals };
   // "start" or "skip" is an offset only when it is a number (a "start" time is not).
@@ -120,23 +191,39 @@ function pathOfBase(url: string | null): string {
   return path.startsWith("/") ? path.replace(/\/+$/, "") : "";
 }
 
-export function designCommands(model: OperationModel, config: Pick<InterConfig, "product" | "api">, sourceFiles: string[]): { plan: CommandsPlan; warnings: string[] } {
+export function designCommands(
+  model: OperationModel,
+  config: Pick<InterConfig, "product" | "api">,
+  sourceFiles: string[],
+): { plan: CommandsPlan; warnings: string[] } {
   const notes: NamingNote[] = [];
   const warnings: string[] = [];
   const usable = model.operations.filter((op) => {
-    if (op.cli.ignore) notes.push({ kind: "ignored", operation: op.id, message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore` });
+    if (op.cli.ignore)
+      notes.push({
+        kind: "ignored",
+        operation: op.id,
+        message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore`,
+      });
     return !op.cli.ignore;
   });
   const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
 
   const authNotes = new Map<string, string[]>();
   // Schemes declared, yet no requirement anywhere: the author left `security` out (stages/design/wire.ts authOf).
-  const unstated = Object.keys(model.securitySchemes).length > 0 && !model.security.some((r) => Object.keys(r).length) && !usable.some((op) => op.security?.some((r) => Object.keys(r).length));
-  if (unstated) warnings.push(`the document declares security schemes (${Object.keys(model.securitySchemes).sort().join(", ")}) but no operation requires one: the CLI sends a scheme whose variables are set, and demands none`);
+  const unstated =
+    Object.keys(model.securitySchemes).length > 0 &&
+    !model.security.some((r) => Object.keys(r).length) &&
+    !usable.some((op) => op.security?.some((r) => Object.keys(r).length));
+  if (unstated)
+    warnings.push(
+      `the document declares security schemes (${Object.keys(model.securitySchemes).sort().join(", ")}) but no operation requires one: the CLI sends a scheme whose variables are set, and demands none`,
+    );
   const commands: CommandSpec[] = usable.map((op) => {
     const { path, source } = names.get(op)!;
     const name = path.join(" ");
-    const destructive = op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
+    const destructive =
+      op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
     const success = successResponse(op);
     const auth = authOf(op, model, unstated);
     if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
@@ -145,14 +232,30 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
       path,
       name,
       ...commandText(op),
-      operation: { id: op.id, method: op.method.toUpperCase(), path: op.path, ...(op.operationId ? { operationId: op.operationId } : {}), pointer: op.pointer },
+      operation: {
+        id: op.id,
+        method: op.method.toUpperCase(),
+        path: op.path,
+        ...(op.operationId ? { operationId: op.operationId } : {}),
+        pointer: op.pointer,
+      },
       flags: flagsFor(op, name, notes, model.securitySchemes),
       jsonInput: !!op.body,
       ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
       destructive,
-      permission: op.method === "get" || op.method === "head" || op.method === "options" ? "read" : destructive ? "delete" : "write",
+      permission:
+        op.method === "get" || op.method === "head" || op.method === "options"
+          ? "read"
+          : destructive
+            ? "delete"
+            : "write",
       ...(pagination ? { pagination } : {}),
-      output: { shape: success?.shape ?? "unknown", ...(success?.listField ? { listField: success.listField } : {}), ...(success?.properties ? { fields: success.properties } : {}), ...(success?.propertyTypes ? { types: success.propertyTypes } : {}) },
+      output: {
+        shape: success?.shape ?? "unknown",
+        ...(success?.listField ? { listField: success.listField } : {}),
+        ...(success?.properties ? { fields: success.properties } : {}),
+        ...(success?.propertyTypes ? { types: success.propertyTypes } : {}),
+      },
       auth: auth.auth,
       ...(auth.optional && auth.auth.length ? { authOptional: true } : {}),
       statuses: op.responses.map((r) => r.status),
@@ -165,21 +268,50 @@ export function designCommands(model: OperationModel, config: Pick<InterConfig, 
 
   const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
   const basePath = pathOfBase(baseUrl);
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) warnings.push("no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set");
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl))
+    warnings.push(
+      "no absolute base URL: set api.baseUrl in the config or a `servers` entry in the document; the CLI will need its base-URL variable set",
+    );
   const usedSchemes = [...new Set(commands.flatMap((c) => c.auth.flatMap((r) => Object.keys(r))))].sort();
-  const credentials = credentialVariables(config, Object.fromEntries(usedSchemes.map((s) => [s, model.securitySchemes[s]!])));
+  const credentials = credentialVariables(
+    config,
+    Object.fromEntries(usedSchemes.map((s) => [s, model.securitySchemes[s]!])),
+  );
   warnings.push(...credentials.warnings);
-  for (const [note, names] of authNotes) warnings.push(`${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`);
-  for (const note of notes) if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
+  for (const [note, names] of authNotes)
+    warnings.push(
+      `${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`,
+    );
+  for (const note of notes)
+    if (note.kind === "collision" || note.kind === "renamed-resource") warnings.push(note.message);
 
   const binary = config.product.binary;
   return {
     plan: {
       groups: groupsOf(commands, model),
-      product: { name: config.product.name, binary, package: config.product.package ?? `${binary}-cli`, version: config.product.version ?? "0.1.0" },
-      source: { title: model.source.title, version: model.source.version, specVersion: model.source.specVersion, ...(model.source.description ? { description: model.source.description } : {}), files: sourceFiles },
-      baseUrl: { default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null, env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`, path: basePath },
-      auth: { schemes: Object.fromEntries(usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!)])) },
+      product: {
+        name: config.product.name,
+        binary,
+        package: config.product.package ?? `${binary}-cli`,
+        version: config.product.version ?? "0.1.0",
+      },
+      source: {
+        title: model.source.title,
+        version: model.source.version,
+        specVersion: model.source.specVersion,
+        ...(model.source.description ? { description: model.source.description } : {}),
+        files: sourceFiles,
+      },
+      baseUrl: {
+        default: baseUrl && /^https?:\/\//.test(baseUrl) ? baseUrl : null,
+        env: `${binary.toUpperCase().replace(/-/g, "_")}_BASE_URL`,
+        path: basePath,
+      },
+      auth: {
+        schemes: Object.fromEntries(
+          usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!)]),
+        ),
+      },
       commands,
       naming: notes,
     },

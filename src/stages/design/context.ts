@@ -64,7 +64,8 @@ function headingOf(line: string): { level: number; title: string } | null {
   if (!marks || !/^\s/.test(line.slice(marks.length))) return null;
   let title = line.slice(marks.length).trim();
   const closing = title.length - title.replace(/#+$/, "").length;
-  if (closing && (closing === title.length || /\s/.test(title[title.length - closing - 1]!))) title = title.slice(0, title.length - closing).trim();
+  if (closing && (closing === title.length || /\s/.test(title[title.length - closing - 1]!)))
+    title = title.slice(0, title.length - closing).trim();
   return { level: marks.length, title };
 }
 
@@ -89,19 +90,27 @@ const clean = (lines: string[]) =>
     .join("\n\n");
 
 const bullets = (lines: string[]) =>
-  lines
-    .map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(l)?.[1]?.trim())
-    .filter((b): b is string => !!b);
+  lines.map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(l)?.[1]?.trim()).filter((b): b is string => !!b);
 
 /**
  * A labelled part: a line that starts with a short label and a colon ("Expected outcome:", "**Relevant rules or
  * constraints:**", "- Success criteria:"), optionally followed by text. The label's words decide the part.
  */
-const LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*([A-Za-z][A-Za-z /'’-]{0,48}?)\s*(?::\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(.*)$/;
+const LABEL =
+  /^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*([A-Za-z][A-Za-z /'’-]{0,48}?)\s*(?::\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(.*)$/;
 const PART_WORDS: Array<[RegExp, "situation" | "outcome" | "rules"]> = [
-  [/\b(rules?|constraints?|guardrails?|polic(y|ies)|limits?|limitations?|requirements?|restrictions?|must|never|don'?ts?|do not|caveats?|boundar(y|ies))\b/i, "rules"],
-  [/\b(outcomes?|results?|success|done|definition of done|acceptance|deliverables?|expected|goals?|output)\b/i, "outcome"],
-  [/\b(situation|context|background|scenario|trigger|when|who|user|actor|story|description|details|inputs?|given)\b/i, "situation"],
+  [
+    /\b(rules?|constraints?|guardrails?|polic(y|ies)|limits?|limitations?|requirements?|restrictions?|must|never|don'?ts?|do not|caveats?|boundar(y|ies))\b/i,
+    "rules",
+  ],
+  [
+    /\b(outcomes?|results?|success|done|definition of done|acceptance|deliverables?|expected|goals?|output)\b/i,
+    "outcome",
+  ],
+  [
+    /\b(situation|context|background|scenario|trigger|when|who|user|actor|story|description|details|inputs?|given)\b/i,
+    "situation",
+  ],
 ];
 
 function partOf(label: string): "situation" | "outcome" | "rules" | undefined {
@@ -116,7 +125,11 @@ function readTask(section: Section, children: Section[]): BriefTask {
     lines.forEach((line, i) => {
       const label = LABEL.exec(line);
       // A label is a short noun phrase ("Relevant rules or constraints"); "The rules are simple: …" is a sentence.
-      if (label && label[1]!.trim().split(/\s+/).length <= 6 && !/\b(is|are|was|were|be|will|can|should)\b/i.test(label[1]!)) {
+      if (
+        label &&
+        label[1]!.trim().split(/\s+/).length <= 6 &&
+        !/\b(is|are|was|were|be|will|can|should)\b/i.test(label[1]!)
+      ) {
         const part = partOf(label[1]!);
         if (part) {
           current = part;

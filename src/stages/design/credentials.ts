@@ -17,16 +17,29 @@ type Role = keyof CredentialVariables;
  */
 function rolesOf(scheme: SecurityScheme): Role[] {
   if (scheme.type === "http" && scheme.scheme === "basic") return ["username", "password"];
-  if (scheme.type === "openIdConnect") return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
+  if (scheme.type === "openIdConnect")
+    return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
   if (scheme.type === "oauth2") {
     const { tokenUrl, refreshUrl } = oauthUrls(scheme);
     // A refresh token is exchanged by a client: its id always, its secret when it is a confidential client.
-    return ["accessToken", ...(tokenUrl || refreshUrl ? (["clientId", "clientSecret"] as Role[]) : []), ...(refreshUrl ? (["refreshToken"] as Role[]) : [])];
+    return [
+      "accessToken",
+      ...(tokenUrl || refreshUrl ? (["clientId", "clientSecret"] as Role[]) : []),
+      ...(refreshUrl ? (["refreshToken"] as Role[]) : []),
+    ];
   }
   return ["value"];
 }
 
-const ROLE_SUFFIX: Record<Role, string> = { value: "", username: "USERNAME", password: "PASSWORD", accessToken: "ACCESS_TOKEN", clientId: "CLIENT_ID", clientSecret: "CLIENT_SECRET", refreshToken: "REFRESH_TOKEN" };
+const ROLE_SUFFIX: Record<Role, string> = {
+  value: "",
+  username: "USERNAME",
+  password: "PASSWORD",
+  accessToken: "ACCESS_TOKEN",
+  clientId: "CLIENT_ID",
+  clientSecret: "CLIENT_SECRET",
+  refreshToken: "REFRESH_TOKEN",
+};
 
 /** `bearerAuth` → BEARER_AUTH, `api_key` → API_KEY, `OAuth2` → OAUTH2, `x-api-key` → X_API_KEY. */
 function upperSnake(name: string): string {
@@ -50,16 +63,25 @@ function defaultName(prefix: string, schemeName: string, role: Role, alone: bool
 }
 
 /** The variables of every scheme a CLI sends, and what the build should say about the config's names. */
-export function credentialVariables(config: Pick<InterConfig, "product" | "api">, schemes: Record<string, SecurityScheme>): { variables: Record<string, CredentialVariables>; warnings: string[] } {
+export function credentialVariables(
+  config: Pick<InterConfig, "product" | "api">,
+  schemes: Record<string, SecurityScheme>,
+): { variables: Record<string, CredentialVariables>; warnings: string[] } {
   const warnings: string[] = [];
   const prefix = upperSnake(config.product.binary);
   const names = Object.keys(schemes).sort();
   const alone = names.length === 1;
   const configured = config.api?.credentials ?? {};
   for (const name of Object.keys(configured)) {
-    if (!(name in schemes)) warnings.push(`api.credentials names "${name}", which no command sends${names.length ? ` (schemes sent: ${names.join(", ")})` : ""}; it is not used`);
+    if (!(name in schemes))
+      warnings.push(
+        `api.credentials names "${name}", which no command sends${names.length ? ` (schemes sent: ${names.join(", ")})` : ""}; it is not used`,
+      );
   }
-  if (config.api?.credentialEnv && names.length > 1) warnings.push(`api.credentialEnv applies to a CLI of one security scheme, and this one sends ${names.length} (${names.join(", ")}); name their variables in api.credentials instead`);
+  if (config.api?.credentialEnv && names.length > 1)
+    warnings.push(
+      `api.credentialEnv applies to a CLI of one security scheme, and this one sends ${names.length} (${names.join(", ")}); name their variables in api.credentials instead`,
+    );
   const variables: Record<string, CredentialVariables> = {};
   const taken = new Map<string, string>();
   for (const name of names) {
@@ -68,22 +90,37 @@ export function credentialVariables(config: Pick<InterConfig, "product" | "api">
     const own = configured[name];
     const basic = roles.includes("username");
     // HTTP Basic from one variable holding `user:password`: what api.credentialEnv (or a name, or `value`) asks for.
-    const pair = basic && (typeof own === "string" || (typeof own === "object" && !!own.value) || (alone && !own && !!config.api?.credentialEnv));
+    const pair =
+      basic &&
+      (typeof own === "string" ||
+        (typeof own === "object" && !!own.value) ||
+        (alone && !own && !!config.api?.credentialEnv));
     if (pair) roles = ["value"];
-    const named: CredentialNames = typeof own === "string" ? { [roles.includes("value") ? "value" : roles[0]!]: own } : (own ?? {});
+    const named: CredentialNames =
+      typeof own === "string" ? { [roles.includes("value") ? "value" : roles[0]!]: own } : (own ?? {});
     for (const role of Object.keys(named) as Role[]) {
-      if (!roles.includes(role)) warnings.push(`api.credentials.${name}.${role}: the scheme ${name} (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ""}) reads ${roles.join(", ")}, not ${role}; it is not used`);
+      if (!roles.includes(role))
+        warnings.push(
+          `api.credentials.${name}.${role}: the scheme ${name} (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ""}) reads ${roles.join(", ")}, not ${role}; it is not used`,
+        );
     }
     const vars: CredentialVariables = {};
     for (const role of roles) {
       const primary = role === "value" || role === "accessToken";
-      let env = named[role] ?? (alone && primary && config.api?.credentialEnv ? config.api.credentialEnv : defaultName(prefix, name, role, alone));
+      let env =
+        named[role] ??
+        (alone && primary && config.api?.credentialEnv
+          ? config.api.credentialEnv
+          : defaultName(prefix, name, role, alone));
       if (taken.has(env) && named[role] === undefined) {
         const base = `${prefix}_${upperSnake(name)}${role === "value" ? "" : `_${ROLE_SUFFIX[role]}`}`;
         env = base;
         for (let n = 2; taken.has(env); n++) env = `${base}_${n}`;
       }
-      if (taken.has(env)) warnings.push(`${env} is named for both ${taken.get(env)} and ${name}.${role}; give them different names in api.credentials`);
+      if (taken.has(env))
+        warnings.push(
+          `${env} is named for both ${taken.get(env)} and ${name}.${role}; give them different names in api.credentials`,
+        );
       taken.set(env, `${name}.${role}`);
       vars[role] = env;
     }

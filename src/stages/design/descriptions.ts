@@ -25,7 +25,9 @@ export function commandText(op: { summary?: string; description?: string; method
   const description = plainText(op.description);
   if (summary) {
     const short = lead(summary, COMMAND_TEXT);
-    const more = [short.cut ? summary : "", description && oneLine(description) !== summary ? description : ""].filter(Boolean).join("\n\n");
+    const more = [short.cut ? summary : "", description && oneLine(description) !== summary ? description : ""]
+      .filter(Boolean)
+      .join("\n\n");
     return { description: short.text, ...(more ? { details: bounded(more) } : {}) };
   }
   if (description) {
@@ -68,7 +70,8 @@ export function plainTexts<T extends Texts>(caps: T): T {
       flags: c.flags.map((f) => {
         if (f.description === undefined || f.details !== undefined) return f;
         const text = flagText(f.description);
-        if (text.description) return { ...f, description: text.description, ...(text.details ? { details: text.details } : {}) };
+        if (text.description)
+          return { ...f, description: text.description, ...(text.details ? { details: text.details } : {}) };
         const { description: _d, ...rest } = f;
         return rest;
       }),

@@ -24,10 +24,15 @@ export function groupsOf(commands: CommandSpec[], model: OperationModel): Array<
   return names.map((name) => {
     const members = visible.filter((c) => c.path[0] === name);
     // The group's tag: the one its commands were named from (one tag, one group), whatever words the name lost.
-    const tag = members.map((c) => (c.nameSource.resource.from === "tag" ? c.nameSource.resource.text : undefined)).find((t) => t !== undefined);
+    const tag = members
+      .map((c) => (c.nameSource.resource.from === "tag" ? c.nameSource.resource.text : undefined))
+      .find((t) => t !== undefined);
     const own = groupText(tag !== undefined ? tags.get(tag) : undefined);
     const actions = [...new Set(members.map((c) => c.path.slice(1).join(" ")))];
     const shown = actions.slice(0, 6).join(", ");
-    return { name, description: own || `${name}: ${shown}${actions.length > 6 ? `, and ${actions.length - 6} more` : ""}` };
+    return {
+      name,
+      description: own || `${name}: ${shown}${actions.length > 6 ? `, and ${actions.length - 6} more` : ""}`,
+    };
   });
 }

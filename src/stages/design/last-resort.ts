@@ -11,9 +11,13 @@ import { HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens } from "./ver
 
 /** The version an operation belongs to: its path's last version segment (`/api/v2/…`), else its operationId's (`…V2`). */
 function versionOf(op: Operation): string | undefined {
-  const segment = op.path.split("/").filter((s) => /^v\d+((alpha|beta)\d*)?$/i.test(s)).pop();
+  const segment = op.path
+    .split("/")
+    .filter((s) => /^v\d+((alpha|beta)\d*)?$/i.test(s))
+    .pop();
   if (segment) return segment.toLowerCase();
-  const id = /[^A-Z0-9]V(\d+)$/.exec(op.operationId ?? "") ?? /V(\d+(?:alpha|beta)\d*)(?=[A-Z])/.exec(op.operationId ?? "");
+  const id =
+    /[^A-Z0-9]V(\d+)$/.exec(op.operationId ?? "") ?? /V(\d+(?:alpha|beta)\d*)(?=[A-Z])/.exec(op.operationId ?? "");
   return id ? `v${id[1]}` : undefined;
 }
 
@@ -29,8 +33,14 @@ export interface Told {
 /** Whole words of an operation's texts, most name-like first, without noise, numbers or HTTP method words. */
 function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array<{ word: string; from: From }> {
   // `/ip.txt` beside `/ip`: the format is a word (`request-txt`).
-  const literal = op.path.split("/").filter((s) => s && !/^\{.*\}$/.test(s)).flatMap((s) => s.split("."));
-  const params = op.path.split("/").filter((s) => /^\{.*\}$/.test(s)).map((s) => s.slice(1, -1));
+  const literal = op.path
+    .split("/")
+    .filter((s) => s && !/^\{.*\}$/.test(s))
+    .flatMap((s) => s.split("."));
+  const params = op.path
+    .split("/")
+    .filter((s) => /^\{.*\}$/.test(s))
+    .map((s) => s.slice(1, -1));
   const sources: Array<[From, string[]]> = [
     ["operationId", op.operationId ? operationIdTokens(op.operationId, true) : []],
     ["path", [...literal, ...params].flatMap((s) => kebab(s).split("-"))],
@@ -39,7 +49,10 @@ function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array
     ["description", op.description ? textTokens(op.description.slice(0, DESCRIPTION_CHARS)) : []],
   ];
   const seen = new Map<string, From>();
-  for (const [from, tokens] of sources) for (const t of tokens.map((x) => x.toLowerCase())) if (WORD.test(t) && (!isNoise(t) || (HTTP_METHOD_WORDS.has(t) && !methods.has(t))) && !seen.has(t)) seen.set(t, from);
+  for (const [from, tokens] of sources)
+    for (const t of tokens.map((x) => x.toLowerCase()))
+      if (WORD.test(t) && (!isNoise(t) || (HTTP_METHOD_WORDS.has(t) && !methods.has(t))) && !seen.has(t))
+        seen.set(t, from);
   return [...seen].map(([word, from]) => ({ word, from }));
 }
 
@@ -53,8 +66,15 @@ function scopesOf(op: Operation): string[] {
   return segments.flatMap((s, i) => {
     const param = /^\{([^}]*)\}(\.[a-z]+)?$/i.exec(s)?.[1];
     if (param === undefined) return [];
-    const own = kebab(param).split("-").filter((t) => t !== "id" && t !== "ids" && WORD.test(t) && !isNoise(t));
-    const before = segments[i - 1] && !/^\{.*\}$/.test(segments[i - 1]!) ? kebab(segments[i - 1]!).split("-").pop()! : "";
+    const own = kebab(param)
+      .split("-")
+      .filter((t) => t !== "id" && t !== "ids" && WORD.test(t) && !isNoise(t));
+    const before =
+      segments[i - 1] && !/^\{.*\}$/.test(segments[i - 1]!)
+        ? kebab(segments[i - 1]!)
+            .split("-")
+            .pop()!
+        : "";
     const word = own.length ? own.join("-") : singular(before);
     return word && WORD.test(word.replace(/-/g, "")) && !isNoise(word) ? [word] : [];
   });
@@ -70,26 +90,44 @@ export function saysAll(op: Operation, words: string[]): boolean {
 export function lastResortWords(op: Operation, others: Operation[], said: string[]): Told[] {
   const out: Told[] = [];
   const version = versionOf(op);
-  if (version && others.every((o) => versionOf(o) !== version)) out.push({ words: [version], from: op.path.toLowerCase().includes(`/${version}/`) ? "path" : "operationId" });
+  if (version && others.every((o) => versionOf(o) !== version))
+    out.push({ words: [version], from: op.path.toLowerCase().includes(`/${version}/`) ? "path" : "operationId" });
   // An HTTP method word is a word (`GET …/builds/{id}/trace`) unless it names a method of the group.
   const methods = new Set([op, ...others].map((o) => o.method.toLowerCase()));
   const theirs = new Set(others.flatMap((o) => wordsOf(o, methods).map((w) => singular(w.word))));
   const named = new Set(said.flatMap((t) => t.split("-")).flatMap((t) => [t, singular(t)]));
-  for (const { word, from } of wordsOf(op, methods)) if (!theirs.has(singular(word)) && !named.has(word) && !named.has(singular(word))) out.push({ words: [word], from });
+  for (const { word, from } of wordsOf(op, methods))
+    if (!theirs.has(singular(word)) && !named.has(word) && !named.has(singular(word)))
+      out.push({ words: [word], from });
   const theirScopes = new Set(others.flatMap((o) => scopesOf(o).map(singular)));
   // A scope may repeat the group's word (`user payment get-user`), never the action's.
   const action = new Set((said[said.length - 1] ?? "").split("-"));
-  for (const scope of scopesOf(op)) if (!theirScopes.has(singular(scope)) && !out.some((t) => t.words[0] === scope) && !action.has(scope)) out.push({ words: [scope], from: "path" });
+  for (const scope of scopesOf(op))
+    if (!theirScopes.has(singular(scope)) && !out.some((t) => t.words[0] === scope) && !action.has(scope))
+      out.push({ words: [scope], from: "path" });
   // Failing those, a word some of the others say too but not all: the name is its own, if less telling than one
   // word none shares (`request-txt` for `/ip.txt` beside `/ip` and `/ip/{ipv4}.txt`).
-  const sharedBy = (word: string) => others.filter((o) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word))).length;
+  const sharedBy = (word: string) =>
+    others.filter((o) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word))).length;
   const partly = wordsOf(op, methods)
-    .filter(({ word }) => !named.has(word) && !named.has(singular(word)) && !out.some((t) => t.words[0] === word) && sharedBy(word) < others.length)
+    .filter(
+      ({ word }) =>
+        !named.has(word) &&
+        !named.has(singular(word)) &&
+        !out.some((t) => t.words[0] === word) &&
+        sharedBy(word) < others.length,
+    )
     .sort((a, b) => sharedBy(a.word) - sharedBy(b.word));
   for (const { word, from } of partly) out.push({ words: [word], from });
   // Then two words no other says both of (`request-ipv4-txt` for `/ip/{ipv4}.txt` beside `/ip/{ipv4}` and `/ip.txt`).
-  const says = (o: Operation, word: string) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word)) || scopesOf(o).includes(word);
-  const mine = [...new Set([...scopesOf(op), ...wordsOf(op, methods).map((w) => w.word)])].filter((w) => !named.has(w) && !named.has(singular(w))).slice(0, 8);
-  for (let a = 0; a < mine.length; a++) for (let b = a + 1; b < mine.length; b++) if (!others.some((o) => says(o, mine[a]!) && says(o, mine[b]!))) out.push({ words: [mine[a]!, mine[b]!], from: "path" });
+  const says = (o: Operation, word: string) =>
+    wordsOf(o, methods).some((w) => singular(w.word) === singular(word)) || scopesOf(o).includes(word);
+  const mine = [...new Set([...scopesOf(op), ...wordsOf(op, methods).map((w) => w.word)])]
+    .filter((w) => !named.has(w) && !named.has(singular(w)))
+    .slice(0, 8);
+  for (let a = 0; a < mine.length; a++)
+    for (let b = a + 1; b < mine.length; b++)
+      if (!others.some((o) => says(o, mine[a]!) && says(o, mine[b]!)))
+        out.push({ words: [mine[a]!, mine[b]!], from: "path" });
   return out;
 }

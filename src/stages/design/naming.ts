@@ -2,7 +2,20 @@ import type { Operation, OperationModel } from "../openapi/model.js";
 import { lastResortWords, saysAll } from "./last-resort.js";
 import { kebab, singular } from "./names.js";
 import type { NameSource } from "./types.js";
-import { actionOf, derivedFrom, FILLER, firstSentence, HTTP_METHOD_WORDS, isNoise, operationIdTokens, READ_VERBS, textTokens, verbBase, WRITE_VERBS, type StatedAction } from "./verbs.js";
+import {
+  actionOf,
+  derivedFrom,
+  FILLER,
+  firstSentence,
+  HTTP_METHOD_WORDS,
+  isNoise,
+  operationIdTokens,
+  READ_VERBS,
+  textTokens,
+  verbBase,
+  WRITE_VERBS,
+  type StatedAction,
+} from "./verbs.js";
 import { count } from "../../core/words.js";
 
 /**
@@ -20,7 +33,11 @@ const MAX_NAME_LENGTH = 48;
 const MAX_GROUP_LENGTH = 24;
 
 /** A word without its noise tokens (stop words, versions, HTTP method words); "" when nothing else is left. */
-const clean = (word: string) => word.split("-").filter((t) => t && !isNoise(t)).join("-");
+const clean = (word: string) =>
+  word
+    .split("-")
+    .filter((t) => t && !isNoise(t))
+    .join("-");
 /**
  * A wire name as words: `idLabels` → labels, `idBoard` → board, `cartId` → cart. The `id` says the API takes ids
  * there; the command is about the labels.
@@ -79,7 +96,9 @@ const SELECTOR_PARAM = /^\{(filter|filters|field|fields)\}$/i;
 const singularWord = (segment: string) => {
   const tokens = kebab(segment).split("-");
   // `membersInvited` is the invited members: a plural anywhere makes it a collection.
-  return /^[a-z]{3,}$/.test(tokens[tokens.length - 1] ?? "") && tokens.every((t) => singular(t) === t && !t.endsWith("s"));
+  return (
+    /^[a-z]{3,}$/.test(tokens[tokens.length - 1] ?? "") && tokens.every((t) => singular(t) === t && !t.endsWith("s"))
+  );
 };
 
 /** One item or many: what a read operation returns, from its path and response shape. */
@@ -98,7 +117,8 @@ function readWord(op: Operation, lastSegment: string): "get" | "list" {
   return op.method === "get" ? "list" : "get";
 }
 
-const PAGING_PARAMS = /^(limit|offset|page|page_?size|per_?page|page_?token|cursor|starting_after|max_?results|top|skip)$/i;
+const PAGING_PARAMS =
+  /^(limit|offset|page|page_?size|per_?page|page_?token|cursor|starting_after|max_?results|top|skip)$/i;
 
 /** The CRUD word of a resource-shaped operation: its method and whether it acts on one item or the collection. */
 function crudWord(op: Operation, family: StatedAction["family"] | undefined, lastSegment: string): string {
@@ -136,7 +156,10 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
     const dot = plain.lastIndexOf(".");
     if (last && dot > 0 && /^[A-Za-z][\w.-]*\.[A-Za-z]\w*$/.test(plain)) {
       // `/admin.teams.settings.setName`: the method's owner is one resource word, `admin-teams-settings`.
-      rpc = { resource: [clean(plain.slice(0, dot).split(".").map(kebab).join("-"))].filter(Boolean), action: plain.slice(dot + 1) };
+      rpc = {
+        resource: [clean(plain.slice(0, dot).split(".").map(kebab).join("-"))].filter(Boolean),
+        action: plain.slice(dot + 1),
+      };
       for (const word of rpc.resource) out.push({ word, afterParam, beforeParam: false, last: false });
       return;
     }
@@ -144,12 +167,16 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
     const word = wireWords(clean(kebab(plain)));
     if (word) out.push({ word, afterParam, beforeParam, last });
   });
-  if (out.length > 1 || rpc) while (out.length && VERSION_SEGMENT.test(out[0]!.word) && (out.length > 1 || rpc)) out.shift();
+  if (out.length > 1 || rpc)
+    while (out.length && VERSION_SEGMENT.test(out[0]!.word) && (out.length > 1 || rpc)) out.shift();
   return { words: out, ...(rpc ? { rpc } : {}) };
 }
 
 /** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
-function statedAction(op: Operation, rpcAction: string | undefined): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
+function statedAction(
+  op: Operation,
+  rpcAction: string | undefined,
+): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
   const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => string[], boolean]> = [
     ["summary", op.summary, textTokens, false],
     ["operationId", op.operationId, operationIdTokens, true],
@@ -209,12 +236,20 @@ function resourceIndex(words: PathWord[], resource: string): number {
  */
 function unspelledTagRest(words: PathWord[]): PathWord[] {
   // The last word's own id (`/Services/{Sid}/Compliance/Usa2p/{Sid}`) does not make it a parent.
-  const lastItem = words.slice(0, -1).map((w) => w.beforeParam).lastIndexOf(true);
+  const lastItem = words
+    .slice(0, -1)
+    .map((w) => w.beforeParam)
+    .lastIndexOf(true);
   if (lastItem >= 0) return words.slice(lastItem + 1);
   return words.length > 1 ? words.slice(1) : words;
 }
 
-function draftName(op: Operation, resource: string, resourceFrom: NameSource["resource"]["from"], dropped: string[]): Draft {
+function draftName(
+  op: Operation,
+  resource: string,
+  resourceFrom: NameSource["resource"]["from"],
+  dropped: string[],
+): Draft {
   const { words, rpc } = pathWords(op);
   const segments = op.path.split("/").filter(Boolean);
   const lastSegment = segments[segments.length - 1] ?? "";
@@ -257,19 +292,29 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     }
   } else if (stated?.action.family) {
     // "List billing invoices" lists, whatever its response looks like: a `get-list` would say it twice.
-    action = stated.action.word === "list" && op.method === "get" ? "list" : crudWord(op, stated.action.family, lastSegment);
+    action =
+      stated.action.word === "list" && op.method === "get" ? "list" : crudWord(op, stated.action.family, lastSegment);
     actionFrom = stated.from;
     const verb = action;
     // `/users/list` is the action said in the path; `/cards/{id}/list` is the list a card is on, a resource.
     if (lastRest?.last && !lastRest.afterParam && (lastRest.word === verb || lastRest.word === stated.action.word)) {
       dropped.push(lastRest.word);
       rest = rest.slice(0, -1);
-    } else if (lastRest?.last && lastRest.word.includes("-") && [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)) {
+    } else if (
+      lastRest?.last &&
+      lastRest.word.includes("-") &&
+      [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)
+    ) {
       // `/user/createWithArray` "Creates list of users…": the path word is the action, said in full.
       action = [verb, ...lastRest.word.split("-").slice(1)].join("-");
       rest = rest.slice(0, -1);
     }
-  } else if (lastRest?.last && lastRest.afterParam && verbBase(lastRest.word) === lastRest.word && op.method !== "get") {
+  } else if (
+    lastRest?.last &&
+    lastRest.afterParam &&
+    verbBase(lastRest.word) === lastRest.word &&
+    op.method !== "get"
+  ) {
     // POST /charges/{id}/capture: an action on one item, named by its path.
     action = lastRest.word;
     actionFrom = "path";
@@ -286,7 +331,13 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     const own = actionOf(tokens, true);
     const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
     const object = (own ? own.object : tokens).filter((t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t));
-    const verb = own ? (own.word === "list" ? "list" : own.family ? crudWord(op, own.family, lastSegment) : own.word) : crudWord(op, undefined, lastSegment);
+    const verb = own
+      ? own.word === "list"
+        ? "list"
+        : own.family
+          ? crudWord(op, own.family, lastSegment)
+          : own.word
+      : crudWord(op, undefined, lastSegment);
     action = [verb, ...object].slice(0, 4).join("-");
     actionFrom = "path";
     rest = [];
@@ -299,7 +350,10 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
     actionReason = agreed.reason;
   }
 
-  const sub = rest.map((w) => w.word).filter((w) => !(w === resource || singular(w) === singular(resource))).join("-");
+  const sub = rest
+    .map((w) => w.word)
+    .filter((w) => !(w === resource || singular(w) === singular(resource)))
+    .join("-");
   const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
   const qualifiers: Draft["qualifiers"] = [];
   const push = (tokens: string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
@@ -317,8 +371,20 @@ function draftName(op: Operation, resource: string, resourceFrom: NameSource["re
   }
   push(tokensOf(words.map((w) => w.word)), "path");
   // Words clean() drops from a path but that tell one operation from another (`/members/{id}/all`).
-  push(segments.filter((s) => !isParam(s)).flatMap((s) => kebab(s).split("-")).filter((t) => t === "all"), "path");
-  push(segments.filter(isParam).flatMap((s) => kebab(s.slice(1, -1)).split("-")).filter((t) => t !== "id"), "path");
+  push(
+    segments
+      .filter((s) => !isParam(s))
+      .flatMap((s) => kebab(s).split("-"))
+      .filter((t) => t === "all"),
+    "path",
+  );
+  push(
+    segments
+      .filter(isParam)
+      .flatMap((s) => kebab(s.slice(1, -1)).split("-"))
+      .filter((t) => t !== "id"),
+    "path",
+  );
   push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
 
   return {
@@ -346,7 +412,12 @@ const MAKING = new Set(["create", "add", "make", "insert", "generate"]);
  * never as a write. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE ends the
  * loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
  */
-function agreeWithMethod(op: Operation, action: string, lastSegment: string, stated: string | undefined): { action: string; reason: string } | undefined {
+function agreeWithMethod(
+  op: Operation,
+  action: string,
+  lastSegment: string,
+  stated: string | undefined,
+): { action: string; reason: string } | undefined {
   const tokens = action.split("-");
   const at = tokens[0] === "bulk" || tokens[0] === "batch" ? 1 : 0;
   const verb = tokens[at] ?? "";
@@ -357,13 +428,19 @@ function agreeWithMethod(op: Operation, action: string, lastSegment: string, sta
   if (!word) return undefined;
   const next = [...tokens.slice(0, at), word, ...tokens.slice(at + 1)].filter((t, i, all) => t !== all[i - 1]);
   const reason =
-    word === "return" ? `DELETE ${op.path} says "return": on a DELETE it ends something, it does not read` : `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${op.method === "delete" ? "a DELETE removes" : "a GET only reads"}, so the action is its CRUD word`;
+    word === "return"
+      ? `DELETE ${op.path} says "return": on a DELETE it ends something, it does not read`
+      : `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${op.method === "delete" ? "a DELETE removes" : "a GET only reads"}, so the action is its CRUD word`;
   return { action: next.join("-"), reason };
 }
 
 /** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
 function mentions(op: Operation, word: string): boolean {
-  const said = [...textTokens(op.summary ?? ""), ...(op.operationId ? operationIdTokens(op.operationId) : []), ...textTokens(op.description ? firstSentence(op.description) : "")];
+  const said = [
+    ...textTokens(op.summary ?? ""),
+    ...(op.operationId ? operationIdTokens(op.operationId) : []),
+    ...textTokens(op.description ? firstSentence(op.description) : ""),
+  ];
   return word.split("-").some((w) => said.some((s) => s.slice(0, 6) === w.slice(0, 6)));
 }
 
@@ -371,10 +448,14 @@ function mentions(op: Operation, word: string): boolean {
  * Resource names lose what every one of them shares (`messaging-v1-alpha-sender` → `alpha-sender`), version tokens
  * and stop words, and the product's own name where more words remain.
  */
-function cleanResources(drafts: Array<{ resource: string; dropped: string[]; explicit?: unknown }>, productWords: Set<string>): void {
+function cleanResources(
+  drafts: Array<{ resource: string; dropped: string[]; explicit?: unknown }>,
+  productWords: Set<string>,
+): void {
   for (const d of drafts) {
     const kept = wireWords(clean(d.resource));
-    if (kept && kept !== d.resource) d.dropped.push(...d.resource.split("-").filter((t) => !kept.split("-").includes(t)));
+    if (kept && kept !== d.resource)
+      d.dropped.push(...d.resource.split("-").filter((t) => !kept.split("-").includes(t)));
     d.resource = kept || d.resource;
   }
   const names = [...new Set(drafts.filter((d) => !d.explicit).map((d) => d.resource))];
@@ -421,17 +502,38 @@ function telling(d: Draft, path: string[]): Draft["qualifiers"] {
   // (`update-updatewebhooks`).
   const verb = path[path.length - 1]!.split("-")[0]!;
   const crud = READ_VERBS.has(verb) || WRITE_VERBS.has(verb);
-  return d.qualifiers.filter((q) => (q.token === "all" || !isNoise(q.token)) && !said.has(q.token) && !said.has(singular(q.token)) && /^[a-z][a-z0-9]{1,19}$/.test(q.token) && !(crud && CRUD_TOKENS.has(q.token)) && !(q.token.startsWith(verb) && q.token !== verb));
+  return d.qualifiers.filter(
+    (q) =>
+      (q.token === "all" || !isNoise(q.token)) &&
+      !said.has(q.token) &&
+      !said.has(singular(q.token)) &&
+      /^[a-z][a-z0-9]{1,19}$/.test(q.token) &&
+      !(crud && CRUD_TOKENS.has(q.token)) &&
+      !(q.token.startsWith(verb) && q.token !== verb),
+  );
 }
 
 /** Words that only say which kind of operation it is. */
-const CRUD_TOKENS = new Set([...READ_VERBS, ...WRITE_VERBS, "gets", "lists", "updates", "creates", "deletes", "entity"]);
+const CRUD_TOKENS = new Set([
+  ...READ_VERBS,
+  ...WRITE_VERBS,
+  "gets",
+  "lists",
+  "updates",
+  "creates",
+  "deletes",
+  "entity",
+]);
 
 /** Whether an operation acts on one item (its path ends at a parameter) rather than on its collection. */
 const onItem = (d: Draft) => isParam(d.op.path.split("/").filter(Boolean).pop() ?? "");
 
 /** Word sets to try, shortest and most telling first: the strong words in order, then each weak word, then pairs. */
-function* qualifierChoices(strong: Draft["qualifiers"], weak: Draft["qualifiers"], structural: Draft["qualifiers"]): Generator<Draft["qualifiers"]> {
+function* qualifierChoices(
+  strong: Draft["qualifiers"],
+  weak: Draft["qualifiers"],
+  structural: Draft["qualifiers"],
+): Generator<Draft["qualifiers"]> {
   // What the summary, operationId and path say comes before what a description says in passing ("Each user can have
   // a maximum of two…" is no name for "Get a user's TSP account").
   const said = (list: Draft["qualifiers"]) => list.filter((q) => q.from !== "description");
@@ -447,7 +549,10 @@ function* qualifierChoices(strong: Draft["qualifiers"], weak: Draft["qualifiers"
   for (let a = 0; a < all.length; a++) for (let b = a + 1; b < all.length; b++) yield [all[a]!, all[b]!];
 }
 
-const withQualifier = (path: string[], words: string[]) => [...path.slice(0, -1), [path[path.length - 1], ...words].join("-")];
+const withQualifier = (path: string[], words: string[]) => [
+  ...path.slice(0, -1),
+  [path[path.length - 1], ...words].join("-"),
+];
 
 export interface Named {
   path: string[];
@@ -459,21 +564,48 @@ export interface Named {
  * apart by the words in which their own descriptions differ (never HTTP method words); a numeric suffix only when
  * nothing differs — always reported.
  */
-export function nameOperations(operations: Operation[], model: Pick<OperationModel, "source">, productName: string, reserved: Set<string>, report: (note: { kind: "collision" | "renamed-resource"; command?: string; operation: string; message: string }) => void): Map<Operation, Named> {
+export function nameOperations(
+  operations: Operation[],
+  model: Pick<OperationModel, "source">,
+  productName: string,
+  reserved: Set<string>,
+  report: (note: {
+    kind: "collision" | "renamed-resource";
+    command?: string;
+    operation: string;
+    message: string;
+  }) => void,
+): Map<Operation, Named> {
   const resources = operations.map((op) => ({ op, ...rawResource(op), ...(op.cli.name ? { explicit: true } : {}) }));
-  const productWords = new Set([...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2));
+  const productWords = new Set(
+    [...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2),
+  );
   cleanResources(resources, productWords);
   for (const r of resources) {
     if (reserved.has(r.resource)) {
-      report({ kind: "renamed-resource", operation: r.op.id, message: `"${r.resource}" is a built-in command of every generated CLI, so the resource is "api-${r.resource}"` });
+      report({
+        kind: "renamed-resource",
+        operation: r.op.id,
+        message: `"${r.resource}" is a built-in command of every generated CLI, so the resource is "api-${r.resource}"`,
+      });
       r.resource = `api-${r.resource}`;
     }
   }
   const drafts = resources.map((r) => draftName(r.op, r.resource, r.from, r.dropped));
 
   const taken = new Map<string, Draft>();
-  const chosen = new Map<Draft, { path: string[]; qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] } }>();
-  const claim = (d: Draft, path: string[], qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] }) => {
+  const chosen = new Map<
+    Draft,
+    {
+      path: string[];
+      qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] };
+    }
+  >();
+  const claim = (
+    d: Draft,
+    path: string[],
+    qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] },
+  ) => {
     taken.set(path.join(" "), d);
     chosen.set(d, { path, ...(qualifier ? { qualifier } : {}) });
   };
@@ -490,7 +622,11 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     const base = basePath(group[0]!);
     // DELETE /users/{id}/schedulers beside DELETE /users/{id}/schedulers/{schedulerId}: the one on the collection
     // acts on all of it, and says so (`delete-all`); the one on an item keeps the plain name.
-    const onCollection = (d: Draft) => !onItem(d) && d.op.method !== "get" && d.op.method !== "post" && group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
+    const onCollection = (d: Draft) =>
+      !onItem(d) &&
+      d.op.method !== "get" &&
+      d.op.method !== "post" &&
+      group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
     // A PUT and a PATCH that both say "update": the PUT replaces (`replace`), the PATCH updates.
     // A PATCH beside a PUT that both say "create" (`CreateOrUpdate` beside `Update`), or a PUT on an item beside a POST
     // on its collection: the PATCH or the PUT updates. Two reads, one
@@ -498,16 +634,29 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     const lastOf = (d: Draft) => d.op.path.split("/").filter(Boolean).pop() ?? "";
     // An item is `{id}` after a plural word; a singular sub-resource (`/cards/{id}/board`) and a selector
     // (`…/{field}`) are not a collection and its items.
-    const reads = (d: Draft) => d.op.method === "get" && (d.action === "get" || d.action === "list") && (onItem(d) ? !SELECTOR_PARAM.test(lastOf(d)) : singular(kebab(lastOf(d))) !== kebab(lastOf(d)));
+    const reads = (d: Draft) =>
+      d.op.method === "get" &&
+      (d.action === "get" || d.action === "list") &&
+      (onItem(d) ? !SELECTOR_PARAM.test(lastOf(d)) : singular(kebab(lastOf(d))) !== kebab(lastOf(d)));
     const methodWord = (d: Draft) =>
       d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put")
         ? "replace"
         : d.op.method === "head" && group.some((x) => x.op.method !== "head")
           ? "check"
-          : (d.op.method === "patch" && d.action !== "update" && group.some((x) => x.op.method === "put")) || (d.op.method === "put" && onItem(d) && d.action !== "update" && group.some((x) => x.op.method === "post" && !onItem(x)))
+          : (d.op.method === "patch" && d.action !== "update" && group.some((x) => x.op.method === "put")) ||
+              (d.op.method === "put" &&
+                onItem(d) &&
+                d.action !== "update" &&
+                group.some((x) => x.op.method === "post" && !onItem(x)))
             ? "update"
             : reads(d) && group.some((x) => x !== d && reads(x) && onItem(x) !== onItem(d))
-              ? onItem(d) ? (d.action === "get" ? undefined : "get") : d.action === "list" ? undefined : "list"
+              ? onItem(d)
+                ? d.action === "get"
+                  ? undefined
+                  : "get"
+                : d.action === "list"
+                  ? undefined
+                  : "list"
               : undefined;
     for (const d of [...group]) {
       const word = methodWord(d);
@@ -515,7 +664,10 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       if (!attempt || taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) continue;
       d.action = word!;
       d.actionFrom = "method";
-      d.actionReason = `${d.op.method.toUpperCase()} beside ${group.filter((x) => x !== d).map((x) => x.op.method.toUpperCase()).join(", ")} on "${name}": the method's own word tells them apart`;
+      d.actionReason = `${d.op.method.toUpperCase()} beside ${group
+        .filter((x) => x !== d)
+        .map((x) => x.op.method.toUpperCase())
+        .join(", ")} on "${name}": the method's own word tells them apart`;
       claim(d, attempt);
       group.splice(group.indexOf(d), 1);
     }
@@ -526,20 +678,36 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     }
     const lists = group.map((d) => distinguishing(d, base));
     // Words every colliding operation says tell none of them apart.
-    const common = new Set(lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))));
+    const common = new Set(
+      lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))),
+    );
     const own = lists.map((l) => l.filter((q) => !common.has(q.token)));
     // The operation whose statement adds nothing to the name keeps it plain (`albums list` "Get several albums"
     // beside `albums list-saved` "Get the user's saved albums").
     const stated = own.map((l, i) => l.filter((q) => group[i]!.object.includes(q.token)));
     // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
     // When several have nothing to add, the first in the document keeps it and the others are numbered.
-    const onlyEmpty = (lists: Draft["qualifiers"][]) => (lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1);
+    const onlyEmpty = (lists: Draft["qualifiers"][]) =>
+      lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1;
     // Where no word differs, the path's shape may: the one on a collection beside items is `-all`, the one that takes
     // ids on a wire name (`/cards/{id}/idLabels` beside `/cards/{id}/labels`) is `-id`; the other keeps the plain name.
-    const wireId = (d: Draft) => d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) && group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
-    const shape = (d: Draft): Draft["qualifiers"] => [...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []), ...(wireId(d) ? [{ token: "id", from: "path" as const }] : [])];
+    const wireId = (d: Draft) =>
+      d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) &&
+      group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
+    const shape = (d: Draft): Draft["qualifiers"] => [
+      ...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []),
+      ...(wireId(d) ? [{ token: "id", from: "path" as const }] : []),
+    ];
     const bare = own.findIndex((l, i) => !l.length && !shape(group[i]!).length);
-    const plain = taken.has(name) ? -1 : onlyEmpty(stated) >= 0 ? onlyEmpty(stated) : onlyEmpty(own) >= 0 ? onlyEmpty(own) : bare >= 0 ? bare : own.findIndex((l) => !l.length);
+    const plain = taken.has(name)
+      ? -1
+      : onlyEmpty(stated) >= 0
+        ? onlyEmpty(stated)
+        : onlyEmpty(own) >= 0
+          ? onlyEmpty(own)
+          : bare >= 0
+            ? bare
+            : own.findIndex((l) => !l.length);
     const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
     for (const { d, i } of others) {
       const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
@@ -552,10 +720,18 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       const free = (attempt: string[]) => !taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "));
       // The most telling words first; failing those, any whole word its texts say and the others' do not (filler
       // and "user" included): a number only when the texts do not differ at all.
-      const weak = telling(d, base).filter((q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || telling(x, base).some((o) => o.token === q.token)));
+      const weak = telling(d, base).filter(
+        (q) =>
+          q.token !== "id" &&
+          q.token !== "ids" &&
+          !group.every((x) => x === d || telling(x, base).some((o) => o.token === q.token)),
+      );
       const structural = shape(d);
       for (const words of qualifierChoices(own[i]!, weak, structural)) {
-        const attempt = withQualifier(base, words.map((q) => q.token));
+        const attempt = withQualifier(
+          base,
+          words.map((q) => q.token),
+        );
         if (free(attempt)) {
           path = attempt;
           used = words;
@@ -564,7 +740,12 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
       }
       // The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same.
       const byMethod = crudWord(d.op, undefined, d.op.path.split("/").pop() ?? "");
-      if (!path && byMethod !== d.action && !d.explicit && ((d.action === "update" && byMethod === "replace") || d.op.method === "head")) {
+      if (
+        !path &&
+        byMethod !== d.action &&
+        !d.explicit &&
+        ((d.action === "update" && byMethod === "replace") || d.op.method === "head")
+      ) {
         const attempt = [...base.slice(0, -1), byMethod];
         if (!taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "))) {
           path = attempt;
@@ -596,8 +777,17 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
         path = held.path;
         used = (held.qualifier?.words ?? []).map((token) => ({ token, from: held.qualifier!.from }));
         taken.delete(held.path.join(" "));
-        claim(holder, moved, { words: [...(held.qualifier?.words ?? []), ...told.words], from: told.from, with: group.filter((x) => x !== holder).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`) });
-        report({ kind: "collision", command: moved.join(" "), operation: holder.op.id, message: `"${name}" is wanted by ${count(group.length, "operation")}; ${holder.op.method.toUpperCase()} ${holder.op.path} is "${moved.join(" ")}" (its own words: ${told.words.join(", ")})` });
+        claim(holder, moved, {
+          words: [...(held.qualifier?.words ?? []), ...told.words],
+          from: told.from,
+          with: group.filter((x) => x !== holder).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`),
+        });
+        report({
+          kind: "collision",
+          command: moved.join(" "),
+          operation: holder.op.id,
+          message: `"${name}" is wanted by ${count(group.length, "operation")}; ${holder.op.method.toUpperCase()} ${holder.op.path} is "${moved.join(" ")}" (its own words: ${told.words.join(", ")})`,
+        });
         break;
       }
       if (!path) {
@@ -610,13 +800,19 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
         }
       }
       claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
-      report({ kind: "collision", command: path.join(" "), operation: d.op.id, message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}` });
+      report({
+        kind: "collision",
+        command: path.join(" "),
+        operation: d.op.id,
+        message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}`,
+      });
     }
   }
 
   // A sub-resource of one command is no group: `player devices list` → `player list-devices`.
   const under = new Map<string, number>();
-  for (const { path } of chosen.values()) if (path.length === 3) under.set(path.slice(0, 2).join(" "), (under.get(path.slice(0, 2).join(" ")) ?? 0) + 1);
+  for (const { path } of chosen.values())
+    if (path.length === 3) under.set(path.slice(0, 2).join(" "), (under.get(path.slice(0, 2).join(" ")) ?? 0) + 1);
   const collapsed = new Set<Draft>();
   for (const [d, entry] of chosen) {
     const { path } = entry;
@@ -625,7 +821,9 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     const subTokens = path[1]!.split("-");
     const ownTokens = subTokens.filter((t) => !said.has(t) && !said.has(singular(t)));
     // Tokens said twice in a row (`create` + `create-array`) are said once.
-    const joined = [...path[2]!.split("-"), ...(ownTokens.length ? ownTokens : subTokens)].filter((t, i, all) => t !== all[i - 1]);
+    const joined = [...path[2]!.split("-"), ...(ownTokens.length ? ownTokens : subTokens)].filter(
+      (t, i, all) => t !== all[i - 1],
+    );
     const merged = [path[0]!, joined.join("-")];
     if (taken.has(merged.join(" ")) || merged[1]!.length > 40) continue;
     taken.delete(path.join(" "));
@@ -643,12 +841,36 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
     const entry = chosen.get(d)!;
     const path = entry.path;
     const source: NameSource = d.explicit
-      ? { resource: { word: path[0]!, from: "x-cli-name" }, action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! } }
+      ? {
+          resource: { word: path[0]!, from: "x-cli-name" },
+          action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! },
+        }
       : {
-          resource: { word: path[0]!, from: d.resourceFrom, ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }) },
+          resource: {
+            word: path[0]!,
+            from: d.resourceFrom,
+            ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }),
+          },
           ...(path.length === 3 ? { sub: { word: path[1]!, from: "path" as const, text: d.op.path } } : {}),
-          action: { word: d.action, from: d.actionFrom, ...(d.actionText ? { text: d.actionText } : d.actionFrom === "method" ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` } : {}), ...(d.actionReason ? { reason: d.actionReason } : {}) },
-          ...(entry.qualifier ? { qualifier: { words: entry.qualifier.words.join("-") || path[path.length - 1]!, from: entry.qualifier.from, reason: `told apart from ${entry.qualifier.with.join(", ")}` } } : {}),
+          action: {
+            word: d.action,
+            from: d.actionFrom,
+            ...(d.actionText
+              ? { text: d.actionText }
+              : d.actionFrom === "method"
+                ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` }
+                : {}),
+            ...(d.actionReason ? { reason: d.actionReason } : {}),
+          },
+          ...(entry.qualifier
+            ? {
+                qualifier: {
+                  words: entry.qualifier.words.join("-") || path[path.length - 1]!,
+                  from: entry.qualifier.from,
+                  reason: `told apart from ${entry.qualifier.with.join(", ")}`,
+                },
+              }
+            : {}),
           ...(collapsed.has(d) ? { collapsed: true } : {}),
           ...(d.dropped.length ? { dropped: [...new Set(d.dropped)] } : {}),
         };
@@ -664,17 +886,26 @@ export function nameOperations(operations: Operation[], model: Pick<OperationMod
  */
 function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
   const bySub = new Map<string, Array<[Draft, { path: string[] }]>>();
-  for (const [d, e] of chosen) if (e.path.length === 3 && !d.explicit) bySub.set(e.path.slice(0, 2).join(" "), [...(bySub.get(e.path.slice(0, 2).join(" ")) ?? []), [d, e]]);
+  for (const [d, e] of chosen)
+    if (e.path.length === 3 && !d.explicit)
+      bySub.set(e.path.slice(0, 2).join(" "), [...(bySub.get(e.path.slice(0, 2).join(" ")) ?? []), [d, e]]);
   for (const entries of bySub.values()) {
     const [group, sub] = entries[0]![1].path as [string, string];
     const longest = (word: string) => Math.max(...entries.map(([, e]) => [group, word, e.path[2]].join(" ").length));
-    const free = (word: string) => entries.every(([d, e]) => { const owner = taken.get([group, word, e.path[2]].join(" ")); return !owner || owner === d; });
+    const free = (word: string) =>
+      entries.every(([d, e]) => {
+        const owner = taken.get([group, word, e.path[2]].join(" "));
+        return !owner || owner === d;
+      });
     let word = sub;
     while (longest(word) > MAX_NAME_LENGTH) {
       const tokens = word.split("-");
       const said = new Set(group.split("-"));
       const unsaid = tokens.filter((t) => !said.has(t));
-      const candidates = [...(unsaid.length && unsaid.length < tokens.length ? [unsaid.join("-")] : []), ...tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1).join("-"))];
+      const candidates = [
+        ...(unsaid.length && unsaid.length < tokens.length ? [unsaid.join("-")] : []),
+        ...tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1).join("-")),
+      ];
       const next = candidates.find(free);
       if (!next) break;
       word = next;
@@ -705,7 +936,9 @@ function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string
     // then leading ones (`issue-field-configurations` → `field-configurations`).
     while (longest() > MAX_NAME_LENGTH) {
       const middles = tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1));
-      const next = [...middles, tokens.length > 1 ? tokens.slice(1) : undefined].find((t) => t && !names.has(t.join("-")));
+      const next = [...middles, tokens.length > 1 ? tokens.slice(1) : undefined].find(
+        (t) => t && !names.has(t.join("-")),
+      );
       if (!next) break;
       tokens = next;
     }
@@ -737,15 +970,23 @@ function shorten(path: string[], taken: Map<string, Draft>, d: Draft): string[] 
       const elsewhere = new Set(current.filter((_, j) => j !== i).flatMap((w) => w.split("-")));
       const seen = new Set<string>();
       // The action's verb (the last word's first token) always stays.
-      const deduped = tokens.filter((t, k) => (i === current.length - 1 && k === 0) || (!elsewhere.has(t) && !seen.has(t) && seen.add(t)));
-      if (deduped.length && deduped.length < tokens.length) candidates.push(current.map((w, j) => (j === i ? deduped.join("-") : w)));
+      const deduped = tokens.filter(
+        (t, k) => (i === current.length - 1 && k === 0) || (!elsewhere.has(t) && !seen.has(t) && seen.add(t)),
+      );
+      if (deduped.length && deduped.length < tokens.length)
+        candidates.push(current.map((w, j) => (j === i ? deduped.join("-") : w)));
     });
-    const byLength = current.map((_, i) => i).filter((i) => i === current.length - 1).sort((a, b) => current[b]!.length - current[a]!.length);
+    const byLength = current
+      .map((_, i) => i)
+      .filter((i) => i === current.length - 1)
+      .sort((a, b) => current[b]!.length - current[a]!.length);
     for (const i of byLength) {
       const tokens = current[i]!.split("-");
       // Any middle token, the earliest first: among thousands of similar names (Microsoft Graph) the first may be taken.
-      for (let k = 1; k < tokens.length - 1; k++) candidates.push(current.map((w, j) => (j === i ? tokens.filter((_, m) => m !== k).join("-") : w)));
-      if (tokens.length === 2 && i < current.length - 1) candidates.push(current.map((w, j) => (j === i ? tokens[1]! : w)));
+      for (let k = 1; k < tokens.length - 1; k++)
+        candidates.push(current.map((w, j) => (j === i ? tokens.filter((_, m) => m !== k).join("-") : w)));
+      if (tokens.length === 2 && i < current.length - 1)
+        candidates.push(current.map((w, j) => (j === i ? tokens[1]! : w)));
     }
     const next = candidates.find(free);
     if (!next) break;

@@ -49,7 +49,8 @@ export interface Overlay {
 
 export const emptyOverlay = (): Overlay => ({ format: OVERLAY_FORMAT, groups: {}, skills: {} });
 
-const trim = (text: string | undefined, max: number) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const trim = (text: string | undefined, max: number) =>
+  text && text.length > max ? `${text.slice(0, max - 1)}…` : text;
 
 /** What the model is shown of one operation: enough to name it, nothing it could not read in the document. */
 export function operationFragment(op: Operation, name: string) {
@@ -60,7 +61,13 @@ export function operationFragment(op: Operation, name: string) {
     ...(op.summary ? { summary: trim(op.summary, 200) } : {}),
     ...(op.description ? { description: trim(op.description.replace(/\s+/g, " "), 400) } : {}),
     rulesName: name,
-    parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, type: p.type, required: p.required, ...(p.description ? { description: trim(p.description.replace(/\s+/g, " "), 160) } : {}) })),
+    parameters: op.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      type: p.type,
+      required: p.required,
+      ...(p.description ? { description: trim(p.description.replace(/\s+/g, " "), 160) } : {}),
+    })),
     ...(op.body ? { body: op.body.fields.map((f) => ({ name: f.name, type: f.type, required: f.required })) } : {}),
     responses: op.responses.map((r) => `${r.status} ${r.shape}`),
   };
@@ -68,7 +75,11 @@ export function operationFragment(op: Operation, name: string) {
 
 /** The brief as every group request sees it: the product and the titles of the tasks users do. */
 function briefSlice(skills: SkillsPlan) {
-  return { product: skills.product.name, description: trim(skills.product.description, 600) ?? "", tasks: skills.skills.map((s) => s.title) };
+  return {
+    product: skills.product.name,
+    description: trim(skills.product.description, 600) ?? "",
+    tasks: skills.skills.map((s) => s.title),
+  };
 }
 
 export interface GroupQuestion {
@@ -79,17 +90,33 @@ export interface GroupQuestion {
 }
 
 /** One question per command group of the rules' design, each keyed by everything it asks about. */
-export function groupQuestions(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, modelName: string): GroupQuestion[] {
+export function groupQuestions(
+  model: OperationModel,
+  commands: CommandsPlan,
+  skills: SkillsPlan,
+  modelName: string,
+): GroupQuestion[] {
   const byId = new Map(model.operations.map((op) => [op.id, op]));
   const groups = new Map<string, GroupQuestion["operations"]>();
   for (const c of commands.commands) {
     const op = byId.get(c.operation.id);
     if (!op || c.hidden) continue;
     const group = c.path[0]!;
-    groups.set(group, [...(groups.get(group) ?? []), { ...operationFragment(op, c.name), flags: c.flags.map((f) => f.flag) }]);
+    groups.set(group, [
+      ...(groups.get(group) ?? []),
+      { ...operationFragment(op, c.name), flags: c.flags.map((f) => f.flag) },
+    ]);
   }
   const brief = briefSlice(skills);
-  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([group, operations]) => ({ group, operations, key: sha256(canonicalJson({ kind: "group", promptVersion: PROMPT_VERSION, model: modelName, brief, group, operations })) }));
+  return [...groups]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([group, operations]) => ({
+      group,
+      operations,
+      key: sha256(
+        canonicalJson({ kind: "group", promptVersion: PROMPT_VERSION, model: modelName, brief, group, operations }),
+      ),
+    }));
 }
 
 export interface SkillQuestion {
@@ -103,9 +130,28 @@ export interface SkillQuestion {
 export function skillQuestions(skills: SkillsPlan, commands: CommandsPlan, modelName: string): SkillQuestion[] {
   const described = new Map(commands.commands.map((c) => [c.name, c.description]));
   return skills.skills.map((s) => {
-    const task = { title: s.title, situation: trim(s.situation, 2000) ?? "", outcome: trim(s.outcome, 1000) ?? "", rules: s.rules };
+    const task = {
+      title: s.title,
+      situation: trim(s.situation, 2000) ?? "",
+      outcome: trim(s.outcome, 1000) ?? "",
+      rules: s.rules,
+    };
     const linked = s.commands.map((name) => ({ name, description: described.get(name) ?? "" }));
-    return { skill: s.name, task, commands: linked, key: sha256(canonicalJson({ kind: "skill", promptVersion: PROMPT_VERSION, model: modelName, product: skills.product.name, task, commands: linked })) };
+    return {
+      skill: s.name,
+      task,
+      commands: linked,
+      key: sha256(
+        canonicalJson({
+          kind: "skill",
+          promptVersion: PROMPT_VERSION,
+          model: modelName,
+          product: skills.product.name,
+          task,
+          commands: linked,
+        }),
+      ),
+    };
   });
 }
 
@@ -132,7 +178,8 @@ function unfitText(text: string, max: number, secrets: string[] = []): string | 
   if (CONTROL.test(text)) return "it holds control characters";
   if (/<\/?[a-z][^>]*>/i.test(text)) return "it holds HTML markup";
   for (const [pattern, what] of SECRET_PATTERNS) if (pattern.test(text)) return `it holds what looks like ${what}`;
-  if (text.split(/\s+/).some((w) => /^[A-Za-z0-9+/_=.-]{40,}$/.test(w) && /[A-Za-z]/.test(w) && /\d/.test(w))) return "it holds a long opaque string (a key or token?)";
+  if (text.split(/\s+/).some((w) => /^[A-Za-z0-9+/_=.-]{40,}$/.test(w) && /[A-Za-z]/.test(w) && /\d/.test(w)))
+    return "it holds a long opaque string (a key or token?)";
   if (secrets.some((s) => s.length >= 6 && text.includes(s))) return "it holds a credential value";
   return undefined;
 }
@@ -140,14 +187,18 @@ function unfitText(text: string, max: number, secrets: string[] = []): string | 
 /** Why a name may not be used, or undefined. `taken` holds the names other commands already have. */
 function unfitName(name: string, taken: Set<string>): string | undefined {
   const words = name.trim().split(/\s+/);
-  if (words.length < 2 || words.length > 3) return `"${name}" has ${words.length} words; a command name has two or three`;
+  if (words.length < 2 || words.length > 3)
+    return `"${name}" has ${words.length} words; a command name has two or three`;
   if (!words.every((w) => WORD.test(w))) return `"${name}" is not kebab-case words (a-z, 0-9, single hyphens)`;
   if (name.length > 48) return `"${name}" is ${name.length} characters, over 48`;
   if (RESERVED_RESOURCES.has(words[0]!)) return `"${words[0]}" is a built-in command of every generated CLI`;
-  if (words.flatMap((w) => w.split("-")).some((t) => isNoise(t))) return `"${name}" holds a stop word, version or HTTP method word`;
+  if (words.flatMap((w) => w.split("-")).some((t) => isNoise(t)))
+    return `"${name}" holds a stop word, version or HTTP method word`;
   if (taken.has(name)) return `"${name}" is another command's name`;
   // A name may not sit under another command's name, nor hold one under it (`a b` beside `a b c`).
-  for (const other of taken) if (other.startsWith(`${name} `) || name.startsWith(`${other} `)) return `"${name}" and "${other}" would shadow each other`;
+  for (const other of taken)
+    if (other.startsWith(`${name} `) || name.startsWith(`${other} `))
+      return `"${name}" and "${other}" would shadow each other`;
   return undefined;
 }
 
@@ -155,7 +206,13 @@ function unfitName(name: string, taken: Set<string>): string | undefined {
  * The rules' plans with the overlay applied: each current, valid entry replaces the rules' name, description, flag
  * descriptions or Skill text; everything else stays as the rules made it. Renames follow into the Skills' links.
  */
-export function applyOverlay(readModel: () => OperationModel, commands: CommandsPlan, skills: SkillsPlan, overlay: Overlay, secrets: string[] = []): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
+export function applyOverlay(
+  readModel: () => OperationModel,
+  commands: CommandsPlan,
+  skills: SkillsPlan,
+  overlay: Overlay,
+  secrets: string[] = [],
+): { commands: CommandsPlan; skills: SkillsPlan; report: OverlayReport } {
   const report: OverlayReport = { applied: [], rejected: [], stale: [] };
   // An empty overlay (most builds, and every watch cycle without one) changes nothing: no copy, no model read.
   if (!Object.keys(overlay.groups).length && !Object.keys(overlay.skills).length) return { commands, skills, report };
@@ -170,7 +227,8 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
     for (const [group, entry] of groupEntries) {
       const question = groupQuestions(model, commands, skills, entry.origin.model).find((q) => q.group === group);
       if (!question) report.stale.push(`groups.${group}: no such group in the rules' design`);
-      else if (question.key !== entry.key) report.stale.push(`groups.${group}: the operations or the brief changed since it was suggested`);
+      else if (question.key !== entry.key)
+        report.stale.push(`groups.${group}: the operations or the brief changed since it was suggested`);
       else current.set(group, question);
     }
     const names = new Set(out.commands.map((c) => c.name));
@@ -178,7 +236,9 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
       if (!current.has(group)) continue;
       if (entry.description !== undefined) {
         const at = `groups.${group}.description`;
-        const why = unfitText(entry.description, 300, secrets) ?? (groupText(entry.description) ? undefined : "only a link: say what the group is for");
+        const why =
+          unfitText(entry.description, 300, secrets) ??
+          (groupText(entry.description) ? undefined : "only a link: say what the group is for");
         if (why) report.rejected.push({ entry: at, path: ["groups", group, "description"], reason: why });
         else {
           out.groups = out.groups.map((g) => (g.name === group ? { ...g, description: entry.description!.trim() } : g));
@@ -189,11 +249,20 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
         const at = `groups.${group}.commands.${operation}`;
         const command = out.commands.find((c) => c.operation.id === operation && c.path[0] === group);
         if (!command) {
-          report.rejected.push({ entry: at, path: ["groups", group, "commands", operation], reason: `no command of group "${group}" has operation ${operation}` });
+          report.rejected.push({
+            entry: at,
+            path: ["groups", group, "commands", operation],
+            reason: `no command of group "${group}" has operation ${operation}`,
+          });
           continue;
         }
         // Each field stands alone: a bad flag description drops that description, not the entry's name.
-        const reject = (field: string[], reason: string) => report.rejected.push({ entry: `${at}.${field.join(".")}`, path: ["groups", group, "commands", operation, ...field], reason });
+        const reject = (field: string[], reason: string) =>
+          report.rejected.push({
+            entry: `${at}.${field.join(".")}`,
+            path: ["groups", group, "commands", operation, ...field],
+            reason,
+          });
         let used = false;
         if (suggestion.name !== undefined && suggestion.name.trim() !== command.name) {
           const name = suggestion.name.trim();
@@ -206,7 +275,11 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
             names.add(name);
             renamed.set(command.name, name);
             command.path = name.split(/\s+/);
-            command.nameSource = { resource: { word: command.path[0]!, from: "overlay", text: at }, action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at }, renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` } };
+            command.nameSource = {
+              resource: { word: command.path[0]!, from: "overlay", text: at },
+              action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at },
+              renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` },
+            };
             command.name = name;
             used = true;
           }
@@ -222,7 +295,11 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
         for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
           const bare = flag.replace(/^--/, "");
           const target = command.flags.find((f) => f.flag === bare);
-          const why = !target ? "the command has no such flag" : RESERVED_FLAGS.has(bare) ? "a reserved flag" : unfitText(text, 300, secrets);
+          const why = !target
+            ? "the command has no such flag"
+            : RESERVED_FLAGS.has(bare)
+              ? "a reserved flag"
+              : unfitText(text, 300, secrets);
           if (why || !target) reject(["flags", flag], why ?? "the command has no such flag");
           else {
             target.description = text.trim();
@@ -245,7 +322,11 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
   const named = { skills: structuredClone(outSkills), commands: out };
   const keys = new Map<string, Map<string, string>>();
   const keyOf = (skill: string, modelName: string) => {
-    if (!keys.has(modelName)) keys.set(modelName, new Map(skillQuestions(named.skills, named.commands, modelName).map((q) => [q.skill, q.key])));
+    if (!keys.has(modelName))
+      keys.set(
+        modelName,
+        new Map(skillQuestions(named.skills, named.commands, modelName).map((q) => [q.skill, q.key])),
+      );
     return keys.get(modelName)!.get(skill);
   };
   for (const [name, entry] of Object.entries(overlay.skills)) {
@@ -260,7 +341,8 @@ export function applyOverlay(readModel: () => OperationModel, commands: Commands
       continue;
     }
     const fit = fitSkill(entry, commandNames, commands.product.binary, secrets);
-    for (const r of fit.rejected) report.rejected.push({ entry: `${at}.${r.field}`, path: ["skills", name, r.field], reason: r.reason });
+    for (const r of fit.rejected)
+      report.rejected.push({ entry: `${at}.${r.field}`, path: ["skills", name, r.field], reason: r.reason });
     if (!Object.keys(fit.fields).length) continue;
     applySkill(skill, fit.fields);
     report.applied.push(at);
@@ -281,7 +363,12 @@ type SkillFields = Pick<OverlaySkill, "description" | "situation" | "avoid" | "s
  * The fields of a Skill entry that may ship, and why each other one may not: unfit text, or a command it names that
  * the CLI does not have. Fields stand alone (a bad step drops the steps, not the description).
  */
-function fitSkill(entry: SkillFields, commands: Set<string>, binary: string, secrets: string[]): { fields: SkillFields; rejected: Array<{ field: string; reason: string }> } {
+function fitSkill(
+  entry: SkillFields,
+  commands: Set<string>,
+  binary: string,
+  secrets: string[],
+): { fields: SkillFields; rejected: Array<{ field: string; reason: string }> } {
   const fields: SkillFields = {};
   const rejected: Array<{ field: string; reason: string }> = [];
   const limits = { description: 1024, situation: 2000, avoid: 1000 } as const;
@@ -296,10 +383,12 @@ function fitSkill(entry: SkillFields, commands: Set<string>, binary: string, sec
     const why =
       entry.steps.length > 12
         ? `${count(entry.steps.length, "step")}, over 12`
-        : entry.steps.map((step, i) => {
-            const bad = unfitText(step, 500, secrets) ?? unknownCommand(step, commands, binary, true);
-            return bad ? `step ${i + 1}: ${bad}` : undefined;
-          }).find(Boolean);
+        : entry.steps
+            .map((step, i) => {
+              const bad = unfitText(step, 500, secrets) ?? unknownCommand(step, commands, binary, true);
+              return bad ? `step ${i + 1}: ${bad}` : undefined;
+            })
+            .find(Boolean);
     if (why) rejected.push({ field: "steps", reason: why });
     else if (entry.steps.length) fields.steps = entry.steps;
   }

@@ -17,20 +17,112 @@ const PRIVATE = /[\uE000-\uE1FF]/g;
 const MAX_LEVEL = 6;
 
 /** HTML elements whose tags are markup; anything else in angle brackets (`<id>`, `a < b`) is text. */
-const INLINE_TAGS = new Set("a abbr acronym b bdi bdo big cite del dfn em font i img input ins label mark q s small span strike strong sub sup time u var wbr button".split(" "));
-const BLOCK_TAGS = new Set("address article aside blockquote body caption center details div dl figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hr html main nav note important p pre section summary table tbody tfoot thead title".split(" "));
+const INLINE_TAGS = new Set(
+  "a abbr acronym b bdi bdo big cite del dfn em font i img input ins label mark q s small span strike strong sub sup time u var wbr button".split(
+    " ",
+  ),
+);
+const BLOCK_TAGS = new Set(
+  "address article aside blockquote body caption center details div dl figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hr html main nav note important p pre section summary table tbody tfoot thead title".split(
+    " ",
+  ),
+);
 const CODE_TAGS = new Set(["code", "tt", "kbd", "samp"]);
-const OTHER_TAGS = new Set(["br", "ul", "ol", "li", "dt", "dd", "tr", "td", "th", "script", "style", "meta", "link", "iframe", "object", "embed", "colgroup", "col"]);
-const isTag = (name: string) => INLINE_TAGS.has(name) || BLOCK_TAGS.has(name) || CODE_TAGS.has(name) || OTHER_TAGS.has(name);
+const OTHER_TAGS = new Set([
+  "br",
+  "ul",
+  "ol",
+  "li",
+  "dt",
+  "dd",
+  "tr",
+  "td",
+  "th",
+  "script",
+  "style",
+  "meta",
+  "link",
+  "iframe",
+  "object",
+  "embed",
+  "colgroup",
+  "col",
+]);
+const isTag = (name: string) =>
+  INLINE_TAGS.has(name) || BLOCK_TAGS.has(name) || CODE_TAGS.has(name) || OTHER_TAGS.has(name);
 
 const ENTITIES: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ensp: " ", emsp: " ", thinsp: " ", shy: "", zwj: "", zwnj: "",
-  ndash: "–", mdash: "—", hellip: "…", lsquo: "‘", rsquo: "’", sbquo: "‚", ldquo: "“", rdquo: "”", bdquo: "„",
-  laquo: "«", raquo: "»", lsaquo: "‹", rsaquo: "›", bull: "•", middot: "·", deg: "°", plusmn: "±", times: "×", divide: "÷",
-  copy: "©", reg: "®", trade: "™", euro: "€", pound: "£", yen: "¥", cent: "¢", sect: "§", para: "¶", dagger: "†",
-  larr: "←", rarr: "→", uarr: "↑", darr: "↓", harr: "↔", le: "≤", ge: "≥", ne: "≠", asymp: "≈", infin: "∞", minus: "−",
-  frac12: "½", frac14: "¼", frac34: "¾", sup2: "²", sup3: "³", micro: "µ", iexcl: "¡", iquest: "¿", acute: "´",
-  grave: "`", lowbar: "_", ast: "*", lsqb: "[", rsqb: "]", lpar: "(", rpar: ")", verbar: "|", num: "#", excl: "!",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ensp: " ",
+  emsp: " ",
+  thinsp: " ",
+  shy: "",
+  zwj: "",
+  zwnj: "",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+  lsquo: "‘",
+  rsquo: "’",
+  sbquo: "‚",
+  ldquo: "“",
+  rdquo: "”",
+  bdquo: "„",
+  laquo: "«",
+  raquo: "»",
+  lsaquo: "‹",
+  rsaquo: "›",
+  bull: "•",
+  middot: "·",
+  deg: "°",
+  plusmn: "±",
+  times: "×",
+  divide: "÷",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  sect: "§",
+  para: "¶",
+  dagger: "†",
+  larr: "←",
+  rarr: "→",
+  uarr: "↑",
+  darr: "↓",
+  harr: "↔",
+  le: "≤",
+  ge: "≥",
+  ne: "≠",
+  asymp: "≈",
+  infin: "∞",
+  minus: "−",
+  frac12: "½",
+  frac14: "¼",
+  frac34: "¾",
+  sup2: "²",
+  sup3: "³",
+  micro: "µ",
+  iexcl: "¡",
+  iquest: "¿",
+  acute: "´",
+  grave: "`",
+  lowbar: "_",
+  ast: "*",
+  lsqb: "[",
+  rsqb: "]",
+  lpar: "(",
+  rpar: ")",
+  verbar: "|",
+  num: "#",
+  excl: "!",
 };
 
 /** A forward-only index of where `needle` next occurs: every lookup starts at or after the last, so the scans add up to one pass. */
@@ -63,7 +155,8 @@ function fromHtml(s: string): string {
   const codeAt = (to: number) => {
     for (; scanned < to; scanned++) {
       const c = s.charCodeAt(scanned);
-      if (c === 96) inCode = !inCode; // "`"
+      if (c === 96)
+        inCode = !inCode; // "`"
       else if (c === 10 && inCode && s.charCodeAt(scanned + 1) === 10) inCode = false; // a span ends with its paragraph
     }
     return inCode;
@@ -87,7 +180,13 @@ function fromHtml(s: string): string {
       const gt = nextGt(j);
       const lt = nextLt(i + 1);
       const closed = gt >= 0 && (lt === -1 || gt < lt);
-      if (closed && !closing && /^(https?|mailto|ftp)$/.test(name) && s.charCodeAt(j) === 58 && !/\s/.test(s.slice(j, gt))) {
+      if (
+        closed &&
+        !closing &&
+        /^(https?|mailto|ftp)$/.test(name) &&
+        s.charCodeAt(j) === 58 &&
+        !/\s/.test(s.slice(j, gt))
+      ) {
         // A Markdown autolink <https://…>: the address is the text.
         end = gt + 1;
         emit = s.slice(start, gt);

@@ -2,7 +2,11 @@ import type { Brief, BriefTask } from "./context.js";
 import { kebab, singular } from "./names.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 
-const STOP = new Set("a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these they this to up us was we what when which who will with you your should must not no all any each new want wants need needs one get set".split(" "));
+const STOP = new Set(
+  "a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these they this to up us was we what when which who will with you your should must not no all any each new want wants need needs one get set".split(
+    " ",
+  ),
+);
 
 /**
  * Words for kinds of action, in plain English and in the verbs APIs use; nothing here names a product's nouns. A task
@@ -13,7 +17,8 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
     read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
     create: "create add make open register submit start schedule reserve post issue invite upload enroll generate",
     // Archiving or disabling keeps the thing: a change of state, not a removal.
-    update: "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable close reopen resolve lock unlock",
+    update:
+      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable close reopen resolve lock unlock",
     undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
@@ -26,7 +31,17 @@ const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delet
  */
 function stem(word: string): string {
   let w = singular(word);
-  for (const [suffix, keep] of [["ability", 4], ["ibility", 4], ["able", 4], ["ible", 4], ["ation", 4], ["ing", 3], ["ed", 3], ["er", 4], ["ment", 4]] as const) {
+  for (const [suffix, keep] of [
+    ["ability", 4],
+    ["ibility", 4],
+    ["able", 4],
+    ["ible", 4],
+    ["ation", 4],
+    ["ing", 3],
+    ["ed", 3],
+    ["er", 4],
+    ["ment", 4],
+  ] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= keep) {
       w = w.slice(0, -suffix.length);
       break;
@@ -87,7 +102,11 @@ function commandAction(command: CommandSpec): Action {
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "undo";
   const verb = command.path[command.path.length - 1]!.replace(/-\d+$/, "");
-  const said = verb.split("-").map(stem).map((w) => ACTIONS[w]).find(Boolean);
+  const said = verb
+    .split("-")
+    .map(stem)
+    .map((w) => ACTIONS[w])
+    .find(Boolean);
   if (said && said !== "read") return said;
   return method === "POST" && verb === "create" ? "create" : method === "POST" ? (said ?? "create") : "update";
 }
@@ -123,7 +142,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
   const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
   // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
   // "Report a room's bookings": what the title acts on follows the possessive.
-  const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(task.title)?.[1];
+  const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(
+    task.title,
+  )?.[1];
   const object = actionVerb && title.length > 1 ? (owned ? tokens(owned)[0] : title[1]) : undefined;
   // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
   if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
@@ -131,7 +152,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
     words.set(verb, 3);
   }
   if (!actions.size && verb) {
-    const using = commands.filter((_, i) => ["the summary", "the action", "the command name"].includes(terms[i]!.get(verb)?.where ?? ""));
+    const using = commands.filter((_, i) =>
+      ["the summary", "the action", "the command name"].includes(terms[i]!.get(verb)?.where ?? ""),
+    );
     const kinds = new Set(using.map(commandAction));
     if (kinds.size === 1) actions.add([...kinds][0]!);
   }
@@ -149,9 +172,17 @@ interface Scored {
 }
 
 /** The thing a command acts on: its sub-resource's last word (also when folded into the action), else its resource's. */
-const actedOn = (command: CommandSpec) => tokens((command.path.length === 3 ? command.path[1] : command.nameSource?.collapsed ? command.path[1] : command.path[0])!).pop();
+const actedOn = (command: CommandSpec) =>
+  tokens(
+    (command.path.length === 3 ? command.path[1] : command.nameSource?.collapsed ? command.path[1] : command.path[0])!,
+  ).pop();
 
-function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof commandTerms>, idf: Map<string, number>): Scored {
+function score(
+  task: TaskWords,
+  command: CommandSpec,
+  terms: ReturnType<typeof commandTerms>,
+  idf: Map<string, number>,
+): Scored {
   let total = 0;
   const matched: Array<{ word: string; where: string; part: number }> = [];
   for (const [w, weight] of task.words) {
@@ -169,23 +200,42 @@ function score(task: TaskWords, command: CommandSpec, terms: ReturnType<typeof c
   const unsaid = tokens(command.path.slice(0, -1).join(" ")).filter((w) => !task.words.has(w)).length;
   // An action of its own the task never says ("merge" for "Close a pull request") is a different job than the plain
   // CRUD word: a light touch, enough to rank `pulls update` before `pulls merge` where all else is equal.
-  const ownVerb = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, "")).filter((w) => !CRUD_WORDS.has(w) && !task.words.has(w)).length;
+  const ownVerb = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, "")).filter(
+    (w) => !CRUD_WORDS.has(w) && !task.words.has(w),
+  ).length;
   let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
   // "List the cards on a board" acts on cards: `card board get` (a card's board) is another job than
   // `board cards list`, though it says the same words.
   const target = actedOn(command);
   const names = tokens(command.path.slice(0, -1).join(" "));
-  if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object)) [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
-  else if (task.object && !names.includes(task.object) && !tokens(command.path[command.path.length - 1]!).includes(task.object)) [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
+  if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object))
+    [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
+  else if (
+    task.object &&
+    !names.includes(task.object) &&
+    !tokens(command.path[command.path.length - 1]!).includes(task.object)
+  )
+    [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
-    if (action === "create" && task.actions.has("undo") && !task.actions.has("create")) [factor, why] = [0, "; it creates, and the task undoes"];
+    if (action === "create" && task.actions.has("undo") && !task.actions.has("create"))
+      [factor, why] = [0, "; it creates, and the task undoes"];
     else if (action === "read") [factor, why] = [0.6, `; a ${action}, the task asks to ${[...task.actions].join("/")}`];
     else [factor, why] = [0.35, `; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
   }
-  const words = matched.sort((a, b) => b.part - a.part).slice(0, 5).map((m) => `${m.word} (${m.where})`).join(", ");
-  return { name: command.name, score: Math.round(total * factor * 100) / 100, reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}`, extra: unsaid + ownVerb, onObject: !task.object || target === task.object };
+  const words = matched
+    .sort((a, b) => b.part - a.part)
+    .slice(0, 5)
+    .map((m) => `${m.word} (${m.where})`)
+    .join(", ");
+  return {
+    name: command.name,
+    score: Math.round(total * factor * 100) / 100,
+    reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}`,
+    extra: unsaid + ownVerb,
+    onObject: !task.object || target === task.object,
+  };
 }
 
 const MAX_COMMANDS = 6;
@@ -220,20 +270,31 @@ function buildIndex(commands: CommandSpec[]): CommandIndex {
 }
 
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
-function linkCommands(task: BriefTask, { visible, terms, idf }: CommandIndex): { commands: string[]; links: SkillLink[] } {
+function linkCommands(
+  task: BriefTask,
+  { visible, terms, idf }: CommandIndex,
+): { commands: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
-  const scored = visible.map((c, i) => score(words, c, terms[i]!, idf)).sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  const scored = visible
+    .map((c, i) => score(words, c, terms[i]!, idf))
+    .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   const best = scored[0]?.score ?? 0;
   // The best command, and beside it only those the task needs as much: on the thing the task acts on, and nothing in
   // their names it does not say (`meetings polls delete` is not part of "Cancel a meeting").
-  const linked = scored.filter((c, i) => c.score >= MIN_SCORE && c.score >= best * 0.5 && (i === 0 || (c.extra === 0 && c.onObject))).slice(0, MAX_COMMANDS);
+  const linked = scored
+    .filter((c, i) => c.score >= MIN_SCORE && c.score >= best * 0.5 && (i === 0 || (c.extra === 0 && c.onObject)))
+    .slice(0, MAX_COMMANDS);
   const names = new Set(linked.map((c) => c.name));
-  const links = scored.slice(0, Math.max(linked.length + 3, 5)).filter((c) => c.score > 0 || names.has(c.name)).map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: c.reason }));
+  const links = scored
+    .slice(0, Math.max(linked.length + 3, 5))
+    .filter((c) => c.score > 0 || names.has(c.name))
+    .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: c.reason }));
   return { commands: linked.map((c) => c.name), links };
 }
 
 /** Abbreviations whose full stop ends no sentence ("e.g.", "i.e.", "etc.", "vs."). */
-const ABBREVIATION = /(^|[\s(])(e\.g|i\.e|etc|vs|cf|approx|incl|min|max|no|nr|st|mr|mrs|ms|dr|fig|ca|resp|esp|[a-z])\.$/i;
+const ABBREVIATION =
+  /(^|[\s(])(e\.g|i\.e|etc|vs|cf|approx|incl|min|max|no|nr|st|mr|mrs|ms|dr|fig|ca|resp|esp|[a-z])\.$/i;
 
 /**
  * The first sentence: up to a full stop, question or exclamation mark that ends one (followed by a space and not closing
@@ -246,7 +307,13 @@ export function firstSentence(text: string): string {
     const c = flat[i]!;
     if (c === "(" || c === "[") depth++;
     else if ((c === ")" || c === "]") && depth > 0) depth--;
-    else if (/[.!?]/.test(c) && depth === 0 && (i === flat.length - 1 || flat[i + 1] === " ") && !(c === "." && ABBREVIATION.test(flat.slice(0, i + 1)))) return flat.slice(0, i + 1);
+    else if (
+      /[.!?]/.test(c) &&
+      depth === 0 &&
+      (i === flat.length - 1 || flat[i + 1] === " ") &&
+      !(c === "." && ABBREVIATION.test(flat.slice(0, i + 1)))
+    )
+      return flat.slice(0, i + 1);
   }
   return flat;
 }
@@ -272,7 +339,8 @@ function describe(task: BriefTask, others: Array<{ name: string; title: string }
   const situation = firstSentence(task.situation || task.title).replace(/^use (this )?when\s+/i, "");
   const parts = [`Use when ${situation.replace(/^[A-Z]/, (c) => c.toLowerCase())}`];
   if (task.outcome) parts.push(`Outcome: ${firstSentence(task.outcome)}`);
-  if (others.length) parts.push(`Not for: ${others.map((o) => `${o.title.toLowerCase()} (skill ${o.name})`).join("; ")}.`);
+  if (others.length)
+    parts.push(`Not for: ${others.map((o) => `${o.title.toLowerCase()} (skill ${o.name})`).join("; ")}.`);
   else parts.push(`Not for work outside ${product}.`);
   let text = noBrackets(parts.map((p) => (/[.!?]$/.test(p) ? p : `${p}.`)).join(" "));
   text = sentencesWithin(text, 1024);
@@ -287,18 +355,37 @@ function skillName(title: string, taken: Set<string>): string {
   return name;
 }
 
-export function planSkills(brief: Brief, commands: CommandSpec[], productName: string): { plan: SkillsPlan; warnings: string[] } {
+export function planSkills(
+  brief: Brief,
+  commands: CommandSpec[],
+  productName: string,
+): { plan: SkillsPlan; warnings: string[] } {
   const warnings: string[] = [];
-  if (!brief.description) warnings.push("context.md has no product description: add a paragraph under the top `# <Product>` heading saying what the product is and who uses it");
-  if (!brief.tasks.length) warnings.push("context.md has no tasks: add `## Tasks and scenarios` with one `### <task>` per job users do; no Skills are planned until then");
+  if (!brief.description)
+    warnings.push(
+      "context.md has no product description: add a paragraph under the top `# <Product>` heading saying what the product is and who uses it",
+    );
+  if (!brief.tasks.length)
+    warnings.push(
+      "context.md has no tasks: add `## Tasks and scenarios` with one `### <task>` per job users do; no Skills are planned until then",
+    );
   const taken = new Set<string>();
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));
   const index = indexCommands(commands);
   const skills: SkillPlan[] = named.map(({ task, name }) => {
     const { commands: linked, links } = linkCommands(task, index);
-    for (const u of task.unknownLabels) warnings.push(`task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`);
-    if (!task.outcome) warnings.push(`task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`);
-    if (!linked.length) warnings.push(`task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`);
+    for (const u of task.unknownLabels)
+      warnings.push(
+        `task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`,
+      );
+    if (!task.outcome)
+      warnings.push(
+        `task "${task.title}" (context.md line ${task.line}) has no "Expected outcome:"; agents and evaluations need one`,
+      );
+    if (!linked.length)
+      warnings.push(
+        `task "${task.title}" (context.md line ${task.line}) matches no command; name the resources and actions it involves`,
+      );
     // "Not for" names a few other Skills, not all: a brief of thousands of tasks would make every description hold all.
     const others: Array<{ name: string; title: string }> = [];
     for (const n of named) {
@@ -316,5 +403,8 @@ export function planSkills(brief: Brief, commands: CommandSpec[], productName: s
       links,
     };
   });
-  return { plan: { product: { name: brief.title || productName, description: brief.description }, rules: brief.rules, skills }, warnings };
+  return {
+    plan: { product: { name: brief.title || productName, description: brief.description }, rules: brief.rules, skills },
+    warnings,
+  };
 }

@@ -1,7 +1,16 @@
 import { InterError } from "../../core/errors.js";
 import { Budget, mapLimit, type ModelClient, type Spent, type Usage } from "../../model/client.js";
 import type { OperationModel } from "../openapi/model.js";
-import { applyOverlay, groupQuestions, PROMPT_VERSION, skillQuestions, type GroupQuestion, type Overlay, type OverlayCommand, type SkillQuestion } from "./overlay.js";
+import {
+  applyOverlay,
+  groupQuestions,
+  PROMPT_VERSION,
+  skillQuestions,
+  type GroupQuestion,
+  type Overlay,
+  type OverlayCommand,
+  type SkillQuestion,
+} from "./overlay.js";
 import type { CommandsPlan, SkillsPlan } from "./types.js";
 
 /**
@@ -40,7 +49,15 @@ const GROUP_SCHEMA = {
           operation: { type: "string", description: "The operation id, exactly as given." },
           name: { type: "string" },
           description: { type: "string" },
-          flags: { type: "array", items: { type: "object", additionalProperties: false, required: ["flag", "description"], properties: { flag: { type: "string" }, description: { type: "string" } } } },
+          flags: {
+            type: "array",
+            items: {
+              type: "object",
+              additionalProperties: false,
+              required: ["flag", "description"],
+              properties: { flag: { type: "string" }, description: { type: "string" } },
+            },
+          },
         },
       },
     },
@@ -51,7 +68,12 @@ const SKILL_SCHEMA = {
   type: "object",
   additionalProperties: false,
   required: ["description", "situation", "avoid", "steps"],
-  properties: { description: { type: "string" }, situation: { type: "string" }, avoid: { type: "string" }, steps: { type: "array", items: { type: "string" } } },
+  properties: {
+    description: { type: "string" },
+    situation: { type: "string" },
+    avoid: { type: "string" },
+    steps: { type: "array", items: { type: "string" } },
+  },
 } as const;
 
 export interface SuggestOptions {
@@ -64,7 +86,13 @@ export interface SuggestOptions {
   signal?: AbortSignal;
   /** Values that must never be written (the model key): an answer holding one is dropped. */
   secrets?: string[];
-  onProgress?: (event: { kind: "group" | "skill"; name: string; state: "asked" | "answered" | "kept" | "rejected" | "failed"; usage?: Usage; error?: string }) => void;
+  onProgress?: (event: {
+    kind: "group" | "skill";
+    name: string;
+    state: "asked" | "answered" | "kept" | "rejected" | "failed";
+    usage?: Usage;
+    error?: string;
+  }) => void;
 }
 
 /** One answer, or part of one, that was not recorded, and why. `entry` is its dotted place in the overlay. */
@@ -90,33 +118,82 @@ export interface SuggestResult {
 }
 
 function groupPrompt(question: GroupQuestion, skills: SkillsPlan, binary: string): string {
-  return JSON.stringify({ tool: binary, product: skills.product.name, about: skills.product.description.slice(0, 600), userTasks: skills.skills.map((s) => s.title), group: question.group, operations: question.operations }, null, 1);
+  return JSON.stringify(
+    {
+      tool: binary,
+      product: skills.product.name,
+      about: skills.product.description.slice(0, 600),
+      userTasks: skills.skills.map((s) => s.title),
+      group: question.group,
+      operations: question.operations,
+    },
+    null,
+    1,
+  );
 }
 
 function skillPrompt(question: SkillQuestion, binary: string, product: string): string {
-  return JSON.stringify({ tool: binary, product, task: question.task, commands: question.commands.map((c) => ({ command: `${binary} ${c.name}`, does: c.description })) }, null, 1);
+  return JSON.stringify(
+    {
+      tool: binary,
+      product,
+      task: question.task,
+      commands: question.commands.map((c) => ({ command: `${binary} ${c.name}`, does: c.description })),
+    },
+    null,
+    1,
+  );
 }
 
 /**
  * One group's answer as overlay entries, by operation id. An answer about an operation it was not asked about, or a
  * second answer about one, is dropped and named.
  */
-function groupEntry(question: GroupQuestion, value: unknown): { commands: Record<string, OverlayCommand>; dropped: Dropped[] } {
+function groupEntry(
+  question: GroupQuestion,
+  value: unknown,
+): { commands: Record<string, OverlayCommand>; dropped: Dropped[] } {
   const asked = new Set(question.operations.map((o) => o.id));
   const out: Record<string, OverlayCommand> = {};
   const dropped: Dropped[] = [];
-  for (const c of (value as { commands?: Array<{ operation: string; name: string; description: string; flags: Array<{ flag: string; description: string }> }> }).commands ?? []) {
+  for (const c of (
+    value as {
+      commands?: Array<{
+        operation: string;
+        name: string;
+        description: string;
+        flags: Array<{ flag: string; description: string }>;
+      }>;
+    }
+  ).commands ?? []) {
     const at = `groups.${question.group}.commands.${c.operation}`;
-    if (!asked.has(c.operation)) dropped.push({ entry: at, reason: `the group has no operation ${JSON.stringify(c.operation)}; the model was not asked about it` });
+    if (!asked.has(c.operation))
+      dropped.push({
+        entry: at,
+        reason: `the group has no operation ${JSON.stringify(c.operation)}; the model was not asked about it`,
+      });
     else if (out[c.operation]) dropped.push({ entry: at, reason: "answered twice; the first answer is kept" });
-    else out[c.operation] = { name: c.name, description: c.description, ...(c.flags.length ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) } : {}) };
+    else
+      out[c.operation] = {
+        name: c.name,
+        description: c.description,
+        ...(c.flags.length
+          ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) }
+          : {}),
+      };
   }
   return { commands: out, dropped };
 }
 
 const scrub = <T>(value: T, secrets: string[]): T => {
   const text = JSON.stringify(value);
-  if (secrets.some((s) => s.length >= 6 && text.includes(s))) throw new InterError("MODEL_OUTPUT_INVALID", "The model's answer holds the model key; it was not recorded.", "Nothing was written from this answer; run again, and rotate the key if the answer was logged anywhere.", {});
+  if (secrets.some((s) => s.length >= 6 && text.includes(s)))
+    throw new InterError(
+      "MODEL_OUTPUT_INVALID",
+      "The model's answer holds the model key; it was not recorded.",
+      "Nothing was written from this answer; run again, and rotate the key if the answer was logged anywhere.",
+      {},
+    );
   return value;
 };
 
@@ -136,7 +213,13 @@ function prune(overlay: Overlay, path: string[]): void {
   }
 }
 
-export async function suggestOverlay(model: OperationModel, commands: CommandsPlan, skills: SkillsPlan, current: Overlay, options: SuggestOptions): Promise<SuggestResult> {
+export async function suggestOverlay(
+  model: OperationModel,
+  commands: CommandsPlan,
+  skills: SkillsPlan,
+  current: Overlay,
+  options: SuggestOptions,
+): Promise<SuggestResult> {
   const budget = options.budget ?? new Budget({});
   const overlay: Overlay = structuredClone(current);
   const secrets = options.secrets ?? [];
@@ -146,7 +229,14 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   let answered = 0;
   let kept = 0;
   const binary = commands.product.binary;
-  const ask = async <T>(kind: "group" | "skill", name: string, system: string, user: string, schemaName: string, schema: object): Promise<T | undefined> => {
+  const ask = async <T>(
+    kind: "group" | "skill",
+    name: string,
+    system: string,
+    user: string,
+    schemaName: string,
+    schema: object,
+  ): Promise<T | undefined> => {
     budget.check();
     asked++;
     options.onProgress?.({ kind, name, state: "asked" });
@@ -158,7 +248,10 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
       options.onProgress?.({ kind, name, state: "answered", usage: answer.usage });
       return value;
     } catch (error) {
-      const e = error instanceof InterError ? error : new InterError("INTERNAL_ERROR", (error as Error).message, "Report it.", {});
+      const e =
+        error instanceof InterError
+          ? error
+          : new InterError("INTERNAL_ERROR", (error as Error).message, "Report it.", {});
       const usage = (e.details as { usage?: Usage } | undefined)?.usage;
       if (usage) budget.charge(options.modelName, usage);
       // A run-wide failure stops the run; one bad answer is that entry's failure.
@@ -176,7 +269,12 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
       if (r.path[0] !== prefix || !fresh.has(r.path[1]!) || (prefix === "groups" && r.path[2] !== "commands")) continue;
       prune(overlay, r.path);
       rejected.push({ entry: r.entry, reason: r.reason });
-      options.onProgress?.({ kind: prefix === "groups" ? "group" : "skill", name: r.entry, state: "rejected", error: r.reason });
+      options.onProgress?.({
+        kind: prefix === "groups" ? "group" : "skill",
+        name: r.entry,
+        state: "rejected",
+        error: r.reason,
+      });
     }
   };
 
@@ -184,12 +282,24 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   const groups = groupQuestions(model, commands, skills, options.modelName);
   const liveGroups = new Set(groups.map((q) => q.group));
   for (const group of Object.keys(overlay.groups)) if (!liveGroups.has(group)) delete overlay.groups[group];
-  const toAsk = groups.filter((q) => options.refresh || overlay.groups[q.group]?.key !== q.key || overlay.groups[q.group]?.origin.model !== options.modelName);
+  const toAsk = groups.filter(
+    (q) =>
+      options.refresh ||
+      overlay.groups[q.group]?.key !== q.key ||
+      overlay.groups[q.group]?.origin.model !== options.modelName,
+  );
   kept += groups.length - toAsk.length;
   for (const q of groups) if (!toAsk.includes(q)) options.onProgress?.({ kind: "group", name: q.group, state: "kept" });
   const freshGroups = new Set<string>();
   await mapLimit(toAsk, options.concurrency ?? 4, async (q) => {
-    const value = await ask<unknown>("group", q.group, SYSTEM_GROUP, groupPrompt(q, skills, binary), "command_names", GROUP_SCHEMA);
+    const value = await ask<unknown>(
+      "group",
+      q.group,
+      SYSTEM_GROUP,
+      groupPrompt(q, skills, binary),
+      "command_names",
+      GROUP_SCHEMA,
+    );
     if (value === undefined) return;
     // A group description people wrote stays when the commands are asked again.
     const description = overlay.groups[q.group]?.description;
@@ -198,7 +308,12 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
       rejected.push(d);
       options.onProgress?.({ kind: "group", name: d.entry, state: "rejected", error: d.reason });
     }
-    overlay.groups[q.group] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, ...(description !== undefined ? { description } : {}), commands: entry.commands };
+    overlay.groups[q.group] = {
+      key: q.key,
+      origin: { model: options.modelName, promptVersion: PROMPT_VERSION },
+      ...(description !== undefined ? { description } : {}),
+      commands: entry.commands,
+    };
     freshGroups.add(q.group);
   });
   if (freshGroups.size) checkAnswers("groups", freshGroups, { ...overlay, skills: {} });
@@ -208,25 +323,63 @@ export async function suggestOverlay(model: OperationModel, commands: CommandsPl
   const skillQs = skillQuestions(named.skills, named.commands, options.modelName);
   const liveSkills = new Set(skillQs.map((q) => q.skill));
   for (const skill of Object.keys(overlay.skills)) if (!liveSkills.has(skill)) delete overlay.skills[skill];
-  const skillsToAsk = skillQs.filter((q) => options.refresh || overlay.skills[q.skill]?.key !== q.key || overlay.skills[q.skill]?.origin.model !== options.modelName);
+  const skillsToAsk = skillQs.filter(
+    (q) =>
+      options.refresh ||
+      overlay.skills[q.skill]?.key !== q.key ||
+      overlay.skills[q.skill]?.origin.model !== options.modelName,
+  );
   kept += skillQs.length - skillsToAsk.length;
-  for (const q of skillQs) if (!skillsToAsk.includes(q)) options.onProgress?.({ kind: "skill", name: q.skill, state: "kept" });
+  for (const q of skillQs)
+    if (!skillsToAsk.includes(q)) options.onProgress?.({ kind: "skill", name: q.skill, state: "kept" });
   const freshSkills = new Set<string>();
   await mapLimit(skillsToAsk, options.concurrency ?? 4, async (q) => {
-    const value = await ask<{ description: string; situation: string; avoid: string; steps: string[] }>("skill", q.skill, SYSTEM_SKILL, skillPrompt(q, binary, skills.product.name), "agent_skill", SKILL_SCHEMA);
+    const value = await ask<{ description: string; situation: string; avoid: string; steps: string[] }>(
+      "skill",
+      q.skill,
+      SYSTEM_SKILL,
+      skillPrompt(q, binary, skills.product.name),
+      "agent_skill",
+      SKILL_SCHEMA,
+    );
     if (value === undefined) return;
-    overlay.skills[q.skill] = { key: q.key, origin: { model: options.modelName, promptVersion: PROMPT_VERSION }, description: value.description, situation: value.situation, avoid: value.avoid, steps: value.steps };
+    overlay.skills[q.skill] = {
+      key: q.key,
+      origin: { model: options.modelName, promptVersion: PROMPT_VERSION },
+      description: value.description,
+      situation: value.situation,
+      avoid: value.avoid,
+      steps: value.steps,
+    };
     freshSkills.add(q.skill);
   });
   if (freshSkills.size) checkAnswers("skills", freshSkills, overlay);
 
   const fields = (entry: object) => Object.keys(entry).filter((k) => k !== "key" && k !== "origin").length > 0;
-  const recorded = [...freshGroups].reduce((n, g) => n + Object.keys(overlay.groups[g]?.commands ?? {}).length, 0) + [...freshSkills].filter((s) => overlay.skills[s] && fields(overlay.skills[s]!)).length;
-  return { overlay: sortOverlay(overlay), asked, answered, current: kept, recorded, rejected, failed, spent: budget.spent() };
+  const recorded =
+    [...freshGroups].reduce((n, g) => n + Object.keys(overlay.groups[g]?.commands ?? {}).length, 0) +
+    [...freshSkills].filter((s) => overlay.skills[s] && fields(overlay.skills[s]!)).length;
+  return {
+    overlay: sortOverlay(overlay),
+    asked,
+    answered,
+    current: kept,
+    recorded,
+    rejected,
+    failed,
+    spent: budget.spent(),
+  };
 }
 
 /** Keys in a fixed order, so the file diffs well in review and its hash depends on content alone. */
 function sortOverlay(overlay: Overlay): Overlay {
-  const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
-  return { format: overlay.format, groups: sorted(Object.fromEntries(Object.entries(overlay.groups).map(([k, g]) => [k, { ...g, commands: sorted(g.commands) }]))), skills: sorted(overlay.skills) };
+  const sorted = <T>(record: Record<string, T>) =>
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    format: overlay.format,
+    groups: sorted(
+      Object.fromEntries(Object.entries(overlay.groups).map(([k, g]) => [k, { ...g, commands: sorted(g.commands) }])),
+    ),
+    skills: sorted(overlay.skills),
+  };
 }

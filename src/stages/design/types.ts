@@ -34,7 +34,12 @@ export interface CommandSpec {
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;
-  output: { shape: OutputShape; listField?: string; fields?: string[]; types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }> };
+  output: {
+    shape: OutputShape;
+    listField?: string;
+    fields?: string[];
+    types?: Record<string, { type: string; enum?: Array<string | number | boolean | null> }>;
+  };
   /**
    * The alternatives the command authenticates with (stages/design/wire.ts): the document's requirements, made to agree
    * with the parameters schemes supply; empty when it needs none.
@@ -54,7 +59,12 @@ export interface NameSource {
   resource: { word: string; from: "tag" | "path" | "x-cli-name" | "overlay"; text?: string };
   sub?: { word: string; from: "path"; text?: string };
   /** `method`: the CRUD word of the HTTP method and path shape, used when the operation states no action of its own. */
-  action: { word: string; from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name" | "overlay"; text?: string; reason?: string };
+  action: {
+    word: string;
+    from: "summary" | "operationId" | "description" | "path" | "method" | "x-cli-name" | "overlay";
+    text?: string;
+    reason?: string;
+  };
   /** Words added to tell the command apart from others that wanted the same name. */
   qualifier?: { words: string; from: "summary" | "operationId" | "description" | "path" | "tag"; reason: string };
   /** A sub-resource of one command, folded into the action (`player devices list` → `player list-devices`). */

@@ -31,16 +31,45 @@ const VERBS = new Set(
 
 /** Verbs that only restate what the HTTP method and path shape already say; the command takes the CRUD word instead. */
 const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "delete"> = {
-  get: "read", fetch: "read", retrieve: "read", read: "read", return: "read", show: "read", obtain: "read", view: "read",
-  list: "read", enumerate: "read", describe: "read", query: "read",
-  create: "create", make: "create",
-  update: "update", modify: "update", edit: "update", change: "update", patch: "update",
-  replace: "replace", overwrite: "replace",
-  delete: "delete", erase: "delete",
+  get: "read",
+  fetch: "read",
+  retrieve: "read",
+  read: "read",
+  return: "read",
+  show: "read",
+  obtain: "read",
+  view: "read",
+  list: "read",
+  enumerate: "read",
+  describe: "read",
+  query: "read",
+  create: "create",
+  make: "create",
+  update: "update",
+  modify: "update",
+  edit: "update",
+  change: "update",
+  patch: "update",
+  replace: "replace",
+  overwrite: "replace",
+  delete: "delete",
+  erase: "delete",
 };
 
 /** Words that may stand before the verb ("Bulk update users", "Permanently delete a file"). */
-const LEAD_MODIFIERS = new Set(["bulk", "batch", "partially", "fully", "permanently", "asynchronously", "async", "deprecated", "experimental", "beta", "internal"]);
+const LEAD_MODIFIERS = new Set([
+  "bulk",
+  "batch",
+  "partially",
+  "fully",
+  "permanently",
+  "asynchronously",
+  "async",
+  "deprecated",
+  "experimental",
+  "beta",
+  "internal",
+]);
 /** Of those, the ones a name keeps with its verb (`users bulk-update`). */
 const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
 
@@ -49,8 +78,41 @@ const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
  * (docs/naming.md, "The action agrees with the method"): a DELETE is never named with a read verb, a GET never with a
  * write verb. "return", "check" and "set" are in neither: the method decides what they mean.
  */
-export const READ_VERBS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve", "find", "search", "describe", "query", "lookup", "obtain", "enumerate", "browse"]);
-export const WRITE_VERBS = new Set(["create", "add", "update", "replace", "modify", "edit", "patch", "delete", "remove", "insert", "erase", "destroy", "overwrite", "upsert", "make", "set"]);
+export const READ_VERBS = new Set([
+  "get",
+  "list",
+  "show",
+  "read",
+  "view",
+  "fetch",
+  "retrieve",
+  "find",
+  "search",
+  "describe",
+  "query",
+  "lookup",
+  "obtain",
+  "enumerate",
+  "browse",
+]);
+export const WRITE_VERBS = new Set([
+  "create",
+  "add",
+  "update",
+  "replace",
+  "modify",
+  "edit",
+  "patch",
+  "delete",
+  "remove",
+  "insert",
+  "erase",
+  "destroy",
+  "overwrite",
+  "upsert",
+  "make",
+  "set",
+]);
 
 /** HTTP method words: never a command's word (a POST is not an action a user asks for). */
 export const HTTP_METHOD_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
@@ -61,19 +123,58 @@ const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", 
 const STOP_WORDS = new Set(
   `a an the of for to by with in on and or from at into onto as is are be been being was were its it this that these those via per
   if whether than then so such your my our their his her them they you we me i which who whom whose what when where how all any
-  some each every either neither both no not only own same just do does did can could should would will may might must has have had`.split(/\s+/),
+  some each every either neither both no not only own same just do does did can could should would will may might must has have had`.split(
+    /\s+/,
+  ),
 );
 /** Words that say how many or which, not what: left out of a name's distinguishing words. */
-const FILLER = new Set(["several", "multiple", "many", "single", "one", "given", "specific", "specified", "particular", "existing", "certain", "details", "detail", "information", "info", "data", "object", "objects", "record", "records", "item", "items", "entry", "entries", "new", "id", "ids", "using", "based", "about", "detailed", "also"]);
+const FILLER = new Set([
+  "several",
+  "multiple",
+  "many",
+  "single",
+  "one",
+  "given",
+  "specific",
+  "specified",
+  "particular",
+  "existing",
+  "certain",
+  "details",
+  "detail",
+  "information",
+  "info",
+  "data",
+  "object",
+  "objects",
+  "record",
+  "records",
+  "item",
+  "items",
+  "entry",
+  "entries",
+  "new",
+  "id",
+  "ids",
+  "using",
+  "based",
+  "about",
+  "detailed",
+  "also",
+]);
 
 const VERSION_TOKEN = /^(v\d+([a-z]+\d*)?|\d+)$/;
 
 /** A token of a name that says nothing there: a stop word, a version or an HTTP method word. */
-export const isNoise = (token: string) => STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || HTTP_METHOD_WORDS.has(token);
+export const isNoise = (token: string) =>
+  STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || HTTP_METHOD_WORDS.has(token);
 
 /** The base form of an inflected verb: "retrieves" → retrieve, "queries" → query, "searches" → search. */
 export function verbBase(word: string, exact = false): string | undefined {
-  const w = word.toLowerCase().replace(/[^a-z-]/g, "").replace(/^re-/, "re");
+  const w = word
+    .toLowerCase()
+    .replace(/[^a-z-]/g, "")
+    .replace(/^re-/, "re");
   if (exact) return VERBS.has(w) ? w : undefined;
   const candidates = [w];
   if (w.endsWith("ies")) candidates.push(`${w.slice(0, -3)}y`);
@@ -134,7 +235,10 @@ export function actionOf(tokens: string[], exact = false): StatedAction | undefi
 
 /** The first sentence of a description: where a document without summaries says what an operation does. */
 export function firstSentence(text: string): string {
-  const plain = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const plain = text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const end = plain.search(/[.!?](\s|$)|\n/);
   return (end >= 0 ? plain.slice(0, end) : plain).slice(0, 200);
 }
@@ -145,8 +249,14 @@ export function firstSentence(text: string): string {
  */
 export function operationIdTokens(operationId: string, whole = false): string[] {
   const parts = operationId.split(/[/._:]+/).filter(Boolean);
-  const last = !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
-  const tokens = last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[^A-Za-z0-9]+/).filter(Boolean).map((t) => t.toLowerCase());
+  const last =
+    !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
+  const tokens = last
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((t) => t.toLowerCase());
   return joinPrefixes(tokens);
 }
 
@@ -171,7 +281,11 @@ export function derivedFrom(noun: string, verb: string): boolean {
   // unfollow → followers, unsubscribe → subscriptions: the undoing verb acts on the same thing.
   if (/^un[a-z]{3,}/.test(verb) && derivedFrom(noun, verb.slice(2))) return true;
   const stem = verb.endsWith("e") ? verb.slice(0, -1) : verb;
-  return noun.startsWith(stem) && /^(e?s|e?rs?|ings?|e?ments?|e?ions?|ations?|als?|ing)?$/.test(noun.slice(stem.length)) && noun.length - stem.length <= 6;
+  return (
+    noun.startsWith(stem) &&
+    /^(e?s|e?rs?|ings?|e?ments?|e?ions?|ations?|als?|ing)?$/.test(noun.slice(stem.length)) &&
+    noun.length - stem.length <= 6
+  );
 }
 
 export { FILLER };

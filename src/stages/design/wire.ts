@@ -33,13 +33,17 @@ export interface AuthChoice {
 /** The apiKey schemes of the document that supply a parameter: same place, same name (a header's in any case). */
 export function suppliedBy(p: Pick<Parameter, "in" | "name">, schemes: Record<string, SecurityScheme>): string[] {
   const same = (a: string, b: string) => (p.in === "query" ? a === b : a.toLowerCase() === b.toLowerCase());
-  return Object.entries(schemes).filter(([, s]) => s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name)).map(([name]) => name).sort();
+  return Object.entries(schemes)
+    .filter(([, s]) => s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name))
+    .map(([name]) => name)
+    .sort();
 }
 
 /** Where a scheme's credential goes: two schemes with the same place cannot both be sent in one request. */
 function placeOf(scheme: SecurityScheme | undefined): string | undefined {
   if (!scheme) return undefined;
-  if (scheme.type === "apiKey") return scheme.in === "header" ? `header ${scheme.name?.toLowerCase()}` : `${scheme.in} ${scheme.name}`;
+  if (scheme.type === "apiKey")
+    return scheme.in === "header" ? `header ${scheme.name?.toLowerCase()}` : `${scheme.in} ${scheme.name}`;
   return "header authorization";
 }
 
@@ -57,7 +61,12 @@ function apart(requirement: Requirement, schemes: Record<string, SecurityScheme>
   }
   const clash = [...byPlace.values()].find((group) => group.length > 1);
   if (!clash) return [requirement];
-  return clash.flatMap((keep) => apart(Object.fromEntries(names.filter((n) => n === keep || !clash.includes(n)).map((n) => [n, requirement[n]!])), schemes));
+  return clash.flatMap((keep) =>
+    apart(
+      Object.fromEntries(names.filter((n) => n === keep || !clash.includes(n)).map((n) => [n, requirement[n]!])),
+      schemes,
+    ),
+  );
 }
 
 /**
@@ -70,11 +79,22 @@ function apart(requirement: Requirement, schemes: Record<string, SecurityScheme>
  * - an AND requirement of schemes that go to the same place becomes one alternative per competing scheme.
  * An empty alternative (`{}`) makes the credential optional: sent when its variables are set, never demanded.
  */
-export function authOf(op: Pick<Operation, "security" | "parameters">, model: Pick<OperationModel, "security" | "securitySchemes">, unstated = false): AuthChoice {
+export function authOf(
+  op: Pick<Operation, "security" | "parameters">,
+  model: Pick<OperationModel, "security" | "securitySchemes">,
+  unstated = false,
+): AuthChoice {
   const schemes = model.securitySchemes;
   // A document that declares schemes but never requires one (common: the author forgot `security`) still has them:
   // each is an optional alternative, sent when its variables are set and never demanded.
-  const requirements = unstated ? [{}, ...Object.keys(schemes).sort().map((name) => ({ [name]: [] }))] : (op.security ?? model.security);
+  const requirements = unstated
+    ? [
+        {},
+        ...Object.keys(schemes)
+          .sort()
+          .map((name) => ({ [name]: [] })),
+      ]
+    : (op.security ?? model.security);
   let optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0).flatMap((r) => apart(r, schemes));
   let usable = alternatives.filter((r) => Object.keys(r).every((name) => sendRank(schemes[name]) !== undefined));
@@ -86,7 +106,8 @@ export function authOf(op: Pick<Operation, "security" | "parameters">, model: Pi
     else {
       const scopes = (name: string) => alternatives.find((r) => name in r)?.[name] ?? [];
       usable = [Object.fromEntries(supplied.map((name) => [name, scopes(name)]))];
-      if (supplied.length > 1) warning = `require the parameters of ${supplied.join(" and ")} together (the document lists them as alternatives); the CLI sends them together`;
+      if (supplied.length > 1)
+        warning = `require the parameters of ${supplied.join(" and ")} together (the document lists them as alternatives); the CLI sends them together`;
     }
     optional = false;
   }
@@ -129,6 +150,8 @@ export function oauthUrls(scheme: SecurityScheme): { tokenUrl?: string; refreshU
   const flows = scheme.flows ?? {};
   const tokenUrl = flows.clientCredentials?.tokenUrl;
   // The client credentials grant issues no refresh token (RFC 6749 §4.4.3): only flows a person started refresh.
-  const refreshUrl = [flows.authorizationCode, flows.password].map((f) => f?.refreshUrl ?? f?.tokenUrl).find((u) => !!u);
+  const refreshUrl = [flows.authorizationCode, flows.password]
+    .map((f) => f?.refreshUrl ?? f?.tokenUrl)
+    .find((u) => !!u);
   return { ...(tokenUrl ? { tokenUrl } : {}), ...(refreshUrl ? { refreshUrl } : {}) };
 }

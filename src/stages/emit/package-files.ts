@@ -22,12 +22,16 @@ const GROUP_HELP_BYTES = 48 * 1024;
 
 const README_COMMANDS = 200;
 
-const clip = (text: string, max: number) => (text.length <= max ? text : max < 8 ? "" : `${text.slice(0, max - 1).replace(/\s+\S*$/, "")}…`);
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : max < 8 ? "" : `${text.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 
-const frontmatter = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n`;
+const frontmatter = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n`;
 
 function usage(binary: string, command: CommandSpec): string {
-  const required = command.flags.filter((f) => f.required).map((f) => ` --${f.flag} <${f.enum ? f.enum.join("|") : f.type}>`);
+  const required = command.flags
+    .filter((f) => f.required)
+    .map((f) => ` --${f.flag} <${f.enum ? f.enum.join("|") : f.type}>`);
   return `${binary} ${command.name}${required.join("")}${command.destructive ? " --yes" : ""}`;
 }
 
@@ -41,7 +45,11 @@ function credentialNotes(caps: Capabilities, commands: CommandSpec[]): string[] 
   const needs = [...new Set(commands.map((c) => commandCredential(caps, c)).filter((n): n is string => !!n))];
   const schemes = [...new Set(commands.flatMap((c) => c.auth.flatMap((r) => Object.keys(r))))].sort();
   if (!needs.length) return [];
-  return ["", ...needs.map((n) => `Credentials: ${n}`), ...schemes.map((name) => `How: ${credentialHow(name, caps.auth.schemes[name]!)}`)];
+  return [
+    "",
+    ...needs.map((n) => `Credentials: ${n}`),
+    ...schemes.map((name) => `How: ${credentialHow(name, caps.auth.schemes[name]!)}`),
+  ];
 }
 
 /** The three agent rules every CLI ships (D13), also carried in every response as `rules` (R1). */
@@ -49,7 +57,8 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
   const binary = caps.product.binary;
   // Every response carries this text (R1): a CLI of a thousand groups names a few and counts the rest.
   const groups = [...new Set(caps.commands.filter((c) => !c.hidden).map((c) => c.path[0]!))];
-  const resources = groups.length > 12 ? `${groups.slice(0, 12).join(", ")} and ${groups.length - 12} more` : groups.join(", ");
+  const resources =
+    groups.length > 12 ? `${groups.slice(0, 12).join(", ")} and ${groups.length - 12} more` : groups.join(", ");
   return [
     {
       name: "trigger",
@@ -75,9 +84,13 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
  */
 function mcpAgentRules(caps: Capabilities, cli: ReturnType<typeof agentRules>): string[] {
   const names = credentialVariables(caps);
-  const credentials = names.length ? `Credentials are the server's own (its environment: ${names.join(", ")}), never tool arguments.` : "This server sends no credentials.";
+  const credentials = names.length
+    ? `Credentials are the server's own (its environment: ${names.join(", ")}), never tool arguments.`
+    : "This server sends no credentials.";
   return [
-    cli[0]!.text.replace(`Use ${caps.product.binary} whenever`, `Use the tools of this server whenever`).replace("; prefer it over", "; prefer them over"),
+    cli[0]!.text
+      .replace(`Use ${caps.product.binary} whenever`, `Use the tools of this server whenever`)
+      .replace("; prefer it over", "; prefer them over"),
     `Read before you write: find ids with list or get tools and never invent them. A tool's input schema (describe_command, when the tools are search, describe and call) lists its arguments. Preview writes with "dry-run": true; destructive tools need "yes": true. ${credentials}`,
     `After a change, report the ids and the new state the tool returned. If a tool misbehaves or lacks something, record it with the ${ISSUE_TOOL} tool: {"type": "bug", "message": "..."}.`,
   ];
@@ -98,7 +111,11 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
     ...(skill.steps?.length ? ["## Steps", "", ...skill.steps.map((step, i) => `${i + 1}. ${step}`), ""] : []),
     "## Commands",
     "",
-    ...(commands.length ? commands.map((c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`) : [`- Run \`${binary} --help\` to find the commands for this task.`]),
+    ...(commands.length
+      ? commands.map(
+          (c) => `- \`${usage(binary, c)}\` — ${c.description}${c.destructive ? " (destructive: needs --yes)" : ""}`,
+        )
+      : [`- Run \`${binary} --help\` to find the commands for this task.`]),
     "",
     `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
     ...credentialNotes(caps, commands),
@@ -126,7 +143,12 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     description: c.description,
     ...(c.details ? { details: c.details } : {}),
     // operationId and pointer let `inter diff` recognise a renamed command by its operation and name the API side.
-    operation: { method: c.operation.method, path: c.operation.path, ...(c.operation.operationId ? { operationId: c.operation.operationId } : {}), pointer: c.operation.pointer },
+    operation: {
+      method: c.operation.method,
+      path: c.operation.path,
+      ...(c.operation.operationId ? { operationId: c.operation.operationId } : {}),
+      pointer: c.operation.pointer,
+    },
     flags: c.flags,
     jsonInput: c.jsonInput,
     ...(c.bodyMediaType ? { bodyMediaType: c.bodyMediaType } : {}),
@@ -144,11 +166,17 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
   const described = new Map(caps.groups.map((g) => [g.name, g.description]));
   // Help shows descriptions, not details (--describe does), and points to --describe where there are details.
   // operationId, pointer and deprecated are for `inter diff`, never shown in help: they do not count either.
-  const helpSize = (c: (typeof entries)[number]) => JSON.stringify(c, (key, value) => (key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value)).length + (c.details ? c.name.length + 48 : 0);
+  const helpSize = (c: (typeof entries)[number]) =>
+    JSON.stringify(c, (key, value) =>
+      key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value,
+    ).length + (c.details ? c.name.length + 48 : 0);
   const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
-  const perGroup = help === "full" ? 300 : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 70));
+  const perGroup =
+    help === "full"
+      ? 300
+      : Math.max(0, Math.min(200, Math.floor(GROUP_HELP_BYTES / Math.max(1, groupNames.length)) - 70));
   const byGroup = new Map<string, typeof entries>();
   for (const c of entries) {
     if (!byGroup.has(c.path[0]!)) byGroup.set(c.path[0]!, []);
@@ -164,7 +192,11 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     ...(mcp ? { mcpRules: [...caps.rules, ...mcpAgentRules(caps, rules)] } : {}),
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
     help,
-    groups: groupNames.map((name) => ({ name, description: clip(described.get(name) ?? name, perGroup), count: counts.get(name) ?? 0 })),
+    groups: groupNames.map((name) => ({
+      name,
+      description: clip(described.get(name) ?? name, perGroup),
+      count: counts.get(name) ?? 0,
+    })),
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
@@ -206,11 +238,24 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
       : []),
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
     // The MCP server's command search reads this index as it is: built here, it costs the server no start-up.
-    ...(mcp ? [{ path: SEARCH_INDEX_FILE, content: `${JSON.stringify(indexCommands(entries as unknown as Command[], manifest.groups))}\n` }] : []),
+    ...(mcp
+      ? [
+          {
+            path: SEARCH_INDEX_FILE,
+            content: `${JSON.stringify(indexCommands(entries as unknown as Command[], manifest.groups))}\n`,
+          },
+        ]
+      : []),
     // One file per group, compact: a call reads and parses only the group it runs.
-    ...groupNames.map((name) => ({ path: `commands/${name}.json`, content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n` })),
+    ...groupNames.map((name) => ({
+      path: `commands/${name}.json`,
+      content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
+    })),
     { path: "agent/brief.md", content: `${brief}\n` },
-    ...rules.map((r) => ({ path: `agent/rules/${r.name}.md`, content: `${frontmatter(r.name, r.description)}\n${r.text}\n` })),
+    ...rules.map((r) => ({
+      path: `agent/rules/${r.name}.md`,
+      content: `${frontmatter(r.name, r.description)}\n${r.text}\n`,
+    })),
     ...caps.skills.flatMap((s) => {
       const md = skillMarkdown(caps, s);
       return [
@@ -227,7 +272,9 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         "",
         "```sh",
         `npm install -g ${product.package}`,
-        ...credentialVariables(caps).map((name) => `export ${name}=...        # a credential; never pass it as an argument`),
+        ...credentialVariables(caps).map(
+          (name) => `export ${name}=...        # a credential; never pass it as an argument`,
+        ),
         `${binary} --help                  # every command, as JSON`,
         "```",
         "",
@@ -235,9 +282,18 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         "## Commands",
         "",
         ...visible.slice(0, README_COMMANDS).map((c) => `- \`${usage(binary, c)}\` — ${c.description}`),
-        ...(visible.length > README_COMMANDS ? [`- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`] : []),
+        ...(visible.length > README_COMMANDS
+          ? [
+              `- … and ${visible.length - README_COMMANDS} more: \`${binary} --help\` lists the groups, \`${binary} <group> --help\` their commands.`,
+            ]
+          : []),
         "",
-        ...(mcp ? [`The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command and \`report_issue\`; above 40 commands, or \`--max-tools <n>\`, tools to search and describe them and to call reads, writes and destructive commands apart). Over Streamable HTTP: \`${binary}-mcp --http 127.0.0.1:8765\` (loopback only unless \`--allow-remote\`; the API credential is the server's environment, never the MCP client's token).`, ""] : []),
+        ...(mcp
+          ? [
+              `The same commands as an MCP server over stdio: \`${binary}-mcp\` (one tool per command and \`report_issue\`; above 40 commands, or \`--max-tools <n>\`, tools to search and describe them and to call reads, writes and destructive commands apart). Over Streamable HTTP: \`${binary}-mcp --http 127.0.0.1:8765\` (loopback only unless \`--allow-remote\`; the API credential is the server's environment, never the MCP client's token).`,
+              "",
+            ]
+          : []),
         `Output is one JSON document on stdout (\`--quiet\` for data only, \`--human\` for tables); errors are JSON on stderr with a stable \`code\`. Exit codes: 0 ok, 1 error, 2 usage, 10 auth, 11 permission, 20 not found, 30 conflict. The base URL comes from \`${caps.baseUrl.env}\`${caps.baseUrl.default ? ` (default ${caps.baseUrl.default})` : ""}.`,
         "",
       ].join("\n"),
@@ -257,7 +313,10 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
         "",
       ].join("\n"),
     },
-    { path: "CHANGELOG.md", content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n` },
+    {
+      path: "CHANGELOG.md",
+      content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n`,
+    },
   ];
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }

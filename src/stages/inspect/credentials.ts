@@ -70,7 +70,9 @@ const alternativesOf = (c: HelpCommand): Alternative[] => {
   if (!Array.isArray(security?.alternatives)) return [];
   return security.alternatives.filter(Array.isArray).map((alt: Array<{ scheme?: unknown; variables?: unknown }>) => ({
     schemes: alt.map((s) => String(s.scheme)).sort(),
-    variables: alt.flatMap((s) => (Array.isArray(s.variables) ? s.variables.filter((v): v is string => typeof v === "string") : [])),
+    variables: alt.flatMap((s) =>
+      Array.isArray(s.variables) ? s.variables.filter((v): v is string => typeof v === "string") : [],
+    ),
   }));
 };
 
@@ -96,14 +98,30 @@ function leaked(text: string, values: string[]): string | undefined {
 type Run = (args: string[], options?: { env?: Record<string, string | undefined>; input?: string }) => Promise<Probe>;
 
 /** Runs the credential probes: a dry run per distinct requirement, and calls that must not echo a value. */
-export async function probeCredentials(run: Run, help: { auth?: { env?: unknown; schemes?: unknown } } | undefined, commands: HelpCommand[], apiEnv: Record<string, string>): Promise<CredentialFacts | undefined> {
-  const schemes = help?.auth?.schemes && typeof help.auth.schemes === "object" ? (help.auth.schemes as Record<string, HelpScheme>) : {};
-  const variables = Array.isArray(help?.auth?.env) ? (help!.auth!.env as unknown[]).filter((v): v is string => typeof v === "string") : [];
+export async function probeCredentials(
+  run: Run,
+  help: { auth?: { env?: unknown; schemes?: unknown } } | undefined,
+  commands: HelpCommand[],
+  apiEnv: Record<string, string>,
+): Promise<CredentialFacts | undefined> {
+  const schemes =
+    help?.auth?.schemes && typeof help.auth.schemes === "object"
+      ? (help.auth.schemes as Record<string, HelpScheme>)
+      : {};
+  const variables = Array.isArray(help?.auth?.env)
+    ? (help!.auth!.env as unknown[]).filter((v): v is string => typeof v === "string")
+    : [];
   if (!variables.length) return undefined;
   const values = variables.map(madeUpValue);
   const all = Object.fromEntries(variables.map((v) => [v, madeUpValue(v)]));
   // Outside a dry run the CLI would take made-up client credentials to the API's real token endpoint: not those.
-  const obtaining = new Set(Object.values(schemes).flatMap((s) => Object.entries(s.variables ?? {}).filter(([role, v]) => OBTAINING.has(role) && typeof v === "string").map(([, v]) => v as string)));
+  const obtaining = new Set(
+    Object.values(schemes).flatMap((s) =>
+      Object.entries(s.variables ?? {})
+        .filter(([role, v]) => OBTAINING.has(role) && typeof v === "string")
+        .map(([, v]) => v as string),
+    ),
+  );
   const offline = Object.fromEntries(variables.map((v) => [v, obtaining.has(v) ? undefined : madeUpValue(v)]));
   const none = Object.fromEntries(variables.map((v) => [v, undefined]));
   // One command per requirement: the first that is not destructive, else any, taking the fewest required flags.
@@ -122,31 +140,48 @@ export async function probeCredentials(run: Run, help: { auth?: { env?: unknown;
       schemes: alternative.schemes,
       command: command.name,
       variables: alternative.variables,
-      dryRun: await run([...command.name.split(" "), ...fill(command), "--dry-run"], { env: { ...apiEnv, ...none, ...Object.fromEntries(alternative.variables.map((v) => [v, madeUpValue(v)])) } }),
+      dryRun: await run([...command.name.split(" "), ...fill(command), "--dry-run"], {
+        env: { ...apiEnv, ...none, ...Object.fromEntries(alternative.variables.map((v) => [v, madeUpValue(v)])) },
+      }),
     })),
   );
   const first = chosen[0]?.command;
   const others = await Promise.all([
     run(["auth", "status"], { env: all }),
     // A real call, to an address that refuses: whatever the error says, it names no value.
-    ...(first ? [run([...first.name.split(" "), ...fill(first), ...(first.destructive ? ["--yes"] : [])], { env: { ...offline, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, "http://127.0.0.1:9"])) } })] : []),
+    ...(first
+      ? [
+          run([...first.name.split(" "), ...fill(first), ...(first.destructive ? ["--yes"] : [])], {
+            env: { ...offline, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, "http://127.0.0.1:9"])) },
+          }),
+        ]
+      : []),
     // A credential quoted in an issue report is cut out of the record (the report itself is kept).
     run(["issue", "create", "--type", "bug", "--message", `token ${values[0]}`], { env: all }),
   ]);
   // A credential typed into a command's value by mistake is refused, and never echoed or sent.
   const typedOn = commands.find((c) => (c.parameters ?? []).some((p) => p.type === "string" && !p.enum));
   const typedParam = typedOn?.parameters?.find((p) => p.type === "string" && !p.enum);
-  const typed = typedOn && typedParam ? await run([...typedOn.name.split(" "), ...fill(typedOn, typedParam.name), typedParam.name, values[0]!, "--dry-run"], { env: { ...apiEnv, ...all } }) : undefined;
+  const typed =
+    typedOn && typedParam
+      ? await run(
+          [...typedOn.name.split(" "), ...fill(typedOn, typedParam.name), typedParam.name, values[0]!, "--dry-run"],
+          { env: { ...apiEnv, ...all } },
+        )
+      : undefined;
   return { schemes, variables, dryRuns, others, ...(typed ? { typed } : {}), values, requirements: byRequirement.size };
 }
 
 const trim = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
-const evidence = (...probes: Probe[]) => probes.map((p) => ({ command: p.command, exitCode: p.exitCode, stdout: trim(p.stdout), stderr: trim(p.stderr) }));
+const evidence = (...probes: Probe[]) =>
+  probes.map((p) => ({ command: p.command, exitCode: p.exitCode, stdout: trim(p.stdout), stderr: trim(p.stderr) }));
 
 /** Whether a dry run's request carries a scheme's credential in its place (redacted there). */
 function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpScheme): boolean {
-  const headers = request.headers && typeof request.headers === "object" ? (request.headers as Record<string, unknown>) : {};
-  const header = (name: string) => (typeof headers[name.toLowerCase()] === "string" ? (headers[name.toLowerCase()] as string) : undefined);
+  const headers =
+    request.headers && typeof request.headers === "object" ? (request.headers as Record<string, unknown>) : {};
+  const header = (name: string) =>
+    typeof headers[name.toLowerCase()] === "string" ? (headers[name.toLowerCase()] as string) : undefined;
   if (scheme.type === "apiKey") {
     if (!scheme.name) return false;
     if (scheme.in === "query") {
@@ -156,27 +191,52 @@ function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpSchem
         return false;
       }
     }
-    if (scheme.in === "cookie") return (header("cookie") ?? "").split("; ").includes(`${encodeURIComponent(scheme.name)}=${REDACTED}`) || (header("cookie") ?? "").split("; ").includes(`${scheme.name}=${REDACTED}`);
+    if (scheme.in === "cookie")
+      return (
+        (header("cookie") ?? "").split("; ").includes(`${encodeURIComponent(scheme.name)}=${REDACTED}`) ||
+        (header("cookie") ?? "").split("; ").includes(`${scheme.name}=${REDACTED}`)
+      );
     return header(scheme.name) === REDACTED;
   }
   const authorization = header("authorization") ?? "";
-  if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() !== "bearer") return authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `);
+  if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() !== "bearer")
+    return authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `);
   return /^bearer \S/i.test(authorization);
 }
 
 /** Judges the credential facts into the three checks. */
-export function judgeCredentials(facts: CredentialFacts | undefined, commands: HelpCommand[], stateText: string): CredentialReport {
-  if (!facts) return { status: "not applicable", checks: [{ id: "A1", title: "every credential travels where its scheme says", status: "not applicable", reason: "the CLI declares no credential variables" }] };
+export function judgeCredentials(
+  facts: CredentialFacts | undefined,
+  commands: HelpCommand[],
+  stateText: string,
+): CredentialReport {
+  if (!facts)
+    return {
+      status: "not applicable",
+      checks: [
+        {
+          id: "A1",
+          title: "every credential travels where its scheme says",
+          status: "not applicable",
+          reason: "the CLI declares no credential variables",
+        },
+      ],
+    };
   const checks: CredentialCheck[] = [];
 
   // A1: a dry run per requirement carries each credential in its place.
   const wrong = facts.dryRuns.filter((d) => {
     const request = d.dryRun.json?.result?.request;
-    return d.dryRun.exitCode !== 0 || !request || d.schemes.some((s) => !facts.schemes[s] || !placed(request, facts.schemes[s]!));
+    return (
+      d.dryRun.exitCode !== 0 ||
+      !request ||
+      d.schemes.some((s) => !facts.schemes[s] || !placed(request, facts.schemes[s]!))
+    );
   });
   checks.push({
     id: "A1",
-    title: "with only its documented variables set, one command per requirement carries every credential where its scheme says",
+    title:
+      "with only its documented variables set, one command per requirement carries every credential where its scheme says",
     status: !facts.dryRuns.length ? "not applicable" : wrong.length ? "fail" : "pass",
     reason: !facts.dryRuns.length
       ? "no command declares its requirements (--describe: security)"
@@ -212,7 +272,10 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
     for (const p of command.parameters ?? []) {
       const supplied = Object.entries(facts.schemes).find(([, s]) => {
         if (s.type !== "apiKey" || !s.name) return p.in === "header" && p.wire?.toLowerCase() === "authorization";
-        if (p.in && p.wire) return p.in === s.in && (s.in === "query" ? p.wire === s.name : p.wire.toLowerCase() === s.name.toLowerCase());
+        if (p.in && p.wire)
+          return (
+            p.in === s.in && (s.in === "query" ? p.wire === s.name : p.wire.toLowerCase() === s.name.toLowerCase())
+          );
         return p.name.replace(/^--/, "") === s.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
       });
       if (supplied) offenders.push(`${command.name} ${p.name} (${supplied[0]})`);
@@ -222,9 +285,15 @@ export function judgeCredentials(facts: CredentialFacts | undefined, commands: H
     id: "A3",
     title: "no command asks for a flag that a security scheme supplies",
     status: offenders.length ? "fail" : "pass",
-    reason: offenders.length ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}` : `${count(commands.length, "command")}: every credential comes from the environment`,
+    reason: offenders.length
+      ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}`
+      : `${count(commands.length, "command")}: every credential comes from the environment`,
   });
 
-  const status = checks.some((c) => c.status === "fail") ? "fail" : checks.every((c) => c.status === "not applicable") ? "not applicable" : "pass";
+  const status = checks.some((c) => c.status === "fail")
+    ? "fail"
+    : checks.every((c) => c.status === "not applicable")
+      ? "not applicable"
+      : "pass";
   return { status, checks };
 }

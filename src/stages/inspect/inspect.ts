@@ -31,7 +31,9 @@ export interface InspectOptions {
 async function npmVersion(): Promise<string> {
   for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(join(dir, "npm"))), "..", "package.json"), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(
+        readFileSync(join(dirname(realpathSync(join(dir, "npm"))), "..", "package.json"), "utf8"),
+      ) as { name?: string; version?: string };
       if (pkg.name === "npm" && typeof pkg.version === "string") return pkg.version;
       break;
     } catch {
@@ -43,7 +45,13 @@ async function npmVersion(): Promise<string> {
   return String(result.stdout).trim() || "unknown";
 }
 
-async function inspectInstalled(bin: string, binary: string, packageRoot: string | undefined, candidate: Receipt["candidate"], options: InspectOptions): Promise<Receipt> {
+async function inspectInstalled(
+  bin: string,
+  binary: string,
+  packageRoot: string | undefined,
+  candidate: Receipt["candidate"],
+  options: InspectOptions,
+): Promise<Receipt> {
   // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
   // learnt from the CLI's own help.
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
@@ -53,19 +61,44 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const credentialEnvs = credentialVariablesOf(help.json);
   const set = credentialEnvs.filter((name) => process.env[name]);
   let unavailable = options.apiUnavailable;
-  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length) unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is not set` : `none of ${credentialEnvs.join(", ")} is set`}, so calls to the API cannot authenticate`;
+  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length)
+    unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is not set` : `none of ${credentialEnvs.join(", ")} is set`}, so calls to the API cannot authenticate`;
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
-  const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined) : undefined;
-  const env = { ...baseEnv, ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}) };
-  const reuse = options.reuse ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env) : undefined;
+  const baseUrl = options.baseUrl
+    ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined)
+    : undefined;
+  const env = {
+    ...baseEnv,
+    ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}),
+  };
+  const reuse = options.reuse
+    ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env)
+    : undefined;
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
   // starts and lists its tools while the probes run.
   const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
-  const opened = openMcp(packageRoot, binary, bin, { ...env, ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}) });
+  const opened = openMcp(packageRoot, binary, bin, {
+    ...env,
+    ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}),
+  });
   let facts: Facts;
   let npm: string;
   try {
-    [facts, npm] = await Promise.all([collectFacts({ bin, binary, env }, packageRoot, { baseUrl, unavailable: baseUrl ? unavailable : (unavailable ?? "no API base URL was given (a configured service or --base-url)") }, reuse, hosting), npmVersion()]);
+    [facts, npm] = await Promise.all([
+      collectFacts(
+        { bin, binary, env },
+        packageRoot,
+        {
+          baseUrl,
+          unavailable: baseUrl
+            ? unavailable
+            : (unavailable ?? "no API base URL was given (a configured service or --base-url)"),
+        },
+        reuse,
+        hosting,
+      ),
+      npmVersion(),
+    ]);
   } catch (error) {
     await opened.then((session) => (session.served ? session.client.close() : undefined));
     throw error;
@@ -75,7 +108,14 @@ async function inspectInstalled(bin: string, binary: string, packageRoot: string
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
   const mcp = await certifyMcp(facts, opened);
   const secrets = set.map((name) => process.env[name]!);
-  const receipt = buildReceipt({ facts, skills, candidate, tools: { inter: options.interVersion, node: process.version, npm }, secrets, mcp });
+  const receipt = buildReceipt({
+    facts,
+    skills,
+    candidate,
+    tools: { inter: options.interVersion, node: process.version, npm },
+    secrets,
+    mcp,
+  });
   if (reuse) {
     if (reuse.reused.length && reuse.from) receipt.reused = { candidate: reuse.from, probes: [...reuse.reused].sort() };
     options.reuse!.keep(reuse.saved(candidate?.sha256 ?? "", redactor(secrets)));
@@ -90,10 +130,21 @@ export async function installTarball(file: string): Promise<Installed> {
 }
 
 /** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */
-export async function inspectTarball(file: string, bytes: Buffer, options: InspectOptions, prepared?: Installed): Promise<Receipt> {
+export async function inspectTarball(
+  file: string,
+  bytes: Buffer,
+  options: InspectOptions,
+  prepared?: Installed,
+): Promise<Receipt> {
   const installed = prepared ?? (await installTarball(file));
   try {
-    return await inspectInstalled(installed.bin, installed.binary, installed.packageRoot, { sha256: sha256(bytes), file }, options);
+    return await inspectInstalled(
+      installed.bin,
+      installed.binary,
+      installed.packageRoot,
+      { sha256: sha256(bytes), file },
+      options,
+    );
   } finally {
     installed.cleanup();
   }
@@ -104,6 +155,9 @@ export async function inspectBin(command: string, options: InspectOptions): Prom
   const { execa } = await import("execa");
   const which = await execa("sh", ["-c", 'command -v "$1"', "sh", command], { reject: false });
   const bin = String(which.stdout).trim();
-  if (!bin) throw new InterError("INSPECT_FAILED", `No command "${command}" on PATH.`, "Install the CLI, or give its path.", { command });
+  if (!bin)
+    throw new InterError("INSPECT_FAILED", `No command "${command}" on PATH.`, "Install the CLI, or give its path.", {
+      command,
+    });
   return inspectInstalled(bin, command.split("/").pop()!, packageRootOf(bin), null, options);
 }

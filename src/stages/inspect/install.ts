@@ -16,8 +16,23 @@ export interface Installed {
 /** An npm package name (lowercase, URL-safe, optionally scoped). */
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
-type Manifest = { name?: unknown; bin?: unknown; dependencies?: object; optionalDependencies?: object; peerDependencies?: object; bundleDependencies?: unknown; bundledDependencies?: unknown; scripts?: Record<string, unknown> };
-const some = (value: unknown) => !!value && (Array.isArray(value) ? value.length > 0 : typeof value === "object" ? Object.keys(value).length > 0 : value === true);
+type Manifest = {
+  name?: unknown;
+  bin?: unknown;
+  dependencies?: object;
+  optionalDependencies?: object;
+  peerDependencies?: object;
+  bundleDependencies?: unknown;
+  bundledDependencies?: unknown;
+  scripts?: Record<string, unknown>;
+};
+const some = (value: unknown) =>
+  !!value &&
+  (Array.isArray(value)
+    ? value.length > 0
+    : typeof value === "object"
+      ? Object.keys(value).length > 0
+      : value === true);
 
 /**
  * A package that depends on nothing is laid out as `npm install --ignore-scripts` lays it out — its package/ folder as
@@ -26,7 +41,10 @@ const some = (value: unknown) => !!value && (Array.isArray(value) ? value.length
  * install script npm would skip but report, an unusual name or a bin outside the package. The tarball was checked
  * entry by entry before (stages/inspect/tarball.ts): only plain files and folders under package/.
  */
-async function unpackPlain(tgz: string, prefix: string): Promise<(Omit<Installed, "cleanup"> & { name: string }) | undefined> {
+async function unpackPlain(
+  tgz: string,
+  prefix: string,
+): Promise<(Omit<Installed, "cleanup"> & { name: string }) | undefined> {
   const tar = await import("tar");
   const modules = join(prefix, "node_modules");
   const staging = join(modules, ".inter-unpack");
@@ -39,10 +57,32 @@ async function unpackPlain(tgz: string, prefix: string): Promise<(Omit<Installed
     rmSync(staging, { recursive: true, force: true });
     return undefined;
   }
-  const name = typeof manifest.name === "string" && PACKAGE_NAME.test(manifest.name) && manifest.name.length <= 214 ? manifest.name : undefined;
-  const bins = typeof manifest.bin === "string" && name ? { [name.replace(/^@[^/]+\//, "")]: manifest.bin } : manifest.bin && typeof manifest.bin === "object" ? (manifest.bin as Record<string, unknown>) : {};
-  const inside = (file: unknown) => typeof file === "string" && !isAbsolute(file) && !normalize(file).split(/[\\/]/).includes("..") && existsSync(join(staging, file));
-  const plain = name && ![manifest.dependencies, manifest.optionalDependencies, manifest.peerDependencies, manifest.bundleDependencies, manifest.bundledDependencies].some(some) && !Object.keys(manifest.scripts ?? {}).some((s) => /^(pre|post)?install$|^prepare$/.test(s)) && Object.entries(bins).every(([bin, file]) => /^[A-Za-z0-9._-]+$/.test(bin) && inside(file));
+  const name =
+    typeof manifest.name === "string" && PACKAGE_NAME.test(manifest.name) && manifest.name.length <= 214
+      ? manifest.name
+      : undefined;
+  const bins =
+    typeof manifest.bin === "string" && name
+      ? { [name.replace(/^@[^/]+\//, "")]: manifest.bin }
+      : manifest.bin && typeof manifest.bin === "object"
+        ? (manifest.bin as Record<string, unknown>)
+        : {};
+  const inside = (file: unknown) =>
+    typeof file === "string" &&
+    !isAbsolute(file) &&
+    !normalize(file).split(/[\\/]/).includes("..") &&
+    existsSync(join(staging, file));
+  const plain =
+    name &&
+    ![
+      manifest.dependencies,
+      manifest.optionalDependencies,
+      manifest.peerDependencies,
+      manifest.bundleDependencies,
+      manifest.bundledDependencies,
+    ].some(some) &&
+    !Object.keys(manifest.scripts ?? {}).some((s) => /^(pre|post)?install$|^prepare$/.test(s)) &&
+    Object.entries(bins).every(([bin, file]) => /^[A-Za-z0-9._-]+$/.test(bin) && inside(file));
   if (!plain) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
@@ -70,30 +110,69 @@ export async function installCandidate(tgz: string, into?: string): Promise<Inst
   if (unpacked) {
     if (!unpacked.binary) {
       cleanup();
-      throw new InterError("INSPECT_FAILED", `${unpacked.name} declares no executable (package.json "bin").`, "A CLI package needs a bin entry.", { tgz });
+      throw new InterError(
+        "INSPECT_FAILED",
+        `${unpacked.name} declares no executable (package.json "bin").`,
+        "A CLI package needs a bin entry.",
+        { tgz },
+      );
     }
     return { packageRoot: unpacked.packageRoot, bin: unpacked.bin, binary: unpacked.binary, cleanup };
   }
   const { execa } = await import("execa");
   // Under the watchdog: an install outliving a killed inter would refill the folder the next run sweeps.
-  const [sh, ...watched] = underWatchdog("inter-npm-install", ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", prefix, tgz]);
+  const [sh, ...watched] = underWatchdog("inter-npm-install", [
+    "npm",
+    "install",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--prefix",
+    prefix,
+    tgz,
+  ]);
   const result = await execa(sh!, watched, { reject: false, env: { npm_config_update_notifier: "false" } });
   if (result.exitCode !== 0) {
     cleanup();
-    throw new InterError("INSPECT_FAILED", `npm could not install ${tgz}: ${String(result.stderr).split("\n").find((l) => l.trim()) ?? `exit ${result.exitCode}`}`, "Check the tarball is an npm package (package/package.json with a bin).", { tgz });
+    throw new InterError(
+      "INSPECT_FAILED",
+      `npm could not install ${tgz}: ${
+        String(result.stderr)
+          .split("\n")
+          .find((l) => l.trim()) ?? `exit ${result.exitCode}`
+      }`,
+      "Check the tarball is an npm package (package/package.json with a bin).",
+      { tgz },
+    );
   }
   const modules = join(prefix, "node_modules");
-  const name = Object.keys((JSON.parse(readFileSync(join(prefix, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {})[0];
+  const name = Object.keys(
+    (JSON.parse(readFileSync(join(prefix, "package.json"), "utf8")) as { dependencies?: Record<string, string> })
+      .dependencies ?? {},
+  )[0];
   const packageRoot = name ? join(modules, name) : "";
   if (!name || !existsSync(join(packageRoot, "package.json"))) {
     cleanup();
-    throw new InterError("INSPECT_FAILED", `${tgz} installed no package.`, "The tarball must hold package/package.json.", { tgz });
+    throw new InterError(
+      "INSPECT_FAILED",
+      `${tgz} installed no package.`,
+      "The tarball must hold package/package.json.",
+      { tgz },
+    );
   }
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { name: string; bin?: string | Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
+    name: string;
+    bin?: string | Record<string, string>;
+  };
   const binary = typeof pkg.bin === "string" ? pkg.name.replace(/^@[^/]+\//, "") : Object.keys(pkg.bin ?? {})[0];
   if (!binary || !existsSync(join(modules, ".bin", binary))) {
     cleanup();
-    throw new InterError("INSPECT_FAILED", `${pkg.name} declares no executable (package.json "bin").`, "A CLI package needs a bin entry.", { tgz });
+    throw new InterError(
+      "INSPECT_FAILED",
+      `${pkg.name} declares no executable (package.json "bin").`,
+      "A CLI package needs a bin entry.",
+      { tgz },
+    );
   }
   return { packageRoot, bin: join(modules, ".bin", binary), binary, cleanup };
 }

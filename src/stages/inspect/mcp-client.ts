@@ -29,13 +29,23 @@ export class McpStdioClient {
 
   /** Starts the server and completes the initialize handshake; throws when it does not answer as a server must. */
   static async connect(command: string, env: Record<string, string>, timeoutMs: number): Promise<McpStdioClient> {
-    const inherited = Object.fromEntries(INHERITED.filter((name) => process.env[name] !== undefined && !process.env[name]!.startsWith("()")).map((name) => [name, process.env[name]!]));
+    const inherited = Object.fromEntries(
+      INHERITED.filter((name) => process.env[name] !== undefined && !process.env[name]!.startsWith("()")).map(
+        (name) => [name, process.env[name]!],
+      ),
+    );
     const child = spawn(command, [], { env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "ignore"] });
     const client = new McpStdioClient(child);
     try {
-      const result = (await client.request("initialize", { protocolVersion: SUPPORTED[0], capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } }, timeoutMs)) as { protocolVersion?: unknown; capabilities?: unknown };
-      if (!result || typeof result !== "object" || typeof result.capabilities !== "object") throw new Error(`Server sent invalid initialize result: ${JSON.stringify(result)?.slice(0, 200)}`);
-      if (!SUPPORTED.includes(String(result.protocolVersion))) throw new Error(`Server's protocol version is not supported: ${String(result.protocolVersion)}`);
+      const result = (await client.request(
+        "initialize",
+        { protocolVersion: SUPPORTED[0], capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } },
+        timeoutMs,
+      )) as { protocolVersion?: unknown; capabilities?: unknown };
+      if (!result || typeof result !== "object" || typeof result.capabilities !== "object")
+        throw new Error(`Server sent invalid initialize result: ${JSON.stringify(result)?.slice(0, 200)}`);
+      if (!SUPPORTED.includes(String(result.protocolVersion)))
+        throw new Error(`Server's protocol version is not supported: ${String(result.protocolVersion)}`);
       client.notify("notifications/initialized");
       return client;
     } catch (error) {
@@ -82,7 +92,8 @@ export class McpStdioClient {
       const waiting = typeof message.id === "number" ? this.waiting.get(message.id) : undefined;
       if (!waiting) continue; // a notification, or a request of the server's: this client offers nothing to answer
       this.waiting.delete(message.id as number);
-      if (message.error) waiting.reject(new Error(`MCP error ${String(message.error.code)}: ${String(message.error.message)}`));
+      if (message.error)
+        waiting.reject(new Error(`MCP error ${String(message.error.code)}: ${String(message.error.message)}`));
       else waiting.resolve(message.result);
     }
   }

@@ -59,7 +59,9 @@ const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
 function executableOf(packageRoot: string | undefined, binary: string, bin: string): string | undefined {
   if (!packageRoot) return undefined;
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { bin?: Record<string, string> | string };
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
+    bin?: Record<string, string> | string;
+  };
   const name = `${binary}-mcp`;
   if (typeof pkg.bin !== "object" || !pkg.bin[name]) return undefined;
   // The installed link beside the CLI's own, as a client's config names it; else the file in the package.
@@ -70,11 +72,22 @@ function executableOf(packageRoot: string | undefined, binary: string, bin: stri
 type Tool = { name: string; title?: string; inputSchema: object; outputSchema?: object; annotations?: object };
 
 /** The server started and listed, before any call: what needs no probe's findings. */
-export type McpSession = { served: false; reason: string } | { served: true; client: McpStdioClient; tools: Tool[]; prompts: number; resources: number; invalidSchemas: string[]; http: Promise<HttpReport> };
+export type McpSession =
+  | { served: false; reason: string }
+  | {
+      served: true;
+      client: McpStdioClient;
+      tools: Tool[];
+      prompts: number;
+      resources: number;
+      invalidSchemas: string[];
+      http: Promise<HttpReport>;
+    };
 
 type HttpReport = NonNullable<McpReport["http"]>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === "object" && !Array.isArray(value);
 
 /** A list result's items, or an error in the words a client gives when the server's answer has the wrong shape. */
 function listOf(result: unknown, key: string): unknown[] {
@@ -86,7 +99,12 @@ function listOf(result: unknown, key: string): unknown[] {
  * Starts the candidate's MCP server like a client — initialize, list tools, prompts and resources — and checks the
  * tools' schemas. Needs nothing the probes find, so it runs while they do (issue #46); never throws.
  */
-export async function openMcp(packageRoot: string | undefined, binary: string, bin: string, env: Record<string, string>): Promise<McpSession> {
+export async function openMcp(
+  packageRoot: string | undefined,
+  binary: string,
+  bin: string,
+  env: Record<string, string>,
+): Promise<McpSession> {
   const executable = executableOf(packageRoot, binary, bin);
   if (!executable) return { served: false, reason: `the package has no ${binary}-mcp executable` };
   let client: McpStdioClient | undefined;
@@ -95,15 +113,27 @@ export async function openMcp(packageRoot: string | undefined, binary: string, b
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await client.request("tools/list", cursor ? { cursor } : {}, TIMEOUT_MS)) as { nextCursor?: unknown };
+      const page = (await client.request("tools/list", cursor ? { cursor } : {}, TIMEOUT_MS)) as {
+        nextCursor?: unknown;
+      };
       for (const tool of listOf(page, "tools")) {
-        if (!isObject(tool) || typeof tool.name !== "string" || !isObject(tool.inputSchema) || tool.inputSchema.type !== "object") throw new Error("Server sent an invalid tools/list result: a tool without a name or an object input schema");
+        if (
+          !isObject(tool) ||
+          typeof tool.name !== "string" ||
+          !isObject(tool.inputSchema) ||
+          tool.inputSchema.type !== "object"
+        )
+          throw new Error("Server sent an invalid tools/list result: a tool without a name or an object input schema");
         tools.push(tool as unknown as Tool);
       }
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && tools.length < 100_000);
     // The same server over Streamable HTTP starts now, so its start-up overlaps the rest of the stdio checks.
-    const http = certifyHttp(executable, env, tools.map((t) => t.name));
+    const http = certifyHttp(
+      executable,
+      env,
+      tools.map((t) => t.name),
+    );
     const prompts = listOf(await client.request("prompts/list", {}, TIMEOUT_MS), "prompts").length;
     const resources = listOf(await client.request("resources/list", {}, TIMEOUT_MS), "resources").length;
     const invalidSchemas: string[] = [];
@@ -126,14 +156,28 @@ export async function openMcp(packageRoot: string | undefined, binary: string, b
  * Calls a tool as a client does: an answer of the wrong shape, or structured content that breaks the tool's declared
  * output schema, is an error (as the SDK's client makes it).
  */
-async function callTool(client: McpStdioClient, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: unknown }> {
-  const result = (await client.request("tools/call", { name, arguments: args }, TIMEOUT_MS)) as { content?: unknown; isError?: unknown; structuredContent?: unknown };
-  if (!isObject(result) || (result.content !== undefined && !Array.isArray(result.content))) throw new Error("Server sent an invalid tools/call result");
+async function callTool(
+  client: McpStdioClient,
+  tool: Tool | undefined,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError?: boolean; structuredContent?: unknown }> {
+  const result = (await client.request("tools/call", { name, arguments: args }, TIMEOUT_MS)) as {
+    content?: unknown;
+    isError?: unknown;
+    structuredContent?: unknown;
+  };
+  if (!isObject(result) || (result.content !== undefined && !Array.isArray(result.content)))
+    throw new Error("Server sent an invalid tools/call result");
   if (tool?.outputSchema) {
-    if (!result.structuredContent && !result.isError) throw new Error(`Tool ${name} has an output schema but did not return structured content`);
+    if (!result.structuredContent && !result.isError)
+      throw new Error(`Tool ${name} has an output schema but did not return structured content`);
     if (result.structuredContent) {
       const validate = await compileSchema(tool.outputSchema);
-      if (!validate(result.structuredContent)) throw new Error(`Structured content does not match the tool's output schema: ${JSON.stringify(validate.errors?.[0] ?? {}).slice(0, 200)}`);
+      if (!validate(result.structuredContent))
+        throw new Error(
+          `Structured content does not match the tool's output schema: ${JSON.stringify(validate.errors?.[0] ?? {}).slice(0, 200)}`,
+        );
     }
   }
   return { isError: result.isError === true, structuredContent: result.structuredContent };
@@ -149,24 +193,52 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
     const seen = new Set<string>();
     const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
     // Dynamic: one call_command (older servers), or call_read / call_write / call_destructive by what a command does.
-    const dynamic = names.includes("search_commands") && (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
+    const dynamic =
+      names.includes("search_commands") &&
+      (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
     const mcpSchema = facts.probes.mcp?.json?.tools;
     const toolFor = (command: HelpCommand) => {
       if (names.includes("call_command")) return "call_command";
-      const kind = command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write";
+      const kind = command.destructive
+        ? "call_destructive"
+        : command.permission === "read"
+          ? "call_read"
+          : "call_write";
       return names.includes(kind) ? kind : undefined;
     };
     const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
-      const tool = dynamic ? toolFor(command) : tools.find((t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name)?.name;
+      const tool = dynamic
+        ? toolFor(command)
+        : tools.find(
+            (t) =>
+              t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name,
+          )?.name;
       if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
-      const result = await callTool(client, tools.find((t) => t.name === tool), tool, dynamic ? { command: command.name, arguments: args } : args);
+      const result = await callTool(
+        client,
+        tools.find((t) => t.name === tool),
+        tool,
+        dynamic ? { command: command.name, arguments: args } : args,
+      );
       const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
-      return { tool, command: command.name, ok: !result.isError && structured?.ok === true, ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}) };
+      return {
+        tool,
+        command: command.name,
+        ok: !result.isError && structured?.ok === true,
+        ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}),
+      };
     };
     const { list, destructive } = facts.subjects.chosen;
-    const readCall = facts.apiUnavailable ? { skipped: facts.apiUnavailable } : list ? await call(list.command, fillArguments(list.command)) : { skipped: "no read command without required flags" };
-    const refused = destructive ? await call(destructive.command, fillArguments(destructive.command)) : { skipped: "no destructive command" };
-    const destructiveRefused = "command" in refused ? { ...refused, ok: refused.code === "CONFIRMATION_REQUIRED" } : refused;
+    const readCall = facts.apiUnavailable
+      ? { skipped: facts.apiUnavailable }
+      : list
+        ? await call(list.command, fillArguments(list.command))
+        : { skipped: "no read command without required flags" };
+    const refused = destructive
+      ? await call(destructive.command, fillArguments(destructive.command))
+      : { skipped: "no destructive command" };
+    const destructiveRefused =
+      "command" in refused ? { ...refused, ok: refused.code === "CONFIRMATION_REQUIRED" } : refused;
     const report: McpReport = {
       served: true,
       executable: `${facts.binary}-mcp`,
@@ -176,14 +248,24 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
       resources,
       tokens: tokens(tools),
       ...(dynamic && Array.isArray(mcpSchema) ? { perCommandTokens: tokens(mcpSchema) } : {}),
-      names: { longest: Math.max(0, ...names.map((n) => n.length)), invalid: names.filter((n) => n.length > MAX_NAME || !NAME.test(n)), duplicates },
+      names: {
+        longest: Math.max(0, ...names.map((n) => n.length)),
+        invalid: names.filter((n) => n.length > MAX_NAME || !NAME.test(n)),
+        duplicates,
+      },
       invalidSchemas,
       readCall,
       destructiveRefused,
       profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
       http: await session.http,
     };
-    report.ok = !report.names!.invalid.length && !duplicates.length && !invalidSchemas.length && (!("ok" in readCall) || readCall.ok) && (!("ok" in destructiveRefused) || destructiveRefused.ok) && (!report.http!.offered || report.http!.ok);
+    report.ok =
+      !report.names!.invalid.length &&
+      !duplicates.length &&
+      !invalidSchemas.length &&
+      (!("ok" in readCall) || readCall.ok) &&
+      (!("ok" in destructiveRefused) || destructiveRefused.ok) &&
+      (!report.http!.offered || report.http!.ok);
     return report;
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
@@ -223,7 +305,8 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
     });
     if (!url) {
       // A server from before --http refuses the flag with UNKNOWN_FLAG: HTTP is not offered, which is not a failure.
-      if (/"code":"UNKNOWN_FLAG"/.test(stderr) && /--http/.test(stderr)) return { offered: false, ok: false, reason: "the server does not take --http" };
+      if (/"code":"UNKNOWN_FLAG"/.test(stderr) && /--http/.test(stderr))
+        return { offered: false, ok: false, reason: "the server does not take --http" };
       return { offered: true, ok: false, reason: `it did not listen: ${stderr.trim().slice(0, 300) || "no output"}` };
     }
     let id = 0;
@@ -231,27 +314,42 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
     const post = async (method: string, params: object, notification = false): Promise<Record<string, unknown>> => {
       const response = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(version ? { "mcp-protocol-version": version } : {}) },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(version ? { "mcp-protocol-version": version } : {}),
+        },
         body: JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       if (notification) return {};
       const body = (await response.json()) as { result?: unknown; error?: { message?: string } };
-      if (!response.ok || !isObject(body.result)) throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
+      if (!response.ok || !isObject(body.result))
+        throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
       return body.result;
     };
-    const init = await post("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } });
+    const init = await post("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "inter-inspect", version: "1.0.0" },
+    });
     version = typeof init.protocolVersion === "string" ? init.protocolVersion : undefined;
     await post("notifications/initialized", {}, true);
     const names: string[] = [];
     let cursor: string | undefined;
     do {
       const page = await post("tools/list", cursor ? { cursor } : {});
-      for (const tool of listOf(page, "tools")) if (isObject(tool) && typeof tool.name === "string") names.push(tool.name);
+      for (const tool of listOf(page, "tools"))
+        if (isObject(tool) && typeof tool.name === "string") names.push(tool.name);
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && names.length < 100_000);
     const same = names.length === stdioTools.length && names.every((n, i) => n === stdioTools[i]);
-    return { offered: true, ok: same, tools: names.length, ...(same ? {} : { reason: `over HTTP it lists ${names.length} tools, over stdio ${stdioTools.length}` }) };
+    return {
+      offered: true,
+      ok: same,
+      tools: names.length,
+      ...(same ? {} : { reason: `over HTTP it lists ${names.length} tools, over stdio ${stdioTools.length}` }),
+    };
   } catch (error) {
     return { offered: true, ok: false, reason: `the HTTP server failed: ${(error as Error).message.slice(0, 300)}` };
   } finally {

@@ -24,14 +24,16 @@ export function sampleForPattern(pattern: string, far = false): string | undefin
         let end = pattern[i + 1]!;
         i += 2;
         if (end === "\\") end = pattern[i++] ?? fail();
-        for (let code = c.charCodeAt(0); code <= end.charCodeAt(0) && chars.length < 200; code++) chars.push(String.fromCharCode(code));
+        for (let code = c.charCodeAt(0); code <= end.charCodeAt(0) && chars.length < 200; code++)
+          chars.push(String.fromCharCode(code));
       } else chars.push(c);
     }
     if (pattern[i++] !== "]") fail();
     if (negated) return ["q", "z", "7"].filter((c) => !chars.includes(c));
     return chars;
   };
-  const escape = (c: string): string[] => (c === "d" ? ["0", "9"] : c === "w" ? ["a", "z"] : c === "s" ? [" "] : /[A-Za-z]/.test(c) ? fail() : [c]);
+  const escape = (c: string): string[] =>
+    c === "d" ? ["0", "9"] : c === "w" ? ["a", "z"] : c === "s" ? [" "] : /[A-Za-z]/.test(c) ? fail() : [c];
   const pick = (chars: string[]) => (chars.length ? (far ? chars[chars.length - 1]! : chars[0]!) : fail());
 
   const sequence = (): string => {

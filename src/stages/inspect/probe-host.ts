@@ -142,7 +142,10 @@ export interface SpawnRequest {
   maxBuffer: number;
 }
 
-type Reply = { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean } | { id: number; crashed: true } | { id: number; fallback: true };
+type Reply =
+  | { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean }
+  | { id: number; crashed: true }
+  | { id: number; fallback: true };
 
 /**
  * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. (The
@@ -175,15 +178,24 @@ export class ProbeHost {
    * Starts a host for the package installed at `bin`, or gives undefined when its executable is not inter's shim (a CLI
    * inter did not generate is probed process by process) or the runtime will not load.
    */
-  static async start(bin: string, packageRoot: string | undefined, env: Record<string, string>): Promise<ProbeHost | undefined> {
+  static async start(
+    bin: string,
+    packageRoot: string | undefined,
+    env: Record<string, string>,
+  ): Promise<ProbeHost | undefined> {
     let shim: string;
     try {
       shim = realpathSync(bin);
-      if (!packageRoot || dirname(shim) !== realpathSync(packageRoot) || readFileSync(shim, "utf8") !== CLI_SHIM) return undefined;
+      if (!packageRoot || dirname(shim) !== realpathSync(packageRoot) || readFileSync(shim, "utf8") !== CLI_SHIM)
+        return undefined;
     } catch {
       return undefined;
     }
-    const child = spawn(process.execPath, ["-e", HOST, join(dirname(shim), "lib", "runtime.cjs"), dirname(shim)], { env, stdio: ["ignore", "ignore", "ignore", "ipc"], serialization: "json" });
+    const child = spawn(process.execPath, ["-e", HOST, join(dirname(shim), "lib", "runtime.cjs"), dirname(shim)], {
+      env,
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+      serialization: "json",
+    });
     const ready = await new Promise<boolean>((resolve) => {
       child.once("message", (m: { ready?: boolean }) => resolve(m?.ready === true));
       child.once("exit", () => resolve(false));
@@ -199,7 +211,11 @@ export class ProbeHost {
   /** The probe answered by the host, or undefined when it must run as a process. */
   async run(command: string, request: HostRequest): Promise<Probe | undefined> {
     // A call that does not return in time is not judged here: the host ends and the probe runs as a process.
-    const reply = await this.ask({ args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) }, request.timeoutMs, true);
+    const reply = await this.ask(
+      { args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) },
+      request.timeoutMs,
+      true,
+    );
     if (!reply || reply.stdout.length > request.maxBuffer || reply.stderr.length > request.maxBuffer) return undefined;
     this.answered++;
     return probeOf(command, reply);
@@ -214,7 +230,11 @@ export class ProbeHost {
     return reply ? probeOf(command, reply) : undefined;
   }
 
-  private ask(message: object, timeoutMs: number, stopOnTimeout: boolean): Promise<Extract<Reply, { stdout: string }> | undefined> {
+  private ask(
+    message: object,
+    timeoutMs: number,
+    stopOnTimeout: boolean,
+  ): Promise<Extract<Reply, { stdout: string }> | undefined> {
     if (!this.alive) return Promise.resolve(undefined);
     const id = this.next++;
     return new Promise((resolve) => {
@@ -246,7 +266,16 @@ export class ProbeHost {
 function probeOf(command: string, reply: Extract<Reply, { stdout: string }>): Probe {
   const stdout = stripFinalNewline(reply.stdout);
   const stderr = stripFinalNewline(reply.stderr);
-  return { command, exitCode: reply.exitCode, stdout, stderr, durationMs: reply.durationMs, timedOut: reply.timedOut === true, json: parse(stdout), error: parse(stderr) };
+  return {
+    command,
+    exitCode: reply.exitCode,
+    stdout,
+    stderr,
+    durationMs: reply.durationMs,
+    timedOut: reply.timedOut === true,
+    json: parse(stdout),
+    error: parse(stderr),
+  };
 }
 
 const stripFinalNewline = (text: string) => text.replace(/\r?\n$/, "");

@@ -26,7 +26,13 @@ export interface SavedProbes {
  * Package files whose text is prose from the brief, or the Skills: they change with the brief, never the behaviour.
  * The MCP search index (mcp/) is made of the commands' and groups' words; no probe runs it.
  */
-const PROSE = (path: string) => path === "manifest.json" || path.startsWith("commands/") || path.startsWith("mcp/") || path.startsWith("skills/") || path.startsWith("agent/") || ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json"].includes(path);
+const PROSE = (path: string) =>
+  path === "manifest.json" ||
+  path.startsWith("commands/") ||
+  path.startsWith("mcp/") ||
+  path.startsWith("skills/") ||
+  path.startsWith("agent/") ||
+  ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json"].includes(path);
 
 const hash = (...parts: Array<string | Buffer>) => {
   const h = createHash("sha256");
@@ -122,16 +128,31 @@ export class ProbeReuse {
   /** The key of a probe that may be reused, or undefined when it must run. */
   keyOf(args: string[], options: ProbeOptions): string | undefined {
     const group = args[0];
-    if (!this.parts || group === undefined || group.startsWith("-") || group === "skills" || group === "issue") return undefined;
+    if (!this.parts || group === undefined || group.startsWith("-") || group === "skills" || group === "issue")
+      return undefined;
     const commands = this.parts.groups.get(group);
     if (!commands) return undefined;
-    const neutral = (value: string | undefined) => (value !== undefined && this.apiUrl ? value.split(this.apiUrl).join("<api>") : value);
+    const neutral = (value: string | undefined) =>
+      value !== undefined && this.apiUrl ? value.split(this.apiUrl).join("<api>") : value;
     // The folders each inspection makes afresh (its state and home) are not part of what a probe is.
     const env = Object.entries({ ...this.baseEnv, ...options.env })
       .filter(([name]) => name !== "HOME" && name !== "XDG_STATE_HOME")
       .map(([name, value]) => [name, neutral(value)])
       .sort(([a], [b]) => String(a).localeCompare(String(b)));
-    return hash(JSON.stringify({ args: args.map((a) => neutral(a)), input: options.input, pipeOpen: options.pipeOpen, timeoutMs: options.timeoutMs, env }), this.inter, this.parts.runtime, this.parts.structure, commands, this.service ?? "");
+    return hash(
+      JSON.stringify({
+        args: args.map((a) => neutral(a)),
+        input: options.input,
+        pipeOpen: options.pipeOpen,
+        timeoutMs: options.timeoutMs,
+        env,
+      }),
+      this.inter,
+      this.parts.runtime,
+      this.parts.structure,
+      commands,
+      this.service ?? "",
+    );
   }
 
   lookup(key: string | undefined): Probe | undefined {

@@ -8,7 +8,7 @@ import { hostable, ProbeHost } from "./probe-host.js";
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
 
-export type { HelpCommand,  } from "./subjects.js";
+export type { HelpCommand } from "./subjects.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
@@ -52,7 +52,9 @@ const parse = (text: string) => {
 };
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
-async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(probes: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(
+  probes: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
   const settled = await Promise.all(Object.entries(probes).map(async ([name, probe]) => [name, await probe] as const));
   return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
 }
@@ -70,7 +72,17 @@ export interface ProbeEnv {
   env: Record<string, string>;
 }
 
-export async function runProbe(target: ProbeEnv, args: string[], options: { input?: string; pipeOpen?: boolean; timeoutMs?: number; env?: Record<string, string | undefined>; maxBuffer?: number } = {}): Promise<Probe> {
+export async function runProbe(
+  target: ProbeEnv,
+  args: string[],
+  options: {
+    input?: string;
+    pipeOpen?: boolean;
+    timeoutMs?: number;
+    env?: Record<string, string | undefined>;
+    maxBuffer?: number;
+  } = {},
+): Promise<Probe> {
   const { execa } = await import("execa");
   const started = performance.now();
   const result = await execa(target.bin, args, {
@@ -116,12 +128,24 @@ function stateText(dir: string): string {
 }
 
 function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillFiles" | "skillFiles"> {
-  const read = (path: string) => (root && existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined);
+  const read = (path: string) =>
+    root && existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined;
   const list = (dir: string) => (root && existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []);
   const files: Record<string, string | undefined> = {};
-  for (const f of ["agent/brief.md", "agent/rules/trigger.md", "agent/rules/workflow.md", "agent/rules/writeback.md", "AGENTS.md", "CHANGELOG.md", "README.md", "package.json"]) files[f] = read(f);
+  for (const f of [
+    "agent/brief.md",
+    "agent/rules/trigger.md",
+    "agent/rules/workflow.md",
+    "agent/rules/writeback.md",
+    "AGENTS.md",
+    "CHANGELOG.md",
+    "README.md",
+    "package.json",
+  ])
+    files[f] = read(f);
   const agentSkillFiles: Record<string, string> = {};
-  for (const f of list("agent/skills").filter((f) => f.endsWith(".md"))) agentSkillFiles[f.replace(/\.md$/, "")] = read(`agent/skills/${f}`)!;
+  for (const f of list("agent/skills").filter((f) => f.endsWith(".md")))
+    agentSkillFiles[f.replace(/\.md$/, "")] = read(`agent/skills/${f}`)!;
   const skillFiles: Record<string, string> = {};
   for (const d of list("skills")) {
     const text = read(`skills/${d}/SKILL.md`);
@@ -134,7 +158,13 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  * Probes the installed CLI from outside, the way an independent checker would.
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
  */
-export async function collectFacts(target: ProbeEnv, packageRoot: string | undefined, api: { baseUrl?: string; unavailable?: string }, reuse?: ProbeReuse, sharedHost?: Promise<ProbeHost | undefined>): Promise<Facts> {
+export async function collectFacts(
+  target: ProbeEnv,
+  packageRoot: string | undefined,
+  api: { baseUrl?: string; unavailable?: string },
+  reuse?: ProbeReuse,
+  sharedHost?: Promise<ProbeHost | undefined>,
+): Promise<Facts> {
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts).
@@ -148,14 +178,29 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       return reused;
     }
     const host = await hosting;
-    const env = Object.fromEntries(Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined));
-    const limits = { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER };
+    const env = Object.fromEntries(
+      Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    const limits = {
+      timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+      maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER,
+    };
     const command = commandLine(target.binary, args);
     const hosted = host && hostable(args, options) ? await host.run(command, { args, env, ...limits }) : undefined;
     if (hosted) counted.hosted++;
     else counted.processes++;
     // A probe that needs its own process is still started by the host when there is one (no fork of this process).
-    const fresh = hosted ?? (host && (await host.spawn(command, target.bin, { args, env, input: options.input, pipeOpen: options.pipeOpen, ...limits }))) ?? (await runProbe(base, args, options));
+    const fresh =
+      hosted ??
+      (host &&
+        (await host.spawn(command, target.bin, {
+          args,
+          env,
+          input: options.input,
+          pipeOpen: options.pipeOpen,
+          ...limits,
+        }))) ??
+      (await runProbe(base, args, options));
     reuse?.remember(key, fresh);
     return fresh;
   };
@@ -163,8 +208,25 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
   try {
     // The bare calls run as processes of their own (they are about stdin and hanging): started now, awaited last, so
     // no later probe waits for them.
-    const bareCalls = named({ bare: probe([], { timeoutMs: 5000 }), barePipe: probe([], { input: "\n", timeoutMs: 5000 }) });
-    const { help, helpFreshHome, issueEmpty, brief, version, bogus, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, describe } = await named({
+    const bareCalls = named({
+      bare: probe([], { timeoutMs: 5000 }),
+      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
+    });
+    const {
+      help,
+      helpFreshHome,
+      issueEmpty,
+      brief,
+      version,
+      bogus,
+      mcp,
+      skills,
+      skillsFields,
+      skillsHuman,
+      skillsQuiet,
+      skillsNdjson,
+      describe,
+    } = await named({
       help: probe(["--help"]),
       helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
@@ -181,39 +243,79 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       // a large CLI's plain --describe answers with an index of its groups).
       describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
-    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands) ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string") : [];
+    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands)
+      ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string")
+      : [];
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
     if (describe.exitCode === 0 && Array.isArray(describe.json?.commands)) {
-      commands = [...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"), ...commands.filter((c) => !API_COMMAND(c))];
+      commands = [
+        ...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"),
+        ...commands.filter((c) => !API_COMMAND(c)),
+      ];
     } else if (groups.length) {
       // A root help that lists groups (progressive disclosure): open an even sample of them.
       const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
-      const opened = await Promise.all(groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])));
+      const opened = await Promise.all(
+        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])),
+      );
       commands = [...opened.flatMap((p) => (Array.isArray(p.json?.commands) ? p.json.commands : [])), ...commands];
     }
     describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
     const apiCommands = commands.filter(API_COMMAND);
-    const group = groups[0] ?? (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
+    const group =
+      groups[0] ??
+      (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
     const commandHelp: Record<string, Probe> = {};
     // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
     const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
     const sampled = apiCommands.filter((_, i) => i % step === 0);
     // Built-in commands print their own help too (D2): skills and one issue command.
     const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
-    await Promise.all([...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))));
+    await Promise.all(
+      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))),
+    );
 
     // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
     // in the request, which the credential check needs) and are kept.
-    const detailed = apiCommands.map((c) => ({ ...c, ...(commandHelp[c.name]?.json?.command ?? {}), ...(c.parameters?.some((p) => p.in) ? { parameters: c.parameters, security: (c as { security?: unknown }).security } : {}) }) as HelpCommand);
+    const detailed = apiCommands.map(
+      (c) =>
+        ({
+          ...c,
+          ...(commandHelp[c.name]?.json?.command ?? {}),
+          ...(c.parameters?.some((p) => p.in)
+            ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
+            : {}),
+        }) as HelpCommand,
+    );
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
     const subjects = chooseSubjects(probePool(detailed, packageRoot));
-    const { list, paged, get, required: needy, dryRun: writer, body, destructive, auth: withAuth, typed, hostile: hostileTarget } = subjects.chosen;
+    const {
+      list,
+      paged,
+      get,
+      required: needy,
+      dryRun: writer,
+      body,
+      destructive,
+      auth: withAuth,
+      typed,
+      hostile: hostileTarget,
+    } = subjects.chosen;
     const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
-    const hostile = (value: string) => (hostileTarget?.param ? probe([...on(hostileTarget), ...fill(hostileTarget.command, hostileTarget.param.name), hostileTarget.param.name, value]) : Promise.resolve(undefined));
+    const hostile = (value: string) =>
+      hostileTarget?.param
+        ? probe([
+            ...on(hostileTarget),
+            ...fill(hostileTarget.command, hostileTarget.param.name),
+            hostileTarget.param.name,
+            value,
+          ])
+        : Promise.resolve(undefined);
     const credentialEnvs = credentialVariablesOf(help.json);
     const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
-    const apiEnv = api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
+    const apiEnv =
+      api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
 
     // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
     const piped = body ? bodyFor(body.command) : undefined;
@@ -225,9 +327,37 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
     const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
     const secretValue = "sk-interprobe0123456789abcdefABCDEF";
-    const { groupBare, jsonInputEnvelope, createEmpty, secret, secretShort, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, skillOne, bogusSkills, bogusIssue, versionAfter, versionGroup, secretFields, secretSkill } = await named({
+    const {
+      groupBare,
+      jsonInputEnvelope,
+      createEmpty,
+      secret,
+      secretShort,
+      traversal,
+      shell,
+      sensitive,
+      sensitiveBare,
+      control,
+      typedBad,
+      positional,
+      dryRun,
+      destructiveRefused,
+      destructiveQuiet,
+      jsonInputClosed,
+      noCredential,
+      skillOne,
+      bogusSkills,
+      bogusIssue,
+      versionAfter,
+      versionGroup,
+      secretFields,
+      secretSkill,
+    } = await named({
       groupBare: group ? probe([group.name]) : undefined,
-      jsonInputEnvelope: body && envelope ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv }) : undefined,
+      jsonInputEnvelope:
+        body && envelope
+          ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv })
+          : undefined,
       createEmpty: needy ? probe(on(needy)) : undefined,
       secret: hostile(secretValue),
       secretShort: hostile("sk-live-0123abcd"),
@@ -236,18 +366,39 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
       sensitive: hostile("./.env"),
       sensitiveBare: hostile("id_rsa"),
       control: hostile("inter\u0007probe"),
-      typedBad: typed?.param ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"]) : undefined,
-      positional: probe([...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []), "inter-probe-stray-argument"]),
-      dryRun: writer ? probe([...on(writer), ...fill(writer.command), "--dry-run"], { env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, "inter-probe-credential"])) } }) : undefined,
-      destructiveRefused: destructive ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv }) : undefined,
-      destructiveQuiet: destructive ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv }) : undefined,
+      typedBad: typed?.param
+        ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"])
+        : undefined,
+      positional: probe([
+        ...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []),
+        "inter-probe-stray-argument",
+      ]),
+      dryRun: writer
+        ? probe([...on(writer), ...fill(writer.command), "--dry-run"], {
+            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, "inter-probe-credential"])) },
+          })
+        : undefined,
+      destructiveRefused: destructive
+        ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv })
+        : undefined,
+      destructiveQuiet: destructive
+        ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv })
+        : undefined,
       jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
-      noCredential: withAuth && credentialEnvs.length ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } }) : undefined,
-      skillOne: Array.isArray(skills.json?.result) && skills.json.result[0]?.name ? probe(["skills", skills.json.result[0].name]) : undefined,
+      noCredential:
+        withAuth && credentialEnvs.length
+          ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
+          : undefined,
+      skillOne:
+        Array.isArray(skills.json?.result) && skills.json.result[0]?.name
+          ? probe(["skills", skills.json.result[0].name])
+          : undefined,
       // Built-in commands refuse unknown flags too (G1), with or without a value.
       bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
       bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
-      versionAfter: versionOn ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert }) : undefined,
+      versionAfter: versionOn
+        ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert })
+        : undefined,
       versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
       // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
       secretFields: probe(["skills", "--fields", secretValue]),
@@ -258,11 +409,27 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
     const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
-    const issueCreate = await probe(["issue", "create", "--type", "bug", "--message", "inter inspect probe", "--exit-code", "1"]);
+    const issueCreate = await probe([
+      "issue",
+      "create",
+      "--type",
+      "bug",
+      "--message",
+      "inter inspect probe",
+      "--exit-code",
+      "1",
+    ]);
     const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
-    const [issueList, issueShow] = await Promise.all([probe(["issue", "list", "--type", "bug", "--status", "open"]), issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined)]);
-    const issueUpdate = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"]) : undefined;
-    const issueBadTransition = issueId ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"]) : undefined;
+    const [issueList, issueShow] = await Promise.all([
+      probe(["issue", "list", "--type", "bug", "--status", "open"]),
+      issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined),
+    ]);
+    const issueUpdate = issueId
+      ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"])
+      : undefined;
+    const issueBadTransition = issueId
+      ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"])
+      : undefined;
 
     let listProbe: Probe | undefined;
     let listAgain: Probe | undefined;
@@ -288,11 +455,64 @@ export async function collectFacts(target: ProbeEnv, packageRoot: string | undef
     return {
       binary: target.binary,
       packageRoot,
-      ...(api.unavailable || !api.baseUrl ? { apiUnavailable: api.unavailable ?? "no service is configured to call" } : { baseUrl: api.baseUrl }),
+      ...(api.unavailable || !api.baseUrl
+        ? { apiUnavailable: api.unavailable ?? "no service is configured to call" }
+        : { baseUrl: api.baseUrl }),
       credentialEnvs,
       ...(credentials ? { credentials } : {}),
       stateText: stateText(state),
-      probes: { help, helpFreshHome, describe, groupBare, issueEmpty, jsonInputEnvelope, brief, version, bogus, bare, barePipe, mcp, skills, skillsFields, skillsHuman, skillsQuiet, skillsNdjson, skillOne, createEmpty, secret, secretShort, secretFields, secretSkill, traversal, shell, sensitive, sensitiveBare, control, typedBad, positional, dryRun, destructiveRefused, destructiveQuiet, jsonInputClosed, noCredential, bogusSkills, bogusIssue, versionAfter, versionGroup, issueDryRun, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition, list: listProbe, listAgain, listFields, paged: pagedProbe, getMissing },
+      probes: {
+        help,
+        helpFreshHome,
+        describe,
+        groupBare,
+        issueEmpty,
+        jsonInputEnvelope,
+        brief,
+        version,
+        bogus,
+        bare,
+        barePipe,
+        mcp,
+        skills,
+        skillsFields,
+        skillsHuman,
+        skillsQuiet,
+        skillsNdjson,
+        skillOne,
+        createEmpty,
+        secret,
+        secretShort,
+        secretFields,
+        secretSkill,
+        traversal,
+        shell,
+        sensitive,
+        sensitiveBare,
+        control,
+        typedBad,
+        positional,
+        dryRun,
+        destructiveRefused,
+        destructiveQuiet,
+        jsonInputClosed,
+        noCredential,
+        bogusSkills,
+        bogusIssue,
+        versionAfter,
+        versionGroup,
+        issueDryRun,
+        issueCreate,
+        issueList,
+        issueShow,
+        issueUpdate,
+        issueBadTransition,
+        list: listProbe,
+        listAgain,
+        listFields,
+        paged: pagedProbe,
+        getMissing,
+      },
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,

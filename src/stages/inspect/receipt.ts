@@ -26,7 +26,14 @@ export interface Receipt {
   package: { name: string; version: string; binary: string };
   /** Flags every command accepts, as the CLI's help lists them (plans may use them in command prefixes). */
   globalFlags: string[];
-  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>; destructive: boolean; permission?: string; output?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
+  commands: Array<{
+    name: string;
+    parameters: Array<{ name: string; type?: string; required?: boolean; enum?: unknown[] }>;
+    destructive: boolean;
+    permission?: string;
+    output?: string;
+    fields?: Record<string, { type?: string; enum?: unknown[] }>;
+  }>;
   skills: SkillCheck[];
   rules: RuleResult[];
   summary: { pass: number; fail: number; notApplicable: number };
@@ -48,7 +55,12 @@ export interface Receipt {
   naming: { findings: NameFinding[]; count: number };
 }
 
-const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recommended"], "Agent-Ready": ["ecosystem"], "Agent-Native": [] };
+const NEXT: Record<Level, Layer[]> = {
+  none: ["core"],
+  "Agent-Friendly": ["recommended"],
+  "Agent-Ready": ["ecosystem"],
+  "Agent-Native": [],
+};
 
 /**
  * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A failing
@@ -56,10 +68,19 @@ const NEXT: Record<Level, Layer[]> = { none: ["core"], "Agent-Friendly": ["recom
  * A misleading name is judged with the ecosystem layer: it keeps a candidate from Agent-Native, never from Agent-Ready.
  */
 function certify(rules: RuleResult[], credentials: CredentialReport, misleading: number): Receipt["certification"] {
-  const failing = (layer: Layer) => [...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id), ...(layer === "ecosystem" && misleading ? ["naming"] : [])];
+  const failing = (layer: Layer) => [
+    ...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id),
+    ...(layer === "ecosystem" && misleading ? ["naming"] : []),
+  ];
   const unsafe = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
   if (unsafe.length) return { level: "none", blocking: [...unsafe, ...failing("core")] };
-  const level: Level = failing("core").length ? "none" : failing("recommended").length ? "Agent-Friendly" : failing("ecosystem").length ? "Agent-Ready" : "Agent-Native";
+  const level: Level = failing("core").length
+    ? "none"
+    : failing("recommended").length
+      ? "Agent-Friendly"
+      : failing("ecosystem").length
+        ? "Agent-Ready"
+        : "Agent-Native";
   return { level, blocking: NEXT[level].flatMap(failing) };
 }
 
@@ -74,18 +95,41 @@ function judge(facts: Facts): RuleResult[] {
     } catch (error) {
       verdict = { status: "fail" as const, reason: `could not be judged: ${(error as Error).message}` };
     }
-    return { id: rule.id, group: rule.group, layer: layerOf(rule.id), priority: rule.priority, title: rule.title, ...verdict };
+    return {
+      id: rule.id,
+      group: rule.group,
+      layer: layerOf(rule.id),
+      priority: rule.priority,
+      title: rule.title,
+      ...verdict,
+    };
   });
 }
 
 /** The fields a command's output holds (of each item, for a list), from its --describe output schema. */
 function outputFields(schema: unknown): Record<string, { type?: string; enum?: unknown[] }> {
-  const s = schema as { type?: string; items?: { properties?: Record<string, { type?: string; enum?: unknown[] }> }; properties?: Record<string, { type?: string; enum?: unknown[] }> };
+  const s = schema as {
+    type?: string;
+    items?: { properties?: Record<string, { type?: string; enum?: unknown[] }> };
+    properties?: Record<string, { type?: string; enum?: unknown[] }>;
+  };
   const props = (s.type === "array" ? s.items?.properties : s.properties) ?? {};
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { ...(typeof v?.type === "string" ? { type: v.type } : {}), ...(Array.isArray(v?.enum) ? { enum: v.enum } : {}) }]));
+  return Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [
+      k,
+      { ...(typeof v?.type === "string" ? { type: v.type } : {}), ...(Array.isArray(v?.enum) ? { enum: v.enum } : {}) },
+    ]),
+  );
 }
 
-export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candidate: Receipt["candidate"]; tools: Receipt["tools"]; secrets: string[]; mcp?: McpReport }): Receipt {
+export function buildReceipt(input: {
+  facts: Facts;
+  skills: SkillCheck[];
+  candidate: Receipt["candidate"];
+  tools: Receipt["tools"];
+  secrets: string[];
+  mcp?: McpReport;
+}): Receipt {
   const { facts } = input;
   const rules = judge(facts);
   const credentials = judgeCredentials(facts.credentials, facts.commands, facts.stateText);
@@ -95,10 +139,19 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     schemaVersion: RECEIPT_SCHEMA_VERSION,
     candidate: input.candidate,
     package: { name: pkg.name ?? facts.binary, version: pkg.version ?? "", binary: facts.binary },
-    globalFlags: Array.isArray(facts.probes.help?.json?.globalFlags) ? facts.probes.help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : String(g.name))).sort() : [],
+    globalFlags: Array.isArray(facts.probes.help?.json?.globalFlags)
+      ? facts.probes
+          .help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : String(g.name)))
+          .sort()
+      : [],
     commands: facts.commands.map((c) => ({
       name: c.name,
-      parameters: (c.parameters ?? []).map((p) => ({ name: p.name, ...(p.type ? { type: p.type } : {}), ...(typeof p.required === "boolean" ? { required: p.required } : {}), ...(p.enum ? { enum: p.enum } : {}) })),
+      parameters: (c.parameters ?? []).map((p) => ({
+        name: p.name,
+        ...(p.type ? { type: p.type } : {}),
+        ...(typeof p.required === "boolean" ? { required: p.required } : {}),
+        ...(p.enum ? { enum: p.enum } : {}),
+      })),
       destructive: c.destructive === true,
       ...(c.permission ? { permission: c.permission } : {}),
       ...(c.output ? { output: c.output } : {}),
@@ -106,9 +159,15 @@ export function buildReceipt(input: { facts: Facts; skills: SkillCheck[]; candid
     })),
     skills: input.skills,
     rules,
-    summary: { pass: rules.filter((r) => r.status === "pass").length, fail: rules.filter((r) => r.status === "fail").length, notApplicable: rules.filter((r) => r.status === "not applicable").length },
+    summary: {
+      pass: rules.filter((r) => r.status === "pass").length,
+      fail: rules.filter((r) => r.status === "fail").length,
+      notApplicable: rules.filter((r) => r.status === "not applicable").length,
+    },
     certification: certify(rules, credentials, misleading.length),
-    api: facts.apiUnavailable ? { probed: false, reason: facts.apiUnavailable } : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
+    api: facts.apiUnavailable
+      ? { probed: false, reason: facts.apiUnavailable }
+      : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
     ...(facts.probing ? { probing: facts.probing } : {}),

@@ -18,7 +18,12 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  * take flags only, so the words before the first flag must name a command; with `positionals` (a CLI such as inter
  * itself) the longest command those words start with counts.
  */
-export async function validateSkills(skillFiles: Record<string, string>, binary: string, commands: HelpCommand[], options: { positionals?: boolean } = {}): Promise<SkillCheck[]> {
+export async function validateSkills(
+  skillFiles: Record<string, string>,
+  binary: string,
+  commands: HelpCommand[],
+  options: { positionals?: boolean } = {},
+): Promise<SkillCheck[]> {
   const known = new Set([...commands.map((c) => c.name), ...BUILTIN_NAMES]);
   return Object.entries(skillFiles)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -28,7 +33,8 @@ export async function validateSkills(skillFiles: Record<string, string>, binary:
       if (read.kind === "none") problems.push("SKILL.md does not start with --- frontmatter ---");
       if (read.kind === "invalid") problems.push(`the frontmatter is ${read.message}`);
       const front = read.kind === "mapping" ? read.data : {};
-      for (const key of Object.keys(front)) if (!ALLOWED_KEYS.has(key)) problems.push(`frontmatter key "${key}" is not a standard Skill key`);
+      for (const key of Object.keys(front))
+        if (!ALLOWED_KEYS.has(key)) problems.push(`frontmatter key "${key}" is not a standard Skill key`);
       const name = typeof front.name === "string" ? front.name : "";
       const description = typeof front.description === "string" ? front.description : "";
       if (!name) problems.push("frontmatter has no name");
@@ -47,7 +53,9 @@ export async function validateSkills(skillFiles: Record<string, string>, binary:
         const end = words.findIndex((w, i) => i > 0 && (w.startsWith("-") || w.startsWith("<")));
         const path = words.slice(1, end < 0 ? undefined : end);
         if (!path.length || path[0] === "skills") continue;
-        const named = options.positionals ? path.some((_, i) => known.has(path.slice(0, i + 1).join(" "))) : known.has(path.join(" "));
+        const named = options.positionals
+          ? path.some((_, i) => known.has(path.slice(0, i + 1).join(" ")))
+          : known.has(path.join(" "));
         if (!named) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
       }
       return { name: name || folder, description, valid: problems.length === 0, problems };

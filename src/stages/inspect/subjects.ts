@@ -52,7 +52,8 @@ export interface HelpCommand {
 }
 
 /** The probes that run on a chosen API command. */
-export type SubjectKind = "list" | "paged" | "get" | "required" | "dryRun" | "body" | "destructive" | "auth" | "typed" | "hostile";
+export type SubjectKind =
+  "list" | "paged" | "get" | "required" | "dryRun" | "body" | "destructive" | "auth" | "typed" | "hostile";
 
 export interface Subject {
   command: HelpCommand;
@@ -68,7 +69,16 @@ export interface Subjects {
   none: Partial<Record<SubjectKind, string>>;
 }
 
-const FORMAT_SAMPLES: Record<string, string> = { date: "2026-05-04", "date-time": "2026-05-04T09:30:00Z", time: "09:30", email: "probe@example.com", uuid: "123e4567-e89b-42d3-a456-426614174000", uri: "https://example.com/probe", url: "https://example.com/probe", ipv4: "192.0.2.1" };
+const FORMAT_SAMPLES: Record<string, string> = {
+  date: "2026-05-04",
+  "date-time": "2026-05-04T09:30:00Z",
+  time: "09:30",
+  email: "probe@example.com",
+  uuid: "123e4567-e89b-42d3-a456-426614174000",
+  uri: "https://example.com/probe",
+  url: "https://example.com/probe",
+  ipv4: "192.0.2.1",
+};
 const STRING_SAMPLES = ["inter-probe", "probe", "p1", "09:30", "2026-05-04", "1", "a", "A", "AB", "abc123", "PROBE"];
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
 
@@ -96,7 +106,11 @@ function sampleOrNone(p: HelpParameter, far = false): string | undefined {
   if (type === "boolean") return "true";
   if (type === "object") return "{}";
   if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
-  const candidates = [...(far ? ["inter-probe-missing-id"] : []), ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []), ...STRING_SAMPLES].filter((v): v is string => v !== undefined);
+  const candidates = [
+    ...(far ? ["inter-probe-missing-id"] : []),
+    ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []),
+    ...STRING_SAMPLES,
+  ].filter((v): v is string => v !== undefined);
   const found = candidates.find((v) => fits(p, v));
   if (found !== undefined) return found;
   if (p.minLength && !p.pattern) return "p".repeat(p.minLength);
@@ -114,7 +128,8 @@ export function sample(p: HelpParameter, far = false): string {
 /** The value a sample stands for in a JSON body. */
 function bodyValue(p: HelpParameter): unknown {
   const text = sample(p);
-  const typed = (type: string | undefined, v: string) => (type === "integer" || type === "number" ? Number(v) : type === "boolean" ? v === "true" : v);
+  const typed = (type: string | undefined, v: string) =>
+    type === "integer" || type === "number" ? Number(v) : type === "boolean" ? v === "true" : v;
   if (p.type === "array") return [typed(p.items, text)];
   if (p.type === "object") return {};
   return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(p.type, text);
@@ -122,7 +137,8 @@ function bodyValue(p: HelpParameter): unknown {
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);
 /** The required flags as MCP tool arguments: each sample of the JSON type the tool's schema declares for it. */
-export const fillArguments = (c: HelpCommand): Record<string, unknown> => Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
+export const fillArguments = (c: HelpCommand): Record<string, unknown> =>
+  Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
 const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
 /** Every required flag (but `except`) can be given a valid value. */
 const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
@@ -131,9 +147,13 @@ export const fill = (c: HelpCommand, except?: string, skipBody = false) =>
   required(c)
     .filter((p) => p.name !== except && !(skipBody && p.in === "body"))
     .flatMap((p) => [p.name, sample(p)]);
-const reads = (c: HelpCommand) => c.permission === "read" || (c.permission === undefined && c.method?.toUpperCase() === "GET");
-const writes = (c: HelpCommand) => c.permission === "write" || (c.permission === undefined && ["POST", "PUT", "PATCH"].includes(c.method?.toUpperCase() ?? ""));
-const simple = (p: HelpParameter) => (SCALARS.has(p.type ?? "") || (p.type === "array" && SCALARS.has(p.items ?? "string"))) && canSample(p);
+const reads = (c: HelpCommand) =>
+  c.permission === "read" || (c.permission === undefined && c.method?.toUpperCase() === "GET");
+const writes = (c: HelpCommand) =>
+  c.permission === "write" ||
+  (c.permission === undefined && ["POST", "PUT", "PATCH"].includes(c.method?.toUpperCase() ?? ""));
+const simple = (p: HelpParameter) =>
+  (SCALARS.has(p.type ?? "") || (p.type === "array" && SCALARS.has(p.items ?? "string"))) && canSample(p);
 const bodyFields = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.in === "body");
 const identifier = (p: HelpParameter) => p.in === "path" || /(^|[-_])id$/i.test(p.wire ?? p.name.replace(/^--/, ""));
 
@@ -144,10 +164,16 @@ const identifier = (p: HelpParameter) => p.in === "path" || /(^|[-_])id$/i.test(
  */
 export function bodyFor(c: HelpCommand): Record<string, unknown> {
   const fields = bodyFields(c);
-  if (!(c.parameters ?? []).some((p) => p.in !== undefined)) return Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
+  if (!(c.parameters ?? []).some((p) => p.in !== undefined))
+    return Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
   const chosen = fields.filter((p) => p.required);
   const optional = fields.find((p) => !p.required && simple(p));
-  return Object.fromEntries((chosen.length ? chosen : optional ? [optional] : []).map((p) => [p.wire ?? p.name.replace(/^--/, ""), bodyValue(p)]));
+  return Object.fromEntries(
+    (chosen.length ? chosen : optional ? [optional] : []).map((p) => [
+      p.wire ?? p.name.replace(/^--/, ""),
+      bodyValue(p),
+    ]),
+  );
 }
 
 type Tier = [string, (c: HelpCommand) => boolean];
@@ -173,78 +199,160 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
   };
   const noRequired = (c: HelpCommand) => required(c).length === 0;
 
-  set("list", first(pool, [
-    ["a read that needs no flag and returns a list", (c) => reads(c) && noRequired(c) && !c.destructive && (c.pagination !== undefined || c.output === "array")],
-    ["a read that needs no flag", (c) => reads(c) && noRequired(c) && !c.destructive],
-  ]), "no read command works without flags");
+  set(
+    "list",
+    first(pool, [
+      [
+        "a read that needs no flag and returns a list",
+        (c) => reads(c) && noRequired(c) && !c.destructive && (c.pagination !== undefined || c.output === "array"),
+      ],
+      ["a read that needs no flag", (c) => reads(c) && noRequired(c) && !c.destructive],
+    ]),
+    "no read command works without flags",
+  );
 
   // The list probe's command, when it pages, answers both (one call fewer).
   const list = chosen.list?.command;
-  set("paged", list && list.pagination !== undefined ? { command: list, why: "it pages and needs no flag" } : first(pool, [
-    ["it pages and needs no flag", (c) => c.pagination !== undefined && reads(c) && noRequired(c)],
-    // Made-up identifiers would only meet a 404: other required flags (a search's query) are filled.
-    ["it pages, and its required flags can be filled", (c) => c.pagination !== undefined && reads(c) && fillable(c) && !required(c).some(identifier)],
-  ]), pool.some((c) => c.pagination !== undefined) ? "every command that pages needs an identifier or a value the probe cannot make up" : "no command pages (none declares pagination)");
+  set(
+    "paged",
+    list && list.pagination !== undefined
+      ? { command: list, why: "it pages and needs no flag" }
+      : first(pool, [
+          ["it pages and needs no flag", (c) => c.pagination !== undefined && reads(c) && noRequired(c)],
+          // Made-up identifiers would only meet a 404: other required flags (a search's query) are filled.
+          [
+            "it pages, and its required flags can be filled",
+            (c) => c.pagination !== undefined && reads(c) && fillable(c) && !required(c).some(identifier),
+          ],
+        ]),
+    pool.some((c) => c.pagination !== undefined)
+      ? "every command that pages needs an identifier or a value the probe cannot make up"
+      : "no command pages (none declares pagination)",
+  );
 
   // The not-found probe: one identifier, in the path, of a read; without a manifest, where it goes is unknown.
   const oneId = (where: (p: HelpParameter) => boolean) => (c: HelpCommand) => {
     const r = required(c);
-    return reads(c) && !c.destructive && c.output !== "array" && r.length === 1 && r[0]!.type === "string" && where(r[0]!) && sampleOrNone(r[0]!, true) !== undefined;
+    return (
+      reads(c) &&
+      !c.destructive &&
+      c.output !== "array" &&
+      r.length === 1 &&
+      r[0]!.type === "string" &&
+      where(r[0]!) &&
+      sampleOrNone(r[0]!, true) !== undefined
+    );
   };
   const get = first(pool, [
     ["a read whose one required flag is a path parameter", oneId((p) => p.in === "path")],
     ["a read of one item by one required string flag", oneId((p) => p.in === undefined)],
   ]);
-  set("get", get && { ...get, param: required(get.command)[0] }, "no read command takes a single identifier in its path");
+  set(
+    "get",
+    get && { ...get, param: required(get.command)[0] },
+    "no read command takes a single identifier in its path",
+  );
 
-  set("required", first(pool, [
-    ["a write with required flags", (c) => !c.destructive && writes(c) && required(c).length > 0],
-    ["a command with required flags", (c) => !c.destructive && required(c).length > 0],
-    ["a destructive command with required flags", (c) => required(c).length > 0],
-  ]), "no command has a required flag");
+  set(
+    "required",
+    first(pool, [
+      ["a write with required flags", (c) => !c.destructive && writes(c) && required(c).length > 0],
+      ["a command with required flags", (c) => !c.destructive && required(c).length > 0],
+      ["a destructive command with required flags", (c) => required(c).length > 0],
+    ]),
+    "no command has a required flag",
+  );
 
-  set("dryRun", first(pool, [
-    ["a write whose required flags can be filled", (c) => writes(c) && !c.destructive && fillable(c)],
-    ["a command that changes something, with flags that can be filled", (c) => !reads(c) && !c.destructive && fillable(c)],
-  ]), "no write command can be called with values the probe can make up");
+  set(
+    "dryRun",
+    first(pool, [
+      ["a write whose required flags can be filled", (c) => writes(c) && !c.destructive && fillable(c)],
+      [
+        "a command that changes something, with flags that can be filled",
+        (c) => !reads(c) && !c.destructive && fillable(c),
+      ],
+    ]),
+    "no write command can be called with values the probe can make up",
+  );
 
   // The body probe: a command that takes a body, its other required flags satisfiable, its body fields simple.
   const takesBody = pool.filter((c) => c.jsonInput === true);
   const restFillable = (c: HelpCommand) => required(c).every((p) => p.in === "body" || canSample(p));
   const requiredBody = (c: HelpCommand) => bodyFields(c).filter((p) => p.required);
-  set("body", first(takesBody, [
-    ["it takes a body whose required fields are simple values", (c) => !c.destructive && restFillable(c) && requiredBody(c).length > 0 && requiredBody(c).every(simple)],
-    ["it takes a body with a simple field", (c) => !c.destructive && restFillable(c) && requiredBody(c).length === 0 && bodyFields(c).some(simple)],
-    ["it takes a body", (c) => !c.destructive && restFillable(c) && requiredBody(c).every(simple)],
-    ["it takes a body (a destructive command, previewed with --dry-run)", (c) => restFillable(c) && requiredBody(c).every(simple)],
-  ]), takesBody.length ? `the commands that take a body (${takesBody.slice(0, 3).map((c) => c.name).join(", ")}${takesBody.length > 3 ? ", …" : ""}) need values the probe cannot make up` : pool.some((c) => c.jsonInput === false) ? "no command takes a request body" : "no command declares whether it takes a request body (jsonInput)");
+  set(
+    "body",
+    first(takesBody, [
+      [
+        "it takes a body whose required fields are simple values",
+        (c) => !c.destructive && restFillable(c) && requiredBody(c).length > 0 && requiredBody(c).every(simple),
+      ],
+      [
+        "it takes a body with a simple field",
+        (c) => !c.destructive && restFillable(c) && requiredBody(c).length === 0 && bodyFields(c).some(simple),
+      ],
+      ["it takes a body", (c) => !c.destructive && restFillable(c) && requiredBody(c).every(simple)],
+      [
+        "it takes a body (a destructive command, previewed with --dry-run)",
+        (c) => restFillable(c) && requiredBody(c).every(simple),
+      ],
+    ]),
+    takesBody.length
+      ? `the commands that take a body (${takesBody
+          .slice(0, 3)
+          .map((c) => c.name)
+          .join(", ")}${takesBody.length > 3 ? ", …" : ""}) need values the probe cannot make up`
+      : pool.some((c) => c.jsonInput === false)
+        ? "no command takes a request body"
+        : "no command declares whether it takes a request body (jsonInput)",
+  );
 
-  set("destructive", first(pool, [["a destructive command whose required flags can be filled", (c) => c.destructive === true && fillable(c)]]), pool.some((c) => c.destructive) ? "the destructive commands need values the probe cannot make up" : "no destructive command");
+  set(
+    "destructive",
+    first(pool, [
+      ["a destructive command whose required flags can be filled", (c) => c.destructive === true && fillable(c)],
+    ]),
+    pool.some((c) => c.destructive)
+      ? "the destructive commands need values the probe cannot make up"
+      : "no destructive command",
+  );
 
-  set("auth", first(pool, [
-    ["it needs the credential, and its flags can be filled", (c) => !!c.auth && !c.destructive && fillable(c)],
-    ["it needs the credential", (c) => !!c.auth && !c.destructive],
-  ]), "no command needs a credential");
+  set(
+    "auth",
+    first(pool, [
+      ["it needs the credential, and its flags can be filled", (c) => !!c.auth && !c.destructive && fillable(c)],
+      ["it needs the credential", (c) => !!c.auth && !c.destructive],
+    ]),
+    "no command needs a credential",
+  );
 
-  const typedParam = (c: HelpCommand) => (c.parameters ?? []).find((p) => p.type === "integer") ?? (c.parameters ?? []).find((p) => p.type === "number");
+  const typedParam = (c: HelpCommand) =>
+    (c.parameters ?? []).find((p) => p.type === "integer") ?? (c.parameters ?? []).find((p) => p.type === "number");
   const typed = first(pool, [
-    ["it takes a number, and its other required flags can be filled", (c) => !!typedParam(c) && !c.destructive && fillable(c, typedParam(c)!.name)],
+    [
+      "it takes a number, and its other required flags can be filled",
+      (c) => !!typedParam(c) && !c.destructive && fillable(c, typedParam(c)!.name),
+    ],
     ["it takes a number", (c) => !!typedParam(c)],
   ]);
   set("typed", typed && { ...typed, param: typedParam(typed.command) }, "no command takes a number");
 
   // Hostile values go into an identifier where there is one: that is where the guardrails matter most.
-  const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) => required(c).find((p) => p.type === "string" && !p.enum?.length && where(p));
+  const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) =>
+    required(c).find((p) => p.type === "string" && !p.enum?.length && where(p));
   const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
     ["its required identifier", identifier, true],
     ["its required string flag", () => true, true],
     ["its required string flag", () => true, false],
   ];
   const id = chosen.get;
-  let hostile: Subject | undefined = id ? { command: id.command, why: `${id.why}: its identifier`, param: id.param } : undefined;
+  let hostile: Subject | undefined = id
+    ? { command: id.command, why: `${id.why}: its identifier`, param: id.param }
+    : undefined;
   for (const [why, where, safe] of hostileTiers) {
     if (hostile) break;
-    const c = pool.find((c) => (!safe || !c.destructive) && !!stringParam(c, where) && fillable(c, stringParam(c, where)!.name));
+    const c = pool.find(
+      (c) => (!safe || !c.destructive) && !!stringParam(c, where) && fillable(c, stringParam(c, where)!.name),
+    );
     if (c) hostile = { command: c, why, param: stringParam(c, where) };
   }
   set("hostile", hostile, "no command takes a string value");
@@ -252,8 +360,34 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
   return { chosen, none };
 }
 
-type ManifestFlag = { flag: string; in?: HelpParameter["in"]; wire?: string; type?: string; items?: string; required?: boolean; enum?: unknown[]; format?: string; pattern?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; minLength?: number; maxLength?: number };
-type ManifestCommand = { name: string; operation?: { method?: string }; flags?: ManifestFlag[]; jsonInput?: boolean; destructive?: boolean; permission?: string; pagination?: unknown; auth?: unknown[]; hidden?: boolean; output?: { shape?: string; listField?: string } };
+type ManifestFlag = {
+  flag: string;
+  in?: HelpParameter["in"];
+  wire?: string;
+  type?: string;
+  items?: string;
+  required?: boolean;
+  enum?: unknown[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+};
+type ManifestCommand = {
+  name: string;
+  operation?: { method?: string };
+  flags?: ManifestFlag[];
+  jsonInput?: boolean;
+  destructive?: boolean;
+  permission?: string;
+  pagination?: unknown;
+  auth?: unknown[];
+  hidden?: boolean;
+  output?: { shape?: string; listField?: string };
+};
 
 function readJson(file: string): unknown {
   try {
@@ -271,7 +405,8 @@ function manifestCommands(packageRoot: string | undefined): ManifestCommand[] {
   for (const group of Array.isArray(manifest?.groups) ? manifest.groups : []) {
     if (typeof group?.name !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(group.name)) continue;
     const file = readJson(join(packageRoot, "commands", `${group.name}.json`)) as { commands?: unknown } | undefined;
-    if (Array.isArray(file?.commands)) out.push(...(file.commands as ManifestCommand[]).filter((c) => typeof c?.name === "string" && !c.hidden));
+    if (Array.isArray(file?.commands))
+      out.push(...(file.commands as ManifestCommand[]).filter((c) => typeof c?.name === "string" && !c.hidden));
   }
   return out;
 }
@@ -301,7 +436,9 @@ export function probePool(commands: HelpCommand[], packageRoot: string | undefin
       pagination: c.pagination ?? m.pagination,
       parameters: (c.parameters ?? []).map((p) => {
         const f = flags.get(p.name);
-        return f ? { ...p, in: f.in, wire: f.wire, ...(p.items === undefined && f.items ? { items: f.items } : {}) } : p;
+        return f
+          ? { ...p, in: f.in, wire: f.wire, ...(p.items === undefined && f.items ? { items: f.items } : {}) }
+          : p;
       }),
     };
   });

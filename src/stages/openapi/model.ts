@@ -123,7 +123,14 @@ export interface Skipped {
 }
 
 export interface OperationModel {
-  source: { file: string; files: string[]; specVersion: "2.0" | "3.0" | "3.1"; title: string; version: string; description?: string };
+  source: {
+    file: string;
+    files: string[];
+    specVersion: "2.0" | "3.0" | "3.1";
+    title: string;
+    version: string;
+    description?: string;
+  };
   servers: Array<{ url: string; description?: string }>;
   securitySchemes: Record<string, SecurityScheme>;
   security: SecurityRequirement[];

@@ -1,5 +1,17 @@
 import { InterError } from "../../core/errors.js";
-import type { BodyField, OAuthFlow, Operation, OperationModel, Parameter, ParameterStyle, RequestBody, Response, SecurityRequirement, SecurityScheme, Skipped } from "./model.js";
+import type {
+  BodyField,
+  OAuthFlow,
+  Operation,
+  OperationModel,
+  Parameter,
+  ParameterStyle,
+  RequestBody,
+  Response,
+  SecurityRequirement,
+  SecurityScheme,
+  Skipped,
+} from "./model.js";
 import { pointerOf } from "./pointer.js";
 import { resolveDocument } from "./ref-reader.js";
 import { DocumentProblem, isObject, Resolver } from "./resolver.js";
@@ -14,41 +26,82 @@ export interface ReadResult {
 }
 
 function invalid(file: string, pointer: string, reason: string, suggestion: string): InterError {
-  return new InterError("OPENAPI_INVALID", `${file}${pointer ? ` ${pointer}` : ""}: ${reason}`, suggestion, { file, pointer, reason });
+  return new InterError("OPENAPI_INVALID", `${file}${pointer ? ` ${pointer}` : ""}: ${reason}`, suggestion, {
+    file,
+    pointer,
+    reason,
+  });
 }
 
 function specVersion(root: Record<string, unknown>, file: string): OperationModel["source"]["specVersion"] {
   if (root.swagger !== undefined) {
     if (String(root.swagger) === "2.0") return "2.0";
-    throw invalid(file, "#/swagger", `unsupported Swagger version "${String(root.swagger)}"`, 'Use Swagger "2.0" or OpenAPI 3.0 / 3.1.');
+    throw invalid(
+      file,
+      "#/swagger",
+      `unsupported Swagger version "${String(root.swagger)}"`,
+      'Use Swagger "2.0" or OpenAPI 3.0 / 3.1.',
+    );
   }
   const version = root.openapi;
-  if (typeof version !== "string") throw invalid(file, "#/openapi", "missing `openapi` (or `swagger`) version field", 'Add `openapi: 3.1.0` (or `swagger: "2.0"`) at the top of the document.');
+  if (typeof version !== "string")
+    throw invalid(
+      file,
+      "#/openapi",
+      "missing `openapi` (or `swagger`) version field",
+      'Add `openapi: 3.1.0` (or `swagger: "2.0"`) at the top of the document.',
+    );
   if (/^3\.0(\.\d+)?$/.test(version)) return "3.0";
   if (/^3\.1(\.\d+)?$/.test(version)) return "3.1";
-  throw invalid(file, "#/openapi", `unsupported OpenAPI version "${version}"`, "Use OpenAPI 3.0.x or 3.1.x (or Swagger 2.0).");
+  throw invalid(
+    file,
+    "#/openapi",
+    `unsupported OpenAPI version "${version}"`,
+    "Use OpenAPI 3.0.x or 3.1.x (or Swagger 2.0).",
+  );
 }
 
 function securityOf(value: unknown): SecurityRequirement[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.filter(isObject).map((req) => Object.fromEntries(Object.keys(req).sort().map((name) => [name, Array.isArray(req[name]) ? (req[name] as unknown[]).filter((s): s is string => typeof s === "string") : []])));
+  return value.filter(isObject).map((req) =>
+    Object.fromEntries(
+      Object.keys(req)
+        .sort()
+        .map((name) => [
+          name,
+          Array.isArray(req[name]) ? (req[name] as unknown[]).filter((s): s is string => typeof s === "string") : [],
+        ]),
+    ),
+  );
 }
 
-const FLOW_NAMES: Record<string, "clientCredentials" | "authorizationCode" | "password" | "implicit"> = { clientCredentials: "clientCredentials", authorizationCode: "authorizationCode", password: "password", implicit: "implicit", application: "clientCredentials", accessCode: "authorizationCode" };
+const FLOW_NAMES: Record<string, "clientCredentials" | "authorizationCode" | "password" | "implicit"> = {
+  clientCredentials: "clientCredentials",
+  authorizationCode: "authorizationCode",
+  password: "password",
+  implicit: "implicit",
+  application: "clientCredentials",
+  accessCode: "authorizationCode",
+};
 
 /** A flow's URLs and scope names; a URL that is not a string is left out (the CLI then cannot use that flow). */
 function flowOf(node: Record<string, unknown>): OAuthFlow {
   const url = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
   const tokenUrl = url(node.tokenUrl);
   const refreshUrl = url(node.refreshUrl);
-  return { ...(tokenUrl ? { tokenUrl } : {}), ...(refreshUrl ? { refreshUrl } : {}), scopes: isObject(node.scopes) ? Object.keys(node.scopes) : [] };
+  return {
+    ...(tokenUrl ? { tokenUrl } : {}),
+    ...(refreshUrl ? { refreshUrl } : {}),
+    scopes: isObject(node.scopes) ? Object.keys(node.scopes) : [],
+  };
 }
 
 /** OAuth 2 flows: OpenAPI 3's `flows` object, or Swagger 2.0's single `flow` with its `tokenUrl`. */
 function flowsOf(s: Record<string, unknown>): SecurityScheme["flows"] {
   const flows: NonNullable<SecurityScheme["flows"]> = {};
   if (isObject(s.flows)) {
-    for (const [name, node] of Object.entries(s.flows)) if (FLOW_NAMES[name] && isObject(node)) flows[FLOW_NAMES[name]] = flowOf(node);
+    for (const [name, node] of Object.entries(s.flows))
+      if (FLOW_NAMES[name] && isObject(node)) flows[FLOW_NAMES[name]] = flowOf(node);
   } else if (typeof s.flow === "string" && FLOW_NAMES[s.flow]) flows[FLOW_NAMES[s.flow]!] = flowOf(s);
   return flows;
 }
@@ -56,9 +109,16 @@ function flowsOf(s: Record<string, unknown>): SecurityScheme["flows"] {
 function servers(root: Record<string, unknown>, version: string): OperationModel["servers"] {
   if (version === "2.0") {
     // Without a host the base path still says where the API lives on whatever origin serves it.
-    if (typeof root.host !== "string") return typeof root.basePath === "string" && root.basePath.startsWith("/") && root.basePath !== "/" ? [{ url: root.basePath.replace(/\/$/, "") }] : [];
+    if (typeof root.host !== "string")
+      return typeof root.basePath === "string" && root.basePath.startsWith("/") && root.basePath !== "/"
+        ? [{ url: root.basePath.replace(/\/$/, "") }]
+        : [];
     const schemes = Array.isArray(root.schemes) && root.schemes.length ? root.schemes : ["https"];
-    return [{ url: `${schemes[0]}://${root.host}${typeof root.basePath === "string" ? root.basePath : ""}`.replace(/\/$/, "") }];
+    return [
+      {
+        url: `${schemes[0]}://${root.host}${typeof root.basePath === "string" ? root.basePath : ""}`.replace(/\/$/, ""),
+      },
+    ];
   }
   if (!Array.isArray(root.servers)) return [];
   return root.servers.filter(isObject).flatMap((server) => {
@@ -68,26 +128,62 @@ function servers(root: Record<string, unknown>, version: string): OperationModel
       const v = vars[name];
       return isObject(v) && v.default !== undefined ? String(v.default) : whole;
     });
-    return [{ url: url.replace(/\/$/, ""), ...(typeof server.description === "string" ? { description: server.description } : {}) }];
+    return [
+      {
+        url: url.replace(/\/$/, ""),
+        ...(typeof server.description === "string" ? { description: server.description } : {}),
+      },
+    ];
   });
 }
 
-function securitySchemes(root: Record<string, unknown>, resolver: Resolver, base: string, version: string, warnings: string[]): Record<string, SecurityScheme> {
-  const raw = version === "2.0" ? root.securityDefinitions : isObject(root.components) ? root.components.securitySchemes : undefined;
+function securitySchemes(
+  root: Record<string, unknown>,
+  resolver: Resolver,
+  base: string,
+  version: string,
+  warnings: string[],
+): Record<string, SecurityScheme> {
+  const raw =
+    version === "2.0"
+      ? root.securityDefinitions
+      : isObject(root.components)
+        ? root.components.securitySchemes
+        : undefined;
   const out: Record<string, SecurityScheme> = {};
   if (!isObject(raw)) return out;
   for (const [name, node] of Object.entries(raw)) {
-    const where = version === "2.0" ? pointerOf("securityDefinitions", name) : pointerOf("components", "securitySchemes", name);
+    const where =
+      version === "2.0" ? pointerOf("securityDefinitions", name) : pointerOf("components", "securitySchemes", name);
     try {
       const s = resolver.deref<Record<string, unknown>>(node, base, where).value;
       const description = typeof s.description === "string" ? s.description : undefined;
       if (s.type === "basic") out[name] = { type: "http", scheme: "basic", description };
-      else if (s.type === "http") out[name] = { type: "http", scheme: String(s.scheme ?? "bearer").toLowerCase(), ...(typeof s.bearerFormat === "string" ? { bearerFormat: s.bearerFormat } : {}), description };
-      else if (s.type === "apiKey" && typeof s.name === "string" && ["header", "query", "cookie"].includes(String(s.in))) out[name] = { type: "apiKey", in: s.in as "header", name: s.name, description };
+      else if (s.type === "http")
+        out[name] = {
+          type: "http",
+          scheme: String(s.scheme ?? "bearer").toLowerCase(),
+          ...(typeof s.bearerFormat === "string" ? { bearerFormat: s.bearerFormat } : {}),
+          description,
+        };
+      else if (
+        s.type === "apiKey" &&
+        typeof s.name === "string" &&
+        ["header", "query", "cookie"].includes(String(s.in))
+      )
+        out[name] = { type: "apiKey", in: s.in as "header", name: s.name, description };
       else if (s.type === "oauth2") out[name] = { type: "oauth2", flows: flowsOf(s), description };
-      else if (s.type === "openIdConnect") out[name] = { type: "openIdConnect", ...(typeof s.openIdConnectUrl === "string" ? { openIdConnectUrl: s.openIdConnectUrl } : {}), description };
+      else if (s.type === "openIdConnect")
+        out[name] = {
+          type: "openIdConnect",
+          ...(typeof s.openIdConnectUrl === "string" ? { openIdConnectUrl: s.openIdConnectUrl } : {}),
+          description,
+        };
       else if (s.type === "mutualTLS") out[name] = { type: s.type, description };
-      else warnings.push(`${where}: security scheme "${name}" of type "${String(s.type)}" is not understood; it is ignored`);
+      else
+        warnings.push(
+          `${where}: security scheme "${name}" of type "${String(s.type)}" is not understood; it is ignored`,
+        );
     } catch (error) {
       warnings.push(`${where}: ${(error as Error).message}; the scheme is ignored`);
     }
@@ -99,24 +195,48 @@ function paramKey(p: { name: string; in: string }): string {
   return `${p.in}:${p.name}`;
 }
 
-function readParameter(resolver: Resolver, node: unknown, base: string, where: string, version: string): (Parameter & { schema?: SchemaSummary }) | { body: unknown; base: string } | { formField: BodyField; file: boolean } {
+function readParameter(
+  resolver: Resolver,
+  node: unknown,
+  base: string,
+  where: string,
+  version: string,
+):
+  (Parameter & { schema?: SchemaSummary }) | { body: unknown; base: string } | { formField: BodyField; file: boolean } {
   const { value: p, base: pBase } = resolver.deref<Record<string, unknown>>(node, base, where);
-  if (!isObject(p) || typeof p.name !== "string" || !p.name) throw new DocumentProblem("a parameter has no name", where);
+  if (!isObject(p) || typeof p.name !== "string" || !p.name)
+    throw new DocumentProblem("a parameter has no name", where);
   const location = String(p.in);
   if (version === "2.0" && location === "body") return { body: p.schema, base: pBase };
   let summary: SchemaSummary;
   if (version === "2.0" || p.schema === undefined) {
     // Swagger 2.0 (and schema-less 3.x content parameters) describe the type inline.
-    summary = p.content !== undefined ? { type: "string", complex: false } : summarize(resolver, { ...p, description: undefined }, pBase, where);
+    summary =
+      p.content !== undefined
+        ? { type: "string", complex: false }
+        : summarize(resolver, { ...p, description: undefined }, pBase, where);
   } else {
     summary = summarize(resolver, p.schema, pBase, where);
   }
-  const description = typeof p.description === "string" && p.description.trim() ? p.description.trim() : summary.description;
+  const description =
+    typeof p.description === "string" && p.description.trim() ? p.description.trim() : summary.description;
   if (version === "2.0" && location === "formData") {
-    return { formField: { name: p.name, required: p.required === true, ...valueSpec(summary), ...(description ? { description } : {}) }, file: p.type === "file" };
+    return {
+      formField: {
+        name: p.name,
+        required: p.required === true,
+        ...valueSpec(summary),
+        ...(description ? { description } : {}),
+      },
+      file: p.type === "file",
+    };
   }
-  if (!["path", "query", "header", "cookie"].includes(location)) throw new DocumentProblem(`parameter "${p.name}" has an unknown location "${location}"`, where);
-  const { style, explode } = version === "2.0" ? collectionStyle(location as Parameter["in"], p.collectionFormat) : styleOf(location as Parameter["in"], p.style, p.explode);
+  if (!["path", "query", "header", "cookie"].includes(location))
+    throw new DocumentProblem(`parameter "${p.name}" has an unknown location "${location}"`, where);
+  const { style, explode } =
+    version === "2.0"
+      ? collectionStyle(location as Parameter["in"], p.collectionFormat)
+      : styleOf(location as Parameter["in"], p.style, p.explode);
   return {
     name: p.name,
     in: location as Parameter["in"],
@@ -138,7 +258,11 @@ const STYLES_AT: Record<Parameter["in"], ParameterStyle[]> = {
 };
 
 /** `style` and `explode` of an OpenAPI 3 parameter, with the defaults: form in query and cookie, simple in path and header; explode only for form. */
-function styleOf(location: Parameter["in"], style: unknown, explode: unknown): { style: ParameterStyle; explode: boolean } {
+function styleOf(
+  location: Parameter["in"],
+  style: unknown,
+  explode: unknown,
+): { style: ParameterStyle; explode: boolean } {
   const chosen = STYLES_AT[location].find((s) => s === style) ?? STYLES_AT[location][0]!;
   return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form" };
 }
@@ -164,14 +288,23 @@ function collectionStyle(location: Parameter["in"], format: unknown): { style: P
   }
 }
 
-function bodyFromSchema(summary: SchemaSummary, mediaType: string, required: boolean, description?: string): RequestBody {
+function bodyFromSchema(
+  summary: SchemaSummary,
+  mediaType: string,
+  required: boolean,
+  description?: string,
+): RequestBody {
   const fields: BodyField[] = [];
   const props = summary.type === "object" ? (summary.properties ?? {}) : {};
   for (const [name, prop] of Object.entries(props)) {
     if (prop.readOnly) continue;
     fields.push({ name, required: summary.required?.includes(name) ?? false, ...valueSpec(prop) });
   }
-  const complex = summary.type !== "object" || summary.complex || !summary.properties || Object.values(props).some((p) => p.complex || p.type === "object");
+  const complex =
+    summary.type !== "object" ||
+    summary.complex ||
+    !summary.properties ||
+    Object.values(props).some((p) => p.complex || p.type === "object");
   return { mediaType, required, fields, complex, ...(description ? { description } : {}) };
 }
 
@@ -179,31 +312,76 @@ const JSON_MEDIA = /^application\/(.+\+)?json/;
 
 function pickMedia(content: Record<string, unknown>): string | undefined {
   const types = Object.keys(content);
-  return types.find((t) => JSON_MEDIA.test(t)) ?? types.find((t) => t === "application/x-www-form-urlencoded") ?? types.find((t) => t.startsWith("multipart/")) ?? types[0];
+  return (
+    types.find((t) => JSON_MEDIA.test(t)) ??
+    types.find((t) => t === "application/x-www-form-urlencoded") ??
+    types.find((t) => t.startsWith("multipart/")) ??
+    types[0]
+  );
 }
 
 /** Types of response fields; a field summarised too deep to know (a bare complex object) is left out, not guessed. */
 const typesOf = (props: Record<string, SchemaSummary>): NonNullable<Response["propertyTypes"]> =>
-  Object.fromEntries(Object.entries(props).filter(([, p]) => !(p.complex && p.type === "object" && !p.properties)).map(([name, p]) => [name, { type: p.type, ...(p.enum?.length ? { enum: p.enum } : {}) }]));
+  Object.fromEntries(
+    Object.entries(props)
+      .filter(([, p]) => !(p.complex && p.type === "object" && !p.properties))
+      .map(([name, p]) => [name, { type: p.type, ...(p.enum?.length ? { enum: p.enum } : {}) }]),
+  );
 
-function responseFrom(status: string, summary: SchemaSummary | undefined, mediaType: string | undefined, description: string | undefined, headers: string[]): Response {
-  const base: Response = { status, ...(description ? { description } : {}), ...(mediaType ? { mediaType } : {}), shape: "empty", ...(headers.length ? { headers } : {}) };
+function responseFrom(
+  status: string,
+  summary: SchemaSummary | undefined,
+  mediaType: string | undefined,
+  description: string | undefined,
+  headers: string[],
+): Response {
+  const base: Response = {
+    status,
+    ...(description ? { description } : {}),
+    ...(mediaType ? { mediaType } : {}),
+    shape: "empty",
+    ...(headers.length ? { headers } : {}),
+  };
   if (status === "204" || !summary) return base;
-  if (summary.type === "array") return { ...base, shape: "array", ...(summary.itemSchema?.properties ? { properties: Object.keys(summary.itemSchema.properties), propertyTypes: typesOf(summary.itemSchema.properties) } : {}) };
+  if (summary.type === "array")
+    return {
+      ...base,
+      shape: "array",
+      ...(summary.itemSchema?.properties
+        ? {
+            properties: Object.keys(summary.itemSchema.properties),
+            propertyTypes: typesOf(summary.itemSchema.properties),
+          }
+        : {}),
+    };
   if (summary.type === "object") {
     const props = summary.properties ?? {};
     // A wrapper is an object whose one list of objects sits beside paging metadata ({ data: [...], next_cursor }).
     const lists = Object.entries(props).filter(([, p]) => p.type === "array" && p.items === "object");
-    const meta = /^(next\w*|prev\w*|previous|cursor|has_?more|more|total\w*|count|page\w*|per_?page|limit|offset|links?|meta|pagination|paging|_links|_meta)$/i;
+    const meta =
+      /^(next\w*|prev\w*|previous|cursor|has_?more|more|total\w*|count|page\w*|per_?page|limit|offset|links?|meta|pagination|paging|_links|_meta)$/i;
     const onlyMeta = Object.keys(props).every((k) => lists.some(([n]) => n === k) || meta.test(k));
-    const listField = lists.length === 1 && onlyMeta ? lists[0]![0] : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
+    const listField =
+      lists.length === 1 && onlyMeta
+        ? lists[0]![0]
+        : lists.find(([n]) => ["data", "items", "results", "records", "entries", "values"].includes(n))?.[0];
     const itemProps = listField ? props[listField]!.itemSchema?.properties : undefined;
     return {
       ...base,
       shape: "object",
       // Paging metadata may sit one level down ({meta: {total}}, {links: {next}}): nested names as dot paths.
-      ...(listField ? { listField, wrapperProperties: Object.entries(props).flatMap(([k, p]) => [k, ...Object.keys(p.properties ?? {}).map((n) => `${k}.${n}`)]) } : {}),
-      ...(Object.keys(props).length ? { properties: Object.keys(itemProps ?? props), propertyTypes: typesOf(itemProps ?? props) } : {}),
+      ...(listField
+        ? {
+            listField,
+            wrapperProperties: Object.entries(props).flatMap(([k, p]) => [
+              k,
+              ...Object.keys(p.properties ?? {}).map((n) => `${k}.${n}`),
+            ]),
+          }
+        : {}),
+      ...(Object.keys(props).length
+        ? { properties: Object.keys(itemProps ?? props), propertyTypes: typesOf(itemProps ?? props) }
+        : {}),
     };
   }
   return { ...base, shape: summary.type ? "scalar" : "unknown" };
@@ -234,7 +412,11 @@ function readOperation(
       const read = readParameter(resolver, node, base, `${at}/${i}`, version);
       if ("body" in read) {
         const summary = summarize(resolver, read.body, read.base, `${at}/${i}/schema`);
-        body = bodyFromSchema(summary, consumes.find((c) => JSON_MEDIA.test(c)) ?? consumes[0] ?? "application/json", true);
+        body = bodyFromSchema(
+          summary,
+          consumes.find((c) => JSON_MEDIA.test(c)) ?? consumes[0] ?? "application/json",
+          true,
+        );
       } else if ("formField" in read) {
         formFields.push(read.formField);
         formHasFile ||= read.file;
@@ -244,10 +426,16 @@ function readOperation(
     });
   }
   if (formFields.length) {
-    body = { mediaType: formHasFile ? "multipart/form-data" : "application/x-www-form-urlencoded", required: formFields.some((f) => f.required), fields: formFields, complex: false };
+    body = {
+      mediaType: formHasFile ? "multipart/form-data" : "application/x-www-form-urlencoded",
+      required: formFields.some((f) => f.required),
+      fields: formFields,
+      complex: false,
+    };
   }
   for (const match of path.matchAll(/\{([^}]+)\}/g)) {
-    if (!params.has(`path:${match[1]}`)) throw new DocumentProblem(`path parameter "${match[1]}" is used in the path but not declared`, where);
+    if (!params.has(`path:${match[1]}`))
+      throw new DocumentProblem(`path parameter "${match[1]}" is used in the path but not declared`, where);
   }
 
   if (version !== "2.0" && op.requestBody !== undefined) {
@@ -257,8 +445,16 @@ function readOperation(
       const media = pickMedia(rb.content);
       const entry = media ? rb.content[media] : undefined;
       const schema = isObject(entry) ? entry.schema : undefined;
-      const summary: SchemaSummary = schema === undefined ? { type: "object", complex: true } : summarize(resolver, schema, base, `${at}/content/${media}/schema`);
-      body = bodyFromSchema(summary, media ?? "application/json", rb.required === true, typeof rb.description === "string" ? rb.description : undefined);
+      const summary: SchemaSummary =
+        schema === undefined
+          ? { type: "object", complex: true }
+          : summarize(resolver, schema, base, `${at}/content/${media}/schema`);
+      body = bodyFromSchema(
+        summary,
+        media ?? "application/json",
+        rb.required === true,
+        typeof rb.description === "string" ? rb.description : undefined,
+      );
     }
   }
 
@@ -271,13 +467,29 @@ function readOperation(
       const headers = isObject(r.headers) ? Object.keys(r.headers) : [];
       const description = typeof r.description === "string" && r.description.trim() ? r.description.trim() : undefined;
       if (version === "2.0") {
-        responses.push(responseFrom(status, r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`), r.schema === undefined ? undefined : "application/json", description, headers));
+        responses.push(
+          responseFrom(
+            status,
+            r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`),
+            r.schema === undefined ? undefined : "application/json",
+            description,
+            headers,
+          ),
+        );
       } else {
         const content = isObject(r.content) ? r.content : {};
         const media = pickMedia(content);
         const entry = media ? content[media] : undefined;
         const schema = isObject(entry) ? entry.schema : undefined;
-        responses.push(responseFrom(status, schema === undefined ? undefined : summarize(resolver, schema, base, `${at}/content/${media}/schema`), media, description, headers));
+        responses.push(
+          responseFrom(
+            status,
+            schema === undefined ? undefined : summarize(resolver, schema, base, `${at}/content/${media}/schema`),
+            media,
+            description,
+            headers,
+          ),
+        );
       }
     }
   }
@@ -314,7 +526,13 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
   const version = specVersion(root, file);
   const warnings: string[] = [];
   const info = isObject(root.info) ? root.info : {};
-  if (root.paths !== undefined && !isObject(root.paths)) throw invalid(file, "#/paths", "`paths` must be an object of path → operations", "Make `paths` a map such as `/rooms: { get: ... }`.");
+  if (root.paths !== undefined && !isObject(root.paths))
+    throw invalid(
+      file,
+      "#/paths",
+      "`paths` must be an object of path → operations",
+      "Make `paths` a map such as `/rooms: { get: ... }`.",
+    );
   const paths = isObject(root.paths) ? root.paths : {};
   if (!Object.keys(paths).length) warnings.push(`${file}: the document has no paths, so the CLI has no API commands`);
   const consumes = Array.isArray(root.consumes) ? root.consumes.filter((c): c is string => typeof c === "string") : [];
@@ -351,18 +569,32 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
     }
   }
   for (const s of skipped) warnings.push(`skipped ${s.method} ${s.path}: ${s.reason} (at ${s.pointer})`);
-  if (resolver.overBudget) warnings.push(`${file}: its schemas expand to more than ${MAX_SCHEMA_VISITS} nodes (a $ref fan-out); the rest were read as plain objects, so some flags are --json-input only`);
+  if (resolver.overBudget)
+    warnings.push(
+      `${file}: its schemas expand to more than ${MAX_SCHEMA_VISITS} nodes (a $ref fan-out); the rest were read as plain objects, so some flags are --json-input only`,
+    );
 
   const seenIds = new Map<string, number>();
   for (const op of operations) if (op.operationId) seenIds.set(op.operationId, (seenIds.get(op.operationId) ?? 0) + 1);
   for (const [id, count] of seenIds) {
-    if (count > 1) warnings.push(`operationId "${id}" is used by ${count} operation${count === 1 ? "" : "s"}; they are named from method and path instead`);
+    if (count > 1)
+      warnings.push(
+        `operationId "${id}" is used by ${count} operation${count === 1 ? "" : "s"}; they are named from method and path instead`,
+      );
   }
   for (const op of operations) {
     if (op.operationId && seenIds.get(op.operationId)! > 1) op.id = `${op.method} ${op.path}`;
   }
 
-  const tags = Array.isArray(root.tags) ? root.tags.filter(isObject).filter((t) => typeof t.name === "string").map((t) => ({ name: t.name as string, ...(typeof t.description === "string" ? { description: t.description } : {}) })) : [];
+  const tags = Array.isArray(root.tags)
+    ? root.tags
+        .filter(isObject)
+        .filter((t) => typeof t.name === "string")
+        .map((t) => ({
+          name: t.name as string,
+          ...(typeof t.description === "string" ? { description: t.description } : {}),
+        }))
+    : [];
   return {
     model: {
       source: {
@@ -371,7 +603,9 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
         specVersion: version,
         title: typeof info.title === "string" ? info.title : "",
         version: typeof info.version === "string" ? info.version : String(info.version ?? ""),
-        ...(typeof info.description === "string" && info.description.trim() ? { description: info.description.trim() } : {}),
+        ...(typeof info.description === "string" && info.description.trim()
+          ? { description: info.description.trim() }
+          : {}),
       },
       servers: servers(root, version),
       securitySchemes: securitySchemes(root, resolver, file, version, warnings),

@@ -36,46 +36,77 @@ function projectFileReader(roots: string[]) {
     },
   };
   const readInside = (info: FileInfo): Buffer => {
-      const path = info.url.startsWith("file:") ? fileURLToPath(info.url) : decodeURIComponent(info.url);
-      let real: string;
-      try {
-        real = realpathSync(path);
-      } catch {
-        throw new InterError("OPENAPI_INVALID", `${path}: the file a $ref names does not exist`, "Check every external `$ref` points at a file that exists, relative to the file that contains it.", { file: path, pointer: "", reason: "missing" });
+    const path = info.url.startsWith("file:") ? fileURLToPath(info.url) : decodeURIComponent(info.url);
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      throw new InterError(
+        "OPENAPI_INVALID",
+        `${path}: the file a $ref names does not exist`,
+        "Check every external `$ref` points at a file that exists, relative to the file that contains it.",
+        { file: path, pointer: "", reason: "missing" },
+      );
+    }
+    if (!realRoots.some((root) => real === root || real.startsWith(root + sep))) {
+      throw new InterError(
+        "OPENAPI_INVALID",
+        `${path}: a $ref names a file outside the project and outside the document's own folder (${realRoots.join(", ")})`,
+        "Copy the referenced file into the project: what a document refers to is published in the CLI package, so inter reads nothing else.",
+        { file: path, pointer: "", reason: "outside the project" },
+      );
+    }
+    // Non-blocking: opening a FIFO to read would wait for a writer forever; it is refused below as not a regular file.
+    const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile())
+        throw new InterError(
+          "OPENAPI_INVALID",
+          `${path}: not a regular file`,
+          "Point the `$ref` (or inputs.openapi) at a YAML or JSON file.",
+          { file: path, pointer: "", reason: "not a regular file" },
+        );
+      if (stat.size > MAX_DOCUMENT_BYTES)
+        throw new InterError(
+          "INPUT_TOO_LARGE",
+          `${path}: ${stat.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for one OpenAPI file`,
+          "Split the document across files with `$ref`s, or remove what the CLI does not need.",
+          { file: path, bytes: stat.size, limit: MAX_DOCUMENT_BYTES },
+        );
+      const buffer = Buffer.alloc(stat.size);
+      let read = 0;
+      while (read < stat.size) {
+        const n = readSync(fd, buffer, read, stat.size - read, read);
+        if (n === 0) break;
+        read += n;
       }
-      if (!realRoots.some((root) => real === root || real.startsWith(root + sep))) {
-        throw new InterError("OPENAPI_INVALID", `${path}: a $ref names a file outside the project and outside the document's own folder (${realRoots.join(", ")})`, "Copy the referenced file into the project: what a document refers to is published in the CLI package, so inter reads nothing else.", { file: path, pointer: "", reason: "outside the project" });
-      }
-      // Non-blocking: opening a FIFO to read would wait for a writer forever; it is refused below as not a regular file.
-      const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
-      try {
-        const stat = fstatSync(fd);
-        if (!stat.isFile()) throw new InterError("OPENAPI_INVALID", `${path}: not a regular file`, "Point the `$ref` (or inputs.openapi) at a YAML or JSON file.", { file: path, pointer: "", reason: "not a regular file" });
-        if (stat.size > MAX_DOCUMENT_BYTES) throw new InterError("INPUT_TOO_LARGE", `${path}: ${stat.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for one OpenAPI file`, "Split the document across files with `$ref`s, or remove what the CLI does not need.", { file: path, bytes: stat.size, limit: MAX_DOCUMENT_BYTES });
-        const buffer = Buffer.alloc(stat.size);
-        let read = 0;
-        while (read < stat.size) {
-          const n = readSync(fd, buffer, read, stat.size - read, read);
-          if (n === 0) break;
-          read += n;
-        }
-        return buffer.subarray(0, read);
-      } finally {
-        closeSync(fd);
-      }
+      return buffer.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
   };
   return reader;
 }
 
 /** The document parsed, with a resolver for its `$ref`s; any problem is a coded error naming the file. */
-export async function resolveDocument(file: string, root: string): Promise<{ root: Record<string, unknown>; resolver: Resolver }> {
+export async function resolveDocument(
+  file: string,
+  root: string,
+): Promise<{ root: Record<string, unknown>; resolver: Resolver }> {
   const parser = new $RefParser();
   // The config (trusted) names the document, so its folder is readable too: a document kept beside the project
   // (`../api/openapi.yaml`) may refer to files next to it, and nothing beyond.
   const reader = projectFileReader([root, dirname(file)]);
   try {
     const refs = await parser.resolve(file, { resolve: { http: false, file: false, project: reader } as never });
-    if (!isObject(parser.schema)) throw new InterError("OPENAPI_INVALID", `${file}: the document is not an object`, "An OpenAPI document is a YAML or JSON object with an `openapi` (or `swagger`) field.", { file, pointer: "", reason: "the document is not an object" });
+    if (!isObject(parser.schema))
+      throw new InterError(
+        "OPENAPI_INVALID",
+        `${file}: the document is not an object`,
+        "An OpenAPI document is a YAML or JSON object with an `openapi` (or `swagger`) field.",
+        { file, pointer: "", reason: "the document is not an object" },
+      );
     return { root: parser.schema as Record<string, unknown>, resolver: new Resolver(refs) };
   } catch (error) {
     if (error instanceof InterError) throw error;
@@ -84,13 +115,23 @@ export async function resolveDocument(file: string, root: string): Promise<{ roo
     const firstLine = err.message.split("\n")[0]!;
     if (err.name === "ParserError") {
       const at = /\((\d+):(\d+)\)/.exec(err.message);
-      throw new InterError("OPENAPI_INVALID", `${file}: not valid YAML or JSON: ${firstLine.replace(/^Error parsing [^:]+: /, "")}`, at ? `Fix the syntax at line ${at[1]}, column ${at[2]}.` : "Fix the YAML or JSON syntax.", {
-        file,
-        pointer: "",
-        reason: firstLine,
-        ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}),
-      });
+      throw new InterError(
+        "OPENAPI_INVALID",
+        `${file}: not valid YAML or JSON: ${firstLine.replace(/^Error parsing [^:]+: /, "")}`,
+        at ? `Fix the syntax at line ${at[1]}, column ${at[2]}.` : "Fix the YAML or JSON syntax.",
+        {
+          file,
+          pointer: "",
+          reason: firstLine,
+          ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}),
+        },
+      );
     }
-    throw new InterError("OPENAPI_INVALID", `${err.source ?? file}: ${firstLine}`, "Check every external `$ref` points at a file that exists, relative to the file that contains it.", { file: err.source ?? file, pointer: "", reason: firstLine });
+    throw new InterError(
+      "OPENAPI_INVALID",
+      `${err.source ?? file}: ${firstLine}`,
+      "Check every external `$ref` points at a file that exists, relative to the file that contains it.",
+      { file: err.source ?? file, pointer: "", reason: firstLine },
+    );
   }
 }

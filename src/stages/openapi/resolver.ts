@@ -57,7 +57,12 @@ export class Resolver {
   }
 
   /** The node itself, or what its `$ref` chain points to; `seen` holds the refs already being expanded above it. */
-  deref<T = unknown>(node: unknown, base: string, where: string, seen: ReadonlySet<string> = new Set()): Located<T> & { cycle: boolean; seen: Set<string> } {
+  deref<T = unknown>(
+    node: unknown,
+    base: string,
+    where: string,
+    seen: ReadonlySet<string> = new Set(),
+  ): Located<T> & { cycle: boolean; seen: Set<string> } {
     let current = node;
     let currentBase = base;
     const chain = new Set(seen);
@@ -65,7 +70,11 @@ export class Resolver {
       const target = this.absolute(current.$ref, currentBase);
       if (chain.has(target) || hops > 64) return { value: {} as T, base: currentBase, cycle: true, seen: chain };
       chain.add(target);
-      if (!target.startsWith("/")) throw new DocumentProblem(`$ref "${current.$ref}" is not a local file or pointer (remote references are not fetched)`, where);
+      if (!target.startsWith("/"))
+        throw new DocumentProblem(
+          `$ref "${current.$ref}" is not a local file or pointer (remote references are not fetched)`,
+          where,
+        );
       const ref = current.$ref;
       current = this.target(target, ref, where);
       currentBase = target.split("#")[0]!;

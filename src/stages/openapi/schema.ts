@@ -29,7 +29,14 @@ function primitiveType(schema: Record<string, unknown>): { type?: ValueType; nul
   if (type) return { type, nullable };
   if (Array.isArray(schema.enum) && schema.enum.length) {
     const sample = schema.enum.find((v) => v !== null);
-    const t = typeof sample === "number" ? (Number.isInteger(sample) ? "integer" : "number") : typeof sample === "boolean" ? "boolean" : "string";
+    const t =
+      typeof sample === "number"
+        ? Number.isInteger(sample)
+          ? "integer"
+          : "number"
+        : typeof sample === "boolean"
+          ? "boolean"
+          : "string";
     return { type: t, nullable };
   }
   if (isObject(schema.properties) || schema.additionalProperties !== undefined) return { type: "object", nullable };
@@ -41,7 +48,14 @@ function primitiveType(schema: Record<string, unknown>): { type?: ValueType; nul
  * Reduces a JSON Schema to what a command line needs: type, enum, default, and one level of properties.
  * allOf is merged, a union of one type plus null is that type, anything richer is marked complex.
  */
-export function summarize(resolver: Resolver, node: unknown, base: string, where: string, seen: ReadonlySet<string> = new Set(), depth = 0): SchemaSummary {
+export function summarize(
+  resolver: Resolver,
+  node: unknown,
+  base: string,
+  where: string,
+  seen: ReadonlySet<string> = new Set(),
+  depth = 0,
+): SchemaSummary {
   if (++resolver.visits > MAX_SCHEMA_VISITS) {
     resolver.overBudget = true;
     return { type: "object", complex: true };
@@ -55,7 +69,14 @@ export function summarize(resolver: Resolver, node: unknown, base: string, where
   return result;
 }
 
-function summarizeNode(resolver: Resolver, node: unknown, base: string, where: string, seen: ReadonlySet<string>, depth: number): SchemaSummary {
+function summarizeNode(
+  resolver: Resolver,
+  node: unknown,
+  base: string,
+  where: string,
+  seen: ReadonlySet<string>,
+  depth: number,
+): SchemaSummary {
   const located = resolver.deref<Record<string, unknown>>(node, base, where, seen);
   if (located.cycle || depth > MAX_DEPTH || !isObject(located.value)) return { type: "object", complex: true };
   const schema = located.value;
@@ -73,7 +94,11 @@ function summarizeNode(resolver: Resolver, node: unknown, base: string, where: s
   for (const key of ["oneOf", "anyOf"] as const) {
     if (!Array.isArray(schema[key])) continue;
     const parts = (schema[key] as unknown[]).map(next);
-    const nonNull = parts.filter((p) => !(p.enum?.length === 1 && p.enum[0] === null) && !(p.type === "string" && p.nullable && !p.enum && !p.properties));
+    const nonNull = parts.filter(
+      (p) =>
+        !(p.enum?.length === 1 && p.enum[0] === null) &&
+        !(p.type === "string" && p.nullable && !p.enum && !p.properties),
+    );
     const types = new Set(nonNull.map((p) => p.type));
     if (parts.length > nonNull.length) summary.nullable = true;
     if (types.size === 1 && nonNull.every((p) => !p.complex)) {
@@ -84,11 +109,16 @@ function summarizeNode(resolver: Resolver, node: unknown, base: string, where: s
     }
   }
 
-  if (Array.isArray(schema.enum)) summary.enum = schema.enum.filter((v) => v === null || ["string", "number", "boolean"].includes(typeof v)) as ValueSpec["enum"];
-  if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null)) summary.default = schema.default;
+  if (Array.isArray(schema.enum))
+    summary.enum = schema.enum.filter(
+      (v) => v === null || ["string", "number", "boolean"].includes(typeof v),
+    ) as ValueSpec["enum"];
+  if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null))
+    summary.default = schema.default;
   if (typeof schema.format === "string") summary.format = schema.format;
   Object.assign(summary, bounds(schema));
-  if (typeof schema.description === "string" && schema.description.trim()) summary.description = schema.description.trim();
+  if (typeof schema.description === "string" && schema.description.trim())
+    summary.description = schema.description.trim();
   else if (typeof schema.title === "string") summary.description = schema.title;
   if (schema.readOnly === true) summary.readOnly = true;
 
@@ -105,7 +135,10 @@ function summarizeNode(resolver: Resolver, node: unknown, base: string, where: s
         summary.properties[name] = depth < 2 ? next(prop) : { type: "object", complex: true };
       }
     }
-    if (Array.isArray(schema.required)) summary.required = [...new Set([...(summary.required ?? []), ...schema.required.filter((r): r is string => typeof r === "string")])];
+    if (Array.isArray(schema.required))
+      summary.required = [
+        ...new Set([...(summary.required ?? []), ...schema.required.filter((r): r is string => typeof r === "string")]),
+      ];
   }
   return summary;
 }
@@ -142,14 +175,26 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
   return out;
 }
 
-const BOUND_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"] as const;
+const BOUND_KEYS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+] as const;
 
 function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): SchemaSummary {
   return {
     ...into,
     type: adoptType && into.type === "string" && !into.enum ? part.type : into.type,
-    properties: into.properties || part.properties ? { ...(into.properties ?? {}), ...(part.properties ?? {}) } : undefined,
-    required: into.required || part.required ? [...new Set([...(into.required ?? []), ...(part.required ?? [])])] : undefined,
+    properties:
+      into.properties || part.properties ? { ...(into.properties ?? {}), ...(part.properties ?? {}) } : undefined,
+    required:
+      into.required || part.required ? [...new Set([...(into.required ?? []), ...(part.required ?? [])])] : undefined,
     enum: into.enum ?? part.enum,
     default: into.default ?? part.default,
     format: into.format ?? part.format,
@@ -157,7 +202,9 @@ function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): Sc
     items: into.items ?? part.items,
     itemSchema: into.itemSchema ?? part.itemSchema,
     complex: into.complex || part.complex,
-    ...Object.fromEntries(BOUND_KEYS.filter((k) => into[k] !== undefined || part[k] !== undefined).map((k) => [k, into[k] ?? part[k]])),
+    ...Object.fromEntries(
+      BOUND_KEYS.filter((k) => into[k] !== undefined || part[k] !== undefined).map((k) => [k, into[k] ?? part[k]]),
+    ),
   };
 }
 
@@ -171,8 +218,20 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
   if (summary.format) spec.format = summary.format;
   if (summary.nullable) spec.nullable = true;
   if (summary.description) spec.description = summary.description;
-  for (const k of BOUND_KEYS) if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];
+  for (const k of BOUND_KEYS)
+    if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];
   // An array flag's limits on each element (enum aside) come from its items.
-  if (summary.itemSchema) for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"] as const) if (spec[k] === undefined && summary.itemSchema[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary.itemSchema[k];
+  if (summary.itemSchema)
+    for (const k of [
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "exclusiveMaximum",
+      "minLength",
+      "maxLength",
+      "pattern",
+    ] as const)
+      if (spec[k] === undefined && summary.itemSchema[k] !== undefined)
+        (spec as unknown as Record<string, unknown>)[k] = summary.itemSchema[k];
   return spec;
 }

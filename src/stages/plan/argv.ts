@@ -15,7 +15,8 @@ export interface ArgvProblem {
 }
 
 /** What to do about a command the overlay renamed. */
-export const FIX_RENAMES = "run `inter eval validate <plan> --fix-renames` to rewrite the plan's command names through the overlay's renames (it shows the diff first)";
+export const FIX_RENAMES =
+  "run `inter eval validate <plan> --fix-renames` to rewrite the plan's command names through the overlay's renames (it shows the diff first)";
 
 /**
  * What is wrong with a command line (a prefix, or a whole reference call) against the candidate: its binary, its
@@ -24,7 +25,15 @@ export const FIX_RENAMES = "run `inter eval validate <plan> --fix-renames` to re
 export function argvProblems(tokens: string[], tree: CandidateTree, partial: boolean): ArgvProblem[] {
   const names = [...tree.commands.map((c) => c.name), ...BUILTIN_COMMANDS];
   const [binary, ...rest] = tokens;
-  if (binary !== tree.binary) return [{ code: "UNKNOWN_BINARY", index: 0, message: `The call starts with "${binary}", but the candidate's binary is "${tree.binary}".`, suggestion: `Start it with "${tree.binary}".` }];
+  if (binary !== tree.binary)
+    return [
+      {
+        code: "UNKNOWN_BINARY",
+        index: 0,
+        message: `The call starts with "${binary}", but the candidate's binary is "${tree.binary}".`,
+        suggestion: `Start it with "${tree.binary}".`,
+      },
+    ];
   const firstFlag = rest.findIndex((t) => t.startsWith("-"));
   const words = rest.slice(0, firstFlag < 0 ? rest.length : firstFlag);
   let command: string | undefined;
@@ -36,8 +45,24 @@ export function argvProblems(tokens: string[], tree: CandidateTree, partial: boo
     const typed = words.join(" ");
     if (partial && names.some((n) => n.startsWith(`${typed} `))) return [];
     const renamed = renameOf(words, tree.renames);
-    if (renamed) return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate: the overlay renamed \`${renamed.from}\` to \`${renamed.to}\` (${renamed.entry}).`, suggestion: `Write "${renamed.to}" here, or ${FIX_RENAMES}.`, renamed }];
-    return [{ code: "UNKNOWN_COMMAND", index: 1, message: `"${tree.binary} ${typed}" is not a command of the candidate.`, suggestion: `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.` }];
+    if (renamed)
+      return [
+        {
+          code: "UNKNOWN_COMMAND",
+          index: 1,
+          message: `"${tree.binary} ${typed}" is not a command of the candidate: the overlay renamed \`${renamed.from}\` to \`${renamed.to}\` (${renamed.entry}).`,
+          suggestion: `Write "${renamed.to}" here, or ${FIX_RENAMES}.`,
+          renamed,
+        },
+      ];
+    return [
+      {
+        code: "UNKNOWN_COMMAND",
+        index: 1,
+        message: `"${tree.binary} ${typed}" is not a command of the candidate.`,
+        suggestion: `Commands: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}.`,
+      },
+    ];
   }
   const spec = tree.commands.find((c) => c.name === command);
   const allowed = new Set([...(spec?.parameters ?? []).map((p) => p.name), ...tree.globalFlags]);
@@ -46,11 +71,21 @@ export function argvProblems(tokens: string[], tree: CandidateTree, partial: boo
     if (!token.startsWith("--")) return;
     // A token after a flag that takes a value is that value ("--title --fake"), not a flag.
     const before = rest[k - 1];
-    if (before?.startsWith("--") && !before.includes("=") && spec?.parameters.some((p) => p.name === before && p.type !== "boolean")) return;
+    if (
+      before?.startsWith("--") &&
+      !before.includes("=") &&
+      spec?.parameters.some((p) => p.name === before && p.type !== "boolean")
+    )
+      return;
     const flag = token.split("=")[0]!;
     const base = flag.startsWith("--no-") && allowed.has(`--${flag.slice(5)}`) ? `--${flag.slice(5)}` : flag;
     if (command && !BUILTIN_COMMANDS.includes(command) && !allowed.has(base)) {
-      problems.push({ code: "UNKNOWN_FLAG", index: k + 1, message: `"${command}" has no flag ${flag}.`, suggestion: `Its flags: ${[...(spec?.parameters ?? []).map((p) => p.name)].join(", ") || "(none)"}.` });
+      problems.push({
+        code: "UNKNOWN_FLAG",
+        index: k + 1,
+        message: `"${command}" has no flag ${flag}.`,
+        suggestion: `Its flags: ${[...(spec?.parameters ?? []).map((p) => p.name)].join(", ") || "(none)"}.`,
+      });
     }
   });
   return problems;

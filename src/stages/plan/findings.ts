@@ -26,7 +26,12 @@ export interface Rename {
 export interface CandidateTree {
   sha256: string | null;
   binary: string;
-  commands: Array<{ name: string; parameters: Array<{ name: string; type?: string; enum?: unknown[] }>; permission?: string; fields?: Record<string, { type?: string; enum?: unknown[] }> }>;
+  commands: Array<{
+    name: string;
+    parameters: Array<{ name: string; type?: string; enum?: unknown[] }>;
+    permission?: string;
+    fields?: Record<string, { type?: string; enum?: unknown[] }>;
+  }>;
   globalFlags: string[];
   /** Commands the overlay renamed, when the build's capabilities.json is at hand. */
   renames?: Rename[];

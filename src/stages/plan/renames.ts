@@ -17,7 +17,15 @@ export function renamesOf(capabilities: unknown, candidate: string[]): Rename[] 
   const out: Rename[] = [];
   for (const c of commands) {
     const renamed = isObj(c) && isObj(c.nameSource) ? c.nameSource.renamed : undefined;
-    if (isObj(renamed) && typeof renamed.from === "string" && typeof renamed.entry === "string" && typeof c.name === "string" && names.has(c.name) && !names.has(renamed.from)) out.push({ from: renamed.from, to: c.name, entry: renamed.entry });
+    if (
+      isObj(renamed) &&
+      typeof renamed.from === "string" &&
+      typeof renamed.entry === "string" &&
+      typeof c.name === "string" &&
+      names.has(c.name) &&
+      !names.has(renamed.from)
+    )
+      out.push({ from: renamed.from, to: c.name, entry: renamed.entry });
   }
   return out;
 }
@@ -38,20 +46,29 @@ export interface RenameChange {
   rename: Rename;
 }
 
-const rewrite = (tokens: string[], binary: string, renames: Rename[]): { tokens: string[]; rename: Rename } | undefined => {
+const rewrite = (
+  tokens: string[],
+  binary: string,
+  renames: Rename[],
+): { tokens: string[]; rename: Rename } | undefined => {
   if (tokens[0] !== binary) return undefined;
   const rename = renameOf(tokens.slice(1), renames);
   if (!rename) return undefined;
   return { tokens: [binary, ...rename.to.split(" "), ...tokens.slice(1 + rename.from.split(" ").length)], rename };
 };
 
-const isTokens = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((t) => typeof t === "string");
+const isTokens = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((t) => typeof t === "string");
 
 /**
  * The plan (every cli observation's command_prefix) and its reference solutions (every step's argv) with the renamed
  * commands' names replaced, and each change made. Text that does not parse is left alone (validation reports it).
  */
-export function applyRenames(files: { plan: { file: string; text: string }; reference?: { file: string; text: string } }, binary: string, renames: Rename[]): { plan?: string; reference?: string; changes: RenameChange[] } {
+export function applyRenames(
+  files: { plan: { file: string; text: string }; reference?: { file: string; text: string } },
+  binary: string,
+  renames: Rename[],
+): { plan?: string; reference?: string; changes: RenameChange[] } {
   const changes: RenameChange[] = [];
   const parse = (text: string): unknown => {
     try {
@@ -70,13 +87,26 @@ export function applyRenames(files: { plan: { file: string; text: string }; refe
         if (!isObj(o) || !isTokens(o.command_prefix)) return;
         const fixed = rewrite(o.command_prefix, binary, renames);
         if (!fixed) return;
-        changes.push({ file: files.plan.file, pointer: ptr("scenarios", i, "observations", j, "command_prefix"), before: o.command_prefix, after: fixed.tokens, rename: fixed.rename });
+        changes.push({
+          file: files.plan.file,
+          pointer: ptr("scenarios", i, "observations", j, "command_prefix"),
+          before: o.command_prefix,
+          after: fixed.tokens,
+          rename: fixed.rename,
+        });
         o.command_prefix = fixed.tokens;
         planChanged = true;
       });
     });
   }
-  if (planChanged) out.plan = inPlace(files.plan.text, "command_prefix", binary, changes.filter((c) => c.file === files.plan.file)) ?? `${JSON.stringify(plan, null, 2)}\n`;
+  if (planChanged)
+    out.plan =
+      inPlace(
+        files.plan.text,
+        "command_prefix",
+        binary,
+        changes.filter((c) => c.file === files.plan.file),
+      ) ?? `${JSON.stringify(plan, null, 2)}\n`;
   if (files.reference) {
     const reference = parse(files.reference.text);
     let changed = false;
@@ -87,13 +117,26 @@ export function applyRenames(files: { plan: { file: string; text: string }; refe
           if (!isObj(step) || !isTokens(step.argv)) return;
           const fixed = rewrite(step.argv, binary, renames);
           if (!fixed) return;
-          changes.push({ file: files.reference!.file, pointer: ptr(key, n, "argv"), before: step.argv, after: fixed.tokens, rename: fixed.rename });
+          changes.push({
+            file: files.reference!.file,
+            pointer: ptr(key, n, "argv"),
+            before: step.argv,
+            after: fixed.tokens,
+            rename: fixed.rename,
+          });
           step.argv = fixed.tokens;
           changed = true;
         });
       }
     }
-    if (changed) out.reference = inPlace(files.reference.text, "argv", binary, changes.filter((c) => c.file === files.reference!.file)) ?? `${JSON.stringify(reference, null, 2)}\n`;
+    if (changed)
+      out.reference =
+        inPlace(
+          files.reference.text,
+          "argv",
+          binary,
+          changes.filter((c) => c.file === files.reference!.file),
+        ) ?? `${JSON.stringify(reference, null, 2)}\n`;
   }
   return out;
 }
@@ -110,7 +153,10 @@ function inPlace(text: string, field: string, binary: string, changes: RenameCha
   for (const from of [...new Set(changes.map((c) => c.rename.from))]) {
     const rename = changes.find((c) => c.rename.from === from)!.rename;
     const words = [binary, ...from.split(" ")];
-    const pattern = new RegExp(`("${field}"\\s*:\\s*\\[\\s*)${words.map(quote).join("(\\s*,\\s*)")}(?=\\s*[,\\]])`, "g");
+    const pattern = new RegExp(
+      `("${field}"\\s*:\\s*\\[\\s*)${words.map(quote).join("(\\s*,\\s*)")}(?=\\s*[,\\]])`,
+      "g",
+    );
     out = out.replace(pattern, (...m: string[]) => {
       made++;
       const separators = m.slice(2, words.length + 1);
@@ -127,7 +173,12 @@ export function renameDiff(changes: RenameChange[]): string {
   const lines: string[] = [];
   for (const file of [...new Set(changes.map((c) => c.file))]) {
     lines.push(`--- ${file}`, `+++ ${file} (the overlay's renames applied)`);
-    for (const c of changes.filter((x) => x.file === file)) lines.push(`@@ ${c.pointer} (${c.rename.from} → ${c.rename.to}, ${c.rename.entry})`, `-${JSON.stringify(c.before)}`, `+${JSON.stringify(c.after)}`);
+    for (const c of changes.filter((x) => x.file === file))
+      lines.push(
+        `@@ ${c.pointer} (${c.rename.from} → ${c.rename.to}, ${c.rename.entry})`,
+        `-${JSON.stringify(c.before)}`,
+        `+${JSON.stringify(c.after)}`,
+      );
   }
   return lines.join("\n");
 }

@@ -12,16 +12,25 @@ const FILL = (what: string) => `<<FILL ME: ${what}>>`;
  * The variables a starter plan names: those of the first alternative most commands take — for OAuth 2 the client's id
  * and secret where the CLI can obtain tokens, else the access token; one name as a string, several as a list.
  */
-function starterCredentials(auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> }, commands: Array<Pick<Command, "auth">>): string | string[] {
+function starterCredentials(
+  auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> },
+  commands: Array<Pick<Command, "auth">>,
+): string | string[] {
   if (typeof auth.env === "string") return auth.env;
   const counts = new Map<string, number>();
-  for (const c of commands) if (Array.isArray(c.auth) && c.auth[0]) counts.set(Object.keys(c.auth[0]).sort().join(" "), (counts.get(Object.keys(c.auth[0]).sort().join(" ")) ?? 0) + 1);
+  for (const c of commands)
+    if (Array.isArray(c.auth) && c.auth[0])
+      counts.set(
+        Object.keys(c.auth[0]).sort().join(" "),
+        (counts.get(Object.keys(c.auth[0]).sort().join(" ")) ?? 0) + 1,
+      );
   const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   const names = (common ? common.split(" ") : []).flatMap((name) => {
     const scheme = auth.schemes?.[name];
     if (!scheme) return [];
     const env = scheme.env;
-    if (env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl)) return [env.clientId, env.clientSecret];
+    if (env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl))
+      return [env.clientId, env.clientSecret];
     return [env.value ?? env.username ?? env.accessToken].filter((v): v is string => !!v);
   });
   return names.length === 1 ? names[0]! : names.length ? names : FILL("the variable holding the API's credential");
@@ -36,17 +45,35 @@ export async function starterPlan(tgz: string, folder: string) {
   await tar.t({
     file: tgz,
     onReadEntry: (entry) => {
-      if (!/^package\/(manifest\.json|commands\/[^/]+\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path)) return entry.resume();
+      if (!/^package\/(manifest\.json|commands\/[^/]+\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path))
+        return entry.resume();
       const chunks: Buffer[] = [];
       entry.on("data", (c: Buffer) => chunks.push(c));
       entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
     },
   });
-  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as { product: { binary: string }; baseUrl: { default: string | null }; auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> } } | null;
-  if (!manifest) throw new InterError("INSPECT_FAILED", "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.", "Write the plan by hand (schemas/eval-plan.schema.json).");
+  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as {
+    product: { binary: string };
+    baseUrl: { default: string | null };
+    auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> };
+  } | null;
+  if (!manifest)
+    throw new InterError(
+      "INSPECT_FAILED",
+      "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.",
+      "Write the plan by hand (schemas/eval-plan.schema.json).",
+    );
   const binary = manifest.product.binary;
   // Commands live in one file per group (package/commands/<group>.json).
-  const names = new Set(Object.entries(files).filter(([p]) => p.startsWith("package/commands/")).flatMap(([, text]) => (JSON.parse(text) as { commands: Array<{ name: string; hidden?: boolean }> }).commands.filter((c) => !c.hidden).map((c) => c.name)));
+  const names = new Set(
+    Object.entries(files)
+      .filter(([p]) => p.startsWith("package/commands/"))
+      .flatMap(([, text]) =>
+        (JSON.parse(text) as { commands: Array<{ name: string; hidden?: boolean }> }).commands
+          .filter((c) => !c.hidden)
+          .map((c) => c.name),
+      ),
+  );
   const scenarios = Object.entries(files)
     .filter(([p]) => p.endsWith("/SKILL.md"))
     .sort(([a], [b]) => a.localeCompare(b))
@@ -55,17 +82,49 @@ export async function starterPlan(tgz: string, folder: string) {
       // The commands the Skill links for its task (its "## Commands" list), not every command its text mentions: a
       // starter plan that demands more calls succeed than the task needs fails a correct agent.
       const section = /^## Commands\s*$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(text)?.[1] ?? "";
-      const quoted = [...new Set([...section.matchAll(new RegExp(`^- \`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "gm"))].map((m) => m[1]!.trim()))].filter((c) => names.has(c));
-      const observations = quoted.map((command) => ({ id: command.replace(/ /g, "-"), kind: "cli", description: `the ${command} call`, command_prefix: [binary, ...command.split(" ")] }));
+      const quoted = [
+        ...new Set(
+          [...section.matchAll(new RegExp(`^- \`${binary} ([a-z0-9 -]+?)(?= --|\`)`, "gm"))].map((m) => m[1]!.trim()),
+        ),
+      ].filter((c) => names.has(c));
+      const observations = quoted.map((command) => ({
+        id: command.replace(/ /g, "-"),
+        kind: "cli",
+        description: `the ${command} call`,
+        command_prefix: [binary, ...command.split(" ")],
+      }));
       return {
         id: name,
         user_task: FILL(`what a user asks for "${name}", with every id and file name the agent needs`),
         inputs: {},
         expected_outcome: FILL("what is true when the task is done"),
-        observations: observations.length ? observations : [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }],
+        observations: observations.length
+          ? observations
+          : [
+              {
+                id: "call",
+                kind: "cli",
+                description: "the main call",
+                command_prefix: [binary, FILL("resource"), FILL("action")],
+              },
+            ],
         checks: [
-          ...observations.map((o) => ({ id: `${o.id}-ok`, type: "command_success", description: `${o.description} succeeded`, observation_id: o.id })),
-          { id: "outcome", type: "field_equals", description: FILL("the fact this check proves"), source: { observation_id: observations[observations.length - 1]?.id ?? "call", field: ["stdout", "result", FILL("field")] }, expected: FILL("expected value") },
+          ...observations.map((o) => ({
+            id: `${o.id}-ok`,
+            type: "command_success",
+            description: `${o.description} succeeded`,
+            observation_id: o.id,
+          })),
+          {
+            id: "outcome",
+            type: "field_equals",
+            description: FILL("the fact this check proves"),
+            source: {
+              observation_id: observations[observations.length - 1]?.id ?? "call",
+              field: ["stdout", "result", FILL("field")],
+            },
+            expected: FILL("expected value"),
+          },
         ],
       };
     });
@@ -74,15 +133,56 @@ export async function starterPlan(tgz: string, folder: string) {
     // The project's installed copy of the schema, as a path from the plan's folder that holds in any checkout.
     $schema: schemaRef(folder, "eval-plan.schema.json"),
     schema_version: "3.0.0",
-    target: { api_url: apiUrl, account: FILL("which account or data set the run uses"), credential_env: starterCredentials(manifest.auth, Object.entries(files).filter(([p]) => p.startsWith("package/commands/")).flatMap(([, text]) => (JSON.parse(text) as { commands: Array<Pick<Command, "auth">> }).commands)), allowed_reads: [FILL("what the agent may read")], allowed_hosts: [new URL(apiUrl).hostname], read_only_confirmed: false },
+    target: {
+      api_url: apiUrl,
+      account: FILL("which account or data set the run uses"),
+      credential_env: starterCredentials(
+        manifest.auth,
+        Object.entries(files)
+          .filter(([p]) => p.startsWith("package/commands/"))
+          .flatMap(([, text]) => (JSON.parse(text) as { commands: Array<Pick<Command, "auth">> }).commands),
+      ),
+      allowed_reads: [FILL("what the agent may read")],
+      allowed_hosts: [new URL(apiUrl).hostname],
+      read_only_confirmed: false,
+    },
     settings: { repetitions: 1, concurrency: 1, timeout_seconds: 600 },
     assumptions: [],
-    scenarios: scenarios.length ? scenarios : [{ id: "first-task", user_task: FILL("a task"), inputs: {}, expected_outcome: FILL("the outcome"), observations: [{ id: "call", kind: "cli", description: "the main call", command_prefix: [binary, FILL("resource"), FILL("action")] }], checks: [{ id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" }] }],
+    scenarios: scenarios.length
+      ? scenarios
+      : [
+          {
+            id: "first-task",
+            user_task: FILL("a task"),
+            inputs: {},
+            expected_outcome: FILL("the outcome"),
+            observations: [
+              {
+                id: "call",
+                kind: "cli",
+                description: "the main call",
+                command_prefix: [binary, FILL("resource"), FILL("action")],
+              },
+            ],
+            checks: [
+              { id: "call-ok", type: "command_success", description: "the call succeeded", observation_id: "call" },
+            ],
+          },
+        ],
   };
   return plan;
 }
 
 /** A starter for the golden run: per scenario, each observed command with its flags to fill in. */
-export function starterReference(plan: Awaited<ReturnType<typeof starterPlan>>): Record<string, Array<{ argv: string[] }>> {
-  return Object.fromEntries(plan.scenarios.map((s) => [s.id, s.observations.filter((o) => o.kind === "cli").map((o) => ({ argv: [...o.command_prefix, FILL("the flags a correct agent gives")] }))]));
+export function starterReference(
+  plan: Awaited<ReturnType<typeof starterPlan>>,
+): Record<string, Array<{ argv: string[] }>> {
+  return Object.fromEntries(
+    plan.scenarios.map((s) => [
+      s.id,
+      s.observations
+        .filter((o) => o.kind === "cli")
+        .map((o) => ({ argv: [...o.command_prefix, FILL("the flags a correct agent gives")] })),
+    ]),
+  );
 }

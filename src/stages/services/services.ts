@@ -34,13 +34,23 @@ async function freePort(): Promise<number> {
 
 const fill = (text: string, port: number) => text.replaceAll("{port}", String(port));
 
-
-async function waitReady(name: string, ready: string | number | undefined, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+async function waitReady(
+  name: string,
+  ready: string | number | undefined,
+  timeoutMs: number,
+  exited: () => string | undefined,
+): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
   for (;;) {
     const gone = exited();
-    if (gone) throw new InterError("SERVICE_FAILED", `Service ${name} exited before it was ready: ${gone}`, `Run its command by hand to see why; targets.eval.services.${name}.command.`, { service: name });
+    if (gone)
+      throw new InterError(
+        "SERVICE_FAILED",
+        `Service ${name} exited before it was ready: ${gone}`,
+        `Run its command by hand to see why; targets.eval.services.${name}.command.`,
+        { service: name },
+      );
     try {
       if (typeof ready === "string") {
         const response = await fetch(ready, { signal: AbortSignal.timeout(1000) });
@@ -58,7 +68,13 @@ async function waitReady(name: string, ready: string | number | undefined, timeo
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new InterError("SERVICE_FAILED", `Service ${name} was not ready within ${timeoutMs} ms (${String(ready)}).`, `Check targets.eval.services.${name}.ready and that the service starts.`, { service: name });
+    if (Date.now() > deadline)
+      throw new InterError(
+        "SERVICE_FAILED",
+        `Service ${name} was not ready within ${timeoutMs} ms (${String(ready)}).`,
+        `Check targets.eval.services.${name}.ready and that the service starts.`,
+        { service: name },
+      );
     // Services now start for every attempt: poll finely at first (most are up within a few hundred ms), then back off.
     await new Promise((r) => setTimeout(r, Date.now() - started < 1000 ? 10 : 50));
   }
@@ -83,13 +99,25 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
       // The service runs under a watchdog in its group: if inter dies without stopping it (kill -9), the watchdog
       // sees its parent gone within 200 ms and stops the service — no server outlives the build that started it.
       const [sh, ...watched] = underWatchdog("inter-service", command);
-      const child = execa(sh!, watched, { cwd, env: { PORT: String(port), ...env }, detached: true, stdin: "ignore", reject: false, all: true });
+      const child = execa(sh!, watched, {
+        cwd,
+        env: { PORT: String(port), ...env },
+        detached: true,
+        stdin: "ignore",
+        reject: false,
+        all: true,
+      });
       let exit: string | undefined;
-      const done = child.then((r) => (exit = `exit code ${r.exitCode ?? r.signal}${r.all ? `: ${String(r.all).slice(-300)}` : ""}`));
+      const done = child.then(
+        (r) => (exit = `exit code ${r.exitCode ?? r.signal}${r.all ? `: ${String(r.all).slice(-300)}` : ""}`),
+      );
       children.push({ pid: child.pid, done });
       const ready = typeof service.ready === "string" ? fill(service.ready, port) : service.ready;
       await waitReady(name, ready, service.timeoutMs ?? 15_000, () => exit);
-      origins[name] = typeof ready === "string" ? new URL(ready).origin : `http://127.0.0.1:${typeof ready === "number" ? ready : port}`;
+      origins[name] =
+        typeof ready === "string"
+          ? new URL(ready).origin
+          : `http://127.0.0.1:${typeof ready === "number" ? ready : port}`;
     }
   } catch (error) {
     await stop();
@@ -97,4 +125,3 @@ export async function startServices(services: Record<string, ServiceConfig>, cwd
   }
   return { origins, stop };
 }
-

@@ -27,16 +27,29 @@ export interface BaselineResult {
 }
 
 /** `files`: the package being emitted (path → content); `path`: the baseline, resolved; `label`: as configured; `candidate`: where the new cli.tgz goes. */
-export async function compareWithBaseline(files: Map<string, string>, path: string, label: string, candidate: string): Promise<BaselineResult> {
-  if (!existsSync(path)) return { warnings: [`BASELINE_MISSING: targets.cli.baseline names ${label}, which does not exist; CHANGELOG.md is written as a first version. Put the last published cli.tgz there (e.g. \`npm pack <package>@latest\`).`] };
+export async function compareWithBaseline(
+  files: Map<string, string>,
+  path: string,
+  label: string,
+  candidate: string,
+): Promise<BaselineResult> {
+  if (!existsSync(path))
+    return {
+      warnings: [
+        `BASELINE_MISSING: targets.cli.baseline names ${label}, which does not exist; CHANGELOG.md is written as a first version. Put the last published cli.tgz there (e.g. \`npm pack <package>@latest\`).`,
+      ],
+    };
   const before = await readCandidate(path, label);
   const after = surfaceOf("this build", files);
   const diff = diffSurfaces(before, after);
   const warnings = diff.version_follows
     ? []
-    : [`VERSION_NOT_BUMPED: product.version is ${diff.new.version}, but the changes since ${label} (${diff.old.version}) are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. See \`inter diff ${label} ${candidate}\`.`];
+    : [
+        `VERSION_NOT_BUMPED: product.version is ${diff.new.version}, but the changes since ${label} (${diff.old.version}) are ${diff.verdict} (${count(diff.counts.breaking, "breaking change")}); it should be at least ${diff.expected_version}. See \`inter diff ${label} ${candidate}\`.`,
+      ];
   // Two headings of one version would say two things about it: the baseline's own entry only when the version moved.
-  const published = diff.old.version === diff.new.version ? "" : `\n## ${diff.old.version}\n\n- The published baseline (${label}).\n`;
+  const published =
+    diff.old.version === diff.new.version ? "" : `\n## ${diff.old.version}\n\n- The published baseline (${label}).\n`;
   const changelog = `# Changelog\n\nBreaking changes are marked **BREAKING**. Written by inter from the changes since the published ${diff.old.version}.\n\n${changelogSection(diff)}${published}`;
   return {
     summary: {

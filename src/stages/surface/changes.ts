@@ -56,7 +56,11 @@ const methodPath = (c: Command) => `${c.operation.method.toUpperCase()} ${pathSh
  * Pairs old and new items: first by each key in turn (the strongest first), then what remains stays unpaired. A pair
  * found by an earlier key is never broken by a later one.
  */
-function pairBy<T>(olds: T[], news: T[], keys: Array<(x: T) => string | undefined>): { pairs: Array<[T, T]>; removed: T[]; added: T[] } {
+function pairBy<T>(
+  olds: T[],
+  news: T[],
+  keys: Array<(x: T) => string | undefined>,
+): { pairs: Array<[T, T]>; removed: T[]; added: T[] } {
   const pairs: Array<[T, T]> = [];
   let left = [...olds];
   let right = [...news];
@@ -106,21 +110,56 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
   const flag = `--${n.flag}`;
   const base = { command, flag, api };
   if (o.required !== n.required) {
-    emit(n.required
-      ? { ...base, kind: "flag-became-required", severity: "breaking", reason: `${flag} of \`${command}\` is now required: calls without it fail with MISSING_FLAG.`, before: false, after: true }
-      : { ...base, kind: "flag-became-optional", severity: "non-breaking", reason: `${flag} of \`${command}\` is no longer required.`, before: true, after: false });
+    emit(
+      n.required
+        ? {
+            ...base,
+            kind: "flag-became-required",
+            severity: "breaking",
+            reason: `${flag} of \`${command}\` is now required: calls without it fail with MISSING_FLAG.`,
+            before: false,
+            after: true,
+          }
+        : {
+            ...base,
+            kind: "flag-became-optional",
+            severity: "non-breaking",
+            reason: `${flag} of \`${command}\` is no longer required.`,
+            before: true,
+            after: false,
+          },
+    );
   }
   const type = (f: Flag) => (f.type === "array" ? `array of ${f.items ?? "any"}` : f.type);
   if (type(o) !== type(n)) {
-    const wider = widerType(o.type, n.type) || (o.type === "array" && n.type === "array" && widerType(o.items ?? "", n.items ?? ""));
-    emit({ ...base, kind: wider ? "flag-type-widened" : "flag-type-changed", severity: wider ? "non-breaking" : "breaking", reason: wider ? `${flag} of \`${command}\` now takes ${type(n)}, which includes every ${type(o)} it took.` : `${flag} of \`${command}\` now takes ${type(n)} instead of ${type(o)}: values that were valid may be refused.`, before: type(o), after: type(n) });
+    const wider =
+      widerType(o.type, n.type) ||
+      (o.type === "array" && n.type === "array" && widerType(o.items ?? "", n.items ?? ""));
+    emit({
+      ...base,
+      kind: wider ? "flag-type-widened" : "flag-type-changed",
+      severity: wider ? "non-breaking" : "breaking",
+      reason: wider
+        ? `${flag} of \`${command}\` now takes ${type(n)}, which includes every ${type(o)} it took.`
+        : `${flag} of \`${command}\` now takes ${type(n)} instead of ${type(o)}: values that were valid may be refused.`,
+      before: type(o),
+      after: type(n),
+    });
   }
   for (const { key, narrower } of LIMITS) {
     const a = o[key] as number | undefined;
     const b = n[key] as number | undefined;
     if (a === b) continue;
     const narrowed = b !== undefined && (a === undefined || (narrower === "higher" ? b > a : b < a));
-    emit({ ...base, id: `${narrowed ? "flag-limit-narrowed" : "flag-limit-widened"} ${command} ${flag} ${key}`, kind: narrowed ? "flag-limit-narrowed" : "flag-limit-widened", severity: narrowed ? "breaking" : "non-breaking", reason: `${flag} of \`${command}\`: ${key} ${a ?? "none"} → ${b ?? "none"}${narrowed ? ": values that were accepted are now refused" : ": it accepts more than it did"}.`, before: a, after: b });
+    emit({
+      ...base,
+      id: `${narrowed ? "flag-limit-narrowed" : "flag-limit-widened"} ${command} ${flag} ${key}`,
+      kind: narrowed ? "flag-limit-narrowed" : "flag-limit-widened",
+      severity: narrowed ? "breaking" : "non-breaking",
+      reason: `${flag} of \`${command}\`: ${key} ${a ?? "none"} → ${b ?? "none"}${narrowed ? ": values that were accepted are now refused" : ": it accepts more than it did"}.`,
+      before: a,
+      after: b,
+    });
   }
   for (const key of ["pattern", "format"] as const) {
     const a = o[key];
@@ -128,68 +167,197 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
     if (a === b) continue;
     // A pattern or format removed accepts more; one added or replaced may refuse what was accepted.
     const widened = b === undefined;
-    emit({ ...base, id: `${widened ? "flag-limit-widened" : "flag-limit-narrowed"} ${command} ${flag} ${key}`, kind: widened ? "flag-limit-widened" : "flag-limit-narrowed", severity: widened ? "non-breaking" : "breaking", reason: `${flag} of \`${command}\`: ${key} ${a === undefined ? "none" : json(a)} → ${b === undefined ? "none" : json(b)}${widened ? "" : ": values that were accepted may be refused"}.`, before: a, after: b });
+    emit({
+      ...base,
+      id: `${widened ? "flag-limit-widened" : "flag-limit-narrowed"} ${command} ${flag} ${key}`,
+      kind: widened ? "flag-limit-widened" : "flag-limit-narrowed",
+      severity: widened ? "non-breaking" : "breaking",
+      reason: `${flag} of \`${command}\`: ${key} ${a === undefined ? "none" : json(a)} → ${b === undefined ? "none" : json(b)}${widened ? "" : ": values that were accepted may be refused"}.`,
+      before: a,
+      after: b,
+    });
   }
   if (o.nullable !== n.nullable && (o.nullable || n.nullable)) {
-    emit(n.nullable
-      ? { ...base, kind: "flag-limit-widened", id: `flag-limit-widened ${command} ${flag} nullable`, severity: "non-breaking", reason: `${flag} of \`${command}\` now accepts null.`, before: false, after: true }
-      : { ...base, kind: "flag-limit-narrowed", id: `flag-limit-narrowed ${command} ${flag} nullable`, severity: "breaking", reason: `${flag} of \`${command}\` no longer accepts null.`, before: true, after: false });
+    emit(
+      n.nullable
+        ? {
+            ...base,
+            kind: "flag-limit-widened",
+            id: `flag-limit-widened ${command} ${flag} nullable`,
+            severity: "non-breaking",
+            reason: `${flag} of \`${command}\` now accepts null.`,
+            before: false,
+            after: true,
+          }
+        : {
+            ...base,
+            kind: "flag-limit-narrowed",
+            id: `flag-limit-narrowed ${command} ${flag} nullable`,
+            severity: "breaking",
+            reason: `${flag} of \`${command}\` no longer accepts null.`,
+            before: true,
+            after: false,
+          },
+    );
   }
   if (o.enum && n.enum) {
     for (const value of o.enum.filter((v) => !n.enum!.some((w) => same(v, w)))) {
-      emit({ ...base, id: `flag-enum-value-removed ${command} ${flag} ${json(value)}`, kind: "flag-enum-value-removed", severity: "breaking", reason: `${flag} of \`${command}\` no longer accepts ${json(value)}.`, before: value });
+      emit({
+        ...base,
+        id: `flag-enum-value-removed ${command} ${flag} ${json(value)}`,
+        kind: "flag-enum-value-removed",
+        severity: "breaking",
+        reason: `${flag} of \`${command}\` no longer accepts ${json(value)}.`,
+        before: value,
+      });
     }
     for (const value of n.enum.filter((v) => !o.enum!.some((w) => same(v, w)))) {
-      emit({ ...base, id: `flag-enum-value-added ${command} ${flag} ${json(value)}`, kind: "flag-enum-value-added", severity: "non-breaking", reason: `${flag} of \`${command}\` now also accepts ${json(value)}.`, after: value });
+      emit({
+        ...base,
+        id: `flag-enum-value-added ${command} ${flag} ${json(value)}`,
+        kind: "flag-enum-value-added",
+        severity: "non-breaking",
+        reason: `${flag} of \`${command}\` now also accepts ${json(value)}.`,
+        after: value,
+      });
     }
   } else if (o.enum && !n.enum) {
-    emit({ ...base, kind: "flag-limit-widened", id: `flag-limit-widened ${command} ${flag} enum`, severity: "non-breaking", reason: `${flag} of \`${command}\` is no longer limited to ${o.enum.map(json).join(", ")}.`, before: o.enum });
+    emit({
+      ...base,
+      kind: "flag-limit-widened",
+      id: `flag-limit-widened ${command} ${flag} enum`,
+      severity: "non-breaking",
+      reason: `${flag} of \`${command}\` is no longer limited to ${o.enum.map(json).join(", ")}.`,
+      before: o.enum,
+    });
   } else if (!o.enum && n.enum) {
-    emit({ ...base, kind: "flag-limit-narrowed", id: `flag-limit-narrowed ${command} ${flag} enum`, severity: "breaking", reason: `${flag} of \`${command}\` now accepts only ${n.enum.map(json).join(", ")}.`, after: n.enum });
+    emit({
+      ...base,
+      kind: "flag-limit-narrowed",
+      id: `flag-limit-narrowed ${command} ${flag} enum`,
+      severity: "breaking",
+      reason: `${flag} of \`${command}\` now accepts only ${n.enum.map(json).join(", ")}.`,
+      after: n.enum,
+    });
   }
   if (!same(o.default, n.default)) {
     const changed = o.default !== undefined && n.default !== undefined;
-    emit({ ...base, kind: "flag-default-changed", severity: changed ? "breaking" : "informational", reason: changed ? `${flag} of \`${command}\` defaults to ${json(n.default)} instead of ${json(o.default)}: calls that omit it now behave differently.` : `${flag} of \`${command}\`: default ${o.default === undefined ? "none" : json(o.default)} → ${n.default === undefined ? "none" : json(n.default)}.`, before: o.default, after: n.default });
+    emit({
+      ...base,
+      kind: "flag-default-changed",
+      severity: changed ? "breaking" : "informational",
+      reason: changed
+        ? `${flag} of \`${command}\` defaults to ${json(n.default)} instead of ${json(o.default)}: calls that omit it now behave differently.`
+        : `${flag} of \`${command}\`: default ${o.default === undefined ? "none" : json(o.default)} → ${n.default === undefined ? "none" : json(n.default)}.`,
+      before: o.default,
+      after: n.default,
+    });
   }
   if (o.in !== n.in || o.wire !== n.wire) {
-    emit({ ...base, kind: "flag-wire-changed", severity: "informational", reason: `${flag} of \`${command}\` is now sent as ${n.in} ${n.wire} (was ${o.in} ${o.wire})${o.flag === n.flag ? "; the command line is unchanged" : ""}.`, before: `${o.in} ${o.wire}`, after: `${n.in} ${n.wire}`, api: { ...api, parameter: `${n.in} ${n.wire}` } });
+    emit({
+      ...base,
+      kind: "flag-wire-changed",
+      severity: "informational",
+      reason: `${flag} of \`${command}\` is now sent as ${n.in} ${n.wire} (was ${o.in} ${o.wire})${o.flag === n.flag ? "; the command line is unchanged" : ""}.`,
+      before: `${o.in} ${o.wire}`,
+      after: `${n.in} ${n.wire}`,
+      api: { ...api, parameter: `${n.in} ${n.wire}` },
+    });
   }
 }
 
 const PERMISSION_RANK = { read: 0, write: 1, delete: 2 } as Record<string, number>;
 
-const errorCodes = (c: Command) => [...new Set((c.statuses ?? []).map(Number).filter((s) => s >= 400).map(codeForStatus))].sort();
+const errorCodes = (c: Command) =>
+  [
+    ...new Set(
+      (c.statuses ?? [])
+        .map(Number)
+        .filter((s) => s >= 400)
+        .map(codeForStatus),
+    ),
+  ].sort();
 
 function outputChanges(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   const base = { command: name, api };
   if (o.output.shape !== n.output.shape) {
-    emit({ ...base, kind: "output-shape-changed", severity: "breaking", reason: `\`${name}\` now returns ${n.output.shape} instead of ${o.output.shape}.`, before: o.output.shape, after: n.output.shape });
+    emit({
+      ...base,
+      kind: "output-shape-changed",
+      severity: "breaking",
+      reason: `\`${name}\` now returns ${n.output.shape} instead of ${o.output.shape}.`,
+      before: o.output.shape,
+      after: n.output.shape,
+    });
     return;
   }
   if ((o.output.listField ?? "") !== (n.output.listField ?? "")) {
-    emit({ ...base, kind: "output-list-field-changed", severity: "breaking", reason: `\`${name}\` returns its items under ${json(n.output.listField ?? "the top level")} instead of ${json(o.output.listField ?? "the top level")}.`, before: o.output.listField, after: n.output.listField });
+    emit({
+      ...base,
+      kind: "output-list-field-changed",
+      severity: "breaking",
+      reason: `\`${name}\` returns its items under ${json(n.output.listField ?? "the top level")} instead of ${json(o.output.listField ?? "the top level")}.`,
+      before: o.output.listField,
+      after: n.output.listField,
+    });
   }
   const before = o.output.fields ?? [];
   const after = n.output.fields ?? [];
   for (const field of before.filter((f) => !after.includes(f))) {
-    emit({ ...base, field, kind: "output-field-removed", severity: "breaking", reason: `\`${name}\` no longer returns \`${field}\`: readers of it get nothing.` });
+    emit({
+      ...base,
+      field,
+      kind: "output-field-removed",
+      severity: "breaking",
+      reason: `\`${name}\` no longer returns \`${field}\`: readers of it get nothing.`,
+    });
   }
   for (const field of after.filter((f) => !before.includes(f))) {
-    emit({ ...base, field, kind: "output-field-added", severity: "non-breaking", reason: `\`${name}\` now also returns \`${field}\`.` });
+    emit({
+      ...base,
+      field,
+      kind: "output-field-added",
+      severity: "non-breaking",
+      reason: `\`${name}\` now also returns \`${field}\`.`,
+    });
   }
   for (const field of before.filter((f) => after.includes(f))) {
     const a = o.output.types?.[field];
     const b = n.output.types?.[field];
     if (!a || !b) continue;
     if (a.type !== b.type) {
-      emit({ ...base, field, kind: "output-field-retyped", severity: "breaking", reason: `\`${name}\` returns \`${field}\` as ${b.type} instead of ${a.type}.`, before: a.type, after: b.type });
+      emit({
+        ...base,
+        field,
+        kind: "output-field-retyped",
+        severity: "breaking",
+        reason: `\`${name}\` returns \`${field}\` as ${b.type} instead of ${a.type}.`,
+        before: a.type,
+        after: b.type,
+      });
       continue;
     }
     for (const value of (b.enum ?? []).filter((v) => a.enum && !a.enum.some((w) => same(v, w)))) {
-      emit({ ...base, field, id: `output-enum-value-added ${name} ${field} ${json(value)}`, kind: "output-enum-value-added", severity: "non-breaking", reason: `\`${name}\` may now return ${json(value)} in \`${field}\`; readers should expect values they do not know.`, after: value });
+      emit({
+        ...base,
+        field,
+        id: `output-enum-value-added ${name} ${field} ${json(value)}`,
+        kind: "output-enum-value-added",
+        severity: "non-breaking",
+        reason: `\`${name}\` may now return ${json(value)} in \`${field}\`; readers should expect values they do not know.`,
+        after: value,
+      });
     }
     for (const value of (a.enum ?? []).filter((v) => b.enum && !b.enum.some((w) => same(v, w)))) {
-      emit({ ...base, field, id: `output-enum-value-removed ${name} ${field} ${json(value)}`, kind: "output-enum-value-removed", severity: "informational", reason: `\`${name}\` no longer returns ${json(value)} in \`${field}\`.`, before: value });
+      emit({
+        ...base,
+        field,
+        id: `output-enum-value-removed ${name} ${field} ${json(value)}`,
+        kind: "output-enum-value-removed",
+        severity: "informational",
+        reason: `\`${name}\` no longer returns ${json(value)} in \`${field}\`.`,
+        before: value,
+      });
     }
   }
 }
@@ -198,63 +366,233 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
   const name = n.name;
   const api = apiSide(n);
   if (o.name !== n.name) {
-    emit({ id: `command-renamed ${o.name}`, kind: "command-renamed", severity: "breaking", command: o.name, reason: `\`${o.name}\` is now \`${n.name}\` (same operation): calls of the old name fail with UNKNOWN_COMMAND.`, before: o.name, after: n.name, api });
+    emit({
+      id: `command-renamed ${o.name}`,
+      kind: "command-renamed",
+      severity: "breaking",
+      command: o.name,
+      reason: `\`${o.name}\` is now \`${n.name}\` (same operation): calls of the old name fail with UNKNOWN_COMMAND.`,
+      before: o.name,
+      after: n.name,
+      api,
+    });
   }
   if (methodPath(o) !== methodPath(n) || (o.operation.operationId ?? "") !== (n.operation.operationId ?? "")) {
-    emit({ command: name, kind: "operation-changed", severity: "informational", reason: `\`${name}\` now calls ${apiSide(n).operation} (was ${apiSide(o).operation}).`, before: apiSide(o).operation, after: apiSide(n).operation, api });
+    emit({
+      command: name,
+      kind: "operation-changed",
+      severity: "informational",
+      reason: `\`${name}\` now calls ${apiSide(n).operation} (was ${apiSide(o).operation}).`,
+      before: apiSide(o).operation,
+      after: apiSide(n).operation,
+      api,
+    });
   }
   // Flags pair by where their value goes first: the same parameter under a new flag name is a rename, not remove + add.
   // A path parameter renamed in the document (`/vaults/{vaultUuid}` → `/vaults/{id}`) is the same by its place.
   const slot = new Map<(typeof o.flags)[number], string>();
   for (const side of [o, n]) {
     const names = [...side.operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    for (const f of side.flags) if (f.in === "path" && names.includes(f.wire)) slot.set(f, `path #${names.indexOf(f.wire)}`);
+    for (const f of side.flags)
+      if (f.in === "path" && names.includes(f.wire)) slot.set(f, `path #${names.indexOf(f.wire)}`);
   }
   const flags = pairBy(o.flags, n.flags, [(f) => `${f.in} ${f.wire}`, (f) => f.flag, (f) => slot.get(f)]);
   for (const [a, b] of flags.pairs) {
-    if (a.flag !== b.flag) emit({ id: `flag-renamed ${name} --${a.flag}`, command: name, flag: `--${a.flag}`, kind: "flag-renamed", severity: "breaking", reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`, before: `--${a.flag}`, after: `--${b.flag}`, api: apiSide(n, b) });
+    if (a.flag !== b.flag)
+      emit({
+        id: `flag-renamed ${name} --${a.flag}`,
+        command: name,
+        flag: `--${a.flag}`,
+        kind: "flag-renamed",
+        severity: "breaking",
+        reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`,
+        before: `--${a.flag}`,
+        after: `--${b.flag}`,
+        api: apiSide(n, b),
+      });
     flagChanges(name, a, b, apiSide(n, b), emit);
   }
-  for (const f of flags.removed) emit({ command: name, flag: `--${f.flag}`, kind: "flag-removed", severity: "breaking", reason: `\`${name}\` no longer has --${f.flag}: calls with it fail with UNKNOWN_FLAG.`, api: apiSide(o, f, "old") });
+  for (const f of flags.removed)
+    emit({
+      command: name,
+      flag: `--${f.flag}`,
+      kind: "flag-removed",
+      severity: "breaking",
+      reason: `\`${name}\` no longer has --${f.flag}: calls with it fail with UNKNOWN_FLAG.`,
+      api: apiSide(o, f, "old"),
+    });
   for (const f of flags.added) {
-    emit(f.required
-      ? { command: name, flag: `--${f.flag}`, kind: "flag-added-required", severity: "breaking", reason: `\`${name}\` has a new required flag --${f.flag}: calls without it fail with MISSING_FLAG.`, api: apiSide(n, f) }
-      : { command: name, flag: `--${f.flag}`, kind: "flag-added", severity: "non-breaking", reason: `\`${name}\` has a new optional flag --${f.flag}.`, api: apiSide(n, f) });
+    emit(
+      f.required
+        ? {
+            command: name,
+            flag: `--${f.flag}`,
+            kind: "flag-added-required",
+            severity: "breaking",
+            reason: `\`${name}\` has a new required flag --${f.flag}: calls without it fail with MISSING_FLAG.`,
+            api: apiSide(n, f),
+          }
+        : {
+            command: name,
+            flag: `--${f.flag}`,
+            kind: "flag-added",
+            severity: "non-breaking",
+            reason: `\`${name}\` has a new optional flag --${f.flag}.`,
+            api: apiSide(n, f),
+          },
+    );
   }
   if (o.jsonInput !== n.jsonInput) {
-    emit(n.jsonInput
-      ? { command: name, kind: "json-input-added", severity: "non-breaking", reason: `\`${name}\` now accepts a whole request body as --json-input.`, api }
-      : { command: name, kind: "json-input-removed", severity: "breaking", reason: `\`${name}\` no longer accepts --json-input.`, api });
+    emit(
+      n.jsonInput
+        ? {
+            command: name,
+            kind: "json-input-added",
+            severity: "non-breaking",
+            reason: `\`${name}\` now accepts a whole request body as --json-input.`,
+            api,
+          }
+        : {
+            command: name,
+            kind: "json-input-removed",
+            severity: "breaking",
+            reason: `\`${name}\` no longer accepts --json-input.`,
+            api,
+          },
+    );
   }
   if (o.destructive !== n.destructive) {
-    emit(n.destructive
-      ? { command: name, kind: "became-destructive", severity: "breaking", reason: `\`${name}\` is now destructive: it needs --yes, calls without it fail with CONFIRMATION_REQUIRED.`, api }
-      : { command: name, kind: "no-longer-destructive", severity: "non-breaking", reason: `\`${name}\` is no longer destructive and no longer needs --yes.`, api });
+    emit(
+      n.destructive
+        ? {
+            command: name,
+            kind: "became-destructive",
+            severity: "breaking",
+            reason: `\`${name}\` is now destructive: it needs --yes, calls without it fail with CONFIRMATION_REQUIRED.`,
+            api,
+          }
+        : {
+            command: name,
+            kind: "no-longer-destructive",
+            severity: "non-breaking",
+            reason: `\`${name}\` is no longer destructive and no longer needs --yes.`,
+            api,
+          },
+    );
   }
   if (o.permission !== n.permission) {
     const wider = (PERMISSION_RANK[n.permission] ?? 0) > (PERMISSION_RANK[o.permission] ?? 0);
-    emit({ command: name, kind: "permission-changed", severity: wider ? "breaking" : "non-breaking", reason: `\`${name}\` now needs ${n.permission} permission instead of ${o.permission}${wider ? ": agents allowed only the old level are refused it" : ""}.`, before: o.permission, after: n.permission, api });
+    emit({
+      command: name,
+      kind: "permission-changed",
+      severity: wider ? "breaking" : "non-breaking",
+      reason: `\`${name}\` now needs ${n.permission} permission instead of ${o.permission}${wider ? ": agents allowed only the old level are refused it" : ""}.`,
+      before: o.permission,
+      after: n.permission,
+      api,
+    });
   }
   const needsCredential = (c: Command) => c.auth.length > 0 && !c.authOptional;
   if (needsCredential(o) !== needsCredential(n)) {
-    emit(needsCredential(n)
-      ? { command: name, kind: "credential-required", severity: "breaking", reason: `\`${name}\` now needs a credential: calls without one fail with CREDENTIAL_MISSING.`, api }
-      : { command: name, kind: "credential-no-longer-required", severity: "non-breaking", reason: `\`${name}\` works without a credential now.`, api });
+    emit(
+      needsCredential(n)
+        ? {
+            command: name,
+            kind: "credential-required",
+            severity: "breaking",
+            reason: `\`${name}\` now needs a credential: calls without one fail with CREDENTIAL_MISSING.`,
+            api,
+          }
+        : {
+            command: name,
+            kind: "credential-no-longer-required",
+            severity: "non-breaking",
+            reason: `\`${name}\` works without a credential now.`,
+            api,
+          },
+    );
   } else if (!same(o.auth, n.auth)) {
     const said = (auth: Command["auth"]) => auth.map((r) => Object.keys(r).join(" + ")).join(" or ") || "none";
-    emit({ command: name, kind: "auth-scheme-changed", severity: "informational", reason: `\`${name}\` authenticates with ${said(n.auth)} instead of ${said(o.auth)}.`, before: o.auth, after: n.auth, api });
+    emit({
+      command: name,
+      kind: "auth-scheme-changed",
+      severity: "informational",
+      reason: `\`${name}\` authenticates with ${said(n.auth)} instead of ${said(o.auth)}.`,
+      before: o.auth,
+      after: n.auth,
+      api,
+    });
   }
   const [pa, pb] = [o.pagination, n.pagination];
   if (!same(pa, pb)) {
-    if (!pa) emit({ command: name, kind: "paging-added", severity: "non-breaking", reason: `\`${name}\` now pages (${pb!.style}): --all fetches every page.`, after: pb, api });
-    else if (!pb) emit({ command: name, kind: "paging-removed", severity: "breaking", reason: `\`${name}\` no longer pages: --all and the page flags are gone.`, before: pa, api });
-    else emit({ command: name, kind: "paging-changed", severity: pa.style !== pb.style || pa.param !== pb.param ? "breaking" : "informational", reason: `\`${name}\` pages by ${pb.style}${pb.param ? ` (${pb.param})` : ""} instead of ${pa.style}${pa.param ? ` (${pa.param})` : ""}.`, before: pa, after: pb, api });
+    if (!pa)
+      emit({
+        command: name,
+        kind: "paging-added",
+        severity: "non-breaking",
+        reason: `\`${name}\` now pages (${pb!.style}): --all fetches every page.`,
+        after: pb,
+        api,
+      });
+    else if (!pb)
+      emit({
+        command: name,
+        kind: "paging-removed",
+        severity: "breaking",
+        reason: `\`${name}\` no longer pages: --all and the page flags are gone.`,
+        before: pa,
+        api,
+      });
+    else
+      emit({
+        command: name,
+        kind: "paging-changed",
+        severity: pa.style !== pb.style || pa.param !== pb.param ? "breaking" : "informational",
+        reason: `\`${name}\` pages by ${pb.style}${pb.param ? ` (${pb.param})` : ""} instead of ${pa.style}${pa.param ? ` (${pa.param})` : ""}.`,
+        before: pa,
+        after: pb,
+        api,
+      });
   }
   const [ea, eb] = [errorCodes(o), errorCodes(n)];
-  for (const code of eb.filter((c) => !ea.includes(c))) emit({ id: `error-code-added ${name} ${code}`, command: name, kind: "error-code-added", severity: "non-breaking", reason: `\`${name}\` may now end with ${code} (exit ${EXIT[code] ?? 1}).`, after: code, api });
-  for (const code of ea.filter((c) => !eb.includes(c))) emit({ id: `error-code-removed ${name} ${code}`, command: name, kind: "error-code-removed", severity: "informational", reason: `\`${name}\` no longer declares ${code} (exit ${EXIT[code] ?? 1}).`, before: code, api });
-  if (!!o.deprecated !== !!n.deprecated) emit({ command: name, kind: n.deprecated ? "command-deprecated" : "command-undeprecated", severity: "informational", reason: n.deprecated ? `\`${name}\` is deprecated in the API: it still runs; plan its replacement.` : `\`${name}\` is no longer deprecated.`, api });
-  if (o.hidden !== n.hidden) emit({ command: name, kind: n.hidden ? "command-hidden" : "command-unhidden", severity: "informational", reason: n.hidden ? `\`${name}\` is hidden from help (it still runs).` : `\`${name}\` is listed in help again.`, api });
+  for (const code of eb.filter((c) => !ea.includes(c)))
+    emit({
+      id: `error-code-added ${name} ${code}`,
+      command: name,
+      kind: "error-code-added",
+      severity: "non-breaking",
+      reason: `\`${name}\` may now end with ${code} (exit ${EXIT[code] ?? 1}).`,
+      after: code,
+      api,
+    });
+  for (const code of ea.filter((c) => !eb.includes(c)))
+    emit({
+      id: `error-code-removed ${name} ${code}`,
+      command: name,
+      kind: "error-code-removed",
+      severity: "informational",
+      reason: `\`${name}\` no longer declares ${code} (exit ${EXIT[code] ?? 1}).`,
+      before: code,
+      api,
+    });
+  if (!!o.deprecated !== !!n.deprecated)
+    emit({
+      command: name,
+      kind: n.deprecated ? "command-deprecated" : "command-undeprecated",
+      severity: "informational",
+      reason: n.deprecated
+        ? `\`${name}\` is deprecated in the API: it still runs; plan its replacement.`
+        : `\`${name}\` is no longer deprecated.`,
+      api,
+    });
+  if (o.hidden !== n.hidden)
+    emit({
+      command: name,
+      kind: n.hidden ? "command-hidden" : "command-unhidden",
+      severity: "informational",
+      reason: n.hidden ? `\`${name}\` is hidden from help (it still runs).` : `\`${name}\` is listed in help again.`,
+      api,
+    });
   outputChanges(name, o, n, api, emit);
 }
 
@@ -262,40 +600,109 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
 export function surfaceChanges(before: Surface, after: Surface): SurfaceChange[] {
   const changes: SurfaceChange[] = [];
   const emit: Emit = (change) => {
-    const id = change.id ?? [change.kind, change.command, change.flag ?? change.field ?? change.skill].filter(Boolean).join(" ");
+    const id =
+      change.id ?? [change.kind, change.command, change.flag ?? change.field ?? change.skill].filter(Boolean).join(" ");
     changes.push({ ...change, id });
   };
   const p = (a: string, b: string, kind: string, breaking: boolean, what: string) => {
-    if (a !== b) emit({ kind, severity: breaking ? "breaking" : "informational", reason: `${what} ${json(b)} instead of ${json(a)}.`, before: a, after: b });
+    if (a !== b)
+      emit({
+        kind,
+        severity: breaking ? "breaking" : "informational",
+        reason: `${what} ${json(b)} instead of ${json(a)}.`,
+        before: a,
+        after: b,
+      });
   };
   p(before.product.binary, after.product.binary, "binary-renamed", true, "The CLI is now run as");
-  if (before.product.package && after.product.package) p(before.product.package, after.product.package, "package-renamed", true, "The package is now installed as");
+  if (before.product.package && after.product.package)
+    p(before.product.package, after.product.package, "package-renamed", true, "The package is now installed as");
   p(before.env.credential, after.env.credential, "credential-env-changed", true, "Credentials are now read from");
   p(before.env.baseUrl, after.env.baseUrl, "base-url-env-changed", true, "The base URL is now read from");
 
   // A command is the same one when its operation is: the operationId first, then method and path, then the name.
   const commands = pairBy(before.commands, after.commands, [(c) => c.operation.operationId, methodPath, (c) => c.name]);
   for (const [o, n] of commands.pairs) commandChanges(o, n, emit);
-  for (const c of commands.removed) emit({ command: c.name, kind: "command-removed", severity: "breaking", reason: `\`${c.name}\` is gone: calls of it fail with UNKNOWN_COMMAND.`, api: apiSide(c, undefined, "old") });
-  for (const c of commands.added) emit({ command: c.name, kind: "command-added", severity: "non-breaking", reason: `New command \`${c.name}\`${c.description ? `: ${c.description}` : ""}.`, api: apiSide(c) });
+  for (const c of commands.removed)
+    emit({
+      command: c.name,
+      kind: "command-removed",
+      severity: "breaking",
+      reason: `\`${c.name}\` is gone: calls of it fail with UNKNOWN_COMMAND.`,
+      api: apiSide(c, undefined, "old"),
+    });
+  for (const c of commands.added)
+    emit({
+      command: c.name,
+      kind: "command-added",
+      severity: "non-breaking",
+      reason: `New command \`${c.name}\`${c.description ? `: ${c.description}` : ""}.`,
+      api: apiSide(c),
+    });
 
   // A Skill renamed keeps its description or its commands.
-  const skills = pairBy(before.skills, after.skills, [(s) => s.name, (s) => s.description || undefined, (s) => (s.commands.length ? s.commands.join(",") : undefined)]);
+  const skills = pairBy(before.skills, after.skills, [
+    (s) => s.name,
+    (s) => s.description || undefined,
+    (s) => (s.commands.length ? s.commands.join(",") : undefined),
+  ]);
   const renamedCommand = new Map(commands.pairs.map(([o, n]) => [o.name, n.name]));
   for (const [o, n] of skills.pairs) {
-    if (o.name !== n.name) emit({ skill: o.name, kind: "skill-renamed", severity: "breaking", reason: `Skill ${o.name} is now ${n.name}: agent setups that load it by name miss it.`, before: o.name, after: n.name });
+    if (o.name !== n.name)
+      emit({
+        skill: o.name,
+        kind: "skill-renamed",
+        severity: "breaking",
+        reason: `Skill ${o.name} is now ${n.name}: agent setups that load it by name miss it.`,
+        before: o.name,
+        after: n.name,
+      });
     // Commands that were only renamed count as the same link.
     const was = o.commands.map((c) => renamedCommand.get(c) ?? c);
     const unlinked = was.filter((c) => !n.commands.includes(c));
     const linked = n.commands.filter((c) => !was.includes(c));
-    if (unlinked.length || linked.length) emit({ skill: n.name, kind: "skill-relinked", severity: "informational", reason: `Skill ${n.name} ${[linked.length ? `now uses ${linked.map((c) => `\`${c}\``).join(", ")}` : "", unlinked.length ? `no longer uses ${unlinked.map((c) => `\`${c}\``).join(", ")}` : ""].filter(Boolean).join(" and ")}.`, before: o.commands, after: n.commands });
+    if (unlinked.length || linked.length)
+      emit({
+        skill: n.name,
+        kind: "skill-relinked",
+        severity: "informational",
+        reason: `Skill ${n.name} ${[linked.length ? `now uses ${linked.map((c) => `\`${c}\``).join(", ")}` : "", unlinked.length ? `no longer uses ${unlinked.map((c) => `\`${c}\``).join(", ")}` : ""].filter(Boolean).join(" and ")}.`,
+        before: o.commands,
+        after: n.commands,
+      });
   }
-  for (const s of skills.removed) emit({ skill: s.name, kind: "skill-removed", severity: "breaking", reason: `Skill ${s.name} is gone: agent setups that load it by name miss it.` });
-  for (const s of skills.added) emit({ skill: s.name, kind: "skill-added", severity: "non-breaking", reason: `New Skill ${s.name}.` });
+  for (const s of skills.removed)
+    emit({
+      skill: s.name,
+      kind: "skill-removed",
+      severity: "breaking",
+      reason: `Skill ${s.name} is gone: agent setups that load it by name miss it.`,
+    });
+  for (const s of skills.added)
+    emit({ skill: s.name, kind: "skill-added", severity: "non-breaking", reason: `New Skill ${s.name}.` });
 
-  for (const rule of before.rules.filter((r) => !after.rules.includes(r))) emit({ id: `rule-removed ${rule}`, kind: "rule-removed", severity: "informational", reason: `Rule dropped: ${rule}`, before: rule });
-  for (const rule of after.rules.filter((r) => !before.rules.includes(r))) emit({ id: `rule-added ${rule}`, kind: "rule-added", severity: "informational", reason: `New rule: ${rule}`, after: rule });
+  for (const rule of before.rules.filter((r) => !after.rules.includes(r)))
+    emit({
+      id: `rule-removed ${rule}`,
+      kind: "rule-removed",
+      severity: "informational",
+      reason: `Rule dropped: ${rule}`,
+      before: rule,
+    });
+  for (const rule of after.rules.filter((r) => !before.rules.includes(r)))
+    emit({
+      id: `rule-added ${rule}`,
+      kind: "rule-added",
+      severity: "informational",
+      reason: `New rule: ${rule}`,
+      after: rule,
+    });
 
   const rank = { breaking: 0, "non-breaking": 1, informational: 2 };
-  return changes.sort((a, b) => rank[a.severity] - rank[b.severity] || (a.command ?? a.skill ?? "").localeCompare(b.command ?? b.skill ?? "") || a.id.localeCompare(b.id));
+  return changes.sort(
+    (a, b) =>
+      rank[a.severity] - rank[b.severity] ||
+      (a.command ?? a.skill ?? "").localeCompare(b.command ?? b.skill ?? "") ||
+      a.id.localeCompare(b.id),
+  );
 }

@@ -14,7 +14,12 @@ const MAX_BYTES = 1024 * 1024;
 let validator: Promise<SchemaValidator> | undefined;
 
 const invalid = (file: string, problem: string, details: Record<string, unknown> = {}) =>
-  new InterError("DIFF_IGNORE_INVALID", `${file}: ${problem}`, "Each entry of `accept` needs `change` (an id `inter diff` printed) and a `reason`; see docs/diff.md.", { file, ...details });
+  new InterError(
+    "DIFF_IGNORE_INVALID",
+    `${file}: ${problem}`,
+    "Each entry of `accept` needs `change` (an id `inter diff` printed) and a `reason`; see docs/diff.md.",
+    { file, ...details },
+  );
 
 /** Reads and validates an ignore file (JSON or YAML). */
 export async function loadIgnoreFile(path: string, label = path): Promise<IgnoreEntry[]> {
@@ -24,7 +29,12 @@ export async function loadIgnoreFile(path: string, label = path): Promise<Ignore
     text = readFileSync(path, "utf8");
   } catch (error) {
     if (error instanceof InterError) throw error;
-    throw new InterError("INPUT_NOT_FOUND", `The ignore file ${label} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, "Name an existing file with --ignore.", { file: label });
+    throw new InterError(
+      "INPUT_NOT_FOUND",
+      `The ignore file ${label} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      "Name an existing file with --ignore.",
+      { file: label },
+    );
   }
   let value: unknown;
   try {
@@ -35,10 +45,15 @@ export async function loadIgnoreFile(path: string, label = path): Promise<Ignore
   } catch (error) {
     throw invalid(label, `not JSON or YAML (${(error as Error).message.split("\n")[0]}).`);
   }
-  validator ??= compileSchema(JSON.parse(readFileSync(shippedFile("schemas/diff-ignore.schema.json"), "utf8")) as object);
+  validator ??= compileSchema(
+    JSON.parse(readFileSync(shippedFile("schemas/diff-ignore.schema.json"), "utf8")) as object,
+  );
   const validate = await validator;
   if (!validate(value)) {
-    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}${e.params.missingProperty ? ` (${e.params.missingProperty})` : ""}${e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ""}`);
+    const errors = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || "/"} ${e.message ?? e.keyword}${e.params.missingProperty ? ` (${e.params.missingProperty})` : ""}${e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ""}`,
+    );
     throw invalid(label, `${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}.`, { errors });
   }
   return (value as { accept: IgnoreEntry[] }).accept;

@@ -31,8 +31,14 @@ export function diffSurfaces(before: Surface, after: Surface, ignore: IgnoreEntr
   // Accepted changes still count for the verdict: accepting a breaking change does not make it compatible.
   const verdict = verdictOf(raw);
   const expected = expectedVersion(before.product.version, verdict, raw.length > 0);
-  const binary = before.product.binary !== after.product.binary ? { old: before.product.binary, new: after.product.binary } : undefined;
-  const pkg = before.product.package && after.product.package && before.product.package !== after.product.package ? { old: before.product.package, new: after.product.package } : undefined;
+  const binary =
+    before.product.binary !== after.product.binary
+      ? { old: before.product.binary, new: after.product.binary }
+      : undefined;
+  const pkg =
+    before.product.package && after.product.package && before.product.package !== after.product.package
+      ? { old: before.product.package, new: after.product.package }
+      : undefined;
   return {
     old: { candidate: before.label, binary: before.product.binary, version: before.product.version },
     new: { candidate: after.label, binary: after.product.binary, version: after.product.version },
@@ -48,6 +54,8 @@ export function diffSurfaces(before: Surface, after: Surface, ignore: IgnoreEntr
     unaccepted_breaking: changes.filter((c) => c.severity === "breaking" && !c.accepted).length,
     changes,
     unused_ignores: unused,
-    ...(binary || pkg ? { different_products: { ...(binary ? { binary } : {}), ...(pkg ? { package: pkg } : {}) } } : {}),
+    ...(binary || pkg
+      ? { different_products: { ...(binary ? { binary } : {}), ...(pkg ? { package: pkg } : {}) } }
+      : {}),
   };
 }

@@ -25,7 +25,12 @@ export interface Surface {
 }
 
 const fail = (label: string, what: string): never => {
-  throw new InterError("CANDIDATE_INVALID", `${label}: ${what}.`, "Pass a cli.tgz or package folder that `inter build` made (its manifest.json and commands/ describe the CLI).", { candidate: label });
+  throw new InterError(
+    "CANDIDATE_INVALID",
+    `${label}: ${what}.`,
+    "Pass a cli.tgz or package folder that `inter build` made (its manifest.json and commands/ describe the CLI).",
+    { candidate: label },
+  );
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48,7 +53,14 @@ function parseJson(label: string, path: string, text: string | undefined): unkno
 }
 
 function checkFlag(label: string, where: string, flag: unknown): Flag {
-  if (!isObject(flag) || !isString(flag.flag) || !isString(flag.type) || !isString(flag.in) || !isString(flag.wire) || typeof flag.required !== "boolean") {
+  if (
+    !isObject(flag) ||
+    !isString(flag.flag) ||
+    !isString(flag.type) ||
+    !isString(flag.in) ||
+    !isString(flag.wire) ||
+    typeof flag.required !== "boolean"
+  ) {
     return fail(label, `${where} has a flag without flag, in, wire, type and required`);
   }
   if (flag.enum !== undefined && !Array.isArray(flag.enum)) fail(label, `${where} --${flag.flag}: enum is not a list`);
@@ -57,13 +69,26 @@ function checkFlag(label: string, where: string, flag: unknown): Flag {
 
 function checkCommand(label: string, file: string, command: unknown, index: number): Command {
   const where = `${file}: commands[${index}]`;
-  if (!isObject(command) || !isString(command.name) || !Array.isArray(command.path) || !isObject(command.operation) || !isString(command.operation.method) || !isString(command.operation.path)) {
+  if (
+    !isObject(command) ||
+    !isString(command.name) ||
+    !Array.isArray(command.path) ||
+    !isObject(command.operation) ||
+    !isString(command.operation.method) ||
+    !isString(command.operation.path)
+  ) {
     return fail(label, `${where} lacks a name, path or operation`);
   }
   if (!Array.isArray(command.flags)) fail(label, `${where} (${command.name}) has no flags list`);
-  if (!isObject(command.output) || !isString(command.output.shape)) fail(label, `${where} (${command.name}) has no output shape`);
+  if (!isObject(command.output) || !isString(command.output.shape))
+    fail(label, `${where} (${command.name}) has no output shape`);
   const flags = (command.flags as unknown[]).map((f) => checkFlag(label, `${where} (${command.name})`, f));
-  return { ...(command as unknown as Command), flags, statuses: Array.isArray(command.statuses) ? command.statuses.filter(isString) : [], auth: Array.isArray(command.auth) ? command.auth.flatMap(requirementOf) : [] };
+  return {
+    ...(command as unknown as Command),
+    flags,
+    statuses: Array.isArray(command.statuses) ? command.statuses.filter(isString) : [],
+    auth: Array.isArray(command.auth) ? command.auth.flatMap(requirementOf) : [],
+  };
 }
 
 /** A requirement as candidates record it: an object of scheme → scopes, or (before several credentials) a scheme's name. */
@@ -81,7 +106,9 @@ export function manifestCredentialNames(auth: unknown): string[] {
   if (!isObject(auth)) return [];
   if (isString(auth.env)) return [auth.env];
   const schemes = isObject(auth.schemes) ? Object.values(auth.schemes) : [];
-  return [...new Set(schemes.flatMap((s) => (isObject(s) && isObject(s.env) ? Object.values(s.env).filter(isString) : [])))].sort();
+  return [
+    ...new Set(schemes.flatMap((s) => (isObject(s) && isObject(s.env) ? Object.values(s.env).filter(isString) : []))),
+  ].sort();
 }
 
 /** The command names a SKILL.md's "## Commands" section runs (`binary <command> …` in backticks), in order. */
@@ -106,13 +133,19 @@ export function skillCommands(markdown: string, binary: string, names: Set<strin
 /** Builds the surface from a package's files (paths relative to the package root). */
 export function surfaceOf(label: string, files: Map<string, string>): Surface {
   const manifest = parseJson(label, "manifest.json", files.get("manifest.json")) as Partial<Manifest>;
-  if (!isObject(manifest) || !isObject(manifest.product) || !isString(manifest.product.binary) || !Array.isArray(manifest.groups)) {
+  if (
+    !isObject(manifest) ||
+    !isObject(manifest.product) ||
+    !isString(manifest.product.binary) ||
+    !Array.isArray(manifest.groups)
+  ) {
     return fail(label, "manifest.json lacks product.binary or groups");
   }
   const product = manifest.product;
   const commands: Command[] = [];
   for (const group of manifest.groups) {
-    if (!isObject(group) || !isString(group.name) || !/^[a-z0-9][a-z0-9-]*$/.test(group.name)) return fail(label, "manifest.json groups has an entry without a kebab-case name");
+    if (!isObject(group) || !isString(group.name) || !/^[a-z0-9][a-z0-9-]*$/.test(group.name))
+      return fail(label, "manifest.json groups has an entry without a kebab-case name");
     const file = `commands/${group.name}.json`;
     const content = parseJson(label, file, files.get(file));
     if (!isObject(content) || !Array.isArray(content.commands)) return fail(label, `${file} lacks its commands list`);
@@ -120,16 +153,28 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
   }
   const names = new Set(commands.map((c) => c.name));
   if (names.size !== commands.length) fail(label, "two commands share a name");
-  const skills = (Array.isArray(manifest.skills) ? manifest.skills : []).filter((s) => isObject(s) && isString(s.name)).map((s) => ({
-    name: s.name,
-    description: isString(s.description) ? s.description : "",
-    commands: skillCommands(files.get(`skills/${s.name}/SKILL.md`) ?? "", product.binary, names),
-  }));
-  const pkg = files.has("package.json") ? (parseJson(label, "package.json", files.get("package.json")) as Record<string, unknown>) : {};
+  const skills = (Array.isArray(manifest.skills) ? manifest.skills : [])
+    .filter((s) => isObject(s) && isString(s.name))
+    .map((s) => ({
+      name: s.name,
+      description: isString(s.description) ? s.description : "",
+      commands: skillCommands(files.get(`skills/${s.name}/SKILL.md`) ?? "", product.binary, names),
+    }));
+  const pkg = files.has("package.json")
+    ? (parseJson(label, "package.json", files.get("package.json")) as Record<string, unknown>)
+    : {};
   return {
     label,
-    product: { name: isString(product.name) ? product.name : product.binary, binary: product.binary, version: isString(product.version) ? product.version : "0.0.0", ...(isObject(pkg) && isString(pkg.name) ? { package: pkg.name } : {}) },
-    env: { credential: manifestCredentialNames(manifest.auth).join(", "), baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "" },
+    product: {
+      name: isString(product.name) ? product.name : product.binary,
+      binary: product.binary,
+      version: isString(product.version) ? product.version : "0.0.0",
+      ...(isObject(pkg) && isString(pkg.name) ? { package: pkg.name } : {}),
+    },
+    env: {
+      credential: manifestCredentialNames(manifest.auth).join(", "),
+      baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "",
+    },
     commands: commands.sort((a, b) => a.name.localeCompare(b.name)),
     skills,
     rules: (Array.isArray(manifest.rules) ? manifest.rules : []).filter(isString),
@@ -137,4 +182,8 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
 }
 
 /** The files of a package `surfaceOf` reads; nothing else is loaded. */
-export const surfaceFile = (path: string) => path === "manifest.json" || path === "package.json" || /^commands\/[a-z0-9-]+\.json$/.test(path) || /^skills\/[^/]+\/SKILL\.md$/.test(path);
+export const surfaceFile = (path: string) =>
+  path === "manifest.json" ||
+  path === "package.json" ||
+  /^commands\/[a-z0-9-]+\.json$/.test(path) ||
+  /^skills\/[^/]+\/SKILL\.md$/.test(path);

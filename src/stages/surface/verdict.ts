@@ -12,7 +12,8 @@ export function verdictOf(changes: SurfaceChange[]): Verdict {
   return "patch";
 }
 
-const parse = (version: string) => /^(\d+)\.(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) as [number, number, number] | undefined;
+const parse = (version: string) =>
+  /^(\d+)\.(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) as [number, number, number] | undefined;
 
 /** The lowest version after `baseline` that the verdict allows (a patch verdict with no change at all keeps it). */
 export function expectedVersion(baseline: string, verdict: Verdict, changed: boolean): string | undefined {
@@ -21,7 +22,11 @@ export function expectedVersion(baseline: string, verdict: Verdict, changed: boo
   const [major, minor, patch] = v;
   if (!changed) return baseline;
   if (major === 0) return verdict === "major" ? `0.${minor + 1}.0` : `0.${minor}.${patch + 1}`;
-  return verdict === "major" ? `${major + 1}.0.0` : verdict === "minor" ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
+  return verdict === "major"
+    ? `${major + 1}.0.0`
+    : verdict === "minor"
+      ? `${major}.${minor + 1}.0`
+      : `${major}.${minor}.${patch + 1}`;
 }
 
 const compare = (a: [number, number, number], b: [number, number, number]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
@@ -40,6 +45,10 @@ export function bumpWords(baseline: string, verdict: Verdict, expected: string |
   const zero = parse(baseline)?.[0] === 0;
   const part = zero ? (verdict === "major" ? "minor" : "patch") : verdict;
   const to = expected ? ` to at least ${expected}` : "";
-  const why = zero ? (verdict === "major" ? " (on 0.x a breaking change bumps the minor, as npm's caret ranges read it)" : " (on 0.x anything compatible bumps the patch)") : "";
+  const why = zero
+    ? verdict === "major"
+      ? " (on 0.x a breaking change bumps the minor, as npm's caret ranges read it)"
+      : " (on 0.x anything compatible bumps the patch)"
+    : "";
   return `bump the ${part} version${to}${why}`;
 }

@@ -17,20 +17,32 @@ export class EvalDiffCommand extends BaseCommand {
   });
   base = Option.String({ name: "base.json" });
   head = Option.String({ name: "head.json" });
-  planChanged = Option.Boolean("--plan-changed", false, { description: "Compare results of different plans, matching scenarios and checks by id" });
+  planChanged = Option.Boolean("--plan-changed", false, {
+    description: "Compare results of different plans, matching scenarios and checks by id",
+  });
   format = Option.String("--format", { description: "text (default) or md", validator: t.isEnum(["text", "md"]) });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { diffResults, diffText, diffMarkdown }] = await Promise.all([import("../../../evaluation/results/load.js"), import("../../../evaluation/results/diff.js")]);
+    const [{ loadResults }, { diffResults, diffText, diffMarkdown }] = await Promise.all([
+      import("../../../evaluation/results/load.js"),
+      import("../../../evaluation/results/diff.js"),
+    ]);
     const base = await loadResults(resolve(cwd, this.base), this.base);
     const head = await loadResults(resolve(cwd, this.head), this.head);
     const diff = diffResults(base, head, this.planChanged);
     const text = this.format === "md" ? diffMarkdown(diff) : diffText(diff);
     if (diff.regressions) {
       if (!this.json) process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-      const worse = diff.scenarios.filter((s) => s.change === "regressed" || s.checks.some((c) => c.change === "regressed")).map((s) => s.id);
-      throw new InterError("EVAL_FAILED", `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"} from base to head, in ${worse.join(", ")}.`, "Look at those scenarios' failed checks in the head's report.html.", { diff });
+      const worse = diff.scenarios
+        .filter((s) => s.change === "regressed" || s.checks.some((c) => c.change === "regressed"))
+        .map((s) => s.id);
+      throw new InterError(
+        "EVAL_FAILED",
+        `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"} from base to head, in ${worse.join(", ")}.`,
+        "Look at those scenarios' failed checks in the head's report.html.",
+        { diff },
+      );
     }
     return { data: diff, human: text };
   }

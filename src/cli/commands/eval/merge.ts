@@ -14,22 +14,52 @@ export class EvalMergeCommand extends BaseCommand {
     examples: [["Join four shards", "inter eval merge shard-*/results.json --out merged"]],
   });
   inputs = Option.Rest({ name: "results.json", required: 1 });
-  out = Option.String("--out", { description: "Folder for the merged results and reports (default: the working directory)" });
-  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+  out = Option.String("--out", {
+    description: "Folder for the merged results and reports (default: the working directory)",
+  });
+  minPassRate = Option.String("--min-pass-rate", {
+    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
+    validator: PASS_RATE,
+  });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
+    description: "Leave incomplete attempts out of the gate's pass rates",
+  });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
   forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const [{ loadResults }, { mergeResults }, { applyGate, gateError, gateLine }, { writeReports }, { writeFileAtomic }] = await Promise.all([import("../../../evaluation/results/load.js"), import("../../../evaluation/results/merge.js"), import("../../../evaluation/results/gate.js"), import("../../../evaluation/report/write.js"), import("../../../core/atomic.js")]);
+    const [
+      { loadResults },
+      { mergeResults },
+      { applyGate, gateError, gateLine },
+      { writeReports },
+      { writeFileAtomic },
+    ] = await Promise.all([
+      import("../../../evaluation/results/load.js"),
+      import("../../../evaluation/results/merge.js"),
+      import("../../../evaluation/results/gate.js"),
+      import("../../../evaluation/report/write.js"),
+      import("../../../core/atomic.js"),
+    ]);
     const inputs = [];
     for (const file of this.inputs) inputs.push({ file, results: await loadResults(resolve(cwd, file), file) });
     const outDir = resolve(cwd, this.out ?? ".");
     const target = join(outDir, "results.json");
-    if (this.inputs.some((f) => resolve(cwd, f) === target)) throw new InterError("USAGE_ERROR", `--out would overwrite the input ${target}.`, "Give --out a folder of its own, e.g. --out merged.");
+    if (this.inputs.some((f) => resolve(cwd, f) === target))
+      throw new InterError(
+        "USAGE_ERROR",
+        `--out would overwrite the input ${target}.`,
+        "Give --out a folder of its own, e.g. --out merged.",
+      );
     const merged = mergeResults(inputs);
-    const results = { ...merged, gate: applyGate(merged, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects)) };
+    const results = {
+      ...merged,
+      gate: applyGate(
+        merged,
+        gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects),
+      ),
+    };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
     const reports = writeReports(results, outDir);
     const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${count(results.summary.attempts, "attempt")} passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;

@@ -14,23 +14,48 @@ export class EvalReportCommand extends BaseCommand {
     examples: [
       ["Regenerate every report", "inter eval report dist/eval/results.json"],
       ["JUnit for the CI's test view", "inter eval report dist/eval/results.json --format junit --out junit.xml"],
-      ["Gate saved results at 80 % per scenario", "inter eval report dist/eval/results.json --min-pass-rate 0.8 --allow-incomplete"],
+      [
+        "Gate saved results at 80 % per scenario",
+        "inter eval report dist/eval/results.json --min-pass-rate 0.8 --allow-incomplete",
+      ],
     ],
   });
   results = Option.String({ name: "results.json" });
-  format = Option.String("--format", { description: "html, junit or md: print (or --out) just this one", validator: t.isEnum(["html", "junit", "md"]) });
+  format = Option.String("--format", {
+    description: "html, junit or md: print (or --out) just this one",
+    validator: t.isEnum(["html", "junit", "md"]),
+  });
   out = Option.String("--out", { description: "With --format: write to this file instead of stdout" });
-  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates" });
+  minPassRate = Option.String("--min-pass-rate", {
+    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
+    validator: PASS_RATE,
+  });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
+    description: "Leave incomplete attempts out of the gate's pass rates",
+  });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
   forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
-    if (this.out && !this.format) throw new InterError("USAGE_ERROR", "--out needs --format: it writes one report.", "Add --format html, junit or md.");
-    const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] = await Promise.all([import("../../../evaluation/results/load.js"), import("../../../evaluation/results/gate.js"), import("../../../evaluation/report/write.js"), import("../../../core/atomic.js")]);
+    if (this.out && !this.format)
+      throw new InterError(
+        "USAGE_ERROR",
+        "--out needs --format: it writes one report.",
+        "Add --format html, junit or md.",
+      );
+    const [{ loadResults }, { applyGate, gateError, gateLine }, { renderReport, writeReports }, { writeFileAtomic }] =
+      await Promise.all([
+        import("../../../evaluation/results/load.js"),
+        import("../../../evaluation/results/gate.js"),
+        import("../../../evaluation/report/write.js"),
+        import("../../../core/atomic.js"),
+      ]);
     const stored = await loadResults(file, this.results);
-    const gate = applyGate(stored, gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects));
+    const gate = applyGate(
+      stored,
+      gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects),
+    );
     const results = { ...stored, gate };
     let written: string[] = [];
     let printed: string | undefined;
@@ -42,7 +67,12 @@ export class EvalReportCommand extends BaseCommand {
     } else printed = renderReport(results, this.format as "html" | "junit" | "md");
     if (!gate.met) {
       if (!this.json) process.stdout.write(printed ?? written.map((w) => `Wrote ${w}\n`).join(""));
-      throw gateError(results, "", "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.", { written });
+      throw gateError(
+        results,
+        "",
+        "Read the report for each failed check; lower the bar only on purpose, with --min-pass-rate or --allow-incomplete.",
+        { written },
+      );
     }
     if (printed !== undefined) return { data: { format: this.format, content: printed, gate }, human: printed };
     return { data: { written, gate }, human: `${written.map((w) => `Wrote ${w}`).join("\n")}\n${gateLine(gate)}` };

@@ -5,7 +5,15 @@ import { join, resolve } from "node:path";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
 import type { GateOptions } from "../../../evaluation/results/gate.js";
-import { PASS_RATE, parseShard, interruptible, argvOption, gateOf, FORBID_SIDE_EFFECTS, REQUIRE_SEALED } from "./shared.js";
+import {
+  PASS_RATE,
+  parseShard,
+  interruptible,
+  argvOption,
+  gateOf,
+  FORBID_SIDE_EFFECTS,
+  REQUIRE_SEALED,
+} from "./shared.js";
 
 export class EvalRunCommand extends BaseCommand {
   static paths = [["eval", "run"]];
@@ -15,26 +23,63 @@ export class EvalRunCommand extends BaseCommand {
       "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs as a sealed attempt: the agent in a bubblewrap sandbox that shows only its own folders, the candidate behind a broker that runs it with the credential (which the agent never holds) and records every call (docs/evaluation.md#sealed-attempts); without bubblewrap the run says it is unsealed; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not (EVAL_FAILED, naming the scenarios that missed it; EVAL_NOT_JUDGED when every attempt was a harness error, so nothing was judged — every report then leads with Not judged), 2 for invalid input.",
     examples: [
       ["Golden run with reference solutions", "inter eval run ./evaluation"],
-      ["With your own agent", 'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\''],
-      ["With Claude Code, passing when each scenario succeeds 2 times in 3", "inter eval run ./evaluation --agent claude-code --repetitions 3 --min-pass-rate 0.66"],
+      [
+        "With your own agent",
+        'inter eval run ./evaluation --agent-command \'["my-agent", "--prompt-file", "{prompt_file}"]\'',
+      ],
+      [
+        "With Claude Code, passing when each scenario succeeds 2 times in 3",
+        "inter eval run ./evaluation --agent claude-code --repetitions 3 --min-pass-rate 0.66",
+      ],
       ["The second of four CI runners", "inter eval run ./evaluation --shard 2/4"],
-      ["Through the candidate's MCP server instead of the shell", "inter eval run ./evaluation --agent claude-code --interface mcp"],
+      [
+        "Through the candidate's MCP server instead of the shell",
+        "inter eval run ./evaluation --agent claude-code --interface mcp",
+      ],
     ],
   });
   folder = Option.String({ name: "folder" });
-  agent = Option.String("--agent", { description: "reference (default), claude-code, codex or opencode", validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]) });
-  agentCommand = Option.String("--agent-command", { description: 'An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in' });
-  via = Option.String("--interface", { description: "cli (default): the agent uses the candidate in its shell; mcp: through the candidate's MCP server, each tool call recorded as its command", validator: t.isEnum(["cli", "mcp"]) });
-  repetitions = Option.String("--repetitions", { description: "Attempts per scenario (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100)]) });
-  evalConcurrency = Option.String("--attempts-concurrency", { description: "Attempts at once (default: the plan's settings)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)]) });
-  timeout = Option.String("--timeout", { description: "Seconds per attempt; the agent's whole process group is killed after it", validator: t.cascade(t.isNumber(), [t.isPositive()]) });
+  agent = Option.String("--agent", {
+    description: "reference (default), claude-code, codex or opencode",
+    validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]),
+  });
+  agentCommand = Option.String("--agent-command", {
+    description: "An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in",
+  });
+  via = Option.String("--interface", {
+    description:
+      "cli (default): the agent uses the candidate in its shell; mcp: through the candidate's MCP server, each tool call recorded as its command",
+    validator: t.isEnum(["cli", "mcp"]),
+  });
+  repetitions = Option.String("--repetitions", {
+    description: "Attempts per scenario (default: the plan's settings)",
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100)]),
+  });
+  evalConcurrency = Option.String("--attempts-concurrency", {
+    description: "Attempts at once (default: the plan's settings)",
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)]),
+  });
+  timeout = Option.String("--timeout", {
+    description: "Seconds per attempt; the agent's whole process group is killed after it",
+    validator: t.cascade(t.isNumber(), [t.isPositive()]),
+  });
   fresh = Option.Boolean("--fresh", false, { description: "Discard journaled attempts, even of an interrupted run" });
-  reuse = Option.Boolean("--reuse", false, { description: "Reuse the attempts of the last completed run of this candidate, plan and agent" });
-  minPassRate = Option.String("--min-pass-rate", { description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)", validator: PASS_RATE });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, { description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed" });
+  reuse = Option.Boolean("--reuse", false, {
+    description: "Reuse the attempts of the last completed run of this candidate, plan and agent",
+  });
+  minPassRate = Option.String("--min-pass-rate", {
+    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
+    validator: PASS_RATE,
+  });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
+    description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed",
+  });
   requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
   forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
-  shard = Option.String("--shard", { description: "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge" });
+  shard = Option.String("--shard", {
+    description:
+      "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge",
+  });
 
   private gate(): GateOptions {
     return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects);
@@ -44,7 +89,8 @@ export class EvalRunCommand extends BaseCommand {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
     const argv = argvOption("--agent-command", this.agentCommand);
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
-    const { executeEvaluation, attemptLine, summaryTable, gateFailure } = await import("../../../evaluation/run/execute.js");
+    const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
+      await import("../../../evaluation/run/execute.js");
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
@@ -56,7 +102,11 @@ export class EvalRunCommand extends BaseCommand {
         runDir: join(folder, ".inter-eval"),
         services: {},
         servicesCwd: folder,
-        settings: { repetitions: this.repetitions as unknown as number | undefined, concurrency: this.evalConcurrency as unknown as number | undefined, timeoutSeconds: this.timeout as unknown as number | undefined },
+        settings: {
+          repetitions: this.repetitions as unknown as number | undefined,
+          concurrency: this.evalConcurrency as unknown as number | undefined,
+          timeoutSeconds: this.timeout as unknown as number | undefined,
+        },
         fresh: this.fresh,
         reuse: this.reuse,
         gate: this.gate(),

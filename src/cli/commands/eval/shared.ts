@@ -12,7 +12,13 @@ export const PASS_RATE = t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]);
 export function parseShard(value: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value);
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (!match || count < 1 || index < 1 || index > count) throw new InterError("USAGE_ERROR", `--shard ${value} is not I/N with 1 ≤ I ≤ N.`, "Example: --shard 1/4 on the first of four runners, --shard 4/4 on the last.", { shard: value });
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new InterError(
+      "USAGE_ERROR",
+      `--shard ${value} is not I/N with 1 ≤ I ≤ N.`,
+      "Example: --shard 1/4 on the first of four runners, --shard 4/4 on the last.",
+      { shard: value },
+    );
   return { index, count };
 }
 
@@ -39,27 +45,51 @@ export function argvOption(flag: string, value: string | undefined): string[] | 
   } catch {
     parsed = undefined;
   }
-  if (!Array.isArray(parsed) || !parsed.length || !parsed.every((x) => typeof x === "string")) throw new InterError("USAGE_ERROR", `${flag} must be a JSON array of strings.`, `Example: ${flag} '["my-agent", "{prompt_file}"]'`);
+  if (!Array.isArray(parsed) || !parsed.length || !parsed.every((x) => typeof x === "string"))
+    throw new InterError(
+      "USAGE_ERROR",
+      `${flag} must be a JSON array of strings.`,
+      `Example: ${flag} '["my-agent", "{prompt_file}"]'`,
+    );
   return parsed as string[];
 }
 
 /** The gate the flags ask for; by default every attempt of every scenario must pass. */
-export const gateOf = (minPassRate: unknown, allowIncomplete: boolean, requireSealed = false, forbidSideEffects = false): GateOptions => ({ minPassRate: (minPassRate as number | undefined) ?? 1, allowIncomplete, ...(requireSealed ? { requireSealed } : {}), ...(forbidSideEffects ? { forbidSideEffects } : {}) });
-export const FORBID_SIDE_EFFECTS = "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
-export const REQUIRE_SEALED = "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
+export const gateOf = (
+  minPassRate: unknown,
+  allowIncomplete: boolean,
+  requireSealed = false,
+  forbidSideEffects = false,
+): GateOptions => ({
+  minPassRate: (minPassRate as number | undefined) ?? 1,
+  allowIncomplete,
+  ...(requireSealed ? { requireSealed } : {}),
+  ...(forbidSideEffects ? { forbidSideEffects } : {}),
+});
+export const FORBID_SIDE_EFFECTS =
+  "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
+export const REQUIRE_SEALED =
+  "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
 
 /**
  * The candidate tree of a cli.tgz, with the overlay's renames the capabilities.json beside it records (a project's
  * build output).
  */
-export async function candidateTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+export async function candidateTree(
+  tgz: string | undefined,
+  missing: string,
+  json: boolean,
+): Promise<{ tree: CandidateTree | null; missing?: string }> {
   const found = await receiptTree(tgz, missing, json);
   const capabilities = tgz ? join(dirname(tgz), "capabilities.json") : undefined;
   if (!found.tree || !capabilities || !existsSync(capabilities)) return found;
   const { renamesOf } = await import("../../../stages/plan/renames.js");
   let renames: CandidateTree["renames"] = [];
   try {
-    renames = renamesOf(JSON.parse(readFileSync(capabilities, "utf8")), found.tree.commands.map((c) => c.name));
+    renames = renamesOf(
+      JSON.parse(readFileSync(capabilities, "utf8")),
+      found.tree.commands.map((c) => c.name),
+    );
   } catch {
     // An unreadable capabilities.json explains nothing: validation goes on without renames.
   }
@@ -67,16 +97,24 @@ export async function candidateTree(tgz: string | undefined, missing: string, js
 }
 
 /** The candidate tree of a cli.tgz: the receipt.json beside it when it matches, else a fresh inspection. */
-async function receiptTree(tgz: string | undefined, missing: string, json: boolean): Promise<{ tree: CandidateTree | null; missing?: string }> {
+async function receiptTree(
+  tgz: string | undefined,
+  missing: string,
+  json: boolean,
+): Promise<{ tree: CandidateTree | null; missing?: string }> {
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
-  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([import("../../../stages/plan/candidate.js"), import("../../../core/hash.js")]);
+  const [{ treeFromReceipt }, { sha256 }] = await Promise.all([
+    import("../../../stages/plan/candidate.js"),
+    import("../../../core/hash.js"),
+  ]);
   const bytes = readFileSync(tgz);
   const hash = sha256(bytes);
   const receiptFile = join(folder, "receipt.json");
   if (existsSync(receiptFile)) {
     const receipt = JSON.parse(readFileSync(receiptFile, "utf8")) as Receipt;
-    if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags)) return { tree: treeFromReceipt(receipt) };
+    if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags))
+      return { tree: treeFromReceipt(receipt) };
   }
   if (!json) process.stderr.write(`inter: inspecting ${tgz} to learn its commands…\n`);
   const { inspectTarball } = await import("../../../stages/inspect/inspect.js");

@@ -3,7 +3,7 @@ import { builtins, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables } from "./auth.js";
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
-import { describeLimits } from "./limits.js";
+import { describeLimits, LIMIT_KEYS } from "./limits.js";
 import { issueTool, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
@@ -67,19 +67,6 @@ const EXIT_CODES = {
   20: "not found",
   30: "conflict or failed precondition",
 };
-
-const LIMIT_KEYS = [
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minItems",
-  "maxItems",
-] as const;
 
 function parameter(f: Flag) {
   const limits = describeLimits(f);

@@ -3,6 +3,22 @@ import { CliError } from "./errors.js";
 import type { Flag, Limits } from "./manifest.js";
 import { count } from "../core/words.js";
 
+/** The JSON Schema keywords that bound a value: what a flag carries from its schema into help, MCP and validation. */
+export const BOUND_KEYS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+] as const;
+
+/** The bounds and the format: what help and an MCP tool's schema state of a flag. */
+export const LIMIT_KEYS = ["format", ...BOUND_KEYS] as const;
+
 /** Formats whose shape is unambiguous; anything else (e.g. "password", "byte") is left to the server. */
 const FORMATS: Record<string, { test: (v: string) => boolean; example: string }> = {
   date: {

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT, unknownFlag } from "./args.js";
 import { builtins } from "./builtins.js";
 import { CliError } from "./errors.js";
 import type { Command, Flag, Manifest, ValueType } from "./manifest.js";
+import { LIMIT_KEYS } from "./limits.js";
 
 /** The longest tool name the strictest common clients accept (and the MCP specification recommends). */
 export const MAX_TOOL_NAME = 64;
@@ -33,19 +34,6 @@ export interface ToolDefinition {
     openWorldHint: boolean;
   };
 }
-
-const LIMIT_KEYS = [
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minItems",
-  "maxItems",
-] as const;
 
 const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
 

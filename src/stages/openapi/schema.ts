@@ -1,5 +1,6 @@
 import type { ValueSpec, ValueType } from "./model.js";
 import { isObject, isRef, Resolver } from "./resolver.js";
+import { BOUND_KEYS } from "../../runtime/limits.js";
 
 const TYPES = new Set<ValueType>(["string", "integer", "number", "boolean", "array", "object"]);
 const MAX_DEPTH = 12;
@@ -174,18 +175,6 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
   }
   return out;
 }
-
-const BOUND_KEYS = [
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minItems",
-  "maxItems",
-] as const;
 
 function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): SchemaSummary {
   return {

@@ -100,8 +100,12 @@ export async function changedCandidate(project: string, change: (pkg: string) =>
 }
 
 /** Replaces text in a file, failing loudly when the text is not there (the change would test nothing). */
-export function patchFile(file: string, from: string, to: string): void {
+export function patchFile(file: string, from: string | RegExp, to: string): void {
   const text = readFileSync(file, "utf8");
-  if (!text.includes(from)) throw new Error(`${from} not found in ${file}`);
-  writeFileSync(file, text.split(from).join(to));
+  const found = typeof from === "string" ? text.includes(from) : new RegExp(from.source).test(text);
+  if (!found) throw new Error(`${String(from)} not found in ${file}`);
+  writeFileSync(
+    file,
+    typeof from === "string" ? text.split(from).join(to) : text.replace(new RegExp(from.source, "g"), to),
+  );
 }

@@ -209,8 +209,10 @@ export async function collectFacts(
     // The bare calls run as processes of their own (they are about stdin and hanging): started now, awaited last, so
     // no later probe waits for them.
     const bareCalls = named({
-      bare: probe([], { timeoutMs: 5000 }),
-      barePipe: probe([], { input: "\n", timeoutMs: 5000 }),
+      // A CLI that prompts never returns; one that answers does so within seconds even for 20,000 commands on a loaded
+      // machine (6 s measured in CI), so the bound is generous rather than tight.
+      bare: probe([], { timeoutMs: 15_000 }),
+      barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
     });
     const {
       help,

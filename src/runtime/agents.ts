@@ -253,30 +253,10 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
     }
   }
   // Files an earlier version installed for these agents that this one no longer has (a Skill renamed or dropped).
-  const removals: string[] = [];
-  for (const [key, record] of Object.entries(managed.files)) {
-    const abs = absOf(scope, root, key);
-    if (!options.agents.includes(record.agent) || planned.has(abs)) continue;
-    const current = fileSha(abs);
-    if (current && current !== record.sha256)
-      steps.push({
-        agent: record.agent,
-        kind: "skill",
-        path: shown(scope, root, abs),
-        action: "kept",
-        reason: `changed since ${binary} installed it`,
-      });
-    else {
-      steps.push({
-        agent: record.agent,
-        kind: "skill",
-        path: shown(scope, root, abs),
-        action: "remove",
-        reason: "this version no longer has it",
-      });
-      removals.push(key);
-    }
-  }
+  const removals = planFileRemovals(managed, options, binary, steps, {
+    keep: (abs) => planned.has(abs),
+    reason: "this version no longer has it",
+  });
   const serverWrites: Array<{
     place: McpConfigPlace;
     agent: AgentName;
@@ -398,6 +378,46 @@ function removeEmptyDirs(scope: InstallScope, root: string, managed: Managed): v
   }
 }
 
+/**
+ * The managed Skill files of the chosen agents to remove, with a step for each: one the user changed since it was
+ * installed is kept, never removed.
+ */
+function planFileRemovals(
+  managed: Managed,
+  options: AgentsOptions,
+  binary: string,
+  steps: Step[],
+  how: { keep: (abs: string) => boolean; reason?: string },
+): string[] {
+  const { scope, root } = options;
+  const removals: string[] = [];
+  for (const [key, record] of Object.entries(managed.files)) {
+    const abs = absOf(scope, root, key);
+    if (!options.agents.includes(record.agent) || how.keep(abs)) continue;
+    const current = fileSha(abs);
+    const path = shown(scope, root, abs);
+    if (current && current !== record.sha256)
+      steps.push({
+        agent: record.agent,
+        kind: "skill",
+        path,
+        action: "kept",
+        reason: `changed since ${binary} installed it`,
+      });
+    else {
+      steps.push({
+        agent: record.agent,
+        kind: "skill",
+        path,
+        action: "remove",
+        ...(how.reason ? { reason: how.reason } : {}),
+      });
+      removals.push(key);
+    }
+  }
+  return removals;
+}
+
 export function uninstallAgents(cli: Cli, options: AgentsOptions) {
   const { binary } = cli.manifest.product;
   const { scope, root } = options;
@@ -414,24 +434,7 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
       manifest: shown(scope, root, manifestFile),
       installed: false,
     };
-  const removals: string[] = [];
-  for (const [key, record] of Object.entries(managed.files)) {
-    if (!options.agents.includes(record.agent)) continue;
-    const abs = absOf(scope, root, key);
-    const current = fileSha(abs);
-    if (current && current !== record.sha256)
-      steps.push({
-        agent: record.agent,
-        kind: "skill",
-        path: shown(scope, root, abs),
-        action: "kept",
-        reason: `changed since ${binary} installed it`,
-      });
-    else {
-      steps.push({ agent: record.agent, kind: "skill", path: shown(scope, root, abs), action: "remove" });
-      removals.push(key);
-    }
-  }
+  const removals = planFileRemovals(managed, options, binary, steps, { keep: () => false });
   const serverRemovals: ManagedServer[] = [];
   for (const server of managed.servers.filter((s) => options.agents.includes(s.agent))) {
     const place = agentPlaces(server.agent, scope, root).mcp;

@@ -16,6 +16,11 @@ export const BOUND_KEYS = [
   "maxItems",
 ] as const;
 
+/** The bounds an array flag's elements carry (an array's own length bounds are not its elements'). */
+export const ELEMENT_BOUND_KEYS = BOUND_KEYS.filter(
+  (k): k is Exclude<(typeof BOUND_KEYS)[number], "minItems" | "maxItems"> => k !== "minItems" && k !== "maxItems",
+);
+
 /** The bounds and the format: what help and an MCP tool's schema state of a flag. */
 export const LIMIT_KEYS = ["format", ...BOUND_KEYS] as const;
 

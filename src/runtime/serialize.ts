@@ -150,13 +150,16 @@ export function serializeCookie(name: string, value: unknown, style: Style, expl
  * How a flag's value travels, for help: the request text for sample values (`?type=a,b`, `.a.b in the path`,
  * `X-Tags: a,b`); undefined for a plain value sent as itself.
  */
-function sentAs(param: {
+/** What help needs of a flag to say how its value travels. */
+interface WireParam {
   in: Location | "body";
   wire: string;
   type: string;
   style?: Style;
   explode?: boolean;
-}): string | undefined {
+}
+
+function sentAs(param: WireParam): string | undefined {
   if (param.in === "body") return undefined;
   const { style, explode } = wireStyle({ in: param.in, style: param.style, explode: param.explode });
   const sample = param.type === "array" ? ["a", "b"] : param.type === "object" ? { k: "v", n: "1" } : undefined;
@@ -178,14 +181,7 @@ function sentAs(param: {
  * For help: how to give an array or object flag and how it is sent ("repeat --type or give a comma list; sent as
  * ?type=a,b"); for a path value in label or matrix style, how it is sent. Undefined for a plain value.
  */
-export function flagUsage(flag: {
-  flag: string;
-  in: Location | "body";
-  wire: string;
-  type: string;
-  style?: Style;
-  explode?: boolean;
-}): string | undefined {
+export function flagUsage(flag: WireParam & { flag: string }): string | undefined {
   const wire = sentAs(flag);
   const sent = wire
     ? `sent as ${wire}`

@@ -1,6 +1,6 @@
 import type { ValueSpec, ValueType } from "./model.js";
 import { isObject, isRef, Resolver } from "./resolver.js";
-import { BOUND_KEYS } from "../../runtime/limits.js";
+import { BOUND_KEYS, ELEMENT_BOUND_KEYS } from "../../runtime/limits.js";
 
 const TYPES = new Set<ValueType>(["string", "integer", "number", "boolean", "array", "object"]);
 const MAX_DEPTH = 12;
@@ -211,15 +211,7 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
     if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];
   // An array flag's limits on each element (enum aside) come from its items.
   if (summary.itemSchema)
-    for (const k of [
-      "minimum",
-      "maximum",
-      "exclusiveMinimum",
-      "exclusiveMaximum",
-      "minLength",
-      "maxLength",
-      "pattern",
-    ] as const)
+    for (const k of ELEMENT_BOUND_KEYS)
       if (spec[k] === undefined && summary.itemSchema[k] !== undefined)
         (spec as unknown as Record<string, unknown>)[k] = summary.itemSchema[k];
   return spec;

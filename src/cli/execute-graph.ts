@@ -14,7 +14,7 @@ import { failures, tally, type TaskOutcome, type TaskStatus } from "../engine/gr
 import { runTasks, type Reporter } from "../engine/graph/scheduler.js";
 import type { Project } from "./project.js";
 import { INTER_BUILD } from "../core/version.js";
-import { count as counted } from "../core/words.js";
+import { count as counted } from "../core/plural.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];

@@ -13,7 +13,7 @@ import type { InspectData } from "../pipeline/inspect.js";
 import { executeGraph } from "./execute-graph.js";
 import { INITIAL, transition, type WatchInput, type WatchState } from "./watch-state.js";
 import { openProject, type Project } from "./project.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 export interface WatchOptions {
   cwd?: string;

@@ -1,5 +1,5 @@
 import { formatDuration } from "../../core/duration.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { tally, type TaskOutcome, type TaskStatus } from "./outcome.js";
 import type { Reporter } from "./scheduler.js";
 

@@ -10,22 +10,16 @@ import { withReads } from "../engine/graph/key.js";
 import { ERROR_CODES, InterError, type ErrorCode } from "../core/errors.js";
 import { selectTasks } from "../engine/graph/build-graph.js";
 import { liveReporter, plainReporter, silentReporter, summaryLine } from "../engine/graph/progress.js";
-import { runTasks, type Reporter, type TaskOutcome } from "../engine/graph/scheduler.js";
+import { failures, tally, type TaskOutcome, type TaskStatus } from "../engine/graph/outcome.js";
+import { runTasks, type Reporter } from "../engine/graph/scheduler.js";
 import type { Project } from "./project.js";
 import { INTER_BUILD } from "../core/version.js";
-import { count as counted } from "../core/words.js";
+import { count as counted } from "../core/plural.js";
 
 export interface GraphRun {
   tasks: TaskOutcome[];
-  summary: {
-    total: number;
-    ran: number;
-    cached: number;
-    failed: number;
-    skipped: number;
-    interrupted: number;
-    durationMs: number;
-  };
+  /** How many tasks ended in each status (every status, zero or not), of how many, in how long. */
+  summary: { total: number } & Record<TaskStatus, number> & { durationMs: number };
   /** Present when a remote cache was used: hits, misses, uploads, errors and the one warning. */
   remote?: RemoteSummary;
   /** Present when the cache folder refused writes (read-only, full): why this run's results were not kept. */
@@ -135,18 +129,10 @@ export async function executeGraph(project: Project, requested: string[], option
   }
 
   const durationMs = Math.round(performance.now() - started);
-  const count = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
+  const counts = tally(outcomes);
   const run: GraphRun = {
     tasks: outcomes.map((o) => ({ ...o, durationMs: Math.round(o.durationMs) })),
-    summary: {
-      total: outcomes.length,
-      ran: count("ran"),
-      cached: count("cached"),
-      failed: count("failed"),
-      skipped: count("skipped"),
-      interrupted: count("interrupted"),
-      durationMs,
-    },
+    summary: { total: outcomes.length, ...counts, durationMs },
     ...(remote ? { remote: remote.summary } : {}),
     ...(cacheWarning ? { cache: { warning: cacheWarning } } : {}),
   };
@@ -168,9 +154,9 @@ export async function executeGraph(project: Project, requested: string[], option
       { ...run },
     );
   }
-  const failed = outcomes.filter((o) => o.status === "failed");
+  const failed = failures(outcomes);
   if (failed.length) {
-    const first = failed[0]!.error!;
+    const first = failed[0]!.error;
     // Bad input stays a usage-class error (exit 2) even when a task is what noticed it, and a service that would not
     // start stays SERVICE_FAILED, an evaluation whose every attempt was a harness error EVAL_NOT_JUDGED, a full disk
     // DISK_FULL: the harness's, the user's or the machine's to fix, not the candidate's.

@@ -24,13 +24,14 @@ export function recordNoop(
   const { summary } = run;
   if (summary.ran || summary.failed || summary.skipped || summary.interrupted || summary.cached !== summary.total)
     return;
-  if (run.cache || trail.unbounded || run.tasks.some((t) => t.source === "remote" || !t.fingerprint)) return;
+  if (run.cache || trail.unbounded) return;
   const createdAt = Date.now();
   const paths = new Set<string>([project.loaded.file, ...project.loaded.sources, ...trail.files]);
   for (const task of run.tasks) {
-    const record = project.store.readRecord(task.id, task.fingerprint!);
+    if (task.status !== "cached" || task.source === "remote") return;
+    const record = project.store.readRecord(task.id, task.fingerprint);
     if (!record) return;
-    paths.add(project.store.recordPath(task.id, task.fingerprint!));
+    paths.add(project.store.recordPath(task.id, task.fingerprint));
     paths.add(project.store.latestFile(task.id));
     for (const output of record.outputs) paths.add(project.store.objectPath(output.sha256));
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InterError } from "../core/errors.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import { COMMANDS_FILE } from "../pipeline/commands.js";

@@ -5,14 +5,15 @@ import { selectTasks } from "../engine/graph/build-graph.js";
 import type { Graph } from "../engine/graph/task.js";
 import { expandGlobs, isGlob, toProjectPath } from "../engine/graph/files.js";
 import { plainReporter } from "../engine/graph/progress.js";
-import type { Reporter, TaskOutcome } from "../engine/graph/scheduler.js";
+import { finished, finishedData, idsWith, type TaskOutcome, type TaskStatus } from "../engine/graph/outcome.js";
+import type { Reporter } from "../engine/graph/scheduler.js";
 import { InputWatcher, type WatchSet } from "../engine/graph/watcher.js";
 import type { BundleData } from "../pipeline/bundle.js";
 import type { InspectData } from "../pipeline/inspect.js";
 import { executeGraph } from "./execute-graph.js";
 import { INITIAL, transition, type WatchInput, type WatchState } from "./watch-state.js";
 import { openProject, type Project } from "./project.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 export interface WatchOptions {
   cwd?: string;
@@ -30,7 +31,7 @@ export interface WatchOptions {
 /** One line of `--json` watch output (NDJSON on stdout). */
 export type WatchEvent =
   | { event: "cycle-start"; cycle: number; changed: string[] }
-  | { event: "task"; cycle: number; id: string; status: TaskOutcome["status"]; durationMs: number }
+  | { event: "task"; cycle: number; id: string; status: TaskStatus; durationMs: number }
   /** As soon as the bundle exists, before inspection: the new candidate's sha256. */
   | { event: "candidate"; cycle: number; sha256: string; file: string }
   | {
@@ -126,10 +127,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
             durationMs: Math.round(outcome.durationMs),
           });
         else text.taskFinished(outcome);
-        const bundle =
-          outcome.id === "bundle" && (outcome.status === "ran" || outcome.status === "cached")
-            ? (outcome.data as BundleData)
-            : undefined;
+        const bundle = outcome.id === "bundle" && finished(outcome) ? (outcome.data as BundleData) : undefined;
         if (bundle && options.json) out({ event: "candidate", cycle: n, sha256: bundle.candidate, file: bundle.file });
         else if (bundle) say(`  candidate ${short(bundle.candidate)} (${bundle.file})`);
       },
@@ -179,11 +177,9 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
     }
     const cancelled = controller.signal.aborted;
     const status = cancelled ? "cancelled" : error ? "failed" : "ok";
-    const of = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).map((o) => o.id);
-    const bundle = outcomes.find((o) => o.id === "bundle" && (o.status === "ran" || o.status === "cached"))?.data as
-      BundleData | undefined;
-    const inspect = outcomes.find((o) => o.id === "inspect" && (o.status === "ran" || o.status === "cached"))?.data as
-      InspectData | undefined;
+    const of = (s: TaskStatus) => idsWith(outcomes, s);
+    const bundle = finishedData(outcomes, "bundle") as BundleData | undefined;
+    const inspect = finishedData(outcomes, "inspect") as InspectData | undefined;
     const durationMs = Math.round(performance.now() - started);
     const watching = lastSet?.files.size ?? 0;
     if (options.json) {

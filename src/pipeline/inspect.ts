@@ -76,7 +76,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
     async run(ctx) {
       const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([
         import("../stages/inspect/inspect.js"),
-        import("../stages/services/services.js"),
+        import("../engine/services/supervisor.js"),
       ]);
       const probesFile = join(ctx.root, PROBES_FILE);
       const bundle = ctx.deps.bundle!.data as BundleData;

@@ -7,7 +7,7 @@ import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
 import type { DiscoverData } from "./discover.js";
 import { BUILD_DIR, readDepJson, writeBuildJson } from "./io.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 export const SKILLS_FILE = `${BUILD_DIR}/skills.json`;
 

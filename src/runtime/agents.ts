@@ -10,7 +10,7 @@ import {
 } from "../core/agent-homes.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256Hex } from "../core/package-proof.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 import { variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";

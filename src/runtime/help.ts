@@ -8,7 +8,7 @@ import { issueTool, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
   help: "Print help as JSON (this document); on a group, its commands",

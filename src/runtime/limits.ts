@@ -1,7 +1,7 @@
 import { ExactInteger } from "./exact.js";
 import { CliError } from "./errors.js";
 import type { Flag, Limits } from "./manifest.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 /** The JSON Schema keywords that bound a value: what a flag carries from its schema into help, MCP and validation. */
 export const BOUND_KEYS = [

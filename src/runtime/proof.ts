@@ -10,7 +10,7 @@ import {
   type FileDigest,
   type PackageProof,
 } from "../core/package-proof.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
 

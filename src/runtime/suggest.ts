@@ -2,7 +2,7 @@ import { closest } from "../core/edit-distance.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
 import type { Command } from "./manifest.js";
-import { count } from "../core/words.js";
+import { count } from "../core/plural.js";
 
 /** How many of a group's commands an error names when none is close to what was typed (all are in its --help). */
 export const LISTED_COMMANDS = 20;

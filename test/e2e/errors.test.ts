@@ -198,6 +198,16 @@ describe("error codes and exit codes", () => {
       sibling: "ran",
     });
     expect(result.json.error.details.summary).toMatchObject({ ran: BUILTIN_TASKS.length + 1, failed: 1, skipped: 1 });
+    const task = (id: string) => result.json.error.details.tasks.find((t: { id: string }) => t.id === id);
+    expect(task("after")).toEqual({ id: "after", status: "skipped", durationMs: 0, blockedBy: "broken", warnings: [] });
+    expect(task("broken")).toMatchObject({ status: "failed", error: { code: "TASK_FAILED" }, warnings: [] });
+    // A failed task ran: its duration is how long (a node process, so never 0 ms), not the 0 of one never started.
+    expect(task("broken").durationMs).toBeGreaterThan(0);
+    expect(task("sibling")).toMatchObject({
+      status: "ran",
+      reasons: ["no earlier record of this task"],
+      outputs: ["ok.txt"],
+    });
     expect(read(dir, "ok.txt")).toBe("ok");
 
     const human = await inter(dir, ["build"]);

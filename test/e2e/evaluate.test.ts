@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { inter, INTER_BIN, read, statuses, until } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import {
@@ -62,19 +62,20 @@ describe("inter run eval on the example", () => {
 });
 
 describe("inter eval run on a bare folder", () => {
-  let folder: Awaited<ReturnType<typeof evaluationFolder>>;
-  afterAll(async () => folder?.stop());
-
   it("the scripted agent doing everything right passes every check; its prompt carries only the task", async () => {
-    folder = await evaluationFolder();
-    const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], {
-      ROOMS_API_KEY: API_KEY,
-    });
-    expect(run.exitCode, run.stdout).toBe(0);
-    const prompt = readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/prompt.md"), "utf8");
-    expect(prompt).toContain("Quarterly planning");
-    expect(prompt).not.toContain("rm_delta");
-    expect(prompt).not.toMatch(/smallest-room|values_match|expected_outcome/);
+    const folder = await evaluationFolder();
+    try {
+      const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
+      expect(run.exitCode, run.stdout).toBe(0);
+      const prompt = readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/prompt.md"), "utf8");
+      expect(prompt).toContain("Quarterly planning");
+      expect(prompt).not.toContain("rm_delta");
+      expect(prompt).not.toMatch(/smallest-room|values_match|expected_outcome/);
+    } finally {
+      await folder.stop();
+    }
   });
 
   const mistakes: Array<[string, Record<string, string>, Record<string, Record<string, string>>]> = [

@@ -133,6 +133,10 @@ describe("concurrent runs and faults", () => {
     const doc = JSON.parse(result.stdout as string);
     expect(doc.error.code).toBe("INTERRUPTED");
     expect(statuses({ json: doc } as any)).toMatchObject({ quick: "ran", slow: "interrupted" });
+    // Stopped, not failed: no error of its own, and how long it had run before the Ctrl-C.
+    const stopped = doc.error.details.tasks.find((t: { id: string }) => t.id === "slow");
+    expect(stopped).not.toHaveProperty("error");
+    expect(stopped.durationMs).toBeGreaterThan(0);
     // Killed with the task's process group; on a loaded machine it may take a moment to be reaped.
     await until(() => !stillRunning(grandchild, born), 60_000, "the grandchild to be gone");
     expect(existsSync(join(dir, ".intermesh/lock"))).toBe(false);

@@ -3,7 +3,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync 
 import { createHash } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
@@ -18,10 +18,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder. */
-async function startCacheServer(tags = true): Promise<{ url: string; storage: string; stop(): Promise<void> }> {
+type CacheServer = { url: string; storage: string; stop(): Promise<void> };
+
+/**
+ * The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder of its
+ * own: empty, or a copy of `from` (another server's stored artifacts, signatures included).
+ */
+async function startCacheServer(options: { tags?: boolean; from?: string } = {}): Promise<CacheServer> {
+  const { tags = true } = options;
   const port = await freePort();
   const storage = tempDir("inter-remote-storage-");
+  if (options.from) cpSync(options.from, storage, { recursive: true });
   const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
     // With a signature key set the server keeps each artifact's x-artifact-tag (it never checks it: clients do).
     env: {
@@ -58,10 +65,9 @@ async function startCacheServer(tags = true): Promise<{ url: string; storage: st
   };
 }
 
-let server: Awaited<ReturnType<typeof startCacheServer>>;
 const SIGNING_KEY = "remote-cache-test-signing-key";
-const remoteEnv = (extra: Record<string, string> = {}) => ({
-  INTER_REMOTE_CACHE_URL: server.url,
+const remoteEnv = (url: string, extra: Record<string, string> = {}) => ({
+  INTER_REMOTE_CACHE_URL: url,
   INTER_REMOTE_CACHE_TEAM: TEAM,
   INTER_REMOTE_CACHE_TOKEN: TOKEN,
   INTER_REMOTE_CACHE_SIGNATURE_KEY: SIGNING_KEY,
@@ -92,65 +98,111 @@ const distFiles = (dir: string) =>
       ]),
   );
 
-beforeAll(async () => {
-  server = await startCacheServer();
-}, 180_000);
-afterAll(async () => server?.stop());
+/** The example built once against a remote cache: the stored artifacts and the project, never changed afterwards. */
+interface Seed {
+  /** The cold build's `--json` document. */
+  cold: any;
+  /** The server's storage folder after that build (the server itself is stopped): start a server on a copy of it. */
+  storage: string;
+  /** The project that built it, local cache and dist/ included: read it, or copy it before building in it. */
+  project: string;
+}
+
+let seeding: Promise<Seed> | undefined;
+/**
+ * Made by the first test that asks, in whatever order they run, and only read afterwards: every test that needs a
+ * populated remote starts its own server on a copy of the seed's storage, so what one test stores, corrupts or
+ * overwrites is never seen by another.
+ */
+function seed(): Promise<Seed> {
+  seeding ??= (async () => {
+    const server = await startCacheServer();
+    try {
+      const project = exampleProject();
+      const cold = await inter(project, ["build", "--json"], remoteEnv(server.url));
+      if (cold.exitCode !== 0) throw new Error(`the seed build failed: ${cold.stdout}${cold.stderr}`);
+      return { cold: cold.json, storage: server.storage, project };
+    } finally {
+      await server.stop();
+    }
+  })();
+  return seeding;
+}
+
+/** A server of the test's own, holding the seed's artifacts, stopped when `body` ends. */
+async function withSeededServer<T>(body: (server: CacheServer, seeded: Seed) => Promise<T>): Promise<T> {
+  const seeded = await seed();
+  const server = await startCacheServer({ from: seeded.storage });
+  try {
+    return await body(server, seeded);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A copy of a project folder, so building in it changes nothing of the original. */
+function copyProject(dir: string): string {
+  const copy = join(makeProject({}), "p");
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
 
 describe("the remote cache (Turborepo API, the real turborepo-remote-cache server)", () => {
-  let first: string;
-
   it("a second checkout with an empty local cache takes every task from the remote, with identical outputs", async () => {
-    first = exampleProject();
-    const cold = await inter(first, ["build", "--json"], remoteEnv());
-    expect(cold.exitCode, cold.stdout).toBe(0);
-    expect(cold.json.data.remote).toMatchObject({ hits: 0, errors: 0, warning: null });
-    expect(cold.json.data.remote.uploads).toBeGreaterThanOrEqual(9);
+    await withSeededServer(async (server, seeded) => {
+      expect(seeded.cold.data.remote).toMatchObject({ hits: 0, errors: 0, warning: null });
+      expect(seeded.cold.data.remote.uploads).toBeGreaterThanOrEqual(9);
 
-    const second = exampleProject();
-    const warm = await inter(second, ["build", "--json"], remoteEnv());
-    expect(warm.exitCode, warm.stdout).toBe(0);
-    expect(new Set(Object.values(sources(warm)))).toEqual(new Set(["cached:remote"]));
-    expect(warm.json.data.remote).toMatchObject({ hits: 9, misses: 0, errors: 0 });
-    const bundle = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
-    expect(bundle(warm)).toBe(bundle(cold));
-    expect(distFiles(second)).toEqual(distFiles(first));
-    // Now local: the next build needs nothing from the remote.
-    const again = await inter(second, ["build", "--json"], remoteEnv());
-    expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
-  }, 120_000);
+      const second = exampleProject();
+      const warm = await inter(second, ["build", "--json"], remoteEnv(server.url));
+      expect(warm.exitCode, warm.stdout).toBe(0);
+      expect(new Set(Object.values(sources(warm)))).toEqual(new Set(["cached:remote"]));
+      expect(warm.json.data.remote).toMatchObject({ hits: 9, misses: 0, errors: 0 });
+      const bundle = (doc: any) => doc.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+      expect(bundle(warm.json)).toBe(bundle(seeded.cold));
+      expect(distFiles(second)).toEqual(distFiles(seeded.project));
+      // Now local: the next build needs nothing from the remote.
+      const again = await inter(second, ["build", "--json"], remoteEnv(server.url));
+      expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
+    });
+  }, 180_000);
 
   it("a client with another signing key is told so, uses nothing, and overwrites nothing", async () => {
-    const other = await inter(
-      exampleProject(),
-      ["build", "--json"],
-      remoteEnv({ INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }),
-    );
-    expect(other.exitCode, other.stdout).toBe(0);
-    expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({
-      hits: 0,
-      warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY"),
+    await withSeededServer(async (server) => {
+      const other = await inter(
+        exampleProject(),
+        ["build", "--json"],
+        remoteEnv(server.url, { INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }),
+      );
+      expect(other.exitCode, other.stdout).toBe(0);
+      expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({
+        hits: 0,
+        warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY"),
+      });
+      // The good artifacts are still there for everyone with the right key.
+      const again = await inter(exampleProject(), ["build", "--json"], remoteEnv(server.url));
+      expect(again.json.data.remote.hits).toBe(9);
     });
-    // The good artifacts are still there for everyone with the right key.
-    const again = await inter(exampleProject(), ["build", "--json"], remoteEnv());
-    expect(again.json.data.remote.hits).toBe(9);
-  }, 120_000);
+  }, 180_000);
 
   it("--remote-only ignores local records; --no-remote never asks the server", async () => {
-    const only = await inter(first, ["build", "--remote-only", "--json"], remoteEnv());
-    expect(new Set(Object.values(sources(only)))).toEqual(new Set(["cached:remote"]));
-    const off = await inter(first, ["build", "--no-remote", "--json"], remoteEnv());
-    expect(off.json.data.remote).toBeUndefined();
-    expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
-    const none = await inter(first, ["build", "--remote-only", "--json"]);
+    await withSeededServer(async (server, seeded) => {
+      const dir = copyProject(seeded.project);
+      const only = await inter(dir, ["build", "--remote-only", "--json"], remoteEnv(server.url));
+      expect(new Set(Object.values(sources(only)))).toEqual(new Set(["cached:remote"]));
+      const off = await inter(dir, ["build", "--no-remote", "--json"], remoteEnv(server.url));
+      expect(off.json.data.remote).toBeUndefined();
+      expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
+    });
+    const none = await inter(exampleProject(), ["build", "--remote-only", "--json"]);
     expect(none.json.error).toMatchObject({
       code: "USAGE_ERROR",
       message: expect.stringContaining("--remote-only needs a remote cache"),
     });
-  }, 180_000);
+  }, 240_000);
 
   it("unsigned artifacts are not used unless the config trusts them: one warning that says why", async () => {
-    const own = await startCacheServer(false);
+    const own = await startCacheServer({ tags: false });
     try {
       expect(
         (await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url))).json.data.remote.uploads,
@@ -169,7 +221,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("a poisoned remote writes nothing outside the project and gets no list of devices or folders hashed", async () => {
-    const own = await startCacheServer(false);
+    const own = await startCacheServer({ tags: false });
     try {
       await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
       const stored = join(own.storage, TEAM);
@@ -212,21 +264,26 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("a corrupted artifact on the server is a miss, never wrong output", async () => {
-    const stored = join(server.storage, TEAM);
-    const artifacts = readdirSync(stored).filter((f) => !f.endsWith("-reads"));
-    for (const f of artifacts) writeFileSync(join(stored, f), readFileSync(join(stored, f)).subarray(0, 40));
-    const third = exampleProject();
-    const run = await inter(third, ["build", "--json"], remoteEnv());
-    expect(run.exitCode, run.stdout).toBe(0);
-    expect(run.json.data.remote).toMatchObject({ hits: 0, misses: 9, errors: 0 });
-    expect(Object.values(sources(run)).every((s) => s === "ran")).toBe(true);
-    // Rebuilt locally: the same candidate byte for byte; the receipt is a new inspection (its evidence has times).
-    const { "receipt.json": receipt, ...rest } = distFiles(third);
-    const { "receipt.json": _first, ...expected } = distFiles(first);
-    expect(rest).toEqual(expected);
-    expect(JSON.parse(readFileSync(join(third, "dist/receipt.json"), "utf8")).certification.level).toBe("Agent-Native");
-    expect(receipt).toMatch(/^[0-9a-f]{64}$/);
-  }, 120_000);
+    await withSeededServer(async (server, seeded) => {
+      const stored = join(server.storage, TEAM);
+      const artifacts = readdirSync(stored).filter((f) => !f.endsWith("-reads"));
+      expect(artifacts.length).toBeGreaterThanOrEqual(9);
+      for (const f of artifacts) writeFileSync(join(stored, f), readFileSync(join(stored, f)).subarray(0, 40));
+      const third = exampleProject();
+      const run = await inter(third, ["build", "--json"], remoteEnv(server.url));
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.json.data.remote).toMatchObject({ hits: 0, misses: 9, errors: 0 });
+      expect(Object.values(sources(run)).every((s) => s === "ran")).toBe(true);
+      // Rebuilt locally: the same candidate byte for byte; the receipt is a new inspection (its evidence has times).
+      const { "receipt.json": receipt, ...rest } = distFiles(third);
+      const { "receipt.json": _first, ...expected } = distFiles(seeded.project);
+      expect(rest).toEqual(expected);
+      expect(JSON.parse(readFileSync(join(third, "dist/receipt.json"), "utf8")).certification.level).toBe(
+        "Agent-Native",
+      );
+      expect(receipt).toMatch(/^[0-9a-f]{64}$/);
+    });
+  }, 180_000);
 
   it("an invalid remote URL is CONFIG_INVALID naming where it came from, and a token inside a URL is never printed", async () => {
     const bad = await inter(exampleProject(), ["build", "--json"], {
@@ -249,9 +306,15 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
+    const own = await startCacheServer();
     const dir = exampleProject();
     const wrong = "wrong-token-value-9d2e";
-    const run = await inter(dir, ["build"], remoteEnv({ INTER_REMOTE_CACHE_TOKEN: wrong }));
+    let run;
+    try {
+      run = await inter(dir, ["build"], remoteEnv(own.url, { INTER_REMOTE_CACHE_TOKEN: wrong }));
+    } finally {
+      await own.stop();
+    }
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.match(/⚠ remote cache/g)).toHaveLength(1);
     expect(run.stderr).toMatch(

@@ -1,6 +1,6 @@
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
@@ -192,7 +192,11 @@ describe("evaluation harness apart from the candidate", () => {
   });
 
   it("inter run eval with the credential unset exits 2 before any attempt and leaves the last results as they were", async () => {
-    const before = read(project, "dist/eval/results.json");
+    // Its own "last results", whatever ran before it (or nothing did).
+    const results = join(project, "dist/eval/results.json");
+    mkdirSync(dirname(results), { recursive: true });
+    const before = JSON.stringify({ kept: "the results of an earlier run" });
+    writeFileSync(results, before);
     const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: "" });
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("CREDENTIAL_MISSING");

@@ -38,7 +38,7 @@ describe("inter's words", () => {
   );
 
   it("count() says one scenario and two scenarios", async () => {
-    const { count } = await import("../../src/core/words.js");
+    const { count } = await import("../../src/core/plural.js");
     expect([
       count(0, "scenario"),
       count(1, "scenario"),

@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import { buildTaskIds } from "../../pipeline/pipeline.js";
 import type { BundleData } from "../../pipeline/bundle.js";
 import type { InspectData } from "../../pipeline/inspect.js";
+import { finishedData, type TaskOutcome } from "../../engine/graph/outcome.js";
 import type { CommandResult } from "../base.js";
 import { RemoteCacheCommand } from "../remote-cache-command.js";
 import { executeGraph } from "../execute-graph.js";
@@ -122,9 +123,9 @@ async function suggestFirst(
 }
 
 /** The candidate and its certification, the last lines a person reads after a build (or `inter run cli`). */
-export function printCandidate(tasks: Array<{ id: string; data?: unknown }>): void {
-  const bundle = tasks.find((t) => t.id === "bundle")?.data as BundleData | undefined;
-  const inspect = tasks.find((t) => t.id === "inspect")?.data as InspectData | undefined;
+export function printCandidate(tasks: TaskOutcome[]): void {
+  const bundle = finishedData(tasks, "bundle") as BundleData | undefined;
+  const inspect = finishedData(tasks, "inspect") as InspectData | undefined;
   if (bundle) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
   if (inspect)
     process.stderr.write(

@@ -6,7 +6,7 @@ import { acquireLock } from "../../engine/cache/lock.js";
 import { collectGarbage, parseSize, verifyStore } from "../../engine/cache/maintenance.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject, type Project } from "../project.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 const kib = (n: number) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
 

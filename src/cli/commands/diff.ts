@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InterError } from "../../core/errors.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { projectCandidate } from "../candidate.js";
 

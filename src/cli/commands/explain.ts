@@ -13,6 +13,17 @@ import { INTER_BUILD } from "../../core/version.js";
 
 type Status = "up-to-date" | "will-run" | "blocked";
 
+/** What explain found for the task asked about: one shape per answer. */
+type Verdict =
+  | {
+      status: "up-to-date";
+      fingerprint: string;
+      lastRun: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] };
+    }
+  | { status: "will-run"; fingerprint: string; changes: Change[] }
+  /** A dependency is not up to date: whether this task re-runs depends on what that one produces. */
+  | { status: "blocked"; by: string };
+
 export class ExplainCommand extends BaseCommand {
   static paths = [["explain"]];
   static usage = Command.Usage({
@@ -38,20 +49,14 @@ export class ExplainCommand extends BaseCommand {
     const statIndex = StatIndex.load(project.cacheDir);
     const results = new Map<string, { result: DepResult; digest: string }>();
     const status = new Map<string, Status>();
-    let target:
-      | {
-          fingerprint: string;
-          changes: Change[];
-          lastRun?: { fingerprint: string; createdAt: string; durationMs: number; reasons: string[] };
-        }
-      | undefined;
+    let target: Verdict | undefined;
 
     for (const id of selectTasks(graph, [this.task])) {
       const spec = graph.tasks.get(id)!;
       const stale = spec.deps.find((d) => status.get(d) !== "up-to-date");
       if (stale) {
         status.set(id, "blocked");
-        if (id === this.task) target = { fingerprint: "", changes: [{ kind: "dependency", task: stale }] };
+        if (id === this.task) target = { status: "blocked", by: stale };
         continue;
       }
       const { key, fingerprint } = await taskKey(
@@ -76,8 +81,8 @@ export class ExplainCommand extends BaseCommand {
           latest?.fingerprint === fingerprint && latest.previous ? store.readRecord(id, latest.previous) : undefined;
         const reasons = previous ? diffKeys(previous.key, record.key) : [{ kind: "first-run" } as Change];
         target = {
+          status: "up-to-date",
           fingerprint,
-          changes: [],
           lastRun: {
             fingerprint,
             createdAt: record.createdAt,
@@ -92,23 +97,36 @@ export class ExplainCommand extends BaseCommand {
             : latestRecord
               ? diffKeys(latestRecord.key, key)
               : [{ kind: "first-run" } as Change];
-        target = { fingerprint, changes: changes.length ? changes : [{ kind: "first-run" }] };
+        target = { status: "will-run", fingerprint, changes: changes.length ? changes : [{ kind: "first-run" }] };
       }
     }
-    const state = status.get(this.task)!;
-    const data = {
-      task: this.task,
-      status: state === "blocked" ? "will-run" : state,
-      fingerprint: target!.fingerprint || undefined,
-      changes: target!.changes.map((c) => ({ ...c, description: describeChange(c) })),
-      lastRun: target!.lastRun,
-    };
-    const human =
-      state === "up-to-date"
-        ? `${this.task} is up to date (cache hit for ${data.fingerprint}).\nIts last run (${target!.lastRun!.createdAt}, ${target!.lastRun!.durationMs} ms) happened because:\n${target!.lastRun!.reasons.map((r) => `  - ${r}`).join("\n")}`
-        : state === "blocked"
-          ? `${this.task} depends on ${(target!.changes[0] as { task: string }).task}, which is not up to date; ${this.task} re-runs if that task's output changes.`
-          : `${this.task} will run because:\n${data.changes.map((c) => `  - ${c.description}`).join("\n")}`;
-    return { data, human };
+    const verdict = target!;
+    const described = (changes: Change[]) => changes.map((c) => ({ ...c, description: describeChange(c) }));
+    switch (verdict.status) {
+      case "up-to-date": {
+        const { fingerprint, lastRun } = verdict;
+        return {
+          data: { task: this.task, status: "up-to-date", fingerprint, changes: [], lastRun },
+          human: `${this.task} is up to date (cache hit for ${fingerprint}).\nIts last run (${lastRun.createdAt}, ${lastRun.durationMs} ms) happened because:\n${lastRun.reasons.map((r) => `  - ${r}`).join("\n")}`,
+        };
+      }
+      case "will-run": {
+        const changes = described(verdict.changes);
+        return {
+          data: { task: this.task, status: "will-run", fingerprint: verdict.fingerprint, changes },
+          human: `${this.task} will run because:\n${changes.map((c) => `  - ${c.description}`).join("\n")}`,
+        };
+      }
+      case "blocked":
+        // Said as will-run in --json (what a script acts on), with the dependency as the change.
+        return {
+          data: {
+            task: this.task,
+            status: "will-run",
+            changes: described([{ kind: "dependency", task: verdict.by }]),
+          },
+          human: `${this.task} depends on ${verdict.by}, which is not up to date; ${this.task} re-runs if that task's output changes.`,
+        };
+    }
   }
 }

@@ -7,7 +7,7 @@ import { writeFileAtomic } from "../../core/atomic.js";
 import { InterError } from "../../core/errors.js";
 import { sha256 } from "../../core/hash.js";
 import { inContent, PROOF_DIR } from "../../core/package-proof.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../base.js";
 import { candidateTarball } from "../candidate.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { sha256 } from "../../core/hash.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { credentialPrefix } from "../../config/credential.js";
 import { planCredentialEnvs } from "../../stages/plan/types.js";
 import { findConfig } from "../../config/load.js";

@@ -1,5 +1,7 @@
 import { formatDuration } from "../../core/duration.js";
-import type { Reporter, TaskOutcome } from "./scheduler.js";
+import { count } from "../../core/plural.js";
+import { tally, type TaskOutcome, type TaskStatus } from "./outcome.js";
+import type { Reporter } from "./scheduler.js";
 
 const ms = formatDuration;
 
@@ -8,9 +10,9 @@ function label(outcome: TaskOutcome): string {
     case "cached":
       return `${outcome.id} (cached${outcome.source === "remote" ? ", from the remote cache" : ""})`;
     case "ran":
-      return `${outcome.id} (${ms(outcome.durationMs)}${outcome.reasons?.length ? `; ${outcome.reasons[0]}${outcome.reasons.length > 1 ? ` +${outcome.reasons.length - 1}` : ""}` : ""})`;
+      return `${outcome.id} (${ms(outcome.durationMs)}${outcome.reasons.length ? `; ${outcome.reasons[0]}${outcome.reasons.length > 1 ? ` +${outcome.reasons.length - 1}` : ""}` : ""})`;
     case "failed":
-      return `${outcome.id} failed: ${outcome.error?.message ?? ""}`;
+      return `${outcome.id} failed: ${outcome.error.message}`;
     case "skipped":
       return `${outcome.id} skipped (dependency ${outcome.blockedBy} did not finish)`;
     case "interrupted":
@@ -18,7 +20,7 @@ function label(outcome: TaskOutcome): string {
   }
 }
 
-const MARK: Record<TaskOutcome["status"], string> = {
+const MARK: Record<TaskStatus, string> = {
   ran: "✔",
   cached: "✔",
   failed: "✖",
@@ -67,9 +69,17 @@ export async function liveReporter(): Promise<Reporter & { done(): Promise<void>
             logs.set(id, (line) => (task.output = line));
             const outcome = await waiters.get(id)!.promise;
             task.title = label(outcome);
-            if (outcome.status === "failed") throw new Error(outcome.error?.message ?? "failed");
-            if (outcome.status === "skipped" || outcome.status === "interrupted") task.skip(label(outcome));
-            for (const warning of outcome.warnings) task.output = `⚠ ${warning}`;
+            switch (outcome.status) {
+              case "failed":
+                throw new Error(outcome.error.message);
+              case "skipped":
+              case "interrupted":
+                task.skip(label(outcome));
+                return;
+              case "ran":
+              case "cached":
+                for (const warning of outcome.warnings) task.output = `⚠ ${warning}`;
+            }
           },
         })),
         {
@@ -99,13 +109,8 @@ export async function liveReporter(): Promise<Reporter & { done(): Promise<void>
 }
 
 export function summaryLine(outcomes: TaskOutcome[], durationMs: number): string {
-  const count = (s: TaskOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
-  const parts = [
-    `${count("ran")} ran`,
-    `${count("cached")} cached`,
-    `${count("failed")} failed`,
-    `${count("skipped")} skipped`,
-  ];
-  if (count("interrupted")) parts.push(`${count("interrupted")} interrupted`);
-  return `${outcomes.length} task${outcomes.length === 1 ? "" : "s"}: ${parts.join(", ")} in ${ms(durationMs)}`;
+  const n = tally(outcomes);
+  const parts = [`${n.ran} ran`, `${n.cached} cached`, `${n.failed} failed`, `${n.skipped} skipped`];
+  if (n.interrupted) parts.push(`${n.interrupted} interrupted`);
+  return `${count(outcomes.length, "task")}: ${parts.join(", ")} in ${ms(durationMs)}`;
 }

@@ -16,26 +16,8 @@ import type { LoadedConfig } from "../../config/types.js";
 import { InterError, toInterError } from "../../core/errors.js";
 import { expandGlobs, toProjectPath } from "./files.js";
 import { dependencyDigests, hashReads, taskKey } from "./key.js";
+import { finished, type CachedOutcome, type RanOutcome, type TaskOutcome } from "./outcome.js";
 import type { DepResult, Graph, TaskSpec } from "./task.js";
-
-export type TaskStatus = "ran" | "cached" | "failed" | "skipped" | "interrupted";
-
-export interface TaskOutcome {
-  id: string;
-  status: TaskStatus;
-  durationMs: number;
-  fingerprint?: string;
-  /** For cached tasks: whether the record came from this machine's cache or the remote one. */
-  source?: "local" | "remote";
-  /** Why the task ran instead of hitting the cache. */
-  reasons?: string[];
-  error?: { code: string; message: string; suggestion: string; details?: Record<string, unknown> };
-  /** For skipped tasks: the failed dependency that stopped them. */
-  blockedBy?: string;
-  warnings: string[];
-  data?: unknown;
-  outputs?: string[];
-}
 
 export interface Reporter {
   begin(ids: string[]): void;
@@ -77,34 +59,40 @@ export async function runTasks(options: RunOptions): Promise<TaskOutcome[]> {
     for (const id of [...pending]) {
       const task = graph.tasks.get(id)!;
       const failedDep = task.deps.find((d) => {
-        const s = outcomes.get(d)?.status;
-        return s === "failed" || s === "skipped" || s === "interrupted";
+        const done = outcomes.get(d);
+        return done !== undefined && !finished(done);
       });
-      if (failedDep || signal.aborted) {
+      if (signal.aborted) {
         pending.delete(id);
-        finish({
-          id,
-          status: signal.aborted ? "interrupted" : "skipped",
-          durationMs: 0,
-          blockedBy: failedDep,
-          warnings: [],
-        });
+        finish({ id, status: "interrupted", durationMs: 0, warnings: [] });
+        continue;
+      }
+      if (failedDep) {
+        pending.delete(id);
+        finish({ id, status: "skipped", durationMs: 0, blockedBy: failedDep, warnings: [] });
         continue;
       }
       if (running.size >= options.concurrency) break;
       if (!task.deps.every((d) => results.has(d))) continue;
       pending.delete(id);
+      const started = performance.now();
       const work = executeTask(task, options, results).then(
         (done) => {
           results.set(id, { result: done.result, digest: done.digest });
           finish(done.outcome);
         },
         (error) => {
+          const durationMs = performance.now() - started;
+          if (signal.aborted) {
+            // What a task says as it is stopped (a killed child, INTERRUPTED) is the abort's doing, not its own error.
+            finish({ id, status: "interrupted", durationMs, warnings: [] });
+            return;
+          }
           const err = toInterError(error);
           finish({
             id,
-            status: signal.aborted ? "interrupted" : "failed",
-            durationMs: 0,
+            status: "failed",
+            durationMs,
             error: { code: err.code, message: err.message, suggestion: err.suggestion, details: err.details },
             warnings: [],
           });
@@ -138,7 +126,7 @@ async function executeTask(
   task: TaskSpec,
   options: RunOptions,
   results: Map<string, { result: DepResult; digest: string }>,
-): Promise<{ outcome: TaskOutcome; result: DepResult; digest: string }> {
+): Promise<{ outcome: RanOutcome | CachedOutcome; result: DepResult; digest: string }> {
   const started = performance.now();
   const depDigests = dependencyDigests(task, results);
   const {

@@ -1,6 +1,6 @@
 import type { Comparison, ScenarioComparison, Side } from "../compare/compare.js";
 import { pct, short } from "./facts.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { CSP, esc, STYLE } from "./html.js";
 import { cell, code } from "./markdown.js";
 

@@ -15,7 +15,7 @@ import {
   type StoredResults,
 } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

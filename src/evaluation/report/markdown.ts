@@ -1,7 +1,7 @@
 import { modelText } from "../run/agents.js";
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 /** Table cells and inline code must not break the Markdown around them. */
 export const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");

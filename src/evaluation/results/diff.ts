@@ -1,7 +1,7 @@
 import { InterError } from "../../core/errors.js";
 import { pct, short, type StoredResults } from "../report/facts.js";
 import { cell, code } from "../report/markdown.js";
-import { count as counted } from "../../core/words.js";
+import { count as counted } from "../../core/plural.js";
 
 export type Change = "regressed" | "improved" | "unchanged" | "added" | "removed";
 

@@ -1,5 +1,5 @@
 import { InterError } from "../../core/errors.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import type { EvalResults, GateResult } from "./types.js";
 
 export type { GateResult } from "./types.js";

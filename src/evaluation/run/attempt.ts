@@ -4,7 +4,7 @@ import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
-import { withBasePath } from "../../stages/services/services.js";
+import { withBasePath } from "../../engine/services/supervisor.js";
 import type { Installed } from "../../stages/inspect/install.js";
 import type { Agent, AgentRun } from "./agents.js";
 import { agentEnvironment } from "./attempt-env.js";
@@ -205,7 +205,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   const names = Object.keys(ctx.services);
   let services: { origins: Record<string, string>; stop(): Promise<void> } | undefined;
   if (names.length) {
-    const { startServices } = await import("../../stages/services/services.js");
+    const { startServices } = await import("../../engine/services/supervisor.js");
     services = await startServices(ctx.services, ctx.servicesCwd);
   }
   const baseUrl: string | undefined = services

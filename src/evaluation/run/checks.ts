@@ -3,7 +3,7 @@ import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
 import type { Invocation } from "./broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { GLOBAL_BOOLEANS } from "../../runtime/args.js";
 import type { Check, Observation as PlanObservation } from "../../stages/plan/types.js";
 

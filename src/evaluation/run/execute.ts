@@ -15,7 +15,7 @@ import {
   type GateOptions,
   type GateResult,
 } from "../results/gate.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
 import { parseLossless } from "./lossless-json.js";
 

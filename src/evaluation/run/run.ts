@@ -15,7 +15,7 @@ import { detectIsolation } from "./sandbox.js";
 export type { AttemptResult } from "./attempt.js";
 export type { EvalResults, ScenarioSummary, Shard } from "../results/types.js";
 import type { EvalResults, ReceiptBinding, ScenarioSummary, Shard } from "../results/types.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 /** The receipt binds only to the candidate it was made for; any other is reported unbound, never trusted. */
 function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {

@@ -16,7 +16,7 @@ import {
   WRITE_VERBS,
   type StatedAction,
 } from "./verbs.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 /**
  * Command names from what each operation says it does (docs/generated-cli.md, "Names"): noun first, the action the

@@ -5,7 +5,7 @@ import { RESERVED_FLAGS, RESERVED_RESOURCES } from "./commands.js";
 import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
 import { groupText } from "./groups.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 /**
  * The design overlay (schemas/overlay.schema.json, docs/overlay.md): names, descriptions and Skill text a model

@@ -1,5 +1,5 @@
 import { REDACTED } from "../../core/redact.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import type { Probe } from "./probe.js";
 import { fill, type HelpCommand } from "./subjects.js";
 

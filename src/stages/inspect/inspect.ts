@@ -11,7 +11,7 @@ import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
-import { withBasePath } from "../services/services.js";
+import { withBasePath } from "../../engine/services/supervisor.js";
 import { checkTarball } from "./tarball.js";
 
 export interface InspectOptions {

@@ -1,6 +1,6 @@
 import { DRY_RUN_MESSAGE, type Facts, type Probe } from "./probes.js";
 import type { SubjectKind } from "./subjects.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { frontMatterText, readFrontMatter } from "../../core/front-matter.js";
 
 export type Layer = "core" | "recommended" | "ecosystem";

@@ -1,5 +1,5 @@
 import { InterError } from "../../core/errors.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 256 * 1024 * 1024;

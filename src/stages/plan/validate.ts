@@ -9,7 +9,7 @@ import { strengthFindings } from "./strength.js";
 import { isObj, isPart, ptr } from "./pointer.js";
 import { planCredentialEnvs, type LooseObservation, type LoosePlan, type LooseScenario } from "./types.js";
 import { argvProblems, FIX_RENAMES } from "./argv.js";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import type { CandidateTree, Finding, Stage } from "./findings.js";
 
 export type { CandidateTree, Finding, Stage } from "./findings.js";

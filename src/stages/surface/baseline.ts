@@ -3,7 +3,7 @@
  * package being emitted against it, the CHANGELOG.md written from that diff, and the VERSION_NOT_BUMPED warning.
  */
 import { existsSync } from "node:fs";
-import { count } from "../../core/words.js";
+import { count } from "../../core/plural.js";
 import { readCandidate } from "./candidate.js";
 import { changelogSection } from "./render.js";
 import { diffSurfaces, type SurfaceDiff } from "./report.js";

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { PASS_RATE, gateOf, FORBID_SIDE_EFFECTS, REQUIRE_SEALED } from "./shared.js";
-import { count } from "../../../core/words.js";
+import { count } from "../../../core/plural.js";
 
 export class EvalMergeCommand extends BaseCommand {
   static paths = [["eval", "merge"]];

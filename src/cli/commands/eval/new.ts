@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import { count } from "../../../core/words.js";
+import { count } from "../../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { requireCandidate } from "../../candidate.js";
 

@@ -3,7 +3,7 @@ import * as t from "typanion";
 import { join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { INTER_BUILD } from "../../../core/version.js";
-import { count } from "../../../core/words.js";
+import { count } from "../../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { argvOption, interruptible, PASS_RATE } from "./shared.js";
 import { findCandidate, requireCandidate } from "../../candidate.js";

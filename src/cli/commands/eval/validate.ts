@@ -8,7 +8,7 @@ import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { candidateTree } from "./shared.js";
 import { findCandidate } from "../../candidate.js";
-import { count } from "../../../core/words.js";
+import { count } from "../../../core/plural.js";
 
 /**
  * The report as a person reads it, top-down: the verdict with its counts, one line per stage whose mark is its

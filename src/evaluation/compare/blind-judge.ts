@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Plan, Scenario } from "../../stages/plan/types.js";
 import { join } from "node:path";
-import type { Agent } from "../run/agents.js";
-import { agentEnvironment } from "../run/attempt-env.js";
-import type { AttemptResult } from "../run/run.js";
+import type { Agent } from "../sandbox/agents.js";
+import { agentEnvironment } from "../sandbox/agent-env.js";
+import type { AttemptResult } from "../run/run-attempts.js";
 import type { JudgedScenario } from "./compare.js";
 
 /** A small seeded generator (mulberry32): the same seed gives the same blind labels, so a judging can be replayed. */

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Transcript } from "../run/transcript.js";
+import type { Transcript } from "../sandbox/transcript.js";
 import type { CheckResult } from "../run/checks.js";
-import type { AttemptResult, EvalResults } from "../run/run.js";
+import type { AttemptResult, EvalResults } from "../run/run-attempts.js";
 import { notJudged, type GateResult } from "../results/gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */

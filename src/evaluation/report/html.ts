@@ -1,5 +1,5 @@
-import { modelText } from "../run/agents.js";
-import type { AttemptResult } from "../run/run.js";
+import { modelText } from "../sandbox/agents.js";
+import type { AttemptResult } from "../run/run-attempts.js";
 import {
   attemptsByConcern,
   conversationOf,

@@ -1,4 +1,4 @@
-import { modelText } from "../run/agents.js";
+import { modelText } from "../sandbox/agents.js";
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
 import { count } from "../../core/words.js";

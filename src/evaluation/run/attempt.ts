@@ -6,16 +6,16 @@ import { dirname, join, resolve } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
 import { withBasePath } from "../../stages/services/services.js";
 import type { Installed } from "../../stages/inspect/install.js";
-import type { Agent, AgentRun } from "./agents.js";
-import { agentEnvironment } from "./attempt-env.js";
-import { startBroker, type Invocation } from "./broker.js";
-import { writeBrokerClient } from "./broker-client.js";
-import { nativeClient, writeNativeClient } from "./broker-client-native.js";
+import type { Agent, AgentRun } from "../sandbox/agents.js";
+import { agentEnvironment } from "../sandbox/agent-env.js";
+import { startBroker, type Invocation } from "../sandbox/broker.js";
+import { writeBrokerClient } from "../sandbox/broker-client.js";
+import { nativeClient, writeNativeClient } from "../sandbox/broker-client-native.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./checks.js";
 import { redactDeep } from "../../core/redact.js";
-import { redactTree } from "./redact.js";
+import { redactTree } from "../sandbox/secrets.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
-import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
+import { summarizeTranscript, type TranscriptSummary } from "../sandbox/transcript.js";
 import {
   agentCommand,
   bwrapArgs,
@@ -23,7 +23,7 @@ import {
   type AttemptFolders,
   type Isolation,
   type ShownFile,
-} from "./sandbox.js";
+} from "../sandbox/sandbox.js";
 
 export interface AttemptResult {
   scenario: string;

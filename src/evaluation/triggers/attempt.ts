@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import type { Agent, AgentRun } from "../run/agents.js";
-import { agentEnvironment } from "../run/attempt-env.js";
-import type { Preset } from "../run/presets.js";
+import type { Agent, AgentRun } from "../sandbox/agents.js";
+import { agentEnvironment } from "../sandbox/agent-env.js";
+import type { Preset } from "../sandbox/presets.js";
 import { redactDeep } from "../../core/redact.js";
-import { redactTree } from "../run/redact.js";
-import { agentCommand, SEALED_PATHS, type AttemptFolders, type Isolation } from "../run/sandbox.js";
+import { redactTree } from "../sandbox/secrets.js";
+import { agentCommand, SEALED_PATHS, type AttemptFolders, type Isolation } from "../sandbox/sandbox.js";
 import { SKILL_FOLDER } from "../../core/agent-homes.js";
 import { blindness, skillUse } from "./detect.js";
 import type { CandidateSkill } from "./skills.js";

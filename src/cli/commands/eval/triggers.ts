@@ -186,7 +186,7 @@ export class EvalTriggersCommand extends BaseCommand {
         import("../../../evaluation/triggers/queries.js"),
         import("../../../evaluation/triggers/run.js"),
         import("../../../evaluation/triggers/report.js"),
-        import("../../../evaluation/run/agents.js"),
+        import("../../../evaluation/sandbox/agents.js"),
       ]);
     const { skills, source } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
     if (!skills.length)

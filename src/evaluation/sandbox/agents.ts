@@ -275,7 +275,7 @@ function referenceAgent(referenceFile: string | undefined): Agent {
           harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}`,
         };
       if (attempt.mcp) {
-        const { replayViaMcp } = await import("./mcp-client.js");
+        const { replayViaMcp } = await import("./mcp-replay.js");
         return replayViaMcp(plan, attempt, attempt.mcp, (stdout, step) => saveStep(attempt, step, stdout));
       }
       let last: AgentOutcome = { exitCode: 0, timedOut: false };

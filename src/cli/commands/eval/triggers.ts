@@ -16,9 +16,9 @@ async function candidateSkills(
   candidate: string | undefined,
 ) {
   const { skillsFromFolder, skillsFromTarball } = await import("../../../evaluation/triggers/skills.js");
-  if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir };
+  if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir, tgz: undefined };
   const tgz = await requireCandidate(folder, candidate, cwd, ", or --skills <folder of Skills>");
-  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz) };
+  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz), tgz };
 }
 
 export class EvalTriggersCommand extends BaseCommand {
@@ -188,7 +188,9 @@ export class EvalTriggersCommand extends BaseCommand {
         import("../../../evaluation/triggers/report.js"),
         import("../../../evaluation/sandbox/agents.js"),
       ]);
-    const { skills, source } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
+    const { skills, source, tgz } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
+    const { triggerCredentials } = await import("../../../evaluation/triggers/credentials.js");
+    const credentials = await triggerCredentials(folder, tgz);
     if (!skills.length)
       throw new InterError(
         "INPUT_NOT_FOUND",
@@ -231,6 +233,7 @@ export class EvalTriggersCommand extends BaseCommand {
           },
           fresh,
           hidden: [folder, ...(this.queries ? [resolve(cwd, this.queries)] : [])],
+          credentials,
           interVersion: INTER_BUILD,
           signal,
           onRun: (i, run, cached) =>

@@ -52,7 +52,7 @@ export interface AttemptContext {
   servicesCwd: string;
   /** The plan's credential variables (target.credential_env): their values reach the candidate, never the agent. */
   credentials: string[];
-  /** Values the agent's environment never holds, whatever their variable is called (redact.ts). */
+  /** Values the agent's environment never holds, whatever their variable is called (sandbox/secrets.ts). */
   secrets: string[];
   redact(text: string): string;
   assetsDir?: string;
@@ -104,7 +104,7 @@ type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: unk
 
 /**
  * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
- * and only those — each is redacted from every record (redact.ts), so nothing reaches the candidate unredacted. A plan
+ * and only those — each is redacted from every record (sandbox/secrets.ts), so nothing reaches the candidate unredacted. A plan
  * naming one variable for a candidate that reads one other (a plan written before a rename) still reaches it under
  * the candidate's name. OAuth tokens the candidate obtains are not cached: its HOME is the agent's.
  */

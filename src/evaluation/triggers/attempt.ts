@@ -44,7 +44,7 @@ function installSkills(project: string, folder: string, skills: CandidateSkill[]
 
 /**
  * One query, one run: a fresh project holding only the candidate's Skills, where this agent looks for them; a fresh
- * HOME; the agent sealed in bubblewrap (the same sandbox as an evaluation attempt, sandbox.ts) with the query as its
+ * HOME; the agent sealed in bubblewrap (the same sandbox as an evaluation attempt: sandbox/prepare-run.ts) with the query as its
  * whole prompt. What it loaded is read from its normalized transcript (detect.ts).
  */
 export async function runTriggerAttempt(

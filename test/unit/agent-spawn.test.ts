@@ -62,6 +62,7 @@ describe("one spawn and stop for every process of a run", () => {
     const marker = join(dir, "server-tidied");
     const server = join(dir, "server.mjs");
     // A server that keeps running after its stdin closes: only a signal ends it, and SIGTERM lets it write its marker.
+    // Its answer is large, more than a pipe holds: read whole, unbuffered, while the server still runs.
     writeFileSync(
       server,
       `import { writeFileSync } from "node:fs";
@@ -70,7 +71,7 @@ import { StdioServerTransport } from ${JSON.stringify(join(REPO, "node_modules/@
 const server = new McpServer({ name: "rooms", version: "1.0.0" });
 server.registerTool("rooms_ping", { title: "ping", inputSchema: {} }, async () => ({
   content: [{ type: "text", text: "{}" }],
-  structuredContent: { ok: true },
+  structuredContent: { ok: true, rooms: "r".repeat(2_000_000) },
 }));
 await server.connect(new StdioServerTransport());
 process.on("SIGTERM", () => { writeFileSync(${JSON.stringify(marker)}, "tidied"); process.exit(0); });
@@ -101,7 +102,7 @@ setInterval(() => {}, 1000);
       (stdout) => (saved.push(stdout), undefined),
     );
     expect(outcome).toMatchObject({ kind: "finished", exitCode: 0, timedOut: false });
-    expect(saved).toEqual([JSON.stringify({ ok: true })]);
+    expect(saved).toEqual([JSON.stringify({ ok: true, rooms: "r".repeat(2_000_000) })]);
     expect(readFileSync(marker, "utf8")).toBe("tidied");
   }, 60_000);
 });

@@ -19,7 +19,8 @@ export async function startInGroup(
     extendEnv: false,
     detached: true,
     stdio: hidden ? [options.stdin, "pipe", "pipe", "pipe"] : [options.stdin, "pipe", "pipe"],
-    all: true,
+    // Unbuffered, the caller reads stdout and stderr itself: no interleaved copy is made for nobody.
+    all: options.buffer,
     reject: false,
     buffer: options.buffer,
   });

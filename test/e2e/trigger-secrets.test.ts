@@ -11,6 +11,8 @@ import { everyFile, inter, tempDir } from "../helpers.js";
 
 const CREDENTIAL = "rooms-credential-3f9a7c1e5b";
 const AGENT_KEY = "sk-agent-own-key-8d2e4f6a";
+/** The credential the evaluation plan beside the candidate names (its target.credential_env). */
+const PLAN_CREDENTIAL = "plan-credential-6b1d9e2c7a";
 const SKILL = "book-a-room";
 
 /** A cli.tgz holding what a trigger run reads: the manifest (naming the credential variable) and one Skill. */
@@ -78,6 +80,8 @@ beforeAll(async () => {
       ],
     }),
   );
+  // Only its target is read here: the plan is `inter eval run`'s to validate.
+  writeFileSync(join(folder, "eval-plan.json"), JSON.stringify({ target: { credential_env: "ROOMS_PLAN_CRED" } }));
   bin = join(tempDir("inter-fake-claude-"), "bin");
   fakeClaude(bin);
 }, 60_000);
@@ -91,6 +95,7 @@ describe("a trigger run keeps the candidate's credential from the agent and out 
       ROOMS_AUTH: CREDENTIAL,
       // The same value under a name no rule knows: withheld for its value.
       COPY_OF_THE_CREDENTIAL: CREDENTIAL,
+      ROOMS_PLAN_CRED: PLAN_CREDENTIAL,
       ANTHROPIC_API_KEY: AGENT_KEY,
     });
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
@@ -104,9 +109,10 @@ describe("a trigger run keeps the candidate's credential from the agent and out 
     expect(transcript).toContain("ANTHROPIC_API_KEY=");
     expect(transcript).not.toContain("ROOMS_AUTH=");
     expect(transcript).not.toContain("COPY_OF_THE_CREDENTIAL=");
+    expect(transcript).not.toContain("ROOMS_PLAN_CRED=");
     // ...and no file the run wrote, nor its output, holds the credential or the agent's key.
     const written = everyFile(join(folder, ".inter-triggers"));
-    for (const secret of [CREDENTIAL, AGENT_KEY]) {
+    for (const secret of [CREDENTIAL, PLAN_CREDENTIAL, AGENT_KEY]) {
       expect(written).not.toContain(secret);
       expect(run.stdout + run.stderr).not.toContain(secret);
     }

@@ -33,7 +33,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
     cache: false,
     async run(ctx) {
       const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
-        await import("../evaluation/run/execute.js");
+        await import("../evaluation/run/evaluate-plan.js");
       const bundle = ctx.deps.bundle!.data as BundleData;
       const { results, file, reports } = await executeEvaluation({
         planFile: join(ctx.root, target.plan),

@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRESETS } from "../../src/evaluation/run/presets.js";
+import { PRESETS } from "../../src/evaluation/sandbox/presets.js";
 import { skillUse } from "../../src/evaluation/triggers/detect.js";
 import { inter, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { modelConfiguration, PRESETS } from "../../src/evaluation/run/presets.js";
-import { parseClaudeCode } from "../../src/evaluation/run/transcript.js";
+import { modelConfiguration, PRESETS } from "../../src/evaluation/sandbox/presets.js";
+import { parseClaudeCode } from "../../src/evaluation/sandbox/transcript.js";
 import { tempDir } from "../helpers.js";
 
 /**

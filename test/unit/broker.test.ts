@@ -1,8 +1,8 @@
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startBroker } from "../../src/evaluation/run/broker.js";
-import { frame, frameReader } from "../../src/evaluation/run/broker-protocol.js";
+import { startBroker } from "../../src/evaluation/sandbox/broker.js";
+import { frame, frameReader } from "../../src/evaluation/sandbox/broker-protocol.js";
 import { tempDir } from "../helpers.js";
 
 // The broker's socket is reachable by the agent under evaluation: whatever it sends, the evaluator keeps running and

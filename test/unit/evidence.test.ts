@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { asksForHelp, judgeCheck, observe } from "../../src/evaluation/run/checks.js";
 import { parseLossless } from "../../src/evaluation/run/lossless-json.js";
 import { redactor } from "../../src/core/redact.js";
-import { redactTree } from "../../src/evaluation/run/redact.js";
+import { redactTree } from "../../src/evaluation/sandbox/redact-files.js";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Invocation } from "../../src/evaluation/run/broker.js";
+import type { Invocation } from "../../src/evaluation/sandbox/broker.js";
 import { tempDir } from "../helpers.js";
 
 const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({

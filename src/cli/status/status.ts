@@ -303,7 +303,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
           ? agent.preset
           : undefined;
     if (preset) {
-      const { PRESETS, presetReadiness } = await import("../../evaluation/run/presets.js");
+      const { PRESETS, presetReadiness } = await import("../../evaluation/sandbox/presets.js");
       const ready = presetReadiness(PRESETS[preset], process.env, root);
       report.agent = {
         name: preset,
@@ -332,7 +332,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
         configured_by: [],
         configuredBy: [],
       };
-    const { detectIsolation } = await import("../../evaluation/run/sandbox.js");
+    const { detectIsolation } = await import("../../evaluation/sandbox/sandbox.js");
     const isolation = await detectIsolation();
     report.isolation =
       isolation.kind === "bubblewrap"

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { Plan, Scenario } from "../../stages/plan/types.js";
 import { join } from "node:path";
-import type { Agent } from "../run/agents.js";
-import { agentEnvironment } from "../run/attempt-env.js";
-import type { AttemptResult } from "../run/run.js";
+import type { Agent } from "../sandbox/agent-run.js";
+import { prepareRun } from "../sandbox/prepare-run.js";
+import type { AttemptResult } from "../run/run-attempts.js";
 import type { JudgedScenario } from "./compare.js";
 
 /** A small seeded generator (mulberry32): the same seed gives the same blind labels, so a judging can be replayed. */
@@ -106,33 +106,38 @@ export async function judgeBlind(options: {
     if (!a || !b) continue;
     const aFirst = draw() < 0.5;
     const labels = aFirst ? ({ A: "a", B: "b" } as const) : ({ A: "b", B: "a" } as const);
-    const workspace = join(options.dir, scenario.id);
-    mkdirSync(workspace, { recursive: true });
+    // The judge needs nothing of a run but its prompt: unsealed, in the runner's own HOME, without the credentials.
+    const prepared = prepareRun({
+      workspace: join(options.dir, scenario.id),
+      isolation: { kind: "none", reason: "a judge reads only its prompt" },
+      home: "runner",
+    });
     // The agent's files may hold the credential (an agent that echoed it): the judge never sees it, nor does its prompt file.
     const prompt = options.redact(judgePrompt(scenario, aFirst ? a : b, aFirst ? b : a));
-    const promptFile = join(workspace, "prompt.md");
-    writeFileSync(promptFile, prompt);
-    const env = agentEnvironment({
-      base: process.env,
-      blocked: options.blockedEnv,
-      secrets: options.secrets,
-      fixed: {},
-    });
-    const outcome = await options.judge.run({
-      scenarioId: scenario.id,
-      label: scenario.id,
-      prompt,
-      seen: { workspace, outputs: workspace, promptFile, binDir: workspace, home: workspace },
-      host: { workspace, outputs: workspace },
-      env,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      command: (argv) => ({ file: argv[0]!, args: argv.slice(1), cwd: workspace }),
-    });
-    const verdict =
-      outcome.transcript && existsSync(outcome.transcript)
-        ? parseVerdict(readFileSync(outcome.transcript, "utf8"))
-        : undefined;
+    const outcome = await options.judge.run(
+      prepared.agentRun({
+        scenarioId: scenario.id,
+        label: scenario.id,
+        prompt,
+        binOnPath: false,
+        blocked: options.blockedEnv,
+        secrets: options.secrets,
+        hidden: [],
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+      }),
+    );
+    const { transcriptText } = prepared.scrub(outcome, options.redact);
+    let failure: string | undefined;
+    switch (outcome.kind) {
+      case "harness-error":
+        failure = outcome.message;
+        break;
+      case "finished":
+        failure = `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})`;
+        break;
+    }
+    const verdict = outcome.kind === "finished" ? parseVerdict(transcriptText) : undefined;
     if (!verdict) {
       out.push({
         id: scenario.id,
@@ -140,9 +145,7 @@ export async function judgeBlind(options: {
         scores: null,
         reasons: "",
         labels,
-        error:
-          outcome.harnessError ??
-          `the judge gave no verdict line (exit ${outcome.exitCode ?? "none"}${outcome.timedOut ? ", timed out" : ""})`,
+        error: failure,
       });
       continue;
     }

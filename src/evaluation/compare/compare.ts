@@ -1,4 +1,4 @@
-import type { EvalResults, ScenarioSummary } from "../run/run.js";
+import type { EvalResults, ScenarioSummary } from "../run/run-attempts.js";
 import { fisherExact } from "./stats.js";
 
 export interface Side extends Omit<ScenarioSummary, "id"> {

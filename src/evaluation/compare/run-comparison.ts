@@ -4,10 +4,10 @@ import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig, ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { agentFor, viaMcp } from "../run/agents.js";
+import { agentFor, viaMcp } from "../sandbox/agents.js";
 import { redactor } from "../../core/redact.js";
-import { evaluationSecrets } from "../run/redact.js";
-import { runEvaluation, type AttemptResult, type EvalResults } from "../run/run.js";
+import { runSecrets } from "../sandbox/secrets.js";
+import { runEvaluation, type AttemptResult, type EvalResults } from "../run/run-attempts.js";
 import { applyGate, DEFAULT_GATE } from "../results/gate.js";
 import { writeReports } from "../report/write.js";
 import { compareResults, grading, type Comparison } from "./compare.js";
@@ -129,7 +129,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const { judgeBlind } = await import("./blind-judge.js");
     const judge = agentFor({ command: options.judge }, undefined);
     const firsts = (side: "a" | "b") => results[side].attempts.filter((x) => x.repetition === 1);
-    const secrets = evaluationSecrets(plan, options.services);
+    const secrets = runSecrets(planCredentialEnvs(plan), options.services);
     const redact = redactor(secrets.all);
     const scenarios = await judgeBlind({
       plan,

@@ -1,21 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Transcript } from "../run/transcript.js";
+import type { Transcript } from "../sandbox/transcript.js";
 import type { CheckResult } from "../run/checks.js";
-import type { AttemptResult, EvalResults } from "../run/run.js";
+import type { AttemptResult, EvalResults } from "../run/run-attempts.js";
 import { notJudged, type GateResult } from "../results/gate.js";
 
 /** results.json as read back: fields added after 1.0.0's first release may be missing from older files. */
 export type StoredResults = Omit<EvalResults, "limits" | "proves" | "started_at" | "finished_at"> &
   Partial<Pick<EvalResults, "limits" | "proves" | "started_at" | "finished_at">> & { gate?: GateResult };
 
-export interface Finding {
-  scenario: string;
-  repetition: number;
-  check: CheckResult | null;
-  /** For an attempt the harness could not run, the reason; check is then null. */
-  harnessError?: string;
-}
+/** What needs a look in one attempt: a check that did not pass, or the harness error that left it unjudged. */
+export type Finding = { scenario: string; repetition: number } & (
+  { kind: "check"; check: CheckResult } | { kind: "harness-error"; message: string }
+);
 
 const RANK = { fail: 0, incomplete: 1, pass: 2 } as const;
 
@@ -25,13 +22,14 @@ export function findings(results: StoredResults): Finding[] {
   for (const a of results.attempts) {
     for (const c of a.checks)
       if (c.status !== "pass")
-        out.push({ scenario: a.scenario, repetition: a.repetition, check: c, rank: RANK[c.status] });
+        out.push({ scenario: a.scenario, repetition: a.repetition, kind: "check", check: c, rank: RANK[c.status] });
     if (a.status === "error")
       out.push({
         scenario: a.scenario,
         repetition: a.repetition,
-        check: null,
-        harnessError: a.harness_error ?? "unknown harness error",
+        kind: "harness-error",
+        // Read back from a file: one written by another tool may lack the message.
+        message: a.harness_error ?? "unknown harness error",
         rank: 3,
       });
   }

@@ -1,5 +1,5 @@
-import { modelText } from "../run/agents.js";
-import type { AttemptResult } from "../run/run.js";
+import { modelText } from "../sandbox/agents.js";
+import type { AttemptResult } from "../run/run-attempts.js";
 import {
   attemptsByConcern,
   conversationOf,
@@ -108,8 +108,12 @@ function findingsSection(results: StoredResults): string {
   return list
     .map((f) => {
       const where = `${esc(f.scenario)} #${f.repetition}`;
-      if (!f.check)
-        return `<div class="finding error"><span class="badge error">harness error</span> <strong>${where}</strong><br>${esc(f.harnessError!)}</div>`;
+      switch (f.kind) {
+        case "harness-error":
+          return `<div class="finding error"><span class="badge error">harness error</span> <strong>${where}</strong><br>${esc(f.message)}</div>`;
+        case "check":
+          break;
+      }
       const c = f.check;
       return `<div class="finding ${c.status}"><span class="badge ${c.status}">${c.status}</span> <strong>${where}</strong> · <code>${esc(c.id)}</code> (${esc(c.type)}) — ${inlineMarkdown(c.description)}<br>observed <code>${esc(showValue(c.observed))}</code>, expected <code>${esc(showValue(c.expected))}</code><br><span class="muted">${inlineMarkdown(c.reason)}</span></div>`;
     })

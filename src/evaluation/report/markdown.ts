@@ -1,4 +1,4 @@
-import { modelText } from "../run/agents.js";
+import { modelText } from "../sandbox/agents.js";
 import { findings, isolationText, pct, short, showValue, verdictOf, type StoredResults } from "./facts.js";
 import { gateLine, notJudgedText } from "../results/gate.js";
 import { count } from "../../core/plural.js";
@@ -40,11 +40,16 @@ export function renderMarkdown(results: StoredResults): string {
   if (list.length) {
     lines.push("", "### Failed and incomplete checks", "");
     for (const f of list.slice(0, MAX_FINDINGS)) {
-      if (!f.check) lines.push(`- **${cell(f.scenario)} #${f.repetition}** harness error: ${cell(f.harnessError!)}`);
-      else
-        lines.push(
-          `- **${cell(f.scenario)} #${f.repetition}** ${code(f.check.id)} ${f.check.status}: ${cell(f.check.description)} — observed ${code(showValue(f.check.observed, 120))}, expected ${code(showValue(f.check.expected, 120))}. ${cell(f.check.reason)}`,
-        );
+      switch (f.kind) {
+        case "harness-error":
+          lines.push(`- **${cell(f.scenario)} #${f.repetition}** harness error: ${cell(f.message)}`);
+          break;
+        case "check":
+          lines.push(
+            `- **${cell(f.scenario)} #${f.repetition}** ${code(f.check.id)} ${f.check.status}: ${cell(f.check.description)} — observed ${code(showValue(f.check.observed, 120))}, expected ${code(showValue(f.check.expected, 120))}. ${cell(f.check.reason)}`,
+          );
+          break;
+      }
     }
     if (list.length > MAX_FINDINGS) lines.push(`- … and ${list.length - MAX_FINDINGS} more in report.html`);
   }

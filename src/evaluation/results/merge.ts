@@ -1,5 +1,5 @@
 import { InterError } from "../../core/errors.js";
-import { tally } from "../run/run.js";
+import { tally } from "../run/run-attempts.js";
 import type { StoredResults } from "../report/facts.js";
 
 /**

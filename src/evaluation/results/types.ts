@@ -1,6 +1,6 @@
-import type { ModelRecord } from "../run/agents.js";
+import type { ModelRecord } from "../sandbox/agents.js";
 import type { AttemptResult } from "../run/attempt.js";
-import type { Isolation } from "../run/sandbox.js";
+import type { Isolation } from "../sandbox/sandbox.js";
 import type { Limit } from "../../stages/plan/limits.js";
 
 // The shape of an evaluation's results (results.json), shared by the run that writes them and everything that reads

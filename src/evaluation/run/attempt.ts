@@ -1,44 +1,42 @@
 import { manifestCredentialNames } from "../../stages/surface/surface.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
 import type { Installed } from "../../stages/inspect/install.js";
-import type { Agent, AgentRun } from "./agents.js";
-import { agentEnvironment } from "./attempt-env.js";
-import { startBroker, type Invocation } from "./broker.js";
-import { writeBrokerClient } from "./broker-client.js";
-import { nativeClient, writeNativeClient } from "./broker-client-native.js";
+import type { Agent, AgentOutcome } from "../sandbox/agent-run.js";
+import { prepareRun } from "../sandbox/prepare-run.js";
+import { startBroker, type Invocation } from "../sandbox/broker.js";
+import { writeBrokerClient } from "../sandbox/broker-client.js";
+import { nativeClient, writeNativeClient } from "../sandbox/broker-client-native.js";
 import { attemptStatus, judgeCheck, observe, type CheckResult, type CheckStatus } from "./checks.js";
 import { redactDeep } from "../../core/redact.js";
-import { redactTree } from "./redact.js";
 import { mutatingCalls, mutatingCommands, sideEffectChecks, type SideEffect } from "./side-effects.js";
-import { summarizeTranscript, type TranscriptSummary } from "./transcript.js";
-import {
-  agentCommand,
-  bwrapArgs,
-  SEALED_PATHS,
-  type AttemptFolders,
-  type Isolation,
-  type ShownFile,
-} from "./sandbox.js";
+import { summarizeTranscript, type TranscriptSummary } from "../sandbox/transcript.js";
+import { bwrapArgs, SEALED_PATHS, type Isolation } from "../sandbox/sandbox.js";
 
-export interface AttemptResult {
+interface AttemptRecord {
   scenario: string;
   repetition: number;
-  status: CheckStatus | "error";
   checks: CheckResult[];
   invocations: Invocation[];
   /** `summary`: what the agent's own event stream says (presets): turns, tool calls, tokens, cost, its answer. */
   agent: { exit_code: number | null; timed_out: boolean; transcript?: string; summary?: TranscriptSummary };
-  harness_error?: string;
   duration_ms: number;
   workspace: string;
   /** Calls of mutating commands that no observation of the scenario matched (what the plan never looks at). */
   side_effects?: SideEffect[];
 }
+
+/**
+ * One attempt as results.json keeps it, tagged by `status`: judged (pass, fail, incomplete), or "error" with the
+ * harness error that left it unjudged — nothing was learnt about the candidate.
+ */
+export type AttemptResult =
+  | (AttemptRecord & { status: CheckStatus; harness_error?: undefined })
+  | (AttemptRecord & { status: "error"; harness_error: string });
 
 /** What every attempt of one run shares. */
 export interface AttemptContext {
@@ -54,7 +52,7 @@ export interface AttemptContext {
   servicesCwd: string;
   /** The plan's credential variables (target.credential_env): their values reach the candidate, never the agent. */
   credentials: string[];
-  /** Values the agent's environment never holds, whatever their variable is called (redact.ts). */
+  /** Values the agent's environment never holds, whatever their variable is called (sandbox/secrets.ts). */
   secrets: string[];
   redact(text: string): string;
   assetsDir?: string;
@@ -106,7 +104,7 @@ type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: unk
 
 /**
  * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
- * and only those — each is redacted from every record (redact.ts), so nothing reaches the candidate unredacted. A plan
+ * and only those — each is redacted from every record (sandbox/secrets.ts), so nothing reaches the candidate unredacted. A plan
  * naming one variable for a candidate that reads one other (a plan written before a rename) still reaches it under
  * the candidate's name. OAuth tokens the candidate obtains are not cached: its HOME is the agent's.
  */
@@ -122,18 +120,13 @@ function candidateCredentials(planned: string[], manifest: CandidateManifest | u
 export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repetition: number): Promise<AttemptResult> {
   const started = performance.now();
   const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
-  rmSync(workspace, { recursive: true, force: true });
-  const folders: AttemptFolders = {
-    outputs: join(workspace, "outputs"),
-    assets: join(workspace, "assets"),
-    home: join(workspace, "home"),
-    tmp: join(workspace, "tmp"),
-    bin: join(workspace, "bin"),
-    prompt: join(workspace, "prompt.md"),
-  };
-  for (const d of [folders.outputs, folders.assets, folders.home, folders.tmp, folders.bin])
-    mkdirSync(d, { recursive: true });
-  if (ctx.assetsDir && existsSync(ctx.assetsDir)) cpSync(ctx.assetsDir, folders.assets, { recursive: true });
+  const prepared = prepareRun({
+    workspace,
+    isolation: ctx.isolation,
+    home: "fresh",
+    ...(ctx.assetsDir ? { assetsFrom: ctx.assetsDir } : {}),
+  });
+  const { folders, seen, sealed } = prepared;
   const base = {
     scenario: scenario.id,
     repetition,
@@ -160,26 +153,6 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     return harness(`the candidate could not be installed: ${(error as Error).message}`);
   }
 
-  const sealed = ctx.isolation.kind === "bubblewrap";
-  const seen = sealed
-    ? {
-        workspace: SEALED_PATHS.root,
-        outputs: SEALED_PATHS.outputs,
-        assets: SEALED_PATHS.assets,
-        home: SEALED_PATHS.home,
-        tmp: SEALED_PATHS.tmp,
-        bin: SEALED_PATHS.bin,
-        promptFile: SEALED_PATHS.prompt,
-      }
-    : {
-        workspace,
-        outputs: folders.outputs,
-        assets: folders.assets,
-        home: folders.home,
-        tmp: folders.tmp,
-        bin: folders.bin,
-        promptFile: folders.prompt,
-      };
   // Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the
   // server runs each tool call through that client, so the broker records it as the command it is.
   const viaMcp = ctx.agent.via === "mcp";
@@ -199,7 +172,6 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       }
     : undefined;
   const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary, viaMcp);
-  writeFileSync(folders.prompt, text);
 
   // Fresh services for every attempt: repetitions and concurrent attempts never see each other's changes.
   const names = Object.keys(ctx.services);
@@ -250,8 +222,13 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     if (native) writeNativeClient(clientDir, installed.binary, native);
     else writeBrokerClient(clientDir, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
 
-    const env = agentEnvironment({
-      base: process.env,
+    const run = prepared.agentRun({
+      scenarioId: scenario.id,
+      label: `${scenario.id}-${repetition}`,
+      prompt: text,
+      socket: broker.socket,
+      binOnPath: !viaMcp,
+      ...(mcp ? { mcp } : {}),
       blocked: [
         ...ctx.credentials,
         ...manifestCredentialNames(manifest?.auth),
@@ -259,39 +236,11 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
         ...names.flatMap((n) => Object.keys(ctx.services[n]!.env ?? {})),
       ],
       secrets: ctx.secrets,
-      fixed: {
-        PATH: viaMcp ? (process.env.PATH ?? "/usr/bin:/bin") : `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-        HOME: seen.home,
-        TMPDIR: seen.tmp,
-        XDG_CONFIG_HOME: `${seen.home}/.config`,
-        XDG_CACHE_HOME: `${seen.home}/.cache`,
-        XDG_STATE_HOME: `${seen.home}/.local/state`,
-        XDG_DATA_HOME: `${seen.home}/.local/share`,
-        LANG: "C.UTF-8",
-      },
-    });
-    const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-    const command = (argv: string[], options: { show?: ShownFile[] } = {}) =>
-      agentCommand({ sealed, folders, hidden, socket: broker.socket }, argv, options.show);
-    const run: AgentRun = {
-      scenarioId: scenario.id,
-      label: `${scenario.id}-${repetition}`,
-      prompt: text,
-      seen: {
-        workspace: seen.workspace,
-        outputs: seen.outputs,
-        promptFile: seen.promptFile,
-        binDir: seen.bin,
-        home: seen.home,
-      },
-      host: { workspace, outputs: folders.outputs, home: folders.home },
-      env,
+      hidden: [ctx.runDir, ...ctx.hidden],
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,
-      command,
-      ...(mcp ? { mcp } : {}),
-    };
-    let outcome;
+    });
+    let outcome: AgentOutcome;
     try {
       outcome = await ctx.agent.run(run);
     } finally {
@@ -308,20 +257,8 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       ...scenario.checks.map((c) => judgeCheck(c, observations)),
       ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true),
     ];
-    let transcriptText = "";
-    if (outcome.transcript && existsSync(outcome.transcript)) {
-      transcriptText = ctx.redact(readFileSync(outcome.transcript, "utf8"));
-      writeFileSync(outcome.transcript, transcriptText);
-    }
-    // What the agent left in its HOME and temp folder (session logs, settings) may hold part of a key.
-    redactTree(folders.home, ctx.redact);
-    redactTree(folders.tmp, ctx.redact);
-    let summary: TranscriptSummary | undefined;
-    if (outcome.parsed) {
-      const parsed = redactDeep(outcome.parsed, ctx.redact);
-      writeFileSync(join(workspace, "transcript.json"), `${JSON.stringify(parsed, null, 1)}\n`);
-      summary = summarizeTranscript(parsed);
-    }
+    const { transcriptText, parsed } = prepared.scrub(outcome, ctx.redact);
+    const summary = parsed ? summarizeTranscript(parsed) : undefined;
     const agent = {
       exit_code: outcome.exitCode,
       timed_out: outcome.timedOut,
@@ -329,20 +266,28 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       ...(summary ? { summary } : {}),
     };
     const result = { ...base, agent, side_effects: sideEffects };
-    if (outcome.harnessError) return { ...harness(outcome.harnessError, checks), ...result };
-    // The agent's own account of a failure of its model, login or permissions: nothing was learnt about the candidate.
-    if (outcome.parsed?.error && !outcome.timedOut) return { ...harness(outcome.parsed.error, checks), ...result };
-    // An agent that gives up at once (not logged in, model unreachable) told us nothing about the candidate.
-    if (!outcome.timedOut && outcome.exitCode !== 0 && invocations.length === 0) {
-      return {
-        ...harness(
-          `the agent exited with ${outcome.exitCode === null ? "no exit code" : `code ${outcome.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`,
-          checks,
-        ),
-        ...result,
-      };
-    }
-    return { ...result, status: attemptStatus(checks), checks, duration_ms: elapsed() };
+    // Every way the agent's run ended is an attempt's result (the switch is exhaustive).
+    const settle = (ended: AgentOutcome): AttemptResult => {
+      switch (ended.kind) {
+        case "harness-error":
+          return { ...harness(ended.message, checks), ...result };
+        case "finished":
+          // The agent's own account of a failure of its model, login or permissions: nothing was learnt about the candidate.
+          if (parsed?.error && !ended.timedOut) return { ...harness(parsed.error, checks), ...result };
+          // An agent that gives up at once (not logged in, model unreachable) told us nothing about the candidate.
+          if (!ended.timedOut && ended.exitCode !== 0 && invocations.length === 0) {
+            return {
+              ...harness(
+                `the agent exited with ${ended.exitCode === null ? "no exit code" : `code ${ended.exitCode}`} without calling ${installed.binary}${transcriptText.trim() ? `: ${tail(transcriptText)}` : ""}`,
+                checks,
+              ),
+              ...result,
+            };
+          }
+          return { ...result, status: attemptStatus(checks), checks, duration_ms: elapsed() };
+      }
+    };
+    return settle(outcome);
   } finally {
     rmSync(socketDir, { recursive: true, force: true });
     await services?.stop();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
-import type { Invocation } from "./broker.js";
+import type { Invocation } from "../sandbox/broker.js";
 import { LosslessNumber, numbersEqual, parseLossless } from "./lossless-json.js";
 import { count } from "../../core/plural.js";
 import { GLOBAL_BOOLEANS } from "../../runtime/args.js";

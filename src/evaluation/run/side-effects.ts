@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Observation, Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
-import type { Invocation } from "./broker.js";
+import type { Invocation } from "../sandbox/broker.js";
 import { asksForHelp, type CheckResult } from "./checks.js";
 
 export interface SideEffect {

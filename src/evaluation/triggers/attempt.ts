@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import type { Agent, AgentRun } from "../run/agents.js";
-import { agentEnvironment } from "../run/attempt-env.js";
-import type { Preset } from "../run/presets.js";
-import { redactDeep } from "../../core/redact.js";
-import { redactTree } from "../run/redact.js";
-import { agentCommand, SEALED_PATHS, type AttemptFolders, type Isolation } from "../run/sandbox.js";
+import type { Agent } from "../sandbox/agent-run.js";
+import type { Preset } from "../sandbox/presets.js";
+import { prepareRun } from "../sandbox/prepare-run.js";
+import type { Isolation } from "../sandbox/sandbox.js";
 import { SKILL_FOLDER } from "../../core/agent-homes.js";
 import { blindness, skillUse } from "./detect.js";
 import type { CandidateSkill } from "./skills.js";
@@ -18,6 +16,13 @@ export interface TriggerAttemptContext {
   skills: CandidateSkill[];
   isolation: Isolation;
   timeoutMs: number;
+  /**
+   * Credential variables (the candidate's, the plan's where there is one): never in the agent's environment, and
+   * their values never in what the run writes down.
+   */
+  credentials: string[];
+  /** Values the agent's environment never holds, whatever their variable is called (secrets.ts, `api`). */
+  secrets: string[];
   redact(text: string): string;
   /** Host paths the agent never sees, even when its argv names them (the folder holding the query set). */
   hidden: string[];
@@ -39,7 +44,7 @@ function installSkills(project: string, folder: string, skills: CandidateSkill[]
 
 /**
  * One query, one run: a fresh project holding only the candidate's Skills, where this agent looks for them; a fresh
- * HOME; the agent sealed in bubblewrap (the same sandbox as an evaluation attempt, sandbox.ts) with the query as its
+ * HOME; the agent sealed in bubblewrap (the same sandbox as an evaluation attempt: sandbox/prepare-run.ts) with the query as its
  * whole prompt. What it loaded is read from its normalized transcript (detect.ts).
  */
 export async function runTriggerAttempt(
@@ -49,92 +54,44 @@ export async function runTriggerAttempt(
   run: number,
 ): Promise<TriggerRun> {
   const started = performance.now();
-  const workspace = join(ctx.runDir, "attempts", `${id}-${run}`);
-  rmSync(workspace, { recursive: true, force: true });
-  const folders: AttemptFolders = {
-    outputs: join(workspace, "project"),
-    assets: join(workspace, "assets"),
-    home: join(workspace, "home"),
-    tmp: join(workspace, "tmp"),
-    bin: join(workspace, "bin"),
-    prompt: join(workspace, "prompt.md"),
-  };
-  for (const d of [folders.outputs, folders.assets, folders.home, folders.tmp, folders.bin])
-    mkdirSync(d, { recursive: true });
-  writeFileSync(folders.prompt, query);
-  installSkills(folders.outputs, SKILL_FOLDER[ctx.preset], ctx.skills);
-  const elapsed = () => Math.round(performance.now() - started);
-  const sealed = ctx.isolation.kind === "bubblewrap";
-  const seen = sealed
-    ? {
-        workspace: SEALED_PATHS.root,
-        outputs: SEALED_PATHS.outputs,
-        home: SEALED_PATHS.home,
-        tmp: SEALED_PATHS.tmp,
-        bin: SEALED_PATHS.bin,
-        promptFile: SEALED_PATHS.prompt,
-      }
-    : {
-        workspace,
-        outputs: folders.outputs,
-        home: folders.home,
-        tmp: folders.tmp,
-        bin: folders.bin,
-        promptFile: folders.prompt,
-      };
-  const env = agentEnvironment({
-    base: process.env,
-    blocked: [],
-    secrets: [],
-    fixed: {
-      PATH: `${seen.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-      HOME: seen.home,
-      TMPDIR: seen.tmp,
-      XDG_CONFIG_HOME: `${seen.home}/.config`,
-      XDG_CACHE_HOME: `${seen.home}/.cache`,
-      XDG_STATE_HOME: `${seen.home}/.local/state`,
-      XDG_DATA_HOME: `${seen.home}/.local/share`,
-      LANG: "C.UTF-8",
-    },
+  const prepared = prepareRun({
+    workspace: join(ctx.runDir, "attempts", `${id}-${run}`),
+    workFolder: "project",
+    isolation: ctx.isolation,
+    home: "fresh",
   });
-  const hidden = [resolve(ctx.runDir), ...ctx.hidden.map((p) => resolve(p))];
-  const command: AgentRun["command"] = (argv, options = {}) =>
-    agentCommand({ sealed, folders, hidden }, argv, options.show);
-  const attempt: AgentRun = {
+  installSkills(prepared.folders.outputs, SKILL_FOLDER[ctx.preset], ctx.skills);
+  const elapsed = () => Math.round(performance.now() - started);
+  const attempt = prepared.agentRun({
     scenarioId: id,
     label: `${id}-${run}`,
     prompt: query,
-    seen: {
-      workspace: seen.workspace,
-      outputs: seen.outputs,
-      promptFile: seen.promptFile,
-      binDir: seen.bin,
-      home: seen.home,
-    },
-    host: { workspace, outputs: folders.outputs, home: folders.home },
-    env,
+    binOnPath: true,
+    blocked: ctx.credentials,
+    secrets: ctx.secrets,
+    hidden: [ctx.runDir, ...ctx.hidden],
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
-    command,
-  };
-  const base = { run, loaded: [] as string[], other: [] as string[] };
+  });
   const harness = (message: string): TriggerRun => ({
-    ...base,
+    run,
+    loaded: [],
+    other: [],
     harness_error: ctx.redact(message).slice(0, 2000),
     duration_ms: elapsed(),
   });
   const outcome = await ctx.agent.run(attempt);
-  if (outcome.transcript && existsSync(outcome.transcript))
-    writeFileSync(outcome.transcript, ctx.redact(readFileSync(outcome.transcript, "utf8")));
-  redactTree(folders.home, ctx.redact);
-  redactTree(folders.tmp, ctx.redact);
-  if (outcome.harnessError) return harness(outcome.harnessError);
-  if (!outcome.parsed)
+  const { parsed } = prepared.scrub(outcome, ctx.redact);
+  switch (outcome.kind) {
+    case "harness-error":
+      return harness(outcome.message);
+    case "finished":
+      break;
+  }
+  if (!parsed)
     return harness(
       "the agent's transcript could not be read: only the agent presets (claude-code, codex, opencode) report the Skills they load",
     );
-  const parsed = redactDeep(outcome.parsed, ctx.redact);
-  writeFileSync(join(workspace, "transcript.json"), `${JSON.stringify(parsed, null, 1)}\n`);
   if (parsed.error) return harness(parsed.error);
   if (outcome.timedOut) return harness(`the agent did not finish within ${Math.round(ctx.timeoutMs / 1000)} s`);
   if (outcome.exitCode !== 0)
@@ -144,7 +101,7 @@ export async function runTriggerAttempt(
   const blind = blindness(parsed, use, names);
   if (blind) return harness(blind);
   return {
-    ...base,
+    run,
     loaded: use.loaded.filter((s) => names.includes(s)),
     other: use.loaded.filter((s) => !names.includes(s)),
     ...(parsed.model ? { model: parsed.model } : {}),

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Preset } from "../run/presets.js";
-import type { Transcript } from "../run/transcript.js";
+import type { Preset } from "../sandbox/presets.js";
+import type { Transcript } from "../sandbox/transcript.js";
 
 /** Every folder name any of the three reads Skills from, in a project or a HOME: a Skill there would compete. */
 const SKILL_FOLDERS = [

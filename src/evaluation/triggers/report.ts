@@ -1,4 +1,4 @@
-import { modelText } from "../run/agents.js";
+import { modelText } from "../sandbox/agents.js";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";

@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { mapLimit } from "../../core/map-limit.js";
-import { modelRecord, type Agent, type ModelRecord } from "../run/agents.js";
-import { PRESETS, type Preset } from "../run/presets.js";
+import type { Agent } from "../sandbox/agent-run.js";
+import { modelRecord, type ModelRecord } from "../sandbox/agents.js";
+import { PRESETS, type Preset } from "../sandbox/presets.js";
 import { redactor } from "../../core/redact.js";
-import { evaluationSecrets } from "../run/redact.js";
-import { detectIsolation, type Isolation } from "../run/sandbox.js";
+import { runSecrets } from "../sandbox/secrets.js";
+import { detectIsolation, type Isolation } from "../sandbox/sandbox.js";
 import { runTriggerAttempt } from "./attempt.js";
 import { shadows } from "./detect.js";
 import type { QuerySet } from "./queries.js";
@@ -67,6 +68,11 @@ export interface TriggerRunOptions {
   fresh: boolean;
   /** Host paths the agent never sees (the folder with the query set and results). */
   hidden: string[];
+  /**
+   * The candidate's credential variables (its manifest's, a plan's beside it): a trigger run needs no API, so they
+   * never reach the agent, and their values are redacted from everything the run writes.
+   */
+  credentials: string[];
   interVersion: string;
   signal: AbortSignal;
   onRun?(query: number, run: TriggerRun, cached: boolean): void;
@@ -123,7 +129,8 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
       }
     }
   }
-  const redact = redactor(evaluationSecrets(undefined, {}).all);
+  const secrets = runSecrets(options.credentials, {});
+  const redact = redactor(secrets.all);
   const ctx = {
     runDir: options.runDir,
     preset: options.preset,
@@ -131,6 +138,8 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
     skills: options.skills,
     isolation,
     timeoutMs: options.timeoutSeconds * 1000,
+    credentials: options.credentials,
+    secrets: secrets.api,
     redact,
     hidden: options.hidden,
     signal: options.signal,

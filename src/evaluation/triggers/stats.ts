@@ -1,16 +1,22 @@
 import type { TriggerQuery } from "./queries.js";
 
-/** One run of one query: the candidate's Skills the agent loaded, or a harness error (nothing learnt). */
-export interface TriggerRun {
+interface TriggerRunRecord {
   run: number;
   loaded: string[];
   /** Skills outside the candidate's that it loaded (its built-in ones): shown, never counted. */
   other: string[];
-  harness_error?: string;
   /** The model that answered, where the agent's stream says it. */
   model?: string;
   duration_ms: number;
 }
+
+/**
+ * One run of one query: judged (the candidate's Skills the agent loaded), or a harness error (nothing learnt, nothing
+ * loaded). The results file keeps `harness_error` only on the second.
+ */
+export type TriggerRun =
+  | (TriggerRunRecord & { harness_error?: undefined })
+  | (TriggerRunRecord & { harness_error: string; loaded: []; other: [] });
 
 export interface QueryResult extends TriggerQuery {
   runs: TriggerRun[];

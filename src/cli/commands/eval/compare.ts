@@ -95,7 +95,7 @@ export class EvalCompareCommand extends BaseCommand {
     );
     const [{ runComparison }, { attemptLine }] = await Promise.all([
       import("../../../evaluation/compare/run-comparison.js"),
-      import("../../../evaluation/run/execute.js"),
+      import("../../../evaluation/run/evaluate-plan.js"),
     ]);
     return interruptible(async (signal) => {
       const { comparison, file } = await runComparison({

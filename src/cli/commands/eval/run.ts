@@ -90,7 +90,7 @@ export class EvalRunCommand extends BaseCommand {
     const argv = argvOption("--agent-command", this.agentCommand);
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
-      await import("../../../evaluation/run/execute.js");
+      await import("../../../evaluation/run/evaluate-plan.js");
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),

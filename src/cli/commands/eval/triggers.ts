@@ -16,9 +16,9 @@ async function candidateSkills(
   candidate: string | undefined,
 ) {
   const { skillsFromFolder, skillsFromTarball } = await import("../../../evaluation/triggers/skills.js");
-  if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir };
+  if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir, tgz: undefined };
   const tgz = await requireCandidate(folder, candidate, cwd, ", or --skills <folder of Skills>");
-  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz) };
+  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz), tgz };
 }
 
 export class EvalTriggersCommand extends BaseCommand {
@@ -27,7 +27,7 @@ export class EvalTriggersCommand extends BaseCommand {
     description:
       "Measure whether an agent loads the right Skill: run the trigger queries against the candidate's Skills",
     details:
-      "FOLDER holds cli.tgz (or give --skills DIR) and the query sets: trigger-queries/*.json (what `inter eval new` drafts) or trigger-queries.json (docs/triggers.md). Each query runs --runs times (default 3), each run in a fresh project where only the candidate's Skills are installed where the agent looks for them, sealed in bubblewrap like an evaluation attempt; a trigger is the agent loading the Skill (its Skill tool, or reading that SKILL.md), read from its transcript. A run that breaks, or an agent that cannot see the Skills, is a harness error, never a miss. Refused (TRIGGER_SHADOWED) when the agent's own settings, or Skills folders above an unsealed run, would offer other Skills. Results go to FOLDER/.inter-triggers/ (results.json, summary.md, report.html with the confusion matrix); judged runs are cached by candidate, agent identity and query text, so a re-run of nothing changed executes nothing (--fresh runs all). Exit 0 when the gate is met, 1 when not (TRIGGERS_FAILED) or when nothing was judged (EVAL_NOT_JUDGED), 2 for invalid input.",
+      "FOLDER holds cli.tgz (or give --skills DIR) and the query sets: trigger-queries/*.json (what `inter eval new` drafts) or trigger-queries.json (docs/triggers.md). Each query runs --runs times (default 3), each run in a fresh project where only the candidate's Skills are installed where the agent looks for them, sealed in bubblewrap like an evaluation attempt, without the candidate's credential variables (its manifest's, the folder's eval-plan.json's), which are redacted from every record; a trigger is the agent loading the Skill (its Skill tool, or reading that SKILL.md), read from its transcript. A run that breaks, or an agent that cannot see the Skills, is a harness error, never a miss. Refused (TRIGGER_SHADOWED) when the agent's own settings, or Skills folders above an unsealed run, would offer other Skills. Results go to FOLDER/.inter-triggers/ (results.json, summary.md, report.html with the confusion matrix); judged runs are cached by candidate, agent identity and query text, so a re-run of nothing changed executes nothing (--fresh runs all). Exit 0 when the gate is met, 1 when not (TRIGGERS_FAILED) or when nothing was judged (EVAL_NOT_JUDGED), 2 for invalid input.",
     examples: [
       ["Three runs per query with Claude Code", "inter eval triggers ./evaluation --agent claude-code"],
       [
@@ -186,9 +186,11 @@ export class EvalTriggersCommand extends BaseCommand {
         import("../../../evaluation/triggers/queries.js"),
         import("../../../evaluation/triggers/run.js"),
         import("../../../evaluation/triggers/report.js"),
-        import("../../../evaluation/run/agents.js"),
+        import("../../../evaluation/sandbox/agents.js"),
       ]);
-    const { skills, source } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
+    const { skills, source, tgz } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
+    const { triggerCredentials } = await import("../../../evaluation/triggers/credentials.js");
+    const credentials = await triggerCredentials(folder, tgz);
     if (!skills.length)
       throw new InterError(
         "INPUT_NOT_FOUND",
@@ -231,6 +233,7 @@ export class EvalTriggersCommand extends BaseCommand {
           },
           fresh,
           hidden: [folder, ...(this.queries ? [resolve(cwd, this.queries)] : [])],
+          credentials,
           interVersion: INTER_BUILD,
           signal,
           onRun: (i, run, cached) =>

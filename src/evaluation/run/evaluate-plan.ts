@@ -1,11 +1,11 @@
-import { modelText } from "./agents.js";
+import { modelText } from "../sandbox/agents.js";
 import { existsSync, readFileSync } from "node:fs";
 import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { agentFor, viaMcp } from "./agents.js";
+import { agentFor, viaMcp } from "../sandbox/agents.js";
 import {
   applyGate,
   gateError,
@@ -16,7 +16,7 @@ import {
   type GateResult,
 } from "../results/gate.js";
 import { count } from "../../core/plural.js";
-import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run.js";
+import { runEvaluation, type AttemptResult, type EvalResults, type EvalRunOptions } from "./run-attempts.js";
 import { parseLossless } from "./lossless-json.js";
 
 export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "receipt" | "agent"> & {

@@ -3,73 +3,16 @@ import { dirname, join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { signalGroup, stopGroup } from "../../core/process.js";
+import {
+  notRun,
+  type Agent,
+  type AgentOutcome,
+  type AgentRun,
+  type McpServerLaunch,
+  type ShownFile,
+} from "./agent-run.js";
 import { findProgram, modelConfiguration, PRESETS, type Preset } from "./presets.js";
-import type { Transcript } from "./transcript.js";
-
-/** One attempt as an agent adapter gets it. */
-export interface AgentRun {
-  scenarioId: string;
-  /** `<scenario>-<repetition>`: the `{attempt}` placeholder. */
-  label: string;
-  prompt: string;
-  /** Paths as the agent sees them (inside the sandbox when sealed). */
-  seen: { workspace: string; outputs: string; promptFile: string; binDir: string; home: string };
-  /**
-   * Paths on the host, where inter keeps the transcript and reads the outputs; never shown to the agent. `home`: the
-   * attempt's own fresh HOME, when it has one (a judge runs in yours).
-   */
-  host: { workspace: string; outputs: string; home?: string };
-  env: Record<string, string>;
-  timeoutMs: number;
-  signal: AbortSignal;
-  /**
-   * Wraps a command line so it runs sealed in the attempt (or as is, unsealed), starting in the outputs folder.
-   * `hiddenArgs` go to the program through file descriptor 3 (bubblewrap's `--args 3`), so the sandbox's own command
-   * line, which the agent can read in /proc, names no host path.
-   */
-  command(
-    argv: string[],
-    options?: { show?: Array<{ host: string; seen: string }> },
-  ): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
-  /**
-   * Through MCP (the agent's `via`): the candidate's MCP server as the agent starts it, paths as seen in the sandbox.
-   * Each tool call runs the CLI through the broker, so it is recorded as that command.
-   */
-  mcp?: McpServerLaunch;
-}
-
-/** How an agent starts the candidate's MCP server: its name in the agent's config, program and arguments. */
-export interface McpServerLaunch {
-  name: string;
-  command: string;
-  args: string[];
-}
-
-export interface AgentOutcome {
-  exitCode: number | null;
-  timedOut: boolean;
-  /** The agent could not run at all: a harness error, not a failure of the candidate. */
-  harnessError?: string;
-  /** Host path of the agent's combined output. */
-  transcript?: string;
-  /** The agent's event stream in one format (presets), with its own report of a failure. */
-  parsed?: Transcript;
-}
-
-export interface Agent {
-  name: string;
-  /**
-   * What makes two runs the same agent: the preset or argv template and, where known, the program's version or the
-   * reference solutions' hash. Journals, resume and --reuse key attempts by it.
-   */
-  identity(): Promise<string>;
-  /** The model as configured (presets.ts modelConfiguration): a hash of what chooses it, and its name where said. */
-  model?(): { hash: string; name: string | null };
-  run(attempt: AgentRun): Promise<AgentOutcome>;
-  /** "mcp": the agent uses the candidate through its MCP server instead of the shell (the target's `interface`). */
-  via?: "mcp";
-}
+import { startInGroup } from "./spawn.js";
 
 /** The model a run used: as configured (a hash and the name where said) and each one the agent reported it served. */
 export interface ModelRecord {
@@ -109,36 +52,33 @@ export function viaMcp(agent: Agent): Agent {
 const mcpServersJson = (server: McpServerLaunch) =>
   JSON.stringify({ mcpServers: { [server.name]: { type: "stdio", command: server.command, args: server.args } } });
 
-/** Runs argv (through the attempt's sandbox) in its own process group; the timeout and the interrupt kill the group. */
+/** What one process of an agent run left: its outcome and its output (stdout alone, and stdout with stderr). */
+type Spawned = AgentOutcome & { stdout: string; all: string };
+
+/**
+ * Runs argv through the run's sandbox (spawn.ts: its own process group); the timeout, the interrupt and a fatal line
+ * of the agent's stop the group with the grace period every process of inter gets.
+ */
 async function spawnInGroup(
   argv: string[],
   attempt: AgentRun,
   options: {
     env?: Record<string, string>;
     stdin?: string;
-    show?: Array<{ host: string; seen: string }>;
+    show?: ShownFile[];
     fatal?: () => (line: string) => string | undefined;
   } = {},
-): Promise<AgentOutcome & { stdout: string; all: string }> {
-  const { execa } = await import("execa");
-  const command = attempt.command(argv, { show: options.show ?? [] });
-  const hidden = command.hiddenArgs;
-  const stdin = options.stdin === undefined ? "ignore" : "pipe";
-  const child = execa(command.file, hidden ? ["--args", "3", ...command.args] : command.args, {
-    cwd: command.cwd,
+): Promise<Spawned> {
+  const started = await startInGroup(attempt.command(argv, { show: options.show ?? [] }), {
     env: options.env ?? attempt.env,
-    extendEnv: false,
-    detached: true,
-    stdio: hidden ? [stdin, "pipe", "pipe", "pipe"] : [stdin, "pipe", "pipe"],
-    all: true,
-    reject: false,
+    stdin: options.stdin === undefined ? "ignore" : "pipe",
     buffer: true,
   });
-  if (hidden) (child.stdio[3] as NodeJS.WritableStream).end(hidden.map((a) => `${a}\0`).join(""));
+  const { child } = started;
   // The prompt, when it goes on stdin, is all there is: the agent reads it to the end, as from a pipe.
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let timedOut = false;
-  const stop = () => void stopGroup(child.pid, child);
+  const stop = () => void started.stop();
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -164,29 +104,33 @@ async function spawnInGroup(
     child.stderr?.on("data", onData);
   }
   attempt.signal.addEventListener("abort", stop, { once: true });
-  const result = await child;
+  const result = await started.finished();
   clearTimeout(timer);
   attempt.signal.removeEventListener("abort", stop);
-  signalGroup(child.pid, "SIGKILL");
   // execa reports a program that could not be spawned with no exit code and the spawn error's code.
   const failedToStart =
     result.exitCode === undefined &&
     ((result as { code?: string }).code === "ENOENT" || /ENOENT|EACCES/.test(String(result.message ?? "")));
   // bubblewrap reports a program it cannot exec on stderr and exits 1 before the agent ever ran.
   const sandboxRefused = /^bwrap: execvp .*: (No such file|Permission denied)/m.exec(String(result.stderr ?? ""));
-  return {
+  const trace = {
     exitCode: result.exitCode ?? null,
     timedOut,
     stdout: String(result.stdout ?? ""),
     all: String(result.all ?? ""),
-    ...(failedToStart
-      ? { harnessError: `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}` }
-      : sandboxRefused
-        ? { harnessError: `could not start ${argv[0]}: ${sandboxRefused[0]}` }
-        : fatal
-          ? { harnessError: fatal }
-          : {}),
   };
+  const message = failedToStart
+    ? `could not start ${argv[0]}: ${String(result.shortMessage ?? result.message).split("\n")[0]}`
+    : sandboxRefused
+      ? `could not start ${argv[0]}: ${sandboxRefused[0]}`
+      : fatal;
+  return message === undefined ? { kind: "finished", ...trace } : { kind: "harness-error", message, ...trace };
+}
+
+/** An outcome with what the adapter adds (its transcript file, the parsed stream), without the raw output. */
+function withTrace(outcome: Spawned, extra: { transcript?: string; parsed?: AgentOutcome["parsed"] }): AgentOutcome {
+  const { stdout: _stdout, all: _all, ...rest } = outcome;
+  return { ...rest, ...extra };
 }
 
 /** Any agent as an argv template: {prompt}, {prompt_file}, {workspace}, {outputs}, {attempt} are filled per attempt. */
@@ -206,12 +150,7 @@ function commandAgent(name: string, template: string[], env: Record<string, stri
       const outcome = await spawnInGroup(template.map(fill), attempt, { env: { ...attempt.env, ...env } });
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
-      return {
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
-        transcript,
-      };
+      return withTrace(outcome, { transcript });
     },
   };
 }
@@ -269,29 +208,23 @@ function referenceAgent(referenceFile: string | undefined): Agent {
     async run(attempt) {
       const plan = steps[attempt.scenarioId];
       if (!Array.isArray(plan))
-        return {
-          exitCode: null,
-          timedOut: false,
-          harnessError: `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}`,
-        };
+        return notRun(
+          `no reference solution for scenario ${attempt.scenarioId}${referenceFile ? ` in ${referenceFile}` : " (no eval-plan.reference.json)"}`,
+        );
       if (attempt.mcp) {
-        const { replayViaMcp } = await import("./mcp-client.js");
+        const { replayViaMcp } = await import("./mcp-replay.js");
         return replayViaMcp(plan, attempt, attempt.mcp, (stdout, step) => saveStep(attempt, step, stdout));
       }
-      let last: AgentOutcome = { exitCode: 0, timedOut: false };
+      let last: AgentOutcome = { kind: "finished", exitCode: 0, timedOut: false };
       const log: string[] = [];
       // Each step goes through the same sealed client as an agent's call would.
       for (const step of plan) {
         const outcome = await spawnInGroup([join(attempt.seen.binDir, step.argv[0]!), ...step.argv.slice(1)], attempt);
         log.push(`$ ${step.argv.join(" ")}`, outcome.all);
         const failed = saveStep(attempt, step, outcome.stdout);
-        if (failed) return { exitCode: null, timedOut: false, harnessError: failed };
-        last = {
-          exitCode: outcome.exitCode,
-          timedOut: outcome.timedOut,
-          ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
-        };
-        if (outcome.timedOut || outcome.harnessError) break;
+        if (failed) return notRun(failed);
+        last = withTrace(outcome, {});
+        if (outcome.timedOut || outcome.kind === "harness-error") break;
       }
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, log.join("\n"));
@@ -352,11 +285,9 @@ function presetAgent(
     async run(attempt) {
       const found = program();
       if (!found)
-        return {
-          exitCode: null,
-          timedOut: false,
-          harnessError: `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies`,
-        };
+        return notRun(
+          `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies`,
+        );
       const config = preset.configFiles(process.env);
       if (attempt.host.home) seedHome(attempt.host.home, preset.homeFiles ?? {});
       const fill = (v: string) => v.replaceAll("{home}", attempt.seen.home);
@@ -384,14 +315,7 @@ function presetAgent(
       });
       const transcript = join(attempt.host.workspace, "transcript.txt");
       writeFileSync(transcript, outcome.all);
-      const parsed = preset.parse(outcome.stdout);
-      return {
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        ...(outcome.harnessError ? { harnessError: outcome.harnessError } : {}),
-        transcript,
-        parsed,
-      };
+      return withTrace(outcome, { transcript, parsed: preset.parse(outcome.stdout) });
     },
   };
 }

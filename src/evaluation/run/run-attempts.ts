@@ -4,13 +4,14 @@ import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
-import { modelRecord, type Agent } from "./agents.js";
+import type { Agent } from "../sandbox/agent-run.js";
+import { modelRecord } from "../sandbox/agents.js";
 import { runAttempt, type AttemptResult } from "./attempt.js";
 import { installCandidate, type Installed } from "../../stages/inspect/install.js";
 import { planLimits, planProofs } from "../../stages/plan/limits.js";
 import { redactor } from "../../core/redact.js";
-import { evaluationSecrets } from "./redact.js";
-import { detectIsolation } from "./sandbox.js";
+import { runSecrets } from "../sandbox/secrets.js";
+import { detectIsolation } from "../sandbox/sandbox.js";
 
 export type { AttemptResult } from "./attempt.js";
 export type { EvalResults, ScenarioSummary, Shard } from "../results/types.js";
@@ -137,7 +138,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     }
   }
 
-  const secrets = evaluationSecrets(plan, options.services);
+  const secrets = runSecrets(planCredentialEnvs(plan), options.services);
   const redact = redactor(secrets.all);
   // Round-robin over the plan order: deterministic, and shard sizes differ by at most one attempt.
   const mine = plan.scenarios

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import type { SandboxedCommand, ShownFile } from "./agent-run.js";
 
 /** How an attempt is isolated: recorded in results.json and shown beside every verdict. */
 export type Isolation = { kind: "bubblewrap"; version: string } | { kind: "none"; reason: string };
@@ -206,12 +207,6 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   return args;
 }
 
-/** A file of the agent's own (its config, its key file) and where the agent sees it. */
-export interface ShownFile {
-  host: string;
-  seen: string;
-}
-
 const isFile = (path: string) => {
   try {
     return statSync(path).isFile();
@@ -230,7 +225,7 @@ export function agentCommand(
   options: { sealed: boolean; folders: AttemptFolders; hidden: string[]; socket?: string },
   argv: string[],
   shown: ShownFile[] = [],
-): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] } {
+): SandboxedCommand {
   const { folders, hidden } = options;
   const touchesHidden = (p: string) => hidden.some((h) => p === h || p.startsWith(h + sep) || h.startsWith(p + sep));
   const show = shown.filter((f) => !touchesHidden(f.host));

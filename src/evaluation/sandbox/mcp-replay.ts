@@ -1,22 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-/** What the replay needs of an attempt (agents.ts, AgentRun), declared here so the two modules do not import each other. */
-interface ReplayRun {
-  scenarioId: string;
-  host: { workspace: string };
-  env: Record<string, string>;
-  timeoutMs: number;
-  signal: AbortSignal;
-  command(argv: string[]): { file: string; args: string[]; cwd: string; hiddenArgs?: string[] };
-}
-interface Outcome {
-  exitCode: number | null;
-  timedOut: boolean;
-  harnessError?: string;
-  transcript?: string;
-}
+import { notRun, type AgentOutcome, type AgentRun } from "./agent-run.js";
+import { startInGroup } from "./spawn.js";
 
 /**
  * The reference agent through MCP: each reference step (a CLI argv) becomes the tool call an agent would make — the
@@ -102,41 +88,29 @@ function argumentsFor(flags: string[], schema: Tool["inputSchema"]): Record<stri
 
 export async function replayViaMcp<Step extends { argv: string[] }>(
   steps: Step[],
-  attempt: ReplayRun,
+  attempt: AgentRun,
   server: { command: string; args: string[] },
   save: (stdout: string, step: Step) => string | undefined,
-): Promise<Outcome> {
+): Promise<AgentOutcome> {
   const [{ Client }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js")]);
-  const command = attempt.command([server.command, ...server.args]);
-  const hidden = command.hiddenArgs;
-  const child = spawn(command.file, hidden ? ["--args", "3", ...command.args] : command.args, {
-    cwd: command.cwd,
+  // Started and stopped the one way every process of a run is (spawn.ts): its group, its grace period.
+  const started = await startInGroup(attempt.command([server.command, ...server.args]), {
     env: attempt.env,
-    detached: true,
-    stdio: hidden ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+    stdin: "pipe",
+    buffer: false,
   });
-  if (hidden) (child.stdio[3] as NodeJS.WritableStream).end(hidden.map((a) => `${a}\0`).join(""));
+  const child = started.child as unknown as ChildProcess;
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr = (stderr + c.toString("utf8")).slice(-4000)));
-  const started = new Promise<void>((resolve, reject) => {
-    child.once("spawn", resolve);
-    child.once("error", reject);
-  });
-  const kill = () => {
-    try {
-      if (child.pid) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  };
+  const kill = () => void started.stop();
   attempt.signal.addEventListener("abort", kill, { once: true });
   const log: string[] = [];
   const transcript = join(attempt.host.workspace, "transcript.txt");
   const client = new Client({ name: "inter-reference", version: "1.0.0" });
   const options = { timeout: attempt.timeoutMs };
-  let outcome: Outcome = { exitCode: 0, timedOut: false };
+  let outcome: AgentOutcome = { kind: "finished", exitCode: 0, timedOut: false };
   try {
-    await started;
+    await started.spawned;
     await client.connect((await childTransport(child)) as never, options);
     const { tools } = (await client.listTools({}, options)) as { tools: Tool[] };
     const dynamic =
@@ -163,11 +137,7 @@ export async function replayViaMcp<Step extends { argv: string[] }>(
       } else {
         const tool = tools.find((t) => t.title === name);
         if (!tool) {
-          outcome = {
-            exitCode: null,
-            timedOut: false,
-            harnessError: `the MCP server has no tool for "${name}" (reference step of ${attempt.scenarioId})`,
-          };
+          outcome = notRun(`the MCP server has no tool for "${name}" (reference step of ${attempt.scenarioId})`);
           break;
         }
         call = { name: tool.name, arguments: argumentsFor(flags, tool.inputSchema) };
@@ -177,24 +147,23 @@ export async function replayViaMcp<Step extends { argv: string[] }>(
       log.push(`→ ${call.name} ${JSON.stringify(call.arguments)}`, text);
       const failed = result.isError ? undefined : save(text, step);
       if (failed) {
-        outcome = { exitCode: null, timedOut: false, harnessError: failed };
+        outcome = notRun(failed);
         break;
       }
-      outcome = { exitCode: result.isError ? 1 : 0, timedOut: false };
+      outcome = { kind: "finished", exitCode: result.isError ? 1 : 0, timedOut: false };
     }
   } catch (error) {
     const message = (error as Error).message;
     outcome = /timed out/i.test(message)
-      ? { exitCode: null, timedOut: true }
-      : {
-          exitCode: null,
-          timedOut: false,
-          harnessError: `the MCP server failed: ${message}${stderr.trim() ? ` (${stderr.trim().split("\n").slice(-3).join(" ")})` : ""}`,
-        };
+      ? { kind: "finished", exitCode: null, timedOut: true }
+      : notRun(
+          `the MCP server failed: ${message}${stderr.trim() ? ` (${stderr.trim().split("\n").slice(-3).join(" ")})` : ""}`,
+        );
   } finally {
     await client.close().catch(() => {});
-    kill();
     attempt.signal.removeEventListener("abort", kill);
+    await started.stop();
+    await started.finished();
   }
   writeFileSync(transcript, log.join("\n"));
   return { ...outcome, transcript };

@@ -331,5 +331,5 @@ describe("inspect: probes reused after a brief edit", () => {
     expect(JSON.parse(read(dir, "dist/receipt.json")).reused).toBeUndefined();
     // What is kept for reuse holds no credential.
     expect(read(dir, ".intermesh/inspect/probes.json")).not.toContain(API_KEY);
-  }, 120_000);
+  });
 });

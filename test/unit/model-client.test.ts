@@ -511,7 +511,7 @@ describe("the scripted model server as a program", () => {
     try {
       let out = "";
       child.stdout!.on("data", (d: Buffer) => (out += d));
-      await until(() => /model listening on (\S+)/.test(out), 10_000);
+      await until(() => /model listening on (\S+)/.test(out), 60_000);
       const url = /model listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
       const answer = await createModelClient(settingsFor("anthropic", url), ENV).complete(REQUEST);
       expect(answer.value).toEqual({ name: "from cli 1", summary: "command_names" });

@@ -1,6 +1,7 @@
 /**
- * Once per `vitest run`: a temporary folder of the run's own (every test, and every program a test starts, makes its
- * temporary files there), and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
+ * Once per `vitest run`: a temporary folder and a HOME of the run's own (every test, and every program a test starts,
+ * makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
+ * and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
@@ -68,6 +69,21 @@ async function freshLib(): Promise<void> {
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: REPO, stdio: "inherit" });
 }
 
+/**
+ * The suite passes whatever the caller has exported. Removed: the example's credential (the README's walk exports it),
+ * a generated CLI's settings, inter's own switches, the agents' model settings, CI's (inter writes a step summary to
+ * GITHUB_STEP_SUMMARY) and colour switches (FORCE_COLOR puts escape codes in the output tests read); a test that needs
+ * one sets it. HOME and the XDG folders are the run's own, so what a generated CLI keeps there (issue reports, OAuth
+ * tokens) never reads or lands in the caller's.
+ */
+function isolateEnvironment(root: string): void {
+  const inherited =
+    /^(ROOMS_|AGENT_CLI_|INTER_|INTERMESH_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_|GITHUB_|XDG_)|^(CI|NO_COLOR|FORCE_COLOR)$/;
+  for (const name of Object.keys(process.env)) if (inherited.test(name)) delete process.env[name];
+  process.env.HOME = join(root, "home");
+  mkdirSync(process.env.HOME);
+}
+
 export default async function setup(project: TestProject) {
   await freshLib();
   const root = mkdtempSync(join(tmpdir(), "inter-suite-"));
@@ -75,19 +91,14 @@ export default async function setup(project: TestProject) {
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.
   process.env.TMPDIR = tmp;
-  // The suite passes whatever the caller has exported: the example's credential (the README's walk exports it), a
-  // generated CLI's settings, inter's own switches and the agents' model settings are the tests' to set, never inherited.
-  for (const name of Object.keys(process.env))
-    if (/^(ROOMS_|AGENT_CLI_|INTER_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_)/.test(name)) delete process.env[name];
+  isolateEnvironment(root);
 
   const template = join(root, "example");
   for (const path of ["examples", "evals", "intermesh.config.ts"])
     cpSync(join(REPO, path), join(template, path), { recursive: true });
-  const env = { ...process.env, CI: "true" };
-  delete env.ROOMS_API_KEY;
   execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
     cwd: template,
-    env,
+    env: { ...process.env, CI: "true" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   project.provide("exampleTemplate", template);

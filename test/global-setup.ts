@@ -70,18 +70,21 @@ async function freshLib(): Promise<void> {
 }
 
 /**
- * The suite passes whatever the caller has exported. Removed: the example's credential (the README's walk exports it),
- * a generated CLI's settings, inter's own switches, the agents' model settings, CI's (inter writes a step summary to
- * GITHUB_STEP_SUMMARY) and colour switches (FORCE_COLOR puts escape codes in the output tests read); a test that needs
- * one sets it. HOME and the XDG folders are the run's own, so what a generated CLI keeps there (issue reports, OAuth
- * tokens) never reads or lands in the caller's.
+ * What the suite keeps of the caller's environment: where programs are, the locale, npm's and vitest's own settings,
+ * the network's proxies and certificates. Everything else goes — a credential (the README's walk exports
+ * ROOMS_API_KEY), a generated CLI's or inter's settings, CI's (CI, GITHUB_STEP_SUMMARY), colour switches (FORCE_COLOR
+ * puts escape codes in what tests read), NODE_OPTIONS, a variable a fixture declares (LINT_LEVEL, DESIGN_KEY) — and a
+ * test sets what it depends on.
  */
-function isolateEnvironment(root: string): void {
-  const inherited =
-    /^(ROOMS_|AGENT_CLI_|INTER_|INTERMESH_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_|GITHUB_|XDG_)|^(CI|NO_COLOR|FORCE_COLOR)$/;
-  for (const name of Object.keys(process.env)) if (inherited.test(name)) delete process.env[name];
+export const KEPT_VARIABLES =
+  /^(PATH|PWD|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|CHROMIUM_PATH|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_.+|VITEST.*|__VITEST.*|VITE_.+|NODE_ENV|TEST)$/;
+
+/** HOME and the temporary folder are the run's own, so nothing a program keeps there reads or lands in the caller's. */
+function isolateEnvironment(root: string, tmp: string): void {
+  for (const name of Object.keys(process.env)) if (!KEPT_VARIABLES.test(name)) delete process.env[name];
   process.env.HOME = join(root, "home");
   mkdirSync(process.env.HOME);
+  process.env.TMPDIR = tmp;
 }
 
 export default async function setup(project: TestProject) {
@@ -90,8 +93,7 @@ export default async function setup(project: TestProject) {
   const tmp = join(root, "tmp");
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.
-  process.env.TMPDIR = tmp;
-  isolateEnvironment(root);
+  isolateEnvironment(root, tmp);
 
   const template = join(root, "example");
   for (const path of ["examples", "evals", "intermesh.config.ts"])

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/sequencer.js";
 import { SLOW_E2E } from "./vitest.slow.config.js";
 
 export default defineConfig({
@@ -15,5 +16,7 @@ export default defineConfig({
     // End-to-end tests spawn the real binary and spend much of their time waiting on it, on npm and on agents: a third
     // worker fills those waits on two cores (measured: 253 s with two, 240 s with three).
     maxWorkers: 3,
+    // Long files first, also on a clean clone that has no recorded durations (test/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
   },
 });

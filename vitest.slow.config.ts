@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/sequencer.js";
 
 /**
  * End-to-end files that spend most of their time in real agent programs, sealed attempts and a real registry (publish:
@@ -15,5 +16,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

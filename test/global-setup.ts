@@ -1,6 +1,7 @@
 /**
- * Once per `vitest run`: a temporary folder of the run's own (every test, and every program a test starts, makes its
- * temporary files there), and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
+ * Once per `vitest run`: a temporary folder and a HOME of the run's own (every test, and every program a test starts,
+ * makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
+ * and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
@@ -68,26 +69,38 @@ async function freshLib(): Promise<void> {
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: REPO, stdio: "inherit" });
 }
 
+/**
+ * What the suite keeps of the caller's environment: where programs are, the locale, npm's and vitest's own settings,
+ * the network's proxies and certificates. Everything else goes — a credential (the README's walk exports
+ * ROOMS_API_KEY), a generated CLI's or inter's settings, CI's (CI, GITHUB_STEP_SUMMARY), colour switches (FORCE_COLOR
+ * puts escape codes in what tests read), NODE_OPTIONS, a variable a fixture declares (LINT_LEVEL, DESIGN_KEY) — and a
+ * test sets what it depends on.
+ */
+export const KEPT_VARIABLES =
+  /^(PATH|PWD|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|CHROMIUM_PATH|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_.+|VITEST.*|__VITEST.*|VITE_.+|NODE_ENV|TEST)$/;
+
+/** HOME and the temporary folder are the run's own, so nothing a program keeps there reads or lands in the caller's. */
+function isolateEnvironment(root: string, tmp: string): void {
+  for (const name of Object.keys(process.env)) if (!KEPT_VARIABLES.test(name)) delete process.env[name];
+  process.env.HOME = join(root, "home");
+  mkdirSync(process.env.HOME);
+  process.env.TMPDIR = tmp;
+}
+
 export default async function setup(project: TestProject) {
   await freshLib();
   const root = mkdtempSync(join(tmpdir(), "inter-suite-"));
   const tmp = join(root, "tmp");
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.
-  process.env.TMPDIR = tmp;
-  // The suite passes whatever the caller has exported: the example's credential (the README's walk exports it), a
-  // generated CLI's settings, inter's own switches and the agents' model settings are the tests' to set, never inherited.
-  for (const name of Object.keys(process.env))
-    if (/^(ROOMS_|AGENT_CLI_|INTER_|ANTHROPIC_|OPENAI_|CODEX_|OPENCODE_|CLAUDE_)/.test(name)) delete process.env[name];
+  isolateEnvironment(root, tmp);
 
   const template = join(root, "example");
   for (const path of ["examples", "evals", "intermesh.config.ts"])
     cpSync(join(REPO, path), join(template, path), { recursive: true });
-  const env = { ...process.env, CI: "true" };
-  delete env.ROOMS_API_KEY;
   execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
     cwd: template,
-    env,
+    env: { ...process.env, CI: "true" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   project.provide("exampleTemplate", template);

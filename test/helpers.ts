@@ -88,7 +88,7 @@ export const statusesOf = (result: InterResult, ids: string[]): Record<string, s
 };
 
 /** Waits until `condition` holds, polling every 20 ms; fails after `timeoutMs` instead of hoping a sleep was enough. */
-export async function until(condition: () => boolean, timeoutMs = 30_000, what = "condition"): Promise<void> {
+export async function until(condition: () => boolean, timeoutMs = 60_000, what = "condition"): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);

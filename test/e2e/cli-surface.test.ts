@@ -97,7 +97,7 @@ describe("help and mistakes, as a new user meets them", () => {
     );
     expect(piped.stdout).toBe('{\n  "ok": ');
     expect(piped.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
-  }, 120_000);
+  });
 });
 
 describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", () => {

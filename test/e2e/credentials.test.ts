@@ -161,7 +161,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     ]);
     bin = join(prefix, "node_modules/.bin/boards");
     cache = tempDir("inter-credentials-cache-");
-  }, 180_000);
+  });
   afterAll(async () => {
     await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
     await oauth?.close();
@@ -456,7 +456,7 @@ paths:
     ]);
     bin = join(prefix, "node_modules/.bin/hostile");
     cache = tempDir("inter-hostile-cache-");
-  }, 180_000);
+  });
   afterAll(async () => {
     for (const res of held) res.destroy();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -478,7 +478,7 @@ paths:
         extendEnv: false,
         reject: false,
         stdin: "ignore",
-        timeout: 30_000,
+        timeout: 60_000,
       });
       expect(result.timedOut).toBe(false);
       expect(result.exitCode, result.stderr).toBe(10);

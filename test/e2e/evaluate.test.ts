@@ -250,7 +250,7 @@ describe("inter eval run on a bare folder", () => {
       });
       // The cancel scenario hangs once its attempt has started: interrupt it there.
       const transcript = join(f.dir, ".inter-eval/attempts/cancel-a-booking-1/prompt.md");
-      await until(() => existsSync(transcript), 30_000, "the cancel attempt to start");
+      await until(() => existsSync(transcript), undefined, "the cancel attempt to start");
       await new Promise((r) => setTimeout(r, 500));
       child.kill("SIGINT");
       const interrupted = await child;

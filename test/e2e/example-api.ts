@@ -14,7 +14,7 @@ export async function startExampleApi(port = 0): Promise<{ url: string; stop(): 
     buffer: false,
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("example API did not start within 10 s")), 10_000);
+    const timer = setTimeout(() => reject(new Error("example API did not start within 60 s")), 60_000);
     child.stdout!.on("data", (chunk: Buffer) => {
       const match = /listening on (http:\/\/\S+)/.exec(chunk.toString());
       if (match) {

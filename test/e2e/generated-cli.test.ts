@@ -36,7 +36,7 @@ async function rooms(
     extendEnv: false,
     ...(options.input !== undefined ? { input: options.input } : { stdin: options.stdin ?? "ignore" }),
     reject: false,
-    timeout: 20_000,
+    timeout: 60_000,
   });
   const parse = (text: string) => {
     try {

@@ -91,7 +91,7 @@ describe("inter init", () => {
     expect(again.json.error.details).toMatchObject({ lines: [13] });
     expect(readFileSync(join(dir, "dist/cli.tgz")).equals(candidate)).toBe(true);
     expect(read(dir, "dist/receipt.json")).toBe(receipt);
-  }, 60_000);
+  });
 
   it("--dry-run lists every step and whether its file exists, and writes nothing", async () => {
     const dir = empty();
@@ -195,7 +195,7 @@ describe("inter init", () => {
     const evaluation = await inter(dir, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
     expect(evaluation.exitCode, evaluation.stdout).toBe(0);
     expect(JSON.parse(read(dir, "dist/eval/results.json")).gate.met).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe("inter status", () => {
@@ -296,5 +296,5 @@ describe("inter status", () => {
     );
     expect(built.last.certification).toBe("Agent-Native");
     expect(built.cache.objects).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });

@@ -103,7 +103,9 @@ describe("inspect: the example candidate", () => {
   });
 });
 
-describe("inspect: deliberately broken candidates fail exactly the rules they break", () => {
+// Independent inspections of candidates in folders of their own (the project is only read): run side by side, so one
+// waiting out the bare-call probe (a CLI that waits for input) does not hold up the others.
+describe.concurrent("inspect: deliberately broken candidates fail exactly the rules they break", () => {
   it("errors written to stdout break the error-channel rules and certification", async () => {
     const tgz = await changedCandidate(project, (pkg) =>
       patchFile(
@@ -331,5 +333,5 @@ describe("inspect: probes reused after a brief edit", () => {
     expect(JSON.parse(read(dir, "dist/receipt.json")).reused).toBeUndefined();
     // What is kept for reuse holds no credential.
     expect(read(dir, ".intermesh/inspect/probes.json")).not.toContain(API_KEY);
-  }, 120_000);
+  });
 });

@@ -110,5 +110,5 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     expect(mcp.profiles.every((p: { fits: boolean }) => p.fits)).toBe(true);
     expect(mcp.tokens).toBeLessThan(1500);
     expect(mcp.perCommandTokens).toBeGreaterThan(100_000);
-  }, 120_000);
+  });
 });

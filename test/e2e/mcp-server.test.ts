@@ -516,7 +516,7 @@ describe("a ~3,000-operation public description (autotask.net) through MCP", () 
 
   beforeAll(async () => {
     ({ dir, commands } = await bigPackage());
-  }, 120_000);
+  });
 
   it("names every tool within 64 characters of [a-zA-Z0-9_-], unique, even where truncated", () => {
     const tools = toolsFor(commands);

@@ -111,7 +111,8 @@ describe("the warm no-op fast path", () => {
     const locked = await build(dir);
     expect(locked.fast).toBe(false);
     expect(locked.exitCode).toBe(0);
-  });
+    // About 25 runs of inter, two of them full builds: past the suite's 180 s at a load average of 22 on two cores.
+  }, 360_000);
 
   it("never answers --force, --watch, another folder's config or a terminal's live display", async () => {
     const dir = makeBaseProject();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   project = exampleProject({ warm: true });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
-}, 120_000);
+});
 
 /** A plan folder holding `plan` (and `reference`, when given) beside the example's candidate. */
 function planFolder(plan: unknown, reference?: unknown): string {
@@ -219,7 +219,7 @@ describe("the candidate a plan is validated against", () => {
     const report = JSON.parse(read(dir, "dist/plan-validation.json"));
     expect(report.valid).toBe(false);
     expect(report.findings.map((f: any) => f.code)).toContain("API_URL_NOT_ALLOWED");
-  }, 120_000);
+  });
 
   it("inter eval new writes a starter reference whose placeholders fail validation", async () => {
     const dir = makeProject({});
@@ -276,7 +276,7 @@ describe("side effects the plan never observes", () => {
     ).toBe(true);
     expect(summary).toContain("`rooms bookings cancel --booking-id bk_0001 --yes`");
     expect(html).toContain("Unobserved side effects");
-  }, 120_000);
+  });
 
   it("--forbid-side-effects fails that attempt and the gate", async () => {
     const { exitCode, results } = await run("extra-cancel", ["--forbid-side-effects"]);
@@ -290,7 +290,7 @@ describe("side effects the plan never observes", () => {
       missed: [expect.objectContaining({ scenario: "book-a-room" })],
     });
     expect(results.gate.missed).toHaveLength(1);
-  }, 120_000);
+  });
 
   it('settings.unobserved_side_effects: "fail" fails the attempt', async () => {
     const { exitCode, results } = await run(
@@ -305,7 +305,7 @@ describe("side effects the plan never observes", () => {
       scenario: "book-a-room",
       text: "Every mutating call the agent made is one the observations match.",
     });
-  }, 120_000);
+  });
 
   it("read_only_confirmed fails every attempt that changed something", async () => {
     const { exitCode, results } = await run("good", [], (plan) => (plan.target.read_only_confirmed = true));
@@ -315,5 +315,5 @@ describe("side effects the plan never observes", () => {
         results.attempts.map((a: any) => [a.scenario, a.checks.find((c: any) => c.id === "read-only")?.status]),
       ),
     ).toEqual({ "book-a-room": "fail", "cancel-a-booking": "fail", "report-room-day": "pass" });
-  }, 120_000);
+  });
 });

@@ -206,7 +206,7 @@ describe("inter eval validate", () => {
     expect(human.stdout).toMatch(
       /^Drafted 3 trigger query sets in .*trigger-queries: review them \(inter eval review-triggers \.\), then inter eval triggers \. --agent <agent>\.$/m,
     );
-  }, 180_000);
+  });
 
   it("inter eval new beside an existing plan drafts only the missing trigger query sets, and refuses when none is missing", async () => {
     const dir = tempDirWith(join(project, "dist/cli.tgz"));

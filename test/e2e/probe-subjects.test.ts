@@ -114,7 +114,7 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
         receipts[name] = JSON.parse(read(dir, "dist/receipt.json"));
       }),
     );
-  }, 120_000);
+  });
 
   it("the body probe takes the one command that takes a body, not the first write with a required flag", () => {
     const receipt = receipts.jukebox;

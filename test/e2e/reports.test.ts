@@ -487,7 +487,7 @@ describe("the gate of inter run eval", () => {
     expect((await inter(project, ["status"], env)).stdout).toMatch(
       /^evaluation {2}NOT JUDGED \(every attempt was a harness error\): 0\/3 attempts \(dist\/eval\/results\.json\)$/m,
     );
-  }, 120_000);
+  });
 });
 
 describe("inter eval diff", () => {

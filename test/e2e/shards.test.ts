@@ -43,7 +43,7 @@ beforeAll(async () => {
     await f.stop();
     shards.push(f.dir);
   }
-}, 180_000);
+});
 
 describe("sharded evaluation", () => {
   it("each shard runs a deterministic, balanced share of the attempts", () => {

@@ -448,7 +448,7 @@ describe("inter diff between real candidates", () => {
     const replaced = await inter(newDir, ["build", "--json"]);
     expect(replaced.json.data.tasks.find((t: { id: string }) => t.id === "emit").status).toBe("ran");
     expect(JSON.stringify(replaced.json)).not.toContain("VERSION_NOT_BUMPED");
-  }, 120_000);
+  });
 });
 
 describe("inter diff on real public descriptions: Twilio Lookups v1 → v2", () => {

@@ -159,7 +159,7 @@ describe("inter build --watch on the example", () => {
     // The cache is consistent: a plain build afterwards has nothing to do.
     const after = await inter(dir, ["build", "--json"]);
     expect(Object.values(statuses(after)).every((s) => s === "cached")).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe("inter run <target> --watch", () => {
@@ -184,7 +184,7 @@ describe("inter run <target> --watch", () => {
     expect(renamed.end.ran).toEqual(expect.arrayContaining(["skills", "design"]));
     expect(renamed.end.cached).toContain("openapi");
     expect(skillsOf(dir)).toContain("find-a-free-room-now");
-  }, 90_000);
+  });
 
   it("shows an invalid OpenAPI document and keeps watching; the next good save recovers", async () => {
     const dir = watchProject();
@@ -200,7 +200,7 @@ describe("inter run <target> --watch", () => {
     const fixed = await w.cycle();
     expect(fixed.end).toMatchObject({ status: "ok", error: null });
     expect(fixed.end.ran).toContain("openapi");
-  }, 90_000);
+  });
 
   it("follows the files the OpenAPI document $refs", async () => {
     const dir = watchProject();
@@ -230,7 +230,7 @@ describe("inter run <target> --watch", () => {
     const edited = await w.cycle();
     expect(edited.start.changed).toEqual(["api/room.yaml"]);
     expect(edited.end).toMatchObject({ status: "ok", ran: expect.arrayContaining(["openapi"]) });
-  }, 60_000);
+  });
 
   it("reloads an edited config (a broken one is an error until fixed) and picks up new and deleted inputs", async () => {
     const dir = watchProject();
@@ -261,7 +261,7 @@ describe("inter run <target> --watch", () => {
     writeFileSync(join(dir, "api/openapi.yaml"), spec);
     const back = await w.cycle();
     expect(back.end.status).toBe("ok");
-  }, 120_000);
+  });
 
   it("a change during a build cancels it and builds again: the result matches the files on disk", async () => {
     const dir = watchProject();
@@ -284,7 +284,7 @@ describe("inter run <target> --watch", () => {
     expect(read(dir, "slow.out")).toBe("three\n");
     // Killed with its process group when the cycle was cancelled; on a loaded machine it may take a moment to be reaped.
     await until(() => !stillRunning(pid, born), 60_000, "the cancelled task's process to be gone");
-  }, 90_000);
+  });
 
   it("Ctrl-C mid-build stops the task's processes and exits 130 with the cache intact", async () => {
     const dir = watchProject();
@@ -308,7 +308,7 @@ describe("inter run <target> --watch", () => {
     expect(statuses(again).slow).toBe("ran");
     expect(read(dir, "slow.out")).toBe("two\n");
     expect(statuses(await inter(dir, ["run", "slow", "--json"])).slow).toBe("cached");
-  }, 90_000);
+  });
 
   it("without a config there is nothing to watch: CONFIG_NOT_FOUND, exit 2", async () => {
     const dir = makeProject({});
@@ -338,5 +338,5 @@ describe("inter run <target> --watch", () => {
     expect(stderr).toMatch(
       /✔ done — ran [a-z, ]*skills, design; \d cached; \d+ ms\ninter: watching \d+ files for changes…/,
     );
-  }, 90_000);
+  });
 });

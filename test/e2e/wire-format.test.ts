@@ -79,7 +79,7 @@ describe("requests on the wire as the document says, credentials as the API take
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }, 180_000);
+  });
   afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
   const words = (operationId: string): string[] =>

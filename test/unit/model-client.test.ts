@@ -234,17 +234,21 @@ describe.each(PROVIDERS)("the model client, %s", (provider) => {
     controller.abort();
     const interrupted = await rejection(pending);
     expect(interrupted.code).toBe("INTERRUPTED");
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Before the server's answer, due 5 s after the request: the client did not wait for it.
+    expect(Date.now() - started).toBeLessThan(5000);
 
     const deadline = await rejection(client.complete(REQUEST, AbortSignal.timeout(100)));
     expect(deadline.code).toBe("MODEL_UNREACHABLE");
     expect(deadline.details).toMatchObject({ deadline: true });
 
+    // Whether the deadline's request reached the server within its 100 ms depends on the machine's load; the
+    // pre-aborted signal's never does.
+    const sent = server.requests.length;
     const own = new InterError("MODEL_BUDGET_EXCEEDED", "over", "raise it");
     const mine = new AbortController();
     mine.abort(own);
     expect(await rejection(client.complete(REQUEST, mine.signal))).toBe(own);
-    expect(server.requests).toHaveLength(2); // the pre-aborted signal sent nothing
+    expect(server.requests).toHaveLength(sent);
   });
 });
 
@@ -511,7 +515,7 @@ describe("the scripted model server as a program", () => {
     try {
       let out = "";
       child.stdout!.on("data", (d: Buffer) => (out += d));
-      await until(() => /model listening on (\S+)/.test(out), 10_000);
+      await until(() => /model listening on (\S+)/.test(out), 60_000);
       const url = /model listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
       const answer = await createModelClient(settingsFor("anthropic", url), ENV).complete(REQUEST);
       expect(answer.value).toEqual({ name: "from cli 1", summary: "command_names" });

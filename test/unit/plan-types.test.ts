@@ -58,5 +58,5 @@ describe("the plan's TypeScript type and its JSON Schema describe the same plan"
       { cwd: REPO, reject: false },
     );
     expect(tsc.exitCode, tsc.stdout).toBe(0);
-  }, 180_000);
+  });
 });

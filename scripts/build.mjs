@@ -1,17 +1,29 @@
 // Bundles the CLI into a few files so `inter` starts without resolving hundreds of modules; heavy, rarely needed
 // parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
 import { build } from "esbuild";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceHash } from "./source-hash.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-rmSync(new URL("../lib", import.meta.url), { recursive: true, force: true });
+const repo = fileURLToPath(new URL("..", import.meta.url));
 
 // The build id joins every cache key: a rebuilt inter never reuses results made by different code.
-const buildId = sourceHash(fileURLToPath(new URL("..", import.meta.url)));
+const buildId = sourceHash(repo);
+
+// A lib/ stamped with this source's id is this build already; rebuilding it would only pull files from under a test
+// run or an `inter` that is using them (`npm test` builds first, and two runs may share a checkout). --force rebuilds.
+const stampFile = join(repo, "lib", "build-id");
+if (!process.argv.includes("--force") && existsSync(stampFile) && readFileSync(stampFile, "utf8").trim() === buildId) {
+  console.log("lib/ is up to date with the source (node scripts/build.mjs --force rebuilds it)");
+  process.exit(0);
+}
+
+// Built beside lib/ and swapped in whole at the end: a process running the old lib/ never sees a half-written one.
+const out = join(repo, `lib.building-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
 
 /**
  * clipanion builds its default context when it loads: it touches process.stdin (5–8 ms when stdin is a file or
@@ -40,7 +52,7 @@ const lazyStdio = {
 
 await build({
   entryPoints: { cli: "src/cli/entry.ts", index: "src/index.ts" },
-  outdir: "lib",
+  outdir: out,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -70,7 +82,7 @@ await build({
 // so a build with nothing to do reads one record and a few stats before anything else is loaded.
 await build({
   entryPoints: { noop: "src/cli/noop-fast-path.ts" },
-  outdir: "lib",
+  outdir: out,
   bundle: true,
   format: "esm",
   platform: "node",
@@ -85,7 +97,7 @@ await build({
 // What ships inside every generated CLI: CommonJS, because agents call generated CLIs hundreds of times and Node
 // starts a CommonJS entry without its ES module loader.
 const shipped = {
-  outdir: "lib",
+  outdir: out,
   outExtension: { ".js": ".cjs" },
   bundle: true,
   format: "cjs",
@@ -119,10 +131,26 @@ const notices = bundled.map((dir) => {
   const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
   return `${name}@${version} (${license})\n${file ? readFileSync(join(dir, file), "utf8").trim() : ""}`;
 });
-const mcpFile = "lib/mcp.cjs";
+const mcpFile = join(out, "mcp.cjs");
 writeFileSync(
   mcpFile,
   `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`,
 );
 // The stamp test/global-setup.ts compares with the source, so tests never run a stale lib/.
-writeFileSync(new URL("../lib/build-id", import.meta.url), `${buildId}\n`);
+writeFileSync(join(out, "build-id"), `${buildId}\n`);
+
+const lib = join(repo, "lib");
+const old = join(repo, `lib.old-${process.pid}`);
+try {
+  renameSync(lib, old);
+} catch (error) {
+  if (error.code !== "ENOENT") throw error;
+}
+try {
+  renameSync(out, lib);
+} catch (error) {
+  // Another build put its lib/ in place between the two renames: it is as new as this one.
+  if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+  rmSync(out, { recursive: true, force: true });
+}
+rmSync(old, { recursive: true, force: true });

@@ -1,19 +1,10 @@
-/**
- * Names already made: naming asks for the same tags, path segments and parameter names again and again (hundreds of
- * thousands of times for a 22,000-operation description), and each answer takes nine regular-expression passes.
- */
-const kebabs = new Map<string, string>();
-const KEBABS_KEPT = 100_000;
+import { memoized } from "../../core/memo.js";
 
-/** Kebab-case for command and flag names: ASCII letters, digits and single hyphens; accents are folded. */
-export function kebab(text: string): string {
-  let name = kebabs.get(text);
-  if (name === undefined) {
-    if (kebabs.size >= KEBABS_KEPT) kebabs.clear();
-    kebabs.set(text, (name = kebabCase(text)));
-  }
-  return name;
-}
+/**
+ * Kebab-case for command and flag names: ASCII letters, digits and single hyphens; accents are folded. Naming asks for
+ * the same tags, path segments and parameter names again and again, each answer nine regular-expression passes.
+ */
+export const kebab = memoized(kebabCase);
 
 function kebabCase(text: string): string {
   return (

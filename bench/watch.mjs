@@ -3,7 +3,8 @@
 // certification). Budgets: under 0.5 s to the new candidate for a ~400-operation document; a certified candidate
 // within 2 s on the example and within 5 s on GitHub's whole REST description (issue #21); edit → new candidate ≤ 2×
 // `node -e 0` (timed in the same run) on a 4–5 MB, ~450-operation description (issue #46: the generated deep document
-// of test/products/big-openapi.mjs and the corpus's zuora). `--only deep,zuora` picks projects.
+// of test/products/big-openapi.mjs and the corpus's zuora). `--only deep,zuora` picks projects; with it, `--inter <repo>`
+// measures another checkout's inter (its lib/ built) on a copy of each project right after, to show a change's effect.
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { githubDocument, githubProject, median, operationCount, slice, stripeDoc
 const repo = resolve(import.meta.dirname, "..");
 const EDITS = 7;
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1].split(",") : undefined;
+const other = process.argv.includes("--inter") ? resolve(process.argv[process.argv.indexOf("--inter") + 1]) : undefined;
 /** `node -e 0` in this run: the median of a few, taken before each project's edits. */
 const nodeStarts = [];
 const nodeStart = () => {
@@ -29,8 +31,8 @@ function exampleProject() {
 }
 
 /** Starts the watcher and returns a function that waits for the next event matching a predicate. */
-function startWatch(dir) {
-  const child = spawn("node", [join(repo, "bin/inter.mjs"), "build", "--watch", "--json"], {
+function startWatch(dir, interRepo = repo) {
+  const child = spawn("node", [join(interRepo, "bin/inter.mjs"), "build", "--watch", "--json"], {
     cwd: dir,
     env: { ...process.env, CI: "true" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -55,8 +57,8 @@ function startWatch(dir) {
   return { next, stop: () => new Promise((r) => (child.on("exit", r), child.kill("SIGINT"))) };
 }
 
-async function measure(name, dir, brief, ops, certifiedBudget) {
-  const watch = startWatch(dir);
+async function measure(name, dir, brief, ops, certifiedBudget, interRepo = repo) {
+  const watch = startWatch(dir, interRepo);
   const first = await watch.next((e) => e.event === "cycle-end");
   if (first.event.status !== "ok") throw new Error(JSON.stringify(first.event));
   const toCandidate = [];
@@ -94,7 +96,11 @@ if (only) {
   for (const name of only) {
     const document = documents[name]();
     const dir = githubProject(name, document, { name, binary: name });
+    const copy = other && mkdtempSync(join(tmpdir(), `inter-bench-watch-other-${name}-`));
+    if (copy) cpSync(dir, copy, { recursive: true });
     await measure(name, dir, join(dir, "context.md"), operationCount(document));
+    if (copy)
+      await measure(`${name} (other)`, copy, join(copy, "context.md"), operationCount(document), undefined, other);
   }
   process.exit(0);
 }

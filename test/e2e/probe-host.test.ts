@@ -30,6 +30,7 @@ function installed(runtime: string, shim = CLI_SHIM): { bin: string; packageRoot
 const RUNTIME = `"use strict";
 exports.run = async (dir, argv) => {
   if (argv[0] === "hang") return new Promise(() => {});
+  if (argv[0] === "slow") return new Promise((resolve) => setTimeout(() => resolve(0), 250));
   if (argv[0] === "sleep") return new Promise((resolve) => setTimeout(() => resolve(0), 60000));
   if (argv[0] === "stdin") { let text = ""; for await (const chunk of process.stdin) text += chunk; process.stdout.write(text.toUpperCase() + "\\n"); return 3; }
   if (argv[0] === "late-throw") setTimeout(() => { throw new Error("thrown after the call"); }, 0);
@@ -82,6 +83,20 @@ describe("the probe host: one process answering many probes", () => {
     expect(await host!.run("demo hang", { ...request(["hang"]), timeoutMs: 300 })).toBeUndefined();
     expect(await host!.run("demo items list", request(["items", "list"]))).toBeUndefined();
   });
+
+  it("answers probes asked all at once, each timed from its own turn: waiting in line never ends the host", async () => {
+    const { bin, packageRoot } = installed(RUNTIME);
+    host = await ProbeHost.start(bin, packageRoot, env);
+    // Thirty calls of a quarter second each, asked together, each bounded at four seconds: the last waits for the
+    // twenty-nine before it, longer than its bound, and is still answered.
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        host!.run(`demo slow ${i}`, { ...request(["slow", String(i)]), timeoutMs: 4_000 }),
+      ),
+    );
+    expect(replies.map((r) => r?.exitCode)).toEqual(Array(30).fill(0));
+    expect(host!.answered).toBe(30);
+  }, 60_000);
 
   it("gives the probe back when something throws past the runtime", async () => {
     const { bin, packageRoot } = installed(RUNTIME);

@@ -1,3 +1,4 @@
+import { pushTo } from "../../core/group.js";
 import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
@@ -226,7 +227,7 @@ export function designCommands(
       op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
     const success = successResponse(op);
     const auth = authOf(op, model, unstated);
-    if (auth.warning) authNotes.set(auth.warning, [...(authNotes.get(auth.warning) ?? []), name]);
+    if (auth.warning) pushTo(authNotes, auth.warning, name);
     const pagination = paginationOf(op);
     return {
       path,

@@ -1,3 +1,4 @@
+import { memoized } from "../../core/memo.js";
 import { clip, lead, plainText } from "./plain-text.js";
 
 /**
@@ -39,11 +40,16 @@ export function commandText(op: { summary?: string; description?: string; method
 
 /** A flag's description as plain text, its lead within FLAG_TEXT and the rest as details. */
 export function flagText(raw: string | undefined): Partial<Described> {
+  return raw ? flagTextOf(raw) : {};
+}
+
+/** Kept per text: one answer is shared by every flag that says it (and read, never changed). */
+const flagTextOf = memoized((raw: string): Partial<Described> => {
   const text = plainText(raw);
   if (!text) return {};
   const short = lead(text, FLAG_TEXT);
   return { description: short.text, ...(short.cut ? { details: bounded(text) } : {}) };
-}
+});
 
 /** A group's (or the product's) description: plain text; a group's on one line within GROUP_TEXT. */
 const groupText = (raw: string) => clip(oneLine(plainText(raw)), GROUP_TEXT);

@@ -1,3 +1,4 @@
+import { pushTo } from "../../core/group.js";
 import type { OperationModel } from "../openapi/model.js";
 import { lead, plainText } from "./plain-text.js";
 import type { CommandSpec } from "./types.js";
@@ -19,10 +20,10 @@ export function groupText(description: string | undefined): string {
 
 export function groupsOf(commands: CommandSpec[], model: OperationModel): Array<{ name: string; description: string }> {
   const tags = new Map(model.tags.map((t) => [t.name, t.description]));
-  const visible = commands.filter((c) => !c.hidden);
-  const names = [...new Set(visible.map((c) => c.path[0]!))].sort();
-  return names.map((name) => {
-    const members = visible.filter((c) => c.path[0] === name);
+  const byGroup = new Map<string, CommandSpec[]>();
+  for (const c of commands) if (!c.hidden) pushTo(byGroup, c.path[0]!, c);
+  return [...byGroup.keys()].sort().map((name) => {
+    const members = byGroup.get(name)!;
     // The group's tag: the one its commands were named from (one tag, one group), whatever words the name lost.
     const tag = members
       .map((c) => (c.nameSource.resource.from === "tag" ? c.nameSource.resource.text : undefined))

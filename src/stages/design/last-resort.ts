@@ -30,8 +30,25 @@ export interface Told {
   from: From;
 }
 
-/** Whole words of an operation's texts, most name-like first, without noise, numbers or HTTP method words. */
-function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array<{ word: string; from: From }> {
+/** A whole word of an operation's texts; `methodWord` when it is noise but for naming an HTTP method. */
+interface Word {
+  word: string;
+  from: From;
+  /** singular(word), the form words are compared in. */
+  one: string;
+  methodWord: boolean;
+}
+
+/**
+ * Each operation's words, worked out once: a name wanted by thousands of operations (22,000 in Graph's description)
+ * asks every one of them what it says, for every other one of them.
+ */
+const wordCache = new WeakMap<Operation, Word[]>();
+
+/** Every word an operation's texts say, in order of first saying, with where it is first said. */
+function allWordsOf(op: Operation): Word[] {
+  const cached = wordCache.get(op);
+  if (cached) return cached;
   // `/ip.txt` beside `/ip`: the format is a word (`request-txt`).
   const literal = op.path
     .split("/")
@@ -48,12 +65,31 @@ function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array
     ["tag", op.tags.flatMap((t) => kebab(t).split("-"))],
     ["description", op.description ? textTokens(op.description.slice(0, DESCRIPTION_CHARS)) : []],
   ];
-  const seen = new Map<string, From>();
+  const seen = new Map<string, Word>();
   for (const [from, tokens] of sources)
-    for (const t of tokens.map((x) => x.toLowerCase()))
-      if (WORD.test(t) && (!isNoise(t) || (HTTP_METHOD_WORDS.has(t) && !methods.has(t))) && !seen.has(t))
-        seen.set(t, from);
-  return [...seen].map(([word, from]) => ({ word, from }));
+    for (const t of tokens.map((x) => x.toLowerCase())) {
+      if (seen.has(t) || !WORD.test(t)) continue;
+      const noise = isNoise(t);
+      if (!noise || HTTP_METHOD_WORDS.has(t)) seen.set(t, { word: t, from, one: singular(t), methodWord: noise });
+    }
+  const words = [...seen.values()];
+  wordCache.set(op, words);
+  return words;
+}
+
+/** Whole words of an operation's texts, most name-like first, without noise, numbers or HTTP method words. */
+function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Word[] {
+  return allWordsOf(op).filter((w) => !w.methodWord || !methods.has(w.word));
+}
+
+/** The singular forms of wordsOf(op, methods), kept per operation and set of methods. */
+const singularCache = new WeakMap<Operation, Map<string, Set<string>>>();
+function singularsOf(op: Operation, methods: Set<string>, methodsKey: string): Set<string> {
+  let byMethods = singularCache.get(op);
+  if (!byMethods) singularCache.set(op, (byMethods = new Map()));
+  let set = byMethods.get(methodsKey);
+  if (!set) byMethods.set(methodsKey, (set = new Set(wordsOf(op, methods).map((w) => w.one))));
+  return set;
 }
 
 /**
@@ -62,6 +98,15 @@ function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Array
  * word already.
  */
 function scopesOf(op: Operation): string[] {
+  const cached = scopeCache.get(op);
+  if (cached) return cached;
+  const scopes = pathScopes(op);
+  scopeCache.set(op, scopes);
+  return scopes;
+}
+const scopeCache = new WeakMap<Operation, string[]>();
+
+function pathScopes(op: Operation): string[] {
   const segments = op.path.split("/").filter(Boolean);
   return segments.flatMap((s, i) => {
     const param = /^\{([^}]*)\}(\.[a-z]+)?$/i.exec(s)?.[1];
@@ -82,7 +127,7 @@ function scopesOf(op: Operation): string[] {
 
 /** Whether every word is one of the operation's own (its texts, or its version). */
 export function saysAll(op: Operation, words: string[]): boolean {
-  const own = new Set([...wordsOf(op).map((w) => singular(w.word)), versionOf(op) ?? ""]);
+  const own = new Set([...wordsOf(op).map((w) => w.one), versionOf(op) ?? ""]);
   return words.every((w) => own.has(singular(w)));
 }
 
@@ -94,11 +139,13 @@ export function lastResortWords(op: Operation, others: Operation[], said: string
     out.push({ words: [version], from: op.path.toLowerCase().includes(`/${version}/`) ? "path" : "operationId" });
   // An HTTP method word is a word (`GET …/builds/{id}/trace`) unless it names a method of the group.
   const methods = new Set([op, ...others].map((o) => o.method.toLowerCase()));
-  const theirs = new Set(others.flatMap((o) => wordsOf(o, methods).map((w) => singular(w.word))));
+  const methodsKey = [...methods].sort().join(" ");
+  const theirWords = others.map((o) => singularsOf(o, methods, methodsKey));
+  const theirs = new Set(theirWords.flatMap((w) => [...w]));
   const named = new Set(said.flatMap((t) => t.split("-")).flatMap((t) => [t, singular(t)]));
-  for (const { word, from } of wordsOf(op, methods))
-    if (!theirs.has(singular(word)) && !named.has(word) && !named.has(singular(word)))
-      out.push({ words: [word], from });
+  const own = wordsOf(op, methods);
+  for (const { word, from, one } of own)
+    if (!theirs.has(one) && !named.has(word) && !named.has(one)) out.push({ words: [word], from });
   const theirScopes = new Set(others.flatMap((o) => scopesOf(o).map(singular)));
   // A scope may repeat the group's word (`user payment get-user`), never the action's.
   const action = new Set((said[said.length - 1] ?? "").split("-"));
@@ -107,27 +154,30 @@ export function lastResortWords(op: Operation, others: Operation[], said: string
       out.push({ words: [scope], from: "path" });
   // Failing those, a word some of the others say too but not all: the name is its own, if less telling than one
   // word none shares (`request-txt` for `/ip.txt` beside `/ip` and `/ip/{ipv4}.txt`).
-  const sharedBy = (word: string) =>
-    others.filter((o) => wordsOf(o, methods).some((w) => singular(w.word) === singular(word))).length;
-  const partly = wordsOf(op, methods)
+  const shared = new Map<string, number>();
+  const sharedBy = (word: string) => {
+    let n = shared.get(word);
+    if (n === undefined) {
+      const one = singular(word);
+      shared.set(word, (n = theirWords.filter((w) => w.has(one)).length));
+    }
+    return n;
+  };
+  const partly = own
     .filter(
-      ({ word }) =>
-        !named.has(word) &&
-        !named.has(singular(word)) &&
-        !out.some((t) => t.words[0] === word) &&
-        sharedBy(word) < others.length,
+      ({ word, one }) =>
+        !named.has(word) && !named.has(one) && !out.some((t) => t.words[0] === word) && sharedBy(word) < others.length,
     )
     .sort((a, b) => sharedBy(a.word) - sharedBy(b.word));
   for (const { word, from } of partly) out.push({ words: [word], from });
   // Then two words no other says both of (`request-ipv4-txt` for `/ip/{ipv4}.txt` beside `/ip/{ipv4}` and `/ip.txt`).
-  const says = (o: Operation, word: string) =>
-    wordsOf(o, methods).some((w) => singular(w.word) === singular(word)) || scopesOf(o).includes(word);
-  const mine = [...new Set([...scopesOf(op), ...wordsOf(op, methods).map((w) => w.word)])]
+  const says = (i: number, word: string) => theirWords[i]!.has(singular(word)) || scopesOf(others[i]!).includes(word);
+  const mine = [...new Set([...scopesOf(op), ...own.map((w) => w.word)])]
     .filter((w) => !named.has(w) && !named.has(singular(w)))
     .slice(0, 8);
   for (let a = 0; a < mine.length; a++)
     for (let b = a + 1; b < mine.length; b++)
-      if (!others.some((o) => says(o, mine[a]!) && says(o, mine[b]!)))
+      if (!others.some((_, i) => says(i, mine[a]!) && says(i, mine[b]!)))
         out.push({ words: [mine[a]!, mine[b]!], from: "path" });
   return out;
 }

@@ -1,5 +1,12 @@
-/** Kebab-case for command and flag names: ASCII letters, digits and single hyphens; accents are folded. */
-export function kebab(text: string): string {
+import { memoized } from "../../core/memo.js";
+
+/**
+ * Kebab-case for command and flag names: ASCII letters, digits and single hyphens; accents are folded. Naming asks for
+ * the same tags, path segments and parameter names again and again, each answer nine regular-expression passes.
+ */
+export const kebab = memoized(kebabCase);
+
+function kebabCase(text: string): string {
   return (
     text
       .normalize("NFKD")

@@ -1,3 +1,4 @@
+import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel } from "../openapi/model.js";
 import { lastResortWords, saysAll } from "./last-resort.js";
 import { kebab, singular } from "./names.js";
@@ -612,7 +613,7 @@ export function nameOperations(
   const byName = new Map<string, Draft[]>();
   for (const d of [...drafts.filter((x) => x.explicit), ...drafts.filter((x) => !x.explicit)]) {
     const key = basePath(d).join(" ");
-    byName.set(key, [...(byName.get(key) ?? []), d]);
+    pushTo(byName, key, d);
   }
   for (const [name, group] of byName) {
     if (group.length === 1 && !taken.has(name)) {
@@ -708,6 +709,13 @@ export function nameOperations(
           : bare >= 0
             ? bare
             : own.findIndex((l) => !l.length);
+    // What each of the group tells, once: a name thousands of operations want is asked of every one for every one.
+    const told = new Map<Draft, Set<string>>();
+    const tellingTokens = (x: Draft) => {
+      let tokens = told.get(x);
+      if (!tokens) told.set(x, (tokens = new Set(telling(x, base).map((q) => q.token))));
+      return tokens;
+    };
     const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
     for (const { d, i } of others) {
       const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
@@ -721,10 +729,7 @@ export function nameOperations(
       // The most telling words first; failing those, any whole word its texts say and the others' do not (filler
       // and "user" included): a number only when the texts do not differ at all.
       const weak = telling(d, base).filter(
-        (q) =>
-          q.token !== "id" &&
-          q.token !== "ids" &&
-          !group.every((x) => x === d || telling(x, base).some((o) => o.token === q.token)),
+        (q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || tellingTokens(x).has(q.token)),
       );
       const structural = shape(d);
       for (const words of qualifierChoices(own[i]!, weak, structural)) {
@@ -887,8 +892,7 @@ export function nameOperations(
 function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
   const bySub = new Map<string, Array<[Draft, { path: string[] }]>>();
   for (const [d, e] of chosen)
-    if (e.path.length === 3 && !d.explicit)
-      bySub.set(e.path.slice(0, 2).join(" "), [...(bySub.get(e.path.slice(0, 2).join(" ")) ?? []), [d, e]]);
+    if (e.path.length === 3 && !d.explicit) pushTo(bySub, e.path.slice(0, 2).join(" "), [d, e]);
   for (const entries of bySub.values()) {
     const [group, sub] = entries[0]![1].path as [string, string];
     const longest = (word: string) => Math.max(...entries.map(([, e]) => [group, word, e.path[2]].join(" ").length));
@@ -925,7 +929,7 @@ function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, 
  */
 function shortenGroups(chosen: Map<Draft, { path: string[] }>, taken: Map<string, Draft>): void {
   const byGroup = new Map<string, Array<[Draft, { path: string[] }]>>();
-  for (const [d, e] of chosen) byGroup.set(e.path[0]!, [...(byGroup.get(e.path[0]!) ?? []), [d, e]]);
+  for (const [d, e] of chosen) pushTo(byGroup, e.path[0]!, [d, e]);
   const names = new Set(byGroup.keys());
   for (const [group, entries] of byGroup) {
     // `financial-connections` says what its commands are about; only a tag's long compound is worth losing words of.

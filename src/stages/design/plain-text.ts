@@ -1,3 +1,5 @@
+import { memoized } from "../../core/memo.js";
+
 /**
  * Descriptions as plain text. Public OpenAPI documents write descriptions in HTML (`<p>`, `<br/>`, `<code>`, entities)
  * and Markdown (links, emphasis, lists, headings, fences); an agent reads the generated CLI's help as JSON, where
@@ -357,8 +359,11 @@ function fromMarkdown(s: string): string {
  * line, everything else is collapsed to single spaces.
  */
 export function plainText(input: string | undefined | null): string {
-  if (!input) return "";
-  let s = String(input)
+  return input ? plainOf(String(input)) : "";
+}
+
+const plainOf = memoized((input: string): string => {
+  let s = input
     .replace(PRIVATE, "")
     .replace(/\r\n?/g, "\n")
     .replace(/\\([\\`*_{}[\]()#+\-.!|~])/g, (_, c: string) => String.fromCharCode(ESCAPED + c.charCodeAt(0)));
@@ -378,7 +383,7 @@ export function plainText(input: string | undefined | null): string {
     if (lines.length) paragraphs.push(lines.join("\n"));
   }
   return paragraphs.join("\n\n").trim();
-}
+});
 
 /** At most `max` characters, cut after a word and marked with "…" when cut. */
 export function clip(text: string, max: number): string {

@@ -1,3 +1,4 @@
+import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { sendRank } from "../../runtime/auth.js";
 import type { AuthScheme, CredentialVariables, Requirement } from "../../runtime/manifest.js";
@@ -57,7 +58,7 @@ function apart(requirement: Requirement, schemes: Record<string, SecurityScheme>
   const byPlace = new Map<string, string[]>();
   for (const name of names) {
     const place = placeOf(schemes[name]);
-    if (place) byPlace.set(place, [...(byPlace.get(place) ?? []), name]);
+    if (place) pushTo(byPlace, place, name);
   }
   const clash = [...byPlace.values()].find((group) => group.length > 1);
   if (!clash) return [requirement];

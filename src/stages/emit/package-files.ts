@@ -1,3 +1,4 @@
+import { sha256 } from "../../core/hash.js";
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
@@ -132,6 +133,17 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
   ].join("\n");
 }
 
+/**
+ * The serialized search index, kept for the commands it was last built for: a watch cycle after a brief edit emits the
+ * same commands again, and indexing them is most of emit's own work (half a second for 450 commands).
+ */
+let lastIndex: { key: string; text: string } | undefined;
+function searchIndexText(commands: Command[], groups: Array<{ name: string; description: string }>): string {
+  const key = sha256(JSON.stringify([commands, groups]));
+  if (lastIndex?.key !== key) lastIndex = { key, text: `${JSON.stringify(indexCommands(commands, groups))}\n` };
+  return lastIndex.text;
+}
+
 /** Every file of the generated package except the runtime itself, deterministic for equal capabilities. */
 export function packageFiles(caps: Capabilities, runtime: string, mcp?: string): PackageFile[] {
   const { product } = caps;
@@ -242,7 +254,7 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
       ? [
           {
             path: SEARCH_INDEX_FILE,
-            content: `${JSON.stringify(indexCommands(entries as unknown as Command[], manifest.groups))}\n`,
+            content: searchIndexText(entries as unknown as Command[], manifest.groups),
           },
         ]
       : []),

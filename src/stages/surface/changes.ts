@@ -1,3 +1,4 @@
+import { pushTo } from "../../core/group.js";
 /**
  * The changes between two surfaces, each classified for the agents and scripts that call the CLI: breaking (a call
  * that worked may now fail or mean something else), non-breaking (something new that nothing relied on), or
@@ -68,7 +69,7 @@ function pairBy<T>(
     const index = new Map<string, T[]>();
     for (const n of right) {
       const k = key(n);
-      if (k !== undefined) index.set(k, [...(index.get(k) ?? []), n]);
+      if (k !== undefined) pushTo(index, k, n);
     }
     const counts = new Map<string, number>();
     for (const o of left) {

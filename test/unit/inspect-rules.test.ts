@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Facts } from "../../src/stages/inspect/probes.js";
-import { RULES } from "../../src/stages/inspect/rules.js";
+import { RULES } from "../../src/stages/inspect/rules/index.js";
 
 const judge = (id: string, facts: Partial<Facts>) =>
   RULES.find((r) => r.id === id)!.judge({ files: {}, commands: [], probes: {}, ...facts } as unknown as Facts);

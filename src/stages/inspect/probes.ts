@@ -7,6 +7,7 @@ import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
+import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
 export type { HelpCommand } from "./subjects.js";
 import { credentialVariablesOf } from "./credential-variables.js";
@@ -42,14 +43,6 @@ export interface Facts {
   /** The body fields the body probe piped to --json-input (I3, C5). */
   bodyFields?: string[];
 }
-
-const parse = (text: string) => {
-  try {
-    return text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
 async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(
@@ -103,14 +96,29 @@ export async function runProbe(
     stderr,
     durationMs: Math.round(performance.now() - started),
     timedOut: result.timedOut === true,
-    json: parse(stdout),
-    error: parse(stderr),
+    json: parseOutput(stdout),
+    error: parseOutput(stderr),
   };
 }
 
 const words = (c: HelpCommand) => c.name.split(" ");
+/** A record's `id`, when it is a value a flag can carry. */
+const idOf = (value: Json | undefined) => {
+  const id = isObject(value) ? value.id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+};
+/** What a command's own --help adds to its entry in the listing. */
+const ownHelp = (p?: Probe) => {
+  const command = documentOf(p)?.command;
+  return command ? helpCommandOf(command) : {};
+};
 /** The message of the issue the S3 probe previews with --dry-run (and which must never be recorded). */
 export const DRY_RUN_MESSAGE = "inter inspect dry-run probe";
+/** The made-up credential the --dry-run probe sets, which its printed request must not show (S3). */
+export const PROBE_CREDENTIAL = "inter-probe-credential";
+/** The made-up keys the hostile probes pass as values (G2): each must be refused, and never echoed. */
+export const PROBE_SECRET = "sk-interprobe0123456789abcdefABCDEF";
+export const PROBE_SHORT_SECRET = "sk-live-0123abcd";
 const HELP_SAMPLE = 24;
 const API_COMMAND = (c: HelpCommand) => !BUILTIN_NAMES.includes(c.name);
 
@@ -245,23 +253,18 @@ export async function collectFacts(
       // a large CLI's plain --describe answers with an index of its groups).
       describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
-    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands)
-      ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string")
-      : [];
+    const listed = commandsOf(help);
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
-    if (describe.exitCode === 0 && Array.isArray(describe.json?.commands)) {
-      commands = [
-        ...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"),
-        ...commands.filter((c) => !API_COMMAND(c)),
-      ];
+    if (describe.exitCode === 0 && documentOf(describe)?.commands) {
+      commands = [...commandsOf(describe), ...commands.filter((c) => !API_COMMAND(c))];
     } else if (groups.length) {
       // A root help that lists groups (progressive disclosure): open an even sample of them.
       const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
       const opened = await Promise.all(
         groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])),
       );
-      commands = [...opened.flatMap((p) => (Array.isArray(p.json?.commands) ? p.json.commands : [])), ...commands];
+      commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
     }
     describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
     const apiCommands = commands.filter(API_COMMAND);
@@ -284,7 +287,7 @@ export async function collectFacts(
       (c) =>
         ({
           ...c,
-          ...(commandHelp[c.name]?.json?.command ?? {}),
+          ...ownHelp(commandHelp[c.name]),
           ...(c.parameters?.some((p) => p.in)
             ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
             : {}),
@@ -314,21 +317,22 @@ export async function collectFacts(
             value,
           ])
         : Promise.resolve(undefined);
-    const credentialEnvs = credentialVariablesOf(help.json);
+    const helpDoc = documentOf(help);
+    const credentialEnvs = credentialVariablesOf(helpDoc);
     const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
-    const apiEnv =
-      api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
+    const baseUrlEnv = helpDoc?.baseUrl.env;
+    const apiEnv = api.baseUrl && baseUrlEnv ? { [baseUrlEnv]: api.baseUrl } : {};
 
     // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
     const piped = body ? bodyFor(body.command) : undefined;
     const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
     const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
-    const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
     // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
     // credential and an API that answers nothing, so the probe itself changes nothing.
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
+    const listedSkill = listOf(skills)?.[0];
+    const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
     const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
-    const secretValue = "sk-interprobe0123456789abcdefABCDEF";
     const {
       groupBare,
       jsonInputEnvelope,
@@ -361,8 +365,8 @@ export async function collectFacts(
           ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv })
           : undefined,
       createEmpty: needy ? probe(on(needy)) : undefined,
-      secret: hostile(secretValue),
-      secretShort: hostile("sk-live-0123abcd"),
+      secret: hostile(PROBE_SECRET),
+      secretShort: hostile(PROBE_SHORT_SECRET),
       traversal: hostile("../../etc/passwd"),
       shell: hostile("x;rm -rf /"),
       sensitive: hostile("./.env"),
@@ -377,7 +381,7 @@ export async function collectFacts(
       ]),
       dryRun: writer
         ? probe([...on(writer), ...fill(writer.command), "--dry-run"], {
-            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, "inter-probe-credential"])) },
+            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
           })
         : undefined,
       destructiveRefused: destructive
@@ -391,10 +395,7 @@ export async function collectFacts(
         withAuth && credentialEnvs.length
           ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
           : undefined,
-      skillOne:
-        Array.isArray(skills.json?.result) && skills.json.result[0]?.name
-          ? probe(["skills", skills.json.result[0].name])
-          : undefined,
+      skillOne: firstSkill ? probe(["skills", firstSkill]) : undefined,
       // Built-in commands refuse unknown flags too (G1), with or without a value.
       bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
       bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
@@ -403,11 +404,11 @@ export async function collectFacts(
         : undefined,
       versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
       // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
-      secretFields: probe(["skills", "--fields", secretValue]),
-      secretSkill: probe(["skills", secretValue]),
+      secretFields: probe(["skills", "--fields", PROBE_SECRET]),
+      secretSkill: probe(["skills", PROBE_SECRET]),
     });
 
-    const credentials = await probeCredentials(probe, help.json, apiCommands, apiEnv);
+    const credentials = await probeCredentials(probe, helpDoc, apiCommands, apiEnv);
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
     const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
@@ -421,7 +422,8 @@ export async function collectFacts(
       "--exit-code",
       "1",
     ]);
-    const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
+    // The new issue's id, in the envelope's result or at the top.
+    const issueId = idOf(documentOf(issueCreate)?.result) ?? idOf(issueCreate.json);
     const [issueList, issueShow] = await Promise.all([
       probe(["issue", "list", "--type", "bug", "--status", "open"]),
       issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined),
@@ -448,7 +450,8 @@ export async function collectFacts(
         pagedProbe: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
       }));
       if (pagedOnList) pagedProbe = listProbe;
-      const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
+      const rows = documentOf(listProbe)?.result;
+      const first = Array.isArray(rows) ? rows[0] : undefined;
       const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
       if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
     }

@@ -14,6 +14,70 @@ import { credentialVariablesOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
 
+/**
+ * Every probe by name, in the order rules that read all of them meet them (E4 lists error codes in it, E2 and X8 quote
+ * the first offenders).
+ */
+const PROBE_NAMES = [
+  "help",
+  "helpFreshHome",
+  "describe",
+  "groupBare",
+  "issueEmpty",
+  "jsonInputEnvelope",
+  "brief",
+  "version",
+  "bogus",
+  "bare",
+  "barePipe",
+  "mcp",
+  "skills",
+  "skillsFields",
+  "skillsHuman",
+  "skillsQuiet",
+  "skillsNdjson",
+  "skillOne",
+  "createEmpty",
+  "secret",
+  "secretShort",
+  "secretFields",
+  "secretSkill",
+  "traversal",
+  "shell",
+  "sensitive",
+  "sensitiveBare",
+  "control",
+  "typedBad",
+  "positional",
+  "dryRun",
+  "destructiveRefused",
+  "destructiveQuiet",
+  "jsonInputClosed",
+  "noCredential",
+  "bogusSkills",
+  "bogusIssue",
+  "versionAfter",
+  "versionGroup",
+  "issueDryRun",
+  "issueCreate",
+  "issueList",
+  "issueShow",
+  "issueUpdate",
+  "issueBadTransition",
+  "list",
+  "listAgain",
+  "listFields",
+  "paged",
+  "getMissing",
+] as const;
+export type ProbeName = (typeof PROBE_NAMES)[number];
+/** The probes that ran, by name; one whose subject was missing (or that needs the API, without one) is absent. */
+export type Probes = Partial<Record<ProbeName, Probe>>;
+
+/** Every probe under its name, in PROBE_NAMES' order; a probe of a name not listed there does not compile. */
+const inProbeOrder = <T extends Probes>(probes: T & Record<Exclude<keyof T, ProbeName>, never>): Probes =>
+  Object.fromEntries(PROBE_NAMES.map((name) => [name, probes[name]]));
+
 export interface Facts {
   binary: string;
   packageRoot?: string;
@@ -27,7 +91,7 @@ export interface Facts {
   credentials?: CredentialFacts;
   /** What the CLI wrote under its state folder, for the credential check (a value must not be there). */
   stateText: string;
-  probes: Record<string, Probe | undefined>;
+  probes: Probes;
   commands: HelpCommand[];
   /** Per-command help probes: every command, or an even sample of a large CLI. */
   commandHelp: Record<string, Probe>;
@@ -222,21 +286,7 @@ export async function collectFacts(
       bare: probe([], { timeoutMs: 15_000 }),
       barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
     });
-    const {
-      help,
-      helpFreshHome,
-      issueEmpty,
-      brief,
-      version,
-      bogus,
-      mcp,
-      skills,
-      skillsFields,
-      skillsHuman,
-      skillsQuiet,
-      skillsNdjson,
-      describe,
-    } = await named({
+    const first = await named({
       help: probe(["--help"]),
       helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
@@ -253,6 +303,7 @@ export async function collectFacts(
       // a large CLI's plain --describe answers with an index of its groups).
       describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
+    const { help, describe, skills } = first;
     const listed = commandsOf(help);
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
@@ -333,32 +384,7 @@ export async function collectFacts(
     const listedSkill = listOf(skills)?.[0];
     const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
     const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
-    const {
-      groupBare,
-      jsonInputEnvelope,
-      createEmpty,
-      secret,
-      secretShort,
-      traversal,
-      shell,
-      sensitive,
-      sensitiveBare,
-      control,
-      typedBad,
-      positional,
-      dryRun,
-      destructiveRefused,
-      destructiveQuiet,
-      jsonInputClosed,
-      noCredential,
-      skillOne,
-      bogusSkills,
-      bogusIssue,
-      versionAfter,
-      versionGroup,
-      secretFields,
-      secretSkill,
-    } = await named({
+    const second = await named({
       groupBare: group ? probe([group.name]) : undefined,
       jsonInputEnvelope:
         body && envelope
@@ -435,25 +461,25 @@ export async function collectFacts(
       ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"])
       : undefined;
 
-    let listProbe: Probe | undefined;
-    let listAgain: Probe | undefined;
-    let listFields: Probe | undefined;
-    let pagedProbe: Probe | undefined;
-    let getMissing: Probe | undefined;
+    // The probes that call the API: a listing twice, a page, a missing record, a listing trimmed to its first field.
+    const fromApi: Probes = {};
     if (api.baseUrl && !api.unavailable) {
       const env = apiEnv;
       const pagedOnList = !!paged && paged.command === list?.command;
-      ({ listProbe, listAgain, getMissing, pagedProbe } = await named({
-        listProbe: list ? probe(on(list), { env }) : undefined,
-        listAgain: list ? probe(on(list), { env }) : undefined,
-        getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
-        pagedProbe: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
-      }));
-      if (pagedOnList) pagedProbe = listProbe;
-      const rows = documentOf(listProbe)?.result;
-      const first = Array.isArray(rows) ? rows[0] : undefined;
-      const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
-      if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
+      Object.assign(
+        fromApi,
+        await named({
+          list: list ? probe(on(list), { env }) : undefined,
+          listAgain: list ? probe(on(list), { env }) : undefined,
+          getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+          paged: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
+        }),
+      );
+      if (pagedOnList) fromApi.paged = fromApi.list;
+      const rows = documentOf(fromApi.list)?.result;
+      const row = Array.isArray(rows) ? rows[0] : undefined;
+      const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
+      if (list && field) fromApi.listFields = await probe([...on(list), "--fields", field], { env });
     }
 
     const { bare, barePipe } = await bareCalls;
@@ -466,58 +492,19 @@ export async function collectFacts(
       credentialEnvs,
       ...(credentials ? { credentials } : {}),
       stateText: stateText(state),
-      probes: {
-        help,
-        helpFreshHome,
-        describe,
-        groupBare,
-        issueEmpty,
-        jsonInputEnvelope,
-        brief,
-        version,
-        bogus,
-        bare,
-        barePipe,
-        mcp,
-        skills,
-        skillsFields,
-        skillsHuman,
-        skillsQuiet,
-        skillsNdjson,
-        skillOne,
-        createEmpty,
-        secret,
-        secretShort,
-        secretFields,
-        secretSkill,
-        traversal,
-        shell,
-        sensitive,
-        sensitiveBare,
-        control,
-        typedBad,
-        positional,
-        dryRun,
-        destructiveRefused,
-        destructiveQuiet,
-        jsonInputClosed,
-        noCredential,
-        bogusSkills,
-        bogusIssue,
-        versionAfter,
-        versionGroup,
+      probes: inProbeOrder({
+        ...first,
+        ...second,
         issueDryRun,
         issueCreate,
         issueList,
         issueShow,
         issueUpdate,
         issueBadTransition,
-        list: listProbe,
-        listAgain,
-        listFields,
-        paged: pagedProbe,
-        getMissing,
-      },
+        ...fromApi,
+        bare,
+        barePipe,
+      }),
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,

@@ -12,6 +12,7 @@ import {
   printedJson,
   section,
   SEMVER,
+  unreadable,
   verdict,
   version,
 } from "./judging.js";
@@ -28,7 +29,14 @@ export const DISCOVERABILITY = section("Discoverability", [
     id: "D1",
     priority: "P1",
     title: "--help prints JSON with a commands array",
-    judge: (f) => verdict(!!helpOf(f)?.commands, "root --help is JSON with commands[]", f.probes.help),
+    judge: (f) => {
+      const ok = !!helpOf(f)?.commands;
+      return verdict(
+        ok,
+        ok ? "root --help is JSON with commands[]" : unreadable(f.probes.help, "a JSON object with commands[]"),
+        f.probes.help,
+      );
+    },
   },
   {
     id: "D2",

@@ -35,7 +35,10 @@ export const ERRORS = section("Errors", [
     id: "E3",
     priority: "P2",
     title: "the error parses as JSON",
-    judge: (f) => verdict(f.probes.bogus?.error !== undefined, "stderr parses", f.probes.bogus),
+    judge: (f) => {
+      const ok = f.probes.bogus?.error !== undefined;
+      return verdict(ok, ok ? "stderr parses" : "a bogus flag's stderr is not JSON", f.probes.bogus);
+    },
   },
   {
     id: "E4",

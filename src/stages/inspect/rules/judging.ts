@@ -78,6 +78,19 @@ export const refused = (p?: Probe) =>
 export const refusedWith2 = (p?: Probe) => refused(p) && p!.exitCode === 2;
 /** Whether the probe printed JSON on stdout. */
 export const printedJson = (p?: Probe) => p?.json !== undefined;
+/**
+ * What a probe printed instead of the document a rule expected: nothing, text that is not JSON, or JSON of another
+ * shape — a finding to read, where reading the output would otherwise have failed.
+ */
+export const unreadable = (p: Probe | undefined, expected: string) => {
+  if (!p) return `no call was made where ${expected} was expected`;
+  const printed = !p.stdout.trim()
+    ? "printed nothing on stdout"
+    : p.json === undefined
+      ? "printed text that is not JSON"
+      : "printed JSON of another shape";
+  return `${p.command} ${printed} (exit ${p.exitCode}${p.timedOut ? ", timed out" : ""}), not ${expected}`;
+};
 /** "<command> (exit <n>)" for each probe, joined: which calls a finding is about. */
 export const calls = (probes: Probe[]) => probes.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ");
 

@@ -1,7 +1,7 @@
 import { count } from "../../../core/words.js";
 import { documentOf, isObject, listOf, type Document, type Json } from "../probe-output.js";
 import type { Facts, Probe } from "../probes.js";
-import { documents, na, noApi, noSubject, section, subject, verdict } from "./judging.js";
+import { documents, na, noApi, noSubject, printedJson, ran, section, subject, verdict } from "./judging.js";
 
 /** The documents R1–R3 look in (help, a listing, --describe, --mcp-schema) that lack what `has` asks for. */
 const documentsWithout = (f: Facts, has: (doc: Document) => boolean) =>
@@ -29,13 +29,15 @@ export const OUTPUT = section("Output", [
     id: "O2",
     priority: "P0",
     title: "it parses (jq .)",
-    judge: (f) =>
-      verdict(
-        [f.probes.help, f.probes.skills, f.probes.list].every((p) => !p || p.json !== undefined),
-        "stdout parses as JSON",
+    judge: (f) => {
+      const unparsed = ran(f.probes.help, f.probes.skills, f.probes.list).filter((p) => !printedJson(p));
+      return verdict(
+        !unparsed.length,
+        unparsed.length ? `stdout is not JSON: ${commandsOf(unparsed)}` : "stdout parses as JSON",
         f.probes.help,
         f.probes.skills,
-      ),
+      );
+    },
   },
   {
     id: "O3",

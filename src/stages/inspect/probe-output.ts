@@ -4,10 +4,10 @@ import type { HelpCommand } from "./subjects.js";
 export type { Json, JsonObject } from "./probe.js";
 
 /**
- * What a probe printed, read once into typed documents. A probe's stdout and stderr are parsed as JSON where the probe
- * runs (`parseOutput`); the readers below narrow that value to the shapes the generated CLI prints (src/runtime/output.ts
- * and src/runtime/help.ts) — field by field, so a CLI that prints something else yields missing fields, never a crash.
- * Each reader remembers its answer per probe: the rules read a probe's document as often as they like.
+ * What a probe printed, read once into typed documents. A probe's stdout and stderr are parsed as JSON where the
+ * probe runs (`parseOutput`); the readers below narrow that value to the shapes the generated CLI prints
+ * (src/runtime/output.ts and src/runtime/help.ts) — field by field, so a CLI that prints something else yields
+ * missing fields, never a crash. Each reader remembers its answer per probe, however often rules ask.
  */
 
 /** Text parsed as JSON; undefined when it is empty or not JSON. */
@@ -38,9 +38,9 @@ function remembered<T>(read: (p: Probe) => T): (p?: Probe) => T | undefined {
 
 /**
  * A JSON object on stdout, read as the runtime's documents are shaped: a call's envelope `{ok, result, page?, rules,
- * skills, issue}` (writeResult), the root help `{help, commands, globalFlags, exitCodes, auth, baseUrl, …}` (rootHelp), a
- * command's help `{command}`, `--describe` `{commands}` and `--mcp-schema` `{tools}`. A field of another type than
- * declared here reads as absent.
+ * skills, issue}` (writeResult), the root help `{help, commands, globalFlags, exitCodes, auth, baseUrl, …}`
+ * (rootHelp), a command's help `{command}`, `--describe` `{commands}` and `--mcp-schema` `{tools}`. A field of another
+ * type than declared here reads as absent.
  */
 export interface Document {
   /** Its top-level keys, in order. */

@@ -105,7 +105,8 @@ export const ERRORS = section("Errors", [
       const errs = errorProbes(f);
       return verdict(
         errs.length > 0 && errs.every(({ error }) => UPPER_SNAKE.test(error.code)),
-        "every error carries a stable-looking code; renames across versions need two versions to compare (not established here)",
+        "every error carries a stable-looking code; " +
+          "renames across versions need two versions to compare (not established here)",
         f.probes.bogus,
       );
     },

@@ -116,10 +116,10 @@ export const OUTPUT = section("Output", [
             : na("no command pages");
       // Sample values for a command's required flags may be refused by the API: then its paging was not seen.
       const filled = (f.subjects?.chosen.paged?.command.parameters ?? []).some((p) => p.required);
-      if (filled && f.probes.paged.exitCode !== 0)
-        return na(
-          `${subject(f, "paged")} refused the probe's sample values (exit ${f.probes.paged.exitCode}), so its paging was not seen`,
-        );
+      if (filled && f.probes.paged.exitCode !== 0) {
+        const refusal = `refused the probe's sample values (exit ${f.probes.paged.exitCode})`;
+        return na(`${subject(f, "paged")} ${refusal}, so its paging was not seen`);
+      }
       const page = documentOf(f.probes.paged)?.page;
       return verdict(
         !!page && typeof page.has_more === "boolean",

@@ -1,3 +1,4 @@
+import type { GlobalFlag } from "../../runtime/args.js";
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -166,6 +167,8 @@ export async function runProbe(
 }
 
 const words = (c: HelpCommand) => c.name.split(" ");
+/** A global flag of the generated CLI as a probe passes it: only flags the runtime has compile (src/runtime/args.ts). */
+const flag = (name: GlobalFlag) => `--${name}`;
 /** A record's `id`, when it is a value a flag can carry. */
 const idOf = (value: Json | undefined) => {
   const id = isObject(value) ? value.id : undefined;
@@ -287,21 +290,21 @@ export async function collectFacts(
       barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
     });
     const first = await named({
-      help: probe(["--help"]),
-      helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
+      help: probe([flag("help")]),
+      helpFreshHome: probe([flag("help")], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
-      brief: probe(["--brief"]),
-      version: probe(["--version"]),
+      brief: probe([flag("brief")]),
+      version: probe([flag("version")]),
       bogus: probe(["--inter-probe-bogus-flag"]),
-      mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      mcp: probe([flag("mcp-schema")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       skills: probe(["skills"]),
-      skillsFields: probe(["skills", "--fields", "name"]),
-      skillsHuman: probe(["skills", "--human"]),
-      skillsQuiet: probe(["skills", "--quiet"]),
-      skillsNdjson: probe(["skills", "--ndjson"]),
+      skillsFields: probe(["skills", flag("fields"), "name"]),
+      skillsHuman: probe(["skills", flag("human")]),
+      skillsQuiet: probe(["skills", flag("quiet")]),
+      skillsNdjson: probe(["skills", flag("ndjson")]),
       // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
       // a large CLI's plain --describe answers with an index of its groups).
-      describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      describe: probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
     const { help, describe, skills } = first;
     const listed = commandsOf(help);
@@ -313,7 +316,7 @@ export async function collectFacts(
       // A root help that lists groups (progressive disclosure): open an even sample of them.
       const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
       const opened = await Promise.all(
-        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])),
+        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), flag("help")])),
       );
       commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
     }
@@ -329,7 +332,7 @@ export async function collectFacts(
     // Built-in commands print their own help too (D2): skills and one issue command.
     const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
     await Promise.all(
-      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))),
+      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), flag("help")]))),
     );
 
     // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
@@ -388,7 +391,7 @@ export async function collectFacts(
       groupBare: group ? probe([group.name]) : undefined,
       jsonInputEnvelope:
         body && envelope
-          ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv })
+          ? probe([...bodyArgs, flag("json-input"), flag("dry-run")], { input: envelope, env: apiEnv })
           : undefined,
       createEmpty: needy ? probe(on(needy)) : undefined,
       secret: hostile(PROBE_SECRET),
@@ -406,7 +409,7 @@ export async function collectFacts(
         "inter-probe-stray-argument",
       ]),
       dryRun: writer
-        ? probe([...on(writer), ...fill(writer.command), "--dry-run"], {
+        ? probe([...on(writer), ...fill(writer.command), flag("dry-run")], {
             env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
           })
         : undefined,
@@ -414,9 +417,9 @@ export async function collectFacts(
         ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv })
         : undefined,
       destructiveQuiet: destructive
-        ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv })
+        ? probe([...on(destructive), ...fill(destructive.command), flag("quiet")], { env: apiEnv })
         : undefined,
-      jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
+      jsonInputClosed: body ? probe([...bodyArgs, flag("json-input")], { timeoutMs: 8000 }) : undefined,
       noCredential:
         withAuth && credentialEnvs.length
           ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
@@ -426,18 +429,26 @@ export async function collectFacts(
       bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
       bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
       versionAfter: versionOn
-        ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert })
+        ? probe([...on(versionOn), ...fill(versionOn.command), flag("version")], { env: inert })
         : undefined,
-      versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
+      versionGroup: group ? probe([group.name, flag("version")], { env: inert }) : undefined,
       // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
-      secretFields: probe(["skills", "--fields", PROBE_SECRET]),
+      secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
       secretSkill: probe(["skills", PROBE_SECRET]),
     });
 
     const credentials = await probeCredentials(probe, helpDoc, apiCommands, apiEnv);
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
-    const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
+    const issueDryRun = await probe([
+      "issue",
+      "create",
+      "--type",
+      "bug",
+      "--message",
+      DRY_RUN_MESSAGE,
+      flag("dry-run"),
+    ]);
     const issueCreate = await probe([
       "issue",
       "create",
@@ -479,7 +490,7 @@ export async function collectFacts(
       const rows = documentOf(fromApi.list)?.result;
       const row = Array.isArray(rows) ? rows[0] : undefined;
       const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
-      if (list && field) fromApi.listFields = await probe([...on(list), "--fields", field], { env });
+      if (list && field) fromApi.listFields = await probe([...on(list), flag("fields"), field], { env });
     }
 
     const { bare, barePipe } = await bareCalls;

@@ -47,7 +47,7 @@ export const NAMING = section("Naming", [
     title: "the reserved flags exist",
     judge: (f) => {
       const missing = RESERVED_FLAGS.filter((x) => !hasFlag(f, x)).map((x) => `--${x}`);
-      // The spec names nine; the runtime's list is checked against it by its type (src/runtime/args.ts).
+      // The spec's nine, as the runtime lists them (src/runtime/args.ts): its type holds each to a global flag.
       return verdict(
         !missing.length,
         missing.length ? `missing: ${missing.join(" ")}` : "all nine reserved flags exist",

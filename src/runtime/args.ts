@@ -24,6 +24,20 @@ export const GLOBAL_BOOLEANS = [
   "redact",
 ] as const;
 export const GLOBAL_VALUES = ["fields", "max-pages"] as const;
+/** A global flag's name, without its dashes. */
+export type GlobalFlag = (typeof GLOBAL_BOOLEANS)[number] | (typeof GLOBAL_VALUES)[number];
+/** The flags the spec reserves (N4), in its order: each is one of the globals above, which every command takes. */
+export const RESERVED_FLAGS = [
+  "agent",
+  "human",
+  "brief",
+  "help",
+  "version",
+  "yes",
+  "dry-run",
+  "quiet",
+  "fields",
+] as const satisfies readonly GlobalFlag[];
 
 export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & { fields?: string[]; maxPages: number };
 

@@ -8,7 +8,7 @@ import { AGENT_NAMES } from "../core/agent-homes.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 
 const AGENT_CHOICES = [...AGENT_NAMES, "all"];
-const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
+export const ISSUE_TYPES = ["bug", "requirement", "suggestion", "bad-output"];
 export const ISSUE_STATUSES = ["open", "in-progress", "resolved", "closed"];
 export const ISSUE_ACTIONS = ["create", "list", "show", "update"];
 export const AUTH_ACTIONS = ["status"];

@@ -128,7 +128,7 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
         evidence: [{ command: `jukebox ${withBody} --market inter-probe --json-input --dry-run`, exitCode: 0 }],
       });
     }
-    // The piped body is what the request it would send carries, under the body's own field names (stages/inspect/rules.ts).
+    // The piped body is what the request it would send carries, under the body's own field names (stages/inspect/rules/input.ts).
     expect(rule(receipt, "I3").reason).toBe(
       `${withBody} (it takes a body whose required fields are simple values): a body piped to --json-input (ids) is the request's body`,
     );

@@ -441,7 +441,7 @@ describe("the inspection and the checker judge the same shapes from outside", ()
 
   it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
     const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
-    const { RULES } = await import("../../src/stages/inspect/rules.js");
+    const { RULES } = await import("../../src/stages/inspect/rules/index.js");
     const receipt = buildReceipt({
       facts: {
         files: { "package.json": "{}" },

@@ -1,6 +1,7 @@
 import { REDACTED } from "../../core/redact.js";
 import { count } from "../../core/plural.js";
 import type { Probe } from "./probe.js";
+import { documentOf, isObject } from "./probe-output.js";
 import { fill, type HelpCommand } from "./subjects.js";
 
 /**
@@ -226,10 +227,11 @@ export function judgeCredentials(
 
   // A1: a dry run per requirement carries each credential in its place.
   const wrong = facts.dryRuns.filter((d) => {
-    const request = d.dryRun.json?.result?.request;
+    const result = documentOf(d.dryRun)?.result;
+    const request = isObject(result) ? result.request : undefined;
     return (
       d.dryRun.exitCode !== 0 ||
-      !request ||
+      !isObject(request) ||
       d.schemes.some((s) => !facts.schemes[s] || !placed(request, facts.schemes[s]!))
     );
   });

@@ -7,6 +7,7 @@ import { certifyMcp, openMcp } from "./mcp.js";
 import { ProbeHost } from "./probe-host.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, runProbe, type Facts } from "./probes.js";
+import { documentOf } from "./probe-output.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
@@ -58,15 +59,14 @@ async function inspectInstalled(
   // The probe host loads while the first help runs (each probe brings its own environment).
   const hosting = ProbeHost.start(bin, packageRoot, baseEnv);
   const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
-  const credentialEnvs = credentialVariablesOf(help.json);
+  const helpDoc = documentOf(help);
+  const credentialEnvs = credentialVariablesOf(helpDoc);
   const set = credentialEnvs.filter((name) => process.env[name]);
   let unavailable = options.apiUnavailable;
-  if (!unavailable && options.baseUrl && credentialEnvs.length && help.json?.auth?.required && !set.length)
+  if (!unavailable && options.baseUrl && credentialEnvs.length && helpDoc?.auth?.required && !set.length)
     unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is not set` : `none of ${credentialEnvs.join(", ")} is set`}, so calls to the API cannot authenticate`;
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
-  const baseUrl = options.baseUrl
-    ? withBasePath(options.baseUrl, typeof help.json?.baseUrl?.path === "string" ? help.json.baseUrl.path : undefined)
-    : undefined;
+  const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, helpDoc?.baseUrl.path) : undefined;
   const env = {
     ...baseEnv,
     ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}),
@@ -76,7 +76,7 @@ async function inspectInstalled(
     : undefined;
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
   // starts and lists its tools while the probes run.
-  const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
+  const baseUrlEnv = helpDoc?.baseUrl.env;
   const opened = openMcp(packageRoot, binary, bin, {
     ...env,
     ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}),

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
 import { McpStdioClient } from "./mcp-client.js";
+import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
 
@@ -196,7 +197,7 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
     const dynamic =
       names.includes("search_commands") &&
       (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
-    const mcpSchema = facts.probes.mcp?.json?.tools;
+    const mcpSchema = documentOf(facts.probes.mcp)?.tools;
     const toolFor = (command: HelpCommand) => {
       if (names.includes("call_command")) return "call_command";
       const kind = command.destructive

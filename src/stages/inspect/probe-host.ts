@@ -3,6 +3,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CLI_SHIM } from "../emit/package-files.js";
 import type { Probe } from "./probe.js";
+import { parseOutput } from "./probe-output.js";
 
 /**
  * One process answering many probes (issue #46). A probe run as its own process costs a Node start (~70 ms of CPU)
@@ -286,17 +287,9 @@ function probeOf(command: string, reply: Extract<Reply, { stdout: string }>): Pr
     stderr,
     durationMs: reply.durationMs,
     timedOut: reply.timedOut === true,
-    json: parse(stdout),
-    error: parse(stderr),
+    json: parseOutput(stdout),
+    error: parseOutput(stderr),
   };
 }
 
 const stripFinalNewline = (text: string) => text.replace(/\r?\n$/, "");
-
-function parse(text: string): unknown {
-  try {
-    return text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}

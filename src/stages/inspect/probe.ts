@@ -1,3 +1,9 @@
+/** A parsed JSON value: nothing about its shape is assumed until a reader narrows it (stages/inspect/probe-output.ts). */
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+export interface JsonObject {
+  [key: string]: Json;
+}
+
 /** One invocation of the CLI under inspection, as evidence. */
 export interface Probe {
   command: string;
@@ -6,10 +12,10 @@ export interface Probe {
   stderr: string;
   durationMs: number;
   timedOut: boolean;
-  /** stdout parsed as JSON, when it is. */
-  json?: any;
+  /** stdout parsed as JSON, when it is (read it through stages/inspect/probe-output.ts). */
+  json?: Json;
   /** stderr parsed as JSON, when it is. */
-  error?: any;
+  error?: Json;
   /** Set when the probe was not run again but reused from the inspection of this candidate (stages/inspect/probe-reuse.ts). */
   reusedFrom?: string;
 }

@@ -1,3 +1,4 @@
+import type { GlobalFlag } from "../../runtime/args.js";
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -7,11 +8,76 @@ import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
+import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
 export type { HelpCommand } from "./subjects.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
 import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
+
+/**
+ * Every probe by name, in the order rules that read all of them meet them (E4 lists error codes in it, E2 and X8 quote
+ * the first offenders).
+ */
+const PROBE_NAMES = [
+  "help",
+  "helpFreshHome",
+  "describe",
+  "groupBare",
+  "issueEmpty",
+  "jsonInputEnvelope",
+  "brief",
+  "version",
+  "bogus",
+  "bare",
+  "barePipe",
+  "mcp",
+  "skills",
+  "skillsFields",
+  "skillsHuman",
+  "skillsQuiet",
+  "skillsNdjson",
+  "skillOne",
+  "createEmpty",
+  "secret",
+  "secretShort",
+  "secretFields",
+  "secretSkill",
+  "traversal",
+  "shell",
+  "sensitive",
+  "sensitiveBare",
+  "control",
+  "typedBad",
+  "positional",
+  "dryRun",
+  "destructiveRefused",
+  "destructiveQuiet",
+  "jsonInputClosed",
+  "noCredential",
+  "bogusSkills",
+  "bogusIssue",
+  "versionAfter",
+  "versionGroup",
+  "issueDryRun",
+  "issueCreate",
+  "issueList",
+  "issueShow",
+  "issueUpdate",
+  "issueBadTransition",
+  "list",
+  "listAgain",
+  "listFields",
+  "paged",
+  "getMissing",
+] as const;
+export type ProbeName = (typeof PROBE_NAMES)[number];
+/** The probes that ran, by name; one whose subject was missing (or that needs the API, without one) is absent. */
+export type Probes = Partial<Record<ProbeName, Probe>>;
+
+/** Every probe under its name, in PROBE_NAMES' order; a probe of a name not listed there does not compile. */
+const inProbeOrder = <T extends Probes>(probes: T & Record<Exclude<keyof T, ProbeName>, never>): Probes =>
+  Object.fromEntries(PROBE_NAMES.map((name) => [name, probes[name]]));
 
 export interface Facts {
   binary: string;
@@ -26,7 +92,7 @@ export interface Facts {
   credentials?: CredentialFacts;
   /** What the CLI wrote under its state folder, for the credential check (a value must not be there). */
   stateText: string;
-  probes: Record<string, Probe | undefined>;
+  probes: Probes;
   commands: HelpCommand[];
   /** Per-command help probes: every command, or an even sample of a large CLI. */
   commandHelp: Record<string, Probe>;
@@ -42,14 +108,6 @@ export interface Facts {
   /** The body fields the body probe piped to --json-input (I3, C5). */
   bodyFields?: string[];
 }
-
-const parse = (text: string) => {
-  try {
-    return text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
 async function named<T extends Record<string, Promise<Probe | undefined> | Probe | undefined>>(
@@ -103,14 +161,31 @@ export async function runProbe(
     stderr,
     durationMs: Math.round(performance.now() - started),
     timedOut: result.timedOut === true,
-    json: parse(stdout),
-    error: parse(stderr),
+    json: parseOutput(stdout),
+    error: parseOutput(stderr),
   };
 }
 
 const words = (c: HelpCommand) => c.name.split(" ");
+/** A global flag of the generated CLI as a probe passes it: only flags the runtime has compile (src/runtime/args.ts). */
+const flag = (name: GlobalFlag) => `--${name}`;
+/** A record's `id`, when it is a value a flag can carry. */
+const idOf = (value: Json | undefined) => {
+  const id = isObject(value) ? value.id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+};
+/** What a command's own --help adds to its entry in the listing. */
+const ownHelp = (p?: Probe) => {
+  const command = documentOf(p)?.command;
+  return command ? helpCommandOf(command) : {};
+};
 /** The message of the issue the S3 probe previews with --dry-run (and which must never be recorded). */
 export const DRY_RUN_MESSAGE = "inter inspect dry-run probe";
+/** The made-up credential the --dry-run probe sets, which its printed request must not show (S3). */
+export const PROBE_CREDENTIAL = "inter-probe-credential";
+/** The made-up keys the hostile probes pass as values (G2): each must be refused, and never echoed. */
+export const PROBE_SECRET = "sk-interprobe0123456789abcdefABCDEF";
+export const PROBE_SHORT_SECRET = "sk-live-0123abcd";
 const HELP_SAMPLE = 24;
 const API_COMMAND = (c: HelpCommand) => !BUILTIN_NAMES.includes(c.name);
 
@@ -214,54 +289,36 @@ export async function collectFacts(
       bare: probe([], { timeoutMs: 15_000 }),
       barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
     });
-    const {
-      help,
-      helpFreshHome,
-      issueEmpty,
-      brief,
-      version,
-      bogus,
-      mcp,
-      skills,
-      skillsFields,
-      skillsHuman,
-      skillsQuiet,
-      skillsNdjson,
-      describe,
-    } = await named({
-      help: probe(["--help"]),
-      helpFreshHome: probe(["--help"], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
+    const first = await named({
+      help: probe([flag("help")]),
+      helpFreshHome: probe([flag("help")], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
-      brief: probe(["--brief"]),
-      version: probe(["--version"]),
+      brief: probe([flag("brief")]),
+      version: probe([flag("version")]),
       bogus: probe(["--inter-probe-bogus-flag"]),
-      mcp: probe(["--mcp-schema"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      mcp: probe([flag("mcp-schema")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       skills: probe(["skills"]),
-      skillsFields: probe(["skills", "--fields", "name"]),
-      skillsHuman: probe(["skills", "--human"]),
-      skillsQuiet: probe(["skills", "--quiet"]),
-      skillsNdjson: probe(["skills", "--ndjson"]),
+      skillsFields: probe(["skills", flag("fields"), "name"]),
+      skillsHuman: probe(["skills", flag("human")]),
+      skillsQuiet: probe(["skills", flag("quiet")]),
+      skillsNdjson: probe(["skills", flag("ndjson")]),
       // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
       // a large CLI's plain --describe answers with an index of its groups).
-      describe: probe(["--describe", "--all"], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
+      describe: probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
-    const listed: Array<HelpCommand & { group?: boolean }> = Array.isArray(help.json?.commands)
-      ? help.json.commands.filter((c: HelpCommand) => typeof c?.name === "string")
-      : [];
+    const { help, describe, skills } = first;
+    const listed = commandsOf(help);
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
-    if (describe.exitCode === 0 && Array.isArray(describe.json?.commands)) {
-      commands = [
-        ...describe.json.commands.filter((c: HelpCommand) => typeof c?.name === "string"),
-        ...commands.filter((c) => !API_COMMAND(c)),
-      ];
+    if (describe.exitCode === 0 && documentOf(describe)?.commands) {
+      commands = [...commandsOf(describe), ...commands.filter((c) => !API_COMMAND(c))];
     } else if (groups.length) {
       // A root help that lists groups (progressive disclosure): open an even sample of them.
       const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
       const opened = await Promise.all(
-        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), "--help"])),
+        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), flag("help")])),
       );
-      commands = [...opened.flatMap((p) => (Array.isArray(p.json?.commands) ? p.json.commands : [])), ...commands];
+      commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
     }
     describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
     const apiCommands = commands.filter(API_COMMAND);
@@ -275,7 +332,7 @@ export async function collectFacts(
     // Built-in commands print their own help too (D2): skills and one issue command.
     const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
     await Promise.all(
-      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), "--help"]))),
+      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), flag("help")]))),
     );
 
     // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
@@ -284,7 +341,7 @@ export async function collectFacts(
       (c) =>
         ({
           ...c,
-          ...(commandHelp[c.name]?.json?.command ?? {}),
+          ...ownHelp(commandHelp[c.name]),
           ...(c.parameters?.some((p) => p.in)
             ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
             : {}),
@@ -314,55 +371,31 @@ export async function collectFacts(
             value,
           ])
         : Promise.resolve(undefined);
-    const credentialEnvs = credentialVariablesOf(help.json);
+    const helpDoc = documentOf(help);
+    const credentialEnvs = credentialVariablesOf(helpDoc);
     const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
-    const apiEnv =
-      api.baseUrl && typeof help.json?.baseUrl?.env === "string" ? { [help.json.baseUrl.env]: api.baseUrl } : {};
+    const baseUrlEnv = helpDoc?.baseUrl.env;
+    const apiEnv = api.baseUrl && baseUrlEnv ? { [baseUrlEnv]: api.baseUrl } : {};
 
     // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
     const piped = body ? bodyFor(body.command) : undefined;
     const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
     const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
-    const baseUrlEnv = typeof help.json?.baseUrl?.env === "string" ? help.json.baseUrl.env : undefined;
     // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
     // credential and an API that answers nothing, so the probe itself changes nothing.
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
+    const listedSkill = listOf(skills)?.[0];
+    const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
     const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
-    const secretValue = "sk-interprobe0123456789abcdefABCDEF";
-    const {
-      groupBare,
-      jsonInputEnvelope,
-      createEmpty,
-      secret,
-      secretShort,
-      traversal,
-      shell,
-      sensitive,
-      sensitiveBare,
-      control,
-      typedBad,
-      positional,
-      dryRun,
-      destructiveRefused,
-      destructiveQuiet,
-      jsonInputClosed,
-      noCredential,
-      skillOne,
-      bogusSkills,
-      bogusIssue,
-      versionAfter,
-      versionGroup,
-      secretFields,
-      secretSkill,
-    } = await named({
+    const second = await named({
       groupBare: group ? probe([group.name]) : undefined,
       jsonInputEnvelope:
         body && envelope
-          ? probe([...bodyArgs, "--json-input", "--dry-run"], { input: envelope, env: apiEnv })
+          ? probe([...bodyArgs, flag("json-input"), flag("dry-run")], { input: envelope, env: apiEnv })
           : undefined,
       createEmpty: needy ? probe(on(needy)) : undefined,
-      secret: hostile(secretValue),
-      secretShort: hostile("sk-live-0123abcd"),
+      secret: hostile(PROBE_SECRET),
+      secretShort: hostile(PROBE_SHORT_SECRET),
       traversal: hostile("../../etc/passwd"),
       shell: hostile("x;rm -rf /"),
       sensitive: hostile("./.env"),
@@ -376,41 +409,46 @@ export async function collectFacts(
         "inter-probe-stray-argument",
       ]),
       dryRun: writer
-        ? probe([...on(writer), ...fill(writer.command), "--dry-run"], {
-            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, "inter-probe-credential"])) },
+        ? probe([...on(writer), ...fill(writer.command), flag("dry-run")], {
+            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
           })
         : undefined,
       destructiveRefused: destructive
         ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv })
         : undefined,
       destructiveQuiet: destructive
-        ? probe([...on(destructive), ...fill(destructive.command), "--quiet"], { env: apiEnv })
+        ? probe([...on(destructive), ...fill(destructive.command), flag("quiet")], { env: apiEnv })
         : undefined,
-      jsonInputClosed: body ? probe([...bodyArgs, "--json-input"], { timeoutMs: 8000 }) : undefined,
+      jsonInputClosed: body ? probe([...bodyArgs, flag("json-input")], { timeoutMs: 8000 }) : undefined,
       noCredential:
         withAuth && credentialEnvs.length
           ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
           : undefined,
-      skillOne:
-        Array.isArray(skills.json?.result) && skills.json.result[0]?.name
-          ? probe(["skills", skills.json.result[0].name])
-          : undefined,
+      skillOne: firstSkill ? probe(["skills", firstSkill]) : undefined,
       // Built-in commands refuse unknown flags too (G1), with or without a value.
       bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
       bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
       versionAfter: versionOn
-        ? probe([...on(versionOn), ...fill(versionOn.command), "--version"], { env: inert })
+        ? probe([...on(versionOn), ...fill(versionOn.command), flag("version")], { env: inert })
         : undefined,
-      versionGroup: group ? probe([group.name, "--version"], { env: inert }) : undefined,
+      versionGroup: group ? probe([group.name, flag("version")], { env: inert }) : undefined,
       // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
-      secretFields: probe(["skills", "--fields", secretValue]),
-      secretSkill: probe(["skills", secretValue]),
+      secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
+      secretSkill: probe(["skills", PROBE_SECRET]),
     });
 
-    const credentials = await probeCredentials(probe, help.json, apiCommands, apiEnv);
+    const credentials = await probeCredentials(probe, helpDoc, apiCommands, apiEnv);
 
     // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
-    const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, "--dry-run"]);
+    const issueDryRun = await probe([
+      "issue",
+      "create",
+      "--type",
+      "bug",
+      "--message",
+      DRY_RUN_MESSAGE,
+      flag("dry-run"),
+    ]);
     const issueCreate = await probe([
       "issue",
       "create",
@@ -421,7 +459,8 @@ export async function collectFacts(
       "--exit-code",
       "1",
     ]);
-    const issueId = issueCreate.json?.result?.id ?? issueCreate.json?.id;
+    // The new issue's id, in the envelope's result or at the top.
+    const issueId = idOf(documentOf(issueCreate)?.result) ?? idOf(issueCreate.json);
     const [issueList, issueShow] = await Promise.all([
       probe(["issue", "list", "--type", "bug", "--status", "open"]),
       issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined),
@@ -433,24 +472,25 @@ export async function collectFacts(
       ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"])
       : undefined;
 
-    let listProbe: Probe | undefined;
-    let listAgain: Probe | undefined;
-    let listFields: Probe | undefined;
-    let pagedProbe: Probe | undefined;
-    let getMissing: Probe | undefined;
+    // The probes that call the API: a listing twice, a page, a missing record, a listing trimmed to its first field.
+    const fromApi: Probes = {};
     if (api.baseUrl && !api.unavailable) {
       const env = apiEnv;
       const pagedOnList = !!paged && paged.command === list?.command;
-      ({ listProbe, listAgain, getMissing, pagedProbe } = await named({
-        listProbe: list ? probe(on(list), { env }) : undefined,
-        listAgain: list ? probe(on(list), { env }) : undefined,
-        getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
-        pagedProbe: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
-      }));
-      if (pagedOnList) pagedProbe = listProbe;
-      const first = Array.isArray(listProbe?.json?.result) ? listProbe!.json.result[0] : undefined;
-      const field = first && typeof first === "object" ? Object.keys(first)[0] : undefined;
-      if (list && field) listFields = await probe([...on(list), "--fields", field], { env });
+      Object.assign(
+        fromApi,
+        await named({
+          list: list ? probe(on(list), { env }) : undefined,
+          listAgain: list ? probe(on(list), { env }) : undefined,
+          getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+          paged: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
+        }),
+      );
+      if (pagedOnList) fromApi.paged = fromApi.list;
+      const rows = documentOf(fromApi.list)?.result;
+      const row = Array.isArray(rows) ? rows[0] : undefined;
+      const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
+      if (list && field) fromApi.listFields = await probe([...on(list), flag("fields"), field], { env });
     }
 
     const { bare, barePipe } = await bareCalls;
@@ -463,58 +503,19 @@ export async function collectFacts(
       credentialEnvs,
       ...(credentials ? { credentials } : {}),
       stateText: stateText(state),
-      probes: {
-        help,
-        helpFreshHome,
-        describe,
-        groupBare,
-        issueEmpty,
-        jsonInputEnvelope,
-        brief,
-        version,
-        bogus,
-        bare,
-        barePipe,
-        mcp,
-        skills,
-        skillsFields,
-        skillsHuman,
-        skillsQuiet,
-        skillsNdjson,
-        skillOne,
-        createEmpty,
-        secret,
-        secretShort,
-        secretFields,
-        secretSkill,
-        traversal,
-        shell,
-        sensitive,
-        sensitiveBare,
-        control,
-        typedBad,
-        positional,
-        dryRun,
-        destructiveRefused,
-        destructiveQuiet,
-        jsonInputClosed,
-        noCredential,
-        bogusSkills,
-        bogusIssue,
-        versionAfter,
-        versionGroup,
+      probes: inProbeOrder({
+        ...first,
+        ...second,
         issueDryRun,
         issueCreate,
         issueList,
         issueShow,
         issueUpdate,
         issueBadTransition,
-        list: listProbe,
-        listAgain,
-        listFields,
-        paged: pagedProbe,
-        getMissing,
-      },
+        ...fromApi,
+        bare,
+        barePipe,
+      }),
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,

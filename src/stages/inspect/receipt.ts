@@ -1,6 +1,7 @@
 import { redactDeep, redactor } from "../../core/redact.js";
-import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules.js";
+import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules/index.js";
 import type { Facts } from "./probes.js";
+import { globalFlagsOf } from "./probe-output.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
 import { judgeCredentials, type CredentialReport } from "./credentials.js";
@@ -139,11 +140,9 @@ export function buildReceipt(input: {
     schemaVersion: RECEIPT_SCHEMA_VERSION,
     candidate: input.candidate,
     package: { name: pkg.name ?? facts.binary, version: pkg.version ?? "", binary: facts.binary },
-    globalFlags: Array.isArray(facts.probes.help?.json?.globalFlags)
-      ? facts.probes
-          .help!.json.globalFlags.map((g: { name?: string } | string) => (typeof g === "string" ? g : String(g.name)))
-          .sort()
-      : [],
+    globalFlags: globalFlagsOf(facts.probes.help)
+      .map((g) => String(g.name))
+      .sort(),
     commands: facts.commands.map((c) => ({
       name: c.name,
       parameters: (c.parameters ?? []).map((p) => ({

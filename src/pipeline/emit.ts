@@ -8,7 +8,7 @@ import type { PackageFile } from "../stages/emit/package-files.js";
 import { shippedFile } from "../core/shipped-files.js";
 import { outDir } from "./design.js";
 import { readDepJson } from "./io.js";
-import type { BaselineSummary } from "../stages/surface/baseline.js";
+import type { BaselineSummary } from "../surface/baseline.js";
 
 export const packageDir = (config: InterConfig) => `${outDir(config)}/package`;
 
@@ -75,7 +75,7 @@ export function emitTask(config: InterConfig): TaskSpec {
 
 /** Diffs the package against the baseline and puts the CHANGELOG.md written from the diff in its place. */
 async function compareBaseline(root: string, baseline: string, files: PackageFile[], candidate: string) {
-  const { compareWithBaseline } = await import("../stages/surface/baseline.js");
+  const { compareWithBaseline } = await import("../surface/baseline.js");
   const result = await compareWithBaseline(
     new Map(files.map((f) => [f.path, f.content])),
     resolve(root, baseline),

@@ -41,21 +41,21 @@ export class DiffCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const [
-      { readCandidate },
+      { readSurface },
       { diffSurfaces },
       { diffText, diffMarkdown, productsWarning },
       { loadIgnoreFile },
       { bumpWords },
     ] = await Promise.all([
-      import("../../stages/surface/candidate.js"),
-      import("../../stages/surface/report.js"),
-      import("../../stages/surface/render.js"),
-      import("../../stages/surface/ignore.js"),
-      import("../../stages/surface/verdict.js"),
+      import("../../surface/read-surface.js"),
+      import("../../surface/report.js"),
+      import("../../surface/render.js"),
+      import("../../surface/ignore.js"),
+      import("../../surface/verdict.js"),
     ]);
     const ignore = this.ignore ? await loadIgnoreFile(resolve(cwd, this.ignore), this.ignore) : [];
-    const before = await readCandidate(await builtCandidate(resolve(cwd, this.old)), this.old);
-    const after = await readCandidate(await builtCandidate(resolve(cwd, this.new)), this.new);
+    const before = await readSurface(await builtCandidate(resolve(cwd, this.old)), this.old);
+    const after = await readSurface(await builtCandidate(resolve(cwd, this.new)), this.new);
     const diff = diffSurfaces(before, after, ignore);
     const text = this.format === "markdown" || this.format === "md" ? diffMarkdown(diff) : diffText(diff);
     if (this.failOn === "breaking" && diff.unaccepted_breaking) {

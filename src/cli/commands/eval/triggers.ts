@@ -18,7 +18,8 @@ async function candidateSkills(
   const { skillsFromFolder, skillsFromTarball } = await import("../../../evaluation/triggers/skills.js");
   if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir };
   const tgz = await requireCandidate(folder, candidate, cwd, ", or --skills <folder of Skills>");
-  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz) };
+  const source = candidate ?? relative(cwd, tgz);
+  return { skills: await skillsFromTarball(tgz, source), source };
 }
 
 export class EvalTriggersCommand extends BaseCommand {

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { AGENT_NAMES } from "../../core/agent-homes.js";
 import { InterError } from "../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { candidateTarball } from "../candidate.js";
+import { requireCandidate } from "../candidate-lookup.js";
 
 /**
  * `inter agents install|uninstall <candidate>`: the generated CLI's own `agents` code (src/runtime/agents.ts) — one
@@ -28,7 +28,7 @@ abstract class AgentsCommand extends BaseCommand {
 
   protected async runPackage(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const tgz = await candidateTarball(cwd, this.candidate);
+    const tgz = await requireCandidate(undefined, this.candidate, cwd);
     const [{ openCandidate }, { openCli }, agents, { CliError }] = await Promise.all([
       import("../../stages/candidate/open-candidate.js"),
       import("../../runtime/load.js"),

@@ -9,7 +9,7 @@ import { sha256 } from "../../core/hash.js";
 import { inContent, PROOF_DIR } from "../../core/package-proof.js";
 import { count } from "../../core/words.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { candidateTarball } from "../candidate.js";
+import { requireCandidate } from "../candidate-lookup.js";
 
 export class PublishCommand extends BaseCommand {
   static paths = [["publish"]];
@@ -65,7 +65,7 @@ export class PublishCommand extends BaseCommand {
         "The MCP registry names servers <namespace>/<name>: io.github.<user>/<name> or a domain you own, reversed.",
         { flag: "mcp-name" },
       );
-    const tgz = await candidateTarball(cwd, this.candidate);
+    const tgz = await requireCandidate(undefined, this.candidate, cwd);
     const [
       { readEvidence },
       { proofFiles },

@@ -3,8 +3,9 @@ import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { count } from "../../../core/words.js";
+import { TRIGGER_DRAFTS_DIR } from "../../../config/project-paths.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
-import { requireCandidate } from "../../candidate.js";
+import { requireCandidate } from "../../candidate-lookup.js";
 import type { Candidate } from "../../../stages/candidate/open-candidate.js";
 
 /**
@@ -48,7 +49,7 @@ async function draftModel(
     process.env,
     settings.retries !== undefined ? { retries: settings.retries } : {},
   );
-  return { client, model: settings.model, cacheDir: join(dirname(file), ".intermesh", "trigger-drafts") };
+  return { client, model: settings.model, cacheDir: join(dirname(file), TRIGGER_DRAFTS_DIR) };
 }
 
 /** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */

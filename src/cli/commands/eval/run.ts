@@ -1,7 +1,8 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import type { AgentConfig } from "../../../config/types.js";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { requireCandidate } from "../../candidate-lookup.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
 import type { GateOptions } from "../../../evaluation/results/gate.js";
@@ -91,12 +92,14 @@ export class EvalRunCommand extends BaseCommand {
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
       await import("../../../evaluation/run/execute.js");
+    // FOLDER/cli.tgz, else the build output of the project around it; its receipt sits beside it.
+    const tgz = await requireCandidate(folder, undefined, this.cwd ?? process.cwd());
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
-        tgz: join(folder, "cli.tgz"),
+        tgz,
         referenceFile: join(folder, "eval-plan.reference.json"),
-        receiptFile: join(folder, "receipt.json"),
+        receiptFile: join(dirname(tgz), "receipt.json"),
         agent,
         ...(this.via ? { interface: this.via as "cli" | "mcp" } : {}),
         runDir: join(folder, ".inter-eval"),

@@ -89,11 +89,11 @@ export async function findCandidate(
   if (folder && existsSync(join(folder, "cli.tgz"))) return { tgz: join(folder, "cli.tgz"), missing: "" };
   const where = folder ?? cwd;
   const project = await projectCandidate(where, { up: true });
-  const here = folder ? `no cli.tgz in ${relative(cwd, folder) || "."}` : "no candidate named";
-  if (!project) return { missing: `${here} and no project around it (no intermesh.config.ts here or above)` };
+  const here = folder ? `no cli.tgz in ${folder}` : "no candidate named";
+  if (!project) return { missing: `${here} and no project around it; pass --candidate <cli.tgz>` };
   return project.built
     ? { tgz: project.tgz, missing: "" }
-    : { missing: `${here}, and the project's ${relative(cwd, project.tgz)} is not built yet (inter build)` };
+    : { missing: `${here}, and the project's ${project.tgz} is not built yet (inter build)` };
 }
 
 /** The command's candidate, or INPUT_NOT_FOUND saying where it was looked for and how to make one. */

@@ -35,7 +35,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
       const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
         import("../stages/plan/validate.js"),
         import("../stages/plan/schema.js"),
-        import("../stages/plan/candidate.js"),
+        import("../stages/plan/tree-from-receipt.js"),
       ]);
       let text: string;
       try {

@@ -58,11 +58,11 @@ describe("the candidate lookup", () => {
     expect(await refusal(requireCandidate(undefined, "empty", cwd))).toMatchObject({ code: "CANDIDATE_INVALID" });
     const bare = await refusal(requireCandidate(join(cwd, "empty"), undefined, cwd));
     expect(bare.code).toBe("INPUT_NOT_FOUND");
-    expect(bare.message).toContain("no cli.tgz in empty");
+    expect(bare.message).toContain(`no cli.tgz in ${join(cwd, "empty")} and no project around it`);
     // eval validate reports a missing candidate as a finding rather than an error.
     mkdirSync(join(cwd, "project/evals"));
     expect(await findCandidate(join(cwd, "project/evals"), undefined, cwd)).toEqual({
-      missing: "no cli.tgz in project/evals, and the project's project/dist/cli.tgz is not built yet (inter build)",
+      missing: `no cli.tgz in ${join(cwd, "project/evals")}, and the project's ${join(cwd, "project/dist/cli.tgz")} is not built yet (inter build)`,
     });
   });
 

@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node
 import { join } from "node:path";
 import { CONFIG_NAMES } from "../../config/names.js";
 import { InterError } from "../../core/errors.js";
+import { count } from "../../core/words.js";
 import { type FrontMatter, readFrontMatter } from "../../core/front-matter.js";
 import {
   type CandidateManifest,
@@ -90,7 +91,8 @@ function readFolder(root: string, label: string, keep: (path: string) => boolean
   const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = `${prefix}${entry.name}`;
-      if (++seen > MAX_FOLDER_ENTRIES) throw tooLarge(`over ${MAX_FOLDER_ENTRIES} files and folders`, path);
+      if (++seen > MAX_FOLDER_ENTRIES)
+        throw tooLarge(`over ${count(MAX_FOLDER_ENTRIES, "file or folder", "files and folders")}`, path);
       const full = join(dir, entry.name);
       // npm never packs node_modules/: a folder's own install is not the candidate.
       if (entry.isDirectory() && entry.name !== "node_modules") walk(full, `${path}/`);

@@ -105,7 +105,7 @@ async function receiptTree(
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
   const [{ treeFromReceipt }, { sha256 }] = await Promise.all([
-    import("../../../stages/plan/candidate.js"),
+    import("../../../stages/plan/tree-from-receipt.js"),
     import("../../../core/hash.js"),
   ]);
   const bytes = readFileSync(tgz);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findConfig } from "../config/names.js";
+import { NOOP_DIR, STATE_DIR } from "../config/project-paths.js";
 import { INTER_BUILD } from "../core/version.js";
 
 /**
@@ -43,7 +44,7 @@ export function envDigest(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Where a project's record for one output mode lives. */
 export const noopRecordFile = (root: string, json: boolean) =>
-  join(root, ".intermesh", "noop", json ? "build-json.json" : "build.json");
+  join(root, NOOP_DIR, json ? "build-json.json" : "build.json");
 
 /** The saved record, when it still holds: same inter, Node, mode, config, environment and every file and folder. */
 export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefined {
@@ -66,7 +67,7 @@ export function readValidRecord(cwd: string, json: boolean): NoopRecord | undefi
   )
     return undefined;
   // Another inter at work in the project may be about to change what the record vouches for.
-  if (existsSync(join(root, ".intermesh", "lock"))) return undefined;
+  if (existsSync(join(root, STATE_DIR, "lock"))) return undefined;
   if (record.env !== envDigest()) return undefined;
   for (const [path, size, mtimeMs, ctimeMs, ino] of record.files) {
     let stat;

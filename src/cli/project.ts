@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { Store } from "../engine/cache/store.js";
 import { loadConfig } from "../config/load.js";
+import { projectPaths, STATE_DIR } from "../config/project-paths.js";
 import type { LoadedConfig } from "../config/types.js";
 import { pipelineGraph } from "../pipeline/pipeline.js";
 import type { Graph } from "../engine/graph/task.js";
@@ -35,7 +36,7 @@ export async function openProject(options: { cwd?: string; config?: string }): P
     version: INTER_BUILD,
   });
   const graph = pipelineGraph(loaded);
-  const stateDir = resolve(loaded.root, ".intermesh");
-  const cacheDir = resolve(loaded.root, loaded.config.cache?.dir ?? ".intermesh/cache");
+  const stateDir = resolve(loaded.root, STATE_DIR);
+  const cacheDir = resolve(loaded.root, projectPaths(loaded.config).cacheDir);
   return { loaded, graph, store: new Store(cacheDir, projectOwner(loaded.root)), cacheDir, stateDir };
 }

@@ -5,7 +5,7 @@ import { count } from "../core/plural.js";
 import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import { COMMANDS_FILE } from "../pipeline/commands.js";
-import { overlayPath } from "../pipeline/design.js";
+import { projectPaths } from "../config/project-paths.js";
 import { OPERATIONS_FILE } from "../pipeline/openapi.js";
 import { SKILLS_FILE } from "../pipeline/skills.js";
 import { executeGraph } from "./execute-graph.js";
@@ -61,7 +61,7 @@ export async function runSuggest(
       import("../stages/design/suggest.js"),
       import("../stages/design/overlay-file.js"),
     ]);
-  const file = overlayPath(config);
+  const file = projectPaths(config).overlay;
   const current = await readOverlay(root, file);
   const client = createModelClient(
     {

@@ -5,6 +5,7 @@ import { InterError } from "../core/errors.js";
 import type { LoadedConfig } from "./types.js";
 import { compileConfig, type CompileError } from "./compile.js";
 import { validateConfig } from "./validate.js";
+import { CONFIG_BUILD_DIR } from "./project-paths.js";
 
 import { CONFIG_NAMES, findConfig } from "./names.js";
 
@@ -55,7 +56,7 @@ function refusingExit<T>(load: () => T): T {
 }
 
 async function importConfig(file: string, version: string): Promise<{ exported: unknown; sources: string[] }> {
-  const compiled = await compileConfig(file, join(dirname(file), ".intermesh", "config"), version);
+  const compiled = await compileConfig(file, join(dirname(file), CONFIG_BUILD_DIR), version);
   // The module's name is a hash of its code, so require's cache never serves an edited config's old module.
   const mod = refusingExit(() => createRequire(import.meta.url)(compiled.module) as { default?: unknown });
   return { exported: mod.default, sources: compiled.sources };

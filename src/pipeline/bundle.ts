@@ -3,8 +3,7 @@ import { writeFileAtomic } from "../core/atomic.js";
 import { sha256 } from "../core/hash.js";
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
-import { outDir } from "./design.js";
-import { packageDir } from "./emit.js";
+import { projectPaths } from "../config/project-paths.js";
 
 /** npm's own fixed timestamp for reproducible packs. */
 const FIXED_MTIME = new Date("1985-10-26T08:15:00.000Z");
@@ -35,15 +34,16 @@ export async function packFolder(cwd: string, paths: string[]): Promise<Buffer> 
 
 /** Packs the package tree into cli.tgz, byte for byte reproducible: sorted entries, fixed times, modes and owners. */
 export function bundleTask(config: InterConfig): TaskSpec {
-  const dir = packageDir(config);
-  const file = `${outDir(config)}/cli.tgz`;
+  const paths = projectPaths(config);
+  const dir = paths.packageDir;
+  const file = paths.candidate;
   return {
     id: "bundle",
     kind: "builtin",
     description: `Pack ${dir}/ into ${file} and record its sha256 (the candidate hash)`,
     impl: "1",
     deps: ["emit"],
-    config: { outDir: outDir(config) },
+    config: { outDir: paths.outDir },
     inputs: [],
     outputs: [file],
     env: [],

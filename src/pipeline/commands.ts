@@ -1,7 +1,8 @@
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import type { OperationModel } from "../stages/openapi/model.js";
-import { BUILD_DIR, readDepJson, writeBuildJson } from "./io.js";
+import { BUILD_DIR } from "../config/project-paths.js";
+import { readDepJson, writeBuildJson } from "./io.js";
 import { OPERATIONS_FILE } from "./openapi.js";
 
 export const COMMANDS_FILE = `${BUILD_DIR}/commands.json`;

@@ -1,3 +1,4 @@
+import { projectPaths } from "../config/project-paths.js";
 import type { InterConfig } from "../config/types.js";
 import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
@@ -7,27 +8,19 @@ import { SKILLS_FILE } from "./skills.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import { OPERATIONS_FILE } from "./openapi.js";
 
-/** The overlay file of the project (design.overlay), project-relative. */
-export function overlayPath(config: InterConfig): string {
-  return config.design?.overlay ?? "intermesh.overlay.json";
-}
-
-export function outDir(config: InterConfig): string {
-  return (config.targets?.cli?.outDir ?? "dist").replace(/\/+$/, "");
-}
-
 /** capabilities.json: the complete, deterministic plan of the CLI (schemas/capabilities.schema.json). */
 export function designTask(config: InterConfig): TaskSpec {
-  const file = `${outDir(config)}/capabilities.json`;
+  const paths = projectPaths(config);
+  const file = paths.capabilities;
   return {
     id: "design",
     kind: "builtin",
     description: `Write ${file}: the complete plan of the CLI`,
     impl: "2",
     deps: ["openapi", "commands", "skills"],
-    config: { outDir: outDir(config), overlay: overlayPath(config) },
+    config: { outDir: paths.outDir, overlay: paths.overlay },
     // The overlay is the reviewed file itself: its content keys this task, so the candidate follows it.
-    inputs: [overlayPath(config)],
+    inputs: [paths.overlay],
     outputs: [file],
     env: [],
     async run(ctx) {

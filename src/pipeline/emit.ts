@@ -6,11 +6,9 @@ import type { Capabilities } from "../stages/design/capabilities.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import type { PackageFile } from "../stages/emit/package-files.js";
 import { shippedFile } from "../core/shipped-files.js";
-import { outDir } from "./design.js";
+import { projectPaths } from "../config/project-paths.js";
 import { readDepJson } from "./io.js";
-import type { BaselineSummary } from "../stages/surface/baseline.js";
-
-export const packageDir = (config: InterConfig) => `${outDir(config)}/package`;
+import type { BaselineSummary } from "../surface/baseline.js";
 
 /** What the emit task records (what `inter status` reads back): the package and, with a baseline, how it differs. */
 export interface EmitData {
@@ -27,8 +25,9 @@ function runtimeSource(): string {
 }
 
 export function emitTask(config: InterConfig): TaskSpec {
-  const dir = packageDir(config);
-  const capabilities = `${outDir(config)}/capabilities.json`;
+  const paths = projectPaths(config);
+  const dir = paths.packageDir;
+  const capabilities = paths.capabilities;
   // The last published candidate is an input: replacing it re-runs emit, so CHANGELOG.md and the warning stay true.
   const baseline = config.targets?.cli?.baseline;
   const inRoot = baseline !== undefined && !isAbsolute(baseline) && !baseline.split(/[\\/]/).includes("..");
@@ -38,7 +37,7 @@ export function emitTask(config: InterConfig): TaskSpec {
     description: `Write the CLI package tree to ${dir}/`,
     impl: "2",
     deps: ["design"],
-    config: { outDir: outDir(config), ...(baseline ? { baseline } : {}) },
+    config: { outDir: paths.outDir, ...(baseline ? { baseline } : {}) },
     // A .tgz is one file; anything else is an unpacked package folder.
     inputs: baseline && inRoot ? [baseline.endsWith(".tgz") ? baseline : `${baseline.replace(/\/+$/, "")}/**`] : [],
     outputs: [`${dir}/**`],
@@ -49,9 +48,7 @@ export function emitTask(config: InterConfig): TaskSpec {
       // The folder is emit's alone: a Skill removed from the brief must not linger in the package.
       rmSync(join(ctx.root, dir), { recursive: true, force: true });
       const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
-      const compared = baseline
-        ? await compareBaseline(ctx.root, baseline, files, `${outDir(config)}/cli.tgz`)
-        : undefined;
+      const compared = baseline ? await compareBaseline(ctx.root, baseline, files, paths.candidate) : undefined;
       for (const file of files) {
         const target = join(ctx.root, dir, file.path);
         writeFileAtomic(target, file.content);
@@ -75,7 +72,7 @@ export function emitTask(config: InterConfig): TaskSpec {
 
 /** Diffs the package against the baseline and puts the CHANGELOG.md written from the diff in its place. */
 async function compareBaseline(root: string, baseline: string, files: PackageFile[], candidate: string) {
-  const { compareWithBaseline } = await import("../stages/surface/baseline.js");
+  const { compareWithBaseline } = await import("../surface/baseline.js");
   const result = await compareWithBaseline(
     new Map(files.map((f) => [f.path, f.content])),
     resolve(root, baseline),

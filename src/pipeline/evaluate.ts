@@ -3,7 +3,7 @@ import type { InterConfig } from "../config/types.js";
 import { agentKey, servicesKey } from "../config/secret-keys.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import type { BundleData } from "./bundle.js";
-import { outDir } from "./design.js";
+import { projectPaths } from "../config/project-paths.js";
 import type { InspectData } from "./inspect.js";
 
 /**
@@ -13,7 +13,7 @@ import type { InspectData } from "./inspect.js";
 export function evaluateTask(config: InterConfig): TaskSpec | undefined {
   const target = config.targets?.eval;
   if (!target) return undefined;
-  const runDir = `${outDir(config)}/eval`;
+  const runDir = projectPaths(config).evalDir;
   const reference = target.plan.replace(/\.json$/, ".reference.json");
   return {
     id: "evaluate",

@@ -5,7 +5,7 @@ import { servicesKey } from "../config/secret-keys.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { credentialEnvNames } from "../config/credential.js";
-import { outDir } from "./design.js";
+import { PROBES_FILE, projectPaths } from "../config/project-paths.js";
 import { writeJson } from "./io.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import type { SavedProbes } from "../stages/inspect/probe-reuse.js";
@@ -40,9 +40,6 @@ function serviceFiles(services: Record<string, { command: string[] }>): string[]
 
 const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
 
-/** The last inspection's probes, kept beside the cache for reuse (stages/inspect/probe-reuse.ts); not a task output. */
-const PROBES_FILE = ".intermesh/inspect/probes.json";
-
 function readSavedProbes(file: string): SavedProbes | undefined {
   try {
     const saved = JSON.parse(readFileSync(file, "utf8")) as SavedProbes;
@@ -57,7 +54,8 @@ function readSavedProbes(file: string): SavedProbes | undefined {
  * unchanged candidate is never inspected twice. Configured services are started so API probes have something real.
  */
 export function inspectTask(config: InterConfig): TaskSpec {
-  const receiptFile = `${outDir(config)}/receipt.json`;
+  const paths = projectPaths(config);
+  const receiptFile = paths.receipt;
   const services = config.targets?.eval?.services ?? {};
   const credentials = credentialEnvNames(config);
   return {
@@ -67,7 +65,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
     impl: "1",
     deps: ["bundle"],
     uses: { bundle: candidateOf },
-    config: { outDir: outDir(config), services: servicesKey(services) },
+    config: { outDir: paths.outDir, services: servicesKey(services) },
     // The service's own files (its script, named in its command) are inputs: a changed server is probed again.
     inputs: serviceFiles(services),
     outputs: [receiptFile],

@@ -3,9 +3,6 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import type { TaskContext } from "../engine/graph/task.js";
 
-/** Where built-in tasks keep intermediate results (cached and restored like any output). */
-export const BUILD_DIR = ".intermesh/build";
-
 /** Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. */
 export function writeJson(root: string, path: string, value: unknown): void {
   writeFileAtomic(join(root, path), `${JSON.stringify(value, null, 2)}\n`);

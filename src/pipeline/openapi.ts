@@ -4,7 +4,8 @@ import type { InterConfig } from "../config/types.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import type { DiscoverData } from "./discover.js";
-import { BUILD_DIR, writeBuildJson } from "./io.js";
+import { BUILD_DIR } from "../config/project-paths.js";
+import { writeBuildJson } from "./io.js";
 
 export const OPERATIONS_FILE = `${BUILD_DIR}/operations.json`;
 

@@ -6,7 +6,8 @@ import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
 import type { DiscoverData } from "./discover.js";
-import { BUILD_DIR, readDepJson, writeBuildJson } from "./io.js";
+import { BUILD_DIR } from "../config/project-paths.js";
+import { readDepJson, writeBuildJson } from "./io.js";
 import { count } from "../core/plural.js";
 
 export const SKILLS_FILE = `${BUILD_DIR}/skills.json`;

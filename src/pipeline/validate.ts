@@ -4,7 +4,7 @@ import type { InterConfig } from "../config/types.js";
 import { InterError } from "../core/errors.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import type { Receipt } from "../stages/inspect/receipt.js";
-import { outDir } from "./design.js";
+import { projectPaths } from "../config/project-paths.js";
 import type { InspectData } from "./inspect.js";
 import { writeJson } from "./io.js";
 
@@ -12,7 +12,8 @@ import { writeJson } from "./io.js";
 export function validateTask(config: InterConfig): TaskSpec | undefined {
   const plan = config.targets?.eval?.plan;
   if (!plan) return undefined;
-  const reportFile = `${outDir(config)}/plan-validation.json`;
+  const paths = projectPaths(config);
+  const reportFile = `${paths.outDir}/plan-validation.json`;
   return {
     id: "validate",
     kind: "builtin",
@@ -34,7 +35,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
       const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
         import("../stages/plan/validate.js"),
         import("../stages/plan/schema.js"),
-        import("../stages/plan/candidate.js"),
+        import("../stages/plan/tree-from-receipt.js"),
       ]);
       let text: string;
       try {
@@ -56,7 +57,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
         : undefined;
       const tree = treeFromReceipt(receipt);
       // The overlay's renames (capabilities.json, written by the design task upstream) explain unknown commands.
-      const capabilities = join(ctx.root, outDir(config), "capabilities.json");
+      const capabilities = join(ctx.root, paths.capabilities);
       if (existsSync(capabilities)) {
         const { renamesOf } = await import("../stages/plan/renames.js");
         tree.renames = renamesOf(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Command, Flag } from "../../src/runtime/manifest.js";
-import { surfaceChanges } from "../../src/stages/surface/changes.js";
-import { applyIgnore } from "../../src/stages/surface/ignore.js";
-import { changelogSection, diffMarkdown } from "../../src/stages/surface/render.js";
-import { diffSurfaces } from "../../src/stages/surface/report.js";
-import { skillCommands, type Surface, surfaceOf } from "../../src/stages/surface/surface.js";
+import { surfaceChanges } from "../../src/surface/changes.js";
+import { applyIgnore } from "../../src/surface/ignore.js";
+import { changelogSection, diffMarkdown } from "../../src/surface/render.js";
+import { diffSurfaces } from "../../src/surface/report.js";
+import { skillCommands, type Surface, surfaceOf } from "../../src/surface/surface.js";
 import type { InterError } from "../../src/core/errors.js";
-import { expectedVersion, followsVerdict } from "../../src/stages/surface/verdict.js";
+import { expectedVersion, followsVerdict } from "../../src/surface/verdict.js";
 
 /** The engine over two hand-made surfaces, one change at a time: each asserted by kind and class. */
 

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { AGENT_NAMES } from "../../core/agent-homes.js";
 import { InterError } from "../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { candidateTarball } from "../candidate.js";
+import { requireCandidate } from "../candidate-lookup.js";
 
 /**
  * `inter agents install|uninstall <candidate>`: the generated CLI's own `agents` code (src/runtime/agents.ts) — one
@@ -28,24 +28,18 @@ abstract class AgentsCommand extends BaseCommand {
 
   protected async runPackage(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
-    const tgz = await candidateTarball(cwd, this.candidate);
-    const [{ tarballEntries }, { openCli }, agents, { CliError }] = await Promise.all([
-      import("../../stages/surface/candidate.js"),
+    const tgz = await requireCandidate(undefined, this.candidate, cwd);
+    const [{ openCandidate }, { openCli }, agents, { CliError }] = await Promise.all([
+      import("../../stages/candidate/open-candidate.js"),
       import("../../runtime/load.js"),
       import("../../runtime/agents.js"),
       import("../../runtime/errors.js"),
     ]);
-    const files = await tarballEntries(tgz, this.candidate ?? tgz, () => true);
-    if (!files.has("manifest.json"))
-      throw new InterError(
-        "CANDIDATE_INVALID",
-        `${this.candidate ?? tgz} has no manifest.json.`,
-        "Name a cli.tgz `inter build` wrote.",
-        { candidate: this.candidate ?? tgz },
-      );
+    // CANDIDATE_INVALID without a manifest.json that `inter build` writes.
+    const { files } = await openCandidate(tgz, { label: this.candidate ?? tgz });
     const work = mkdtempSync(join(tmpdir(), "inter-agents-"));
     try {
-      // Unpacked as data (checkTarball refused unsafe entries); nothing of the candidate runs.
+      // Unpacked as data (the candidate reader refused unsafe entries); nothing of the candidate runs.
       for (const [path, entry] of files) {
         const file = join(work, path);
         mkdirSync(dirname(file), { recursive: true });

@@ -1,12 +1,10 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { resolve } from "node:path";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { InterError } from "../../core/errors.js";
 import { count } from "../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { projectCandidate } from "../candidate.js";
+import { requireCandidate } from "../candidate-lookup.js";
 
 export class DiffCommand extends BaseCommand {
   static paths = [["diff"]];
@@ -41,21 +39,21 @@ export class DiffCommand extends BaseCommand {
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
     const [
-      { readCandidate },
+      { readSurface },
       { diffSurfaces },
       { diffText, diffMarkdown, productsWarning },
       { loadIgnoreFile },
       { bumpWords },
     ] = await Promise.all([
-      import("../../stages/surface/candidate.js"),
-      import("../../stages/surface/report.js"),
-      import("../../stages/surface/render.js"),
-      import("../../stages/surface/ignore.js"),
-      import("../../stages/surface/verdict.js"),
+      import("../../surface/read-surface.js"),
+      import("../../surface/report.js"),
+      import("../../surface/render.js"),
+      import("../../surface/ignore.js"),
+      import("../../surface/verdict.js"),
     ]);
     const ignore = this.ignore ? await loadIgnoreFile(resolve(cwd, this.ignore), this.ignore) : [];
-    const before = await readCandidate(await builtCandidate(resolve(cwd, this.old)), this.old);
-    const after = await readCandidate(await builtCandidate(resolve(cwd, this.new)), this.new);
+    const before = await readSurface(await requireCandidate(undefined, this.old, cwd, { folders: true }), this.old);
+    const after = await readSurface(await requireCandidate(undefined, this.new, cwd, { folders: true }), this.new);
     const diff = diffSurfaces(before, after, ignore);
     const text = this.format === "markdown" || this.format === "md" ? diffMarkdown(diff) : diffText(diff);
     if (this.failOn === "breaking" && diff.unaccepted_breaking) {
@@ -76,12 +74,4 @@ export class DiffCommand extends BaseCommand {
     }
     return { data: diff, human: text };
   }
-}
-
-/** A project folder means the cli.tgz its config builds (`targets.cli.outDir`); anything else is read as it is. */
-async function builtCandidate(path: string): Promise<string> {
-  if (!existsSync(path) || !statSync(path).isDirectory() || existsSync(join(path, "manifest.json"))) return path;
-  const project = await projectCandidate(resolve(path), { up: false });
-  // Without a build, the folder is passed on and refused with a message that says to build it.
-  return project?.built ? project.tgz : path;
 }

@@ -1,6 +1,5 @@
 import { Command, Option } from "clipanion";
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import * as t from "typanion";
 import { InterError } from "../../core/errors.js";
 import type { Receipt } from "../../stages/inspect/receipt.js";
@@ -101,14 +100,9 @@ export class InspectCommand extends BaseCommand {
     const options = { baseUrl: this.baseUrl, interVersion: INTER_BUILD };
     let receipt: Receipt;
     if (this.tarball) {
-      const file = resolve(this.cwd ?? process.cwd(), this.tarball);
-      if (!existsSync(file))
-        throw new InterError(
-          "INPUT_NOT_FOUND",
-          `${this.tarball} does not exist.`,
-          "Build one with `inter build` (it writes dist/cli.tgz).",
-          { file },
-        );
+      // A cli.tgz, a folder holding one, or a project folder's build output: the one lookup.
+      const { requireCandidate } = await import("../candidate-lookup.js");
+      const file = await requireCandidate(undefined, this.tarball, this.cwd ?? process.cwd());
       receipt = await inspectTarball(file, readFileSync(file), options);
     } else {
       receipt = await inspectBin(this.bin!, options);

@@ -9,7 +9,7 @@ import { sha256 } from "../../core/hash.js";
 import { inContent, PROOF_DIR } from "../../core/package-proof.js";
 import { count } from "../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../base.js";
-import { candidateTarball } from "../candidate.js";
+import { requireCandidate } from "../candidate-lookup.js";
 
 export class PublishCommand extends BaseCommand {
   static paths = [["publish"]];
@@ -65,18 +65,20 @@ export class PublishCommand extends BaseCommand {
         "The MCP registry names servers <namespace>/<name>: io.github.<user>/<name> or a domain you own, reversed.",
         { flag: "mcp-name" },
       );
-    const tgz = await candidateTarball(cwd, this.candidate);
+    const tgz = await requireCandidate(undefined, this.candidate, cwd);
     const [
       { readEvidence },
       { proofFiles },
-      { tarballEntries, readCandidate },
+      { openCandidate },
+      { readSurface, surfaceOfCandidate },
       { packFolder },
       registry,
       { serverJson, defaultMcpName },
     ] = await Promise.all([
       import("../publish/evidence.js"),
       import("../publish/proof.js"),
-      import("../../stages/surface/candidate.js"),
+      import("../../stages/candidate/open-candidate.js"),
+      import("../../surface/read-surface.js"),
       import("../../pipeline/bundle.js"),
       import("../publish/registry.js"),
       import("../publish/server-json.js"),
@@ -95,7 +97,8 @@ export class PublishCommand extends BaseCommand {
         { reasons: evidence.refusals },
       );
     }
-    const files = await tarballEntries(tgz, shown(tgz), () => true);
+    const candidate = await openCandidate(tgz, { label: shown(tgz) });
+    const files = candidate.files;
     if ([...files.keys()].some((p) => !inContent(p)))
       throw new InterError(
         "CANDIDATE_INVALID",
@@ -103,11 +106,8 @@ export class PublishCommand extends BaseCommand {
         "Publish the cli.tgz `inter build` wrote.",
         { candidate: shown(tgz) },
       );
-    const pkg = parseJson(files.get("package.json")?.bytes) as
-      { name?: string; version?: string; description?: string } | undefined;
-    const manifest = parseJson(files.get("manifest.json")?.bytes) as
-      { product?: { binary?: string; description?: string }; auth?: unknown; baseUrl?: { env?: string } } | undefined;
-    if (!pkg?.name || !pkg.version || !manifest?.product?.binary)
+    const { packageJson: pkg, manifest } = candidate;
+    if (!pkg.name || !pkg.version || !manifest.product?.binary)
       throw new InterError(
         "CANDIDATE_INVALID",
         `${shown(tgz)} lacks package.json's name and version or manifest.json's binary.`,
@@ -154,12 +154,12 @@ export class PublishCommand extends BaseCommand {
         already = true;
         versionCheck = { ...versionCheck, already_published: true };
       } else if (latest) {
-        const before = await readCandidate(
+        const before = await readSurface(
           await registry.fetchPublished(pkg.name, latest, target, work),
           `${pkg.name}@${latest}`,
         );
-        const after = await readCandidate(tgz, shown(tgz));
-        const { diffSurfaces } = await import("../../stages/surface/report.js");
+        const after = surfaceOfCandidate(candidate);
+        const { diffSurfaces } = await import("../../surface/report.js");
         const diff = diffSurfaces(before, after);
         versionCheck = {
           ...versionCheck,
@@ -287,13 +287,4 @@ function write(root: string, path: string, bytes: Uint8Array, mode: number): voi
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, bytes);
   chmodSync(file, mode || 0o644);
-}
-
-function parseJson(bytes: Buffer | undefined): unknown {
-  if (!bytes) return undefined;
-  try {
-    return JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return undefined;
-  }
 }

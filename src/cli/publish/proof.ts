@@ -10,7 +10,7 @@ import {
 } from "../../core/package-proof.js";
 import { INTER_VERSION } from "../../core/version.js";
 import type { EvalResults } from "../../evaluation/results/types.js";
-import type { PackageEntry } from "../../stages/surface/candidate.js";
+import type { PackageEntry } from "../../stages/candidate/read-tarball.js";
 import type { Evidence } from "./evidence.js";
 
 /**

@@ -1,4 +1,4 @@
-import { manifestCredentialNames } from "../../stages/surface/surface.js";
+import { manifestCredentialNames } from "../../surface/surface.js";
 
 /**
  * The MCP registry's entry for the package (`server.json`, schema 2025-09-29): the npm package and version, its stdio

@@ -11,7 +11,7 @@ import { expandGlobs } from "../../engine/graph/files.js";
 import { openProject, type Project } from "../project.js";
 import type { BundleData } from "../../pipeline/bundle.js";
 import type { EmitData } from "../../pipeline/emit.js";
-import { outDir, overlayPath } from "../../pipeline/design.js";
+import { projectPaths } from "../../config/project-paths.js";
 import type { InspectData } from "../../pipeline/inspect.js";
 import { placeholderLines } from "../../stages/design/context.js";
 
@@ -233,7 +233,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
         code: "INPUT_NOT_FOUND",
         what: `the evaluation plan ${input.pattern} does not exist`,
         requires: "agent",
-        next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(`${outDir(config)}/cli.tgz`)}`,
+        next: `inter eval new ${rel(input.pattern).replace(/\/[^/]*$/, "") || "."} --candidate ${rel(projectPaths(config).candidate)}`,
       });
     if (input.role === "plan" && input.files.some((f) => PLAN_FILL.test(readFileSync(join(root, f.path), "utf8"))))
       block({
@@ -248,7 +248,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       stage: "evaluation",
       what: "no targets.eval in the config",
       requires: "agent",
-      next: `inter eval new evals --candidate ${rel(`${outDir(config)}/cli.tgz`)}  # then set targets.eval.plan in the config`,
+      next: `inter eval new evals --candidate ${rel(projectPaths(config).candidate)}  # then set targets.eval.plan in the config`,
     });
 
   // The evaluation passes the variables its plan names (target.credential_env); without a plan, the config's name.
@@ -267,7 +267,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       next: unset.map((name) => `export ${name}=<its value>`).join("; "),
     });
 
-  const overlayFile = overlayPath(config);
+  const overlayFile = projectPaths(config).overlay;
   let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };
   try {
     const parsed = JSON.parse(readFileSync(join(root, overlayFile), "utf8"));
@@ -357,7 +357,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     };
   }
   report.last.certification = latestData<InspectData>(project, "inspect")?.level ?? null;
-  const resultsFile = join(root, outDir(config), "eval", "results.json");
+  const resultsFile = join(root, projectPaths(config).evalDir, "results.json");
   if (existsSync(resultsFile)) {
     try {
       const r = JSON.parse(readFileSync(resultsFile, "utf8"));

@@ -1,4 +1,4 @@
-import { manifestCredentialNames } from "../../stages/surface/surface.js";
+import { manifestCredentialNames } from "../../surface/surface.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";

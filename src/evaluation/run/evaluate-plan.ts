@@ -38,7 +38,7 @@ export async function executeEvaluation(
   const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
     import("../../stages/plan/validate.js"),
     import("../../stages/plan/schema.js"),
-    import("../../stages/plan/candidate.js"),
+    import("../../stages/plan/tree-from-receipt.js"),
   ]);
   if (!existsSync(options.tgz))
     throw new InterError(

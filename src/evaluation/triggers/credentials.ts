@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { planCredentialEnvs } from "../../stages/plan/types.js";
-import { manifestCredentialNames } from "../../stages/surface/surface.js";
+import { manifestCredentialNames } from "../../surface/surface.js";
+import { openCandidate } from "../../stages/candidate/open-candidate.js";
 
 /**
  * The credential variables a trigger run keeps from the agent and redacts: those the candidate's manifest names (when
@@ -13,11 +14,8 @@ export async function triggerCredentials(folder: string, tgz: string | undefined
   const names = new Set<string>();
   if (tgz) {
     try {
-      const { tarballEntries } = await import("../../stages/surface/candidate.js");
-      const entries = await tarballEntries(tgz, tgz, (path) => path === "manifest.json");
-      const manifest = entries.get("manifest.json");
-      if (manifest)
-        for (const name of manifestCredentialNames(JSON.parse(manifest.bytes.toString("utf8"))?.auth)) names.add(name);
+      const { manifest } = await openCandidate(tgz, { keep: () => false });
+      for (const name of manifestCredentialNames(manifest.auth)) names.add(name);
     } catch {
       // not a package inter built: no manifest to read credentials from
     }

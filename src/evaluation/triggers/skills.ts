@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
-import { frontMatterText, readFrontMatter } from "../../core/front-matter.js";
+import { type FrontMatter, frontMatterText, readFrontMatter } from "../../core/front-matter.js";
+import { type Candidate, openCandidate } from "../../stages/candidate/open-candidate.js";
 
 /** One Skill of the candidate: its name, description and every file of its folder (SKILL.md, references). */
 export interface CandidateSkill {
@@ -14,7 +15,7 @@ export interface CandidateSkill {
 /** A Skill folder's files stay small; past this a Skill is not one an agent loads. */
 const MAX_SKILL_BYTES = 1024 * 1024;
 
-function skill(name: string, files: Record<string, string>, where: string): CandidateSkill {
+function skill(name: string, files: Record<string, string>, where: string, front?: FrontMatter): CandidateSkill {
   const text = files["SKILL.md"];
   if (text === undefined)
     throw new InterError(
@@ -23,8 +24,8 @@ function skill(name: string, files: Record<string, string>, where: string): Cand
       "A Skill is a folder named for it, holding SKILL.md with name and description in its front matter.",
       { path: where },
     );
-  const front = readFrontMatter(text);
-  const meta = { name: frontMatterText(front, "name"), description: frontMatterText(front, "description") };
+  const read = front ?? readFrontMatter(text);
+  const meta = { name: frontMatterText(read, "name"), description: frontMatterText(read, "description") };
   if (meta.name && meta.name !== name)
     throw new InterError(
       "TRIGGER_QUERIES_INVALID",
@@ -35,29 +36,17 @@ function skill(name: string, files: Record<string, string>, where: string): Cand
   return { name, description: meta.description ?? "", files };
 }
 
-/** The Skills bundled in a candidate cli.tgz (package/skills/<name>/…), read without unpacking anything to disk. */
-export async function skillsFromTarball(tgz: string): Promise<CandidateSkill[]> {
-  const { checkTarball } = await import("../../stages/inspect/tarball.js");
-  await checkTarball(tgz);
-  const tar = await import("tar");
-  const byName = new Map<string, Record<string, string>>();
-  await tar.t({
-    file: tgz,
-    onReadEntry: (entry) => {
-      const m = /^package\/skills\/([a-z0-9][a-z0-9-]*)\/(.+)$/.exec(entry.path);
-      if (!m || entry.type !== "File") return entry.resume();
-      const chunks: Buffer[] = [];
-      entry.on("data", (c: Buffer) => chunks.push(c));
-      entry.on("end", () => {
-        const files = byName.get(m[1]!) ?? {};
-        files[m[2]!] = Buffer.concat(chunks).toString("utf8");
-        byName.set(m[1]!, files);
-      });
-    },
-  });
-  return [...byName]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, files]) => skill(name, files, `cli.tgz package/skills/${name}`));
+/** The files `skillsOfCandidate` needs: every file of every bundled Skill. */
+export const skillFile = (path: string) => path.startsWith("skills/");
+
+/** The Skills bundled in a candidate opened by stages/candidate/open-candidate.ts (package/skills/<name>/…). */
+export function skillsOfCandidate(candidate: Candidate): CandidateSkill[] {
+  return candidate.skills.map((s) => skill(s.name, s.files, `${candidate.label} package/skills/${s.name}`, s.front));
+}
+
+/** The Skills bundled in a candidate cli.tgz, read once without unpacking anything to disk. */
+export async function skillsFromTarball(tgz: string, label = "cli.tgz"): Promise<CandidateSkill[]> {
+  return skillsOfCandidate(await openCandidate(tgz, { label, keep: skillFile }));
 }
 
 /** The Skills of a folder holding one folder per Skill (inter's own skills/, a plugin's). `evals/` is never installed. */

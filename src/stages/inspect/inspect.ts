@@ -13,7 +13,7 @@ import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
-import { checkTarball } from "./tarball.js";
+import { checkTarball } from "../candidate/read-tarball.js";
 
 export interface InspectOptions {
   /** Base URL of a running API for the probes that call it; without one they are "not applicable". */

@@ -39,7 +39,7 @@ const some = (value: unknown) =>
  * node_modules/<name>, each bin linked from node_modules/.bin and made executable — without starting npm (about a
  * second of CPU, issue #46). Undefined, with nothing left behind, when npm must do it: the package has dependencies, an
  * install script npm would skip but report, an unusual name or a bin outside the package. The tarball was checked
- * entry by entry before (stages/inspect/tarball.ts): only plain files and folders under package/.
+ * entry by entry before (stages/candidate/read-tarball.ts): only plain files and folders under package/.
  */
 async function unpackPlain(
   tgz: string,

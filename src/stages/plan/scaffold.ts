@@ -1,5 +1,6 @@
-import type { AuthScheme, Command } from "../../runtime/manifest.js";
-import { InterError } from "../../core/errors.js";
+import type { Command, CredentialVariables } from "../../runtime/manifest.js";
+import type { CandidateManifest } from "../candidate/candidate-manifest.js";
+import type { Candidate } from "../candidate/open-candidate.js";
 import { schemaRef } from "../../core/schema-ref.js";
 
 // `inter eval new`: a starter plan for a candidate built by inter, one scenario per bundled Skill. Command prefixes come
@@ -13,7 +14,7 @@ const FILL = (what: string) => `<<FILL ME: ${what}>>`;
  * and secret where the CLI can obtain tokens, else the access token; one name as a string, several as a list.
  */
 function starterCredentials(
-  auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> },
+  auth: NonNullable<CandidateManifest["auth"]>,
   commands: Array<Pick<Command, "auth">>,
 ): string | string[] {
   if (typeof auth.env === "string") return auth.env;
@@ -28,7 +29,7 @@ function starterCredentials(
   const names = (common ? common.split(" ") : []).flatMap((name) => {
     const scheme = auth.schemes?.[name];
     if (!scheme) return [];
-    const env = scheme.env;
+    const env: CredentialVariables = scheme.env ?? {};
     if (env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl))
       return [env.clientId, env.clientSecret];
     return [env.value ?? env.username ?? env.accessToken].filter((v): v is string => !!v);
@@ -36,33 +37,16 @@ function starterCredentials(
   return names.length === 1 ? names[0]! : names.length ? names : FILL("the variable holding the API's credential");
 }
 
-/** The starter plan for the candidate `tgz`, to be written in `folder` (its `$schema` is relative to it). */
-export async function starterPlan(tgz: string, folder: string) {
-  const { checkTarball } = await import("../inspect/tarball.js");
-  await checkTarball(tgz);
-  const tar = await import("tar");
+/** The files `starterPlan` reads: the command groups and each Skill's SKILL.md (besides manifest.json). */
+export const scaffoldFile = (path: string) =>
+  /^commands\/[^/]+\.json$/.test(path) || /^skills\/[^/]+\/SKILL\.md$/.test(path);
+
+/** The starter plan for a candidate opened by stages/candidate/open-candidate.ts, to be written in `folder` (its `$schema` is relative to it). */
+export function starterPlan(candidate: Candidate, folder: string) {
+  const manifest = candidate.manifest;
   const files: Record<string, string> = {};
-  await tar.t({
-    file: tgz,
-    onReadEntry: (entry) => {
-      if (!/^package\/(manifest\.json|commands\/[^/]+\.json|skills\/[^/]+\/SKILL\.md)$/.test(entry.path))
-        return entry.resume();
-      const chunks: Buffer[] = [];
-      entry.on("data", (c: Buffer) => chunks.push(c));
-      entry.on("end", () => (files[entry.path] = Buffer.concat(chunks).toString("utf8")));
-    },
-  });
-  const manifest = JSON.parse(files["package/manifest.json"] ?? "null") as {
-    product: { binary: string };
-    baseUrl: { default: string | null };
-    auth: { env?: string; schemes?: Record<string, Pick<AuthScheme, "env" | "tokenUrl" | "openIdConnectUrl">> };
-  } | null;
-  if (!manifest)
-    throw new InterError(
-      "INSPECT_FAILED",
-      "cli.tgz has no manifest.json; `inter eval new` starts plans for candidates built by inter.",
-      "Write the plan by hand (schemas/eval-plan.schema.json).",
-    );
+  for (const [path, entry] of candidate.files)
+    if (scaffoldFile(path)) files[`package/${path}`] = entry.bytes.toString("utf8");
   const binary = manifest.product.binary;
   // Commands live in one file per group (package/commands/<group>.json).
   const names = new Set(
@@ -128,7 +112,7 @@ export async function starterPlan(tgz: string, folder: string) {
         ],
       };
     });
-  const apiUrl = manifest.baseUrl.default ?? "http://127.0.0.1:8080";
+  const apiUrl = manifest.baseUrl?.default ?? "http://127.0.0.1:8080";
   const plan = {
     // The project's installed copy of the schema, as a path from the plan's folder that holds in any checkout.
     $schema: schemaRef(folder, "eval-plan.schema.json"),
@@ -137,7 +121,7 @@ export async function starterPlan(tgz: string, folder: string) {
       api_url: apiUrl,
       account: FILL("which account or data set the run uses"),
       credential_env: starterCredentials(
-        manifest.auth,
+        manifest.auth ?? {},
         Object.entries(files)
           .filter(([p]) => p.startsWith("package/commands/"))
           .flatMap(([, text]) => (JSON.parse(text) as { commands: Array<Pick<Command, "auth">> }).commands),
@@ -174,9 +158,7 @@ export async function starterPlan(tgz: string, folder: string) {
 }
 
 /** A starter for the golden run: per scenario, each observed command with its flags to fill in. */
-export function starterReference(
-  plan: Awaited<ReturnType<typeof starterPlan>>,
-): Record<string, Array<{ argv: string[] }>> {
+export function starterReference(plan: ReturnType<typeof starterPlan>): Record<string, Array<{ argv: string[] }>> {
   return Object.fromEntries(
     plan.scenarios.map((s) => [
       s.id,

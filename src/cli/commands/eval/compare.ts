@@ -5,7 +5,8 @@ import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
-import { interruptible, argvOption, candidateFile } from "./shared.js";
+import { interruptible, argvOption } from "./shared.js";
+import { requireCandidate } from "../../candidate-lookup.js";
 
 export class EvalCompareCommand extends BaseCommand {
   static paths = [["eval", "compare"]];
@@ -87,11 +88,11 @@ export class EvalCompareCommand extends BaseCommand {
     const configFile = this.configFile ? resolve(cwd, this.configFile) : findConfig(cwd);
     const loaded = configFile ? await loadConfig({ cwd, config: configFile, version: INTER_BUILD }) : undefined;
     // Working files go to the build's output folder (or inter's own), never beside the plan in the source tree.
-    const { outDir: buildOutDir } = await import("../../../pipeline/design.js");
+    const { projectPaths, STATE_DIR } = await import("../../../config/project-paths.js");
     const outDir = resolve(
       cwd,
       this.out ??
-        (loaded ? join(loaded.root, buildOutDir(loaded.config), "compare") : join(cwd, ".intermesh", "compare")),
+        (loaded ? join(loaded.root, projectPaths(loaded.config).outDir, "compare") : join(cwd, STATE_DIR, "compare")),
     );
     const [{ runComparison }, { attemptLine }] = await Promise.all([
       import("../../../evaluation/compare/run-comparison.js"),
@@ -100,8 +101,8 @@ export class EvalCompareCommand extends BaseCommand {
     return interruptible(async (signal) => {
       const { comparison, file } = await runComparison({
         planFile,
-        a: candidateFile(cwd, this.a),
-        b: this.b ? candidateFile(cwd, this.b) : undefined,
+        a: await requireCandidate(undefined, this.a, cwd),
+        b: this.b ? await requireCandidate(undefined, this.b, cwd) : undefined,
         skillsUplift: this.skillsUplift,
         mcp: this.mcp,
         acrossModels: this.acrossModels,

@@ -1,10 +1,12 @@
 import { Command, Option } from "clipanion";
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { count } from "../../../core/plural.js";
+import { TRIGGER_DRAFTS_DIR } from "../../../config/project-paths.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
-import { requireCandidate } from "../../candidate.js";
+import { requireCandidate } from "../../candidate-lookup.js";
+import type { Candidate } from "../../../stages/candidate/open-candidate.js";
 
 /**
  * The design model of the project the folder is in, when it has one and its key is at hand: trigger drafts then come
@@ -47,12 +49,12 @@ async function draftModel(
     process.env,
     settings.retries !== undefined ? { retries: settings.retries } : {},
   );
-  return { client, model: settings.model, cacheDir: join(dirname(file), ".intermesh", "trigger-drafts") };
+  return { client, model: settings.model, cacheDir: join(dirname(file), TRIGGER_DRAFTS_DIR) };
 }
 
 /** One draft trigger query set per bundled Skill, in FOLDER/trigger-queries/<skill>.json; an existing one is kept. */
-async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> {
-  const [{ skillsFromTarball }, { draftQuerySets }, { writeFileAtomic }, { schemaRef }, { mkdirSync }] =
+async function draftTriggerSets(candidate: Candidate, folder: string): Promise<string[]> {
+  const [{ skillsOfCandidate }, { draftQuerySets }, { writeFileAtomic }, { schemaRef }, { mkdirSync }] =
     await Promise.all([
       import("../../../evaluation/triggers/skills.js"),
       import("../../../evaluation/triggers/draft.js"),
@@ -60,13 +62,12 @@ async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> 
       import("../../../core/schema-ref.js"),
       import("node:fs"),
     ]);
-  const skills = await skillsFromTarball(tgz);
+  const skills = skillsOfCandidate(candidate);
   if (!skills.length) return [];
-  const manifest = JSON.parse(await readManifest(tgz)) as { product?: { binary?: string } };
   const dir = join(folder, "trigger-queries");
   const schema = schemaRef(dir, "trigger-queries.schema.json");
   const written: string[] = [];
-  const binary = manifest.product?.binary ?? "the";
+  const binary = candidate.manifest.product.binary;
   const missing = skills.filter((s) => !existsSync(join(dir, `${s.name}.json`)));
   const model = missing.length ? await draftModel(folder) : undefined;
   let sets = draftQuerySets(skills, binary);
@@ -95,21 +96,6 @@ async function draftTriggerSets(tgz: string, folder: string): Promise<string[]> 
   return written;
 }
 
-async function readManifest(tgz: string): Promise<string> {
-  const tar = await import("tar");
-  let text = "{}";
-  await tar.t({
-    file: tgz,
-    onReadEntry: (entry) => {
-      if (entry.path !== "package/manifest.json") return entry.resume();
-      const chunks: Buffer[] = [];
-      entry.on("data", (c: Buffer) => chunks.push(c));
-      entry.on("end", () => (text = Buffer.concat(chunks).toString("utf8")));
-    },
-  });
-  return text;
-}
-
 export class EvalNewCommand extends BaseCommand {
   static paths = [["eval", "new"]];
   static usage = Command.Usage({
@@ -133,11 +119,22 @@ export class EvalNewCommand extends BaseCommand {
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);
-    const tgz = await requireCandidate(folder, this.candidate, this.cwd ?? process.cwd());
+    const cwd = this.cwd ?? process.cwd();
+    const tgz = await requireCandidate(folder, this.candidate, cwd);
+    const [{ openCandidate }, { scaffoldFile }, { skillFile }] = await Promise.all([
+      import("../../../stages/candidate/open-candidate.js"),
+      import("../../../stages/plan/scaffold.js"),
+      import("../../../evaluation/triggers/skills.js"),
+    ]);
+    // Read once: the starter plan and the trigger drafts both come from this copy.
+    const candidate = await openCandidate(tgz, {
+      label: this.candidate ?? relative(cwd, tgz),
+      keep: (path) => scaffoldFile(path) || skillFile(path),
+    });
     const planFile = join(folder, "eval-plan.json");
     if (existsSync(planFile)) {
       // The plan is the user's now; what may still be missing is a query set (deleted, or a Skill added since).
-      const triggers = await draftTriggerSets(tgz, folder);
+      const triggers = await draftTriggerSets(candidate, folder);
       if (!triggers.length)
         throw new InterError(
           "USAGE_ERROR",
@@ -154,7 +151,7 @@ export class EvalNewCommand extends BaseCommand {
       import("../../../stages/plan/scaffold.js"),
       import("../../../core/atomic.js"),
     ]);
-    const plan = await starterPlan(tgz, folder);
+    const plan = starterPlan(candidate, folder);
     writeFileAtomic(planFile, `${JSON.stringify(plan, null, 2)}\n`);
     // A starter for the golden run: per scenario, each observed command with its flags to fill in.
     const referenceFile = join(folder, "eval-plan.reference.json");
@@ -163,7 +160,7 @@ export class EvalNewCommand extends BaseCommand {
       writeFileAtomic(referenceFile, `${JSON.stringify(starterReference(plan), null, 2)}\n`);
     }
     const placeholders = (JSON.stringify(plan).match(/<<FILL ME/g) ?? []).length;
-    const triggers = await draftTriggerSets(tgz, folder);
+    const triggers = await draftTriggerSets(candidate, folder);
     return {
       data: {
         file: planFile,

@@ -1,7 +1,8 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import type { AgentConfig } from "../../../config/types.js";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { requireCandidate } from "../../candidate-lookup.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
 import type { GateOptions } from "../../../evaluation/results/gate.js";
@@ -20,7 +21,7 @@ export class EvalRunCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "Let an agent perform the plan's scenarios with the candidate, and check what it did",
     details:
-      "FOLDER holds cli.tgz and eval-plan.json (and eval-plan.reference.json for the reference agent). No config is needed. Each scenario × repetition runs as a sealed attempt: the agent in a bubblewrap sandbox that shows only its own folders, the candidate behind a broker that runs it with the credential (which the agent never holds) and records every call (docs/evaluation.md#sealed-attempts); without bubblewrap the run says it is unsealed; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not (EVAL_FAILED, naming the scenarios that missed it; EVAL_NOT_JUDGED when every attempt was a harness error, so nothing was judged — every report then leads with Not judged), 2 for invalid input.",
+      "FOLDER holds eval-plan.json (and eval-plan.reference.json for the reference agent) and cli.tgz — without one there, the candidate is the build output of the project around FOLDER, with the receipt.json beside it. No config is needed. Each scenario × repetition runs as a sealed attempt: the agent in a bubblewrap sandbox that shows only its own folders, the candidate behind a broker that runs it with the credential (which the agent never holds) and records every call (docs/evaluation.md#sealed-attempts); without bubblewrap the run says it is unsealed; finished attempts are journaled, so an interrupted run resumes (--fresh starts over). Results go to FOLDER/.inter-eval/results.json with report.html, junit.xml and summary.md beside it (summary.md is also appended to $GITHUB_STEP_SUMMARY when set). Exit 0 when the gate is met (by default: every attempt passed), 1 when not (EVAL_FAILED, naming the scenarios that missed it; EVAL_NOT_JUDGED when every attempt was a harness error, so nothing was judged — every report then leads with Not judged), 2 for invalid input.",
     examples: [
       ["Golden run with reference solutions", "inter eval run ./evaluation"],
       [
@@ -91,12 +92,14 @@ export class EvalRunCommand extends BaseCommand {
     const agent: AgentConfig | undefined = argv ? { command: argv } : (this.agent as AgentConfig | undefined);
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
       await import("../../../evaluation/run/evaluate-plan.js");
+    // FOLDER/cli.tgz, else the build output of the project around it; its receipt sits beside it.
+    const tgz = await requireCandidate(folder, undefined, this.cwd ?? process.cwd());
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
         planFile: join(folder, "eval-plan.json"),
-        tgz: join(folder, "cli.tgz"),
+        tgz,
         referenceFile: join(folder, "eval-plan.reference.json"),
-        receiptFile: join(folder, "receipt.json"),
+        receiptFile: join(dirname(tgz), "receipt.json"),
         agent,
         ...(this.via ? { interface: this.via as "cli" | "mcp" } : {}),
         runDir: join(folder, ".inter-eval"),

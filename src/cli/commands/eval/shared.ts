@@ -1,6 +1,6 @@
 import * as t from "typanion";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import type { Receipt } from "../../../stages/inspect/receipt.js";
 import type { CandidateTree } from "../../../stages/plan/validate.js";
@@ -105,7 +105,7 @@ async function receiptTree(
   if (!tgz) return { tree: null, missing };
   const folder = dirname(tgz);
   const [{ treeFromReceipt }, { sha256 }] = await Promise.all([
-    import("../../../stages/plan/candidate.js"),
+    import("../../../stages/plan/tree-from-receipt.js"),
     import("../../../core/hash.js"),
   ]);
   const bytes = readFileSync(tgz);
@@ -119,9 +119,4 @@ async function receiptTree(
   if (!json) process.stderr.write(`inter: inspecting ${tgz} to learn its commands…\n`);
   const { inspectTarball } = await import("../../../stages/inspect/inspect.js");
   return { tree: treeFromReceipt(await inspectTarball(tgz, bytes, { interVersion: INTER_BUILD })) };
-}
-
-export function candidateFile(cwd: string, given: string): string {
-  const path = resolve(cwd, given);
-  return existsSync(path) && statSync(path).isDirectory() ? join(path, "cli.tgz") : path;
 }

@@ -6,7 +6,7 @@ import { INTER_BUILD } from "../../../core/version.js";
 import { count } from "../../../core/plural.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { argvOption, interruptible, PASS_RATE } from "./shared.js";
-import { findCandidate, requireCandidate } from "../../candidate.js";
+import { findCandidate, requireCandidate } from "../../candidate-lookup.js";
 
 /** The candidate's Skills: --skills DIR, else the cli.tgz given or in the folder. */
 async function candidateSkills(
@@ -17,8 +17,9 @@ async function candidateSkills(
 ) {
   const { skillsFromFolder, skillsFromTarball } = await import("../../../evaluation/triggers/skills.js");
   if (skillsDir) return { skills: skillsFromFolder(resolve(cwd, skillsDir)), source: skillsDir, tgz: undefined };
-  const tgz = await requireCandidate(folder, candidate, cwd, ", or --skills <folder of Skills>");
-  return { skills: await skillsFromTarball(tgz), source: candidate ?? relative(cwd, tgz), tgz };
+  const tgz = await requireCandidate(folder, candidate, cwd, { alternative: ", or --skills <folder of Skills>" });
+  const source = candidate ?? relative(cwd, tgz);
+  return { skills: await skillsFromTarball(tgz, source), source, tgz };
 }
 
 export class EvalTriggersCommand extends BaseCommand {

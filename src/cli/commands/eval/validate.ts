@@ -7,7 +7,7 @@ import { InterError } from "../../../core/errors.js";
 import type { ValidationReport } from "../../../stages/plan/validate.js";
 import { BaseCommand, type CommandResult } from "../../base.js";
 import { candidateTree } from "./shared.js";
-import { findCandidate } from "../../candidate.js";
+import { findCandidate } from "../../candidate-lookup.js";
 import { count } from "../../../core/plural.js";
 
 /**

@@ -1,8 +1,8 @@
 /** The ignore file of `inter diff` (schemas/diff-ignore.schema.json): accepted changes, each with its reason. */
 import { readFileSync, statSync } from "node:fs";
-import { InterError } from "../../core/errors.js";
-import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/shipped-files.js";
+import { InterError } from "../core/errors.js";
+import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
+import { shippedFile } from "../core/shipped-files.js";
 import type { SurfaceChange } from "./changes.js";
 
 export interface IgnoreEntry {

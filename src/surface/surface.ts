@@ -3,9 +3,9 @@
  * and rules, read from the files the package carries (manifest.json, commands/<group>.json, skills/<name>/SKILL.md —
  * runtime/manifest.ts describes them). The package is untrusted input: every field is checked before it is used.
  */
-import { InterError } from "../../core/errors.js";
-import { nestedDeeper } from "../../core/json-depth.js";
-import type { Command, Flag, Manifest, Requirement } from "../../runtime/manifest.js";
+import { InterError } from "../core/errors.js";
+import { nestedDeeper } from "../core/json-depth.js";
+import type { Command, Flag, Manifest, Requirement } from "../runtime/manifest.js";
 
 export interface SurfaceSkill {
   name: string;

@@ -1,5 +1,5 @@
 /** `inter diff`'s human and Markdown output, and the candidate's CHANGELOG.md section written from a diff. */
-import { count } from "../../core/plural.js";
+import { count } from "../core/plural.js";
 import type { SurfaceChange } from "./changes.js";
 import type { SurfaceDiff } from "./report.js";
 import { bumpWords } from "./verdict.js";

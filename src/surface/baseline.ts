@@ -3,8 +3,8 @@
  * package being emitted against it, the CHANGELOG.md written from that diff, and the VERSION_NOT_BUMPED warning.
  */
 import { existsSync } from "node:fs";
-import { count } from "../../core/plural.js";
-import { readCandidate } from "./candidate.js";
+import { count } from "../core/plural.js";
+import { readSurface } from "./read-surface.js";
 import { changelogSection } from "./render.js";
 import { diffSurfaces, type SurfaceDiff } from "./report.js";
 import { surfaceOf } from "./surface.js";
@@ -39,7 +39,7 @@ export async function compareWithBaseline(
         `BASELINE_MISSING: targets.cli.baseline names ${label}, which does not exist; CHANGELOG.md is written as a first version. Put the last published cli.tgz there (e.g. \`npm pack <package>@latest\`).`,
       ],
     };
-  const before = await readCandidate(path, label);
+  const before = await readSurface(path, label);
   const after = surfaceOf("this build", files);
   const diff = diffSurfaces(before, after);
   const warnings = diff.version_follows

@@ -1,11 +1,11 @@
-import { pushTo } from "../../core/group.js";
+import { pushTo } from "../core/group.js";
 /**
  * The changes between two surfaces, each classified for the agents and scripts that call the CLI: breaking (a call
  * that worked may now fail or mean something else), non-breaking (something new that nothing relied on), or
  * informational (worth knowing, changes no call). docs/diff.md lists every kind with its class.
  */
-import type { Command, Flag, Limits } from "../../runtime/manifest.js";
-import { codeForStatus, EXIT } from "../../runtime/errors.js";
+import type { Command, Flag, Limits } from "../runtime/manifest.js";
+import { codeForStatus, EXIT } from "../runtime/errors.js";
 import type { Surface } from "./surface.js";
 
 export type Severity = "breaking" | "non-breaking" | "informational";

@@ -55,7 +55,7 @@ export async function runSuggest(
   }
   const started = performance.now();
   await executeGraph(project, ["commands", "skills"], { json: true, concurrency: options.concurrency, force: false });
-  const [{ createModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] =
+  const [{ configuredModelClient, Budget, estimateCost }, { suggestOverlay }, { readOverlay, writeOverlay }] =
     await Promise.all([
       import("../model/client.js"),
       import("../stages/design/suggest.js"),
@@ -63,25 +63,14 @@ export async function runSuggest(
     ]);
   const file = projectPaths(config).overlay;
   const current = await readOverlay(root, file);
-  const client = createModelClient(
-    {
-      provider: settings.provider,
-      model: settings.model,
-      baseUrl: settings.baseUrl,
-      ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}),
-      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+  const client = configuredModelClient(settings, process.env, {
+    onRetry: (info) => {
+      if (!options.json)
+        process.stderr.write(
+          `  ↻ ${info.reason}; retrying in ${Math.round(info.delayMs)} ms (attempt ${info.attempt + 1})\n`,
+        );
     },
-    process.env,
-    {
-      ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-      onRetry: (info) => {
-        if (!options.json)
-          process.stderr.write(
-            `  ↻ ${info.reason}; retrying in ${Math.round(info.delayMs)} ms (attempt ${info.attempt + 1})\n`,
-          );
-      },
-    },
-  );
+  });
   const budget = new Budget({
     maxTokens: options.maxTokens ?? settings.maxTokens ?? 2_000_000,
     ...((options.maxCostUsd ?? settings.maxCostUsd) ? { maxCostUsd: options.maxCostUsd ?? settings.maxCostUsd } : {}),

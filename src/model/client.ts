@@ -72,6 +72,28 @@ const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
+ * A client for the config's `design.model`. Only the request settings pass on: the config's `maxTokens` is a budget
+ * for a whole run (cli/suggest-run.ts), not a cap of each request.
+ */
+export function configuredModelClient(
+  settings: Pick<ModelSettings, "provider" | "model" | "baseUrl" | "keyEnv" | "timeoutMs"> & { retries?: number },
+  env: NodeJS.ProcessEnv,
+  options: Omit<ClientOptions, "retries"> = {},
+): ModelClient {
+  return createModelClient(
+    {
+      provider: settings.provider,
+      model: settings.model,
+      baseUrl: settings.baseUrl,
+      ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}),
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+    },
+    env,
+    { ...options, ...(settings.retries !== undefined ? { retries: settings.retries } : {}) },
+  );
+}
+
+/**
  * A client for `settings`, with the key read now from `env[settings.keyEnv]`.
  * Throws CONFIG_INVALID for an unusable setting (unknown provider, a base URL that is not http(s) or holds a user name
  * or password) and MODEL_KEY_MISSING when the variable is unset, empty, or holds spaces or control characters.

@@ -1,11 +1,11 @@
 import { Command, Option } from "clipanion";
 import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import { BaseCommand, type CommandResult } from "../../base.js";
-import { PASS_RATE, gateOf, FORBID_SIDE_EFFECTS, REQUIRE_SEALED } from "./shared.js";
+import type { CommandResult } from "../../base.js";
+import { GatedCommand } from "./shared.js";
 import { count } from "../../../core/plural.js";
 
-export class EvalMergeCommand extends BaseCommand {
+export class EvalMergeCommand extends GatedCommand {
   static paths = [["eval", "merge"]];
   static usage = Command.Usage({
     description: "Join the results of evaluation shards into one results.json and its reports",
@@ -17,15 +17,6 @@ export class EvalMergeCommand extends BaseCommand {
   out = Option.String("--out", {
     description: "Folder for the merged results and reports (default: the working directory)",
   });
-  minPassRate = Option.String("--min-pass-rate", {
-    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
-    validator: PASS_RATE,
-  });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
-    description: "Leave incomplete attempts out of the gate's pass rates",
-  });
-  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
-  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const cwd = this.cwd ?? process.cwd();
@@ -55,10 +46,7 @@ export class EvalMergeCommand extends BaseCommand {
     const merged = mergeResults(inputs);
     const results = {
       ...merged,
-      gate: applyGate(
-        merged,
-        gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects),
-      ),
+      gate: applyGate(merged, this.gate()),
     };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
     const reports = writeReports(results, outDir);

@@ -37,18 +37,8 @@ async function draftModel(
     return {
       skipped: `${settings.keyEnv} is not set, so the design model was not asked; the drafts come from templates`,
     };
-  const { createModelClient } = await import("../../../model/client.js");
-  const client = createModelClient(
-    {
-      provider: settings.provider,
-      model: settings.model,
-      baseUrl: settings.baseUrl,
-      ...(settings.keyEnv !== undefined ? { keyEnv: settings.keyEnv } : {}),
-      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
-    },
-    process.env,
-    settings.retries !== undefined ? { retries: settings.retries } : {},
-  );
+  const { configuredModelClient } = await import("../../../model/client.js");
+  const client = configuredModelClient(settings, process.env);
   return { client, model: settings.model, cacheDir: join(dirname(file), TRIGGER_DRAFTS_DIR) };
 }
 

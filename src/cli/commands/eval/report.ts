@@ -2,10 +2,10 @@ import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { dirname, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
-import { BaseCommand, type CommandResult } from "../../base.js";
-import { PASS_RATE, gateOf, FORBID_SIDE_EFFECTS, REQUIRE_SEALED } from "./shared.js";
+import type { CommandResult } from "../../base.js";
+import { GatedCommand } from "./shared.js";
 
-export class EvalReportCommand extends BaseCommand {
+export class EvalReportCommand extends GatedCommand {
   static paths = [["eval", "report"]];
   static usage = Command.Usage({
     description: "Write report.html, junit.xml and summary.md from a results.json, and apply the CI gate",
@@ -26,15 +26,6 @@ export class EvalReportCommand extends BaseCommand {
     validator: t.isEnum(["html", "junit", "md"]),
   });
   out = Option.String("--out", { description: "With --format: write to this file instead of stdout" });
-  minPassRate = Option.String("--min-pass-rate", {
-    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
-    validator: PASS_RATE,
-  });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
-    description: "Leave incomplete attempts out of the gate's pass rates",
-  });
-  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
-  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
 
   async run(): Promise<CommandResult> {
     const file = resolve(this.cwd ?? process.cwd(), this.results);
@@ -52,10 +43,7 @@ export class EvalReportCommand extends BaseCommand {
         import("../../../core/atomic.js"),
       ]);
     const stored = await loadResults(file, this.results);
-    const gate = applyGate(
-      stored,
-      gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects),
-    );
+    const gate = applyGate(stored, this.gate());
     const results = { ...stored, gate };
     let written: string[] = [];
     let printed: string | undefined;

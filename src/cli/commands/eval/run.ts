@@ -3,20 +3,11 @@ import * as t from "typanion";
 import type { AgentConfig } from "../../../config/types.js";
 import { dirname, join, resolve } from "node:path";
 import { requireCandidate } from "../../candidate-lookup.js";
-import { BaseCommand, type CommandResult } from "../../base.js";
+import type { CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
-import type { GateOptions } from "../../../evaluation/results/gate.js";
-import {
-  PASS_RATE,
-  parseShard,
-  interruptible,
-  argvOption,
-  gateOf,
-  FORBID_SIDE_EFFECTS,
-  REQUIRE_SEALED,
-} from "./shared.js";
+import { parseShard, interruptible, argvOption, GatedCommand } from "./shared.js";
 
-export class EvalRunCommand extends BaseCommand {
+export class EvalRunCommand extends GatedCommand {
   static paths = [["eval", "run"]];
   static usage = Command.Usage({
     description: "Let an agent perform the plan's scenarios with the candidate, and check what it did",
@@ -68,23 +59,10 @@ export class EvalRunCommand extends BaseCommand {
   reuse = Option.Boolean("--reuse", false, {
     description: "Reuse the attempts of the last completed run of this candidate, plan and agent",
   });
-  minPassRate = Option.String("--min-pass-rate", {
-    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
-    validator: PASS_RATE,
-  });
-  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
-    description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed",
-  });
-  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
-  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
   shard = Option.String("--shard", {
     description:
       "Run shard I of N (e.g. 2/4): a deterministic, balanced share of the attempts; join the shards with inter eval merge",
   });
-
-  private gate(): GateOptions {
-    return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects);
-  }
 
   async run(): Promise<CommandResult> {
     const folder = resolve(this.cwd ?? process.cwd(), this.folder);

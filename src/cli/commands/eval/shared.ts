@@ -1,4 +1,6 @@
+import { Option } from "clipanion";
 import * as t from "typanion";
+import { BaseCommand } from "../../base.js";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InterError } from "../../../core/errors.js";
@@ -55,7 +57,7 @@ export function argvOption(flag: string, value: string | undefined): string[] | 
 }
 
 /** The gate the flags ask for; by default every attempt of every scenario must pass. */
-export const gateOf = (
+const gateOf = (
   minPassRate: unknown,
   allowIncomplete: boolean,
   requireSealed = false,
@@ -66,10 +68,26 @@ export const gateOf = (
   ...(requireSealed ? { requireSealed } : {}),
   ...(forbidSideEffects ? { forbidSideEffects } : {}),
 });
-export const FORBID_SIDE_EFFECTS =
-  "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
-export const REQUIRE_SEALED =
+const FORBID_SIDE_EFFECTS = "Fail an attempt (and the gate) on a mutating call no observation of its scenario matches";
+const REQUIRE_SEALED =
   "Fail the gate when the attempts ran unsealed (no bubblewrap): their evidence could have been forged";
+
+/** A command that judges results against a gate: the four gate flags, defined once (eval run, report, merge). */
+export abstract class GatedCommand extends BaseCommand {
+  minPassRate = Option.String("--min-pass-rate", {
+    description: "The gate: each scenario's pass rate must reach this, 0..1 (default 1)",
+    validator: PASS_RATE,
+  });
+  allowIncomplete = Option.Boolean("--allow-incomplete", false, {
+    description: "Leave incomplete attempts out of the gate's pass rates instead of counting them as not passed",
+  });
+  requireSealed = Option.Boolean("--require-sealed", false, { description: REQUIRE_SEALED });
+  forbidSideEffects = Option.Boolean("--forbid-side-effects", false, { description: FORBID_SIDE_EFFECTS });
+
+  protected gate(): GateOptions {
+    return gateOf(this.minPassRate, this.allowIncomplete, this.requireSealed, this.forbidSideEffects);
+  }
+}
 
 /**
  * The candidate tree of a cli.tgz, with the overlay's renames the capabilities.json beside it records (a project's

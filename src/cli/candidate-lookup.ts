@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { InterError } from "../core/errors.js";
-import { findConfig } from "../config/names.js";
+import { findConfig } from "../config/find-config.js";
 import { DEFAULT_OUT_DIR } from "../config/project-paths.js";
 import { INTER_BUILD } from "../core/version.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { findConfig } from "../config/names.js";
+import { findConfig } from "../config/find-config.js";
 import { NOOP_DIR, STATE_DIR } from "../config/project-paths.js";
 import { INTER_BUILD } from "../core/version.js";
 

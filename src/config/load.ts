@@ -7,7 +7,7 @@ import { compileConfig, type CompileError } from "./compile.js";
 import { validateConfig } from "./validate.js";
 import { CONFIG_BUILD_DIR } from "./project-paths.js";
 
-import { CONFIG_NAMES, findConfig } from "./names.js";
+import { CONFIG_NAMES, findConfig } from "./find-config.js";
 
 export { CONFIG_NAMES, findConfig };
 

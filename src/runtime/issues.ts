@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ISSUE_STATUSES } from "./builtins.js";
 import { CliError } from "./errors.js";
-import { withoutCredentials } from "./redact.js";
+import { withoutCredentials } from "./without-credentials.js";
 import type { Manifest } from "./manifest.js";
 
 const TRANSITIONS: Record<string, string[]> = {

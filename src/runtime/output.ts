@@ -3,7 +3,7 @@ import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 import type { PageInfo } from "./paging.js";
 import { maskSecrets } from "./guard.js";
-import { withoutCredentials } from "./redact.js";
+import { withoutCredentials } from "./without-credentials.js";
 
 export function skillRefs(manifest: Manifest) {
   return manifest.skills.map((s) => ({

@@ -6,7 +6,7 @@ import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { firstSentence, planSkills } from "../../src/stages/design/skills.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
-import { misleadingNames } from "../../src/stages/inspect/names.js";
+import { misleadingNames } from "../../src/stages/inspect/misleading-names.js";
 import { REPO, tempDir } from "../helpers.js";
 import { judgeOperations, splitTags } from "../naming-checker.js";
 

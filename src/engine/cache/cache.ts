@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Fingerprint, FingerprintKey } from "./fingerprint.js";
-import { insideProject } from "./project-paths.js";
+import { insideProject } from "./safe-paths.js";
 import type { StatIndex } from "./stat-index.js";
 import type { Store, TaskRecord } from "./store.js";
 

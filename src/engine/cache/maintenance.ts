@@ -2,7 +2,7 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { TMP_MARKER } from "../../core/atomic.js";
 import { processAlive } from "../../core/process.js";
-import { insideProject, safeReads } from "./project-paths.js";
+import { insideProject, safeReads } from "./safe-paths.js";
 import { safeReaddir, type Store } from "./store.js";
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9 };

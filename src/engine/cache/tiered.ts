@@ -1,5 +1,5 @@
 import type { Cache, Hit, KeyStep, LocalCache } from "./cache.js";
-import { insideProject, safeReads } from "./project-paths.js";
+import { insideProject, safeReads } from "./safe-paths.js";
 import type { RemoteCache } from "./remote.js";
 import type { TaskRecord } from "./store.js";
 

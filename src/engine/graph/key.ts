@@ -1,4 +1,4 @@
-import { safeReads } from "../cache/project-paths.js";
+import { safeReads } from "../cache/safe-paths.js";
 import { join } from "node:path";
 import { toolVersions, type Fingerprint, type FingerprintKey } from "../cache/fingerprint.js";
 import { isAbsolute } from "node:path";

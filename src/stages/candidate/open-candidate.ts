@@ -7,7 +7,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_NAMES } from "../../config/names.js";
+import { CONFIG_NAMES } from "../../config/find-config.js";
 import { InterError } from "../../core/errors.js";
 import { count } from "../../core/plural.js";
 import { type FrontMatter, readFrontMatter } from "../../core/front-matter.js";

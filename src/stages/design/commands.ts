@@ -3,7 +3,7 @@ import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
-import { kebab } from "./names.js";
+import { kebab } from "./word-forms.js";
 import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";

@@ -1,5 +1,5 @@
 import type { Operation } from "../openapi/model.js";
-import { kebab, singular } from "./names.js";
+import { kebab, singular } from "./word-forms.js";
 import { HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens } from "./verbs.js";
 
 /**

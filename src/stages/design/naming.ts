@@ -1,7 +1,7 @@
 import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel } from "../openapi/model.js";
 import { lastResortWords, saysAll } from "./last-resort.js";
-import { kebab, singular } from "./names.js";
+import { kebab, singular } from "./word-forms.js";
 import type { NameSource } from "./types.js";
 import {
   actionOf,

@@ -1,5 +1,5 @@
 import type { Brief, BriefTask } from "./context.js";
-import { kebab, singular } from "./names.js";
+import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 
 const STOP = new Set(

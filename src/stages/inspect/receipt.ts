@@ -5,7 +5,7 @@ import { globalFlagsOf } from "./probe-output.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
 import { judgeCredentials, type CredentialReport } from "./credentials.js";
-import { misleadingNames, operationTexts, type NameFinding } from "./names.js";
+import { misleadingNames, operationTexts, type NameFinding } from "./misleading-names.js";
 
 const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -50,7 +50,7 @@ export interface Receipt {
   /** The credential checks (stages/inspect/credentials.ts): a failing one keeps the candidate from any level. */
   credentials: CredentialReport;
   /**
-   * Names that mislead an agent (stages/inspect/names.ts): beside the 98 rules of the spec, inter's own finding. Any
+   * Names that mislead an agent (stages/inspect/misleading-names.ts): beside the 98 rules of the spec, inter's own finding. Any
    * one keeps the candidate from Agent-Native (`blocking` names "naming").
    */
   naming: { findings: NameFinding[]; count: number };

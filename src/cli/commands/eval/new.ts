@@ -20,7 +20,7 @@ async function draftModel(
   | undefined
 > {
   const [{ findConfig }, { loadConfig }, { INTER_BUILD }] = await Promise.all([
-    import("../../../config/names.js"),
+    import("../../../config/find-config.js"),
     import("../../../config/load.js"),
     import("../../../core/version.js"),
   ]);

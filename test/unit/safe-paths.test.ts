@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { insideProject, safeReads } from "../../src/engine/cache/project-paths.js";
+import { insideProject, safeReads } from "../../src/engine/cache/safe-paths.js";
 import { tempDir } from "../helpers.js";
 
 describe("where a cache record may write, and what it may have read", () => {

@@ -71,6 +71,8 @@ export class EvalRunCommand extends GatedCommand {
     const { executeEvaluation, attemptLine, summaryTable, gateFailure } =
       await import("../../../evaluation/run/evaluate-plan.js");
     // FOLDER/cli.tgz, else the build output of the project around it; its receipt sits beside it.
+    // The flags are checked before anything is looked for: a bad --shard is a usage error wherever it is run.
+    const shard = this.shard ? parseShard(this.shard) : undefined;
     const tgz = await requireCandidate(folder, undefined, this.cwd ?? process.cwd());
     return interruptible(async (signal) => {
       const { results, file, reports } = await executeEvaluation({
@@ -91,7 +93,7 @@ export class EvalRunCommand extends GatedCommand {
         fresh: this.fresh,
         reuse: this.reuse,
         gate: this.gate(),
-        ...(this.shard ? { shard: parseShard(this.shard) } : {}),
+        ...(shard ? { shard } : {}),
         interVersion: INTER_BUILD,
         root: resolve(this.cwd ?? process.cwd()),
         signal,

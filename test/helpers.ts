@@ -107,6 +107,18 @@ export function startTime(pid: number): string | undefined {
   }
 }
 
+/** What /proc says of a process, for a failure message: its state, parent and command line. */
+export function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+    return `pid ${pid} state ${fields[0]} parent ${fields[1]}: ${cmdline.slice(0, 160)}`;
+  } catch {
+    return `pid ${pid} gone`;
+  }
+}
+
 /** The process's state letter from /proc (R, S, Z, …), when it exists. */
 function stateOf(pid: number): string | undefined {
   try {

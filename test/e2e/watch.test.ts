@@ -6,6 +6,7 @@ import {
   config,
   startTime,
   stillRunning,
+  describeProcess,
   inter,
   INTER_BIN,
   makeProject,
@@ -301,7 +302,9 @@ describe("inter run <target> --watch", () => {
     expect(w.events.filter((e) => e.event === "cycle-end").at(-1).status).toBe("cancelled");
     expect(stopped.last).toEqual({ event: "stopped", signal: "SIGINT" });
     // Killed with its process group; on a loaded machine it may take a moment to be gone.
-    await until(() => !stillRunning(pid, born), 60_000, "the stopped task's process to be gone");
+    await until(() => !stillRunning(pid, born), 60_000, "the stopped task's process to be gone").catch((error) => {
+      throw new Error(`${(error as Error).message} (${describeProcess(pid)})`);
+    });
     expect(read(dir, "slow.out")).toBe("one\n");
     // Nothing half-done was recorded: the next run builds "two" and then it is a hit.
     const again = await inter(dir, ["run", "slow", "--json"]);

@@ -107,6 +107,28 @@ export function startTime(pid: number): string | undefined {
   }
 }
 
+/**
+ * The pid a program wrote to `file`, once the file holds a whole one. A file can exist before its content is written:
+ * read then, it is empty, and `Number("")` is 0 — a pid that `process.kill(0, 0)` says is alive forever (it is the
+ * caller's own process group).
+ */
+export async function waitForPid(file: string, what: string, timeoutMs = 60_000): Promise<number> {
+  let pid = 0;
+  await until(
+    () => {
+      try {
+        pid = Number(readFileSync(file, "utf8").trim());
+      } catch {
+        pid = 0;
+      }
+      return Number.isInteger(pid) && pid > 0;
+    },
+    timeoutMs,
+    what,
+  );
+  return pid;
+}
+
 /** What /proc says of a process, for a failure message: its state, parent and command line. */
 export function describeProcess(pid: number): string {
   try {
@@ -134,9 +156,16 @@ function stateOf(pid: number): string | undefined {
  * zombie does not run: a killed grandchild is reparented to PID 1, which in a container may never reap it.
  */
 export const stillRunning = (pid: number, born: string | undefined) =>
-  alive(pid) && startTime(pid) === born && stateOf(pid) !== "Z";
+  positivePid(pid) && alive(pid) && startTime(pid) === born && stateOf(pid) !== "Z";
+
+/** 0 or a negative number names a process group to `kill`, never one process: a test that has one read a pid badly. */
+function positivePid(pid: number): true {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${pid} is not a process id`);
+  return true;
+}
 
 export function alive(pid: number): boolean {
+  positivePid(pid);
   try {
     process.kill(pid, 0);
   } catch {

@@ -5,6 +5,7 @@ import {
   BUILTIN_TASKS,
   startTime,
   stillRunning,
+  waitForPid,
   config,
   inter,
   INTER_BIN,
@@ -123,8 +124,7 @@ describe("concurrent runs and faults", () => {
       } }`),
     });
     const child = spawnInter(dir, ["build", "--json"]);
-    await until(() => existsSync(join(dir, "grandchild.pid")), undefined, "grandchild.pid appearing");
-    const grandchild = Number(readFileSync(join(dir, "grandchild.pid"), "utf8"));
+    const grandchild = await waitForPid(join(dir, "grandchild.pid"), "grandchild.pid holding its pid");
     const born = startTime(grandchild);
     expect(stillRunning(grandchild, born)).toBe(true);
     child.kill("SIGINT");

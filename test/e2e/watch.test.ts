@@ -7,6 +7,7 @@ import {
   startTime,
   stillRunning,
   describeProcess,
+  waitForPid,
   inter,
   INTER_BIN,
   makeProject,
@@ -273,8 +274,7 @@ describe("inter run <target> --watch", () => {
     writeFileSync(join(dir, "slow.txt"), "two\n");
     const start = await w.cycleStart();
     // Wait until the task is really running, then change its input under it.
-    await until(() => existsSync(join(dir, "slow.started")));
-    const pid = Number(read(dir, "slow.started"));
+    const pid = await waitForPid(join(dir, "slow.started"), "the slow task's pid");
     const born = startTime(pid);
     writeFileSync(join(dir, "slow.txt"), "three\n");
     const cancelled = await w.cycleEnd();
@@ -294,8 +294,7 @@ describe("inter run <target> --watch", () => {
     rmSync(join(dir, "slow.started"));
     writeFileSync(join(dir, "slow.txt"), "two\n");
     await w.cycleStart();
-    await until(() => existsSync(join(dir, "slow.started")));
-    const pid = Number(read(dir, "slow.started"));
+    const pid = await waitForPid(join(dir, "slow.started"), "the slow task's pid");
     const born = startTime(pid);
     const stopped = await w.stop();
     expect(stopped.exitCode).toBe(130);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { replayViaMcp } from "../../src/evaluation/sandbox/mcp-replay.js";
 import { prepareRun } from "../../src/evaluation/sandbox/prepare-run.js";
 import { startInGroup } from "../../src/evaluation/sandbox/spawn.js";
-import { alive, REPO, tempDir, until } from "../helpers.js";
+import { alive, REPO, tempDir, until, waitForPid } from "../helpers.js";
 
 // Every process of a run (the agent, a reference step, the candidate's MCP server) is started and stopped one way
 // (src/evaluation/sandbox/spawn.ts): in its own group, stopped with SIGTERM and a grace period before SIGKILL, so a
@@ -20,8 +20,9 @@ function stubborn(dir: string, marker: string): string {
     `const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const child = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: "ignore" });
-fs.writeFileSync(${JSON.stringify(join(dir, "child.pid"))}, String(child.pid));
 process.on("SIGTERM", () => { fs.writeFileSync(${JSON.stringify(marker)}, "tidied"); process.exit(0); });
+// Written last: once the test reads it, the SIGTERM handler is in place.
+fs.writeFileSync(${JSON.stringify(join(dir, "child.pid"))}, String(child.pid));
 setInterval(() => {}, 1000);
 console.log("ready");
 `,
@@ -38,8 +39,7 @@ describe("one spawn and stop for every process of a run", () => {
       { env, stdin: "ignore", buffer: false },
     );
     await started.spawned;
-    await until(() => existsSync(join(dir, "child.pid")), 30_000, "the program's child");
-    const child = Number(readFileSync(join(dir, "child.pid"), "utf8"));
+    const child = await waitForPid(join(dir, "child.pid"), "the program's child");
     expect(alive(child)).toBe(true);
     await Promise.all([started.stop(), started.stop()]);
     await started.finished();

@@ -16,6 +16,15 @@ export interface WatchSet {
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
 /** Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. */
 const QUIET_MS = 60;
+/**
+ * A quiet timer that fires this late was held up by a starved process (a loaded machine): events of the same burst may
+ * still be on their way (chokidar stats a file before it reports it). It waits again, as long as it was held up (at most
+ * MAX_QUIET_MS) — an event that arrives meanwhile extends the burst — at most LATE_RETRIES times, so a machine that stays
+ * loaded still gets its rebuild.
+ */
+const LATE_MS = 2 * QUIET_MS;
+const MAX_QUIET_MS = 1_000;
+const LATE_RETRIES = 3;
 
 /** The folder a glob's matches all live under: its static prefix. */
 function globBase(root: string, glob: string): { dir: string; deep: boolean } {
@@ -36,6 +45,7 @@ export class InputWatcher {
   private changed = new Set<string>();
   private maybeAdded = false;
   private timer?: NodeJS.Timeout;
+  private late = 0;
 
   constructor(private readonly onChange: (paths: string[]) => void) {}
 
@@ -76,8 +86,19 @@ export class InputWatcher {
     if (set.files.has(path)) this.changed.add(path);
     else if (event === "add" && set.globs.length) this.maybeAdded = true;
     else return;
+    this.late = 0;
+    this.arm();
+  }
+
+  private arm(quietMs = QUIET_MS): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.flush(), QUIET_MS);
+    const due = performance.now() + quietMs;
+    this.timer = setTimeout(() => {
+      const lateMs = performance.now() - due;
+      // Held up this long, the process may be held up as long again before the burst's queued events reach it.
+      if (lateMs > LATE_MS && this.late++ < LATE_RETRIES) this.arm(Math.min(lateMs, MAX_QUIET_MS));
+      else void this.flush();
+    }, quietMs);
   }
 
   private async flush(): Promise<void> {

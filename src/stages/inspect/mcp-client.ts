@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { progressDeadline } from "../../core/progress-deadline.js";
 
 /**
  * The few requests inspection makes of a candidate's MCP server, over stdio as every client speaks it: newline-delimited
@@ -59,13 +60,18 @@ export class McpStdioClient {
     if (this.ended) return Promise.reject(this.ended);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error(`Request timed out: ${method} (${timeoutMs} ms)`));
-      }, timeoutMs);
+      // A server still working on a loaded machine is slow, not stuck (core/progress-deadline.ts).
+      const cancel = progressDeadline(
+        () => this.child.pid,
+        timeoutMs,
+        () => {
+          this.waiting.delete(id);
+          reject(new Error(`Request timed out: ${method} (${timeoutMs} ms)`));
+        },
+      );
       this.waiting.set(id, {
-        resolve: (value) => (clearTimeout(timer), resolve(value)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (value) => (cancel(), resolve(value)),
+        reject: (error) => (cancel(), reject(error)),
       });
       this.child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });

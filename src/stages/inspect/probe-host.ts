@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { CLI_SHIM } from "../emit/package-files.js";
 import type { Probe } from "./probe.js";
 import { parseOutput } from "./probe-output.js";
+import { longestRun, progressDeadline } from "../../core/progress-deadline.js";
 
 /**
  * One process answering many probes (issue #46). A probe run as its own process costs a Node start (~70 ms of CPU)
@@ -39,6 +40,7 @@ process.on("uncaughtException", (error) => {
 process.on("unhandledRejection", (error) => { throw error; });
 const { spawn } = require("node:child_process");
 const children = new Set();
+const killers = new Map();
 process.on("disconnect", () => {
   for (const child of children) child.kill("SIGKILL");
   process.exit(0);
@@ -59,6 +61,8 @@ function spawnProbe({ id, spawn: s }) {
     return reply({ fallback: true });
   }
   children.add(child);
+  killers.set(id, () => { timedOut = true; child.kill("SIGKILL"); });
+  process.send({ id, started: child.pid });
   const out = [], err = [];
   let size = 0, over = false, timedOut = false;
   const collect = (list) => (chunk) => {
@@ -72,11 +76,13 @@ function spawnProbe({ id, spawn: s }) {
     child.stdin.on("error", () => {});
     if (s.input !== undefined) child.stdin.end(s.input);
   }
-  const timer = setTimeout(() => { timedOut = true; child.kill("SIGKILL"); }, s.timeoutMs);
-  child.on("error", () => { clearTimeout(timer); children.delete(child); reply({ fallback: true }); });
+  // inter times the probe by the child's progress and says when to stop it; this bound only outlasts inter's.
+  const timer = setTimeout(() => { timedOut = true; child.kill("SIGKILL"); }, s.longestMs);
+  child.on("error", () => { clearTimeout(timer); children.delete(child); killers.delete(id); reply({ fallback: true }); });
   child.on("close", (code, signal) => {
     clearTimeout(timer);
     children.delete(child);
+    killers.delete(id);
     if (over) return reply({ fallback: true });
     reply({ exitCode: signal ? null : code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), durationMs: Math.round(performance.now() - started), timedOut });
   });
@@ -90,6 +96,7 @@ const capture = (key) => function (chunk, encoding, callback) {
 let queue = Promise.resolve();
 process.on("message", (request) => {
   if (request.spawn) return spawnProbe(request);
+  if (request.kill !== undefined) return killers.get(request.kill)?.();
   queue = queue.then(async () => {
     current = { id: request.id, stdout: "", stderr: "" };
     for (const name of Object.keys(process.env)) delete process.env[name];
@@ -131,6 +138,9 @@ export interface HostRequest {
   maxBuffer: number;
 }
 
+/** How long past a probe's longest run the host may take to stop it and reply. */
+const HOST_GRACE_MS = 5_000;
+
 /** How long the host waits, after a call returns, for what the call left running to end. */
 const SETTLE_MS = 2_000;
 
@@ -144,6 +154,7 @@ export interface SpawnRequest {
 }
 
 type Reply =
+  | { id: number; started: number }
   | { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean }
   | { id: number; crashed: true }
   | { id: number; fallback: true };
@@ -160,6 +171,8 @@ export class ProbeHost {
   private next = 0;
   private readonly pending = new Map<number, { resolve(reply: Reply | undefined): void; timer: NodeJS.Timeout }>();
   private alive = true;
+  /** The pid of each probe process the host started, by call: its progress decides when it has hung. */
+  private readonly spawned = new Map<number, number>();
   /** How many probes the host answered. */
   answered = 0;
   /**
@@ -172,6 +185,10 @@ export class ProbeHost {
 
   private constructor(private readonly child: ChildProcess) {
     child.on("message", (reply: Reply) => {
+      if ("started" in reply) {
+        this.spawned.set(reply.id, reply.started);
+        return;
+      }
       const waiting = this.pending.get(reply.id);
       if ("crashed" in reply) this.stop();
       if (!waiting) return;
@@ -225,7 +242,11 @@ export class ProbeHost {
       this.ask(
         { args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) },
         request.timeoutMs,
-        true,
+        {
+          // The host runs the call itself: while it is still working, a loaded machine is slow, not the call stuck.
+          pid: () => this.child.pid,
+          expire: "stop",
+        },
       ),
     );
     this.line = turn;
@@ -240,24 +261,56 @@ export class ProbeHost {
    * with the same stdin, timeout and environment; undefined when it must be started here instead.
    */
   async spawn(command: string, file: string, request: SpawnRequest): Promise<Probe | undefined> {
-    const reply = await this.ask({ spawn: { file, ...request } }, request.timeoutMs + 10_000, false);
+    const reply = await this.ask(
+      { spawn: { file, ...request, longestMs: longestRun(request.timeoutMs) + HOST_GRACE_MS } },
+      request.timeoutMs,
+      // The probe's own process is timed by its progress; once it has hung, the host stops it and replies `timedOut`.
+      { pid: (id) => this.spawned.get(id), expire: "kill" },
+    );
     return reply ? probeOf(command, reply) : undefined;
   }
 
+  /**
+   * Sends a call and waits for its reply. When the process named by `bound.pid` has hung past `timeoutMs`
+   * (core/progress-deadline.ts): "stop" ends the host (the call, and every later one, runs as a process), "kill" asks
+   * the host to stop the probe's process, which then replies `timedOut`. A reply that never comes resolves undefined.
+   */
   private ask(
     message: object,
     timeoutMs: number,
-    stopOnTimeout: boolean,
+    bound: { pid: (id: number) => number | undefined; expire: "stop" | "kill" },
   ): Promise<Extract<Reply, { stdout: string }> | undefined> {
     if (!this.alive) return Promise.resolve(undefined);
     const id = this.next++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      let cancelDeadline = () => {};
+      const giveUp = () => {
+        cancelDeadline();
         this.pending.delete(id);
-        if (stopOnTimeout) this.stop();
+        this.spawned.delete(id);
         resolve(undefined);
-      }, timeoutMs);
-      this.pending.set(id, { resolve: (reply) => resolve(reply && "stdout" in reply ? reply : undefined), timer });
+      };
+      cancelDeadline = progressDeadline(
+        () => bound.pid(id),
+        timeoutMs,
+        bound.expire === "stop"
+          ? () => {
+              giveUp();
+              this.stop();
+            }
+          : () => this.child.send({ kill: id }, () => {}),
+      );
+      // Past every bound the host keeps, it is not answering: the probe runs as a process instead.
+      const timer = setTimeout(giveUp, longestRun(timeoutMs) + 2 * HOST_GRACE_MS);
+      timer.unref();
+      this.pending.set(id, {
+        resolve: (reply) => {
+          cancelDeadline();
+          this.spawned.delete(id);
+          resolve(reply && "stdout" in reply ? reply : undefined);
+        },
+        timer,
+      });
       this.child.send({ id, ...message }, (error) => {
         if (error) this.stop();
       });

@@ -1,6 +1,7 @@
 import type { GlobalFlag } from "../../runtime/args.js";
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
+import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ProbeReuse } from "./probe-reuse.js";
@@ -143,15 +144,28 @@ export async function runProbe(
 ): Promise<Probe> {
   const { execa } = await import("execa");
   const started = performance.now();
-  const result = await execa(target.bin, args, {
+  const subprocess = execa(target.bin, args, {
     env: { ...target.env, ...options.env },
     extendEnv: false,
     ...(options.input !== undefined ? { input: options.input } : { stdin: options.pipeOpen ? "pipe" : "ignore" }),
     reject: false,
-    timeout: options.timeoutMs ?? PROBE_TIMEOUT_MS,
-    killSignal: "SIGKILL",
     maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER,
   });
+  let timedOut = false;
+  const cancel = progressDeadline(
+    () => subprocess.pid,
+    options.timeoutMs ?? PROBE_TIMEOUT_MS,
+    () => {
+      timedOut = true;
+      subprocess.kill("SIGKILL");
+    },
+  );
+  let result: Awaited<typeof subprocess>;
+  try {
+    result = await subprocess;
+  } finally {
+    cancel();
+  }
   const stdout = String(result.stdout ?? "");
   const stderr = String(result.stderr ?? "");
   return {
@@ -160,7 +174,7 @@ export async function runProbe(
     stdout,
     stderr,
     durationMs: Math.round(performance.now() - started),
-    timedOut: result.timedOut === true,
+    timedOut,
     json: parseOutput(stdout),
     error: parseOutput(stderr),
   };

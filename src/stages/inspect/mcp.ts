@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
+import { count } from "../../core/plural.js";
 import { McpStdioClient } from "./mcp-client.js";
 import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
@@ -42,6 +43,8 @@ export interface McpReport {
   tokens?: number;
   /** What one tool per command would cost (the CLI's --mcp-schema), when the server offers the dynamic toolset. */
   perCommandTokens?: number;
+  /** How perCommandTokens was estimated, when --mcp-schema exported one group's tools rather than every command's. */
+  perCommandEstimate?: string;
   names?: { longest: number; invalid: string[]; duplicates: string[] };
   invalidSchemas?: string[];
   readCall?: McpCall | { skipped: string };
@@ -184,6 +187,22 @@ async function callTool(
   return { isError: result.isError === true, structuredContent: result.structuredContent };
 }
 
+/**
+ * What one tool per command would cost: the --mcp-schema export's size, or, when it exported one group's tools (a
+ * scope of `commands` of `of`), those tools' size scaled to every command, plus the tools that are not a command's.
+ */
+function perCommand(
+  exported: unknown[],
+  scope: { scope: string; commands: number; of: number } | undefined,
+): Pick<McpReport, "perCommandTokens" | "perCommandEstimate"> {
+  if (!scope || !scope.commands) return { perCommandTokens: tokens(exported) };
+  const own = exported.slice(0, scope.commands);
+  return {
+    perCommandTokens: Math.ceil((tokens(own) * scope.of) / scope.commands) + tokens(exported.slice(scope.commands)),
+    perCommandEstimate: `scaled from the ${count(scope.commands, "tool")} of the ${scope.scope} group to ${count(scope.of, "command")}`,
+  };
+}
+
 /** Certifies the MCP server opened by openMcp: one read call and one destructive call, then the report; never throws. */
 export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Promise<McpReport> {
   const session = await opened;
@@ -248,7 +267,7 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
       prompts,
       resources,
       tokens: tokens(tools),
-      ...(dynamic && Array.isArray(mcpSchema) ? { perCommandTokens: tokens(mcpSchema) } : {}),
+      ...(dynamic && Array.isArray(mcpSchema) ? perCommand(mcpSchema, facts.sampling?.mcpSchema) : {}),
       names: {
         longest: Math.max(0, ...names.map((n) => n.length)),
         invalid: names.filter((n) => n.length > MAX_NAME || !NAME.test(n)),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
 import { count } from "../../core/plural.js";
@@ -296,6 +297,39 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
 }
 
 /**
+ * One POST and its whole answer, with node:http: the first `fetch` of a process loads an HTTP client of its own, a
+ * cost larger than the handful of requests the check sends.
+ */
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        timeout: timeoutMs,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      },
+    );
+    sent.on("timeout", () => sent.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    sent.on("error", reject);
+    sent.end(body);
+  });
+}
+
+/**
  * The server over Streamable HTTP, as a hosted agent meets it: started on a free loopback port, the URL read from its
  * stderr, initialized and its tools listed with plain JSON-RPC posts (the server answers statelessly, one JSON body per
  * request) — the same tools as over stdio. Never throws.
@@ -332,19 +366,20 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
     let id = 0;
     let version: string | undefined;
     const post = async (method: string, params: object, notification = false): Promise<Record<string, unknown>> => {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
+      const payload = JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) });
+      const response = await postJson(
+        url,
+        {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
           ...(version ? { "mcp-protocol-version": version } : {}),
         },
-        body: JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+        payload,
+        TIMEOUT_MS,
+      );
       if (notification) return {};
-      const body = (await response.json()) as { result?: unknown; error?: { message?: string } };
-      if (!response.ok || !isObject(body.result))
+      const body = JSON.parse(response.text) as { result?: unknown; error?: { message?: string } };
+      if (response.status < 200 || response.status > 299 || !isObject(body.result))
         throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
       return body.result;
     };

@@ -4,7 +4,7 @@ import { commandAuth, commandCredential, credentialsHow, credentialVariables } f
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits, LIMIT_KEYS } from "./limits.js";
-import { issueTool, toolsFor } from "./mcp-tools.js";
+import { issueTool, toolNamesOf, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
@@ -474,6 +474,7 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
 export function mcpSchema(cli: Cli, commands: Command[]) {
   const tools = toolsFor(commands, undefined, (c) => commandCredential(cli.manifest, c)).map((t) => t.tool);
   // The server's issue tool is named against every command's tool, so the name is the same whatever the scope.
-  const issue = issueTool(cli.manifest, new Set(toolsFor(cli.all()).map((t) => t.tool.name))).tool;
+  // Named against the names alone: a scoped export does not make every command's tool to learn them.
+  const issue = issueTool(cli.manifest, toolNamesOf(cli.all())).tool;
   return { tools: [...tools, issue], ...guides(cli.manifest) };
 }

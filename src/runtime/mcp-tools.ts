@@ -62,6 +62,10 @@ function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Comma
   return names;
 }
 
+/** The names every visible command's tool takes, without making the tools (what the issue tool is named against). */
+export const toolNamesOf = (commands: readonly Command[]): Set<string> =>
+  new Set(toolNames(commands.filter((c) => !c.hidden)).values());
+
 /** The tool argument that carries the request body: `body`, unless the command has a flag of that name. */
 const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
 

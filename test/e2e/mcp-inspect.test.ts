@@ -110,5 +110,51 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     expect(mcp.profiles.every((p: { fits: boolean }) => p.fits)).toBe(true);
     expect(mcp.tokens).toBeLessThan(1500);
     expect(mcp.perCommandTokens).toBeGreaterThan(100_000);
+    // Judged on every command from the package's manifest, held to a sample of the CLI's own --describe; the tool
+    // export asked for one group only; the receipt says which, of how many, and how they were chosen.
+    const { sampling, rules } = result.json.data;
+    const total = sampling.commands.total;
+    expect(total).toBeGreaterThan(2500);
+    expect(sampling.commands).toMatchObject({
+      source: "manifest",
+      why: expect.stringContaining(`32 commands of ${total}`),
+    });
+    expect(sampling.describe).toMatchObject({ checked: 32, of: total, chosen: expect.stringContaining("destructive") });
+    expect(sampling.describe.commands).toHaveLength(32);
+    expect(sampling.help).toEqual({ checked: 24, of: total });
+    expect(sampling.mcpSchema.of).toBe(total);
+    expect(sampling.mcpSchema.commands).toBeLessThanOrEqual(64);
+    expect(mcp.perCommandEstimate).toContain(`the ${sampling.mcpSchema.scope} group`);
+    const m2 = rules.find((r: { id: string }) => r.id === "M2");
+    expect(m2).toMatchObject({
+      status: "pass",
+      reason: expect.stringContaining(`the ${sampling.mcpSchema.scope} group`),
+    });
+    for (const id of ["D4", "D7", "D8"]) expect(rules.find((r: { id: string }) => r.id === id).status, id).toBe("pass");
+  });
+
+  it("a CLI whose --describe is not what its manifest says is judged on its own --describe --all, and the receipt says why", async () => {
+    const { dir, bin } = await bigPackage();
+    // The runtime prints a field the manifest knows nothing of, on every command's --describe.
+    patchFile(
+      join(dir, "lib/runtime.cjs"),
+      "outputSchema: outputSchema(c),",
+      'outputSchema: outputSchema(c), stale: "yes",',
+    );
+    const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    const { sampling, rules } = result.json.data;
+    expect(validate(result.json.data)).toEqual([]);
+    expect(sampling.commands).toMatchObject({
+      source: "describe",
+      why: expect.stringMatching(
+        /^the CLI's --describe --all: its --describe of .+ differs from the package's manifest$/,
+      ),
+    });
+    expect(sampling.describe.checked).toBe(32);
+    // Every command is still judged, now from what the CLI printed.
+    expect(sampling.commands.total).toBeGreaterThan(2500);
+    expect(rules.find((r: { id: string }) => r.id === "D8").status).toBe("pass");
   });
 });

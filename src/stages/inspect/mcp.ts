@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
+import { count } from "../../core/plural.js";
 import { McpStdioClient } from "./mcp-client.js";
 import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
@@ -42,6 +44,8 @@ export interface McpReport {
   tokens?: number;
   /** What one tool per command would cost (the CLI's --mcp-schema), when the server offers the dynamic toolset. */
   perCommandTokens?: number;
+  /** How perCommandTokens was estimated, when --mcp-schema exported one group's tools rather than every command's. */
+  perCommandEstimate?: string;
   names?: { longest: number; invalid: string[]; duplicates: string[] };
   invalidSchemas?: string[];
   readCall?: McpCall | { skipped: string };
@@ -184,6 +188,22 @@ async function callTool(
   return { isError: result.isError === true, structuredContent: result.structuredContent };
 }
 
+/**
+ * What one tool per command would cost: the --mcp-schema export's size, or, when it exported one group's tools (a
+ * scope of `commands` of `of`), those tools' size scaled to every command, plus the tools that are not a command's.
+ */
+function perCommand(
+  exported: unknown[],
+  scope: { scope: string; commands: number; of: number } | undefined,
+): Pick<McpReport, "perCommandTokens" | "perCommandEstimate"> {
+  if (!scope || !scope.commands) return { perCommandTokens: tokens(exported) };
+  const own = exported.slice(0, scope.commands);
+  return {
+    perCommandTokens: Math.ceil((tokens(own) * scope.of) / scope.commands) + tokens(exported.slice(scope.commands)),
+    perCommandEstimate: `scaled from the ${count(scope.commands, "tool")} of the ${scope.scope} group to ${count(scope.of, "command")}`,
+  };
+}
+
 /** Certifies the MCP server opened by openMcp: one read call and one destructive call, then the report; never throws. */
 export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Promise<McpReport> {
   const session = await opened;
@@ -248,7 +268,7 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
       prompts,
       resources,
       tokens: tokens(tools),
-      ...(dynamic && Array.isArray(mcpSchema) ? { perCommandTokens: tokens(mcpSchema) } : {}),
+      ...(dynamic && Array.isArray(mcpSchema) ? perCommand(mcpSchema, facts.sampling?.mcpSchema) : {}),
       names: {
         longest: Math.max(0, ...names.map((n) => n.length)),
         invalid: names.filter((n) => n.length > MAX_NAME || !NAME.test(n)),
@@ -274,6 +294,39 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
     client.close();
     await session.http;
   }
+}
+
+/**
+ * One POST and its whole answer, with node:http: the first `fetch` of a process loads an HTTP client of its own, a
+ * cost larger than the handful of requests the check sends.
+ */
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        timeout: timeoutMs,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      },
+    );
+    sent.on("timeout", () => sent.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    sent.on("error", reject);
+    sent.end(body);
+  });
 }
 
 /**
@@ -313,19 +366,20 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
     let id = 0;
     let version: string | undefined;
     const post = async (method: string, params: object, notification = false): Promise<Record<string, unknown>> => {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
+      const payload = JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) });
+      const response = await postJson(
+        url,
+        {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
           ...(version ? { "mcp-protocol-version": version } : {}),
         },
-        body: JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+        payload,
+        TIMEOUT_MS,
+      );
       if (notification) return {};
-      const body = (await response.json()) as { result?: unknown; error?: { message?: string } };
-      if (!response.ok || !isObject(body.result))
+      const body = JSON.parse(response.text) as { result?: unknown; error?: { message?: string } };
+      if (response.status < 200 || response.status > 299 || !isObject(body.result))
         throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
       return body.result;
     };

@@ -3,6 +3,9 @@ import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { count } from "../../core/plural.js";
+import { builtCommands, sameCommand, type BuiltCommands } from "./built-commands.js";
+import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
 import type { ProbeReuse } from "./probe-reuse.js";
 import { hostable, ProbeHost } from "./probe-host.js";
@@ -80,6 +83,21 @@ export type Probes = Partial<Record<ProbeName, Probe>>;
 const inProbeOrder = <T extends Probes>(probes: T & Record<Exclude<keyof T, ProbeName>, never>): Probes =>
   Object.fromEntries(PROBE_NAMES.map((name) => [name, probes[name]]));
 
+/**
+ * What the every-command rules read, and what was asked of the CLI on a sample only (issue #46): the receipt says so,
+ * never claiming to have judged what it did not.
+ */
+export interface Sampling {
+  /** Where the commands the every-command rules judge came from, and why. */
+  commands: { total: number; source: "manifest" | "describe"; why: string };
+  /** The commands whose own --describe was compared with the package's manifest. */
+  describe?: { checked: number; of: number; chosen: string; commands: string[] };
+  /** The commands whose own --help was probed (D2). */
+  help: { checked: number; of: number };
+  /** The group whose tools the --mcp-schema probe exported, when it was not the whole CLI. */
+  mcpSchema?: { scope: string; commands: number; of: number };
+}
+
 export interface Facts {
   binary: string;
   packageRoot?: string;
@@ -106,6 +124,8 @@ export interface Facts {
   subjects: Subjects;
   /** How the probes ran: each as its own process, answered by the probe host, or reused from the last inspection. */
   probing: { processes: number; hosted: number; reused: number };
+  /** What was judged on every command and what on a sample of them, and how the sample was chosen. */
+  sampling: Sampling;
   /** The body fields the body probe piped to --json-input (I3, C5). */
   bodyFields?: string[];
 }
@@ -201,6 +221,23 @@ export const PROBE_CREDENTIAL = "inter-probe-credential";
 export const PROBE_SECRET = "sk-interprobe0123456789abcdefABCDEF";
 export const PROBE_SHORT_SECRET = "sk-live-0123abcd";
 const HELP_SAMPLE = 24;
+/** How many commands' own --describe hold the package's manifest to what the CLI prints. */
+const DESCRIBE_SAMPLE = 32;
+/** The most commands the one --mcp-schema probe asks for, when the CLI's groups allow (a group's tools). */
+const MCP_SCOPE = 64;
+
+/**
+ * Which part of the CLI the --mcp-schema probe exports: the whole of a CLI of one group, else its largest group of at
+ * most MCP_SCOPE commands (or its smallest group when every group is larger), the first of equals.
+ */
+function mcpScopeOf(built: BuiltCommands): { name: string; commands: number } | undefined {
+  if (built.groups.length <= 1 || built.commands.length <= MCP_SCOPE) return undefined;
+  const fitting = built.groups.filter((g) => g.commands <= MCP_SCOPE);
+  const pool = fitting.length ? fitting : built.groups;
+  return pool.reduce((best, g) =>
+    fitting.length ? (g.commands > best.commands ? g : best) : g.commands < best.commands ? g : best,
+  );
+}
 const API_COMMAND = (c: HelpCommand) => !BUILTIN_NAMES.includes(c.name);
 
 /** What the CLI wrote under its state folder (its issues), bounded: read for credential values. */
@@ -303,28 +340,61 @@ export async function collectFacts(
       bare: probe([], { timeoutMs: 15_000 }),
       barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
     });
-    const first = await named({
+    const firstBatch = named({
       help: probe([flag("help")]),
       helpFreshHome: probe([flag("help")], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
       issueEmpty: probe(["issue", "list", "--status", "in-progress"]),
       brief: probe([flag("brief")]),
       version: probe([flag("version")]),
       bogus: probe(["--inter-probe-bogus-flag"]),
-      mcp: probe([flag("mcp-schema")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
       skills: probe(["skills"]),
       skillsFields: probe(["skills", flag("fields"), "name"]),
       skillsHuman: probe(["skills", flag("human")]),
       skillsQuiet: probe(["skills", flag("quiet")]),
       skillsNdjson: probe(["skills", flag("ndjson")]),
-      // The whole schema, where the CLI has one: every command with its parameters, however large the CLI (--all:
-      // a large CLI's plain --describe answers with an index of its groups).
-      describe: probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 }),
     });
-    const { help, describe, skills } = first;
+    // The probes above are on their way (to the host, or as processes) before the manifest is read here.
+    await new Promise((resolve) => setImmediate(resolve));
+    // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
+    // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
+    // A CLI of no more commands than the sample prints them all in one answer, read whole.
+    const manifest = builtCommands(packageRoot);
+    const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
+    const mcpScope = built ? mcpScopeOf(built) : undefined;
+    const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
+    const sampledDescribes = Promise.all(
+      (describeSample?.chosen ?? []).map((c) =>
+        probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
+      ),
+    );
+    const first = {
+      ...(await firstBatch),
+      // A large CLI's whole tool list is tens of megabytes: one group's tools show the export (M2, R1–R3).
+      mcp: await probe([...(mcpScope ? [mcpScope.name] : []), flag("mcp-schema")], {
+        maxBuffer: 512 * 1024 * 1024,
+        timeoutMs: 60_000,
+      }),
+    };
+    const { help, skills } = first;
+    const answers = await sampledDescribes;
+    // The first sampled command whose own --describe is not what the manifest says it prints.
+    const differs = describeSample?.chosen.find((c, i) => {
+      const answer = answers[i]!;
+      const printed = documentOf(answer)?.commands?.find((p) => isObject(p) && p.name === c.name);
+      return answer.exitCode !== 0 || !sameCommand(c, printed);
+    });
+    const fromManifest = built && describeSample && !differs ? built : undefined;
+    // The whole schema otherwise: every command with its parameters, however large the CLI (--all: a large CLI's
+    // plain --describe answers with an index of its groups).
+    const describe = fromManifest
+      ? answers[0]!
+      : await probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 });
     const listed = commandsOf(help);
     const groups = listed.filter((c) => c.group === true);
     let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
-    if (describe.exitCode === 0 && documentOf(describe)?.commands) {
+    if (fromManifest) {
+      commands = [...fromManifest.commands.map(helpCommandOf), ...commands.filter((c) => !API_COMMAND(c))];
+    } else if (describe.exitCode === 0 && documentOf(describe)?.commands) {
       commands = [...commandsOf(describe), ...commands.filter((c) => !API_COMMAND(c))];
     } else if (groups.length) {
       // A root help that lists groups (progressive disclosure): open an even sample of them.
@@ -339,6 +409,33 @@ export async function collectFacts(
     const group =
       groups[0] ??
       (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
+    const total = apiCommands.length;
+    const sampling: Omit<Sampling, "help"> = {
+      commands: {
+        total,
+        source: fromManifest ? "manifest" : "describe",
+        why: fromManifest
+          ? `the package's manifest, held to the CLI's own --describe of ${count(answers.length, "command")} of ${total}`
+          : differs
+            ? `the CLI's --describe --all: its --describe of ${String(differs.name)} differs from the package's manifest`
+            : manifest
+              ? `the CLI's --describe --all: ${count(total, "command")}, no more than a sample, read whole`
+              : "the CLI's --describe --all (the package has no manifest this inter reads)",
+      },
+      ...(describeSample
+        ? {
+            describe: {
+              checked: answers.length,
+              of: built!.commands.length,
+              chosen: describeSample.how,
+              commands: describeSample.chosen.map((c) => String(c.name)),
+            },
+          }
+        : {}),
+      ...(mcpScope
+        ? { mcpSchema: { scope: mcpScope.name, commands: mcpScope.commands, of: built!.commands.length } }
+        : {}),
+    };
     const commandHelp: Record<string, Probe> = {};
     // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
     const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
@@ -519,6 +616,7 @@ export async function collectFacts(
       stateText: stateText(state),
       probes: inProbeOrder({
         ...first,
+        describe,
         ...second,
         issueDryRun,
         issueCreate,
@@ -534,6 +632,7 @@ export async function collectFacts(
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,
       commandHelp,
+      sampling: { ...sampling, help: { checked: sampled.length, of: total } },
       ...readFiles(packageRoot),
       stateFiles: readdirSync(state, { recursive: true }).map(String),
       probing: counted,

@@ -1,6 +1,6 @@
 import { redactDeep, redactor } from "../../core/redact.js";
 import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules/index.js";
-import type { Facts } from "./probes.js";
+import type { Facts, Sampling } from "./probes.js";
 import { globalFlagsOf } from "./probe-output.js";
 import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
@@ -45,6 +45,11 @@ export interface Receipt {
   reused?: { candidate: string; probes: string[] };
   /** How the probes ran: as processes, answered by the probe host (stages/inspect/probe-host.ts), or reused. */
   probing?: { processes: number; hosted: number; reused: number };
+  /**
+   * What every-command rules read (the package's manifest, held to a sample of the CLI's own --describe, or the CLI's
+   * --describe --all) and which probes ran on a sample of the commands only, chosen how (stages/inspect/probes.ts).
+   */
+  sampling?: Sampling;
   /** The MCP server's certification (stages/inspect/mcp.ts). */
   mcp?: McpReport;
   /** The credential checks (stages/inspect/credentials.ts): a failing one keeps the candidate from any level. */
@@ -170,6 +175,7 @@ export function buildReceipt(input: {
     tools: input.tools,
     ...(input.mcp ? { mcp: input.mcp } : {}),
     ...(facts.probing ? { probing: facts.probing } : {}),
+    ...(facts.sampling ? { sampling: facts.sampling } : {}),
     credentials,
     naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
   };

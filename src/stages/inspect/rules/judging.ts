@@ -11,7 +11,7 @@ import {
   type Json,
   type JsonObject,
 } from "../probe-output.js";
-import type { HelpParameter, SubjectKind } from "../subjects.js";
+import type { HelpCommand, HelpParameter, SubjectKind } from "../subjects.js";
 
 /**
  * What every rule is judged with: the verdict's shape, the evidence it quotes, and the judgements several rules make
@@ -94,7 +94,13 @@ export const unreadable = (p: Probe | undefined, expected: string) => {
 /** "<command> (exit <n>)" for each probe, joined: which calls a finding is about. */
 export const calls = (probes: Probe[]) => probes.map((p) => `${p.command} (exit ${p.exitCode})`).join("; ");
 
-export const params = (f: Facts): HelpParameter[] => f.commands.flatMap((c) => c.parameters ?? []);
+const allParams = new WeakMap<HelpCommand[], HelpParameter[]>();
+/** Every command's parameters, gathered once per inspection (several rules read them all). */
+export const params = (f: Facts): HelpParameter[] => {
+  let all = allParams.get(f.commands);
+  if (!all) allParams.set(f.commands, (all = f.commands.flatMap((c) => c.parameters ?? [])));
+  return all;
+};
 /** Command parameters and the global flags help declares as objects: what D4 and D7 hold to a type and `required`. */
 export const declared = (f: Facts): Array<HelpParameter | JsonObject> => [
   ...params(f),

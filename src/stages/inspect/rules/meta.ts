@@ -1,5 +1,16 @@
+import { count } from "../../../core/plural.js";
+import type { Facts } from "../probes.js";
 import { documentOf } from "../probe-output.js";
 import { section, verdict } from "./judging.js";
+
+/** How many tools --mcp-schema exported, and of which part of the CLI when it was asked for one group's only. */
+const exported = (f: Facts) => {
+  const tools = count(documentOf(f.probes.mcp)?.tools?.length ?? 0, "tool");
+  const scope = f.sampling?.mcpSchema;
+  return scope
+    ? `${tools} for the ${scope.scope} group (${count(scope.commands, "command")} of ${scope.of}), exported alone`
+    : tools;
+};
 
 /** The spec's Meta rules ("Meta" in the Agent-Friendly CLI Spec v0.1). */
 export const META = section("Meta", [
@@ -13,8 +24,7 @@ export const META = section("Meta", [
     id: "M2",
     priority: "P2",
     title: "an MCP tool-schema export",
-    judge: (f) =>
-      verdict(!!documentOf(f.probes.mcp)?.tools, `${documentOf(f.probes.mcp)?.tools?.length ?? 0} tools`, f.probes.mcp),
+    judge: (f) => verdict(!!documentOf(f.probes.mcp)?.tools, exported(f), f.probes.mcp),
   },
   {
     id: "M3",

@@ -1,0 +1,43 @@
+import { describeCommands } from "../../runtime/help.js";
+import { openCli } from "../../runtime/load.js";
+import type { Json, JsonObject } from "./probe.js";
+
+/**
+ * What inter built, read from the package itself (issue #46): the commands as the package's manifest (manifest.json
+ * and commands/<group>.json) says `--describe` prints them, without asking the CLI to print all of them. For a large
+ * CLI that whole answer is tens of megabytes (Graph beta's `--describe --all`: 52 MB) to produce, pass back and parse,
+ * when the rules that look at every command need only what the manifest holds. The CLI is still asked: a sample of its
+ * own `--describe` answers (stages/inspect/command-sample.ts) must match this reading command for command, or the
+ * inspection falls back to `--describe --all` (stages/inspect/probes.ts).
+ */
+export interface BuiltCommands {
+  /** Each visible command as `<command> --describe` prints it, in the manifest's order. */
+  commands: JsonObject[];
+  /** The manifest's groups with their visible commands, in its order. */
+  groups: Array<{ name: string; commands: number }>;
+}
+
+/**
+ * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
+ * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged.
+ */
+export function builtCommands(packageRoot: string | undefined): BuiltCommands | undefined {
+  if (!packageRoot) return undefined;
+  try {
+    const cli = openCli(packageRoot);
+    if (!Array.isArray(cli.manifest.groups)) return undefined;
+    const groups = cli.manifest.groups.map((g) => ({
+      name: g.name,
+      commands: cli.group(g.name).filter((c) => !c.hidden).length,
+    }));
+    // Plain data, as the CLI would print it: compared with what it did print as JSON text (sameCommand).
+    const commands = describeCommands(cli, cli.all()).commands as unknown as JsonObject[];
+    return commands.length ? { commands, groups: groups.filter((g) => g.commands > 0) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the CLI's own `--describe` of a command printed what the manifest says it prints. */
+export const sameCommand = (built: JsonObject, printed: Json | undefined): boolean =>
+  JSON.stringify(built) === JSON.stringify(printed);

@@ -138,8 +138,16 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
  * same commands again, and indexing them is most of emit's own work (half a second for 450 commands).
  */
 let lastIndex: { key: string; text: string } | undefined;
-function searchIndexText(commands: Command[], groups: Array<{ name: string; description: string }>): string {
-  const key = sha256(JSON.stringify([commands, groups]));
+/**
+ * The search index, built again only when the commands or groups changed (a brief edit changes neither). `texts` are
+ * the group files' contents, which hold every command entry: hashing them spares serializing the commands twice.
+ */
+function searchIndexText(
+  commands: Command[],
+  groups: Array<{ name: string; description: string }>,
+  texts: string[],
+): string {
+  const key = sha256(`${JSON.stringify(groups)}\n${texts.join("")}`);
   if (lastIndex?.key !== key) lastIndex = { key, text: `${JSON.stringify(indexCommands(commands, groups))}\n` };
   return lastIndex.text;
 }
@@ -182,7 +190,12 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     JSON.stringify(c, (key, value) =>
       key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value,
     ).length + (c.details ? c.name.length + 48 : 0);
-  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
+  // Only whether the sum stays within the budget matters: stop adding once it is over (a large CLI is over in a few).
+  let visibleSize = 0;
+  for (const c of entries) {
+    if (!c.hidden) visibleSize += helpSize(c);
+    if (visibleSize > FULL_HELP_BYTES) break;
+  }
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
   const perGroup =
@@ -210,6 +223,11 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
       count: counts.get(name) ?? 0,
     })),
   };
+  // One file per group, compact: a call reads and parses only the group it runs.
+  const groupFiles = groupNames.map((name) => ({
+    path: `commands/${name}.json`,
+    content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
+  }));
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
   const files: PackageFile[] = [
@@ -254,15 +272,15 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
       ? [
           {
             path: SEARCH_INDEX_FILE,
-            content: searchIndexText(entries as unknown as Command[], manifest.groups),
+            content: searchIndexText(
+              entries as unknown as Command[],
+              manifest.groups,
+              groupFiles.map((f) => f.content),
+            ),
           },
         ]
       : []),
-    // One file per group, compact: a call reads and parses only the group it runs.
-    ...groupNames.map((name) => ({
-      path: `commands/${name}.json`,
-      content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
-    })),
+    ...groupFiles,
     { path: "agent/brief.md", content: `${brief}\n` },
     ...rules.map((r) => ({
       path: `agent/rules/${r.name}.md`,

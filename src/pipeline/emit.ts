@@ -47,7 +47,9 @@ export function emitTask(config: InterConfig): TaskSpec {
         import("../stages/emit/sync-folder.js"),
       ]);
       const caps = readDepJson<Capabilities>(ctx, "design", capabilities);
-      const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
+      const { commandsDigest } = ctx.deps.design!.data as { commandsDigest?: string };
+      const mcp = readFileSync(shippedFile("lib/mcp.cjs"), "utf8");
+      const files = packageFiles(caps, runtimeSource(), mcp, commandsDigest);
       const compared = baseline ? await compareBaseline(ctx.root, baseline, files, paths.candidate) : undefined;
       // The folder is emit's alone: a Skill removed from the brief must not linger in the package. Files already as
       // wanted are left alone, so a brief edit rewrites the few files it reaches (stages/emit/sync-folder.ts).

@@ -1,12 +1,10 @@
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256 } from "../core/hash.js";
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import { projectPaths } from "../config/project-paths.js";
-
-/** npm's own fixed timestamp for reproducible packs. */
-const FIXED_MTIME = new Date("1985-10-26T08:15:00.000Z");
 
 export interface BundleData {
   file: string;
@@ -17,19 +15,18 @@ export interface BundleData {
 }
 
 /**
- * An npm tarball of `paths` under `cwd`, byte for byte reproducible: sorted entries under package/, fixed times, no
- * owners, modes as on disk (emit sets every mode explicitly: 0644, 0755 for the bins, so no umask-dependent bits).
- * `inter publish` packs the published package (the candidate and its proof/) the same way.
+ * An npm tarball of `paths` under `cwd`, byte for byte reproducible (core/reproducible-tgz.ts): sorted entries under
+ * package/, fixed times, no owners, modes as on disk (emit sets every mode explicitly: 0644, 0755 for the bins, so no
+ * umask-dependent bits). `inter publish` packs the published package (the candidate and its proof/) the same way.
  */
 export async function packFolder(cwd: string, paths: string[]): Promise<Buffer> {
-  const tar = await import("tar");
-  const stream = tar.create(
-    { cwd, gzip: { level: 9 }, portable: true, noDirRecurse: true, mtime: FIXED_MTIME, prefix: "package" },
-    [...paths].sort(),
+  const { packTgz } = await import("../core/reproducible-tgz.js");
+  return packTgz(
+    paths.map((path) => {
+      const file = join(cwd, path);
+      return { path, bytes: readFileSync(file), mode: statSync(file).mode & 0o777 };
+    }),
   );
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }
 
 /** Packs the package tree into cli.tgz, byte for byte reproducible: sorted entries, fixed times, modes and owners. */
@@ -41,7 +38,7 @@ export function bundleTask(config: InterConfig): TaskSpec {
     id: "bundle",
     kind: "builtin",
     description: `Pack ${dir}/ into ${file} and record its sha256 (the candidate hash)`,
-    impl: "1",
+    impl: "2",
     deps: ["emit"],
     config: { outDir: paths.outDir },
     inputs: [],

@@ -1,6 +1,5 @@
-import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { writeFileAtomic } from "../core/atomic.js";
 import type { InterConfig } from "../config/types.js";
 import type { Capabilities } from "../stages/design/capabilities.js";
 import type { TaskSpec } from "../engine/graph/task.js";
@@ -43,17 +42,18 @@ export function emitTask(config: InterConfig): TaskSpec {
     outputs: [`${dir}/**`],
     env: [],
     async run(ctx) {
-      const { packageFiles } = await import("../stages/emit/package-files.js");
+      const [{ packageFiles }, { syncFolder }] = await Promise.all([
+        import("../stages/emit/package-files.js"),
+        import("../stages/emit/sync-folder.js"),
+      ]);
       const caps = readDepJson<Capabilities>(ctx, "design", capabilities);
-      // The folder is emit's alone: a Skill removed from the brief must not linger in the package.
-      rmSync(join(ctx.root, dir), { recursive: true, force: true });
-      const files = packageFiles(caps, runtimeSource(), readFileSync(shippedFile("lib/mcp.cjs"), "utf8"));
+      const { commandsDigest } = ctx.deps.design!.data as { commandsDigest?: string };
+      const mcp = readFileSync(shippedFile("lib/mcp.cjs"), "utf8");
+      const files = packageFiles(caps, runtimeSource(), mcp, commandsDigest);
       const compared = baseline ? await compareBaseline(ctx.root, baseline, files, paths.candidate) : undefined;
-      for (const file of files) {
-        const target = join(ctx.root, dir, file.path);
-        writeFileAtomic(target, file.content);
-        chmodSync(target, file.executable ? 0o755 : 0o644);
-      }
+      // The folder is emit's alone: a Skill removed from the brief must not linger in the package. Files already as
+      // wanted are left alone, so a brief edit rewrites the few files it reaches (stages/emit/sync-folder.ts).
+      syncFolder(join(ctx.root, dir), files);
       const data: EmitData = {
         dir,
         files: files.length,

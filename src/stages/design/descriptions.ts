@@ -71,16 +71,30 @@ export function plainTexts<T extends Texts>(caps: T): T {
     ...caps,
     product: { ...caps.product, description: productText(caps.product.description) },
     groups: caps.groups.map((g) => ({ ...g, description: groupText(g.description) || g.name })),
-    commands: caps.commands.map((c) => ({
-      ...c,
-      flags: c.flags.map((f) => {
-        if (f.description === undefined || f.details !== undefined) return f;
-        const text = flagText(f.description);
-        if (text.description)
-          return { ...f, description: text.description, ...(text.details ? { details: text.details } : {}) };
-        const { description: _d, ...rest } = f;
-        return rest;
-      }),
-    })),
+    commands: plainCommands(caps.commands),
   };
+}
+
+/**
+ * Made plain by the array they came in: a watch cycle after a brief edit designs with the same (cached) command plan,
+ * and gets the same array back, which writing capabilities.json and emit recognise without comparing its megabytes.
+ */
+const plainByPlan = new WeakMap<object, unknown>();
+
+function plainCommands<C extends Texts["commands"]>(commands: C): C {
+  const known = plainByPlan.get(commands) as C | undefined;
+  if (known) return known;
+  const plain = commands.map((c) => ({
+    ...c,
+    flags: c.flags.map((f) => {
+      if (f.description === undefined || f.details !== undefined) return f;
+      const text = flagText(f.description);
+      if (text.description)
+        return { ...f, description: text.description, ...(text.details ? { details: text.details } : {}) };
+      const { description: _d, ...rest } = f;
+      return rest;
+    }),
+  })) as C;
+  plainByPlan.set(commands, plain);
+  return plain;
 }

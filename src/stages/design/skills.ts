@@ -269,11 +269,27 @@ function buildIndex(commands: CommandSpec[]): CommandIndex {
   return { visible, terms, idf: new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)])) };
 }
 
+/**
+ * Links by command index and by the words of the task that linking reads: a brief edit in watch mode re-links only
+ * the tasks it changed (moving a task, or editing the intro, re-links none). Callers get their own copies.
+ */
+const linksByIndex = new WeakMap<CommandIndex, Map<string, ReturnType<typeof linkTask>>>();
+const LINKS_KEPT = 10_000;
+
+function linkCommands(task: BriefTask, index: CommandIndex): ReturnType<typeof linkTask> {
+  let known = linksByIndex.get(index);
+  if (!known) linksByIndex.set(index, (known = new Map()));
+  const key = JSON.stringify([task.title, task.situation, task.outcome, task.rules]);
+  let result = known.get(key);
+  if (!result) {
+    if (known.size >= LINKS_KEPT) known.clear();
+    known.set(key, (result = linkTask(task, index)));
+  }
+  return { commands: [...result.commands], links: result.links.map((l) => ({ ...l })) };
+}
+
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
-function linkCommands(
-  task: BriefTask,
-  { visible, terms, idf }: CommandIndex,
-): { commands: string[]; links: SkillLink[] } {
+function linkTask(task: BriefTask, { visible, terms, idf }: CommandIndex): { commands: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
   const scored = visible
     .map((c, i) => score(words, c, terms[i]!, idf))

@@ -1,4 +1,3 @@
-import { sha256 } from "../../core/hash.js";
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
@@ -137,18 +136,18 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
  * The serialized search index, kept for the commands it was last built for: a watch cycle after a brief edit emits the
  * same commands again, and indexing them is most of emit's own work (half a second for 450 commands).
  */
-let lastIndex: { key: string; text: string } | undefined;
-function searchIndexText(commands: Command[], groups: Array<{ name: string; description: string }>): string {
-  const key = sha256(JSON.stringify([commands, groups]));
-  if (lastIndex?.key !== key) lastIndex = { key, text: `${JSON.stringify(indexCommands(commands, groups))}\n` };
-  return lastIndex.text;
+/** What the package makes of the commands and groups alone: help's form, the group list and files, the search index. */
+interface CommandParts {
+  help: "full" | "groups";
+  groups: Array<{ name: string; description: string; count: number }>;
+  groupFiles: PackageFile[];
+  searchIndex(): string;
 }
 
-/** Every file of the generated package except the runtime itself, deterministic for equal capabilities. */
-export function packageFiles(caps: Capabilities, runtime: string, mcp?: string): PackageFile[] {
-  const { product } = caps;
-  const binary = product.binary;
-  const rules = agentRules(caps);
+let lastParts: { digest: string; parts: CommandParts } | undefined;
+
+function commandParts(caps: Capabilities, digest: string | undefined): CommandParts {
+  if (digest !== undefined && lastParts?.digest === digest) return lastParts.parts;
   const entries = caps.commands.map((c) => ({
     path: c.path,
     name: c.name,
@@ -182,7 +181,12 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     JSON.stringify(c, (key, value) =>
       key === "details" || key === "pointer" || key === "operationId" || key === "deprecated" ? undefined : value,
     ).length + (c.details ? c.name.length + 48 : 0);
-  const visibleSize = entries.filter((c) => !c.hidden).reduce((n, c) => n + helpSize(c), 0);
+  // Only whether the sum stays within the budget matters: stop adding once it is over (a large CLI is over in a few).
+  let visibleSize = 0;
+  for (const c of entries) {
+    if (!c.hidden) visibleSize += helpSize(c);
+    if (visibleSize > FULL_HELP_BYTES) break;
+  }
   const help = visibleSize <= FULL_HELP_BYTES ? "full" : "groups";
   // Group descriptions share the root help's budget, so a CLI of a thousand groups still answers --help in 64 KiB.
   const perGroup =
@@ -196,6 +200,42 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
   }
   const counts = new Map<string, number>();
   for (const c of entries) if (!c.hidden) counts.set(c.path[0]!, (counts.get(c.path[0]!) ?? 0) + 1);
+  // One file per group, compact: a call reads and parses only the group it runs.
+  const groupFiles = groupNames.map((name) => ({
+    path: `commands/${name}.json`,
+    content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
+  }));
+  const groups = groupNames.map((name) => ({
+    name,
+    description: clip(described.get(name) ?? name, perGroup),
+    count: counts.get(name) ?? 0,
+  }));
+  let index: string | undefined;
+  const parts: CommandParts = {
+    help,
+    groups,
+    groupFiles,
+    searchIndex: () => (index ??= `${JSON.stringify(indexCommands(entries as unknown as Command[], groups))}\n`),
+  };
+  if (digest !== undefined) lastParts = { digest, parts };
+  return parts;
+}
+
+/**
+ * Every file of the generated package except the runtime itself, deterministic for equal capabilities.
+ * @param commandsDigest a digest of `caps.commands` and `caps.groups` (pipeline/capabilities-text.ts): when it is the
+ * last call's, the command files, root help and search index made from them are that call's (a brief edit in watch).
+ */
+export function packageFiles(
+  caps: Capabilities,
+  runtime: string,
+  mcp?: string,
+  commandsDigest?: string,
+): PackageFile[] {
+  const { product } = caps;
+  const binary = product.binary;
+  const rules = agentRules(caps);
+  const parts = commandParts(caps, commandsDigest);
   const manifest = {
     product: { name: product.name, binary, version: product.version, description: product.description },
     baseUrl: caps.baseUrl,
@@ -203,12 +243,8 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
     rules: [...caps.rules, ...rules.map((r) => r.text)],
     ...(mcp ? { mcpRules: [...caps.rules, ...mcpAgentRules(caps, rules)] } : {}),
     skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
-    help,
-    groups: groupNames.map((name) => ({
-      name,
-      description: clip(described.get(name) ?? name, perGroup),
-      count: counts.get(name) ?? 0,
-    })),
+    help: parts.help,
+    groups: parts.groups,
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
@@ -254,15 +290,11 @@ export function packageFiles(caps: Capabilities, runtime: string, mcp?: string):
       ? [
           {
             path: SEARCH_INDEX_FILE,
-            content: searchIndexText(entries as unknown as Command[], manifest.groups),
+            content: parts.searchIndex(),
           },
         ]
       : []),
-    // One file per group, compact: a call reads and parses only the group it runs.
-    ...groupNames.map((name) => ({
-      path: `commands/${name}.json`,
-      content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
-    })),
+    ...parts.groupFiles.map((f) => ({ ...f })),
     { path: "agent/brief.md", content: `${brief}\n` },
     ...rules.map((r) => ({
       path: `agent/rules/${r.name}.md`,

@@ -1,0 +1,118 @@
+import { constants, crc32, deflateRawSync } from "node:zlib";
+import { sha256 } from "./hash.js";
+
+/** One file of a tarball: its path under the package/ prefix, its bytes and its permission bits. */
+export interface TarFile {
+  path: string;
+  bytes: Uint8Array;
+  mode: number;
+}
+
+const BLOCK = 512;
+/** npm's own fixed timestamp for reproducible packs. */
+const FIXED_MTIME = Math.floor(Date.parse("1985-10-26T08:15:00.000Z") / 1000);
+const LEVEL = 9;
+
+function octal(value: number, width: number): string {
+  return `${value.toString(8).padStart(width - 1, "0")}\0`;
+}
+
+/** A ustar header block: owners, groups and times are fixed, so only the path, mode and size vary. */
+function header(name: string, prefix: string, size: number, mode: number, type: "0" | "x"): Buffer {
+  const block = Buffer.alloc(BLOCK);
+  block.write(name, 0, 100, "utf8");
+  block.write(octal(mode & 0o7777, 8), 100, "ascii");
+  block.write(octal(0, 8), 108, "ascii");
+  block.write(octal(0, 8), 116, "ascii");
+  block.write(octal(size, 12), 124, "ascii");
+  block.write(octal(FIXED_MTIME, 12), 136, "ascii");
+  block.write(" ".repeat(8), 148, "ascii");
+  block.write(type, 156, "ascii");
+  block.write("ustar\u000000", 257, "ascii");
+  block.write(prefix, 345, 155, "utf8");
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  block.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "ascii");
+  return block;
+}
+
+const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+
+/** Splits a path into ustar's prefix (≤ 155 bytes) and name (≤ 100 bytes) at a slash; undefined when it cannot. */
+function ustarSplit(path: string): { name: string; prefix: string } | undefined {
+  if (Buffer.byteLength(path) <= 100) return { name: path, prefix: "" };
+  for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+    const prefix = path.slice(0, i);
+    const name = path.slice(i + 1);
+    if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100 && name) return { name, prefix };
+  }
+  return undefined;
+}
+
+/** A pax record "<length> path=<value>\n", whose length counts its own digits. */
+function paxRecord(key: string, value: string): string {
+  const body = ` ${key}=${value}\n`;
+  let length = Buffer.byteLength(body);
+  while (String(length).length + Buffer.byteLength(body) !== length)
+    length = String(length).length + Buffer.byteLength(body);
+  return `${length}${body}`;
+}
+
+/** The tar member of one file: its header (and a pax header first when the path fits no ustar header), data, padding. */
+function member(file: TarFile): Buffer {
+  const path = `package/${file.path}`;
+  const split = ustarSplit(path);
+  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const parts: Buffer[] = [];
+  if (!split) {
+    const pax = Buffer.from(paxRecord("path", path));
+    parts.push(header("package/PaxHeader", "", pax.length, 0o644, "x"), pax, padding(pax.length));
+  }
+  const { name, prefix } = split ?? { name: path.slice(-100).replace(/^[^/]*\//, ""), prefix: "" };
+  parts.push(header(name, prefix, bytes.length, file.mode, "0"), bytes, padding(bytes.length));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Compressed members by the sha256 of their tar bytes: a watch build packs a package of which a brief edit changed a
+ * few files, and deflating the unchanged megabytes again would give the same bytes. Only the last pack's are kept.
+ */
+let compressed = new Map<string, Buffer>();
+
+/**
+ * Each member is deflated on its own and ends on a byte boundary (a sync flush), so the compressed members simply
+ * follow one another in one gzip stream: the bytes depend only on the files, whether a member was compressed now or
+ * reused from the last pack. A cold build and a watch build of the same files give the same sha256.
+ */
+function deflateMember(bytes: Buffer, kept: Map<string, Buffer>): Buffer {
+  const key = sha256(bytes);
+  const reused = compressed.get(key) ?? kept.get(key);
+  const out = reused ?? deflateRawSync(bytes, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH });
+  kept.set(key, out);
+  return out;
+}
+
+/**
+ * An npm tarball of `files`, byte for byte reproducible: entries sorted by path under package/, fixed times, no owners,
+ * the given modes, and only regular files (no folder entries). `inter publish` packs the published package this way too.
+ */
+export function packTgz(files: TarFile[]): Buffer {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const kept = new Map<string, Buffer>();
+  const gzipHeader = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
+  const parts: Buffer[] = [gzipHeader];
+  let crc = 0;
+  let size = 0;
+  for (const raw of [...sorted.map(member), Buffer.alloc(2 * BLOCK)]) {
+    parts.push(deflateMember(raw, kept));
+    crc = crc32(raw, crc);
+    size += raw.length;
+  }
+  compressed = kept;
+  // The last block: empty, final (BFINAL set, fixed Huffman), then the gzip trailer.
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  parts.push(Buffer.from([0x03, 0x00]), trailer);
+  return Buffer.concat(parts);
+}

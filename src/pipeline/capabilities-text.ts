@@ -1,0 +1,29 @@
+import { sha256 } from "../core/hash.js";
+
+/** The commands' text in the last capabilities.json written, by the array it was made from (read-only by contract). */
+let lastCommands: { commands: object; text: string; digest: string } | undefined;
+
+/** JSON.stringify(value, null, 2) as it reads one level in: every line after the first indented by two more spaces. */
+const nested = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
+
+/**
+ * capabilities.json's text, byte for byte `JSON.stringify(caps, null, 2)` plus a newline, and a digest of its commands
+ * and groups (what emit derives the command files and the search index from). A watch cycle after a brief edit designs
+ * with the same command array (stages/design/descriptions.ts keeps it), so its megabytes are serialized and hashed once.
+ */
+export function capabilitiesText(caps: { commands: object; groups: unknown }): {
+  text: string;
+  commandsDigest: string;
+} {
+  if (lastCommands?.commands !== caps.commands) {
+    const text = nested(caps.commands);
+    lastCommands = { commands: caps.commands, text, digest: sha256(text) };
+  }
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(caps)) {
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
+    parts.push(`  ${JSON.stringify(key)}: ${value === caps.commands ? lastCommands.text : nested(value)}`);
+  }
+  const text = parts.length ? `{\n${parts.join(",\n")}\n}\n` : "{}\n";
+  return { text, commandsDigest: sha256(`${lastCommands.digest}\n${JSON.stringify(caps.groups)}`) };
+}

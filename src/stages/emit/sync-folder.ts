@@ -1,0 +1,78 @@
+import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, type Dirent, type Stats } from "node:fs";
+import { join, relative } from "node:path";
+import { writeFileAtomic } from "../../core/atomic.js";
+import type { PackageFile } from "./package-files.js";
+
+/** What syncing the package folder did: how many files it wrote, kept as they were, and removed. */
+export interface SyncCounts {
+  written: number;
+  unchanged: number;
+  removed: number;
+}
+
+/** Every entry under `dir` (files, links, folders), deepest first, as paths relative to it; none when it is missing. */
+function entriesUnder(dir: string): Array<{ path: string; folder: boolean }> {
+  let found: Dirent[];
+  try {
+    found = readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return found
+    .map((d) => ({ path: relative(dir, join(d.parentPath, d.name)), folder: d.isDirectory() }))
+    .sort((a, b) => b.path.length - a.path.length);
+}
+
+function statOf(file: string): Stats | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `file` is a regular file with exactly these bytes and this mode (so rewriting it would change nothing). */
+function holds(file: string, bytes: Buffer, mode: number): boolean {
+  const stat = statOf(file);
+  if (!stat?.isFile() || stat.size !== bytes.length || (stat.mode & 0o777) !== mode) return false;
+  return readFileSync(file).equals(bytes);
+}
+
+/**
+ * Makes `dir` hold exactly `files` (content and mode) and nothing else. A file already as wanted is left alone, so a
+ * watch cycle after a brief edit writes the few files the brief reaches, not the whole package; everything else
+ * (a Skill dropped from the brief, a stray file, a link) is removed, as emptying the folder first would.
+ */
+export function syncFolder(dir: string, files: PackageFile[]): SyncCounts {
+  const wanted = new Map(files.map((f) => [f.path, f]));
+  // Ancestor folders of wanted files stay; any other entry goes, deepest first so a folder is empty when it goes.
+  const folders = new Set<string>();
+  for (const path of wanted.keys()) {
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
+  }
+  let removed = 0;
+  for (const entry of entriesUnder(dir)) {
+    const keep = entry.folder ? folders.has(entry.path) : wanted.has(entry.path);
+    if (keep) continue;
+    rmSync(join(dir, entry.path), { recursive: true, force: true });
+    if (!entry.folder) removed++;
+  }
+  let written = 0;
+  let unchanged = 0;
+  for (const file of files) {
+    const target = join(dir, file.path);
+    const bytes = Buffer.from(file.content);
+    const mode = file.executable ? 0o755 : 0o644;
+    if (holds(target, bytes, mode)) {
+      unchanged++;
+      continue;
+    }
+    // A folder (or link to one) where the file goes is replaced: the package's layout is emit's alone.
+    if (statOf(target)?.isDirectory()) rmSync(target, { recursive: true, force: true });
+    writeFileAtomic(target, bytes);
+    chmodSync(target, mode);
+    written++;
+  }
+  return { written, unchanged, removed };
+}

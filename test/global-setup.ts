@@ -1,7 +1,8 @@
 /**
  * Once per `vitest run`: a temporary folder and a HOME of the run's own (every test, and every program a test starts,
  * makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
- * and the repository's example built once into it, which test/e2e/example-api.ts copies warm.
+ * and the repository's example built once into it — without the API's credential, and in a second copy with it too —
+ * which test/e2e/example-api.ts copies warm.
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
@@ -16,6 +17,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The example project, built (cold, without a credential) once for the whole run. */
     exampleTemplate: string;
+    /** A copy of it built again with the example API's key: its cache holds both inspections, dist/ the keyed one. */
+    exampleTemplateWithKey: string;
   }
 }
 
@@ -47,6 +50,9 @@ function summarise(names: string[]): string {
   }
   return [...counts].map(([kind, n]) => (n > 1 ? `${kind} ×${n}` : kind)).join(", ");
 }
+
+/** The example API's key (examples/rooms/server.mjs takes it from the example config's service). */
+export const EXAMPLE_API_KEY = "rooms-demo-key";
 
 /**
  * End-to-end tests run the bundle in lib/, not src/: a lib/ built from other source would test stale code. Rebuilt
@@ -98,12 +104,20 @@ export default async function setup(project: TestProject) {
   const template = join(root, "example");
   for (const path of ["examples", "evals", "intermesh.config.ts"])
     cpSync(join(REPO, path), join(template, path), { recursive: true });
-  execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
-    cwd: template,
-    env: { ...process.env, CI: "true" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const build = (cwd: string, env: Record<string, string> = {}) =>
+    execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
+      cwd,
+      env: { ...process.env, CI: "true", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+  build(template);
   project.provide("exampleTemplate", template);
+  // Most files that evaluate or inspect the example build it with the key first: once here, not once per file (an
+  // inspection with API probes is most of such a build's CPU).
+  const withKey = join(root, "example-with-key");
+  cpSync(template, withKey, { recursive: true });
+  build(withKey, { ROOMS_API_KEY: EXAMPLE_API_KEY });
+  project.provide("exampleTemplateWithKey", withKey);
 
   return () => {
     const left = readdirSync(tmp);

@@ -73,7 +73,7 @@ const agentEnv = (home: string, modelUrl: string) => ({
 });
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   const plan = JSON.parse(read(project, "evals/eval-plan.json"));

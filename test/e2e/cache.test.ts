@@ -25,7 +25,7 @@ import {
 } from "../helpers.js";
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
-import { makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
+import { builtBaseProject, makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
 
 const ranCommands = (dir: string) => (existsSync(join(dir, "runs.log")) ? runs(read(dir, "runs.log")) : []);
 const resetRuns = (dir: string) => rmSync(join(dir, "runs.log"), { force: true });
@@ -47,7 +47,7 @@ describe("content-hash cache", () => {
   });
 
   it("misses after a content change but not after a touch", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     resetRuns(dir);
 
@@ -65,7 +65,7 @@ describe("content-hash cache", () => {
   });
 
   it("keys on paths: renaming an input or swapping two inputs' contents is a miss", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "src/a.txt"), "beta\n");
     writeFileSync(join(dir, "src/b.txt"), "alpha\n");
@@ -81,7 +81,7 @@ describe("content-hash cache", () => {
   });
 
   it("re-reads a file replaced by mv even when it keeps the old size and mtime", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     const original = statSync(join(dir, "src/a.txt"));
     writeFileSync(join(dir, "replacement"), "ALPHA\n"); // same size as "alpha\n"
@@ -94,7 +94,7 @@ describe("content-hash cache", () => {
   });
 
   it("re-runs only the tasks that read a changed config field or environment variable", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     resetRuns(dir);
 
@@ -121,7 +121,7 @@ describe("content-hash cache", () => {
   });
 
   it("re-runs discover, and nothing downstream of unrelated inputs, when an input path in the config changes", async () => {
-    const dir = makeBaseProject({ "inputs/brief.md": "# Brief\n" });
+    const dir = await builtBaseProject({ "inputs/brief.md": "# Brief\n" });
     await inter(dir, ["build"]);
     writeFiles(dir, {
       "intermesh.config.ts": read(dir, "intermesh.config.ts").replace(
@@ -143,7 +143,7 @@ describe("content-hash cache", () => {
   });
 
   it("restores deleted outputs from the cache without running the task", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     resetRuns(dir);
     rmSync(join(dir, "out"), { recursive: true });
@@ -155,7 +155,7 @@ describe("content-hash cache", () => {
   });
 
   it("overwrites an output that was edited by hand with the cached content", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "out/pack.txt"), "tampered");
     await inter(dir, ["build"]);
@@ -163,7 +163,7 @@ describe("content-hash cache", () => {
   });
 
   it("treats a corrupt cached object as a miss and repairs it", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     // Corrupt the stored copies of the two outputs, then delete the outputs so they must come from the store.
     for (const output of ["out/gen.txt", "out/pack.txt"]) {
@@ -189,7 +189,7 @@ describe("content-hash cache", () => {
   });
 
   it("treats a truncated or foreign record as a miss", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     const records = join(dir, ".intermesh/cache/records/gen");
     for (const name of readdirSync(records)) writeFileSync(join(records, name), '{"schema": 1, "trunc');
@@ -200,7 +200,7 @@ describe("content-hash cache", () => {
   });
 
   it("--force runs every task even when cached", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     resetRuns(dir);
     const result = await inter(dir, ["build", "--force", "--json"]);
@@ -209,7 +209,7 @@ describe("content-hash cache", () => {
   });
 
   it("keys on the Node version: a record made by another Node is not a hit", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     const records = join(dir, ".intermesh/cache/records/gen");
     const [name] = readdirSync(records);
@@ -225,7 +225,7 @@ describe("content-hash cache", () => {
 
 describe("inter explain", () => {
   it("names the changed file, config field and dependency", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
 
     const fresh = await inter(dir, ["explain", "gen", "--json"]);
@@ -251,7 +251,7 @@ describe("inter explain", () => {
 
 describe("inter explain agrees with the build", () => {
   it("a record whose stored output is gone is not up to date for explain, and the build runs the task", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     expect((await inter(dir, ["explain", "gen", "--json"])).json.data.status).toBe("up-to-date");
     const hash = createHash("sha256")
@@ -269,6 +269,7 @@ describe("inter explain agrees with the build", () => {
 
 describe("inter cache", () => {
   it("lists records, keeps the newest per task in gc, and cleans everything", async () => {
+    // Built here, not copied: a copy's store also holds the template's own newest-record pointers, which gc keeps.
     const dir = makeBaseProject();
     await inter(dir, ["build"]);
     writeFileSync(join(dir, "src/a.txt"), "alpha 2\n");
@@ -319,7 +320,7 @@ describe("inter cache", () => {
   });
 
   it("verify removes records that would write outside the project and read-lists naming folders or devices", async () => {
-    const dir = makeBaseProject();
+    const dir = await builtBaseProject();
     await inter(dir, ["build"]);
     const records = join(dir, ".intermesh/cache/records/gen");
     const [name] = readdirSync(records);

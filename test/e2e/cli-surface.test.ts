@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { execa } from "execa";
 import { inter, INTER_BIN, makeProject } from "../helpers.js";
-import { exampleProject } from "./example-api.js";
+import { API_KEY, exampleProject } from "./example-api.js";
 
 /** The `inter` CLI as people and agents meet it: help, typos, missing arguments, and Intermesh 0.1's words. */
 describe("help and mistakes, as a new user meets them", () => {
@@ -76,8 +76,8 @@ describe("help and mistakes, as a new user meets them", () => {
   });
 
   it("inter status says each input once; inter run cli ends with the certification; eval new points $schema at the shipped schema", async () => {
-    const dir = exampleProject({ warm: true });
-    const built = await inter(dir, ["run", "cli"], { ROOMS_API_KEY: "rooms-demo-key" });
+    const dir = exampleProject({ warm: "with-key" });
+    const built = await inter(dir, ["run", "cli"], { ROOMS_API_KEY: API_KEY });
     expect(built.exitCode, built.stderr).toBe(0);
     expect(built.stderr).toMatch(/\ncertified Agent-Native: \d+ pass, 0 fail/);
     const status = await inter(dir, ["status"]);

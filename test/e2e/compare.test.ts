@@ -13,7 +13,7 @@ let run: Awaited<ReturnType<typeof inter>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   // The config's API service starts fresh for every attempt, so A and B meet the same seed data.

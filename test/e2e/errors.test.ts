@@ -43,7 +43,8 @@ describe("error codes and exit codes", () => {
 
   it("finds the config by walking up from a subfolder, and honours --cwd", async () => {
     const dir = makeProject({ "intermesh.config.ts": config(`{ ${base} }`), ...inputs, "deep/er/file.txt": "" });
-    const fromSub = await inter(join(dir, "deep/er"), ["build", "--json"]);
+    // `run discover`: finding the config is every command's first step; the rest of a build proves nothing more here.
+    const fromSub = await inter(join(dir, "deep/er"), ["run", "discover", "--json"]);
     expect(fromSub.exitCode).toBe(0);
     expect(fromSub.json.data.tasks[0].data.inputs.openapi[0].path).toBe("inputs/openapi.yaml");
     const viaCwd = await inter(tmpdir(), ["graph", "--json", "--cwd", dir]);

@@ -18,7 +18,7 @@ let project: string;
 const evaluationFolder = () => folderFor(project);
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });

@@ -3,8 +3,9 @@ import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inject } from "vitest";
 import { inter, makeProject, REPO, tempDir } from "../helpers.js";
+import { EXAMPLE_API_KEY } from "../global-setup.js";
 
-export const API_KEY = "rooms-demo-key";
+export const API_KEY = EXAMPLE_API_KEY;
 
 /** Starts the example Rooms API on a free loopback port; resolves once it listens. */
 export async function startExampleApi(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
@@ -35,11 +36,13 @@ export async function startExampleApi(port = 0): Promise<{ url: string; stop(): 
 /**
  * A copy of the repository's example project in a temporary folder. `warm`: with the build the run made once
  * (test/global-setup.ts) — its cache and dist/ — so a build there is all cache hits; tests of what a cold build does
- * leave it out.
+ * leave it out. `"with-key"`: the copy that was also built with ROOMS_API_KEY=API_KEY, so a build with that key is all
+ * cache hits too (dist/ is that build's; a build without the key restores the keyless inspection from the cache).
  */
-export function exampleProject(options: { warm?: boolean } = {}): string {
+export function exampleProject(options: { warm?: boolean | "with-key" } = {}): string {
   const dir = makeProject({});
-  const from = options.warm ? inject("exampleTemplate") : REPO;
+  const from =
+    options.warm === "with-key" ? inject("exampleTemplateWithKey") : options.warm ? inject("exampleTemplate") : REPO;
   for (const path of ["examples", "evals", "intermesh.config.ts", ...(options.warm ? [".intermesh", "dist"] : [])])
     cpSync(join(from, path), join(dir, path), { recursive: true });
   return dir;

@@ -1,4 +1,5 @@
-import { config, makeProject, nodeCommand } from "../helpers.js";
+import { cpSync } from "node:fs";
+import { config, inter, makeProject, nodeCommand, tempDir, writeFiles } from "../helpers.js";
 
 /** Appends the task name to runs.log, so tests see which commands really executed. */
 const mark = (name: string) => `require("fs").appendFileSync("runs.log", "${name}\\n");`;
@@ -36,3 +37,24 @@ export function makeBaseProject(overrides: Record<string, string> = {}): string 
 }
 
 export const runs = (log: string) => log.split("\n").filter(Boolean);
+
+let built: Promise<string> | undefined;
+
+/**
+ * A copy of a base project that was built once (cold) in this test file, with its local cache, dist/ and outputs: for
+ * tests of what the next build does, not of the cold build itself (a cold build is most of a test's CPU). The first
+ * test that asks builds the template; it is only read afterwards, and each test owns its copy. `extra` files are
+ * written into the copy, after the template's build.
+ */
+export async function builtBaseProject(extra: Record<string, string> = {}): Promise<string> {
+  built ??= (async () => {
+    const dir = makeBaseProject();
+    const result = await inter(dir, ["build"]);
+    if (result.exitCode !== 0) throw new Error(`the template build failed: ${result.stdout}${result.stderr}`);
+    return dir;
+  })();
+  const copy = tempDir();
+  cpSync(await built, copy, { recursive: true });
+  writeFiles(copy, extra);
+  return copy;
+}

@@ -11,7 +11,7 @@ let project: string;
 let receipt: any;
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   receipt = JSON.parse(read(project, "dist/receipt.json"));

@@ -105,7 +105,7 @@ async function runAgent(
 }
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   // For one query the MCP tool of `rooms list` (the fixture names MCP tools by the first entry's binary), for the other a Skill to load.

@@ -18,7 +18,7 @@ let config: string;
 let model: { url: string; requests: Array<{ path: string; tools: string[] }>; close(): Promise<void> };
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   config = read(project, "intermesh.config.ts");

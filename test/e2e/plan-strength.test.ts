@@ -16,7 +16,7 @@ const findings = (result: { json: any }) =>
   );
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
@@ -208,7 +208,7 @@ describe("the candidate a plan is validated against", () => {
   });
 
   it("plan-validation.json describes the last validation, a failed one included", async () => {
-    const dir = exampleProject({ warm: true });
+    const dir = exampleProject({ warm: "with-key" });
     expect((await inter(dir, ["build", "--json"], { ROOMS_API_KEY: API_KEY })).exitCode).toBe(0);
     expect(JSON.parse(read(dir, "dist/plan-validation.json")).valid).toBe(true);
     const plan = JSON.parse(read(dir, "evals/eval-plan.json"));

@@ -44,7 +44,8 @@ async function startCacheServer(options: { tags?: boolean; from?: string } = {})
     reject: false,
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Sized for a loaded two-core machine: the server loads for a few seconds of CPU.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     try {
       const response = await fetch(`${url}/v8/artifacts/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -52,7 +53,7 @@ async function startCacheServer(options: { tags?: boolean; from?: string } = {})
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("turborepo-remote-cache did not start within 30 s");
+    if (Date.now() > deadline) throw new Error("turborepo-remote-cache did not start within 90 s");
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -129,15 +130,36 @@ function seed(): Promise<Seed> {
   return seeding;
 }
 
-/** A server of the test's own, holding the seed's artifacts, stopped when `body` ends. */
-async function withSeededServer<T>(body: (server: CacheServer, seeded: Seed) => Promise<T>): Promise<T> {
+/**
+ * A server of the test's own, holding the seed's artifacts, stopped when `body` ends. `tags: false`: a server that
+ * keeps and serves no signatures, as one without a signature key is — the same artifacts, unsigned.
+ */
+async function withSeededServer<T>(
+  body: (server: CacheServer, seeded: Seed) => Promise<T>,
+  options: { tags?: boolean } = {},
+): Promise<T> {
   const seeded = await seed();
-  const server = await startCacheServer({ from: seeded.storage });
+  const server = await startCacheServer({ from: seeded.storage, tags: options.tags });
   try {
     return await body(server, seeded);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The example, built once already (its local cache warm), with one task of its own added that no cache holds: a build
+ * there asks the remote cache for that task alone and runs it, without the cold build's inspection.
+ */
+function warmExampleWithNewTask(): string {
+  const dir = exampleProject({ warm: true });
+  const file = join(dir, "intermesh.config.ts");
+  const text = readFileSync(file, "utf8");
+  const task = `tasks: { note: { command: ${nodeCommand(`require("fs").writeFileSync("note.out", "1")`)}, outputs: ["note.out"] } },`;
+  if (!text.includes("\n  inputs:"))
+    throw new Error("the example config has changed: no inputs field to add a task before");
+  writeFileSync(file, text.replace("\n  inputs:", `\n  ${task}\n  inputs:`));
+  return dir;
 }
 
 /** A copy of a project folder, so building in it changes nothing of the original. */
@@ -221,47 +243,48 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 120_000);
 
   it("a poisoned remote writes nothing outside the project and gets no list of devices or folders hashed", async () => {
-    const own = await startCacheServer({ tags: false });
-    try {
-      await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
-      const stored = join(own.storage, TEAM);
-      const { gunzipSync, gzipSync } = await import("node:zlib");
-      // Every artifact rewritten to restore its first output to ../escape_remote.txt (valid objects, plausible records);
-      // a record with no outputs writes nothing and stays a fair hit.
-      let harmless = 0;
-      for (const f of readdirSync(stored).filter((x) => !x.endsWith("-reads"))) {
-        let parsed: any;
-        try {
-          parsed = JSON.parse(gunzipSync(readFileSync(join(stored, f))).toString("utf8"));
-        } catch {
-          continue;
+    await withSeededServer(
+      async (own) => {
+        const stored = join(own.storage, TEAM);
+        const { gunzipSync, gzipSync } = await import("node:zlib");
+        // Every artifact rewritten to restore its first output to ../escape_remote.txt (valid objects, plausible records);
+        // a record with no outputs writes nothing and stays a fair hit.
+        let harmless = 0;
+        for (const f of readdirSync(stored).filter((x) => !x.endsWith("-reads"))) {
+          let parsed: any;
+          try {
+            parsed = JSON.parse(gunzipSync(readFileSync(join(stored, f))).toString("utf8"));
+          } catch {
+            continue;
+          }
+          if (!parsed.record?.outputs?.length) {
+            harmless += 1;
+            continue;
+          }
+          parsed.record.outputs[0].path = "../escape_remote.txt";
+          writeFileSync(join(stored, f), gzipSync(JSON.stringify(parsed)));
         }
-        if (!parsed.record?.outputs?.length) {
-          harmless += 1;
-          continue;
-        }
-        parsed.record.outputs[0].path = "../escape_remote.txt";
-        writeFileSync(join(stored, f), gzipSync(JSON.stringify(parsed)));
-      }
-      // The openapi task's list of $ref'd files, pointed at a device that never ends and at a folder.
-      const lists = readdirSync(stored).filter((x) => x.endsWith("-reads"));
-      expect(lists.length).toBeGreaterThan(0);
-      for (const f of lists) writeFileSync(join(stored, f), JSON.stringify(["/dev/zero", "/tmp"]));
-      const parent = makeProject({});
-      const dir = join(parent, "p");
-      cpSync(exampleProject(), dir, { recursive: true });
-      const run = await inter(dir, ["build", "--json"], unsignedEnv(own.url));
-      expect(run.exitCode, run.stdout).toBe(0);
-      expect(existsSync(join(parent, "escape_remote.txt"))).toBe(false);
-      expect(run.json.data.remote.hits).toBe(harmless);
-      expect(run.json.data.remote.warning).toMatch(
-        /would write "\.\.\/escape_remote\.txt", outside the project|names paths outside the project or files that are not regular/,
-      );
-      expect(JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8")).certification.level).toBe("Agent-Native");
-    } finally {
-      await own.stop();
-    }
-  }, 120_000);
+        // The openapi task's list of $ref'd files, pointed at a device that never ends and at a folder.
+        const lists = readdirSync(stored).filter((x) => x.endsWith("-reads"));
+        expect(lists.length).toBeGreaterThan(0);
+        for (const f of lists) writeFileSync(join(stored, f), JSON.stringify(["/dev/zero", "/tmp"]));
+        const parent = makeProject({});
+        const dir = join(parent, "p");
+        cpSync(exampleProject(), dir, { recursive: true });
+        const run = await inter(dir, ["build", "--json"], unsignedEnv(own.url));
+        expect(run.exitCode, run.stdout).toBe(0);
+        expect(existsSync(join(parent, "escape_remote.txt"))).toBe(false);
+        expect(run.json.data.remote.hits).toBe(harmless);
+        expect(run.json.data.remote.warning).toMatch(
+          /would write "\.\.\/escape_remote\.txt", outside the project|names paths outside the project or files that are not regular/,
+        );
+        expect(JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8")).certification.level).toBe(
+          "Agent-Native",
+        );
+      },
+      { tags: false },
+    );
+  }, 180_000);
 
   it("a corrupted artifact on the server is a miss, never wrong output", async () => {
     await withSeededServer(async (server, seeded) => {
@@ -296,7 +319,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       details: { field: "INTER_REMOTE_CACHE_URL" },
     });
     const secret = "url-embedded-token-7c1d";
-    const run = await inter(exampleProject(), ["build"], {
+    const run = await inter(warmExampleWithNewTask(), ["build"], {
       INTER_REMOTE_CACHE_URL: `http://user:${secret}@127.0.0.1:9`,
       INTER_REMOTE_CACHE_TRUST: "unsigned",
     });
@@ -307,7 +330,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
 
   it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
     const own = await startCacheServer();
-    const dir = exampleProject();
+    const dir = warmExampleWithNewTask();
     const wrong = "wrong-token-value-9d2e";
     let run;
     try {

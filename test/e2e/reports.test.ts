@@ -26,7 +26,7 @@ const FAILING_AGENT = JSON.stringify(["node", "-e", "process.exit(3)", "{prompt_
 const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
 
 beforeAll(async () => {
-  const project = exampleProject({ warm: true });
+  const project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], env);
   if (built.exitCode !== 0) throw new Error(built.stdout);
   browser = await launchChromium();
@@ -428,7 +428,7 @@ describe("the CI gate", () => {
 
 describe("the gate of inter run eval", () => {
   it("comes from targets.eval.gate, and --min-pass-rate on the command line overrides it", async () => {
-    const project = exampleProject({ warm: true });
+    const project = exampleProject({ warm: "with-key" });
     const file = join(project, "intermesh.config.ts");
     const agent = JSON.stringify({ command: ["node", SCRIPTED_AGENT, "wrong-id", "{prompt_file}", "{attempt}"] });
     writeFileSync(

@@ -26,7 +26,7 @@ let whole: string;
 let shards: string[];
 
 beforeAll(async () => {
-  const project = exampleProject({ warm: true });
+  const project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], env);
   if (built.exitCode !== 0) throw new Error(built.stdout);
   // Each run gets the API fresh from its seed data on the same port, so all three share one plan (and plan hash).

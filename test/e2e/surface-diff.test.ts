@@ -112,7 +112,8 @@ describe("inter diff between real candidates", () => {
 
   beforeAll(async () => {
     oldDir = shopProject(OLD, "1.0.0");
-    const built = await inter(oldDir, ["build", "--json"]);
+    // The old version is only a candidate to compare with: built up to its cli.tgz (`inter run bundle`), not inspected.
+    const built = await inter(oldDir, ["run", "bundle", "--json"]);
     expect(built.exitCode, built.stdout).toBe(0);
     // The new version: a renamed command, an enum value dropped, a flag made required, a field dropped, a new
     // command, a deprecated operation, and a Skill renamed. It names the old candidate as its baseline but keeps version 1.0.0.
@@ -468,7 +469,8 @@ describe("inter diff on real public descriptions: Twilio Lookups v1 → v2", () 
 
   beforeAll(async () => {
     [v1, v2] = [project(1), project(2)];
-    const built = await Promise.all([inter(v1, ["build", "--json"]), inter(v2, ["build", "--json"])]);
+    // `inter diff` reads the candidates: each built up to its cli.tgz, without the inspection no test here looks at.
+    const built = await Promise.all([inter(v1, ["run", "bundle", "--json"]), inter(v2, ["run", "bundle", "--json"])]);
     for (const b of built) expect(b.exitCode, b.stdout).toBe(0);
   }, 240_000);
 
@@ -561,7 +563,9 @@ describe("inter diff on real public descriptions: GitHub Enterprise Server 3.17 
 
   beforeAll(async () => {
     const [a, b] = [project("3.17"), project("3.18")];
-    const built = await Promise.all([inter(a, ["build", "--json"]), inter(b, ["build", "--json"])]);
+    // Built up to their cli.tgz (`inter run bundle`): inspecting two thousand-command CLIs is most of a build's CPU and
+    // nothing `inter diff` reads.
+    const built = await Promise.all([inter(a, ["run", "bundle", "--json"]), inter(b, ["run", "bundle", "--json"])]);
     for (const r of built) expect(r.exitCode, r.stdout.slice(0, 2000)).toBe(0);
     const r = await inter(a, ["diff", a, b, "--json"]);
     expect(r.exitCode).toBe(0);

@@ -95,7 +95,7 @@ const agentEnv = (home: string, modelUrl: string, options: { ripgrep?: boolean }
 });
 
 beforeAll(async () => {
-  project = exampleProject({ warm: true });
+  project = exampleProject({ warm: "with-key" });
   const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
   if (built.exitCode !== 0) throw new Error(built.stdout);
   folder = tempDir("inter-triggers-");

@@ -129,7 +129,7 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
     } finally {
       writeFileSync(join(project, "intermesh.config.ts"), config);
     }
-  }, 120_000);
+  });
 
   it("with its model endpoint dead, every attempt is a harness error within seconds, none a candidate failure", async () => {
     const dead = "http://127.0.0.1:9";
@@ -151,7 +151,7 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
     } finally {
       await folder.stop();
     }
-  }, 90_000);
+  });
 });
 
 describe("inter status for a configured agent", () => {
@@ -207,7 +207,7 @@ describe("agent failures are harness errors", () => {
       await folder.stop();
       await refusing.close();
     }
-  }, 180_000);
+  });
 
   it("a command the agent's own settings deny is a harness error, not a candidate failure", async () => {
     const folder = await evaluationFolder(project);
@@ -232,7 +232,7 @@ describe("agent failures are harness errors", () => {
     } finally {
       await folder.stop();
     }
-  }, 90_000);
+  });
 
   it("an agent program that is not installed is a harness error naming the package to install", async () => {
     const folder = await evaluationFolder(project);

@@ -115,7 +115,7 @@ beforeAll(async () => {
       ...triggerScript([{ query: QUERY, load: CANCEL }]),
     ],
   });
-}, 120_000);
+});
 afterAll(async () => model?.close());
 
 describe.each(["claude-code", "codex", "opencode"] as const)("%s", (agent) => {
@@ -136,7 +136,7 @@ describe.each(["claude-code", "codex", "opencode"] as const)("%s", (agent) => {
     const bare = tempDir(`inter-bare-${agent}-`);
     const without = await runAgent(agent, bare, agentHome(model.url));
     expect(without.loaded).toEqual([]);
-  }, 400_000);
+  });
 });
 
 describe("claude-code through the MCP server agents install --mcp registered", () => {
@@ -171,5 +171,5 @@ describe("claude-code through the MCP server agents install --mcp registered", (
     } finally {
       await api.stop();
     }
-  }, 400_000);
+  });
 });

@@ -101,7 +101,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     const transcript = readFileSync(join(results.attempts[0].workspace, "transcript.txt"), "utf8");
     expect(transcript).toContain("→ bookings_create");
     expect(everyFile(join(project, "dist/eval"))).not.toContain(API_KEY);
-  }, 120_000);
+  });
 
   // How each agent offers an MCP server's tools to its model: Claude Code `mcp__<server>__<tool>`, Codex one namespace
   // `mcp__<server>` holding the tools, opencode `<server>_<tool>`.
@@ -195,7 +195,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     ]);
     expect(usage.exitCode).toBe(2);
     expect(usage.json.error.code).toBe("USAGE_ERROR");
-  }, 180_000);
+  });
 
   it("inter eval run --interface mcp on a candidate without an MCP server: every attempt a harness error, none a candidate failure", async () => {
     const folder = await evaluationFolder(project);
@@ -219,5 +219,5 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     } finally {
       await folder.stop();
     }
-  }, 120_000);
+  });
 });

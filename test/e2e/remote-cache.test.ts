@@ -187,7 +187,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       const again = await inter(second, ["build", "--json"], remoteEnv(server.url));
       expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
     });
-  }, 180_000);
+  });
 
   it("a client with another signing key is told so, uses nothing, and overwrites nothing", async () => {
     await withSeededServer(async (server) => {
@@ -205,7 +205,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       const again = await inter(exampleProject(), ["build", "--json"], remoteEnv(server.url));
       expect(again.json.data.remote.hits).toBe(9);
     });
-  }, 180_000);
+  });
 
   it("--remote-only ignores local records; --no-remote never asks the server", async () => {
     await withSeededServer(async (server, seeded) => {
@@ -240,7 +240,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     } finally {
       await own.stop();
     }
-  }, 120_000);
+  });
 
   it("a poisoned remote writes nothing outside the project and gets no list of devices or folders hashed", async () => {
     await withSeededServer(
@@ -284,7 +284,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       },
       { tags: false },
     );
-  }, 180_000);
+  });
 
   it("a corrupted artifact on the server is a miss, never wrong output", async () => {
     await withSeededServer(async (server, seeded) => {
@@ -306,7 +306,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       );
       expect(receipt).toMatch(/^[0-9a-f]{64}$/);
     });
-  }, 180_000);
+  });
 
   it("an invalid remote URL is CONFIG_INVALID naming where it came from, and a token inside a URL is never printed", async () => {
     const bad = await inter(exampleProject(), ["build", "--json"], {
@@ -326,7 +326,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/⚠ remote cache http:\/\/127\.0\.0\.1:9 download failed/);
     expect(run.stdout + run.stderr).not.toContain(secret);
-  }, 120_000);
+  });
 
   it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
     const own = await startCacheServer();
@@ -346,7 +346,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(run.stderr).toMatch(/remote cache http:\/\/127\.0\.0\.1:\d+: 0 hits, 0 misses, 0 uploads, 1 error\b/);
     expect(run.stdout + run.stderr).not.toContain(wrong);
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
-  }, 120_000);
+  });
 
   it("the server going away mid-build: the build finishes locally with the warning", async () => {
     const own = await startCacheServer();
@@ -375,5 +375,5 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(data.remote.errors).toBeGreaterThanOrEqual(1);
     expect(data.remote.warning).toMatch(/upload failed .*continuing with the local cache only/);
     expect(readFileSync(join(dir, "slow.out"), "utf8")).toBe("2");
-  }, 90_000);
+  });
 });

@@ -105,7 +105,7 @@ beforeAll(async () => {
     JSON.stringify({ queries: CASES.map(({ query, expected_skill }) => ({ query, expected_skill })) }, null, 2),
   );
   model = await startModelServer({ script: triggerScript([...CASES, ...ownSkillCases(), ...IMPROVE_CASES]) });
-}, 120_000);
+});
 afterAll(async () => model?.close());
 
 const resultsOf = (dir: string) => JSON.parse(readFileSync(join(dir, ".inter-triggers/results.json"), "utf8"));
@@ -228,7 +228,7 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     const measured = resultsOf(dir).agent.model;
     expect(measured.configured).toMatch(/scripted-model-b$/);
     if (preset === "claude-code") expect(measured.served).toEqual(["scripted-model-b"]);
-  }, 300_000);
+  });
 });
 
 describe("harness errors and refusals", () => {
@@ -252,7 +252,7 @@ describe("harness errors and refusals", () => {
       /tried to load book-a-room-for-a-meeting and could not \(its Skill tool needs ripgrep/,
     );
     expect(r.skills.find((s: any) => s.skill === BOOK)).toMatchObject({ false_negatives: 0, recall: null });
-  }, 120_000);
+  });
 
   it("an agent that cannot report Skill loads (--agent-command) is a harness error for every run", async () => {
     const dir = tempDir("inter-triggers-command-");
@@ -277,7 +277,7 @@ describe("harness errors and refusals", () => {
       expect.stringMatching(/only the agent presets/),
       expect.stringMatching(/only the agent presets/),
     ]);
-  }, 180_000);
+  });
 
   it("user settings that add Skills or plugins would shadow the candidate's: refused, coded, nothing run", async () => {
     const home = userHome(model.url);
@@ -418,7 +418,7 @@ describe("drafts and inter's own Skills", () => {
       ["intermesh-evaluate", 1, 1],
       ["intermesh-workspace", 1, 1],
     ]);
-  }, 120_000);
+  });
 });
 
 // The description loop: the agent sends "drop"/"call off" requests to the booking Skill unless cancel-a-booking's
@@ -517,7 +517,7 @@ describe("improving a description", () => {
     } finally {
       await proposer.close();
     }
-  }, 180_000);
+  });
 });
 
 /** The scripted model answers inter's own evaluate set perfectly: each query loads its expected Skill. */
@@ -559,7 +559,7 @@ describe("the review page, in Chromium", () => {
     expect(await page.locator("#queries tbody tr.error").count()).toBe(1);
     expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
     await page.close();
-  }, 180_000);
+  });
 
   it("lists should / should-not, edits, adds, deletes and moves queries, and exports JSON that round-trips", async () => {
     const dir = tempDir("inter-triggers-review-");
@@ -633,7 +633,7 @@ describe("the review page, in Chromium", () => {
       "--json",
     ]);
     expect(again.exitCode).toBe(0);
-  }, 120_000);
+  });
 
   it("any query can expect any of the candidate's Skills or none; a changed expectation drops its note; export keeps $schema as <skill>.json", async () => {
     // Drafted from a build elsewhere: the folder holds no cli.tgz, so the page offers the Skills the sets name.
@@ -699,5 +699,5 @@ describe("the review page, in Chromium", () => {
       code: "TRIGGER_QUERIES_INVALID",
       message: "trigger-queries/extra.json names a Skill the candidate does not have: nope.",
     });
-  }, 120_000);
+  });
 });

@@ -32,7 +32,7 @@ describe("a description of 20,000 operations", () => {
     ]);
     bin = join(prefix, "node_modules/.bin/big");
     packageRoot = join(prefix, "node_modules/big-cli");
-  }, 180_000);
+  });
 
   it("builds to a candidate certified Agent-Native, the inspection accepting inter's own tarball", () => {
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);

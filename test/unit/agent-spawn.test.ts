@@ -45,7 +45,7 @@ describe("one spawn and stop for every process of a run", () => {
     await started.finished();
     expect(readFileSync(marker, "utf8")).toBe("tidied");
     await until(() => !alive(child), 30_000, "the child that ignored SIGTERM to be killed");
-  }, 60_000);
+  });
 
   it("a program that cannot be started is reported as such, not left pending", async () => {
     const started = await startInGroup(
@@ -104,5 +104,5 @@ setInterval(() => {}, 1000);
     expect(outcome).toMatchObject({ kind: "finished", exitCode: 0, timedOut: false });
     expect(saved).toEqual([JSON.stringify({ ok: true, rooms: "r".repeat(2_000_000) })]);
     expect(readFileSync(marker, "utf8")).toBe("tidied");
-  }, 60_000);
+  });
 });

@@ -45,6 +45,16 @@ export function exampleProject(options: { warm?: boolean } = {}): string {
   return dir;
 }
 
+/**
+ * A test's own copy of a built project (its cache, dist/ and evaluation too), to change as it likes: tests that share
+ * one built project never see each other's edits, so each passes alone and in any order.
+ */
+export function copyProject(project: string): string {
+  const dir = tempDir("inter-project-copy-");
+  cpSync(project, dir, { recursive: true });
+  return dir;
+}
+
 /** Builds the example and installs its cli.tgz with npm into a fresh prefix, as a user would. */
 export async function buildAndInstall(dir: string): Promise<{ bin: string; candidate: string; prefix: string }> {
   const built = await inter(dir, ["build", "--json"]);

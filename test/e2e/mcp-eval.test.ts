@@ -7,7 +7,7 @@ import { schemaValidator } from "../schema.js";
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { execa } from "execa";
 import { cpSync, rmSync } from "node:fs";
-import { API_KEY, evaluationFolder, exampleProject } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject } from "./example-api.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
@@ -30,7 +30,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  writeFileSync(join(project, "intermesh.config.ts"), config);
   await model?.close();
 });
 
@@ -71,19 +70,22 @@ function userHome(modelUrl: string): string {
   return home;
 }
 
-const withInterface = (agent: string) => {
+/** The test's own copy of the built project, configured to evaluate with `agent` through MCP. */
+const withInterface = (agent: string): string => {
   if (!config.includes('agent: "reference"')) throw new Error("the example config no longer names the reference agent");
+  const own = copyProject(project);
   writeFileSync(
-    join(project, "intermesh.config.ts"),
+    join(own, "intermesh.config.ts"),
     config.replace('agent: "reference"', `agent: "${agent}", interface: "mcp"`),
   );
+  return own;
 };
 
 describe('inter run eval with targets.eval.interface = "mcp"', () => {
   it("the golden scenarios pass through MCP with the reference agent, each tool call recorded as its command", async () => {
-    withInterface("reference");
-    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-    const results = JSON.parse(read(project, "dist/eval/results.json"));
+    const own = withInterface("reference");
+    const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    const results = JSON.parse(read(own, "dist/eval/results.json"));
     expect(validateResults(results)).toEqual([]);
     expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
       "book-a-room: pass ",
@@ -100,7 +102,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     expect(cancel[0].exit_code).toBe(0);
     const transcript = readFileSync(join(results.attempts[0].workspace, "transcript.txt"), "utf8");
     expect(transcript).toContain("→ bookings_create");
-    expect(everyFile(join(project, "dist/eval"))).not.toContain(API_KEY);
+    expect(everyFile(join(own, "dist/eval"))).not.toContain(API_KEY);
   }, 120_000);
 
   // How each agent offers an MCP server's tools to its model: Claude Code `mcp__<server>__<tool>`, Codex one namespace
@@ -114,10 +116,10 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
   it.each(["claude-code", "codex", "opencode"] as const)(
     "%s, driven by the scripted model, uses the MCP tools (no CLI on its PATH) and passes",
     async (preset) => {
-      withInterface(preset);
+      const own = withInterface(preset);
       const home = userHome(model.url);
       const before = model.requests.length;
-      const run = await inter(project, ["run", "eval", "--json"], {
+      const run = await inter(own, ["run", "eval", "--json"], {
         ROOMS_API_KEY: API_KEY,
         HOME: home,
         TMPDIR: join(home, "tmp"),
@@ -126,7 +128,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
         ANTHROPIC_API_KEY: "sk-scripted-agent-key",
         SCRIPTED_MODEL_KEY: "sk-scripted-agent-key",
       });
-      const results = JSON.parse(read(project, "dist/eval/results.json"));
+      const results = JSON.parse(read(own, "dist/eval/results.json"));
       expect(validateResults(results)).toEqual([]);
       expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
         "book-a-room: pass ",
@@ -155,7 +157,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
         ]);
         expect(transcript.tool_calls[1].output).toContain("bk_");
       }
-      const written = everyFile(join(project, "dist/eval"));
+      const written = everyFile(join(own, "dist/eval"));
       expect(written).not.toContain("sk-scripted-agent-key");
       expect(written).not.toContain(API_KEY);
     },
@@ -163,10 +165,10 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
   );
 
   it("inter eval compare --mcp: the same candidate and agent in the shell (A) and through MCP (B)", async () => {
-    writeFileSync(join(project, "intermesh.config.ts"), config);
-    const out = join(project, "dist/compare-mcp");
+    const own = copyProject(project);
+    const out = join(own, "dist/compare-mcp");
     const run = await inter(
-      project,
+      own,
       ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--mcp", "--out", out, "--json"],
       { ROOMS_API_KEY: API_KEY },
     );

@@ -2,17 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
-import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { execa } from "execa";
 import { cpSync, rmSync } from "node:fs";
-import { API_KEY, copyProject, evaluationFolder, exampleProject } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "./example-api.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
 
-const validateResults = schemaValidator("results.schema.json");
 let project: string;
 let config: string;
 let model: { url: string; requests: Array<{ path: string; tools: string[] }>; close(): Promise<void> };
@@ -85,13 +83,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
   it("the golden scenarios pass through MCP with the reference agent, each tool call recorded as its command", async () => {
     const own = withInterface("reference");
     const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-    const results = JSON.parse(read(own, "dist/eval/results.json"));
-    expect(validateResults(results)).toEqual([]);
-    expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
-      "book-a-room: pass ",
-      "cancel-a-booking: pass ",
-      "report-room-day: pass ",
-    ]);
+    const results = goldenResults(own);
     expect(run.exitCode).toBe(0);
     expect(results.agent.name).toBe("reference via mcp");
     expect(JSON.parse(results.agent.identity)).toMatchObject({ interface: "mcp" });
@@ -128,13 +120,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
         ANTHROPIC_API_KEY: "sk-scripted-agent-key",
         SCRIPTED_MODEL_KEY: "sk-scripted-agent-key",
       });
-      const results = JSON.parse(read(own, "dist/eval/results.json"));
-      expect(validateResults(results)).toEqual([]);
-      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
-        "book-a-room: pass ",
-        "cancel-a-booking: pass ",
-        "report-room-day: pass ",
-      ]);
+      const results = goldenResults(own);
       expect(run.exitCode).toBe(0);
       expect(results.agent.name).toBe(`${preset} via mcp`);
       expect(results.isolation.kind).toBe("bubblewrap");

@@ -105,7 +105,14 @@ async function unpackPlain(
 export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
   const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
-  const unpacked = await unpackPlain(tgz, prefix);
+  let unpacked: Awaited<ReturnType<typeof unpackPlain>>;
+  try {
+    unpacked = await unpackPlain(tgz, prefix);
+  } catch (error) {
+    // A package.json or manifest.json of the wrong shape: nothing of the install is left behind.
+    cleanup();
+    throw error;
+  }
   if (unpacked) {
     if (!unpacked.binary) {
       cleanup();

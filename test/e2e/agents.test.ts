@@ -2,16 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
-import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
-import { API_KEY, evaluationFolder, exampleProject } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "./example-api.js";
 
 // The three real agent programs (pinned devDependencies), run by the presets inside sealed attempts against a
 // scripted model on 127.0.0.1. Each is configured only the way its users configure it — variables and config files
 // in a HOME of their own — nothing inter-specific.
 
-const validateResults = schemaValidator("results.schema.json");
 const PRESETS = ["claude-code", "codex", "opencode"] as const;
 type Preset = (typeof PRESETS)[number];
 
@@ -85,50 +83,41 @@ afterAll(async () => model?.close());
 describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) => {
   it("passes the example's three scenarios sealed; its transcript is parsed into results", async () => {
     const home = userHome(model.url);
-    const config = read(project, "intermesh.config.ts");
-    writeFileSync(join(project, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${preset}"`));
-    try {
-      const before = model.requests.length;
-      // The user's npm registry is the scripted server too, which records what asks it for a package.
-      const run = await inter(project, ["run", "eval", "--json"], {
-        ROOMS_API_KEY: API_KEY,
-        ...agentEnv(home, model.url),
-        npm_config_registry: `${model.url}/npm/`,
-      });
-      const results = JSON.parse(read(project, "dist/eval/results.json"));
-      expect(validateResults(results)).toEqual([]);
-      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
-        "book-a-room: pass ",
-        "cancel-a-booking: pass ",
-        "report-room-day: pass ",
-      ]);
-      expect(run.exitCode).toBe(0);
-      expect(results.isolation.kind).toBe("bubblewrap");
-      expect(results.agent.name).toBe(preset);
-      expect(JSON.parse(results.agent.identity).version).toMatch(/\d+\.\d+\.\d+/);
-      // The model is bound too: what configures it (hashed) in the identity, and what answered where the agent says.
-      expect(JSON.parse(results.agent.identity).model).toBe(results.agent.model.configured_hash);
-      expect(results.agent.model.configured_hash).toMatch(/^[0-9a-f]{64}$/);
-      if (preset === "claude-code") expect(results.agent.model.served.length).toBe(1);
-      expect(model.requests.length).toBeGreaterThan(before);
-      // One transcript format: the tool calls the agent reports, its answer, turns and tokens.
-      const book = results.attempts[0];
-      expect(book.agent.summary).toMatchObject({ tool_calls: 2, final: "Done: book-a-room." });
-      expect(book.agent.summary.tokens.input).toBeGreaterThan(0);
-      const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
-      expect(JSON.stringify(transcript.tool_calls[1].input)).toContain("rooms bookings create --room-id rm_delta");
-      expect(transcript.tool_calls[1].output).toContain("bk_");
-      // Nothing asked the npm registry for a package: a sealed attempt needs nothing but its model (opencode installs
-      // one into ~/.config/opencode on every run unless that folder's manifest says it is there).
-      expect(model.requests.slice(before).filter((r) => r.path.startsWith("/npm/"))).toEqual([]);
-      // The agent's own key and the API's credential are in no file the evaluation wrote.
-      const written = everyFile(join(project, "dist/eval"));
-      expect(written).not.toContain("sk-scripted-agent-key");
-      expect(written).not.toContain(API_KEY);
-      expect(read(project, "dist/eval/report.html")).toContain("Done: book-a-room.");
-    } finally {
-      writeFileSync(join(project, "intermesh.config.ts"), config);
-    }
+    const own = copyProject(project);
+    const config = read(own, "intermesh.config.ts");
+    writeFileSync(join(own, "intermesh.config.ts"), config.replace('agent: "reference"', `agent: "${preset}"`));
+    const before = model.requests.length;
+    // The user's npm registry is the scripted server too, which records what asks it for a package.
+    const run = await inter(own, ["run", "eval", "--json"], {
+      ROOMS_API_KEY: API_KEY,
+      ...agentEnv(home, model.url),
+      npm_config_registry: `${model.url}/npm/`,
+    });
+    const results = goldenResults(own);
+    expect(run.exitCode).toBe(0);
+    expect(results.isolation.kind).toBe("bubblewrap");
+    expect(results.agent.name).toBe(preset);
+    expect(JSON.parse(results.agent.identity).version).toMatch(/\d+\.\d+\.\d+/);
+    // The model is bound too: what configures it (hashed) in the identity, and what answered where the agent says.
+    expect(JSON.parse(results.agent.identity).model).toBe(results.agent.model.configured_hash);
+    expect(results.agent.model.configured_hash).toMatch(/^[0-9a-f]{64}$/);
+    if (preset === "claude-code") expect(results.agent.model.served.length).toBe(1);
+    expect(model.requests.length).toBeGreaterThan(before);
+    // One transcript format: the tool calls the agent reports, its answer, turns and tokens.
+    const book = results.attempts[0];
+    expect(book.agent.summary).toMatchObject({ tool_calls: 2, final: "Done: book-a-room." });
+    expect(book.agent.summary.tokens.input).toBeGreaterThan(0);
+    const transcript = JSON.parse(readFileSync(join(book.workspace, "transcript.json"), "utf8"));
+    expect(JSON.stringify(transcript.tool_calls[1].input)).toContain("rooms bookings create --room-id rm_delta");
+    expect(transcript.tool_calls[1].output).toContain("bk_");
+    // Nothing asked the npm registry for a package: a sealed attempt needs nothing but its model (opencode installs
+    // one into ~/.config/opencode on every run unless that folder's manifest says it is there).
+    expect(model.requests.slice(before).filter((r) => r.path.startsWith("/npm/"))).toEqual([]);
+    // The agent's own key and the API's credential are in no file the evaluation wrote.
+    const written = everyFile(join(own, "dist/eval"));
+    expect(written).not.toContain("sk-scripted-agent-key");
+    expect(written).not.toContain(API_KEY);
+    expect(read(own, "dist/eval/report.html")).toContain("Done: book-a-room.");
   });
 
   it("with its model endpoint dead, every attempt is a harness error within seconds, none a candidate failure", async () => {
@@ -156,34 +145,33 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
 
 describe("inter status for a configured agent", () => {
   it("says whether its program is found and what configures it, and blocks the evaluation with the fix when not", async () => {
-    const config = read(project, "intermesh.config.ts");
+    const own = copyProject(project);
     writeFileSync(
-      join(project, "intermesh.config.ts"),
-      config.replace('agent: "reference"', 'agent: { preset: "codex", args: ["--model", "scripted-model"] }'),
+      join(own, "intermesh.config.ts"),
+      read(own, "intermesh.config.ts").replace(
+        'agent: "reference"',
+        'agent: { preset: "codex", args: ["--model", "scripted-model"] }',
+      ),
     );
-    try {
-      const home = userHome(model.url);
-      const ready = await inter(project, ["status", "--json"], {
-        ROOMS_API_KEY: API_KEY,
-        HOME: home,
-        PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,
-      });
-      expect(ready.json.data.agent).toMatchObject({ name: "codex", configuredBy: [join(home, ".codex/config.toml")] });
-      expect(ready.json.data.isolation).toMatchObject({ sealed: true });
-      expect(ready.json.data.evaluationReady).toBe(true);
+    const home = userHome(model.url);
+    const ready = await inter(own, ["status", "--json"], {
+      ROOMS_API_KEY: API_KEY,
+      HOME: home,
+      PATH: `${join(REPO, "node_modules/.bin")}:${process.env.PATH}`,
+    });
+    expect(ready.json.data.agent).toMatchObject({ name: "codex", configuredBy: [join(home, ".codex/config.toml")] });
+    expect(ready.json.data.isolation).toMatchObject({ sealed: true });
+    expect(ready.json.data.evaluationReady).toBe(true);
 
-      const bare = await inter(project, ["status", "--json"], {
-        ROOMS_API_KEY: API_KEY,
-        HOME: tempDir("inter-empty-home-"),
-        PATH: "/usr/bin:/bin",
-      });
-      expect(bare.json.data.evaluationReady).toBe(false);
-      expect(bare.json.data.blockers).toContainEqual(
-        expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }),
-      );
-    } finally {
-      writeFileSync(join(project, "intermesh.config.ts"), config);
-    }
+    const bare = await inter(own, ["status", "--json"], {
+      ROOMS_API_KEY: API_KEY,
+      HOME: tempDir("inter-empty-home-"),
+      PATH: "/usr/bin:/bin",
+    });
+    expect(bare.json.data.evaluationReady).toBe(false);
+    expect(bare.json.data.blockers).toContainEqual(
+      expect.objectContaining({ requires: "human", next: expect.stringContaining("npm install -g @openai/codex@") }),
+    );
   });
 });
 

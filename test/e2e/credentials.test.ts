@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startOAuthServer } from "../fixtures/oauth-server.mjs";
 import { config, everyFile, inter, makeProject, tempDir } from "../helpers.js";
 
@@ -129,7 +129,6 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   let caps: any;
   let project: string;
   let cache: string;
-  const outputs: string[] = [];
 
   beforeAll(async () => {
     oauth = await startOAuthServer({
@@ -160,11 +159,14 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
       join(project, "dist/cli.tgz"),
     ]);
     bin = join(prefix, "node_modules/.bin/boards");
-    cache = tempDir("inter-credentials-cache-");
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
     await oauth?.close();
+  });
+  // Each test its own token cache: a token one test obtained never serves (or is counted by) another.
+  beforeEach(() => {
+    cache = tempDir("inter-credentials-cache-");
   });
 
   const SECRETS = [KEY, TOKEN, HEADER_KEY, SESSION, PASSWORD, "r0b0t-secret-value", "app-secret-value"];
@@ -175,7 +177,8 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
       reject: false,
       stdin: "ignore",
     });
-    outputs.push(result.stdout, result.stderr);
+    // No value of a credential in anything the CLI prints, whatever the test asks of it.
+    for (const secret of SECRETS) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
     return result;
   };
   const words = (operationId: string): string[] =>
@@ -386,8 +389,8 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
       ready: true,
       commands: 1,
     });
-    for (const text of [...outputs, everyFile(project)])
-      for (const secret of SECRETS) expect(text).not.toContain(secret);
+    const written = everyFile(project);
+    for (const secret of SECRETS) expect(written).not.toContain(secret);
   });
 
   it("inspection certifies it, with the credential checks passing on every requirement", () => {
@@ -455,6 +458,8 @@ paths:
       join(project, "dist/cli.tgz"),
     ]);
     bin = join(prefix, "node_modules/.bin/hostile");
+  });
+  beforeEach(() => {
     cache = tempDir("inter-hostile-cache-");
   });
   afterAll(async () => {

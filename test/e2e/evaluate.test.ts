@@ -1,11 +1,12 @@
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, INTER_BIN, read, statuses, until } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import {
   API_KEY,
+  changedCandidate,
   evaluationFolder as folderFor,
   exampleProject,
   scripted,
@@ -62,6 +63,28 @@ describe("inter run eval on the example", () => {
 });
 
 describe("inter eval run on a bare folder", () => {
+  it("a candidate whose manifest.json has a field of the wrong type stops the run: CANDIDATE_INVALID naming it", async () => {
+    const folder = await evaluationFolder();
+    try {
+      const tgz = await changedCandidate(project, (pkg) => {
+        const manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
+        writeFileSync(join(pkg, "manifest.json"), JSON.stringify({ ...manifest, groups: [{ name: 7 }] }));
+      });
+      copyFileSync(tgz, join(folder.dir, "cli.tgz"));
+      const run = await inter(folder.dir, ["eval", "run", ".", ...scripted("good"), "--json"], {
+        ROOMS_API_KEY: API_KEY,
+      });
+      expect(run.exitCode, run.stdout).toBe(2);
+      expect(run.json.error.code).toBe("CANDIDATE_INVALID");
+      expect(run.json.error.message).toMatch(/manifest\.json.*groups/);
+      expect(run.stdout + run.stderr).not.toMatch(/TypeError/);
+      // Input's fault, not an attempt's: no attempt was judged or journaled as a harness error.
+      expect(existsSync(join(folder.dir, ".inter-eval/results.json"))).toBe(false);
+    } finally {
+      await folder.stop();
+    }
+  });
+
   it("the scripted agent doing everything right passes every check; its prompt carries only the task", async () => {
     const folder = await evaluationFolder();
     try {

@@ -1,9 +1,12 @@
 import { execa, type ResultPromise } from "execa";
 import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { inter, makeProject, REPO, tempDir } from "../helpers.js";
 import { EXAMPLE_API_KEY } from "../global-setup.js";
+import { schemaValidator } from "../schema.js";
+
+const validateResults = schemaValidator("results.schema.json");
 
 export const API_KEY = EXAMPLE_API_KEY;
 
@@ -46,6 +49,31 @@ export function exampleProject(options: { warm?: boolean | "with-key" } = {}): s
   for (const path of ["examples", "evals", "intermesh.config.ts", ...(options.warm ? [".intermesh", "dist"] : [])])
     cpSync(join(from, path), join(dir, path), { recursive: true });
   return dir;
+}
+
+/**
+ * A test's own copy of a built project (its cache, dist/ and evaluation too), to change as it likes: tests that share
+ * one built project never see each other's edits, so each passes alone and in any order.
+ */
+export function copyProject(project: string): string {
+  const dir = tempDir("inter-project-copy-");
+  cpSync(project, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The results.json an evaluation of the example wrote in `project`, which must pass: valid against its schema, each of
+ * the three golden scenarios passed.
+ */
+export function goldenResults(project: string) {
+  const results = JSON.parse(readFileSync(join(project, "dist/eval/results.json"), "utf8"));
+  expect(validateResults(results)).toEqual([]);
+  expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
+    "book-a-room: pass ",
+    "cancel-a-booking: pass ",
+    "report-room-day: pass ",
+  ]);
+  return results;
 }
 
 /** Builds the example and installs its cli.tgz with npm into a fresh prefix, as a user would. */

@@ -106,6 +106,18 @@ describe("inspect: the example candidate", () => {
 // Independent inspections of candidates in folders of their own (the project is only read): run side by side, so one
 // waiting out the bare-call probe (a CLI that waits for input) does not hold up the others.
 describe.concurrent("inspect: deliberately broken candidates fail exactly the rules they break", () => {
+  it("a manifest.json field of the wrong type is CANDIDATE_INVALID naming the field, never a crash", async () => {
+    const tgz = await changedCandidate(project, (pkg) => {
+      const manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
+      writeFileSync(join(pkg, "manifest.json"), JSON.stringify({ ...manifest, groups: "bookings" }));
+    });
+    const result = await inter(project, ["inspect", tgz, "--json"]);
+    expect(result.exitCode, result.stdout).toBe(2);
+    expect(result.json.error.code).toBe("CANDIDATE_INVALID");
+    expect(result.json.error.message).toMatch(/manifest\.json.*groups/);
+    expect(result.stdout + result.stderr).not.toMatch(/TypeError|is not iterable/);
+  });
+
   it("errors written to stdout break the error-channel rules and certification", async () => {
     const tgz = await changedCandidate(project, (pkg) =>
       patchFile(

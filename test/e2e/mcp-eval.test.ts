@@ -2,17 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
-import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { execa } from "execa";
 import { cpSync, rmSync } from "node:fs";
-import { API_KEY, evaluationFolder, exampleProject } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "./example-api.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
 
-const validateResults = schemaValidator("results.schema.json");
 let project: string;
 let config: string;
 let model: { url: string; requests: Array<{ path: string; tools: string[] }>; close(): Promise<void> };
@@ -30,7 +28,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  writeFileSync(join(project, "intermesh.config.ts"), config);
   await model?.close();
 });
 
@@ -71,25 +68,22 @@ function userHome(modelUrl: string): string {
   return home;
 }
 
-const withInterface = (agent: string) => {
+/** The test's own copy of the built project, configured to evaluate with `agent` through MCP. */
+const withInterface = (agent: string): string => {
   if (!config.includes('agent: "reference"')) throw new Error("the example config no longer names the reference agent");
+  const own = copyProject(project);
   writeFileSync(
-    join(project, "intermesh.config.ts"),
+    join(own, "intermesh.config.ts"),
     config.replace('agent: "reference"', `agent: "${agent}", interface: "mcp"`),
   );
+  return own;
 };
 
 describe('inter run eval with targets.eval.interface = "mcp"', () => {
   it("the golden scenarios pass through MCP with the reference agent, each tool call recorded as its command", async () => {
-    withInterface("reference");
-    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-    const results = JSON.parse(read(project, "dist/eval/results.json"));
-    expect(validateResults(results)).toEqual([]);
-    expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
-      "book-a-room: pass ",
-      "cancel-a-booking: pass ",
-      "report-room-day: pass ",
-    ]);
+    const own = withInterface("reference");
+    const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    const results = goldenResults(own);
     expect(run.exitCode).toBe(0);
     expect(results.agent.name).toBe("reference via mcp");
     expect(JSON.parse(results.agent.identity)).toMatchObject({ interface: "mcp" });
@@ -100,7 +94,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     expect(cancel[0].exit_code).toBe(0);
     const transcript = readFileSync(join(results.attempts[0].workspace, "transcript.txt"), "utf8");
     expect(transcript).toContain("→ bookings_create");
-    expect(everyFile(join(project, "dist/eval"))).not.toContain(API_KEY);
+    expect(everyFile(join(own, "dist/eval"))).not.toContain(API_KEY);
   });
 
   // How each agent offers an MCP server's tools to its model: Claude Code `mcp__<server>__<tool>`, Codex one namespace
@@ -114,10 +108,10 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
   it.each(["claude-code", "codex", "opencode"] as const)(
     "%s, driven by the scripted model, uses the MCP tools (no CLI on its PATH) and passes",
     async (preset) => {
-      withInterface(preset);
+      const own = withInterface(preset);
       const home = userHome(model.url);
       const before = model.requests.length;
-      const run = await inter(project, ["run", "eval", "--json"], {
+      const run = await inter(own, ["run", "eval", "--json"], {
         ROOMS_API_KEY: API_KEY,
         HOME: home,
         TMPDIR: join(home, "tmp"),
@@ -126,13 +120,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
         ANTHROPIC_API_KEY: "sk-scripted-agent-key",
         SCRIPTED_MODEL_KEY: "sk-scripted-agent-key",
       });
-      const results = JSON.parse(read(project, "dist/eval/results.json"));
-      expect(validateResults(results)).toEqual([]);
-      expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
-        "book-a-room: pass ",
-        "cancel-a-booking: pass ",
-        "report-room-day: pass ",
-      ]);
+      const results = goldenResults(own);
       expect(run.exitCode).toBe(0);
       expect(results.agent.name).toBe(`${preset} via mcp`);
       expect(results.isolation.kind).toBe("bubblewrap");
@@ -155,7 +143,7 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
         ]);
         expect(transcript.tool_calls[1].output).toContain("bk_");
       }
-      const written = everyFile(join(project, "dist/eval"));
+      const written = everyFile(join(own, "dist/eval"));
       expect(written).not.toContain("sk-scripted-agent-key");
       expect(written).not.toContain(API_KEY);
     },
@@ -163,10 +151,10 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
   );
 
   it("inter eval compare --mcp: the same candidate and agent in the shell (A) and through MCP (B)", async () => {
-    writeFileSync(join(project, "intermesh.config.ts"), config);
-    const out = join(project, "dist/compare-mcp");
+    const own = copyProject(project);
+    const out = join(own, "dist/compare-mcp");
     const run = await inter(
-      project,
+      own,
       ["eval", "compare", "evals/eval-plan.json", "--a", "dist/cli.tgz", "--mcp", "--out", out, "--json"],
       { ROOMS_API_KEY: API_KEY },
     );

@@ -1,9 +1,9 @@
 import { execa } from "execa";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { inter, tempDir } from "../helpers.js";
-import { API_KEY, exampleProject, patchFile } from "./example-api.js";
+import { API_KEY, copyProject, exampleProject, patchFile } from "./example-api.js";
 import { faultyRegistry, startRegistry, type Registry } from "./registry.js";
 
 /**
@@ -11,10 +11,13 @@ import { faultyRegistry, startRegistry, type Registry } from "./registry.js";
  * publish → npm install from it → proof → agents install (files land where each agent reads them) → an upgrade →
  * uninstall; and the hostile cases: a tampered package, an unmanaged Skill of the same name, a registry that refuses
  * or never answers, a candidate that did not pass.
+ *
+ * Each test owns what it changes: a copy of the evaluated project (ownProject) and a registry of its own
+ * (ownRegistry), so it passes alone and in any order.
  */
 
-let registry: Registry;
-let project: string;
+/** The example, built and evaluated once for the file; tests copy it and never change it. */
+let evaluated: string;
 
 const SKILLS = ["book-a-room-for-a-meeting", "cancel-a-booking", "report-a-rooms-bookings-for-a-day"];
 
@@ -61,7 +64,7 @@ async function bin(cwd: string, name: string, args: string[], env: Record<string
 }
 
 /** A folder with a package.json, where npm installs from the registry as a user would. */
-async function app(spec: string): Promise<string> {
+async function app(registry: Registry, spec: string): Promise<string> {
   const dir = tempDir("inter-app-");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
   const installed = await execa("npm", ["install", spec, "--no-audit", "--no-fund"], {
@@ -74,19 +77,25 @@ async function app(spec: string): Promise<string> {
   return dir;
 }
 
-beforeAll(async () => {
-  registry = await startRegistry();
-  project = exampleProject({ warm: true });
-  const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-  if (run.exitCode !== 0) throw new Error(`inter run eval failed: ${run.stdout}${run.stderr}`);
-}, 240_000);
+/** This test's own copy of the evaluated project: what it publishes, bumps or edits no other test sees. */
+const ownProject = () => copyProject(evaluated);
 
-afterAll(async () => {
-  await registry?.stop();
+/** This test's own registry, stopped when the test ends: it holds only what this test published. */
+async function ownRegistry(): Promise<Registry> {
+  const registry = await startRegistry();
+  onTestFinished(() => registry.stop());
+  return registry;
+}
+
+beforeAll(async () => {
+  evaluated = exampleProject({ warm: true });
+  const run = await inter(evaluated, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+  if (run.exitCode !== 0) throw new Error(`inter run eval failed: ${run.stdout}${run.stderr}`);
 });
 
 describe("inter publish", () => {
   it("--dry-run shows exactly what would be published, the proof among it, and publishes nothing", async () => {
+    const [project, registry] = [ownProject(), await ownRegistry()];
     const dry = await inter(project, ["publish", "--dry-run", "--json"], registry.env);
     expect(dry.exitCode, dry.stdout).toBe(0);
     const data = dry.json.data;
@@ -122,6 +131,7 @@ describe("inter publish", () => {
   });
 
   it("refuses a candidate whose evaluation missed the gate, unless told, and then says so in the proof", async () => {
+    const [project, registry] = [evaluated, await ownRegistry()];
     const dir = tempDir("inter-failing-");
     mkdirSync(join(dir, "eval"));
     cpSync(join(project, "dist/cli.tgz"), join(dir, "cli.tgz"));
@@ -160,6 +170,7 @@ describe("inter publish", () => {
   });
 
   it("a registry that refuses, or never answers, leaves nothing published and nothing written", async () => {
+    const [project, registry] = [ownProject(), await ownRegistry()];
     const cases = [
       { fault: "500" as const, token: true },
       { fault: "hang" as const, token: true },
@@ -191,9 +202,10 @@ describe("inter publish", () => {
     expect(anonymous.exitCode).toBe(1);
     expect(anonymous.json.error.code).toBe("PUBLISH_FAILED");
     expect(anonymous.json.error.suggestion).toContain("npm login");
-  }, 120_000);
+  });
 
   it("publish → npm install → proof → agents install → upgrade → uninstall, touching only managed files", async () => {
+    const [project, registry] = [ownProject(), await ownRegistry()];
     const published = await inter(project, ["publish", "--json"], registry.env);
     expect(published.exitCode, published.stdout).toBe(0);
     expect(published.json.data).toMatchObject({ published: true, package: { name: "rooms-cli", version: "0.1.0" } });
@@ -212,7 +224,7 @@ describe("inter publish", () => {
     const again = await inter(project, ["publish", "--json"], registry.env);
     expect(again.json.data).toMatchObject({ published: false, already_published: true });
 
-    const dir = await app("rooms-cli");
+    const dir = await app(registry, "rooms-cli");
     const env = { ...registry.env, HOME: tempDir("inter-user-home-") };
     const proof = await bin(dir, "rooms", ["proof", "--expect", published.json.data.content_sha256], env);
     expect(proof.exitCode, proof.stderr).toBe(0);
@@ -374,10 +386,13 @@ describe("inter publish", () => {
     const removed = await bin(dir, "rooms", ["agents", "uninstall"], env);
     expect(removed.exitCode, removed.stderr).toBe(0);
     expect(snapshot(dir, npmFiles)).toEqual(before);
-  }, 300_000);
+  });
 
   it("never overwrites a Skill it did not write: a coded conflict naming it, and nothing written", async () => {
-    const dir = await app("rooms-cli@0.1.0");
+    const [project, registry] = [ownProject(), await ownRegistry()];
+    const published = await inter(project, ["publish", "--json"], registry.env);
+    expect(published.exitCode, published.stdout).toBe(0);
+    const dir = await app(registry, "rooms-cli@0.1.0");
     const env = { ...registry.env, HOME: tempDir("inter-user-home-") };
     mkdirSync(join(dir, ".agents/skills/cancel-a-booking"), { recursive: true });
     writeFileSync(
@@ -407,22 +422,18 @@ describe("inter publish", () => {
 
   it("inter agents install <cli.tgz> puts a candidate's Skills in place with the generated CLI's own code, running nothing of the candidate", async () => {
     const dir = tempDir("inter-agents-project-");
-    const home = tempDir("inter-user-home-");
-    const env = { ...registry.env, HOME: home };
-    const done = await inter(
-      dir,
-      ["agents", "install", join(project, "dist/cli.tgz"), "--agent", "codex", "--json"],
-      env,
-    );
+    const env = { HOME: tempDir("inter-user-home-"), CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", XDG_CONFIG_HOME: "" };
+    const candidate = join(evaluated, "dist/cli.tgz");
+    const done = await inter(dir, ["agents", "install", candidate, "--agent", "codex", "--json"], env);
     expect(done.exitCode, done.stdout).toBe(0);
     expect(done.json.data.steps.map((s: { path: string }) => s.path)).toEqual(
       SKILLS.map((s) => `.agents/skills/${s}/SKILL.md`),
     );
     expect(readdirSync(join(dir, ".agents/skills")).sort()).toEqual(SKILLS);
-    const mcp = await inter(dir, ["agents", "install", join(project, "dist/cli.tgz"), "--mcp", "--json"], env);
+    const mcp = await inter(dir, ["agents", "install", candidate, "--mcp", "--json"], env);
     expect(mcp.exitCode).toBe(2);
     expect(mcp.json.error.suggestion).toContain("agents install --mcp");
-    const gone = await inter(dir, ["agents", "uninstall", join(project, "dist/cli.tgz"), "--json"], env);
+    const gone = await inter(dir, ["agents", "uninstall", candidate, "--json"], env);
     expect(gone.exitCode, gone.stdout).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -1,9 +1,8 @@
-import { execa, type ResultPromise } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as netServer, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { join } from "node:path";
-import { REPO, tempDir } from "../helpers.js";
+import { tempDir } from "../helpers.js";
 
 /**
  * A real npm registry on loopback: verdaccio (a dev dependency) from a config written here, its storage in a temporary
@@ -22,14 +21,6 @@ export interface Registry {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = netServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 /** npm's environment for a HOME and .npmrc of its own, leaving out the agents' and CI's variables a caller may have set. */
 function npmEnv(home: string, cache: string, url: string): Record<string, string> {
   return {
@@ -46,10 +37,13 @@ function npmEnv(home: string, cache: string, url: string): Record<string, string
   };
 }
 
+/**
+ * A registry of its own: storage, users and tokens in a fresh folder, so what one test publishes no other test sees.
+ * Verdaccio runs in this process (its `runServer`): loaded once per test file, each further registry costs about a
+ * quarter of a second of CPU, where a process of its own costs about 2.5 s.
+ */
 export async function startRegistry(): Promise<Registry> {
   const dir = tempDir("inter-registry-");
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
   writeFileSync(
     join(dir, "config.yaml"),
     [
@@ -68,35 +62,25 @@ export async function startRegistry(): Promise<Registry> {
       "",
     ].join("\n"),
   );
-  const child: ResultPromise = execa(
-    process.execPath,
-    [
-      join(REPO, "node_modules/verdaccio/bin/verdaccio"),
-      "--config",
-      join(dir, "config.yaml"),
-      "--listen",
-      `127.0.0.1:${port}`,
-    ],
-    { reject: false, env: { HOME: dir }, stdin: "ignore" },
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}-/ping`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`verdaccio did not start: ${String((await child).stderr ?? "").slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const { runServer } = (await import("verdaccio")) as { runServer(config: string): Promise<Server> };
+  const server = await runServer(join(dir, "config.yaml"));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  const stop = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   const created = await fetch(`${url}-/user/org.couchdb.user:publisher`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ name: "publisher", password: "publisher-password-1" }),
   });
   const { token } = (await created.json()) as { token?: string };
-  if (!token) throw new Error(`verdaccio created no user (HTTP ${created.status})`);
+  if (!token) {
+    await stop();
+    throw new Error(`verdaccio created no user (HTTP ${created.status})`);
+  }
   let homes = 0;
   const envFor = (at: string, withToken: boolean) => {
     const home = join(dir, `home-${homes++}`);
@@ -108,16 +92,7 @@ export async function startRegistry(): Promise<Registry> {
     return npmEnv(home, join(dir, "cache"), at);
   };
   const env = envFor(url, true);
-  return {
-    url,
-    home: env.HOME!,
-    env,
-    envFor,
-    async stop() {
-      child.kill("SIGTERM");
-      await child;
-    },
-  };
+  return { url, home: env.HOME!, env, envFor, stop };
 }
 
 /**

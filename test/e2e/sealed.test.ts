@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
 
 // The evaluation as an adversary meets it: every attempt sealed by bubblewrap (installed by .ci/run), the candidate
 // behind the broker. Each hostile agent below tries one way around that and must get exactly the prescribed verdict.
@@ -171,56 +171,46 @@ describe("sealed attempts against hostile agents", () => {
 
 describe("evaluation harness apart from the candidate", () => {
   it("the golden run with 2 repetitions passes all 6 attempts: every attempt meets fresh API state", async () => {
-    const original = read(project, "evals/eval-plan.json");
-    const plan = JSON.parse(original);
+    const own = copyProject(project);
+    const plan = JSON.parse(read(own, "evals/eval-plan.json"));
     plan.settings.repetitions = 2;
-    writeFileSync(join(project, "evals/eval-plan.json"), JSON.stringify(plan, null, 2));
-    try {
-      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-      expect(run.exitCode, run.stdout).toBe(0);
-      const results = JSON.parse(read(project, "dist/eval/results.json"));
-      expect(results.summary).toMatchObject({ attempts: 6, passed: 6 });
-      expect(results.isolation.kind).toBe("bubblewrap");
-      expect(read(project, "dist/eval/summary.md")).toContain("Isolation: sealed (bubblewrap");
-      // The service's secret (its env in the config) is in no cache record or stored output (only in the compiled
-      // config, which is the user's own file).
-      for (const dir of readdirSync(join(project, ".intermesh")).filter((d) => d !== "config"))
-        expect(everyFile(join(project, ".intermesh", dir))).not.toContain(API_KEY);
-    } finally {
-      writeFileSync(join(project, "evals/eval-plan.json"), original);
-    }
+    writeFileSync(join(own, "evals/eval-plan.json"), JSON.stringify(plan, null, 2));
+    const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(run.exitCode, run.stdout).toBe(0);
+    const results = JSON.parse(read(own, "dist/eval/results.json"));
+    expect(results.summary).toMatchObject({ attempts: 6, passed: 6 });
+    expect(results.isolation.kind).toBe("bubblewrap");
+    expect(read(own, "dist/eval/summary.md")).toContain("Isolation: sealed (bubblewrap");
+    // The service's secret (its env in the config) is in no cache record or stored output (only in the compiled
+    // config, which is the user's own file).
+    for (const dir of readdirSync(join(own, ".intermesh")).filter((d) => d !== "config"))
+      expect(everyFile(join(own, ".intermesh", dir))).not.toContain(API_KEY);
   });
 
   it("inter run eval with the credential unset exits 2 before any attempt and leaves the last results as they were", async () => {
-    // Its own "last results", whatever ran before it (or nothing did).
-    const results = join(project, "dist/eval/results.json");
+    // Its own "last results" in its own copy of the project.
+    const own = copyProject(project);
+    const results = join(own, "dist/eval/results.json");
     mkdirSync(dirname(results), { recursive: true });
     const before = JSON.stringify({ kept: "the results of an earlier run" });
     writeFileSync(results, before);
-    const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: "" });
+    const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: "" });
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("CREDENTIAL_MISSING");
     expect(run.json.error.suggestion).toContain("export ROOMS_API_KEY=");
-    expect(read(project, "dist/eval/results.json")).toBe(before);
+    expect(read(own, "dist/eval/results.json")).toBe(before);
   });
 
   it("a service that does not come up is SERVICE_FAILED, not a candidate failure", async () => {
-    const config = read(project, "intermesh.config.ts");
-    try {
-      writeFileSync(
-        join(project, "intermesh.config.ts"),
-        config
-          .replace(
-            'ready: "http://127.0.0.1:{port}/health"',
-            'ready: "http://127.0.0.1:{port}/health", timeoutMs: 1500',
-          )
-          .replace('"examples/rooms/server.mjs"', '"-e", "process.exit(3)"'),
-      );
-      const run = await inter(project, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
-      expect(run.json.error.message + JSON.stringify(run.json.error.details)).toContain("SERVICE_FAILED");
-    } finally {
-      writeFileSync(join(project, "intermesh.config.ts"), config);
-    }
+    const own = copyProject(project);
+    writeFileSync(
+      join(own, "intermesh.config.ts"),
+      read(own, "intermesh.config.ts")
+        .replace('ready: "http://127.0.0.1:{port}/health"', 'ready: "http://127.0.0.1:{port}/health", timeoutMs: 1500')
+        .replace('"examples/rooms/server.mjs"', '"-e", "process.exit(3)"'),
+    );
+    const run = await inter(own, ["run", "eval", "--json"], { ROOMS_API_KEY: API_KEY });
+    expect(run.json.error.message + JSON.stringify(run.json.error.details)).toContain("SERVICE_FAILED");
   });
 
   it("another agent never inherits attempts, and a receipt of another candidate is never bound", async () => {

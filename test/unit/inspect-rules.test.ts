@@ -5,24 +5,31 @@ import type { Facts, Probe } from "../../src/stages/inspect/probes.js";
 import { RULES } from "../../src/stages/inspect/rules/index.js";
 
 const judge = (id: string, facts: Partial<Facts>) =>
-  RULES.find((r) => r.id === id)!.judge({ files: {}, commands: [], probes: {}, ...facts } as unknown as Facts);
+  RULES.find((r) => r.id === id)!.judge({
+    files: {},
+    packageJson: {},
+    commands: [],
+    probes: {},
+    ...facts,
+  } as unknown as Facts);
 
 describe("S5: no self-update", () => {
   it("an API operation named upgrade (Microsoft Graph's Teams app upgrade) is not an updater", () => {
     const verdict = judge("S5", {
-      files: { "package.json": "{}" },
       commands: [{ name: "teams-installed-app upgrade", method: "POST", parameters: [] } as any],
     });
     expect(verdict.status).toBe("pass");
   });
 
   it("a local self-update command, or an install hook, fails it and is named", () => {
-    expect(
-      judge("S5", { files: { "package.json": "{}" }, commands: [{ name: "self-update", parameters: [] } as any] }),
-    ).toMatchObject({ status: "fail", reason: "updater command: self-update" });
-    expect(
-      judge("S5", { files: { "package.json": JSON.stringify({ scripts: { postinstall: "node fetch.js" } }) } }),
-    ).toMatchObject({ status: "fail", reason: "install hooks: postinstall" });
+    expect(judge("S5", { commands: [{ name: "self-update", parameters: [] } as any] })).toMatchObject({
+      status: "fail",
+      reason: "updater command: self-update",
+    });
+    expect(judge("S5", { packageJson: { scripts: { postinstall: "node fetch.js" } } })).toMatchObject({
+      status: "fail",
+      reason: "install hooks: postinstall",
+    });
   });
 });
 
@@ -40,7 +47,7 @@ describe("the receipt keeps no credential in any form", () => {
       timedOut: false,
     };
     const receipt = buildReceipt({
-      facts: { files: { "package.json": "{}" }, commands: [], probes: { help: probe }, binary: "demo" } as any,
+      facts: { files: {}, packageJson: {}, commands: [], probes: { help: probe }, binary: "demo" } as any,
       skills: [],
       candidate: { sha256: "x" } as any,
       tools: {} as any,
@@ -120,7 +127,8 @@ const allPrinting = (stdout: string, stderr: string, exitCode: number): Facts =>
     ),
     commands: [{ name: "things list", parameters: [{ name: "--limit" }] }],
     commandHelp: { "things list": probe("odd things list --help", stdout, stderr, exitCode) },
-    files: { "package.json": stdout },
+    files: { "README.md": stdout },
+    packageJson: {},
     agentSkillFiles: {},
     skillFiles: {},
     stateFiles: [],

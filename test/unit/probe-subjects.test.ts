@@ -8,6 +8,7 @@ import {
   type HelpParameter,
 } from "../../src/stages/inspect/subjects.js";
 import { writeFiles, tempDir } from "../helpers.js";
+import { readInstalledPackage } from "../../src/stages/candidate/installed-package.js";
 
 const flag = (name: string, more: Partial<HelpParameter> = {}): HelpParameter => ({
   name: `--${name}`,
@@ -217,6 +218,7 @@ describe("probe subjects are chosen by what commands take, never by their names"
     });
     writeFiles(root, {
       "manifest.json": JSON.stringify({
+        product: { binary: "notes" },
         groups: [
           { name: "notes", description: "", count: 2 },
           { name: "../evil", description: "", count: 1 },
@@ -251,7 +253,7 @@ describe("probe subjects are chosen by what commands take, never by their names"
         parameters: [flag("book-id", { required: true }), flag("text", { required: true })],
       },
     ];
-    const pool = probePool(fromHelp, root);
+    const pool = probePool(fromHelp, readInstalledPackage(root));
     expect(pool.map((c) => c.name)).toEqual(["notes add", "notes export"]);
     expect(pool[0]!.parameters!.map((p) => [p.name, p.in, p.wire])).toEqual([
       ["--book-id", "path", "bookId"],
@@ -268,6 +270,7 @@ describe("probe subjects are chosen by what commands take, never by their names"
     expect(names(subjects)).toMatchObject({ body: "notes add", paged: "notes export", list: "notes export" });
     expect(bodyFor(subjects.chosen.body!.command)).toEqual({ text: "inter-probe" });
     // No manifest (a CLI inter did not generate): help alone.
-    expect(probePool(fromHelp, join(root, "missing"))).toEqual(fromHelp);
+    expect(probePool(fromHelp, readInstalledPackage(join(root, "missing")))).toEqual(fromHelp);
+    expect(probePool(fromHelp, undefined)).toEqual(fromHelp);
   });
 });

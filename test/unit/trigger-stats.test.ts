@@ -11,14 +11,16 @@ import {
   skillStats,
   type TriggerRun,
 } from "../../src/evaluation/triggers/stats.js";
+import { appendJournal, readJournal } from "../../src/evaluation/triggers/journal.js";
+import { resultsRecord, type TriggerResults } from "../../src/evaluation/triggers/run.js";
 import { InterError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers.js";
 
 const runs = (...loaded: Array<string[] | "error">): TriggerRun[] =>
   loaded.map((l, i) =>
     l === "error"
-      ? { run: i + 1, loaded: [], other: [], harness_error: "broke", duration_ms: 1 }
-      : { run: i + 1, loaded: l, other: [], duration_ms: 1 },
+      ? { kind: "harness-error", run: i + 1, loaded: [], other: [], harness_error: "broke", duration_ms: 1 }
+      : { kind: "judged", run: i + 1, loaded: l, other: [], duration_ms: 1 },
   );
 
 describe("trigger statistics on known counts", () => {
@@ -97,6 +99,42 @@ describe("trigger statistics on known counts", () => {
   it("a Skill no query expects has no recall, and one never loaded no precision", () => {
     const [c] = skillStats(results, ["c"]);
     expect(c).toMatchObject({ precision: null, recall: null, accuracy: 1 });
+  });
+});
+
+describe("the trigger journal and results.json across the tagged runs", () => {
+  it("reads a journal an older inter wrote (runs without kind) as judged runs, and skips what is not one", () => {
+    const file = join(tempDir("inter-trigger-journal-"), "journal.jsonl");
+    writeFileSync(
+      file,
+      [
+        // Before the tag: a judged run was the only kind ever journaled.
+        JSON.stringify({ key: "old", run: { run: 1, loaded: ["a"], other: ["x"], model: "m-1", duration_ms: 5 } }),
+        // A harness error (never journaled by inter, but a journal is a file anyone can edit): it runs again.
+        JSON.stringify({ key: "broken", run: { run: 1, loaded: [], other: [], harness_error: "x", duration_ms: 1 } }),
+        JSON.stringify({ key: "tagged-error", run: { kind: "harness-error", run: 1, loaded: [], other: [] } }),
+        // Wrong shapes and a line cut by a kill: left out, never a TypeError.
+        JSON.stringify({ key: "shape", run: { run: 1, loaded: "a", other: [], duration_ms: 1 } }),
+        JSON.stringify({ key: 5, run: { run: 1, loaded: [], other: [], duration_ms: 1 } }),
+        "null",
+        '{"key":"cut","run":{"run":1,"loa',
+      ].join("\n") + "\n",
+    );
+    appendJournal(file, "new", { kind: "judged", run: 2, loaded: [], other: [], duration_ms: 7 });
+    expect(Object.fromEntries(readJournal(file))).toEqual({
+      old: { kind: "judged", run: 1, loaded: ["a"], other: ["x"], model: "m-1", duration_ms: 5 },
+      new: { kind: "judged", run: 2, loaded: [], other: [], duration_ms: 7 },
+    });
+    expect(readJournal(join(tempDir("inter-trigger-journal-"), "none.jsonl")).size).toBe(0);
+  });
+
+  it("results.json keeps its form: runs without kind, harness_error only on a harness error", () => {
+    const query = queryResult({ query: "q", expected_skill: "a" }, runs(["a"], "error"));
+    const record = resultsRecord({ results: [query] } as unknown as TriggerResults);
+    expect(record.results[0]!.runs).toEqual([
+      { run: 1, loaded: ["a"], other: [], duration_ms: 1 },
+      { run: 2, loaded: [], other: [], harness_error: "broke", duration_ms: 1 },
+    ]);
   });
 });
 

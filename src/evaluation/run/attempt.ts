@@ -1,11 +1,13 @@
 import { manifestCredentialNames } from "../../surface/surface.js";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import type { Plan, PlanTarget, Scenario } from "../../stages/plan/types.js";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ServiceConfig } from "../../config/types.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
 import type { Installed } from "../../stages/inspect/install.js";
+import type { CandidateManifest } from "../../stages/candidate/candidate-manifest.js";
+import { InterError } from "../../core/errors.js";
 import type { Agent, AgentOutcome } from "../sandbox/agent-run.js";
 import { prepareRun } from "../sandbox/prepare-run.js";
 import { startBroker, type Invocation } from "../sandbox/broker.js";
@@ -100,7 +102,6 @@ const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).
  * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
  * sandbox, then the judging of what the broker recorded and what is in outputs/.
  */
-type CandidateManifest = { baseUrl?: { env?: string; path?: string }; auth?: unknown };
 
 /**
  * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
@@ -144,14 +145,14 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   });
 
   let installed: Installed;
-  let manifest: CandidateManifest | undefined;
   try {
     installed = await ctx.install(join(workspace, ".cli"));
-    const file = join(installed.packageRoot, "manifest.json");
-    manifest = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
   } catch (error) {
+    // A candidate of the wrong shape is the input's fault, not this attempt's: the run stops on it, saying so.
+    if (error instanceof InterError && error.code === "CANDIDATE_INVALID") throw error;
     return harness(`the candidate could not be installed: ${(error as Error).message}`);
   }
+  const { manifest } = installed.package;
 
   // Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the
   // server runs each tool call through that client, so the broker records it as the command it is.
@@ -251,7 +252,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       scenario.observations.map((o) => [o.id, observe(o, invocations, folders.outputs, true)]),
     );
     // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
-    const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.packageRoot));
+    const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.package));
     const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
     const checks: CheckResult[] = [
       ...scenario.checks.map((c) => judgeCheck(c, observations)),

@@ -163,9 +163,11 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
     const t = await template;
     cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
+    const packageRoot = join(target, relative(templateDir, t.packageRoot));
     return {
       ...t,
-      packageRoot: join(target, relative(templateDir, t.packageRoot)),
+      packageRoot,
+      package: { ...t.package, root: packageRoot },
       bin: join(target, relative(templateDir, t.bin)),
       cleanup: () => rmSync(target, { recursive: true, force: true }),
     };

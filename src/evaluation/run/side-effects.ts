@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { Observation, Plan } from "../../stages/plan/types.js";
-import { join } from "node:path";
+import { type InstalledPackage, packageCommands } from "../../stages/candidate/installed-package.js";
 import type { Invocation } from "../sandbox/broker.js";
 import { asksForHelp, type CheckResult } from "./checks.js";
 
@@ -14,29 +13,16 @@ export interface SideEffect {
  * Which commands of the installed candidate change something: every command that is not a read, from the package's
  * own command files (commands/<group>.json). A CLI inter did not generate has none, and nothing is judged.
  */
-export function mutatingCommands(packageRoot: string): Map<string, boolean> {
+export function mutatingCommands(pkg: InstalledPackage): Map<string, boolean> {
   const out = new Map<string, boolean>();
-  const dir = join(packageRoot, "commands");
-  try {
-    const manifest = JSON.parse(readFileSync(join(packageRoot, "manifest.json"), "utf8")) as {
-      groups?: Array<{ name: string }>;
-    };
-    for (const group of manifest.groups ?? []) {
-      const file = join(dir, `${group.name}.json`);
-      if (!existsSync(file)) continue;
-      for (const c of (
-        JSON.parse(readFileSync(file, "utf8")) as {
-          commands: Array<{ name: string; permission?: string; operation?: { method?: string } }>;
-        }
-      ).commands) {
-        out.set(
-          c.name,
-          c.permission ? c.permission !== "read" : !["GET", "HEAD", "OPTIONS"].includes(c.operation?.method ?? "GET"),
-        );
-      }
-    }
-  } catch {
-    // not a package inter generated
+  for (const c of packageCommands(pkg)) {
+    const method = (c.operation as { method?: unknown } | undefined)?.method;
+    out.set(
+      c.name,
+      typeof c.permission === "string"
+        ? c.permission !== "read"
+        : !["GET", "HEAD", "OPTIONS"].includes(typeof method === "string" ? method : "GET"),
+    );
   }
   return out;
 }

@@ -74,6 +74,7 @@ export async function runTriggerAttempt(
     signal: ctx.signal,
   });
   const harness = (message: string): TriggerRun => ({
+    kind: "harness-error",
     run,
     loaded: [],
     other: [],
@@ -101,6 +102,7 @@ export async function runTriggerAttempt(
   const blind = blindness(parsed, use, names);
   if (blind) return harness(blind);
   return {
+    kind: "judged",
     run,
     loaded: use.loaded.filter((s) => names.includes(s)),
     other: use.loaded.filter((s) => !names.includes(s)),

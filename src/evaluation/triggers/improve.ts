@@ -2,7 +2,7 @@ import type { ModelClient } from "../../model/client.js";
 import { InterError } from "../../core/errors.js";
 import type { TriggerResults } from "./run.js";
 import type { CandidateSkill } from "./skills.js";
-import type { QueryResult } from "./stats.js";
+import { judgedRuns, type QueryResult } from "./stats.js";
 
 /** How well a Skill's triggering went on one split: accuracy over the judged runs of that split's queries. */
 export function splitScore(
@@ -14,8 +14,7 @@ export function splitScore(
   let runs = 0;
   for (const q of results.results) {
     if ((q.split ?? "test") !== split) continue;
-    for (const r of q.runs) {
-      if (r.harness_error) continue;
+    for (const r of judgedRuns(q.runs)) {
       runs++;
       if ((q.expected_skill === skill) === r.loaded.includes(skill)) right++;
     }

@@ -3,7 +3,8 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { CSP, esc, STYLE } from "../report/html.js";
-import type { TriggerResults } from "./run.js";
+import { resultsRecord, type TriggerResults } from "./run.js";
+import { harnessErrorRuns, type TriggerRun } from "./stats.js";
 
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 const expected = (s: string | null) => s ?? "(none)";
@@ -40,7 +41,7 @@ function triggerMarkdown(r: TriggerResults): string {
       "",
     );
   const broken = r.results.flatMap((q) =>
-    q.runs.filter((x) => x.harness_error).map((x) => `- “${q.query.slice(0, 60)}” run ${x.run}: ${x.harness_error}`),
+    harnessErrorRuns(q.runs).map((x) => `- “${q.query.slice(0, 60)}” run ${x.run}: ${x.harness_error}`),
   );
   if (broken.length) lines.push("Harness errors (not misses):", "", ...broken.slice(0, 20), "");
   return `${lines.join("\n")}\n`;
@@ -64,9 +65,8 @@ function triggerHtml(r: TriggerResults): string {
             .map(([s, n]) => `${s}×${n}`)
             .join(", ") || "none",
         )}</td><td>${esc(
-          q.runs
-            .filter((x) => x.harness_error)
-            .map((x) => x.harness_error!)
+          harnessErrorRuns(q.runs)
+            .map((x) => x.harness_error)
             .join("; "),
         )}</td></tr>`,
     )
@@ -85,10 +85,25 @@ ${r.gate.findings.length ? `<ul id="findings">${r.gate.findings.map((f) => `<li>
 `;
 }
 
+/** One run as it finishes, for the terminal: what it loaded, or why it taught nothing. */
+export function progressLine(query: number, run: TriggerRun, cached: boolean): string {
+  const from = cached ? " (cached)" : "";
+  switch (run.kind) {
+    case "judged":
+      return `· q${query + 1} #${run.run} loaded ${run.loaded.join(", ") || "none"}${from}`;
+    case "harness-error":
+      return `! q${query + 1} #${run.run} harness error: ${run.harness_error}${from}`;
+  }
+}
+
+/** The first harness error's message, to say why nothing was judged. */
+export const firstHarnessError = (r: TriggerResults): string | undefined =>
+  harnessErrorRuns(r.results.flatMap((q) => q.runs))[0]?.harness_error;
+
 /** results.json, summary.md and report.html in `dir`. */
 export function writeTriggerReports(r: TriggerResults, dir: string): { results: string; reports: string[] } {
   const results = join(dir, "results.json");
-  writeFileAtomic(results, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileAtomic(results, `${JSON.stringify(resultsRecord(r), null, 2)}\n`);
   const md = join(dir, "summary.md");
   const html = join(dir, "report.html");
   const summary = triggerMarkdown(r);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
@@ -10,13 +10,16 @@ import { redactor } from "../../core/redact.js";
 import { runSecrets } from "../sandbox/secrets.js";
 import { detectIsolation, type Isolation } from "../sandbox/sandbox.js";
 import { runTriggerAttempt } from "./attempt.js";
+import { appendJournal, readJournal } from "./journal.js";
 import { shadows } from "./detect.js";
 import type { QuerySet } from "./queries.js";
 import { skillsHash, type CandidateSkill } from "./skills.js";
 import {
   confusion,
   gateFindings,
+  judgedRuns,
   queryResult,
+  runRecord,
   skillStats,
   type Confusion,
   type QueryResult,
@@ -52,6 +55,11 @@ export interface TriggerResults {
     missed: number;
   };
   gate: { min_recall: number | null; max_false_triggers: number | null; met: boolean; findings: string[] };
+}
+
+/** results.json and `--json`'s data as they were before runs were tagged: each run without its `kind`. */
+export function resultsRecord(r: TriggerResults) {
+  return { ...r, results: r.results.map((q) => ({ ...q, runs: q.runs.map(runRecord) })) };
 }
 
 export interface TriggerRunOptions {
@@ -118,17 +126,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
         timeout: options.timeoutSeconds,
       }),
     );
-  const done = new Map<string, TriggerRun>();
-  if (existsSync(journal)) {
-    for (const line of readFileSync(journal, "utf8").split("\n")) {
-      try {
-        const entry = JSON.parse(line) as { key: string; run: TriggerRun };
-        if (entry.key && entry.run) done.set(entry.key, entry.run);
-      } catch {
-        // a line cut by a kill: that run simply runs again
-      }
-    }
-  }
+  const done = readJournal(journal);
   const secrets = runSecrets(options.credentials, {});
   const redact = redactor(secrets.all);
   const ctx = {
@@ -163,7 +161,14 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
       );
     executed++;
     const result = await runTriggerAttempt(ctx, `q${job.i + 1}`, job.q.query, job.run);
-    if (!result.harness_error) appendFileSync(journal, `${JSON.stringify({ key, run: result })}\n`);
+    switch (result.kind) {
+      case "judged":
+        appendJournal(journal, key, result);
+        break;
+      case "harness-error":
+        // never journaled: a harness error always runs again
+        break;
+    }
     options.onRun?.(job.i, result, false);
     return result;
   });
@@ -176,7 +181,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   );
   const stats = skillStats(results, names);
   const all = results.flatMap((q) => q.runs);
-  const judged = all.filter((r) => !r.harness_error).length;
+  const judged = judgedRuns(all).length;
   const findings = gateFindings(
     stats,
     options.gate,
@@ -205,7 +210,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
       identity,
       ...modelRecord(
         options.agent,
-        all.map((r) => r.model),
+        judgedRuns(all).map((r) => r.model),
       ),
     },
     isolation,

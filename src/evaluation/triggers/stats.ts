@@ -1,6 +1,8 @@
 import type { TriggerQuery } from "./queries.js";
 
-interface TriggerRunRecord {
+/** A run the agent finished: which of the candidate's Skills it loaded. */
+export interface JudgedTriggerRun {
+  kind: "judged";
   run: number;
   loaded: string[];
   /** Skills outside the candidate's that it loaded (its built-in ones): shown, never counted. */
@@ -10,13 +12,35 @@ interface TriggerRunRecord {
   duration_ms: number;
 }
 
+/** A run that taught nothing: the harness or the agent broke. Nothing loaded, as results.json has always said. */
+export interface HarnessErrorTriggerRun {
+  kind: "harness-error";
+  run: number;
+  loaded: [];
+  other: [];
+  harness_error: string;
+  duration_ms: number;
+}
+
 /**
- * One run of one query: judged (the candidate's Skills the agent loaded), or a harness error (nothing learnt, nothing
- * loaded). The results file keeps `harness_error` only on the second.
+ * One run of one query, judged or a harness error. `kind` is how the code tells them apart; results.json keeps the
+ * form it had before the tag (no `kind`, `harness_error` only on a harness error): see resultsRecord.
  */
-export type TriggerRun =
-  | (TriggerRunRecord & { harness_error?: undefined })
-  | (TriggerRunRecord & { harness_error: string; loaded: []; other: [] });
+export type TriggerRun = JudgedTriggerRun | HarnessErrorTriggerRun;
+
+/** The judged runs: the only ones any statistic counts. */
+export const judgedRuns = (runs: TriggerRun[]): JudgedTriggerRun[] =>
+  runs.filter((r): r is JudgedTriggerRun => r.kind === "judged");
+
+/** The harness errors: runs that taught nothing, shown apart from misses. */
+export const harnessErrorRuns = (runs: TriggerRun[]): HarnessErrorTriggerRun[] =>
+  runs.filter((r): r is HarnessErrorTriggerRun => r.kind === "harness-error");
+
+/** A run as results.json and the journal of an older inter hold it: without `kind`. */
+export function runRecord(run: TriggerRun): Omit<TriggerRun, "kind"> {
+  const { kind: _kind, ...record } = run;
+  return record;
+}
 
 export interface QueryResult extends TriggerQuery {
   runs: TriggerRun[];
@@ -60,7 +84,7 @@ export const NONE = "(none)";
 const ratio = (a: number, b: number) => (b ? a / b : null);
 
 export function queryResult(query: TriggerQuery, runs: TriggerRun[]): QueryResult {
-  const judged = runs.filter((r) => !r.harness_error);
+  const judged = judgedRuns(runs);
   const loaded: Record<string, number> = {};
   for (const r of judged) for (const s of r.loaded) loaded[s] = (loaded[s] ?? 0) + 1;
   const hits = judged.filter((r) =>
@@ -85,8 +109,7 @@ export function skillStats(results: QueryResult[], skills: string[]): SkillStats
     let fn = 0;
     let tn = 0;
     for (const q of results) {
-      for (const r of q.runs) {
-        if (r.harness_error) continue;
+      for (const r of judgedRuns(q.runs)) {
         const expected = q.expected_skill === skill;
         const loaded = r.loaded.includes(skill);
         if (expected && loaded) tp++;
@@ -114,8 +137,7 @@ export function confusion(results: QueryResult[], skills: string[]): Confusion {
   for (const q of results) {
     const row = labels.indexOf(q.expected_skill ?? NONE);
     if (row < 0) continue;
-    for (const r of q.runs) {
-      if (r.harness_error) continue;
+    for (const r of judgedRuns(q.runs)) {
       const took = r.loaded.filter((s) => skills.includes(s));
       for (const s of took.length ? took : [NONE]) counts[row]![labels.indexOf(s)]!++;
     }

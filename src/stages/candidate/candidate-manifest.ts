@@ -17,7 +17,11 @@ const isManifestHead = t.isPartial({
     description: t.isOptional(t.isString()),
   }),
   baseUrl: t.isOptional(
-    t.isPartial({ default: t.isOptional(t.isNullable(t.isString())), env: t.isOptional(t.isString()) }),
+    t.isPartial({
+      default: t.isOptional(t.isNullable(t.isString())),
+      env: t.isOptional(t.isString()),
+      path: t.isOptional(t.isString()),
+    }),
   ),
   auth: t.isOptional(
     t.isPartial({
@@ -38,10 +42,17 @@ const isManifestHead = t.isPartial({
   rules: t.isOptional(t.isArray(t.isString())),
 });
 
+const isDependencies = t.isOptional(t.isRecord(t.isString()));
+
 const isPackageJson = t.isPartial({
   name: t.isOptional(t.isString()),
   version: t.isOptional(t.isString()),
   description: t.isOptional(t.isString()),
+  bin: t.isOptional(t.isOneOf([t.isString(), t.isRecord(t.isString())])),
+  scripts: t.isOptional(t.isRecord(t.isString())),
+  dependencies: isDependencies,
+  optionalDependencies: isDependencies,
+  peerDependencies: isDependencies,
 });
 
 /** What inter reads of a candidate's manifest.json. */

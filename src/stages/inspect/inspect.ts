@@ -14,6 +14,7 @@ import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
 import { checkTarball } from "../candidate/read-tarball.js";
+import { type InstalledPackage, readInstalledPackage } from "../candidate/installed-package.js";
 
 export interface InspectOptions {
   /** Base URL of a running API for the probes that call it; without one they are "not applicable". */
@@ -49,10 +50,11 @@ async function npmVersion(): Promise<string> {
 async function inspectInstalled(
   bin: string,
   binary: string,
-  packageRoot: string | undefined,
+  pkg: InstalledPackage | undefined,
   candidate: Receipt["candidate"],
   options: InspectOptions,
 ): Promise<Receipt> {
+  const packageRoot = pkg?.root;
   // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
   // learnt from the CLI's own help.
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
@@ -77,7 +79,7 @@ async function inspectInstalled(
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
   // starts and lists its tools while the probes run.
   const baseUrlEnv = helpDoc?.baseUrl.env;
-  const opened = openMcp(packageRoot, binary, bin, {
+  const opened = openMcp(pkg, binary, bin, {
     ...env,
     ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}),
   });
@@ -87,7 +89,7 @@ async function inspectInstalled(
     [facts, npm] = await Promise.all([
       collectFacts(
         { bin, binary, env },
-        packageRoot,
+        pkg,
         {
           baseUrl,
           unavailable: baseUrl
@@ -141,7 +143,7 @@ export async function inspectTarball(
     return await inspectInstalled(
       installed.bin,
       installed.binary,
-      installed.packageRoot,
+      installed.package,
       { sha256: sha256(bytes), file },
       options,
     );
@@ -159,5 +161,6 @@ export async function inspectBin(command: string, options: InspectOptions): Prom
     throw new InterError("INSPECT_FAILED", `No command "${command}" on PATH.`, "Install the CLI, or give its path.", {
       command,
     });
-  return inspectInstalled(bin, command.split("/").pop()!, packageRootOf(bin), null, options);
+  const root = packageRootOf(bin);
+  return inspectInstalled(bin, command.split("/").pop()!, root ? readInstalledPackage(root) : undefined, null, options);
 }

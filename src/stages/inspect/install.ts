@@ -3,10 +3,14 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative } from "node:path";
 import { InterError } from "../../core/errors.js";
+import { parsePackageJson } from "../candidate/candidate-manifest.js";
+import { type InstalledPackage, packageBins, readInstalledPackage } from "../candidate/installed-package.js";
 
 export interface Installed {
   /** The package folder (holding package.json, agent/, skills/). */
   packageRoot: string;
+  /** Its package.json and manifest.json, read and checked once. */
+  package: InstalledPackage;
   /** The command to run: the installed bin. */
   bin: string;
   binary: string;
@@ -16,16 +20,6 @@ export interface Installed {
 /** An npm package name (lowercase, URL-safe, optionally scoped). */
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
-type Manifest = {
-  name?: unknown;
-  bin?: unknown;
-  dependencies?: object;
-  optionalDependencies?: object;
-  peerDependencies?: object;
-  bundleDependencies?: unknown;
-  bundledDependencies?: unknown;
-  scripts?: Record<string, unknown>;
-};
 const some = (value: unknown) =>
   !!value &&
   (Array.isArray(value)
@@ -49,24 +43,23 @@ async function unpackPlain(
   const modules = join(prefix, "node_modules");
   const staging = join(modules, ".inter-unpack");
   mkdirSync(staging, { recursive: true });
-  let manifest: Manifest;
   try {
     await tar.x({ file: tgz, cwd: staging, strip: 1, strict: true, preserveOwner: false });
-    manifest = JSON.parse(readFileSync(join(staging, "package.json"), "utf8")) as Manifest;
   } catch {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
   }
+  let pkg: InstalledPackage;
+  try {
+    pkg = readInstalledPackage(staging, tgz);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const manifest = pkg.packageJson;
   const name =
-    typeof manifest.name === "string" && PACKAGE_NAME.test(manifest.name) && manifest.name.length <= 214
-      ? manifest.name
-      : undefined;
-  const bins =
-    typeof manifest.bin === "string" && name
-      ? { [name.replace(/^@[^/]+\//, "")]: manifest.bin }
-      : manifest.bin && typeof manifest.bin === "object"
-        ? (manifest.bin as Record<string, unknown>)
-        : {};
+    manifest.name && PACKAGE_NAME.test(manifest.name) && manifest.name.length <= 214 ? manifest.name : undefined;
+  const bins = name ? packageBins(manifest) : {};
   const inside = (file: unknown) =>
     typeof file === "string" &&
     !isAbsolute(file) &&
@@ -92,11 +85,17 @@ async function unpackPlain(
   renameSync(staging, packageRoot);
   mkdirSync(join(modules, ".bin"), { recursive: true });
   for (const [bin, file] of Object.entries(bins)) {
-    chmodSync(join(packageRoot, file as string), 0o755);
-    symlinkSync(relative(join(modules, ".bin"), join(packageRoot, file as string)), join(modules, ".bin", bin));
+    chmodSync(join(packageRoot, file), 0o755);
+    symlinkSync(relative(join(modules, ".bin"), join(packageRoot, file)), join(modules, ".bin", bin));
   }
   const binary = Object.keys(bins)[0];
-  return { name, packageRoot, bin: binary ? join(modules, ".bin", binary) : "", binary: binary ?? "" };
+  return {
+    name,
+    packageRoot,
+    package: { ...pkg, root: packageRoot },
+    bin: binary ? join(modules, ".bin", binary) : "",
+    binary: binary ?? "",
+  };
 }
 
 /**
@@ -106,7 +105,14 @@ async function unpackPlain(
 export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
   const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
-  const unpacked = await unpackPlain(tgz, prefix);
+  let unpacked: Awaited<ReturnType<typeof unpackPlain>>;
+  try {
+    unpacked = await unpackPlain(tgz, prefix);
+  } catch (error) {
+    // A package.json or manifest.json of the wrong shape: nothing of the install is left behind.
+    cleanup();
+    throw error;
+  }
   if (unpacked) {
     if (!unpacked.binary) {
       cleanup();
@@ -117,7 +123,8 @@ export async function installCandidate(tgz: string, into?: string): Promise<Inst
         { tgz },
       );
     }
-    return { packageRoot: unpacked.packageRoot, bin: unpacked.bin, binary: unpacked.binary, cleanup };
+    const { packageRoot, package: pkg, bin, binary } = unpacked;
+    return { packageRoot, package: pkg, bin, binary, cleanup };
   }
   const { execa } = await import("execa");
   // Under the watchdog: an install outliving a killed inter would refill the folder the next run sweeps.
@@ -146,9 +153,9 @@ export async function installCandidate(tgz: string, into?: string): Promise<Inst
     );
   }
   const modules = join(prefix, "node_modules");
+  // npm's own package.json in the prefix names what it installed.
   const name = Object.keys(
-    (JSON.parse(readFileSync(join(prefix, "package.json"), "utf8")) as { dependencies?: Record<string, string> })
-      .dependencies ?? {},
+    parsePackageJson(prefix, readFileSync(join(prefix, "package.json"), "utf8")).dependencies ?? {},
   )[0];
   const packageRoot = name ? join(modules, name) : "";
   if (!name || !existsSync(join(packageRoot, "package.json"))) {
@@ -160,21 +167,24 @@ export async function installCandidate(tgz: string, into?: string): Promise<Inst
       { tgz },
     );
   }
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
-    name: string;
-    bin?: string | Record<string, string>;
-  };
-  const binary = typeof pkg.bin === "string" ? pkg.name.replace(/^@[^/]+\//, "") : Object.keys(pkg.bin ?? {})[0];
+  let pkg: InstalledPackage;
+  try {
+    pkg = readInstalledPackage(packageRoot, tgz);
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  const binary = Object.keys(packageBins(pkg.packageJson))[0];
   if (!binary || !existsSync(join(modules, ".bin", binary))) {
     cleanup();
     throw new InterError(
       "INSPECT_FAILED",
-      `${pkg.name} declares no executable (package.json "bin").`,
+      `${pkg.packageJson.name ?? name} declares no executable (package.json "bin").`,
       "A CLI package needs a bin entry.",
       { tgz },
     );
   }
-  return { packageRoot, bin: join(modules, ".bin", binary), binary, cleanup };
+  return { packageRoot, package: pkg, bin: join(modules, ".bin", binary), binary, cleanup };
 }
 
 /** For `inter inspect --bin <command>`: the package folder of an installed CLI, found from its executable. */

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
 import { count } from "../../core/plural.js";
+import { type InstalledPackage, packageBins } from "../candidate/installed-package.js";
 import { McpStdioClient } from "./mcp-client.js";
 import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
@@ -62,16 +63,14 @@ export interface McpReport {
 
 const tokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 
-function executableOf(packageRoot: string | undefined, binary: string, bin: string): string | undefined {
-  if (!packageRoot) return undefined;
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
-    bin?: Record<string, string> | string;
-  };
+function executableOf(pkg: InstalledPackage | undefined, binary: string, bin: string): string | undefined {
+  if (!pkg) return undefined;
   const name = `${binary}-mcp`;
-  if (typeof pkg.bin !== "object" || !pkg.bin[name]) return undefined;
+  const file = packageBins(pkg.packageJson)[name];
+  if (!file) return undefined;
   // The installed link beside the CLI's own, as a client's config names it; else the file in the package.
   const linked = join(bin, "..", name);
-  return existsSync(linked) ? linked : join(packageRoot, pkg.bin[name]!);
+  return existsSync(linked) ? linked : join(pkg.root, file);
 }
 
 type Tool = { name: string; title?: string; inputSchema: object; outputSchema?: object; annotations?: object };
@@ -105,12 +104,12 @@ function listOf(result: unknown, key: string): unknown[] {
  * tools' schemas. Needs nothing the probes find, so it runs while they do (issue #46); never throws.
  */
 export async function openMcp(
-  packageRoot: string | undefined,
+  pkg: InstalledPackage | undefined,
   binary: string,
   bin: string,
   env: Record<string, string>,
 ): Promise<McpSession> {
-  const executable = executableOf(packageRoot, binary, bin);
+  const executable = executableOf(pkg, binary, bin);
   if (!executable) return { served: false, reason: `the package has no ${binary}-mcp executable` };
   let client: McpStdioClient | undefined;
   try {

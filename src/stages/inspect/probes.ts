@@ -7,6 +7,8 @@ import { count } from "../../core/plural.js";
 import { builtCommands, sameCommand, type BuiltCommands } from "./built-commands.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
+import type { CandidatePackageJson } from "../candidate/candidate-manifest.js";
+import type { InstalledPackage } from "../candidate/installed-package.js";
 import type { ProbeReuse } from "./probe-reuse.js";
 import { hostable, ProbeHost } from "./probe-host.js";
 
@@ -101,6 +103,8 @@ export interface Sampling {
 export interface Facts {
   binary: string;
   packageRoot?: string;
+  /** The package's package.json, read and checked once (stages/candidate/installed-package.ts); empty when none. */
+  packageJson: CandidatePackageJson;
   /** Why probes that call the API were not run (no service, no credential); undefined when they ran. */
   apiUnavailable?: string;
   /** The base URL the API probes called. */
@@ -266,7 +270,6 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
     "AGENTS.md",
     "CHANGELOG.md",
     "README.md",
-    "package.json",
   ])
     files[f] = read(f);
   const agentSkillFiles: Record<string, string> = {};
@@ -286,11 +289,12 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
  */
 export async function collectFacts(
   target: ProbeEnv,
-  packageRoot: string | undefined,
+  pkg: InstalledPackage | undefined,
   api: { baseUrl?: string; unavailable?: string },
   reuse?: ProbeReuse,
   sharedHost?: Promise<ProbeHost | undefined>,
 ): Promise<Facts> {
+  const packageRoot = pkg?.root;
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts).
@@ -459,7 +463,7 @@ export async function collectFacts(
         }) as HelpCommand,
     );
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
-    const subjects = chooseSubjects(probePool(detailed, packageRoot));
+    const subjects = chooseSubjects(probePool(detailed, pkg));
     const {
       list,
       paged,
@@ -608,6 +612,7 @@ export async function collectFacts(
     return {
       binary: target.binary,
       packageRoot,
+      packageJson: pkg?.packageJson ?? {},
       ...(api.unavailable || !api.baseUrl
         ? { apiUnavailable: api.unavailable ?? "no service is configured to call" }
         : { baseUrl: api.baseUrl }),

@@ -140,7 +140,7 @@ export function buildReceipt(input: {
   const rules = judge(facts);
   const credentials = judgeCredentials(facts.credentials, facts.commands, facts.stateText);
   const misleading = misleadingNames(facts.commands, operationTexts(facts.packageRoot));
-  const pkg = JSON.parse(facts.files["package.json"] ?? "{}") as { name?: string; version?: string };
+  const pkg = facts.packageJson;
   const receipt: Receipt = {
     schemaVersion: RECEIPT_SCHEMA_VERSION,
     candidate: input.candidate,

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { type InstalledPackage, packageCommands } from "../candidate/installed-package.js";
 import { sampleForPattern } from "./pattern-sample.js";
 
 /**
@@ -389,26 +388,9 @@ type ManifestCommand = {
   output?: { shape?: string; listField?: string };
 };
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
 /** The commands of a generated package's manifest (manifest.json and commands/<group>.json), or none. */
-function manifestCommands(packageRoot: string | undefined): ManifestCommand[] {
-  if (!packageRoot || !existsSync(join(packageRoot, "manifest.json"))) return [];
-  const manifest = readJson(join(packageRoot, "manifest.json")) as { groups?: Array<{ name?: unknown }> } | undefined;
-  const out: ManifestCommand[] = [];
-  for (const group of Array.isArray(manifest?.groups) ? manifest.groups : []) {
-    if (typeof group?.name !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(group.name)) continue;
-    const file = readJson(join(packageRoot, "commands", `${group.name}.json`)) as { commands?: unknown } | undefined;
-    if (Array.isArray(file?.commands))
-      out.push(...(file.commands as ManifestCommand[]).filter((c) => typeof c?.name === "string" && !c.hidden));
-  }
-  return out;
+function manifestCommands(pkg: InstalledPackage | undefined): ManifestCommand[] {
+  return pkg ? (packageCommands(pkg) as unknown as ManifestCommand[]).filter((c) => !c.hidden) : [];
 }
 
 const fromFlag = (f: ManifestFlag): HelpParameter => {
@@ -421,8 +403,8 @@ const fromFlag = (f: ManifestFlag): HelpParameter => {
  * their wire names; `jsonInput`, `pagination`, `method` where help left them out), then the manifest's commands help
  * did not show (a large CLI's help is opened only in part).
  */
-export function probePool(commands: HelpCommand[], packageRoot: string | undefined): HelpCommand[] {
-  const manifest = new Map(manifestCommands(packageRoot).map((c) => [c.name, c]));
+export function probePool(commands: HelpCommand[], pkg: InstalledPackage | undefined): HelpCommand[] {
+  const manifest = new Map(manifestCommands(pkg).map((c) => [c.name, c]));
   const seen = new Set<string>();
   const pool = commands.map((c) => {
     seen.add(c.name);

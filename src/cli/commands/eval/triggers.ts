@@ -182,13 +182,17 @@ export class EvalTriggersCommand extends BaseCommand {
         "Trigger evaluation reads which Skill a real agent program loaded; give the program with --agent.",
         {},
       );
-    const [{ loadQuerySet, checkNamedSkills }, { runTriggers }, { writeTriggerReports }, { agentFor }] =
-      await Promise.all([
-        import("../../../evaluation/triggers/queries.js"),
-        import("../../../evaluation/triggers/run.js"),
-        import("../../../evaluation/triggers/report.js"),
-        import("../../../evaluation/sandbox/agents.js"),
-      ]);
+    const [
+      { loadQuerySet, checkNamedSkills },
+      { runTriggers, resultsRecord },
+      { writeTriggerReports, progressLine, firstHarnessError },
+      { agentFor },
+    ] = await Promise.all([
+      import("../../../evaluation/triggers/queries.js"),
+      import("../../../evaluation/triggers/run.js"),
+      import("../../../evaluation/triggers/report.js"),
+      import("../../../evaluation/sandbox/agents.js"),
+    ]);
     const { skills, source, tgz } = await candidateSkills(folder, cwd, this.skillsDir, this.candidate);
     const { triggerCredentials } = await import("../../../evaluation/triggers/credentials.js");
     const credentials = await triggerCredentials(folder, tgz);
@@ -237,11 +241,7 @@ export class EvalTriggersCommand extends BaseCommand {
           credentials,
           interVersion: INTER_BUILD,
           signal,
-          onRun: (i, run, cached) =>
-            this.json ||
-            process.stderr.write(
-              `${run.harness_error ? "!" : "·"} q${i + 1} #${run.run} ${run.harness_error ? `harness error: ${run.harness_error}` : `loaded ${run.loaded.join(", ") || "none"}`}${cached ? " (cached)" : ""}\n`,
-            ),
+          onRun: (i, run, cached) => this.json || process.stderr.write(`${progressLine(i, run, cached)}\n`),
         });
       const results = await runWith(skills, this.fresh);
       // The loop's runs share the journal; the baseline's reports are the ones written, the proposal a file beside them.
@@ -262,7 +262,7 @@ export class EvalTriggersCommand extends BaseCommand {
       if (!results.summary.judged)
         throw new InterError(
           "EVAL_NOT_JUDGED",
-          `No run was judged: every run was a harness error (${results.results.flatMap((q) => q.runs).find((r) => r.harness_error)?.harness_error ?? "?"}).`,
+          `No run was judged: every run was a harness error (${firstHarnessError(results) ?? "?"}).`,
           "Fix what broke (the agent's model, login, or where it looks for Skills) and run again; nothing was learnt about the Skills.",
           { file, reports, summary: results.summary },
         );
@@ -281,7 +281,7 @@ export class EvalTriggersCommand extends BaseCommand {
           },
         );
       return {
-        data: { ...results, file, reports, ...(proposal ? { proposal } : {}) },
+        data: { ...resultsRecord(results), file, reports, ...(proposal ? { proposal } : {}) },
         human: `${line}\n${table}\nReports: ${reports.join(", ")}${proposed}`,
       };
     });

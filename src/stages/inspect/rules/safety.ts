@@ -1,5 +1,5 @@
 import { DRY_RUN_MESSAGE, PROBE_CREDENTIAL, type Facts } from "../probes.js";
-import { documentOf, isObject, listOf, parseOutput, recordOf } from "../probe-output.js";
+import { documentOf, isObject, listOf, recordOf } from "../probe-output.js";
 import { hasFlag, na, noSubject, refused, section, verdict } from "./judging.js";
 
 /**
@@ -16,12 +16,6 @@ function previewProblem(f: Facts): string | undefined {
     return "issue create --dry-run recorded the issue";
   return listed ? undefined : "issue list did not answer, so the preview's effect is unknown";
 }
-
-/** The names of the scripts a package.json declares. */
-const scriptsOf = (text = "{}") => {
-  const pkg = parseOutput(text);
-  return isObject(pkg) && isObject(pkg.scripts) ? Object.keys(pkg.scripts) : [];
-};
 
 /** The spec's Safety rules ("Safety" in the Agent-Friendly CLI Spec v0.1). */
 export const SAFETY = section("Safety", [
@@ -94,7 +88,7 @@ export const SAFETY = section("Safety", [
     priority: "P2",
     title: "no self-update",
     judge: (f) => {
-      const hooks = scriptsOf(f.files["package.json"]).filter((s) => /install|prepare/.test(s));
+      const hooks = Object.keys(f.packageJson.scripts ?? {}).filter((s) => /install|prepare/.test(s));
       const updater = f.commands.find((c) => !c.method && /\b(self-update|upgrade)\b/.test(c.name));
       return verdict(
         !hooks.length && !updater,

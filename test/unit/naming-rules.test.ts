@@ -445,6 +445,7 @@ describe("the inspection and the checker judge the same shapes from outside", ()
     const receipt = buildReceipt({
       facts: {
         files: { "package.json": "{}" },
+        packageJson: {},
         commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }],
         probes: {},
         binary: "demo",

@@ -1,3 +1,4 @@
+import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
@@ -245,10 +246,21 @@ function seedHome(home: string, files: Record<string, string>): void {
   }
 }
 
-/** The agent program's own report of its version, for its identity; undefined when it gives none within 10 s. */
+/**
+ * The agent program's own report of its version, for its identity; undefined when it gives none. Bounded by its
+ * progress, not the clock (core/progress-deadline.ts): on a loaded machine opencode took over 10 s to say its version,
+ * the identity lost it, and a warm `inter eval triggers` ran every cached run again.
+ */
 async function programVersion(program: string): Promise<string | undefined> {
   const { execa } = await import("execa");
-  const result = await execa(program, ["--version"], { reject: false, timeout: 10_000, stdin: "ignore" });
+  const subprocess = execa(program, ["--version"], { reject: false, stdin: "ignore" });
+  const cancel = progressDeadline(
+    () => subprocess.pid,
+    10_000,
+    () => subprocess.kill("SIGKILL"),
+  );
+  const result = await subprocess;
+  cancel();
   const line = String(result.stdout ?? "")
     .trim()
     .split("\n")[0];

@@ -105,6 +105,9 @@ const shipped = {
   target: "node20",
   legalComments: "none",
   logLevel: "warning",
+  // esbuild names each bundled module by its path: through a symlinked node_modules (a git worktree sharing one
+  // install) the real path would be "../elsewhere/node_modules/…", and every candidate's bytes would depend on it.
+  preserveSymlinks: true,
 };
 
 // The runtime: one dependency-free module that emit copies into the package.

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
+import { sha256 } from "../core/hash.js";
+import { toPlainJson } from "../core/json-plain.js";
 import type { TaskContext } from "../engine/graph/task.js";
 
 /** Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. */
@@ -10,19 +12,42 @@ export function writeJson(root: string, path: string, value: unknown): void {
 
 /**
  * An intermediate result under BUILD_DIR: compact, as deterministic as writeJson and a third the time for the
- * few-MB models of a large description (they are read by the next task, not by people).
+ * few-MB models of a large description (they are read by the next task, not by people). Dependants in this process
+ * get `value` itself (see writeSharedJson).
  */
 export function writeBuildJson(root: string, path: string, value: unknown): void {
-  writeFileAtomic(join(root, path), `${JSON.stringify(value)}\n`);
+  writeSharedJson(root, path, value, `${JSON.stringify(value)}\n`);
+}
+
+/**
+ * Writes `text`, the JSON of `value`, and hands `value` to the dependants that read this output in this process
+ * (readDepJson), keyed by the sha256 of the bytes written: a cold build parses none of its own intermediate files. The
+ * value is first made what parsing the file would give (core/json-plain.ts); one that cannot be is not handed over, and
+ * its readers parse the file as before. The caller must not change `value` afterwards.
+ */
+export function writeSharedJson(root: string, path: string, value: unknown, text: string): void {
+  const bytes = Buffer.from(text);
+  writeFileAtomic(join(root, path), bytes);
+  const key = `${root}\0${path}\0${sha256(bytes)}`;
+  // A value already known for these bytes stays: readers that keep work by the identity of what they read (a watch
+  // cycle that designs the same commands again) keep it.
+  if (parsed.has(key) || !toPlainJson(value)) return;
+  remember(key, value);
 }
 
 /** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */
 const parsed = new Map<string, unknown>();
 const PARSED_KEPT = 8;
 
+function remember(key: string, value: unknown): void {
+  parsed.set(key, value);
+  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+}
+
 /**
  * Reads a JSON output of a dependency (present on disk: hits restore outputs before dependents run). The value is
- * shared by every task that reads the same content in this process, so tasks treat it as read-only.
+ * shared by every task that reads the same content in this process, and with the task that wrote it, so tasks treat
+ * it as read-only.
  */
 export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
   const entry = ctx.deps[dep]?.outputs.find((o) => o.path === path);
@@ -35,7 +60,6 @@ export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
     return value as T;
   }
   const value = JSON.parse(readFileSync(join(ctx.root, path), "utf8")) as T;
-  parsed.set(key, value);
-  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  remember(key, value);
   return value;
 }

@@ -50,8 +50,11 @@ describe("a task's JSON output handed to its dependants in memory", () => {
     expect(read).toStrictEqual(parsed);
     expect(Object.keys(read)).toEqual(Object.keys(parsed as object));
     expect(Object.is(read.negativeZero, 0)).toBe(true);
-    // Handed over, not parsed: the very value the task wrote.
-    expect(read).toBe(value);
+    // Handed over, not parsed: an object reached twice is still one (parsing copies it), and nothing stringify keeps
+    // was copied.
+    const twice = read.twice as object[];
+    expect(twice[0]).toBe(twice[1]);
+    expect(twice[0]).toBe(shared);
   });
 
   it("parses the file when the value holds what JSON writes otherwise (a Date, a class, toJSON, a Map)", () => {
@@ -82,10 +85,26 @@ describe("a task's JSON output handed to its dependants in memory", () => {
     expect(readDepJson(dependant(root), "plan", PATH)).toBe(first);
   });
 
-  it("refuses a bigint rather than handing over what the file cannot hold", () => {
-    expect(toPlainJson({ n: 1n })).toBe(false);
-    expect(toPlainJson([1n])).toBe(false);
-    expect(toPlainJson("text")).toBe(false);
-    expect(toPlainJson(Object.assign(Object.create(null) as object, { a: 1 }))).toBe(true);
+  it("refuses what parsing would not give back as it is: a bigint, an object without a prototype, a scalar", () => {
+    expect(toPlainJson({ n: 1n })).toBeUndefined();
+    expect(toPlainJson([1n])).toBeUndefined();
+    expect(toPlainJson("text")).toBeUndefined();
+    expect(toPlainJson({ inner: Object.assign(Object.create(null) as object, { a: 1 }) })).toBeUndefined();
+  });
+
+  it("keeps an own __proto__ property a property, as parsing does, when it copies the object holding it", () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "kept": 1}') as Record<string, unknown>;
+    value.gone = undefined;
+    const plain = toPlainJson(value) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(Object.keys(plain)).toEqual(["__proto__", "kept"]);
+    expect(JSON.stringify(plain)).toBe('{"__proto__":{"polluted":true},"kept":1}');
+  });
+
+  it("parses the file when it changed after the task wrote it, even to bytes of the same length", () => {
+    const root = tempDir();
+    writeBuildJson(root, PATH, { plan: "aaaa" });
+    writeFileSync(join(root, PATH), `${JSON.stringify({ plan: "bbbb" })}\n`);
+    expect(readDepJson(dependant(root), "plan", PATH)).toStrictEqual({ plan: "bbbb" });
   });
 });

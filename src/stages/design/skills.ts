@@ -62,7 +62,10 @@ function stemOf(word: string): string {
 
 /** Words and each pair of neighbours ("area 7" is not "7 area"): pairs tell apart commands made of the same words. */
 function termsOf(text: string): string[] {
-  const words = knownTokens(text);
+  return termsOfWords(knownTokens(text));
+}
+
+function termsOfWords(words: readonly string[]): string[] {
   return [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
 }
 
@@ -95,10 +98,15 @@ function tokensOf(text: string): string[] {
 /** Where a command's words come from, strongest first; the reason for a link names these. */
 function commandTerms(command: CommandSpec): Map<string, { weight: number; where: string }> {
   const terms = new Map<string, { weight: number; where: string }>();
-  const add = (text: string | undefined, weight: number, where: string) => {
-    for (const t of termsOf(text ?? "")) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, { weight, where });
+  const addTerms = (found: string[], weight: number, where: string) => {
+    // One entry per source: terms are only read.
+    const entry = { weight, where };
+    for (const t of found) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, entry);
   };
-  add(command.flags.map((f) => f.flag).join(" "), 0.25, "a flag");
+  const add = (text: string | undefined, weight: number, where: string) => addTerms(termsOf(text ?? ""), weight, where);
+  // The flags' words in order, as tokenizing their names joined by spaces gives them: each name is tokenized once for
+  // every command that has the flag (the same few hundred names across thousands of commands).
+  addTerms(termsOfWords(command.flags.flatMap((f) => knownTokens(f.flag))), 0.25, "a flag");
   add(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path");
   add(command.operation.operationId, 1, "the operationId");
   add(command.description, 1.5, "the summary");

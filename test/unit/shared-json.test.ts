@@ -92,6 +92,15 @@ describe("a task's JSON output handed to its dependants in memory", () => {
     expect(toPlainJson({ inner: Object.assign(Object.create(null) as object, { a: 1 }) })).toBeUndefined();
   });
 
+  it("gives up on a value nested deeper than the stack, or a cycle, instead of overflowing (readers parse the file)", () => {
+    let deep: unknown = { leaf: true };
+    for (let i = 0; i < 100_000; i++) deep = { deep };
+    expect(toPlainJson(deep)).toBeUndefined();
+    const cycle: Record<string, unknown> = { name: "loop" };
+    cycle.self = [cycle];
+    expect(toPlainJson(cycle)).toBeUndefined();
+  });
+
   it("keeps an own __proto__ property a property, as parsing does, when it copies the object holding it", () => {
     const value = JSON.parse('{"__proto__": {"polluted": true}, "kept": 1}') as Record<string, unknown>;
     value.gone = undefined;

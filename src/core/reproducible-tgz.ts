@@ -11,7 +11,11 @@ export interface TarFile {
 const BLOCK = 512;
 /** npm's own fixed timestamp for reproducible packs. */
 const FIXED_MTIME = Math.floor(Date.parse("1985-10-26T08:15:00.000Z") / 1000);
-const LEVEL = 9;
+/**
+ * zlib's default level, as npm packs. Measured on Graph beta's 50 MB package: level 9 took 2.5 s of CPU for 4.87 MB,
+ * level 6 0.9 s for 4.92 MB (1 % more); Stripe's 2.4 MB package: 0.42 MB either way, 90 against 60 ms.
+ */
+const LEVEL = 6;
 
 function octal(value: number, width: number): string {
   return `${value.toString(8).padStart(width - 1, "0")}\0`;

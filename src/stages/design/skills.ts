@@ -1,6 +1,10 @@
 import type { Brief, BriefTask } from "./context.js";
+import { memoized } from "../../core/memo.js";
 import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
+
+/** Stems by word: every command's flags and summary say the same few thousand words again. */
+const stems = memoized(stemOf);
 
 const STOP = new Set(
   "a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these they this to up us was we what when which who will with you your should must not no all any each new want wants need needs one get set".split(
@@ -30,6 +34,10 @@ const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delet
  * "availability", "available" → "avail"). Short words are left alone.
  */
 function stem(word: string): string {
+  return stems(word);
+}
+
+function stemOf(word: string): string {
   let w = singular(word);
   for (const [suffix, keep] of [
     ["ability", 4],
@@ -54,7 +62,10 @@ function stem(word: string): string {
 
 /** Words and each pair of neighbours ("area 7" is not "7 area"): pairs tell apart commands made of the same words. */
 function termsOf(text: string): string[] {
-  const words = tokens(text);
+  return termsOfWords(knownTokens(text));
+}
+
+function termsOfWords(words: readonly string[]): string[] {
   return [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
 }
 
@@ -64,12 +75,17 @@ const TOKENS_KEPT = 100_000;
 
 /** Words of a text, stemmed; numbers count ("area 7" and "area7" both give area, 7). A new array each call. */
 function tokens(text: string): string[] {
+  return [...knownTokens(text)];
+}
+
+/** The kept array itself, for callers that only read it. */
+function knownTokens(text: string): readonly string[] {
   let known = tokenCache.get(text);
   if (!known) {
     if (tokenCache.size >= TOKENS_KEPT) tokenCache.clear();
     tokenCache.set(text, (known = tokensOf(text)));
   }
-  return [...known];
+  return known;
 }
 
 function tokensOf(text: string): string[] {
@@ -82,10 +98,15 @@ function tokensOf(text: string): string[] {
 /** Where a command's words come from, strongest first; the reason for a link names these. */
 function commandTerms(command: CommandSpec): Map<string, { weight: number; where: string }> {
   const terms = new Map<string, { weight: number; where: string }>();
-  const add = (text: string | undefined, weight: number, where: string) => {
-    for (const t of termsOf(text ?? "")) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, { weight, where });
+  const addTerms = (found: string[], weight: number, where: string) => {
+    // One entry per source: terms are only read.
+    const entry = { weight, where };
+    for (const t of found) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, entry);
   };
-  add(command.flags.map((f) => f.flag).join(" "), 0.25, "a flag");
+  const add = (text: string | undefined, weight: number, where: string) => addTerms(termsOf(text ?? ""), weight, where);
+  // The flags' words in order, as tokenizing their names joined by spaces gives them: each name is tokenized once for
+  // every command that has the flag (the same few hundred names across thousands of commands).
+  addTerms(termsOfWords(command.flags.flatMap((f) => knownTokens(f.flag))), 0.25, "a flag");
   add(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path");
   add(command.operation.operationId, 1, "the operationId");
   add(command.description, 1.5, "the summary");
@@ -164,7 +185,11 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Return
 interface Scored {
   name: string;
   score: number;
-  reason: string;
+  /** The task's words the command says, where and how much each adds; the reason is told from these (reasonOf). */
+  matched: Array<{ word: string; where: string; part: number }>;
+  action: Action;
+  /** What discounted it, as the reason ends ("; a read, the task asks to undo"); "" when nothing did. */
+  why: string;
   /** Words of its name the task never says, and an action of its own the task never asks for: more than it needs. */
   extra: number;
   /** It acts on what the task acts on (or the task's title names no object). */
@@ -177,14 +202,38 @@ const actedOn = (command: CommandSpec) =>
     (command.path.length === 3 ? command.path[1] : command.nameSource?.collapsed ? command.path[1] : command.path[0])!,
   ).pop();
 
+/** What scoring reads of a command whatever the task: worked out once per command, not once per task and command. */
+interface CommandFacts {
+  action: Action;
+  /** The words of its name before the action. */
+  names: readonly string[];
+  /** The words of its action that are not CRUD words. */
+  ownVerb: readonly string[];
+  /** The words of its last name part, as it is. */
+  last: readonly string[];
+  target: string | undefined;
+}
+
+function commandFacts(command: CommandSpec): CommandFacts {
+  const last = command.path[command.path.length - 1]!;
+  return {
+    action: commandAction(command),
+    names: tokens(command.path.slice(0, -1).join(" ")),
+    ownVerb: tokens(last.replace(/-\d+$/, "")).filter((w) => !CRUD_WORDS.has(w)),
+    last: tokens(last),
+    target: actedOn(command),
+  };
+}
+
 function score(
   task: TaskWords,
   command: CommandSpec,
   terms: ReturnType<typeof commandTerms>,
+  facts: CommandFacts,
   idf: Map<string, number>,
 ): Scored {
   let total = 0;
-  const matched: Array<{ word: string; where: string; part: number }> = [];
+  const matched: Scored["matched"] = [];
   for (const [w, weight] of task.words) {
     const term = terms.get(w);
     if (!term) continue;
@@ -194,28 +243,20 @@ function score(
     total += part;
     matched.push({ word: w, where: term.where, part });
   }
-  const action = commandAction(command);
+  const { action, names, target } = facts;
   // Each word of the command's name the task never says makes it more specific than asked ("pulls comments update"
   // for "Close a pull request"): the most general command that fits ranks first.
-  const unsaid = tokens(command.path.slice(0, -1).join(" ")).filter((w) => !task.words.has(w)).length;
+  const unsaid = names.filter((w) => !task.words.has(w)).length;
   // An action of its own the task never says ("merge" for "Close a pull request") is a different job than the plain
   // CRUD word: a light touch, enough to rank `pulls update` before `pulls merge` where all else is equal.
-  const ownVerb = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, "")).filter(
-    (w) => !CRUD_WORDS.has(w) && !task.words.has(w),
-  ).length;
+  const ownVerb = facts.ownVerb.filter((w) => !task.words.has(w)).length;
   let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
   // "List the cards on a board" acts on cards: `card board get` (a card's board) is another job than
   // `board cards list`, though it says the same words.
-  const target = actedOn(command);
-  const names = tokens(command.path.slice(0, -1).join(" "));
   if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object))
     [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
-  else if (
-    task.object &&
-    !names.includes(task.object) &&
-    !tokens(command.path[command.path.length - 1]!).includes(task.object)
-  )
+  else if (task.object && !names.includes(task.object) && !facts.last.includes(task.object))
     [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
@@ -224,18 +265,25 @@ function score(
     else if (action === "read") [factor, why] = [0.6, `; a ${action}, the task asks to ${[...task.actions].join("/")}`];
     else [factor, why] = [0.35, `; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
   }
-  const words = matched
+  return {
+    name: command.name,
+    score: Math.round(total * factor * 100) / 100,
+    matched,
+    action,
+    why,
+    extra: unsaid + ownVerb,
+    onObject: !task.object || target === task.object,
+  };
+}
+
+/** Why a command scored as it did: its strongest words and where it says them, its action, what discounted it. */
+function reasonOf({ matched, action, why }: Scored): string {
+  const words = [...matched]
     .sort((a, b) => b.part - a.part)
     .slice(0, 5)
     .map((m) => `${m.word} (${m.where})`)
     .join(", ");
-  return {
-    name: command.name,
-    score: Math.round(total * factor * 100) / 100,
-    reason: `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}`,
-    extra: unsaid + ownVerb,
-    onObject: !task.object || target === task.object,
-  };
+  return `${words ? `matched ${words}` : "no shared words"}; action ${action}${why}`;
 }
 
 const MAX_COMMANDS = 6;
@@ -246,6 +294,7 @@ const MIN_SCORE = 2;
 interface CommandIndex {
   visible: CommandSpec[];
   terms: Array<ReturnType<typeof commandTerms>>;
+  facts: CommandFacts[];
   idf: Map<string, number>;
 }
 
@@ -266,7 +315,12 @@ function buildIndex(commands: CommandSpec[]): CommandIndex {
   // Words most commands share (the product's own name, "api") say little about which command a task needs.
   const df = new Map<string, number>();
   for (const t of terms) for (const w of t.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  return { visible, terms, idf: new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)])) };
+  return {
+    visible,
+    terms,
+    facts: visible.map(commandFacts),
+    idf: new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)])),
+  };
 }
 
 /**
@@ -289,10 +343,13 @@ function linkCommands(task: BriefTask, index: CommandIndex): ReturnType<typeof l
 }
 
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
-function linkTask(task: BriefTask, { visible, terms, idf }: CommandIndex): { commands: string[]; links: SkillLink[] } {
+function linkTask(
+  task: BriefTask,
+  { visible, terms, facts, idf }: CommandIndex,
+): { commands: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
   const scored = visible
-    .map((c, i) => score(words, c, terms[i]!, idf))
+    .map((c, i) => score(words, c, terms[i]!, facts[i]!, idf))
     .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   const best = scored[0]?.score ?? 0;
   // The best command, and beside it only those the task needs as much: on the thing the task acts on, and nothing in
@@ -304,7 +361,7 @@ function linkTask(task: BriefTask, { visible, terms, idf }: CommandIndex): { com
   const links = scored
     .slice(0, Math.max(linked.length + 3, 5))
     .filter((c) => c.score > 0 || names.has(c.name))
-    .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: c.reason }));
+    .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: reasonOf(c) }));
   return { commands: linked.map((c) => c.name), links };
 }
 

@@ -408,13 +408,16 @@ export function describeCommands(cli: Cli, commands: Command[]) {
     ...describeFrame(cli),
     commands: commands
       .filter((c) => !c.hidden)
-      .map((c) => ({
-        ...commandHelp(manifest, c, true),
-        outputSchema: outputSchema(c),
-        ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
-        errors: errorsOf(manifest, c),
-        exitCodes: [...new Set([0, ...errorsOf(manifest, c).map((e) => e.exitCode)])].sort((a, b) => a - b),
-      })),
+      .map((c) => {
+        const errors = errorsOf(manifest, c);
+        return {
+          ...commandHelp(manifest, c, true),
+          outputSchema: outputSchema(c),
+          ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
+          errors,
+          exitCodes: [...new Set([0, ...errors.map((e) => e.exitCode)])].sort((a, b) => a - b),
+        };
+      }),
   };
 }
 

@@ -210,6 +210,20 @@ export async function runProbe(
   };
 }
 
+/**
+ * A probe before the inspection's own (the root --help that names the credential variables): answered by the probe
+ * host when there is one, as the probes after it are (no process of its own, and none of inter's large one), else
+ * run as a process.
+ */
+export async function earlyProbe(target: ProbeEnv, host: ProbeHost | undefined, args: string[]): Promise<Probe> {
+  const limits = { timeoutMs: PROBE_TIMEOUT_MS, maxBuffer: PROBE_MAX_BUFFER };
+  const hosted =
+    host && hostable(args, {})
+      ? await host.run(commandLine(target.binary, args), { args, env: target.env, ...limits })
+      : undefined;
+  return hosted ?? runProbe(target, args);
+}
+
 const words = (c: HelpCommand) => c.name.split(" ");
 /** A global flag of the generated CLI as a probe passes it: only flags the runtime has compile (src/runtime/args.ts). */
 const flag = (name: GlobalFlag) => `--${name}`;

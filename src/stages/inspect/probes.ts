@@ -473,15 +473,17 @@ export async function collectFacts(
 
     // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
     // in the request, which the credential check needs) and are kept.
-    const detailed = apiCommands.map(
-      (c) =>
-        ({
-          ...c,
-          ...ownHelp(commandHelp[c.name]),
-          ...(c.parameters?.some((p) => p.in)
-            ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
-            : {}),
-        }) as HelpCommand,
+    const detailed = apiCommands.map((c) =>
+      // A command whose own help was not probed gains nothing here: itself, not a copy (a large CLI has thousands).
+      !commandHelp[c.name]
+        ? c
+        : ({
+            ...c,
+            ...ownHelp(commandHelp[c.name]),
+            ...(c.parameters?.some((p) => p.in)
+              ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
+              : {}),
+          } as HelpCommand),
     );
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
     const subjects = chooseSubjects(probePool(detailed, pkg, cli?.group));

@@ -1,3 +1,6 @@
+import { createRequire } from "node:module";
+import { shippedFile } from "./shipped-files.js";
+
 export type SchemaValidator = ((value: unknown) => boolean) & {
   errors?: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, any> }> | null;
 };
@@ -10,7 +13,36 @@ type Ajv = {
   errors?: SchemaValidator["errors"];
 };
 
-async function newAjv(): Promise<Ajv> {
+/** The 2020-12 meta-schema's validator that `npm run build` compiled (scripts/build.mjs), when lib/ has it. */
+let precompiled: SchemaValidator | null | undefined;
+function precompiledMeta(): SchemaValidator | undefined {
+  if (precompiled === undefined) {
+    try {
+      const loaded = createRequire(import.meta.url)(shippedFile("lib/json-schema-2020-meta.cjs")) as {
+        default?: SchemaValidator;
+      } & SchemaValidator;
+      precompiled = typeof loaded.default === "function" ? loaded.default : loaded;
+    } catch {
+      precompiled = null;
+    }
+  }
+  return precompiled ?? undefined;
+}
+
+/**
+ * Holds a schema to the meta-schema as ajv's own check does, with the precompiled validator where it applies (a
+ * schema that names no other `$schema`): undefined when it passes, else ajv's words for what is wrong. The compiler
+ * is made only when it is needed (a schema of another `$schema`, or words for one that fails).
+ */
+function metaErrors(ajv: () => Ajv, schema: object): string | undefined {
+  const meta = (schema as { $schema?: unknown }).$schema === undefined ? precompiledMeta() : undefined;
+  if (meta) return meta(schema) ? undefined : ajv().errorsText(meta.errors);
+  const compiler = ajv();
+  return compiler.validateSchema(schema) ? undefined : compiler.errorsText(compiler.errors);
+}
+
+/** Makes a compiler; ajv's modules load (once) before, making one is then synchronous. */
+async function ajvMaker(): Promise<() => Ajv> {
   // Both are CommonJS; their default export sits one level deeper depending on the loader.
   const [ajvModule, formatsModule] = (await Promise.all([
     import("ajv/dist/2020.js"),
@@ -21,18 +53,29 @@ async function newAjv(): Promise<Ajv> {
   ];
   const AjvClass = ajvModule.default.default ?? ajvModule.default;
   const addFormats = formatsModule.default.default ?? formatsModule.default;
-  const ajv = new AjvClass({ allErrors: true, strict: false, discriminator: true });
-  addFormats(ajv);
-  return ajv;
+  return () => {
+    // Schemas are held to the meta-schema before they are compiled (metaErrors), as compiling would hold them.
+    const ajv = new AjvClass({ allErrors: true, strict: false, discriminator: true, validateSchema: false });
+    addFormats(ajv);
+    return ajv;
+  };
 }
 
 /** Compiles a JSON Schema (2020-12) with formats and discriminators; ajv loads only when something is validated. */
 export async function compileSchema(schema: object): Promise<SchemaValidator> {
-  return (await newAjv()).compile(schema);
+  const ajv = (await ajvMaker())();
+  // What ajv's compile throws for a schema the meta-schema refuses.
+  const wrong = typeof schema === "boolean" ? undefined : metaErrors(() => ajv, schema);
+  if (wrong !== undefined) throw new Error(`schema is invalid: ${wrong}`);
+  return ajv.compile(schema);
 }
 
-/** The checkers' one compiler: a new one compiles the 2020-12 meta-schema first, 0.4 s of every watch cycle's inspection. */
-let checking: Promise<Ajv> | undefined;
+/**
+ * The checkers' one compiler, made on first need: making one costs a tenth of a second, and with the precompiled
+ * meta-schema most checks need none (a new one also compiles the meta-schema, without it: 0.4 s of every watch
+ * cycle's inspection).
+ */
+let checking: Promise<() => Ajv> | undefined;
 
 /**
  * Checks many schemas with one compiler (a new one per schema costs more than the schema), the same for every checker
@@ -40,12 +83,17 @@ let checking: Promise<Ajv> | undefined;
  * compileSchema does for a schema that does not compile.
  */
 export async function schemaChecker(): Promise<(schema: object) => void> {
-  const ajv = await (checking ??= newAjv());
+  const compiler = await (checking ??= ajvMaker().then((make) => {
+    let made: Ajv | undefined;
+    return () => (made ??= make());
+  }));
   return (schema) => {
     // Held to the meta-schema (what compiling checks first); compiled, which costs far more, only where compiling can
     // find more: a reference to resolve, a discriminator, or a pattern that is not a Unicode regular expression.
-    if (!ajv.validateSchema(schema)) throw new Error(ajv.errorsText(ajv.errors));
+    const wrong = metaErrors(compiler, schema);
+    if (wrong !== undefined) throw new Error(wrong);
     if (!needsCompiling(schema)) return;
+    const ajv = compiler();
     try {
       ajv.compile(schema);
     } finally {

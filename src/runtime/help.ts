@@ -70,6 +70,7 @@ const EXIT_CODES = {
 
 function parameter(f: Flag) {
   const limits = describeLimits(f);
+  const usage = flagUsage(f);
   return {
     name: `--${f.flag}`,
     type: f.type,
@@ -80,7 +81,7 @@ function parameter(f: Flag) {
     ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
     description: `${f.description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`,
     ...(f.type === "boolean" ? { negation: `--no-${f.flag}` } : {}),
-    ...(flagUsage(f) ? { usage: flagUsage(f) } : {}),
+    ...(usage ? { usage } : {}),
   };
 }
 
@@ -92,6 +93,7 @@ const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.
  */
 export function commandHelp(manifest: Manifest, command: Command, full = false) {
   const more = `${manifest.product.binary} ${command.name} --describe`;
+  const credential = commandCredential(manifest, command);
   return {
     name: command.name,
     usage: `${manifest.product.binary} ${command.name}${command.flags
@@ -114,7 +116,7 @@ export function commandHelp(manifest: Manifest, command: Command, full = false) 
     output: command.output.shape === "object" && command.output.listField ? "array" : command.output.shape,
     ...(command.pagination ? { pagination: { style: command.pagination.style, all: "--all" } } : {}),
     auth: command.auth.length > 0 && !command.authOptional,
-    ...(commandCredential(manifest, command) ? { credential: commandCredential(manifest, command) } : {}),
+    ...(credential ? { credential } : {}),
     ...(full && command.auth.length ? { security: commandAuth(manifest, command) } : {}),
   };
 }
@@ -408,13 +410,16 @@ export function describeCommands(cli: Cli, commands: Command[]) {
     ...describeFrame(cli),
     commands: commands
       .filter((c) => !c.hidden)
-      .map((c) => ({
-        ...commandHelp(manifest, c, true),
-        outputSchema: outputSchema(c),
-        ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
-        errors: errorsOf(manifest, c),
-        exitCodes: [...new Set([0, ...errorsOf(manifest, c).map((e) => e.exitCode)])].sort((a, b) => a - b),
-      })),
+      .map((c) => {
+        const errors = errorsOf(manifest, c);
+        return {
+          ...commandHelp(manifest, c, true),
+          outputSchema: outputSchema(c),
+          ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
+          errors,
+          exitCodes: [...new Set([0, ...errors.map((e) => e.exitCode)])].sort((a, b) => a - b),
+        };
+      }),
   };
 }
 

@@ -439,6 +439,29 @@ describe("the inspection and the checker judge the same shapes from outside", ()
     ]);
   });
 
+  it("a command's texts are read as one: words join across the gap between two of them, and shared texts say the same for each command", () => {
+    // "log" ends the description and "out" begins the operation's text: the two join to "logout", as in one sentence.
+    // The same flag text on many commands is read once, and says its words for each of them.
+    const flag = { name: "--session", description: "The key it rotates" };
+    const found = misleadingNames(
+      [
+        { name: "users logout", method: "POST", description: "End the session: log" },
+        { name: "users logoff", method: "POST", description: "End the session: log" },
+        { name: "keys rotate", method: "POST", description: "Renew a key", parameters: [flag] },
+        { name: "tokens rotate", method: "POST", description: "Renew a token", parameters: [flag] },
+        { name: "tokens rotation-now", method: "POST", description: "Renew a token", parameters: [] },
+      ],
+      new Map([
+        ["users logout", "out /sessions"],
+        ["users logoff", "out /sessions"],
+      ]),
+    );
+    expect(found.map((f) => `${f.command}: ${f.detail}`)).toEqual([
+      'users logoff: "logoff" in no text of the command',
+      'tokens rotation-now: "rotation", "now" in no text of the command',
+    ]);
+  });
+
   it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
     const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
     const { RULES } = await import("../../src/stages/inspect/rules/index.js");

@@ -1,5 +1,79 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { schemaChecker } from "../../src/core/json-schema.js";
+import { compileSchema, schemaChecker } from "../../src/core/json-schema.js";
+
+const require = createRequire(import.meta.url);
+const PRECOMPILED = new URL("../../lib/json-schema-2020-meta.cjs", import.meta.url);
+
+/** Schemas right and wrong in the ways a tool's input schema can be, each keyword of the meta-schema's vocabularies. */
+const CORPUS: object[] = [
+  { type: "object", properties: { a: { type: "string", minLength: 1, maxLength: 3, pattern: "^a" } } },
+  { type: "object", properties: { a: { type: "foo" } } },
+  { type: ["string", "null"] },
+  { type: [] },
+  { type: 5 },
+  { required: "id" },
+  { required: ["a", "a"] },
+  { enum: [] },
+  { enum: [1, "a", null] },
+  { const: { a: 1 } },
+  { minimum: "1" },
+  { exclusiveMinimum: 0, multipleOf: 0 },
+  { multipleOf: 2.5 },
+  { items: { type: "integer" }, prefixItems: [{ type: "string" }], minItems: -1 },
+  { items: [{ type: "string" }] },
+  { additionalProperties: false, propertyNames: { pattern: "^[a-z]+$" } },
+  { patternProperties: { "^x-": { type: "string" } }, unevaluatedProperties: false },
+  { allOf: [], anyOf: [{ type: "string" }], oneOf: [{}, true] },
+  { not: "string" },
+  { if: { type: "string" }, then: { minLength: 1 }, else: false },
+  { $defs: { a: { type: "string" } }, $ref: "#/$defs/a" },
+  { $defs: { a: { type: 7 } } },
+  { $id: "https://example.com/s", $anchor: "x", $comment: "c" },
+  { $anchor: "not an anchor!" },
+  { dependentRequired: { a: ["b"] }, dependentSchemas: { a: { required: ["c"] } } },
+  { dependentRequired: { a: "b" } },
+  { format: "date-time", contentMediaType: "application/json", deprecated: true, readOnly: "yes" },
+  { title: 1, description: ["x"], default: null, examples: "x" },
+  { discriminator: { propertyName: "kind" }, oneOf: [{ properties: { kind: { const: "a" } } }] },
+  { contains: { type: "string" }, minContains: 1, maxContains: "2" },
+];
+
+describe("the meta-schema validator npm run build compiles (scripts/build.mjs)", () => {
+  it("judges every schema as ajv's own meta-schema check does", async () => {
+    expect(existsSync(PRECOMPILED)).toBe(true);
+    const precompiled = require(PRECOMPILED.pathname) as ((s: object) => boolean) & { default?: unknown };
+    const validate = (typeof precompiled.default === "function" ? precompiled.default : precompiled) as (
+      s: object,
+    ) => boolean;
+    const Ajv2020 = (
+      require("ajv/dist/2020.js") as { default: new (o: object) => { validateSchema(s: object): boolean } }
+    ).default;
+    const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true });
+    (require("ajv-formats") as (a: unknown) => void)(ajv);
+    const verdicts = CORPUS.map((schema) => [validate(schema), ajv.validateSchema(schema)]);
+    expect(verdicts.map(([mine]) => mine)).toEqual(verdicts.map(([, theirs]) => theirs));
+    // The corpus has both kinds.
+    expect(new Set(verdicts.map(([mine]) => mine))).toEqual(new Set([true, false]));
+  });
+
+  it("compiles as before: a refused schema is refused with ajv's words, another $schema is held to its own", async () => {
+    await expect(compileSchema({ type: "object", properties: { id: { type: 12 } } })).rejects.toThrow(
+      /^schema is invalid: data\/properties\/id\/type must be/,
+    );
+    const validate = await compileSchema({ type: "object", required: ["a"] });
+    expect(validate({ a: 1 })).toBe(true);
+    expect(validate({})).toBe(false);
+    const declared = await compileSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" });
+    expect(declared("x")).toBe(true);
+    await expect(compileSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: 12 })).rejects.toThrow(
+      /schema is invalid/,
+    );
+    // A meta-schema this compiler does not know is refused, as it always was.
+    await expect(compileSchema({ $schema: "http://example.com/unknown", type: "string" })).rejects.toThrow();
+  });
+});
 
 // The MCP certification holds every tool's input schema to what a client's compiler accepts (stages/inspect/mcp.ts):
 // checked against the meta-schema, and compiled only where compiling can find more.

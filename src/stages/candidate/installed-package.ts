@@ -42,22 +42,31 @@ export function packageBins(pkg: CandidatePackageJson): Record<string, string> {
   return pkg.bin ?? {};
 }
 
+/** A group's `commands` as its file holds them (commands/<group>.json); throws when the file cannot be read. */
+export type GroupReader = (group: string) => unknown;
+
 /**
  * The commands of each group the manifest names (commands/<group>.json), in manifest order; none for a CLI inter did
  * not generate. A group whose name could leave commands/, a missing or unreadable file, and an entry without a name
- * are left out: these files describe, they never decide what runs.
+ * are left out: these files describe, they never decide what runs. `read` gives a group's commands already read
+ * elsewhere (inspection reads each file once).
  */
-export function packageCommands(pkg: InstalledPackage): PackageCommand[] {
+export function packageCommands(pkg: InstalledPackage, read?: GroupReader): PackageCommand[] {
   const out: PackageCommand[] = [];
   for (const group of pkg.manifest?.groups ?? []) {
     if (!/^[a-z0-9][a-z0-9-]*$/.test(group.name)) continue;
-    let file: unknown;
+    let commands: unknown;
     try {
-      file = JSON.parse(readFileSync(join(pkg.root, "commands", `${group.name}.json`), "utf8"));
+      commands = read
+        ? read(group.name)
+        : (
+            JSON.parse(readFileSync(join(pkg.root, "commands", `${group.name}.json`), "utf8")) as {
+              commands?: unknown;
+            } | null
+          )?.commands;
     } catch {
       continue;
     }
-    const commands = (file as { commands?: unknown } | null)?.commands;
     if (!Array.isArray(commands)) continue;
     for (const c of commands)
       if (c && typeof c === "object" && typeof (c as { name?: unknown }).name === "string")

@@ -1,5 +1,5 @@
 import { describeCommands } from "../../runtime/help.js";
-import { openCli } from "../../runtime/load.js";
+import { type Cli, openCli } from "../../runtime/load.js";
 import type { Json, JsonObject } from "./probe.js";
 
 /**
@@ -18,14 +18,27 @@ export interface BuiltCommands {
 }
 
 /**
- * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
- * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged.
+ * The package as inter's runtime reads it: manifest.json, and each commands/<group>.json on first use, read once for
+ * the whole inspection (the rules, the probe pool and the names' operations all take its commands from here).
+ * Undefined without a manifest this inter reads.
  */
-export function builtCommands(packageRoot: string | undefined): BuiltCommands | undefined {
+export function openPackage(packageRoot: string | undefined): Cli | undefined {
   if (!packageRoot) return undefined;
   try {
     const cli = openCli(packageRoot);
-    if (!Array.isArray(cli.manifest.groups)) return undefined;
+    return Array.isArray(cli.manifest.groups) ? cli : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
+ * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged.
+ */
+export function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
+  if (!cli) return undefined;
+  try {
     const groups = cli.manifest.groups.map((g) => ({
       name: g.name,
       commands: cli.group(g.name).filter((c) => !c.hidden).length,

@@ -6,7 +6,7 @@ import { installCandidate, type Installed, packageRootOf } from "./install.js";
 import { certifyMcp, openMcp } from "./mcp.js";
 import { ProbeHost } from "./probe-host.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
-import { collectFacts, runProbe, type Facts } from "./probes.js";
+import { collectFacts, earlyProbe, type Facts } from "./probes.js";
 import { documentOf } from "./probe-output.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
@@ -58,9 +58,9 @@ async function inspectInstalled(
   // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
   // learnt from the CLI's own help.
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
-  // The probe host loads while the first help runs (each probe brings its own environment).
+  // The probe host answers the first help too (each probe brings its own environment).
   const hosting = ProbeHost.start(bin, packageRoot, baseEnv);
-  const help = await runProbe({ bin, binary, env: baseEnv }, ["--help"]);
+  const help = await earlyProbe({ bin, binary, env: baseEnv }, await hosting, ["--help"]);
   const helpDoc = documentOf(help);
   const credentialEnvs = credentialVariablesOf(helpDoc);
   const set = credentialEnvs.filter((name) => process.env[name]);

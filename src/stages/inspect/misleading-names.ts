@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Cli } from "../../runtime/load.js";
 import type { HelpCommand } from "./subjects.js";
 
 /**
@@ -48,35 +49,71 @@ export interface NameFinding {
 }
 
 /**
- * Lowercase words of a text, camelCase split, each with a plain form so "schedulers" meets "scheduler", and each pair
- * of neighbours joined ("logs out" → logout).
+ * What a command's texts say: lowercase words, camelCase split, each with a plain form so "schedulers" meets
+ * "scheduler", and each pair of neighbours joined ("logs out" → logout). A command's text is its pieces joined by
+ * spaces (description, operation, group words, each flag's name and description); a space splits no word and joins
+ * none, so the words of the whole are each piece's words and the joins across each gap between pieces. A large CLI
+ * repeats its pieces (the same flag on thousands of commands): each distinct piece is read once per inspection.
  */
-function words(text: string): Set<string> {
-  const out = new Set<string>();
-  const all = text
-    .normalize("NFKD")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .flatMap((whole) => [whole, ...whole.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ")])
-    .map((w) => plain(w.toLowerCase()));
-  all.forEach((w, i) => {
-    out.add(w);
-    if (i > 0) out.add(plain(`${all[i - 1]}${w}`));
-  });
-  return out;
+interface PieceWords {
+  said: Set<string>;
+  /** The six-letter beginnings of its longer words, made on first use. */
+  stems?: Set<string>;
+  first?: string;
+  last?: string;
 }
 
-/** The six-letter beginnings of a text's longer words, made once per text (a large CLI's texts run to megabytes). */
-const stems = new WeakMap<Set<string>, Set<string>>();
-const stemsOf = (said: Set<string>) => {
-  let out = stems.get(said);
-  if (!out) stems.set(said, (out = new Set([...said].filter((s) => s.length >= 6).map((s) => s.slice(0, 6)))));
-  return out;
-};
+const CAMEL = /([a-z0-9])([A-Z])/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const SEPARATORS = /[^A-Za-z0-9]+/;
+
+function pieceWords(text: string): PieceWords {
+  const said = new Set<string>();
+  let last: string | undefined;
+  let first: string | undefined;
+  const add = (w: string) => {
+    said.add(w);
+    if (last !== undefined) said.add(plain(`${last}${w}`));
+    else first = w;
+    last = w;
+  };
+  for (const whole of (NON_ASCII.test(text) ? text.normalize("NFKD") : text).split(SEPARATORS)) {
+    if (!whole) continue;
+    const w = plain(whole.toLowerCase());
+    add(w);
+    // A word with no camelCase boundary is its own only part.
+    if (whole.search(CAMEL) < 0) add(w);
+    else for (const part of whole.replace(CAMEL, "$1 $2").split(" ")) add(plain(part.toLowerCase()));
+  }
+  return { said, first, last };
+}
+
+/** The six-letter beginnings of a piece's longer words. */
+const stemsOf = (piece: PieceWords) =>
+  (piece.stems ??= new Set([...piece.said].filter((s) => s.length >= 6).map((s) => s.slice(0, 6))));
+
+/** One command's texts: its pieces' words and the words joined across the gaps between them. */
+class Said {
+  private readonly joins: string[] = [];
+  constructor(private readonly pieces: PieceWords[]) {
+    let last: string | undefined;
+    for (const piece of pieces) {
+      if (piece.first === undefined) continue;
+      if (last !== undefined) this.joins.push(plain(`${last}${piece.first}`));
+      last = piece.last;
+    }
+  }
+  has(word: string): boolean {
+    return this.joins.includes(word) || this.pieces.some((p) => p.said.has(word));
+  }
+  hasStem(stem: string): boolean {
+    return this.joins.some((j) => j.length >= 6 && j.startsWith(stem)) || this.pieces.some((p) => stemsOf(p).has(stem));
+  }
+}
 
 /** Whether a text says a word: whole, or a word of the same stem ("availability" ~ "available", "followers" ~ "follows"). */
-const says = (said: Set<string>, word: string) =>
-  said.has(word) || said.has(plain(word)) || (word.length >= 6 && stemsOf(said).has(word.slice(0, 6)));
+const says = (said: Said, word: string) =>
+  said.has(word) || said.has(plain(word)) || (word.length >= 6 && said.hasStem(word.slice(0, 6)));
 
 function plain(word: string): string {
   let w = word;
@@ -90,17 +127,22 @@ function plain(word: string): string {
 
 /**
  * The operation each command calls, where the package says (inter's `commands/<group>.json`: method, path,
- * operationId): the words a name may take from its path and id, which help does not show.
+ * operationId): the words a name may take from its path and id, which help does not show. A group's file the
+ * inspection already read (`cli`) is not read again.
  */
-export function operationTexts(packageRoot: string | undefined): Map<string, string> {
+export function operationTexts(packageRoot: string | undefined, cli?: Cli): Map<string, string> {
   const out = new Map<string, string>();
   const folder = packageRoot ? join(packageRoot, "commands") : "";
   if (!folder || !existsSync(folder)) return out;
+  const groups = new Set(cli?.manifest.groups.map((g) => g.name));
   for (const file of readdirSync(folder).filter((f) => f.endsWith(".json"))) {
+    const group = file.slice(0, -".json".length);
+    let commands: Array<{ name?: string; operation?: { path?: string; operationId?: string } }> | undefined;
     try {
-      const { commands } = JSON.parse(readFileSync(join(folder, file), "utf8")) as {
-        commands?: Array<{ name?: string; operation?: { path?: string; operationId?: string } }>;
-      };
+      commands =
+        cli && groups.has(group)
+          ? (cli.group(group) as typeof commands)
+          : (JSON.parse(readFileSync(join(folder, file), "utf8")) as { commands?: typeof commands }).commands;
       for (const c of commands ?? [])
         if (typeof c.name === "string") out.set(c.name, `${c.operation?.path ?? ""} ${c.operation?.operationId ?? ""}`);
     } catch {
@@ -112,6 +154,12 @@ export function operationTexts(packageRoot: string | undefined): Map<string, str
 
 export function misleadingNames(commands: HelpCommand[], operations: Map<string, string> = new Map()): NameFinding[] {
   const findings: NameFinding[] = [];
+  const pieces = new Map<string, PieceWords>();
+  const piece = (text: string) => {
+    let words = pieces.get(text);
+    if (!words) pieces.set(text, (words = pieceWords(text)));
+    return words;
+  };
   for (const c of commands) {
     const method = String(c.method ?? "").toUpperCase();
     if (!method) continue;
@@ -120,9 +168,9 @@ export function misleadingNames(commands: HelpCommand[], operations: Map<string,
     if ((method === "DELETE" && READS.has(verb)) || (method === "GET" && WRITES.has(verb)))
       findings.push({ command: c.name, problem: "contradicts its method", detail: `${method} named "${verb}"` });
     // The command's words are gathered only when a word of its action needs them (most actions are standard words).
-    let said: Set<string> | undefined;
+    let said: Said | undefined;
     const saidOf = () =>
-      (said ??= words(
+      (said ??= new Said(
         [
           c.description ?? "",
           operations.get(c.name) ?? "",
@@ -131,7 +179,7 @@ export function misleadingNames(commands: HelpCommand[], operations: Map<string,
             String(p.name ?? ""),
             String((p as { description?: unknown }).description ?? ""),
           ]),
-        ].join(" "),
+        ].map(piece),
       ));
     const last = action[action.length - 1]!;
     if (/^\d+$/.test(last) && action.length > 1 && !saidOf().has(last))

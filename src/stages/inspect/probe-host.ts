@@ -15,7 +15,7 @@ import { longestRun, progressDeadline } from "../../core/progress-deadline.js";
  * probe run with stdin ignored.
  *
  * Only probes whose meaning does not depend on a process of their own come here (see `hostable`): never one that reads
- * stdin, pipes to it, or runs the bare executable; the first root --help runs the installed executable itself. Any doubt ends in a
+ * stdin, pipes to it, or runs the bare executable (those run the installed executable itself). Any doubt ends in a
  * process: a call that throws past the runtime, outlives its timeout or prints more than its buffer ends the host, and
  * that probe and every later one run as processes, as they always did.
  */
@@ -160,8 +160,8 @@ type Reply =
   | { id: number; fallback: true };
 
 /**
- * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable. (The
- * inspection's first call, the root --help, always runs the installed executable: stages/inspect/inspect.ts.)
+ * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable (the
+ * bare calls run the installed executable as a process: stages/inspect/probes.ts).
  */
 export function hostable(args: string[], options: { input?: string; pipeOpen?: boolean }): boolean {
   return args.length > 0 && options.input === undefined && !options.pipeOpen && !args.includes("--json-input");

@@ -149,6 +149,9 @@ export const globalFlagsOf = (p?: Probe): ListedFlag[] =>
  * with a name (what every rule about parameters reads).
  */
 export function helpCommandOf(value: JsonObject): HelpCommand {
+  // Already so (every command of a large CLI's manifest): the object itself, not a copy.
+  if (Array.isArray(value.parameters) && value.parameters.every((p) => isObject(p) && typeof p.name === "string"))
+    return value as unknown as HelpCommand;
   const command: Record<string, unknown> = { ...value };
   if (Array.isArray(value.parameters))
     command.parameters = value.parameters.filter((p) => isObject(p) && typeof p.name === "string");

@@ -4,7 +4,8 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
-import { builtCommands, sameCommand, type BuiltCommands } from "./built-commands.js";
+import { builtCommands, openPackage, sameCommand, type BuiltCommands } from "./built-commands.js";
+import { operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
 import type { CandidatePackageJson } from "../candidate/candidate-manifest.js";
@@ -132,6 +133,11 @@ export interface Facts {
   sampling: Sampling;
   /** The body fields the body probe piped to --json-input (I3, C5). */
   bodyFields?: string[];
+  /**
+   * The operation each command calls (its path and id) where the package says (stages/inspect/misleading-names.ts),
+   * from the group files read for the commands; read from the package when absent.
+   */
+  operations?: Map<string, string>;
 }
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
@@ -202,6 +208,20 @@ export async function runProbe(
     json: parseOutput(stdout),
     error: parseOutput(stderr),
   };
+}
+
+/**
+ * A probe before the inspection's own (the root --help that names the credential variables): answered by the probe
+ * host when there is one, as the probes after it are (no process of its own, and none of inter's large one), else
+ * run as a process.
+ */
+export async function earlyProbe(target: ProbeEnv, host: ProbeHost | undefined, args: string[]): Promise<Probe> {
+  const limits = { timeoutMs: PROBE_TIMEOUT_MS, maxBuffer: PROBE_MAX_BUFFER };
+  const hosted =
+    host && hostable(args, {})
+      ? await host.run(commandLine(target.binary, args), { args, env: target.env, ...limits })
+      : undefined;
+  return hosted ?? runProbe(target, args);
 }
 
 const words = (c: HelpCommand) => c.name.split(" ");
@@ -362,7 +382,8 @@ export async function collectFacts(
     // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
     // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
     // A CLI of no more commands than the sample prints them all in one answer, read whole.
-    const manifest = builtCommands(packageRoot);
+    const cli = openPackage(packageRoot);
+    const manifest = builtCommands(cli);
     const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
     const mcpScope = built ? mcpScopeOf(built) : undefined;
     const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
@@ -452,18 +473,20 @@ export async function collectFacts(
 
     // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
     // in the request, which the credential check needs) and are kept.
-    const detailed = apiCommands.map(
-      (c) =>
-        ({
-          ...c,
-          ...ownHelp(commandHelp[c.name]),
-          ...(c.parameters?.some((p) => p.in)
-            ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
-            : {}),
-        }) as HelpCommand,
+    const detailed = apiCommands.map((c) =>
+      // A command whose own help was not probed gains nothing here: itself, not a copy (a large CLI has thousands).
+      !commandHelp[c.name]
+        ? c
+        : ({
+            ...c,
+            ...ownHelp(commandHelp[c.name]),
+            ...(c.parameters?.some((p) => p.in)
+              ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
+              : {}),
+          } as HelpCommand),
     );
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
-    const subjects = chooseSubjects(probePool(detailed, pkg));
+    const subjects = chooseSubjects(probePool(detailed, pkg, cli?.group));
     const {
       list,
       paged,
@@ -641,6 +664,7 @@ export async function collectFacts(
       ...readFiles(packageRoot),
       stateFiles: readdirSync(state, { recursive: true }).map(String),
       probing: counted,
+      operations: operationTexts(packageRoot, cli),
     };
   } finally {
     if (!sharedHost) (await hosting)?.stop();

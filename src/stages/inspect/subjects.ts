@@ -1,4 +1,4 @@
-import { type InstalledPackage, packageCommands } from "../candidate/installed-package.js";
+import { type GroupReader, type InstalledPackage, packageCommands } from "../candidate/installed-package.js";
 import { sampleForPattern } from "./pattern-sample.js";
 
 /**
@@ -389,8 +389,8 @@ type ManifestCommand = {
 };
 
 /** The commands of a generated package's manifest (manifest.json and commands/<group>.json), or none. */
-function manifestCommands(pkg: InstalledPackage | undefined): ManifestCommand[] {
-  return pkg ? (packageCommands(pkg) as unknown as ManifestCommand[]).filter((c) => !c.hidden) : [];
+function manifestCommands(pkg: InstalledPackage | undefined, read?: GroupReader): ManifestCommand[] {
+  return pkg ? (packageCommands(pkg, read) as unknown as ManifestCommand[]).filter((c) => !c.hidden) : [];
 }
 
 const fromFlag = (f: ManifestFlag): HelpParameter => {
@@ -399,30 +399,51 @@ const fromFlag = (f: ManifestFlag): HelpParameter => {
 };
 
 /**
+ * A parameter completed from the manifest's flag of the same name: where it goes and its wire name, its items' type
+ * where help left it out. The parameter itself when it already says all that (a command read from the manifest).
+ */
+function completed(p: HelpParameter, flags: ManifestFlag[] | undefined): HelpParameter {
+  const name = typeof p.name === "string" && p.name.startsWith("--") ? p.name.slice(2) : undefined;
+  let f: ManifestFlag | undefined;
+  // The last flag of a name, as a map of the flags by name would hold.
+  for (let i = (flags?.length ?? 0) - 1; name !== undefined && !f && i >= 0; i--)
+    if (String(flags![i]!.flag) === name) f = flags![i];
+  if (!f) return p;
+  const items = p.items === undefined && f.items;
+  if (!items && "in" in p && "wire" in p && p.in === f.in && p.wire === f.wire) return p;
+  return { ...p, in: f.in, wire: f.wire, ...(items ? { items: f.items } : {}) };
+}
+
+/**
  * The probe pool: the commands as help describes them, each completed from the package's manifest (where its flags go,
  * their wire names; `jsonInput`, `pagination`, `method` where help left them out), then the manifest's commands help
- * did not show (a large CLI's help is opened only in part).
+ * did not show (a large CLI's help is opened only in part). `read` gives the group files the inspection already read.
+ * A command that lacks nothing the manifest adds is itself in the pool (a large CLI's commands are not copied).
  */
-export function probePool(commands: HelpCommand[], pkg: InstalledPackage | undefined): HelpCommand[] {
-  const manifest = new Map(manifestCommands(pkg).map((c) => [c.name, c]));
+export function probePool(
+  commands: HelpCommand[],
+  pkg: InstalledPackage | undefined,
+  read?: GroupReader,
+): HelpCommand[] {
+  const manifest = new Map(manifestCommands(pkg, read).map((c) => [c.name, c]));
   const seen = new Set<string>();
   const pool = commands.map((c) => {
     seen.add(c.name);
     const m = manifest.get(c.name);
     if (!m) return c;
-    const flags = new Map((m.flags ?? []).map((f) => [`--${f.flag}`, f]));
-    return {
-      ...c,
-      method: c.method ?? m.operation?.method,
-      jsonInput: c.jsonInput ?? m.jsonInput,
-      pagination: c.pagination ?? m.pagination,
-      parameters: (c.parameters ?? []).map((p) => {
-        const f = flags.get(p.name);
-        return f
-          ? { ...p, in: f.in, wire: f.wire, ...(p.items === undefined && f.items ? { items: f.items } : {}) }
-          : p;
-      }),
-    };
+    const parameters = (c.parameters ?? []).map((p) => completed(p, m.flags));
+    const method = c.method ?? m.operation?.method;
+    const jsonInput = c.jsonInput ?? m.jsonInput;
+    const pagination = c.pagination ?? m.pagination;
+    if (
+      method === c.method &&
+      jsonInput === c.jsonInput &&
+      pagination === c.pagination &&
+      c.parameters &&
+      parameters.every((p, i) => p === c.parameters![i])
+    )
+      return c;
+    return { ...c, method, jsonInput, pagination, parameters };
   });
   for (const [name, m] of manifest) {
     if (seen.has(name)) continue;

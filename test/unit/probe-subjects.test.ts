@@ -9,6 +9,8 @@ import {
 } from "../../src/stages/inspect/subjects.js";
 import { writeFiles, tempDir } from "../helpers.js";
 import { readInstalledPackage } from "../../src/stages/candidate/installed-package.js";
+import { openPackage } from "../../src/stages/inspect/built-commands.js";
+import { operationTexts } from "../../src/stages/inspect/misleading-names.js";
 
 const flag = (name: string, more: Partial<HelpParameter> = {}): HelpParameter => ({
   name: `--${name}`,
@@ -269,6 +271,15 @@ describe("probe subjects are chosen by what commands take, never by their names"
     const subjects = chooseSubjects(pool);
     expect(names(subjects)).toMatchObject({ body: "notes add", paged: "notes export", list: "notes export" });
     expect(bodyFor(subjects.chosen.body!.command)).toEqual({ text: "inter-probe" });
+    // The group files the inspection already read for the rules (openPackage) give the same pool; a command that
+    // already says all the manifest adds is passed on as itself.
+    const cli = openPackage(root)!;
+    expect(probePool(fromHelp, readInstalledPackage(root), cli.group)).toEqual(pool);
+    // The names' operations read from the same files say what reading them again said.
+    expect([...operationTexts(root, cli)]).toEqual([...operationTexts(root)]);
+    expect(operationTexts(root, cli).get("notes export")).toBe("/notes ");
+    const complete = pool[0]!;
+    expect(probePool([complete], readInstalledPackage(root), cli.group)[0]).toBe(complete);
     // No manifest (a CLI inter did not generate): help alone.
     expect(probePool(fromHelp, readInstalledPackage(join(root, "missing")))).toEqual(fromHelp);
     expect(probePool(fromHelp, undefined)).toEqual(fromHelp);

@@ -3,12 +3,11 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync 
 import { createHash } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
 
 const TOKEN = "remote-cache-test-token-4f1c";
-const TEAM = "team_inter";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -22,13 +21,14 @@ type CacheServer = { url: string; storage: string; stop(): Promise<void> };
 
 /**
  * The real turborepo-remote-cache server (a dev dependency) on a loopback port, storing artifacts in a folder of its
- * own: empty, or a copy of `from` (another server's stored artifacts, signatures included).
+ * own, one folder per team: empty, or holding a copy of `from` (another team's stored artifacts, signatures included).
+ * `tags: false`: it keeps and serves no signatures.
  */
-async function startCacheServer(options: { tags?: boolean; from?: string } = {}): Promise<CacheServer> {
+async function startCacheServer(options: { tags?: boolean; from?: Remote } = {}): Promise<CacheServer> {
   const { tags = true } = options;
   const port = await freePort();
   const storage = tempDir("inter-remote-storage-");
-  if (options.from) cpSync(options.from, storage, { recursive: true });
+  if (options.from) cpSync(options.from.stored, join(storage, options.from.team), { recursive: true });
   const child: ResultPromise = execa("node", [join(REPO, "node_modules/turborepo-remote-cache/dist/cli.js")], {
     // With a signature key set the server keeps each artifact's x-artifact-tag (it never checks it: clients do).
     env: {
@@ -66,18 +66,53 @@ async function startCacheServer(options: { tags?: boolean; from?: string } = {})
   };
 }
 
+/** A team of one test's own on a server the file shares: what it stores, corrupts or overwrites no other test sees. */
+interface Remote {
+  url: string;
+  team: string;
+  /** The folder the server keeps this team's artifacts in. */
+  stored: string;
+}
+
+/**
+ * One server that keeps signatures and one that keeps none, started by the first test that asks and shared by the
+ * file's tests, each in a team of its own (the server keeps each team's artifacts in a folder of its own): a server
+ * costs about two seconds of CPU to start. A signature covers its team, so signed artifacts are never copied to another
+ * team: a test that changes the seed's gets a server of its own (`withOwnSeededServer`).
+ */
+const servers = new Map<boolean, Promise<CacheServer>>();
+afterAll(async () => {
+  for (const server of servers.values()) await server.then((s) => s.stop()).catch(() => undefined);
+});
+let teams = 0;
+
+/**
+ * A new team on the shared server that keeps signatures (`tags: false`: on the one that keeps none), holding a copy of
+ * `from`'s artifacts.
+ */
+async function ownTeam(options: { tags?: boolean; from?: Remote } = {}): Promise<Remote> {
+  const tags = options.tags ?? true;
+  if (!servers.has(tags)) servers.set(tags, startCacheServer({ tags }));
+  const server = await servers.get(tags)!;
+  teams += 1;
+  const team = `team_test${teams}`;
+  const stored = join(server.storage, team);
+  if (options.from) cpSync(options.from.stored, stored, { recursive: true });
+  return { url: server.url, team, stored };
+}
+
 const SIGNING_KEY = "remote-cache-test-signing-key";
-const remoteEnv = (url: string, extra: Record<string, string> = {}) => ({
-  INTER_REMOTE_CACHE_URL: url,
-  INTER_REMOTE_CACHE_TEAM: TEAM,
+const remoteEnv = (remote: Remote, extra: Record<string, string> = {}) => ({
+  INTER_REMOTE_CACHE_URL: remote.url,
+  INTER_REMOTE_CACHE_TEAM: remote.team,
   INTER_REMOTE_CACHE_TOKEN: TOKEN,
   INTER_REMOTE_CACHE_SIGNATURE_KEY: SIGNING_KEY,
   ...extra,
 });
 /** Unsigned use of a server that keeps no tags, as a team that opts in: what an attacker with write access can plant. */
-const unsignedEnv = (url: string, trust = true) => ({
-  INTER_REMOTE_CACHE_URL: url,
-  INTER_REMOTE_CACHE_TEAM: TEAM,
+const unsignedEnv = (remote: Remote, trust = true) => ({
+  INTER_REMOTE_CACHE_URL: remote.url,
+  INTER_REMOTE_CACHE_TEAM: remote.team,
   INTER_REMOTE_CACHE_TOKEN: TOKEN,
   ...(trust ? { INTER_REMOTE_CACHE_TRUST: "unsigned" } : {}),
 });
@@ -103,45 +138,51 @@ const distFiles = (dir: string) =>
 interface Seed {
   /** The cold build's `--json` document. */
   cold: any;
-  /** The server's storage folder after that build (the server itself is stopped): start a server on a copy of it. */
-  storage: string;
+  /** The team on the shared signed server that holds its artifacts: only read (and the server asked not to change it). */
+  remote: Remote;
   /** The project that built it, local cache and dist/ included: read it, or copy it before building in it. */
   project: string;
 }
 
 let seeding: Promise<Seed> | undefined;
 /**
- * Made by the first test that asks, in whatever order they run, and only read afterwards: every test that needs a
- * populated remote starts its own server on a copy of the seed's storage, so what one test stores, corrupts or
- * overwrites is never seen by another.
+ * Made by the first test that asks, in whatever order they run, and only read afterwards: a test that changes a
+ * populated remote's artifacts gets its own copy of the seed's, so what one test stores, corrupts or overwrites is never
+ * seen by another.
  */
 function seed(): Promise<Seed> {
   seeding ??= (async () => {
-    const server = await startCacheServer();
-    try {
-      const project = exampleProject();
-      const cold = await inter(project, ["build", "--json"], remoteEnv(server.url));
-      if (cold.exitCode !== 0) throw new Error(`the seed build failed: ${cold.stdout}${cold.stderr}`);
-      return { cold: cold.json, storage: server.storage, project };
-    } finally {
-      await server.stop();
-    }
+    const remote = await ownTeam();
+    const project = exampleProject();
+    const cold = await inter(project, ["build", "--json"], remoteEnv(remote));
+    if (cold.exitCode !== 0) throw new Error(`the seed build failed: ${cold.stdout}${cold.stderr}`);
+    return { cold: cold.json, remote, project };
   })();
   return seeding;
 }
 
 /**
- * A server of the test's own, holding the seed's artifacts, stopped when `body` ends. `tags: false`: a server that
- * keeps and serves no signatures, as one without a signature key is — the same artifacts, unsigned.
+ * The seed's team, for tests that only read it: builds that find every artifact there upload nothing (a client never
+ * replaces an artifact that is present). `tags: false`: a team of the test's own holding a copy of the seed's artifacts
+ * on the server that keeps and serves no signatures, as one without a signature key is — the same artifacts, unsigned.
  */
 async function withSeededServer<T>(
-  body: (server: CacheServer, seeded: Seed) => Promise<T>,
+  body: (remote: Remote, seeded: Seed) => Promise<T>,
   options: { tags?: boolean } = {},
 ): Promise<T> {
   const seeded = await seed();
-  const server = await startCacheServer({ from: seeded.storage, tags: options.tags });
+  return body(options.tags === false ? await ownTeam({ from: seeded.remote, tags: false }) : seeded.remote, seeded);
+}
+
+/** A signed server of the test's own holding a copy of the seed's team, to change as it likes; stopped when `body` ends. */
+async function withOwnSeededServer<T>(body: (remote: Remote, seeded: Seed) => Promise<T>): Promise<T> {
+  const seeded = await seed();
+  const server = await startCacheServer({ from: seeded.remote });
   try {
-    return await body(server, seeded);
+    return await body(
+      { url: server.url, team: seeded.remote.team, stored: join(server.storage, seeded.remote.team) },
+      seeded,
+    );
   } finally {
     await server.stop();
   }
@@ -176,7 +217,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       expect(seeded.cold.data.remote.uploads).toBeGreaterThanOrEqual(9);
 
       const second = exampleProject();
-      const warm = await inter(second, ["build", "--json"], remoteEnv(server.url));
+      const warm = await inter(second, ["build", "--json"], remoteEnv(server));
       expect(warm.exitCode, warm.stdout).toBe(0);
       expect(new Set(Object.values(sources(warm)))).toEqual(new Set(["cached:remote"]));
       expect(warm.json.data.remote).toMatchObject({ hits: 9, misses: 0, errors: 0 });
@@ -184,7 +225,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       expect(bundle(warm.json)).toBe(bundle(seeded.cold));
       expect(distFiles(second)).toEqual(distFiles(seeded.project));
       // Now local: the next build needs nothing from the remote.
-      const again = await inter(second, ["build", "--json"], remoteEnv(server.url));
+      const again = await inter(second, ["build", "--json"], remoteEnv(server));
       expect(new Set(Object.values(sources(again)))).toEqual(new Set(["cached:local"]));
     });
   });
@@ -194,7 +235,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       const other = await inter(
         exampleProject(),
         ["build", "--json"],
-        remoteEnv(server.url, { INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }),
+        remoteEnv(server, { INTER_REMOTE_CACHE_SIGNATURE_KEY: "another-signing-key" }),
       );
       expect(other.exitCode, other.stdout).toBe(0);
       expect(other.json.data.remote, JSON.stringify(other.json.data.remote)).toMatchObject({
@@ -202,7 +243,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
         warning: expect.stringContaining("signature does not match INTER_REMOTE_CACHE_SIGNATURE_KEY"),
       });
       // The good artifacts are still there for everyone with the right key.
-      const again = await inter(exampleProject(), ["build", "--json"], remoteEnv(server.url));
+      const again = await inter(exampleProject(), ["build", "--json"], remoteEnv(server));
       expect(again.json.data.remote.hits).toBe(9);
     });
   });
@@ -210,9 +251,9 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   it("--remote-only ignores local records; --no-remote never asks the server", async () => {
     await withSeededServer(async (server, seeded) => {
       const dir = copyProject(seeded.project);
-      const only = await inter(dir, ["build", "--remote-only", "--json"], remoteEnv(server.url));
+      const only = await inter(dir, ["build", "--remote-only", "--json"], remoteEnv(server));
       expect(new Set(Object.values(sources(only)))).toEqual(new Set(["cached:remote"]));
-      const off = await inter(dir, ["build", "--no-remote", "--json"], remoteEnv(server.url));
+      const off = await inter(dir, ["build", "--no-remote", "--json"], remoteEnv(server));
       expect(off.json.data.remote).toBeUndefined();
       expect(new Set(Object.values(sources(off)))).toEqual(new Set(["cached:local"]));
     });
@@ -224,28 +265,24 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   }, 240_000);
 
   it("unsigned artifacts are not used unless the config trusts them: one warning that says why", async () => {
-    const own = await startCacheServer({ tags: false });
-    try {
-      expect(
-        (await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url))).json.data.remote.uploads,
-      ).toBeGreaterThanOrEqual(9);
-      const run = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url, false));
-      expect(run.exitCode, run.stdout).toBe(0);
-      expect(run.json.data.remote.hits).toBe(0);
-      expect(run.json.data.remote.warning).toContain(
-        'artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned"',
-      );
-      const trusted = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own.url));
-      expect(trusted.json.data.remote.hits, JSON.stringify(sources(trusted))).toBe(9);
-    } finally {
-      await own.stop();
-    }
+    const own = await ownTeam({ tags: false });
+    expect(
+      (await inter(exampleProject(), ["build", "--json"], unsignedEnv(own))).json.data.remote.uploads,
+    ).toBeGreaterThanOrEqual(9);
+    const run = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own, false));
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.json.data.remote.hits).toBe(0);
+    expect(run.json.data.remote.warning).toContain(
+      'artifacts are not signed, so none is used (uploads go on). Set INTER_REMOTE_CACHE_SIGNATURE_KEY on every machine, or cache.remote.trust: "unsigned"',
+    );
+    const trusted = await inter(exampleProject(), ["build", "--json"], unsignedEnv(own));
+    expect(trusted.json.data.remote.hits, JSON.stringify(sources(trusted))).toBe(9);
   });
 
   it("a poisoned remote writes nothing outside the project and gets no list of devices or folders hashed", async () => {
     await withSeededServer(
       async (own) => {
-        const stored = join(own.storage, TEAM);
+        const stored = own.stored;
         const { gunzipSync, gzipSync } = await import("node:zlib");
         // Every artifact rewritten to restore its first output to ../escape_remote.txt (valid objects, plausible records);
         // a record with no outputs writes nothing and stays a fair hit.
@@ -271,7 +308,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
         const parent = makeProject({});
         const dir = join(parent, "p");
         cpSync(exampleProject(), dir, { recursive: true });
-        const run = await inter(dir, ["build", "--json"], unsignedEnv(own.url));
+        const run = await inter(dir, ["build", "--json"], unsignedEnv(own));
         expect(run.exitCode, run.stdout).toBe(0);
         expect(existsSync(join(parent, "escape_remote.txt"))).toBe(false);
         expect(run.json.data.remote.hits).toBe(harmless);
@@ -287,13 +324,13 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   });
 
   it("a corrupted artifact on the server is a miss, never wrong output", async () => {
-    await withSeededServer(async (server, seeded) => {
-      const stored = join(server.storage, TEAM);
+    await withOwnSeededServer(async (server, seeded) => {
+      const stored = server.stored;
       const artifacts = readdirSync(stored).filter((f) => !f.endsWith("-reads"));
       expect(artifacts.length).toBeGreaterThanOrEqual(9);
       for (const f of artifacts) writeFileSync(join(stored, f), readFileSync(join(stored, f)).subarray(0, 40));
       const third = exampleProject();
-      const run = await inter(third, ["build", "--json"], remoteEnv(server.url));
+      const run = await inter(third, ["build", "--json"], remoteEnv(server));
       expect(run.exitCode, run.stdout).toBe(0);
       expect(run.json.data.remote).toMatchObject({ hits: 0, misses: 9, errors: 0 });
       expect(Object.values(sources(run)).every((s) => s === "ran")).toBe(true);
@@ -329,15 +366,10 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
   });
 
   it("a wrong token: one warning, the build succeeds locally, and the token is never printed", async () => {
-    const own = await startCacheServer();
+    const own = await ownTeam();
     const dir = warmExampleWithNewTask();
     const wrong = "wrong-token-value-9d2e";
-    let run;
-    try {
-      run = await inter(dir, ["build"], remoteEnv(own.url, { INTER_REMOTE_CACHE_TOKEN: wrong }));
-    } finally {
-      await own.stop();
-    }
+    const run = await inter(dir, ["build"], remoteEnv(own, { INTER_REMOTE_CACHE_TOKEN: wrong }));
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.match(/⚠ remote cache/g)).toHaveLength(1);
     expect(run.stderr).toMatch(
@@ -363,7 +395,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "openapi.yaml"));
     const child = spawnInter(dir, ["run", "slow", "--json"], {
       INTER_REMOTE_CACHE_URL: own.url,
-      INTER_REMOTE_CACHE_TEAM: TEAM,
+      INTER_REMOTE_CACHE_TEAM: "team_going_away",
       INTER_REMOTE_CACHE_TOKEN: TOKEN,
     });
     await until(() => existsSync(join(dir, "slow.started")), 30_000, "the slow task starting");

@@ -8,6 +8,10 @@ import { makeBaseProject } from "./fixture.js";
 // What it prints must be what the normal path prints, and anything that could change the answer must send the build
 // down the normal path. Whether the fast path answered is told from outside: it never rewrites the stat index.
 const STAT_INDEX = ".intermesh/cache/stat-index.json";
+/**
+ * Not a race's sleep but the product's own rule: a record vouches only for files older than its settle window
+ * (SETTLE_MS, 200 ms, in src/cli/noop-writer.ts), so the build that saves one must start after the window has passed.
+ */
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 async function warm(dir: string, args: string[] = ["build", "--json"]) {

@@ -1,4 +1,5 @@
-import { constants, crc32, deflateRawSync } from "node:zlib";
+import { promisify } from "node:util";
+import { constants, crc32, deflateRaw } from "node:zlib";
 import { sha256 } from "./hash.js";
 
 /** One file of a tarball: its path under the package/ prefix, its bytes and its permission bits. */
@@ -88,35 +89,40 @@ let compressed = new Map<string, Buffer>();
  * follow one another in one gzip stream: the bytes depend only on the files, whether a member was compressed now or
  * reused from the last pack. A cold build and a watch build of the same files give the same sha256.
  */
-function deflateMember(bytes: Buffer, kept: Map<string, Buffer>): Buffer {
+async function deflateMember(bytes: Buffer, kept: Map<string, Buffer>): Promise<Buffer> {
   const key = sha256(bytes);
-  const reused = compressed.get(key) ?? kept.get(key);
-  const out = reused ?? deflateRawSync(bytes, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH });
+  const out =
+    compressed.get(key) ??
+    kept.get(key) ??
+    (await deflating(bytes, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
   kept.set(key, out);
   return out;
 }
+
+const deflating = promisify(deflateRaw);
 
 /**
  * An npm tarball of `files`, byte for byte reproducible: entries sorted by path under package/, fixed times, no owners,
  * the given modes, and only regular files (no folder entries). `inter publish` packs the published package this way too.
  */
-export function packTgz(files: TarFile[]): Buffer {
+export async function packTgz(files: TarFile[]): Promise<Buffer> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const kept = new Map<string, Buffer>();
-  const gzipHeader = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
-  const parts: Buffer[] = [gzipHeader];
+  const members = [...sorted.map(member), Buffer.alloc(2 * BLOCK)];
+  // Deflated on libuv's threads side by side (each member is deflated on its own, see deflateMember): the main thread
+  // does none of the compressing, and a second core half of it.
+  const deflated = await Promise.all(members.map((raw) => deflateMember(raw, kept)));
+  compressed = kept;
   let crc = 0;
   let size = 0;
-  for (const raw of [...sorted.map(member), Buffer.alloc(2 * BLOCK)]) {
-    parts.push(deflateMember(raw, kept));
+  for (const raw of members) {
     crc = crc32(raw, crc);
     size += raw.length;
   }
-  compressed = kept;
   // The last block: empty, final (BFINAL set, fixed Huffman), then the gzip trailer.
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(size % 2 ** 32, 4);
-  parts.push(Buffer.from([0x03, 0x00]), trailer);
-  return Buffer.concat(parts);
+  const gzipHeader = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
+  return Buffer.concat([gzipHeader, ...deflated, Buffer.from([0x03, 0x00]), trailer]);
 }

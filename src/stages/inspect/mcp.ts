@@ -14,8 +14,8 @@ import { fillArguments, type HelpCommand } from "./subjects.js";
  * MCP certification (README, "Inspection and certification"; docs/generated-cli.md, "MCP server"): the candidate's `<binary>-mcp` started the way a client starts
  * it — initialize, list tools, prompts and resources — its tool names and schemas checked against what clients accept,
  * the tool list's size estimated in tokens, one read call against the service and one destructive call that must be
- * refused. Clients cap how many tools they take; each profile says whether the server fits that cap. The same server
- * is then started over Streamable HTTP (`--http 127.0.0.1:0`) and must hand a client the same tools.
+ * refused. Clients cap how many tools they take; each profile says whether the server fits that cap. The same server,
+ * started over Streamable HTTP (`--http 127.0.0.1:0`) beside it, must hand a client the same tools.
  */
 
 /** Tool limits of common clients: the smallest (40), a middle one (50) and the largest widely documented (128). */
@@ -111,6 +111,10 @@ export async function openMcp(
 ): Promise<McpSession> {
   const executable = executableOf(pkg, binary, bin);
   if (!executable) return { served: false, reason: `the package has no ${binary}-mcp executable` };
+  // The same server over Streamable HTTP starts at once, beside the stdio one (each start-up is a process loading the
+  // whole CLI): it is compared with the tools stdio lists, once it has.
+  let listed!: (names: string[] | undefined) => void;
+  const http = certifyHttp(executable, env, new Promise<string[] | undefined>((resolve) => (listed = resolve)));
   let client: McpStdioClient | undefined;
   try {
     client = await McpStdioClient.connect(executable, env, TIMEOUT_MS);
@@ -132,12 +136,7 @@ export async function openMcp(
       }
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && tools.length < 100_000);
-    // The same server over Streamable HTTP starts now, so its start-up overlaps the rest of the stdio checks.
-    const http = certifyHttp(
-      executable,
-      env,
-      tools.map((t) => t.name),
-    );
+    listed(tools.map((t) => t.name));
     const prompts = listOf(await client.request("prompts/list", {}, TIMEOUT_MS), "prompts").length;
     const resources = listOf(await client.request("resources/list", {}, TIMEOUT_MS), "resources").length;
     const invalidSchemas: string[] = [];
@@ -152,6 +151,9 @@ export async function openMcp(
     return { served: true, client, tools, prompts, resources, invalidSchemas, http };
   } catch (error) {
     client?.close();
+    // Nothing to compare the HTTP server with: it is stopped, its report not needed.
+    listed(undefined);
+    await http;
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
   }
 }
@@ -333,7 +335,11 @@ function postJson(
  * stderr, initialized and its tools listed with plain JSON-RPC posts (the server answers statelessly, one JSON body per
  * request) — the same tools as over stdio. Never throws.
  */
-async function certifyHttp(executable: string, env: Record<string, string>, stdioTools: string[]): Promise<HttpReport> {
+async function certifyHttp(
+  executable: string,
+  env: Record<string, string>,
+  stdioListed: Promise<string[] | undefined>,
+): Promise<HttpReport> {
   const child = spawn(executable, ["--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const ended = new Promise<void>((resolve) => {
@@ -397,6 +403,7 @@ async function certifyHttp(executable: string, env: Record<string, string>, stdi
         if (isObject(tool) && typeof tool.name === "string") names.push(tool.name);
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
     } while (cursor && names.length < 100_000);
+    const stdioTools = (await stdioListed) ?? [];
     const same = names.length === stdioTools.length && names.every((n, i) => n === stdioTools[i]);
     return {
       offered: true,

@@ -56,7 +56,13 @@ export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength:
     if (!command || command.hidden) throw unknownCommand(cli, words.length ? words : [String(name)]);
     return command;
   };
-  const classes = new Set(every().map((e) => callToolOf(e.command)));
+  // Which call tools there are needs each command's class, not its tool (a large CLI's thousands, made on first need).
+  const classes = new Set(
+    cli
+      .all()
+      .filter((c) => !c.hidden)
+      .map(callToolOf),
+  );
   const callTools = (Object.keys(CALL_TOOLS) as CallTool[]).filter((t) => classes.has(t));
   const commandArg = { type: "string", maxLength: 300, description: 'The command\'s name, e.g. "rooms list"' };
   const tools: ToolDefinition[] = [

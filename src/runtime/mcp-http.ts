@@ -10,7 +10,6 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CliError } from "./errors.js";
 import { CALL_TIMEOUT_MS } from "./mcp-call.js";
 import { INVALID_REQUEST, PARSE_ERROR, readLine, rejectMessage } from "./mcp-stdio.js";
@@ -122,6 +121,9 @@ export async function serveHttp(
   say: (line: string) => void,
   token?: string,
 ): Promise<number> {
+  // Loaded here, not with the module: the SDK's HTTP transport loads Node's fetch implementation as it loads (a third
+  // of a stdio server's start-up), which only an HTTP server uses.
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const own = new Set<string>();
   const allowed = (origin: string) => own.has(origin) || options.allowedOrigins.includes(origin);
   const http = createHttpServer(

@@ -38,6 +38,20 @@ const CALL_TOOLS: Record<CallTool, { what: string; annotations: ToolDefinition["
   },
 };
 
+/**
+ * The call tools a CLI's visible commands need. Read group by group until every class is seen: a large CLI's groups
+ * are read (each a file to parse) only when a class is missing, not all at every server start.
+ */
+function callClasses(cli: Cli): Set<CallTool> {
+  const found = new Set<CallTool>();
+  const all = Object.keys(CALL_TOOLS).length;
+  for (const { name } of cli.manifest.groups) {
+    for (const command of cli.group(name)) if (!command.hidden) found.add(callToolOf(command));
+    if (found.size === all) break;
+  }
+  return found;
+}
+
 export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength: number }, hints: McpHints) {
   const { binary } = cli.manifest.product;
   let all: Array<{ command: Command; tool: ToolDefinition }> | undefined;
@@ -56,13 +70,7 @@ export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength:
     if (!command || command.hidden) throw unknownCommand(cli, words.length ? words : [String(name)]);
     return command;
   };
-  // Which call tools there are needs each command's class, not its tool (a large CLI's thousands, made on first need).
-  const classes = new Set(
-    cli
-      .all()
-      .filter((c) => !c.hidden)
-      .map(callToolOf),
-  );
+  const classes = callClasses(cli);
   const callTools = (Object.keys(CALL_TOOLS) as CallTool[]).filter((t) => classes.has(t));
   const commandArg = { type: "string", maxLength: 300, description: 'The command\'s name, e.g. "rooms list"' };
   const tools: ToolDefinition[] = [

@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { ownedTempDir } from "../../core/temp-dirs.js";
 import { openCandidate } from "../../stages/candidate/open-candidate.js";
+import { writeCandidateFiles } from "../../stages/candidate/write-files.js";
 
 /** The files that make a candidate's Skills: the bundled SKILL.md folders and their copies for agents. */
 const skillFile = (path: string) => path.startsWith("skills/") || path.startsWith("agent/skills/");
@@ -16,12 +17,14 @@ export async function withoutSkills(tgz: string, out: string): Promise<void> {
   const tar = await import("tar");
   const dir = ownedTempDir("uplift");
   try {
-    for (const [path, entry] of candidate.files) {
-      const file = join(dir, "package", path);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, path === "manifest.json" ? manifestWithoutSkills(candidate.manifest) : entry.bytes);
-      chmodSync(file, entry.mode & 0o777 || 0o644);
-    }
+    writeCandidateFiles(
+      join(dir, "package"),
+      [...candidate.files].map(([path, entry]) =>
+        path === "manifest.json"
+          ? ([path, { ...entry, bytes: Buffer.from(manifestWithoutSkills(candidate.manifest)) }] as const)
+          : ([path, entry] as const),
+      ),
+    );
     await tar.c({ gzip: true, file: out, cwd: dir, portable: true }, ["package"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

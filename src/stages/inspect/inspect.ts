@@ -13,7 +13,7 @@ import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
-import { checkTarball } from "../candidate/read-tarball.js";
+import { readTarball } from "../candidate/read-tarball.js";
 import { type InstalledPackage, readInstalledPackage } from "../candidate/installed-package.js";
 
 export interface InspectOptions {
@@ -127,8 +127,8 @@ async function inspectInstalled(
 
 /** A candidate tarball checked entry by entry and installed with npm (no scripts), ready to probe. */
 export async function installTarball(file: string): Promise<Installed> {
-  await checkTarball(file);
-  return installCandidate(file);
+  // Read whole in the one checked pass, and unpacked from what it read.
+  return installCandidate(file, undefined, await readTarball(file, file, () => true));
 }
 
 /** Inspects a candidate tarball: checked entry by entry, installed with npm (no scripts), probed, judged. */

@@ -5,6 +5,8 @@ import { dirname, isAbsolute, join, normalize, relative } from "node:path";
 import { InterError } from "../../core/errors.js";
 import { parsePackageJson } from "../candidate/candidate-manifest.js";
 import { type InstalledPackage, packageBins, readInstalledPackage } from "../candidate/installed-package.js";
+import { readTarball, type TarballContents } from "../candidate/read-tarball.js";
+import { writeCandidateFiles } from "../candidate/write-files.js";
 
 export interface Installed {
   /** The package folder (holding package.json, agent/, skills/). */
@@ -32,22 +34,22 @@ const some = (value: unknown) =>
  * A package that depends on nothing is laid out as `npm install --ignore-scripts` lays it out — its package/ folder as
  * node_modules/<name>, each bin linked from node_modules/.bin and made executable — without starting npm (about a
  * second of CPU, issue #46). Undefined, with nothing left behind, when npm must do it: the package has dependencies, an
- * install script npm would skip but report, an unusual name or a bin outside the package. The tarball was checked
- * entry by entry before (stages/candidate/read-tarball.ts): only plain files and folders under package/.
+ * install script npm would skip but report, an unusual name or a bin outside the package. The files come from the safe
+ * reader (stages/candidate/read-tarball.ts: only plain files and folders under package/), read here unless the caller
+ * has read them.
  */
 async function unpackPlain(
   tgz: string,
   prefix: string,
+  contents?: TarballContents,
 ): Promise<(Omit<Installed, "cleanup"> & { name: string }) | undefined> {
-  const tar = await import("tar");
   const modules = join(prefix, "node_modules");
   const staging = join(modules, ".inter-unpack");
   mkdirSync(staging, { recursive: true });
   try {
-    // Synchronous: node-tar then writes each file at once instead of through the thread pool. On Graph beta's 50 MB,
-    // 1,000-file package that took half the CPU and half the time (0.7 s against 1.2 s); a small package takes
-    // milliseconds either way.
-    tar.x({ file: tgz, cwd: staging, strip: 1, strict: true, preserveOwner: false, sync: true });
+    // The files as the safe reader gave them (plain files and folders under package/, nothing escaping it), written
+    // out: the tarball is inflated and parsed once, not once to check it and again to unpack it.
+    writeCandidateFiles(staging, (contents ?? (await readTarball(tgz, tgz, () => true))).files);
   } catch {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
@@ -105,12 +107,12 @@ async function unpackPlain(
  * Installs a checked tarball into `into` (default: a fresh temporary prefix), lifecycle scripts disabled: laid out
  * directly when it depends on nothing (unpackPlain), else with npm.
  */
-export async function installCandidate(tgz: string, into?: string): Promise<Installed> {
+export async function installCandidate(tgz: string, into?: string, contents?: TarballContents): Promise<Installed> {
   const prefix = into ?? ownedTempDir("inspect");
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
   let unpacked: Awaited<ReturnType<typeof unpackPlain>>;
   try {
-    unpacked = await unpackPlain(tgz, prefix);
+    unpacked = await unpackPlain(tgz, prefix, contents);
   } catch (error) {
     // A package.json or manifest.json of the wrong shape: nothing of the install is left behind.
     cleanup();

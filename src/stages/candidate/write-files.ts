@@ -1,0 +1,17 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PackageEntry } from "./read-tarball.js";
+
+/**
+ * Writes a candidate's files under `root`, each with its mode (0644 when the tarball gave none): the files the safe
+ * reader kept (stages/candidate/read-tarball.ts), whose paths it checked stay inside the package.
+ */
+export function writeCandidateFiles(root: string, files: Iterable<readonly [string, PackageEntry]>): void {
+  for (const [path, { bytes, mode }] of files) {
+    const file = join(root, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+    // Exactly its mode, whatever the umask.
+    chmodSync(file, mode & 0o777 || 0o644);
+  }
+}

@@ -7,6 +7,7 @@ import { withoutSkills } from "../../src/evaluation/compare/uplift.js";
 import { skillsOfCandidate } from "../../src/evaluation/triggers/skills.js";
 import { openCandidate } from "../../src/stages/candidate/open-candidate.js";
 import { checkTarball } from "../../src/stages/candidate/read-tarball.js";
+import { installCandidate } from "../../src/stages/inspect/install.js";
 import { starterPlan } from "../../src/stages/plan/scaffold.js";
 import { tempDir } from "../helpers.js";
 
@@ -152,8 +153,11 @@ describe("openCandidate", () => {
       const result = await refusal(openCandidate(file, { label: `${name}.tgz` }));
       expect(result.code, name).toBe("TARBALL_UNSAFE");
       expect(result.message, name).toContain(`${name}.tgz:`);
-      // Inspection and uplift check the same way before they unpack.
+      // Inspection and uplift check the same way before they unpack, and so does an evaluation's install.
       expect((await refusal(checkTarball(file))).code, name).toBe("TARBALL_UNSAFE");
+      const prefix = join(dir, `${name}-installed`);
+      expect((await refusal(installCandidate(file, prefix))).code, name).toBe("TARBALL_UNSAFE");
+      expect(existsSync(prefix), name).toBe(false);
       const out = join(dir, `${name}-without-skills.tgz`);
       expect((await refusal(withoutSkills(file, out))).code, name).toBe("TARBALL_UNSAFE");
       expect(existsSync(out), name).toBe(false);

@@ -50,8 +50,10 @@ async function unpackPlain(
     // The files as the safe reader gave them (plain files and folders under package/, nothing escaping it), written
     // out: the tarball is inflated and parsed once, not once to check it and again to unpack it.
     writeCandidateFiles(staging, (contents ?? (await readTarball(tgz, tgz, () => true))).files);
-  } catch {
+  } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    // An unsafe or unreadable tarball is refused, never handed to npm instead.
+    if (error instanceof InterError) throw error;
     return undefined;
   }
   let pkg: InstalledPackage;

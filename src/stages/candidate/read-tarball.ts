@@ -2,8 +2,8 @@
  * The one safe reader of a candidate cli.tgz: a single pass over the compressed file that refuses it at the first unsafe
  * entry (outside package/, a `..` segment, a link or device, a file over the size limit, too many entries or bytes in
  * all) and never decompresses more than the limits allow, so a gzip bomb ends early. Nothing is written to disk; the
- * files a caller selects come back in memory. Inspection unpacks what it read whole (stages/inspect/install.ts), the
- * uplift comparison calls `checkTarball` before it unpacks; every other reader goes through
+ * files a caller selects come back in memory. Inspection and an evaluation's install unpack what it read whole
+ * (stages/inspect/install.ts, stages/candidate/write-files.ts); every other reader goes through
  * stages/candidate/open-candidate.ts.
  */
 import { closeSync, createReadStream, openSync, readSync } from "node:fs";
@@ -28,6 +28,12 @@ export interface TarEntry {
 export interface PackageEntry {
   bytes: Buffer;
   mode: number;
+}
+
+/** What readTarball gives back: every entry's header, and the files it was asked to keep (by package-relative path). */
+export interface TarballContents {
+  entries: TarEntry[];
+  files: Map<string, PackageEntry>;
 }
 
 /** Why an entry may not be unpacked, or undefined when it is safe: inside package/, a plain file or folder, bounded. */
@@ -74,12 +80,6 @@ const unsafe = (label: string, file: string, path: string, problem: string) =>
  * relative to the package root) are kept in memory. CANDIDATE_INVALID when it is not gzip, TARBALL_UNSAFE at the first
  * unsafe entry, when a limit is passed, or when it is not a readable tarball.
  */
-/** What readTarball gives back: every entry's header, and the files it was asked to keep (by package-relative path). */
-export interface TarballContents {
-  entries: TarEntry[];
-  files: Map<string, PackageEntry>;
-}
-
 export async function readTarball(
   file: string,
   label: string,

@@ -125,7 +125,7 @@ async function inspectInstalled(
   return receipt;
 }
 
-/** A candidate tarball checked entry by entry and installed with npm (no scripts), ready to probe. */
+/** A candidate tarball checked entry by entry and installed (no scripts), ready to probe. */
 export async function installTarball(file: string): Promise<Installed> {
   // Read whole in the one checked pass, and unpacked from what it read.
   return installCandidate(file, undefined, await readTarball(file, file, () => true));

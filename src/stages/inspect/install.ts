@@ -106,8 +106,9 @@ async function unpackPlain(
 }
 
 /**
- * Installs a checked tarball into `into` (default: a fresh temporary prefix), lifecycle scripts disabled: laid out
- * directly when it depends on nothing (unpackPlain), else with npm.
+ * Installs a tarball into `into` (default: a fresh temporary prefix), lifecycle scripts disabled: read by the safe
+ * reader (or given as `contents`, already read by it), laid out directly when it depends on nothing (unpackPlain),
+ * else with npm. An unsafe tarball is TARBALL_UNSAFE, with nothing installed.
  */
 export async function installCandidate(tgz: string, into?: string, contents?: TarballContents): Promise<Installed> {
   const prefix = into ?? ownedTempDir("inspect");

@@ -3,7 +3,7 @@
 // Budget: within 1.25× of `node -e 0` (issue #21; was 1.5×), and faster than turbo. Timed from outside, start to exit.
 // The normal path (INTER_NO_FAST_PATH=1) is measured beside it, so the fast path's gain is visible in the same run.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compare, printTable, timeOnce } from "./lib.mjs";
@@ -60,24 +60,29 @@ await new Promise((r) => setTimeout(r, 300));
 timeOnce(["node", inter, "build"], { cwd: repo, env });
 timeOnce(["node", inter, "build", "--json"], { cwd: repo, env });
 const { dir, turbo } = turboWorkspace();
-const turboEnv = { ...env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
-const medians = compare({
-  "node -e 0": () => timeOnce(["node", "-e", "0"]),
-  "inter build (warm no-op, example)": () => timeOnce(["node", inter, "build"], { cwd: repo, env }),
-  "inter build --json (warm no-op)": () => timeOnce(["node", inter, "build", "--json"], { cwd: repo, env }),
-  "inter build (normal path, INTER_NO_FAST_PATH=1)": () =>
-    timeOnce(["node", inter, "build"], { cwd: repo, env: { ...env, INTER_NO_FAST_PATH: "1" } }),
-  "turbo run emit (full cache hit, npm bin)": () =>
-    timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
-});
-printTable("warm no-op build", medians, "node -e 0");
-const inter_ = medians["inter build (warm no-op, example)"];
-const node = medians["node -e 0"];
-const turboM = medians["turbo run emit (full cache hit, npm bin)"];
-for (const kind of ["wall", "cpu"]) {
-  const ratio = inter_[kind] / node[kind];
-  const vsTurbo = inter_[kind] / turboM[kind];
-  console.log(
-    `  budget (${kind}): ≤ 1.25× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.25 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`,
-  );
+// The turbo install is this run's own: removed whatever happens.
+try {
+  const turboEnv = { ...env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
+  const medians = compare({
+    "node -e 0": () => timeOnce(["node", "-e", "0"]),
+    "inter build (warm no-op, example)": () => timeOnce(["node", inter, "build"], { cwd: repo, env }),
+    "inter build --json (warm no-op)": () => timeOnce(["node", inter, "build", "--json"], { cwd: repo, env }),
+    "inter build (normal path, INTER_NO_FAST_PATH=1)": () =>
+      timeOnce(["node", inter, "build"], { cwd: repo, env: { ...env, INTER_NO_FAST_PATH: "1" } }),
+    "turbo run emit (full cache hit, npm bin)": () =>
+      timeOnce([turbo, "run", "emit", "--output-logs=none"], { cwd: dir, env: turboEnv }),
+  });
+  printTable("warm no-op build", medians, "node -e 0");
+  const inter_ = medians["inter build (warm no-op, example)"];
+  const node = medians["node -e 0"];
+  const turboM = medians["turbo run emit (full cache hit, npm bin)"];
+  for (const kind of ["wall", "cpu"]) {
+    const ratio = inter_[kind] / node[kind];
+    const vsTurbo = inter_[kind] / turboM[kind];
+    console.log(
+      `  budget (${kind}): ≤ 1.25× node -e 0 → ${ratio.toFixed(2)}× ${ratio <= 1.25 ? "met" : "MISSED"}; faster than turbo → ${vsTurbo.toFixed(2)}× turbo ${vsTurbo < 1 ? "met" : "MISSED"}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

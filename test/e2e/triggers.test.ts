@@ -45,7 +45,11 @@ const RIPGREP = join(REPO, "node_modules/@openai/codex-linux-x64/vendor/x86_64-u
 
 let project: string;
 let folder: string;
-let model: { url: string; requests: Array<{ path: string }>; close(): Promise<void> };
+let model: {
+  url: string;
+  requests: Array<{ path: string; conversation: string; agent: string | null }>;
+  close(): Promise<void>;
+};
 
 function userHome(modelUrl: string, modelName = "scripted-model"): string {
   const home = tempDir("inter-trigger-home-");
@@ -108,12 +112,21 @@ beforeAll(async () => {
 });
 afterAll(async () => model?.close());
 
+/**
+ * The model's requests in [from, to) whose conversation names the query: a request names the task it serves, so a
+ * late request of an earlier run (opencode titles a session on the side) is never counted as a run of another.
+ */
+const naming = (query: string, from: number, to?: number) =>
+  model.requests.slice(from, to).filter((r) => r.conversation.includes(query));
+const namingAny = (from: number) => CASES.flatMap(({ query }) => naming(query, from));
+
 const resultsOf = (dir: string) => JSON.parse(readFileSync(join(dir, ".inter-triggers/results.json"), "utf8"));
 
 describe.each(PRESETS)("%s, with the real program and the candidate's Skills where it looks", (preset) => {
   it("recall, precision and the confusion matrix are right; a broken run is a harness error; the gate names the Skill", async () => {
     const dir = tempDir(`inter-triggers-${preset}-`);
     for (const f of ["cli.tgz", "trigger-queries.json"]) copyFileSync(join(folder, f), join(dir, f));
+    const first = model.requests.length;
     const run = await inter(
       dir,
       [
@@ -192,6 +205,9 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
       JSON.stringify(CASES.slice(0, 5).map(({ query, expected_skill }) => ({ query, expected_skill }))),
     );
     const quiet = model.requests.length;
+    // Each query's runs went to the model, and the broken one's again.
+    for (const { query } of CASES) expect(naming(query, first, before).length, query).toBeGreaterThan(0);
+    expect(naming(CASES[5].query, before, quiet).length).toBeGreaterThan(0);
     const clean = await inter(
       dir,
       ["eval", "triggers", ".", "--queries", "clean.json", "--agent", preset, "--runs", "2", "--json"],
@@ -199,8 +215,9 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     );
     expect(clean.exitCode).toBe(0);
     expect(clean.json.data).toMatchObject({ executed: 0, cached: 10 });
-    expect(model.requests.length).toBe(quiet);
-    expect(quiet).toBeGreaterThan(before);
+    // No conversation about a query of the set reached the model.
+    const ranAgain = CASES.slice(0, 5).flatMap(({ query }) => naming(query, quiet));
+    expect(ranAgain.map((r) => [r.path, r.agent])).toEqual([]);
 
     // Another model (its name in the agent's configuration): nothing cached under the first one is reused, and the
     // results name the model each was measured with.
@@ -295,7 +312,7 @@ describe("harness errors and refusals", () => {
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("TRIGGER_SHADOWED");
     expect(run.json.error.message).toContain(join(home, ".claude/settings.json"));
-    expect(model.requests.length).toBe(before);
+    expect(namingAny(before)).toEqual([]);
   });
 
   it("unsealed, a Skills folder above the attempts would be read too: refused, coded, nothing run", async () => {
@@ -319,7 +336,7 @@ describe("harness errors and refusals", () => {
     expect(run.json.error.details.found).toEqual([
       `${join(parent, ".claude/skills")} (Skills in a parent folder of the attempt)`,
     ]);
-    expect(model.requests.length).toBe(before);
+    expect(namingAny(before)).toEqual([]);
   });
 
   it("bad query sets are coded errors naming the file and field, exit 2", async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { cpuTicks, longestRun, progressDeadline } from "../../src/core/progress-deadline.js";
 
 const started: ChildProcess[] = [];
@@ -44,6 +44,28 @@ describe.runIf(cpuTicks(process.pid) !== undefined)("progressDeadline: a hang, t
     const working = node("for (;;) {}");
     const after = await expiry(working, 2000);
     expect(after).toBeGreaterThanOrEqual(longestRun(2000));
+  });
+
+  it("does not judge a half-bound in which it was starved itself (a paused machine): the process counts as working", async () => {
+    const waiting = node("process.stdin.resume()");
+    let expired = false;
+    progressDeadline(
+      () => waiting.pid,
+      2000,
+      () => (expired = true),
+    );
+    // The first check (due at 1 s) samples the idle process; then this process stops for well past the bound, as a
+    // paused machine does, and the second check (due at 2 s) runs late.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const until = performance.now() + 2500;
+    while (performance.now() < until) {
+      // starved
+    }
+    // A timer set now runs after the late check, which was due first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(expired).toBe(false);
+    // The next half-bound, on time, sees no progress: the idle process expires after all.
+    await vi.waitFor(() => expect(expired).toBe(true), { timeout: 30_000, interval: 50 });
   });
 
   it("expires on time when the process cannot be read (no pid yet, or gone)", async () => {

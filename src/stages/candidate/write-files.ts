@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileMakingFolders } from "../../core/atomic.js";
 import type { PackageEntry } from "./read-tarball.js";
 
 /**
@@ -9,8 +10,7 @@ import type { PackageEntry } from "./read-tarball.js";
 export function writeCandidateFiles(root: string, files: Iterable<readonly [string, PackageEntry]>): void {
   for (const [path, { bytes, mode }] of files) {
     const file = join(root, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, bytes);
+    writeFileMakingFolders(file, bytes);
     // Exactly its mode, whatever the umask.
     chmodSync(file, mode & 0o777 || 0o644);
   }

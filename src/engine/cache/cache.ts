@@ -18,8 +18,11 @@ export interface Cache {
   readsOf(taskId: string, base: string): string[] | undefined;
   /** Keeps a run: the files it read beyond its inputs (when it reported any) and its record; `share` false keeps it local. */
   save(record: TaskRecord, base: string, reads: string[] | undefined, share?: boolean): void;
-  /** Keeps an output's bytes; returns their sha256 (what records name them by). */
-  keep(content: Buffer): string;
+  /**
+   * Keeps an output's bytes, read from `file` (which the cache may link to, so nothing may change it in place); returns
+   * their sha256 (what records name them by).
+   */
+  keep(content: Buffer, file: string): string;
   /** The task's newest record (what "why did it run" compares with). */
   latest(taskId: string): TaskRecord | undefined;
   /** Marks a hit on an older record as the task's newest. */
@@ -81,8 +84,8 @@ export class LocalCache implements Cache {
     this.store.writeRecord(record);
   }
 
-  keep(content: Buffer): string {
-    return this.store.putObject(content);
+  keep(content: Buffer, file: string): string {
+    return this.store.putObject(content, file);
   }
 
   latest(taskId: string): TaskRecord | undefined {

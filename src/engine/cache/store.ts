@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cacheWrite, TMP_MARKER, writeFileAtomic } from "../../core/atomic.js";
+import { cacheWrite, linkOrWriteAtomic, TMP_MARKER, writeFileAtomic } from "../../core/atomic.js";
 import { sha256 } from "../../core/hash.js";
 import type { Digest, Fingerprint, FingerprintKey } from "./fingerprint.js";
 
@@ -80,10 +80,12 @@ export class Store {
       : join(this.dir, "latest", `${encode(taskId)}.json`);
   }
 
-  putObject(content: Buffer): string {
+  /** Keeps bytes as an object; `from`, a file that holds them, is linked rather than copied where it can be. */
+  putObject(content: Buffer, from?: string): string {
     const hash = sha256(content);
     const file = this.objectPath(hash);
-    if (!existsSync(file)) this.write(() => writeFileAtomic(file, content));
+    if (!existsSync(file))
+      this.write(() => (from ? linkOrWriteAtomic(from, file, content) : writeFileAtomic(file, content)));
     return hash;
   }
 

@@ -78,8 +78,8 @@ export class TieredCache implements Cache {
     if (artifact) this.remote.put(record.fingerprint, artifact, record.durationMs);
   }
 
-  keep(content: Buffer): string {
-    return this.local.keep(content);
+  keep(content: Buffer, file: string): string {
+    return this.local.keep(content, file);
   }
 
   latest(taskId: string): TaskRecord | undefined {

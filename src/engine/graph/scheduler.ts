@@ -259,7 +259,7 @@ async function collectOutputs(task: TaskSpec, options: RunOptions): Promise<Outp
     const abs = join(root, path);
     options.statIndex.forget(abs);
     const content = readFileSync(abs);
-    const sha = options.cache.keep(content);
+    const sha = options.cache.keep(content, abs);
     return { path, sha256: sha, size: content.length, mode: lstatSync(abs).mode & 0o777 };
   });
 }

@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { initHasher } from "../../src/core/hash.js";
+import { Store } from "../../src/engine/cache/store.js";
+import { tempDir } from "../helpers.js";
+
+// A task's outputs are kept in the cache by a hard link where one can be made (src/core/atomic.ts linkOrWriteAtomic):
+// what a user then does to the output must never come back as another run's output.
+
+beforeAll(() => initHasher());
+
+describe("cache objects kept from an output file", () => {
+  it("are the output's own bytes by a link, not a copy", () => {
+    const root = tempDir("inter-objects-");
+    const output = join(root, "out.json");
+    writeFileSync(output, '{"a":1}\n');
+    const store = new Store(join(root, ".cache"));
+    const hash = store.putObject(readFileSync(output), output);
+    expect(statSync(store.objectPath(hash)).ino).toBe(statSync(output).ino);
+    expect(store.readObject(hash)?.toString()).toBe('{"a":1}\n');
+  });
+
+  it("an output edited in place afterwards is never served as the kept bytes: the object is dropped", () => {
+    const root = tempDir("inter-objects-");
+    const output = join(root, "out.json");
+    writeFileSync(output, '{"a":1}\n');
+    const store = new Store(join(root, ".cache"));
+    const hash = store.putObject(readFileSync(output), output);
+    // Written in place (the same inode), as a user's script or editor may.
+    writeFileSync(output, '{"a":2}\n');
+    expect(store.readObject(hash)).toBeUndefined();
+    expect(existsSync(store.objectPath(hash))).toBe(false);
+    // Kept again, it is whole.
+    const again = store.putObject(Buffer.from('{"a":1}\n'));
+    expect(again).toBe(hash);
+    expect(store.readObject(hash)?.toString()).toBe('{"a":1}\n');
+  });
+
+  it("are copied when no link can be made: the output is gone, or the cache is on another file system", () => {
+    const root = tempDir("inter-objects-");
+    const store = new Store(join(root, ".cache"));
+    const gone = store.putObject(Buffer.from("gone\n"), join(root, "no-such-output"));
+    expect(store.readObject(gone)?.toString()).toBe("gone\n");
+    // /dev/shm is a tmpfs beside the temporary folder's disk where there is one: a link across is refused (EXDEV).
+    if (!existsSync("/dev/shm")) return;
+    const elsewhere = mkdtempSync("/dev/shm/inter-objects-");
+    try {
+      const output = join(elsewhere, "out.txt");
+      writeFileSync(output, "across\n");
+      const hash = store.putObject(readFileSync(output), output);
+      expect(store.readObject(hash)?.toString()).toBe("across\n");
+      if (statSync(output).dev !== statSync(root).dev)
+        expect(statSync(store.objectPath(hash)).ino).not.toBe(statSync(output).ino);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});

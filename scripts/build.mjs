@@ -1,7 +1,8 @@
 // Bundles the CLI into a few files so `inter` starts without resolving hundreds of modules; heavy, rarely needed
 // parts (progress UI, glob engine, subprocesses) are split into chunks loaded on first use.
 import { build } from "esbuild";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -140,25 +141,45 @@ writeFileSync(
   mcpFile,
   `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`,
 );
-// The JSON Schema 2020-12 meta-schema's validator, compiled here with the options of src/core/json-schema.ts (ajv's
-// standalone code): holding a schema to the meta-schema then loads a file instead of compiling the meta-schema first,
-// about 0.1 s of CPU in every process that checks a schema (each inspection checks the MCP tools' schemas).
+// Validators compiled here with the options of src/core/json-schema.ts (ajv's standalone code), so a process that
+// checks a schema loads a file instead of compiling one: the JSON Schema 2020-12 meta-schema (about 0.1 s of CPU in
+// every process that checks a schema; each inspection checks the MCP tools' schemas), and each schema inter ships
+// (schemas/), which every build's plan validation and every results, overlay or query file read would compile
+// (0.05–0.15 s each). A shipped schema's validator carries the hash of the file it was made from: one that no longer
+// matches its file is not used (src/core/json-schema.ts).
 {
   const require = createRequire(import.meta.url);
   const Ajv2020 = require("ajv/dist/2020.js").default;
   const standaloneCode = require("ajv/dist/standalone/index.js").default;
   const { _ } = require("ajv");
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: false,
-    discriminator: true,
-    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
-  });
-  require("ajv-formats")(ajv);
+  const compiler = () => {
+    const ajv = new Ajv2020({
+      allErrors: true,
+      strict: false,
+      discriminator: true,
+      code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+    });
+    require("ajv-formats")(ajv);
+    return ajv;
+  };
+  const meta = compiler();
   writeFileSync(
     join(out, "json-schema-2020-meta.cjs"),
-    standaloneCode(ajv, ajv.getSchema("https://json-schema.org/draft/2020-12/schema")),
+    standaloneCode(meta, meta.getSchema("https://json-schema.org/draft/2020-12/schema")),
   );
+  mkdirSync(join(out, "schemas"));
+  for (const file of readdirSync(join(repo, "schemas"))
+    .filter((f) => f.endsWith(".schema.json"))
+    .sort()) {
+    const text = readFileSync(join(repo, "schemas", file));
+    const ajv = compiler();
+    const code = standaloneCode(ajv, ajv.compile(JSON.parse(text.toString("utf8"))));
+    const hash = createHash("sha256").update(text).digest("hex");
+    writeFileSync(
+      join(out, "schemas", file.replace(/\.schema\.json$/, ".cjs")),
+      `${code}\nmodule.exports.sourceSha256 = ${JSON.stringify(hash)};\n`,
+    );
+  }
 }
 // The stamp test/global-setup.ts compares with the source, so tests never run a stale lib/.
 writeFileSync(join(out, "build-id"), `${buildId}\n`);

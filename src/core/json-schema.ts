@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { sha256 } from "./hash.js";
 import { shippedFile } from "./shipped-files.js";
 
 export type SchemaValidator = ((value: unknown) => boolean) & {
@@ -29,13 +31,20 @@ function precompiledMeta(): SchemaValidator | undefined {
   return precompiled ?? undefined;
 }
 
+/** What a schema's `$schema` says when it is written for JSON Schema 2020-12, the precompiled meta-schema's own `$id`. */
+const DRAFT_2020 = new Set([
+  undefined,
+  "https://json-schema.org/draft/2020-12/schema",
+  "https://json-schema.org/draft/2020-12/schema#",
+]);
+
 /**
  * Holds a schema to the meta-schema as ajv's own check does, with the precompiled validator where it applies (a
- * schema that names no other `$schema`): undefined when it passes, else ajv's words for what is wrong. The compiler
- * is made only when it is needed (a schema of another `$schema`, or words for one that fails).
+ * schema that names no `$schema`, or 2020-12's): undefined when it passes, else ajv's words for what is wrong. The
+ * compiler is made only when it is needed (a schema of another `$schema`, or words for one that fails).
  */
 function metaErrors(ajv: () => Ajv, schema: object): string | undefined {
-  const meta = (schema as { $schema?: unknown }).$schema === undefined ? precompiledMeta() : undefined;
+  const meta = DRAFT_2020.has((schema as { $schema?: string }).$schema) ? precompiledMeta() : undefined;
   if (meta) return meta(schema) ? undefined : ajv().errorsText(meta.errors);
   const compiler = ajv();
   return compiler.validateSchema(schema) ? undefined : compiler.errorsText(compiler.errors);
@@ -68,6 +77,40 @@ export async function compileSchema(schema: object): Promise<SchemaValidator> {
   const wrong = typeof schema === "boolean" ? undefined : metaErrors(() => ajv, schema);
   if (wrong !== undefined) throw new Error(`schema is invalid: ${wrong}`);
   return ajv.compile(schema);
+}
+
+/** The schemas inter ships (schemas/<name>.schema.json), whose validators `npm run build` compiles into lib/schemas/. */
+export type ShippedSchema = "eval-plan" | "results" | "trigger-queries" | "overlay" | "diff-ignore";
+
+const shippedValidators = new Map<ShippedSchema, Promise<SchemaValidator>>();
+
+/**
+ * The validator of a schema inter ships, once per process: the one the build compiled (scripts/build.mjs) when it was
+ * made from this very file, else compiled from the file now (a source checkout not yet built, a schema edited since).
+ */
+export function shippedSchemaValidator(name: ShippedSchema): Promise<SchemaValidator> {
+  let validator = shippedValidators.get(name);
+  if (!validator) {
+    const text = readFileSync(shippedFile(`schemas/${name}.schema.json`));
+    validator = Promise.resolve(precompiledValidator(name, sha256(text))).then(
+      (found) => found ?? compileSchema(JSON.parse(text.toString("utf8")) as object),
+    );
+    shippedValidators.set(name, validator);
+  }
+  return validator;
+}
+
+function precompiledValidator(name: ShippedSchema, sourceSha256: string): SchemaValidator | undefined {
+  try {
+    const loaded = createRequire(import.meta.url)(shippedFile(`lib/schemas/${name}.cjs`)) as SchemaValidator & {
+      default?: SchemaValidator;
+      sourceSha256?: string;
+    };
+    if (loaded.sourceSha256 !== sourceSha256) return undefined;
+    return typeof loaded.default === "function" ? loaded.default : loaded;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -32,9 +32,8 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
     outputs: [reportFile],
     env: [],
     async run(ctx) {
-      const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
+      const [{ validatePlan, planInvalid }, { treeFromReceipt }] = await Promise.all([
         import("../stages/plan/validate.js"),
-        import("../stages/plan/schema.js"),
         import("../stages/plan/tree-from-receipt.js"),
       ]);
       let text: string;
@@ -65,7 +64,7 @@ export function validateTask(config: InterConfig): TaskSpec | undefined {
           tree.commands.map((c) => c.name),
         );
       }
-      const report = await validatePlan(text, plan, planSchema(), tree, reference ? { reference } : {});
+      const report = await validatePlan(text, plan, tree, reference ? { reference } : {});
       // Written first, failed or not: plan-validation.json always describes the last validation.
       writeJson(ctx.root, reportFile, report);
       if (!report.valid) throw planInvalid(report);

@@ -1,8 +1,7 @@
 /** The ignore file of `inter diff` (schemas/diff-ignore.schema.json): accepted changes, each with its reason. */
 import { readFileSync, statSync } from "node:fs";
 import { InterError } from "../core/errors.js";
-import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
-import { shippedFile } from "../core/shipped-files.js";
+import { shippedSchemaValidator } from "../core/json-schema.js";
 import type { SurfaceChange } from "./changes.js";
 
 export interface IgnoreEntry {
@@ -11,7 +10,6 @@ export interface IgnoreEntry {
 }
 
 const MAX_BYTES = 1024 * 1024;
-let validator: Promise<SchemaValidator> | undefined;
 
 const invalid = (file: string, problem: string, details: Record<string, unknown> = {}) =>
   new InterError(
@@ -45,10 +43,7 @@ export async function loadIgnoreFile(path: string, label = path): Promise<Ignore
   } catch (error) {
     throw invalid(label, `not JSON or YAML (${(error as Error).message.split("\n")[0]}).`);
   }
-  validator ??= compileSchema(
-    JSON.parse(readFileSync(shippedFile("schemas/diff-ignore.schema.json"), "utf8")) as object,
-  );
-  const validate = await validator;
+  const validate = await shippedSchemaValidator("diff-ignore");
   if (!validate(value)) {
     const errors = (validate.errors ?? []).map(
       (e) =>

@@ -1,7 +1,13 @@
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { compileSchema, schemaChecker } from "../../src/core/json-schema.js";
+import {
+  compileSchema,
+  schemaChecker,
+  shippedSchemaValidator,
+  type ShippedSchema,
+} from "../../src/core/json-schema.js";
 
 const require = createRequire(import.meta.url);
 const PRECOMPILED = new URL("../../lib/json-schema-2020-meta.cjs", import.meta.url);
@@ -73,6 +79,57 @@ describe("the meta-schema validator npm run build compiles (scripts/build.mjs)",
     // A meta-schema this compiler does not know is refused, as it always was.
     await expect(compileSchema({ $schema: "http://example.com/unknown", type: "string" })).rejects.toThrow();
   });
+});
+
+describe("the shipped schemas' validators npm run build compiles (scripts/build.mjs)", () => {
+  const SHIPPED: ShippedSchema[] = ["eval-plan", "results", "trigger-queries", "overlay", "diff-ignore"];
+  const PLANS = new URL("../plans/", import.meta.url);
+  // Every plan of test/plans that is JSON at all (one is there for its broken syntax).
+  const plans = ["valid", "invalid"].flatMap((kind) =>
+    readdirSync(new URL(kind, PLANS))
+      .filter((f) => f.endsWith(".json"))
+      .flatMap((f) => {
+        try {
+          return [JSON.parse(readFileSync(new URL(`${kind}/${f}`, PLANS), "utf8")) as unknown];
+        } catch {
+          return [];
+        }
+      }),
+  );
+  // Values right and wrong for each schema: those plans for the plan's, a few shapes for the others.
+  const samples: Record<ShippedSchema, unknown[]> = {
+    "eval-plan": plans,
+    results: [{}, { schema_version: 1 }, []],
+    "trigger-queries": [{ queries: [{ query: "list rooms", expected_skill: null }] }, { queries: [{ query: 5 }] }, {}],
+    overlay: [{ format: "intermesh-overlay/1", groups: {}, skills: {} }, { commands: 5 }, { nonsense: true }],
+    "diff-ignore": [
+      { format: "intermesh-diff-ignore/1", accept: [{ change: "flag-removed a b --c", reason: "agreed" }] },
+      { format: "intermesh-diff-ignore/1", accept: [{ change: "x", reason: 5 }] },
+      [],
+    ],
+  };
+
+  it.each(SHIPPED)(
+    "%s: the one compiled from this very file is used, and judges as compiling the file does",
+    async (name) => {
+      const text = readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url));
+      const built = require(new URL(`../../lib/schemas/${name}.cjs`, import.meta.url).pathname) as {
+        default: (v: unknown) => boolean;
+        sourceSha256: string;
+      };
+      expect(built.sourceSha256).toBe(createHash("sha256").update(text).digest("hex"));
+      const shipped = await shippedSchemaValidator(name);
+      expect(shipped).toBe(built.default);
+      const fresh = await compileSchema(JSON.parse(text.toString("utf8")) as object);
+      const verdicts = samples[name].map((value) => {
+        const mine = [shipped(value), shipped.errors ?? null];
+        return { mine, theirs: [fresh(value), fresh.errors ?? null] };
+      });
+      expect(verdicts.map((v) => v.mine)).toEqual(verdicts.map((v) => v.theirs));
+      // Both verdicts are seen (a whole results file is an evaluation's; its refusals are compared only).
+      if (name !== "results") expect(new Set(verdicts.map((v) => v.mine[0]))).toEqual(new Set([true, false]));
+    },
+  );
 });
 
 // The MCP certification holds every tool's input schema to what a client's compiler accepts (stages/inspect/mcp.ts):

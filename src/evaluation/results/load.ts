@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { InterError } from "../../core/errors.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
-import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/shipped-files.js";
+import { shippedSchemaValidator } from "../../core/json-schema.js";
 import type { StoredResults } from "../report/facts.js";
-
-let validator: SchemaValidator | undefined;
 
 /** Reads a results.json given on the command line: untrusted, so parsed and checked against the shipped schema. */
 export async function loadResults(file: string, shown = file): Promise<StoredResults> {
@@ -29,9 +26,7 @@ export async function loadResults(file: string, shown = file): Promise<StoredRes
       { file },
     );
   }
-  validator ??= await compileSchema(
-    JSON.parse(readFileSync(shippedFile("schemas/results.schema.json"), "utf8")) as object,
-  );
+  const validator = await shippedSchemaValidator("results");
   if (!validator(value)) {
     const first = validator.errors![0]!;
     const at = first.instancePath || "/";

@@ -35,9 +35,8 @@ export type ExecuteEvalOptions = Omit<EvalRunOptions, "plan" | "planText" | "rec
 export async function executeEvaluation(
   options: ExecuteEvalOptions,
 ): Promise<{ results: EvalResults & { gate: GateResult }; file: string; reports: string[] }> {
-  const [{ validatePlan, planInvalid }, { planSchema }, { treeFromReceipt }] = await Promise.all([
+  const [{ validatePlan, planInvalid }, { treeFromReceipt }] = await Promise.all([
     import("../../stages/plan/validate.js"),
-    import("../../stages/plan/schema.js"),
     import("../../stages/plan/tree-from-receipt.js"),
   ]);
   if (!existsSync(options.tgz))
@@ -65,7 +64,6 @@ export async function executeEvaluation(
   const report = await validatePlan(
     planText,
     options.planFile,
-    planSchema(),
     receipt?.globalFlags ? treeFromReceipt(receipt) : null,
     replaying
       ? { reference: { file: options.referenceFile!, text: readFileSync(options.referenceFile!, "utf8") } }

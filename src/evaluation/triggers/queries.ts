@@ -2,8 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
-import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/shipped-files.js";
+import { shippedSchemaValidator } from "../../core/json-schema.js";
 
 /** One request a person might type, and the Skill the agent should load for it (null: none of the candidate's). */
 export interface TriggerQuery {
@@ -36,12 +35,6 @@ export interface NamedSkills {
 /** Query sets are small; a file past this is not one. */
 const MAX_BYTES = 4 * 1024 * 1024;
 
-let validator: Promise<SchemaValidator> | undefined;
-const validate = () =>
-  (validator ??= compileSchema(
-    JSON.parse(readFileSync(shippedFile("schemas/trigger-queries.schema.json"), "utf8")) as object,
-  ));
-
 const invalid = (file: string, message: string, details: Record<string, unknown> = {}) =>
   new InterError(
     "TRIGGER_QUERIES_INVALID",
@@ -69,7 +62,7 @@ export async function readQueryFile(
   } catch (error) {
     throw invalid(shown, `not JSON (${(error as Error).message})`);
   }
-  const check = await validate();
+  const check = await shippedSchemaValidator("trigger-queries");
   if (!check(value)) {
     // oneOf reports both branches; the top-level "must be object" is no finding for an array (a bare array is allowed),
     // nor "must be array" for an object: the other branch's findings are the useful ones.

@@ -2,14 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { InterError } from "../../core/errors.js";
-import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
-import { shippedFile } from "../../core/shipped-files.js";
+import { shippedSchemaValidator } from "../../core/json-schema.js";
 import { emptyOverlay, type Overlay } from "./overlay.js";
 
 /** Largest overlay read: a reviewed file of names and sentences, not a data set. */
 const MAX_OVERLAY_BYTES = 8 * 1024 * 1024;
-
-let validator: Promise<SchemaValidator> | undefined;
 
 /** The project's overlay, checked against schemas/overlay.schema.json; a missing file is an empty overlay. */
 export async function readOverlay(root: string, file: string): Promise<Overlay> {
@@ -43,8 +40,7 @@ export async function readOverlay(root: string, file: string): Promise<Overlay> 
       { file },
     );
   }
-  validator ??= compileSchema(JSON.parse(readFileSync(shippedFile("schemas/overlay.schema.json"), "utf8")) as object);
-  const validate = await validator;
+  const validate = await shippedSchemaValidator("overlay");
   if (!validate(value)) {
     const first = validate.errors?.[0];
     const at = first ? `${first.instancePath || "/"}: ${first.message ?? first.keyword}` : "does not match the schema";

@@ -1,7 +1,7 @@
 import { opaque, SECRET_PATTERNS } from "../../runtime/guard.js";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
-import { compileSchema, type SchemaValidator } from "../../core/json-schema.js";
+import { shippedSchemaValidator } from "../../core/json-schema.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
 import { escapeToken } from "../openapi/pointer.js";
 import { referenceFindings } from "./reference.js";
@@ -75,15 +75,8 @@ function lineColumn(text: string, position: number): { line: number; column: num
   return { line, column: position - before.lastIndexOf("\n") };
 }
 
-let compiled: SchemaValidator | undefined;
-
-async function schemaValidator(schema: object): Promise<SchemaValidator> {
-  compiled ??= await compileSchema(schema);
-  return compiled;
-}
-
 /** Shape: the JSON Schema, with fields of older versions and tool-owned fields named for what they are. */
-async function shape(plan: unknown, schema: object, out: Finding[]): Promise<void> {
+async function shape(plan: unknown, out: Finding[]): Promise<void> {
   const add = (code: string, pointer: string, message: string, suggestion: string) =>
     out.push({ stage: "shape", severity: "error", code, pointer, message, suggestion });
   const named = new Set<string>();
@@ -124,7 +117,7 @@ async function shape(plan: unknown, schema: object, out: Finding[]): Promise<voi
       named.add(ptr("schema_version"));
     }
   }
-  const validate = await schemaValidator(schema);
+  const validate = await shippedSchemaValidator("eval-plan");
   if (validate(plan)) return;
   for (const error of validate.errors ?? []) {
     if (error.keyword === "additionalProperties") {
@@ -377,7 +370,6 @@ export interface ValidateOptions {
 export async function validatePlan(
   text: string,
   file: string,
-  schema: object,
   candidate: CandidateTree | null,
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
@@ -411,7 +403,7 @@ export async function validatePlan(
       stages[s] = { ran: false, reason: "the plan is not valid JSON" };
   }
   if (plan !== undefined) {
-    await shape(plan, schema, findings);
+    await shape(plan, findings);
     // The later stages report on a plan the schema refused too: each checks a part's kind before reading it.
     const loose: LoosePlan = isObj(plan) ? (plan as LoosePlan) : {};
     references(loose, findings);

@@ -88,10 +88,7 @@ export class EvalValidateCommand extends BaseCommand {
         "Write one with `inter eval new <folder>`.",
         { path: planFile },
       );
-    const [{ validatePlan, planInvalid }, { planSchema }] = await Promise.all([
-      import("../../../stages/plan/validate.js"),
-      import("../../../stages/plan/schema.js"),
-    ]);
+    const { validatePlan, planInvalid } = await import("../../../stages/plan/validate.js");
     const cwd = this.cwd ?? process.cwd();
     const found = await findCandidate(dirname(planFile), this.candidate, cwd);
     const { tree, missing } = await candidateTree(found.tgz, found.missing, this.json);
@@ -139,7 +136,6 @@ export class EvalValidateCommand extends BaseCommand {
     const report = await validatePlan(
       planText,
       isFolder ? join(basename(path), "eval-plan.json") : basename(path),
-      planSchema(),
       tree,
       { ...(missing ? { candidateMissing: missing } : {}), strict: this.strict, ...(reference ? { reference } : {}) },
     );

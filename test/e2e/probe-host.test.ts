@@ -133,10 +133,11 @@ describe("the probe host: one process answering many probes", () => {
     expect((await host!.run("demo items list", request(["items", "list"])))?.exitCode).toBe(0);
   });
 
-  it("takes no probe that reads or holds stdin, nor the bare executable", () => {
+  it("takes no probe that reads or holds stdin; the bare call only with stdin ignored", () => {
     expect(hostable(["skills"], {})).toBe(true);
     expect(hostable(["--help"], {})).toBe(true);
-    expect(hostable([], {})).toBe(false);
+    expect(hostable([], {})).toBe(true);
+    expect(hostable([], { input: "\n" })).toBe(false);
     expect(hostable(["items", "create", "--json-input"], {})).toBe(false);
     expect(hostable(["items", "list"], { input: "\n" })).toBe(false);
     expect(hostable(["items", "list"], { pipeOpen: true })).toBe(false);

@@ -160,11 +160,12 @@ type Reply =
   | { id: number; fallback: true };
 
 /**
- * Whether a probe may be answered by the host: it neither reads nor holds stdin, and is not the bare executable (the
- * bare calls run the installed executable as a process: stages/inspect/probes.ts).
+ * Whether a probe may be answered by the host: it neither reads nor holds stdin. The bare call with stdin ignored is
+ * one (the host's stdin is /dev/null as that probe's is); the bare call that pipes a line to it is not, and runs the
+ * installed executable itself as a process, through its own `#!` line (stages/inspect/probes.ts).
  */
 export function hostable(args: string[], options: { input?: string; pipeOpen?: boolean }): boolean {
-  return args.length > 0 && options.input === undefined && !options.pipeOpen && !args.includes("--json-input");
+  return options.input === undefined && !options.pipeOpen && !args.includes("--json-input");
 }
 
 export class ProbeHost {

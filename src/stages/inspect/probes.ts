@@ -356,14 +356,12 @@ export async function collectFacts(
   };
   const freshHome = ownedTempDir("inspect-home");
   try {
-    // The bare calls run as processes of their own (they are about stdin and hanging): started now, awaited last, so
-    // no later probe waits for them.
-    const bareCalls = named({
-      // A CLI that prompts never returns; one that answers does so within seconds even for 20,000 commands on a loaded
-      // machine (6 s measured in CI), so the bound is generous rather than tight.
-      bare: probe([], { timeoutMs: 15_000 }),
-      barePipe: probe([], { input: "\n", timeoutMs: 15_000 }),
-    });
+    // The bare calls are about stdin and hanging. A CLI that prompts never returns; one that answers does so within
+    // seconds even for 20,000 commands on a loaded machine (6 s measured in CI), so their bound is generous rather than
+    // tight. The one that pipes a line runs the installed executable as a process of its own: started now, awaited
+    // last, so no later probe waits for it.
+    const BARE_TIMEOUT_MS = 15_000;
+    const barePipe = probe([], { input: "\n", timeoutMs: BARE_TIMEOUT_MS });
     const firstBatch = named({
       help: probe([flag("help")]),
       helpFreshHome: probe([flag("help")], { env: { HOME: freshHome, XDG_STATE_HOME: freshHome } }),
@@ -392,6 +390,9 @@ export async function collectFacts(
         probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
       ),
     );
+    // The one with stdin ignored is answered by the host when there is one (its stdin is /dev/null too), asked after
+    // the probes above, which what follows waits on.
+    const bare = probe([], { timeoutMs: BARE_TIMEOUT_MS });
     const first = {
       ...(await firstBatch),
       // A large CLI's whole tool list is tens of megabytes: one group's tools show the export (M2, R1–R3).
@@ -631,7 +632,7 @@ export async function collectFacts(
       if (list && field) fromApi.listFields = await probe([...on(list), flag("fields"), field], { env });
     }
 
-    const { bare, barePipe } = await bareCalls;
+    const bareCalls = { bare: await bare, barePipe: await barePipe };
     return {
       binary: target.binary,
       packageRoot,
@@ -653,8 +654,7 @@ export async function collectFacts(
         issueUpdate,
         issueBadTransition,
         ...fromApi,
-        bare,
-        barePipe,
+        ...bareCalls,
       }),
       subjects,
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),

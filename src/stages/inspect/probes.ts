@@ -391,9 +391,6 @@ export async function collectFacts(
         probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
       ),
     );
-    // The one with stdin ignored is answered by the host when there is one (its stdin is /dev/null too), asked after
-    // the probes above, which what follows waits on.
-    const bare = probe([], { timeoutMs: BARE_TIMEOUT_MS });
     const first = {
       ...(await firstBatch),
       // A large CLI's whole tool list is tens of megabytes: one group's tools show the export (M2, R1–R3).
@@ -402,6 +399,9 @@ export async function collectFacts(
         timeoutMs: 60_000,
       }),
     };
+    // The one with stdin ignored is answered by the host when there is one (its stdin is /dev/null too), asked after
+    // the probes above, which what follows waits on.
+    const bare = probe([], { timeoutMs: BARE_TIMEOUT_MS });
     const { help, skills } = first;
     const answers = await sampledDescribes;
     // The first sampled command whose own --describe is not what the manifest says it prints.

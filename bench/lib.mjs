@@ -28,12 +28,18 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs each contender `runs` times, round-robin, after `warmup` rounds; returns median wall and CPU ms per name. */
+/**
+ * Runs each contender `runs` times, round-robin, after `warmup` rounds; returns median wall and CPU ms per name. Each
+ * round starts with the next contender: on this VM a cold build right after another ran 5–10 % slower (the first
+ * one's writes still being flushed), so a fixed order would favour whoever goes first.
+ */
 export function compare(contenders, { runs = 31, warmup = 3 } = {}) {
-  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  const names = Object.keys(contenders);
+  const samples = Object.fromEntries(names.map((k) => [k, []]));
   for (let i = 0; i < warmup + runs; i++) {
-    for (const [name, run] of Object.entries(contenders)) {
-      const sample = run();
+    const first = i % names.length;
+    for (const name of [...names.slice(first), ...names.slice(0, first)]) {
+      const sample = contenders[name]();
       if (i >= warmup) samples[name].push(sample);
     }
   }

@@ -1,6 +1,7 @@
-import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
+import { BIG_TEXT, writeTextToFd } from "./text-io.js";
 
 /** Temp files carry this marker so `cache gc` can sweep the leftovers of killed processes. */
 export const TMP_MARKER = ".inter-tmp-";
@@ -11,13 +12,26 @@ export const TMP_MARKER = ".inter-tmp-";
  * writes hundreds of files into a few folders.
  */
 export function writeFileMakingFolders(file: string, data: string | Uint8Array, mode?: number): void {
-  const options = mode === undefined ? undefined : { mode };
   try {
-    writeFileSync(file, data, options);
+    writeFile(file, data, mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, data, options);
+    writeFile(file, data, mode);
+  }
+}
+
+/** writeFileSync; a big text in slices (core/text-io.ts says why). */
+function writeFile(file: string, data: string | Uint8Array, mode: number | undefined): void {
+  if (typeof data !== "string" || data.length < BIG_TEXT) {
+    writeFileSync(file, data, mode === undefined ? undefined : { mode });
+    return;
+  }
+  const fd = openSync(file, "w", mode);
+  try {
+    writeTextToFd(fd, data);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -43,7 +57,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
  * change it in place; the cache's objects are checked against their sha256 when read, so a file edited in place
  * afterwards costs a run, never a wrong output.
  */
-export function linkOrWriteAtomic(from: string, file: string, content: string | Uint8Array): void {
+export function linkOrWriteAtomic(
+  from: string,
+  file: string,
+  content: string | Uint8Array | (() => string | Uint8Array),
+): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       linkSync(from, file);
@@ -56,7 +74,7 @@ export function linkOrWriteAtomic(from: string, file: string, content: string | 
       mkdirSync(dirname(file), { recursive: true });
     }
   }
-  writeFileAtomic(file, content);
+  writeFileAtomic(file, typeof content === "function" ? content() : content);
 }
 
 /** Errors that mean the cache folder cannot take writes: the build goes on uncached rather than failing. */

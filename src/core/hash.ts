@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import xxhash from "xxhash-wasm";
+import { updateWith, updateWithFile } from "./text-io.js";
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 let hasher: Hasher | undefined;
@@ -25,7 +26,16 @@ export function xxh(data: string | Uint8Array): string {
 
 /** Identity for anything that leaves the machine: candidate hashes, receipts, plan checks. */
 export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  const hash = createHash("sha256");
+  updateWith(hash, data);
+  return hash.digest("hex");
+}
+
+/** A file's sha256 and size, read through one buffer (a cached output can be tens of megabytes). */
+export function sha256OfFile(file: string): { sha256: string; size: number } {
+  const hash = createHash("sha256");
+  const size = updateWithFile(hash, file);
+  return { sha256: hash.digest("hex"), size };
 }
 
 /** JSON with object keys sorted at every depth, so equal values always serialize to equal bytes. */

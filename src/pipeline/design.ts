@@ -3,10 +3,8 @@ import type { InterConfig } from "../config/types.js";
 import type { CommandsPlan, SkillsPlan } from "../stages/design/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import { COMMANDS_FILE } from "./commands.js";
-import { join } from "node:path";
-import { writeFileAtomic } from "../core/atomic.js";
 import { capabilitiesText } from "./capabilities-text.js";
-import { readDepJson } from "./io.js";
+import { readDepJson, writeJsonForDependents } from "./io.js";
 import { SKILLS_FILE } from "./skills.js";
 import type { OperationModel } from "../stages/openapi/model.js";
 import { OPERATIONS_FILE } from "./openapi.js";
@@ -46,7 +44,7 @@ export function designTask(config: InterConfig): TaskSpec {
         overlay,
       );
       const { text, commandsDigest } = capabilitiesText(assembleCapabilities(commands, skills));
-      writeFileAtomic(join(ctx.root, file), text);
+      writeJsonForDependents(ctx.root, file, text);
       const warnings = [
         ...report.rejected.map(
           (r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`,

@@ -20,9 +20,9 @@ export interface Cache {
   save(record: TaskRecord, base: string, reads: string[] | undefined, share?: boolean): void;
   /**
    * Keeps an output's bytes, read from `file` (which the cache may link to, so nothing may change it in place); returns
-   * their sha256 (what records name them by).
+   * their sha256 (what records name them by) and size.
    */
-  keep(content: Buffer, file: string): string;
+  keep(file: string): { sha256: string; size: number };
   /** The task's newest record (what "why did it run" compares with). */
   latest(taskId: string): TaskRecord | undefined;
   /** Marks a hit on an older record as the task's newest. */
@@ -84,8 +84,8 @@ export class LocalCache implements Cache {
     this.store.writeRecord(record);
   }
 
-  keep(content: Buffer, file: string): string {
-    return this.store.putObject(content, file);
+  keep(file: string): { sha256: string; size: number } {
+    return this.store.putFile(file);
   }
 
   latest(taskId: string): TaskRecord | undefined {

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cacheWrite, linkOrWriteAtomic, TMP_MARKER, writeFileAtomic } from "../../core/atomic.js";
-import { sha256 } from "../../core/hash.js";
+import { sha256, sha256OfFile } from "../../core/hash.js";
 import type { Digest, Fingerprint, FingerprintKey } from "./fingerprint.js";
 
 export interface OutputEntry {
@@ -80,13 +80,23 @@ export class Store {
       : join(this.dir, "latest", `${encode(taskId)}.json`);
   }
 
-  /** Keeps bytes as an object; `from`, a file that holds them, is linked rather than copied where it can be. */
-  putObject(content: Buffer, from?: string): string {
+  /** Keeps bytes as an object. */
+  putObject(content: Buffer): string {
     const hash = sha256(content);
     const file = this.objectPath(hash);
-    if (!existsSync(file))
-      this.write(() => (from ? linkOrWriteAtomic(from, file, content) : writeFileAtomic(file, content)));
+    if (!existsSync(file)) this.write(() => writeFileAtomic(file, content));
     return hash;
+  }
+
+  /**
+   * Keeps a file's bytes as an object, linked where it can be; the file is hashed through one buffer and read whole
+   * only when it must be copied (across file systems).
+   */
+  putFile(from: string): { sha256: string; size: number } {
+    const kept = sha256OfFile(from);
+    const file = this.objectPath(kept.sha256);
+    if (!existsSync(file)) this.write(() => linkOrWriteAtomic(from, file, () => readFileSync(from)));
+    return kept;
   }
 
   hasObject(hash: string): boolean {

@@ -78,8 +78,8 @@ export class TieredCache implements Cache {
     if (artifact) this.remote.put(record.fingerprint, artifact, record.durationMs);
   }
 
-  keep(content: Buffer, file: string): string {
-    return this.local.keep(content, file);
+  keep(file: string): { sha256: string; size: number } {
+    return this.local.keep(file);
   }
 
   latest(taskId: string): TaskRecord | undefined {

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import {
   describeChange,
@@ -258,8 +258,7 @@ async function collectOutputs(task: TaskSpec, options: RunOptions): Promise<Outp
   return paths.map((path) => {
     const abs = join(root, path);
     options.statIndex.forget(abs);
-    const content = readFileSync(abs);
-    const sha = options.cache.keep(content, abs);
-    return { path, sha256: sha, size: content.length, mode: lstatSync(abs).mode & 0o777 };
+    const { sha256, size } = options.cache.keep(abs);
+    return { path, sha256, size, mode: lstatSync(abs).mode & 0o777 };
   });
 }

@@ -1,0 +1,90 @@
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+
+/**
+ * Texts of many megabytes (a large description's models, capabilities.json, a receipt) to files and hashes in slices
+ * through one reused buffer. Handing such a text whole to `writeFileSync` or `hash.update` converts it into a fresh
+ * buffer of its size first, and on the VMs measured here the page faults of those fresh pages cost more than the write
+ * or the hash itself: an 83 MB text took 480–600 ms to write whole and 76–110 ms in slices, 480 ms to hash whole and
+ * 160 ms in slices (docs/architecture.md, "Performance").
+ */
+
+/** Below this many characters a text goes whole: one call is cheaper than a loop, and its buffer is small. */
+export const BIG_TEXT = 1 << 20;
+
+/** UTF-16 code units per slice: at most three bytes each in UTF-8, so a slice always fits SCRATCH. */
+const SLICE = 1 << 18;
+const SCRATCH_BYTES = SLICE * 3 + 4;
+let scratch: Uint8Array | undefined;
+const encoder = new TextEncoder();
+
+/** The text in slices of at most SLICE code units (one more at most), never splitting a surrogate pair. */
+export function* textSlices(text: string): Generator<string> {
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + SLICE, text.length);
+    const last = text.charCodeAt(end - 1);
+    // A high surrogate at the end would be encoded alone (as U+FFFD): its low half goes with it.
+    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end++;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/** Writes every byte of `bytes` at the descriptor's position (a write may take fewer than it was given). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** `text` as UTF-8 into the open file, slice by slice through one buffer. */
+export function writeTextToFd(fd: number, text: string): void {
+  scratch ??= new Uint8Array(SCRATCH_BYTES);
+  for (const slice of textSlices(text)) {
+    const { written } = encoder.encodeInto(slice, scratch);
+    writeAll(fd, scratch.subarray(0, written));
+  }
+}
+
+/** A file's text as UTF-8; a big file is read in slices through one buffer rather than into a buffer of its size. */
+export function readTextFile(file: string): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+    const first = readSync(fd, buffer, 0, buffer.length, null);
+    if (first < buffer.length) return buffer.toString("utf8", 0, first);
+    const decoder = new StringDecoder("utf8");
+    const parts = [decoder.write(buffer.subarray(0, first))];
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;)
+      parts.push(decoder.write(buffer.subarray(0, n)));
+    parts.push(decoder.end());
+    return parts.join("");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What can take a text or bytes in pieces: a node:crypto Hash, xxhash-wasm's streaming hasher. */
+interface Digesting {
+  update(data: string | Uint8Array): unknown;
+}
+
+/** Feeds `data` to `hash`: a big text in slices, so it is never converted whole. */
+export function updateWith(hash: Digesting, data: string | Uint8Array): void {
+  if (typeof data !== "string" || data.length < BIG_TEXT) {
+    hash.update(data);
+    return;
+  }
+  for (const slice of textSlices(data)) hash.update(slice);
+}
+
+/** Feeds a file's bytes to `hash` through one buffer; returns the file's size. */
+export function updateWithFile(hash: Digesting, file: string): number {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+    let size = 0;
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; size += n) hash.update(buffer.subarray(0, n));
+    return size;
+  } finally {
+    closeSync(fd);
+  }
+}

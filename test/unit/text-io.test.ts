@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeFileAtomic } from "../../src/core/atomic.js";
+import { sha256, sha256OfFile } from "../../src/core/hash.js";
+import { BIG_TEXT, readTextFile, textSlices } from "../../src/core/text-io.js";
+import type { TaskContext } from "../../src/engine/graph/task.js";
+import { readDepJson, writeBuildJson } from "../../src/pipeline/io.js";
+import { tempDir } from "../helpers.js";
+
+// Big texts go to files and hashes in slices (src/core/text-io.ts): the bytes must be exactly those of the text
+// converted whole, whatever falls on a slice's edge.
+
+/**
+ * A text of about `length` code units: first four-byte characters whose high surrogates sit at every odd index (so a
+ * slice of any even length would end inside one), then one-, two-, three- and four-byte characters mixed.
+ */
+function mixedText(length: number): string {
+  const pieces = ["a", "é", "€", "😀", '{"k":"v"}\n', "𝄞x"];
+  let text = `a${"😀".repeat(length / 4)}`;
+  for (let i = 0; text.length < length; i++) text += pieces[i % pieces.length].repeat(1 + (i % 7));
+  return text;
+}
+
+const utf8Sha = (text: string) => createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex");
+
+describe("big texts in slices", () => {
+  it("never split a surrogate pair, and join back to the text", () => {
+    const text = mixedText(3 * BIG_TEXT);
+    const slices = [...textSlices(text)];
+    expect(slices.length).toBeGreaterThan(3);
+    expect(slices.join("")).toBe(text);
+    for (const slice of slices) {
+      const last = slice.charCodeAt(slice.length - 1);
+      expect(last >= 0xd800 && last <= 0xdbff, "a slice ends in a high surrogate").toBe(false);
+    }
+  });
+
+  it("are written byte for byte as the whole text would be, with the mode asked for", () => {
+    const dir = tempDir("inter-text-io-");
+    for (const text of [mixedText(3 * BIG_TEXT + 17), "small é 😀\n", ""]) {
+      const file = join(dir, "out", `${text.length}.json`);
+      writeFileAtomic(file, text, 0o640);
+      expect(readFileSync(file).equals(Buffer.from(text, "utf8"))).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o640 & ~process.umask());
+    }
+  });
+
+  it("hash as the whole text's UTF-8 bytes would, and a file hashes as its bytes", () => {
+    const dir = tempDir("inter-text-io-");
+    const text = mixedText(2 * BIG_TEXT + 5);
+    expect(sha256(text)).toBe(utf8Sha(text));
+    expect(sha256("small é")).toBe(utf8Sha("small é"));
+    const file = join(dir, "big.txt");
+    writeFileSync(file, text);
+    expect(sha256OfFile(file)).toEqual({ sha256: utf8Sha(text), size: Buffer.byteLength(text) });
+  });
+
+  it("are read back as readFileSync reads them, also when a character straddles two reads", () => {
+    const dir = tempDir("inter-text-io-");
+    for (const text of [mixedText(3 * BIG_TEXT + 3), "é", "", "x".repeat(BIG_TEXT)]) {
+      const file = join(dir, `${text.length}.txt`);
+      writeFileSync(file, text);
+      expect(readTextFile(file)).toBe(readFileSync(file, "utf8"));
+    }
+    // Bytes that are not UTF-8 are read as readFileSync reads them too (U+FFFD), wherever they fall.
+    const broken = join(dir, "broken.txt");
+    writeFileSync(
+      broken,
+      Buffer.concat([Buffer.alloc(BIG_TEXT * 3 - 1, 0x61), Buffer.from([0xe2, 0x82]), Buffer.from("ok")]),
+    );
+    expect(readTextFile(broken)).toBe(readFileSync(broken, "utf8"));
+  });
+});
+
+describe("a dependency's JSON handed over in memory", () => {
+  const ctxFor = (root: string, path: string, file: string) =>
+    ({ root, deps: { model: { outputs: [{ path, ...sha256OfFile(file) }] } } }) as unknown as TaskContext;
+
+  it("is the file's value, also when the file changed after its task wrote it", () => {
+    const root = tempDir("inter-handover-");
+    const path = ".intermesh/build/model.json";
+    writeBuildJson(root, path, { operations: ["list", "get"] });
+    // What the cache recorded is what is on disk; the dependent gets that, never the text kept from before.
+    writeFileSync(join(root, path), '{"operations":["changed on disk"]}\n');
+    expect(readDepJson(ctxFor(root, path, join(root, path)), "model", path)).toEqual({
+      operations: ["changed on disk"],
+    });
+    writeBuildJson(root, path, { operations: ["again", "😀".repeat(BIG_TEXT)] });
+    const value = readDepJson<{ operations: string[] }>(ctxFor(root, path, join(root, path)), "model", path);
+    expect(value.operations[0]).toBe("again");
+    expect(value).toEqual(JSON.parse(readFileSync(join(root, path), "utf8")));
+  });
+});

@@ -6,17 +6,23 @@ import { StringDecoder } from "node:string_decoder";
  * through one reused buffer. Handing such a text whole to `writeFileSync` or `hash.update` converts it into a fresh
  * buffer of its size first, and on the VMs measured here the page faults of those fresh pages cost more than the write
  * or the hash itself: an 83 MB text took 480–600 ms to write whole and 76–110 ms in slices, 480 ms to hash whole and
- * 160 ms in slices (docs/architecture.md, "Performance").
+ * 160 ms in slices (docs/architecture.md, "Speed budgets").
  */
 
 /** Below this many characters a text goes whole: one call is cheaper than a loop, and its buffer is small. */
 export const BIG_TEXT = 1 << 20;
 
-/** UTF-16 code units per slice: at most three bytes each in UTF-8, so a slice always fits SCRATCH. */
+/** UTF-16 code units per slice: at most three bytes each in UTF-8, so a slice always fits the scratch buffer. */
 const SLICE = 1 << 18;
 const SCRATCH_BYTES = SLICE * 3 + 4;
-let scratch: Uint8Array | undefined;
+let shared: Buffer | undefined;
 const encoder = new TextEncoder();
+
+/**
+ * The one buffer every function here reads into or encodes into. They are synchronous and let nothing keep it (a hash
+ * copies what it is given, a decoder makes strings), so one per process serves them all.
+ */
+const scratch = () => (shared ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES));
 
 /** The text in slices of at most SLICE code units (one more at most), never splitting a surrogate pair. */
 export function* textSlices(text: string): Generator<string> {
@@ -37,10 +43,10 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 
 /** `text` as UTF-8 into the open file, slice by slice through one buffer. */
 export function writeTextToFd(fd: number, text: string): void {
-  scratch ??= new Uint8Array(SCRATCH_BYTES);
+  const buffer = scratch();
   for (const slice of textSlices(text)) {
-    const { written } = encoder.encodeInto(slice, scratch);
-    writeAll(fd, scratch.subarray(0, written));
+    const { written } = encoder.encodeInto(slice, buffer);
+    writeAll(fd, buffer.subarray(0, written));
   }
 }
 
@@ -48,7 +54,7 @@ export function writeTextToFd(fd: number, text: string): void {
 export function readTextFile(file: string): string {
   const fd = openSync(file, "r");
   try {
-    const buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+    const buffer = scratch();
     const first = readSync(fd, buffer, 0, buffer.length, null);
     if (first < buffer.length) return buffer.toString("utf8", 0, first);
     const decoder = new StringDecoder("utf8");
@@ -80,7 +86,7 @@ export function updateWith(hash: Digesting, data: string | Uint8Array): void {
 export function updateWithFile(hash: Digesting, file: string): number {
   const fd = openSync(file, "r");
   try {
-    const buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
+    const buffer = scratch();
     let size = 0;
     for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; size += n) hash.update(buffer.subarray(0, n));
     return size;

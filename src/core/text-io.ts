@@ -50,25 +50,27 @@ export function writeTextToFd(fd: number, text: string): void {
   }
 }
 
-/** A file's text as UTF-8; a big file is read in slices through one buffer rather than into a buffer of its size. */
-export function readTextFile(file: string): string {
+/** Hands each piece of a file to `use`, read through the scratch buffer (valid only during the call). */
+function eachChunk(file: string, use: (chunk: Buffer) => void): void {
   const fd = openSync(file, "r");
   try {
     const buffer = scratch();
-    const first = readSync(fd, buffer, 0, buffer.length, null);
-    if (first < buffer.length) return buffer.toString("utf8", 0, first);
-    const decoder = new StringDecoder("utf8");
-    const parts = [decoder.write(buffer.subarray(0, first))];
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;)
-      parts.push(decoder.write(buffer.subarray(0, n)));
-    parts.push(decoder.end());
-    return parts.join("");
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) use(buffer.subarray(0, n));
   } finally {
     closeSync(fd);
   }
 }
 
-/** What can take a text or bytes in pieces: a node:crypto Hash, xxhash-wasm's streaming hasher. */
+/** A file's text as UTF-8; a big file is read in slices through one buffer rather than into a buffer of its size. */
+export function readTextFile(file: string): string {
+  const decoder = new StringDecoder("utf8");
+  const parts: string[] = [];
+  eachChunk(file, (chunk) => parts.push(decoder.write(chunk)));
+  parts.push(decoder.end());
+  return parts.join("");
+}
+
+/** What can take a text or bytes in pieces, as a node:crypto Hash does. */
 interface Digesting {
   update(data: string | Uint8Array): unknown;
 }
@@ -84,13 +86,10 @@ export function updateWith(hash: Digesting, data: string | Uint8Array): void {
 
 /** Feeds a file's bytes to `hash` through one buffer; returns the file's size. */
 export function updateWithFile(hash: Digesting, file: string): number {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = scratch();
-    let size = 0;
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; size += n) hash.update(buffer.subarray(0, n));
-    return size;
-  } finally {
-    closeSync(fd);
-  }
+  let size = 0;
+  eachChunk(file, (chunk) => {
+    hash.update(chunk);
+    size += chunk.length;
+  });
+  return size;
 }

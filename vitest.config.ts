@@ -9,6 +9,11 @@ export default defineConfig({
     // agent programs (Claude Code, Codex, opencode) and hostile agents through sealed attempts (SLOW_E2E).
     exclude: ["test/slow/**", ...SLOW_E2E, "node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
+    // Files run one after another in a few long-lived workers that keep their modules: a fresh worker per file cost
+    // about a second of CPU each, 80 of them a fifth of the suite. What a file makes is undone when it ends
+    // (test/setup-file.ts); a test that changes the process's state (its environment, a spy) restores it.
+    isolate: false,
+    setupFiles: ["test/setup-file.ts"],
     // Sized for a loaded two-core machine (a second suite or a build beside this one): the longest end-to-end tests
     // take about a minute there, and a timeout is a verdict on the machine, not on the code.
     testTimeout: 180_000,

@@ -2,15 +2,29 @@ import { execa, type ResultPromise } from "execa";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterAll } from "vitest";
 
 export const REPO = resolve(import.meta.dirname, "..");
 export const INTER_BIN = join(REPO, "bin", "inter.mjs");
 
 const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const memos: Array<() => void> = [];
+
+/**
+ * What a test file made, undone when it ends (test/setup-file.ts calls this after each file): its temporary folders
+ * removed and its per-file values forgotten. Files share one worker and its modules (vitest.config.ts: no isolation),
+ * so nothing here may outlive the file that made it.
+ */
+export function endOfFile(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const forget of memos) forget();
+}
+
+/** `make()` once per test file, on first use: the next file that asks gets its own. */
+export function perFile<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  memos.push(() => (value = undefined));
+  return () => (value ??= { v: make() }).v;
+}
 
 /** A temporary folder removed after the test file (the run's global teardown fails on anything left). */
 export function tempDir(prefix = "inter-test-"): string {

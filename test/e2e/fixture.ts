@@ -1,5 +1,5 @@
 import { cpSync } from "node:fs";
-import { config, inter, makeProject, nodeCommand, tempDir, writeFiles } from "../helpers.js";
+import { config, inter, makeProject, nodeCommand, perFile, tempDir, writeFiles } from "../helpers.js";
 
 /** Appends the task name to runs.log, so tests see which commands really executed. */
 const mark = (name: string) => `require("fs").appendFileSync("runs.log", "${name}\\n");`;
@@ -38,7 +38,12 @@ export function makeBaseProject(overrides: Record<string, string> = {}): string 
 
 export const runs = (log: string) => log.split("\n").filter(Boolean);
 
-let built: Promise<string> | undefined;
+const template = perFile(async () => {
+  const dir = makeBaseProject();
+  const result = await inter(dir, ["build"]);
+  if (result.exitCode !== 0) throw new Error(`the template build failed: ${result.stdout}${result.stderr}`);
+  return dir;
+});
 
 /**
  * A copy of a base project that was built once (cold) in this test file, with its local cache, dist/ and outputs: for
@@ -47,14 +52,8 @@ let built: Promise<string> | undefined;
  * written into the copy, after the template's build.
  */
 export async function builtBaseProject(extra: Record<string, string> = {}): Promise<string> {
-  built ??= (async () => {
-    const dir = makeBaseProject();
-    const result = await inter(dir, ["build"]);
-    if (result.exitCode !== 0) throw new Error(`the template build failed: ${result.stdout}${result.stderr}`);
-    return dir;
-  })();
   const copy = tempDir();
-  cpSync(await built, copy, { recursive: true });
+  cpSync(await template(), copy, { recursive: true });
   writeFiles(copy, extra);
   return copy;
 }

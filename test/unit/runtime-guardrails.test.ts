@@ -311,7 +311,9 @@ describe("issues: --dry-run writes nothing (S3), the exit code is always recorde
     process.env.XDG_STATE_HOME = state;
   });
   afterEach(() => {
-    process.env.XDG_STATE_HOME = saved;
+    // Assigning undefined would store the string "undefined" for the files that run next in this worker.
+    if (saved === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = saved;
     rmSync(state, { recursive: true, force: true });
   });
   const file = () => join(state, "demo", "issues.json");
@@ -374,7 +376,9 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
     process.env.XDG_STATE_HOME = join(dir, "state");
   });
   afterAll(async () => {
-    process.env = env;
+    // Restored in place: the next files in this worker keep the real process.env, not a plain copy of it.
+    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+    Object.assign(process.env, env);
     await new Promise((resolve) => server.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,13 +1,18 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../core/atomic.js";
 
 /**
  * Configs are TypeScript (or JS) that imports `intermesh` and maybe local helpers. esbuild bundles the config with
  * its local imports into one CommonJS module, cached under `.intermesh/config/` and keyed by the content of every file it
  * was built from, so a warm start is a single `import()` without loading any transpiler.
+ *
+ * The cache moves with the project: it names the project's files relative to the project folder, and the module finds
+ * the config's folder from its own (`import.meta.*` are computed when it loads, not written into it). A project copied
+ * or restored elsewhere with its `.intermesh/` — a CI checkout at another path, a copied example — starts warm instead of
+ * starting esbuild again.
  */
 
 export interface CompileError {
@@ -18,11 +23,39 @@ export interface CompileError {
 }
 
 interface Manifest {
+  /** The config file, relative to the project folder. */
   entry: string;
   inter: string;
+  /** The `intermesh` module the config was bundled against (its path is in the module). */
+  self: string;
+  /** Each source's sha1, by path: relative to the project folder when inside it, else absolute. */
   sources: Record<string, string>;
   output: string;
 }
+
+/** The names the compiled module gives `import.meta.*`, defined by its first lines (`locate`). */
+const META = { url: "__interConfigUrl", filename: "__interConfigFile", dirname: "__interConfigDir" } as const;
+
+/**
+ * The module's first lines: the config's folder from the module's own (`cacheDir` lies at a fixed place in the project,
+ * src/config/project-paths.ts), so the same bytes serve the project wherever it is.
+ */
+function locate(entry: string, cacheDir: string): string {
+  const up = JSON.stringify(relative(cacheDir, dirname(entry)));
+  return [
+    `const ${META.dirname} = require("node:path").resolve(__dirname, ${up});`,
+    `const ${META.filename} = require("node:path").join(${META.dirname}, ${JSON.stringify(basename(entry))});`,
+    `const ${META.url} = require("node:url").pathToFileURL(${META.filename}).href;`,
+  ].join("\n");
+}
+
+const inside = (dir: string, file: string) => {
+  const rel = relative(dir, file);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+};
+/** A source's name in the manifest, and back. */
+const nameOf = (project: string, file: string) => (inside(project, file) ? relative(project, file) : file);
+const fileOf = (project: string, name: string) => resolve(project, name);
 
 const digest = (data: string | Buffer) => createHash("sha1").update(data).digest("hex");
 
@@ -37,12 +70,18 @@ async function selfModule(): Promise<string> {
   }
 }
 
-function fresh(manifest: Manifest, entry: string, version: string, cacheDir: string): boolean {
-  if (manifest.entry !== entry || manifest.inter !== version || !existsSync(join(cacheDir, manifest.output)))
+function fresh(manifest: Manifest, entry: string, version: string, self: string, cacheDir: string): boolean {
+  const project = dirname(entry);
+  if (
+    manifest.entry !== nameOf(project, entry) ||
+    manifest.inter !== version ||
+    manifest.self !== self ||
+    !existsSync(join(cacheDir, manifest.output))
+  )
     return false;
-  for (const [file, hash] of Object.entries(manifest.sources)) {
+  for (const [name, hash] of Object.entries(manifest.sources)) {
     try {
-      if (digest(readFileSync(file)) !== hash) return false;
+      if (digest(readFileSync(fileOf(project, name))) !== hash) return false;
     } catch {
       return false;
     }
@@ -60,16 +99,20 @@ export async function compileConfig(
   version: string,
 ): Promise<{ module: string; sources: string[] }> {
   const manifestFile = join(cacheDir, "manifest.json");
+  const project = dirname(entry);
+  const self = await selfModule();
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
-    if (fresh(manifest, entry, version, cacheDir))
-      return { module: join(cacheDir, manifest.output), sources: Object.keys(manifest.sources) };
+    if (fresh(manifest, entry, version, self, cacheDir))
+      return {
+        module: join(cacheDir, manifest.output),
+        sources: Object.keys(manifest.sources).map((name) => fileOf(project, name)),
+      };
   } catch {
     // no usable cache: compile
   }
 
-  const [esbuild, self] = await Promise.all([import("esbuild"), selfModule()]);
-  const url = pathToFileURL(entry).href;
+  const esbuild = await import("esbuild");
   let result;
   try {
     result = await esbuild.build({
@@ -84,10 +127,11 @@ export async function compileConfig(
       packages: "external",
       alias: { intermesh: self },
       define: {
-        "import.meta.url": JSON.stringify(url),
-        "import.meta.filename": JSON.stringify(entry),
-        "import.meta.dirname": JSON.stringify(dirname(entry)),
+        "import.meta.url": META.url,
+        "import.meta.filename": META.filename,
+        "import.meta.dirname": META.dirname,
       },
+      banner: { js: locate(entry, cacheDir) },
       absWorkingDir: dirname(entry),
       logLevel: "silent",
     });
@@ -115,10 +159,13 @@ export async function compileConfig(
     const abs = resolve(dirname(entry), input);
     // inter's own module is keyed by the version instead.
     if (!relative(ownDir, abs).startsWith("..")) continue;
-    sources[abs] = digest(readFileSync(abs));
+    sources[nameOf(project, abs)] = digest(readFileSync(abs));
   }
   const output = `${digest(code).slice(0, 16)}.cjs`;
   writeFileAtomic(join(cacheDir, output), code);
-  writeFileAtomic(manifestFile, JSON.stringify({ entry, inter: version, sources, output } satisfies Manifest));
-  return { module: join(cacheDir, output), sources: Object.keys(sources) };
+  writeFileAtomic(
+    manifestFile,
+    JSON.stringify({ entry: nameOf(project, entry), inter: version, self, sources, output } satisfies Manifest),
+  );
+  return { module: join(cacheDir, output), sources: Object.keys(sources).map((name) => fileOf(project, name)) };
 }

@@ -20,6 +20,8 @@ export default defineConfig({
   test: {
     include: ["test/slow/**/*.test.ts", ...SLOW_E2E],
     globalSetup: ["test/global-setup.ts"],
+    // As in vitest.config.ts: files share long-lived workers, and each file's leftovers are undone when it ends.
+    isolate: false,
     setupFiles: ["test/setup-file.ts"],
     // Real agent programs on a loaded two-core machine (a second suite beside this one) take minutes; a test that outlives
     // its bound keeps running beside the next one, so a tight bound fails that one too. No test sets a smaller bound.

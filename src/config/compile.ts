@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../core/atomic.js";
 
@@ -28,7 +28,7 @@ interface Manifest {
   inter: string;
   /** The `intermesh` module the config was bundled against (its path is in the module). */
   self: string;
-  /** Each source's sha1, by path: relative to the project folder when inside it, else absolute. */
+  /** Each source's sha1, by its path relative to the project folder. */
   sources: Record<string, string>;
   output: string;
 }
@@ -49,12 +49,12 @@ function locate(entry: string, cacheDir: string): string {
   ].join("\n");
 }
 
-const inside = (dir: string, file: string) => {
-  const rel = relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-};
-/** A source's name in the manifest, and back. */
-const nameOf = (project: string, file: string) => (inside(project, file) ? relative(project, file) : file);
+/**
+ * A source's name in the manifest, and back: relative to the project folder, as esbuild resolved it — a helper in a
+ * sibling folder of a monorepo (`../shared/x.ts`) is checked where the moved project would import it from, not where
+ * the old checkout kept it.
+ */
+const nameOf = (project: string, file: string) => relative(project, file);
 const fileOf = (project: string, name: string) => resolve(project, name);
 
 const digest = (data: string | Buffer) => createHash("sha1").update(data).digest("hex");

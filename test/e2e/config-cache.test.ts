@@ -7,11 +7,14 @@ import { config, inter, makeProject, nodeCommand, read, tempDir, writeFiles } fr
 // warm, and `import.meta.*` in the config name the folder it is loaded from, never the one it was compiled in.
 const CONFIG_CACHE = ".intermesh/config";
 
-/** A config whose one task writes what the config computed from import.meta (through a local helper too). */
-function metaProject(): string {
+/**
+ * A repository whose project (app/) has a config whose one task writes what the config computed from import.meta, and
+ * a label from a helper beside the project (../shared/, as in a monorepo).
+ */
+function metaRepository(): string {
   return makeProject({
-    "helpers/where.ts": `export const label = "first";\n`,
-    "intermesh.config.ts": config(`{
+    "shared/where.ts": `export const label = "first";\n`,
+    "app/intermesh.config.ts": config(`{
   product: { name: "Rooms", binary: "rooms" },
   inputs: { openapi: "openapi.yaml", context: "context.md" },
   tasks: {
@@ -27,10 +30,10 @@ function metaProject(): string {
   },
 }`).replace(
       'import { defineConfig } from "intermesh";',
-      'import { defineConfig } from "intermesh";\nimport { label } from "./helpers/where";',
+      'import { defineConfig } from "intermesh";\nimport { label } from "../shared/where";',
     ),
-    "openapi.yaml": "openapi: 3.1.0\ninfo: { title: Rooms, version: 1.0.0 }\npaths: {}\n",
-    "context.md": "# Rooms\n",
+    "app/openapi.yaml": "openapi: 3.1.0\ninfo: { title: Rooms, version: 1.0.0 }\npaths: {}\n",
+    "app/context.md": "# Rooms\n",
   });
 }
 
@@ -44,7 +47,8 @@ const cacheState = (dir: string) =>
 
 describe("the compiled config's cache", () => {
   it("serves a copy of the project from its new folder, with import.meta naming that folder", async () => {
-    const first = metaProject();
+    const firstRepository = metaRepository();
+    const first = join(firstRepository, "app");
     const built = await inter(first, ["run", "meta", "--json"]);
     expect(built.exitCode, built.stderr).toBe(0);
     expect(JSON.parse(read(first, "meta.json"))).toEqual({
@@ -55,12 +59,13 @@ describe("the compiled config's cache", () => {
     });
     const manifest = JSON.parse(read(first, `${CONFIG_CACHE}/manifest.json`));
     // Nothing of the project's own path is kept: the files are named from the project folder.
-    expect(JSON.stringify(manifest)).not.toContain(first);
+    expect(JSON.stringify(manifest)).not.toContain(firstRepository);
     const module = readFileSync(join(first, CONFIG_CACHE, manifest.output), "utf8");
-    expect(module).not.toContain(first);
+    expect(module).not.toContain(firstRepository);
 
-    const copy = tempDir();
-    cpSync(first, copy, { recursive: true });
+    const copyRepository = tempDir();
+    cpSync(firstRepository, copyRepository, { recursive: true });
+    const copy = join(copyRepository, "app");
     const before = cacheState(copy);
     const moved = await inter(copy, ["run", "meta", "--json"]);
     expect(moved.exitCode, moved.stderr).toBe(0);
@@ -73,8 +78,8 @@ describe("the compiled config's cache", () => {
       label: "first",
     });
 
-    // A source edited in the copy is compiled again there, and the first project keeps its own.
-    writeFiles(copy, { "helpers/where.ts": `export const label = "second";\n` });
+    // A source edited in the copy — beside the project, not in it — is compiled again there; the first keeps its own.
+    writeFiles(copyRepository, { "shared/where.ts": `export const label = "second";\n` });
     const edited = await inter(copy, ["run", "meta", "--json"]);
     expect(edited.exitCode, edited.stderr).toBe(0);
     expect(JSON.parse(read(copy, "meta.json")).label).toBe("second");

@@ -98,6 +98,8 @@ process.on("message", (request) => {
   if (request.spawn) return spawnProbe(request);
   if (request.kill !== undefined) return killers.get(request.kill)?.();
   queue = queue.then(async () => {
+    // inter times a call from here, not from when it was asked: the calls asked before it are not its own run.
+    process.send({ id: request.id, began: true });
     current = { id: request.id, stdout: "", stderr: "" };
     for (const name of Object.keys(process.env)) delete process.env[name];
     Object.assign(process.env, request.env);
@@ -155,6 +157,7 @@ export interface SpawnRequest {
 
 type Reply =
   | { id: number; started: number }
+  | { id: number; began: true }
   | { id: number; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut?: boolean }
   | { id: number; crashed: true }
   | { id: number; fallback: true };
@@ -168,33 +171,38 @@ export function hostable(args: string[], options: { input?: string; pipeOpen?: b
   return options.input === undefined && !options.pipeOpen && !args.includes("--json-input");
 }
 
+/** A call sent to the host and not yet answered. */
+interface Waiting {
+  resolve(reply: Reply | undefined): void;
+  /** Starts the call's timeout: the host began it. */
+  begin(): void;
+  /** Stops its timeout. */
+  clear(): void;
+}
+
 export class ProbeHost {
   private next = 0;
-  private readonly pending = new Map<number, { resolve(reply: Reply | undefined): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, Waiting>();
   private alive = true;
   /** The pid of each probe process the host started, by call: its progress decides when it has hung. */
   private readonly spawned = new Map<number, number>();
   /** How many probes the host answered. */
   answered = 0;
-  /**
-   * The calls the host answers, in line: it runs them one at a time, so each is sent when the one before is answered
-   * and its timeout counts its own run. Timed from when it was asked instead, the tenth of a dozen probes asked at
-   * once of a 22,000-command CLI (about a second each on a loaded machine) outlived its bound while it waited, ended
-   * the host, and every later probe forked inter's large process.
-   */
-  private line: Promise<unknown> = Promise.resolve();
-
   private constructor(private readonly child: ChildProcess) {
     child.on("message", (reply: Reply) => {
       if ("started" in reply) {
         this.spawned.set(reply.id, reply.started);
         return;
       }
+      if ("began" in reply) {
+        this.pending.get(reply.id)?.begin();
+        return;
+      }
       const waiting = this.pending.get(reply.id);
       if ("crashed" in reply) this.stop();
       if (!waiting) return;
       this.pending.delete(reply.id);
-      clearTimeout(waiting.timer);
+      waiting.clear();
       waiting.resolve("crashed" in reply || "fallback" in reply ? undefined : reply);
     });
     child.on("exit", () => this.stop());
@@ -236,22 +244,26 @@ export class ProbeHost {
     return new ProbeHost(child);
   }
 
-  /** The probe answered by the host, or undefined when it must run as a process. */
+  /**
+   * The probe answered by the host, or undefined when it must run as a process. Asked at once, however many are
+   * waiting: the host runs its calls one at a time in the order asked and always has the next one at hand, instead of
+   * idling while inter (busy judging what came back) gets round to sending it. Each call's timeout counts from when the
+   * host began it (`from: "begun"`), not from when it was asked: timed from the asking, the tenth of a dozen probes asked
+   * at once of a 22,000-command CLI (about a second each on a loaded machine) outlived its bound while it waited, ended
+   * the host, and every later probe forked inter's large process.
+   */
   async run(command: string, request: HostRequest): Promise<Probe | undefined> {
     // A call that does not return in time is not judged here: the host ends and the probe runs as a process.
-    const turn = this.line.then(() =>
-      this.ask(
-        { args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) },
-        request.timeoutMs,
-        {
-          // The host runs the call itself: while it is still working, a loaded machine is slow, not the call stuck.
-          pid: () => this.child.pid,
-          expire: "stop",
-        },
-      ),
+    const reply = await this.ask(
+      { args: request.args, env: request.env, settleMs: Math.min(request.timeoutMs, SETTLE_MS) },
+      request.timeoutMs,
+      {
+        // The host runs the call itself: while it is still working, a loaded machine is slow, not the call stuck.
+        pid: () => this.child.pid,
+        expire: "stop",
+        from: "begun",
+      },
     );
-    this.line = turn;
-    const reply = await turn;
     if (!reply || reply.stdout.length > request.maxBuffer || reply.stderr.length > request.maxBuffer) return undefined;
     this.answered++;
     return probeOf(command, reply);
@@ -266,52 +278,65 @@ export class ProbeHost {
       { spawn: { file, ...request, longestMs: longestRun(request.timeoutMs) + HOST_GRACE_MS } },
       request.timeoutMs,
       // The probe's own process is timed by its progress; once it has hung, the host stops it and replies `timedOut`.
-      { pid: (id) => this.spawned.get(id), expire: "kill" },
+      // The host starts it as soon as it is asked, beside whatever call it is running.
+      { pid: (id) => this.spawned.get(id), expire: "kill", from: "asked" },
     );
     return reply ? probeOf(command, reply) : undefined;
   }
 
   /**
    * Sends a call and waits for its reply. When the process named by `bound.pid` has hung past `timeoutMs`
-   * (core/progress-deadline.ts): "stop" ends the host (the call, and every later one, runs as a process), "kill" asks
-   * the host to stop the probe's process, which then replies `timedOut`. A reply that never comes resolves undefined.
+   * (core/progress-deadline.ts), counted from when the call was asked or from when the host began it (`bound.from`):
+   * "stop" ends the host (the call, and every later one, runs as a process), "kill" asks the host to stop the probe's
+   * process, which then replies `timedOut`. A reply that never comes resolves undefined.
    */
   private ask(
     message: object,
     timeoutMs: number,
-    bound: { pid: (id: number) => number | undefined; expire: "stop" | "kill" },
+    bound: { pid: (id: number) => number | undefined; expire: "stop" | "kill"; from: "asked" | "begun" },
   ): Promise<Extract<Reply, { stdout: string }> | undefined> {
     if (!this.alive) return Promise.resolve(undefined);
     const id = this.next++;
     return new Promise((resolve) => {
       let cancelDeadline = () => {};
-      const giveUp = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const clear = () => {
         cancelDeadline();
+        clearTimeout(timer);
+      };
+      const giveUp = () => {
+        clear();
         this.pending.delete(id);
         this.spawned.delete(id);
         resolve(undefined);
       };
-      cancelDeadline = progressDeadline(
-        () => bound.pid(id),
-        timeoutMs,
-        bound.expire === "stop"
-          ? () => {
-              giveUp();
-              this.stop();
-            }
-          : () => this.child.send({ kill: id }, () => {}),
-      );
-      // Past every bound the host keeps, it is not answering: the probe runs as a process instead.
-      const timer = setTimeout(giveUp, longestRun(timeoutMs) + 2 * HOST_GRACE_MS);
-      timer.unref();
+      let begun = false;
+      const begin = () => {
+        if (begun) return;
+        begun = true;
+        cancelDeadline = progressDeadline(
+          () => bound.pid(id),
+          timeoutMs,
+          bound.expire === "stop"
+            ? () => {
+                giveUp();
+                this.stop();
+              }
+            : () => this.child.send({ kill: id }, () => {}),
+        );
+        // Past every bound the host keeps, it is not answering: the probe runs as a process instead.
+        timer = setTimeout(giveUp, longestRun(timeoutMs) + 2 * HOST_GRACE_MS);
+        timer.unref();
+      };
       this.pending.set(id, {
         resolve: (reply) => {
-          cancelDeadline();
           this.spawned.delete(id);
           resolve(reply && "stdout" in reply ? reply : undefined);
         },
-        timer,
+        begin,
+        clear,
       });
+      if (bound.from === "asked") begin();
       this.child.send({ id, ...message }, (error) => {
         if (error) this.stop();
       });
@@ -323,7 +348,7 @@ export class ProbeHost {
     this.alive = false;
     this.child.kill("SIGKILL");
     for (const [id, waiting] of this.pending) {
-      clearTimeout(waiting.timer);
+      waiting.clear();
       waiting.resolve(undefined);
       this.pending.delete(id);
     }

@@ -1,12 +1,23 @@
 /**
- * Once per `vitest run`: a temporary folder and a HOME of the run's own (every test, and every program a test starts,
- * makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
+ * Once per `vitest run`: a temporary folder and a HOME of the run's own, in memory where the machine allows (every
+ * test, and every program a test starts, makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
  * and the repository's example built once into it — without the API's credential, and in a second copy with it too —
  * which test/e2e/example-api.ts copies warm.
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statfsSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -85,6 +96,25 @@ async function freshLib(): Promise<void> {
 export const KEPT_VARIABLES =
   /^(PATH|PWD|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|CHROMIUM_PATH|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_.+|VITEST.*|__VITEST.*|VITE_.+|NODE_ENV|TEST)$/;
 
+/**
+ * Where the run keeps its folder: in memory (/dev/shm) when the machine has one with room to spare, else the machine's
+ * temporary folder. The suite creates, copies and removes some hundred thousand small files (projects, caches,
+ * installed candidates); on a virtual machine's disk creating one costs ~0.2 ms, in memory a tenth of that. Measured on
+ * two cores: 221 s → 201 s for `vitest run`, 75 s → 59 s of it in the kernel. A small /dev/shm (a container's 64 MiB)
+ * is passed over: a full one would fail tests for want of space.
+ */
+function scratchRoot(): string {
+  const memory = "/dev/shm";
+  try {
+    accessSync(memory, constants.W_OK);
+    const { bavail, bsize } = statfsSync(memory);
+    if (bavail * bsize >= 4 * 2 ** 30) return memory;
+  } catch {
+    // no such folder, or not ours to write
+  }
+  return tmpdir();
+}
+
 /** HOME and the temporary folder are the run's own, so nothing a program keeps there reads or lands in the caller's. */
 function isolateEnvironment(root: string, tmp: string): void {
   for (const name of Object.keys(process.env)) if (!KEPT_VARIABLES.test(name)) delete process.env[name];
@@ -95,7 +125,7 @@ function isolateEnvironment(root: string, tmp: string): void {
 
 export default async function setup(project: TestProject) {
   await freshLib();
-  const root = mkdtempSync(join(tmpdir(), "inter-suite-"));
+  const root = mkdtempSync(join(scratchRoot(), "inter-suite-"));
   const tmp = join(root, "tmp");
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.

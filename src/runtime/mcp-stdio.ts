@@ -89,6 +89,18 @@ export class LineTransport implements Transport {
 
   private readonly onError = (error: Error) => this.onerror?.(error);
 
+  /**
+   * Writing failed (EPIPE: the client closed its end of stdout): nothing said from here on is read, so the session
+   * ends quietly instead of crashing with a stack trace, and stdin is let go so the process can exit even while the
+   * client still holds it open.
+   */
+  private readonly onOutputError = () => {
+    void this.close();
+    this.input.destroy();
+  };
+  /** Sends waiting for a drain that a closed session will never see. */
+  private readonly waiting = new Set<() => void>();
+
   private take(line: string) {
     if (!line.trim()) return;
     const read = readLine(line);
@@ -99,13 +111,20 @@ export class LineTransport implements Transport {
   async start(): Promise<void> {
     this.input.on("data", this.onData);
     this.input.on("error", this.onError);
+    this.output.on("error", this.onOutputError);
   }
 
   send(message: JSONRPCMessage | ReturnType<typeof rejectMessage>): Promise<void> {
     return new Promise((resolve) => {
       if (this.closed) return resolve();
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once("drain", resolve);
+      if (this.output.write(`${JSON.stringify(message)}\n`)) return resolve();
+      const drained = () => {
+        this.waiting.delete(drained);
+        this.output.off("drain", drained);
+        resolve();
+      };
+      this.waiting.add(drained);
+      this.output.once("drain", drained);
     });
   }
 
@@ -116,6 +135,7 @@ export class LineTransport implements Transport {
     this.input.off("error", this.onError);
     if (this.input.listenerCount("data") === 0) this.input.pause();
     this.buffer = Buffer.alloc(0);
+    for (const drained of [...this.waiting]) drained();
     this.onclose?.();
   }
 }

@@ -294,6 +294,30 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(answers[4]).toMatchObject({ jsonrpc: "2.0", id: 9, result: { serverInfo: { name: "rooms" } } });
   });
 
+  it("a client that stops reading ends the session quietly: exit 0 and no stack trace, though it still holds stdin open", async () => {
+    const child = execa(join(prefix, "node_modules", ".bin", "rooms-mcp"), [], {
+      env: { ROOMS_BASE_URL: api.url, XDG_STATE_HOME: state },
+      reject: false,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      buffer: { stdout: false, stderr: true },
+    });
+    const answered = new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    child.stdin!.write(
+      '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}\n',
+    );
+    await answered;
+    // The client closes its end of the server's stdout and asks once more: the answer has nowhere to go.
+    child.stdout!.destroy();
+    child.stdin!.write('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n');
+    child.stdin!.write('{"jsonrpc": "2.0", "id": 3, "method": "ping"}\n');
+    const result = await child;
+    expect(result.signal).toBeUndefined();
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stderr)).not.toMatch(/EPIPE|Error|at /);
+  });
+
   it("serves the Skills as prompts and the brief, rules and Skills as resources", async () => {
     const client = await rooms();
     const { prompts } = await client.listPrompts();

@@ -17,6 +17,7 @@ import {
   readlinkSync,
   rmSync,
   statfsSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -97,22 +98,31 @@ export const KEPT_VARIABLES =
   /^(PATH|PWD|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|CHROMIUM_PATH|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_.+|VITEST.*|__VITEST.*|VITE_.+|NODE_ENV|TEST)$/;
 
 /**
- * Where the run keeps its folder: in memory (/dev/shm) when the machine has one with room to spare, else the machine's
- * temporary folder. The suite creates, copies and removes some hundred thousand small files (projects, caches,
- * installed candidates); on a virtual machine's disk creating one costs ~0.2 ms, in memory a tenth of that. Measured on
- * two cores: 221 s → 201 s for `vitest run`, 75 s → 59 s of it in the kernel. A small /dev/shm (a container's 64 MiB)
- * is passed over: a full one would fail tests for want of space.
+ * Where the run keeps its folder: in memory (/dev/shm) when the machine has one with room to spare and programs may
+ * run from it, else the machine's temporary folder. The suite creates, copies and removes some hundred thousand small
+ * files (projects, caches, installed candidates); on a virtual machine's disk creating one costs ~0.2 ms, in memory a
+ * tenth of that. Measured on two cores: 221 s → 201 s for `vitest run`, 75 s → 59 s of it in the kernel. Passed over: a
+ * small /dev/shm (a container's 64 MiB; a full one would fail tests for want of space) and one mounted `noexec` (a
+ * container's, a hardened host's), where the installed CLIs the tests run could not start.
  */
 function scratchRoot(): string {
   const memory = "/dev/shm";
+  let probe: string | undefined;
   try {
     accessSync(memory, constants.W_OK);
     const { bavail, bsize } = statfsSync(memory);
-    if (bavail * bsize >= 4 * 2 ** 30) return memory;
+    if (bavail * bsize < 4 * 2 ** 30) return tmpdir();
+    probe = mkdtempSync(join(memory, "inter-suite-probe-"));
+    const script = join(probe, "runs");
+    writeFileSync(script, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    execFileSync(script, { stdio: "ignore" });
+    return memory;
   } catch {
-    // no such folder, or not ours to write
+    // no such folder, not ours to write, or no program may run from it
+    return tmpdir();
+  } finally {
+    if (probe) rmSync(probe, { recursive: true, force: true });
   }
-  return tmpdir();
 }
 
 /** HOME and the temporary folder are the run's own, so nothing a program keeps there reads or lands in the caller's. */

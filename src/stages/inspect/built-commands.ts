@@ -51,6 +51,17 @@ export function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
   }
 }
 
+/** The package opened once for the whole inspection, and its commands as its manifest describes them. */
+export interface PackageReading {
+  cli: Cli | undefined;
+  manifest: BuiltCommands | undefined;
+}
+
+export function readPackage(packageRoot: string | undefined): PackageReading {
+  const cli = openPackage(packageRoot);
+  return { cli, manifest: builtCommands(cli) };
+}
+
 /** Whether the CLI's own `--describe` of a command printed what the manifest says it prints. */
 export const sameCommand = (built: JsonObject, printed: Json | undefined): boolean =>
   JSON.stringify(built) === JSON.stringify(printed);

@@ -4,7 +4,7 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
-import { builtCommands, openPackage, sameCommand, type BuiltCommands } from "./built-commands.js";
+import { readPackage, sameCommand, type BuiltCommands, type PackageReading } from "./built-commands.js";
 import { operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
@@ -313,6 +313,7 @@ export async function collectFacts(
   api: { baseUrl?: string; unavailable?: string },
   reuse?: ProbeReuse,
   sharedHost?: Promise<ProbeHost | undefined>,
+  reading?: PackageReading,
 ): Promise<Facts> {
   const packageRoot = pkg?.root;
   const state = ownedTempDir("inspect-state");
@@ -376,13 +377,12 @@ export async function collectFacts(
       skillsQuiet: probe(["skills", flag("quiet")]),
       skillsNdjson: probe(["skills", flag("ndjson")]),
     });
-    // The probes above are on their way (to the host, or as processes) before the manifest is read here.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The probes above are on their way (to the host, or as processes) before a manifest not read yet is read here.
+    if (!reading) await new Promise((resolve) => setImmediate(resolve));
     // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
     // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
     // A CLI of no more commands than the sample prints them all in one answer, read whole.
-    const cli = openPackage(packageRoot);
-    const manifest = builtCommands(cli);
+    const { cli, manifest } = reading ?? readPackage(packageRoot);
     const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
     const mcpScope = built ? mcpScopeOf(built) : undefined;
     const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;

@@ -36,7 +36,7 @@ export function openPackage(packageRoot: string | undefined): Cli | undefined {
  * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
  * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged.
  */
-export function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
+function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
   if (!cli) return undefined;
   try {
     const groups = cli.manifest.groups.map((g) => ({

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { REPO } from "./helpers.js";
@@ -11,9 +11,18 @@ export const ARTIFACTS = join(REPO, "test-artifacts");
  * network refuses; --no-sandbox because CI runs as root.
  */
 export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  // Asked first: Playwright makes its profile and artifact folders before it finds the program missing, and leaves them.
+  try {
+    accessSync(executablePath, constants.X_OK);
+  } catch {
+    throw new Error(
+      `Chromium is not at ${executablePath}: run scripts/test-deps.sh (Debian's chromium), or set CHROMIUM_PATH to a Chromium.`,
+    );
+  }
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath,
     args: [
       "--no-sandbox",
       "--disable-gpu",

@@ -133,9 +133,46 @@ function isolateEnvironment(root: string, tmp: string): void {
   process.env.TMPDIR = tmp;
 }
 
+/** The file in a run's folder that names the process running it. */
+const OWNER = "owner.pid";
+
+/**
+ * Removes the folders of earlier runs that were killed before their teardown (Ctrl-C twice, a CI timeout): in memory
+ * they would hold their share of the machine's memory until it restarts. A folder whose owner is still running (a
+ * second suite beside this one) is left alone, as is one without an owner file (not a run's, or one just starting).
+ */
+function sweepKilledRuns(scratch: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(scratch).filter((name) => name.startsWith("inter-suite-"));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const folder = join(scratch, name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(folder, OWNER), "utf8"));
+    } catch {
+      continue;
+    }
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") continue;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 export default async function setup(project: TestProject) {
   await freshLib();
-  const root = mkdtempSync(join(scratchRoot(), "inter-suite-"));
+  const scratch = scratchRoot();
+  sweepKilledRuns(scratch);
+  const root = mkdtempSync(join(scratch, "inter-suite-"));
+  writeFileSync(join(root, OWNER), String(process.pid));
   const tmp = join(root, "tmp");
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.

@@ -1,8 +1,8 @@
 /**
  * Once per `vitest run`: a temporary folder and a HOME of the run's own, in memory where the machine allows (every
- * test, and every program a test starts, makes its temporary files there), an environment cleared of what the caller exported for inter, its CLIs and agents,
- * and the repository's example built once into it — without the API's credential, and in a second copy with it too —
- * which test/e2e/example-api.ts copies warm.
+ * test, and every program a test starts, makes its temporary files there), an environment cleared of what the caller
+ * exported for inter, its CLIs and agents, and the repository's example built once into it — without the API's
+ * credential, and in a second copy with it too — which test/e2e/example-api.ts copies warm.
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
@@ -22,6 +22,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
+import { sweepOrphanedTempDirs } from "../src/core/temp-dirs.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 
@@ -133,46 +134,13 @@ function isolateEnvironment(root: string, tmp: string): void {
   process.env.TMPDIR = tmp;
 }
 
-/** The file in a run's folder that names the process running it. */
-const OWNER = "owner.pid";
-
-/**
- * Removes the folders of earlier runs that were killed before their teardown (Ctrl-C twice, a CI timeout): in memory
- * they would hold their share of the machine's memory until it restarts. A folder whose owner is still running (a
- * second suite beside this one) is left alone, as is one without an owner file (not a run's, or one just starting).
- */
-function sweepKilledRuns(scratch: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(scratch).filter((name) => name.startsWith("inter-suite-"));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const folder = join(scratch, name);
-    let pid: number;
-    try {
-      pid = Number(readFileSync(join(folder, OWNER), "utf8"));
-    } catch {
-      continue;
-    }
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      process.kill(pid, 0);
-      continue;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ESRCH") continue;
-    }
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
 export default async function setup(project: TestProject) {
   await freshLib();
   const scratch = scratchRoot();
-  sweepKilledRuns(scratch);
-  const root = mkdtempSync(join(scratch, "inter-suite-"));
-  writeFileSync(join(root, OWNER), String(process.pid));
+  // Named as inter names its own temporary folders (src/core/temp-dirs.ts): a run killed before its teardown leaves its
+  // folder — in memory, its share of the machine's memory — only until the next run or inter sweeps it.
+  sweepOrphanedTempDirs(scratch);
+  const root = mkdtempSync(join(scratch, `inter-owned-suite-p${process.pid}-`));
   const tmp = join(root, "tmp");
   mkdirSync(tmp);
   // Workers and every program they start inherit it: nothing of the suite lands in the machine's temporary folder.

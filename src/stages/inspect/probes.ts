@@ -4,7 +4,7 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
-import { readPackage, sameCommand, type BuiltCommands, type PackageReading } from "./built-commands.js";
+import { sameCommand, type BuiltCommands, type PackageReading } from "./built-commands.js";
 import { operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
@@ -311,15 +311,16 @@ export async function collectFacts(
   target: ProbeEnv,
   pkg: InstalledPackage | undefined,
   api: { baseUrl?: string; unavailable?: string },
-  reuse?: ProbeReuse,
-  sharedHost?: Promise<ProbeHost | undefined>,
-  reading?: PackageReading,
+  reuse: ProbeReuse | undefined,
+  // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts), started by the
+  // caller before the package is read.
+  hosting: Promise<ProbeHost | undefined>,
+  // The package's manifest, read while the host started.
+  { cli, manifest }: PackageReading,
 ): Promise<Facts> {
   const packageRoot = pkg?.root;
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
-  // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts).
-  const hosting = sharedHost ?? ProbeHost.start(target.bin, packageRoot, base.env);
   const counted = { processes: 0, hosted: 0, reused: 0 };
   const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
     const key = reuse?.keyOf(args, options);
@@ -377,12 +378,9 @@ export async function collectFacts(
       skillsQuiet: probe(["skills", flag("quiet")]),
       skillsNdjson: probe(["skills", flag("ndjson")]),
     });
-    // The probes above are on their way (to the host, or as processes) before a manifest not read yet is read here.
-    if (!reading) await new Promise((resolve) => setImmediate(resolve));
     // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
     // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
     // A CLI of no more commands than the sample prints them all in one answer, read whole.
-    const { cli, manifest } = reading ?? readPackage(packageRoot);
     const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
     const mcpScope = built ? mcpScopeOf(built) : undefined;
     const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
@@ -668,7 +666,6 @@ export async function collectFacts(
       operations: operationTexts(packageRoot, cli),
     };
   } finally {
-    if (!sharedHost) (await hosting)?.stop();
     rmSync(state, { recursive: true, force: true });
     rmSync(freshHome, { recursive: true, force: true });
   }

@@ -16,6 +16,7 @@ const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
 /** What may be decompressed in all: the files, a header block or two per entry, and the end-of-archive padding. */
 const MAX_UNPACKED_BYTES = MAX_TOTAL_BYTES + (MAX_ENTRIES + 64) * 1536;
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 export interface TarEntry {
   path: string;
@@ -91,8 +92,10 @@ export async function readTarball(
   const files = new Map<string, PackageEntry>();
   let declared = 0;
   let unpacked = 0;
-  const source = createReadStream(file);
-  const gunzip = createGunzip();
+  // Megabyte reads and inflated chunks: at the defaults (64 KiB, 16 KiB) a large candidate's 50 MB inflate as some
+  // three thousand thread-pool round trips, and its read took three times as long (Graph beta: 580 → 195 ms).
+  const source = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+  const gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
   const parser = new tar.Parser({ strict: true, brotli: false, zstd: false });
   await new Promise<void>((resolveRead, rejectRead) => {
     let settled = false;

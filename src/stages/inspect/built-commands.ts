@@ -13,8 +13,6 @@ import type { Json, JsonObject } from "./probe.js";
 export interface BuiltCommands {
   /** Each visible command as `<command> --describe` prints it, in the manifest's order. */
   commands: JsonObject[];
-  /** The manifest's groups with their visible commands, in its order. */
-  groups: Array<{ name: string; commands: number }>;
 }
 
 /**
@@ -34,32 +32,30 @@ export function openPackage(packageRoot: string | undefined): Cli | undefined {
 
 /**
  * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
- * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged.
+ * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged. Every group's
+ * file is read: on a large CLI this is a second's work (Graph beta), done while the probe host answers.
  */
-function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
+export function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
   if (!cli) return undefined;
   try {
-    const groups = cli.manifest.groups.map((g) => ({
-      name: g.name,
-      commands: cli.group(g.name).filter((c) => !c.hidden).length,
-    }));
     // Plain data, as the CLI would print it: compared with what it did print as JSON text (sameCommand).
     const commands = describeCommands(cli, cli.all()).commands as unknown as JsonObject[];
-    return commands.length ? { commands, groups: groups.filter((g) => g.commands > 0) } : undefined;
+    return commands.length ? { commands } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The package opened once for the whole inspection, and its commands as its manifest describes them. */
-export interface PackageReading {
-  cli: Cli | undefined;
-  manifest: BuiltCommands | undefined;
-}
-
-export function readPackage(packageRoot: string | undefined): PackageReading {
-  const cli = openPackage(packageRoot);
-  return { cli, manifest: builtCommands(cli) };
+/**
+ * The manifest's groups that have visible commands, with how many, as manifest.json counts them: no group's file is
+ * read, so what depends on them alone (the --mcp-schema probe's scope) is asked before the commands are.
+ */
+export function visibleGroups(cli: Cli | undefined): Array<{ name: string; commands: number }> {
+  return (cli?.manifest.groups ?? []).flatMap((g) =>
+    typeof g?.name === "string" && Number.isSafeInteger(g.count) && g.count > 0
+      ? [{ name: g.name, commands: g.count }]
+      : [],
+  );
 }
 
 /** Whether the CLI's own `--describe` of a command printed what the manifest says it prints. */

@@ -7,7 +7,7 @@ import { certifyMcp, openMcp } from "./mcp.js";
 import { ProbeHost } from "./probe-host.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, earlyProbe, type Facts } from "./probes.js";
-import { readPackage } from "./built-commands.js";
+import { openPackage } from "./built-commands.js";
 import { documentOf } from "./probe-output.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
@@ -61,9 +61,8 @@ async function inspectInstalled(
   const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
   // The probe host answers the first help too (each probe brings its own environment).
   const hosting = ProbeHost.start(bin, packageRoot, baseEnv);
-  // The package's own reading of its commands (stages/inspect/built-commands.ts) is made while the host starts in its
-  // own process (a Node start and the runtime's load), not after the first probes: on a large CLI it takes as long.
-  const reading = readPackage(packageRoot);
+  // The package as inter's runtime opens it (its manifest.json), for the probes and the rules.
+  const cli = openPackage(packageRoot);
   const help = await earlyProbe({ bin, binary, env: baseEnv }, await hosting, ["--help"]);
   const helpDoc = documentOf(help);
   const credentialEnvs = credentialVariablesOf(helpDoc);
@@ -102,7 +101,7 @@ async function inspectInstalled(
         },
         reuse,
         hosting,
-        reading,
+        cli,
       ),
       npmVersion(),
     ]);

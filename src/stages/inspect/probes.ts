@@ -4,7 +4,7 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
-import { sameCommand, type BuiltCommands, type PackageReading } from "./built-commands.js";
+import { builtCommands, sameCommand, visibleGroups } from "./built-commands.js";
 import { operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
 import type { Probe } from "./probe.js";
+import type { Cli } from "../../runtime/load.js";
 import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
 export type { HelpCommand } from "./subjects.js";
@@ -254,10 +255,13 @@ const MCP_SCOPE = 64;
  * Which part of the CLI the --mcp-schema probe exports: the whole of a CLI of one group, else its largest group of at
  * most MCP_SCOPE commands (or its smallest group when every group is larger), the first of equals.
  */
-function mcpScopeOf(built: BuiltCommands): { name: string; commands: number } | undefined {
-  if (built.groups.length <= 1 || built.commands.length <= MCP_SCOPE) return undefined;
-  const fitting = built.groups.filter((g) => g.commands <= MCP_SCOPE);
-  const pool = fitting.length ? fitting : built.groups;
+function mcpScopeOf(
+  groups: Array<{ name: string; commands: number }>,
+  visible: number,
+): { name: string; commands: number } | undefined {
+  if (groups.length <= 1 || visible <= MCP_SCOPE) return undefined;
+  const fitting = groups.filter((g) => g.commands <= MCP_SCOPE);
+  const pool = fitting.length ? fitting : groups;
   return pool.reduce((best, g) =>
     fitting.length ? (g.commands > best.commands ? g : best) : g.commands < best.commands ? g : best,
   );
@@ -313,10 +317,10 @@ export async function collectFacts(
   api: { baseUrl?: string; unavailable?: string },
   reuse: ProbeReuse | undefined,
   // One process answers the probes that need no process of their own (stages/inspect/probe-host.ts), started by the
-  // caller before the package is read.
+  // caller.
   hosting: Promise<ProbeHost | undefined>,
-  // The package's manifest, read while the host started.
-  { cli, manifest }: PackageReading,
+  // The package as inter's runtime opens it (stages/inspect/built-commands.ts), when it has a manifest this inter reads.
+  cli: Cli | undefined,
 ): Promise<Facts> {
   const packageRoot = pkg?.root;
   const state = ownedTempDir("inspect-state");
@@ -378,28 +382,33 @@ export async function collectFacts(
       skillsQuiet: probe(["skills", flag("quiet")]),
       skillsNdjson: probe(["skills", flag("ndjson")]),
     });
+    // A large CLI's whole tool list is tens of megabytes: one group's tools show the export (M2, R1–R3). The group is
+    // chosen from manifest.json's counts alone, so the probe is asked now and answered while the commands are read.
+    const manifestGroups = visibleGroups(cli);
+    const manifestCommands = manifestGroups.reduce((n, g) => n + g.commands, 0);
+    const mcpScope = mcpScopeOf(manifestGroups, manifestCommands);
+    const mcpSchema = probe([...(mcpScope ? [mcpScope.name] : []), flag("mcp-schema")], {
+      maxBuffer: 512 * 1024 * 1024,
+      timeoutMs: 60_000,
+    });
     // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
     // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
-    // A CLI of no more commands than the sample prints them all in one answer, read whole.
+    // A CLI of no more commands than the sample prints them all in one answer, read whole. Reading every command is a
+    // second's work on a 22,000-command CLI: the probes above are sent first (a turn of the event loop), so the host
+    // answers them meanwhile.
+    await new Promise((resolve) => setImmediate(resolve));
+    const manifest = builtCommands(cli);
     const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
-    const mcpScope = built ? mcpScopeOf(built) : undefined;
     const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
     const sampledDescribes = Promise.all(
       (describeSample?.chosen ?? []).map((c) =>
         probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
       ),
     );
-    const first = {
-      ...(await firstBatch),
-      // A large CLI's whole tool list is tens of megabytes: one group's tools show the export (M2, R1–R3).
-      mcp: await probe([...(mcpScope ? [mcpScope.name] : []), flag("mcp-schema")], {
-        maxBuffer: 512 * 1024 * 1024,
-        timeoutMs: 60_000,
-      }),
-    };
     // The one with stdin ignored is answered by the host when there is one (its stdin is /dev/null too), asked after
     // the probes above, which what follows waits on.
     const bare = probe([], { timeoutMs: BARE_TIMEOUT_MS });
+    const first = { ...(await firstBatch), mcp: await mcpSchema };
     const { help, skills } = first;
     const answers = await sampledDescribes;
     // The first sampled command whose own --describe is not what the manifest says it prints.
@@ -457,9 +466,7 @@ export async function collectFacts(
             },
           }
         : {}),
-      ...(mcpScope
-        ? { mcpSchema: { scope: mcpScope.name, commands: mcpScope.commands, of: built!.commands.length } }
-        : {}),
+      ...(mcpScope ? { mcpSchema: { scope: mcpScope.name, commands: mcpScope.commands, of: manifestCommands } } : {}),
     };
     const commandHelp: Record<string, Probe> = {};
     // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.

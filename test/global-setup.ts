@@ -6,23 +6,11 @@
  * At the end the run fails if anything of it is left: a file in the temporary folder or a process still running there.
  */
 import { execFileSync } from "node:child_process";
-import {
-  accessSync,
-  constants,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statfsSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
-import { sweepOrphanedTempDirs } from "../src/core/temp-dirs.js";
+import { memoryFolder, sweepOrphanedTempDirs } from "../src/core/temp-dirs.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 
@@ -102,28 +90,13 @@ export const KEPT_VARIABLES =
  * Where the run keeps its folder: in memory (/dev/shm) when the machine has one with room to spare and programs may
  * run from it, else the machine's temporary folder. The suite creates, copies and removes some hundred thousand small
  * files (projects, caches, installed candidates); on a virtual machine's disk creating one costs ~0.2 ms, in memory a
- * tenth of that. Measured on two cores: 221 s → 201 s for `vitest run`, 75 s → 59 s of it in the kernel. Passed over: a
- * small /dev/shm (a container's 64 MiB; a full one would fail tests for want of space) and one mounted `noexec` (a
- * container's, a hardened host's), where the installed CLIs the tests run could not start.
+ * tenth of that. Measured on two cores: 221 s → 201 s for `vitest run`, 75 s → 59 s of it in the kernel. Passed over
+ * (src/core/temp-dirs.ts, memoryFolder): a small /dev/shm (a container's 64 MiB; a full one would fail tests for want
+ * of space) and one where a program may not run (mounted `noexec`), where the installed CLIs the tests run could not
+ * start.
  */
 function scratchRoot(): string {
-  const memory = "/dev/shm";
-  let probe: string | undefined;
-  try {
-    accessSync(memory, constants.W_OK);
-    const { bavail, bsize } = statfsSync(memory);
-    if (bavail * bsize < 4 * 2 ** 30) return tmpdir();
-    probe = mkdtempSync(join(memory, "inter-suite-probe-"));
-    const script = join(probe, "runs");
-    writeFileSync(script, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-    execFileSync(script, { stdio: "ignore" });
-    return memory;
-  } catch {
-    // no such folder, not ours to write, or no program may run from it
-    return tmpdir();
-  } finally {
-    if (probe) rmSync(probe, { recursive: true, force: true });
-  }
+  return memoryFolder(4 * 2 ** 30) ?? tmpdir();
 }
 
 /** HOME and the temporary folder are the run's own, so nothing a program keeps there reads or lands in the caller's. */

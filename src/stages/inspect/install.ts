@@ -111,7 +111,8 @@ async function unpackPlain(
  * else with npm. An unsafe tarball is TARBALL_UNSAFE, with nothing installed.
  */
 export async function installCandidate(tgz: string, into?: string, contents?: TarballContents): Promise<Installed> {
-  const prefix = into ?? ownedTempDir("inspect");
+  // A thousand files written and removed within seconds: in memory where the machine allows (core/temp-dirs.ts).
+  const prefix = into ?? ownedTempDir("inspect", { inMemory: true });
   const cleanup = () => rmSync(prefix, { recursive: true, force: true });
   let unpacked: Awaited<ReturnType<typeof unpackPlain>>;
   try {

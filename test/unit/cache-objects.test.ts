@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { linkOrWriteAtomic } from "../../src/core/atomic.js";
 import { initHasher } from "../../src/core/hash.js";
+import { collectGarbage } from "../../src/engine/cache/maintenance.js";
 import { Store } from "../../src/engine/cache/store.js";
 import { tempDir } from "../helpers.js";
 
@@ -59,5 +60,25 @@ describe("cache objects kept from an output file", () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the objects folder of an earlier version", () => {
+  it("is neither read nor listed, and `cache gc` removes it whole, counting what it frees", () => {
+    const root = tempDir("inter-objects-");
+    const store = new Store(join(root, ".cache"));
+    const output = join(root, "out.json");
+    writeFileSync(output, '{"kept":true}\n');
+    const { sha256: kept } = store.putFile(output);
+    expect(store.objectPath(kept)).toBe(join(root, ".cache", "objects", kept));
+    // Earlier versions kept objects/<two hex digits>/<sha256>.
+    const hash = "ab".padEnd(64, "0");
+    mkdirSync(join(root, ".cache", "objects", "ab"));
+    writeFileSync(join(root, ".cache", "objects", "ab", hash), "old bytes\n");
+    expect(store.listObjects().map((o) => o.hash)).toEqual([kept]);
+    expect(store.readObject(hash)).toBeUndefined();
+    const report = collectGarbage(store, Number.MAX_SAFE_INTEGER);
+    expect(report).toMatchObject({ removedObjects: 2, freedBytes: 14 + 10 });
+    expect(existsSync(join(root, ".cache", "objects", "ab"))).toBe(false);
   });
 });

@@ -150,6 +150,11 @@ export function collectGarbage(store: Store, maxBytes: number): GcReport {
     removedObjects += 1;
     freedBytes += size;
   }
+  for (const legacy of store.legacyObjectFolders()) {
+    rmSync(legacy.file, { recursive: true, force: true });
+    removedObjects += legacy.objects;
+    freedBytes += legacy.size;
+  }
   const removedTemp = sweepTemp(store.dir);
   return { keptRecords, keptBytes, removedRecords, removedObjects, freedBytes, removedTemp };
 }

@@ -3,7 +3,7 @@ import { delimiter, dirname, join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { installCandidate, type Installed, packageRootOf } from "./install.js";
-import { certifyMcp, openMcp } from "./mcp.js";
+import { certifyMcp, mcpCalls, type McpCalls, openMcp } from "./mcp.js";
 import { ProbeHost } from "./probe-host.js";
 import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, earlyProbe, type Facts } from "./probes.js";
@@ -88,6 +88,7 @@ async function inspectInstalled(
   });
   let facts: Facts;
   let npm: string;
+  let calls: Promise<McpCalls> | undefined;
   try {
     [facts, npm] = await Promise.all([
       collectFacts(
@@ -102,6 +103,7 @@ async function inspectInstalled(
         reuse,
         hosting,
         cli,
+        (chosen, apiUnavailable) => (calls = mcpCalls(opened, chosen, apiUnavailable)),
       ),
       npmVersion(),
     ]);
@@ -112,7 +114,7 @@ async function inspectInstalled(
     (await hosting)?.stop();
   }
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
-  const mcp = await certifyMcp(facts, opened);
+  const mcp = await certifyMcp(facts, opened, calls);
   const secrets = set.map((name) => process.env[name]!);
   const receipt = buildReceipt({
     facts,

@@ -205,54 +205,65 @@ function perCommand(
   };
 }
 
-/** Certifies the MCP server opened by openMcp: one read call and one destructive call, then the report; never throws. */
-export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Promise<McpReport> {
+/** How the served tools are called: one tool per command, or the dynamic toolset's call tools. */
+function toolsetOf(tools: Tool[]) {
+  const names = tools.map((t) => t.name);
+  // Dynamic: one call_command (older servers), or call_read / call_write / call_destructive by what a command does.
+  const dynamic =
+    names.includes("search_commands") &&
+    (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
+  const toolFor = (command: HelpCommand) => {
+    if (!dynamic)
+      return tools.find(
+        (t) => t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name,
+      )?.name;
+    if (names.includes("call_command")) return "call_command";
+    const kind = command.destructive ? "call_destructive" : command.permission === "read" ? "call_read" : "call_write";
+    return names.includes(kind) ? kind : undefined;
+  };
+  return { names, dynamic, toolFor };
+}
+
+/** The certification's two tool calls: a read (when the API can be called) and a destructive one that must be refused. */
+export type McpCalls =
+  | { made: true; readCall: McpCall | { skipped: string }; destructiveRefused: McpCall | { skipped: string } }
+  | { made: false; reason: string };
+
+/**
+ * Makes the two tool calls on the commands the probes chose (stages/inspect/subjects.ts). Asked as soon as they are
+ * chosen, the calls (each runs the CLI as a process of its own) are made beside the probes that follow, not after
+ * them. Never rejects: a server that fails is a reason.
+ */
+export async function mcpCalls(
+  opened: Promise<McpSession>,
+  chosen: Facts["subjects"]["chosen"],
+  apiUnavailable: string | undefined,
+): Promise<McpCalls> {
   const session = await opened;
-  if (!session.served) return { served: false, reason: session.reason };
-  const { client, tools, prompts, resources, invalidSchemas } = session;
+  if (!session.served) return { made: false, reason: session.reason };
+  const { client, tools } = session;
+  const { dynamic, toolFor } = toolsetOf(tools);
+  const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
+    const tool = toolFor(command);
+    if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
+    const result = await callTool(
+      client,
+      tools.find((t) => t.name === tool),
+      tool,
+      dynamic ? { command: command.name, arguments: args } : args,
+    );
+    const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
+    return {
+      tool,
+      command: command.name,
+      ok: !result.isError && structured?.ok === true,
+      ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}),
+    };
+  };
   try {
-    const names = tools.map((t) => t.name);
-    const seen = new Set<string>();
-    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
-    // Dynamic: one call_command (older servers), or call_read / call_write / call_destructive by what a command does.
-    const dynamic =
-      names.includes("search_commands") &&
-      (names.includes("call_command") || names.some((n) => /^call_(read|write|destructive)$/.test(n)));
-    const mcpSchema = documentOf(facts.probes.mcp)?.tools;
-    const toolFor = (command: HelpCommand) => {
-      if (names.includes("call_command")) return "call_command";
-      const kind = command.destructive
-        ? "call_destructive"
-        : command.permission === "read"
-          ? "call_read"
-          : "call_write";
-      return names.includes(kind) ? kind : undefined;
-    };
-    const call = async (command: HelpCommand, args: Record<string, unknown>): Promise<McpCall> => {
-      const tool = dynamic
-        ? toolFor(command)
-        : tools.find(
-            (t) =>
-              t.title === command.name || (t.annotations as { title?: string } | undefined)?.title === command.name,
-          )?.name;
-      if (!tool) return { tool: "", command: command.name, ok: false, code: "NO_TOOL" };
-      const result = await callTool(
-        client,
-        tools.find((t) => t.name === tool),
-        tool,
-        dynamic ? { command: command.name, arguments: args } : args,
-      );
-      const structured = result.structuredContent as { ok?: boolean; code?: string } | undefined;
-      return {
-        tool,
-        command: command.name,
-        ok: !result.isError && structured?.ok === true,
-        ...(result.isError ? { code: structured?.code ?? "UNKNOWN" } : {}),
-      };
-    };
-    const { list, destructive } = facts.subjects.chosen;
-    const readCall = facts.apiUnavailable
-      ? { skipped: facts.apiUnavailable }
+    const { list, destructive } = chosen;
+    const readCall = apiUnavailable
+      ? { skipped: apiUnavailable }
       : list
         ? await call(list.command, fillArguments(list.command))
         : { skipped: "no read command without required flags" };
@@ -261,6 +272,32 @@ export async function certifyMcp(facts: Facts, opened: Promise<McpSession>): Pro
       : { skipped: "no destructive command" };
     const destructiveRefused =
       "command" in refused ? { ...refused, ok: refused.code === "CONFIRMATION_REQUIRED" } : refused;
+    return { made: true, readCall, destructiveRefused };
+  } catch (error) {
+    return { made: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };
+  }
+}
+
+/**
+ * Certifies the MCP server opened by openMcp: its tools, the two calls (mcpCalls, made here when they were not asked
+ * for earlier), then the report; never throws.
+ */
+export async function certifyMcp(
+  facts: Facts,
+  opened: Promise<McpSession>,
+  calls: Promise<McpCalls> = mcpCalls(opened, facts.subjects.chosen, facts.apiUnavailable),
+): Promise<McpReport> {
+  const session = await opened;
+  if (!session.served) return { served: false, reason: session.reason };
+  const { client, tools, prompts, resources, invalidSchemas } = session;
+  try {
+    const { names, dynamic } = toolsetOf(tools);
+    const seen = new Set<string>();
+    const duplicates = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+    const mcpSchema = documentOf(facts.probes.mcp)?.tools;
+    const made = await calls;
+    if (!made.made) return { served: false, reason: made.reason };
+    const { readCall, destructiveRefused } = made;
     const report: McpReport = {
       served: true,
       executable: `${facts.binary}-mcp`,

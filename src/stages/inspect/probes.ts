@@ -321,8 +321,13 @@ export async function collectFacts(
   hosting: Promise<ProbeHost | undefined>,
   // The package as inter's runtime opens it (stages/inspect/built-commands.ts), when it has a manifest this inter reads.
   cli: Cli | undefined,
+  // Told which commands the probes chose, as soon as they are chosen: the MCP server's tool calls on them
+  // (stages/inspect/mcp.ts) are then made beside the probes that follow.
+  onSubjects: (chosen: Subjects["chosen"], apiUnavailable: string | undefined) => void = () => {},
 ): Promise<Facts> {
   const packageRoot = pkg?.root;
+  const apiUnavailable =
+    api.unavailable || !api.baseUrl ? (api.unavailable ?? "no service is configured to call") : undefined;
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   const counted = { processes: 0, hosted: 0, reused: 0 };
@@ -494,6 +499,7 @@ export async function collectFacts(
     );
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
     const subjects = chooseSubjects(probePool(detailed, pkg, cli?.group));
+    onSubjects(subjects.chosen, apiUnavailable);
     const {
       list,
       paged,
@@ -643,9 +649,7 @@ export async function collectFacts(
       binary: target.binary,
       packageRoot,
       packageJson: pkg?.packageJson ?? {},
-      ...(api.unavailable || !api.baseUrl
-        ? { apiUnavailable: api.unavailable ?? "no service is configured to call" }
-        : { baseUrl: api.baseUrl }),
+      ...(apiUnavailable !== undefined ? { apiUnavailable } : { baseUrl: api.baseUrl }),
       credentialEnvs,
       ...(credentials ? { credentials } : {}),
       stateText: stateText(state),

@@ -68,57 +68,103 @@ const EXIT_CODES = {
   30: "conflict or failed precondition",
 };
 
-function parameter(f: Flag) {
+/** A flag as help and --describe show it, in the order they print its fields. */
+interface ParameterHelp {
+  name: string;
+  type: Flag["type"];
+  items?: Flag["items"];
+  required: boolean;
+  enum?: Flag["enum"];
+  default?: unknown;
+  description: string;
+  negation?: string;
+  usage?: string;
+  in?: Flag["in"];
+  wire?: Flag["wire"];
+  details?: string;
+  [limit: string]: unknown;
+}
+
+/**
+ * Its properties are set one by one, in the order help prints them (an object's keys keep the order they were set
+ * in): spreading each optional one from an object of its own made the every-command --describe of a large CLI, which
+ * inspection makes of every command (stages/inspect/built-commands.ts), about a third slower.
+ */
+function parameter(f: Flag, description = f.description): ParameterHelp {
   const limits = describeLimits(f);
   const usage = flagUsage(f);
-  return {
-    name: `--${f.flag}`,
-    type: f.type,
-    ...(f.items ? { items: f.items } : {}),
-    required: f.required,
-    ...(f.enum ? { enum: f.enum } : {}),
-    ...(f.default !== undefined ? { default: f.default } : {}),
-    ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
-    description: `${f.description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`,
-    ...(f.type === "boolean" ? { negation: `--no-${f.flag}` } : {}),
-    ...(usage ? { usage } : {}),
-  };
+  const out = { name: `--${f.flag}`, type: f.type } as ParameterHelp;
+  if (f.items) out.items = f.items;
+  out.required = f.required;
+  if (f.enum) out.enum = f.enum;
+  if (f.default !== undefined) out.default = f.default;
+  for (const k of LIMIT_KEYS) if (f[k] !== undefined) out[k] = f[k];
+  out.description = `${description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`;
+  if (f.type === "boolean") out.negation = `--no-${f.flag}`;
+  if (usage) out.usage = usage;
+  return out;
 }
 
 const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.type)}>`;
 
+/** A command as help shows it (and --describe, which adds its schema, errors and exit codes), in printed order. */
+interface CommandHelp {
+  name: string;
+  usage: string;
+  description: string;
+  details?: string;
+  method: string;
+  parameters: ParameterHelp[];
+  jsonInput: boolean;
+  destructive: boolean;
+  permission: Command["permission"];
+  output: string;
+  pagination?: { style: string; all: string; maxPages?: string };
+  auth: boolean;
+  credential?: string;
+  security?: ReturnType<typeof commandAuth>;
+  outputSchema?: ReturnType<typeof outputSchema>;
+  errors?: Array<{ code: string; exitCode: number }>;
+  exitCodes?: number[];
+}
+
 /**
  * A command as help shows it: each description's line (plain text, bounded at design), with a pointer to
  * `--describe` where the document says more; as --describe shows it (`full`), the line plus the whole text as `details`.
+ * Set field by field in the printed order, as parameter is (and for the same reason).
  */
-export function commandHelp(manifest: Manifest, command: Command, full = false) {
+export function commandHelp(manifest: Manifest, command: Command, full = false): CommandHelp {
   const more = `${manifest.product.binary} ${command.name} --describe`;
   const credential = commandCredential(manifest, command);
-  return {
+  const out = {
     name: command.name,
     usage: `${manifest.product.binary} ${command.name}${command.flags
       .filter((f) => f.required)
       .map((f) => ` --${f.flag} ${placeholder(f)}`)
       .join("")}${command.destructive ? " --yes" : ""}`,
     description: command.details && !full ? `${command.description} (more: \`${more}\`)` : command.description,
-    ...(command.details && full ? { details: command.details } : {}),
-    method: command.operation.method,
-    parameters: command.flags.map((f) =>
-      !f.details
-        ? { ...parameter(f), ...(full ? { in: f.in, wire: f.wire } : {}) }
-        : full
-          ? { ...parameter(f), in: f.in, wire: f.wire, details: f.details }
-          : parameter({ ...f, description: `${f.description ?? ""} (more: \`${more}\`)`.trim() }),
-    ),
-    jsonInput: command.jsonInput,
-    destructive: command.destructive,
-    permission: command.permission,
-    output: command.output.shape === "object" && command.output.listField ? "array" : command.output.shape,
-    ...(command.pagination ? { pagination: { style: command.pagination.style, all: "--all" } } : {}),
-    auth: command.auth.length > 0 && !command.authOptional,
-    ...(credential ? { credential } : {}),
-    ...(full && command.auth.length ? { security: commandAuth(manifest, command) } : {}),
-  };
+  } as CommandHelp;
+  if (command.details && full) out.details = command.details;
+  out.method = command.operation.method;
+  out.parameters = command.flags.map((f) => {
+    if (f.details && !full) return parameter(f, `${f.description ?? ""} (more: \`${more}\`)`.trim());
+    const p = parameter(f);
+    if (full) {
+      p.in = f.in;
+      p.wire = f.wire;
+      if (f.details) p.details = f.details;
+    }
+    return p;
+  });
+  out.jsonInput = command.jsonInput;
+  out.destructive = command.destructive;
+  out.permission = command.permission;
+  out.output = command.output.shape === "object" && command.output.listField ? "array" : command.output.shape;
+  if (command.pagination) out.pagination = { style: command.pagination.style, all: "--all" };
+  out.auth = command.auth.length > 0 && !command.authOptional;
+  if (credential) out.credential = credential;
+  if (full && command.auth.length) out.security = commandAuth(manifest, command);
+  return out;
 }
 
 /**
@@ -412,13 +458,14 @@ export function describeCommands(cli: Cli, commands: Command[]) {
       .filter((c) => !c.hidden)
       .map((c) => {
         const errors = errorsOf(manifest, c);
-        return {
-          ...commandHelp(manifest, c, true),
-          outputSchema: outputSchema(c),
-          ...(c.pagination ? { pagination: { style: c.pagination.style, all: "--all", maxPages: "--max-pages" } } : {}),
-          errors,
-          exitCodes: [...new Set([0, ...errors.map((e) => e.exitCode)])].sort((a, b) => a - b),
-        };
+        // Set on the help form itself rather than spread into a copy of it (as parameter says why); `pagination`,
+        // which help has already, keeps its place, so the printed order is the same.
+        const described = commandHelp(manifest, c, true);
+        described.outputSchema = outputSchema(c);
+        if (c.pagination) described.pagination = { style: c.pagination.style, all: "--all", maxPages: "--max-pages" };
+        described.errors = errors;
+        described.exitCodes = [...new Set([0, ...errors.map((e) => e.exitCode)])].sort((a, b) => a - b);
+        return described;
       }),
   };
 }

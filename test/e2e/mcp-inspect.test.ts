@@ -138,8 +138,8 @@ describe("inter inspect certifies the candidate's MCP server", () => {
     // The runtime prints a field the manifest knows nothing of, on every command's --describe.
     patchFile(
       join(dir, "lib/runtime.cjs"),
-      "outputSchema: outputSchema(c),",
-      'outputSchema: outputSchema(c), stale: "yes",',
+      "described.outputSchema = outputSchema(c);",
+      'described.outputSchema = outputSchema(c);\n        described.stale = "yes";',
     );
     const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], {
       PATH: `${bin}:${process.env.PATH}`,

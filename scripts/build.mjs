@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceHash } from "./source-hash.mjs";
 
@@ -115,11 +115,33 @@ const shipped = {
 // The runtime: one dependency-free module that emit copies into the package.
 await build({ ...shipped, entryPoints: { runtime: "src/runtime/main.ts" } });
 
+/**
+ * The SDK's server imports its ajv-based schema validator to check answers to elicitation requests, which the
+ * generated server never sends; it passes a validator of its own (NO_ELICITATION in src/runtime/mcp-server.ts), so
+ * ajv, ajv-formats and fast-uri (~190 KB, a third of mcp.cjs, loaded at every server start) stay out. Should an SDK
+ * upgrade move the import, the build fails here; should it construct the default anyway, the stub says so at start.
+ */
+const withoutAjv = {
+  name: "mcp-sdk-without-ajv",
+  setup(b) {
+    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      const from = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';";
+      if (!text.includes(from))
+        throw new Error(`the MCP SDK's server/index.js no longer contains ${from}; revisit scripts/build.mjs`);
+      const stub =
+        'class AjvJsonSchemaValidator { constructor() { throw new Error("the generated MCP server passes its own jsonSchemaValidator"); } }';
+      return { contents: text.replace(from, stub), loader: "js", resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 // The MCP server beside it (src/runtime/mcp-server.ts), with the MCP SDK bundled in: a candidate installs with no
 // network. Its own file, so a command-line call never loads it.
 const mcp = await build({
   ...shipped,
   entryPoints: { mcp: "src/runtime/mcp-server.ts" },
+  plugins: [withoutAjv],
   minifyWhitespace: true,
   metafile: true,
 });

@@ -7,6 +7,7 @@
 import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -32,6 +33,17 @@ import {
   serveHttp,
   type HttpOptions,
 } from "./mcp-http.js";
+
+/**
+ * The SDK's server checks a client's answer to an elicitation request against its schema, and by default builds an
+ * ajv instance for that when it starts. This server sends no elicitation requests: it passes this instead, and the
+ * bundle leaves ajv out (scripts/build.mjs), a third of the file every candidate ships and loads at every start.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error("this MCP server sends no elicitation requests, so it validates no answers to them");
+  },
+};
 
 export interface ServeOptions {
   /** Above this many commands, the dynamic toolset (search, describe, call) instead of one tool per command. */
@@ -113,6 +125,7 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
       {
         capabilities: { tools: {}, prompts: {}, resources: {} },
         instructions: [manifest.product.description, ...hints.rules].filter(Boolean).join("\n"),
+        jsonSchemaValidator: NO_ELICITATION,
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -63,7 +63,11 @@ describe("packTgz: an npm tarball made of members deflated one by one", () => {
     // gunzip checks the CRC and the length in the trailer.
     const tar = gunzipSync(readFileSync(tgz));
     expect(tar.length % 512).toBe(0);
-    const listed = execFileSync("tar", ["tzvf", tgz], { encoding: "utf8" });
+    // tar prints each member's time in the caller's zone and locale: UTC and C, so the date read is the one stored.
+    const listed = execFileSync("tar", ["tzvf", tgz], {
+      encoding: "utf8",
+      env: { ...process.env, TZ: "UTC", LC_ALL: "C", LANG: "C" },
+    });
     expect(listed).toContain("1985-10-26");
     expect(listed).not.toMatch(/PaxHeader/);
     const out = join(dir, "out");

@@ -43,8 +43,9 @@ export function designTask(config: InterConfig): TaskSpec {
         rules.skills,
         overlay,
       );
-      const { text, commandsDigest } = capabilitiesText(assembleCapabilities(commands, skills));
-      writeJsonForDependents(ctx.root, file, text);
+      const caps = assembleCapabilities(commands, skills);
+      const { text, commandsDigest } = capabilitiesText(caps);
+      writeJsonForDependents(ctx.root, file, text, caps);
       const warnings = [
         ...report.rejected.map(
           (r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256 } from "../core/hash.js";
+import { isPlainJson } from "../core/plain-json.js";
 import { readTextFile } from "../core/text-io.js";
 import type { TaskContext } from "../engine/graph/task.js";
 
@@ -10,22 +11,29 @@ export function writeJson(root: string, path: string, value: unknown): void {
 }
 
 /**
- * The texts of the JSON files this process wrote for a later task, by absolute path, with their sha256: the task that
- * reads one next parses the text rather than reading the file back (a large description's models are 50–80 MB, and
- * reading one back costs about as much as parsing it). Each is taken by its first reader, or replaced when the file is
- * written again, so at most one text per file is held.
+ * What this process wrote for a later task, by absolute path, with the text's sha256: the task that reads a file next
+ * takes the value it was written from, or else parses the text, rather than reading the file back (a large
+ * description's models are 50–80 MB; reading one back costs about as much as parsing it, and a parsed copy is as
+ * many objects again for the collector). Each is taken by its first reader, or replaced when the file is written
+ * again, so at most one per file is held.
  */
-const handedOver = new Map<string, { text: string; sha256: string }>();
+const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { text: string })>();
 
 /**
  * Writes JSON text (made by the caller: compact, pretty or assembled) for the tasks that depend on this one, and keeps
- * it for the first of them that runs in this process.
+ * it for the first of them that runs in this process. `value`, when given, is what the text was made from: it is kept
+ * instead of the text when parsing the text would give back a value no reader can tell from it (core/plain-json.ts);
+ * the writer must not change it afterwards, as readers must not.
  */
-export function writeJsonForDependents(root: string, path: string, text: string): void {
+export function writeJsonForDependents(root: string, path: string, text: string, value?: unknown): void {
   const file = join(root, path);
   handedOver.delete(file);
   writeFileAtomic(file, text);
-  handedOver.set(file, { text, sha256: sha256(text) });
+  const digest = sha256(text);
+  handedOver.set(
+    file,
+    value !== undefined && isPlainJson(value) ? { sha256: digest, value } : { sha256: digest, text },
+  );
 }
 
 /**
@@ -33,7 +41,7 @@ export function writeJsonForDependents(root: string, path: string, text: string)
  * few-MB models of a large description (they are read by the next task, not by people).
  */
 export function writeBuildJson(root: string, path: string, value: unknown): void {
-  writeJsonForDependents(root, path, `${JSON.stringify(value)}\n`);
+  writeJsonForDependents(root, path, `${JSON.stringify(value)}\n`, value);
 }
 
 /** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */
@@ -42,9 +50,9 @@ const PARSED_KEPT = 8;
 
 /**
  * Reads a JSON output of a dependency (present on disk: hits restore outputs before dependents run). The value is
- * shared by every task that reads the same content in this process, so tasks treat it as read-only. The text its task
- * wrote in this process is parsed instead of the file only when its sha256 is the one the cache recorded for the file:
- * the same bytes, so the same value.
+ * shared by every task that reads the same content in this process, so tasks treat it as read-only. What its task
+ * wrote in this process (the value, or the text) is taken instead of the file only when its sha256 is the one the
+ * cache recorded for the file: the same bytes, so the same value.
  */
 export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
   const entry = ctx.deps[dep]?.outputs.find((o) => o.path === path);
@@ -59,7 +67,13 @@ export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
   const file = join(ctx.root, path);
   const written = handedOver.get(file);
   handedOver.delete(file);
-  const value = JSON.parse(written?.sha256 === entry.sha256 ? written.text : readTextFile(file)) as T;
+  const value = (
+    written?.sha256 !== entry.sha256
+      ? JSON.parse(readTextFile(file))
+      : "value" in written
+        ? written.value
+        : JSON.parse(written.text)
+  ) as T;
   parsed.set(key, value);
   if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
   return value;

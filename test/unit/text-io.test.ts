@@ -6,6 +6,7 @@ import { writeFileAtomic } from "../../src/core/atomic.js";
 import { sha256, sha256OfFile } from "../../src/core/hash.js";
 import { BIG_TEXT, readTextFile, textSlices } from "../../src/core/text-io.js";
 import type { TaskContext } from "../../src/engine/graph/task.js";
+import { isPlainJson } from "../../src/core/plain-json.js";
 import { readDepJson, writeBuildJson } from "../../src/pipeline/io.js";
 import { tempDir } from "../helpers.js";
 
@@ -91,5 +92,54 @@ describe("a dependency's JSON handed over in memory", () => {
     const value = readDepJson<{ operations: string[] }>(ctxFor(root, path, join(root, path)), "model", path);
     expect(value.operations[0]).toBe("again");
     expect(value).toEqual(JSON.parse(readFileSync(join(root, path), "utf8")));
+  });
+
+  it("is the value it was written from when the text would parse back to it, else what the text parses to", () => {
+    const root = tempDir("inter-handover-");
+    const path = ".intermesh/build/plan.json";
+    const plain = { commands: [{ name: "list", flags: [], limit: 10, hidden: false, note: null }] };
+    writeBuildJson(root, path, plain);
+    // No parse: the dependent takes the writer's value itself (a large description's plans are tens of MB).
+    expect(readDepJson(ctxFor(root, path, join(root, path)), "model", path)).toBe(plain);
+    // A member JSON leaves out, a Date, a -0: the dependent must see exactly what the file says, as a later build
+    // reading the file from the cache would.
+    for (const odd of [{ a: 1, gone: undefined }, { at: new Date(0) }, { n: -0 }, { list: [1, , 3] }]) {
+      writeBuildJson(root, path, odd);
+      const value = readDepJson(ctxFor(root, path, join(root, path)), "model", path);
+      expect(value).not.toBe(odd);
+      expect(value).toStrictEqual(JSON.parse(readFileSync(join(root, path), "utf8")));
+    }
+  });
+});
+
+describe("a value that JSON gives back as it is", () => {
+  it("is plain data: objects, arrays, strings, finite numbers, booleans and null, however deep", () => {
+    let deep: unknown = { leaf: [1, "two", true, null] };
+    for (let i = 0; i < 100_000; i++) deep = { next: [deep] };
+    expect(isPlainJson(deep)).toBe(true);
+    expect(isPlainJson("text")).toBe(true);
+  });
+
+  it("is not anything JSON would change on the way: undefined, holes, -0, NaN, Infinity, Dates, Maps, toJSON", () => {
+    class Thing {
+      name = "x";
+    }
+    for (const odd of [
+      { a: undefined },
+      [undefined],
+      [1, , 3],
+      { n: -0 },
+      { n: Number.NaN },
+      [Number.POSITIVE_INFINITY],
+      { at: new Date(0) },
+      { map: new Map() },
+      { toJSON: "data here, but a name readers may mistake: refused to be safe" },
+      { toJSON: () => 1 },
+      { big: 1n },
+      new Thing(),
+      Object.create(null),
+      { deep: { deeper: [{ fn: () => 0 }] } },
+    ])
+      expect(isPlainJson(odd), String(JSON.stringify(odd, (_k, v) => (typeof v === "bigint" ? "1n" : v)))).toBe(false);
   });
 });

@@ -53,7 +53,12 @@ const lazyStdio = {
 };
 
 await build({
-  entryPoints: { cli: "src/cli/entry.ts", index: "src/index.ts" },
+  // The search index's worker (src/stages/emit/search-index.ts) is a module of its own that a worker thread loads.
+  entryPoints: {
+    cli: "src/cli/entry.ts",
+    index: "src/index.ts",
+    "search-index-worker": "src/stages/emit/search-index-worker.ts",
+  },
   outdir: out,
   bundle: true,
   splitting: true,

@@ -42,21 +42,36 @@ export function emitTask(config: InterConfig): TaskSpec {
     outputs: [`${dir}/**`],
     env: [],
     async run(ctx) {
-      const [{ packageFiles }, { syncFolder }] = await Promise.all([
+      const [{ packageFilesLater }, { syncFile, syncFolder }] = await Promise.all([
         import("../stages/emit/package-files.js"),
         import("../stages/emit/sync-folder.js"),
       ]);
       const caps = readDepJson<Capabilities>(ctx, "design", capabilities);
       const { commandsDigest } = ctx.deps.design!.data as { commandsDigest?: string };
       const mcp = readFileSync(shippedFile("lib/mcp.cjs"), "utf8");
-      const files = packageFiles(caps, runtimeSource(), mcp, commandsDigest);
+      let { files, later } = packageFilesLater(caps, runtimeSource(), mcp, commandsDigest);
+      if (baseline) {
+        // The diff against the baseline reads the whole package.
+        files = [
+          ...files,
+          ...(await Promise.all(later.map(async (f) => ({ path: f.path, content: await f.content })))),
+        ];
+        later = [];
+      }
       const compared = baseline ? await compareBaseline(ctx.root, baseline, files, paths.candidate) : undefined;
       // The folder is emit's alone: a Skill removed from the brief must not linger in the package. Files already as
-      // wanted are left alone, so a brief edit rewrites the few files it reaches (stages/emit/sync-folder.ts).
-      syncFolder(join(ctx.root, dir), files);
+      // wanted are left alone, so a brief edit rewrites the few files it reaches (stages/emit/sync-folder.ts). The
+      // search index of a large CLI is still being made meanwhile, and written last.
+      const folder = join(ctx.root, dir);
+      syncFolder(
+        folder,
+        files,
+        later.map((f) => f.path),
+      );
+      for (const file of later) syncFile(folder, { path: file.path, content: await file.content });
       const data: EmitData = {
         dir,
-        files: files.length,
+        files: files.length + later.length,
         commands: caps.commands.length,
         skills: caps.skills.length,
         ...(compared?.summary ? { baseline: compared.summary } : {}),

@@ -1,9 +1,9 @@
 import type { Capabilities } from "../design/capabilities.js";
 import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
-import { indexCommands, SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
-import type { Command } from "../../runtime/manifest.js";
+import { SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
 import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
+import { searchIndexLater, searchIndexText, type IndexInput } from "./search-index.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -13,6 +13,12 @@ export interface PackageFile {
   path: string;
   content: string;
   executable?: boolean;
+}
+
+/** A file of the package whose content is still being made (the search index, by a worker for a large CLI). */
+export interface LaterFile {
+  path: string;
+  content: Promise<string>;
 }
 
 /** Root help lists every command in full while their manifest entries stay under this size; above it, groups only. */
@@ -142,6 +148,7 @@ interface CommandParts {
   groups: Array<{ name: string; description: string; count: number }>;
   groupFiles: PackageFile[];
   searchIndex(): string;
+  searchIndexLater(): Promise<string>;
 }
 
 let lastParts: { digest: string; parts: CommandParts } | undefined;
@@ -210,12 +217,20 @@ function commandParts(caps: Capabilities, digest: string | undefined): CommandPa
     description: clip(described.get(name) ?? name, perGroup),
     count: counts.get(name) ?? 0,
   }));
-  let index: string | undefined;
+  const indexInput: IndexInput = {
+    groupTexts: groupFiles.map((f) => f.content),
+    order: entries.map((c) => c.path[0]!),
+    groups: groups.map((g) => ({ name: g.name, description: g.description })),
+  };
+  let index: Promise<string> | undefined;
+  let indexText: string | undefined;
   const parts: CommandParts = {
     help,
     groups,
     groupFiles,
-    searchIndex: () => (index ??= `${JSON.stringify(indexCommands(entries as unknown as Command[], groups))}\n`),
+    searchIndex: () => (indexText ??= searchIndexText(indexInput)),
+    searchIndexLater: () =>
+      (index ??= indexText !== undefined ? Promise.resolve(indexText) : searchIndexLater(indexInput)),
   };
   if (digest !== undefined) lastParts = { digest, parts };
   return parts;
@@ -232,10 +247,35 @@ export function packageFiles(
   mcp?: string,
   commandsDigest?: string,
 ): PackageFile[] {
+  return assemble(caps, runtime, mcp, commandsDigest, false).files;
+}
+
+/**
+ * The same files, but the search index (with an MCP server) as a file still being made, by a worker for a large CLI
+ * (stages/emit/search-index.ts): the caller writes the others meanwhile.
+ */
+export function packageFilesLater(
+  caps: Capabilities,
+  runtime: string,
+  mcp?: string,
+  commandsDigest?: string,
+): { files: PackageFile[]; later: LaterFile[] } {
+  return assemble(caps, runtime, mcp, commandsDigest, true);
+}
+
+function assemble(
+  caps: Capabilities,
+  runtime: string,
+  mcp: string | undefined,
+  commandsDigest: string | undefined,
+  indexLater: boolean,
+): { files: PackageFile[]; later: LaterFile[] } {
   const { product } = caps;
   const binary = product.binary;
   const rules = agentRules(caps);
   const parts = commandParts(caps, commandsDigest);
+  // Started first, so a worker indexes while the rest of the package is made and written.
+  const later = mcp && indexLater ? [{ path: SEARCH_INDEX_FILE, content: parts.searchIndexLater() }] : [];
   const manifest = {
     product: { name: product.name, binary, version: product.version, description: product.description },
     baseUrl: caps.baseUrl,
@@ -286,14 +326,7 @@ export function packageFiles(
       : []),
     { path: "manifest.json", content: `${JSON.stringify(manifest, null, 1)}\n` },
     // The MCP server's command search reads this index as it is: built here, it costs the server no start-up.
-    ...(mcp
-      ? [
-          {
-            path: SEARCH_INDEX_FILE,
-            content: parts.searchIndex(),
-          },
-        ]
-      : []),
+    ...(mcp && !indexLater ? [{ path: SEARCH_INDEX_FILE, content: parts.searchIndex() }] : []),
     ...parts.groupFiles.map((f) => ({ ...f })),
     { path: "agent/brief.md", content: `${brief}\n` },
     ...rules.map((r) => ({
@@ -362,5 +395,5 @@ export function packageFiles(
       content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n`,
     },
   ];
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+  return { files: files.sort((a, b) => a.path.localeCompare(b.path)), later };
 }

@@ -41,13 +41,14 @@ function holds(file: string, bytes: Buffer, mode: number): boolean {
 /**
  * Makes `dir` hold exactly `files` (content and mode) and nothing else. A file already as wanted is left alone, so a
  * watch cycle after a brief edit writes the few files the brief reaches, not the whole package; everything else
- * (a Skill dropped from the brief, a stray file, a link) is removed, as emptying the folder first would.
+ * (a Skill dropped from the brief, a stray file, a link) is removed, as emptying the folder first would. `later` names
+ * files the caller writes afterwards with syncFile (one still being made): they are not removed meanwhile.
  */
-export function syncFolder(dir: string, files: PackageFile[]): SyncCounts {
-  const wanted = new Map(files.map((f) => [f.path, f]));
+export function syncFolder(dir: string, files: PackageFile[], later: string[] = []): SyncCounts {
+  const wanted = new Set([...files.map((f) => f.path), ...later]);
   // Ancestor folders of wanted files stay; any other entry goes, deepest first so a folder is empty when it goes.
   const folders = new Set<string>();
-  for (const path of wanted.keys()) {
+  for (const path of wanted) {
     const parts = path.split("/");
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
   }
@@ -59,20 +60,19 @@ export function syncFolder(dir: string, files: PackageFile[]): SyncCounts {
     if (!entry.folder) removed++;
   }
   let written = 0;
-  let unchanged = 0;
-  for (const file of files) {
-    const target = join(dir, file.path);
-    const bytes = Buffer.from(file.content);
-    const mode = file.executable ? 0o755 : 0o644;
-    if (holds(target, bytes, mode)) {
-      unchanged++;
-      continue;
-    }
-    // A folder (or link to one) where the file goes is replaced: the package's layout is emit's alone.
-    if (statOf(target)?.isDirectory()) rmSync(target, { recursive: true, force: true });
-    writeFileAtomic(target, bytes);
-    chmodSync(target, mode);
-    written++;
-  }
-  return { written, unchanged, removed };
+  for (const file of files) if (syncFile(dir, file)) written++;
+  return { written, unchanged: files.length - written, removed };
+}
+
+/** Writes one file of the folder unless it holds these bytes and mode already; true when it wrote. */
+export function syncFile(dir: string, file: PackageFile): boolean {
+  const target = join(dir, file.path);
+  const bytes = Buffer.from(file.content);
+  const mode = file.executable ? 0o755 : 0o644;
+  if (holds(target, bytes, mode)) return false;
+  // A folder (or link to one) where the file goes is replaced: the package's layout is emit's alone.
+  if (statOf(target)?.isDirectory()) rmSync(target, { recursive: true, force: true });
+  writeFileAtomic(target, bytes);
+  chmodSync(target, mode);
+  return true;
 }

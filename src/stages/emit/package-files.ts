@@ -3,7 +3,8 @@ import type { CommandSpec, SkillPlan } from "../design/types.js";
 import { commandCredential, credentialHow, credentialRule, credentialVariables } from "../../runtime/auth.js";
 import { SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
 import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
-import { searchIndexLater, searchIndexText, type IndexInput } from "./search-index.js";
+import type { Command } from "../../runtime/manifest.js";
+import { searchIndexLater, searchIndexText } from "./search-index.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -217,20 +218,24 @@ function commandParts(caps: Capabilities, digest: string | undefined): CommandPa
     description: clip(described.get(name) ?? name, perGroup),
     count: counts.get(name) ?? 0,
   }));
-  const indexInput: IndexInput = {
-    groupTexts: groupFiles.map((f) => f.content),
-    order: entries.map((c) => c.path[0]!),
-    groups: groups.map((g) => ({ name: g.name, description: g.description })),
-  };
+  // The index reads only the commands' fields the group files hold (runtime/command-search.ts, docOf).
+  const commands = entries as unknown as Command[];
   let index: Promise<string> | undefined;
   let indexText: string | undefined;
   const parts: CommandParts = {
     help,
     groups,
     groupFiles,
-    searchIndex: () => (indexText ??= searchIndexText(indexInput)),
+    searchIndex: () => (indexText ??= searchIndexText(commands, groups)),
     searchIndexLater: () =>
-      (index ??= indexText !== undefined ? Promise.resolve(indexText) : searchIndexLater(indexInput)),
+      (index ??=
+        indexText !== undefined
+          ? Promise.resolve(indexText)
+          : searchIndexLater(
+              commands,
+              groups,
+              groupFiles.map((f) => f.content),
+            )),
   };
   if (digest !== undefined) lastParts = { digest, parts };
   return parts;

@@ -3,13 +3,15 @@ import { shippedFile } from "../../core/shipped-files.js";
 import { indexCommands } from "../../runtime/command-search.js";
 import type { Command } from "../../runtime/manifest.js";
 
-/** What the index is made of: the package's group files (compact JSON texts) and the commands' order across them. */
+type Group = { name: string; description: string };
+
+/** What the worker is given: the package's group files (compact JSON texts) and the commands' order across them. */
 export interface IndexInput {
   /** Each group file's text: `{ name, commands }`. */
   groupTexts: string[];
   /** Each command's group, in the package's command order (the index numbers documents in the order they are added). */
   order: string[];
-  groups: Array<{ name: string; description: string }>;
+  groups: Group[];
 }
 
 /**
@@ -19,29 +21,42 @@ export interface IndexInput {
 export const WORKER_AT = 2000;
 
 /** The serialized search index (SEARCH_INDEX_FILE) of the commands, in their order. */
-export function searchIndexText({ groupTexts, order, groups }: IndexInput): string {
+export const searchIndexText = (commands: readonly Command[], groups: readonly Group[]): string =>
+  `${JSON.stringify(indexCommands(commands, groups))}\n`;
+
+/** The commands back from the worker's input, in their order. */
+export function commandsOf({ groupTexts, order }: IndexInput): Command[] {
   const byGroup = new Map<string, Command[]>();
   for (const text of groupTexts) {
     const group = JSON.parse(text) as { name: string; commands: Command[] };
     byGroup.set(group.name, group.commands);
   }
   const taken = new Map<string, number>();
-  const commands = order.map((name) => {
+  return order.map((name) => {
     const at = taken.get(name) ?? 0;
     taken.set(name, at + 1);
     return byGroup.get(name)![at]!;
   });
-  return `${JSON.stringify(indexCommands(commands, groups))}\n`;
 }
 
 /**
  * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~2 s of emit's
- * ~3.5 s, and the main thread meanwhile writes the package's other files. The group texts are strings, copied to the
- * worker at once (a structured copy of the commands' objects would cost the main thread what it saves). Should the
- * worker fail to start or end, the index is made here instead: the same text either way.
+ * ~3.5 s, and the main thread meanwhile writes the package's other files. The worker is given the group files' texts,
+ * strings copied at once (a structured copy of the commands' objects would cost the main thread what it saves).
+ * Should it fail to start or end, the index is made here instead: the same text either way.
  */
-export function searchIndexLater(input: IndexInput): Promise<string> {
-  if (input.order.length < WORKER_AT) return Promise.resolve().then(() => searchIndexText(input));
+export function searchIndexLater(
+  commands: readonly Command[],
+  groups: readonly Group[],
+  groupTexts: string[],
+): Promise<string> {
+  const onSpot = () => searchIndexText(commands, groups);
+  if (commands.length < WORKER_AT) return Promise.resolve().then(onSpot);
+  const input: IndexInput = {
+    groupTexts,
+    order: commands.map((c) => c.path[0]!),
+    groups: groups.map((g) => ({ name: g.name, description: g.description })),
+  };
   return new Promise<string>((resolve, reject) => {
     let settled = false;
     const settle = (make: () => string) => {
@@ -62,11 +77,11 @@ export function searchIndexLater(input: IndexInput): Promise<string> {
         resourceLimits: { maxYoungGenerationSizeMb: 64 },
       });
     } catch {
-      settle(() => searchIndexText(input));
+      settle(onSpot);
       return;
     }
     worker.once("message", (text: string) => settle(() => text));
-    worker.once("error", () => settle(() => searchIndexText(input)));
-    worker.once("exit", () => settle(() => searchIndexText(input)));
+    worker.once("error", () => settle(onSpot));
+    worker.once("exit", () => settle(onSpot));
   });
 }

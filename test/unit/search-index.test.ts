@@ -27,7 +27,7 @@ async function capabilitiesOf(file: string, name: string) {
 describe("the search index made beside the main thread", () => {
   it("is the index made on the spot, byte for byte, for a CLI large enough to get a worker", async () => {
     const caps = await capabilitiesOf("autotask.net.json", "Autotask");
-    expect(caps.commands.length).toBeGreaterThanOrEqual(WORKER_AT);
+    expect(caps.commands.length).toBeGreaterThanOrEqual(WORKER_AT.commands);
     const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
     const { files, later } = packageFilesLater(caps, "", "x");
     expect(later.map((f) => f.path)).toEqual([SEARCH_INDEX_FILE]);
@@ -40,7 +40,7 @@ describe("the search index made beside the main thread", () => {
 
   it("is made on the spot for a small CLI, the same text", async () => {
     const caps = await capabilitiesOf("xkcd.com.json", "Xkcd");
-    expect(caps.commands.length).toBeLessThan(WORKER_AT);
+    expect(caps.commands.length).toBeLessThan(WORKER_AT.commands);
     const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
     expect(await packageFilesLater(caps, "", "x").later[0]!.content).toBe(now);
   });

@@ -139,10 +139,6 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
   ].join("\n");
 }
 
-/**
- * The serialized search index, kept for the commands it was last built for: a watch cycle after a brief edit emits the
- * same commands again, and indexing them is most of emit's own work (half a second for 450 commands).
- */
 /** What the package makes of the commands and groups alone: help's form, the group list and files, the search index. */
 interface CommandParts {
   help: "full" | "groups";
@@ -152,6 +148,10 @@ interface CommandParts {
   searchIndexLater(): Promise<string>;
 }
 
+/**
+ * The parts made for the commands they were last made for: a watch cycle after a brief edit emits the same commands
+ * again, and indexing them is most of emit's own work (half a second for 450 commands).
+ */
 let lastParts: { digest: string; parts: CommandParts } | undefined;
 
 function commandParts(caps: Capabilities, digest: string | undefined): CommandParts {

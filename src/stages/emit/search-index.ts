@@ -15,10 +15,13 @@ export interface IndexInput {
 }
 
 /**
- * Below this many commands the index is made on the spot: a worker's start (a second V8 isolate loading the search
- * module) costs about what indexing a thousand commands does.
+ * When the index is made in a worker: for many commands (indexing Graph beta's 22k is ~2 s), or for many group files,
+ * each a file emit creates while the worker indexes. Creating a file costs 0.2–0.5 ms on a virtual machine's disk
+ * (more just after many were deleted), so a CLI of a command or two per group (EC2's 593 groups) spends as long
+ * writing its package as indexing it: measured there, emit 0.93–1.03 s → 0.53–0.60 s. Below both, a worker's start
+ * (a second V8 isolate loading the search module) costs about what it saves.
  */
-export const WORKER_AT = 2000;
+export const WORKER_AT = { commands: 2000, groupFiles: 200 };
 
 /** The serialized search index (SEARCH_INDEX_FILE) of the commands, in their order. */
 export const searchIndexText = (commands: readonly Command[], groups: readonly Group[]): string =>
@@ -51,7 +54,8 @@ export function searchIndexLater(
   groupTexts: string[],
 ): Promise<string> {
   const onSpot = () => searchIndexText(commands, groups);
-  if (commands.length < WORKER_AT) return Promise.resolve().then(onSpot);
+  if (commands.length < WORKER_AT.commands && groupTexts.length < WORKER_AT.groupFiles)
+    return Promise.resolve().then(onSpot);
   const input: IndexInput = {
     groupTexts,
     order: commands.map((c) => c.path[0]!),

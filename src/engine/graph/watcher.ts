@@ -14,7 +14,12 @@ export interface WatchSet {
 }
 
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
-/** Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. */
+/**
+ * Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. It is also the floor of the
+ * watch cycle's latency, and cannot go lower: chokidar drops a file's `change` within 50 ms of the last one it
+ * reported for that file (its `_throttle` in `_emit`), so a build started sooner could read a file whose next save
+ * is never reported — at 30 ms test/e2e/watch.test.ts's rename-save after a burst was lost.
+ */
 const QUIET_MS = 60;
 /**
  * A quiet timer that fires this late was held up by a starved process (a loaded machine): events of the same burst may

@@ -21,10 +21,17 @@ export function commandsTask(config: InterConfig): TaskSpec {
     outputs: [COMMANDS_FILE],
     env: [],
     async run(ctx) {
-      const { designCommands } = await import("../stages/design/commands.js");
+      const [{ designCommands }, { beginCommandParts }, { plainTexts }] = await Promise.all([
+        import("../stages/design/commands.js"),
+        import("../stages/emit/package-files.js"),
+        import("../stages/design/descriptions.js"),
+      ]);
       const model = readDepJson<OperationModel>(ctx, "openapi", OPERATIONS_FILE);
       const { plan, warnings } = designCommands(model, ctx.slice as CommandsSlice, model.source.files);
       writeBuildJson(ctx.root, COMMANDS_FILE, plan);
+      // A large CLI's search index is begun now, beside the skills and design tasks (stages/emit/package-files.ts).
+      // As capabilities.json will carry them (the same command array: plainTexts keeps what it made by the plan's).
+      beginCommandParts(plainTexts({ product: { description: "" }, groups: plan.groups, commands: plan.commands }));
       return { data: { commands: plan.commands.length }, warnings };
     },
   };

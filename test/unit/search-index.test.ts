@@ -7,7 +7,7 @@ import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
-import { packageFiles, packageFilesLater } from "../../src/stages/emit/package-files.js";
+import { beginCommandParts, packageFiles, packageFilesLater } from "../../src/stages/emit/package-files.js";
 import { WORKER_AT } from "../../src/stages/emit/search-index.js";
 import { syncFile, syncFolder } from "../../src/stages/emit/sync-folder.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
@@ -36,6 +36,25 @@ describe("the search index made beside the main thread", () => {
     expect(made).toBe(now);
     // And it answers: a search finds a command by what it does.
     expect(searchIndex(loadIndex(made), "list tickets").length).toBeGreaterThan(0);
+  });
+
+  it("begun by the commands task, is the index emit writes for those commands, and only for those", async () => {
+    const caps = await capabilitiesOf("autotask.net.json", "Autotask");
+    const onSpot = (c: typeof caps) => packageFiles(c, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    // The same arrays, as the design task hands them on: the index begun early is the one written, the same bytes.
+    beginCommandParts({ commands: caps.commands, groups: caps.groups });
+    const early = await packageFilesLater(caps, "", "x").later[0]!.content;
+    expect(early).toBe(onSpot(caps));
+    // Commands changed after the index was begun (an overlay): emit makes its own, and it says what the commands say.
+    beginCommandParts({ commands: caps.commands, groups: caps.groups });
+    const changed = {
+      ...caps,
+      commands: caps.commands.map((c, i) => (i === 7 ? { ...c, description: "Zyzzyvas are counted here." } : c)),
+    };
+    const made = await packageFilesLater(changed, "", "x").later[0]!.content;
+    expect(made).not.toBe(early);
+    expect(made).toBe(onSpot(changed));
+    expect(searchIndex(loadIndex(made), "zyzzyvas")).toContain(changed.commands[7]!.name);
   });
 
   it("is made on the spot for a small CLI, the same text", async () => {

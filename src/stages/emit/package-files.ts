@@ -4,7 +4,7 @@ import { commandCredential, credentialHow, credentialRule, credentialVariables }
 import { SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
 import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
 import type { Command } from "../../runtime/manifest.js";
-import { searchIndexLater, searchIndexText } from "./search-index.js";
+import { indexInWorker, searchIndexLater, searchIndexText, type IndexJob } from "./search-index.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -146,7 +146,12 @@ interface CommandParts {
   groupFiles: PackageFile[];
   searchIndex(): string;
   searchIndexLater(): Promise<string>;
+  /** Stops making the search index in the background: these parts will not be emitted. */
+  drop(): void;
 }
+
+/** What the parts are made of: the commands task's plan, as capabilities.json carries it on. */
+type CommandsAndGroups = Pick<Capabilities, "commands" | "groups">;
 
 /**
  * The parts made for the commands they were last made for: a watch cycle after a brief edit emits the same commands
@@ -154,8 +159,39 @@ interface CommandParts {
  */
 let lastParts: { digest: string; parts: CommandParts } | undefined;
 
-function commandParts(caps: Capabilities, digest: string | undefined): CommandParts {
+/** Parts begun by beginCommandParts, for the very command and group arrays they were made from. */
+let begun: { of: CommandsAndGroups; parts: CommandParts } | undefined;
+
+/**
+ * Begins the parts of a large CLI, and its search index in a worker, as soon as the commands task has planned them:
+ * the index is ~3 s of Graph beta's build, and begun here it is made while the skills and design tasks run instead of
+ * at the end of emit, which otherwise waited ~2 s for it. Emit takes these parts when its capabilities carry the same
+ * arrays (the design task hands on the commands task's value itself, pipeline/io.ts), and makes its own otherwise (an
+ * overlay renamed commands): the same text either way. A run that stops before emit leaves the worker to be dropped
+ * with the process (stages/emit/search-index.ts).
+ */
+export function beginCommandParts(plan: CommandsAndGroups): void {
+  begun?.parts.drop();
+  begun = undefined;
+  if (!indexInWorker(plan.commands.length, new Set(plan.commands.map((c) => c.path[0])).size)) return;
+  const parts = makeCommandParts(plan, true);
+  begun = { of: plan, parts };
+}
+
+function commandParts(caps: CommandsAndGroups, digest: string | undefined): CommandParts {
   if (digest !== undefined && lastParts?.digest === digest) return lastParts.parts;
+  const early =
+    begun?.of.commands === caps.commands && JSON.stringify(begun.of.groups) === JSON.stringify(caps.groups)
+      ? begun.parts
+      : undefined;
+  if (!early) begun?.parts.drop();
+  begun = undefined;
+  const parts = early ?? makeCommandParts(caps, false);
+  if (digest !== undefined) lastParts = { digest, parts };
+  return parts;
+}
+
+function makeCommandParts(caps: CommandsAndGroups, background: boolean): CommandParts {
   const entries = caps.commands.map((c) => ({
     path: c.path,
     name: c.name,
@@ -220,25 +256,24 @@ function commandParts(caps: Capabilities, digest: string | undefined): CommandPa
   }));
   // The index reads only the commands' fields the group files hold (runtime/command-search.ts, docOf).
   const commands = entries as unknown as Command[];
-  let index: Promise<string> | undefined;
+  let index: IndexJob | undefined;
   let indexText: string | undefined;
-  const parts: CommandParts = {
+  const later = () =>
+    (index ??= searchIndexLater(
+      commands,
+      groups,
+      groupFiles.map((f) => f.content),
+      background,
+    ));
+  if (background) later();
+  return {
     help,
     groups,
     groupFiles,
     searchIndex: () => (indexText ??= searchIndexText(commands, groups)),
-    searchIndexLater: () =>
-      (index ??=
-        indexText !== undefined
-          ? Promise.resolve(indexText)
-          : searchIndexLater(
-              commands,
-              groups,
-              groupFiles.map((f) => f.content),
-            )),
+    searchIndexLater: () => (indexText !== undefined && !index ? Promise.resolve(indexText) : later().claim()),
+    drop: () => index?.drop(),
   };
-  if (digest !== undefined) lastParts = { digest, parts };
-  return parts;
 }
 
 /**

@@ -42,37 +42,44 @@ export function commandsOf({ groupTexts, order }: IndexInput): Command[] {
   });
 }
 
+/** Whether the index of this many commands in this many group files is made in a worker (WORKER_AT). */
+export const indexInWorker = (commands: number, groupFiles: number): boolean =>
+  commands >= WORKER_AT.commands || groupFiles >= WORKER_AT.groupFiles;
+
 /**
- * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~2 s of emit's
- * ~3.5 s, and the main thread meanwhile writes the package's other files. The worker is given the group files' texts,
- * strings copied at once (a structured copy of the commands' objects would cost the main thread what it saves).
- * Should it fail to start or end, the index is made here instead: the same text either way.
+ * The search index being made; `claim` is its text, and keeps the process alive until the text is there; `drop` stops
+ * a job nobody will claim.
+ */
+export interface IndexJob {
+  claim(): Promise<string>;
+  drop(): void;
+}
+
+/**
+ * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~3 s, which the
+ * main thread meanwhile spends on other work. The worker is given the group files' texts, strings copied at once (a
+ * structured copy of the commands' objects would cost the main thread what it saves). A job started in the
+ * background (`background`: begun by the commands task, stages/emit/package-files.ts says why) does not keep the
+ * process alive until it is claimed: a run that never reaches emit exits without waiting for it. Should the worker fail
+ * to start or end, the index is made here when claimed instead: the same text either way.
  */
 export function searchIndexLater(
   commands: readonly Command[],
   groups: readonly Group[],
   groupTexts: string[],
-): Promise<string> {
+  background = false,
+): IndexJob {
   const onSpot = () => searchIndexText(commands, groups);
-  if (commands.length < WORKER_AT.commands && groupTexts.length < WORKER_AT.groupFiles)
-    return Promise.resolve().then(onSpot);
+  if (!indexInWorker(commands.length, groupTexts.length))
+    return { claim: () => Promise.resolve().then(onSpot), drop: () => {} };
   const input: IndexInput = {
     groupTexts,
     order: commands.map((c) => c.path[0]!),
     groups: groups.map((g) => ({ name: g.name, description: g.description })),
   };
-  return new Promise<string>((resolve, reject) => {
-    let settled = false;
-    const settle = (make: () => string) => {
-      if (settled) return;
-      settled = true;
-      try {
-        resolve(make());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    let worker: Worker;
+  let worker: Worker | undefined;
+  // The worker's text, or undefined when it failed (the caller then makes it on the spot).
+  const made = new Promise<string | undefined>((resolve) => {
     try {
       worker = new Worker(shippedFile("lib/search-index-worker.js"), {
         workerData: input,
@@ -81,11 +88,20 @@ export function searchIndexLater(
         resourceLimits: { maxYoungGenerationSizeMb: 64 },
       });
     } catch {
-      settle(onSpot);
+      resolve(undefined);
       return;
     }
-    worker.once("message", (text: string) => settle(() => text));
-    worker.once("error", () => settle(onSpot));
-    worker.once("exit", () => settle(onSpot));
+    worker.once("message", (text: string) => resolve(text));
+    worker.once("error", () => resolve(undefined));
+    worker.once("exit", () => resolve(undefined));
+    // After the listeners: adding a "message" listener refs the worker's port again.
+    if (background) worker.unref();
   });
+  return {
+    claim: () => {
+      worker?.ref();
+      return made.then((text) => text ?? onSpot());
+    },
+    drop: () => void worker?.terminate(),
+  };
 }

@@ -12,6 +12,8 @@ export interface IndexInput {
   /** Each command's group, in the package's command order (the index numbers documents in the order they are added). */
   order: string[];
   groups: Group[];
+  /** Whether the worker yields the CPU to the build's other threads (begun in the background). */
+  yieldCpu: boolean;
 }
 
 /**
@@ -55,13 +57,53 @@ export interface IndexJob {
   drop(): void;
 }
 
+/** A worker making the index: its text, or undefined when it failed; and the worker, while it runs. */
+interface Indexing {
+  made: Promise<string | undefined>;
+  worker?: Worker;
+}
+
+function startWorker(input: IndexInput, background: boolean): Indexing {
+  const indexing: Indexing = { made: Promise.resolve(undefined) };
+  try {
+    const worker = new Worker(shippedFile("lib/search-index-worker.js"), {
+      workerData: input,
+      // The index's terms are short-lived objects by the hundred thousand: a larger young generation collects them
+      // in fewer scavenges.
+      resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    });
+    indexing.worker = worker;
+    indexing.made = new Promise<string | undefined>((resolve) => {
+      worker.once("message", (text: string) => resolve(text));
+      worker.once("error", () => resolve(undefined));
+      worker.once("exit", () => resolve(undefined));
+    }).finally(() => (indexing.worker = undefined));
+    // After the listeners: adding a "message" listener refs the worker's port again.
+    if (background) worker.unref();
+  } catch {
+    // no worker: made on the spot when claimed
+  }
+  return indexing;
+}
+
+/** The first text of those being made, or undefined when every one failed. */
+function firstMade(all: Indexing[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let failed = 0;
+    for (const { made } of all)
+      void made.then((text) => (text !== undefined ? resolve(text) : ++failed === all.length && resolve(undefined)));
+  });
+}
+
 /**
  * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~3 s, which the
  * main thread meanwhile spends on other work. The worker is given the group files' texts, strings copied at once (a
- * structured copy of the commands' objects would cost the main thread what it saves). A job started in the
- * background (`background`: begun by the commands task, stages/emit/package-files.ts says why) does not keep the
- * process alive until it is claimed: a run that never reaches emit exits without waiting for it. Should the worker fail
- * to start or end, the index is made here when claimed instead: the same text either way.
+ * structured copy of the commands' objects would cost the main thread what it saves). A job begun in the background
+ * (`background`: by the commands task, stages/emit/package-files.ts says why) yields the CPU to the build's other
+ * threads and does not keep the process alive until it is claimed: a run that never reaches emit exits without it.
+ * Claimed before it is done, it is raced by a second worker at the process's priority: on a loaded machine the first
+ * may hardly have run. Should the workers fail to start or end, the index is made here when claimed: the same text
+ * either way.
  */
 export function searchIndexLater(
   commands: readonly Command[],
@@ -76,32 +118,24 @@ export function searchIndexLater(
     groupTexts,
     order: commands.map((c) => c.path[0]!),
     groups: groups.map((g) => ({ name: g.name, description: g.description })),
+    yieldCpu: background,
   };
-  let worker: Worker | undefined;
-  // The worker's text, or undefined when it failed (the caller then makes it on the spot).
-  const made = new Promise<string | undefined>((resolve) => {
-    try {
-      worker = new Worker(shippedFile("lib/search-index-worker.js"), {
-        workerData: input,
-        // The index's terms are short-lived objects by the hundred thousand: a larger young generation collects them
-        // in fewer scavenges.
-        resourceLimits: { maxYoungGenerationSizeMb: 64 },
-      });
-    } catch {
-      resolve(undefined);
-      return;
-    }
-    worker.once("message", (text: string) => resolve(text));
-    worker.once("error", () => resolve(undefined));
-    worker.once("exit", () => resolve(undefined));
-    // After the listeners: adding a "message" listener refs the worker's port again.
-    if (background) worker.unref();
-  });
+  const first = startWorker(input, background);
+  const running: Indexing[] = [first];
+  const drop = () => {
+    for (const { worker } of running) void worker?.terminate();
+  };
+  let claimed: Promise<string> | undefined;
   return {
-    claim: () => {
-      worker?.ref();
-      return made.then((text) => text ?? onSpot());
-    },
-    drop: () => void worker?.terminate(),
+    claim: () =>
+      (claimed ??= (() => {
+        first.worker?.ref();
+        if (background && first.worker) running.push(startWorker({ ...input, yieldCpu: false }, false));
+        return firstMade(running).then((text) => {
+          drop();
+          return text ?? onSpot();
+        });
+      })()),
+    drop,
   };
 }

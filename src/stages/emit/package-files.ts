@@ -179,14 +179,14 @@ export function beginCommandParts(plan: CommandsAndGroups): void {
 }
 
 function commandParts(caps: CommandsAndGroups, digest: string | undefined): CommandParts {
-  if (digest !== undefined && lastParts?.digest === digest) return lastParts.parts;
+  const kept = digest !== undefined && lastParts?.digest === digest ? lastParts.parts : undefined;
   const early =
-    begun?.of.commands === caps.commands && JSON.stringify(begun.of.groups) === JSON.stringify(caps.groups)
+    !kept && begun?.of.commands === caps.commands && JSON.stringify(begun.of.groups) === JSON.stringify(caps.groups)
       ? begun.parts
       : undefined;
-  if (!early) begun?.parts.drop();
+  if (begun && begun.parts !== early) begun.parts.drop();
   begun = undefined;
-  const parts = early ?? makeCommandParts(caps, false);
+  const parts = kept ?? early ?? makeCommandParts(caps, false);
   if (digest !== undefined) lastParts = { digest, parts };
   return parts;
 }

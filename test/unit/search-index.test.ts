@@ -64,6 +64,14 @@ describe("the search index made beside the main thread", () => {
     expect(await packageFilesLater(caps, "", "x").later[0]!.content).toBe(now);
   });
 
+  it("is made once for the same commands: a watch cycle after a brief edit takes the last cycle's", async () => {
+    const caps = await capabilitiesOf("xkcd.com.json", "Xkcd");
+    const first = packageFilesLater(caps, "", "x", "digest-of-these-commands").later[0]!.content;
+    const again = packageFilesLater(caps, "", "x", "digest-of-these-commands").later[0]!.content;
+    expect(again).toBe(first);
+    expect(packageFilesLater(caps, "", "x", "another-digest").later[0]!.content).not.toBe(first);
+  });
+
   it("is left in the package folder while it is made, then replaced", () => {
     const dir = tempDir("inter-sync-later-");
     mkdirSync(dirname(join(dir, SEARCH_INDEX_FILE)), { recursive: true });

@@ -49,8 +49,8 @@ export const indexInWorker = (commands: number, groupFiles: number): boolean =>
   commands >= WORKER_AT.commands || groupFiles >= WORKER_AT.groupFiles;
 
 /**
- * The search index being made; `claim` is its text, and keeps the process alive until the text is there; `drop` stops
- * a job nobody will claim.
+ * The search index being made; `claim` is its text (made once, however often it is claimed: a watch cycle's emit claims
+ * the last cycle's again), and keeps the process alive until the text is there; `drop` stops a job nobody will claim.
  */
 export interface IndexJob {
   claim(): Promise<string>;
@@ -112,8 +112,9 @@ export function searchIndexLater(
   background = false,
 ): IndexJob {
   const onSpot = () => searchIndexText(commands, groups);
+  let claimed: Promise<string> | undefined;
   if (!indexInWorker(commands.length, groupTexts.length))
-    return { claim: () => Promise.resolve().then(onSpot), drop: () => {} };
+    return { claim: () => (claimed ??= Promise.resolve().then(onSpot)), drop: () => {} };
   const input: IndexInput = {
     groupTexts,
     order: commands.map((c) => c.path[0]!),
@@ -125,7 +126,6 @@ export function searchIndexLater(
   const drop = () => {
     for (const { worker } of running) void worker?.terminate();
   };
-  let claimed: Promise<string> | undefined;
   return {
     claim: () =>
       (claimed ??= (() => {

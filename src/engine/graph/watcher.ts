@@ -1,4 +1,5 @@
 import type { FSWatcher } from "chokidar";
+import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { expandGlobs, isGlob } from "./files.js";
 
@@ -15,12 +16,14 @@ export interface WatchSet {
 
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
 /**
- * Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. It is also the floor of the
- * watch cycle's latency, and cannot go lower: chokidar drops a file's `change` within 50 ms of the last one it
- * reported for that file (its `_throttle` in `_emit`), so a build started sooner could read a file whose next save
- * is never reported — at 30 ms test/e2e/watch.test.ts's rename-save after a burst was lost.
+ * Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. It is also the floor of a watch
+ * cycle's latency. chokidar drops a file's `change` within 50 ms of the last one it reported for that file (its
+ * `_throttle` in `_emit`): with only its events, a build started sooner could read a file whose next save is never
+ * reported (at 30 ms test/e2e/watch.test.ts's rename-save after a burst was lost). Its `raw` events are not throttled,
+ * and each input's raw event counts as a change when the file's size, mtime or inode moved (InputWatcher.raw), so a
+ * save is seen however soon it follows the last.
  */
-const QUIET_MS = 60;
+const QUIET_MS = 25;
 /**
  * A quiet timer that fires this late was held up by a starved process (a loaded machine): events of the same burst may
  * still be on their way (chokidar stats a file before it reports it). It waits again, as long as it was held up (at most
@@ -51,12 +54,15 @@ export class InputWatcher {
   private maybeAdded = false;
   private timer?: NodeJS.Timeout;
   private late = 0;
+  /** Each input's size, mtime and inode when last looked at: a raw event that changes none of them is no save. */
+  private seen = new Map<string, string>();
 
   constructor(private readonly onChange: (paths: string[]) => void) {}
 
   /** Points the watcher at a new set, re-creating it when the folders changed; resolves once it is watching. */
   async update(set: WatchSet): Promise<void> {
     this.set = set;
+    for (const file of set.files) if (!this.seen.has(file)) this.seen.set(file, signature(file));
     const shallow = new Set([...set.files].map((f) => dirname(f)));
     const deep = new Set<string>();
     for (const g of set.globs) {
@@ -77,6 +83,7 @@ export class InputWatcher {
         ...(depth === undefined ? {} : { depth }),
       });
       w.on("all", (event, path) => this.event(event, resolve(path)));
+      w.on("raw", (_event: string, name: unknown, details: unknown) => this.raw(name, details));
       // A folder that does not exist yet is fine: chokidar reports it when it appears.
       w.on("error", () => {});
       await new Promise<void>((r) => w.once("ready", () => r()));
@@ -88,11 +95,34 @@ export class InputWatcher {
   private event(event: string, path: string): void {
     const set = this.set;
     if (!set || set.produced.has(path)) return;
-    if (set.files.has(path)) this.changed.add(path);
-    else if (event === "add" && set.globs.length) this.maybeAdded = true;
+    if (set.files.has(path)) {
+      this.seen.set(path, signature(path));
+      this.changed.add(path);
+    } else if (event === "add" && set.globs.length) this.maybeAdded = true;
     else return;
     this.late = 0;
     this.arm();
+  }
+
+  /**
+   * An unthrottled event of the file system: `name` in the folder (or file) `watchedPath`. An input whose size, mtime
+   * or inode changed since it was last looked at changed, whether or not chokidar reports it; anything else (an access
+   * time, a file that is not an input) is left to chokidar's own events.
+   */
+  private raw(name: unknown, details: unknown): void {
+    const set = this.set;
+    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (!set || typeof name !== "string" || typeof watched !== "string") return;
+    for (const path of [resolve(watched, name), resolve(watched)]) {
+      if (!set.files.has(path) || set.produced.has(path)) continue;
+      const now = signature(path);
+      if (this.seen.get(path) === now) return;
+      this.seen.set(path, now);
+      this.changed.add(path);
+      this.late = 0;
+      this.arm();
+      return;
+    }
   }
 
   private arm(quietMs = QUIET_MS): void {
@@ -132,5 +162,15 @@ export class InputWatcher {
     clearTimeout(this.timer);
     this.dirs = "";
     await this.closeWatchers();
+  }
+}
+
+/** What tells one version of a file from the next without reading it: size, mtime and inode; "gone" when missing. */
+function signature(file: string): string {
+  try {
+    const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
+    return stat ? `${stat.size}:${stat.mtimeNs}:${stat.ino}` : "gone";
+  } catch {
+    return "unreadable";
   }
 }

@@ -85,7 +85,9 @@ async function measure(name, dir, brief, ops, certifiedBudget, interRepo = repo)
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`medians of ${EDITS} edits each; the watcher waits ${60} ms of quiet after a save before building`);
+console.log(
+  `medians of ${EDITS} edits each; the watcher waits 25 ms of quiet after a save before building (src/engine/graph/watcher.ts)`,
+);
 nodeStart();
 if (only) {
   const documents = {

@@ -4,6 +4,7 @@ import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InterError } from "../../core/errors.js";
 import { isObject, Resolver } from "./resolver.js";
+import { yamlPlugin } from "./yaml-parser.js";
 
 /*
  * Reading an OpenAPI document and the files its `$ref`s name, sandboxed: the document is untrusted, so a `$ref` may
@@ -99,7 +100,10 @@ export async function resolveDocument(
   // (`../api/openapi.yaml`) may refer to files next to it, and nothing beyond.
   const reader = projectFileReader([root, dirname(file)]);
   const resolve = (external: boolean) =>
-    parser.resolve(file, { resolve: { external, http: false, file: false, project: reader } as never });
+    parser.resolve(file, {
+      resolve: { external, http: false, file: false, project: reader } as never,
+      parse: { yaml: yamlPlugin },
+    });
   try {
     // The parser finds other files' `$ref`s by walking the whole document, a pointer built for every key (seconds on
     // a 50 MB one). A document that names no other file is read alone; one that does is read as before, in full.

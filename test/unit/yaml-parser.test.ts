@@ -94,6 +94,15 @@ describe("the OpenAPI document's YAML plugin (js-yaml 4 where it can)", () => {
     expect(await yamlPlugin.parse({ ...file(""), data: value as never })).toBe(value);
   });
 
+  it("keeps a __proto__ key an own key: the prototype is never set, nothing is polluted", async () => {
+    const text = "a:\n  __proto__:\n    polluted: yes\nb: &x {__proto__: {p: 1}}\nc: *x\n";
+    const value = (await yamlPlugin.parse(file(text))) as Record<string, object>;
+    expect(value).toEqual((await outcome(own, text)).value);
+    expect(Object.getPrototypeOf(value.a)).toBe(Object.prototype);
+    expect(Object.keys(value.a!)).toEqual(["__proto__"]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it("keeps a date-like value a string and an omitted value null, as descriptions need", async () => {
     expect(await yamlPlugin.parse(file("example: 2024-01-01\nnothing:\n"))).toEqual({
       example: "2024-01-01",

@@ -24,6 +24,10 @@ function signed(text: string): [number, string] {
   return [1, text[0] === "+" ? text.slice(1) : text];
 }
 
+// Every plain scalar of a description is resolved against these: the word lists are made once.
+const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
+const TRUES = new Set(["true", "True", "TRUE"]);
+const FALSES = new Set(["false", "False", "FALSE"]);
 const INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const FLOAT =
   /^(?:[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
@@ -35,14 +39,8 @@ const FLOAT =
  */
 const CORE_1_2 = FAILSAFE_SCHEMA.extend({
   implicit: [
-    scalarType("null", (text) => (["", "~", "null", "Null", "NULL"].includes(text) ? null : NOT_THIS_TYPE)),
-    scalarType("bool", (text) =>
-      ["true", "True", "TRUE"].includes(text)
-        ? true
-        : ["false", "False", "FALSE"].includes(text)
-          ? false
-          : NOT_THIS_TYPE,
-    ),
+    scalarType("null", (text) => (NULLS.has(text) ? null : NOT_THIS_TYPE)),
+    scalarType("bool", (text) => (TRUES.has(text) ? true : FALSES.has(text) ? false : NOT_THIS_TYPE)),
     scalarType("int", (text) => {
       if (!INT.test(text)) return NOT_THIS_TYPE;
       const [sign, digits] = signed(text);

@@ -1,7 +1,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
-import { BIG_TEXT, writeTextToFd } from "./text-io.js";
+import { BIG_TEXT, joinText, type Text, textLength, writeTextToFd } from "./text-io.js";
 
 /** Temp files carry this marker so `cache gc` can sweep the leftovers of killed processes. */
 export const TMP_MARKER = ".inter-tmp-";
@@ -11,7 +11,7 @@ export const TMP_MARKER = ".inter-tmp-";
  * on a VM disk here a `mkdir -p` of a folder that exists cost ~0.3 ms, about what writing the file does, and a build
  * writes hundreds of files into a few folders.
  */
-export function writeFileMakingFolders(file: string, data: string | Uint8Array, mode?: number): void {
+export function writeFileMakingFolders(file: string, data: Text | Uint8Array, mode?: number): void {
   try {
     writeFile(file, data, mode);
   } catch (error) {
@@ -22,9 +22,9 @@ export function writeFileMakingFolders(file: string, data: string | Uint8Array, 
 }
 
 /** writeFileSync; a big text in slices (core/text-io.ts says why). */
-function writeFile(file: string, data: string | Uint8Array, mode: number | undefined): void {
-  if (typeof data !== "string" || data.length < BIG_TEXT) {
-    writeFileSync(file, data, mode === undefined ? undefined : { mode });
+function writeFile(file: string, data: Text | Uint8Array, mode: number | undefined): void {
+  if (data instanceof Uint8Array || textLength(data) < BIG_TEXT) {
+    writeFileSync(file, data instanceof Uint8Array ? data : joinText(data), mode === undefined ? undefined : { mode });
     return;
   }
   const fd = openSync(file, "w", mode);
@@ -39,7 +39,7 @@ function writeFile(file: string, data: string | Uint8Array, mode: number | undef
  * Write-then-rename: readers (and concurrent `inter` processes) see the old file or the new one, never a torn one,
  * and a SIGKILL leaves at worst a stray temp file.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+export function writeFileAtomic(file: string, data: Text | Uint8Array, mode?: number): void {
   const tmp = `${file}${TMP_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     writeFileMakingFolders(tmp, data, mode);

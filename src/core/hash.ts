@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import xxhash from "xxhash-wasm";
-import { updateWith, updateWithFile } from "./text-io.js";
+import { type Text, updateWith, updateWithFile } from "./text-io.js";
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 let hasher: Hasher | undefined;
@@ -25,7 +25,7 @@ export function xxh(data: string | Uint8Array): string {
 }
 
 /** Identity for anything that leaves the machine: candidate hashes, receipts, plan checks. */
-export function sha256(data: string | Uint8Array): string {
+export function sha256(data: Text | Uint8Array): string {
   const hash = createHash("sha256");
   updateWith(hash, data);
   return hash.digest("hex");

@@ -12,6 +12,21 @@ import { StringDecoder } from "node:string_decoder";
 /** Below this many characters a text goes whole: one call is cheaper than a loop, and its buffer is small. */
 export const BIG_TEXT = 1 << 20;
 
+/**
+ * A text as one string or as the strings it is made of, in order. A big text made of pieces (a JSON text and its final
+ * newline, capabilities.json's members) is written and hashed piece by piece, never joined: joining copies it, and a
+ * `${json}\n` is a rope V8 copies whole into a new string the first time it is read by index. For Graph beta's 50–160 MB
+ * texts those copies were a fifth of the build's page faults (docs/architecture.md, "twelfth round").
+ */
+export type Text = string | readonly string[];
+
+/** The text's length in UTF-16 code units. */
+export const textLength = (text: Text): number =>
+  typeof text === "string" ? text.length : text.reduce((n, part) => n + part.length, 0);
+
+/** The text as one string (a copy when it is made of pieces). */
+export const joinText = (text: Text): string => (typeof text === "string" ? text : text.join(""));
+
 /** UTF-16 code units per slice: at most three bytes each in UTF-8, so a slice always fits the scratch buffer. */
 const SLICE = 1 << 18;
 const SCRATCH_BYTES = SLICE * 3 + 4;
@@ -24,16 +39,31 @@ const encoder = new TextEncoder();
  */
 const scratch = () => (shared ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES));
 
-/** The text in slices of at most SLICE code units (one more at most), never splitting a surrogate pair. */
-export function* textSlices(text: string): Generator<string> {
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(start + SLICE, text.length);
-    const last = text.charCodeAt(end - 1);
-    // A high surrogate at the end would be encoded alone (as U+FFFD): its low half goes with it.
-    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end++;
-    yield text.slice(start, end);
-    start = end;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * The text in slices of at most SLICE code units (one more at most), never splitting a surrogate pair, not even one
+ * that two pieces split between them.
+ */
+export function* textSlices(text: Text): Generator<string> {
+  const parts = typeof text === "string" ? [text] : text;
+  let carried = "";
+  for (let p = 0; p < parts.length; p++) {
+    let part = carried ? carried + parts[p]! : parts[p]!;
+    carried = "";
+    if (p < parts.length - 1 && isHighSurrogate(part.charCodeAt(part.length - 1))) {
+      carried = part.slice(-1);
+      part = part.slice(0, -1);
+    }
+    for (let start = 0; start < part.length;) {
+      let end = Math.min(start + SLICE, part.length);
+      // A high surrogate at the end would be encoded alone (as U+FFFD): its low half goes with it.
+      if (isHighSurrogate(part.charCodeAt(end - 1)) && end < part.length) end++;
+      yield part.slice(start, end);
+      start = end;
+    }
   }
+  if (carried) yield carried;
 }
 
 /** Writes every byte of `bytes` at the descriptor's position (a write may take fewer than it was given). */
@@ -42,7 +72,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /** `text` as UTF-8 into the open file, slice by slice through one buffer. */
-export function writeTextToFd(fd: number, text: string): void {
+export function writeTextToFd(fd: number, text: Text): void {
   const buffer = scratch();
   for (const slice of textSlices(text)) {
     const { written } = encoder.encodeInto(slice, buffer);
@@ -76,9 +106,9 @@ interface Digesting {
 }
 
 /** Feeds `data` to `hash`: a big text in slices, so it is never converted whole. */
-export function updateWith(hash: Digesting, data: string | Uint8Array): void {
-  if (typeof data !== "string" || data.length < BIG_TEXT) {
-    hash.update(data);
+export function updateWith(hash: Digesting, data: Text | Uint8Array): void {
+  if (data instanceof Uint8Array || textLength(data) < BIG_TEXT) {
+    hash.update(data instanceof Uint8Array ? data : joinText(data));
     return;
   }
   for (const slice of textSlices(data)) hash.update(slice);

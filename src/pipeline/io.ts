@@ -2,12 +2,15 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { sha256 } from "../core/hash.js";
 import { isPlainJson } from "../core/plain-json.js";
-import { readTextFile } from "../core/text-io.js";
+import { joinText, readTextFile, type Text } from "../core/text-io.js";
 import type { TaskContext } from "../engine/graph/task.js";
 
-/** Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. */
+/**
+ * Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. The newline is a piece
+ * of its own, not appended to the text (core/text-io.ts: Text).
+ */
 export function writeJson(root: string, path: string, value: unknown): void {
-  writeFileAtomic(join(root, path), `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(join(root, path), [JSON.stringify(value, null, 2), "\n"]);
 }
 
 /**
@@ -17,7 +20,7 @@ export function writeJson(root: string, path: string, value: unknown): void {
  * many objects again for the collector). Each is taken by its first reader, or replaced when the file is written
  * again, so at most one per file is held.
  */
-const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { text: string })>();
+const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { text: Text })>();
 
 /**
  * Writes JSON text (made by the caller: compact, pretty or assembled) for the tasks that depend on this one, and keeps
@@ -25,7 +28,7 @@ const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { 
  * instead of the text when parsing the text would give back a value no reader can tell from it (core/plain-json.ts);
  * the writer must not change it afterwards, as readers must not.
  */
-export function writeJsonForDependents(root: string, path: string, text: string, value?: unknown): void {
+export function writeJsonForDependents(root: string, path: string, text: Text, value?: unknown): void {
   const file = join(root, path);
   handedOver.delete(file);
   writeFileAtomic(file, text);
@@ -41,7 +44,7 @@ export function writeJsonForDependents(root: string, path: string, text: string,
  * few-MB models of a large description (they are read by the next task, not by people).
  */
 export function writeBuildJson(root: string, path: string, value: unknown): void {
-  writeJsonForDependents(root, path, `${JSON.stringify(value)}\n`, value);
+  writeJsonForDependents(root, path, [JSON.stringify(value), "\n"], value);
 }
 
 /** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */
@@ -72,7 +75,7 @@ export function readDepJson<T>(ctx: TaskContext, dep: string, path: string): T {
       ? JSON.parse(readTextFile(file))
       : "value" in written
         ? written.value
-        : JSON.parse(written.text)
+        : JSON.parse(joinText(written.text))
   ) as T;
   parsed.set(key, value);
   if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);

@@ -257,10 +257,18 @@ function docOf(command: Command, groups: ReadonlyMap<string, string>): Doc {
 export function indexCommands(
   commands: readonly Command[],
   groups: readonly Pick<Group, "name" | "description">[],
+  // Told now and then how many of the visible commands are indexed so far (emit's worker reports it: stages/emit/search-index.ts).
+  onIndexed?: (done: number) => void,
 ): MiniSearch<Doc> {
   const described = new Map(groups.map((g) => [g.name, g.description]));
   const index = new MiniSearch<Doc>(OPTIONS);
-  index.addAll(commands.filter((c) => !c.hidden).map((c) => docOf(c, described)));
+  const docs = commands.filter((c) => !c.hidden).map((c) => docOf(c, described));
+  if (!onIndexed) index.addAll(docs);
+  else
+    for (let i = 0; i < docs.length; i++) {
+      index.add(docs[i]!);
+      if (i % 256 === 255) onIndexed(i + 1);
+    }
   return index;
 }
 

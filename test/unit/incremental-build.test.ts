@@ -11,10 +11,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { randomBytes } from "node:crypto";
+import { constants as zlibConstants, deflateRawSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { packTgz, type TarFile } from "../../src/core/reproducible-tgz.js";
 import { capabilitiesText } from "../../src/pipeline/capabilities-text.js";
+import { joinText } from "../../src/core/text-io.js";
 import { syncFolder } from "../../src/stages/emit/sync-folder.js";
 import { tempDir } from "../helpers.js";
 
@@ -53,6 +55,31 @@ describe("packTgz: an npm tarball made of members deflated one by one", () => {
     expect((await packTgz(packageOf("Rooms (edit) is a service."))).equals(edited)).toBe(true);
     // The order files are given in does not matter.
     expect((await packTgz(packageOf("Rooms (edit) is a service.").reverse())).equals(edited)).toBe(true);
+  });
+
+  it("deflates every member exactly as a fresh deflateRaw with a sync flush would, whatever its size", async () => {
+    // The streams are reused from member to member (src/core/reproducible-tgz.ts): a reset one must compress as a new one.
+    const sizes = [0, 1, 511, 512, 16_383, 16_384, 16_385, 65_537, 1 << 20];
+    const files = sizes.flatMap((size, i) => [
+      { path: `random-${i}.bin`, bytes: randomBytes(size), mode: 0o644 },
+      { path: `text-${i}.txt`, bytes: Buffer.from("agent-first CLI ".repeat(size / 16 + 1).slice(0, size)), mode: 0o644 },
+    ]);
+    const tgz = await packTgz(files);
+    const tar = gunzipSync(tgz);
+    // Each member is its header and its data padded to a block; the sorted members, then two empty blocks.
+    const members: Buffer[] = [];
+    let at = 0;
+    for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+      const length = 512 + Math.ceil(f.bytes.length / 512) * 512;
+      members.push(tar.subarray(at, at + length));
+      at += length;
+    }
+    members.push(tar.subarray(at));
+    expect(tar.subarray(at).equals(Buffer.alloc(1024))).toBe(true);
+    const deflated = members.map((m) => deflateRawSync(m, { level: 6, finishFlush: zlibConstants.Z_SYNC_FLUSH }));
+    const body = Buffer.concat(deflated);
+    expect(tgz.subarray(10, 10 + body.length).equals(body)).toBe(true);
+    expect(tgz.length).toBe(10 + body.length + 2 + 8);
   });
 
   it("is one valid gzip stream whose tar the system's tar lists and extracts with paths, modes and contents", async () => {
@@ -98,7 +125,7 @@ describe("capabilitiesText: capabilities.json with its commands serialized once"
 
   it("is byte for byte JSON.stringify(caps, null, 2) and a newline, reused or not", () => {
     for (const value of [caps("first"), caps("second"), caps("second", [])])
-      expect(capabilitiesText(value).text).toBe(`${JSON.stringify(value, null, 2)}\n`);
+      expect(joinText(capabilitiesText(value).text)).toBe(`${JSON.stringify(value, null, 2)}\n`);
   });
 
   it("gives the digest of the commands and groups: the same after a brief edit, new when the groups change", () => {

@@ -58,6 +58,27 @@ describe("big texts in slices", () => {
     expect(sha256OfFile(file)).toEqual({ sha256: utf8Sha(text), size: Buffer.byteLength(text) });
   });
 
+  it("in pieces are written and hashed as the joined text, also where two pieces split a surrogate pair", () => {
+    const dir = tempDir("inter-text-io-");
+    const big = mixedText(2 * BIG_TEXT + 9);
+    const pair = "😀";
+    for (const pieces of [
+      [big, "\n"],
+      ["{\n", big.slice(0, BIG_TEXT + 1), big.slice(BIG_TEXT + 1), ",\n", "x\n}\n"],
+      [`${big}${pair[0]}`, `${pair[1]}tail`],
+      ["small ", pair[0]!, pair[1]!, " é"],
+      ["", big, ""],
+      [],
+    ]) {
+      const whole = pieces.join("");
+      expect([...textSlices(pieces)].join("")).toBe(whole);
+      expect(sha256(pieces)).toBe(utf8Sha(whole));
+      const file = join(dir, `${whole.length}.json`);
+      writeFileAtomic(file, pieces);
+      expect(readFileSync(file).equals(Buffer.from(whole, "utf8")), `${pieces.length} pieces`).toBe(true);
+    }
+  });
+
   it("are read back as readFileSync reads them, also when a character straddles two reads", () => {
     const dir = tempDir("inter-text-io-");
     for (const text of [mixedText(3 * BIG_TEXT + 3), "é", "", "x".repeat(BIG_TEXT)]) {

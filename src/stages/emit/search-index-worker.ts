@@ -17,4 +17,7 @@ if (input.yieldCpu)
     // no /proc, or not allowed
   }
 
-parentPort!.postMessage(searchIndexText(commandsOf(input), input.groups));
+const counted = input.progress ? new Int32Array(input.progress) : undefined;
+parentPort!.postMessage(
+  searchIndexText(commandsOf(input), input.groups, counted ? (done) => Atomics.store(counted, 0, done) : undefined),
+);

@@ -31,11 +31,14 @@ function statOf(file: string): Stats | undefined {
   }
 }
 
-/** True when `file` is a regular file with exactly these bytes and this mode (so rewriting it would change nothing). */
-function holds(file: string, bytes: Buffer, mode: number): boolean {
-  const stat = statOf(file);
-  if (!stat?.isFile() || stat.size !== bytes.length || (stat.mode & 0o777) !== mode) return false;
-  return readFileSync(file).equals(bytes);
+/**
+ * True when `file` (of this stat) is a regular file with exactly this content and mode (so rewriting it would change
+ * nothing). The content is made bytes only to compare it with a file of its size: a cold build's package is written
+ * from its texts through one buffer (core/text-io.ts), not converted file by file into buffers of their size.
+ */
+function holds(file: string, stat: Stats | undefined, content: string, mode: number): boolean {
+  if (!stat?.isFile() || (stat.mode & 0o777) !== mode || stat.size !== Buffer.byteLength(content)) return false;
+  return readFileSync(file).equals(Buffer.from(content));
 }
 
 /**
@@ -67,12 +70,12 @@ export function syncFolder(dir: string, files: PackageFile[], later: string[] = 
 /** Writes one file of the folder unless it holds these bytes and mode already; true when it wrote. */
 export function syncFile(dir: string, file: PackageFile): boolean {
   const target = join(dir, file.path);
-  const bytes = Buffer.from(file.content);
   const mode = file.executable ? 0o755 : 0o644;
-  if (holds(target, bytes, mode)) return false;
+  const stat = statOf(target);
+  if (holds(target, stat, file.content, mode)) return false;
   // A folder (or link to one) where the file goes is replaced: the package's layout is emit's alone.
-  if (statOf(target)?.isDirectory()) rmSync(target, { recursive: true, force: true });
-  writeFileAtomic(target, bytes);
+  if (stat?.isDirectory()) rmSync(target, { recursive: true, force: true });
+  writeFileAtomic(target, file.content);
   chmodSync(target, mode);
   return true;
 }

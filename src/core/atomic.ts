@@ -1,7 +1,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
-import { BIG_TEXT, joinText, type Text, textLength, writeTextToFd } from "./text-io.js";
+import { BIG_TEXT, type Digesting, type Text, writeTextToFd } from "./text-io.js";
 
 /** Temp files carry this marker so `cache gc` can sweep the leftovers of killed processes. */
 export const TMP_MARKER = ".inter-tmp-";
@@ -9,27 +9,28 @@ export const TMP_MARKER = ".inter-tmp-";
 /**
  * writeFileSync, making the file's folders when they are missing. The folders are made only when the write says so:
  * on a VM disk here a `mkdir -p` of a folder that exists cost ~0.3 ms, about what writing the file does, and a build
- * writes hundreds of files into a few folders.
+ * writes hundreds of files into a few folders. `digest`, when given, is fed the bytes written.
  */
-export function writeFileMakingFolders(file: string, data: Text | Uint8Array, mode?: number): void {
+export function writeFileMakingFolders(file: string, data: Text | Uint8Array, mode?: number, digest?: Digesting): void {
   try {
-    writeFile(file, data, mode);
+    writeFile(file, data, mode, digest);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     mkdirSync(dirname(file), { recursive: true });
-    writeFile(file, data, mode);
+    writeFile(file, data, mode, digest);
   }
 }
 
-/** writeFileSync; a big text in slices (core/text-io.ts says why). */
-function writeFile(file: string, data: Text | Uint8Array, mode: number | undefined): void {
-  if (data instanceof Uint8Array || textLength(data) < BIG_TEXT) {
-    writeFileSync(file, data instanceof Uint8Array ? data : joinText(data), mode === undefined ? undefined : { mode });
+/** writeFileSync; a big text, or one in pieces, through one buffer (core/text-io.ts says why). */
+function writeFile(file: string, data: Text | Uint8Array, mode: number | undefined, digest?: Digesting): void {
+  if (data instanceof Uint8Array || (typeof data === "string" && data.length < BIG_TEXT)) {
+    writeFileSync(file, data, mode === undefined ? undefined : { mode });
+    digest?.update(data);
     return;
   }
   const fd = openSync(file, "w", mode);
   try {
-    writeTextToFd(fd, data);
+    writeTextToFd(fd, data, digest);
   } finally {
     closeSync(fd);
   }
@@ -37,12 +38,12 @@ function writeFile(file: string, data: Text | Uint8Array, mode: number | undefin
 
 /**
  * Write-then-rename: readers (and concurrent `inter` processes) see the old file or the new one, never a torn one,
- * and a SIGKILL leaves at worst a stray temp file.
+ * and a SIGKILL leaves at worst a stray temp file. `digest`, when given, is fed the bytes written (a text read once).
  */
-export function writeFileAtomic(file: string, data: Text | Uint8Array, mode?: number): void {
+export function writeFileAtomic(file: string, data: Text | Uint8Array, mode?: number, digest?: Digesting): void {
   const tmp = `${file}${TMP_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    writeFileMakingFolders(tmp, data, mode);
+    writeFileMakingFolders(tmp, data, mode, digest);
     renameSync(tmp, file);
   } catch (error) {
     rmSync(tmp, { force: true });

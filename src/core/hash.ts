@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import xxhash from "xxhash-wasm";
-import { type Text, updateWith, updateWithFile } from "./text-io.js";
+import { type Digesting, type Text, updateWith, updateWithFile } from "./text-io.js";
 
 type Hasher = Awaited<ReturnType<typeof xxhash>>;
 let hasher: Hasher | undefined;
@@ -24,10 +24,25 @@ export function xxh(data: string | Uint8Array): string {
   return h.h64Raw(bytes).toString(16).padStart(16, "0") + h.h64Raw(bytes, SEED_B).toString(16).padStart(16, "0");
 }
 
+/** xxh of a file's bytes, read through one buffer: a description of tens of megabytes is never held whole to key it. */
+export function xxhOfFile(file: string): string {
+  const h = api();
+  const [a, b] = [h.create64(), h.create64(SEED_B)];
+  updateWithFile({ update: (chunk) => (a.update(chunk), b.update(chunk)) }, file);
+  return a.digest().toString(16).padStart(16, "0") + b.digest().toString(16).padStart(16, "0");
+}
+
 /** Identity for anything that leaves the machine: candidate hashes, receipts, plan checks. */
 export function sha256(data: Text | Uint8Array): string {
   const hash = createHash("sha256");
   updateWith(hash, data);
+  return hash.digest("hex");
+}
+
+/** The sha256 of the bytes `feed` gives its digest (a file's, as they are written: core/atomic.ts's writeFileAtomic). */
+export function sha256Fed(feed: (digest: Digesting) => void): string {
+  const hash = createHash("sha256");
+  feed(hash);
   return hash.digest("hex");
 }
 

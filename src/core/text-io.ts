@@ -13,19 +13,21 @@ import { StringDecoder } from "node:string_decoder";
 export const BIG_TEXT = 1 << 20;
 
 /**
- * A text as one string or as the strings it is made of, in order. A big text made of pieces (a JSON text and its final
- * newline, capabilities.json's members) is written and hashed piece by piece, never joined: joining copies it, and a
- * `${json}\n` is a rope V8 copies whole into a new string the first time it is read by index. For Graph beta's 50–160 MB
- * texts those copies were a fifth of the build's page faults (docs/architecture.md, "twelfth round").
+ * A text as one string or as the strings it is made of, in order (an array, or a generator that makes them as they are
+ * read, once). A big text made of pieces (a JSON text and its final newline, capabilities.json's members, a large
+ * value's elements: core/json-pieces.ts) is written and hashed piece by piece, never joined: joining copies it, and
+ * JSON.stringify's text of many megabytes is itself a rope V8 copies whole into a new string the first time it is read
+ * by index. For Graph beta's 50–160 MB texts those copies were a fifth of the build's page faults (docs/architecture.md,
+ * "twelfth round").
  */
-export type Text = string | readonly string[];
+export type Text = string | Iterable<string>;
 
-/** The text's length in UTF-16 code units. */
-export const textLength = (text: Text): number =>
+/** The text's length in UTF-16 code units: of a string or an array of pieces (a generator is read only once). */
+export const textLength = (text: string | readonly string[]): number =>
   typeof text === "string" ? text.length : text.reduce((n, part) => n + part.length, 0);
 
 /** The text as one string (a copy when it is made of pieces). */
-export const joinText = (text: Text): string => (typeof text === "string" ? text : text.join(""));
+export const joinText = (text: Text): string => (typeof text === "string" ? text : [...text].join(""));
 
 /** UTF-16 code units per slice: at most three bytes each in UTF-8, so a slice always fits the scratch buffer. */
 const SLICE = 1 << 18;
@@ -46,18 +48,17 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
  * that two pieces split between them.
  */
 export function* textSlices(text: Text): Generator<string> {
-  const parts = typeof text === "string" ? [text] : text;
   let carried = "";
-  for (let p = 0; p < parts.length; p++) {
-    let part = carried ? carried + parts[p]! : parts[p]!;
+  for (const piece of typeof text === "string" ? [text] : text) {
+    let part = carried ? carried + piece : piece;
     carried = "";
-    if (p < parts.length - 1 && isHighSurrogate(part.charCodeAt(part.length - 1))) {
+    // A trailing high surrogate waits for the next piece, which may hold its low half (at the very end it goes alone).
+    if (isHighSurrogate(part.charCodeAt(part.length - 1))) {
       carried = part.slice(-1);
       part = part.slice(0, -1);
     }
     for (let start = 0; start < part.length;) {
       let end = Math.min(start + SLICE, part.length);
-      // A high surrogate at the end would be encoded alone (as U+FFFD): its low half goes with it.
       if (isHighSurrogate(part.charCodeAt(end - 1)) && end < part.length) end++;
       yield part.slice(start, end);
       start = end;
@@ -71,13 +72,25 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
-/** `text` as UTF-8 into the open file, slice by slice through one buffer. */
-export function writeTextToFd(fd: number, text: Text): void {
+/**
+ * `text` as UTF-8 into the open file through one buffer, small pieces gathered into one write; `digest`, when given,
+ * is fed the very bytes written (one conversion for the file and its hash).
+ */
+export function writeTextToFd(fd: number, text: Text, digest?: Digesting): void {
   const buffer = scratch();
+  let used = 0;
+  const flush = () => {
+    const bytes = buffer.subarray(0, used);
+    digest?.update(bytes);
+    writeAll(fd, bytes);
+    used = 0;
+  };
   for (const slice of textSlices(text)) {
-    const { written } = encoder.encodeInto(slice, buffer);
-    writeAll(fd, buffer.subarray(0, written));
+    // A slice is at most SLICE + 1 code units, three bytes each at most: it fits an emptied buffer.
+    if (used + slice.length * 3 > buffer.length) flush();
+    used += encoder.encodeInto(slice, used ? buffer.subarray(used) : buffer).written;
   }
+  if (used) flush();
 }
 
 /** Hands each piece of a file to `use`, read through the scratch buffer (valid only during the call). */
@@ -101,14 +114,14 @@ export function readTextFile(file: string): string {
 }
 
 /** What can take a text or bytes in pieces, as a node:crypto Hash does. */
-interface Digesting {
+export interface Digesting {
   update(data: string | Uint8Array): unknown;
 }
 
 /** Feeds `data` to `hash`: a big text in slices, so it is never converted whole. */
 export function updateWith(hash: Digesting, data: Text | Uint8Array): void {
-  if (data instanceof Uint8Array || textLength(data) < BIG_TEXT) {
-    hash.update(data instanceof Uint8Array ? data : joinText(data));
+  if (data instanceof Uint8Array || (typeof data === "string" && data.length < BIG_TEXT)) {
+    hash.update(data);
     return;
   }
   for (const slice of textSlices(data)) hash.update(slice);

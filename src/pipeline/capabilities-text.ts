@@ -1,36 +1,50 @@
 import { sha256 } from "../core/hash.js";
-import type { Text } from "../core/text-io.js";
-
-/** The commands' text in the last capabilities.json written, by the array it was made from (read-only by contract). */
-let lastCommands: { commands: object; text: string; digest: string } | undefined;
+import { indented, jsonPieces } from "../core/json-pieces.js";
+import { isPlainJson } from "../core/plain-json.js";
 
 /**
- * JSON.stringify(value, null, 2) as it reads one level in (every line after the first indented by two more spaces):
- * cut from the text of `{ v: value }`, which JSON.stringify indents so itself. Indenting the value's own text with
- * replaceAll made another copy of it: for Graph beta's 80 MB of commands, with the hash that follows, 1.4–1.7 s
- * against 0.45 s.
+ * The commands' text in the last capabilities.json written, by the array it was made from (read-only by contract), and
+ * whether they are plain JSON (core/plain-json.ts).
  */
-const nested = (value: unknown) => JSON.stringify({ v: value }, null, 2).slice('{\n  "v": '.length, -"\n}".length);
+let lastCommands: { commands: object; text: readonly string[]; digest: string; plain: boolean } | undefined;
 
 /**
- * capabilities.json's text, byte for byte `JSON.stringify(caps, null, 2)` plus a newline, and a digest of its commands
- * and groups (what emit derives the command files and the search index from). A watch cycle after a brief edit designs
- * with the same command array (stages/design/descriptions.ts keeps it), so its megabytes are serialized and hashed once.
- * The text is in pieces, each member's on its own (core/text-io.ts: Text): joined, Graph beta's would be copied whole.
+ * capabilities.json's text, byte for byte `JSON.stringify(caps, null, 2)` plus a newline, in pieces (core/text-io.ts:
+ * Text); a digest of its commands and groups (what emit derives the command files and the search index from); and
+ * whether caps is plain JSON, so its value can be handed to emit (pipeline/io.ts). A watch cycle after a brief edit
+ * designs with the same command array (stages/design/descriptions.ts keeps it), so its megabytes are serialized,
+ * checked and hashed once. Plain commands are serialized one by one (core/json-pieces.ts): Graph beta's 83 MB as one
+ * text was a two-byte string of 166 MB, copied once more when first read.
  */
 export function capabilitiesText(caps: { commands: object; groups: unknown }): {
-  text: Text;
+  text: readonly string[];
   commandsDigest: string;
+  plain: boolean;
 } {
   if (lastCommands?.commands !== caps.commands) {
-    const text = nested(caps.commands);
-    lastCommands = { commands: caps.commands, text, digest: sha256(text) };
+    const plain = isPlainJson(caps.commands);
+    const text = plain ? [...jsonPieces(caps.commands, 2, 1)] : [indented(caps.commands, 1)];
+    lastCommands = { commands: caps.commands, text, digest: sha256(text), plain };
   }
   const text: string[] = [];
+  const rest: Record<string, unknown> = {};
+  // A member JSON leaves out makes caps other than what its text parses to.
+  let omitted = false;
   for (const [key, value] of Object.entries(caps)) {
-    if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
-    text.push(text.length ? ",\n" : "{\n", `  ${JSON.stringify(key)}: `, value === caps.commands ? lastCommands.text : nested(value));
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") {
+      omitted = true;
+      continue;
+    }
+    text.push(text.length ? ",\n" : "{\n", `  ${JSON.stringify(key)}: `);
+    if (value !== caps.commands) {
+      text.push(indented(value, 1));
+      rest[key] = value;
+    } else for (const piece of lastCommands.text) text.push(piece);
   }
   text.push(text.length ? "\n}\n" : "{}\n");
-  return { text, commandsDigest: sha256(`${lastCommands.digest}\n${JSON.stringify(caps.groups)}`) };
+  return {
+    text,
+    commandsDigest: sha256(`${lastCommands.digest}\n${JSON.stringify(caps.groups)}`),
+    plain: !omitted && lastCommands.plain && isPlainJson(rest) && Object.getPrototypeOf(caps) === Object.prototype,
+  };
 }

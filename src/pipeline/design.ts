@@ -44,8 +44,8 @@ export function designTask(config: InterConfig): TaskSpec {
         overlay,
       );
       const caps = assembleCapabilities(commands, skills);
-      const { text, commandsDigest } = capabilitiesText(caps);
-      writeJsonForDependents(ctx.root, file, text, caps);
+      const { text, commandsDigest, plain } = capabilitiesText(caps);
+      writeJsonForDependents(ctx.root, file, text, caps, plain);
       const warnings = [
         ...report.rejected.map(
           (r) => `${overlayFile}: ${r.entry} not applied: ${r.reason}; the rules' design stands there`,

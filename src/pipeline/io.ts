@@ -1,16 +1,17 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
-import { sha256 } from "../core/hash.js";
+import { sha256Fed } from "../core/hash.js";
+import { jsonPieces } from "../core/json-pieces.js";
 import { isPlainJson } from "../core/plain-json.js";
 import { joinText, readTextFile, type Text } from "../core/text-io.js";
 import type { TaskContext } from "../engine/graph/task.js";
 
 /**
- * Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. The newline is a piece
- * of its own, not appended to the text (core/text-io.ts: Text).
+ * Deterministic JSON files: two-space indent and a final newline, so equal plans are equal bytes. Plain data is
+ * written from its pieces as they are made (core/json-pieces.ts), anything else from JSON.stringify's text.
  */
 export function writeJson(root: string, path: string, value: unknown): void {
-  writeFileAtomic(join(root, path), [JSON.stringify(value, null, 2), "\n"]);
+  writeFileAtomic(join(root, path), isPlainJson(value) ? jsonPieces(value, 2) : [JSON.stringify(value, null, 2), "\n"]);
 }
 
 /**
@@ -20,31 +21,41 @@ export function writeJson(root: string, path: string, value: unknown): void {
  * many objects again for the collector). Each is taken by its first reader, or replaced when the file is written
  * again, so at most one per file is held.
  */
-const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { text: Text })>();
+const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { text: string | readonly string[] })>();
+
+/** Writes the text, hashing the bytes as they are written, and keeps what the first dependent will take. */
+function writeHandingOver(file: string, text: Text, kept: { value: unknown } | { text: string | readonly string[] }) {
+  handedOver.delete(file);
+  const digest = sha256Fed((hash) => writeFileAtomic(file, text, undefined, hash));
+  handedOver.set(file, { sha256: digest, ...kept });
+}
 
 /**
  * Writes JSON text (made by the caller: compact, pretty or assembled) for the tasks that depend on this one, and keeps
  * it for the first of them that runs in this process. `value`, when given, is what the text was made from: it is kept
- * instead of the text when parsing the text would give back a value no reader can tell from it (core/plain-json.ts);
- * the writer must not change it afterwards, as readers must not.
+ * instead of the text when parsing the text would give back a value no reader can tell from it (`plain`, which a
+ * caller that knows may say: core/plain-json.ts); the writer must not change it afterwards, as readers must not.
  */
-export function writeJsonForDependents(root: string, path: string, text: Text, value?: unknown): void {
-  const file = join(root, path);
-  handedOver.delete(file);
-  writeFileAtomic(file, text);
-  const digest = sha256(text);
-  handedOver.set(
-    file,
-    value !== undefined && isPlainJson(value) ? { sha256: digest, value } : { sha256: digest, text },
-  );
+export function writeJsonForDependents(
+  root: string,
+  path: string,
+  text: string | readonly string[],
+  value?: unknown,
+  plain = value !== undefined && isPlainJson(value),
+): void {
+  writeHandingOver(join(root, path), text, plain ? { value } : { text });
 }
 
 /**
  * An intermediate result under BUILD_DIR: compact, as deterministic as writeJson and a third the time for the
- * few-MB models of a large description (they are read by the next task, not by people).
+ * few-MB models of a large description (they are read by the next task, not by people). Plain data is written from
+ * its pieces (core/json-pieces.ts) and handed over as itself.
  */
 export function writeBuildJson(root: string, path: string, value: unknown): void {
-  writeJsonForDependents(root, path, [JSON.stringify(value), "\n"], value);
+  const file = join(root, path);
+  if (isPlainJson(value)) return writeHandingOver(file, jsonPieces(value, 0), { value });
+  const text = [JSON.stringify(value), "\n"];
+  writeHandingOver(file, text, { text });
 }
 
 /** Parsed dependency outputs by content: watch cycles and sibling tasks read the same few-MB plans again and again. */

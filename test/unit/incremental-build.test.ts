@@ -62,7 +62,11 @@ describe("packTgz: an npm tarball made of members deflated one by one", () => {
     const sizes = [0, 1, 511, 512, 16_383, 16_384, 16_385, 65_537, 1 << 20];
     const files = sizes.flatMap((size, i) => [
       { path: `random-${i}.bin`, bytes: randomBytes(size), mode: 0o644 },
-      { path: `text-${i}.txt`, bytes: Buffer.from("agent-first CLI ".repeat(size / 16 + 1).slice(0, size)), mode: 0o644 },
+      {
+        path: `text-${i}.txt`,
+        bytes: Buffer.from("agent-first CLI ".repeat(size / 16 + 1).slice(0, size)),
+        mode: 0o644,
+      },
     ]);
     const tgz = await packTgz(files);
     const tar = gunzipSync(tgz);

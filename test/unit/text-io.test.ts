@@ -3,7 +3,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/core/atomic.js";
-import { sha256, sha256OfFile } from "../../src/core/hash.js";
+import { initHasher, sha256, sha256OfFile, xxh, xxhOfFile } from "../../src/core/hash.js";
 import { BIG_TEXT, readTextFile, textSlices } from "../../src/core/text-io.js";
 import type { TaskContext } from "../../src/engine/graph/task.js";
 import { isPlainJson } from "../../src/core/plain-json.js";
@@ -76,6 +76,16 @@ describe("big texts in slices", () => {
       const file = join(dir, `${whole.length}.json`);
       writeFileAtomic(file, pieces);
       expect(readFileSync(file).equals(Buffer.from(whole, "utf8")), `${pieces.length} pieces`).toBe(true);
+    }
+  });
+
+  it("key a file by xxh as its whole bytes would, however many reads it takes", async () => {
+    await initHasher();
+    const dir = tempDir("inter-text-io-");
+    for (const size of [0, 1, 4096, 3 * BIG_TEXT + 7]) {
+      const file = join(dir, `${size}.bin`);
+      writeFileSync(file, Buffer.from(mixedText(size)).subarray(0, size));
+      expect(xxhOfFile(file), `${size} bytes`).toBe(xxh(readFileSync(file)));
     }
   });
 

@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { cacheWrite, writeFileAtomic } from "../../core/atomic.js";
 import { noteAbsent, noteFile } from "./trail.js";
-import { sha256, xxh } from "../../core/hash.js";
+import { sha256OfFile, xxhOfFile } from "../../core/hash.js";
 
 type Algorithm = "xxh" | "sha256";
 
@@ -20,7 +20,11 @@ interface Entry {
 /** Timestamps are coarse on some filesystems: a write in the same tick as hashing must not look unchanged. */
 const RACY_MS = 2000;
 
-const HASHERS: Record<Algorithm, (data: Buffer) => string> = { xxh, sha256 };
+/** Each algorithm over a file's bytes, read through one buffer (core/text-io.ts): inputs can be tens of megabytes. */
+const HASHERS: Record<Algorithm, (file: string) => string> = {
+  xxh: xxhOfFile,
+  sha256: (file) => sha256OfFile(file).sha256,
+};
 
 function sameFile(entry: Entry, stat: Stats): boolean {
   return (
@@ -73,8 +77,7 @@ export class StatIndex {
     const known = this.entries[absPath];
     if (known && sameFile(known, before) && known[algorithm]) return known[algorithm];
 
-    const content = readFileSync(absPath);
-    const digest = HASHERS[algorithm](content);
+    const digest = HASHERS[algorithm](absPath);
     const after = lstatSync(absPath);
     if (after.size === before.size && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs) {
       const reuse = known && sameFile(known, after) ? known : undefined;

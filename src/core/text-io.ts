@@ -22,10 +22,6 @@ export const BIG_TEXT = 1 << 20;
  */
 export type Text = string | Iterable<string>;
 
-/** The text's length in UTF-16 code units: of a string or an array of pieces (a generator is read only once). */
-export const textLength = (text: string | readonly string[]): number =>
-  typeof text === "string" ? text.length : text.reduce((n, part) => n + part.length, 0);
-
 /** The text as one string (a copy when it is made of pieces). */
 export const joinText = (text: Text): string => (typeof text === "string" ? text : [...text].join(""));
 

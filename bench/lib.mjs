@@ -1,6 +1,8 @@
 // Shared helpers for benchmarks: medians of whole commands, measured interleaved in one run so that machine noise
 // hits every contender alike. Each sample records wall time and the child's CPU time (user + system, from GNU time),
-// which varies far less on a busy two-core machine.
+// which varies far less on a busy two-core machine, and its minor page faults and peak resident memory: on the
+// virtual machines measured, a page touched for the first time costs 1.5–7 µs here and, judging by where builds spent
+// their time elsewhere, far more on others (docs/architecture.md, "twelfth round").
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,15 +13,15 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 
 export function timeOnce(argv, options = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync("/usr/bin/time", ["-f", "INTER_BENCH %U %S", ...argv], {
+  const result = spawnSync("/usr/bin/time", ["-f", "INTER_BENCH %U %S %R %M", ...argv], {
     stdio: ["ignore", "pipe", "pipe"],
     encoding: "utf8",
     ...options,
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
-  const [user, sys] = /INTER_BENCH (\S+) (\S+)/.exec(result.stderr).slice(1).map(Number);
-  return { wall, cpu: (user + sys) * 1000 };
+  const [user, sys, faults, rssKb] = /INTER_BENCH (\S+) (\S+) (\S+) (\S+)/.exec(result.stderr).slice(1).map(Number);
+  return { wall, cpu: (user + sys) * 1000, faults, rss: rssKb * 1024 };
 }
 
 export function median(values) {
@@ -46,17 +48,24 @@ export function compare(contenders, { runs = 31, warmup = 3 } = {}) {
   return Object.fromEntries(
     Object.entries(samples).map(([k, v]) => [
       k,
-      { wall: median(v.map((s) => s.wall)), cpu: median(v.map((s) => s.cpu)) },
+      {
+        wall: median(v.map((s) => s.wall)),
+        cpu: median(v.map((s) => s.cpu)),
+        faults: median(v.map((s) => s.faults ?? 0)),
+        rss: median(v.map((s) => s.rss ?? 0)),
+      },
     ]),
   );
 }
 
 export function printTable(title, medians, baseline) {
-  console.log(`\n${title}                                          wall (median)            cpu (median)`);
+  console.log(
+    `\n${title}                                          wall (median)            cpu (median)   minor faults   peak RSS`,
+  );
   for (const [name, m] of Object.entries(medians)) {
     const b = medians[baseline];
     console.log(
-      `  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×`,
+      `  ${name.padEnd(44)} ${m.wall.toFixed(1).padStart(7)} ms ${(m.wall / b.wall).toFixed(2).padStart(5)}×   ${m.cpu.toFixed(0).padStart(6)} ms ${(m.cpu / b.cpu).toFixed(2).padStart(5)}×   ${String(Math.round(m.faults ?? 0)).padStart(10)}   ${((m.rss ?? 0) / 2 ** 20).toFixed(0).padStart(5)} MB`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { lstatSync, type Stats } from "node:fs";
 import xxhash from "xxhash-wasm";
 import { type Digesting, type Text, updateWith, updateWithFile } from "./text-io.js";
 
@@ -46,8 +47,32 @@ export function sha256Fed(feed: (digest: Digesting) => void): string {
   return hash.digest("hex");
 }
 
-/** A file's sha256 and size, read through one buffer (a cached output can be tens of megabytes). */
+/**
+ * Files this process wrote and hashed as it wrote them (noteSha256), with the stat that shows them unchanged since: the
+ * cache takes their digest instead of reading them back (Graph beta's build wrote ~270 MB it then read and hashed
+ * again, ~0.3 s).
+ */
+const written = new Map<string, { sha256: string; stat: Stats }>();
+
+const sameStat = (a: Stats, b: Stats) =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.dev === b.dev;
+
+/** Records the sha256 of the bytes just written to `file` (by the writer that hashed them: core/atomic.ts). */
+export function noteSha256(file: string, sha256: string): void {
+  written.set(file, { sha256, stat: lstatSync(file) });
+}
+
+/**
+ * A file's sha256 and size: as noted when this process wrote it, while its stat says it is that file still, else read
+ * through one buffer (a cached output can be tens of megabytes).
+ */
 export function sha256OfFile(file: string): { sha256: string; size: number } {
+  const noted = written.get(file);
+  if (noted) {
+    const now = lstatSync(file, { throwIfNoEntry: false });
+    if (now && sameStat(now, noted.stat)) return { sha256: noted.sha256, size: now.size };
+    written.delete(file);
+  }
   const hash = createHash("sha256");
   const size = updateWithFile(hash, file);
   return { sha256: hash.digest("hex"), size };

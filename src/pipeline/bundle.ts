@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
-import { sha256 } from "../core/hash.js";
+import { noteSha256, sha256 } from "../core/hash.js";
 import type { InterConfig } from "../config/types.js";
 import type { TaskSpec } from "../engine/graph/task.js";
 import { projectPaths } from "../config/project-paths.js";
@@ -48,8 +48,10 @@ export function bundleTask(config: InterConfig): TaskSpec {
       const prefix = `${dir}/`;
       const paths = ctx.deps.emit!.outputs.map((o) => o.path.slice(prefix.length)).sort();
       const bytes = await packFolder(join(ctx.root, dir), paths);
+      const candidate = sha256(bytes);
       writeFileAtomic(join(ctx.root, file), bytes);
-      const data: BundleData = { file, candidate: sha256(bytes), size: bytes.length, files: paths.length };
+      noteSha256(join(ctx.root, file), candidate);
+      const data: BundleData = { file, candidate, size: bytes.length, files: paths.length };
       return { data };
     },
   };

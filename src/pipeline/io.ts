@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
-import { sha256Fed } from "../core/hash.js";
+import { noteSha256, sha256Fed } from "../core/hash.js";
 import { jsonPieces } from "../core/json-pieces.js";
 import { isPlainJson } from "../core/plain-json.js";
 import { joinText, readTextFile, type Text } from "../core/text-io.js";
@@ -27,6 +27,7 @@ const handedOver = new Map<string, { sha256: string } & ({ value: unknown } | { 
 function writeHandingOver(file: string, text: Text, kept: { value: unknown } | { text: string | readonly string[] }) {
   handedOver.delete(file);
   const digest = sha256Fed((hash) => writeFileAtomic(file, text, undefined, hash));
+  noteSha256(file, digest);
   handedOver.set(file, { sha256: digest, ...kept });
 }
 

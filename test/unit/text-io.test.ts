@@ -3,7 +3,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/core/atomic.js";
-import { initHasher, sha256, sha256OfFile, xxh, xxhOfFile } from "../../src/core/hash.js";
+import { initHasher, noteSha256, sha256, sha256OfFile, xxh, xxhOfFile } from "../../src/core/hash.js";
 import { BIG_TEXT, readTextFile, textSlices } from "../../src/core/text-io.js";
 import type { TaskContext } from "../../src/engine/graph/task.js";
 import { isPlainJson } from "../../src/core/plain-json.js";
@@ -77,6 +77,21 @@ describe("big texts in slices", () => {
       writeFileAtomic(file, pieces);
       expect(readFileSync(file).equals(Buffer.from(whole, "utf8")), `${pieces.length} pieces`).toBe(true);
     }
+  });
+
+  it("hash as noted by their writer only while the file is the one written", () => {
+    const dir = tempDir("inter-text-io-");
+    const file = join(dir, "noted.json");
+    writeFileAtomic(file, "{}\n");
+    // A digest noted by the writer is taken as it is (here a made-up one, to show the file is not read again)…
+    noteSha256(file, "f".repeat(64));
+    expect(sha256OfFile(file)).toEqual({ sha256: "f".repeat(64), size: 3 });
+    // …until the file is replaced, or touched in place: then its bytes are read.
+    writeFileAtomic(file, "[]\n");
+    expect(sha256OfFile(file)).toEqual({ sha256: utf8Sha("[]\n"), size: 3 });
+    noteSha256(file, "f".repeat(64));
+    writeFileSync(file, "[1]\n");
+    expect(sha256OfFile(file).sha256).toBe(utf8Sha("[1]\n"));
   });
 
   it("key a file by xxh as its whole bytes would, however many reads it takes", async () => {

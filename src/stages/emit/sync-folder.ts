@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, type Dirent, type Stats } from "node:fs";
 import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
+import { noteSha256, sha256Fed } from "../../core/hash.js";
 import type { PackageFile } from "./package-files.js";
 
 /** What syncing the package folder did: how many files it wrote, kept as they were, and removed. */
@@ -75,7 +76,9 @@ export function syncFile(dir: string, file: PackageFile): boolean {
   if (holds(target, stat, file.content, mode)) return false;
   // A folder (or link to one) where the file goes is replaced: the package's layout is emit's alone.
   if (stat?.isDirectory()) rmSync(target, { recursive: true, force: true });
-  writeFileAtomic(target, file.content);
+  // Hashed as it is written, so the cache need not read the package back (core/hash.ts: noteSha256).
+  const digest = sha256Fed((hash) => writeFileAtomic(target, file.content, undefined, hash));
   chmodSync(target, mode);
+  noteSha256(target, digest);
   return true;
 }

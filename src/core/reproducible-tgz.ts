@@ -1,13 +1,13 @@
 import { promisify } from "node:util";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { constants, crc32, deflateRaw } from "node:zlib";
 import { sha256 } from "./hash.js";
 
-/** One file of a tarball: its path under the package/ prefix, its bytes and its permission bits. */
-export interface TarFile {
-  path: string;
-  bytes: Uint8Array;
-  mode: number;
-}
+/**
+ * One file of a tarball: its path under the package/ prefix, and its bytes and permission bits, or the file on disk to
+ * take them from (read straight into its place in the tarball: a package of 50 MB is not held twice).
+ */
+export type TarFile = { path: string } & ({ bytes: Uint8Array; mode: number } | { file: string });
 
 const BLOCK = 512;
 /** npm's own fixed timestamp for reproducible packs. */
@@ -67,15 +67,34 @@ function paxRecord(key: string, value: string): string {
 function member(file: TarFile): Buffer {
   const path = `package/${file.path}`;
   const split = ustarSplit(path);
-  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  const parts: Buffer[] = [];
-  if (!split) {
-    const pax = Buffer.from(paxRecord("path", path));
-    parts.push(header("package/PaxHeader", "", pax.length, 0o644, "x"), pax, padding(pax.length));
+  const fd = "file" in file ? openSync(file.file, "r") : undefined;
+  try {
+    const stat = fd === undefined ? undefined : fstatSync(fd);
+    const size = stat ? stat.size : (file as { bytes: Uint8Array }).bytes.length;
+    const mode = stat ? stat.mode & 0o777 : (file as { mode: number }).mode;
+    const heads: Buffer[] = [];
+    if (!split) {
+      const pax = Buffer.from(paxRecord("path", path));
+      heads.push(header("package/PaxHeader", "", pax.length, 0o644, "x"), pax, padding(pax.length));
+    }
+    const { name, prefix } = split ?? { name: path.slice(-100).replace(/^[^/]*\//, ""), prefix: "" };
+    heads.push(header(name, prefix, size, mode, "0"));
+    const at = heads.reduce((n, h) => n + h.length, 0);
+    const out = Buffer.allocUnsafeSlow(at + size + ((BLOCK - (size % BLOCK)) % BLOCK));
+    for (let i = 0, offset = 0; i < heads.length; offset += heads[i]!.length, i++) heads[i]!.copy(out, offset);
+    if (fd === undefined) out.set((file as { bytes: Uint8Array }).bytes, at);
+    else
+      for (let done = 0; done < size;) {
+        const n = readSync(fd, out, at + done, size - done, done);
+        // Shorter than its stat said: changed while read, so what it holds now is not what was described.
+        if (n === 0) throw new Error(`${file.path} changed while it was packed`);
+        done += n;
+      }
+    out.fill(0, at + size);
+    return out;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  const { name, prefix } = split ?? { name: path.slice(-100).replace(/^[^/]*\//, ""), prefix: "" };
-  parts.push(header(name, prefix, bytes.length, file.mode, "0"), bytes, padding(bytes.length));
-  return Buffer.concat(parts);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
 import { noteSha256, sha256 } from "../core/hash.js";
@@ -21,12 +20,7 @@ export interface BundleData {
  */
 export async function packFolder(cwd: string, paths: string[]): Promise<Buffer> {
   const { packTgz } = await import("../core/reproducible-tgz.js");
-  return packTgz(
-    paths.map((path) => {
-      const file = join(cwd, path);
-      return { path, bytes: readFileSync(file), mode: statSync(file).mode & 0o777 };
-    }),
-  );
+  return packTgz(paths.map((path) => ({ path, file: join(cwd, path) })));
 }
 
 /** Packs the package tree into cli.tgz, byte for byte reproducible: sorted entries, fixed times, modes and owners. */

@@ -1,4 +1,6 @@
 import { execa } from "execa";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +102,35 @@ describe("inspect: the example candidate", () => {
       package: { name: "rooms-cli", binary: "rooms" },
       certification: { level: "Agent-Native" },
     });
+  });
+});
+
+describe("inspect: no probe calls the API the CLI names by default", () => {
+  it("with the service and the key exported, and with no service at all, sends nothing to the default base URL", async () => {
+    // The CLI's default base URL stands for the API's production address: a server that counts what reaches it.
+    const reached: string[] = [];
+    const production = createServer((req, res) => {
+      reached.push(`${req.method} ${req.url} ${req.headers.authorization ?? req.headers["x-api-key"] ?? ""}`);
+      res.writeHead(200, { "content-type": "application/json" }).end("[]");
+    });
+    await new Promise<void>((resolve) => production.listen(0, "127.0.0.1", resolve));
+    try {
+      const project = exampleProject();
+      const url = `http://127.0.0.1:${(production.address() as AddressInfo).port}`;
+      patchFile(join(project, "intermesh.config.ts"), 'baseUrl: "http://127.0.0.1:4010"', `baseUrl: "${url}"`);
+      // The build inspects against the started service, with the key exported: only those probes call an API.
+      const built = await inter(project, ["build", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(built.exitCode, built.stdout).toBe(0);
+      const built_ = JSON.parse(read(project, "dist/receipt.json"));
+      expect(built_.api.probed).toBe(true);
+      // Standalone, with no API to call: the credential checks' real call goes to an address that refuses.
+      const standalone = await inter(project, ["inspect", "dist/cli.tgz", "--json"], { ROOMS_API_KEY: API_KEY });
+      expect(standalone.exitCode).toBe(0);
+      expect(standalone.json.data.api.probed).toBe(false);
+      expect(reached).toEqual([]);
+    } finally {
+      production.close();
+    }
   });
 });
 

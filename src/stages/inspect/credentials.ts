@@ -1,6 +1,6 @@
 import { REDACTED } from "../../core/redact.js";
 import { count } from "../../core/plural.js";
-import type { Probe } from "./probe.js";
+import { type Probe, REFUSING_URL } from "./probe.js";
 import { documentOf, isObject } from "./probe-output.js";
 import { fill, type HelpCommand } from "./subjects.js";
 
@@ -153,7 +153,7 @@ export async function probeCredentials(
     ...(first
       ? [
           run([...first.name.split(" "), ...fill(first), ...(first.destructive ? ["--yes"] : [])], {
-            env: { ...offline, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, "http://127.0.0.1:9"])) },
+            env: { ...offline, ...Object.fromEntries(Object.keys(apiEnv).map((k) => [k, REFUSING_URL])) },
           }),
         ]
       : []),

@@ -9,6 +9,7 @@ import { ProbeReuse, type SavedProbes } from "./probe-reuse.js";
 import { collectFacts, earlyProbe, type Facts } from "./probes.js";
 import { openPackage } from "./built-commands.js";
 import { documentOf } from "./probe-output.js";
+import { REFUSING_URL } from "./probe.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
@@ -72,8 +73,16 @@ async function inspectInstalled(
     unavailable = `${credentialEnvs.length === 1 ? `${credentialEnvs[0]} is not set` : `none of ${credentialEnvs.join(", ")} is set`}, so calls to the API cannot authenticate`;
   // A service is started at its origin; the API lives under the CLI's base path there ("/v1").
   const baseUrl = options.baseUrl ? withBasePath(options.baseUrl, helpDoc?.baseUrl.path) : undefined;
+  // Only the probes meant to call the service are given its URL (stages/inspect/probe.ts: REFUSING_URL). The variable
+  // is the CLI's own word: one that names what the probes' environment needs (PATH) is not taken.
+  const declared = helpDoc?.baseUrl.env;
+  const baseUrlEnv =
+    typeof declared === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(declared) && !(declared in baseEnv)
+      ? declared
+      : undefined;
   const env = {
     ...baseEnv,
+    ...(baseUrlEnv ? { [baseUrlEnv]: REFUSING_URL } : {}),
     ...(!unavailable ? Object.fromEntries(set.map((name) => [name, process.env[name]!])) : {}),
   };
   const reuse = options.reuse
@@ -81,10 +90,9 @@ async function inspectInstalled(
     : undefined;
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
   // starts and lists its tools while the probes run.
-  const baseUrlEnv = helpDoc?.baseUrl.env;
   const opened = openMcp(pkg, binary, bin, {
     ...env,
-    ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : "http://127.0.0.1:9" } : {}),
+    ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : REFUSING_URL } : {}),
   });
   let facts: Facts;
   let npm: string;

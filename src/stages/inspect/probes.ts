@@ -14,7 +14,7 @@ import type { ProbeReuse } from "./probe-reuse.js";
 import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
-import type { Probe } from "./probe.js";
+import { type Probe, REFUSING_URL } from "./probe.js";
 import type { Cli } from "../../runtime/load.js";
 import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
@@ -537,7 +537,7 @@ export async function collectFacts(
     const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
     const listedSkill = listOf(skills)?.[0];
     const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
-    const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: "http://127.0.0.1:9" } : {}) };
+    const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: REFUSING_URL } : {}) };
     const second = await named({
       groupBare: group ? probe([group.name]) : undefined,
       jsonInputEnvelope:

@@ -59,7 +59,7 @@ async function inspectInstalled(
   const packageRoot = pkg?.root;
   // A minimal, predictable environment; the credential is added only when the API will be called. Its variable is
   // learnt from the CLI's own help.
-  const baseEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
+  const baseEnv = probeEnv();
   // The probe host answers the first help too (each probe brings its own environment).
   const hosting = ProbeHost.start(bin, packageRoot, baseEnv);
   // The package as inter's runtime opens it (its manifest.json), for the probes and the rules.
@@ -139,8 +139,15 @@ async function inspectInstalled(
   return receipt;
 }
 
-/** A candidate tarball checked entry by entry and installed (no scripts), ready to probe. */
+/** The environment every probe starts from, and the probe host runs in. */
+const probeEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" });
+
+/**
+ * A candidate tarball checked entry by entry and installed (no scripts), ready to probe. The probe host's process is
+ * started meanwhile (stages/inspect/probe-host.ts: ProbeHost.warm).
+ */
 export async function installTarball(file: string): Promise<Installed> {
+  ProbeHost.warm(probeEnv());
   // Read whole in the one checked pass, and unpacked from what it read.
   return installCandidate(file, undefined, await readTarball(file, file, () => true));
 }

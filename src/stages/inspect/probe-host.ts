@@ -22,13 +22,17 @@ import { longestRun, progressDeadline } from "../../core/progress-deadline.js";
 
 const HOST = String.raw`
 "use strict";
-const [runtime, root] = process.argv.slice(1);
-let run;
-try {
-  ({ run } = require(runtime));
-} catch (error) {
-  process.send({ ready: false, reason: String(error && error.message) });
-  process.exit(0);
+// Started before the package is installed (ProbeHost.warm): it learns the runtime to load from its first message.
+let run, root;
+function load(request) {
+  try {
+    root = request.root;
+    ({ run } = require(request.runtime));
+  } catch (error) {
+    process.send({ ready: false, reason: String(error && error.message) });
+    process.exit(0);
+  }
+  process.send({ ready: true });
 }
 const out = process.stdout.write;
 const err = process.stderr.write;
@@ -95,6 +99,7 @@ const capture = (key) => function (chunk, encoding, callback) {
 };
 let queue = Promise.resolve();
 process.on("message", (request) => {
+  if (request.load) return load(request.load);
   if (request.spawn) return spawnProbe(request);
   if (request.kill !== undefined) return killers.get(request.kill)?.();
   queue = queue.then(async () => {
@@ -130,8 +135,34 @@ process.on("message", (request) => {
     process.send(reply);
   });
 });
-process.send({ ready: true });
 `;
+
+/** A host process started ahead (ProbeHost.warm), with the environment it was started in, until a start takes it. */
+let spare: { child: ChildProcess; env: string } | undefined;
+
+/** The host's process: Node running HOST, with the probes' minimal environment, waiting for the package to load. */
+function spawnHost(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["-e", HOST], {
+    env,
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+    // Replies carry whole outputs (`--describe --all` of a 22,000-command CLI is 52 MB): the structured clone passes
+    // a string as it is, where JSON escapes it into the message and parses it back, about twice the time.
+    serialization: "advanced",
+  });
+}
+
+/** The spare host when it was started in this environment and still runs, else a new one. */
+function hostProcess(env: Record<string, string>): ChildProcess {
+  const taken = spare;
+  spare = undefined;
+  if (taken && taken.env === JSON.stringify(env) && taken.child.exitCode === null && taken.child.connected) {
+    taken.child.ref();
+    (taken.child.channel as { ref?: () => void } | undefined)?.ref?.();
+    return taken.child;
+  }
+  taken?.child.kill("SIGKILL");
+  return spawnHost(env);
+}
 
 export interface HostRequest {
   args: string[];
@@ -209,6 +240,34 @@ export class ProbeHost {
   }
 
   /**
+   * Starts a host process before the package it will answer for is installed: its Node start (~60 ms here, about twice
+   * that on slower machines) then overlaps the install instead of delaying the first probe. One at a time; one no start
+   * takes keeps nothing alive, and ends with this process (its channel closes).
+   */
+  static warm(env: Record<string, string>): void {
+    if (spare) return;
+    try {
+      const child = spawnHost(env);
+      child.on("error", () => {});
+      child.unref();
+      (child.channel as { unref?: () => void } | undefined)?.unref?.();
+      spare = { child, env: JSON.stringify(env) };
+      child.once("exit", () => {
+        if (spare?.child === child) spare = undefined;
+      });
+    } catch {
+      // no spare: start spawns its own
+    }
+  }
+
+  /** Ends the spare host, for a package no host answers for. */
+  private static dropSpare(): undefined {
+    spare?.child.kill("SIGKILL");
+    spare = undefined;
+    return undefined;
+  }
+
+  /**
    * Starts a host for the package installed at `bin`, or gives undefined when its executable is not inter's shim (a CLI
    * inter did not generate is probed process by process) or the runtime will not load.
    */
@@ -221,23 +280,23 @@ export class ProbeHost {
     try {
       shim = realpathSync(bin);
       if (!packageRoot || dirname(shim) !== realpathSync(packageRoot) || readFileSync(shim, "utf8") !== CLI_SHIM)
-        return undefined;
+        return ProbeHost.dropSpare();
     } catch {
-      return undefined;
+      return ProbeHost.dropSpare();
     }
-    const child = spawn(process.execPath, ["-e", HOST, join(dirname(shim), "lib", "runtime.cjs"), dirname(shim)], {
-      env,
-      stdio: ["ignore", "ignore", "ignore", "ipc"],
-      // Replies carry whole outputs (`--describe --all` of a 22,000-command CLI is 52 MB): the structured clone passes
-      // a string as it is, where JSON escapes it into the message and parses it back, about twice the time.
-      serialization: "advanced",
-    });
-    const ready = await new Promise<boolean>((resolve) => {
+    const child = hostProcess(env);
+    const ready = new Promise<boolean>((resolve) => {
       child.once("message", (m: { ready?: boolean }) => resolve(m?.ready === true));
       child.once("exit", () => resolve(false));
       child.once("error", () => resolve(false));
     });
-    if (!ready) {
+    try {
+      child.send({ load: { runtime: join(dirname(shim), "lib", "runtime.cjs"), root: dirname(shim) } });
+    } catch {
+      child.kill("SIGKILL");
+      return undefined;
+    }
+    if (!(await ready)) {
       child.kill("SIGKILL");
       return undefined;
     }

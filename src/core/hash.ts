@@ -40,7 +40,7 @@ export function sha256(data: Text | Uint8Array): string {
   return hash.digest("hex");
 }
 
-/** The sha256 of the bytes `feed` gives its digest (a file's, as they are written: core/atomic.ts's writeFileAtomic). */
+/** The sha256 of the bytes `feed` gives its digest (a file's as they are written: core/atomic.ts, writeFileAtomic). */
 export function sha256Fed(feed: (digest: Digesting) => void): string {
   const hash = createHash("sha256");
   feed(hash);

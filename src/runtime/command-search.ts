@@ -257,7 +257,8 @@ function docOf(command: Command, groups: ReadonlyMap<string, string>): Doc {
 export function indexCommands(
   commands: readonly Command[],
   groups: readonly Pick<Group, "name" | "description">[],
-  // Told now and then how many of the visible commands are indexed so far (emit's worker reports it: stages/emit/search-index.ts).
+  // Told now and then how many of the visible commands are indexed so far (emit's worker reports it to the one
+  // waiting for it: stages/emit/search-index.ts).
   onIndexed?: (done: number) => void,
 ): MiniSearch<Doc> {
   const described = new Map(groups.map((g) => [g.name, g.description]));

@@ -106,9 +106,9 @@ function firstMade(all: Indexing[]): Promise<string | undefined> {
  * structured copy of the commands' objects would cost the main thread what it saves). A job begun in the background
  * (`background`: by the commands task, stages/emit/package-files.ts says why) yields the CPU to the build's other
  * threads and does not keep the process alive until it is claimed: a run that never reaches emit exits without it.
- * Claimed before it has indexed half the commands, it is raced by a second worker at the process's priority: on a loaded
- * machine the first may hardly have run. Should the workers fail to start or end, the index is made here when claimed: the same text
- * either way.
+ * Claimed before it has indexed half the commands, it is raced by a second worker at the process's priority: on a
+ * loaded machine the first may hardly have run. Should the workers fail to start or end, the index is made here when
+ * claimed: the same text either way.
  */
 export function searchIndexLater(
   commands: readonly Command[],

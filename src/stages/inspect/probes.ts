@@ -5,7 +5,7 @@ import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
 import { builtCommands, sameCommand, visibleGroups } from "./built-commands.js";
-import { operationTexts } from "./misleading-names.js";
+import { misleadingNames, type NameFinding, operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
 import { join } from "node:path";
 import type { CandidatePackageJson } from "../candidate/candidate-manifest.js";
@@ -139,6 +139,11 @@ export interface Facts {
    * from the group files read for the commands; read from the package when absent.
    */
   operations?: Map<string, string>;
+  /**
+   * The names that mislead an agent (stages/inspect/misleading-names.ts), judged while the host answered the last
+   * probes: they depend on the commands alone. Judged from `commands` and `operations` when absent.
+   */
+  names?: NameFinding[];
 }
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
@@ -538,7 +543,7 @@ export async function collectFacts(
     const listedSkill = listOf(skills)?.[0];
     const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
     const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: REFUSING_URL } : {}) };
-    const second = await named({
+    const secondBatch = named({
       groupBare: group ? probe([group.name]) : undefined,
       jsonInputEnvelope:
         body && envelope
@@ -587,6 +592,14 @@ export async function collectFacts(
       secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
       secretSkill: probe(["skills", PROBE_SECRET]),
     });
+    // The commands are final now: their names are judged while the host answers the probes just asked (a turn of the
+    // event loop sends them first). On a 22,000-command CLI that is half a second of inter's own work.
+    // A probe that throws meanwhile is thrown where the batch is awaited, below.
+    secondBatch.catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    const operations = operationTexts(packageRoot, cli);
+    const names = misleadingNames(detailed, operations);
+    const second = await secondBatch;
 
     const credentials = await probeCredentials(probe, helpDoc, apiCommands, apiEnv);
 
@@ -674,7 +687,8 @@ export async function collectFacts(
       ...readFiles(packageRoot),
       stateFiles: readdirSync(state, { recursive: true }).map(String),
       probing: counted,
-      operations: operationTexts(packageRoot, cli),
+      operations,
+      names,
     };
   } finally {
     rmSync(state, { recursive: true, force: true });

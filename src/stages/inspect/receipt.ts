@@ -139,7 +139,8 @@ export function buildReceipt(input: {
   const { facts } = input;
   const rules = judge(facts);
   const credentials = judgeCredentials(facts.credentials, facts.commands, facts.stateText);
-  const misleading = misleadingNames(facts.commands, facts.operations ?? operationTexts(facts.packageRoot));
+  const misleading =
+    facts.names ?? misleadingNames(facts.commands, facts.operations ?? operationTexts(facts.packageRoot));
   const pkg = facts.packageJson;
   const receipt: Receipt = {
     schemaVersion: RECEIPT_SCHEMA_VERSION,

@@ -41,7 +41,9 @@ function header(name: string, prefix: string, size: number, mode: number, type: 
   return block;
 }
 
-const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+/** How many zero bytes fill `size` bytes up to a whole block. */
+const paddingLength = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;
+const padding = (size: number) => Buffer.alloc(paddingLength(size));
 
 /** Splits a path into ustar's prefix (≤ 155 bytes) and name (≤ 100 bytes) at a slash; undefined when it cannot. */
 function ustarSplit(path: string): { name: string; prefix: string } | undefined {
@@ -80,7 +82,7 @@ function member(file: TarFile): Buffer {
     const { name, prefix } = split ?? { name: path.slice(-100).replace(/^[^/]*\//, ""), prefix: "" };
     heads.push(header(name, prefix, size, mode, "0"));
     const at = heads.reduce((n, h) => n + h.length, 0);
-    const out = Buffer.allocUnsafeSlow(at + size + ((BLOCK - (size % BLOCK)) % BLOCK));
+    const out = Buffer.allocUnsafeSlow(at + size + paddingLength(size));
     for (let i = 0, offset = 0; i < heads.length; offset += heads[i]!.length, i++) heads[i]!.copy(out, offset);
     if (fd === undefined) out.set((file as { bytes: Uint8Array }).bytes, at);
     else

@@ -38,6 +38,24 @@ describe("the search index made beside the main thread", () => {
     expect(searchIndex(loadIndex(made), "list tickets").length).toBeGreaterThan(0);
   });
 
+  // The worker reads the group files' texts as UTF-8 bytes (a lone surrogate survives only as JSON's escape).
+  it("is the same text when the commands' words are not ASCII: accents, CJK, emoji and lone surrogates", async () => {
+    const caps = await capabilitiesOf("autotask.net.json", "Autotask");
+    const words = [
+      "Réservation d'équipe",
+      "会議室を予約する",
+      "book 📅 a room 🏢",
+      "half a pair \ud83d here",
+      "\udc00 trailing",
+    ];
+    caps.commands.forEach((c, i) => {
+      if (i % 97 === 0) c.description = `${words[i % words.length]} ${c.description}`;
+    });
+    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    const made = await packageFilesLater(caps, "", "x").later[0]!.content;
+    expect(made).toBe(now);
+  });
+
   it("begun by the commands task, is the index emit writes for those commands, and only for those", async () => {
     const caps = await capabilitiesOf("autotask.net.json", "Autotask");
     const onSpot = (c: typeof caps) => packageFiles(c, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;

@@ -7,8 +7,14 @@ type Group = { name: string; description: string };
 
 /** What the worker is given: the package's group files (compact JSON texts) and the commands' order across them. */
 export interface IndexInput {
-  /** Each group file's text: `{ name, commands }`. */
-  groupTexts: string[];
+  /**
+   * The group files' texts (`{ name, commands }` each), one after another in UTF-8, shared with the worker rather than
+   * copied to it: Graph beta's are 40 MB, which a structured copy wrote twice more (serialized, then read into the
+   * worker's own strings) before the worker had parsed one.
+   */
+  groupBytes: SharedArrayBuffer;
+  /** Where each group file's text ends in groupBytes. */
+  groupEnds: number[];
   /** Each command's group, in the package's command order (the index numbers documents in the order they are added). */
   order: string[];
   groups: Group[];
@@ -34,12 +40,27 @@ export const searchIndexText = (
   onIndexed?: (done: number) => void,
 ): string => `${JSON.stringify(indexCommands(commands, groups, onIndexed))}\n`;
 
+/** The texts laid out one after another in UTF-8 in memory the worker shares, and where each ends. */
+function sharedTexts(texts: readonly string[]): Pick<IndexInput, "groupBytes" | "groupEnds"> {
+  let size = 0;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const groupBytes = new SharedArrayBuffer(size);
+  const bytes = Buffer.from(groupBytes);
+  const groupEnds: number[] = [];
+  let at = 0;
+  for (const text of texts) groupEnds.push((at += bytes.write(text, at)));
+  return { groupBytes, groupEnds };
+}
+
 /** The commands back from the worker's input, in their order. */
-export function commandsOf({ groupTexts, order }: IndexInput): Command[] {
+export function commandsOf({ groupBytes, groupEnds, order }: IndexInput): Command[] {
+  const bytes = Buffer.from(groupBytes);
   const byGroup = new Map<string, Command[]>();
-  for (const text of groupTexts) {
-    const group = JSON.parse(text) as { name: string; commands: Command[] };
+  let start = 0;
+  for (const end of groupEnds) {
+    const group = JSON.parse(bytes.toString("utf8", start, end)) as { name: string; commands: Command[] };
     byGroup.set(group.name, group.commands);
+    start = end;
   }
   const taken = new Map<string, number>();
   return order.map((name) => {
@@ -102,7 +123,7 @@ function firstMade(all: Indexing[]): Promise<string | undefined> {
 
 /**
  * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~3 s, which the
- * main thread meanwhile spends on other work. The worker is given the group files' texts, strings copied at once (a
+ * main thread meanwhile spends on other work. The worker is given the group files' texts in memory it shares (a
  * structured copy of the commands' objects would cost the main thread what it saves). A job begun in the background
  * (`background`: by the commands task, stages/emit/package-files.ts says why) yields the CPU to the build's other
  * threads and does not keep the process alive until it is claimed: a run that never reaches emit exits without it.
@@ -122,7 +143,7 @@ export function searchIndexLater(
     return { claim: () => (claimed ??= Promise.resolve().then(onSpot)), drop: () => {} };
   const progress = new SharedArrayBuffer(4);
   const input: IndexInput = {
-    groupTexts,
+    ...sharedTexts(groupTexts),
     order: commands.map((c) => c.path[0]!),
     groups: groups.map((g) => ({ name: g.name, description: g.description })),
     yieldCpu: background,

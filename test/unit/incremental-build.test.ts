@@ -58,7 +58,8 @@ describe("packTgz: an npm tarball made of members deflated one by one", () => {
   });
 
   it("deflates every member exactly as a fresh deflateRaw with a sync flush would, whatever its size", async () => {
-    // The streams are reused from member to member (src/core/reproducible-tgz.ts): a reset one must compress as a new one.
+    // A few members are deflated at a time, each read when its turn comes (src/core/reproducible-tgz.ts): every one must
+    // compress as it would alone, and gunzip holds the checksum, summed as they were read, to the whole tar.
     const sizes = [0, 1, 511, 512, 16_383, 16_384, 16_385, 65_537, 1 << 20];
     const files = sizes.flatMap((size, i) => [
       { path: `random-${i}.bin`, bytes: randomBytes(size), mode: 0o644 },

@@ -17,6 +17,8 @@ describe("the suite's environment", () => {
       (name) => !KEPT_VARIABLES.test(name) && !SET_IN_WORKER.includes(name),
     );
     expect(inherited.sort()).toEqual(["HOME", "TMPDIR"]);
+    // Every Node the suite starts would parse the bundle it names (test/global-setup.ts says why it is dropped).
+    expect(process.env.NODE_EXTRA_CA_CERTS).toBeUndefined();
   });
 
   it("has a HOME of the run's own, beside its temporary folder, never the user's", () => {

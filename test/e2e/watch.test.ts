@@ -279,7 +279,11 @@ describe("inter run <target> --watch", () => {
     writeFileSync(join(dir, "slow.txt"), "three\n");
     const cancelled = await w.cycleEnd();
     expect(cancelled).toMatchObject({ cycle: start.cycle, status: "cancelled" });
-    const next = await w.cycle();
+    let next = await w.cycle();
+    // On a loaded machine the write of "three" can reach the watcher as two changes more than its quiet window apart
+    // (the file emptied, then written): the cycle the first began is then cancelled by the second in turn (seen once
+    // at a load of ~4 on two cores). What must hold is the cycle that finishes.
+    for (let extra = 0; next.end.status === "cancelled" && extra < 3; extra++) next = await w.cycle();
     expect(next.start.changed).toEqual(["slow.txt"]);
     expect(next.end).toMatchObject({ status: "ok", ran: ["slow"] });
     expect(read(dir, "slow.out")).toBe("three\n");

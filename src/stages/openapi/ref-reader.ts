@@ -100,10 +100,12 @@ export async function resolveDocument(
   // (`../api/openapi.yaml`) may refer to files next to it, and nothing beyond.
   const reader = projectFileReader([root, dirname(file)]);
   const resolve = (external: boolean) =>
-    parser.resolve(file, {
-      resolve: { external, http: false, file: false, project: reader } as never,
-      parse: { yaml: yamlPlugin },
-    });
+    withoutLazyHeaders(() =>
+      parser.resolve(file, {
+        resolve: { external, http: false, file: false, project: reader } as never,
+        parse: { yaml: yamlPlugin },
+      }),
+    );
   try {
     // The parser finds other files' `$ref`s by walking the whole document, a pointer built for every key (seconds on
     // a 50 MB one). A document that names no other file is read alone; one that does is read as before, in full.
@@ -145,6 +147,24 @@ export async function resolveDocument(
       "Check every external `$ref` points at a file that exists, relative to the file that contains it.",
       { file: err.source ?? file, pointer: "", reason: firstLine },
     );
+  }
+}
+
+/**
+ * Runs `start` (the parser's resolve up to its first wait) while the global `Headers` reads as undefined. The parser
+ * merges its options at once, asking of each `typeof Headers !== "undefined" && value instanceof Headers`, and in
+ * Node `Headers` is a getter that loads the whole fetch implementation (undici) when first read: ~30 ms of CPU in
+ * every build that reads a description, for a check no option of ours could meet. The getter is put back before
+ * anything else runs, so fetch and `Headers` work as before everywhere else.
+ */
+function withoutLazyHeaders<T>(start: () => T): T {
+  const own = Object.getOwnPropertyDescriptor(globalThis, "Headers");
+  if (!own?.get || !own.configurable) return start();
+  Object.defineProperty(globalThis, "Headers", { value: undefined, configurable: true, writable: true });
+  try {
+    return start();
+  } finally {
+    Object.defineProperty(globalThis, "Headers", own);
   }
 }
 

@@ -68,3 +68,26 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
     );
   }
 });
+
+describe("linking again against the same commands (a watch cycle's brief edit)", () => {
+  it("links each task as a fresh plan of the same commands does, whatever words the earlier briefs said", async () => {
+    const { model } = await readOperationModel(
+      join(REPO, "node_modules/@readme/oas-examples/3.1/json/train-travel.json"),
+      REPO,
+    );
+    const { plan } = designCommands(model, config, []);
+    const brief = (tasks: string[]) =>
+      parseBrief(
+        `# Public\n\nA public API.\n\n## Tasks and scenarios\n\n${tasks.map((t) => `### ${t}\n\nExpected outcome: done.\n`).join("\n")}`,
+      );
+    const first = brief(["Cancel a booking", "Pay for a booking"]);
+    const second = brief(["Cancel a booking", "Find trips between two stations", "List the stations near a city"]);
+    const third = brief(["Find trips between two stations", "Book a trip for a passenger and pay for it"]);
+    // The same commands array each time: the words the first briefs taught the index are still there.
+    const again = [first, second, third].map((b) => planSkills(b, plan.commands, "Public").plan.skills);
+    // A copy of the array each time: an index made for that brief alone.
+    const fresh = [first, second, third].map((b) => planSkills(b, [...plan.commands], "Public").plan.skills);
+    expect(again).toEqual(fresh);
+    expect(again[2]![0]!.commands[0]).toBe("trips list");
+  });
+});

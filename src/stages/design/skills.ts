@@ -95,26 +95,38 @@ function tokensOf(text: string): string[] {
     .map((t) => (/^\d+$/.test(t) ? t : stem(t)));
 }
 
-/** Where a command's words come from, strongest first; the reason for a link names these. */
-function commandTerms(command: CommandSpec): Map<string, { weight: number; where: string }> {
-  const terms = new Map<string, { weight: number; where: string }>();
-  const addTerms = (found: string[], weight: number, where: string) => {
-    // One entry per source: terms are only read.
-    const entry = { weight, where };
-    for (const t of found) if ((terms.get(t)?.weight ?? 0) < weight) terms.set(t, entry);
-  };
-  const add = (text: string | undefined, weight: number, where: string) => addTerms(termsOf(text ?? ""), weight, where);
-  // The flags' words in order, as tokenizing their names joined by spaces gives them: each name is tokenized once for
-  // every command that has the flag (the same few hundred names across thousands of commands).
-  addTerms(termsOfWords(command.flags.flatMap((f) => knownTokens(f.flag))), 0.25, "a flag");
-  add(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path");
-  add(command.operation.operationId, 1, "the operationId");
-  add(command.description, 1.5, "the summary");
-  add(command.path.slice(1, -1).join(" "), 2, "the command name");
-  add(command.path.slice(0, -1).join(" "), 2, "the command name");
-  add(command.path[command.path.length - 1]!.replace(/-\d+$/, ""), 2, "the action");
-  add(command.path[0], 3, "the resource");
-  return terms;
+/** A term of a command: how strongly the command says it, and where (the reason for a link names this). */
+interface Term {
+  weight: number;
+  where: string;
+}
+
+/** One place a command says words: its words in order, their weight, and where they come from. */
+interface Source {
+  words: readonly string[];
+  weight: number;
+  where: string;
+}
+
+/** Where a command's words come from, weakest first: a word takes the weight of the strongest place that says it. */
+function sourcesOf(command: CommandSpec): Source[] {
+  const at = (text: string | undefined, weight: number, where: string): Source => ({
+    words: knownTokens(text ?? ""),
+    weight,
+    where,
+  });
+  return [
+    // The flags' words in order, as tokenizing their names joined by spaces gives them: each name is tokenized once
+    // for every command that has the flag (the same few hundred names across thousands of commands).
+    { words: command.flags.flatMap((f) => knownTokens(f.flag)), weight: 0.25, where: "a flag" },
+    at(command.operation.path.replace(/\{[^}]*\}/g, " "), 1, "the path"),
+    at(command.operation.operationId, 1, "the operationId"),
+    at(command.description, 1.5, "the summary"),
+    at(command.path.slice(1, -1).join(" "), 2, "the command name"),
+    at(command.path.slice(0, -1).join(" "), 2, "the command name"),
+    at(command.path[command.path.length - 1]!.replace(/-\d+$/, ""), 2, "the action"),
+    at(command.path[0], 3, "the resource"),
+  ];
 }
 
 /** What a command does, from its method and its action word. */
@@ -132,6 +144,13 @@ function commandAction(command: CommandSpec): Action {
   return method === "POST" && verb === "create" ? "create" : method === "POST" ? (said ?? "create") : "update";
 }
 
+/** The texts of a task that linking reads, with the weight of each: every word a task can be linked by is in one. */
+const taskTexts = (task: BriefTask): Array<[string, number]> => [
+  [task.rules.join(" "), 0.5],
+  [`${task.situation} ${task.outcome}`, 1],
+  [task.title, 2],
+];
+
 interface TaskWords {
   words: Map<string, number>;
   /** What the title acts on: the word after its verb ("List the cards on a board" → card). */
@@ -147,14 +166,10 @@ interface TaskWords {
  * word ("Lend a book") takes its kind of action from the commands that use that word in their name or summary,
  * when they agree on one.
  */
-function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<ReturnType<typeof commandTerms>>): TaskWords {
+function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<string, Term>>): TaskWords {
   const words = new Map<string, number>();
-  const add = (text: string, weight: number) => {
+  for (const [text, weight] of taskTexts(task))
     for (const w of termsOf(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
-  };
-  add(task.rules.join(" "), 0.5);
-  add(`${task.situation} ${task.outcome}`, 1);
-  add(task.title, 2);
   const title = tokens(task.title);
   // The word after the title's verb is what the task acts on ("Find trips between two stations"): it counts most.
   if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
@@ -228,9 +243,9 @@ function commandFacts(command: CommandSpec): CommandFacts {
 function score(
   task: TaskWords,
   command: CommandSpec,
-  terms: ReturnType<typeof commandTerms>,
+  terms: Map<string, Term>,
   facts: CommandFacts,
-  idf: Map<string, number>,
+  idf: (word: string) => number,
 ): Scored {
   let total = 0;
   const matched: Scored["matched"] = [];
@@ -239,7 +254,7 @@ function score(
     if (!term) continue;
     // "List the cards": "list" says what to do; on Trello it is also a resource, which the task does not mean.
     if (w === task.verb && term.where !== "the action" && term.where !== "the summary") continue;
-    const part = term.weight * weight * (idf.get(w) ?? 0);
+    const part = term.weight * weight * idf(w);
     total += part;
     matched.push({ word: w, where: term.where, part });
   }
@@ -290,12 +305,23 @@ const MAX_COMMANDS = 6;
 const MAX_NOT_FOR = 8;
 const MIN_SCORE = 2;
 
-/** What linking needs of the commands, the same for every task: their words and how rare each word is. */
+/**
+ * What linking needs of the commands, the same for every task: where each command says a word, and how many commands
+ * say it. Only the words some task says are indexed (`learn`): a command of Graph beta's 22,000 says ~100 words and
+ * pairs, and a brief a few hundred, so indexing every word of every command was most of linking. A word's entry for a
+ * command, and how rare it is, depend on that word alone, so words learnt later leave the earlier ones' entries as
+ * they were, and links already made stay right.
+ */
 interface CommandIndex {
   visible: CommandSpec[];
-  terms: Array<ReturnType<typeof commandTerms>>;
+  sources: Source[][];
+  /** Each command's terms among the words learnt so far. */
+  terms: Array<Map<string, Term>>;
   facts: CommandFacts[];
-  idf: Map<string, number>;
+  /** How many commands say each word learnt so far. */
+  df: Map<string, number>;
+  /** How rare a word is among the commands (0 for a word none says). */
+  idf(word: string): number;
 }
 
 /** Indexes by plan: a watch cycle that changes only the brief links its tasks against the same commands. */
@@ -304,23 +330,64 @@ const indexes = new WeakMap<CommandSpec[], CommandIndex>();
 function indexCommands(commands: CommandSpec[]): CommandIndex {
   const known = indexes.get(commands);
   if (known) return known;
-  const index = buildIndex(commands);
+  const visible = commands.filter((c) => !c.hidden);
+  const df = new Map<string, number>();
+  const index: CommandIndex = {
+    visible,
+    sources: visible.map(sourcesOf),
+    terms: visible.map(() => new Map()),
+    facts: visible.map(commandFacts),
+    df,
+    // Words most commands share (the product's own name, "api") say little about which command a task needs.
+    idf: (word) => {
+      const n = df.get(word);
+      return n ? Math.log(1 + visible.length / n) : 0;
+    },
+  };
   indexes.set(commands, index);
   return index;
 }
 
-function buildIndex(commands: CommandSpec[]): CommandIndex {
-  const visible = commands.filter((c) => !c.hidden);
-  const terms = visible.map((c) => commandTerms(c));
-  // Words most commands share (the product's own name, "api") say little about which command a task needs.
-  const df = new Map<string, number>();
-  for (const t of terms) for (const w of t.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  return {
-    visible,
-    terms,
-    facts: visible.map(commandFacts),
-    idf: new Map([...df].map(([w, n]) => [w, Math.log(1 + visible.length / n)])),
-  };
+/**
+ * Indexes the words and pairs of neighbouring words ("area 7" is not "7 area") in `vocabulary` that the index does not
+ * know yet. A pair is only looked for where both its words are being learnt, so no pair text is made for the others.
+ */
+function learn(index: CommandIndex, vocabulary: Iterable<string>): void {
+  const words = new Set<string>();
+  const pairs = new Map<string, Set<string>>();
+  for (const term of vocabulary) {
+    if (index.df.has(term)) continue;
+    index.df.set(term, 0);
+    const space = term.indexOf(" ");
+    if (space < 0) words.add(term);
+    else {
+      const first = term.slice(0, space);
+      let seconds = pairs.get(first);
+      if (!seconds) pairs.set(first, (seconds = new Set()));
+      seconds.add(term.slice(space + 1));
+    }
+  }
+  if (!words.size && !pairs.size) return;
+  for (let i = 0; i < index.visible.length; i++) {
+    const terms = index.terms[i]!;
+    const before = terms.size;
+    const learnt: string[] = [];
+    for (const { words: said, weight, where } of index.sources[i]!) {
+      // One entry per source: terms are only read.
+      let entry: Term | undefined;
+      const set = (term: string) => {
+        const had = terms.get(term);
+        if ((had?.weight ?? 0) < weight) terms.set(term, (entry ??= { weight, where }));
+        if (!had) learnt.push(term);
+      };
+      for (let j = 0; j < said.length; j++) {
+        const word = said[j]!;
+        if (words.has(word)) set(word);
+        if (j > 0 && pairs.get(said[j - 1]!)?.has(word)) set(`${said[j - 1]} ${word}`);
+      }
+    }
+    if (terms.size !== before) for (const term of learnt) index.df.set(term, index.df.get(term)! + 1);
+  }
 }
 
 /**
@@ -445,6 +512,10 @@ export function planSkills(
   const taken = new Set<string>();
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));
   const index = indexCommands(commands);
+  learn(
+    index,
+    brief.tasks.flatMap((task) => taskTexts(task).flatMap(([text]) => termsOf(text))),
+  );
   const skills: SkillPlan[] = named.map(({ task, name }) => {
     const { commands: linked, links } = linkCommands(task, index);
     for (const u of task.unknownLabels)

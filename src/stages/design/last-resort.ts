@@ -58,7 +58,7 @@ function allWordsOf(op: Operation): Word[] {
     .split("/")
     .filter((s) => /^\{.*\}$/.test(s))
     .map((s) => s.slice(1, -1));
-  const sources: Array<[From, string[]]> = [
+  const sources: Array<[From, readonly string[]]> = [
     ["operationId", op.operationId ? operationIdTokens(op.operationId, true) : []],
     ["path", [...literal, ...params].flatMap((s) => kebab(s).split("-"))],
     ["summary", op.summary ? textTokens(op.summary) : []],

@@ -178,12 +178,13 @@ function statedAction(
   op: Operation,
   rpcAction: string | undefined,
 ): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
-  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => string[], boolean]> = [
-    ["summary", op.summary, textTokens, false],
-    ["operationId", op.operationId, operationIdTokens, true],
-    ["path", rpcAction, operationIdTokens, true],
-    ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
-  ];
+  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => readonly string[], boolean]> =
+    [
+      ["summary", op.summary, textTokens, false],
+      ["operationId", op.operationId, operationIdTokens, true],
+      ["path", rpcAction, operationIdTokens, true],
+      ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
+    ];
   for (const [from, text, tokens, exact] of sources) {
     if (!text) continue;
     const words = tokens(text);
@@ -357,7 +358,7 @@ function draftName(
     .join("-");
   const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
   const qualifiers: Draft["qualifiers"] = [];
-  const push = (tokens: string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
+  const push = (tokens: readonly string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
     for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
   };
   // `/boards/{filter}` beside `/boards`: the filtered list.

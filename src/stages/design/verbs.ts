@@ -3,6 +3,8 @@
  * disguise, and which carry no meaning in a name (docs/generated-cli.md, "Names").
  */
 
+import { memoized } from "../../core/memo.js";
+
 /**
  * Verbs API descriptions open their summaries with (read off the first words of about 80,000 summaries of public
  * descriptions), in their base form. A first word not listed here is not taken for a verb: "Player state" names
@@ -192,8 +194,14 @@ export interface StatedAction {
   object: string[];
 }
 
-/** Lowercase word tokens of a text, with HTML tags and Markdown links reduced to their words. */
-export function textTokens(text: string): string[] {
+/**
+ * Lowercase word tokens of a text, with HTML tags and Markdown links reduced to their words. Naming asks for the same
+ * summary and first sentence three or four times for each operation (its action, its qualifiers, what it mentions, the
+ * last resort's words), each answer a dozen passes over the text: the answers are kept, and only read.
+ */
+export const textTokens: (text: string) => readonly string[] = memoized(wordTokens);
+
+function wordTokens(text: string): string[] {
   // A summary that is an identifier (`updateWebhooks()`, as generated documents have) has an identifier's words.
   const identifier = /^\s*([A-Za-z][A-Za-z0-9_]*)(\(\))?\s*$/.exec(text);
   if (identifier && /[a-z][A-Z]/.test(identifier[1]!)) return operationIdTokens(identifier[1]!, true);
@@ -215,7 +223,7 @@ export function textTokens(text: string): string[] {
  * The action a text (a summary, a description's first sentence) opens with, if it opens with a verb. `exact`: the
  * words are an identifier's (`conversations.replies`, `listUsers`), where an inflected word is a noun, not a verb.
  */
-export function actionOf(tokens: string[], exact = false): StatedAction | undefined {
+export function actionOf(tokens: readonly string[], exact = false): StatedAction | undefined {
   let i = 0;
   const kept: string[] = [];
   while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!) && !verbBase(tokens[i]!)) i++;

@@ -8,6 +8,7 @@
  * are named with (schedule → create, register → add, move → update, remove → delete …).
  */
 import MiniSearch from "minisearch";
+import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 
 /** Where emit writes the serialized index inside the package. */
@@ -227,7 +228,11 @@ function stem(word: string): string {
   return w;
 }
 
-const indexTerm = (term: string) => (STOP.has(term) ? null : normal(term));
+/**
+ * A word as the index keeps it. Commands say the same few thousand words again and again (Graph beta's 22,000 say
+ * `select`, `expand` and `top` in every list's flags), so each word's answer is worked out once per process.
+ */
+const indexTerm = memoized((term: string): string | null => (STOP.has(term) ? null : normal(term)));
 
 const OPTIONS = {
   fields: [...FIELDS],

@@ -11,7 +11,11 @@ export interface Cli {
   all(): Command[];
 }
 
-export function openCli(dir: string): Cli {
+/**
+ * The package in `dir`. `readJson` reads a command group's file (inspection's reader takes the value emit wrote the
+ * same bytes from: core/parsed-json.ts); a call of the CLI parses it.
+ */
+export function openCli(dir: string, readJson: (file: string) => unknown = readParsed): Cli {
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
   const cache = new Map<string, Command[]>();
   const known = new Set(manifest.groups.map((g) => g.name));
@@ -19,13 +23,15 @@ export function openCli(dir: string): Cli {
     if (!known.has(name)) return [];
     let commands = cache.get(name);
     if (!commands) {
-      commands = (JSON.parse(readFileSync(join(dir, groupFile(name)), "utf8")) as GroupFile).commands;
+      commands = (readJson(join(dir, groupFile(name))) as GroupFile).commands;
       cache.set(name, commands);
     }
     return commands;
   };
   return { dir, manifest, group, all: () => manifest.groups.flatMap((g) => group(g.name)) };
 }
+
+const readParsed = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
 
 export function findCommand(cli: Cli, words: string[]): Command | undefined {
   if (!words.length) return undefined;

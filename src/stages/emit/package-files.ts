@@ -5,6 +5,7 @@ import { SEARCH_INDEX_FILE } from "../../runtime/command-search.js";
 import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
 import type { Command } from "../../runtime/manifest.js";
 import { indexInWorker, searchIndexLater, searchIndexText, type IndexJob } from "./search-index.js";
+import { isPlainJson } from "../../core/plain-json.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -14,6 +15,8 @@ export interface PackageFile {
   path: string;
   content: string;
   executable?: boolean;
+  /** What JSON.parse(content) gives, when the file was written from a plain JSON value (core/parsed-json.ts). */
+  value?: object;
 }
 
 /** A file of the package whose content is still being made (the search index, by a worker for a large CLI). */
@@ -244,11 +247,13 @@ function makeCommandParts(caps: CommandsAndGroups, background: boolean): Command
   }
   const counts = new Map<string, number>();
   for (const c of entries) if (!c.hidden) counts.set(c.path[0]!, (counts.get(c.path[0]!) ?? 0) + 1);
-  // One file per group, compact: a call reads and parses only the group it runs.
-  const groupFiles = groupNames.map((name) => ({
-    path: `commands/${name}.json`,
-    content: `${JSON.stringify({ name, commands: byGroup.get(name) ?? [] })}\n`,
-  }));
+  // One file per group, compact: a call reads and parses only the group it runs. Each keeps the value it was written
+  // from when JSON gives that value back, for the inspection that reads the file again (core/parsed-json.ts).
+  const plain = isPlainJson(entries);
+  const groupFiles = groupNames.map((name): PackageFile => {
+    const value = { name, commands: byGroup.get(name) ?? [] };
+    return { path: `commands/${name}.json`, content: `${JSON.stringify(value)}\n`, ...(plain ? { value } : {}) };
+  });
   const groups = groupNames.map((name) => ({
     name,
     description: clip(described.get(name) ?? name, perGroup),

@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync, type Dirent, t
 import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { noteSha256, sha256Fed } from "../../core/hash.js";
+import { rememberJson } from "../../core/parsed-json.js";
 import type { PackageFile } from "./package-files.js";
 
 /** What syncing the package folder did: how many files it wrote, kept as they were, and removed. */
@@ -80,5 +81,6 @@ export function syncFile(dir: string, file: PackageFile): boolean {
   const digest = sha256Fed((hash) => writeFileAtomic(target, file.content, undefined, hash));
   chmodSync(target, mode);
   noteSha256(target, digest);
+  if (file.value) rememberJson(digest, file.value);
   return true;
 }

@@ -1,5 +1,6 @@
 import { describeCommands } from "../../runtime/help.js";
 import { type Cli, openCli } from "../../runtime/load.js";
+import { readJsonFile } from "../../core/parsed-json.js";
 import type { Json, JsonObject } from "./probe.js";
 
 /**
@@ -23,7 +24,7 @@ export interface BuiltCommands {
 export function openPackage(packageRoot: string | undefined): Cli | undefined {
   if (!packageRoot) return undefined;
   try {
-    const cli = openCli(packageRoot);
+    const cli = openCli(packageRoot, readJsonFile);
     return Array.isArray(cli.manifest.groups) ? cli : undefined;
   } catch {
     return undefined;

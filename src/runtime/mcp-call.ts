@@ -3,7 +3,7 @@
  * result whose text block is the serialized structured result — the whole envelope, rules, Skills and the issue hint
  * included, worded for MCP — because many clients hand the model only the text.
  */
-import { execFile } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { basename, join } from "node:path";
 import { CliError } from "./errors.js";
 import { maskSecrets } from "./guard.js";
@@ -126,7 +126,7 @@ export interface CallOptions {
 }
 
 /** Runs the CLI for one call and turns its answer into a tool result: the envelope, or the coded error. */
-function runCli(
+async function runCli(
   cli: Cli,
   options: CallOptions,
   hints: McpHints,
@@ -135,8 +135,11 @@ function runCli(
 ): Promise<CallResult> {
   const binary = join(cli.dir, `${cli.manifest.product.binary}.cjs`);
   const [file, args] = options.cli ? [options.cli, argv] : [process.execPath, [binary, ...argv]];
+  // Loaded at the first call, not at the server's start: a client that starts the server to list its tools never
+  // needs it (with node:http below, ~7 ms of every start).
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve) => {
-    let child: ReturnType<typeof execFile>;
+    let child: ChildProcess;
     try {
       child = execFile(
         file,

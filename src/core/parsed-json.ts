@@ -23,5 +23,6 @@ export function rememberJson(sha256Hex: string, value: object): void {
 /** The file's JSON value: the one it was written from when this process wrote these very bytes, else parsed. */
 export function readJsonFile(file: string): unknown {
   const bytes = readFileSync(file);
-  return known.get(sha256(bytes))?.deref() ?? JSON.parse(bytes.toString("utf8"));
+  // With nothing written here (`inter inspect` on a tarball), there is nothing to hash the bytes for.
+  return (known.size ? known.get(sha256(bytes))?.deref() : undefined) ?? JSON.parse(bytes.toString("utf8"));
 }

@@ -38,13 +38,17 @@ const DRAFT_2020 = new Set([
   "https://json-schema.org/draft/2020-12/schema#",
 ]);
 
+/** The precompiled meta-schema's validator when it applies to `schema`. */
+const metaValidatorOf = (schema: object) =>
+  DRAFT_2020.has((schema as { $schema?: string }).$schema) ? precompiledMeta() : undefined;
+
 /**
  * Holds a schema to the meta-schema as ajv's own check does, with the precompiled validator where it applies (a
  * schema that names no `$schema`, or 2020-12's): undefined when it passes, else ajv's words for what is wrong. The
  * compiler is made only when it is needed (a schema of another `$schema`, or words for one that fails).
  */
 function metaErrors(ajv: () => Ajv, schema: object): string | undefined {
-  const meta = DRAFT_2020.has((schema as { $schema?: string }).$schema) ? precompiledMeta() : undefined;
+  const meta = metaValidatorOf(schema);
   if (meta) return meta(schema) ? undefined : ajv().errorsText(meta.errors);
   const compiler = ajv();
   return compiler.validateSchema(schema) ? undefined : compiler.errorsText(compiler.errors);
@@ -119,18 +123,23 @@ function precompiledValidator(name: ShippedSchema, sourceSha256: string): Schema
  * cycle's inspection).
  */
 let checking: Promise<() => Ajv> | undefined;
-
-/**
- * Checks many schemas with one compiler (a new one per schema costs more than the schema), the same for every checker
- * of the process: each schema is compiled and then forgotten, so two that share an `$id` do not collide. Throws as
- * compileSchema does for a schema that does not compile.
- */
-export async function schemaChecker(): Promise<(schema: object) => void> {
-  const compiler = await (checking ??= ajvMaker().then((make) => {
+const sharedCompiler = () =>
+  (checking ??= ajvMaker().then((make) => {
     let made: Ajv | undefined;
     return () => (made ??= make());
   }));
-  return (schema) => {
+
+/**
+ * Checks many schemas with one compiler (a new one per schema costs more than the schema), the same for every checker
+ * of the process: each schema is compiled and then forgotten, so two that share an `$id` do not collide. Rejects as
+ * compileSchema does for a schema that does not compile. A schema the precompiled meta-schema passes and that holds
+ * nothing compiling could refuse (needsCompiling) is accepted without loading ajv at all: that is every tool of a
+ * generated MCP server, and ajv's modules cost an inspection ~40–50 ms of CPU to load.
+ */
+export function schemaChecker(): (schema: object) => Promise<void> {
+  return async (schema) => {
+    if (metaValidatorOf(schema)?.(schema) && !needsCompiling(schema)) return;
+    const compiler = await sharedCompiler();
     // Held to the meta-schema (what compiling checks first); compiled, which costs far more, only where compiling can
     // find more: a reference to resolve, a discriminator, or a pattern that is not a Unicode regular expression.
     const wrong = metaErrors(compiler, schema);

@@ -140,10 +140,10 @@ export async function openMcp(
     const prompts = listOf(await client.request("prompts/list", {}, TIMEOUT_MS), "prompts").length;
     const resources = listOf(await client.request("resources/list", {}, TIMEOUT_MS), "resources").length;
     const invalidSchemas: string[] = [];
-    const check = await schemaChecker();
+    const check = schemaChecker();
     for (const tool of tools) {
       try {
-        check(tool.inputSchema);
+        await check(tool.inputSchema);
       } catch {
         invalidSchemas.push(tool.name);
       }

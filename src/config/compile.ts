@@ -94,6 +94,9 @@ function fresh(manifest: Manifest, entry: string, version: string, self: string,
  * Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed, and
  * the files it was built from (the watcher follows them).
  */
+/** Compiles under way in this process (compileConfig stops esbuild's service when the last one ends). */
+let compiling = 0;
+
 export async function compileConfig(
   entry: string,
   cacheDir: string,
@@ -117,6 +120,7 @@ export async function compileConfig(
   // names first (import 55 ms, require 17 ms, on the first build of every project and after every config edit).
   const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
   let result;
+  compiling++;
   try {
     result = await esbuild.build({
       entryPoints: [entry],
@@ -154,6 +158,11 @@ export async function compileConfig(
         }
       : { message: (error as Error).message, file: entry };
     throw Object.assign(new Error(compileError.message), { compileError });
+  } finally {
+    // esbuild's service process is not needed until a config changes: stopped once no compile is in flight (two
+    // projects' configs may compile at once), it is reaped by this process, not left for the system's first process
+    // to reap after inter exits (a container's may never do it). The next compile starts a new one.
+    if (--compiling === 0) await esbuild.stop();
   }
   const code = result.outputFiles[0]!.text;
   const sources: Record<string, string> = {};

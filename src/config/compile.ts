@@ -90,13 +90,13 @@ function fresh(manifest: Manifest, entry: string, version: string, self: string,
   return true;
 }
 
+/** Compiles under way in this process (compileConfig stops esbuild's service when the last one ends). */
+let compiling = 0;
+
 /**
  * Returns the path of a CommonJS module equivalent to the config, compiling it when any of its sources changed, and
  * the files it was built from (the watcher follows them).
  */
-/** Compiles under way in this process (compileConfig stops esbuild's service when the last one ends). */
-let compiling = 0;
-
 export async function compileConfig(
   entry: string,
   cacheDir: string,

@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { config, inter, makeProject, nodeCommand, read, tempDir, writeFiles } from "../helpers.js";
+import { config, INTER_BIN, inter, makeProject, nodeCommand, read, tempDir, writeFiles } from "../helpers.js";
 
 // The compiled config (src/config/compile.ts) is cached in .intermesh/config/ and moves with the project: a copy starts
 // warm, and `import.meta.*` in the config name the folder it is loaded from, never the one it was compiled in.
@@ -45,6 +46,23 @@ const cacheState = (dir: string) =>
       .map((name) => [name, statSync(join(dir, CONFIG_CACHE, name)).mtimeMs]),
   );
 
+/** Every process of a process group that /proc still lists, an exited one (a zombie) included. */
+function membersOf(group: number): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === group)
+        found.push(`${entry} ${state} ${stat.slice(stat.indexOf("("), stat.lastIndexOf(")") + 1)}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
 describe("the compiled config's cache", () => {
   it("serves a copy of the project from its new folder, with import.meta naming that folder", async () => {
     const firstRepository = metaRepository();
@@ -87,5 +105,22 @@ describe("the compiled config's cache", () => {
     const again = await inter(first, ["run", "meta", "--json"]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(read(first, "meta.json"))).toMatchObject({ dirname: first, label: "first" });
+  });
+
+  // esbuild compiles the config in a service process of its own. inter stops and reaps it (src/config/compile.ts);
+  // left running as inter exits, it ends on its own and waits, exited, for the system's first process to reap it —
+  // which in a container may never happen. Where that first process does reap, this test passes either way.
+  it("a command that compiles the config leaves no process of its group behind, not even an exited one", async () => {
+    const project = join(metaRepository(), "app");
+    const child = spawn("node", [INTER_BIN, "run", "meta", "--json"], {
+      cwd: project,
+      env: { ...process.env, CI: "true" },
+      stdio: "ignore",
+      detached: true,
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    expect(readdirSync(join(project, CONFIG_CACHE)).some((f) => f.endsWith(".cjs"))).toBe(true);
+    expect(membersOf(child.pid!)).toEqual([]);
   });
 });

@@ -18,9 +18,10 @@ export default defineConfig({
     // take about a minute there, and a timeout is a verdict on the machine, not on the code.
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    // End-to-end tests spawn the real binary and spend much of their time waiting on it, on npm and on agents: a third
-    // worker fills those waits on two cores (measured: 253 s with two, 240 s with three).
-    maxWorkers: 3,
+    // End-to-end tests spawn the real binary and spend much of their time waiting on it, on npm and on agents: more
+    // workers than cores fill those waits (measured on two cores: 253 s with two, 240 s with three; later, clean
+    // clones without recorded durations, interleaved: 218 and 222 s with four against 225 and 251 s with three).
+    maxWorkers: 4,
     // Long files first, also on a clean clone that has no recorded durations (test/sequencer.ts).
     sequence: { sequencer: LongestFirst },
   },

@@ -110,15 +110,38 @@ export async function until(condition: () => boolean, timeoutMs = 60_000, what =
   }
 }
 
-/** Whether a process still exists. */
-/** When a process started (clock ticks since boot), undefined once it is gone: a reused pid has another start. */
-export function startTime(pid: number): string | undefined {
+/**
+ * The fields of /proc/<pid>/stat after the command name (state, parent, group, …), undefined once the process is gone.
+ * The name is skipped by its last ")": it may itself hold spaces and parentheses.
+ */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** When a process started (clock ticks since boot), undefined once it is gone: a reused pid has another start. */
+export const startTime = (pid: number): string | undefined => statFields(pid)?.[19];
+
+/** Every process of a process group that /proc still lists, an exited one (a zombie) included: "pid state (name)". */
+export function groupMembers(group: number): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (Number(fields?.[2]) !== group) continue;
+    let name = "";
+    try {
+      name = readFileSync(`/proc/${entry}/comm`, "utf8").trim();
+    } catch {
+      // gone meanwhile
+    }
+    found.push(`${entry} ${fields![0]} (${name})`);
+  }
+  return found;
 }
 
 /**
@@ -145,9 +168,9 @@ export async function waitForPid(file: string, what: string, timeoutMs = 60_000)
 
 /** What /proc says of a process, for a failure message: its state, parent and command line. */
 export function describeProcess(pid: number): string {
+  const fields = statFields(pid);
+  if (!fields) return `pid ${pid} gone`;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
     return `pid ${pid} state ${fields[0]} parent ${fields[1]}: ${cmdline.slice(0, 160)}`;
   } catch {
@@ -156,14 +179,7 @@ export function describeProcess(pid: number): string {
 }
 
 /** The process's state letter from /proc (R, S, Z, …), when it exists. */
-function stateOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-  } catch {
-    return undefined;
-  }
-}
+const stateOf = (pid: number): string | undefined => statFields(pid)?.[0];
 
 /**
  * Whether the process that had `pid` when `born` was read still runs (pids are reused fast on a busy machine). A
@@ -186,12 +202,7 @@ export function alive(pid: number): boolean {
     return false;
   }
   // A killed process whose parent has not reaped it yet is a zombie: it runs nothing, so it is not alive.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return true;
-  }
+  return stateOf(pid) !== "Z";
 }
 
 /** The text of every regular file under a folder (links not followed, files over 5 MB skipped): "no file holds X". */

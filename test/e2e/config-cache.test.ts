@@ -2,7 +2,17 @@ import { spawn } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { config, INTER_BIN, inter, makeProject, nodeCommand, read, tempDir, writeFiles } from "../helpers.js";
+import {
+  config,
+  groupMembers,
+  INTER_BIN,
+  inter,
+  makeProject,
+  nodeCommand,
+  read,
+  tempDir,
+  writeFiles,
+} from "../helpers.js";
 
 // The compiled config (src/config/compile.ts) is cached in .intermesh/config/ and moves with the project: a copy starts
 // warm, and `import.meta.*` in the config name the folder it is loaded from, never the one it was compiled in.
@@ -45,23 +55,6 @@ const cacheState = (dir: string) =>
       .sort()
       .map((name) => [name, statSync(join(dir, CONFIG_CACHE, name)).mtimeMs]),
   );
-
-/** Every process of a process group that /proc still lists, an exited one (a zombie) included. */
-function membersOf(group: number): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === group)
-        found.push(`${entry} ${state} ${stat.slice(stat.indexOf("("), stat.lastIndexOf(")") + 1)}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 describe("the compiled config's cache", () => {
   it("serves a copy of the project from its new folder, with import.meta naming that folder", async () => {
@@ -121,6 +114,6 @@ describe("the compiled config's cache", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(0);
     expect(readdirSync(join(project, CONFIG_CACHE)).some((f) => f.endsWith(".cjs"))).toBe(true);
-    expect(membersOf(child.pid!)).toEqual([]);
+    expect(groupMembers(child.pid!)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { findConfig } from "../config/find-config.js";
 import { NOOP_DIR, STATE_DIR } from "../config/project-paths.js";
 import { INTER_BUILD } from "../core/version.js";
+import { compareText } from "../core/text-order.js";
 
 /**
  * What an `inter build` that changed nothing saw, so the next identical build can answer from it alone. Written by
@@ -38,7 +39,7 @@ const VOLATILE_ENV = new Set(["_", "OLDPWD", "SHLVL"]);
 export function envDigest(env: NodeJS.ProcessEnv = process.env): string {
   const entries = Object.entries(env)
     .filter(([name, value]) => value !== undefined && !VOLATILE_ENV.has(name))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => compareText(a, b));
   return createHash("sha256").update(JSON.stringify(entries)).digest("hex");
 }
 

@@ -1,3 +1,5 @@
+import { compareText } from "./text-order.js";
+
 /** Levenshtein distance: what "did you mean" ranks by (the generated CLI's runtime and inter's own CLI share it). */
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -19,7 +21,7 @@ export function closest(typed: string, candidates: string[], most = 5): string[]
   return candidates
     .map((name) => ({ name, d: editDistance(typed, name) }))
     .filter((x) => x.d <= limit)
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .sort((a, b) => a.d - b.d || compareText(a.name, b.name))
     .slice(0, most)
     .map((x) => x.name);
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { compareText } from "./text-order.js";
 
 /**
  * What `inter publish` puts in a package's `proof/` folder and what `<binary> proof` checks there (docs/publishing.md).
@@ -32,7 +33,7 @@ export function contentSha256(files: readonly FileDigest[]): string {
   const lines = files
     .filter((f) => inContent(f.path))
     .map((f) => ({ path: f.path, sha256: f.sha256 }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareText(a.path, b.path))
     .map((f) => `${f.sha256}  ${f.path}\n`);
   return sha256Hex(lines.join(""));
 }

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { constants, crc32, deflateRaw } from "node:zlib";
 import { sha256 } from "./hash.js";
 import { mapLimit } from "./map-limit.js";
+import { compareText } from "./text-order.js";
 
 /**
  * One file of a tarball: its path under the package/ prefix, and its bytes and permission bits, or the file on disk to
@@ -130,7 +131,7 @@ const DEFLATING_AT_ONCE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
  * the given modes, and only regular files (no folder entries). `inter publish` packs the published package this way too.
  */
 export async function packTgz(files: TarFile[]): Promise<Buffer> {
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...files].sort((a, b) => compareText(a.path, b.path));
   const kept = new Map<string, Buffer>();
   let crc = 0;
   let size = 0;

@@ -10,6 +10,7 @@
 import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
+import { compareText } from "../core/text-order.js";
 
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
@@ -355,7 +356,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   return [...total.entries()]
     .filter(([, t]) => t.matched > 0)
     .map(([command, t]) => ({ command, score: (t.score * t.matched) / counted }))
-    .sort((a, b) => b.score - a.score || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0));
+    .sort((a, b) => b.score - a.score || compareText(a.command, b.command));
 }
 
 /** The names of the commands that best match the query, best first. */

@@ -9,6 +9,7 @@ import { builtins } from "./builtins.js";
 import { CliError } from "./errors.js";
 import type { Command, Flag, Manifest, ValueType } from "./manifest.js";
 import { LIMIT_KEYS } from "./limits.js";
+import { compareText } from "../core/text-order.js";
 
 /** The longest tool name the strictest common clients accept (and the MCP specification recommends). */
 export const MAX_TOOL_NAME = 64;
@@ -49,7 +50,7 @@ function toolNames(commands: readonly Command[], max = MAX_TOOL_NAME): Map<Comma
   const names = new Map<Command, string>();
   const taken = new Set<string>();
   // Plain code-unit order, not the locale's: the same names on every machine.
-  for (const c of [...commands].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const c of [...commands].sort((a, b) => compareText(a.name, b.name))) {
     let name = base(c);
     // A cut that ends on a separator drops it, so the suffix never makes a double underscore (`queues__c7b6d45d`).
     const stem = (n: string, room: number) => n.slice(0, room).replace(/[_-]+$/, "");

@@ -1,4 +1,6 @@
 import { pushTo } from "../core/group.js";
+import { compareText } from "../core/text-order.js";
+
 /**
  * The changes between two surfaces, each classified for the agents and scripts that call the CLI: breaking (a call
  * that worked may now fail or mean something else), non-breaking (something new that nothing relied on), or
@@ -703,7 +705,7 @@ export function surfaceChanges(before: Surface, after: Surface): SurfaceChange[]
   return changes.sort(
     (a, b) =>
       rank[a.severity] - rank[b.severity] ||
-      (a.command ?? a.skill ?? "").localeCompare(b.command ?? b.skill ?? "") ||
-      a.id.localeCompare(b.id),
+      compareText(a.command ?? a.skill ?? "", b.command ?? b.skill ?? "") ||
+      compareText(a.id, b.id),
   );
 }

@@ -6,6 +6,7 @@
 import { InterError } from "../core/errors.js";
 import { nestedDeeper } from "../core/json-depth.js";
 import type { Command, Flag, Manifest, Requirement } from "../runtime/manifest.js";
+import { compareText } from "../core/text-order.js";
 
 export interface SurfaceSkill {
   name: string;
@@ -175,7 +176,7 @@ export function surfaceOf(label: string, files: Map<string, string>): Surface {
       credential: manifestCredentialNames(manifest.auth).join(", "),
       baseUrl: isObject(manifest.baseUrl) && isString(manifest.baseUrl.env) ? manifest.baseUrl.env : "",
     },
-    commands: commands.sort((a, b) => a.name.localeCompare(b.name)),
+    commands: commands.sort((a, b) => compareText(a.name, b.name)),
     skills,
     rules: (Array.isArray(manifest.rules) ? manifest.rules : []).filter(isString),
   };

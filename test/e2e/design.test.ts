@@ -307,6 +307,28 @@ paths:
     expect(validate(caps)).toEqual([]);
   });
 
+  it("builds the same candidate whatever the machine's locale (a Czech, Danish or Lithuanian developer and CI)", async () => {
+    // Collation differs by locale: cs_CZ sorts "ch" after "h", da_DK "aa" after "z", lt_LT "y" beside "i". Nothing
+    // inter writes may follow it, or a developer's build would differ from CI's for the same inputs.
+    const list = (name: string) =>
+      `  /${name}:\n    get:\n      tags: [${name}]\n      operationId: list_${name}\n      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object } } } } } }\n`;
+    const openapi = `openapi: 3.0.3\ninfo: { title: Zoo, version: "1" }\npaths:\n${["aardvarks", "charges", "hooks", "items", "yaks", "zebras"].map(list).join("")}`;
+    const builds = await Promise.all(
+      ["C.UTF-8", "cs_CZ.UTF-8", "da_DK.UTF-8", "lt_LT.UTF-8"].map(async (locale) => {
+        const dir = apiProject(openapi);
+        const result = await inter(dir, ["build", "--json"], { LANG: locale, LC_ALL: locale, LC_COLLATE: locale });
+        expect(result.exitCode, result.stderr).toBe(0);
+        return { caps: read(dir, "dist/capabilities.json"), tgz: readFileSync(join(dir, "dist/cli.tgz")) };
+      }),
+    );
+    const names = JSON.parse(builds[0]!.caps).commands.map((c: any) => c.name);
+    expect(names).toEqual(["aardvarks list", "charges list", "hooks list", "items list", "yaks list", "zebras list"]);
+    for (const build of builds.slice(1)) {
+      expect(build.caps).toBe(builds[0]!.caps);
+      expect(build.tgz.equals(builds[0]!.tgz)).toBe(true);
+    }
+  });
+
   it("resolves name collisions through the operations' own words, then a numbered suffix, never shadowing", async () => {
     const dir = apiProject(`swagger: "2.0"
 info: { title: Pets, version: "1" }

@@ -7,6 +7,7 @@ import { collectGarbage, parseSize, verifyStore } from "../../engine/cache/maint
 import { BaseCommand, type CommandResult } from "../base.js";
 import { openProject, type Project } from "../project.js";
 import { count } from "../../core/plural.js";
+import { compareText } from "../../core/text-order.js";
 
 const kib = (n: number) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
 
@@ -40,7 +41,7 @@ export class CacheLsCommand extends BaseCommand {
         bytes: record.outputs.reduce((n, o) => n + o.size, 0),
         complete: record.outputs.every((o) => objects.has(o.sha256)),
       }))
-      .sort((a, b) => a.task.localeCompare(b.task) || b.createdAt.localeCompare(a.createdAt));
+      .sort((a, b) => compareText(a.task, b.task) || compareText(b.createdAt, a.createdAt));
     const bytes = [...objects.values()].reduce((a, b) => a + b, 0);
     const data = { dir: project.cacheDir, records, totals: { records: records.length, objects: objects.size, bytes } };
     const human = [

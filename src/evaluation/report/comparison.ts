@@ -3,6 +3,7 @@ import { pct, short } from "./facts.js";
 import { count } from "../../core/plural.js";
 import { CSP, esc, STYLE } from "./html.js";
 import { cell, code } from "./markdown.js";
+import { compareText } from "../../core/text-order.js";
 
 const signed = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.round(Math.abs(d) * 100)} pts`;
 const p = (v: number) => (v < 0.001 ? "< 0.001" : v.toFixed(3));
@@ -14,7 +15,7 @@ const betterText = (s: ScenarioComparison) =>
       : s.better.toUpperCase();
 /** Scenarios that differ most first; then by id, so the order is stable. */
 const byDifference = (c: Comparison) =>
-  [...c.scenarios].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference) || x.id.localeCompare(y.id));
+  [...c.scenarios].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference) || compareText(x.id, y.id));
 const sideCells = (s: Side) => [
   `${s.passed}/${s.attempts}`,
   pct(s.pass_rate),

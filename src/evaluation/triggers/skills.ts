@@ -4,6 +4,7 @@ import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
 import { type FrontMatter, frontMatterText, readFrontMatter } from "../../core/front-matter.js";
 import { type Candidate, openCandidate } from "../../stages/candidate/open-candidate.js";
+import { compareText } from "../../core/text-order.js";
 
 /** One Skill of the candidate: its name, description and every file of its folder (SKILL.md, references). */
 export interface CandidateSkill {
@@ -92,4 +93,4 @@ export function skillsFromFolder(dir: string): CandidateSkill[] {
 
 /** What results are bound to: every file of every Skill. */
 export const skillsHash = (skills: CandidateSkill[]) =>
-  sha256(JSON.stringify(skills.map((s) => [s.name, Object.entries(s.files).sort(([a], [b]) => a.localeCompare(b))])));
+  sha256(JSON.stringify(skills.map((s) => [s.name, Object.entries(s.files).sort(([a], [b]) => compareText(a, b))])));

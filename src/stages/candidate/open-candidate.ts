@@ -18,6 +18,7 @@ import {
   parsePackageJson,
 } from "./candidate-manifest.js";
 import { MAX_ENTRY_BYTES, type PackageEntry, readTarball } from "./read-tarball.js";
+import { compareText } from "../../core/text-order.js";
 
 /** What a folder candidate may hold: the same limits a tarball has (read-tarball.ts). */
 const MAX_FOLDER_BYTES = 256 * 1024 * 1024;
@@ -119,7 +120,7 @@ function skillsOf(files: Map<string, PackageEntry>): PackageSkill[] {
     byName.set(match[1]!, skill);
   }
   return [...byName]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([name, skillFiles]) => ({
       name,
       front: skillFiles["SKILL.md"] === undefined ? { kind: "none" as const } : readFrontMatter(skillFiles["SKILL.md"]),

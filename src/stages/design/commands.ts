@@ -10,6 +10,7 @@ import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
 import { commandText } from "./descriptions.js";
 import { groupsOf } from "./groups.js";
+import { compareText } from "../../core/text-order.js";
 
 /**
  * Flags every generated command already has (the runtime's own list), and `--json`, which agents type out of habit;
@@ -265,7 +266,7 @@ export function designCommands(
       nameSource: source,
     } satisfies CommandSpec;
   });
-  commands.sort((a, b) => a.name.localeCompare(b.name));
+  commands.sort((a, b) => compareText(a.name, b.name));
 
   const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
   const basePath = pathOfBase(baseUrl);

@@ -6,6 +6,7 @@ import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
 import { groupText } from "./groups.js";
 import { count } from "../../core/plural.js";
+import { compareText } from "../../core/text-order.js";
 
 /**
  * The design overlay (schemas/overlay.schema.json, docs/overlay.md): names, descriptions and Skill text a model
@@ -109,7 +110,7 @@ export function groupQuestions(
   }
   const brief = briefSlice(skills);
   return [...groups]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([group, operations]) => ({
       group,
       operations,
@@ -310,7 +311,7 @@ export function applyOverlay(
       }
     }
     if (renamed.size) {
-      out.commands.sort((a, b) => a.name.localeCompare(b.name));
+      out.commands.sort((a, b) => compareText(a.name, b.name));
       for (const s of outSkills.skills) {
         s.commands = s.commands.map((n) => renamed.get(n) ?? n);
         s.links = s.links.map((l) => ({ ...l, command: renamed.get(l.command) ?? l.command }));

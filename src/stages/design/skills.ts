@@ -2,6 +2,7 @@ import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
 import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
+import { compareText } from "../../core/text-order.js";
 
 /** Stems by word: every command's flags and summary say the same few thousand words again. */
 const stems = memoized(stemOf);
@@ -408,7 +409,7 @@ function linkTask(
   const words = taskWords(task, visible, terms);
   const scored = visible
     .map((c, i) => score(words, c, terms[i]!, facts[i]!, idf))
-    .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    .sort((a, b) => b.score - a.score || compareText(a.name, b.name));
   const best = scored[0]?.score ?? 0;
   // The best command, and beside it only those the task needs as much: on the thing the task acts on, and nothing in
   // their names it does not say (`meetings polls delete` is not part of "Cancel a meeting").

@@ -12,6 +12,7 @@ import {
   type SkillQuestion,
 } from "./overlay.js";
 import type { CommandsPlan, SkillsPlan } from "./types.js";
+import { compareText } from "../../core/text-order.js";
 
 /**
  * `inter design suggest`: asks a model, per command group and per Skill, for what a person would write, and records
@@ -374,7 +375,7 @@ export async function suggestOverlay(
 /** Keys in a fixed order, so the file diffs well in review and its hash depends on content alone. */
 function sortOverlay(overlay: Overlay): Overlay {
   const sorted = <T>(record: Record<string, T>) =>
-    Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => compareText(a, b)));
   return {
     format: overlay.format,
     groups: sorted(

@@ -6,6 +6,7 @@ import { ISSUE_TOOL } from "../../runtime/mcp-tools.js";
 import type { Command } from "../../runtime/manifest.js";
 import { indexInWorker, searchIndexLater, searchIndexText, type IndexJob } from "./search-index.js";
 import { isPlainJson } from "../../core/plain-json.js";
+import { compareText } from "../../core/text-order.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -440,5 +441,5 @@ function assemble(
       content: `# Changelog\n\n## ${product.version}\n\n- First generated version. Breaking changes are marked **BREAKING** in later entries.\n`,
     },
   ];
-  return { files: files.sort((a, b) => a.path.localeCompare(b.path)), later };
+  return { files: files.sort((a, b) => compareText(a.path, b.path)), later };
 }

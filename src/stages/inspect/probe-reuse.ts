@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Probe } from "./probe.js";
+import { compareText } from "../../core/text-order.js";
 
 /**
  * Reusing probes of the last inspection for a candidate whose runtime and commands did not change (issue #21: a brief
@@ -138,7 +139,7 @@ export class ProbeReuse {
     const env = Object.entries({ ...this.baseEnv, ...options.env })
       .filter(([name]) => name !== "HOME" && name !== "XDG_STATE_HOME")
       .map(([name, value]) => [name, neutral(value)])
-      .sort(([a], [b]) => String(a).localeCompare(String(b)));
+      .sort(([a], [b]) => compareText(String(a), String(b)));
     return hash(
       JSON.stringify({
         args: args.map((a) => neutral(a)),

@@ -1,6 +1,7 @@
 import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
 import { readFrontMatter } from "../../core/front-matter.js";
+import { compareText } from "../../core/text-order.js";
 
 export interface SkillCheck {
   name: string;
@@ -26,7 +27,7 @@ export async function validateSkills(
 ): Promise<SkillCheck[]> {
   const known = new Set([...commands.map((c) => c.name), ...BUILTIN_NAMES]);
   return Object.entries(skillFiles)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([folder, text]) => {
       const problems: string[] = [];
       const read = readFrontMatter(text);

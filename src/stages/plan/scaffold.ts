@@ -2,6 +2,7 @@ import type { Command, CredentialVariables } from "../../runtime/manifest.js";
 import type { CandidateManifest } from "../candidate/candidate-manifest.js";
 import type { Candidate } from "../candidate/open-candidate.js";
 import { schemaRef } from "../../core/schema-ref.js";
+import { compareText } from "../../core/text-order.js";
 
 // `inter eval new`: a starter plan for a candidate built by inter, one scenario per bundled Skill. Command prefixes come
 // from the Skills' own commands; nothing is invented — tasks, ids and expected values are placeholders that make
@@ -60,7 +61,7 @@ export function starterPlan(candidate: Candidate, folder: string) {
   );
   const scenarios = Object.entries(files)
     .filter(([p]) => p.endsWith("/SKILL.md"))
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([path, text]) => {
       const name = path.split("/")[2]!;
       // The commands the Skill links for its task (its "## Commands" list), not every command its text mentions: a

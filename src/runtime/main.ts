@@ -601,12 +601,26 @@ function quietOnClosedStdout(): void {
   process.stderr.on("error", closed);
 }
 
+/**
+ * The package as this process opened it, by folder. A CLI call opens its package once anyway; the process that answers
+ * inspection's probes (stages/inspect/probe-host.ts) runs many calls, which then read and parse each command group's
+ * file once rather than once per call (as the MCP server, which opens its package once: mcp-server.ts). The runtime
+ * only reads what it opened.
+ */
+const opened = new Map<string, Cli>();
+
+function openedCli(dir: string): Cli {
+  let cli = opened.get(dir);
+  if (!cli) opened.set(dir, (cli = openCli(dir)));
+  return cli;
+}
+
 /** Runs one invocation of a generated CLI; the package folder holds manifest.json, commands/ and agent/. Returns the exit code. */
 export async function run(dir: string, argv: string[]): Promise<number> {
   quietOnClosedStdout();
   const holder: { globals?: Globals; manifest?: Manifest } = {};
   try {
-    const cli = openCli(dir);
+    const cli = openedCli(dir);
     holder.manifest = cli.manifest;
     await dispatch(cli, argv, holder);
     return 0;

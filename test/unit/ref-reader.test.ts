@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { refsAllLocal } from "../../src/stages/openapi/local-refs.js";
 import { resolveDocument } from "../../src/stages/openapi/ref-reader.js";
 import { tempDir } from "../helpers.js";
 
@@ -38,5 +39,50 @@ describe("reading a description", () => {
     expect(Object.getOwnPropertyDescriptor(globalThis, "Headers")?.get).toBe(counting.get);
     expect(new Headers({ accept: "text/plain" }).get("accept")).toBe("text/plain");
     expect(reads).toBe(1);
+  });
+});
+
+describe("a document whose bytes show every $ref is its own", () => {
+  const local = (text: string) => refsAllLocal(Buffer.from(text, "utf8"));
+
+  it('is told from its bytes when every $ref is a quoted key of a "#…" string', () => {
+    expect(local('{"a":{"$ref":"#/b"},"b":{"type":"string"}}')).toBe(true);
+    expect(local('{ "a" : { "$ref" :\n  "#/components/schemas/B" } }')).toBe(true);
+    expect(local('a:\n  "$ref": "#/b"\n')).toBe(true);
+    expect(local('{"description":"caf\\u00e9 \\u0023 \\n"}')).toBe(true);
+    expect(local('{"description":"domain\\\\user, \\\\x24"}')).toBe(true);
+    expect(local('{"/users/{id}/$ref":{"delete":{"$refs":1,"x$ref":2}}}')).toBe(true);
+  });
+
+  it("is never said to be so when a $ref may name another file, however it is written", () => {
+    for (const text of [
+      '{"a":{"$ref":"other.json#/b"}}',
+      '{"a":{"$ref":""}}',
+      '{"a":{"\\u0024ref":"other.json"}}',
+      '{"a":{"$\\u0072ef":"other.json"}}',
+      '{"a":{"$re\\u0066":"other.json"}}',
+      '{"a":{"$ref":"\\u0023/b"}}',
+      "a:\n  $ref: other.yaml\n",
+      "a:\n  '$ref': other.yaml\n",
+      'a:\n  "\\x24ref": other.yaml\n',
+      'a:\n  "\\U00000024ref": other.yaml\n',
+      'a:\n  "$r\\\n  ef": other.yaml\n',
+      "description: use $ref to point elsewhere\n",
+      'a: &x "$ref"\nb: { *x : other.yaml }\n',
+      '{"a":{"\\u00zzref":"x"}}',
+    ])
+      expect(local(text), text).toBe(false);
+    expect(refsAllLocal(Buffer.from('{"a":{"$ref":"other.json"}}', "utf16le"))).toBe(false);
+  });
+
+  it("still reads the files a $ref names when only an escape spells the key", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "openapi.json"),
+      '{"openapi":"3.1.0","info":{"title":"T","version":"1"},"paths":{"/a":{"\\u0024ref":"paths.json#/a"}}}',
+    );
+    writeFileSync(join(dir, "paths.json"), '{"a":{"get":{"responses":{"200":{"description":"ok"}}}}}');
+    const { resolver } = await resolveDocument(join(dir, "openapi.json"), dir);
+    expect([...resolver.files].map((f) => f.split("/").pop())).toContain("paths.json");
   });
 });

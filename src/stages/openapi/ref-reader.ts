@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import { dirname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InterError } from "../../core/errors.js";
+import { refsAllLocal } from "./local-refs.js";
 import { isObject, Resolver } from "./resolver.js";
 import { yamlPlugin } from "./yaml-parser.js";
 
@@ -27,9 +28,13 @@ function projectFileReader(roots: string[]) {
     canRead: true,
     /** The parser wraps what a resolver throws in its own error; the coded one is kept here to be thrown instead. */
     refusal: undefined as InterError | undefined,
+    /** The bytes of the first file read: the document itself. */
+    document: undefined as Buffer | undefined,
     read(info: FileInfo): Buffer {
       try {
-        return readInside(info);
+        const bytes = readInside(info);
+        reader.document ??= bytes;
+        return bytes;
       } catch (error) {
         if (error instanceof InterError) reader.refusal ??= error;
         throw error;
@@ -108,9 +113,10 @@ export async function resolveDocument(
     );
   try {
     // The parser finds other files' `$ref`s by walking the whole document, a pointer built for every key (seconds on
-    // a 50 MB one). A document that names no other file is read alone; one that does is read as before, in full.
+    // a 50 MB one). A document that names no other file is read alone; one that does is read as before, in full. Its
+    // bytes settle most documents (stages/openapi/local-refs.ts); the parsed document is walked for the rest.
     let refs = await resolve(false);
-    if (namesOtherFile(parser.schema)) {
+    if (!(reader.document && refsAllLocal(reader.document)) && namesOtherFile(parser.schema)) {
       parser = new $RefParser();
       refs = await resolve(true);
     }

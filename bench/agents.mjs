@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { scriptFrom, startModelServer } from "../test/fixtures/model-server.mjs";
-import { builtExample, median } from "./lib.mjs";
+import { builtExample, interBin, median } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin/inter.mjs");
+const inter = interBin(repo);
 const base = {
   ...process.env,
   CI: "true",

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { BIG_BRIEF, deepDocument } from "../test/products/big-openapi.mjs";
-import { compare, operationCount, printTable, timeOnce } from "./lib.mjs";
+import { compare, interBin, operationCount, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -67,7 +67,7 @@ function project(name, { text, ext }, interRepo) {
 function coldBuild(name, document, interRepo) {
   const dir = project(name, document, interRepo);
   try {
-    return timeOnce(["node", join(interRepo, "bin/inter.mjs"), "build"], { cwd: dir, env });
+    return timeOnce(["node", interBin(interRepo), "build"], { cwd: dir, env });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,10 +4,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { githubDocument, githubProject, median, operationCount, slice } from "./lib.mjs";
+import { githubDocument, githubProject, interBin, median, operationCount, slice } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin", "inter.mjs");
+const inter = interBin(repo);
 const env = { ...process.env, CI: "true" };
 
 /** Wall time and peak resident memory of one `inter run bundle --json` (up to the candidate) or `inter build --json`. */

@@ -9,10 +9,10 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { builtExample, median, timeOnce } from "./lib.mjs";
+import { builtExample, interBin, median, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin/inter.mjs");
+const inter = interBin(repo);
 const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
 const project = await builtExample(repo, env);
 

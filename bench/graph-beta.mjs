@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BIG_BRIEF } from "../test/products/big-openapi.mjs";
-import { compare, printTable, timeOnce } from "./lib.mjs";
+import { compare, interBin, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -28,7 +28,7 @@ function coldBuild(interRepo) {
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(interRepo, join(dir, "node_modules/intermesh"));
   try {
-    const timed = timeOnce(["node", join(interRepo, "bin/inter.mjs"), "build"], { cwd: dir, env });
+    const timed = timeOnce(["node", interBin(interRepo), "build"], { cwd: dir, env });
     levels.add(JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8")).certification.level);
     return timed;
   } finally {

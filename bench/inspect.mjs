@@ -1,10 +1,10 @@
 // How long inspection takes: cold (install + every probe + judging, through `inter inspect`) and as part of a build
 // where the candidate did not change (a cache hit), against `node -e 0` measured in the same run.
 import { join, resolve } from "node:path";
-import { builtExample, compare, printTable, timeOnce } from "./lib.mjs";
+import { builtExample, compare, interBin, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin/inter.mjs");
+const inter = interBin(repo);
 const env = { ...process.env, CI: "true", ROOMS_API_KEY: "rooms-demo-key" };
 const project = await builtExample(repo, env);
 

@@ -4,11 +4,16 @@
 // virtual machines measured, a page touched for the first time costs 1.5–7 µs here and, judging by where builds spent
 // their time elsewhere, far more on others (docs/architecture.md, "twelfth round").
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "..");
+
+/** A checkout's inter: bin/inter.cjs, or bin/inter.mjs in one from before it (a baseline given to `--inter`). */
+export const interBin = (repo) =>
+  [join(repo, "bin/inter.cjs"), join(repo, "bin/inter.mjs")].find((file) => existsSync(file)) ??
+  join(repo, "bin/inter.cjs");
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
 export function timeOnce(argv, options = {}) {
@@ -81,7 +86,7 @@ export async function builtExample(repo, env = { ...process.env, CI: "true" }) {
   const project = mkdtempSync(join(tmpdir(), "inter-bench-example-"));
   for (const path of ["examples", "evals", "intermesh.config.ts"])
     cpSync(join(repo, path), join(project, path), { recursive: true });
-  execFileSync("node", [join(repo, "bin/inter.mjs"), "build"], { cwd: project, env, stdio: "ignore" });
+  execFileSync("node", [interBin(repo), "build"], { cwd: project, env, stdio: "ignore" });
   return project;
 }
 

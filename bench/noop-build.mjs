@@ -6,10 +6,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compare, printTable, timeOnce } from "./lib.mjs";
+import { compare, interBin, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin", "inter.mjs");
+const inter = interBin(repo);
 const env = { ...process.env, CI: "true" };
 
 function turboWorkspace() {

@@ -5,10 +5,10 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { median } from "./lib.mjs";
+import { interBin, median } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
-const inter = join(repo, "bin/inter.mjs");
+const inter = interBin(repo);
 
 const port = await new Promise((r) => {
   const s = createServer().listen(0, "127.0.0.1", () => {

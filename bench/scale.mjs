@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BIG_BRIEF, bigDocument } from "../test/products/big-openapi.mjs";
-import { compare, printTable, timeOnce } from "./lib.mjs";
+import { compare, interBin, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const project = mkdtempSync(join(tmpdir(), "inter-bench-scale-"));
@@ -19,7 +19,7 @@ writeFileSync(
 mkdirSync(join(project, "node_modules"));
 symlinkSync(repo, join(project, "node_modules/intermesh"));
 
-const build = timeOnce(["node", join(repo, "bin/inter.mjs"), "build"], {
+const build = timeOnce(["node", interBin(repo), "build"], {
   cwd: project,
   env: { ...process.env, CI: "true" },
 });

@@ -10,7 +10,16 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { deepDocument } from "../test/products/big-openapi.mjs";
-import { githubDocument, githubProject, median, operationCount, slice, stripeDocument, timeOnce } from "./lib.mjs";
+import {
+  githubDocument,
+  githubProject,
+  interBin,
+  median,
+  operationCount,
+  slice,
+  stripeDocument,
+  timeOnce,
+} from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const EDITS = 7;
@@ -32,7 +41,7 @@ function exampleProject() {
 
 /** Starts the watcher and returns a function that waits for the next event matching a predicate. */
 function startWatch(dir, interRepo = repo) {
-  const child = spawn("node", [join(interRepo, "bin/inter.mjs"), "build", "--watch", "--json"], {
+  const child = spawn("node", [interBin(interRepo), "build", "--watch", "--json"], {
     cwd: dir,
     env: { ...process.env, CI: "true" },
     stdio: ["ignore", "pipe", "inherit"],

@@ -85,13 +85,15 @@ await build({
   logLevel: "warning",
 });
 
-// The warm no-op fast path (src/cli/noop-fast-path.ts): one self-contained module that bin/inter.mjs loads first,
-// so a build with nothing to do reads one record and a few stats before anything else is loaded.
+// The warm no-op fast path (src/cli/noop-fast-path.ts): one self-contained module that bin/inter.cjs loads first,
+// so a build with nothing to do reads one record and a few stats before anything else is loaded. CommonJS, as the
+// entry is: neither starts Node's ES module loader.
 await build({
   entryPoints: { noop: "src/cli/noop-fast-path.ts" },
   outdir: out,
+  outExtension: { ".js": ".cjs" },
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20.19",
   define: { __INTER_VERSION__: JSON.stringify(pkg.version), __INTER_BUILD__: JSON.stringify(buildId) },

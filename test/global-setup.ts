@@ -126,7 +126,7 @@ export default async function setup(project: TestProject) {
   for (const path of ["examples", "evals", "intermesh.config.ts"])
     cpSync(join(REPO, path), join(template, path), { recursive: true });
   const build = (cwd: string, env: Record<string, string> = {}) =>
-    execFileSync("node", [join(REPO, "bin/inter.mjs"), "build"], {
+    execFileSync("node", [join(REPO, "bin/inter.cjs"), "build"], {
       cwd,
       env: { ...process.env, CI: "true", ...env },
       stdio: ["ignore", "ignore", "pipe"],

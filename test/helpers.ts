@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dirname, "..");
-export const INTER_BIN = join(REPO, "bin", "inter.mjs");
+export const INTER_BIN = join(REPO, "bin", "inter.cjs");
 
 const made: string[] = [];
 const memos: Array<() => void> = [];

@@ -45,13 +45,15 @@ describe("reading a description", () => {
 describe("a document whose bytes show every $ref is its own", () => {
   const local = (text: string) => refsAllLocal(Buffer.from(text, "utf8"));
 
-  it('is told from its bytes when every $ref is a quoted key of a "#…" string', () => {
+  it('is told from its bytes when every $ref is a key of a quoted "#…" string', () => {
     expect(local('{"a":{"$ref":"#/b"},"b":{"type":"string"}}')).toBe(true);
     expect(local('{ "a" : { "$ref" :\n  "#/components/schemas/B" } }')).toBe(true);
     expect(local('a:\n  "$ref": "#/b"\n')).toBe(true);
+    expect(local("a:\n  $ref: '#/b'\nc: { $ref: \"#/d\" }\ne:\n  - '$ref' :\n      '#/f'\n")).toBe(true);
     expect(local('{"description":"caf\\u00e9 \\u0023 \\n"}')).toBe(true);
     expect(local('{"description":"domain\\\\user, \\\\x24"}')).toBe(true);
     expect(local('{"/users/{id}/$ref":{"delete":{"$refs":1,"x$ref":2}}}')).toBe(true);
+    expect(local("a:\n  !!str $ref: '#/b'\n")).toBe(true);
   });
 
   it("is never said to be so when a $ref may name another file, however it is written", () => {
@@ -64,11 +66,17 @@ describe("a document whose bytes show every $ref is its own", () => {
       '{"a":{"$ref":"\\u0023/b"}}',
       "a:\n  $ref: other.yaml\n",
       "a:\n  '$ref': other.yaml\n",
+      "a:\n  $ref: '#/b'\nc:\n  $ref: other.yaml\n",
+      "a:\n  $ref: *x\n",
+      "a:\n  $ref: >-\n    #/b\n",
       'a:\n  "\\x24ref": other.yaml\n',
       'a:\n  "\\U00000024ref": other.yaml\n',
       'a:\n  "$r\\\n  ef": other.yaml\n',
       "description: use $ref to point elsewhere\n",
       'a: &x "$ref"\nb: { *x : other.yaml }\n',
+      'a: { &x "$ref": "#/b" }\nc: { *x : other.yaml }\n',
+      "a:\n  &x !!str $ref: '#/b'\nc:\n  *x : other.yaml\n",
+      "a:\n  !!str &x '$ref': '#/b'\nc:\n  *x : other.yaml\n",
       '{"a":{"\\u00zzref":"x"}}',
     ])
       expect(local(text), text).toBe(false);

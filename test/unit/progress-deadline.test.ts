@@ -58,10 +58,8 @@ describe.runIf(cpuTicks(process.pid) !== undefined)("progressDeadline: a hang, t
     // The first check (due at 0.5 s) samples the idle process; then this process stops for well past the bound, as a
     // paused machine does, and the second check (due at 1 s) runs late.
     await new Promise((resolve) => setTimeout(resolve, 550));
-    const until = performance.now() + 1300;
-    while (performance.now() < until) {
-      // starved
-    }
+    // Blocked without spinning, as a paused machine is: no timer runs meanwhile, and no core is spent on it.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1300);
     // A timer set now runs after the late check, which was due first.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(expired).toBe(false);

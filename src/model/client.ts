@@ -21,6 +21,7 @@
  */
 import { formatDuration } from "../core/duration.js";
 import { InterError, type ErrorCode } from "../core/errors.js";
+import { heldOpen } from "../core/held-open.js";
 import { compileSchema, type SchemaValidator } from "../core/json-schema.js";
 import { anthropicAdapter } from "./anthropic.js";
 import { openAiAdapter } from "./openai.js";
@@ -397,7 +398,8 @@ export function createModelClient(
       for (;;) {
         if (signal?.aborted) throw aborted(signal, attempts);
         attempts++;
-        const outcome = await attempt(request, attempts, signal);
+        // One request and its answer, bounded by timeoutMs.
+        const outcome = await heldOpen(() => attempt(request, attempts, signal), timeoutMs + 1_000);
         if (outcome.kind === "json-mode") {
           jsonObjectMode = true;
           continue;

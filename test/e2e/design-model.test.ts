@@ -443,6 +443,34 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect((await inter(dir, ["status", "--json"])).json.data.design_model.state).toBe("missing");
   });
 
+  it("a model request that never settles ends at its timeout as MODEL_UNREACHABLE, never as a success that printed nothing", async () => {
+    // The config is trusted code in inter's own process: its fetch stands for a request whose socket went away without a
+    // word, which left inter with nothing else to wait on; Node then ended it at once, exit code 0 and no output.
+    const dir = exampleProject({ warm: true });
+    const file = join(dir, "intermesh.config.ts");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace(
+          'import { defineConfig } from "intermesh";',
+          `import { defineConfig } from "intermesh";
+
+globalThis.fetch = ((_url: unknown, init?: { signal?: AbortSignal }) =>
+  new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)))) as typeof fetch;`,
+        )
+        .replace(
+          "targets: {",
+          `design: { model: { provider: "openai-compatible", model: "scripted", baseUrl: "http://127.0.0.1:9/v1", retries: 0, timeoutMs: 1000 } },\n  targets: {`,
+        ),
+    );
+    const run = await inter(dir, ["design", "suggest", "--json"]);
+    expect(run.stdout, run.stderr).not.toBe("");
+    expect(run.json.error, run.stdout).toMatchObject({ code: "MODEL_UNREACHABLE" });
+    expect(run.json.error.message).toContain("gave no answer within 1.00 s (1 attempt)");
+    expect(run.exitCode).not.toBe(0);
+    expect(existsSync(join(dir, "intermesh.overlay.json"))).toBe(false);
+  });
+
   it("an overlay that is not JSON, or not the format, is OVERLAY_INVALID (exit 2) and the earlier outputs stay", async () => {
     const dir = exampleProject({ warm: true });
     expect((await inter(dir, ["run", "design"])).exitCode).toBe(0);

@@ -380,6 +380,46 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 
+  it.each([
+    ["honours its timeout", "ends at the timeout: the build finishes locally with the warning", 0],
+    ["ignores its timeout", "is an internal error, never a success that printed nothing", 1],
+  ])("a request that never settles and %s %s", async (kind, _what, exitCode) => {
+    // The config is trusted code in inter's own process: its fetch stands for a request whose socket went away without
+    // a word, which left inter with nothing to wait on; Node then ended it at once with exit code 0 and no output.
+    const never =
+      kind === "honours its timeout"
+        ? `new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)))`
+        : `new Promise(() => undefined)`;
+    const dir = makeProject({
+      "intermesh.config.ts": `import { defineConfig } from "intermesh";
+
+globalThis.fetch = ((_url: unknown, init?: { signal?: AbortSignal }) => ${never}) as typeof fetch;
+
+export default defineConfig({
+  product: { name: "Rooms", binary: "rooms" },
+  inputs: { openapi: "openapi.yaml" },
+  cache: { remote: { url: "http://127.0.0.1:9", timeoutMs: 300, trust: "unsigned" } },
+  tasks: { note: { command: ${nodeCommand(`require("fs").writeFileSync("note.out", "1")`)}, outputs: ["note.out"] } },
+});
+`,
+    });
+    cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "openapi.yaml"));
+    const run = await inter(dir, ["run", "note", "--json"]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(exitCode);
+    if (exitCode === 0) {
+      expect(run.json.data.remote).toMatchObject({ hits: 0, errors: 1 });
+      expect(run.json.data.remote.warning).toBe(
+        "remote cache http://127.0.0.1:9 download failed (no answer within 300 ms); continuing with the local cache only",
+      );
+      expect(readFileSync(join(dir, "note.out"), "utf8")).toBe("1");
+    } else {
+      expect(run.json.error).toMatchObject({
+        code: "INTERNAL_ERROR",
+        message: "inter stopped waiting on work that can no longer finish, so the command has no result.",
+      });
+    }
+  });
+
   it("the server going away mid-build: the build finishes locally with the warning", async () => {
     const own = await startCacheServer();
     const dir = makeProject({

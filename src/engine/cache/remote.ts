@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sha256 } from "../../core/hash.js";
+import { heldOpen } from "../../core/held-open.js";
 import { MAX_DOCUMENT_DEPTH, nestedDeeper } from "../../core/json-depth.js";
 import type { RemoteSettings } from "./remote-settings.js";
 import type { Store, TaskRecord } from "./store.js";
@@ -18,6 +19,8 @@ export interface RemoteSummary {
 
 const FORMAT = "inter-artifact/1";
 const UPLOADS_AT_ONCE = 4;
+/** How far past its own timeouts a request is waited for before it is given up as one that will never settle. */
+const GRACE_MS = 1_000;
 
 /** Packs a record and the objects it names into one artifact (gzipped JSON: small, self-describing, verifiable). */
 function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
@@ -181,6 +184,11 @@ export class RemoteCache {
 
   /** The artifact stored under `id`, or undefined when there is none, its signature is wrong, or the remote failed. */
   async get(id: string): Promise<Buffer | undefined> {
+    // Two attempts, each bounded by the timeout, body included.
+    return heldOpen(() => this.download(id), 2 * this.settings.timeoutMs + GRACE_MS);
+  }
+
+  private async download(id: string): Promise<Buffer | undefined> {
     if (this.down) return undefined;
     // An artifact nobody signed proves only that it agrees with itself: it is not used unless the config trusts that.
     if (!this.settings.signatureKey && !this.settings.trustUnsigned) {
@@ -286,7 +294,8 @@ export class RemoteCache {
     while (this.active < UPLOADS_AT_ONCE && this.queue.length) {
       const job = this.queue.shift()!;
       this.active += 1;
-      void job().finally(() => {
+      // A HEAD and a PUT of two attempts each.
+      void heldOpen(job, 4 * this.settings.timeoutMs + GRACE_MS).finally(() => {
         this.active -= 1;
         this.pump();
         if (!this.active && !this.queue.length) for (const resolve of this.idle.splice(0)) resolve();

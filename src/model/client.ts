@@ -399,7 +399,7 @@ export function createModelClient(
         if (signal?.aborted) throw aborted(signal, attempts);
         attempts++;
         // One request and its answer, bounded by timeoutMs.
-        const outcome = await heldOpen(() => attempt(request, attempts, signal), timeoutMs + 1_000);
+        const outcome = await heldOpen(() => attempt(request, attempts, signal), timeoutMs);
         if (outcome.kind === "json-mode") {
           jsonObjectMode = true;
           continue;

@@ -19,8 +19,6 @@ export interface RemoteSummary {
 
 const FORMAT = "inter-artifact/1";
 const UPLOADS_AT_ONCE = 4;
-/** How far past its own timeouts a request is waited for before it is given up as one that will never settle. */
-const GRACE_MS = 1_000;
 
 /** Packs a record and the objects it names into one artifact (gzipped JSON: small, self-describing, verifiable). */
 function packArtifact(record: TaskRecord, store: Store): Buffer | undefined {
@@ -185,7 +183,7 @@ export class RemoteCache {
   /** The artifact stored under `id`, or undefined when there is none, its signature is wrong, or the remote failed. */
   async get(id: string): Promise<Buffer | undefined> {
     // Two attempts, each bounded by the timeout, body included.
-    return heldOpen(() => this.download(id), 2 * this.settings.timeoutMs + GRACE_MS);
+    return heldOpen(() => this.download(id), 2 * this.settings.timeoutMs);
   }
 
   private async download(id: string): Promise<Buffer | undefined> {
@@ -295,7 +293,7 @@ export class RemoteCache {
       const job = this.queue.shift()!;
       this.active += 1;
       // A HEAD and a PUT of two attempts each.
-      void heldOpen(job, 4 * this.settings.timeoutMs + GRACE_MS).finally(() => {
+      void heldOpen(job, 4 * this.settings.timeoutMs).finally(() => {
         this.active -= 1;
         this.pump();
         if (!this.active && !this.queue.length) for (const resolve of this.idle.splice(0)) resolve();

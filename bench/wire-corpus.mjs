@@ -314,6 +314,11 @@ function violationKinds(exchange, problemType, violations) {
     if (!m || /^[A-Z_]+:$/.test(m[1])) continue;
     const code = m[1];
     const where = m[2] || "request";
+    // Prism's content-type, Accept and security checks name their status as the code (the answer's own status can be
+    // another: a 500 or 400 the description declares, which Prism serves instead of its problem+json).
+    if (code === "415") kinds.add("415 content-type");
+    if (code === "406") kinds.add("406 accept");
+    if (code === "401") kinds.add("401 security");
     if (code === "415" || code === "406" || code === "401") continue;
     kinds.add(`${where} ${code}`);
   }

@@ -60,6 +60,8 @@ export interface Body {
   /** The operation needs a body: its required fields are required flags even when no other body flag is given. */
   required: boolean;
   parts?: Record<string, PartEncoding>;
+  /** A JSON body that is not an object: a list, or any value; given whole with --json-input. Absent: an object. */
+  shape?: "array" | "value";
 }
 
 /** What a command asks for and what its success answer is (runtime/media.ts). */

@@ -119,6 +119,7 @@ function bodyOf(body: RequestBody): BodySpec {
     encoding: bodyEncodingOf(body.mediaType),
     required: body.required,
     ...(body.encoding ? { parts: body.encoding } : {}),
+    ...(body.shape ? { shape: body.shape } : {}),
   };
 }
 

@@ -21,7 +21,16 @@ import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, t
 export type { HelpCommand } from "./subjects.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
-import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
+import {
+  bodyFor,
+  chooseSubjects,
+  fill,
+  forProbes,
+  probePool,
+  sample,
+  type HelpCommand,
+  type Subjects,
+} from "./subjects.js";
 
 /**
  * Every probe by name, in the order rules that read all of them meet them (E4 lists error codes in it, E2 and X8 quote
@@ -449,6 +458,7 @@ export async function collectFacts(
       commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
     }
     describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
+    commands = forProbes(commands, packageRoot);
     const apiCommands = commands.filter(API_COMMAND);
     const group =
       groups[0] ??

@@ -53,6 +53,10 @@ export interface HelpCommand {
   /** Present when the command pages. */
   pagination?: unknown;
   auth?: unknown;
+  /** What the command answers with, where it is not JSON (help's `answer`). */
+  answer?: { kind?: string };
+  /** For a command whose answer is a file: where its probes save it (forProbes). */
+  saveTo?: string;
 }
 
 /** The probes that run on a chosen API command. */
@@ -147,11 +151,36 @@ export const fillArguments = (c: HelpCommand): Record<string, unknown> =>
 const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
 /** Every required flag (but `except`) can be given a valid value. */
 const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
-/** The required flags (but `except`, and body fields when the body comes from stdin) with sample values. */
-export const fill = (c: HelpCommand, except?: string, skipBody = false) =>
-  required(c)
+/**
+ * The required flags (but `except`, and body fields when the body comes from stdin) with sample values; for a command
+ * whose answer is a file, where to save it (it is never printed).
+ */
+export const fill = (c: HelpCommand, except?: string, skipBody = false) => [
+  ...required(c)
     .filter((p) => p.name !== except && !(skipBody && p.in === "body"))
-    .flatMap((p) => [p.name, sample(p)]);
+    .flatMap((p) => [p.name, sample(p)]),
+  ...(c.saveTo ? ["--output", c.saveTo, "--force"] : []),
+];
+
+/**
+ * The commands as probes run them: a file flag sends a file every installed package has (its package.json), and a
+ * command whose answer is a file saves it in the package's folder. Only the commands that need it are copied.
+ */
+export function forProbes<C extends HelpCommand>(commands: C[], packageRoot: string | undefined): C[] {
+  if (!packageRoot) return commands;
+  const upload = join(packageRoot, "package.json");
+  const saveTo = join(packageRoot, "inter-probe-answer");
+  return commands.map((c) => {
+    const files = c.parameters?.some((p) => p.file && !p.upload);
+    const binary = c.answer?.kind === "binary" && !c.saveTo;
+    if (!files && !binary) return c;
+    return {
+      ...c,
+      ...(files ? { parameters: c.parameters!.map((p) => (p.file ? { ...p, upload } : p)) } : {}),
+      ...(binary ? { saveTo } : {}),
+    };
+  });
+}
 const reads = (c: HelpCommand) =>
   c.permission === "read" || (c.permission === undefined && c.method?.toUpperCase() === "GET");
 const writes = (c: HelpCommand) =>
@@ -342,8 +371,9 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
   set("typed", typed && { ...typed, param: typedParam(typed.command) }, "no command takes a number");
 
   // Hostile values go into an identifier where there is one: that is where the guardrails matter most.
+  // A file flag takes a path, which the guardrails check as one: hostile text goes into a flag that takes text.
   const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) =>
-    required(c).find((p) => p.type === "string" && !p.enum?.length && where(p));
+    required(c).find((p) => p.type === "string" && !p.enum?.length && !p.file && where(p));
   const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
     ["its required identifier", identifier, true],
     ["its required string flag", () => true, true],

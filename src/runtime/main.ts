@@ -685,7 +685,8 @@ function filesFromJson(command: Command, body: Record<string, unknown>, parsed: 
 /** With --json-input, the body's required fields may come from the JSON or from flags: one of the two must hold each. */
 function requireBodyFields(command: Command, values: Map<Flag, unknown>, body: Record<string, unknown>): void {
   const missing = command.flags.filter(
-    (f) => f.in === "body" && f.required && !f.file && !values.has(f) && body[f.wire] === undefined,
+    (f) =>
+      f.in === "body" && (f.required || f.requiredWithBody) && !f.file && !values.has(f) && body[f.wire] === undefined,
   );
   if (missing.length)
     throw new CliError(

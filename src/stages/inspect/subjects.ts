@@ -34,6 +34,8 @@ export interface HelpParameter {
   wire?: string;
   /** The value is a local file's path (from the manifest; help says it too). */
   file?: boolean;
+  /** Required once a body is sent (help says so). */
+  requiredWithBody?: boolean;
   /** For a file flag: a file the probes can send, in the installed package (probePool). */
   upload?: string;
 }
@@ -200,7 +202,7 @@ export function bodyFor(c: HelpCommand): Record<string, unknown> {
   const fields = bodyFields(c);
   if (!(c.parameters ?? []).some((p) => p.in !== undefined))
     return Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
-  const chosen = fields.filter((p) => p.required);
+  const chosen = fields.filter((p) => p.required || p.requiredWithBody);
   const optional = fields.find((p) => !p.required && simple(p));
   return Object.fromEntries(
     (chosen.length ? chosen : optional ? [optional] : []).map((p) => [

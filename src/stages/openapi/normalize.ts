@@ -328,7 +328,8 @@ function bodyFromSchema(
     !summary.properties ||
     (!structured && (summary.complex || Object.values(props).some((p) => p.complex || p.type === "object")));
   const encodings = encoding && Object.keys(encoding).length ? { encoding } : {};
-  const shape = structured || summary.type === "object" ? {} : { shape: summary.type === "array" ? "array" : "value" } as const;
+  const shape =
+    structured || summary.type === "object" ? {} : ({ shape: summary.type === "array" ? "array" : "value" } as const);
   return { mediaType, mediaTypes, required, fields, complex, ...shape, ...encodings, ...text };
 }
 

@@ -131,4 +131,10 @@ export function printCandidate(tasks: TaskOutcome[]): void {
     process.stderr.write(
       `certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`,
     );
+  if (inspect?.wire)
+    process.stderr.write(
+      inspect.wire.notRun
+        ? `wire: requests not validated (${inspect.wire.notRun}); ${inspect.wire.inexpressible} operations cannot be expressed\n`
+        : `wire: ${inspect.wire.checked} sampled requests validated, ${inspect.wire.invalid} rejected by the description; ${inspect.wire.inexpressible} operations cannot be expressed\n`,
+    );
 }

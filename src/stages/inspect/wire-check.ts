@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { Cli } from "../../runtime/load.js";
 import type { Command, Flag } from "../../runtime/manifest.js";
 import { wireStyle } from "../../runtime/serialize.js";
@@ -515,5 +515,6 @@ export async function readDescription(files: string[], root: string): Promise<De
   const { resolveDocument } = await import("../openapi/ref-reader.js");
   const documents = [];
   for (const file of files) documents.push((await resolveDocument(file, root)).root);
-  return { files, documents };
+  // Named as in the project (the receipt is the same record on every machine).
+  return { files: files.map((f) => relative(root, f) || f), documents };
 }

@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { extname, join, relative } from "node:path";
 import type { Cli } from "../../runtime/load.js";
 import type { Command, Flag } from "../../runtime/manifest.js";
 import { wireStyle } from "../../runtime/serialize.js";
@@ -510,11 +510,27 @@ const operationName = (c: WireCommand) =>
 export const wireBlocks = (wire: WireReport | undefined): boolean =>
   !!wire && (wire.invalid.length > 0 || wire.inexpressibleCount > 0);
 
-/** The description's files read for the check (sandboxed as the build reads them: stages/openapi/ref-reader.ts). */
+/** Largest description file the check reads (as the build's reader: stages/openapi/ref-reader.ts). */
+const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The description's files read for the check: each parsed as it is (JSON, else YAML as the build reads it), its
+ * `$ref`s left in place — the check follows only local ones, and the validator's reader resolves the rest itself.
+ * Neither the reference parser's walk nor any other file is needed, so this costs a parse and no more.
+ */
 export async function readDescription(files: string[], root: string): Promise<Description> {
-  const { resolveDocument } = await import("../openapi/ref-reader.js");
-  const documents = [];
-  for (const file of files) documents.push((await resolveDocument(file, root)).root);
+  const { yamlPlugin } = await import("../openapi/yaml-parser.js");
+  const documents: Array<Record<string, unknown>> = [];
+  for (const file of files) {
+    if (statSync(file).size > MAX_DESCRIPTION_BYTES) throw new Error(`${file} is larger than 64 MB`);
+    const bytes = readFileSync(file);
+    const text = bytes.toString("utf8").trimStart();
+    const parsed: unknown = text.startsWith("{")
+      ? JSON.parse(text)
+      : yamlPlugin.parse({ url: file, extension: extname(file), data: bytes } as never);
+    if (!isRecord(parsed)) throw new Error(`${file} is not an OpenAPI document (not an object)`);
+    documents.push(parsed);
+  }
   // Named as in the project (the receipt is the same record on every machine).
   return { files: files.map((f) => relative(root, f) || f), documents };
 }

@@ -11,7 +11,7 @@ import {
   wireRequestOf,
   WIRE_SAMPLE,
 } from "../../src/stages/inspect/wire-check.js";
-import * as validator from "../../src/stages/inspect/wire-validate.js";
+import { wireValidator as validator } from "../../src/stages/inspect/wire-validate.js";
 
 /**
  * The wire check (src/stages/inspect/wire-check.ts) on made-up packages: a fake CLI whose dry runs print what a

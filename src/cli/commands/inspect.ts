@@ -45,7 +45,7 @@ function receiptTable(receipt: Receipt): string {
 }
 
 /** The wire check: requests validated against the description, and what the CLI cannot express. */
-export function wireLines(wire: NonNullable<Receipt["wire"]>): string[] {
+function wireLines(wire: NonNullable<Receipt["wire"]>): string[] {
   const head = wire.notRun
     ? `  wire: requests not validated (${wire.notRun})`
     : `  wire: ${wire.valid} of ${wire.checked} sampled requests valid against the description (${wire.validator})`;

@@ -112,7 +112,7 @@ async function inspectInstalled(
   const validator = description
     ? import("./wire-validate.js").then((m) => {
         const problem = m.preload();
-        return problem ? { problem } : m;
+        return problem ? { problem } : m.wireValidator;
       })
     : undefined;
   validator?.catch(() => {});

@@ -404,7 +404,7 @@ const apiCommands = (cli: Cli): WireCommand[] =>
 export async function checkWire(input: {
   cli: Cli;
   description?: Promise<Description | { problem: string }>;
-  validator?: Promise<typeof import("./wire-validate.js") | { problem: string }>;
+  validator?: Promise<typeof import("./wire-validate.js").wireValidator | { problem: string }>;
   probe: RunProbe;
   baseUrlEnv?: string;
   tempDir: string;
@@ -451,7 +451,7 @@ export async function checkWire(input: {
     unchecked: [],
   };
   const validator = input.validator ? await input.validator.catch((e: Error) => ({ problem: e.message })) : undefined;
-  if (validator && "VALIDATOR" in validator) report.validator = validator.VALIDATOR;
+  if (validator && "name" in validator) report.validator = validator.name;
   const notRun = !description
     ? read && "problem" in read
       ? `the description could not be read: ${read.problem}`

@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 
 /** What the receipt names as the validator. */
-export const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
+const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
 
 /** A request as Prism's validator takes it (IHttpRequest): the path and query apart, headers in lower case. */
 export interface WireRequest {
@@ -85,7 +85,7 @@ function withDefaultFormEncodings(operation: Record<string, unknown>): void {
 }
 
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
-export function operationOf(document: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
+function operationOf(document: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
   const libs = libraries();
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
@@ -99,7 +99,10 @@ export function operationOf(document: Record<string, unknown>, path: string, met
 }
 
 /** The validator's findings on a request: empty when it is valid. Throws what the validator cannot handle. */
-export function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
+function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
   const result = libraries().validateInput({ resource: operation, element: request });
   return result._tag === "Left" ? result.left : [];
 }
+
+/** The validator as the wire check uses it. */
+export const wireValidator = { name: VALIDATOR, operationOf, validateRequest };

@@ -435,7 +435,7 @@ export function statusText(r: StatusReport): string {
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
     ...(r.last.wire
       ? [
-          `wire        ${r.last.wire.notRun ? "requests not validated" : `${r.last.wire.checked} sampled requests validated, ${r.last.wire.invalid} rejected`}; ${r.last.wire.inexpressible} operations cannot be expressed`,
+          `wire        ${r.last.wire.notRun ? "requests not validated" : `${count(r.last.wire.checked, "sampled request")} validated, ${r.last.wire.invalid} rejected`}; ${count(r.last.wire.inexpressible, "operation")} cannot be expressed`,
         ]
       : []),
     ...(r.last.surface

@@ -103,7 +103,7 @@ function fits(p: HelpParameter, v: string): boolean {
 }
 
 /** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
-function sampleOrNone(p: HelpParameter, far = false): string | undefined {
+export function sampleOrNone(p: HelpParameter, far = false): string | undefined {
   if (p.file) return p.upload;
   if (p.enum?.length) {
     const value = p.enum.find((e) => e !== null && e !== undefined);

@@ -45,6 +45,7 @@ import type { Command, Flag, Manifest } from "./manifest.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
+import { regionalBaseUrl, requestSigner } from "./sigv4.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 /** Largest request body read from stdin. */
@@ -164,7 +165,8 @@ function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
 }
 
 function baseUrlFor(manifest: Manifest): string {
-  const value = process.env[manifest.baseUrl.env] || manifest.baseUrl.default;
+  // A regional AWS endpoint of the document follows the region AWS_REGION chooses (sigv4.ts).
+  const value = process.env[manifest.baseUrl.env] || regionalBaseUrl(manifest) || manifest.baseUrl.default;
   if (!value)
     throw new CliError(
       "BASE_URL_MISSING",
@@ -200,6 +202,8 @@ async function credentialsFor(
   let renewable = false;
   for (const [name, source] of Object.entries(chosen.sources)) {
     const scheme = manifest.auth.schemes[name]!;
+    // AWS Signature Version 4 is not placed in the request but computed over all of it (sigv4.ts, requestSigner).
+    if (source.kind === "aws") continue;
     if (source.kind === "value") credentials.push({ scheme, value: source.value });
     else if (source.kind === "basic") credentials.push({ scheme, value: `${source.username}:${source.password}` });
     else if (dryRun) credentials.push({ scheme, value: source.accessToken ?? REDACTED });
@@ -252,6 +256,9 @@ async function callApi(
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
+  // Signs a request for the chosen alternative's AWS Signature Version 4 schemes right before it goes (identity else):
+  // every send, retry or page calls it again.
+  const sign = requestSigner(manifest, chosen);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials);
   if (globals["dry-run"]) {
     writeResult(
@@ -259,7 +266,7 @@ async function callApi(
       { ...globals, fields: undefined },
       {
         dry_run: true,
-        request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)),
+        request: redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest)),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
       },
@@ -272,7 +279,7 @@ async function callApi(
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
         : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
-    const response = await send(r);
+    const response = await send(await sign(r));
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));

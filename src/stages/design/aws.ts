@@ -29,14 +29,7 @@ export function awsSigning(
   const service = config.api?.aws?.service ?? scheme.signature?.service ?? host?.service ?? "execute-api";
   const templated = server?.template?.includes("{region}") ? server.variables?.region?.default : undefined;
   const region = config.api?.aws?.region ?? templated ?? host?.region;
-  let endpoint: string | undefined;
-  if (server?.template?.includes("{region}")) {
-    const variables = server.variables ?? {};
-    endpoint = server.template.replace(/\{([^}]+)\}/g, (whole, name: string) =>
-      name === "region" ? whole : (variables[name]?.default ?? whole),
-    );
-    if (/\{(?!region\})/.test(endpoint)) endpoint = undefined;
-  }
+  const endpoint = server ? regionalTemplate(server) : undefined;
   return {
     aws: { service, ...(region ? { region } : {}), ...(endpoint ? { endpoint } : {}) },
     ...(region
@@ -45,4 +38,32 @@ export function awsSigning(
           warning: `signs with AWS Signature Version 4 but neither the config (api.aws.region) nor the API's address names a region: the CLI needs AWS_REGION at run time`,
         }),
   };
+}
+
+type Server = OperationModel["servers"][number];
+
+/** A server URL with `{region}` kept and its other variables filled in; undefined when it has no `{region}`. */
+function regionalTemplate(server: Server): string | undefined {
+  if (!server.template?.includes("{region}")) return undefined;
+  const variables = server.variables ?? {};
+  const url = server.template.replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    name === "region" ? whole : (variables[name]?.default ?? whole),
+  );
+  return /\{(?!region\})/.test(url) ? undefined : url;
+}
+
+/**
+ * The CLI's default base URL: the config's, else the document's first server — in the region `api.aws.region` names
+ * when that server is regional (`http://ec2.{region}.amazonaws.com`).
+ */
+export function defaultBaseUrl(
+  model: Pick<OperationModel, "servers">,
+  config: Pick<InterConfig, "api">,
+): string | null {
+  if (config.api?.baseUrl) return config.api.baseUrl;
+  const server = model.servers[0];
+  if (!server) return null;
+  const region = config.api?.aws?.region;
+  const template = region ? regionalTemplate(server) : undefined;
+  return template && region ? template.replace("{region}", region) : server.url;
 }

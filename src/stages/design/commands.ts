@@ -8,7 +8,7 @@ import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
-import { awsSigning } from "./aws.js";
+import { awsSigning, defaultBaseUrl } from "./aws.js";
 import type { AwsSigning } from "../../runtime/manifest.js";
 import { commandText } from "./descriptions.js";
 import { groupsOf } from "./groups.js";
@@ -270,7 +270,7 @@ export function designCommands(
   });
   commands.sort((a, b) => compareText(a.name, b.name));
 
-  const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
+  const baseUrl = defaultBaseUrl(model, config);
   const basePath = pathOfBase(baseUrl);
   if (!baseUrl || !/^https?:\/\//.test(baseUrl))
     warnings.push(
@@ -325,10 +325,7 @@ export function designCommands(
       },
       auth: {
         schemes: Object.fromEntries(
-          usedSchemes.map((s) => [
-            s,
-            planScheme(model.securitySchemes[s]!, credentials.variables[s]!, signing[s]),
-          ]),
+          usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!, signing[s])]),
         ),
       },
       commands,

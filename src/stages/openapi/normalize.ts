@@ -170,7 +170,11 @@ function requestSignature(s: Record<string, unknown>, root: Record<string, unkno
     if (known?.kind === "aws-sigv4") {
       const info = isObject(root.info) ? root.info : {};
       const named = typeof info["x-aws-signingName"] === "string" ? info["x-aws-signingName"] : undefined;
-      return { ...known, by, ...(authtype.toLowerCase() === "awss3" ? { service: "s3" } : named ? { service: named } : {}) };
+      return {
+        ...known,
+        by,
+        ...(authtype.toLowerCase() === "awss3" ? { service: "s3" } : named ? { service: named } : {}),
+      };
     }
     if (known) return { ...known, by };
     if (/sig/i.test(authtype)) return { kind: authtype.toLowerCase(), title: `a request signature (${authtype})`, by };

@@ -319,16 +319,16 @@ export function judgeCredentials(
   // A4: every request signature the API requires is one the CLI computes (a candidate that cannot is not Agent-Native).
   const uncomputed = Object.entries(facts.schemes).filter(([, s]) => s.signature && !isSigV4(s));
   const signing = Object.entries(facts.schemes).filter(([, s]) => s.signature);
-  checks.push({
-    id: "A4",
-    title: "every request signature the API requires is computed by the CLI",
-    status: !signing.length ? "not applicable" : uncomputed.length ? "fail" : "pass",
-    reason: !signing.length
-      ? "no scheme signs requests"
-      : uncomputed.length
+  // Said only where a scheme signs requests: other receipts keep the checks they had.
+  if (signing.length)
+    checks.push({
+      id: "A4",
+      title: "every request signature the API requires is computed by the CLI",
+      status: uncomputed.length ? "fail" : "pass",
+      reason: uncomputed.length
         ? `the CLI cannot compute ${uncomputed.map(([n, s]) => `${n} (${String(s.signature?.title ?? s.signature?.kind)}, ${String(s.signature?.by ?? "declared")})`).join("; ")}: calls that need it are refused by the API`
         : `${signing.map(([n]) => n).join(", ")}: signed with AWS Signature Version 4 by the CLI`,
-  });
+    });
 
   const status = checks.some((c) => c.status === "fail")
     ? "fail"

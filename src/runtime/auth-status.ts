@@ -1,9 +1,9 @@
 import { credentialHow, uncomputedSignatures } from "./auth.js";
 import { alternativeNeeds, chooseAlternative, isSigV4, sourceOf, variablesOf } from "./credentials.js";
-import { REGION_VARIABLES, regionFromEnvironment } from "./sigv4.js";
+import { REGION_VARIABLES, regionalBaseUrl, signingRegion } from "./sigv4.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
-import type { AwsSigning, Command, Requirement } from "./manifest.js";
+import type { AwsSigning, Command, Manifest, Requirement } from "./manifest.js";
 import { cachedTokens } from "./oauth.js";
 
 /**
@@ -40,7 +40,7 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
               : `${scheme.signature.title} (${scheme.signature.by}): this CLI cannot compute it; the API refuses calls that need it unless the variable holds a signature valid for that very request`,
           }
         : {}),
-      ...(scheme.aws ? { aws: awsStatus(scheme.aws) } : {}),
+      ...(scheme.aws ? { aws: awsStatus(manifest, scheme.aws) } : {}),
       how: credentialHow(name, scheme),
     };
   });
@@ -96,16 +96,13 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
 }
 
 /** Where AWS Signature Version 4 signs for now: the service, and the region with what chose it (never a credential). */
-function awsStatus(aws: AwsSigning) {
-  const chosen = regionFromEnvironment();
+function awsStatus(manifest: Manifest, aws: AwsSigning) {
+  const baseUrl = process.env[manifest.baseUrl.env] || regionalBaseUrl(manifest) || manifest.baseUrl.default;
+  const chosen = signingRegion(aws, baseUrl ?? undefined);
   return {
     service: aws.service,
-    region: chosen?.region ?? aws.region ?? null,
-    regionFrom: chosen
-      ? chosen.variable
-      : aws.region
-        ? "the CLI's default (the API's server)"
-        : `not set: export ${REGION_VARIABLES[0]} (the API's address names no region)`,
+    region: chosen?.region ?? null,
+    regionFrom: chosen?.from ?? `not set: export ${REGION_VARIABLES[0]} (the API's address names no region)`,
   };
 }
 

@@ -19,7 +19,8 @@ export interface SignableRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A string or Buffer is hashed as it is; any other body (a stream) is signed by its `payloadSha256`. */
+  body?: unknown;
 }
 
 /** The variables that choose the region at run time, first set wins. */
@@ -67,9 +68,30 @@ export function regionalBaseUrl(manifest: Pick<Manifest, "auth">): string | unde
   return endpoint?.replace("{region}", chosen.region);
 }
 
+/**
+ * The region a request to `url` is signed for, and what chose it: an AWS host's own region first (an endpoint takes
+ * signatures for its region only; a global one, `sts.amazonaws.com`, for us-east-1), else AWS_REGION, else
+ * AWS_DEFAULT_REGION, else the CLI's default; undefined when nothing names one.
+ */
+export function signingRegion(
+  aws: Pick<AwsSigning, "region">,
+  url: string | undefined,
+): { region: string; from: string } | undefined {
+  let host: ReturnType<typeof awsHost>;
+  try {
+    host = url ? awsHost(new URL(url).host) : undefined;
+  } catch {
+    host = undefined;
+  }
+  if (host?.region) return { region: host.region, from: "the API's host" };
+  const chosen = regionFromEnvironment();
+  if (chosen) return { region: chosen.region, from: chosen.variable };
+  return aws.region ? { region: aws.region, from: "the CLI's default (the API's server)" } : undefined;
+}
+
 /** The region a request is signed for; CREDENTIAL_MISSING when nothing names one. */
 function regionFor(aws: AwsSigning, url: URL, variables: string[]): string {
-  const region = regionFromEnvironment()?.region ?? awsHost(url.host)?.region ?? aws.region;
+  const region = signingRegion(aws, url.href)?.region;
   if (region) return region;
   throw new CliError(
     "CREDENTIAL_MISSING",
@@ -112,15 +134,18 @@ export async function signRequest(
   for (const [k, v] of Object.entries(request.headers)) headers[k.toLowerCase()] = v;
   headers.host = url.host;
   for (const k of ["authorization", "x-amz-date", "x-amz-security-token", "x-amz-content-sha256"]) delete headers[k];
+  const bytes = typeof request.body === "string" || Buffer.isBuffer(request.body) ? request.body : undefined;
+  if (request.body !== undefined && bytes === undefined && !payloadSha256)
+    throw new Error("a streamed body is signed by its sha256: pass payloadSha256 to signRequest");
   if (payloadSha256) headers["x-amz-content-sha256"] = payloadSha256.toLowerCase();
-  if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
+  if (bytes !== undefined) headers["content-length"] = Buffer.byteLength(bytes);
   const signed = (aws4.default ?? aws4).sign(
     {
       host: url.hostname,
       path: `${url.pathname}${url.search}`,
       method: request.method.toUpperCase(),
       headers,
-      ...(request.body !== undefined && !payloadSha256 ? { body: request.body } : {}),
+      ...(bytes !== undefined && !payloadSha256 ? { body: bytes } : {}),
       service: scope.service,
       region: scope.region,
     },

@@ -533,6 +533,44 @@ components:
     }
   });
 
+  it("an AWS host's own region wins: a global endpoint is signed for us-east-1 whatever AWS_REGION says", async () => {
+    const manifest = {
+      auth: {
+        schemes: {
+          hmac: {
+            type: "apiKey",
+            env: { accessKeyId: "AWS_ACCESS_KEY_ID", secretAccessKey: "AWS_SECRET_ACCESS_KEY" },
+            signature: {
+              kind: "aws-sigv4",
+              title: "AWS Signature Version 4",
+              by: "x-amazon-apigateway-authtype: awsSigv4",
+            },
+            aws: { service: "sts", region: "us-east-1" },
+          },
+        },
+      },
+    } as unknown as Pick<Manifest, "auth">;
+    const sign = requestSigner(manifest, {
+      requirement: { hmac: [] },
+      sources: { hmac: { kind: "aws", accessKeyId: ACCESS_KEY, secretAccessKey: SECRET } },
+    });
+    const saved = process.env.AWS_REGION;
+    try {
+      process.env.AWS_REGION = "eu-west-1";
+      const global = await sign({
+        method: "GET",
+        url: "https://sts.amazonaws.com/?Action=GetCallerIdentity",
+        headers: {},
+      });
+      expect(global.headers.authorization).toContain("/us-east-1/sts/aws4_request");
+      const regional = await sign({ method: "GET", url: "https://sts.ap-south-1.amazonaws.com/", headers: {} });
+      expect(regional.headers.authorization).toContain("/ap-south-1/sts/aws4_request");
+    } finally {
+      if (saved === undefined) delete process.env.AWS_REGION;
+      else process.env.AWS_REGION = saved;
+    }
+  });
+
   it("signs a streamed body by its precomputed sha256 (x-amz-content-sha256), verified", async () => {
     const body = Buffer.from("%PDF-1.7 a file sent as a stream\n");
     const sha = createHash("sha256").update(body).digest("hex");

@@ -23,6 +23,13 @@ export interface SignableRequest {
   body?: unknown;
 }
 
+/**
+ * What the signature itself puts in a request (headers, or the query of a presigned URL): AWS's descriptions declare
+ * them as parameters of every operation, and they are never flags (stages/design/wire.ts; inspection's A3).
+ */
+export const SIGV4_PARAMETER =
+  /^x-amz-(date|algorithm|credential|security-token|signature|signedheaders|content-sha256|expires)$/i;
+
 /** The variables that choose the region at run time, first set wins. */
 export const REGION_VARIABLES = ["AWS_REGION", "AWS_DEFAULT_REGION"] as const;
 

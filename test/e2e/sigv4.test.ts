@@ -395,6 +395,10 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
       signature: { kind: "aws-sigv4" },
       aws: { service: "execute-api", region: "us-east-1", endpoint: "http://execute-api.{region}.amazonaws.com" },
     });
+    // The description declares the signature's own headers (X-Amz-Date, X-Amz-Security-Token, X-Amz-Signature, …) as
+    // parameters of every operation: the signer makes them, so none is a flag.
+    const wires = gateway.caps.commands.flatMap((c: any) => c.flags.map((f: any) => f.wire.toLowerCase()));
+    expect(wires.filter((w: string) => w.startsWith("x-amz-"))).toEqual([]);
     const receipt = JSON.parse(readFileSync(join(gateway.dir, "dist/receipt.json"), "utf8"));
     expect(receipt.credentials.status).toBe("pass");
     expect(receipt.certification.level).toBe("Agent-Native");

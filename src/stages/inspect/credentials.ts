@@ -1,4 +1,5 @@
 import { REDACTED } from "../../core/redact.js";
+import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
 import { documentOf, isObject } from "./probe-output.js";
@@ -297,6 +298,8 @@ export function judgeCredentials(
   for (const command of commands) {
     for (const p of command.parameters ?? []) {
       const supplied = Object.entries(facts.schemes).find(([, s]) => {
+        // AWS Signature Version 4 makes its own headers: a flag for one would carry part of the signature.
+        if (isSigV4(s) && (p.in === "header" || p.in === "query") && SIGV4_PARAMETER.test(p.wire ?? "")) return true;
         if (s.type !== "apiKey" || !s.name) return p.in === "header" && p.wire?.toLowerCase() === "authorization";
         if (p.in && p.wire)
           return (

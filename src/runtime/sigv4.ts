@@ -56,7 +56,7 @@ export function awsHost(host: string): { service?: string; region?: string } | u
 }
 
 /** The region chosen by the environment, if any: AWS_REGION, else AWS_DEFAULT_REGION. */
-export function regionFromEnvironment(): { region: string; variable: string } | undefined {
+function regionFromEnvironment(): { region: string; variable: string } | undefined {
   for (const variable of REGION_VARIABLES) {
     const region = process.env[variable]?.trim();
     if (region) return { region, variable };

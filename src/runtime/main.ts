@@ -46,8 +46,9 @@ import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
 import { checkOutput, closeUploads, openUpload, type OpenedFile } from "./local-file.js";
-import { filesOf, previewStream } from "./request-body.js";
+import { filesOf, previewStream, streamDigest } from "./request-body.js";
 import { pushTo } from "../core/group.js";
+import { regionalBaseUrl, requestSigner } from "./sigv4.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 /** Largest request body read from stdin. */
@@ -174,7 +175,8 @@ function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
 }
 
 function baseUrlFor(manifest: Manifest): string {
-  const value = process.env[manifest.baseUrl.env] || manifest.baseUrl.default;
+  // A regional AWS endpoint of the document follows the region AWS_REGION chooses (sigv4.ts).
+  const value = process.env[manifest.baseUrl.env] || regionalBaseUrl(manifest) || manifest.baseUrl.default;
   if (!value)
     throw new CliError(
       "BASE_URL_MISSING",
@@ -210,6 +212,8 @@ async function credentialsFor(
   let renewable = false;
   for (const [name, source] of Object.entries(chosen.sources)) {
     const scheme = manifest.auth.schemes[name]!;
+    // AWS Signature Version 4 is not placed in the request but computed over all of it (sigv4.ts, requestSigner).
+    if (source.kind === "aws") continue;
     if (source.kind === "value") credentials.push({ scheme, value: source.value });
     else if (source.kind === "basic") credentials.push({ scheme, value: `${source.username}:${source.password}` });
     else if (dryRun) credentials.push({ scheme, value: source.accessToken ?? REDACTED });
@@ -263,6 +267,13 @@ async function callApi(
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
+  // Signs a request for the chosen alternative's AWS Signature Version 4 schemes right before it goes (identity else):
+  // every send, retry or page calls it again. A body with files is signed by its hash, read from the files first.
+  const signer = requestSigner(manifest, chosen);
+  const signs = Object.values(chosen?.sources ?? {}).some((s) => s.kind === "aws");
+  let digest: string | undefined;
+  const sign = async (r: Request) =>
+    signer(r, r.stream && signs ? (digest ??= await streamDigest(r.stream)) : undefined);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials, {}, files);
   if (globals["dry-run"]) {
     writeResult(
@@ -270,7 +281,7 @@ async function callApi(
       { ...globals, fields: undefined },
       {
         dry_run: true,
-        request: dryRunRequest(redactRequest(request, knownSecrets(manifest), secretPlaces(manifest))),
+        request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest))),
         ...(globals.output !== undefined ? { output: globals.output } : {}),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
@@ -290,7 +301,7 @@ async function callApi(
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
         : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query, files);
-    const response = await send(r, answer);
+    const response = await send(await sign(r), answer);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));

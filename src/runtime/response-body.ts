@@ -46,8 +46,15 @@ export function writeAnswer(
   const toStdout = path === "-";
   const temp = toStdout ? "" : join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.part`);
   const out = toStdout ? process.stdout : createWriteStream(temp, { flags: "wx", mode: 0o644 });
+  // The temporary file goes once its stream has closed: removed earlier, a stream still opening would create it again.
   const cleanup = () => {
-    if (!toStdout) rmSync(temp, { force: true });
+    if (toStdout) return;
+    const stream = out as ReturnType<typeof createWriteStream>;
+    if (stream.closed) rmSync(temp, { force: true });
+    else {
+      stream.once("close", () => rmSync(temp, { force: true }));
+      stream.destroy();
+    }
   };
   return new Promise<Written>((resolve, reject) => {
     let failed = false;
@@ -55,7 +62,6 @@ export function writeAnswer(
       if (failed) return;
       failed = true;
       res.unpipe();
-      if (!toStdout) (out as ReturnType<typeof createWriteStream>).destroy();
       cleanup();
       onFail(error);
       reject(error);
@@ -179,12 +185,13 @@ export function collectEvents(
     let event = "";
     let id: string | undefined;
     let done = false;
+    // Settled before the connection is closed: closing it fails the request, which must not win.
     const finish = (ended: StreamEnd) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      res.destroy();
       resolve({ events, ended });
+      setImmediate(() => res.destroy());
     };
     const timer = setTimeout(() => finish("time"), ms);
     const dispatch = () => {

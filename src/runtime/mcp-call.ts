@@ -4,6 +4,7 @@
  * included, worded for MCP — because many clients hand the model only the text.
  */
 import type { ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { CliError } from "./errors.js";
 import { maskSecrets } from "./guard.js";
@@ -17,7 +18,9 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 export interface CallResult {
   [key: string]: unknown;
-  content: Array<{ type: "text"; text: string }>;
+  content: Array<
+    { type: "text"; text: string } | { type: "resource"; resource: { uri: string; mimeType: string; blob: string } }
+  >;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -132,6 +135,7 @@ async function runCli(
   hints: McpHints,
   argv: string[],
   stdin: string | undefined,
+  inlineFile?: string,
 ): Promise<CallResult> {
   const binary = join(cli.dir, `${cli.manifest.product.binary}.cjs`);
   const [file, args] = options.cli ? [options.cli, argv] : [process.execPath, [binary, ...argv]];
@@ -144,8 +148,11 @@ async function runCli(
       child = execFile(
         file,
         args,
-        { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "utf8", windowsHide: true },
-        (error, stdout, stderr) => {
+        // A file answer is read as bytes (the CLI writes them raw to stdout), everything else as text.
+        { maxBuffer: MAX_OUTPUT, timeout: CALL_TIMEOUT_MS, encoding: "buffer", windowsHide: true },
+        (error, stdoutBytes, stderrBytes) => {
+          const stdout = inlineFile && !error ? "" : stdoutBytes.toString("utf8");
+          const stderr = stderrBytes.toString("utf8");
           const code =
             error && typeof (error as { code?: unknown }).code === "number"
               ? (error as { code: number }).code
@@ -169,6 +176,7 @@ async function runCli(
               ),
             );
           if (errno && !stdout && !stderr) return resolve(notStarted(file, errno, hints));
+          if (code === 0 && inlineFile) return resolve(fileResult(cli, argv, stdoutBytes, inlineFile));
           if (code === 0) {
             try {
               const envelope = JSON.parse(stdout) as Record<string, unknown>;
@@ -219,6 +227,34 @@ async function runCli(
   });
 }
 
+/**
+ * A file answer returned inline: an embedded resource holding its bytes (base64), and as structured content what a
+ * written file would report — its size, sha256 and type.
+ */
+function fileResult(cli: Cli, argv: string[], bytes: Buffer, mimeType: string): CallResult {
+  const words = argv.filter((a) => !a.startsWith("-"));
+  const answer = {
+    bytes: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    content_type: mimeType,
+  };
+  const value = { ok: true, result: answer };
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(value) },
+      {
+        type: "resource",
+        resource: {
+          uri: `agent://${cli.manifest.product.binary}/answers/${words.join("/")}`,
+          mimeType,
+          blob: bytes.toString("base64"),
+        },
+      },
+    ],
+    structuredContent: value,
+  };
+}
+
 /** One command's call: its arguments checked and turned into argv (mcp-tools.ts), then run by the CLI. */
 export function callCommand(
   cli: Cli,
@@ -228,8 +264,8 @@ export function callCommand(
   args: Record<string, unknown> | undefined,
 ): Promise<CallResult> {
   try {
-    const { argv, stdin } = invocationFor(command, args);
-    return runCli(cli, options, hints, argv, stdin);
+    const { argv, stdin, inlineFile } = invocationFor(command, args);
+    return runCli(cli, options, hints, argv, stdin, inlineFile);
   } catch (error) {
     return Promise.resolve(asError(error, hints));
   }

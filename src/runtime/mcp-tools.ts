@@ -70,8 +70,19 @@ export const toolNamesOf = (commands: readonly Command[]): Set<string> =>
 /** The tool argument that carries the request body: `body`, unless the command has a flag of that name. */
 const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
 
+/** The most bytes of a file answer a tool result carries inline (base64, an embedded resource): `output` for more. */
+export const MCP_INLINE_BYTES = 8 * 1024 * 1024;
+
+/** Commands whose answer is a file: through MCP it comes back inline, or is written where `output` says. */
+const answersWithFile = (command: Command) => command.response?.kind === "binary";
+
 function flagSchema(f: Flag): Record<string, unknown> {
   const type = f.type === "object" ? undefined : f.type;
+  if (f.file)
+    return {
+      ...(f.type === "array" ? { type: "array", items: { type: "string" } } : { type: "string" }),
+      description: `${f.description ? `${f.description}. ` : ""}The path of a file on the machine the server runs on (its bytes are sent).`,
+    };
   return {
     ...(type ? { type } : {}),
     ...(f.items ? { items: { type: f.items } } : {}),
@@ -103,6 +114,15 @@ function inputSchema(command: Command): ToolDefinition["inputSchema"] {
       default: DEFAULT_MAX_PAGES,
       description: "Most pages `all` fetches.",
     };
+  }
+  if (command.response && command.response.kind !== "json" && command.response.kind !== "empty") {
+    properties.output = {
+      type: "string",
+      description: answersWithFile(command)
+        ? `A path on the machine the server runs on to write the answer's bytes to (its path, size, sha256 and type are returned). Without it the file comes back inline as an embedded resource, up to ${MCP_INLINE_BYTES / 1024 / 1024} MiB.`
+        : "A path on the machine the server runs on to write the answer to, instead of returning it.",
+    };
+    properties.force = { type: "boolean", default: false, description: "With output: replace a file that exists." };
   }
   if (command.output.shape !== "empty")
     properties.fields = {
@@ -201,6 +221,8 @@ export interface Invocation {
   argv: string[];
   /** The request body, sent on stdin with --json-input. */
   stdin?: string;
+  /** The answer is a file's raw bytes on stdout (`--output -`), returned inline: its declared media type. */
+  inlineFile?: string;
 }
 
 const invalid = (key: string, expected: string, value: unknown) =>
@@ -296,6 +318,15 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
       argv.push("--json-input");
       continue;
     }
+    const offersOutput = !!command.response && command.response.kind !== "json" && command.response.kind !== "empty";
+    if ((key === "output" || key === "force") && offersOutput && !command.flags.some((f) => f.flag === key)) {
+      if (key === "force") {
+        if (typeof value !== "boolean") throw invalid(key, "true or false", value);
+        if (value) argv.push("--force");
+      } else if (typeof value !== "string" || !value || value === "-") throw invalid(key, "a file path", value);
+      else push(key, value);
+      continue;
+    }
     const applies =
       key === "yes"
         ? command.destructive
@@ -330,9 +361,16 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     } else if (flag.type === "object") push(key, JSON.stringify(value));
     else push(key, typed(key, flag.type, value));
   }
+  // A file answer with nowhere to write it comes back inline: the raw bytes on stdout, within what a result carries.
+  const inline = answersWithFile(command) && !argv.some((a) => a.startsWith("--output="));
+  if (inline) argv.push("--output=-", `--max-output-bytes=${MCP_INLINE_BYTES}`);
   const total = argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
   if (total > MAX_ARGV_BYTES) throw tooLong("arguments", total, command, true);
-  return { argv, ...(stdin !== undefined ? { stdin } : {}) };
+  return {
+    argv,
+    ...(stdin !== undefined ? { stdin } : {}),
+    ...(inline ? { inlineFile: command.response!.accept.split(",")[0]!.trim() } : {}),
+  };
 }
 
 /** A rough count of the tokens a text costs a model: about four characters each for JSON and English. */

@@ -190,12 +190,14 @@ export function encodeBody(
   }
   if (fields === undefined && !files.size) return undefined;
   // JSON, and a body given whole as a list or a value, is sent as JSON in the document's JSON type.
-  if (encoding === "json" || !fields || typeof fields !== "object" || Array.isArray(fields))
+  const whole = fields !== undefined && (!fields || typeof fields !== "object" || Array.isArray(fields));
+  if (encoding === "json" || whole)
     return {
       text: stringifyExact(fields ?? {}),
       contentType: body?.mediaType && !essence(body.mediaType).includes("*") ? body.mediaType : "application/json",
     };
-  const values = fields as Record<string, unknown>;
+  // A form or multipart body of files alone has no other fields.
+  const values = (fields ?? {}) as Record<string, unknown>;
   if (encoding === "form")
     return { text: formBody(values, body?.parts), contentType: "application/x-www-form-urlencoded" };
   if (encoding === "multipart") {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, MAX_PAGES_LIMIT } from "./args.js";
+import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables } from "./auth.js";
 import { flagUsage } from "./serialize.js";
@@ -8,6 +8,14 @@ import { issueTool, toolNamesOf, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { issueLine, skillRefs } from "./output.js";
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_S,
+  MAX_RETRY_WAIT_LIMIT_S,
+  RETRY_SUMMARY,
+  retryPlan,
+  retryPolicy,
+} from "./retry.js";
 import { count } from "../core/plural.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
@@ -29,6 +37,8 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   redact: "Mask e-mail addresses and phone numbers in the output",
   fields: "Fields to keep in the output, comma-separated or repeated, e.g. --fields id,name",
   "max-pages": "Most pages --all fetches (1-100, default 10)",
+  retry: `Retry 429 and 503 answers within bounds (on by default; --no-retry sends once): up to ${DEFAULT_MAX_RETRIES} retries of idempotent requests, honouring Retry-After`,
+  "max-retry-wait": `Most seconds spent waiting between retries in all (0-${MAX_RETRY_WAIT_LIMIT_S}, default ${DEFAULT_MAX_RETRY_WAIT_S}); a Retry-After beyond it fails at once with RATE_LIMITED`,
 };
 
 /** A global flag as help declares it: typed like a command's parameter, never required, with its default. */
@@ -53,10 +63,27 @@ function globalFlag(name: string) {
       maximum: MAX_PAGES_LIMIT,
       description,
     };
-  return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
+  if (name === "max-retry-wait")
+    return {
+      name: "--max-retry-wait",
+      type: "number",
+      required: false,
+      default: DEFAULT_MAX_RETRY_WAIT_S,
+      minimum: 0,
+      maximum: MAX_RETRY_WAIT_LIMIT_S,
+      description,
+    };
+  return {
+    name: `--${name}`,
+    type: "boolean",
+    required: false,
+    default: GLOBAL_DEFAULT_ON.has(name),
+    description,
+    negation: `--no-${name}`,
+  };
 }
 
-const globalFlags = () => [...GLOBAL_BOOLEANS, "fields", "max-pages"].map(globalFlag);
+const globalFlags = () => [...GLOBAL_BOOLEANS, ...GLOBAL_VALUES].map(globalFlag);
 
 const EXIT_CODES = {
   0: "success",
@@ -120,6 +147,7 @@ interface CommandHelp {
   permission: Command["permission"];
   output: string;
   pagination?: { style: string; all: string; maxPages?: string };
+  retry?: ReturnType<typeof retryPlan>;
   auth: boolean;
   credential?: string;
   security?: ReturnType<typeof commandAuth>;
@@ -161,11 +189,25 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
   out.permission = command.permission;
   out.output = command.output.shape === "object" && command.output.listField ? "array" : command.output.shape;
   if (command.pagination) out.pagination = { style: command.pagination.style, all: "--all" };
+  // What a 429 or 503 leads to, with the default bounds (retry.ts): --describe only, help stays small.
+  if (full) out.retry = commandRetry(command);
   out.auth = command.auth.length > 0 && !command.authOptional;
   if (credential) out.credential = credential;
   if (full && command.auth.length) out.security = commandAuth(manifest, command);
   return out;
 }
+
+/** A command's retry plan with the default bounds, as --describe says it. */
+const commandRetry = (command: Command) =>
+  retryPlan(
+    retryPolicy(command.operation.method, {
+      enabled: true,
+      maxWaitS: DEFAULT_MAX_RETRY_WAIT_S,
+      idempotencyHeader: command.retry?.idempotencyHeader,
+      replayable: true,
+    }),
+    command.retry?.idempotencyHeader,
+  );
 
 /**
  * The credentials of the CLI as help and --describe state them: every variable it reads, how each scheme is sent
@@ -443,6 +485,7 @@ function describeFrame(cli: Cli) {
     },
     exitCodes: EXIT_CODES,
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
+    retry: RETRY_SUMMARY,
     auth: authFrame(manifest),
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     ...guides(manifest),

@@ -44,6 +44,7 @@ import { findCommand, openCli, type Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
+import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
@@ -252,7 +253,15 @@ async function callApi(
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
+  // An idempotency key the document declares goes in the values once, so every attempt sends the same (retry.ts).
+  const keyGiven = withIdempotencyKey(command, values);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials);
+  const policy = retryPolicy(command.operation.method, {
+    enabled: globals.retry,
+    maxWaitS: globals.maxRetryWait,
+    idempotencyHeader: command.retry?.idempotencyHeader,
+    replayable: replayable(request),
+  });
   if (globals["dry-run"]) {
     writeResult(
       manifest,
@@ -262,17 +271,20 @@ async function callApi(
         request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
+        retry: retryPlan(policy, command.retry?.idempotencyHeader, keyGiven),
       },
     );
     return;
   }
   let renewed = false;
   const fetchPage = async (next: NextRequest, previous: Request): Promise<{ response: Response; request: Request }> => {
-    const r =
+    const build = (): Request =>
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
         : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
-    const response = await send(r);
+    // 429 and 503 are tried again within the policy's bounds; each attempt builds (and signs) its request anew.
+    let r = build();
+    const { response, retry } = await retrying((n) => send(n === 1 ? r : (r = build())), policy);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
@@ -280,7 +292,8 @@ async function callApi(
       ({ credentials, renewable } = await credentialsFor(manifest, command, baseUrl, false, true));
       return fetchPage(next, previous);
     }
-    if (response.status < 200 || response.status >= 300) throw errorFor(response, knownSecrets(manifest));
+    if (response.status < 200 || response.status >= 300)
+      throw retryError(errorFor(response, knownSecrets(manifest)), retry, policy);
     return { response, request: r };
   };
   let { response, request: sent } = await fetchPage(undefined, request);

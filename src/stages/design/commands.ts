@@ -3,6 +3,7 @@ import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
+import { IDEMPOTENCY_HEADER } from "../../runtime/retry.js";
 import { kebab } from "./word-forms.js";
 import { nameOperations, successResponse } from "./naming.js";
 import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
@@ -85,7 +86,9 @@ function flagsFor(
         });
         continue;
       }
-      add(p.name, location, fromParam(p));
+      // The CLI generates an idempotency key when none is given (runtime/retry.ts): the flag is never required.
+      const idempotency = location === "header" && IDEMPOTENCY_HEADER.test(p.name);
+      add(p.name, location, idempotency ? { ...fromParam(p), required: false } : fromParam(p));
     }
   }
   for (const field of op.body?.fields ?? []) {
@@ -179,6 +182,15 @@ function paginationOf(op: Operation): Pagination | undefined {
   return undefined;
 }
 
+/**
+ * What makes a command safe to send again beyond its method (runtime/retry.ts): an idempotency key header the document
+ * declares (`Idempotency-Key`, `X-Idempotency-Key`, `…-Token`) that is not a credential.
+ */
+function retryOf(flags: FlagSpec[]): { idempotencyHeader: string } | undefined {
+  const header = flags.find((f) => f.in === "header" && IDEMPOTENCY_HEADER.test(f.wire));
+  return header ? { idempotencyHeader: header.wire } : undefined;
+}
+
 /** The path part of the API's base URL ("/v1"), also of a relative server URL; "" at the root. */
 function pathOfBase(url: string | null): string {
   if (!url) return "";
@@ -230,6 +242,8 @@ export function designCommands(
     const auth = authOf(op, model, unstated);
     if (auth.warning) pushTo(authNotes, auth.warning, name);
     const pagination = paginationOf(op);
+    const flags = flagsFor(op, name, notes, model.securitySchemes);
+    const retry = retryOf(flags);
     return {
       path,
       name,
@@ -241,7 +255,7 @@ export function designCommands(
         ...(op.operationId ? { operationId: op.operationId } : {}),
         pointer: op.pointer,
       },
-      flags: flagsFor(op, name, notes, model.securitySchemes),
+      flags,
       jsonInput: !!op.body,
       ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
       destructive,
@@ -261,6 +275,7 @@ export function designCommands(
       auth: auth.auth,
       ...(auth.optional && auth.auth.length ? { authOptional: true } : {}),
       statuses: op.responses.map((r) => r.status),
+      ...(retry ? { retry } : {}),
       hidden: op.cli.hidden === true,
       deprecated: op.deprecated,
       nameSource: source,

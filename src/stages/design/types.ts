@@ -1,5 +1,5 @@
 import type { OutputShape, ValueSpec } from "../openapi/model.js";
-import type { AuthScheme, Pagination, Requirement } from "../../runtime/manifest.js";
+import type { AuthScheme, Pagination, Requirement, RetryHints } from "../../runtime/manifest.js";
 import type { Style } from "../../runtime/serialize.js";
 
 export type { Pagination };
@@ -49,6 +49,8 @@ export interface CommandSpec {
   authOptional?: boolean;
   /** The response statuses the document declares (which errors the command can end with). */
   statuses: string[];
+  /** An idempotency key header the document declares: a POST or PATCH is then retried on 429/503 (runtime/retry.ts). */
+  retry?: RetryHints;
   hidden: boolean;
   deprecated: boolean;
   nameSource: NameSource;

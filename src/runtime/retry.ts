@@ -12,11 +12,12 @@
  *   saying when to retry. Without `Retry-After`, exponential backoff with jitter, cut to what is left of the cap.
  */
 import { randomUUID } from "node:crypto";
+import { count } from "../core/plural.js";
 import { CliError } from "./errors.js";
 import type { Command, Flag } from "./manifest.js";
 
 /** The statuses that say "not now": too many requests, and service unavailable. */
-export const RETRY_STATUSES: readonly number[] = [429, 503];
+const RETRY_STATUSES: readonly number[] = [429, 503];
 /** Methods a repeated request cannot do twice (RFC 9110 §9.2.2). */
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]);
 /** Retries after the first attempt. */
@@ -112,8 +113,7 @@ export function backoffMs(retry: number, base: number, random: () => number): nu
 export type Stop = "off" | "exhausted" | "beyond-cap";
 
 export type Decision =
-  | { retry: true; delayMs: number }
-  | { retry: false; stop?: Stop; retryAfterMs?: number; fromHeader?: boolean };
+  { retry: true; delayMs: number } | { retry: false; stop?: Stop; retryAfterMs?: number; fromHeader?: boolean };
 
 /**
  * After attempt `attempt` (1 for the first) answered `status`, having waited `waitedMs` so far: retry after how long,
@@ -216,7 +216,7 @@ export function retryError(error: CliError, retry: RetryOutcome, policy: RetryPo
   const at = new Date(retry.retryAt ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   const asked = retry.fromHeader ? `the API asks to wait ${after} s (Retry-After)` : "no Retry-After given";
   const left = Math.max(0, policy.maxWaitMs - retry.waitedMs) / 1000;
-  const stopped = retry.attempts === 1 ? "not retried" : `gave up after ${retry.attempts} attempts`;
+  const stopped = retry.attempts === 1 ? "not retried" : `gave up after ${count(retry.attempts, "attempt")}`;
   const why =
     retry.stop === "off"
       ? `not retried (${policy.off})`
@@ -224,7 +224,7 @@ export function retryError(error: CliError, retry: RetryOutcome, policy: RetryPo
         ? retry.fromHeader
           ? `${stopped}: ${asked}, more than the ${left} s left of --max-retry-wait`
           : `${stopped}: ${asked}, and none of --max-retry-wait is left for a backoff`
-        : `gave up after ${retry.attempts} attempts and ${seconds(retry.waitedMs)} s of waiting; ${asked}`;
+        : `gave up after ${count(retry.attempts, "attempt")} and ${seconds(retry.waitedMs)} s of waiting; ${asked}`;
   const suggestion =
     retry.stop === "beyond-cap"
       ? `Retry after ${after} s (at ${at}), or allow a longer wait with --max-retry-wait <seconds> (at most ${MAX_RETRY_WAIT_LIMIT_S}).`
@@ -261,7 +261,9 @@ export function retryPlan(policy: RetryPolicy, idempotencyHeader: string | undef
     ...(idempotencyHeader
       ? {
           idempotency_header: idempotencyHeader,
-          ...(keyGiven !== undefined ? { idempotency_key: keyGiven ? ("given" as const) : ("generated" as const) } : {}),
+          ...(keyGiven !== undefined
+            ? { idempotency_key: keyGiven ? ("given" as const) : ("generated" as const) }
+            : {}),
         }
       : {}),
   };

@@ -242,7 +242,13 @@ describe("what the CLI says and sends", () => {
   });
 
   it("puts one idempotency key in the values, generated unless given", () => {
-    const flag: Flag = { flag: "idempotency-key", in: "header", wire: "Idempotency-Key", type: "string", required: false };
+    const flag: Flag = {
+      flag: "idempotency-key",
+      in: "header",
+      wire: "Idempotency-Key",
+      type: "string",
+      required: false,
+    };
     const command = { flags: [flag], retry: { idempotencyHeader: "Idempotency-Key" } } as unknown as Command;
     const values = new Map<Flag, unknown>();
     expect(withIdempotencyKey(command, values)).toBe(false);

@@ -301,6 +301,31 @@ export function withIdempotencyKey(command: Command, values: Map<Flag, unknown>)
     required: false,
   };
   if (values.has(flag)) return true;
-  values.set(flag, randomUUID());
+  values.set(flag, newKey(flag));
   return false;
+}
+
+/**
+ * A random key the header's own limits accept: a UUID, else its 32 hex digits, else as many random hex digits as
+ * `maxLength` allows (at least `minLength`); a UUID when none fits (the API's limits then say what it wants).
+ */
+function newKey(flag: Pick<Flag, "minLength" | "maxLength" | "pattern">): string {
+  const uuid = randomUUID();
+  const hex = (n: number) =>
+    Array.from({ length: Math.ceil(n / 32) }, () => randomUUID().replace(/-/g, ""))
+      .join("")
+      .slice(0, n);
+  let pattern: RegExp | undefined;
+  try {
+    pattern = flag.pattern ? new RegExp(flag.pattern, "u") : undefined;
+  } catch {
+    pattern = undefined;
+  }
+  const fits = (key: string) =>
+    key.length >= (flag.minLength ?? 0) &&
+    key.length <= (flag.maxLength ?? Infinity) &&
+    (!pattern || pattern.test(key));
+  const sized = flag.maxLength !== undefined ? [hex(Math.max(flag.minLength ?? 0, Math.min(flag.maxLength, 64)))] : [];
+  const longer = flag.minLength !== undefined ? [hex(flag.minLength)] : [];
+  return [uuid, uuid.replace(/-/g, ""), ...sized, ...longer].find(fits) ?? uuid;
 }

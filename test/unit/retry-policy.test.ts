@@ -257,6 +257,18 @@ describe("what the CLI says and sends", () => {
     expect(withIdempotencyKey(command, values)).toBe(true);
     expect(values.get(flag)).toBe(key);
     expect(withIdempotencyKey({ flags: [] } as unknown as Command, new Map())).toBeUndefined();
+    // The generated key fits the header's own limits.
+    const limited = (limits: Partial<Flag>) => {
+      const f: Flag = { ...flag, ...limits };
+      const vs = new Map<Flag, unknown>();
+      withIdempotencyKey({ flags: [f], retry: { idempotencyHeader: "Idempotency-Key" } } as unknown as Command, vs);
+      return String(vs.get(f));
+    };
+    expect(limited({ maxLength: 32 })).toMatch(/^[0-9a-f]{32}$/);
+    expect(limited({ maxLength: 16 })).toMatch(/^[0-9a-f]{16}$/);
+    expect(limited({ pattern: "^[0-9a-f]{32}$" })).toMatch(/^[0-9a-f]{32}$/);
+    expect(limited({ minLength: 40, maxLength: 80 })).toMatch(/^[0-9a-f]{64}$/);
+    expect(limited({ minLength: 100 })).toMatch(/^[0-9a-f]{100}$/);
     // A header the document declares without a flag of its own (a candidate's flags renamed it away) still goes out.
     const bare = new Map<Flag, unknown>();
     withIdempotencyKey({ flags: [], retry: { idempotencyHeader: "X-Idempotency-Key" } } as unknown as Command, bare);

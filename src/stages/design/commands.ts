@@ -187,7 +187,7 @@ function paginationOf(op: Operation): Pagination | undefined {
  * declares (`Idempotency-Key`, `X-Idempotency-Key`, `…-Token`) that is not a credential.
  */
 function retryOf(flags: FlagSpec[]): { idempotencyHeader: string } | undefined {
-  const header = flags.find((f) => f.in === "header" && IDEMPOTENCY_HEADER.test(f.wire));
+  const header = flags.find((f) => f.in === "header" && f.type === "string" && IDEMPOTENCY_HEADER.test(f.wire));
   return header ? { idempotencyHeader: header.wire } : undefined;
 }
 

@@ -26,7 +26,8 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   human: "Print tables and text for people instead of JSON",
   brief: "Print the one-paragraph brief of this CLI",
   yes: "Confirm a destructive command",
-  "dry-run": "Print the exact request without sending it (issue create/update: the record, without writing it)",
+  "dry-run":
+    "Print the exact request without sending it, and what a 429 or 503 would lead to (`retry`) (issue create/update: the record, without writing it)",
   quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
   all: "Follow pagination and return every page (bounded by --max-pages); with --help or --describe, list everything however large",

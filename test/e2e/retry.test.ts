@@ -22,6 +22,9 @@ paths:
     get:
       operationId: listItems
       summary: List items
+      parameters:
+        - { name: retry, in: query, schema: { type: boolean } }
+        - { name: max-retry-wait, in: query, schema: { type: integer } }
       responses:
         "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string } } } } } } }
         "429": { description: slow down }
@@ -154,6 +157,18 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     });
     for (const id of ["listItems", "createItem", "replaceItem"])
       expect(caps.commands.find((c: any) => c.operation.operationId === id)).not.toHaveProperty("retry");
+  });
+
+  it("an API parameter named like a retry global gets another flag; the global keeps its meaning", async () => {
+    const flags = caps.commands.find((c: any) => c.operation.operationId === "listItems").flags;
+    expect(flags.map((f: any) => [f.flag, f.wire])).toEqual([
+      ["query-retry", "retry"],
+      ["query-max-retry-wait", "max-retry-wait"],
+    ]);
+    otherwise = retryAfter("0");
+    const run = await shop([...words("listItems"), "--query-retry", "--query-max-retry-wait", "7", "--no-retry"]);
+    expect(run.error).toMatchObject({ code: "RATE_LIMITED", details: { attempts: 1, retry: "off" } });
+    expect(seen.map((s) => s.url)).toEqual(["/items?retry=true&max-retry-wait=7"]);
   });
 
   it("429 with Retry-After: 0, then 200: succeeds on the second request", async () => {

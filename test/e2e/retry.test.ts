@@ -154,6 +154,8 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
       flag: "idempotency-key",
       in: "header",
       required: false,
+      description:
+        "A key that makes the request safe to repeat. Generated once per call when not given, the same on every retry.",
     });
     for (const id of ["listItems", "createItem", "replaceItem"])
       expect(caps.commands.find((c: any) => c.operation.operationId === id)).not.toHaveProperty("retry");

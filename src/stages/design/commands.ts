@@ -87,8 +87,8 @@ function flagsFor(
         continue;
       }
       // The CLI generates an idempotency key when none is given (runtime/retry.ts): the flag is never required.
-      const idempotency = location === "header" && IDEMPOTENCY_HEADER.test(p.name);
-      add(p.name, location, idempotency ? { ...fromParam(p), required: false } : fromParam(p));
+      const idempotency = location === "header" && p.type === "string" && IDEMPOTENCY_HEADER.test(p.name);
+      add(p.name, location, idempotency ? idempotencyFlag(fromParam(p)) : fromParam(p));
     }
   }
   for (const field of op.body?.fields ?? []) {
@@ -97,6 +97,14 @@ function flagsFor(
     add(name, "body", { wire: name, ...value, required: field.required && !op.body!.complex });
   }
   return flags;
+}
+
+/** Help's line of an idempotency key's flag says the CLI makes one (within the 200 characters of a flag's line). */
+const GENERATED_KEY = "Generated once per call when not given, the same on every retry.";
+
+function idempotencyFlag<T extends { required: boolean; description?: string }>(spec: T): T {
+  const said = spec.description ? `${spec.description.replace(/[.\s]*$/, ".")} ${GENERATED_KEY}` : GENERATED_KEY;
+  return { ...spec, required: false, ...(said.length <= 200 ? { description: said } : {}) };
 }
 
 const CURSOR = [

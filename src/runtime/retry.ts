@@ -96,7 +96,8 @@ export const replayable = (request: { body?: unknown; replayable?: boolean }): b
 export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // A number of any length stays a number (a wait too long to honour), never Infinity.
+  if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, Number.MAX_SAFE_INTEGER);
   // Only dates: a bare or negative number, or other text Date.parse happens to read, is not one.
   if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
@@ -213,7 +214,10 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
 export function retryError(error: CliError, retry: RetryOutcome, policy: RetryPolicy): CliError {
   if (!retry.stop || retry.retryAfterMs === undefined) return error;
   const after = seconds(retry.retryAfterMs);
-  const at = new Date(retry.retryAt ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // A moment past what a date can hold (a Retry-After of many digits) is left unsaid; the seconds still say it.
+  const when = new Date(retry.retryAt ?? Date.now());
+  const at = Number.isNaN(when.getTime()) ? undefined : when.toISOString().replace(/\.\d{3}Z$/, "Z");
+  const retryAt = at ? ` (at ${at})` : "";
   const asked = retry.fromHeader ? `the API asks to wait ${after} s (Retry-After)` : "no Retry-After given";
   const left = Math.max(0, policy.maxWaitMs - retry.waitedMs) / 1000;
   const stopped = retry.attempts === 1 ? "not retried" : `gave up after ${count(retry.attempts, "attempt")}`;
@@ -227,14 +231,14 @@ export function retryError(error: CliError, retry: RetryOutcome, policy: RetryPo
         : `gave up after ${count(retry.attempts, "attempt")} and ${seconds(retry.waitedMs)} s of waiting; ${asked}`;
   const suggestion =
     retry.stop === "beyond-cap"
-      ? `Retry after ${after} s (at ${at}), or allow a longer wait with --max-retry-wait <seconds> (at most ${MAX_RETRY_WAIT_LIMIT_S}).`
+      ? `Retry after ${after} s${retryAt}, or allow a longer wait with --max-retry-wait <seconds> (at most ${MAX_RETRY_WAIT_LIMIT_S}).`
       : retry.stop === "off" && policy.off !== "--no-retry"
-        ? `Retry after ${after} s (at ${at}) once you know the first request did not take effect (read the resource first).`
-        : `Retry after ${after} s (at ${at}).`;
+        ? `Retry after ${after} s${retryAt} once you know the first request did not take effect (read the resource first).`
+        : `Retry after ${after} s${retryAt}.`;
   return new CliError(error.code, `${error.message}; ${why}.`, suggestion, {
     ...error.details,
     retry_after: after,
-    retry_at: at,
+    ...(at ? { retry_at: at } : {}),
     attempts: retry.attempts,
     retry: retry.stop,
   });

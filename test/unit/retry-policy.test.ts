@@ -202,6 +202,15 @@ describe("the loop", () => {
     });
   });
 
+  it("a Retry-After of more digits than a date can hold: a finite wait, and no retry_at", async () => {
+    expect(parseRetryAfter("9".repeat(400), NOW)).toBe(Number.MAX_SAFE_INTEGER);
+    const p = policy();
+    const { retry } = await retrying(async () => answer(429, "9".repeat(400)), p, { clock: fakeClock() });
+    const error = retryError(new CliError("RATE_LIMITED", "x (HTTP 429)", "y", { status: 429 }), retry, p);
+    expect(error.details).toEqual({ status: 429, retry_after: 9007199254741, attempts: 1, retry: "beyond-cap" });
+    expect(error.suggestion).toMatch(/^Retry after 9007199254741 s, or allow/);
+  });
+
   it("leaves other errors as they are", () => {
     const error = new CliError("NOT_FOUND", "x", "y", { status: 404 });
     expect(retryError(error, { attempts: 1, waitedMs: 0 }, policy())).toBe(error);

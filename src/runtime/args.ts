@@ -23,10 +23,11 @@ export const GLOBAL_BOOLEANS = [
   "sanitize",
   "ndjson",
   "redact",
+  "force",
   // On unless --no-retry (retry.ts): 429 and 503 answers are tried again within bounds.
   "retry",
 ] as const;
-export const GLOBAL_VALUES = ["fields", "max-pages", "max-retry-wait"] as const;
+export const GLOBAL_VALUES = ["fields", "max-pages", "output", "max-output-bytes", "max-retry-wait"] as const;
 /** Global booleans that are on unless negated (`--no-retry`). */
 export const GLOBAL_DEFAULT_ON: ReadonlySet<string> = new Set(["retry"]);
 /** A global flag's name, without its dashes. */
@@ -47,6 +48,9 @@ export const RESERVED_FLAGS = [
 export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & {
   fields?: string[];
   maxPages: number;
+  /** Where a success answer is written byte for byte: a path, or `-` for stdout. */
+  output?: string;
+  maxOutputBytes?: number;
   /** `--max-retry-wait`: seconds of waiting between retries, in all. */
   maxRetryWait: number;
 };
@@ -188,7 +192,7 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
       value = next;
       i++;
     }
-    if ((GLOBAL_VALUES as readonly string[]).includes(name)) {
+    if ((GLOBAL_VALUES as readonly string[]).includes(name) && name !== "output") {
       if (sanitizing) value = sanitize(value);
       const items =
         name === "fields"
@@ -221,6 +225,17 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
           { flag: "max-pages" },
         );
       globals.maxPages = n;
+    } else if (name === "output") globals.output = value;
+    else if (name === "max-output-bytes") {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n) || n < 1)
+        throw new CliError(
+          "INVALID_VALUE",
+          `--max-output-bytes must be a whole number of bytes, at least 1 (got "${value}").`,
+          "Use e.g. --max-output-bytes 104857600 for 100 MiB.",
+          { flag: "max-output-bytes" },
+        );
+      globals.maxOutputBytes = n;
     } else if (name === "max-retry-wait") globals.maxRetryWait = maxRetryWait(value);
     else raw.set(name, [...(raw.get(name) ?? []), value]);
   }
@@ -287,8 +302,9 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
     const given = parsed.raw.get(flag.flag);
     if (!given) continue;
     if (flag.type === "array") {
+      // A file's path may hold a comma: file flags are repeated, never split.
       const items = given
-        .flatMap((v) => v.split(","))
+        .flatMap((v) => (flag.file ? [v] : v.split(",")))
         .map((v) => v.trim())
         .filter((v) => v !== "");
       const converted = items.map((v) => convert(flag, flag.items ?? "string", v));
@@ -309,12 +325,17 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
       values.set(flag, value);
     }
   }
-  const missing = command.flags.filter((f) => f.required && !values.has(f) && !(f.in === "body" && hasJsonInput));
+  // A body field is required whenever a body is sent: the operation needs one, another body flag is given, or
+  // --json-input gives it (then the field may be in the JSON instead: main.ts checks the body as sent).
+  const sendsBody = command.body?.required === true || command.flags.some((f) => f.in === "body" && values.has(f));
+  const missing = command.flags.filter(
+    (f) => f.required && !values.has(f) && (f.in !== "body" || (sendsBody && !hasJsonInput)),
+  );
   if (missing.length) {
     throw new CliError(
       "MISSING_FLAG",
       `"${command.name}" needs ${missing.map((f) => `--${f.flag}`).join(", ")}.`,
-      `Add ${missing.map((f) => `--${f.flag} <${f.type}>`).join(" ")}${command.jsonInput ? ", or pipe the body as JSON with --json-input" : ""}.`,
+      `Add ${missing.map((f) => `--${f.flag} <${f.file ? "path" : f.type}>`).join(" ")}${command.jsonInput ? ", or pipe the body as JSON with --json-input" : ""}.`,
       { missing: missing.map((f) => f.flag) },
     );
   }

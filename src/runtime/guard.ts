@@ -132,8 +132,18 @@ export function maskSecrets(text: string): string {
   let out = text;
   for (const pattern of GLOBAL_SECRETS) out = out.replace(pattern, "[REDACTED]");
   return out.replace(/[A-Za-z0-9+/_=.-]{40,}/g, (token) =>
-    opaque(token) && !token.includes("//") ? "[REDACTED]" : token,
+    opaque(token) && !token.includes("//") && !filePath(token) ? "[REDACTED]" : token,
   );
+}
+
+/**
+ * An absolute or relative file path (`/home/me/Reports2024/final-v2.pdf`, `./exports/…`): a key may hold slashes
+ * (base64), but it does not begin with one, nor with `./`, `../` or `~/`, and its parts are not all file-name words.
+ */
+function filePath(token: string): boolean {
+  if (!/^(\/|\.\.?\/|~\/)/.test(token)) return false;
+  const parts = token.split("/").filter(Boolean);
+  return parts.length >= 2 && parts.every((p) => /^[\w.-]{1,40}$/.test(p) && !/^[A-Za-z0-9]{30,}$/.test(p));
 }
 
 /** Runs every guardrail; a guardrail that itself fails refuses the command (fail closed, G9). */

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./response-body.js";
 import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables } from "./auth.js";
@@ -7,6 +8,7 @@ import { describeLimits, LIMIT_KEYS } from "./limits.js";
 import { issueTool, toolNamesOf, toolsFor } from "./mcp-tools.js";
 import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
+import type { BodyEncoding, ResponseKind } from "./media.js";
 import { issueLine, skillRefs } from "./output.js";
 import {
   DEFAULT_MAX_RETRIES,
@@ -38,6 +40,10 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   redact: "Mask e-mail addresses and phone numbers in the output",
   fields: "Fields to keep in the output, comma-separated or repeated, e.g. --fields id,name",
   "max-pages": "Most pages --all fetches (1-100, default 10)",
+  force: "With --output: replace a file that exists",
+  output:
+    "Write the answer's bytes to this file (atomically; - for stdout) and report its path, size, sha256 and type: needed for files (PDF, images, archives)",
+  "max-output-bytes": "Largest answer --output writes (bytes, default 2 GiB)",
   retry: `Retry 429 and 503 answers within bounds (on by default; --no-retry sends once): up to ${DEFAULT_MAX_RETRIES} retries of idempotent requests, honouring Retry-After`,
   "max-retry-wait": `Most seconds spent waiting between retries in all (0-${MAX_RETRY_WAIT_LIMIT_S}, default ${DEFAULT_MAX_RETRY_WAIT_S}); a Retry-After beyond it fails at once with RATE_LIMITED`,
 };
@@ -62,6 +68,23 @@ function globalFlag(name: string) {
       default: DEFAULT_MAX_PAGES,
       minimum: 1,
       maximum: MAX_PAGES_LIMIT,
+      description,
+    };
+  if (name === "output")
+    return {
+      name: "--output",
+      type: "string",
+      required: false,
+      description,
+      usage: "--output ./report.pdf, or --output - for the raw bytes on stdout",
+    };
+  if (name === "max-output-bytes")
+    return {
+      name: "--max-output-bytes",
+      type: "integer",
+      required: false,
+      default: DEFAULT_MAX_OUTPUT_BYTES,
+      minimum: 1,
       description,
     };
   if (name === "max-retry-wait")
@@ -107,6 +130,8 @@ interface ParameterHelp {
   description: string;
   negation?: string;
   usage?: string;
+  /** The value is a local file's path, or - for stdin. */
+  file?: true;
   in?: Flag["in"];
   wire?: Flag["wire"];
   details?: string;
@@ -118,22 +143,45 @@ interface ParameterHelp {
  * in): spreading each optional one from an object of its own made the every-command --describe of a large CLI, which
  * inspection makes of every command (stages/inspect/built-commands.ts), about a third slower.
  */
-function parameter(f: Flag, description = f.description): ParameterHelp {
+function parameter(f: Flag, description = f.description, bodyOptional = false): ParameterHelp {
   const limits = describeLimits(f);
-  const usage = flagUsage(f);
+  const usage = f.file
+    ? `a file's path, or - to read it from stdin; ${f.wire ? `sent as the multipart part "${f.wire}" with its file name and type` : "its bytes are the request body"}${f.type === "array" ? `; repeat --${f.flag} for several files` : ""}`
+    : flagUsage(f);
   const out = { name: `--${f.flag}`, type: f.type } as ParameterHelp;
   if (f.items) out.items = f.items;
   out.required = f.required;
   if (f.enum) out.enum = f.enum;
   if (f.default !== undefined) out.default = f.default;
   for (const k of LIMIT_KEYS) if (f[k] !== undefined) out[k] = f[k];
-  out.description = `${description ?? `${f.in} parameter ${f.wire}`}${limits.length ? ` (${limits.join("; ")})` : ""}`;
+  const when = bodyOptional && f.required && f.in === "body" ? ["required when a body is sent"] : [];
+  const notes = [...when, ...limits];
+  out.description = `${description ?? `${f.in} parameter ${f.wire}`}${notes.length ? ` (${notes.join("; ")})` : ""}`;
   if (f.type === "boolean") out.negation = `--no-${f.flag}`;
   if (usage) out.usage = usage;
+  if (f.file) out.file = true;
   return out;
 }
 
 const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.type)}>`;
+
+/** How a body of each encoding is given, for help. */
+const BODY_GIVEN: Record<BodyEncoding, string> = {
+  json: "its fields as flags, or the whole body as JSON on stdin with --json-input (flags override its fields)",
+  form: "its fields as flags (arrays as repeated keys, objects as the document's style), or as JSON on stdin with --json-input",
+  multipart:
+    "one part per flag: a file flag takes a path (or - for stdin) and sends the file's name and type; the other fields as flags or JSON on stdin with --json-input",
+  raw: "the bytes of a file: --file <path>, or --file - to read them from stdin",
+};
+
+/** How an answer of each kind other than JSON is taken, for help. */
+const ANSWER_GIVEN: Record<Exclude<ResponseKind, "json" | "empty">, string> = {
+  binary:
+    "a file: saved byte for byte with --output <path> (the result is its path, bytes, sha256 and content type), or --output - for the raw bytes on stdout",
+  text: "text: the result is a string (--output <path> saves it instead)",
+  "event-stream":
+    "server-sent events: the result is a list of {event, data, id}, collected until the stream ends, 100 events or 10 seconds (--ndjson prints one per line)",
+};
 
 /** A command as help shows it (and --describe, which adds its schema, errors and exit codes), in printed order. */
 interface CommandHelp {
@@ -144,6 +192,8 @@ interface CommandHelp {
   method: string;
   parameters: ParameterHelp[];
   jsonInput: boolean;
+  body?: { mediaType: string; given: string };
+  answer?: { kind: string; accept: string; given: string };
   destructive: boolean;
   permission: Command["permission"];
   output: string;
@@ -169,15 +219,16 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
     name: command.name,
     usage: `${manifest.product.binary} ${command.name}${command.flags
       .filter((f) => f.required)
-      .map((f) => ` --${f.flag} ${placeholder(f)}`)
-      .join("")}${command.destructive ? " --yes" : ""}`,
+      .map((f) => ` --${f.flag} ${f.file ? "<path>" : placeholder(f)}`)
+      .join("")}${command.response?.kind === "binary" ? " --output <path>" : ""}${command.destructive ? " --yes" : ""}`,
     description: command.details && !full ? `${command.description} (more: \`${more}\`)` : command.description,
   } as CommandHelp;
   if (command.details && full) out.details = command.details;
   out.method = command.operation.method;
+  const bodyOptional = command.body !== undefined && !command.body.required;
   out.parameters = command.flags.map((f) => {
-    if (f.details && !full) return parameter(f, `${f.description ?? ""} (more: \`${more}\`)`.trim());
-    const p = parameter(f);
+    if (f.details && !full) return parameter(f, `${f.description ?? ""} (more: \`${more}\`)`.trim(), bodyOptional);
+    const p = parameter(f, f.description, bodyOptional);
     if (full) {
       p.in = f.in;
       p.wire = f.wire;
@@ -186,6 +237,10 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
     return p;
   });
   out.jsonInput = command.jsonInput;
+  if (command.body) out.body = { mediaType: command.body.mediaType, given: BODY_GIVEN[command.body.encoding] };
+  const kind = command.response?.kind;
+  if (kind && kind !== "json" && kind !== "empty")
+    out.answer = { kind, accept: command.response!.accept, given: ANSWER_GIVEN[kind] };
   out.destructive = command.destructive;
   out.permission = command.permission;
   out.output = command.output.shape === "object" && command.output.listField ? "array" : command.output.shape;

@@ -1,6 +1,19 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import type { ClientRequest } from "node:http";
 import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
-import { stringifyExact } from "./exact.js";
+import type { OpenedFile } from "./local-file.js";
+import { isEventStream, isJsonMedia, responseKindOf, type ResponseKind } from "./media.js";
+import { encodeBody, type StreamedBody } from "./request-body.js";
+import {
+  collectEvents,
+  decodeText,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  writeAnswer,
+  type StreamEnd,
+  type Written,
+} from "./response-body.js";
 import { nestedDeeper } from "./guard.js";
 import { REDACTED, redactor } from "../core/redact.js";
 import { variablesOf } from "./credentials.js";
@@ -11,13 +24,39 @@ export interface Request {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** A body held in memory: JSON, a form, multipart without files. */
   body?: string;
+  /** A body with files, streamed when the request is written (request-body.ts). */
+  stream?: StreamedBody;
 }
 
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   data: unknown;
+  /** A success answer written to `--output` instead of read into `data`. */
+  written?: Written;
+  /** Server-sent events: why collecting them stopped. */
+  ended?: StreamEnd;
+  /** The files the request carried, as sent: bytes and sha256 counted while they streamed. */
+  uploaded?: Uploaded[];
+}
+
+/** One file a request carried. */
+export interface Uploaded {
+  flag: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  content_type: string;
+}
+
+/** How a success answer is taken: `output` writes it byte for byte (a path, or `-` for stdout). */
+export interface AnswerOptions {
+  kind?: ResponseKind;
+  output?: string;
+  force?: boolean;
+  maxOutputBytes?: number;
 }
 
 /** Characters Node refuses in a header value (and that would split a request): controls other than tab. */
@@ -41,12 +80,13 @@ export function buildRequest(
   body: Record<string, unknown> | undefined,
   credentials: Credential[],
   extraQuery: Record<string, string> = {},
+  files: Map<string, OpenedFile[]> = new Map(),
 ): Request {
   let path = command.operation.path;
   // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
   const query: Array<{ name: string; pair: string }> = [];
   const headers: Record<string, string> = {
-    accept: "application/json",
+    accept: command.response?.accept ?? "application/json",
     "user-agent": `${manifest.product.binary}/${manifest.product.version}`,
   };
   const cookies: string[] = [];
@@ -57,7 +97,8 @@ export function buildRequest(
   };
   for (const [flag, value] of values) {
     if (flag.in === "body") {
-      payload = { ...(payload ?? {}), [flag.wire]: value };
+      // A file flag's value is its path: the opened file travels in `files`.
+      if (!flag.file) payload = { ...(payload ?? {}), [flag.wire]: value };
       continue;
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
@@ -105,24 +146,15 @@ export function buildRequest(
       { ...(flag ? { flag: flag.flag } : {}), header: name },
     );
   }
-  let encoded: string | undefined;
-  if (payload !== undefined) {
-    if (command.bodyMediaType === "application/x-www-form-urlencoded") {
-      encoded = new URLSearchParams(
-        Object.entries(payload).map(([k, v]) => [k, typeof v === "string" ? v : stringifyExact(v)]),
-      ).toString();
-      headers["content-type"] = "application/x-www-form-urlencoded";
-    } else {
-      encoded = stringifyExact(payload);
-      headers["content-type"] = "application/json";
-    }
-  }
+  const encoded = encodeBody(command.body, payload, files);
+  if (encoded) headers["content-type"] = encoded.contentType;
   const qs = query.map((q) => q.pair).join("&");
   return {
     method: command.operation.method,
     url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`,
     headers,
-    ...(encoded !== undefined ? { body: encoded } : {}),
+    ...(encoded && "text" in encoded ? { body: encoded.text } : {}),
+    ...(encoded && "stream" in encoded ? { stream: encoded.stream } : {}),
   };
 }
 
@@ -247,18 +279,82 @@ function redactBody(body: string): string {
 }
 
 const TIMEOUT_MS = Number(process.env.AGENT_CLI_TIMEOUT_MS) || 30_000;
-/** Largest response body read; a body without end (or a huge one) is refused rather than held in memory. */
+/** The deadline of an exchange that streams a file either way (an upload, or an answer written to --output). */
+const TRANSFER_TIMEOUT_MS = Number(process.env.AGENT_CLI_TRANSFER_TIMEOUT_MS) || 10 * 60_000;
+/** Largest response body read into memory; a body without end (or a huge one) is refused rather than held. */
 const MAX_RESPONSE_BYTES = Number(process.env.AGENT_CLI_MAX_RESPONSE_BYTES) || 64 * 1024 * 1024;
 /** Deepest response JSON handed on; real APIs nest a few dozen levels. */
 const MAX_RESPONSE_DEPTH = 512;
+/** Server-sent events: at most this many are collected, for at most this long, then the stream is closed. */
+const MAX_EVENTS = Number(process.env.AGENT_CLI_MAX_EVENTS) || 100;
+const STREAM_MS = Number(process.env.AGENT_CLI_STREAM_MS) || 10_000;
+
+/**
+ * Writes a streamed body: bytes in memory as they are, each file read from the descriptor opened when it was checked
+ * (local-file.ts), hashed as it goes. A file that ends before its checked size changed while it was sent: the request
+ * is cut off, never completed with other bytes than the ones checked.
+ */
+async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Uploaded[]> {
+  const uploaded: Uploaded[] = [];
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      req.once("drain", resolve);
+      req.once("close", resolve);
+    });
+  const write = async (bytes: Buffer) => {
+    if (!req.write(bytes)) await drained();
+  };
+  for (const chunk of stream.chunks) {
+    if (req.destroyed) return uploaded;
+    if ("bytes" in chunk) {
+      await write(chunk.bytes);
+      continue;
+    }
+    const { file } = chunk;
+    const hash = createHash("sha256");
+    let bytes = 0;
+    if (file.size !== 0) {
+      const source =
+        file.path === "-"
+          ? process.stdin
+          : createReadStream("", { fd: file.fd, start: 0, end: file.size! - 1, autoClose: false });
+      for await (const piece of source as AsyncIterable<Buffer>) {
+        if (req.destroyed) return uploaded;
+        bytes += piece.length;
+        hash.update(piece);
+        await write(piece);
+      }
+    }
+    if (file.size !== undefined && bytes !== file.size)
+      throw new CliError(
+        "UPLOAD_FAILED",
+        `--${file.flag}: ${file.path} changed while it was sent (${bytes} of ${file.size} bytes could be read); the request was cut off.`,
+        "Leave the file unchanged until the command ends, then run it again.",
+        { flag: file.flag, path: file.path },
+      );
+    uploaded.push({
+      flag: file.flag,
+      path: file.path,
+      bytes,
+      sha256: hash.digest("hex"),
+      content_type: chunk.contentType,
+    });
+  }
+  req.end();
+  return uploaded;
+}
 
 /**
  * Sends one request. The timeout is a deadline for the whole exchange (a server that sends headers and then trickles
- * its body is as stuck as a silent one), and the body is read up to MAX_RESPONSE_BYTES.
+ * its body is as stuck as a silent one; a file transfer has a longer one), and a body read into memory is read up to
+ * MAX_RESPONSE_BYTES. A success answer is taken as what it is (`answer`): written byte for byte to `--output`,
+ * collected as events, refused as a file when there is nowhere to write it, else read as JSON or text.
  */
-export async function send(request: Request): Promise<Response> {
+export async function send(request: Request, answer: AnswerOptions = {}): Promise<Response> {
   const url = new URL(request.url);
   const { request: httpRequest } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+  const transfer = request.stream !== undefined || answer.output !== undefined;
+  const deadlineMs = transfer ? Math.max(TIMEOUT_MS, TRANSFER_TIMEOUT_MS) : TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     // The first reason the exchange was cut short: destroying a request also fails its response with a plain error.
     let failure: CliError | undefined;
@@ -266,17 +362,54 @@ export async function send(request: Request): Promise<Response> {
       failure ??= error;
       req.destroy(error);
     };
+    let uploaded: Uploaded[] | undefined;
+    const length =
+      request.body !== undefined ? Buffer.byteLength(request.body) : request.stream ? request.stream.length : undefined;
     const req = httpRequest(
       url,
       {
         method: request.method,
-        headers: {
-          ...request.headers,
-          ...(request.body !== undefined ? { "content-length": Buffer.byteLength(request.body) } : {}),
-        },
+        headers: { ...request.headers, ...(length !== undefined ? { "content-length": length } : {}) },
         timeout: TIMEOUT_MS,
       },
       (res) => {
+        const status = res.statusCode ?? 0;
+        const type = String(res.headers["content-type"] ?? "");
+        const ok = status >= 200 && status < 300;
+        const base = () => ({ status, headers: res.headers, ...(uploaded ? { uploaded } : {}) });
+        if (ok && answer.output !== undefined) {
+          writeAnswer(
+            res,
+            answer.output,
+            answer.force === true,
+            answer.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+            fail,
+          ).then(
+            (written) => resolve({ ...base(), data: null, written }),
+            (error: CliError) => reject(failure ?? error),
+          );
+          return;
+        }
+        if (ok && type && isEventStream(type)) {
+          collectEvents(res, MAX_EVENTS, STREAM_MS, MAX_RESPONSE_BYTES).then(
+            ({ events, ended }) => resolve({ ...base(), data: events, ended }),
+            reject,
+          );
+          return;
+        }
+        if (ok && type && responseKindOf(type) === "binary" && answer.kind !== "json") {
+          const size = res.headers["content-length"];
+          res.destroy();
+          reject(
+            new CliError(
+              "OUTPUT_REQUIRED",
+              `The answer is a file (${type}${size ? `, ${size} bytes` : ""}), which is never printed as text; it was not kept.`,
+              "Run the command again with --output <path> to save it (--output - writes the raw bytes to stdout).",
+              { content_type: type, ...(size ? { bytes: Number(size) } : {}) },
+            ),
+          );
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (c: Buffer) => {
@@ -286,7 +419,7 @@ export async function send(request: Request): Promise<Response> {
               new CliError(
                 "RESPONSE_TOO_LARGE",
                 `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`,
-                "Ask for less (filters, --limit or paging), or raise AGENT_CLI_MAX_RESPONSE_BYTES.",
+                "Ask for less (filters, --limit or paging), save it with --output <path>, or raise AGENT_CLI_MAX_RESPONSE_BYTES.",
                 { url: url.origin, limit: MAX_RESPONSE_BYTES },
               ),
             );
@@ -295,9 +428,10 @@ export async function send(request: Request): Promise<Response> {
           chunks.push(c);
         });
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let data: unknown = text;
-          if (text && /json/.test(String(res.headers["content-type"] ?? ""))) {
+          const bytes = Buffer.concat(chunks);
+          let data: unknown = null;
+          if (bytes.length && (isJsonMedia(type) || /json/.test(type))) {
+            const text = bytes.toString("utf8");
             try {
               data = JSON.parse(text);
             } catch {
@@ -315,8 +449,8 @@ export async function send(request: Request): Promise<Response> {
               );
               return;
             }
-          } else if (!text) data = null;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, data });
+          } else if (bytes.length) data = decodeText(bytes, type);
+          resolve({ ...base(), data });
         });
         res.on("error", (error) => reject(failure ?? unreachable(url, error)));
       },
@@ -326,12 +460,12 @@ export async function send(request: Request): Promise<Response> {
         fail(
           new CliError(
             "TIMEOUT",
-            `${url.origin} did not complete the response within ${TIMEOUT_MS} ms.`,
-            "Check the service is up, or raise AGENT_CLI_TIMEOUT_MS.",
-            { url: url.origin, timeoutMs: TIMEOUT_MS },
+            `${url.origin} did not complete the ${transfer ? "transfer" : "response"} within ${deadlineMs} ms.`,
+            `Check the service is up, or raise ${transfer ? "AGENT_CLI_TRANSFER_TIMEOUT_MS" : "AGENT_CLI_TIMEOUT_MS"}.`,
+            { url: url.origin, timeoutMs: deadlineMs },
           ),
         ),
-      TIMEOUT_MS,
+      deadlineMs,
     );
     const settle =
       <T>(fn: (v: T) => void) =>
@@ -351,8 +485,24 @@ export async function send(request: Request): Promise<Response> {
       ),
     );
     req.on("error", (error) => reject(failure ?? (error instanceof CliError ? error : unreachable(url, error))));
-    if (request.body !== undefined) req.write(request.body);
-    req.end();
+    if (request.stream)
+      writeStream(req, request.stream).then(
+        (sent) => void (uploaded = sent),
+        (error: unknown) =>
+          fail(
+            error instanceof CliError
+              ? error
+              : new CliError(
+                  "UPLOAD_FAILED",
+                  `Sending the body failed: ${(error as Error).message}.`,
+                  "Run the command again.",
+                ),
+          ),
+      );
+    else {
+      if (request.body !== undefined) req.write(request.body);
+      req.end();
+    }
   });
 }
 

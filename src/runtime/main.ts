@@ -46,6 +46,9 @@ import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
+import { checkOutput, closeUploads, openUpload, type OpenedFile } from "./local-file.js";
+import { filesOf, previewStream } from "./request-body.js";
+import { pushTo } from "../core/group.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 /** Largest request body read from stdin. */
@@ -249,13 +252,14 @@ async function callApi(
   globals: Globals,
   values: Map<Flag, unknown>,
   body: Record<string, unknown> | undefined,
+  files: Map<string, OpenedFile[]>,
 ): Promise<void> {
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
   // An idempotency key the document declares goes in the values once, so every attempt sends the same (retry.ts).
   const keyGiven = withIdempotencyKey(command, values);
-  const request = buildRequest(manifest, command, baseUrl, values, body, credentials);
+  const request = buildRequest(manifest, command, baseUrl, values, body, credentials, {}, files);
   const policy = retryPolicy(command.operation.method, {
     enabled: globals.retry,
     maxWaitS: globals.maxRetryWait,
@@ -268,7 +272,8 @@ async function callApi(
       { ...globals, fields: undefined },
       {
         dry_run: true,
-        request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest)),
+        request: dryRunRequest(redactRequest(request, knownSecrets(manifest), secretPlaces(manifest))),
+        ...(globals.output !== undefined ? { output: globals.output } : {}),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
         retry: retryPlan(policy, command.retry?.idempotencyHeader, keyGiven),
@@ -276,15 +281,21 @@ async function callApi(
     );
     return;
   }
+  const answer = {
+    kind: command.response?.kind,
+    ...(globals.output !== undefined ? { output: globals.output } : {}),
+    force: globals.force,
+    ...(globals.maxOutputBytes !== undefined ? { maxOutputBytes: globals.maxOutputBytes } : {}),
+  };
   let renewed = false;
   const fetchPage = async (next: NextRequest, previous: Request): Promise<{ response: Response; request: Request }> => {
     const build = (): Request =>
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
-        : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query);
+        : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query, files);
     // 429 and 503 are tried again within the policy's bounds; each attempt builds (and signs) its request anew.
     let r = build();
-    const { response, retry } = await retrying((n) => send(n === 1 ? r : (r = build())), policy);
+    const { response, retry } = await retrying((n) => send(n === 1 ? r : (r = build()), answer), policy);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
@@ -297,9 +308,23 @@ async function callApi(
     return { response, request: r };
   };
   let { response, request: sent } = await fetchPage(undefined, request);
+  const uploaded = response.uploaded ? { uploaded: response.uploaded } : {};
+  if (response.written) {
+    // Raw bytes on stdout are the whole output; a file is reported by its path, size, sha256 and type.
+    if (globals.output !== "-")
+      writeResult(manifest, { ...globals, fields: undefined }, response.written, undefined, uploaded);
+    return;
+  }
+  if (response.ended) {
+    writeResult(manifest, globals, response.data, undefined, {
+      stream: { events: (response.data as unknown[]).length, ended: response.ended },
+      ...uploaded,
+    });
+    return;
+  }
   let read = readPage(command, response, values, {}, sent.url);
   if (!globals.all || !read.info) {
-    writeResult(manifest, globals, read.items ?? null, read.info);
+    writeResult(manifest, globals, read.items ?? null, read.info, uploaded);
     return;
   }
   // --all: follow pages, bounded by --max-pages (G7); the last page read says whether more remained.
@@ -319,6 +344,27 @@ async function callApi(
     ...(read.info?.total !== undefined ? { total: read.info.total } : {}),
     pages,
   });
+}
+
+/**
+ * The request as a dry run prints it: a body with files as its text with each file's bytes replaced by a placeholder
+ * naming it and its size, and the files listed (`upload`); a raw body as its file alone.
+ */
+function dryRunRequest(request: Request) {
+  const { stream, ...rest } = request;
+  if (!stream) return rest;
+  const preview = previewStream(stream);
+  return {
+    ...rest,
+    ...(preview !== undefined ? { body: preview } : {}),
+    upload: filesOf(stream).map((c) => ({
+      flag: c.file.flag,
+      path: c.file.path,
+      ...(c.file.size !== undefined ? { bytes: c.file.size } : { bytes: "stdin" }),
+      filename: c.filename,
+      content_type: c.contentType,
+    })),
+  };
 }
 
 /** AUTH_EXPIRED: the API refused an OAuth token, and a renewed one (or none could be had) too. */
@@ -572,11 +618,13 @@ async function dispatch(
       .filter((f) => f.in === "path" || f.in === "header" || f.in === "cookie" || /(^|[-_])id$|Id$/.test(f.wire))
       .map((f) => f.flag),
   );
+  // A file flag's value is a path, checked as one when it is opened (local-file.ts), not as text that might be a key.
+  const paths = new Set(command.flags.filter((f) => f.file).map((f) => f.flag));
   guardWithCredentials(
     manifest,
-    [...parsed.raw].flatMap(([k, vs]) =>
-      vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) })),
-    ),
+    [...parsed.raw]
+      .filter(([k]) => !paths.has(k))
+      .flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) }))),
   );
   let body: Record<string, unknown> | undefined;
   if (globals["json-input"]) {
@@ -587,9 +635,11 @@ async function dispatch(
         `Use its flags; see ${binary} ${command.name} --help.`,
       );
     body = await readJsonInput();
+    body = filesFromJson(command, body, parsed);
     guardWithCredentials(manifest, stringLeaves(body, "json-input", []));
   }
   const values = bindFlags(command, parsed, body !== undefined);
+  if (body !== undefined) requireBodyFields(command, values, body);
   if (command.destructive && !globals.yes && !globals["dry-run"]) {
     throw new CliError(
       "CONFIRMATION_REQUIRED",
@@ -598,7 +648,109 @@ async function dispatch(
       { command: command.name },
     );
   }
-  await callApi(cli, command, globals, values, body);
+  checkAnswerTarget(command, globals);
+  const files = openFiles(command, values, globals["json-input"]);
+  try {
+    await callApi(cli, command, globals, values, body, files);
+  } finally {
+    closeUploads([...files.values()].flat());
+  }
+}
+
+/**
+ * A file field in --json-input's JSON (`{"file": "./report.pdf"}`) is the file's path, as its flag's value would be
+ * (MCP clients send every body field this way): it moves to the flag, unless the flag is given too, which wins.
+ */
+function filesFromJson(command: Command, body: Record<string, unknown>, parsed: Parsed): Record<string, unknown> {
+  const rest = { ...body };
+  for (const f of command.flags) {
+    if (!f.file || !f.wire || !(f.wire in rest)) continue;
+    const value = rest[f.wire];
+    delete rest[f.wire];
+    if (parsed.raw.has(f.flag)) continue;
+    const paths = Array.isArray(value) ? value : [value];
+    if (!paths.every((v): v is string => typeof v === "string"))
+      throw new CliError(
+        "INVALID_JSON_INPUT",
+        `"${f.wire}" in the JSON on stdin is a file: give its path as a string${f.type === "array" ? " (or a list of them)" : ""}.`,
+        `Set "${f.wire}": "./file.pdf", or give --${f.flag} ./file.pdf.`,
+        { field: f.wire },
+      );
+    parsed.raw.set(f.flag, paths);
+  }
+  return rest;
+}
+
+/** With --json-input, the body's required fields may come from the JSON or from flags: one of the two must hold each. */
+function requireBodyFields(command: Command, values: Map<Flag, unknown>, body: Record<string, unknown>): void {
+  const missing = command.flags.filter(
+    (f) => f.in === "body" && f.required && !f.file && !values.has(f) && body[f.wire] === undefined,
+  );
+  if (missing.length)
+    throw new CliError(
+      "MISSING_FLAG",
+      `The body of "${command.name}" needs ${missing.map((f) => `"${f.wire}"`).join(", ")}: neither the JSON on stdin nor a flag gives ${missing.length === 1 ? "it" : "them"}.`,
+      `Add ${missing.map((f) => `"${f.wire}"`).join(", ")} to the JSON, or give ${missing.map((f) => `--${f.flag}`).join(" ")}.`,
+      { missing: missing.map((f) => f.flag) },
+    );
+}
+
+/**
+ * Where the answer goes, checked before anything is sent: a command whose answer is a file needs --output (it is never
+ * printed as text), and --output must name a place that may be written.
+ */
+function checkAnswerTarget(command: Command, globals: Globals): void {
+  if (globals.output === undefined) {
+    if (command.response?.kind === "binary" && !globals["dry-run"])
+      throw new CliError(
+        "OUTPUT_REQUIRED",
+        `"${command.name}" answers with a file, which is never printed as text.`,
+        "Add --output <path> to save it (--output - writes the raw bytes to stdout).",
+        { command: command.name },
+      );
+    return;
+  }
+  if (globals.all)
+    throw new CliError(
+      "USAGE_ERROR",
+      "--output writes one answer; it cannot be combined with --all.",
+      "Drop --all, or drop --output to read every page as JSON.",
+    );
+  checkOutput(globals.output, globals.force);
+}
+
+/**
+ * The files of the command's file flags, opened (checked as paths, local-file.ts), by wire name. Stdin (`-`) can be
+ * read once: by one file flag, or by --json-input.
+ */
+function openFiles(command: Command, values: Map<Flag, unknown>, jsonInput: boolean): Map<string, OpenedFile[]> {
+  const wanted = command.flags
+    .filter((f) => f.file && values.has(f))
+    .flatMap((f) => {
+      const v = values.get(f);
+      return (Array.isArray(v) ? v : [v]).map((path) => ({ flag: f, path: String(path) }));
+    });
+  const stdin = wanted.filter((w) => w.path === "-");
+  if (stdin.length + (jsonInput ? 1 : 0) > 1)
+    throw new CliError(
+      "USAGE_ERROR",
+      `stdin can be read once, but ${[...stdin.map((w) => `--${w.flag.flag} -`), ...(jsonInput ? ["--json-input"] : [])].join(" and ")} all read it.`,
+      "Give the other files by path.",
+    );
+  if (stdin.length && process.stdin.isTTY)
+    throw new CliError(
+      "USAGE_ERROR",
+      `--${stdin[0]!.flag.flag} - reads the file from stdin, but stdin is a terminal.`,
+      `Pipe the file in (… | <command> --${stdin[0]!.flag.flag} -), or give its path.`,
+    );
+  const files = new Map<string, OpenedFile[]>();
+  try {
+    for (const w of wanted) pushTo(files, w.flag.wire, openUpload(w.flag.flag, w.path));
+  } catch (error) {
+    closeUploads([...files.values()].flat());
+    throw error;
+  }
+  return files;
 }
 
 /** A reader that closes stdout early (`| head`) ends the call quietly with its own exit code, not a stack trace. */

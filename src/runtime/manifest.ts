@@ -5,6 +5,7 @@
  */
 
 import type { CredentialRoles } from "../core/credential-roles.js";
+import type { BodyEncoding, ResponseKind } from "./media.js";
 import type { Style } from "./serialize.js";
 
 export type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
@@ -40,6 +41,31 @@ export interface Flag extends Limits {
   style?: Style;
   /** Absent when it is the style's default (true for form, false otherwise). */
   explode?: boolean;
+  /** The value is a local file's path, or `-` for stdin, whose bytes are sent: a multipart part, or (wire "") the body. */
+  file?: true;
+}
+
+/** How one field of a form or multipart body is encoded, where the document says (OpenAPI's Encoding Object). */
+export interface PartEncoding {
+  contentType?: string;
+  style?: Style;
+  explode?: boolean;
+}
+
+/** How a command's request body is sent. */
+export interface Body {
+  /** The Content-Type sent. */
+  mediaType: string;
+  encoding: BodyEncoding;
+  /** The operation needs a body: its required fields are required flags even when no other body flag is given. */
+  required: boolean;
+  parts?: Record<string, PartEncoding>;
+}
+
+/** What a command asks for and what its success answer is (runtime/media.ts). */
+export interface Response {
+  accept: string;
+  kind: ResponseKind;
 }
 
 /** The environment variables a scheme reads, by role (core/credential-roles.ts): names, never values. */
@@ -94,7 +120,10 @@ export interface Command {
   operation: { method: string; path: string; operationId?: string; pointer?: string };
   flags: Flag[];
   jsonInput: boolean;
-  bodyMediaType?: string;
+  /** Absent when the command sends no body (and in candidates built before it was recorded: a JSON body then). */
+  body?: Body;
+  /** Absent in candidates built before it was recorded: JSON then. */
+  response?: Response;
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;

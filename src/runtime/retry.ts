@@ -84,10 +84,19 @@ function whyNot(method: string, options: RetryOptions): string | undefined {
   return undefined;
 }
 
-/** Whether a request can be sent again as built: no body, or one held in memory; a stream only when it says so. */
-export const replayable = (request: { body?: unknown; replayable?: boolean }): boolean =>
+/**
+ * Whether a request can be sent again as built: no body, or one held in memory, or a stream of bytes and files read
+ * from their descriptors at offset 0 (http.ts writeStream) — not one that reads stdin (`-`), which is gone once read.
+ * `replayable`, where a request states it, decides.
+ */
+export const replayable = (request: {
+  body?: unknown;
+  stream?: { chunks: readonly object[] };
+  replayable?: boolean;
+}): boolean =>
   request.replayable ??
-  (request.body === undefined || typeof request.body === "string" || request.body instanceof Uint8Array);
+  ((request.body === undefined || typeof request.body === "string" || request.body instanceof Uint8Array) &&
+    !(request.stream?.chunks ?? []).some((c) => "file" in c && (c as { file?: { path?: string } }).file?.path === "-"));
 
 /**
  * The wait a `Retry-After` header asks for, in ms: delay-seconds or an HTTP date (a date in the past is 0); undefined

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execa } from "execa";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -58,6 +58,19 @@ paths:
         content: { application/json: { schema: { type: object, required: [item], properties: { item: { type: string } } } } }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /uploads:
+    post:
+      operationId: uploadFile
+      summary: Upload a file
+      parameters:
+        - { name: X-Idempotency-Key, in: header, schema: { type: string, maxLength: 40 } }
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: { type: object, required: [file], properties: { file: { type: string, format: binary } } }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
 `;
 
 interface Answer {
@@ -75,7 +88,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
   /** The answers to give, in order; once used up, every request is answered `otherwise` (200 unless a test says). */
   let script: Answer[] = [];
   let otherwise: Answer = { status: 200 };
-  const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: string }> = [];
+  const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: string; raw: Buffer }> = [];
 
   beforeAll(async () => {
     const dir = makeProject({
@@ -107,6 +120,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
           url: req.url!,
           headers: req.headers,
           body: Buffer.concat(chunks).toString("utf8"),
+          raw: Buffer.concat(chunks),
         });
         const answer = script.shift() ?? otherwise;
         const body =
@@ -131,12 +145,12 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
   const words = (operationId: string): string[] =>
     caps.commands.find((c: any) => c.operation.operationId === operationId).path;
   const env = () => ({ SHOP_BASE_URL: url, AGENT_CLI_RETRY_BASE_MS: "1", PATH: process.env.PATH! });
-  const shop = async (args: string[]) => {
+  const shop = async (args: string[], input?: Buffer) => {
     const run = await execa(join(prefix, "node_modules/.bin/shop"), args, {
       env: env(),
       extendEnv: false,
       reject: false,
-      stdin: "ignore",
+      ...(input ? { input } : { stdin: "ignore" as const }),
     });
     return {
       ...run,
@@ -156,6 +170,9 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
       required: false,
       description:
         "A key that makes the request safe to repeat. Generated once per call when not given, the same on every retry.",
+    });
+    expect(caps.commands.find((c: any) => c.operation.operationId === "uploadFile").retry).toEqual({
+      idempotencyHeader: "X-Idempotency-Key",
     });
     for (const id of ["listItems", "createItem", "replaceItem"])
       expect(caps.commands.find((c: any) => c.operation.operationId === id)).not.toHaveProperty("retry");
@@ -293,6 +310,42 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     expect(seen.map((s) => s.headers["idempotency-key"])).toEqual(["order-2024-0001", "order-2024-0001"]);
   });
 
+  it("an upload from a file is sent again byte for byte; one from stdin is sent once", async () => {
+    const dir = tempDir("inter-retry-upload-");
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+    writeFileSync(join(dir, "photo.bin"), bytes);
+    script = [retryAfter("0")];
+    const run = await shop([...words("uploadFile"), "--file", join(dir, "photo.bin")]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen).toHaveLength(2);
+    // Each attempt is built anew (its multipart boundary too): the parts are the same, the file byte for byte.
+    const parts = (s: (typeof seen)[number]) =>
+      s.raw
+        .toString("latin1")
+        .split(String(s.headers["content-type"]).replace(/^.*boundary=/, ""))
+        .slice(1);
+    expect(parts(seen[1]!)).toEqual(parts(seen[0]!));
+    expect(seen[0]!.raw.includes(bytes)).toBe(true);
+    // The key fits the header's maxLength (40): a UUID, the same on both attempts.
+    expect(seen[0]!.headers["x-idempotency-key"]).toMatch(UUID);
+    expect(seen[1]!.headers["x-idempotency-key"]).toBe(seen[0]!.headers["x-idempotency-key"]);
+
+    seen.length = 0;
+    script = [retryAfter("0")];
+    const piped = await shop([...words("uploadFile"), "--file", "-"], bytes);
+    expect(seen).toHaveLength(1);
+    expect(piped.error).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringContaining("read from stdin once"),
+      details: { attempts: 1, retry: "off" },
+    });
+    const dry = await shop([...words("uploadFile"), "--file", "-", "--dry-run"], bytes);
+    expect(dry.json.result.retry).toEqual({
+      on: [],
+      reason: "the request body is read from stdin once and cannot be sent again",
+    });
+  });
+
   it("--no-retry sends once", async () => {
     otherwise = retryAfter("0");
     const run = await shop([...words("listItems"), "--no-retry"]);
@@ -370,6 +423,12 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
         max_attempts: 4,
         max_wait_s: 30,
         idempotency_header: "Idempotency-Key",
+      },
+      [words("uploadFile").join(" ")]: {
+        on: [429, 503],
+        max_attempts: 4,
+        max_wait_s: 30,
+        idempotency_header: "X-Idempotency-Key",
       },
     });
     expect(describe.json.retry).toContain("--max-retry-wait");

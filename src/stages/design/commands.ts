@@ -1,12 +1,13 @@
 import { pushTo } from "../../core/group.js";
 import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
-import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
+import type { Operation, OperationModel, Parameter, RequestBody, Response, SecurityScheme } from "../openapi/model.js";
+import { acceptFor, bodyEncodingOf } from "../../runtime/media.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
 import { IDEMPOTENCY_HEADER } from "../../runtime/retry.js";
 import { kebab } from "./word-forms.js";
 import { nameOperations, successResponse } from "./naming.js";
-import type { CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination } from "./types.js";
+import type { BodySpec, CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination, ResponseSpec } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
 import { commandText } from "./descriptions.js";
@@ -91,11 +92,26 @@ function flagsFor(
       add(p.name, location, idempotency ? idempotencyFlag(fromParam(p)) : fromParam(p));
     }
   }
-  for (const field of op.body?.fields ?? []) {
-    const { name, readOnly: _r, ...value } = field;
-    // With --json-input a whole body may come from stdin, so no body field is required on the command line.
-    add(name, "body", { wire: name, ...value, required: field.required && !op.body!.complex });
+  const body = op.body;
+  for (const field of body?.fields ?? []) {
+    const { name, readOnly: _r, binary, ...value } = field;
+    // Required whenever a body is sent (the runtime asks for it then, or for it in --json-input's JSON).
+    add(name, "body", {
+      wire: name,
+      ...value,
+      ...(binary ? { format: "binary", file: true } : {}),
+      required: field.required,
+    });
   }
+  if (body?.raw)
+    add("file", "body", {
+      wire: "",
+      type: "string",
+      format: "binary",
+      file: true,
+      required: body.required,
+      description: `The request body (${body.mediaType}): a file's path, or - to read it from stdin`,
+    });
   return flags;
 }
 
@@ -105,6 +121,26 @@ const GENERATED_KEY = "Generated once per call when not given, the same on every
 function idempotencyFlag<T extends { required: boolean; description?: string }>(spec: T): T {
   const said = spec.description ? `${spec.description.replace(/[.\s]*$/, ".")} ${GENERATED_KEY}` : GENERATED_KEY;
   return { ...spec, required: false, ...(said.length <= 200 ? { description: said } : {}) };
+}
+
+/** How the command's body is sent: its media type, how it is encoded, and each form or multipart field's encoding. */
+function bodyOf(body: RequestBody): BodySpec {
+  return {
+    mediaType: body.mediaType,
+    encoding: bodyEncodingOf(body.mediaType),
+    required: body.required,
+    ...(body.encoding ? { parts: body.encoding } : {}),
+  };
+}
+
+/**
+ * What the command asks for and gets back: Accept from the media types of every answer the operation declares for
+ * success (of all answers when it declares none), and the kind of its success answer.
+ */
+function responseOf(op: Operation, success: Response | undefined): ResponseSpec {
+  const ok = op.responses.filter((r) => /^2/.test(r.status) || r.status === "default");
+  const declared = (ok.length ? ok : op.responses).flatMap((r) => r.mediaTypes ?? []);
+  return { accept: acceptFor(declared), kind: success?.kind ?? "json" };
 }
 
 const CURSOR = [
@@ -264,8 +300,9 @@ export function designCommands(
         pointer: op.pointer,
       },
       flags,
-      jsonInput: !!op.body,
-      ...(op.body ? { bodyMediaType: op.body.mediaType } : {}),
+      jsonInput: !!op.body && !op.body.raw,
+      ...(op.body ? { body: bodyOf(op.body) } : {}),
+      response: responseOf(op, success),
       destructive,
       permission:
         op.method === "get" || op.method === "head" || op.method === "options"

@@ -1,5 +1,12 @@
 import type { OutputShape, ValueSpec } from "../openapi/model.js";
-import type { AuthScheme, Pagination, Requirement, RetryHints } from "../../runtime/manifest.js";
+import type {
+  AuthScheme,
+  Body as ManifestBody,
+  Pagination,
+  Requirement,
+  Response as ManifestResponse,
+  RetryHints,
+} from "../../runtime/manifest.js";
 import type { Style } from "../../runtime/serialize.js";
 
 export type { Pagination };
@@ -16,7 +23,14 @@ export interface FlagSpec extends ValueSpec {
   explode?: boolean;
   /** The whole description as plain text when `description` (help's line) leaves some out; `--describe` prints it. */
   details?: string;
+  /** The value is a local file's path, or `-` for stdin: its bytes are sent (a multipart part, or the whole body). */
+  file?: true;
 }
+
+/** How a command's request body is given and sent (runtime/media.ts). */
+export type BodySpec = ManifestBody;
+/** What a command asks for (Accept) and what its success answer is. */
+export type ResponseSpec = ManifestResponse;
 
 export interface CommandSpec {
   /** Words after the binary: 2 or 3, noun first. */
@@ -30,7 +44,8 @@ export interface CommandSpec {
   flags: FlagSpec[];
   /** Accepts a whole request body as JSON on stdin (`--json-input`). */
   jsonInput: boolean;
-  bodyMediaType?: string;
+  body?: BodySpec;
+  response: ResponseSpec;
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { type GroupReader, type InstalledPackage, packageCommands } from "../candidate/installed-package.js";
 import { sampleForPattern } from "./pattern-sample.js";
 
@@ -31,6 +32,10 @@ export interface HelpParameter {
   in?: "path" | "query" | "header" | "cookie" | "body";
   /** Its name in the request, from the package's manifest. */
   wire?: string;
+  /** The value is a local file's path (from the manifest; help says it too). */
+  file?: boolean;
+  /** For a file flag: a file the probes can send, in the installed package (probePool). */
+  upload?: string;
 }
 
 export interface HelpCommand {
@@ -93,6 +98,7 @@ function fits(p: HelpParameter, v: string): boolean {
 
 /** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
 function sampleOrNone(p: HelpParameter, far = false): string | undefined {
+  if (p.file) return p.upload;
   if (p.enum?.length) {
     const value = p.enum.find((e) => e !== null && e !== undefined);
     return value === undefined ? undefined : String(value);
@@ -363,6 +369,7 @@ type ManifestFlag = {
   flag: string;
   in?: HelpParameter["in"];
   wire?: string;
+  file?: boolean;
   type?: string;
   items?: string;
   required?: boolean;
@@ -393,16 +400,16 @@ function manifestCommands(pkg: InstalledPackage | undefined, read?: GroupReader)
   return pkg ? (packageCommands(pkg, read) as unknown as ManifestCommand[]).filter((c) => !c.hidden) : [];
 }
 
-const fromFlag = (f: ManifestFlag): HelpParameter => {
+const fromFlag = (f: ManifestFlag, upload: string | undefined): HelpParameter => {
   const { flag, ...rest } = f;
-  return { ...rest, name: `--${flag}`, required: f.required === true } as HelpParameter;
+  return { ...rest, name: `--${flag}`, required: f.required === true, ...(f.file ? { upload } : {}) } as HelpParameter;
 };
 
 /**
  * A parameter completed from the manifest's flag of the same name: where it goes and its wire name, its items' type
  * where help left it out. The parameter itself when it already says all that (a command read from the manifest).
  */
-function completed(p: HelpParameter, flags: ManifestFlag[] | undefined): HelpParameter {
+function completed(p: HelpParameter, flags: ManifestFlag[] | undefined, upload: string | undefined): HelpParameter {
   const name = typeof p.name === "string" && p.name.startsWith("--") ? p.name.slice(2) : undefined;
   let f: ManifestFlag | undefined;
   // The last flag of a name, as a map of the flags by name would hold.
@@ -410,8 +417,14 @@ function completed(p: HelpParameter, flags: ManifestFlag[] | undefined): HelpPar
     if (String(flags![i]!.flag) === name) f = flags![i];
   if (!f) return p;
   const items = p.items === undefined && f.items;
-  if (!items && "in" in p && "wire" in p && p.in === f.in && p.wire === f.wire) return p;
-  return { ...p, in: f.in, wire: f.wire, ...(items ? { items: f.items } : {}) };
+  if (!items && !f.file && "in" in p && "wire" in p && p.in === f.in && p.wire === f.wire) return p;
+  return {
+    ...p,
+    in: f.in,
+    wire: f.wire,
+    ...(items ? { items: f.items } : {}),
+    ...(f.file ? { file: true, upload } : {}),
+  };
 }
 
 /**
@@ -426,12 +439,14 @@ export function probePool(
   read?: GroupReader,
 ): HelpCommand[] {
   const manifest = new Map(manifestCommands(pkg, read).map((c) => [c.name, c]));
+  // What a file flag's probes send: a file every installed package has.
+  const upload = pkg ? join(pkg.root, "package.json") : undefined;
   const seen = new Set<string>();
   const pool = commands.map((c) => {
     seen.add(c.name);
     const m = manifest.get(c.name);
     if (!m) return c;
-    const parameters = (c.parameters ?? []).map((p) => completed(p, m.flags));
+    const parameters = (c.parameters ?? []).map((p) => completed(p, m.flags, upload));
     const method = c.method ?? m.operation?.method;
     const jsonInput = c.jsonInput ?? m.jsonInput;
     const pagination = c.pagination ?? m.pagination;
@@ -456,7 +471,7 @@ export function probePool(
       permission: m.permission,
       auth: Array.isArray(m.auth) ? m.auth.length > 0 : m.auth,
       output: m.output?.shape === "object" && m.output.listField ? "array" : m.output?.shape,
-      parameters: (m.flags ?? []).map(fromFlag),
+      parameters: (m.flags ?? []).map((f) => fromFlag(f, upload)),
     });
   }
   return pool;

@@ -1,4 +1,7 @@
-import type { Limits } from "../../runtime/manifest.js";
+import type { Limits, PartEncoding } from "../../runtime/manifest.js";
+
+export type { PartEncoding };
+import type { ResponseKind } from "../../runtime/media.js";
 import type { Style } from "../../runtime/serialize.js";
 
 /** The normalized operation model: one shape for Swagger 2.0, OpenAPI 3.0 and 3.1 (written by the openapi task). */
@@ -37,15 +40,27 @@ export interface BodyField extends ValueSpec {
   name: string;
   required: boolean;
   readOnly?: boolean;
+  /**
+   * The field is a file's bytes (`format: binary`, a 3.1 `contentMediaType`, Swagger's `type: file`; an array of them
+   * for several files): the command takes a path, or `-` for stdin.
+   */
+  binary?: boolean;
 }
 
 export interface RequestBody {
+  /** The media type the CLI sends: JSON where offered, else a form, else multipart, else the first (bodyEncodingOf). */
   mediaType: string;
+  /** Every media type the document offers for the body, in its order. */
+  mediaTypes: string[];
   required: boolean;
-  /** Top-level fields of an object body; empty for arrays and scalars. */
+  /** Top-level fields of an object body; empty for arrays, scalars and raw bodies. */
   fields: BodyField[];
   /** The body nests objects or arrays, or is not an object at all: only `--json-input` can express all of it. */
   complex: boolean;
+  /** The body is one file's bytes (an octet stream, an image, text, XML …), given as a path or `-` for stdin. */
+  raw?: boolean;
+  /** Form and multipart fields' encodings, by field name. */
+  encoding?: Record<string, PartEncoding>;
   description?: string;
 }
 
@@ -54,7 +69,12 @@ export type OutputShape = "object" | "array" | "empty" | "scalar" | "unknown";
 export interface Response {
   status: string;
   description?: string;
+  /** The media type the answer is read as (JSON where declared); absent when the response has no content. */
   mediaType?: string;
+  /** Every media type declared for the answer, in the document's order. */
+  mediaTypes?: string[];
+  /** What the answer is to a command line (runtime/media.ts). */
+  kind: ResponseKind;
   shape: OutputShape;
   /** For an object wrapping a list (`{ data: [...] }`): the list's field. */
   listField?: string;

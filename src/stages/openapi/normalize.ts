@@ -1,6 +1,7 @@
 import { InterError } from "../../core/errors.js";
 import type {
   BodyField,
+  PartEncoding,
   OAuthFlow,
   Operation,
   OperationModel,
@@ -12,7 +13,8 @@ import type {
   SecurityScheme,
   Skipped,
 } from "./model.js";
-import { pointerOf } from "./pointer.js";
+import { escapeToken, pointerOf } from "./pointer.js";
+import { bodyEncodingOf, isJsonMedia, responseKindOf } from "../../runtime/media.js";
 import { resolveDocument } from "./ref-reader.js";
 import { DocumentProblem, isObject, Resolver } from "./resolver.js";
 import { MAX_SCHEMA_VISITS, summarize, valueSpec, type SchemaSummary } from "./schema.js";
@@ -202,7 +204,9 @@ function readParameter(
   where: string,
   version: string,
 ):
-  (Parameter & { schema?: SchemaSummary }) | { body: unknown; base: string } | { formField: BodyField; file: boolean } {
+  | (Parameter & { schema?: SchemaSummary })
+  | { body: unknown; base: string }
+  | { formField: BodyField; file: boolean; encoding?: PartEncoding } {
   const { value: p, base: pBase } = resolver.deref<Record<string, unknown>>(node, base, where);
   if (!isObject(p) || typeof p.name !== "string" || !p.name)
     throw new DocumentProblem("a parameter has no name", where);
@@ -227,8 +231,11 @@ function readParameter(
         required: p.required === true,
         ...valueSpec(summary),
         ...(description ? { description } : {}),
+        ...(isBinary(summary) ? { binary: true } : {}),
       },
-      file: p.type === "file",
+      file: isBinary(summary),
+      // An array travels as its collectionFormat says (csv by default: one comma-joined value).
+      ...(summary.type === "array" ? { encoding: collectionStyle("query", p.collectionFormat) } : {}),
     };
   }
   if (!["path", "query", "header", "cookie"].includes(location))
@@ -288,36 +295,69 @@ function collectionStyle(location: Parameter["in"], format: unknown): { style: P
   }
 }
 
+/** A field whose value is a file's bytes, or several files' (an array of them). */
+const isBinary = (p: SchemaSummary): boolean =>
+  p.format === "binary" || (p.type === "array" && p.itemSchema?.format === "binary");
+
 function bodyFromSchema(
   summary: SchemaSummary,
-  mediaType: string,
+  mediaTypes: string[],
   required: boolean,
   description?: string,
+  encoding?: Record<string, PartEncoding>,
 ): RequestBody {
+  const mediaType = pickMedia(mediaTypes) ?? "application/json";
+  const text = description ? { description } : {};
+  if (bodyEncodingOf(mediaType) === "raw")
+    return { mediaType, mediaTypes, required, fields: [], complex: false, raw: true, ...text };
   const fields: BodyField[] = [];
   const props = summary.type === "object" ? (summary.properties ?? {}) : {};
   for (const [name, prop] of Object.entries(props)) {
     if (prop.readOnly) continue;
-    fields.push({ name, required: summary.required?.includes(name) ?? false, ...valueSpec(prop) });
+    fields.push({
+      name,
+      required: summary.required?.includes(name) ?? false,
+      ...valueSpec(prop),
+      ...(isBinary(prop) ? { binary: true } : {}),
+    });
   }
+  // A form's or multipart's object field is sent as one JSON value or a style's pairs: a flag expresses it whole.
+  const structured = bodyEncodingOf(mediaType) !== "json";
   const complex =
     summary.type !== "object" ||
-    summary.complex ||
     !summary.properties ||
-    Object.values(props).some((p) => p.complex || p.type === "object");
-  return { mediaType, required, fields, complex, ...(description ? { description } : {}) };
+    (!structured && (summary.complex || Object.values(props).some((p) => p.complex || p.type === "object")));
+  const encodings = encoding && Object.keys(encoding).length ? { encoding } : {};
+  return { mediaType, mediaTypes, required, fields, complex, ...encodings, ...text };
 }
 
-const JSON_MEDIA = /^application\/(.+\+)?json/;
-
-function pickMedia(content: Record<string, unknown>): string | undefined {
-  const types = Object.keys(content);
+/** The media type a body is sent in: JSON where offered, then a form, then multipart, then the document's first. */
+function pickMedia(types: string[]): string | undefined {
   return (
-    types.find((t) => JSON_MEDIA.test(t)) ??
-    types.find((t) => t === "application/x-www-form-urlencoded") ??
-    types.find((t) => t.startsWith("multipart/")) ??
+    types.find(isJsonMedia) ??
+    types.find((t) => bodyEncodingOf(t) === "form") ??
+    types.find((t) => bodyEncodingOf(t) === "multipart") ??
     types[0]
   );
+}
+
+/** The media type an answer is read as: JSON where declared, else the document's first. */
+const pickResponseMedia = (types: string[]): string | undefined => types.find(isJsonMedia) ?? types[0];
+
+/** An Encoding Object map (OpenAPI 3 `encoding`): each field's content type, style and explode, where given. */
+function encodingOf(node: unknown): Record<string, PartEncoding> | undefined {
+  if (!isObject(node)) return undefined;
+  const out: Record<string, PartEncoding> = {};
+  for (const [name, e] of Object.entries(node)) {
+    if (!isObject(e)) continue;
+    const style = STYLES_AT.query.find((s) => s === e.style);
+    out[name] = {
+      ...(typeof e.contentType === "string" && e.contentType.trim() ? { contentType: e.contentType.trim() } : {}),
+      ...(style ? { style } : {}),
+      ...(typeof e.explode === "boolean" ? { explode: e.explode } : {}),
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Types of response fields; a field summarised too deep to know (a bare complex object) is left out, not guessed. */
@@ -331,6 +371,7 @@ const typesOf = (props: Record<string, SchemaSummary>): NonNullable<Response["pr
 function responseFrom(
   status: string,
   summary: SchemaSummary | undefined,
+  mediaTypes: string[],
   mediaType: string | undefined,
   description: string | undefined,
   headers: string[],
@@ -339,6 +380,8 @@ function responseFrom(
     status,
     ...(description ? { description } : {}),
     ...(mediaType ? { mediaType } : {}),
+    ...(mediaTypes.length ? { mediaTypes } : {}),
+    kind: responseKindOf(mediaType, summary ? isBinary(summary) : false),
     shape: "empty",
     ...(headers.length ? { headers } : {}),
   };
@@ -397,11 +440,13 @@ function readOperation(
   pathBase: string,
   version: string,
   consumes: string[],
+  produces: string[],
 ): Operation {
   const where = pointerOf("paths", path, method);
   const params = new Map<string, Parameter>();
   let body: RequestBody | undefined;
   const formFields: BodyField[] = [];
+  const formEncoding: Record<string, PartEncoding> = {};
   let formHasFile = false;
   const lists: Array<[unknown[], string, string]> = [
     [pathParams, pathBase, pointerOf("paths", path, "parameters")],
@@ -412,13 +457,10 @@ function readOperation(
       const read = readParameter(resolver, node, base, `${at}/${i}`, version);
       if ("body" in read) {
         const summary = summarize(resolver, read.body, read.base, `${at}/${i}/schema`);
-        body = bodyFromSchema(
-          summary,
-          consumes.find((c) => JSON_MEDIA.test(c)) ?? consumes[0] ?? "application/json",
-          true,
-        );
+        body = bodyFromSchema(summary, consumes.length ? consumes : ["application/json"], true);
       } else if ("formField" in read) {
         formFields.push(read.formField);
+        if (read.encoding) formEncoding[read.formField.name] = read.encoding;
         formHasFile ||= read.file;
       } else {
         params.set(paramKey(read), read);
@@ -426,11 +468,18 @@ function readOperation(
     });
   }
   if (formFields.length) {
+    // A file can only travel in multipart; otherwise the form type the operation consumes, urlencoded by default.
+    const forms = consumes.filter((c) => ["form", "multipart"].includes(bodyEncodingOf(c)));
+    const mediaType = formHasFile
+      ? (forms.find((c) => bodyEncodingOf(c) === "multipart") ?? "multipart/form-data")
+      : (forms.find((c) => bodyEncodingOf(c) === "form") ?? forms[0] ?? "application/x-www-form-urlencoded");
     body = {
-      mediaType: formHasFile ? "multipart/form-data" : "application/x-www-form-urlencoded",
+      mediaType,
+      mediaTypes: forms.length ? forms : [mediaType],
       required: formFields.some((f) => f.required),
       fields: formFields,
       complex: false,
+      ...(Object.keys(formEncoding).length ? { encoding: formEncoding } : {}),
     };
   }
   for (const match of path.matchAll(/\{([^}]+)\}/g)) {
@@ -441,19 +490,21 @@ function readOperation(
   if (version !== "2.0" && op.requestBody !== undefined) {
     const at = `${where}/requestBody`;
     const { value: rb, base } = resolver.deref<Record<string, unknown>>(op.requestBody, opBase, at);
-    if (isObject(rb) && isObject(rb.content)) {
-      const media = pickMedia(rb.content);
-      const entry = media ? rb.content[media] : undefined;
+    if (isObject(rb) && isObject(rb.content) && Object.keys(rb.content).length) {
+      const mediaTypes = Object.keys(rb.content);
+      const media = pickMedia(mediaTypes)!;
+      const entry = rb.content[media];
       const schema = isObject(entry) ? entry.schema : undefined;
       const summary: SchemaSummary =
         schema === undefined
           ? { type: "object", complex: true }
-          : summarize(resolver, schema, base, `${at}/content/${media}/schema`);
+          : summarize(resolver, schema, base, `${at}/content/${escapeToken(media)}/schema`);
       body = bodyFromSchema(
         summary,
-        media ?? "application/json",
+        mediaTypes,
         rb.required === true,
         typeof rb.description === "string" ? rb.description : undefined,
+        isObject(entry) ? encodingOf(entry.encoding) : undefined,
       );
     }
   }
@@ -467,24 +518,36 @@ function readOperation(
       const headers = isObject(r.headers) ? Object.keys(r.headers) : [];
       const description = typeof r.description === "string" && r.description.trim() ? r.description.trim() : undefined;
       if (version === "2.0") {
+        const summary = r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`);
+        // A file answer is in the operation's non-JSON type; any other schema is read as JSON.
+        const media = !summary
+          ? undefined
+          : isBinary(summary)
+            ? (produces.find((t) => !isJsonMedia(t)) ?? "application/octet-stream")
+            : (produces.find(isJsonMedia) ?? produces[0] ?? "application/json");
         responses.push(
           responseFrom(
             status,
-            r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`),
-            r.schema === undefined ? undefined : "application/json",
+            summary,
+            summary ? (produces.length ? produces : [media!]) : [],
+            media,
             description,
             headers,
           ),
         );
       } else {
         const content = isObject(r.content) ? r.content : {};
-        const media = pickMedia(content);
+        const mediaTypes = Object.keys(content);
+        const media = pickResponseMedia(mediaTypes);
         const entry = media ? content[media] : undefined;
         const schema = isObject(entry) ? entry.schema : undefined;
         responses.push(
           responseFrom(
             status,
-            schema === undefined ? undefined : summarize(resolver, schema, base, `${at}/content/${media}/schema`),
+            schema === undefined
+              ? undefined
+              : summarize(resolver, schema, base, `${at}/content/${escapeToken(media!)}/schema`),
+            mediaTypes,
             media,
             description,
             headers,
@@ -535,7 +598,10 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
     );
   const paths = isObject(root.paths) ? root.paths : {};
   if (!Object.keys(paths).length) warnings.push(`${file}: the document has no paths, so the CLI has no API commands`);
-  const consumes = Array.isArray(root.consumes) ? root.consumes.filter((c): c is string => typeof c === "string") : [];
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((c): c is string => typeof c === "string" && c.trim() !== "") : [];
+  const consumes = strings(root.consumes);
+  const produces = strings(root.produces);
 
   const operations: Operation[] = [];
   const skipped: Skipped[] = [];
@@ -560,8 +626,11 @@ export async function readOperationModel(file: string, projectRoot: string): Pro
       const op = item[method];
       if (!isObject(op)) continue;
       try {
-        const opConsumes = Array.isArray(op.consumes) ? (op.consumes as string[]) : consumes;
-        operations.push(readOperation(resolver, method, path, op, itemBase, pathParams, itemBase, version, opConsumes));
+        const opConsumes = Array.isArray(op.consumes) ? strings(op.consumes) : consumes;
+        const opProduces = Array.isArray(op.produces) ? strings(op.produces) : produces;
+        operations.push(
+          readOperation(resolver, method, path, op, itemBase, pathParams, itemBase, version, opConsumes, opProduces),
+        );
       } catch (error) {
         if (!(error instanceof DocumentProblem)) throw error;
         skipped.push({ method: method.toUpperCase(), path, pointer: error.pointer, reason: error.message });

@@ -117,6 +117,13 @@ function summarizeNode(
   if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null))
     summary.default = schema.default;
   if (typeof schema.format === "string") summary.format = schema.format;
+  // A file's bytes, however the document says it: Swagger 2.0's `type: file`, or 3.1's `contentMediaType` without
+  // an encoding that makes it text (`contentEncoding: base64` is a string in a JSON body).
+  if (
+    schema.type === "file" ||
+    (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined && summary.type === "string")
+  )
+    summary.format = "binary";
   Object.assign(summary, bounds(schema));
   if (typeof schema.description === "string" && schema.description.trim())
     summary.description = schema.description.trim();

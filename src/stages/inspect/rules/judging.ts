@@ -141,14 +141,18 @@ export const subject = (f: Facts, kind: SubjectKind) => {
 export function bodyProblem(p: Probe, fields: string[]): string | undefined {
   const request = recordOf(p)?.request;
   if (!isObject(request)) return undefined;
+  // A multipart body is shown with each file as a placeholder (its part's name still says which field it is).
   if (typeof request.body !== "string") return fields.length ? "the request it would send has no body" : undefined;
   let keys: string[];
-  try {
-    const parsed: unknown = JSON.parse(request.body);
-    keys = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? Object.keys(parsed) : [];
-  } catch {
-    keys = [...new URLSearchParams(request.body).keys()];
-  }
+  const parts = [...request.body.matchAll(/^Content-Disposition: form-data; name="((?:[^"\\]|\\.)*)"/gim)];
+  if (parts.length) keys = parts.map((m) => m[1]!.replace(/\\(.)/g, "$1"));
+  else
+    try {
+      const parsed: unknown = JSON.parse(request.body);
+      keys = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? Object.keys(parsed) : [];
+    } catch {
+      keys = [...new URLSearchParams(request.body).keys()];
+    }
   const missing = fields.filter((k) => !keys.some((key) => key === k || key.startsWith(`${k}[`)));
   return missing.length ? `the request it would send lacks the piped ${missing.join(", ")}` : undefined;
 }

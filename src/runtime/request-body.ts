@@ -1,0 +1,222 @@
+/**
+ * A request body in the media type the command sends (manifest Body): JSON; a urlencoded form with each field
+ * serialized per its encoding's style (OpenAPI 3.1.1 §4.8.14, arrays exploded as repeated keys by default); multipart
+ * parts (RFC 7578), files streamed from disk with their name and content type, arrays as repeated parts, objects as
+ * JSON parts; or one file's bytes. Files are never read whole into memory: a body with files is a list of chunks,
+ * and its length is known from the files' sizes (stdin's is not: then it is sent chunked).
+ */
+import { randomBytes } from "node:crypto";
+import { basename, extname } from "node:path";
+import { stringifyExact } from "./exact.js";
+import type { OpenedFile } from "./local-file.js";
+import type { Body, PartEncoding } from "./manifest.js";
+import { essence } from "./media.js";
+import { serializeQuery, type Style } from "./serialize.js";
+
+/** Bytes already in memory, or a file's, read when the request is written. */
+export type Chunk = { bytes: Buffer } | { file: OpenedFile; filename: string; contentType: string };
+
+/** A body with files: its chunks in order, and its length when every part's is known. */
+export interface StreamedBody {
+  chunks: Chunk[];
+  length?: number;
+}
+
+export type EncodedBody = { text: string; contentType: string } | { stream: StreamedBody; contentType: string };
+
+/** Common extensions' types, for a file part or raw body whose type the document leaves open. */
+const BY_EXTENSION: Record<string, string> = {
+  ".pdf": "application/pdf",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".svg": "image/svg+xml",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".bmp": "image/bmp",
+  ".ico": "image/vnd.microsoft.icon",
+  ".heic": "image/heic",
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".tsv": "text/tab-separated-values",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".xml": "application/xml",
+  ".json": "application/json",
+  ".yaml": "application/yaml",
+  ".yml": "application/yaml",
+  ".zip": "application/zip",
+  ".gz": "application/gzip",
+  ".tar": "application/x-tar",
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+  ".ogg": "audio/ogg",
+  ".m4a": "audio/mp4",
+  ".mp4": "video/mp4",
+  ".webm": "video/webm",
+  ".mov": "video/quicktime",
+  ".doc": "application/msword",
+  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  ".xls": "application/vnd.ms-excel",
+  ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+};
+
+const matches = (range: string, type: string) => {
+  const r = essence(range);
+  return r === type || r === "*/*" || (r.endsWith("/*") && type.startsWith(r.slice(0, -1)));
+};
+
+/**
+ * A file's content type: the one the document names (of several, the one its extension matches), else the extension's,
+ * else an octet stream. A wildcard the document names is narrowed by the extension.
+ */
+export function fileContentType(path: string, declared?: string): string {
+  const inferred = BY_EXTENSION[extname(path).toLowerCase()];
+  const ranges = (declared ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
+  if (!ranges.length) return inferred ?? "application/octet-stream";
+  if (inferred && ranges.some((r) => matches(r, inferred))) return inferred;
+  const concrete = ranges.find((r) => !essence(r).includes("*"));
+  return concrete ?? inferred ?? "application/octet-stream";
+}
+
+const text = (value: unknown) =>
+  typeof value === "string" ? value : value === null || value === undefined ? "" : stringifyExact(value);
+
+/** A urlencoded form: each field's pairs as its style says (form and explode by default: `tag=a&tag=b`). */
+function formBody(fields: Record<string, unknown>, parts: Record<string, PartEncoding> = {}): string {
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    const encoding = parts[name] ?? {};
+    if (encoding.contentType && /json/i.test(encoding.contentType)) {
+      pairs.push(...serializeQuery(name, stringifyExact(value), "form", true));
+      continue;
+    }
+    const style: Style = encoding.style ?? "form";
+    pairs.push(...serializeQuery(name, value, style, encoding.explode ?? style === "form"));
+  }
+  // serializeQuery percent-encodes a space as %20, which every form decoder reads (WHATWG application/x-www-form-urlencoded).
+  return pairs.join("&");
+}
+
+/** A quoted-string parameter of Content-Disposition (RFC 7578 §4.2): quotes, backslashes and line breaks escaped. */
+const quoted = (value: string) =>
+  `"${value
+    .replace(/[\r\n]/g, " ")
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')}"`;
+
+/** The part headers and bytes of a multipart body, each file as a chunk that is read when the request is written. */
+function multipartChunks(
+  boundary: string,
+  fields: Record<string, unknown>,
+  files: Map<string, OpenedFile[]>,
+  parts: Record<string, PartEncoding> = {},
+): Chunk[] {
+  const chunks: Chunk[] = [];
+  const head = (name: string, extra: string[]) =>
+    Buffer.from(
+      [`--${boundary}`, `Content-Disposition: form-data; name=${quoted(name)}${extra[0] ?? ""}`, ...extra.slice(1)]
+        .join("\r\n")
+        .concat("\r\n\r\n"),
+    );
+  const value = (name: string, v: unknown, contentType?: string) => {
+    const isObject = v !== null && typeof v === "object";
+    const type = contentType ?? (isObject ? "application/json" : undefined);
+    chunks.push({ bytes: head(name, ["", ...(type ? [`Content-Type: ${type}`] : [])]) });
+    chunks.push({ bytes: Buffer.from(`${text(v)}\r\n`) });
+  };
+  for (const [name, v] of Object.entries(fields)) {
+    const declared = parts[name]?.contentType;
+    // Arrays are repeated parts, one per item (objects inside them as JSON), unless the document makes it one JSON part.
+    if (Array.isArray(v) && !(declared && /json/i.test(declared))) for (const item of v) value(name, item, declared);
+    else value(name, v, declared);
+  }
+  for (const [name, list] of files)
+    for (const file of list) {
+      const filename = file.path === "-" ? name : basename(file.path);
+      const contentType =
+        file.path === "-"
+          ? fileContentType("", parts[name]?.contentType)
+          : fileContentType(file.path, parts[name]?.contentType);
+      chunks.push({ bytes: head(name, [`; filename=${quoted(filename)}`, `Content-Type: ${contentType}`]) });
+      chunks.push({ file, filename, contentType });
+      chunks.push({ bytes: Buffer.from("\r\n") });
+    }
+  chunks.push({ bytes: Buffer.from(`--${boundary}--\r\n`) });
+  return chunks;
+}
+
+/** The length of a body of chunks, when every file's size is known. */
+const lengthOf = (chunks: Chunk[]): number | undefined =>
+  chunks.reduce<number | undefined>(
+    (sum, c) =>
+      sum === undefined
+        ? undefined
+        : "bytes" in c
+          ? sum + c.bytes.length
+          : c.file.size === undefined
+            ? undefined
+            : sum + c.file.size,
+    0,
+  );
+
+/**
+ * The body a command sends: `fields` are body values by wire name, `files` the opened files of its file flags by wire
+ * name ("" for a raw body's one file). Older candidates' commands have no Body: JSON then.
+ */
+export function encodeBody(
+  body: Body | undefined,
+  fields: Record<string, unknown> | undefined,
+  files: Map<string, OpenedFile[]>,
+): EncodedBody | undefined {
+  const encoding = body?.encoding ?? "json";
+  if (encoding === "raw") {
+    const file = files.get("")?.[0];
+    if (!file) return undefined;
+    const contentType = /[*,]/.test(body!.mediaType)
+      ? fileContentType(file.path === "-" ? "" : file.path, body!.mediaType)
+      : body!.mediaType;
+    const chunks: Chunk[] = [{ file, filename: basename(file.path), contentType }];
+    return { stream: { chunks, ...(file.size !== undefined ? { length: file.size } : {}) }, contentType };
+  }
+  if (fields === undefined && !files.size) return undefined;
+  const values = fields ?? {};
+  if (encoding === "form")
+    return { text: formBody(values, body?.parts), contentType: "application/x-www-form-urlencoded" };
+  if (encoding === "multipart") {
+    const boundary = `----inter${randomBytes(12).toString("hex")}`;
+    const type = essence(body!.mediaType).startsWith("multipart/") ? essence(body!.mediaType) : "multipart/form-data";
+    const contentType = `${type}; boundary=${boundary}`;
+    const chunks = multipartChunks(boundary, values, files, body?.parts);
+    if (chunks.every((c) => "bytes" in c))
+      return { text: Buffer.concat(chunks.map((c) => (c as { bytes: Buffer }).bytes)).toString("utf8"), contentType };
+    const length = lengthOf(chunks);
+    return { stream: { chunks, ...(length !== undefined ? { length } : {}) }, contentType };
+  }
+  return {
+    text: stringifyExact(values),
+    contentType: body?.mediaType && essence(body.mediaType) !== "*/*" ? body.mediaType : "application/json",
+  };
+}
+
+/** A streamed body as a dry run shows it: the bytes in memory as text, each file as a placeholder naming it and its size. */
+export function previewStream(stream: StreamedBody): string | undefined {
+  if (stream.chunks.length === 1 && "file" in stream.chunks[0]!) return undefined;
+  return stream.chunks
+    .map((c) =>
+      "bytes" in c
+        ? c.bytes.toString("utf8")
+        : `<file ${c.file.path}: ${c.file.size === undefined ? "stdin" : `${c.file.size} bytes`}>`,
+    )
+    .join("");
+}
+
+/** The files of a streamed body, as a dry run and the envelope report them. */
+export const filesOf = (stream: StreamedBody) => stream.chunks.flatMap((c) => ("file" in c ? [c] : []));

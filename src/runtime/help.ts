@@ -29,7 +29,7 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   brief: "Print the one-paragraph brief of this CLI",
   yes: "Confirm a destructive command",
   "dry-run":
-    "Print the exact request without sending it, and what a 429 or 503 would lead to (`retry`) (issue create/update: the record, without writing it)",
+    "Print the exact request and its retry policy without sending it (issue create/update: the record, without writing it)",
   quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
   all: "Follow pagination and return every page (bounded by --max-pages); with --help or --describe, list everything however large",
@@ -44,8 +44,8 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   output:
     "Write the answer's bytes to this file (atomically; - for stdout) and report its path, size, sha256 and type: needed for files (PDF, images, archives)",
   "max-output-bytes": "Largest answer --output writes (bytes, default 2 GiB)",
-  retry: `Retry 429 and 503 answers within bounds (on by default; --no-retry sends once): up to ${DEFAULT_MAX_RETRIES} retries of idempotent requests, honouring Retry-After`,
-  "max-retry-wait": `Most seconds spent waiting between retries in all (0-${MAX_RETRY_WAIT_LIMIT_S}, default ${DEFAULT_MAX_RETRY_WAIT_S}); a Retry-After beyond it fails at once with RATE_LIMITED`,
+  retry: `Retry a 429 or 503 of an idempotent request up to ${DEFAULT_MAX_RETRIES} times, honouring Retry-After (--no-retry: send once)`,
+  "max-retry-wait": `Most seconds of waiting between retries in all (0-${MAX_RETRY_WAIT_LIMIT_S}, default ${DEFAULT_MAX_RETRY_WAIT_S}); a longer Retry-After fails at once`,
 };
 
 /** A global flag as help declares it: typed like a command's parameter, never required, with its default. */
@@ -353,8 +353,11 @@ const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({
   commands: g.count,
 });
 
-/** What root help and root --describe may spend listing groups, leaving room for flags, rules and exit codes. */
-const GROUP_LISTING_BYTES = 52 * 1024;
+/**
+ * What root help and root --describe may spend listing groups, leaving room (13 KiB) for the global flags, rules and
+ * exit codes: 12 KiB were not enough once --output, --force, --max-output-bytes, --retry and --max-retry-wait came.
+ */
+const GROUP_LISTING_BYTES = 51 * 1024;
 
 /**
  * The groups as root help lists them, within GROUP_LISTING_BYTES unless `all`: an entry per group while they fit;

@@ -4,6 +4,7 @@ import type { InterConfig } from "../config/types.js";
 import { servicesKey } from "../config/secret-keys.js";
 import type { DepResult, TaskSpec } from "../engine/graph/task.js";
 import type { BundleData } from "./bundle.js";
+import type { DiscoverData } from "./discover.js";
 import { credentialEnvNames } from "../config/credential.js";
 import { PROBES_FILE, projectPaths } from "../config/project-paths.js";
 import { writeJson } from "./io.js";
@@ -18,6 +19,8 @@ export interface InspectData {
   notApplicable: number;
   blocking: string[];
   receipt: string;
+  /** The wire check in short: requests validated, invalid and inexpressible (stages/inspect/wire-check.ts). */
+  wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
 }
 
 /** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
@@ -39,6 +42,8 @@ function serviceFiles(services: Record<string, { command: string[] }>): string[]
 }
 
 const candidateOf = (dep: DepResult) => (dep.data as BundleData).candidate;
+/** The OpenAPI description's files (paths and content hashes): the wire check holds the candidate's requests to them. */
+const descriptionOf = (dep: DepResult) => (dep.data as DiscoverData).inputs.openapi;
 
 function readSavedProbes(file: string): SavedProbes | undefined {
   try {
@@ -62,9 +67,9 @@ export function inspectTask(config: InterConfig): TaskSpec {
     id: "inspect",
     kind: "builtin",
     description: `Install and probe the candidate; judge the 98 rules and write ${receiptFile}`,
-    impl: "1",
-    deps: ["bundle"],
-    uses: { bundle: candidateOf },
+    impl: "2",
+    deps: ["bundle", "discover"],
+    uses: { bundle: candidateOf, discover: descriptionOf },
     config: { outDir: paths.outDir, services: servicesKey(services) },
     // The service's own files (its script, named in its command) are inputs: a changed server is probed again.
     inputs: serviceFiles(services),
@@ -99,6 +104,10 @@ export function inspectTask(config: InterConfig): TaskSpec {
             baseUrl: running ? running.origins[names[0]!] : undefined,
             apiUnavailable: running ? undefined : "no service is configured (targets.eval.services)",
             interVersion: ctx.interVersion,
+            description: {
+              files: descriptionOf(ctx.deps.discover!).map((f) => join(ctx.root, f.path)),
+              root: ctx.root,
+            },
             reuse: {
               previous: ctx.force ? undefined : readSavedProbes(probesFile),
               // What the API probes call: the services as configured and the content of the files they run.
@@ -118,8 +127,33 @@ export function inspectTask(config: InterConfig): TaskSpec {
           ...receipt.summary,
           blocking: receipt.certification.blocking,
           receipt: receiptFile,
+          ...(receipt.wire
+            ? {
+                wire: {
+                  checked: receipt.wire.checked,
+                  invalid: receipt.wire.invalid.length,
+                  inexpressible: receipt.wire.inexpressibleCount,
+                  ...(receipt.wire.notRun ? { notRun: receipt.wire.notRun } : {}),
+                },
+              }
+            : {}),
         };
+        const wire = receipt.wire;
         const warnings = receipt.skills.filter((s) => !s.valid).map((s) => `Skill ${s.name}: ${s.problems.join("; ")}`);
+        if (wire) {
+          for (const i of wire.invalid.slice(0, 5))
+            warnings.push(
+              `wire: ${i.command} (${i.operation}) sends a request the description rejects: ${i.errors[0]}`,
+            );
+          for (const i of wire.inexpressible.slice(0, 5))
+            warnings.push(`wire: ${i.command} (${i.operation}) cannot be expressed: ${i.reason}`);
+          const more =
+            wire.invalid.length +
+            wire.inexpressibleCount -
+            Math.min(5, wire.invalid.length) -
+            Math.min(5, wire.inexpressible.length);
+          if (more > 0) warnings.push(`wire: ${more} more (the receipt's wire lists them)`);
+        }
         return { data, warnings };
       } finally {
         await running?.stop();

@@ -325,11 +325,13 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
       values.set(flag, value);
     }
   }
-  // A body field is required whenever a body is sent: the operation needs one, another body flag is given, or
-  // --json-input gives it (then the field may be in the JSON instead: main.ts checks the body as sent).
-  const sendsBody = command.body?.required === true || command.flags.some((f) => f.in === "body" && values.has(f));
+  // A required body field may come from --json-input's JSON instead (main.ts checks the body as sent); a required
+  // field of an optional body is required once a body is sent.
+  const sendsBody = command.flags.some((f) => f.in === "body" && values.has(f));
   const missing = command.flags.filter(
-    (f) => f.required && !values.has(f) && (f.in !== "body" || (sendsBody && !hasJsonInput)),
+    (f) =>
+      !values.has(f) &&
+      (f.in === "body" ? (f.required || (f.requiredWithBody && sendsBody)) && !hasJsonInput : f.required),
   );
   if (missing.length) {
     throw new CliError(

@@ -55,6 +55,11 @@ export interface Checked {
   value: string;
   /** An identifier or location: shell metacharacters are refused there (G8). */
   identifier: boolean;
+  /**
+   * A local file's path (a file flag): only key patterns and control characters are refused here; where it leads is
+   * checked when it is opened (local-file.ts), and a long path is not an opaque token.
+   */
+  path?: boolean;
 }
 
 /** Control characters are stripped by --sanitize instead of refused. */
@@ -62,7 +67,7 @@ export function sanitize(value: string): string {
   return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
 }
 
-function check({ source, value, identifier }: Checked): void {
+function check({ source, value, identifier, path }: Checked): void {
   for (const [pattern, what] of SECRET_PATTERNS) {
     if (pattern.test(value)) {
       throw new CliError(
@@ -72,6 +77,13 @@ function check({ source, value, identifier }: Checked): void {
         { source },
       );
     }
+  }
+  if (path) {
+    if (CONTROL.test(value))
+      throw new CliError("UNSAFE_INPUT", `${source} contains control characters.`, "Give a plain file path.", {
+        source,
+      });
+    return;
   }
   if (opaque(value)) {
     throw new CliError(

@@ -132,6 +132,8 @@ interface ParameterHelp {
   usage?: string;
   /** The value is a local file's path, or - for stdin. */
   file?: true;
+  /** Required once a body is sent (a required field of an optional body). */
+  requiredWithBody?: true;
   in?: Flag["in"];
   wire?: Flag["wire"];
   details?: string;
@@ -143,7 +145,7 @@ interface ParameterHelp {
  * in): spreading each optional one from an object of its own made the every-command --describe of a large CLI, which
  * inspection makes of every command (stages/inspect/built-commands.ts), about a third slower.
  */
-function parameter(f: Flag, description = f.description, bodyOptional = false): ParameterHelp {
+function parameter(f: Flag, description = f.description): ParameterHelp {
   const limits = describeLimits(f);
   const usage = f.file
     ? `a file's path, or - to read it from stdin; ${f.wire ? `sent as the multipart part "${f.wire}" with its file name and type` : "its bytes are the request body"}${f.type === "array" ? `; repeat --${f.flag} for several files` : ""}`
@@ -154,12 +156,13 @@ function parameter(f: Flag, description = f.description, bodyOptional = false): 
   if (f.enum) out.enum = f.enum;
   if (f.default !== undefined) out.default = f.default;
   for (const k of LIMIT_KEYS) if (f[k] !== undefined) out[k] = f[k];
-  const when = bodyOptional && f.required && f.in === "body" ? ["required when a body is sent"] : [];
+  const when = f.requiredWithBody ? ["required when a body is sent"] : [];
   const notes = [...when, ...limits];
   out.description = `${description ?? `${f.in} parameter ${f.wire}`}${notes.length ? ` (${notes.join("; ")})` : ""}`;
   if (f.type === "boolean") out.negation = `--no-${f.flag}`;
   if (usage) out.usage = usage;
   if (f.file) out.file = true;
+  if (f.requiredWithBody) out.requiredWithBody = true;
   return out;
 }
 
@@ -225,10 +228,9 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
   } as CommandHelp;
   if (command.details && full) out.details = command.details;
   out.method = command.operation.method;
-  const bodyOptional = command.body !== undefined && !command.body.required;
   out.parameters = command.flags.map((f) => {
-    if (f.details && !full) return parameter(f, `${f.description ?? ""} (more: \`${more}\`)`.trim(), bodyOptional);
-    const p = parameter(f, f.description, bodyOptional);
+    if (f.details && !full) return parameter(f, `${f.description ?? ""} (more: \`${more}\`)`.trim());
+    const p = parameter(f);
     if (full) {
       p.in = f.in;
       p.wire = f.wire;

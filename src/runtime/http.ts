@@ -77,7 +77,7 @@ export function buildRequest(
   command: Command,
   baseUrl: string,
   values: Map<Flag, unknown>,
-  body: Record<string, unknown> | undefined,
+  body: unknown,
   credentials: Credential[],
   extraQuery: Record<string, string> = {},
   files: Map<string, OpenedFile[]> = new Map(),
@@ -90,7 +90,9 @@ export function buildRequest(
     "user-agent": `${manifest.product.binary}/${manifest.product.version}`,
   };
   const cookies: string[] = [];
-  let payload = body ? { ...body } : undefined;
+  // A body given whole as a list or a value (--json-input) is sent as it is; an object's fields take the flags' values.
+  const fields = !!body && typeof body === "object" && !Array.isArray(body);
+  let payload: unknown = fields ? { ...(body as Record<string, unknown>) } : body;
   const setQuery = (name: string, value: string) => {
     for (let i = query.length - 1; i >= 0; i--) if (query[i]!.name === name) query.splice(i, 1);
     query.push({ name, pair: `${encode(name)}=${encode(value)}` });
@@ -98,7 +100,8 @@ export function buildRequest(
   for (const [flag, value] of values) {
     if (flag.in === "body") {
       // A file flag's value is its path: the opened file travels in `files`.
-      if (!flag.file) payload = { ...(payload ?? {}), [flag.wire]: value };
+      if (!flag.file && (payload === undefined || fields))
+        payload = { ...((payload as Record<string, unknown>) ?? {}), [flag.wire]: value };
       continue;
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });

@@ -41,7 +41,7 @@ import {
 } from "./http.js";
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
-import type { Command, Flag, Manifest } from "./manifest.js";
+import type { Body, Command, Flag, Manifest } from "./manifest.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
@@ -55,7 +55,7 @@ const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** The body for --json-input: JSON from stdin, never waiting on a terminal or forever on a silent pipe. */
-async function readJsonInput(): Promise<Record<string, unknown>> {
+async function readJsonInput(shape: Body["shape"]): Promise<unknown> {
   if (process.stdin.isTTY)
     throw new CliError(
       "INVALID_JSON_INPUT",
@@ -133,13 +133,20 @@ async function readJsonInput(): Promise<Record<string, unknown>> {
     "result" in value
   )
     value = (value as { result: unknown }).result;
-  if (!value || typeof value !== "object" || Array.isArray(value))
+  // A body the document types as a list (or any value) is taken whole; otherwise it is an object of fields.
+  if (shape === "array" && !Array.isArray(value))
+    throw new CliError(
+      "INVALID_JSON_INPUT",
+      "The body of this command is a JSON array.",
+      'Pipe a JSON array such as [{"name": "a"}, {"name": "b"}].',
+    );
+  if (shape === undefined && (!value || typeof value !== "object" || Array.isArray(value)))
     throw new CliError(
       "INVALID_JSON_INPUT",
       "The JSON on stdin must be an object of body fields.",
       'Pipe a JSON object such as {"title": "Sync"}.',
     );
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /**
@@ -251,7 +258,7 @@ async function callApi(
   command: Command,
   globals: Globals,
   values: Map<Flag, unknown>,
-  body: Record<string, unknown> | undefined,
+  body: unknown,
   files: Map<string, OpenedFile[]>,
 ): Promise<void> {
   const { manifest } = cli;
@@ -619,14 +626,19 @@ async function dispatch(
       .map((f) => f.flag),
   );
   // A file flag's value is a path, checked as one when it is opened (local-file.ts), not as text that might be a key.
+  // A value the document itself lists for the flag (an enum's `AWSEC2InstanceConnectService.SendSSHPublicKey`) is
+  // not a secret however opaque it looks.
   const paths = new Set(command.flags.filter((f) => f.file).map((f) => f.flag));
+  const listed = new Map(command.flags.filter((f) => f.enum).map((f) => [f.flag, f.enum!.map(String)]));
   guardWithCredentials(
     manifest,
-    [...parsed.raw]
-      .filter(([k]) => !paths.has(k))
-      .flatMap(([k, vs]) => vs.map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k) }))),
+    [...parsed.raw].flatMap(([k, vs]) =>
+      vs
+        .filter((value) => !listed.get(k)?.includes(value))
+        .map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k), path: paths.has(k) })),
+    ),
   );
-  let body: Record<string, unknown> | undefined;
+  let body: unknown;
   if (globals["json-input"]) {
     if (!command.jsonInput)
       throw new CliError(
@@ -634,12 +646,12 @@ async function dispatch(
         `"${command.name}" takes no request body, so --json-input does not apply.`,
         `Use its flags; see ${binary} ${command.name} --help.`,
       );
-    body = await readJsonInput();
-    body = filesFromJson(command, body, parsed);
+    body = await readJsonInput(command.body?.shape);
+    if (isFields(body)) body = filesFromJson(command, body, parsed);
     guardWithCredentials(manifest, stringLeaves(body, "json-input", []));
   }
   const values = bindFlags(command, parsed, body !== undefined);
-  if (body !== undefined) requireBodyFields(command, values, body);
+  if (isFields(body)) requireBodyFields(command, values, body);
   if (command.destructive && !globals.yes && !globals["dry-run"]) {
     throw new CliError(
       "CONFIRMATION_REQUIRED",
@@ -656,6 +668,8 @@ async function dispatch(
     closeUploads([...files.values()].flat());
   }
 }
+
+const isFields = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /**
  * A file field in --json-input's JSON (`{"file": "./report.pdf"}`) is the file's path, as its flag's value would be
@@ -684,7 +698,8 @@ function filesFromJson(command: Command, body: Record<string, unknown>, parsed: 
 /** With --json-input, the body's required fields may come from the JSON or from flags: one of the two must hold each. */
 function requireBodyFields(command: Command, values: Map<Flag, unknown>, body: Record<string, unknown>): void {
   const missing = command.flags.filter(
-    (f) => f.in === "body" && f.required && !f.file && !values.has(f) && body[f.wire] === undefined,
+    (f) =>
+      f.in === "body" && (f.required || f.requiredWithBody) && !f.file && !values.has(f) && body[f.wire] === undefined,
   );
   if (missing.length)
     throw new CliError(

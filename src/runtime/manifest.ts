@@ -43,6 +43,8 @@ export interface Flag extends Limits {
   explode?: boolean;
   /** The value is a local file's path, or `-` for stdin, whose bytes are sent: a multipart part, or (wire "") the body. */
   file?: true;
+  /** A required field of an optional body: required whenever a body is sent (any body flag, or --json-input). */
+  requiredWithBody?: true;
 }
 
 /** How one field of a form or multipart body is encoded, where the document says (OpenAPI's Encoding Object). */
@@ -60,6 +62,8 @@ export interface Body {
   /** The operation needs a body: its required fields are required flags even when no other body flag is given. */
   required: boolean;
   parts?: Record<string, PartEncoding>;
+  /** A JSON body that is not an object: a list, or any value; given whole with --json-input. Absent: an object. */
+  shape?: "array" | "value";
 }
 
 /** What a command asks for and what its success answer is (runtime/media.ts). */

@@ -173,7 +173,7 @@ const lengthOf = (chunks: Chunk[]): number | undefined =>
  */
 export function encodeBody(
   body: Body | undefined,
-  fields: Record<string, unknown> | undefined,
+  fields: unknown,
   files: Map<string, OpenedFile[]>,
 ): EncodedBody | undefined {
   const encoding = body?.encoding ?? "json";
@@ -187,7 +187,13 @@ export function encodeBody(
     return { stream: { chunks, ...(file.size !== undefined ? { length: file.size } : {}) }, contentType };
   }
   if (fields === undefined && !files.size) return undefined;
-  const values = fields ?? {};
+  // JSON, and a body given whole as a list or a value, is sent as JSON in the document's JSON type.
+  if (encoding === "json" || !fields || typeof fields !== "object" || Array.isArray(fields))
+    return {
+      text: stringifyExact(fields ?? {}),
+      contentType: body?.mediaType && !essence(body.mediaType).includes("*") ? body.mediaType : "application/json",
+    };
+  const values = fields as Record<string, unknown>;
   if (encoding === "form")
     return { text: formBody(values, body?.parts), contentType: "application/x-www-form-urlencoded" };
   if (encoding === "multipart") {
@@ -200,10 +206,7 @@ export function encodeBody(
     const length = lengthOf(chunks);
     return { stream: { chunks, ...(length !== undefined ? { length } : {}) }, contentType };
   }
-  return {
-    text: stringifyExact(values),
-    contentType: body?.mediaType && essence(body.mediaType) !== "*/*" ? body.mediaType : "application/json",
-  };
+  return { text: stringifyExact(values), contentType: "application/json" };
 }
 
 /** A streamed body as a dry run shows it: the bytes in memory as text, each file as a placeholder naming it and its size. */

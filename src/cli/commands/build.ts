@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import { buildTaskIds } from "../../pipeline/pipeline.js";
 import type { BundleData } from "../../pipeline/bundle.js";
 import type { InspectData } from "../../pipeline/inspect.js";
+import { count } from "../../core/plural.js";
 import { finishedData, type TaskOutcome } from "../../engine/graph/outcome.js";
 import type { CommandResult } from "../base.js";
 import { RemoteCacheCommand } from "../remote-cache-command.js";
@@ -130,5 +131,11 @@ export function printCandidate(tasks: TaskOutcome[]): void {
   if (inspect)
     process.stderr.write(
       `certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`,
+    );
+  if (inspect?.wire)
+    process.stderr.write(
+      inspect.wire.notRun
+        ? `wire: requests not validated (${inspect.wire.notRun}); ${count(inspect.wire.inexpressible, "operation")} cannot be expressed\n`
+        : `wire: ${count(inspect.wire.checked, "sampled request")} validated, ${inspect.wire.invalid} rejected by the description; ${count(inspect.wire.inexpressible, "operation")} cannot be expressed\n`,
     );
 }

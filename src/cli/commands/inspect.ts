@@ -1,5 +1,6 @@
 import { Command, Option } from "clipanion";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import * as t from "typanion";
 import { InterError } from "../../core/errors.js";
 import type { Receipt } from "../../stages/inspect/receipt.js";
@@ -38,8 +39,26 @@ function receiptTable(receipt: Receipt): string {
       : []),
     `  ✓ pass ${receipt.summary.pass}  ✗ fail ${receipt.summary.fail}  – not applicable ${receipt.summary.notApplicable}${receipt.api.probed ? "" : `  (API probes not run: ${receipt.api.reason})`}`,
     ...(receipt.mcp ? [mcpLine(receipt.mcp)] : []),
+    ...(receipt.wire ? wireLines(receipt.wire) : []),
     `certification: ${receipt.certification.level}${receipt.certification.blocking.length ? ` (next level blocked by ${receipt.certification.blocking.join(", ")})` : ""}`,
   ].join("\n");
+}
+
+/** The wire check: requests validated against the description, and what the CLI cannot express. */
+function wireLines(wire: NonNullable<Receipt["wire"]>): string[] {
+  const head = wire.notRun
+    ? `  wire: requests not validated (${wire.notRun})`
+    : `  wire: ${wire.valid} of ${wire.checked} sampled requests valid against the description (${wire.validator})`;
+  return [
+    head,
+    ...wire.invalid.slice(0, 5).map((i) => `  ✗ wire ${i.command} (${i.operation}): ${i.errors.join("; ")}`),
+    ...wire.inexpressible.slice(0, 5).map((i) => `  ✗ wire ${i.command} (${i.operation}): ${i.reason}`),
+    ...(wire.inexpressibleCount > Math.min(5, wire.inexpressible.length)
+      ? [
+          `    … ${wire.inexpressibleCount - Math.min(5, wire.inexpressible.length)} more operations that cannot be expressed in receipt.json`,
+        ]
+      : []),
+  ];
 }
 
 /** One line on the MCP server: what it serves, its size in tokens, which client profiles it fits, what failed. */
@@ -84,6 +103,10 @@ export class InspectCommand extends BaseCommand {
     description: "Base URL of a running API for the probes that call it",
     validator: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)]),
   });
+  openapi = Option.String("--openapi", {
+    description:
+      "The OpenAPI description the CLI was built from: a sample of its requests is validated against it (the receipt's wire)",
+  });
   minLevel = Option.String("--min-level", {
     description: "Exit 1 below this level: agent-friendly, agent-ready or agent-native",
     validator: t.isEnum(LEVELS.slice(1)),
@@ -97,7 +120,12 @@ export class InspectCommand extends BaseCommand {
         "Example: inter inspect dist/cli.tgz",
       );
     const { inspectBin, inspectTarball } = await import("../../stages/inspect/inspect.js");
-    const options = { baseUrl: this.baseUrl, interVersion: INTER_BUILD };
+    const cwd = this.cwd ?? process.cwd();
+    const options = {
+      baseUrl: this.baseUrl,
+      interVersion: INTER_BUILD,
+      ...(this.openapi ? { description: { files: [resolve(cwd, this.openapi)], root: cwd } } : {}),
+    };
     let receipt: Receipt;
     if (this.tarball) {
       // A cli.tgz, a folder holding one, or a project folder's build output: the one lookup.

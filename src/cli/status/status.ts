@@ -81,6 +81,8 @@ export interface StatusReport {
   last: {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
+    /** The last inspection's wire check in short (requests validated, rejected, operations not expressible). */
+    wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
     /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
     surface: {
       baseline: string;
@@ -356,7 +358,9 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       highlights: surface.highlights,
     };
   }
-  report.last.certification = latestData<InspectData>(project, "inspect")?.level ?? null;
+  const inspected = latestData<InspectData>(project, "inspect");
+  report.last.certification = inspected?.level ?? null;
+  if (inspected?.wire) report.last.wire = inspected.wire;
   const resultsFile = join(root, projectPaths(config).evalDir, "results.json");
   if (existsSync(resultsFile)) {
     try {
@@ -429,6 +433,11 @@ export function statusText(r: StatusReport): string {
         ]
       : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
+    ...(r.last.wire
+      ? [
+          `wire        ${r.last.wire.notRun ? "requests not validated" : `${count(r.last.wire.checked, "sampled request")} validated, ${r.last.wire.invalid} rejected`}; ${count(r.last.wire.inexpressible, "operation")} cannot be expressed`,
+        ]
+      : []),
     ...(r.last.surface
       ? [
           `since       ${r.last.surface.baseline} (${r.last.surface.baseline_version}): ${r.last.surface.verdict}, ${count(r.last.surface.breaking, "breaking change")}, ${r.last.surface.non_breaking} non-breaking, ${r.last.surface.informational} informational${r.last.surface.version_follows ? "" : `; VERSION_NOT_BUMPED: should be at least ${r.last.surface.expected_version}`}`,

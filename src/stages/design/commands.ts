@@ -95,12 +95,14 @@ function flagsFor(
   const body = op.body;
   for (const field of body?.fields ?? []) {
     const { name, readOnly: _r, binary, ...value } = field;
-    // Required whenever a body is sent (the runtime asks for it then, or for it in --json-input's JSON).
+    // A required field of a body the operation needs is a required flag; of an optional body, it is required
+    // whenever a body is sent (the runtime asks for it then, or for it in --json-input's JSON).
     add(name, "body", {
       wire: name,
       ...value,
       ...(binary ? { format: "binary", file: true } : {}),
-      required: field.required,
+      required: field.required && body!.required,
+      ...(field.required && !body!.required ? { requiredWithBody: true } : {}),
     });
   }
   if (body?.raw)
@@ -130,6 +132,7 @@ function bodyOf(body: RequestBody): BodySpec {
     encoding: bodyEncodingOf(body.mediaType),
     required: body.required,
     ...(body.encoding ? { parts: body.encoding } : {}),
+    ...(body.shape ? { shape: body.shape } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface FlagSpec extends ValueSpec {
   details?: string;
   /** The value is a local file's path, or `-` for stdin: its bytes are sent (a multipart part, or the whole body). */
   file?: true;
+  /** A required field of an optional body: required whenever a body is sent. */
+  requiredWithBody?: true;
 }
 
 /** How a command's request body is given and sent (runtime/media.ts). */

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import { InterError } from "../../core/errors.js";
@@ -13,6 +13,8 @@ import { REFUSING_URL } from "./probe.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { redactor } from "../../core/redact.js";
 import { buildReceipt, type Receipt } from "./receipt.js";
+import { checkWire, readDescription, type WireReport } from "./wire-check.js";
+import { ownedTempDir } from "../../core/temp-dirs.js";
 import { validateSkills } from "./skills.js";
 import { withBasePath } from "../../engine/services/supervisor.js";
 import { readTarball } from "../candidate/read-tarball.js";
@@ -29,6 +31,12 @@ export interface InspectOptions {
    * probes of this inspection are handed back (redacted) to keep for the next.
    */
   reuse?: { previous?: SavedProbes; service?: string; keep(saved: SavedProbes): void };
+  /**
+   * The OpenAPI description the candidate was built from (its files, and the folder its `$ref`s may read in): the wire
+   * check (stages/inspect/wire-check.ts) holds the CLI's requests to it. Without one, only what the package's manifest
+   * shows is judged.
+   */
+  description?: { files: string[]; root: string };
 }
 
 /** npm's version from its own package.json beside the `npm` on PATH (no process), else from `npm --version`. */
@@ -94,6 +102,38 @@ async function inspectInstalled(
     ...env,
     ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : REFUSING_URL } : {}),
   });
+  // The wire check's description is read, and its validator loaded, while the first probes run; neither is needed
+  // before the commands are known.
+  const wireDir = ownedTempDir("inspect-wire");
+  const description = options.description
+    ? readDescription(options.description.files, options.description.root)
+    : undefined;
+  description?.catch(() => {});
+  const validator = description
+    ? import("./wire-validate.js").then(async (m) => {
+        const problem = await m.preload();
+        return problem ? { problem } : m.wireValidator;
+      })
+    : undefined;
+  validator?.catch(() => {});
+  const wire = cli
+    ? (probe: Parameters<typeof checkWire>[0]["probe"], baseUrlEnv: string | undefined): Promise<WireReport> =>
+        checkWire({ cli, description, validator, probe, baseUrlEnv, tempDir: wireDir }).catch(
+          (error: Error): WireReport => ({
+            validator: "",
+            notRun: `the wire check failed: ${error.message}`,
+            checked: 0,
+            valid: 0,
+            of: 0,
+            chosen: "",
+            covers: [],
+            invalid: [],
+            inexpressible: [],
+            inexpressibleCount: 0,
+            unchecked: [],
+          }),
+        )
+    : undefined;
   let facts: Facts;
   let npm: string;
   let calls: Promise<McpCalls> | undefined;
@@ -112,6 +152,7 @@ async function inspectInstalled(
         hosting,
         cli,
         (chosen, apiUnavailable) => (calls = mcpCalls(opened, chosen, apiUnavailable)),
+        wire,
       ),
       npmVersion(),
     ]);
@@ -120,6 +161,7 @@ async function inspectInstalled(
     throw error;
   } finally {
     (await hosting)?.stop();
+    rmSync(wireDir, { recursive: true, force: true });
   }
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
   const mcp = await certifyMcp(facts, opened, calls);

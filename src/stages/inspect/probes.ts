@@ -21,7 +21,17 @@ import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, t
 export type { HelpCommand } from "./subjects.js";
 import { credentialVariablesOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
-import { bodyFor, chooseSubjects, fill, probePool, sample, type HelpCommand, type Subjects } from "./subjects.js";
+import {
+  bodyFor,
+  chooseSubjects,
+  fill,
+  forProbes,
+  probePool,
+  sample,
+  type HelpCommand,
+  type Subjects,
+} from "./subjects.js";
+import type { RunProbe, WireReport } from "./wire-check.js";
 
 /**
  * Every probe by name, in the order rules that read all of them meet them (E4 lists error codes in it, E2 and X8 quote
@@ -144,6 +154,8 @@ export interface Facts {
    * probes: they depend on the commands alone. Judged from `commands` and `operations` when absent.
    */
   names?: NameFinding[];
+  /** The wire check (stages/inspect/wire-check.ts): sampled requests validated, every operation's expressibility. */
+  wire?: WireReport;
 }
 
 /** Runs probes at once and hands each result back under its own name, never by its place in a list. */
@@ -329,6 +341,9 @@ export async function collectFacts(
   // Told which commands the probes chose, as soon as they are chosen: the MCP server's tool calls on them
   // (stages/inspect/mcp.ts) are then made beside the probes that follow.
   onSubjects: (chosen: Subjects["chosen"], apiUnavailable: string | undefined) => void = () => {},
+  // The wire check (stages/inspect/wire-check.ts), given the probe runner and the CLI's base URL variable: its dry runs
+  // are answered beside the second batch of probes.
+  wire?: (probe: RunProbe, baseUrlEnv: string | undefined) => Promise<WireReport>,
 ): Promise<Facts> {
   const packageRoot = pkg?.root;
   const apiUnavailable =
@@ -449,6 +464,7 @@ export async function collectFacts(
       commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
     }
     describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
+    commands = forProbes(commands, packageRoot);
     const apiCommands = commands.filter(API_COMMAND);
     const group =
       groups[0] ??
@@ -592,6 +608,8 @@ export async function collectFacts(
       secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
       secretSkill: probe(["skills", PROBE_SECRET]),
     });
+    const wireReport = wire?.(probe, typeof baseUrlEnv === "string" ? baseUrlEnv : undefined);
+    wireReport?.catch(() => {});
     // The commands are final now: their names are judged while the host answers the probes just asked (a turn of the
     // event loop sends them first). On a 22,000-command CLI that is half a second of inter's own work.
     // A probe that throws meanwhile is thrown where the batch is awaited, below.
@@ -689,6 +707,7 @@ export async function collectFacts(
       probing: counted,
       operations,
       names,
+      ...(wireReport ? { wire: await wireReport } : {}),
     };
   } finally {
     rmSync(state, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { SkillCheck } from "./skills.js";
 import type { McpReport } from "./mcp.js";
 import { judgeCredentials, type CredentialReport } from "./credentials.js";
 import { misleadingNames, operationTexts, type NameFinding } from "./misleading-names.js";
+import { wireBlocks, type WireReport } from "./wire-check.js";
 
 const RECEIPT_SCHEMA_VERSION = "1.0.0";
 export type Level = "Agent-Native" | "Agent-Ready" | "Agent-Friendly" | "none";
@@ -59,6 +60,12 @@ export interface Receipt {
    * one keeps the candidate from Agent-Native (`blocking` names "naming").
    */
   naming: { findings: NameFinding[]; count: number };
+  /**
+   * The wire check (stages/inspect/wire-check.ts): a sample of requests held to the description by a real OpenAPI
+   * request validator, and every operation's expressibility. An invalid or inexpressible request certifies nothing
+   * (`blocking` names "wire"). Absent when the package has no manifest this inter reads.
+   */
+  wire?: WireReport;
 }
 
 const NEXT: Record<Level, Layer[]> = {
@@ -72,13 +79,21 @@ const NEXT: Record<Level, Layer[]> = {
  * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A failing
  * credential check (A1–A3) certifies nothing: a CLI that leaks or cannot send its credentials hurts the agent using it.
  * A misleading name is judged with the ecosystem layer: it keeps a candidate from Agent-Native, never from Agent-Ready.
+ * A request the description rejects, or an operation the CLI cannot express (the wire check), certifies nothing either:
+ * the agent's call fails at the API (or cannot be made) whatever the CLI's manners, so no level would be true of it.
  */
-function certify(rules: RuleResult[], credentials: CredentialReport, misleading: number): Receipt["certification"] {
+function certify(
+  rules: RuleResult[],
+  credentials: CredentialReport,
+  misleading: number,
+  wire?: WireReport,
+): Receipt["certification"] {
   const failing = (layer: Layer) => [
     ...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id),
     ...(layer === "ecosystem" && misleading ? ["naming"] : []),
   ];
-  const unsafe = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
+  const unsafe: string[] = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
+  if (wireBlocks(wire)) unsafe.push("wire");
   if (unsafe.length) return { level: "none", blocking: [...unsafe, ...failing("core")] };
   const level: Level = failing("core").length
     ? "none"
@@ -169,7 +184,7 @@ export function buildReceipt(input: {
       fail: rules.filter((r) => r.status === "fail").length,
       notApplicable: rules.filter((r) => r.status === "not applicable").length,
     },
-    certification: certify(rules, credentials, misleading.length),
+    certification: certify(rules, credentials, misleading.length, facts.wire),
     api: facts.apiUnavailable
       ? { probed: false, reason: facts.apiUnavailable }
       : { probed: true, ...(facts.baseUrl ? { baseUrl: facts.baseUrl } : {}) },
@@ -179,6 +194,7 @@ export function buildReceipt(input: {
     ...(facts.sampling ? { sampling: facts.sampling } : {}),
     credentials,
     naming: { findings: misleading.slice(0, MAX_NAME_FINDINGS), count: misleading.length },
+    ...(facts.wire ? { wire: facts.wire } : {}),
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt (with none set, there is none to find).
   return input.secrets.some(Boolean) ? redactDeep(receipt, redactor(input.secrets)) : receipt;

@@ -34,6 +34,8 @@ export interface HelpParameter {
   wire?: string;
   /** The value is a local file's path (from the manifest; help says it too). */
   file?: boolean;
+  /** Required once a body is sent (help says so). */
+  requiredWithBody?: boolean;
   /** For a file flag: a file the probes can send, in the installed package (probePool). */
   upload?: string;
 }
@@ -53,6 +55,10 @@ export interface HelpCommand {
   /** Present when the command pages. */
   pagination?: unknown;
   auth?: unknown;
+  /** What the command answers with, where it is not JSON (help's `answer`). */
+  answer?: { kind?: string };
+  /** For a command whose answer is a file: where its probes save it (forProbes). */
+  saveTo?: string;
 }
 
 /** The probes that run on a chosen API command. */
@@ -97,7 +103,7 @@ function fits(p: HelpParameter, v: string): boolean {
 }
 
 /** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
-function sampleOrNone(p: HelpParameter, far = false): string | undefined {
+export function sampleOrNone(p: HelpParameter, far = false): string | undefined {
   if (p.file) return p.upload;
   if (p.enum?.length) {
     const value = p.enum.find((e) => e !== null && e !== undefined);
@@ -147,11 +153,36 @@ export const fillArguments = (c: HelpCommand): Record<string, unknown> =>
 const canSample = (p: HelpParameter) => sampleOrNone(p) !== undefined;
 /** Every required flag (but `except`) can be given a valid value. */
 const fillable = (c: HelpCommand, except?: string) => required(c).every((p) => p.name === except || canSample(p));
-/** The required flags (but `except`, and body fields when the body comes from stdin) with sample values. */
-export const fill = (c: HelpCommand, except?: string, skipBody = false) =>
-  required(c)
+/**
+ * The required flags (but `except`, and body fields when the body comes from stdin) with sample values; for a command
+ * whose answer is a file, where to save it (it is never printed).
+ */
+export const fill = (c: HelpCommand, except?: string, skipBody = false) => [
+  ...required(c)
     .filter((p) => p.name !== except && !(skipBody && p.in === "body"))
-    .flatMap((p) => [p.name, sample(p)]);
+    .flatMap((p) => [p.name, sample(p)]),
+  ...(c.saveTo ? ["--output", c.saveTo, "--force"] : []),
+];
+
+/**
+ * The commands as probes run them: a file flag sends a file every installed package has (its package.json), and a
+ * command whose answer is a file saves it in the package's folder. Only the commands that need it are copied.
+ */
+export function forProbes<C extends HelpCommand>(commands: C[], packageRoot: string | undefined): C[] {
+  if (!packageRoot) return commands;
+  const upload = join(packageRoot, "package.json");
+  const saveTo = join(packageRoot, "inter-probe-answer");
+  return commands.map((c) => {
+    const files = c.parameters?.some((p) => p.file && !p.upload);
+    const binary = c.answer?.kind === "binary" && !c.saveTo;
+    if (!files && !binary) return c;
+    return {
+      ...c,
+      ...(files ? { parameters: c.parameters!.map((p) => (p.file ? { ...p, upload } : p)) } : {}),
+      ...(binary ? { saveTo } : {}),
+    };
+  });
+}
 const reads = (c: HelpCommand) =>
   c.permission === "read" || (c.permission === undefined && c.method?.toUpperCase() === "GET");
 const writes = (c: HelpCommand) =>
@@ -171,7 +202,7 @@ export function bodyFor(c: HelpCommand): Record<string, unknown> {
   const fields = bodyFields(c);
   if (!(c.parameters ?? []).some((p) => p.in !== undefined))
     return Object.fromEntries(required(c).map((p) => [p.name.replace(/^--/, ""), bodyValue(p)]));
-  const chosen = fields.filter((p) => p.required);
+  const chosen = fields.filter((p) => p.required || p.requiredWithBody);
   const optional = fields.find((p) => !p.required && simple(p));
   return Object.fromEntries(
     (chosen.length ? chosen : optional ? [optional] : []).map((p) => [
@@ -342,8 +373,9 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
   set("typed", typed && { ...typed, param: typedParam(typed.command) }, "no command takes a number");
 
   // Hostile values go into an identifier where there is one: that is where the guardrails matter most.
+  // A file flag takes a path, which the guardrails check as one: hostile text goes into a flag that takes text.
   const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) =>
-    required(c).find((p) => p.type === "string" && !p.enum?.length && where(p));
+    required(c).find((p) => p.type === "string" && !p.enum?.length && !p.file && where(p));
   const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
     ["its required identifier", identifier, true],
     ["its required string flag", () => true, true],

@@ -59,6 +59,8 @@ export interface RequestBody {
   complex: boolean;
   /** The body is one file's bytes (an octet stream, an image, text, XML …), given as a path or `-` for stdin. */
   raw?: boolean;
+  /** A JSON body that is not an object: a list, or any other value (given whole with --json-input). */
+  shape?: "array" | "value";
   /** Form and multipart fields' encodings, by field name. */
   encoding?: Record<string, PartEncoding>;
   description?: string;

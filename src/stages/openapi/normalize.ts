@@ -328,7 +328,9 @@ function bodyFromSchema(
     !summary.properties ||
     (!structured && (summary.complex || Object.values(props).some((p) => p.complex || p.type === "object")));
   const encodings = encoding && Object.keys(encoding).length ? { encoding } : {};
-  return { mediaType, mediaTypes, required, fields, complex, ...encodings, ...text };
+  const shape =
+    structured || summary.type === "object" ? {} : ({ shape: summary.type === "array" ? "array" : "value" } as const);
+  return { mediaType, mediaTypes, required, fields, complex, ...shape, ...encodings, ...text };
 }
 
 /** The media type a body is sent in: JSON where offered, then a form, then multipart, then the document's first. */

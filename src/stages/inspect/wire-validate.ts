@@ -1,0 +1,116 @@
+/**
+ * The request validator the wire check (stages/inspect/wire-check.ts) holds dry-run requests to: Stoplight Prism's
+ * input validation (`@stoplight/prism-http`, the validator of `prism mock --errors`), on operations read from the
+ * source description by `@stoplight/http-spec` — the same code an API's own Prism mock server runs, not ours. It
+ * deserializes every parameter style (form and its explode, deep objects, pipe and space delimited, label and matrix
+ * paths, headers) and parses urlencoded and multipart bodies. Loaded on first use: only an inspection with a
+ * description to hold requests to pays for it.
+ */
+
+/** What the receipt names as the validator. */
+const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
+
+/** A request as Prism's validator takes it (IHttpRequest): the path and query apart, headers in lower case. */
+export interface WireRequest {
+  method: string;
+  url: { path: string; query: Record<string, string | string[]> };
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+type Diagnostic = { path?: Array<string | number>; message: string; code?: string | number };
+type Either = { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right"; right: unknown };
+interface Libraries {
+  validateInput(input: { resource: unknown; element: unknown }): Either;
+  oas3(input: { document: unknown; name: string; method: string; config: unknown }): Record<string, unknown>;
+  oas2(input: { document: unknown; name: string; method: string; config: unknown }): Record<string, unknown>;
+  config: unknown;
+  bundleTarget(input: { document: unknown; path: string; cloneDocument: boolean }): Record<string, unknown>;
+}
+
+let loaded: Libraries | undefined;
+
+/**
+ * Prism's validator and http-spec's operation readers, imported once. Dynamic imports: the build bundles them into a
+ * chunk of their own (scripts/build.mjs splits), which only an inspection that validates loads.
+ */
+async function load(): Promise<Libraries> {
+  if (loaded) return loaded;
+  const [validator, oas3, oas2, oas, json] = await Promise.all([
+    import("@stoplight/prism-http/dist/validator/index.js"),
+    import("@stoplight/http-spec/oas3/operation"),
+    import("@stoplight/http-spec/oas2/operation"),
+    import("@stoplight/http-spec/oas"),
+    import("@stoplight/json"),
+  ]);
+  loaded = {
+    validateInput: validator.validateInput as unknown as Libraries["validateInput"],
+    oas3: oas3.transformOas3Operation as unknown as Libraries["oas3"],
+    oas2: oas2.transformOas2Operation as unknown as Libraries["oas2"],
+    config: oas.OPERATION_CONFIG,
+    bundleTarget: json.bundleTarget as unknown as Libraries["bundleTarget"],
+  };
+  return loaded;
+}
+
+function libraries(): Libraries {
+  if (!loaded) throw new Error("the request validator is used before it is loaded");
+  return loaded;
+}
+
+/** Loads the validator now (while probes run), so the first validation does not wait for it. Never throws. */
+export async function preload(): Promise<string | undefined> {
+  try {
+    await load();
+    return undefined;
+  } catch (error) {
+    return `the request validator could not be loaded: ${(error as Error).message}`;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * OpenAPI's default encoding of an urlencoded body's array and object properties (style form, explode true: repeated
+ * keys), written out where the document leaves it implicit: Prism deserializes a property only under an encoding it
+ * is given, so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array".
+ */
+function withDefaultFormEncodings(operation: Record<string, unknown>): void {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  const body = isObject(request?.body) ? request.body : undefined;
+  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
+    if (!isObject(content) || !/^application\/x-www-form-urlencoded\b/i.test(String(content.mediaType))) continue;
+    const schema = isObject(content.schema) ? content.schema : undefined;
+    const properties = isObject(schema?.properties) ? schema.properties : {};
+    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isObject(property) || !["array", "object"].includes(String(property.type))) continue;
+      if (encodings.some((e) => e.property === name && e.style)) continue;
+      encodings.push({ property: name, style: "form", explode: true, allowReserved: true, headers: [] });
+    }
+    content.encodings = encodings;
+  }
+}
+
+/** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
+function operationOf(document: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
+  const libs = libraries();
+  const read = "swagger" in document ? libs.oas2 : libs.oas3;
+  const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
+  withDefaultFormEncodings(operation);
+  // The schemas' `$ref`s are kept and bundled beside the operation, as Prism's own loader does.
+  return libs.bundleTarget({
+    document: { ...document, __target__: operation },
+    path: "#/__target__",
+    cloneDocument: false,
+  });
+}
+
+/** The validator's findings on a request: empty when it is valid. Throws what the validator cannot handle. */
+function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
+  const result = libraries().validateInput({ resource: operation, element: request });
+  return result._tag === "Left" ? result.left : [];
+}
+
+/** The validator as the wire check uses it. */
+export const wireValidator = { name: VALIDATOR, operationOf, validateRequest };

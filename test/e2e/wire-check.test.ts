@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { config, inter, makeProject } from "../helpers.js";
+
+/**
+ * The wire check end to end: `inter build` inspects the candidate it built and holds a sample of its dry-run requests
+ * to the project's description with Prism's request validator. A description of plain JSON bodies and every query
+ * style is certified; one with a multipart upload and a PDF download is not, on a runtime that sends the upload as
+ * JSON and has no --output (the runtime that expresses every body and answer turns this into a pass).
+ */
+const STYLES = `openapi: 3.0.3
+info: { title: Docs, version: "1.0.0" }
+servers: [{ url: "http://127.0.0.1:9" }]
+paths:
+  /search:
+    get:
+      operationId: searchDocs
+      summary: Search the documents
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+        - { name: tags, in: query, schema: { type: array, items: { type: string } } }
+        - { name: ids, in: query, style: pipeDelimited, explode: false, schema: { type: array, items: { type: integer } } }
+        - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object, properties: { year: { type: integer } } } }
+        - { name: X-Trace, in: header, schema: { type: string } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string } } } } } } }
+  /docs/{id}:
+    get:
+      operationId: getDoc
+      summary: Get a document
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string, format: uuid } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /notes:
+    post:
+      operationId: createNote
+      summary: Create a note
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [title], properties: { title: { type: string, maxLength: 40 }, pages: { type: integer, minimum: 1 } } }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+`;
+
+const UPLOADS = `openapi: 3.0.3
+info: { title: Files, version: "1.0.0" }
+servers: [{ url: "http://127.0.0.1:9" }]
+paths:
+  /documents:
+    post:
+      operationId: uploadDocument
+      summary: Upload a document
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file, title]
+              properties:
+                file: { type: string, format: binary }
+                title: { type: string }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /documents/{id}/pdf:
+    get:
+      operationId: downloadDocument
+      summary: Download a document as PDF
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        "200": { description: the PDF, content: { application/pdf: { schema: { type: string, format: binary } } } }
+`;
+
+async function build(name: string, openapi: string) {
+  const dir = makeProject({
+    "intermesh.config.ts": config(
+      `{ product: { name: "${name}", binary: "${name.toLowerCase()}" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
+    ),
+    "openapi.yaml": openapi,
+    "context.md": `# ${name}\n\nDocuments.\n`,
+  });
+  const result = await inter(dir, ["build"]);
+  const receipt = JSON.parse(readFileSync(join(dir, "dist", "receipt.json"), "utf8"));
+  return { result, receipt };
+}
+
+describe("inspection validates the wire", () => {
+  it("valid requests in every style: the wire check passes and does not hold the level back", async () => {
+    const { result, receipt } = await build("Docs", STYLES);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(receipt.wire).toMatchObject({
+      checked: 3,
+      valid: 3,
+      invalid: [],
+      inexpressibleCount: 0,
+      description: ["openapi.yaml"],
+    });
+    expect(receipt.wire.validator).toMatch(/prism-http/);
+    expect(receipt.wire.covers).toEqual(
+      expect.arrayContaining([
+        "body application/json",
+        "query pipeDelimited array",
+        "query deepObject explode object",
+        "header simple",
+      ]),
+    );
+    expect(receipt.certification.blocking).not.toContain("wire");
+    expect(receipt.certification.level).not.toBe("none");
+    expect(result.stderr).toMatch(/wire: 3 sampled requests validated, 0 rejected/);
+  });
+
+  it("an upload sent as JSON and a download with no --output: not certified, and the receipt says why", async () => {
+    const { result, receipt } = await build("Files", UPLOADS);
+    expect(receipt.certification).toEqual({ level: "none", blocking: expect.arrayContaining(["wire"]) });
+    const upload = receipt.wire.invalid.find((i: { command: string }) => i.command.includes("upload"));
+    // What the runtime of today sends; the runtime that expresses every body sends multipart, and this passes.
+    if (upload) expect(upload.errors.join(" ")).toMatch(/multipart\/form-data/);
+    expect(receipt.wire.inexpressible.map((i: { reason: string }) => i.reason).join("\n")).toMatch(
+      receipt.wire.inexpressibleCount ? /binary/ : /^$/,
+    );
+    expect(receipt.wire.invalid.length + receipt.wire.inexpressibleCount).toBeGreaterThan(0);
+    expect(result.stderr).toMatch(/wire: .*cannot be expressed/);
+  });
+});

@@ -1,0 +1,493 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Cli } from "../../src/runtime/load.js";
+import type { Probe } from "../../src/stages/inspect/probe.js";
+import {
+  checkWire,
+  planWireSample,
+  wireBlocks,
+  wireRequestOf,
+  WIRE_SAMPLE,
+} from "../../src/stages/inspect/wire-check.js";
+import { wireValidator as validator } from "../../src/stages/inspect/wire-validate.js";
+
+/**
+ * The wire check (src/stages/inspect/wire-check.ts) on made-up packages: a fake CLI whose dry runs print what a
+ * runtime would, held to real descriptions by Prism's validator. What today's runtime does with an upload (the file's
+ * path as JSON) is found invalid and inexpressible; what the runtime that expresses every media type prints (a
+ * multipart body, `file: true`, `response.kind: "binary"`) is valid.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), "inter-wire-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const BASE = "http://127.0.0.1:9/inter-wire-check";
+
+const UPLOADS: Record<string, unknown> = {
+  openapi: "3.0.3",
+  info: { title: "Files", version: "1" },
+  components: {
+    securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Api-Key" } },
+    schemas: {
+      Upload: {
+        type: "object",
+        required: ["file", "title"],
+        properties: { file: { type: "string", format: "binary" }, title: { type: "string", maxLength: 20 } },
+      },
+    },
+  },
+  security: [{ key: [] }],
+  paths: {
+    "/documents": {
+      post: {
+        operationId: "upload",
+        requestBody: {
+          required: true,
+          content: { "multipart/form-data": { schema: { $ref: "#/components/schemas/Upload" } } },
+        },
+        responses: { "201": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
+      },
+    },
+    "/documents/{id}/pdf": {
+      get: {
+        operationId: "download",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "pdf",
+            content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+          },
+        },
+      },
+    },
+    "/subscriptions": {
+      post: {
+        operationId: "subscribe",
+        requestBody: {
+          content: {
+            "application/x-www-form-urlencoded": {
+              schema: {
+                type: "object",
+                required: ["topic"],
+                properties: { topic: { type: "array", items: { type: "string" } }, lease: { type: "integer" } },
+              },
+            },
+          },
+        },
+        responses: { "202": { description: "accepted" } },
+      },
+    },
+    "/search/{ids}": {
+      get: {
+        operationId: "search",
+        parameters: [
+          {
+            name: "ids",
+            in: "path",
+            required: true,
+            style: "label",
+            schema: { type: "array", items: { type: "integer" } },
+          },
+          { name: "q", in: "query", required: true, schema: { type: "string" } },
+          {
+            name: "tags",
+            in: "query",
+            style: "pipeDelimited",
+            explode: false,
+            schema: { type: "array", items: { type: "string" } },
+          },
+          {
+            name: "filter",
+            in: "query",
+            style: "deepObject",
+            schema: { type: "object", properties: { year: { type: "integer" } } },
+          },
+          { name: "X-Page", in: "header", required: true, schema: { type: "integer" } },
+        ],
+        responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array" } } } } },
+      },
+    },
+  },
+};
+
+const flag = (f: Record<string, unknown>) => ({ type: "string", required: false, ...f });
+/** The commands a package would hold for UPLOADS: `merged` adds what the runtime that expresses every body adds. */
+function commands(merged: boolean): any[] {
+  return [
+    {
+      name: "documents upload",
+      operation: { method: "POST", path: "/documents", operationId: "upload" },
+      jsonInput: true,
+      bodyMediaType: "multipart/form-data",
+      ...(merged ? { body: { mediaType: "multipart/form-data", encoding: "multipart", required: true } } : {}),
+      destructive: false,
+      flags: [
+        flag({
+          flag: "file",
+          in: "body",
+          wire: "file",
+          required: true,
+          format: "binary",
+          ...(merged ? { file: true } : {}),
+        }),
+        flag({ flag: "title", in: "body", wire: "title", required: true, maxLength: 20 }),
+      ],
+    },
+    {
+      name: "documents download",
+      operation: { method: "GET", path: "/documents/{id}/pdf", operationId: "download" },
+      jsonInput: false,
+      destructive: false,
+      ...(merged ? { response: { accept: "application/pdf", kind: "binary" } } : {}),
+      flags: [flag({ flag: "id", in: "path", wire: "id", required: true })],
+    },
+    {
+      name: "subscriptions subscribe",
+      operation: { method: "POST", path: "/subscriptions", operationId: "subscribe" },
+      jsonInput: true,
+      bodyMediaType: "application/x-www-form-urlencoded",
+      destructive: false,
+      flags: [
+        flag({ flag: "topic", in: "body", wire: "topic", required: true, type: "array", items: "string" }),
+        flag({ flag: "lease", in: "body", wire: "lease", type: "integer" }),
+      ],
+    },
+    {
+      name: "search run",
+      operation: { method: "GET", path: "/search/{ids}", operationId: "search" },
+      jsonInput: false,
+      destructive: false,
+      flags: [
+        flag({ flag: "ids", in: "path", wire: "ids", required: true, type: "array", items: "integer", style: "label" }),
+        flag({ flag: "q", in: "query", wire: "q", required: true }),
+        flag({
+          flag: "tags",
+          in: "query",
+          wire: "tags",
+          type: "array",
+          items: "string",
+          style: "pipeDelimited",
+          explode: false,
+        }),
+        flag({ flag: "filter", in: "query", wire: "filter", type: "object", style: "deepObject", explode: true }),
+        flag({ flag: "x-page", in: "header", wire: "X-Page", required: true, type: "integer" }),
+      ],
+    },
+  ];
+}
+
+const cliOf = (list: any[]): Cli => ({ dir, manifest: {} as any, group: () => [], all: () => list });
+const dryRun = (request: Record<string, unknown>): Probe => ({
+  command: "x --dry-run",
+  exitCode: 0,
+  stdout: "",
+  stderr: "",
+  durationMs: 1,
+  timedOut: false,
+  json: { ok: true, result: { dry_run: true, request, sent: false } },
+});
+const BOUNDARY = "inter-boundary-1";
+const MULTIPART = [
+  `--${BOUNDARY}`,
+  'Content-Disposition: form-data; name="file"; filename="wire-sample.txt"',
+  "Content-Type: text/plain",
+  "",
+  "<file ./wire-sample.txt: 17 bytes>",
+  `--${BOUNDARY}`,
+  'Content-Disposition: form-data; name="title"',
+  "",
+  "inter-probe",
+  `--${BOUNDARY}--`,
+  "",
+].join("\r\n");
+
+/** What each runtime prints for the sampled commands' dry runs. */
+function runtime(merged: boolean) {
+  const calls: string[][] = [];
+  const probe = async (args: string[]): Promise<Probe> => {
+    calls.push(args);
+    const name = args.slice(0, 2).join(" ");
+    const headers = { accept: "application/json", "x-api-key": "[REDACTED]" };
+    if (name === "documents upload")
+      return dryRun(
+        merged
+          ? {
+              method: "POST",
+              url: `${BASE}/documents`,
+              headers: { ...headers, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+              body: MULTIPART,
+            }
+          : {
+              method: "POST",
+              url: `${BASE}/documents`,
+              headers: { ...headers, "content-type": "application/json" },
+              body: JSON.stringify({ file: args[args.indexOf("--file") + 1], title: "inter-probe" }),
+            },
+      );
+    if (name === "documents download")
+      return dryRun({ method: "GET", url: `${BASE}/documents/inter-probe/pdf`, headers });
+    if (name === "subscriptions subscribe")
+      return dryRun({
+        method: "POST",
+        url: `${BASE}/subscriptions`,
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+        body: "topic=a&topic=b",
+      });
+    return dryRun({
+      method: "GET",
+      url: `${BASE}/search/.1?q=inter-probe&tags=a%7Cb&filter%5Byear%5D=1`,
+      headers: { ...headers, "x-page": "1" },
+    });
+  };
+  return { probe, calls };
+}
+
+const check = (list: any[], document: Record<string, unknown>, probe: (args: string[]) => Promise<Probe>) =>
+  checkWire({
+    cli: cliOf(list),
+    description: Promise.resolve({ files: ["openapi.json"], documents: [document] }),
+    validator: Promise.resolve(validator),
+    probe,
+    baseUrlEnv: "FILES_BASE_URL",
+    tempDir: dir,
+  });
+
+describe("the wire check", () => {
+  it("today's runtime: an upload sent as JSON is invalid, it and a PDF download are inexpressible", async () => {
+    const { probe } = runtime(false);
+    const wire = await check(commands(false), UPLOADS, probe);
+    expect(wire.notRun).toBeUndefined();
+    expect(wire.checked).toBe(4);
+    expect(wire.invalid).toEqual([
+      expect.objectContaining({
+        command: "documents upload",
+        errors: ["Supported content types: multipart/form-data"],
+      }),
+    ]);
+    expect(wire.inexpressible.map((i) => [i.command, i.reason])).toEqual([
+      ["documents upload", expect.stringContaining('"file" is a file (binary)')],
+      ["documents download", expect.stringContaining("application/pdf (binary)")],
+    ]);
+    expect(wireBlocks(wire)).toBe(true);
+  });
+
+  it("the runtime that expresses every body: multipart with a file part, form arrays, every style — valid", async () => {
+    const { probe, calls } = runtime(true);
+    const wire = await check(commands(true), UPLOADS, probe);
+    expect(wire).toMatchObject({ checked: 4, valid: 4, invalid: [], inexpressible: [], inexpressibleCount: 0 });
+    expect(wire.covers).toEqual(
+      expect.arrayContaining([
+        "body multipart/form-data",
+        "body application/x-www-form-urlencoded",
+        "file part",
+        "path label array",
+        "query pipeDelimited array",
+        "query deepObject explode object",
+        "header simple",
+      ]),
+    );
+    // The file flag is given a real file; every dry run goes to the discard address, never an API.
+    const upload = calls.find((c) => c[1] === "upload")!;
+    expect(upload[upload.indexOf("--file") + 1]).toBe(join(dir, "wire-sample.txt"));
+    expect(calls.every((c) => c.at(-1) === "--dry-run")).toBe(true);
+    expect(wireBlocks(wire)).toBe(false);
+  });
+
+  it("the validator finds wrong styles and values, but not the redacted credential", async () => {
+    const probe = async (): Promise<Probe> =>
+      dryRun({
+        method: "GET",
+        url: `${BASE}/search/.1.x?tags=a%7Cb&filter%5Byear%5D=soon`,
+        headers: { "x-api-key": "[REDACTED]" },
+      });
+    const wire = await check([commands(true)[3]], UPLOADS, probe);
+    expect(wire.invalid).toHaveLength(1);
+    const errors = wire.invalid[0]!.errors.join("\n");
+    expect(errors).toMatch(/x-page/);
+    expect(errors).toMatch(/'q'/);
+    expect(errors).toMatch(/filter/);
+    expect(errors).not.toMatch(/x-api-key/i);
+  });
+
+  it("Swagger 2.0: a formData file is inexpressible without a file flag; a valid form request passes", async () => {
+    const swagger = {
+      swagger: "2.0",
+      info: { title: "Old", version: "1" },
+      paths: {
+        "/upload": {
+          post: {
+            operationId: "up",
+            consumes: ["multipart/form-data"],
+            parameters: [
+              { name: "file", in: "formData", type: "file", required: true },
+              { name: "note", in: "formData", type: "string" },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+        "/items": {
+          get: {
+            operationId: "items",
+            parameters: [
+              { name: "ids", in: "query", type: "array", items: { type: "integer" }, collectionFormat: "pipes" },
+            ],
+            responses: { "200": { description: "ok", schema: { type: "array", items: { type: "object" } } } },
+          },
+        },
+      },
+    };
+    const list = [
+      {
+        name: "upload",
+        operation: { method: "POST", path: "/upload" },
+        jsonInput: true,
+        bodyMediaType: "multipart/form-data",
+        destructive: false,
+        flags: [flag({ flag: "file", in: "body", wire: "file", required: true })],
+      },
+      {
+        name: "items list",
+        operation: { method: "GET", path: "/items" },
+        jsonInput: false,
+        destructive: false,
+        flags: [
+          flag({
+            flag: "ids",
+            in: "query",
+            wire: "ids",
+            type: "array",
+            items: "integer",
+            style: "pipeDelimited",
+            explode: false,
+          }),
+        ],
+      },
+    ];
+    const probe = async (args: string[]): Promise<Probe> =>
+      args[0] === "upload"
+        ? { ...dryRun({}), exitCode: 2, json: undefined, stderr: '{"error":true,"code":"SECRET_IN_ARGUMENT"}' }
+        : dryRun({ method: "GET", url: `${BASE}/items?ids=1%7C2`, headers: {} });
+    const wire = await check(list, swagger, probe);
+    expect(wire.inexpressible).toEqual([expect.objectContaining({ command: "upload" })]);
+    expect(wire.unchecked).toEqual([{ command: "upload", reason: expect.stringContaining("refused") }]);
+    expect(wire).toMatchObject({ checked: 1, valid: 1 });
+  });
+
+  it("OpenAPI 3.1: a raw binary body needs a file flag; one with it, sent as an upload, is valid", async () => {
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Raw", version: "1" },
+      paths: {
+        "/images": {
+          put: {
+            operationId: "putImage",
+            requestBody: {
+              required: true,
+              content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
+            },
+            responses: { "204": { description: "stored" } },
+          },
+        },
+      },
+    };
+    const command = (file: boolean) => ({
+      name: "images put",
+      operation: { method: "PUT", path: "/images" },
+      jsonInput: true,
+      bodyMediaType: "image/png",
+      destructive: false,
+      flags: file ? [flag({ flag: "file", in: "body", wire: "", required: true, file: true })] : [],
+    });
+    const probe = async (): Promise<Probe> =>
+      dryRun({
+        method: "PUT",
+        url: `${BASE}/images`,
+        headers: { "content-type": "image/png" },
+        upload: { path: "./a.png", bytes: 17, content_type: "image/png" },
+      });
+    expect((await check([command(false)], doc, probe)).inexpressible).toHaveLength(1);
+    expect(await check([command(true)], doc, probe)).toMatchObject({ inexpressibleCount: 0, checked: 1, valid: 1 });
+  });
+
+  it("a validator that throws, a missing operation, or no description never crash it", async () => {
+    const throwing = {
+      ...validator,
+      validateRequest: () => {
+        throw new Error("boom");
+      },
+    };
+    const wire = await checkWire({
+      cli: cliOf(commands(true)),
+      description: Promise.resolve({ files: ["x"], documents: [UPLOADS] }),
+      validator: Promise.resolve(throwing),
+      probe: runtime(true).probe,
+      tempDir: dir,
+    });
+    expect(wire.checked).toBe(0);
+    expect(wire.unchecked.every((u) => u.reason.includes("boom"))).toBe(true);
+    expect(wireBlocks(wire)).toBe(false);
+    const missing = await check(commands(true), { openapi: "3.0.0", info: {}, paths: {} }, runtime(true).probe);
+    expect(missing.unchecked.map((u) => u.reason)).toContain("its operation is not in the description");
+    const none = await checkWire({ cli: cliOf(commands(false)), probe: runtime(false).probe, tempDir: dir });
+    expect(none.notRun).toMatch(/no OpenAPI description/);
+    // From the manifest alone: a required binary body flag that takes no file.
+    expect(none.inexpressible).toEqual([expect.objectContaining({ command: "documents upload" })]);
+    const unreadable = await checkWire({
+      cli: cliOf(commands(true)),
+      description: Promise.reject(new Error("not valid YAML")),
+      validator: Promise.resolve(validator),
+      probe: runtime(true).probe,
+      tempDir: dir,
+    });
+    expect(unreadable.notRun).toMatch(/could not be read: not valid YAML/);
+  });
+
+  it("a huge CLI: the sample stays bounded, one command per shape", () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      name: `g${i} get`,
+      operation: { method: "GET", path: `/g${i}/{id}` },
+      jsonInput: false,
+      destructive: false,
+      flags: [
+        flag({ flag: "id", in: "path", wire: "id", required: true }),
+        flag({
+          flag: `f${i % 50}`,
+          in: "query",
+          wire: `f${i}`,
+          type: "array",
+          items: "string",
+          style: i % 2 ? "pipeDelimited" : "form",
+        }),
+      ],
+    }));
+    const started = performance.now();
+    const { planned } = planWireSample(many as any, "/tmp/x");
+    expect(planned.length).toBeLessThanOrEqual(WIRE_SAMPLE);
+    expect(planned.length).toBe(2);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("reads a dry run's request: repeated query keys, a JSON body, an upload", () => {
+    const read = wireRequestOf({
+      request: {
+        method: "POST",
+        url: `${BASE}/a?x=1&x=2&y=%5B1%5D&z=a+b`,
+        headers: { "Content-Type": "application/json" },
+        body: '{"a":1}',
+      },
+    });
+    expect(read).toEqual({
+      request: {
+        method: "post",
+        url: { path: "/a", query: { x: ["1", "2"], y: "[1]", z: "a b" } },
+        headers: { "content-type": "application/json", "content-length": "7" },
+        body: { a: 1 },
+      },
+    });
+    expect(wireRequestOf({ request: { method: "GET", url: "https://api.example.com/a", headers: {} } })).toHaveProperty(
+      "problem",
+    );
+    expect(wireRequestOf(null)).toHaveProperty("problem");
+  });
+});

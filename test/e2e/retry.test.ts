@@ -68,7 +68,7 @@ paths:
         required: true
         content:
           multipart/form-data:
-            schema: { type: object, required: [file], properties: { file: { type: string, format: binary } } }
+            schema: { type: object, required: [file], properties: { title: { type: string }, file: { type: string, format: binary } } }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
 `;
@@ -315,7 +315,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
     writeFileSync(join(dir, "photo.bin"), bytes);
     script = [retryAfter("0")];
-    const run = await shop([...words("uploadFile"), "--file", join(dir, "photo.bin")]);
+    const run = await shop([...words("uploadFile"), "--title", "photo", "--file", join(dir, "photo.bin")]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(seen).toHaveLength(2);
     // Each attempt is built anew (its multipart boundary too): the parts are the same, the file byte for byte.
@@ -332,14 +332,14 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
 
     seen.length = 0;
     script = [retryAfter("0")];
-    const piped = await shop([...words("uploadFile"), "--file", "-"], bytes);
+    const piped = await shop([...words("uploadFile"), "--title", "photo", "--file", "-"], bytes);
     expect(seen).toHaveLength(1);
     expect(piped.error).toMatchObject({
       code: "RATE_LIMITED",
       message: expect.stringContaining("read from stdin once"),
       details: { attempts: 1, retry: "off" },
     });
-    const dry = await shop([...words("uploadFile"), "--file", "-", "--dry-run"], bytes);
+    const dry = await shop([...words("uploadFile"), "--title", "photo", "--file", "-", "--dry-run"], bytes);
     expect(dry.json.result.retry).toEqual({
       on: [],
       reason: "the request body is read from stdin once and cannot be sent again",

@@ -11,7 +11,7 @@ import {
   wireRequestOf,
   WIRE_SAMPLE,
 } from "../../src/stages/inspect/wire-check.js";
-import { wireValidator as validator } from "../../src/stages/inspect/wire-validate.js";
+import { loadWireValidator, wireValidator as validator } from "../../src/stages/inspect/wire-validate.js";
 
 /**
  * The wire check (src/stages/inspect/wire-check.ts) on made-up packages: a fake CLI whose dry runs print what a
@@ -247,7 +247,7 @@ const check = (list: any[], document: Record<string, unknown>, probe: (args: str
   checkWire({
     cli: cliOf(list),
     description: Promise.resolve({ files: ["openapi.json"], documents: [document] }),
-    validator: Promise.resolve(validator),
+    validator: loadWireValidator(),
     probe,
     baseUrlEnv: "FILES_BASE_URL",
     tempDir: dir,
@@ -411,6 +411,7 @@ describe("the wire check", () => {
   });
 
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
+    await loadWireValidator();
     const throwing = {
       ...validator,
       validateRequest: () => {
@@ -436,7 +437,7 @@ describe("the wire check", () => {
     const unreadable = await checkWire({
       cli: cliOf(commands(true)),
       description: Promise.reject(new Error("not valid YAML")),
-      validator: Promise.resolve(validator),
+      validator: loadWireValidator(),
       probe: runtime(true).probe,
       tempDir: dir,
     });

@@ -111,8 +111,7 @@ async function inspectInstalled(
   description?.catch(() => {});
   const validator = description
     ? import("./wire-validate.js").then(async (m) => {
-        const problem = await m.preload();
-        return problem ? { problem } : m.wireValidator;
+        return m.loadWireValidator();
       })
     : undefined;
   validator?.catch(() => {});

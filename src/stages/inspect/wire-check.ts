@@ -335,7 +335,9 @@ export function wireRequestOf(
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(isObject(request.headers) ? request.headers : {}))
     if (typeof v === "string") headers[k.toLowerCase()] = v;
-  const upload = isObject(request.upload) ? request.upload : undefined;
+  // The files a dry run lists (`upload`): with no body text beside them, the one file is the whole (raw) body.
+  const files = Array.isArray(request.upload) ? request.upload : isObject(request.upload) ? [request.upload] : [];
+  const upload = request.body === undefined && isObject(files[0]) ? files[0] : undefined;
   let body: unknown = typeof request.body === "string" ? request.body : undefined;
   if (body === undefined && request.body !== undefined && request.body !== null) body = request.body;
   if (upload) {

@@ -6,6 +6,7 @@
  * paths, headers) and parses urlencoded and multipart bodies. Loaded on first use: only an inspection with a
  * description to hold requests to pays for it.
  */
+import { createRequire } from "node:module";
 
 /** What the receipt names as the validator. */
 const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
@@ -31,24 +32,23 @@ interface Libraries {
 let loaded: Libraries | undefined;
 
 /**
- * Prism's validator and http-spec's operation readers, imported once. Dynamic imports: the build bundles them into a
- * chunk of their own (scripts/build.mjs splits), which only an inspection that validates loads.
+ * Prism's validator and http-spec's operation readers, required once from node_modules. They stay out of the bundle
+ * (scripts/build.mjs): jsonc-parser, under them, is a UMD module whose own require()s a bundler cannot follow.
  */
 async function load(): Promise<Libraries> {
   if (loaded) return loaded;
-  const [validator, oas3, oas2, oas, json] = await Promise.all([
-    import("@stoplight/prism-http/dist/validator/index.js"),
-    import("@stoplight/http-spec/oas3/operation"),
-    import("@stoplight/http-spec/oas2/operation"),
-    import("@stoplight/http-spec/oas"),
-    import("@stoplight/json"),
-  ]);
+  const require = createRequire(import.meta.url);
+  const validator = require("@stoplight/prism-http/dist/validator") as Pick<Libraries, "validateInput">;
+  const oas3 = require("@stoplight/http-spec/oas3/operation") as { transformOas3Operation: Libraries["oas3"] };
+  const oas2 = require("@stoplight/http-spec/oas2/operation") as { transformOas2Operation: Libraries["oas2"] };
+  const oas = require("@stoplight/http-spec/oas") as { OPERATION_CONFIG: unknown };
+  const json = require("@stoplight/json") as Pick<Libraries, "bundleTarget">;
   loaded = {
-    validateInput: validator.validateInput as unknown as Libraries["validateInput"],
-    oas3: oas3.transformOas3Operation as unknown as Libraries["oas3"],
-    oas2: oas2.transformOas2Operation as unknown as Libraries["oas2"],
+    validateInput: validator.validateInput,
+    oas3: oas3.transformOas3Operation,
+    oas2: oas2.transformOas2Operation,
     config: oas.OPERATION_CONFIG,
-    bundleTarget: json.bundleTarget as unknown as Libraries["bundleTarget"],
+    bundleTarget: json.bundleTarget,
   };
   return loaded;
 }
@@ -58,13 +58,13 @@ function libraries(): Libraries {
   return loaded;
 }
 
-/** Loads the validator now (while probes run), so the first validation does not wait for it. Never throws. */
-export async function preload(): Promise<string | undefined> {
+/** The validator, loaded (while probes run, so the first validation does not wait), or why it could not be. Never throws. */
+export async function loadWireValidator(): Promise<typeof wireValidator | { problem: string }> {
   try {
     await load();
-    return undefined;
+    return wireValidator;
   } catch (error) {
-    return `the request validator could not be loaded: ${(error as Error).message}`;
+    return { problem: `the request validator could not be loaded: ${(error as Error).message}` };
   }
 }
 

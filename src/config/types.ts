@@ -46,12 +46,31 @@ export interface ApiConfig {
   /**
    * The variables each security scheme of the document reads, by scheme name: one name (an apiKey's or Bearer
    * scheme's value; Basic's `user:password`), or one per role — `value`; `username`, `password` (HTTP Basic);
-   * `accessToken`, `clientId`, `clientSecret`, `refreshToken` (OAuth 2, OpenID Connect). Never a value. A name for a
+   * `accessToken`, `clientId`, `clientSecret`, `refreshToken` (OAuth 2, OpenID Connect); `accessKeyId`,
+   * `secretAccessKey`, `sessionToken` (AWS Signature Version 4, by default AWS_ACCESS_KEY_ID, …). Never a value. A name for a
    * scheme no command sends, or a role the scheme lacks, is a build warning; [Credentials](generated-cli.md#credentials)
    * says how names are made and sent.
    * @default `<BINARY>_<SCHEME>[_<ROLE>]`
    */
   credentials?: Record<string, string | CredentialNames>;
+  /**
+   * AWS Signature Version 4 (a scheme with `x-amazon-apigateway-authtype: awsSigv4`): the region and service requests
+   * are signed for, where the API's address does not say them (an API Gateway API on a domain of its own). Users
+   * override the region with `AWS_REGION` (else `AWS_DEFAULT_REGION`).
+   * @default from the document's server (`<service>.<region>.amazonaws.com`, its `{region}` variable's default)
+   */
+  aws?: {
+    /**
+     * The region requests are signed for, e.g. `us-east-1`; a regional server URL (`{region}`) takes it too.
+     * @default the server's `{region}` default, else the region its host names
+     */
+    region?: string;
+    /**
+     * The service name requests are signed for, as AWS spells it (`execute-api` for API Gateway, `ec2`, …).
+     * @default the document's `info.x-aws-signingName`, else the service its host names, else `execute-api`
+     */
+    service?: string;
+  };
 }
 
 /** The roles of a scheme's variables (docs/generated-cli.md, "Credentials"). */

@@ -18,6 +18,9 @@ const isCredentialNames = t.isObject({
   clientId: t.isOptional(envName),
   clientSecret: t.isOptional(envName),
   refreshToken: t.isOptional(envName),
+  accessKeyId: t.isOptional(envName),
+  secretAccessKey: t.isOptional(envName),
+  sessionToken: t.isOptional(envName),
 });
 const isArgv = t.cascade(t.isArray(t.isString()), [t.hasMinLength(1)]);
 
@@ -52,6 +55,12 @@ const isConfig = t.isObject({
       baseUrl: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
       credentialEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
       credentials: t.isOptional(t.isRecord(t.isOneOf([envName, isCredentialNames], { exclusive: false }))),
+      aws: t.isOptional(
+        t.isObject({
+          region: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z]{2}(-[a-z]+)+-\d+$/)])),
+          service: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z0-9][a-z0-9.-]*$/)])),
+        }),
+      ),
     }),
   ),
   targets: t.isOptional(
@@ -142,7 +151,9 @@ const FIXES: Record<string, string> = {
   "inputs.context": 'Point inputs.context at the product brief, e.g. "inputs/context.md", or remove the field.',
   "api.baseUrl": 'Use an absolute http(s) URL such as "http://127.0.0.1:4010".',
   "api.credentials":
-    'Map a security scheme of the document to its variable, e.g. credentials: { api_token: "TRELLO_TOKEN" }, or to one per role: { oauth: { clientId: "ACME_CLIENT_ID", clientSecret: "ACME_CLIENT_SECRET" } } (roles: value, username, password, accessToken, clientId, clientSecret, refreshToken).',
+    'Map a security scheme of the document to its variable, e.g. credentials: { api_token: "TRELLO_TOKEN" }, or to one per role: { oauth: { clientId: "ACME_CLIENT_ID", clientSecret: "ACME_CLIENT_SECRET" } } (roles: value, username, password, accessToken, clientId, clientSecret, refreshToken, accessKeyId, secretAccessKey, sessionToken).',
+  "api.aws.region": 'Name an AWS region such as "us-east-1" (users override it with AWS_REGION).',
+  "api.aws.service": 'Name the service requests are signed for, as AWS spells it, e.g. "execute-api" or "ec2".',
   "api.credentialEnv":
     'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
   "targets.eval.agent":

@@ -13,4 +13,8 @@ export interface CredentialRoles {
   clientId?: string;
   clientSecret?: string;
   refreshToken?: string;
+  /** AWS Signature Version 4: the access key id and secret access key every request is signed with, and the session token of temporary credentials. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
 }

@@ -1,8 +1,9 @@
-import { credentialHow } from "./auth.js";
-import { alternativeNeeds, chooseAlternative, sourceOf, variablesOf } from "./credentials.js";
+import { credentialHow, uncomputedSignatures } from "./auth.js";
+import { alternativeNeeds, chooseAlternative, isSigV4, sourceOf, variablesOf } from "./credentials.js";
+import { REGION_VARIABLES, regionalBaseUrl, signingRegion } from "./sigv4.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
-import type { Command, Requirement } from "./manifest.js";
+import type { AwsSigning, Command, Manifest, Requirement } from "./manifest.js";
 import { cachedTokens } from "./oauth.js";
 
 /**
@@ -32,9 +33,25 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
                 : "the access token as given",
           }
         : {}),
+      ...(scheme.signature
+        ? {
+            signature: isSigV4(scheme)
+              ? `${scheme.signature.title}, computed by the CLI for every request`
+              : `${scheme.signature.title} (${scheme.signature.by}): this CLI cannot compute it; the API refuses calls that need it unless the variable holds a signature valid for that very request`,
+          }
+        : {}),
+      ...(scheme.aws ? { aws: awsStatus(manifest, scheme.aws) } : {}),
       how: credentialHow(name, scheme),
     };
   });
+  const uncomputed = uncomputedSignatures(manifest);
+  const unsupported = uncomputed.length
+    ? {
+        unsupported: uncomputed.map(
+          (u) => `${u.scheme} requires requests signed with ${u.signature}, which this CLI cannot compute (${u.by})`,
+        ),
+      }
+    : {};
   const tokens = cachedTokens(manifest).map(({ expiresAt, expired }) => ({
     ...(expiresAt ? { expiresAt } : {}),
     expired,
@@ -48,7 +65,7 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
         `Run ${manifest.product.binary} --help for the commands.`,
         { command: commandName },
       );
-    return { schemes, command: commandStatus(cli, command), cachedTokens: tokens };
+    return { schemes, ...unsupported, command: commandStatus(cli, command), cachedTokens: tokens };
   }
   // Each distinct requirement of the CLI's commands once, with how many commands have it and one of them.
   const requirements = new Map<string, { requirement: Requirement; commands: Command[] }>();
@@ -63,6 +80,7 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
   }
   return {
     schemes,
+    ...unsupported,
     requirements: [...requirements.values()].map(({ requirement, commands }) => ({
       schemes: Object.keys(requirement),
       needs: alternativeNeeds(manifest, requirement),
@@ -74,6 +92,17 @@ export function authStatus(cli: Cli, commandName: string | undefined) {
     ready: cli.all().filter((c) => !c.auth.length || c.authOptional || chooseAlternative(manifest, c)).length,
     commands: cli.all().length,
     cachedTokens: tokens,
+  };
+}
+
+/** Where AWS Signature Version 4 signs for now: the service, and the region with what chose it (never a credential). */
+function awsStatus(manifest: Manifest, aws: AwsSigning) {
+  const baseUrl = process.env[manifest.baseUrl.env] || regionalBaseUrl(manifest) || manifest.baseUrl.default;
+  const chosen = signingRegion(aws, baseUrl ?? undefined);
+  return {
+    service: aws.service,
+    region: chosen?.region ?? null,
+    regionFrom: chosen?.from ?? `not set: export ${REGION_VARIABLES[0]} (the API's address names no region)`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { alternativeNeeds, isBasic, read, variablesOf } from "./credentials.js";
+import { alternativeNeeds, isBasic, isSigV4, read, variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { AuthScheme, Command, Manifest } from "./manifest.js";
 
@@ -39,7 +39,10 @@ export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "na
   return undefined;
 }
 
-/** Where a credential goes for a scheme: a header (name and full value), a query parameter or a cookie. */
+/**
+ * Where a credential goes for a scheme: a header (name and full value), a query parameter or a cookie. AWS Signature
+ * Version 4 is not placed but computed over the whole request (sigv4.ts).
+ */
 export function placement(
   scheme: AuthScheme,
   credential: string,
@@ -73,7 +76,12 @@ function namedParts(name: string): [string, string] | undefined {
 export function credentialHow(name: string, scheme: AuthScheme): string {
   const env = scheme.env;
   let how: string;
-  if (scheme.type === "apiKey") {
+  if (isSigV4(scheme)) {
+    const aws = scheme.aws;
+    how = `${name} signs every request with AWS Signature Version 4 (computed by the CLI, never sent as is): the access key id ${env.accessKeyId} and the secret access key ${env.secretAccessKey}${env.sessionToken ? `, with ${env.sessionToken} for temporary credentials` : ""}, for the service ${aws?.service ?? "named by the API's host"} and the region an AWS host names, else AWS_REGION (else AWS_DEFAULT_REGION)${aws?.region ? `, else ${aws.region}` : ""}${aws?.endpoint ? `; AWS_REGION also picks the host (${aws.endpoint})` : ""}; the request carries "Authorization: AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…" and x-amz-date`;
+  } else if (scheme.signature) {
+    how = `${name} requires each request signed with ${scheme.signature.title} (the document says so: ${scheme.signature.by}), which this CLI cannot compute: ${env.value ?? "its variable"} is sent as is${scheme.type === "apiKey" ? ` in ${scheme.in === "query" ? `the query parameter ${scheme.name}` : scheme.in === "cookie" ? `the cookie ${scheme.name}` : `the ${scheme.name} header`}` : " in the Authorization header"}, which the API refuses unless it holds a signature valid for that very request`;
+  } else if (scheme.type === "apiKey") {
     how =
       scheme.in === "query"
         ? `${env.value} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)`
@@ -132,7 +140,22 @@ export function commandCredential(
     alternatives.length === 1
       ? `Needs ${alternatives[0]}`
       : `Needs one of: ${alternatives.map((a, i) => `(${i + 1}) ${a}`).join("; ")} — the first that is set is used`;
-  return `${command.authOptional ? "Optional (the API also answers without it): " : ""}${needs}.`;
+  const names = [...new Set(command.auth.flatMap((r) => Object.keys(r)))];
+  const signed = names.filter((n) => manifest.auth.schemes[n] && isSigV4(manifest.auth.schemes[n]!));
+  const unsigned = names.filter((n) => manifest.auth.schemes[n]?.signature && !signed.includes(n));
+  return `${command.authOptional ? "Optional (the API also answers without it): " : ""}${needs}.${signed.length ? ` Requests are signed with AWS Signature Version 4 (${signed.join(", ")}).` : ""}${unsigned.length ? ` ${unsigned.map((n) => `${n} requires a request signature (${manifest.auth.schemes[n]!.signature!.title}) that this CLI cannot compute`).join("; ")}: the API refuses these calls unless the variable holds a signature valid for that very request.` : ""}`;
+}
+
+/**
+ * The schemes whose request signature the CLI cannot compute (any but AWS Signature Version 4), with what says so:
+ * help, `auth status` and the inspection say them plainly.
+ */
+export function uncomputedSignatures(
+  manifest: Pick<Manifest, "auth">,
+): Array<{ scheme: string; signature: string; by: string }> {
+  return Object.entries(manifest.auth.schemes)
+    .filter(([, s]) => s.signature && !isSigV4(s))
+    .map(([name, s]) => ({ scheme: name, signature: s.signature!.title, by: s.signature!.by }));
 }
 
 /** A command's security as --describe and the MCP tools declare it: each alternative's schemes and variables. */

@@ -12,6 +12,7 @@ export const read = (name: string | undefined) => (name ? process.env[name] || u
 export type Source =
   | { kind: "value"; value: string }
   | { kind: "basic"; username: string; password: string }
+  | { kind: "aws"; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   | {
       kind: "oauth";
       accessToken?: string;
@@ -22,6 +23,8 @@ export type Source =
 const isOAuth = (scheme: AuthScheme) => scheme.type === "oauth2" || scheme.type === "openIdConnect";
 export const isBasic = (scheme: AuthScheme) =>
   scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic";
+/** AWS Signature Version 4: the CLI signs each request with the scheme's keys (sigv4.ts). */
+export const isSigV4 = (scheme: Pick<AuthScheme, "signature">) => scheme.signature?.kind === "aws-sigv4";
 
 /** Every variable a scheme reads, in a fixed order. */
 export function variablesOf(scheme: AuthScheme): string[] {
@@ -33,6 +36,9 @@ export function variablesOf(scheme: AuthScheme): string[] {
     "clientId",
     "clientSecret",
     "refreshToken",
+    "accessKeyId",
+    "secretAccessKey",
+    "sessionToken",
   ];
   return order.map((role) => scheme.env[role]).filter((v): v is string => !!v);
 }
@@ -61,6 +67,13 @@ export function sourceOf(scheme: AuthScheme): Source | undefined {
       ...(client ? { client } : {}),
       ...(refresh ? { refresh } : {}),
     };
+  }
+  if (isSigV4(scheme)) {
+    const accessKeyId = read(env.accessKeyId);
+    const secretAccessKey = read(env.secretAccessKey);
+    const sessionToken = read(env.sessionToken);
+    if (!accessKeyId || !secretAccessKey) return undefined;
+    return { kind: "aws", accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
   }
   if (isBasic(scheme) && env.value) {
     // One variable holding `user:password` (RFC 7617: the user holds no colon); no colon is a user with no password.
@@ -91,6 +104,8 @@ export function needsOf(scheme: AuthScheme): string {
     ].filter(Boolean);
     return ways.join(", or ");
   }
+  if (isSigV4(scheme))
+    return `${env.accessKeyId} and ${env.secretAccessKey}${env.sessionToken ? ` (and ${env.sessionToken} for temporary credentials)` : ""}`;
   if (isBasic(scheme)) return env.value ?? `${env.username} (and ${env.password}, unless the password is empty)`;
   return env.value ?? "";
 }

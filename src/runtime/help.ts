@@ -1,7 +1,9 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./response-body.js";
 import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
-import { commandAuth, commandCredential, credentialsHow, credentialVariables } from "./auth.js";
+import { commandAuth, commandCredential, credentialsHow, credentialVariables, uncomputedSignatures } from "./auth.js";
+import { isSigV4 } from "./credentials.js";
+import { REGION_VARIABLES } from "./sigv4.js";
 import { flagUsage } from "./serialize.js";
 import { EXIT, codeForStatus } from "./errors.js";
 import { describeLimits, LIMIT_KEYS } from "./limits.js";
@@ -272,6 +274,7 @@ const commandRetry = (command: Command) =>
  * (where, under which name), and where to see what is set. Names only, never a value.
  */
 function authFrame(manifest: Manifest) {
+  const uncomputed = uncomputedSignatures(manifest);
   return {
     env: credentialVariables(manifest),
     required: manifest.groups.length > 0 && Object.keys(manifest.auth.schemes).length > 0,
@@ -285,9 +288,28 @@ function authFrame(manifest: Manifest) {
           ...(s.in ? { in: s.in } : {}),
           ...(s.name ? { name: s.name } : {}),
           variables: s.env,
+          ...(s.signature ? { signature: { ...s.signature, computed: isSigV4(s) } } : {}),
+          ...(s.aws
+            ? {
+                aws: {
+                  service: s.aws.service,
+                  region: s.aws.region ?? null,
+                  regionVariables: [...REGION_VARIABLES],
+                  ...(s.aws.endpoint ? { endpoint: s.aws.endpoint } : {}),
+                },
+              }
+            : {}),
         },
       ]),
     ),
+    ...(uncomputed.length
+      ? {
+          unsupported: uncomputed.map(
+            (u) =>
+              `${u.scheme}: the API requires requests signed with ${u.signature} (${u.by}), which this CLI cannot compute; calls needing it are refused by the API unless its variable holds a signature valid for that very request.`,
+          ),
+        }
+      : {}),
     status: `${manifest.product.binary} auth status`,
   };
 }

@@ -219,7 +219,15 @@ export function redactRequest(request: Request, secrets: string[], places: Retur
           .join("&")}`;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
-    if (k === "authorization" || k === "proxy-authorization")
+    // An AWS Signature Version 4 header keeps its scope and signed headers; the key id and the signature are cut.
+    if (
+      k === "authorization" &&
+      /^AWS4-HMAC-SHA256 Credential=[^/\s,]+\/[^\s,]+, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]+$/.test(v)
+    )
+      headers[k] = v
+        .replace(/Credential=[^/]+\//, `Credential=${REDACTED}/`)
+        .replace(/Signature=[0-9a-f]+$/, `Signature=${REDACTED}`);
+    else if (k === "authorization" || k === "proxy-authorization")
       headers[k] = /^\S+ \S/.test(v) ? v.replace(/^(\S+) .*/s, `$1 ${REDACTED}`) : REDACTED;
     else if (k === "cookie")
       headers[k] = v

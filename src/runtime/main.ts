@@ -47,8 +47,9 @@ import { readPage, type NextRequest } from "./paging.js";
 import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
 import { checkOutput, closeUploads, openUpload, type OpenedFile } from "./local-file.js";
-import { filesOf, previewStream } from "./request-body.js";
+import { filesOf, previewStream, streamDigest } from "./request-body.js";
 import { pushTo } from "../core/group.js";
+import { regionalBaseUrl, requestSigner } from "./sigv4.js";
 
 const STDIN_TIMEOUT_MS = Number(process.env.AGENT_CLI_STDIN_TIMEOUT_MS) || 5000;
 /** Largest request body read from stdin. */
@@ -175,7 +176,8 @@ function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
 }
 
 function baseUrlFor(manifest: Manifest): string {
-  const value = process.env[manifest.baseUrl.env] || manifest.baseUrl.default;
+  // A regional AWS endpoint of the document follows the region AWS_REGION chooses (sigv4.ts).
+  const value = process.env[manifest.baseUrl.env] || regionalBaseUrl(manifest) || manifest.baseUrl.default;
   if (!value)
     throw new CliError(
       "BASE_URL_MISSING",
@@ -211,6 +213,8 @@ async function credentialsFor(
   let renewable = false;
   for (const [name, source] of Object.entries(chosen.sources)) {
     const scheme = manifest.auth.schemes[name]!;
+    // AWS Signature Version 4 is not placed in the request but computed over all of it (sigv4.ts, requestSigner).
+    if (source.kind === "aws") continue;
     if (source.kind === "value") credentials.push({ scheme, value: source.value });
     else if (source.kind === "basic") credentials.push({ scheme, value: `${source.username}:${source.password}` });
     else if (dryRun) credentials.push({ scheme, value: source.accessToken ?? REDACTED });
@@ -266,6 +270,13 @@ async function callApi(
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
   // An idempotency key the document declares goes in the values once, so every attempt sends the same (retry.ts).
   const keyGiven = withIdempotencyKey(command, values);
+  // Signs a request for the chosen alternative's AWS Signature Version 4 schemes right before it goes (identity else):
+  // every send, retry or page calls it again. A body with files is signed by its hash, read from the files first.
+  const signer = requestSigner(manifest, chosen);
+  const signs = Object.values(chosen?.sources ?? {}).some((s) => s.kind === "aws");
+  let digest: string | undefined;
+  const sign = async (r: Request) =>
+    signer(r, r.stream && signs ? (digest ??= await streamDigest(r.stream)) : undefined);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials, {}, files);
   const policy = retryPolicy(command.operation.method, {
     enabled: globals.retry,
@@ -279,7 +290,7 @@ async function callApi(
       { ...globals, fields: undefined },
       {
         dry_run: true,
-        request: dryRunRequest(redactRequest(request, knownSecrets(manifest), secretPlaces(manifest))),
+        request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest))),
         ...(globals.output !== undefined ? { output: globals.output } : {}),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
@@ -296,13 +307,13 @@ async function callApi(
   };
   let renewed = false;
   const fetchPage = async (next: NextRequest, previous: Request): Promise<{ response: Response; request: Request }> => {
-    const build = (): Request =>
+    const r =
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
         : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query, files);
-    // 429 and 503 are tried again within the policy's bounds; each attempt builds (and signs) its request anew.
-    let r = build();
-    const { response, retry } = await retrying((n) => send(n === 1 ? r : (r = build()), answer), policy);
+    // 429 and 503 are tried again within the policy's bounds (retry.ts). The request is built once, so every attempt
+    // sends the same bytes (a multipart boundary, the digest signed), and is signed anew for each (a fresh date).
+    const { response, retry } = await retrying(async () => send(await sign(r), answer), policy);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));

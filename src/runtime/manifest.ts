@@ -91,6 +91,24 @@ export interface AuthScheme {
   refreshUrl?: string;
   /** OpenID Connect: the discovery document naming the token endpoint. */
   openIdConnectUrl?: string;
+  /**
+   * A scheme whose value is a signature of each request: `aws-sigv4` is computed by the CLI (sigv4.ts) from the
+   * variables `accessKeyId`, `secretAccessKey` and `sessionToken`; any other kind it cannot compute, and says so.
+   */
+  signature?: { kind: string; title: string; by: string };
+  /** AWS Signature Version 4: what requests are signed for. */
+  aws?: AwsSigning;
+}
+
+/**
+ * Where AWS Signature Version 4 signs for: the service, the region (AWS_REGION, else AWS_DEFAULT_REGION, else the
+ * region of an AWS host the request goes to, else this), and the endpoint with `{region}` when the base URL comes from
+ * a regional server of the document (the region chosen at run time picks the host too).
+ */
+export interface AwsSigning {
+  service: string;
+  region?: string;
+  endpoint?: string;
 }
 
 /**

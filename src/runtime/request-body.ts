@@ -5,7 +5,9 @@
  * JSON parts; or one file's bytes. Files are never read whole into memory: a body with files is a list of chunks,
  * and its length is known from the files' sizes (stdin's is not: then it is sent chunked).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { CliError } from "./errors.js";
 import { basename, extname } from "node:path";
 import { stringifyExact } from "./exact.js";
 import type { OpenedFile } from "./local-file.js";
@@ -223,3 +225,29 @@ export function previewStream(stream: StreamedBody): string | undefined {
 
 /** The files of a streamed body, as a dry run and the envelope report them. */
 export const filesOf = (stream: StreamedBody) => stream.chunks.flatMap((c) => ("file" in c ? [c] : []));
+
+/**
+ * The sha256 of a body with files, read once before it is sent (a signature covers the payload's hash: runtime/sigv4.ts).
+ * Stdin cannot be read twice, so a signed request takes its files by path.
+ */
+export async function streamDigest(stream: StreamedBody): Promise<string> {
+  const hash = createHash("sha256");
+  for (const chunk of stream.chunks) {
+    if ("bytes" in chunk) {
+      hash.update(chunk.bytes);
+      continue;
+    }
+    const { file } = chunk;
+    if (file.path === "-")
+      throw new CliError(
+        "USAGE_ERROR",
+        `--${file.flag} - reads stdin, but a signed request needs the file's bytes hashed before it is sent.`,
+        `Give --${file.flag} the file's path.`,
+        { flag: file.flag },
+      );
+    if (!file.size) continue;
+    for await (const piece of createReadStream("", { fd: file.fd, start: 0, end: file.size - 1, autoClose: false }))
+      hash.update(piece as Buffer);
+  }
+  return hash.digest("hex");
+}

@@ -1,8 +1,9 @@
 /**
  * Rate limits and transient failures (docs/generated-cli.md, "Rate limits and retries"): when an answer of 429 or 503
  * is tried again, how long to wait, and what the agent is told when the CLI stops. The decisions are pure (the clock,
- * the sleep and the random source are parameters); `retrying` is the loop around an attempt function that builds,
- * signs and sends the request each time, so a signature or a timestamp is made anew for every attempt.
+ * the sleep and the random source are parameters); `retrying` is the loop around an attempt function that signs and
+ * sends the request each time (main.ts: built once, so every attempt carries the same bytes), so a signature or a
+ * timestamp is made anew for every attempt.
  *
  * - Retried: 429 and 503, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS, TRACE), and for POST or PATCH only
  *   where the document declares an idempotency key header (then sent, the same on every attempt). A request whose body

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execa } from "execa";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -464,5 +465,110 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     } finally {
       await client.close();
     }
+  });
+});
+
+/**
+ * With AWS Signature Version 4 every attempt is signed again, over the same bytes: an upload retried after a 429
+ * carries, on each attempt, a signature and the sha256 of exactly the body the server received (the request is built
+ * once, so its multipart boundary and the digest signed stay the same).
+ */
+const SIGNED = `openapi: 3.0.3
+info: { title: Vault, version: "1.0.0" }
+servers: [{ url: "http://vault.us-west-2.amazonaws.com" }]
+security: [{ hmac: [] }]
+components:
+  securitySchemes:
+    hmac:
+      type: apiKey
+      name: Authorization
+      in: header
+      x-amazon-apigateway-authtype: awsSigv4
+paths:
+  /files:
+    post:
+      operationId: putFile
+      summary: Store a file
+      parameters:
+        - { name: Idempotency-Key, in: header, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: { type: object, properties: { title: { type: string }, file: { type: string, format: binary } } }
+      responses:
+        "201": { description: stored, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+`;
+
+describe("429 on a request signed with AWS Signature Version 4: each attempt signed again over the same body", () => {
+  let bin: string;
+  let server: Server;
+  let url: string;
+  let script: Answer[] = [];
+  const seen: Array<{ headers: IncomingHttpHeaders; raw: Buffer }> = [];
+
+  beforeAll(async () => {
+    const dir = makeProject({
+      "intermesh.config.ts": config(
+        `{ product: { name: "Vault", binary: "vault" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
+      ),
+      "openapi.yaml": SIGNED,
+      "context.md": "# Vault\n\nFiles kept on AWS.\n",
+    });
+    const built = await inter(dir, ["build", "--json"]);
+    if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
+    const prefix = tempDir("inter-retry-sigv4-");
+    await execa("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      prefix,
+      join(dir, "dist/cli.tgz"),
+    ]);
+    bin = join(prefix, "node_modules/.bin/vault");
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        seen.push({ headers: req.headers, raw: Buffer.concat(chunks) });
+        const answer = script.shift() ?? { status: 201 };
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end('{"id":"f1"}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it("signs every attempt, each over the body as received", async () => {
+    const dir = tempDir("inter-retry-sigv4-file-");
+    writeFileSync(join(dir, "notes.txt"), "x".repeat(50_000));
+    script = [
+      { status: 429, headers: { "retry-after": "0" } },
+      { status: 503, headers: { "retry-after": "0" } },
+    ];
+    const run = await execa(bin, ["files", "store", "--title", "notes", "--file", join(dir, "notes.txt")], {
+      env: {
+        VAULT_BASE_URL: url,
+        AWS_ACCESS_KEY_ID: "AKIDEXAMPLE0RETRYTEST",
+        AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        AGENT_CLI_RETRY_BASE_MS: "1",
+        PATH: process.env.PATH!,
+        HOME: dir,
+      },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen).toHaveLength(3);
+    for (const s of seen) {
+      expect(String(s.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE0RETRYTEST\//);
+      expect(s.headers["x-amz-content-sha256"]).toBe(createHash("sha256").update(s.raw).digest("hex"));
+    }
+    expect(new Set(seen.map((s) => s.headers["idempotency-key"])).size).toBe(1);
+    expect(seen[2]!.raw.equals(seen[0]!.raw)).toBe(true);
   });
 });

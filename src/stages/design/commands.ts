@@ -10,6 +10,8 @@ import { nameOperations, successResponse } from "./naming.js";
 import type { BodySpec, CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination, ResponseSpec } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
+import { awsSigning, defaultBaseUrl } from "./aws.js";
+import type { AwsSigning } from "../../runtime/manifest.js";
 import { commandText } from "./descriptions.js";
 import { groupsOf } from "./groups.js";
 import { compareText } from "../../core/text-order.js";
@@ -331,7 +333,7 @@ export function designCommands(
   });
   commands.sort((a, b) => compareText(a.name, b.name));
 
-  const baseUrl = config.api?.baseUrl ?? model.servers[0]?.url ?? null;
+  const baseUrl = defaultBaseUrl(model, config);
   const basePath = pathOfBase(baseUrl);
   if (!baseUrl || !/^https?:\/\//.test(baseUrl))
     warnings.push(
@@ -343,6 +345,18 @@ export function designCommands(
     Object.fromEntries(usedSchemes.map((s) => [s, model.securitySchemes[s]!])),
   );
   warnings.push(...credentials.warnings);
+  const signing: Record<string, AwsSigning> = {};
+  for (const name of usedSchemes) {
+    const scheme = model.securitySchemes[name]!;
+    if (scheme.signature?.kind === "aws-sigv4") {
+      const { aws, warning } = awsSigning(scheme, model, config);
+      signing[name] = aws;
+      if (warning) warnings.push(`${name} ${warning}`);
+    } else if (scheme.signature)
+      warnings.push(
+        `${name} requires each request signed with ${scheme.signature.title} (${scheme.signature.by}), which the CLI cannot compute: its value is sent as is, and the candidate is not certified Agent-Native`,
+      );
+  }
   for (const [note, names] of authNotes)
     warnings.push(
       `${names.length === usable.length ? "all operations" : `${names.length} operation${names.length === 1 ? "" : "s"} (${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""})`} ${names.length === 1 ? note.replace(/^(\w+)/, "$1s") : note}`,
@@ -374,7 +388,7 @@ export function designCommands(
       },
       auth: {
         schemes: Object.fromEntries(
-          usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!)]),
+          usedSchemes.map((s) => [s, planScheme(model.securitySchemes[s]!, credentials.variables[s]!, signing[s])]),
         ),
       },
       commands,

@@ -16,6 +16,7 @@ type Role = keyof CredentialVariables;
  * reads a user and a password, or (when the config names one variable for it) `value`, the two joined by a colon.
  */
 function rolesOf(scheme: SecurityScheme): Role[] {
+  if (scheme.signature?.kind === "aws-sigv4") return ["accessKeyId", "secretAccessKey", "sessionToken"];
   if (scheme.type === "http" && scheme.scheme === "basic") return ["username", "password"];
   if (scheme.type === "openIdConnect")
     return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
@@ -39,6 +40,16 @@ const ROLE_SUFFIX: Record<Role, string> = {
   clientId: "CLIENT_ID",
   clientSecret: "CLIENT_SECRET",
   refreshToken: "REFRESH_TOKEN",
+  accessKeyId: "ACCESS_KEY_ID",
+  secretAccessKey: "SECRET_ACCESS_KEY",
+  sessionToken: "SESSION_TOKEN",
+};
+
+/** AWS Signature Version 4 reads the variables every AWS tool reads, whatever the CLI is called. */
+const AWS_ROLES: Partial<Record<Role, string>> = {
+  accessKeyId: "AWS_ACCESS_KEY_ID",
+  secretAccessKey: "AWS_SECRET_ACCESS_KEY",
+  sessionToken: "AWS_SESSION_TOKEN",
 };
 
 /** `bearerAuth` → BEARER_AUTH, `api_key` → API_KEY, `OAuth2` → OAUTH2, `x-api-key` → X_API_KEY. */
@@ -54,6 +65,7 @@ function upperSnake(name: string): string {
 
 /** The default name of a role's variable. `alone`: the CLI sends one scheme, so its name needs no scheme part. */
 function defaultName(prefix: string, schemeName: string, role: Role, alone: boolean): string {
+  if (AWS_ROLES[role]) return AWS_ROLES[role];
   if (alone) return role === "value" ? `${prefix}_API_KEY` : `${prefix}_${ROLE_SUFFIX[role]}`;
   let part = upperSnake(schemeName);
   // A scheme named after the product (`trello_token`) does not repeat it.
@@ -78,6 +90,10 @@ export function credentialVariables(
         `api.credentials names "${name}", which no command sends${names.length ? ` (schemes sent: ${names.join(", ")})` : ""}; it is not used`,
       );
   }
+  if (config.api?.credentialEnv && alone && schemes[names[0]!]!.signature?.kind === "aws-sigv4")
+    warnings.push(
+      `api.credentialEnv names one variable, and the scheme ${names[0]} signs each request with AWS Signature Version 4 from an access key id, a secret access key and an optional session token; name them in api.credentials.${names[0]} ({ accessKeyId, secretAccessKey, sessionToken }) instead`,
+    );
   if (config.api?.credentialEnv && names.length > 1)
     warnings.push(
       `api.credentialEnv applies to a CLI of one security scheme, and this one sends ${names.length} (${names.join(", ")}); name their variables in api.credentials instead`,

@@ -1,7 +1,8 @@
 import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel, Parameter, SecurityScheme } from "../openapi/model.js";
 import { sendRank } from "../../runtime/auth.js";
-import type { AuthScheme, CredentialVariables, Requirement } from "../../runtime/manifest.js";
+import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
+import type { AuthScheme, AwsSigning, CredentialVariables, Requirement } from "../../runtime/manifest.js";
 import { defaultExplode, defaultStyle, type Style } from "../../runtime/serialize.js";
 import { clip, plainText } from "./plain-text.js";
 
@@ -31,11 +32,19 @@ export interface AuthChoice {
   warning?: string;
 }
 
-/** The apiKey schemes of the document that supply a parameter: same place, same name (a header's in any case). */
+/**
+ * The apiKey schemes of the document that supply a parameter: same place, same name (a header's in any case); and an
+ * AWS Signature Version 4 scheme supplies the signature's own headers, which AWS's descriptions declare as parameters
+ * of every operation (`X-Amz-Date`, `X-Amz-Security-Token`, `X-Amz-Signature`, …).
+ */
 export function suppliedBy(p: Pick<Parameter, "in" | "name">, schemes: Record<string, SecurityScheme>): string[] {
   const same = (a: string, b: string) => (p.in === "query" ? a === b : a.toLowerCase() === b.toLowerCase());
   return Object.entries(schemes)
-    .filter(([, s]) => s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name))
+    .filter(
+      ([, s]) =>
+        (s.type === "apiKey" && s.in === p.in && !!s.name && same(s.name, p.name)) ||
+        (s.signature?.kind === "aws-sigv4" && (p.in === "header" || p.in === "query") && SIGV4_PARAMETER.test(p.name)),
+    )
     .map(([name]) => name)
     .sort();
 }
@@ -128,12 +137,14 @@ function plainDescription(text: string, max = 300): string {
  * A scheme as capabilities.json and the manifest keep it: how to send it, the variables it reads, where an OAuth 2
  * client gets tokens, and its own description as plain text.
  */
-export function planScheme(scheme: SecurityScheme, env: CredentialVariables): AuthScheme {
-  const { description, bearerFormat, flows, openIdConnectUrl, ...rest } = scheme;
+export function planScheme(scheme: SecurityScheme, env: CredentialVariables, aws?: AwsSigning): AuthScheme {
+  const { description, bearerFormat, flows, openIdConnectUrl, signature, ...rest } = scheme;
   const text = description ? plainDescription(description) : "";
   const { tokenUrl, refreshUrl } = oauthUrls(scheme);
   return {
     ...rest,
+    ...(signature ? { signature: { kind: signature.kind, title: signature.title, by: signature.by } } : {}),
+    ...(aws ? { aws } : {}),
     ...(bearerFormat ? { bearerFormat } : {}),
     ...(text ? { description: text } : {}),
     env,

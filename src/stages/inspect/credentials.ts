@@ -1,4 +1,5 @@
 import { REDACTED } from "../../core/redact.js";
+import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
 import { documentOf, isObject } from "./probe-output.js";
@@ -18,7 +19,14 @@ export interface HelpScheme {
   name?: string;
   /** The scheme's variables by role, as help declares them. */
   variables?: Record<string, unknown>;
+  /** A request signature: `aws-sigv4` computed by the CLI, any other kind not (`computed: false`). */
+  signature?: { kind?: unknown; title?: unknown; by?: unknown; computed?: unknown };
+  /** AWS Signature Version 4: the region it signs for by default (null: AWS_REGION must be set). */
+  aws?: { region?: unknown };
 }
+
+/** Whether help declares the scheme as AWS Signature Version 4, computed by the CLI. */
+const isSigV4 = (s: HelpScheme | undefined) => s?.signature?.kind === "aws-sigv4" && s.signature.computed === true;
 
 /** Roles whose variables make the CLI call a token endpoint: never set to made-up values outside a dry run. */
 const OBTAINING = new Set(["clientId", "clientSecret", "refreshToken"]);
@@ -51,7 +59,7 @@ export interface CredentialFacts {
 }
 
 export interface CredentialCheck {
-  id: "A1" | "A2" | "A3";
+  id: "A1" | "A2" | "A3" | "A4";
   title: string;
   status: "pass" | "fail" | "not applicable";
   reason: string;
@@ -142,7 +150,15 @@ export async function probeCredentials(
       command: command.name,
       variables: alternative.variables,
       dryRun: await run([...command.name.split(" "), ...fill(command), "--dry-run"], {
-        env: { ...apiEnv, ...none, ...Object.fromEntries(alternative.variables.map((v) => [v, madeUpValue(v)])) },
+        env: {
+          ...apiEnv,
+          ...none,
+          ...Object.fromEntries(alternative.variables.map((v) => [v, madeUpValue(v)])),
+          // AWS Signature Version 4 with no region of its own signs for the one the user exports.
+          ...(alternative.schemes.some((n) => isSigV4(schemes[n]) && !schemes[n]!.aws?.region)
+            ? { AWS_REGION: "us-east-1" }
+            : {}),
+        },
       }),
     })),
   );
@@ -177,12 +193,21 @@ const trim = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` :
 const evidence = (...probes: Probe[]) =>
   probes.map((p) => ({ command: p.command, exitCode: p.exitCode, stdout: trim(p.stdout), stderr: trim(p.stderr) }));
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Whether a dry run's request carries a scheme's credential in its place (redacted there). */
 function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpScheme): boolean {
   const headers =
     request.headers && typeof request.headers === "object" ? (request.headers as Record<string, unknown>) : {};
   const header = (name: string) =>
     typeof headers[name.toLowerCase()] === "string" ? (headers[name.toLowerCase()] as string) : undefined;
+  // Signed, not placed: the scope and signed headers show, the key id and the signature are redacted.
+  if (isSigV4(scheme))
+    return (
+      new RegExp(
+        `^AWS4-HMAC-SHA256 Credential=${escape(REDACTED)}/\\d{8}/[a-z0-9-]+/[a-z0-9.-]+/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=${escape(REDACTED)}$`,
+      ).test(header("authorization") ?? "") && !!header("x-amz-date")
+    );
   if (scheme.type === "apiKey") {
     if (!scheme.name) return false;
     if (scheme.in === "query") {
@@ -205,7 +230,7 @@ function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpSchem
   return /^bearer \S/i.test(authorization);
 }
 
-/** Judges the credential facts into the three checks. */
+/** Judges the credential facts into the four checks. */
 export function judgeCredentials(
   facts: CredentialFacts | undefined,
   commands: HelpCommand[],
@@ -273,6 +298,8 @@ export function judgeCredentials(
   for (const command of commands) {
     for (const p of command.parameters ?? []) {
       const supplied = Object.entries(facts.schemes).find(([, s]) => {
+        // AWS Signature Version 4 makes its own headers: a flag for one would carry part of the signature.
+        if (isSigV4(s) && (p.in === "header" || p.in === "query") && SIGV4_PARAMETER.test(p.wire ?? "")) return true;
         if (s.type !== "apiKey" || !s.name) return p.in === "header" && p.wire?.toLowerCase() === "authorization";
         if (p.in && p.wire)
           return (
@@ -291,6 +318,20 @@ export function judgeCredentials(
       ? `${offenders.length} ${offenders.length === 1 ? "flag carries" : "flags carry"} a credential: ${offenders.slice(0, 5).join("; ")}${offenders.length > 5 ? "; …" : ""}`
       : `${count(commands.length, "command")}: every credential comes from the environment`,
   });
+
+  // A4: every request signature the API requires is one the CLI computes (a candidate that cannot is not Agent-Native).
+  const uncomputed = Object.entries(facts.schemes).filter(([, s]) => s.signature && !isSigV4(s));
+  const signing = Object.entries(facts.schemes).filter(([, s]) => s.signature);
+  // Said only where a scheme signs requests: other receipts keep the checks they had.
+  if (signing.length)
+    checks.push({
+      id: "A4",
+      title: "every request signature the API requires is computed by the CLI",
+      status: uncomputed.length ? "fail" : "pass",
+      reason: uncomputed.length
+        ? `the CLI cannot compute ${uncomputed.map(([n, s]) => `${n} (${String(s.signature?.title ?? s.signature?.kind)}, ${String(s.signature?.by ?? "declared")})`).join("; ")}: calls that need it are refused by the API`
+        : `${signing.map(([n]) => n).join(", ")}: signed with AWS Signature Version 4 by the CLI`,
+    });
 
   const status = checks.some((c) => c.status === "fail")
     ? "fail"

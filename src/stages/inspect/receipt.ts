@@ -78,7 +78,8 @@ const NEXT: Record<Level, Layer[]> = {
 /**
  * Judges the 98 rules; the level is the highest whose layers (and all below) have no failing rule. A failing
  * credential check (A1–A3) certifies nothing: a CLI that leaks or cannot send its credentials hurts the agent using it.
- * A misleading name is judged with the ecosystem layer: it keeps a candidate from Agent-Native, never from Agent-Ready.
+ * A misleading name, or a request signature the CLI cannot compute (A4), is judged with the ecosystem layer: it keeps a
+ * candidate from Agent-Native, never from Agent-Ready.
  * A request the description rejects, or an operation the CLI cannot express (the wire check), certifies nothing either:
  * the agent's call fails at the API (or cannot be made) whatever the CLI's manners, so no level would be true of it.
  */
@@ -88,11 +89,15 @@ function certify(
   misleading: number,
   wire?: WireReport,
 ): Receipt["certification"] {
+  // A request signature the CLI cannot compute (A4) is judged with the ecosystem layer: the CLI says it plainly, and
+  // the calls that need it fail at the API.
+  const uncomputed = credentials.checks.filter((c) => c.id === "A4" && c.status === "fail").map((c) => c.id);
   const failing = (layer: Layer) => [
     ...rules.filter((r) => r.layer === layer && r.status === "fail").map((r) => r.id),
     ...(layer === "ecosystem" && misleading ? ["naming"] : []),
+    ...(layer === "ecosystem" ? uncomputed : []),
   ];
-  const unsafe: string[] = credentials.checks.filter((c) => c.status === "fail").map((c) => c.id);
+  const unsafe: string[] = credentials.checks.filter((c) => c.status === "fail" && c.id !== "A4").map((c) => c.id);
   if (wireBlocks(wire)) unsafe.push("wire");
   if (unsafe.length) return { level: "none", blocking: [...unsafe, ...failing("core")] };
   const level: Level = failing("core").length

@@ -134,7 +134,30 @@ export interface SecurityScheme {
   flows?: Partial<Record<"clientCredentials" | "authorizationCode" | "password" | "implicit", OAuthFlow>>;
   /** OpenID Connect: the discovery document's URL. */
   openIdConnectUrl?: string;
+  /**
+   * A scheme whose value is a signature of each request rather than a credential sent as is (normalize.ts,
+   * `requestSignature`): `aws-sigv4` the CLI computes; any other kind it cannot.
+   */
+  signature?: RequestSignature;
   description?: string;
+}
+
+/** A request signature a security scheme declares, and what in the document says so. */
+export interface RequestSignature {
+  /** `aws-sigv4` (AWS Signature Version 4, computed by the CLI), `aws-sigv2`, `hmac`, … */
+  kind: string;
+  /** In words, e.g. "AWS Signature Version 2". */
+  title: string;
+  /** What in the document declares it, e.g. `x-amazon-apigateway-authtype: awsSigv4`. */
+  by: string;
+  /** AWS: the service name requests are signed for, where the document names it (`info.x-aws-signingName`). */
+  service?: string;
+}
+
+/** A server's URL variable: its default and allowed values. */
+export interface ServerVariable {
+  default?: string;
+  enum?: string[];
 }
 
 export interface Skipped {
@@ -153,7 +176,11 @@ export interface OperationModel {
     version: string;
     description?: string;
   };
-  servers: Array<{ url: string; description?: string }>;
+  /**
+   * The document's servers, each URL with its variables' defaults filled in; `template` and `variables` keep the URL
+   * as written where it has variables (an AWS endpoint's `{region}`).
+   */
+  servers: Array<{ url: string; description?: string; template?: string; variables?: Record<string, ServerVariable> }>;
   securitySchemes: Record<string, SecurityScheme>;
   security: SecurityRequirement[];
   tags: Array<{ name: string; description?: string }>;

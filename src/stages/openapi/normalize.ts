@@ -9,8 +9,10 @@ import type {
   ParameterStyle,
   RequestBody,
   Response,
+  RequestSignature,
   SecurityRequirement,
   SecurityScheme,
+  ServerVariable,
   Skipped,
 } from "./model.js";
 import { escapeToken, pointerOf } from "./pointer.js";
@@ -130,13 +132,73 @@ function servers(root: Record<string, unknown>, version: string): OperationModel
       const v = vars[name];
       return isObject(v) && v.default !== undefined ? String(v.default) : whole;
     });
+    const variables: Record<string, ServerVariable> = {};
+    for (const [name, v] of Object.entries(vars))
+      if (isObject(v))
+        variables[name] = {
+          ...(v.default !== undefined ? { default: String(v.default) } : {}),
+          ...(Array.isArray(v.enum) ? { enum: v.enum.map(String) } : {}),
+        };
     return [
       {
         url: url.replace(/\/$/, ""),
         ...(typeof server.description === "string" ? { description: server.description } : {}),
+        ...(server.url.includes("{") ? { template: server.url.replace(/\/$/, ""), variables } : {}),
       },
     ];
   });
+}
+
+/** `x-amazon-apigateway-authtype` values that are request signatures (the others — custom, cognito_user_pools — are tokens). */
+const AWS_SIGNATURES: Record<string, { kind: string; title: string }> = {
+  awssigv4: { kind: "aws-sigv4", title: "AWS Signature Version 4" },
+  // S3 takes Signature Version 4 in every region (regions opened since 2014 take nothing else).
+  awss3: { kind: "aws-sigv4", title: "AWS Signature Version 4" },
+  awssigv2: { kind: "aws-sigv2", title: "AWS Signature Version 2" },
+};
+
+/**
+ * Whether a scheme's value is a signature computed over each request, read conservatively from what a document says
+ * reliably: API Gateway's `x-amazon-apigateway-authtype` (a signature kind, or an unknown kind naming one), an HTTP
+ * scheme named for one (`payone-hmac-sha256`), or an apiKey or non-Bearer HTTP scheme whose name or own description
+ * says it signs or hashes the request ("HMAC", "request signature", "sign your requests", "the hash of the request
+ * parameters"). A Bearer token obtained through a signed request is still a token.
+ */
+function requestSignature(s: Record<string, unknown>, root: Record<string, unknown>): RequestSignature | undefined {
+  const authtype = s["x-amazon-apigateway-authtype"];
+  if (typeof authtype === "string") {
+    const known = AWS_SIGNATURES[authtype.toLowerCase()];
+    const by = `x-amazon-apigateway-authtype: ${authtype}`;
+    if (known?.kind === "aws-sigv4") {
+      const info = isObject(root.info) ? root.info : {};
+      const named = typeof info["x-aws-signingName"] === "string" ? info["x-aws-signingName"] : undefined;
+      return {
+        ...known,
+        by,
+        ...(authtype.toLowerCase() === "awss3" ? { service: "s3" } : named ? { service: named } : {}),
+      };
+    }
+    if (known) return { ...known, by };
+    if (/sig/i.test(authtype)) return { kind: authtype.toLowerCase(), title: `a request signature (${authtype})`, by };
+    return undefined;
+  }
+  if (s.type === "oauth2" || s.type === "openIdConnect" || s.type === "basic") return undefined;
+  if (s.type === "http" && ["bearer", "basic"].includes(String(s.scheme ?? "bearer").toLowerCase())) return undefined;
+  if (s.type === "http" && /hmac|signature/i.test(String(s.scheme)))
+    return { kind: "hmac", title: `a request signature (HTTP ${String(s.scheme)})`, by: `scheme: ${String(s.scheme)}` };
+  const text = typeof s.description === "string" ? s.description : "";
+  const said =
+    /\bhmac|\brequest signature|\bsign(ing)? (your|each|every|all|the) (api )?requests?\b|\bsigned with\b|\bhash of the request\b/i.exec(
+      text,
+    );
+  const named = typeof s.name === "string" && /(^|[^a-z])(signature|sig)([^a-z]|$)/i.test(s.name);
+  if (said || (named && /sign|hash/i.test(text)))
+    return {
+      kind: "hmac",
+      title: "a request signature",
+      by: said ? `the scheme's description ("${said[0]}")` : `the scheme's name (${String(s.name)})`,
+    };
+  return undefined;
 }
 
 function securitySchemes(
@@ -186,6 +248,8 @@ function securitySchemes(
         warnings.push(
           `${where}: security scheme "${name}" of type "${String(s.type)}" is not understood; it is ignored`,
         );
+      const signature = out[name] && requestSignature(s, root);
+      if (signature) out[name] = { ...out[name]!, signature };
     } catch (error) {
       warnings.push(`${where}: ${(error as Error).message}; the scheme is ignored`);
     }

@@ -33,6 +33,7 @@ function starterCredentials(
     const env: CredentialVariables = scheme.env ?? {};
     if (env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl))
       return [env.clientId, env.clientSecret];
+    if (env.accessKeyId && env.secretAccessKey) return [env.accessKeyId, env.secretAccessKey];
     return [env.value ?? env.username ?? env.accessToken].filter((v): v is string => !!v);
   });
   return names.length === 1 ? names[0]! : names.length ? names : FILL("the variable holding the API's credential");

@@ -91,8 +91,8 @@ export function buildRequest(
   };
   const cookies: string[] = [];
   // A body given whole as a list or a value (--json-input) is sent as it is; an object's fields take the flags' values.
-  const fields = !!body && typeof body === "object" && !Array.isArray(body);
-  let payload: unknown = fields ? { ...(body as Record<string, unknown>) } : body;
+  const whole = body !== undefined && (!body || typeof body !== "object" || Array.isArray(body));
+  let payload: unknown = whole ? body : body ? { ...(body as Record<string, unknown>) } : undefined;
   const setQuery = (name: string, value: string) => {
     for (let i = query.length - 1; i >= 0; i--) if (query[i]!.name === name) query.splice(i, 1);
     query.push({ name, pair: `${encode(name)}=${encode(value)}` });
@@ -100,8 +100,7 @@ export function buildRequest(
   for (const [flag, value] of values) {
     if (flag.in === "body") {
       // A file flag's value is its path: the opened file travels in `files`.
-      if (!flag.file && (payload === undefined || fields))
-        payload = { ...((payload as Record<string, unknown>) ?? {}), [flag.wire]: value };
+      if (!flag.file && !whole) payload = { ...((payload as Record<string, unknown>) ?? {}), [flag.wire]: value };
       continue;
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });

@@ -3,6 +3,7 @@ import { integerOf } from "./exact.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize } from "./guard.js";
 import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
+import { DEFAULT_MAX_RETRY_WAIT_S, maxRetryWait } from "./retry.js";
 import type { Command, Flag } from "./manifest.js";
 
 /** Flags every command has (docs/generated-cli.md, "Output" and "Safety"). */
@@ -23,8 +24,12 @@ export const GLOBAL_BOOLEANS = [
   "ndjson",
   "redact",
   "force",
+  // On unless --no-retry (retry.ts): 429 and 503 answers are tried again within bounds.
+  "retry",
 ] as const;
-export const GLOBAL_VALUES = ["fields", "max-pages", "output", "max-output-bytes"] as const;
+export const GLOBAL_VALUES = ["fields", "max-pages", "output", "max-output-bytes", "max-retry-wait"] as const;
+/** Global booleans that are on unless negated (`--no-retry`). */
+export const GLOBAL_DEFAULT_ON: ReadonlySet<string> = new Set(["retry"]);
 /** A global flag's name, without its dashes. */
 export type GlobalFlag = (typeof GLOBAL_BOOLEANS)[number] | (typeof GLOBAL_VALUES)[number];
 /** The flags the spec reserves (N4), in its order: each is one of the globals above, which every command takes. */
@@ -46,6 +51,8 @@ export type Globals = Record<(typeof GLOBAL_BOOLEANS)[number], boolean> & {
   /** Where a success answer is written byte for byte: a path, or `-` for stdout. */
   output?: string;
   maxOutputBytes?: number;
+  /** `--max-retry-wait`: seconds of waiting between retries, in all. */
+  maxRetryWait: number;
 };
 
 export interface Parsed {
@@ -87,10 +94,10 @@ export function unknownFlag(name: string, flags: readonly Flag[] = [], command?:
   );
 }
 
-/** Global flags before anything is parsed: every boolean off, the default page bound. */
+/** Global flags before anything is parsed: every boolean off (but retries), the default page and wait bounds. */
 function defaultGlobals(): Globals {
-  const globals = { maxPages: DEFAULT_MAX_PAGES } as Globals;
-  for (const name of GLOBAL_BOOLEANS) globals[name] = false;
+  const globals = { maxPages: DEFAULT_MAX_PAGES, maxRetryWait: DEFAULT_MAX_RETRY_WAIT_S } as Globals;
+  for (const name of GLOBAL_BOOLEANS) globals[name] = GLOBAL_DEFAULT_ON.has(name);
   return globals;
 }
 
@@ -229,7 +236,8 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
           { flag: "max-output-bytes" },
         );
       globals.maxOutputBytes = n;
-    } else raw.set(name, [...(raw.get(name) ?? []), value]);
+    } else if (name === "max-retry-wait") globals.maxRetryWait = maxRetryWait(value);
+    else raw.set(name, [...(raw.get(name) ?? []), value]);
   }
   return { words, globals, raw, switches, positionals };
 }

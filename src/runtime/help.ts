@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./response-body.js";
-import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
+import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables, uncomputedSignatures } from "./auth.js";
 import { isSigV4 } from "./credentials.js";
@@ -12,6 +12,14 @@ import type { Cli } from "./load.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 import type { BodyEncoding, ResponseKind } from "./media.js";
 import { issueLine, skillRefs } from "./output.js";
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_S,
+  MAX_RETRY_WAIT_LIMIT_S,
+  RETRY_SUMMARY,
+  retryPlan,
+  retryPolicy,
+} from "./retry.js";
 import { count } from "../core/plural.js";
 
 const GLOBAL_FLAG_HELP: Record<string, string> = {
@@ -22,7 +30,8 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   human: "Print tables and text for people instead of JSON",
   brief: "Print the one-paragraph brief of this CLI",
   yes: "Confirm a destructive command",
-  "dry-run": "Print the exact request without sending it (issue create/update: the record, without writing it)",
+  "dry-run":
+    "Print the exact request and its retry policy without sending it (issue create/update: the record, without writing it)",
   quiet: "Print only the result, without the envelope",
   "json-input": "Read the request body as JSON from stdin",
   all: "Follow pagination and return every page (bounded by --max-pages); with --help or --describe, list everything however large",
@@ -37,6 +46,8 @@ const GLOBAL_FLAG_HELP: Record<string, string> = {
   output:
     "Write the answer's bytes to this file (atomically; - for stdout) and report its path, size, sha256 and type: needed for files (PDF, images, archives)",
   "max-output-bytes": "Largest answer --output writes (bytes, default 2 GiB)",
+  retry: `Retry a 429 or 503 of an idempotent request up to ${DEFAULT_MAX_RETRIES} times, honouring Retry-After (--no-retry: send once)`,
+  "max-retry-wait": `Most seconds of waiting between retries in all (0-${MAX_RETRY_WAIT_LIMIT_S}, default ${DEFAULT_MAX_RETRY_WAIT_S}); a longer Retry-After fails at once`,
 };
 
 /** A global flag as help declares it: typed like a command's parameter, never required, with its default. */
@@ -78,7 +89,24 @@ function globalFlag(name: string) {
       minimum: 1,
       description,
     };
-  return { name: `--${name}`, type: "boolean", required: false, default: false, description, negation: `--no-${name}` };
+  if (name === "max-retry-wait")
+    return {
+      name: "--max-retry-wait",
+      type: "number",
+      required: false,
+      default: DEFAULT_MAX_RETRY_WAIT_S,
+      minimum: 0,
+      maximum: MAX_RETRY_WAIT_LIMIT_S,
+      description,
+    };
+  return {
+    name: `--${name}`,
+    type: "boolean",
+    required: false,
+    default: GLOBAL_DEFAULT_ON.has(name),
+    description,
+    negation: `--no-${name}`,
+  };
 }
 
 const globalFlags = () => [...GLOBAL_BOOLEANS, ...GLOBAL_VALUES].map(globalFlag);
@@ -175,6 +203,7 @@ interface CommandHelp {
   permission: Command["permission"];
   output: string;
   pagination?: { style: string; all: string; maxPages?: string };
+  retry?: ReturnType<typeof retryPlan>;
   auth: boolean;
   credential?: string;
   security?: ReturnType<typeof commandAuth>;
@@ -220,11 +249,25 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
   out.permission = command.permission;
   out.output = command.output.shape === "object" && command.output.listField ? "array" : command.output.shape;
   if (command.pagination) out.pagination = { style: command.pagination.style, all: "--all" };
+  // What a 429 or 503 leads to, with the default bounds (retry.ts): --describe only, help stays small.
+  if (full) out.retry = commandRetry(command);
   out.auth = command.auth.length > 0 && !command.authOptional;
   if (credential) out.credential = credential;
   if (full && command.auth.length) out.security = commandAuth(manifest, command);
   return out;
 }
+
+/** A command's retry plan with the default bounds, as --describe says it. */
+const commandRetry = (command: Command) =>
+  retryPlan(
+    retryPolicy(command.operation.method, {
+      enabled: true,
+      maxWaitS: DEFAULT_MAX_RETRY_WAIT_S,
+      idempotencyHeader: command.retry?.idempotencyHeader,
+      replayable: true,
+    }),
+    command.retry?.idempotencyHeader,
+  );
 
 /**
  * The credentials of the CLI as help and --describe state them: every variable it reads, how each scheme is sent
@@ -334,8 +377,11 @@ const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({
   commands: g.count,
 });
 
-/** What root help and root --describe may spend listing groups, leaving room for flags, rules and exit codes. */
-const GROUP_LISTING_BYTES = 52 * 1024;
+/**
+ * What root help and root --describe may spend listing groups, leaving room (13 KiB) for the global flags, rules and
+ * exit codes: 12 KiB were not enough once --output, --force, --max-output-bytes, --retry and --max-retry-wait came.
+ */
+const GROUP_LISTING_BYTES = 51 * 1024;
 
 /**
  * The groups as root help lists them, within GROUP_LISTING_BYTES unless `all`: an entry per group while they fit;
@@ -522,6 +568,7 @@ function describeFrame(cli: Cli) {
     },
     exitCodes: EXIT_CODES,
     errors: Object.entries(EXIT).map(([code, exitCode]) => ({ code, exitCode })),
+    retry: RETRY_SUMMARY,
     auth: authFrame(manifest),
     baseUrl: { env: manifest.baseUrl.env, default: manifest.baseUrl.default, path: manifest.baseUrl.path ?? "" },
     ...guides(manifest),

@@ -44,6 +44,7 @@ import { findCommand, openCli, type Cli } from "./load.js";
 import type { Body, Command, Flag, Manifest } from "./manifest.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
+import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
 import { missingCommand, unknownCommand } from "./suggest.js";
 import { checkOutput, closeUploads, openUpload, type OpenedFile } from "./local-file.js";
 import { filesOf, previewStream, streamDigest } from "./request-body.js";
@@ -267,6 +268,8 @@ async function callApi(
   const { manifest } = cli;
   const baseUrl = baseUrlFor(manifest);
   let { credentials, chosen, renewable } = await credentialsFor(manifest, command, baseUrl, globals["dry-run"]);
+  // An idempotency key the document declares goes in the values once, so every attempt sends the same (retry.ts).
+  const keyGiven = withIdempotencyKey(command, values);
   // Signs a request for the chosen alternative's AWS Signature Version 4 schemes right before it goes (identity else):
   // every send, retry or page calls it again. A body with files is signed by its hash, read from the files first.
   const signer = requestSigner(manifest, chosen);
@@ -275,6 +278,12 @@ async function callApi(
   const sign = async (r: Request) =>
     signer(r, r.stream && signs ? (digest ??= await streamDigest(r.stream)) : undefined);
   const request = buildRequest(manifest, command, baseUrl, values, body, credentials, {}, files);
+  const policy = retryPolicy(command.operation.method, {
+    enabled: globals.retry,
+    maxWaitS: globals.maxRetryWait,
+    idempotencyHeader: command.retry?.idempotencyHeader,
+    replayable: replayable(request),
+  });
   if (globals["dry-run"]) {
     writeResult(
       manifest,
@@ -285,6 +294,7 @@ async function callApi(
         ...(globals.output !== undefined ? { output: globals.output } : {}),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
+        retry: retryPlan(policy, command.retry?.idempotencyHeader, keyGiven),
       },
     );
     return;
@@ -301,7 +311,9 @@ async function callApi(
       next && "url" in next
         ? { ...previous, url: withQueryCredentials(sameApi(next.url, baseUrl), credentials) }
         : buildRequest(manifest, command, baseUrl, values, body, credentials, next?.query, files);
-    const response = await send(await sign(r), answer);
+    // 429 and 503 are tried again within the policy's bounds (retry.ts). The request is built once, so every attempt
+    // sends the same bytes (a multipart boundary, the digest signed), and is signed anew for each (a fresh date).
+    const { response, retry } = await retrying(async () => send(await sign(r), answer), policy);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
       if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
@@ -309,7 +321,8 @@ async function callApi(
       ({ credentials, renewable } = await credentialsFor(manifest, command, baseUrl, false, true));
       return fetchPage(next, previous);
     }
-    if (response.status < 200 || response.status >= 300) throw errorFor(response, knownSecrets(manifest));
+    if (response.status < 200 || response.status >= 300)
+      throw retryError(errorFor(response, knownSecrets(manifest)), retry, policy);
     return { response, request: r };
   };
   let { response, request: sent } = await fetchPage(undefined, request);

@@ -164,6 +164,17 @@ export interface Command {
   deprecated?: boolean;
   /** HTTP statuses the document declares for the operation (what errors it can answer with). */
   statuses?: string[];
+  /**
+   * How a 429 or 503 may be retried beyond the method's own idempotence (retry.ts): the header the document declares
+   * for an idempotency key, sent with a value generated once per call unless given. Absent in older candidates.
+   */
+  retry?: RetryHints;
+}
+
+/** What the design found that makes a command safe to send again. */
+export interface RetryHints {
+  /** The idempotency key header as the document names it (`Idempotency-Key`). */
+  idempotencyHeader: string;
 }
 
 export interface Group {

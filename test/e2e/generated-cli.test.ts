@@ -344,6 +344,8 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
           },
         ],
       },
+      // A POST without an idempotency key header is sent once, whatever the answer (runtime/retry.ts).
+      retry: { on: [], reason: "POST without an idempotency key header: sent twice it could act twice" },
     });
     expect(run.stdout).not.toContain(API_KEY);
     const bookings = await rooms(["bookings", "list", "--date", "2026-12-12", "--quiet"]);

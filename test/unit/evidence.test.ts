@@ -25,6 +25,7 @@ describe("which calls only ask for help", () => {
     expect(asksForHelp(["rooms", "bookings", "create", "--help"])).toBe(true);
     expect(asksForHelp(["rooms", "bookings", "create", "-h"])).toBe(true);
     expect(asksForHelp(["rooms", "bookings", "cancel", "--yes", "-h"])).toBe(true);
+    expect(asksForHelp(["rooms", "bookings", "list", "--no-retry", "-h"])).toBe(true);
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "-h"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title", "--help"])).toBe(false);
     expect(asksForHelp(["rooms", "bookings", "create", "--title=x", "--help"])).toBe(true);

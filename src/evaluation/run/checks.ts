@@ -29,8 +29,8 @@ type Observation =
   | { state: "missing" | "ambiguous" | "truncated" | "not-collected"; kind: string; reason: string };
 
 const HELP_FLAGS = new Set(["--help", "-h", "--brief", "--version"]);
-/** Flags of every generated CLI that take no value; a help token after one of them is a flag. */
-const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(GLOBAL_BOOLEANS.map((name) => `--${name}`));
+/** Flags of every generated CLI that take no value (and their `--no-` forms); a help token after one of them is a flag. */
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(GLOBAL_BOOLEANS.flatMap((name) => [`--${name}`, `--no-${name}`]));
 
 /**
  * A call only asks for help when a help token stands where a flag stands: `--title -h` passes "-h" as a title to a

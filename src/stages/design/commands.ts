@@ -4,6 +4,7 @@ import type { InterConfig } from "../../config/types.js";
 import type { Operation, OperationModel, Parameter, RequestBody, Response, SecurityScheme } from "../openapi/model.js";
 import { acceptFor, bodyEncodingOf } from "../../runtime/media.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
+import { IDEMPOTENCY_HEADER } from "../../runtime/retry.js";
 import { kebab } from "./word-forms.js";
 import { nameOperations, successResponse } from "./naming.js";
 import type { BodySpec, CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination, ResponseSpec } from "./types.js";
@@ -88,7 +89,9 @@ function flagsFor(
         });
         continue;
       }
-      add(p.name, location, fromParam(p));
+      // The CLI generates an idempotency key when none is given (runtime/retry.ts): the flag is never required.
+      const idempotency = location === "header" && p.type === "string" && IDEMPOTENCY_HEADER.test(p.name);
+      add(p.name, location, idempotency ? idempotencyFlag(fromParam(p)) : fromParam(p));
     }
   }
   const body = op.body;
@@ -114,6 +117,14 @@ function flagsFor(
       description: `The request body (${body.mediaType}): a file's path, or - to read it from stdin`,
     });
   return flags;
+}
+
+/** Help's line of an idempotency key's flag says the CLI makes one (within the 200 characters of a flag's line). */
+const GENERATED_KEY = "Generated once per call when not given, the same on every retry.";
+
+function idempotencyFlag<T extends { required: boolean; description?: string }>(spec: T): T {
+  const said = spec.description ? `${spec.description.replace(/[.\s]*$/, ".")} ${GENERATED_KEY}` : GENERATED_KEY;
+  return { ...spec, required: false, ...(said.length <= 200 ? { description: said } : {}) };
 }
 
 /** How the command's body is sent: its media type, how it is encoded, and each form or multipart field's encoding. */
@@ -220,6 +231,15 @@ function paginationOf(op: Operation): Pagination | undefined {
   return undefined;
 }
 
+/**
+ * What makes a command safe to send again beyond its method (runtime/retry.ts): an idempotency key header the document
+ * declares (`Idempotency-Key`, `X-Idempotency-Key`, `…-Token`) that is not a credential.
+ */
+function retryOf(flags: FlagSpec[]): { idempotencyHeader: string } | undefined {
+  const header = flags.find((f) => f.in === "header" && f.type === "string" && IDEMPOTENCY_HEADER.test(f.wire));
+  return header ? { idempotencyHeader: header.wire } : undefined;
+}
+
 /** The path part of the API's base URL ("/v1"), also of a relative server URL; "" at the root. */
 function pathOfBase(url: string | null): string {
   if (!url) return "";
@@ -271,6 +291,8 @@ export function designCommands(
     const auth = authOf(op, model, unstated);
     if (auth.warning) pushTo(authNotes, auth.warning, name);
     const pagination = paginationOf(op);
+    const flags = flagsFor(op, name, notes, model.securitySchemes);
+    const retry = retryOf(flags);
     return {
       path,
       name,
@@ -282,7 +304,7 @@ export function designCommands(
         ...(op.operationId ? { operationId: op.operationId } : {}),
         pointer: op.pointer,
       },
-      flags: flagsFor(op, name, notes, model.securitySchemes),
+      flags,
       jsonInput: !!op.body && !op.body.raw,
       ...(op.body ? { body: bodyOf(op.body) } : {}),
       response: responseOf(op, success),
@@ -303,6 +325,7 @@ export function designCommands(
       auth: auth.auth,
       ...(auth.optional && auth.auth.length ? { authOptional: true } : {}),
       statuses: op.responses.map((r) => r.status),
+      ...(retry ? { retry } : {}),
       hidden: op.cli.hidden === true,
       deprecated: op.deprecated,
       nameSource: source,

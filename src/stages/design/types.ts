@@ -5,6 +5,7 @@ import type {
   Pagination,
   Requirement,
   Response as ManifestResponse,
+  RetryHints,
 } from "../../runtime/manifest.js";
 import type { Style } from "../../runtime/serialize.js";
 
@@ -65,6 +66,8 @@ export interface CommandSpec {
   authOptional?: boolean;
   /** The response statuses the document declares (which errors the command can end with). */
   statuses: string[];
+  /** An idempotency key header the document declares: a POST or PATCH is then retried on 429/503 (runtime/retry.ts). */
+  retry?: RetryHints;
   hidden: boolean;
   deprecated: boolean;
   nameSource: NameSource;

@@ -221,6 +221,7 @@ function makeCommandParts(caps: CommandsAndGroups, background: boolean): Command
     hidden: c.hidden,
     ...(c.deprecated ? { deprecated: true } : {}),
     statuses: c.statuses,
+    ...(c.retry ? { retry: c.retry } : {}),
   }));
   const groupNames = [...new Set(caps.commands.map((c) => c.path[0]!))].sort();
   const described = new Map(caps.groups.map((g) => [g.name, g.description]));

@@ -23,7 +23,7 @@ export function isJsonMedia(mediaType: string): boolean {
 }
 
 /** Types whose bytes are text a caller reads as a string: text/*, XML, YAML, CSV, JavaScript, NDJSON. */
-export function isTextMedia(mediaType: string): boolean {
+function isTextMedia(mediaType: string): boolean {
   const t = essence(mediaType);
   if (t === "text/event-stream") return false;
   return (

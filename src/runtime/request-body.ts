@@ -76,7 +76,7 @@ const matches = (range: string, type: string) => {
  * A file's content type: the one the document names (of several, the one its extension matches), else the extension's,
  * else an octet stream. A wildcard the document names is narrowed by the extension.
  */
-export function fileContentType(path: string, declared?: string): string {
+function fileContentType(path: string, declared?: string): string {
   const inferred = BY_EXTENSION[extname(path).toLowerCase()];
   const ranges = (declared ?? "")
     .split(",")

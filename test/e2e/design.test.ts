@@ -386,7 +386,9 @@ security: [{ api_key: [] }]
     );
     expect(command(caps, "pet delete-photos").nameSource.qualifier).toMatchObject({ words: "photos", from: "summary" });
     expect(command(caps, "pet add").flags.map((f: any) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
-    expect(command(caps, "pet update")).toMatchObject({ bodyMediaType: "application/x-www-form-urlencoded" });
+    expect(command(caps, "pet update")).toMatchObject({
+      body: { mediaType: "application/x-www-form-urlencoded", encoding: "form", required: false },
+    });
     expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual([
       "pet-id:path:integer",
       "name:body:string",

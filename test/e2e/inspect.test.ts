@@ -262,7 +262,11 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
   it("a runtime that prints its credentials is certified nothing: A1 and A2 fail, whatever the 98 rules say", async () => {
     const tgz = await changedCandidate(project, (pkg) => {
       const runtime = join(pkg, "lib/runtime.cjs");
-      patchFile(runtime, "request: redactRequest(request, knownSecrets(manifest), secretPlaces(manifest))", "request");
+      patchFile(
+        runtime,
+        "request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest)))",
+        "request: dryRunRequest(await sign(request))",
+      );
       patchFile(runtime, "return secrets.length ? redactor(secrets)(text3) : text3;", "return text3;");
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;

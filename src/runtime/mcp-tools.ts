@@ -71,7 +71,7 @@ export const toolNamesOf = (commands: readonly Command[]): Set<string> =>
 const bodyKey = (command: Command) => (command.flags.some((f) => f.flag === "body") ? "json-input" : "body");
 
 /** The most bytes of a file answer a tool result carries inline (base64, an embedded resource): `output` for more. */
-export const MCP_INLINE_BYTES = 8 * 1024 * 1024;
+const MCP_INLINE_BYTES = 8 * 1024 * 1024;
 
 /** Commands whose answer is a file: through MCP it comes back inline, or is written where `output` says. */
 const answersWithFile = (command: Command) => command.response?.kind === "binary";

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -62,6 +63,31 @@ describe("the broker against a hostile client", () => {
     }
     const records = await broker.close();
     expect(records.map((r) => r.argv)).toEqual([["rooms", "bookings", "list"]]);
+  });
+
+  it("records a call that printed bytes (a download to stdout) by their size and sha256, never as mangled text", async () => {
+    const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256));
+    const broker = await startBroker({
+      socket: join(tempDir("inter-broker-test-"), "s"),
+      binary: "files",
+      launch: () => ({
+        file: process.execPath,
+        args: ["-e", `process.stdout.write(Buffer.from(${JSON.stringify([...bytes])}))`],
+        env: {},
+        cwd: "/",
+      }),
+    });
+    const r = await call(broker.socket, [
+      frame("Q", JSON.stringify({ argv: ["documents", "download", "--output", "-"], cwd: "/" })),
+      frame("D", ""),
+    ]);
+    expect(r.exit).toEqual({ code: 0, signal: null });
+    const [record] = await broker.close();
+    expect(record!.stdout).toBe("");
+    expect(record!.stdout_bytes).toEqual({
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    });
   });
 
   it("a call still running at close is killed and recorded as truncated", async () => {

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { signalGroup } from "../../core/process.js";
@@ -12,6 +14,8 @@ export interface Invocation {
   /** The signal that ended the call, when one did. */
   signal?: string | null;
   stdout: string;
+  /** Stdout was bytes, not UTF-8 text (a download written with `--output -`): kept as its size and sha256, never mangled. */
+  stdout_bytes?: { bytes: number; sha256: string };
   stderr: string;
   started_at: string;
   duration_ms: number;
@@ -135,8 +139,10 @@ export async function startBroker(options: { socket: string; binary: string; lau
     const err: Buffer[] = [];
     let outBytes = 0;
     let errBytes = 0;
+    const outHash = createHash("sha256");
     child.stdin!.on("error", () => {});
     child.stdout!.on("data", (chunk: Buffer) => {
+      outHash.update(chunk);
       if (outBytes < MAX_OUTPUT) out.push(chunk);
       outBytes += chunk.length;
       send("O", chunk);
@@ -153,7 +159,11 @@ export async function startBroker(options: { socket: string; binary: string; lau
         const finish = (code: number | null, signal: NodeJS.Signals | null, error?: Error) => {
           invocation.exit_code = code;
           invocation.signal = signal;
-          invocation.stdout = Buffer.concat(out).toString("utf8");
+          const stdout = Buffer.concat(out);
+          // A text kept only in part may end inside a character: its last few bytes do not decide.
+          const kept = outBytes > stdout.length ? stdout.subarray(0, Math.max(0, stdout.length - 3)) : stdout;
+          if (isUtf8(kept)) invocation.stdout = stdout.toString("utf8");
+          else invocation.stdout_bytes = { bytes: outBytes, sha256: outHash.digest("hex") };
           invocation.stderr =
             Buffer.concat(err).toString("utf8") +
             (error ? `\n[inter] could not run the candidate: ${error.message}` : "");

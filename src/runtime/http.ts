@@ -527,13 +527,39 @@ const unreachable = (url: URL, error: Error) =>
 /** An HTTP error response as a structured error; the API's own message is kept, the credential never. */
 export function errorFor(response: Response, secrets: string[]): CliError {
   const code = codeForStatus(response.status);
-  const body = response.data as { message?: unknown; error?: unknown; code?: unknown } | null;
-  let message =
-    typeof body?.message === "string"
-      ? body.message
-      : typeof body?.error === "string"
-        ? body.error
-        : `HTTP ${response.status}`;
+  const body = response.data as {
+    message?: unknown;
+    error?: unknown;
+    code?: unknown;
+    title?: unknown;
+    detail?: unknown;
+    validation?: unknown;
+    errors?: unknown;
+  } | null;
+  // An RFC 9457 problem (`title`, `detail`) and a list of field errors say what to fix: kept, within a line's length.
+  const listed = [body?.validation, body?.errors].find(Array.isArray) as unknown[] | undefined;
+  const fieldErrors = (listed ?? [])
+    .slice(0, 5)
+    .map((e) => {
+      if (typeof e === "string") return e;
+      const item = e as { location?: unknown; message?: unknown; field?: unknown };
+      const where = Array.isArray(item.location)
+        ? item.location.join(".")
+        : typeof item.field === "string"
+          ? item.field
+          : "";
+      return typeof item.message === "string" ? `${where ? `${where}: ` : ""}${item.message}` : undefined;
+    })
+    .filter((e): e is string => !!e);
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  let message = (
+    text(body?.message) ??
+    text(body?.error) ??
+    [text(body?.title), text(body?.detail)].filter(Boolean).join(": ") ??
+    ""
+  ).slice(0, 500);
+  if (fieldErrors.length) message = `${message ? `${message} ` : ""}(${fieldErrors.join("; ")})`.slice(0, 1000);
+  if (!message) message = `HTTP ${response.status}`;
   // The message is the API's text: a credential it echoes is cut as is, however short.
   for (const secret of secrets) message = message.split(secret).join(REDACTED);
   message = redactor(secrets)(message);

@@ -267,7 +267,8 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
         "request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest)))",
         "request: dryRunRequest(await sign(request))",
       );
-      patchFile(runtime, "return secrets.length ? redactor(secrets)(text3) : text3;", "return text3;");
+      // The bundler numbers the variable's name (text3, text4, …) as the runtime's other modules take the plain one.
+      patchFile(runtime, /return secrets\.length \? redactor\(secrets\)\((text\d*)\) : \1;/, "return $1;");
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(r.certification.level).toBe("none");

@@ -214,3 +214,54 @@ export function everyFile(dir: string): string {
   }
   return out;
 }
+
+/** A CLI built by `inter build` from a description and installed from its cli.tgz with npm, as a user installs it. */
+export interface BuiltCli {
+  /** The project folder (dist/ holds capabilities.json and cli.tgz). */
+  dir: string;
+  /** The installed executable. */
+  bin: string;
+  /** The installed package's folder (manifest.json, commands/). */
+  pkg: string;
+  /** dist/capabilities.json. */
+  caps: any;
+}
+
+/**
+ * Builds `description` (named `file` in the project, e.g. openapi.yaml) as product `name` (its binary the name in
+ * lower case) and installs the candidate; `context` is the brief.
+ */
+export async function builtCli(
+  name: string,
+  description: string,
+  options: { file?: string; context?: string; prefix?: string } = {},
+): Promise<BuiltCli> {
+  const binary = name.toLowerCase();
+  const file = options.file ?? "openapi.yaml";
+  const dir = makeProject({
+    "intermesh.config.ts": config(
+      `{ product: { name: "${name}", binary: "${binary}" }, inputs: { openapi: "${file}", context: "context.md" } }`,
+    ),
+    [file]: description,
+    "context.md": options.context ?? `# ${name}\n\nAn API.\n`,
+  });
+  const built = await inter(dir, ["build", "--json"]);
+  if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
+  const caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
+  const prefix = tempDir(options.prefix ?? "inter-installed-");
+  await execa("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--ignore-scripts",
+    "--prefix",
+    prefix,
+    join(dir, "dist/cli.tgz"),
+  ]);
+  return {
+    dir,
+    bin: join(prefix, "node_modules/.bin", binary),
+    pkg: join(prefix, "node_modules", `${binary}-cli`),
+    caps,
+  };
+}

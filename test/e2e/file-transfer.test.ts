@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, inter, makeProject, tempDir } from "../helpers.js";
+import { builtCli, tempDir } from "../helpers.js";
 
 /**
  * Files up and bytes down, end to end: `inter build` designs a CLI from a description with a multipart upload, a raw
@@ -133,27 +133,10 @@ describe("files up and bytes down, as the description says", () => {
   let onFirstChunk: (() => void) | undefined;
 
   beforeAll(async () => {
-    const dir = makeProject({
-      "intermesh.config.ts": config(
-        `{ product: { name: "Files", binary: "files" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
-      ),
-      "openapi.yaml": OPENAPI,
-      "context.md": "# Files\n\nA document store: upload documents and download them.\n",
+    const cli = await builtCli("Files", OPENAPI, {
+      context: "# Files\n\nA document store: upload documents and download them.\n",
     });
-    const built = await inter(dir, ["build", "--json"]);
-    if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
-    caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
-    const prefix = tempDir("inter-files-");
-    await execa("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      "--prefix",
-      prefix,
-      join(dir, "dist/cli.tgz"),
-    ]);
-    bin = join(prefix, "node_modules/.bin/files");
+    ({ bin, caps } = cli);
     work = tempDir("inter-files-work-");
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];

@@ -1,10 +1,10 @@
 import { execa, type ResultPromise } from "execa";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sample, type HelpParameter } from "../../src/stages/inspect/subjects.js";
-import { config, inter, makeProject, tempDir } from "../helpers.js";
+import { builtCli, tempDir } from "../helpers.js";
 
 /**
  * The generated CLI's requests held to a real request validator built from the description: Stoplight Prism
@@ -127,36 +127,12 @@ async function prism(document: string): Promise<string> {
 
 /** Builds the description, installs the candidate, and mocks the description with Prism. */
 async function candidate(name: string, document: string, file: string) {
-  const dir = makeProject({
-    "intermesh.config.ts": config(
-      `{ product: { name: "${name}", binary: "${name.toLowerCase()}" }, inputs: { openapi: "${file}", context: "context.md" } }`,
-    ),
-    "context.md": `# ${name}\n\nAn API.\n`,
-  });
-  copyFileSync(document, join(dir, file));
-  const built = await inter(dir, ["build", "--json"]);
-  if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
-  const prefix = tempDir("inter-prism-");
-  await execa("npm", [
-    "install",
-    "--no-audit",
-    "--no-fund",
-    "--ignore-scripts",
-    "--prefix",
-    prefix,
-    join(dir, "dist/cli.tgz"),
-  ]);
-  const pkg = join(prefix, "node_modules", `${name.toLowerCase()}-cli`);
+  const { bin, pkg, dir } = await builtCli(name, readFileSync(document, "utf8"), { file, prefix: "inter-prism-" });
   const manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
   const commands = readdirSync(join(pkg, "commands")).flatMap(
     (f) => JSON.parse(readFileSync(join(pkg, "commands", f), "utf8")).commands,
   );
-  return {
-    bin: join(prefix, "node_modules/.bin", name.toLowerCase()),
-    manifest,
-    commands,
-    url: await prism(join(dir, file)),
-  };
+  return { bin, manifest, commands, url: await prism(join(dir, file)) };
 }
 
 /** Every required flag with a value of its type (inspection's own sampler), a file for a file flag. */

@@ -2,12 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execa } from "execa";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { config, inter, makeProject, tempDir } from "../helpers.js";
+import { builtCli, tempDir } from "../helpers.js";
 
 /**
  * One generated CLI, built by `inter build` and installed from its cli.tgz, calling a loopback server that answers
@@ -82,7 +82,7 @@ interface Answer {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LIMITED with when to retry", () => {
-  let prefix: string;
+  let bin: string;
   let caps: any;
   let server: Server;
   let url: string;
@@ -92,26 +92,9 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
   const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: string; raw: Buffer }> = [];
 
   beforeAll(async () => {
-    const dir = makeProject({
-      "intermesh.config.ts": config(
-        `{ product: { name: "Shop", binary: "shop" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
-      ),
-      "openapi.yaml": OPENAPI,
-      "context.md": "# Shop\n\nA small shop.\n",
-    });
-    const built = await inter(dir, ["build", "--json"]);
-    if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
-    caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
-    prefix = tempDir("inter-retry-");
-    await execa("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      "--prefix",
-      prefix,
-      join(dir, "dist/cli.tgz"),
-    ]);
+    const cli = await builtCli("Shop", OPENAPI, { context: "# Shop\n\nA small shop.\n", prefix: "inter-retry-" });
+    caps = cli.caps;
+    bin = cli.bin;
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -147,7 +130,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     caps.commands.find((c: any) => c.operation.operationId === operationId).path;
   const env = () => ({ SHOP_BASE_URL: url, AGENT_CLI_RETRY_BASE_MS: "1", PATH: process.env.PATH! });
   const shop = async (args: string[], input?: Buffer) => {
-    const run = await execa(join(prefix, "node_modules/.bin/shop"), args, {
+    const run = await execa(bin, args, {
       env: env(),
       extendEnv: false,
       reject: false,
@@ -441,7 +424,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
 
   it("over MCP, a tool call is retried the same way (the server runs the CLI)", async () => {
     const transport = new StdioClientTransport({
-      command: join(prefix, "node_modules/.bin/shop-mcp"),
+      command: `${bin}-mcp`,
       env: { ...env(), XDG_STATE_HOME: tempDir("inter-retry-state-") },
       stderr: "pipe",
     });
@@ -508,26 +491,10 @@ describe("429 on a request signed with AWS Signature Version 4: each attempt sig
   const seen: Array<{ headers: IncomingHttpHeaders; raw: Buffer }> = [];
 
   beforeAll(async () => {
-    const dir = makeProject({
-      "intermesh.config.ts": config(
-        `{ product: { name: "Vault", binary: "vault" }, inputs: { openapi: "openapi.yaml", context: "context.md" } }`,
-      ),
-      "openapi.yaml": SIGNED,
-      "context.md": "# Vault\n\nFiles kept on AWS.\n",
-    });
-    const built = await inter(dir, ["build", "--json"]);
-    if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
-    const prefix = tempDir("inter-retry-sigv4-");
-    await execa("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      "--prefix",
-      prefix,
-      join(dir, "dist/cli.tgz"),
-    ]);
-    bin = join(prefix, "node_modules/.bin/vault");
+    ({ bin } = await builtCli("Vault", SIGNED, {
+      context: "# Vault\n\nFiles kept on AWS.\n",
+      prefix: "inter-retry-sigv4-",
+    }));
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));

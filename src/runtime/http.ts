@@ -148,6 +148,8 @@ export function buildRequest(
       { ...(flag ? { flag: flag.flag } : {}), header: name },
     );
   }
+  // A body the operation requires is sent even when no field of it is given: an empty one, which it then describes.
+  if (payload === undefined && !files.size && command.body?.required && command.body.encoding !== "raw") payload = {};
   const encoded = encodeBody(command.body, payload, files);
   if (encoded) headers["content-type"] = encoded.contentType;
   const qs = query.map((q) => q.pair).join("&");

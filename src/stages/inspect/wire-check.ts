@@ -262,12 +262,19 @@ export function planWireSample(
     if (planned.length >= max) continue;
     const fresh = shapes.filter((s) => !covered.has(s.shape));
     if (!fresh.length && planned.length) continue;
+    // A body given whole as a list or a value has no flags to fill: such a command is not sampled.
+    if (command.body?.shape) continue;
     const required = command.flags.filter((f) => f.required);
     if (required.some((f) => valueFor(f, file) === undefined)) continue;
     const optional = fresh
       .map((s) => s.flag)
       .filter((f): f is WireFlag => !!f && !f.required && valueFor(f, file) !== undefined);
-    const flags = [...new Set([...required, ...optional])];
+    // A body the operation requires carries at least one field, as a caller's would (an empty form is no body).
+    const bodyField =
+      command.body?.required && ![...required, ...optional].some((f) => f.in === "body")
+        ? command.flags.find((f) => f.in === "body" && !f.file && valueFor(f, file) !== undefined)
+        : undefined;
+    const flags = [...new Set([...required, ...optional, ...(bodyField ? [bodyField] : [])])];
     const args = [
       ...command.name.split(" "),
       ...flags.flatMap((f) => [`--${f.flag}`, valueFor(f, file)!]),
@@ -366,15 +373,30 @@ export function wireRequestOf(
   };
 }
 
-/** The validator's findings as the receipt states them, without those about credentials (the dry run redacts them). */
+/**
+ * The validator's findings as the receipt states them, without those the sample itself causes: about credentials (the
+ * dry run redacts them), about the type of a raw body (a file's bytes are not the JSON value a description may give
+ * them a schema for), and about properties missing inside an object the sample gave as `{}` (its sampler fills flags,
+ * not nested schemas; what a caller puts inside is the caller's).
+ */
 function findings(
   diagnostics: Array<{ path?: Array<string | number>; message: string }>,
   schemes: Set<string>,
   request: import("./wire-validate.js").WireRequest,
+  sampled: { raw: boolean; emptyObjects: Set<string> },
 ): string[] {
   const held = (name: string) =>
     request.headers[name] === REDACTED || request.url.query[name] === REDACTED || schemes.has(name);
   return diagnostics
+    .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
+    .filter(
+      (d) =>
+        !(
+          /required property/.test(d.message) &&
+          (d.path?.length ?? 0) >= 2 &&
+          sampled.emptyObjects.has(`${String(d.path![0])}.${String(d.path![1])}`)
+        ),
+    )
     .filter((d) => {
       const named = [String(d.path?.[1] ?? ""), /'([^']+)'/.exec(d.message)?.[1] ?? ""].map((n) => n.toLowerCase());
       const where = String(d.path?.[0] ?? "");
@@ -482,7 +504,18 @@ export async function checkWire(input: {
     if (!node) return void report.unchecked.push({ command: name, reason: "its operation is not in the description" });
     try {
       const operation = validator.operationOf(node.root, p.command.operation.path, p.command.operation.method);
-      const errors = findings(validator.validateRequest(operation, read.request), schemes, read.request);
+      const emptyObjects = new Set(
+        p.command.flags
+          .filter((f) => f.type === "object" && p.args.includes(`--${f.flag}`))
+          .map((f) => `${f.in}.${f.wire}`),
+      );
+      // A raw body's dry run lists its file and shows no body text (wireRequestOf stands a placeholder in for it).
+      const shown = documentOf(ran)?.result as { request?: { body?: unknown; upload?: unknown } } | undefined;
+      const raw = shown?.request?.body === undefined && shown?.request?.upload !== undefined;
+      const errors = findings(validator.validateRequest(operation, read.request), schemes, read.request, {
+        raw,
+        emptyObjects,
+      });
       report.checked++;
       if (errors.length)
         report.invalid.push({

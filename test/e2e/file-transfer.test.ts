@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, unlinkS
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtCli, tempDir } from "../helpers.js";
 
@@ -138,6 +140,7 @@ describe("files up and bytes down, as the description says", () => {
     });
     ({ bin, caps } = cli);
     work = tempDir("inter-files-work-");
+    writeFileSync(join(work, "scan.png"), BYTES);
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => {
@@ -233,7 +236,6 @@ describe("files up and bytes down, as the description says", () => {
   });
 
   it("uploads a multipart body: the file's exact bytes with its name and type, text, repeated and JSON parts", async () => {
-    writeFileSync(join(work, "scan.png"), BYTES);
     const r = await files([
       ...words("uploadDocument"),
       "--file",
@@ -439,6 +441,49 @@ describe("files up and bytes down, as the description says", () => {
     const none = await files([...words("subscribe")]);
     expect(none.exitCode, text(none.stderr)).toBe(0);
     expect(seen.at(-1)!.body.length).toBe(0);
+  });
+
+  it("over MCP: a file flag takes a path; a file answer comes back as an embedded resource, or is written to output", async () => {
+    const transport = new StdioClientTransport({
+      command: `${bin}-mcp`,
+      env: { FILES_BASE_URL: url, HOME: work, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cwd: work,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "inter-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const tool = (operationId: string) => tools.find((t) => t.title === words(operationId).join(" "))!.name;
+      const download = tools.find((t) => t.name === tool("downloadDocument"))!;
+      expect(Object.keys(download.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["output", "force"]));
+      const upload = await client.callTool({
+        name: tool("uploadDocument"),
+        arguments: { file: join(work, "scan.png"), title: "via MCP" },
+      });
+      expect(upload.isError, JSON.stringify(upload)).toBeFalsy();
+      const sent = parts(seen.at(-1)!.body, seen.at(-1)!.headers["content-type"]!);
+      expect(sha256(sent.find((p) => p.headers["content-disposition"]!.includes('name="file"'))!.body)).toBe(
+        sha256(BYTES),
+      );
+      const inline = await client.callTool({ name: tool("downloadDocument"), arguments: { id: "7" } });
+      expect(inline.isError, JSON.stringify(inline).slice(0, 500)).toBeFalsy();
+      const blocks = inline.content as Array<{ type: string; resource?: { blob: string; mimeType: string } }>;
+      const resource = blocks.find((c) => c.type === "resource")!.resource!;
+      expect(resource.mimeType).toBe("application/pdf");
+      expect(Buffer.from(resource.blob, "base64").equals(BYTES)).toBe(true);
+      expect(inline.structuredContent).toEqual({
+        ok: true,
+        result: { bytes: BYTES.length, sha256: sha256(BYTES), content_type: "application/pdf" },
+      });
+      const out = join(work, "via-mcp.pdf");
+      const written = await client.callTool({ name: tool("downloadDocument"), arguments: { id: "7", output: out } });
+      expect(written.isError, JSON.stringify(written)).toBeFalsy();
+      expect(sha256(readFileSync(out))).toBe(sha256(BYTES));
+      expect(written.structuredContent).toMatchObject({ ok: true, result: { path: out, bytes: BYTES.length } });
+    } finally {
+      await client.close();
+    }
   });
 
   it("says in help and --describe how each body is given and what each answer is", async () => {

@@ -197,7 +197,7 @@ interface CommandHelp {
   method: string;
   parameters: ParameterHelp[];
   jsonInput: boolean;
-  body?: { mediaType: string; given: string };
+  body?: { mediaType: string; given: string; shape?: "array" | "value" };
   answer?: { kind: string; accept: string; given: string };
   destructive: boolean;
   permission: Command["permission"];
@@ -241,7 +241,14 @@ export function commandHelp(manifest: Manifest, command: Command, full = false):
     return p;
   });
   out.jsonInput = command.jsonInput;
-  if (command.body) out.body = { mediaType: command.body.mediaType, given: BODY_GIVEN[command.body.encoding] };
+  if (command.body)
+    out.body = {
+      mediaType: command.body.mediaType,
+      given: command.body.shape
+        ? `the whole body as JSON on stdin with --json-input: ${command.body.shape === "array" ? "a list" : "a JSON value"}`
+        : BODY_GIVEN[command.body.encoding],
+      ...(command.body.shape ? { shape: command.body.shape } : {}),
+    };
   const kind = command.response?.kind;
   if (kind && kind !== "json" && kind !== "empty")
     out.answer = { kind, accept: command.response!.accept, given: ANSWER_GIVEN[kind] };

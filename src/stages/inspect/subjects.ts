@@ -55,6 +55,8 @@ export interface HelpCommand {
   /** Present when the command pages. */
   pagination?: unknown;
   auth?: unknown;
+  /** How its body is given (help's `body`): `shape` for a JSON body that is a list or a value, given whole. */
+  body?: { shape?: string };
   /** What the command answers with, where it is not JSON (help's `answer`). */
   answer?: { kind?: string };
   /** For a command whose answer is a file: where its probes save it (forProbes). */
@@ -311,8 +313,9 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
     "no write command can be called with values the probe can make up",
   );
 
-  // The body probe: a command that takes a body, its other required flags satisfiable, its body fields simple.
-  const takesBody = pool.filter((c) => c.jsonInput === true);
+  // The body probe: a command that takes a body of fields (not one given whole as a list), its other required flags
+  // satisfiable, its body fields simple.
+  const takesBody = pool.filter((c) => c.jsonInput === true && !c.body?.shape);
   const restFillable = (c: HelpCommand) => required(c).every((p) => p.in === "body" || canSample(p));
   const requiredBody = (c: HelpCommand) => bodyFields(c).filter((p) => p.required);
   set(

@@ -152,6 +152,9 @@ export function buildRequest(
   if (payload === undefined && !files.size && command.body?.required && command.body.encoding !== "raw") payload = {};
   const encoded = encodeBody(command.body, payload, files);
   if (encoded) headers["content-type"] = encoded.contentType;
+  // The operation's own Accept parameter decides; its required Content-Type goes out on a request without a body too.
+  if (command.headers?.accept) headers.accept = command.headers.accept;
+  if (!encoded && command.headers?.["content-type"]) headers["content-type"] = command.headers["content-type"];
   const qs = query.map((q) => q.pair).join("&");
   return {
     method: command.operation.method,

@@ -146,6 +146,8 @@ export interface Command {
   body?: Body;
   /** Absent in candidates built before it was recorded: JSON then. */
   response?: Response;
+  /** `accept` and `content-type` as the operation's own header parameters give them: sent as the document says. */
+  headers?: Record<string, string>;
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;

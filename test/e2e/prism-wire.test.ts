@@ -89,6 +89,14 @@ paths:
             schema: { type: object, properties: { title: { type: string } } }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /status:
+    get:
+      operationId: getStatus
+      summary: Get the service status (a GET that declares a required Content-Type header)
+      parameters:
+        - { name: Content-Type, in: header, required: true, schema: { type: string, enum: [application/json] } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { up: { type: boolean } } } } } }
   /search:
     get:
       operationId: search
@@ -178,11 +186,11 @@ async function callEverything(name: string, document: string, file: string) {
 }
 
 describe("every request as the description says, held to Prism's request validator", () => {
-  it("our description: multipart with a file, a raw body, a form array, an empty required body, a PDF and an HTML answer, every style", async () => {
+  it("our description: multipart with a file, a raw body, a form array, an empty required body, a declared Content-Type, a PDF and an HTML answer, every style", async () => {
     const doc = join(tempDir("inter-prism-doc-"), "openapi.yaml");
     writeFileSync(doc, OURS);
     const outcomes = await callEverything("Wire", doc, "openapi.yaml");
-    expect(outcomes.length).toBe(7);
+    expect(outcomes.length).toBe(8);
     expect(outcomes.filter((o) => o.exit !== 0)).toEqual([]);
   });
 

@@ -127,6 +127,23 @@ function idempotencyFlag<T extends { required: boolean; description?: string }>(
   return { ...spec, required: false, ...(said.length <= 200 ? { description: said } : {}) };
 }
 
+/**
+ * The values an operation's own `Accept` or `Content-Type` header parameter gives (its default, else its first enum
+ * value): the runtime sets those headers itself (they have no flag), and sends the document's value — Accept always,
+ * Content-Type on a request without a body when the parameter is required (with a body, the body's type is sent).
+ */
+function declaredHeaders(op: Operation): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const p of op.parameters) {
+    const name = p.name.toLowerCase();
+    if (p.in !== "header" || (name !== "accept" && name !== "content-type")) continue;
+    const value = typeof p.default === "string" ? p.default : p.enum?.find((e): e is string => typeof e === "string");
+    if (value === undefined || (name === "content-type" && !p.required)) continue;
+    out[name] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** How the command's body is sent: its media type, how it is encoded, and each form or multipart field's encoding. */
 function bodyOf(body: RequestBody): BodySpec {
   return {
@@ -308,6 +325,7 @@ export function designCommands(
       jsonInput: !!op.body && !op.body.raw,
       ...(op.body ? { body: bodyOf(op.body) } : {}),
       response: responseOf(op, success),
+      ...(declaredHeaders(op) ? { headers: declaredHeaders(op) } : {}),
       destructive,
       permission:
         op.method === "get" || op.method === "head" || op.method === "options"

@@ -48,6 +48,8 @@ export interface CommandSpec {
   jsonInput: boolean;
   body?: BodySpec;
   response: ResponseSpec;
+  /** Accept and Content-Type as the operation's own header parameters give them (stages/design/commands.ts). */
+  headers?: Record<string, string>;
   destructive: boolean;
   permission: "read" | "write" | "delete";
   pagination?: Pagination;

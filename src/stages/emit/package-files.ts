@@ -212,6 +212,7 @@ function makeCommandParts(caps: CommandsAndGroups, background: boolean): Command
     jsonInput: c.jsonInput,
     ...(c.body ? { body: c.body } : {}),
     response: c.response,
+    ...(c.headers ? { headers: c.headers } : {}),
     destructive: c.destructive,
     permission: c.permission,
     ...(c.pagination ? { pagination: c.pagination } : {}),

@@ -373,6 +373,17 @@ export function wireRequestOf(
   };
 }
 
+/** Whether a request body's text names a field at all: a JSON key, a form key, a multipart part. */
+function carries(body: unknown, field: string): boolean {
+  if (body === undefined || body === null) return false;
+  if (typeof body !== "string") return isRecord(body) ? field in body : true;
+  return (
+    body.includes(`"${field}"`) ||
+    body.includes(`name="${field}"`) ||
+    new RegExp(`(^|&)${encodeURIComponent(field).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(=|%5B|\\[)`).test(body)
+  );
+}
+
 /**
  * The validator's findings as the receipt states them, without those the sample itself causes: about credentials (the
  * dry run redacts them), about the type of a raw body (a file's bytes are not the JSON value a description may give
@@ -394,7 +405,10 @@ function findings(
         !(
           /required property/.test(d.message) &&
           (d.path?.length ?? 0) >= 2 &&
-          sampled.emptyObjects.has(`${String(d.path![0])}.${String(d.path![1])}`)
+          (sampled.emptyObjects.has(`${String(d.path![0])}.${String(d.path![1])}`) ||
+            // Prism's form and multipart deserializers give a field the request does not carry at all an empty object
+            // under a deepObject encoding, and then find it lacking: a finding about nothing that was sent.
+            (d.path![0] === "body" && !carries(request.body, String(d.path![1]))))
         ),
     )
     .filter((d) => {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_OUTPUT_BYTES } from "./response-body.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, EVENT_BOUNDS } from "./response-body.js";
 import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
 import { builtins, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables, uncomputedSignatures } from "./auth.js";
@@ -184,8 +184,7 @@ const ANSWER_GIVEN: Record<Exclude<ResponseKind, "json" | "empty">, string> = {
   binary:
     "a file: saved byte for byte with --output <path> (the result is its path, bytes, sha256 and content type), or --output - for the raw bytes on stdout",
   text: "text: the result is a string (--output <path> saves it instead)",
-  "event-stream":
-    "server-sent events: the result is a list of {event, data, id}, collected until the stream ends, 100 events or 10 seconds (--ndjson prints one per line)",
+  "event-stream": `server-sent events: the result is a list of {event, data, id}, collected until the stream ends, ${EVENT_BOUNDS.events} events or ${EVENT_BOUNDS.ms / 1000} seconds (--ndjson prints one per line)`,
 };
 
 /** A command as help shows it (and --describe, which adds its schema, errors and exit codes), in printed order. */

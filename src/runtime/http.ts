@@ -10,6 +10,7 @@ import {
   collectEvents,
   decodeText,
   DEFAULT_MAX_OUTPUT_BYTES,
+  EVENT_BOUNDS,
   writeAnswer,
   type StreamEnd,
   type Written,
@@ -300,9 +301,6 @@ const TRANSFER_TIMEOUT_MS = Number(process.env.AGENT_CLI_TRANSFER_TIMEOUT_MS) ||
 const MAX_RESPONSE_BYTES = Number(process.env.AGENT_CLI_MAX_RESPONSE_BYTES) || 64 * 1024 * 1024;
 /** Deepest response JSON handed on; real APIs nest a few dozen levels. */
 const MAX_RESPONSE_DEPTH = 512;
-/** Server-sent events: at most this many are collected, for at most this long, then the stream is closed. */
-const MAX_EVENTS = Number(process.env.AGENT_CLI_MAX_EVENTS) || 100;
-const STREAM_MS = Number(process.env.AGENT_CLI_STREAM_MS) || 10_000;
 
 /**
  * Writes a streamed body: bytes in memory as they are, each file read from the descriptor opened when it was checked
@@ -406,7 +404,7 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
           return;
         }
         if (ok && type && isEventStream(type)) {
-          collectEvents(res, MAX_EVENTS, STREAM_MS, MAX_RESPONSE_BYTES).then(
+          collectEvents(res, EVENT_BOUNDS.events, EVENT_BOUNDS.ms, MAX_RESPONSE_BYTES).then(
             ({ events, ended }) => resolve({ ...base(), data: events, ended }),
             reject,
           );

@@ -19,6 +19,11 @@ export interface Written {
 
 /** Largest answer written to a file or stdout (`--max-output-bytes`); the in-memory limit is http.ts's own. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 2 * 1024 * 1024 * 1024;
+/** Server-sent events: at most this many are collected, for at most this long (AGENT_CLI_MAX_EVENTS, AGENT_CLI_STREAM_MS). */
+export const EVENT_BOUNDS = {
+  events: Number(process.env.AGENT_CLI_MAX_EVENTS) || 100,
+  ms: Number(process.env.AGENT_CLI_STREAM_MS) || 10_000,
+};
 
 const tooLarge = (limit: number) =>
   new CliError(

@@ -13,6 +13,11 @@ export const SLOW_E2E = [
   "test/e2e/mcp-eval.test.ts",
   "test/e2e/publish.test.ts",
   "test/e2e/installed-skills.test.ts",
+  // A real request validator's server (Prism) per description, four CLIs verified by a second SigV4 implementation, and
+  // retries against real clocks: about seventy seconds of subprocesses together, which took npm test past four minutes.
+  "test/e2e/prism-wire.test.ts",
+  "test/e2e/sigv4.test.ts",
+  "test/e2e/retry.test.ts",
 ];
 
 // `npm run test:slow`: the 20,000-operation document, the whole-corpus design cases and SLOW_E2E, kept out of `npm test`.

@@ -277,6 +277,19 @@ function redactBody(body: string): string {
     };
     return JSON.stringify(walk(value, 0));
   } catch {
+    // A multipart body as a dry run shows it: a part under a secret's name has its value replaced.
+    const boundary = /^--(\S+)\r\n/.exec(body)?.[1];
+    if (boundary)
+      return body
+        .split(`--${boundary}`)
+        .map((part) => {
+          const name = /^\r\nContent-Disposition: form-data; name="([^"]*)"/i.exec(part)?.[1];
+          const at = part.indexOf("\r\n\r\n");
+          return name && SECRET_NAME.test(name) && at >= 0 && !/filename=/i.test(part.slice(0, at))
+            ? `${part.slice(0, at + 4)}${REDACTED}\r\n`
+            : part;
+        })
+        .join(`--${boundary}`);
     if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(body)) return body;
     return body
       .split("&")
@@ -309,10 +322,16 @@ const MAX_RESPONSE_DEPTH = 512;
  */
 async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Uploaded[]> {
   const uploaded: Uploaded[] = [];
+  // One wait at a time, its listeners removed whichever fires: a large upload waits thousands of times.
   const drained = () =>
     new Promise<void>((resolve) => {
-      req.once("drain", resolve);
-      req.once("close", resolve);
+      const done = () => {
+        req.off("drain", done);
+        req.off("close", done);
+        resolve();
+      };
+      req.once("drain", done);
+      req.once("close", done);
     });
   const write = async (bytes: Buffer) => {
     if (!req.write(bytes)) await drained();
@@ -331,6 +350,9 @@ async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Up
         file.path === "-"
           ? process.stdin
           : createReadStream("", { fd: file.fd, start: 0, end: file.size! - 1, autoClose: false });
+      // A request cut short stops reading stdin: a producer that never ends must not hold the process open. (A file's
+      // stream ends at its checked size; its descriptor is closed by the caller.)
+      if (file.path === "-") req.once("close", () => process.stdin.destroy());
       for await (const piece of source as AsyncIterable<Buffer>) {
         if (req.destroyed) return uploaded;
         bytes += piece.length;
@@ -383,7 +405,8 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
       {
         method: request.method,
         headers: { ...request.headers, ...(length !== undefined ? { "content-length": length } : {}) },
-        timeout: TIMEOUT_MS,
+        // Idle time on the socket: a transfer may wait as long as its deadline (a slow conversion before the first byte).
+        timeout: deadlineMs,
       },
       (res) => {
         const status = res.statusCode ?? 0;

@@ -10,7 +10,7 @@ import { sensitive } from "./guard.js";
 
 /** Folders whose files are credentials or the machine's own state, wherever a path to them comes from. */
 const PRIVATE_FOLDER =
-  /(^|\/)\.(ssh|aws|gnupg|kube|docker|azure|config\/gcloud)(\/|$)|^\/(proc|sys|etc\/ssl\/private)(\/|$)|^\/dev\/(?!shm\/)/;
+  /(^|\/)\.(ssh|aws|gnupg|kube|docker|azure|config\/gcloud|config\/gh|terraform\.d|cargo\/credentials(\.toml)?|git-credentials|pypirc)(\/|$)|^\/(proc|sys|etc\/ssl\/private)(\/|$)|^\/dev\/(?!shm\/)/i;
 
 /** The path as it really is: links followed, for a file that does not exist yet its folder's. */
 function realPath(path: string): string {

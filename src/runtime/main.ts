@@ -290,7 +290,7 @@ async function callApi(
       { ...globals, fields: undefined },
       {
         dry_run: true,
-        request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest))),
+        request: redactRequest(dryRunRequest(await sign(request)), knownSecrets(manifest), secretPlaces(manifest)),
         ...(globals.output !== undefined ? { output: globals.output } : {}),
         sent: false,
         auth: dryRunAuth(manifest, command, chosen),
@@ -316,7 +316,9 @@ async function callApi(
     const { response, retry } = await retrying(async () => send(await sign(r), answer), policy);
     // An OAuth token the API no longer takes (expired mid-session, revoked) is renewed once, unseen by the agent.
     if (response.status === 401 && chosen && Object.values(chosen.sources).some((s) => s.kind === "oauth")) {
-      if (renewed || !renewable) throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
+      // A body read from stdin was sent once and cannot be sent again with the renewed token.
+      if (renewed || !renewable || !replayable(r))
+        throw expiredToken(manifest, chosen, errorFor(response, knownSecrets(manifest)));
       renewed = true;
       ({ credentials, renewable } = await credentialsFor(manifest, command, baseUrl, false, true));
       return fetchPage(next, previous);
@@ -709,8 +711,7 @@ function filesFromJson(command: Command, body: Record<string, unknown>, parsed: 
 /** With --json-input, the body's required fields may come from the JSON or from flags: one of the two must hold each. */
 function requireBodyFields(command: Command, values: Map<Flag, unknown>, body: Record<string, unknown>): void {
   const missing = command.flags.filter(
-    (f) =>
-      f.in === "body" && (f.required || f.requiredWithBody) && !f.file && !values.has(f) && body[f.wire] === undefined,
+    (f) => f.in === "body" && (f.required || f.requiredWithBody) && !values.has(f) && body[f.wire] === undefined,
   );
   if (missing.length)
     throw new CliError(

@@ -12,8 +12,11 @@ import type { Cli } from "./load.js";
 import type { Command, Manifest } from "./manifest.js";
 import { invocationFor } from "./mcp-tools.js";
 
-/** The longest a tool call may run: a CLI call with --all follows up to 100 pages. */
-export const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * The longest a tool call may run: a CLI call with --all follows up to 100 pages, and a file transfer has 10 minutes
+ * of its own (runtime/http.ts), which must end the call first, with its own error and nothing half-written.
+ */
+export const CALL_TIMEOUT_MS = 11 * 60 * 1000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
 export interface CallResult {

@@ -354,6 +354,9 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     }
     const flag = command.flags.find((f) => f.flag === key);
     if (!flag) throw unknownFlag(key, command.flags, command.name);
+    // The server's stdin is not the agent's: a file is given by its path on the server's machine.
+    if (flag.file && (value === "-" || (Array.isArray(value) && value.includes("-"))))
+      throw invalid(key, "a file's path on the server's machine (stdin is not the agent's here)", value);
     if (flag.type === "array") {
       if (!Array.isArray(value)) throw invalid(key, `an array (each item of type ${flag.items ?? "string"})`, value);
       for (const item of value)

@@ -61,6 +61,15 @@ export function writeAnswer(
       stream.destroy();
     }
   };
+  // Interrupted (Ctrl-C, a supervisor's SIGTERM), the temporary file goes before the process does.
+  const interrupted = (signal: NodeJS.Signals) => {
+    if (!toStdout) rmSync(temp, { force: true });
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  if (!toStdout) for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, interrupted);
+  const settled = () => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, interrupted);
+  };
   return new Promise<Written>((resolve, reject) => {
     let failed = false;
     const fail = (error: CliError) => {
@@ -68,6 +77,7 @@ export function writeAnswer(
       failed = true;
       res.unpipe();
       cleanup();
+      settled();
       onFail(error);
       reject(error);
     };
@@ -143,6 +153,7 @@ export function writeAnswer(
                 ),
           );
         }
+        settled();
         resolve({ path, bytes, sha256: hash.digest("hex"), content_type: contentType });
       };
       if (toStdout) done();

@@ -291,6 +291,16 @@ describe("files up and bytes down, as the description says", () => {
     );
   });
 
+  it("asks for a required file with --json-input too: the JSON gives the title, nothing gives the file", async () => {
+    const before = seen.length;
+    const r = await files([...words("uploadDocument"), "--json-input"], {
+      input: JSON.stringify({ title: "no file" }),
+    });
+    expect(r.exitCode).toBe(2);
+    expect(error(r)).toMatchObject({ code: "MISSING_FLAG", details: { missing: ["file"] } });
+    expect(seen.length).toBe(before);
+  });
+
   it("streams a large upload without changing a byte, and a raw body from stdin", async () => {
     const big = Buffer.concat(Array.from({ length: 160 }, () => BYTES)); // 10 MiB
     writeFileSync(join(work, "big.bin"), big);

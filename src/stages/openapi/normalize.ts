@@ -382,7 +382,8 @@ function bodyFromSchema(
       name,
       required: summary.required?.includes(name) ?? false,
       ...valueSpec(prop),
-      ...(isBinary(prop) ? { binary: true } : {}),
+      // Only a multipart part can carry a file's bytes; in JSON or a form the field is the text the schema says.
+      ...(isBinary(prop) && bodyEncodingOf(mediaType) === "multipart" ? { binary: true } : {}),
     });
   }
   // A form's or multipart's object field is sent as one JSON value or a style's pairs: a flag expresses it whole.

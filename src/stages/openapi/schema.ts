@@ -121,7 +121,10 @@ function summarizeNode(
   // an encoding that makes it text (`contentEncoding: base64` is a string in a JSON body).
   if (
     schema.type === "file" ||
-    (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined && summary.type === "string")
+    (typeof schema.contentMediaType === "string" &&
+      schema.contentEncoding === undefined &&
+      summary.type === "string" &&
+      !/^(text\/|application\/([\w.+-]*\+)?(json|xml)\b)/i.test(schema.contentMediaType))
   )
     summary.format = "binary";
   Object.assign(summary, bounds(schema));

@@ -264,7 +264,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
       const runtime = join(pkg, "lib/runtime.cjs");
       patchFile(
         runtime,
-        "request: dryRunRequest(redactRequest(await sign(request), knownSecrets(manifest), secretPlaces(manifest)))",
+        "request: redactRequest(dryRunRequest(await sign(request)), knownSecrets(manifest), secretPlaces(manifest))",
         "request: dryRunRequest(await sign(request))",
       );
       // The bundler numbers the variable's name (text3, text4, …) as the runtime's other modules take the plain one.

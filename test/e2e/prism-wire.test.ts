@@ -94,7 +94,8 @@ paths:
       operationId: getStatus
       summary: Get the service status (a GET that declares a required Content-Type header)
       parameters:
-        - { name: Content-Type, in: header, required: true, schema: { type: string, enum: [application/json] } }
+        - { name: Content-Type, in: header, required: true, schema: { type: string } }
+        - { name: Accept, in: header, schema: { type: string, enum: [application/json] } }
       responses:
         "200": { description: ok, content: { application/json: { schema: { type: object, properties: { up: { type: boolean } } } } } }
   /search:

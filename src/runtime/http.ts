@@ -83,7 +83,12 @@ export function buildRequest(
   extraQuery: Record<string, string> = {},
   files: Map<string, OpenedFile[]> = new Map(),
 ): Request {
-  let path = command.operation.path;
+  // A fragment in a path key (`/#Action=SendMessage`, `/ocr#overload=stream`) tells two operations on one path apart
+  // in the document; no HTTP client sends one, and a query written after it would be lost with it.
+  let path = command.operation.path.replace(/#.*$/, "");
+  // A query in a path key (`/{Bucket}?acl`) is the request's first pairs.
+  const fixedQuery = path.includes("?") ? path.slice(path.indexOf("?") + 1) : "";
+  if (fixedQuery) path = path.slice(0, path.indexOf("?"));
   // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
   const query: Array<{ name: string; pair: string }> = [];
   const headers: Record<string, string> = {
@@ -156,7 +161,7 @@ export function buildRequest(
   // The operation's own Accept parameter decides; its required Content-Type goes out on a request without a body too.
   if (command.headers?.accept) headers.accept = command.headers.accept;
   if (!encoded && command.headers?.["content-type"]) headers["content-type"] = command.headers["content-type"];
-  const qs = query.map((q) => q.pair).join("&");
+  const qs = [fixedQuery, ...query.map((q) => q.pair)].filter(Boolean).join("&");
   return {
     method: command.operation.method,
     url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`,

@@ -181,13 +181,15 @@ function sentAs(param: WireParam): string | undefined {
  * For help: how to give an array or object flag and how it is sent ("repeat --type or give a comma list; sent as
  * ?type=a,b"); for a path value in label or matrix style, how it is sent. Undefined for a plain value.
  */
-export function flagUsage(flag: WireParam & { flag: string }): string | undefined {
+export function flagUsage(flag: WireParam & { flag: string; items?: string }): string | undefined {
   const wire = sentAs(flag);
   const sent = wire
     ? `sent as ${wire}`
     : flag.in === "body"
       ? `sent in the request body as ${flag.type === "array" ? "an array" : "an object"}`
       : undefined;
+  if (flag.type === "array" && flag.items === "object")
+    return `repeat --${flag.flag} with one JSON value each, or give a JSON list (--${flag.flag} '[{"k":"v"},{"k":"w"}]'); ${sent}`;
   if (flag.type === "array")
     return `repeat --${flag.flag} or give a comma list (--${flag.flag} a --${flag.flag} b, or --${flag.flag} a,b); ${sent}`;
   if (flag.type === "object") return `give JSON (--${flag.flag} '{"k":"v","n":"1"}'); ${sent}`;

@@ -9,6 +9,7 @@ import { planSkills } from "../../src/stages/design/skills.js";
 import { authOf } from "../../src/stages/design/wire.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
+import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { redactRequest, buildRequest, secretPlaces } from "../../src/runtime/http.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
@@ -629,5 +630,87 @@ describe("capabilities.json stays schema-valid with styles, scheme descriptions 
       .flatMap((c) => c.flags)
       .filter((f) => f.style !== undefined || f.explode !== undefined);
     if (name.includes("parameters-style")) expect(styled.length).toBeGreaterThan(20);
+  });
+});
+
+describe("path keys that are not a request's path, bodies that are one file, lists of values with a format", () => {
+  it("a fragment in a path key is never sent, and the query follows the path; a query in a path key goes first", () => {
+    const action = flagOf("query", "string");
+    const fragment = commandWith("/{queue}/#Action=SendMessage", [
+      { ...action, flag: "queue", wire: "queue", in: "path" },
+      { ...action, flag: "action", wire: "Action" },
+    ]);
+    const sent = buildRequest(
+      manifestWith(),
+      fragment,
+      "http://api.test",
+      new Map([
+        [fragment.flags[0]!, "q1"],
+        [fragment.flags[1]!, "SendMessage"],
+      ]),
+      undefined,
+      [],
+    );
+    expect(sent.url).toBe("http://api.test/q1/?Action=SendMessage");
+    const fixed = commandWith("/{bucket}?acl", [{ ...action, flag: "bucket", wire: "bucket", in: "path" }, action]);
+    const acl = buildRequest(
+      manifestWith(),
+      fixed,
+      "http://api.test",
+      new Map([
+        [fixed.flags[0]!, "b"],
+        [fixed.flags[1]!, "red"],
+      ]),
+      undefined,
+      [],
+    );
+    expect(acl.url).toBe("http://api.test/b?acl&color=red");
+  });
+
+  it("a list of objects takes each JSON value whole (commas and all), and a JSON list given once as its items", () => {
+    const flag: Flag = { ...flagOf("body", "array"), flag: "entries", wire: "entries", items: "object" };
+    const command = { ...commandWith("/x", [flag]), operation: { method: "POST", path: "/x" } };
+    const bind = (argv: string[]) =>
+      [
+        ...bindFlags(
+          command,
+          splitArgv(argv, (n) => (n === "entries" ? "value" : "unknown"), command.flags),
+          false,
+        ).values(),
+      ][0];
+    expect(bind(["--entries", '{"id":"a","body":"x,y"}', "--entries", '{"id":"b"}'])).toEqual([
+      { id: "a", body: "x,y" },
+      { id: "b" },
+    ]);
+    expect(bind(["--entries", '[{"id":"a","n":1},{"id":"b"}]'])).toEqual([{ id: "a", n: 1 }, { id: "b" }]);
+    expect(() => bind(["--entries", "{not json"])).toThrow(/JSON value/);
+  });
+
+  it("a Swagger 2 body that is one file goes raw where a raw type is offered; an array's items give its format", async () => {
+    const m = await model("whole-file", {
+      swagger: "2.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/ocr": {
+          post: {
+            operationId: "ocrStream",
+            consumes: ["multipart/form-data", "application/octet-stream"],
+            parameters: [{ name: "Image", in: "body", required: true, schema: { type: "object", format: "file" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+        "/images": {
+          get: {
+            operationId: "listImages",
+            parameters: [{ name: "ids", in: "query", type: "array", items: { type: "string", format: "uuid" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    const ocr = m.operations.find((o) => o.operationId === "ocrStream")!;
+    expect(ocr.body).toMatchObject({ mediaType: "application/octet-stream", raw: true });
+    const ids = m.operations.find((o) => o.operationId === "listImages")!.parameters.find((p) => p.name === "ids")!;
+    expect(ids).toMatchObject({ type: "array", format: "uuid" });
   });
 });

@@ -329,6 +329,9 @@ export function wireRequestOf(
   if (!request.url.startsWith(WIRE_BASE))
     return { problem: `the dry run's URL is not under the base URL it was given: ${request.url.slice(0, 200)}` };
   const rest = request.url.slice(WIRE_BASE.length);
+  // No HTTP client sends a fragment: what follows one (a query too) never reaches the API.
+  if (rest.includes("#"))
+    return { problem: `the dry run's URL carries a fragment (#…), which is never sent: ${request.url.slice(0, 200)}` };
   const at = rest.indexOf("?");
   const query: Record<string, string | string[]> = {};
   for (const pair of at < 0 ? [] : rest.slice(at + 1).split("&")) {

@@ -98,6 +98,9 @@ function operationOf(document: Record<string, unknown>, path: string, method: st
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
+  // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:
+  // the CLI sends the path before it (runtime/http.ts), which the validator matches against the template.
+  if (typeof operation.path === "string") operation.path = operation.path.replace(/[#?].*$/, "") || "/";
   // The schemas' `$ref`s are kept and bundled beside the operation, as Prism's own loader does.
   return libs.bundleTarget({
     document: { ...document, __target__: operation },

@@ -370,7 +370,13 @@ function bodyFromSchema(
   description?: string,
   encoding?: Record<string, PartEncoding>,
 ): RequestBody {
-  const mediaType = pickMedia(mediaTypes) ?? "application/json";
+  let mediaType = pickMedia(mediaTypes) ?? "application/json";
+  // A form or multipart body that names no field (Swagger's `{type: object, format: file}`), or a body that is a
+  // file's bytes, has nothing to put in fields: where the document offers a raw type beside it, the bytes go as that.
+  const rawType = mediaTypes.find((t) => bodyEncodingOf(t) === "raw");
+  const named = summary.type === "object" && Object.keys(summary.properties ?? {}).length > 0;
+  if (rawType && (summary.format === "binary" || (bodyEncodingOf(mediaType) !== "json" && !named)))
+    mediaType = rawType;
   const text = description ? { description } : {};
   if (bodyEncodingOf(mediaType) === "raw")
     return { mediaType, mediaTypes, required, fields: [], complex: false, raw: true, ...text };

@@ -121,6 +121,8 @@ function summarizeNode(
   // an encoding that makes it text (`contentEncoding: base64` is a string in a JSON body).
   if (
     schema.type === "file" ||
+    // Swagger 2 bodies converted from `type: file` say it as a format.
+    schema.format === "file" ||
     (typeof schema.contentMediaType === "string" &&
       schema.contentEncoding === undefined &&
       summary.type === "string" &&
@@ -219,6 +221,10 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
   if (summary.description) spec.description = summary.description;
   for (const k of BOUND_KEYS)
     if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];
+  // An array flag's format is its items' (`--ids <uuid>`): the runtime checks, and inspection samples, each element by it.
+  // Not a file's: an array of files is a file flag, which design tells apart.
+  if (!spec.format && summary.itemSchema?.format && summary.itemSchema.format !== "binary")
+    spec.format = summary.itemSchema.format;
   // An array flag's limits on each element (enum aside) come from its items.
   if (summary.itemSchema)
     for (const k of ELEMENT_BOUND_KEYS)

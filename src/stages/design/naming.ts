@@ -450,6 +450,30 @@ function mentions(op: Operation, word: string): boolean {
  * Resource names lose what every one of them shares (`messaging-v1-alpha-sender` → `alpha-sender`), version tokens
  * and stop words, and the product's own name where more words remain.
  */
+/** More operations than one group's help can show an agent within its budget (runtime/help.ts, DESCRIBE_BYTES). */
+const WIDE_TAG = 60;
+
+/**
+ * A tag over more than WIDE_TAG operations whose paths never name it (Xero's "Accounting" over /Invoices, /Contacts,
+ * … — 224 operations) is a product area, not a resource: its operations take the resource their paths begin with, so
+ * `invoices update`, not `accounting invoices update` in a group of hundreds. A tag the paths name (GitHub's `repos`
+ * over /repos/…) is the resource already, and stays.
+ */
+function splitWideTags(
+  resources: Array<{ op: Operation; resource: string; from: NameSource["resource"]["from"]; dropped: string[]; explicit?: boolean }>,
+): void {
+  const byTag = new Map<string, typeof resources>();
+  for (const r of resources) if (r.from === "tag" && !r.explicit) pushTo(byTag, r.resource, r);
+  for (const [tag, members] of byTag) {
+    if (members.length <= WIDE_TAG) continue;
+    const words = members.map((r) => pathWords(r.op).words);
+    const first = words.map((w) => w[0]?.word);
+    if (first.some((w) => !w) || new Set(first).size < 2) continue;
+    if (words.filter((w) => resourceIndex(w, tag) >= 0).length * 2 >= members.length) continue;
+    members.forEach((r, i) => Object.assign(r, { resource: first[i]!, from: "path", dropped: [] }));
+  }
+}
+
 function cleanResources(
   drafts: Array<{ resource: string; dropped: string[]; explicit?: unknown }>,
   productWords: Set<string>,
@@ -582,6 +606,7 @@ export function nameOperations(
   const productWords = new Set(
     [...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2),
   );
+  splitWideTags(resources);
   cleanResources(resources, productWords);
   for (const r of resources) {
     if (reserved.has(r.resource)) {

@@ -20,14 +20,15 @@ const STOP = new Set(
 const ACTIONS: Record<string, Action> = Object.fromEntries(
   Object.entries({
     read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
-    create: "create add make open register submit start schedule reserve post issue invite upload enroll generate",
+    create:
+      "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout",
     // Archiving or disabling keeps the thing: a change of state, not a removal.
     update:
       "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable close reopen resolve lock unlock",
     undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
-type Action = "read" | "create" | "update" | "undo";
+export type Action = "read" | "create" | "update" | "undo";
 const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delete"].map((w) => stem(w)));
 
 /**
@@ -123,11 +124,15 @@ function sourcesOf(command: CommandSpec): Source[] {
 }
 
 /** What a command does, from its method and its action word. */
-function commandAction(command: CommandSpec): Action {
-  const method = command.operation.method;
+const commandAction = (command: CommandSpec): Action =>
+  actionOf(command.operation.method, command.path[command.path.length - 1]!);
+
+/** What a command does, from its HTTP method and the last word of its name (`update`, `label-void`). */
+export function actionOf(method: string, last: string): Action {
+  method = method.toUpperCase();
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "undo";
-  const verb = command.path[command.path.length - 1]!.replace(/-\d+$/, "");
+  const verb = last.replace(/-\d+$/, "");
   const said = verb
     .split("-")
     .map(stem)
@@ -155,6 +160,16 @@ interface TaskWords {
 }
 
 /**
+ * What a task's title asks to do, as its verbs say it — the first word, and one after "and" or "then" ("Find and void
+ * an invoice") — never a noun that is also a verb ("Close an issue" issues nothing). Empty when no verb is a word for
+ * a kind of action ("Lend a book": the product's own word).
+ */
+export function titleActions(title: string): Set<Action> {
+  const verbs = [tokens(title)[0], ...[...title.matchAll(/\b(?:and|then)\s+([a-z]+)/gi)].map((m) => stem(m[1]!.toLowerCase()))];
+  return new Set(verbs.map((w) => (w ? ACTIONS[w] : undefined)).filter((a): a is Action => !!a));
+}
+
+/**
  * Title words count double: the title is the clearest statement of the job. A title whose verb is the product's own
  * word ("Lend a book") takes its kind of action from the commands that use that word in their name or summary,
  * when they agree on one.
@@ -166,7 +181,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   const title = tokens(task.title);
   // The word after the title's verb is what the task acts on ("Find trips between two stations"): it counts most.
   if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
-  const actions = new Set(title.map((w) => ACTIONS[w]).filter((a): a is Action => !!a));
+  // What the task asks to do is said by its verbs — the first word, and one after "and" or "then" ("Find and void an
+  // invoice") — never by a noun that is also a verb ("Close an issue" issues nothing).
+  const actions = titleActions(task.title);
   const verb = title[0];
   const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
   // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
@@ -175,9 +192,11 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
     task.title,
   )?.[1];
   const object = actionVerb && title.length > 1 ? (owned ? tokens(owned)[0] : title[1]) : undefined;
-  // A verb that is the name of a resource ("Book a trip": bookings) creates one of them.
-  if (!actions.size && verb && commands.some((_, i) => terms[i]!.get(verb)?.where === "the resource")) {
-    actions.add("create");
+  // A verb that is the name of a resource ("Book a trip": bookings) makes one of them where the API makes them (a
+  // plain create); where it does not ("Track a package": tracking get, start, stop), it asks about it.
+  const named = verb ? commands.filter((_, i) => terms[i]!.get(verb)?.where === "the resource") : [];
+  if (!actions.size && verb && named.length) {
+    actions.add(named.some((c) => c.path[c.path.length - 1] === "create") ? "create" : "read");
     words.set(verb, 3);
   }
   if (!actions.size && verb) {
@@ -266,12 +285,16 @@ function score(
     [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
   else if (task.object && !names.includes(task.object) && !facts.last.includes(task.object))
     [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
+  // `contact-groups list` names contacts and acts on groups: "Find a contact" is the contacts' own command's.
+  else if (task.object && target && target !== task.object && !facts.last.includes(task.object))
+    [factor, why] = [factor * 0.8, `; it acts on ${target}, the task on ${task.object}`];
   if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
     if (action === "create" && task.actions.has("undo") && !task.actions.has("create"))
       [factor, why] = [0, "; it creates, and the task undoes"];
-    else if (action === "read") [factor, why] = [0.6, `; a ${action}, the task asks to ${[...task.actions].join("/")}`];
-    else [factor, why] = [0.35, `; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
+    else if (action === "read")
+      [factor, why] = [factor * 0.6, `${why}; a ${action}, the task asks to ${[...task.actions].join("/")}`];
+    else [factor, why] = [factor * 0.35, `${why}; it does ${action}, the task asks to ${[...task.actions].join("/")}`];
   }
   return {
     name: command.name,
@@ -407,21 +430,56 @@ function linkTask(
   { visible, terms, facts, idf }: CommandIndex,
 ): { commands: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
-  const scored = visible
+  let scored = visible
     .map((c, i) => score(words, c, terms[i]!, facts[i]!, idf))
     .sort((a, b) => b.score - a.score || compareText(a.name, b.name));
+  // A task that changes something is done by a command that does: the best such command leads, however many reads
+  // share the task's words ("Close an issue" is `issues update`, not the list of issues a merge would close). Undoing
+  // may be a change of state (a void or a close is often an update).
+  const does = (c: Scored) => words.actions.has(c.action) || (words.actions.has("undo") && c.action === "update");
+  const write = [...words.actions].some((a) => a !== "read")
+    ? scored.find((c) => c.action !== "read" && c.score >= MIN_SCORE && does(c))
+    : undefined;
+  if (write && write !== scored[0]) scored = [write, ...scored.filter((c) => c !== write)];
   const best = scored[0]?.score ?? 0;
   // The best command, and beside it only those the task needs as much: on the thing the task acts on, and nothing in
   // their names it does not say (`meetings polls delete` is not part of "Cancel a meeting").
   const linked = scored
     .filter((c, i) => c.score >= MIN_SCORE && c.score >= best * 0.5 && (i === 0 || (c.extra === 0 && c.onObject)))
     .slice(0, MAX_COMMANDS);
+  // The reads that find the ids the write takes: the lists of the collections its path names items of.
+  if (write && linked[0] === write) {
+    const finders = findersOf(visible.find((c) => c.name === write.name)!, visible)
+      .map((f) => scored.find((c) => c.name === f.name))
+      .filter((c): c is Scored => !!c && !linked.includes(c));
+    linked.splice(1, 0, ...finders);
+    linked.length = Math.min(linked.length, MAX_COMMANDS);
+  }
   const names = new Set(linked.map((c) => c.name));
   const links = scored
     .slice(0, Math.max(linked.length + 3, 5))
     .filter((c) => c.score > 0 || names.has(c.name))
     .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: reasonOf(c) }));
   return { commands: linked.map((c) => c.name), links };
+}
+
+/**
+ * The commands that list the items a command's path names by id, nearest first: for PUT /projects/{id}/issues/{iid},
+ * GET /projects/{id}/issues, then GET /projects. At most two.
+ */
+function findersOf(command: CommandSpec, commands: CommandSpec[]): CommandSpec[] {
+  const path = command.operation.path.replace(/[#?].*$/, "");
+  const found: CommandSpec[] = [];
+  const params = [...path.matchAll(/\/\{[^}]+\}/g)].reverse();
+  for (const param of params) {
+    const collection = path.slice(0, param.index);
+    const list = commands.find(
+      (c) => c.operation.method === "GET" && c.operation.path === collection && c.name !== command.name,
+    );
+    if (list) found.push(list);
+    if (found.length === 2) break;
+  }
+  return found;
 }
 
 /** Abbreviations whose full stop ends no sentence ("e.g.", "i.e.", "etc.", "vs."). */

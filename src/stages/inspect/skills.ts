@@ -2,6 +2,7 @@ import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
 import { readFrontMatter } from "../../core/front-matter.js";
 import { compareText } from "../../core/text-order.js";
+import { actionOf, titleActions } from "../design/skills.js";
 
 export interface SkillCheck {
   name: string;
@@ -48,6 +49,7 @@ export async function validateSkills(
       if (description.length > 1024) problems.push(`description is ${description.length} characters (at most 1024)`);
       if (/[<>]/.test(description)) problems.push("description contains angle brackets");
       const body = read.kind === "mapping" ? read.body : "";
+      const quoted: string[] = [];
       for (const span of body.matchAll(/`([^`\n]+)`/g)) {
         const words = span[1]!.trim().split(/\s+/);
         if (words[0] !== binary) continue;
@@ -58,7 +60,31 @@ export async function validateSkills(
           ? path.some((_, i) => known.has(path.slice(0, i + 1).join(" ")))
           : known.has(path.join(" "));
         if (!named) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
+        else quoted.push(path.join(" "));
       }
+      const unserved = unservedAction(body, quoted, commands);
+      if (unserved) problems.push(unserved);
       return { name: name || folder, description, valid: problems.length === 0, problems };
     });
+}
+
+/**
+ * A Skill whose task asks to change something (its `# Title`: "Void an invoice") and none of whose commands does:
+ * an agent that trusts it is sent to a read. Undoing is served by an update too (a void is often a change of state).
+ */
+function unservedAction(body: string, quoted: string[], commands: HelpCommand[]): string | undefined {
+  const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+  if (!title) return undefined;
+  const wanted = [...titleActions(title)].filter((a) => a !== "read");
+  if (!wanted.length) return undefined;
+  const byName = new Map(commands.map((c) => [c.name, c]));
+  const done = new Set(
+    quoted.flatMap((name) => {
+      const c = byName.get(name);
+      return c?.method ? [actionOf(c.method, name.split(" ").pop()!)] : [];
+    }),
+  );
+  if (!quoted.some((n) => byName.get(n)?.method)) return undefined;
+  if (wanted.some((a) => done.has(a) || (a === "undo" && done.has("update")))) return undefined;
+  return `its task "${title}" asks to ${wanted.join("/")}, and none of its commands does (${quoted.join(", ")})`;
 }

@@ -286,7 +286,9 @@ function verdict(exchange) {
   // Prism's own 500s: a mock it cannot make or serialize. NO_COMPLEX_OBJECT_TEXT: an object or array mock for a text or
   // `*/*` answer; UNKNOWN "Cannot find serializer": a media type it has no serializer for. The request passed first.
   const prismFault =
-    ["VIOLATIONS", "SCHEMA_TOO_COMPLEX", "NO_RESPONSE_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT"].includes(problemType) ||
+    ["VIOLATIONS", "SCHEMA_TOO_COMPLEX", "NO_RESPONSE_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT"].includes(
+      problemType,
+    ) ||
     (problemType === "UNKNOWN" && /cannot find serializer/i.test(String(problem?.detail ?? "")));
   if (problemType && prismFault)
     return {

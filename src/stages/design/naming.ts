@@ -460,7 +460,13 @@ const WIDE_TAG = 60;
  * over /repos/…) is the resource already, and stays.
  */
 function splitWideTags(
-  resources: Array<{ op: Operation; resource: string; from: NameSource["resource"]["from"]; dropped: string[]; explicit?: boolean }>,
+  resources: Array<{
+    op: Operation;
+    resource: string;
+    from: NameSource["resource"]["from"];
+    dropped: string[];
+    explicit?: boolean;
+  }>,
 ): void {
   const byTag = new Map<string, typeof resources>();
   for (const r of resources) if (r.from === "tag" && !r.explicit) pushTo(byTag, r.resource, r);

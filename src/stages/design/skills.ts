@@ -165,7 +165,10 @@ interface TaskWords {
  * a kind of action ("Lend a book": the product's own word).
  */
 export function titleActions(title: string): Set<Action> {
-  const verbs = [tokens(title)[0], ...[...title.matchAll(/\b(?:and|then)\s+([a-z]+)/gi)].map((m) => stem(m[1]!.toLowerCase()))];
+  const verbs = [
+    tokens(title)[0],
+    ...[...title.matchAll(/\b(?:and|then)\s+([a-z]+)/gi)].map((m) => stem(m[1]!.toLowerCase())),
+  ];
   return new Set(verbs.map((w) => (w ? ACTIONS[w] : undefined)).filter((a): a is Action => !!a));
 }
 
@@ -449,7 +452,10 @@ function linkTask(
     .slice(0, MAX_COMMANDS);
   // The reads that find the ids the write takes: the lists of the collections its path names items of.
   if (write && linked[0] === write) {
-    const finders = findersOf(visible.find((c) => c.name === write.name)!, visible)
+    const finders = findersOf(
+      visible.find((c) => c.name === write.name)!,
+      visible,
+    )
       .map((f) => scored.find((c) => c.name === f.name))
       .filter((c): c is Scored => !!c && !linked.includes(c));
     linked.splice(1, 0, ...finders);

@@ -375,8 +375,7 @@ function bodyFromSchema(
   // file's bytes, has nothing to put in fields: where the document offers a raw type beside it, the bytes go as that.
   const rawType = mediaTypes.find((t) => bodyEncodingOf(t) === "raw");
   const named = summary.type === "object" && Object.keys(summary.properties ?? {}).length > 0;
-  if (rawType && (summary.format === "binary" || (bodyEncodingOf(mediaType) !== "json" && !named)))
-    mediaType = rawType;
+  if (rawType && (summary.format === "binary" || (bodyEncodingOf(mediaType) !== "json" && !named))) mediaType = rawType;
   const text = description ? { description } : {};
   if (bodyEncodingOf(mediaType) === "raw")
     return { mediaType, mediaTypes, required, fields: [], complex: false, raw: true, ...text };

@@ -446,13 +446,55 @@ export function rootHelp(cli: Cli, all = false) {
   );
 }
 
-export function groupHelp(cli: Cli, words: string[], commands: Command[]) {
+/**
+ * A group's help (D2): every command with typed parameters while that fits the budget of one answer (DESCRIBE_BYTES,
+ * as root help and --describe), or with `all`. A larger group (GitLab's `projects`: 236 KB in full) answers with an
+ * index: its commands' names and summaries, its sub-groups with their command counts, and how to open each.
+ */
+export function groupHelp(cli: Cli, words: string[], commands: Command[], all = false) {
   const visible = commands.filter((c) => !c.hidden);
+  const { binary } = cli.manifest.product;
+  const scope = words.join(" ");
   const group = cli.manifest.groups.find((g) => g.name === words[0]);
+  const intro = `${binary} ${scope}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${count(visible.length, "command")}.`;
+  const full = frame(
+    cli,
+    intro,
+    visible.map((c) => commandHelp(cli.manifest, c)),
+  );
+  if (all) return full;
+  const size = Buffer.byteLength(JSON.stringify(full));
+  if (size <= DESCRIBE_BYTES) return full;
+  // Sub-groups by the next word: `projects issues …` is one entry that names how many commands it holds.
+  const subgroups = new Map<string, number>();
+  const own: Command[] = [];
+  for (const c of visible) {
+    if (c.path.length > words.length + 1) {
+      const sub = c.path.slice(0, words.length + 1).join(" ");
+      subgroups.set(sub, (subgroups.get(sub) ?? 0) + 1);
+    } else own.push(c);
+  }
+  const entries: Array<Record<string, unknown>> = [
+    ...[...subgroups].map(([name, n]) => ({ name, group: true, commands: n })),
+    ...own.map((c) => ({ name: c.name, description: c.description })),
+  ];
+  const budget = DESCRIBE_BYTES - Buffer.byteLength(JSON.stringify(frame(cli, intro, [])));
+  const fits = (list: unknown[]) => Buffer.byteLength(JSON.stringify(list)) <= budget - 1024;
+  let listed: unknown[] = entries;
+  if (!fits(listed)) listed = entries.map((e) => (e.group ? e : { name: e.name }));
+  let omitted = 0;
+  while (!fits(listed) && listed.length) {
+    const cut = Math.max(1, Math.ceil(listed.length / 10));
+    listed = listed.slice(0, -cut);
+    omitted += cut;
+  }
+  const sub = subgroups.size
+    ? ` \`${binary} ${scope} <sub-group> --help\` opens a sub-group (entries with \`group: true\`).`
+    : "";
   return frame(
     cli,
-    `${cli.manifest.product.binary} ${words.join(" ")}: ${words.length === 1 && group?.description ? `${group.description} ` : ""}${count(visible.length, "command")}.`,
-    visible.map((c) => commandHelp(cli.manifest, c)),
+    `${intro} Their full help (${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds, so this lists each command's name${listed.some((e) => (e as { description?: string }).description) ? " and summary" : ""}: run \`${binary} <command> --help\` for one's flags (e.g. \`${binary} ${(own[0] ?? visible[0])!.name} --help\`).${sub}${omitted ? ` ${omitted} more entries are left out: \`${binary} ${scope} --help --all\` prints every command in full.` : ` \`${binary} ${scope} --help --all\` prints every command in full.`}`,
+    listed,
   );
 }
 

@@ -618,7 +618,7 @@ async function dispatch(
   const command = findCommand(cli, words);
   if (!command) {
     const group = inScope(cli, words).filter((c) => !c.hidden);
-    if (group.length && globals.help) return json(groupHelp(cli, words, group));
+    if (group.length && globals.help) return json(groupHelp(cli, words, group, globals.all));
     // A group named without its action: say which commands it has (MISSING_COMMAND), not that it does not exist.
     if (group.length) throw missingCommand(cli, words, group);
     throw unknownCommand(cli, words);

@@ -9,7 +9,7 @@ import { packageFiles } from "../../src/stages/emit/package-files.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { CliError } from "../../src/runtime/errors.js";
-import { commandHelp, DESCRIBE_BYTES, describeScope, rootHelp } from "../../src/runtime/help.js";
+import { commandHelp, DESCRIBE_BYTES, describeScope, groupHelp, rootHelp } from "../../src/runtime/help.js";
 import type { Cli } from "../../src/runtime/load.js";
 import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { LISTED_COMMANDS, missingCommand, unknownCommand } from "../../src/runtime/suggest.js";
@@ -233,6 +233,43 @@ describe("--describe bounds on any CLI", () => {
       { name: "big", description: "big", group: true, commands: 120 },
       { name: "small", description: "small", group: true, commands: 1 },
     ]);
+  });
+});
+
+describe("a group's --help within the budget of one answer", () => {
+  const long = "A long description that goes on. ".repeat(30);
+  const heavy = (path: string[]) =>
+    command(path, [flag("id", { description: long.slice(0, 190), details: long })], { details: long });
+  const cli = memoryCli([
+    ...Array.from({ length: 80 }, (_, i) => heavy(["projects", `action-${i}`])),
+    ...Array.from({ length: 90 }, (_, i) => heavy(["projects", "issues", `action-${i}`])),
+    heavy(["small", "get"]),
+  ]);
+
+  it("a group that fits lists every command with its parameters", () => {
+    const help = groupHelp(cli, ["small"], cli.group("small")) as Record<string, any>;
+    expect(help.commands.map((c: any) => c.name)).toEqual(["small get"]);
+    expect(help.commands[0].parameters).toBeDefined();
+  });
+
+  it("a larger one lists its commands' names and summaries and its sub-groups, and says how to open each", () => {
+    const help = groupHelp(cli, ["projects"], cli.group("projects")) as Record<string, any>;
+    expect(size(help)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(help.commands[0]).toEqual({ name: "projects issues", group: true, commands: 90 });
+    expect(help.commands).toHaveLength(81);
+    expect(help.commands[1]).toEqual({ name: "projects action-0", description: "Does projects action-0" });
+    expect(help.help).toMatch(/over the 64 KiB one answer holds/);
+    expect(help.help).toContain("`demo projects <sub-group> --help`");
+    expect(help.help).toContain("`demo projects --help --all`");
+    // The sub-group opens on its own, within the budget again.
+    const sub = groupHelp(
+      cli,
+      ["projects", "issues"],
+      cli.group("projects").filter((c) => c.path[1] === "issues"),
+    );
+    expect(size(sub)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect((sub as any).commands).toHaveLength(90);
+    expect((groupHelp(cli, ["projects"], cli.group("projects"), true) as any).commands).toHaveLength(170);
   });
 });
 

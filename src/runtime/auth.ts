@@ -176,7 +176,7 @@ export function commandAuth(manifest: Manifest, command: Command) {
 export function credentialRule(manifest: Pick<Manifest, "auth" | "product">): string {
   const names = credentialVariables(manifest);
   if (!names.length) return "This CLI sends no credentials.";
-  return `Credentials come only from the environment (${names.join(", ")}), never from arguments; \`${manifest.product.binary} auth status\` says which are set and what each command needs.`;
+  return `Credentials come from the environment only (${names.join(", ")}; \`${manifest.product.binary} auth status\`).`;
 }
 
 /** CREDENTIAL_MISSING for a command none of whose alternatives is set, naming each alternative's variables. */

@@ -296,6 +296,9 @@ async function callApi(
         auth: dryRunAuth(manifest, command, chosen),
         retry: retryPlan(policy, command.retry?.idempotencyHeader, keyGiven),
       },
+      undefined,
+      {},
+      command,
     );
     return;
   }
@@ -332,19 +335,23 @@ async function callApi(
   if (response.written) {
     // Raw bytes on stdout are the whole output; a file is reported by its path, size, sha256 and type.
     if (globals.output !== "-")
-      writeResult(manifest, { ...globals, fields: undefined }, response.written, undefined, uploaded);
+      writeResult(manifest, { ...globals, fields: undefined }, response.written, undefined, uploaded, command);
     return;
   }
   if (response.ended) {
-    writeResult(manifest, globals, response.data, undefined, {
-      stream: { events: (response.data as unknown[]).length, ended: response.ended },
-      ...uploaded,
-    });
+    writeResult(
+      manifest,
+      globals,
+      response.data,
+      undefined,
+      { stream: { events: (response.data as unknown[]).length, ended: response.ended }, ...uploaded },
+      command,
+    );
     return;
   }
   let read = readPage(command, response, values, {}, sent.url);
   if (!globals.all || !read.info) {
-    writeResult(manifest, globals, read.items ?? null, read.info, uploaded);
+    writeResult(manifest, globals, read.items ?? null, read.info, uploaded, command);
     return;
   }
   // --all: follow pages, bounded by --max-pages (G7); the last page read says whether more remained.
@@ -359,11 +366,14 @@ async function callApi(
     all.push(...read.items);
     pages += 1;
   }
-  writeResult(manifest, globals, all, {
-    has_more: read.next !== undefined,
-    ...(read.info?.total !== undefined ? { total: read.info.total } : {}),
-    pages,
-  });
+  writeResult(
+    manifest,
+    globals,
+    all,
+    { has_more: read.next !== undefined, ...(read.info?.total !== undefined ? { total: read.info.total } : {}), pages },
+    {},
+    command,
+  );
 }
 
 /**

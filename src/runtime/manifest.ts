@@ -194,7 +194,8 @@ export interface Manifest {
   rules: string[];
   /** The rules as the MCP server states them (tools and arguments for commands and flags); absent in older packages. */
   mcpRules?: string[];
-  skills: Array<{ name: string; description: string }>;
+  /** Each Skill and the commands it links (an answer names the Skills of its command: runtime/output.ts). */
+  skills: Array<{ name: string; description: string; commands?: string[] }>;
   groups: Group[];
   /** Whether root --help lists every command in full ("full") or only the groups ("groups"), decided by size at emit. */
   help: "full" | "groups";

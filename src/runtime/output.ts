@@ -5,16 +5,33 @@ import type { PageInfo } from "./paging.js";
 import { maskSecrets } from "./guard.js";
 import { withoutCredentials } from "./without-credentials.js";
 
-export function skillRefs(manifest: Manifest) {
-  return manifest.skills.map((s) => ({
+/** A Skill's description as an answer names it: its first sentence ("Use when …"), within SKILL_LINE characters. */
+const SKILL_LINE = 120;
+const skillLine = (description: string): string => {
+  const first = /^.*?[.!?](?=\s|$)/.exec(description)?.[0] ?? description;
+  return first.length <= SKILL_LINE ? first : `${first.slice(0, SKILL_LINE - 1).replace(/\s+\S*$/, "")}…`;
+};
+
+/**
+ * The Skills an answer names (R2): those that link the command, else those that link a command of its group, else
+ * none — an agent making thirty calls is not told of every Skill thirty times (`skills` lists them all). Without a
+ * command (help, built-ins) every Skill.
+ */
+export function skillRefs(manifest: Manifest, command?: { name: string; path: readonly string[] }) {
+  let skills = manifest.skills;
+  if (command) {
+    const own = skills.filter((s) => s.commands?.includes(command.name));
+    skills = own.length ? own : skills.filter((s) => s.commands?.some((c) => c.split(" ")[0] === command.path[0]));
+  }
+  return skills.map((s) => ({
     name: s.name,
-    description: s.description,
+    description: skillLine(s.description),
     command: `${manifest.product.binary} skills ${s.name}`,
   }));
 }
 
 export function issueLine(manifest: Manifest): string {
-  return `Report a problem or missing feature: ${manifest.product.binary} issue create --type bug|requirement|suggestion|bad-output --message "what happened"`;
+  return `Report a problem: ${manifest.product.binary} issue create --type bug|requirement|suggestion|bad-output --message "..."`;
 }
 
 function pick(value: unknown, fields: string[]): unknown {
@@ -80,6 +97,7 @@ export function writeResult(
   data: unknown,
   page?: PageInfo,
   top: Record<string, unknown> = {},
+  command?: { name: string; path: readonly string[] },
 ): void {
   let shaped = globals.fields ? pick(data, globals.fields) : data;
   if (globals.redact) shaped = redactPii(shaped);
@@ -94,7 +112,7 @@ export function writeResult(
       result: shaped,
       ...(page ? { page } : {}),
       rules: manifest.rules,
-      skills: skillRefs(manifest),
+      skills: skillRefs(manifest, command),
       issue: issueLine(manifest),
     });
   // Never printed, whatever the API echoes back.

@@ -74,17 +74,17 @@ function agentRules(caps: Capabilities): Array<{ name: string; description: stri
     {
       name: "trigger",
       description: `When to reach for ${binary}`,
-      text: `Use ${binary} whenever the task involves ${caps.product.name}${resources ? ` (${resources})` : ""}; prefer it over raw HTTP calls.`,
+      text: `Use ${binary} for ${caps.product.name}${resources ? ` (${resources})` : ""}, not raw HTTP.`,
     },
     {
       name: "workflow",
       description: `How to work with ${binary} safely`,
-      text: `Read before you write: find ids with list or get commands and never invent them. Check a command's flags with --help. Preview writes with --dry-run; destructive commands need --yes. ${credentialRule(caps)}`,
+      text: `Find ids with list or get commands; never invent them. --help gives a command's flags, --dry-run previews a write, destructive commands need --yes. ${credentialRule(caps)}`,
     },
     {
       name: "writeback",
       description: "What to report when done",
-      text: `After a change, report the ids and the new state the command returned. If ${binary} misbehaves or lacks something, record it with: ${binary} issue create --type bug --message "..."`,
+      text: "After a change, report the ids and the new state the command returned.",
     },
   ];
 }
@@ -99,9 +99,7 @@ function mcpAgentRules(caps: Capabilities, cli: ReturnType<typeof agentRules>): 
     ? `Credentials are the server's own (its environment: ${names.join(", ")}), never tool arguments.`
     : "This server sends no credentials.";
   return [
-    cli[0]!.text
-      .replace(`Use ${caps.product.binary} whenever`, `Use the tools of this server whenever`)
-      .replace("; prefer it over", "; prefer them over"),
+    cli[0]!.text.replace(`Use ${caps.product.binary} for`, `Use the tools of this server for`),
     `Read before you write: find ids with list or get tools and never invent them. A tool's input schema (describe_command, when the tools are search, describe and call) lists its arguments. Preview writes with "dry-run": true; destructive tools need "yes": true. ${credentials}`,
     `After a change, report the ids and the new state the tool returned. If a tool misbehaves or lacks something, record it with the ${ISSUE_TOOL} tool: {"type": "bug", "message": "..."}.`,
   ];
@@ -331,7 +329,7 @@ function assemble(
     auth: caps.auth,
     rules: [...caps.rules, ...rules.map((r) => r.text)],
     ...(mcp ? { mcpRules: [...caps.rules, ...mcpAgentRules(caps, rules)] } : {}),
-    skills: caps.skills.map((s) => ({ name: s.name, description: s.description })),
+    skills: caps.skills.map((s) => ({ name: s.name, description: s.description, commands: s.commands })),
     help: parts.help,
     groups: parts.groups,
   };

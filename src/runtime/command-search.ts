@@ -15,10 +15,22 @@ import { compareText } from "../core/text-order.js";
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
 
-const FIELDS = ["words", "summary", "details", "tags", "operation", "params"] as const;
+const FIELDS = ["words", "summary", "details", "tags", "operation", "params", "related"] as const;
 type Field = (typeof FIELDS)[number];
-/** Command words weigh most, then the summary; the long description, tag and parameters only break ties. */
-const BOOST: Record<Field, number> = { words: 4, summary: 2, operation: 1, tags: 1, details: 0.4, params: 0.3 };
+/**
+ * Command words weigh most, then the summary; the long description, tag and parameters only break ties. `related`:
+ * words of the same meaning as the command's own (synonyms from a lexical resource, which emit adds: see
+ * indexCommands), below the words the command says itself.
+ */
+const BOOST: Record<Field, number> = {
+  words: 4,
+  summary: 2,
+  operation: 1,
+  tags: 1,
+  related: 0.8,
+  details: 0.4,
+  params: 0.3,
+};
 
 const STOP = new Set([
   "a",
@@ -61,6 +73,73 @@ const STOP = new Set([
   "v1",
   "v2",
   "v3",
+  // What people add when they ask an agent, which no command is named for.
+  "just",
+  "actually",
+  "really",
+  "right",
+  "now",
+  "today",
+  "tomorrow",
+  "yesterday",
+  "tonight",
+  "morning",
+  "afternoon",
+  "evening",
+  "week",
+  "anymore",
+  "again",
+  "already",
+  "still",
+  "need",
+  "needs",
+  "want",
+  "wants",
+  "let",
+  "us",
+  "them",
+  "they",
+  "their",
+  "he",
+  "she",
+  "his",
+  "her",
+  "him",
+  "don",
+  "doesn",
+  "isn",
+  "can",
+  "t",
+  "s",
+  "m",
+  "re",
+  "ll",
+  "ve",
+  "d",
+  "so",
+  "if",
+  "as",
+  "was",
+  "were",
+  "been",
+  "about",
+  "there",
+  "here",
+  "thing",
+  "things",
+  "stuff",
+  "kind",
+  "sure",
+  "please",
+  "could",
+  "would",
+  "should",
+  "also",
+  "too",
+  "ok",
+  "okay",
+  "hey",
+  "thanks",
 ]);
 
 /**
@@ -237,19 +316,59 @@ const indexTerm = memoized((term: string): string | null => (STOP.has(term) ? nu
 
 const OPTIONS = {
   fields: [...FIELDS],
+  storeFields: ["kind", "words"],
   idField: "id",
   tokenize,
   processTerm: indexTerm,
 };
 
+/** What a command does, as a request's verb can ask for it: read, create, change, or remove or undo. */
+type Kind = "read" | "create" | "update" | "delete";
+
 interface Doc extends Record<Field, string> {
   id: string;
+  kind: Kind;
 }
 
-function docOf(command: Command, groups: ReadonlyMap<string, string>): Doc {
+/** Verbs of names that remove or undo, and of names that only read, whatever the method (a POST `cancel`, `search`). */
+const DELETE_VERBS = new Set(
+  "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close".split(
+    " ",
+  ),
+);
+const READ_VERBS = new Set(
+  "get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download".split(
+    " ",
+  ),
+);
+const UPDATE_VERBS = new Set(
+  "update edit modify set replace patch change rename move mark assign enable reschedule upsert lock unlock reopen resume pause".split(
+    " ",
+  ),
+);
+
+/** A command's kind: its method, and the verb its name ends in where the method says little (POST, PUT, PATCH). */
+function kindOf(command: Command): Kind {
+  const method = command.operation.method.toUpperCase();
+  if (method === "GET" || method === "HEAD") return "read";
+  if (method === "DELETE") return "delete";
+  const verb = command.path[command.path.length - 1]!.split("-")[0]!;
+  if (DELETE_VERBS.has(verb)) return "delete";
+  if (READ_VERBS.has(verb)) return "read";
+  if (UPDATE_VERBS.has(verb) || method === "PATCH") return "update";
+  return method === "POST" ? "create" : "update";
+}
+
+function docOf(
+  command: Command,
+  groups: ReadonlyMap<string, string>,
+  related: ((text: string) => string) | undefined,
+): Doc {
   const group = command.path[0]!;
   return {
     id: command.name,
+    kind: kindOf(command),
+    related: related ? related(`${command.path.join(" ")} ${command.description}`) : "",
     words: command.path.join(" "),
     summary: command.description,
     details: command.details ?? "",
@@ -266,10 +385,13 @@ export function indexCommands(
   // Told now and then how many of the visible commands are indexed so far (emit's worker reports it to the one
   // waiting for it: stages/emit/search-index.ts).
   onIndexed?: (done: number) => void,
+  // Words of the same meaning as a text's (emit's lexical resource, stages/emit/related-words.ts); a package indexed
+  // at run time, without it, finds commands by their own words only.
+  related?: (text: string) => string,
 ): MiniSearch<Doc> {
   const described = new Map(groups.map((g) => [g.name, g.description]));
   const index = new MiniSearch<Doc>(OPTIONS);
-  const docs = commands.filter((c) => !c.hidden).map((c) => docOf(c, described));
+  const docs = commands.filter((c) => !c.hidden).map((c) => docOf(c, described, related));
   if (!onIndexed) index.addAll(docs);
   else
     for (let i = 0; i < docs.length; i++) {
@@ -294,7 +416,7 @@ interface QueryWord {
  * ("move card to list"): each later word weighs a little less.
  */
 function queryWords(query: string): QueryWord[] {
-  const words = [...new Set(tokenize(query).filter((w) => !STOP.has(w)))];
+  const words = [...new Set(tokenize(plainVerbs(query)).filter((w) => !STOP.has(w)))];
   const seen = new Set<string>();
   return words.flatMap((word, i): QueryWord[] => {
     const weight = 1 / (1 + POSITION_DECAY * i);
@@ -311,6 +433,100 @@ function queryWords(query: string): QueryWord[] {
 }
 
 /**
+ * English phrasal verbs, as the one word a command would be named with: "tear down the droplet" asks to delete it,
+ * "spin up a server" to create one. Replaced in the query before it is split into words.
+ */
+const PHRASAL: Array<[RegExp, string]> = Object.entries({
+  "tear down": "delete",
+  "take down": "delete",
+  "get rid of": "delete",
+  "wipe out": "delete",
+  "throw away": "delete",
+  "call off": "cancel",
+  "back out of": "cancel",
+  "spin up": "create",
+  "set up": "create",
+  "stand up": "create",
+  "put together": "create",
+  "sign up": "register",
+  "kick off": "start",
+  "fire off": "send",
+  "send out": "send",
+  "shut down": "stop",
+  "shut off": "disable",
+  "turn off": "disable",
+  "switch off": "disable",
+  "turn on": "enable",
+  "switch on": "enable",
+  "look up": "find",
+  "look at": "show",
+  "find out": "show",
+  "pull up": "show",
+  "top up": "add",
+  "hook up": "connect",
+  "log in": "login",
+  "sign in": "login",
+  "log out": "logout",
+  "sign out": "logout",
+  "roll back": "rollback",
+}).map(([phrase, verb]) => [new RegExp(`\\b${phrase.replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
+const plainVerbs = (query: string): string =>
+  PHRASAL.reduce((text, [phrase, verb]) => text.replace(phrase, verb), withoutValues(query));
+
+/**
+ * A request's values are not words of what to do: addresses, URLs, amounts, dates, numbers and ids ("add
+ * bob@example.com", "point api.example.com at 203.0.113.10", "refund $25", "job 9912", "se-28529731") are left out,
+ * as are quoted names.
+ */
+const withoutValues = (query: string): string =>
+  query
+    .replace(/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/g, " ")
+    .replace(/\bhttps?:\/\/\S+/gi, " ")
+    .replace(/["“][^"”]*["”]/g, " ")
+    .replace(/\b[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}\b/gi, " ")
+    .replace(/[$€£]\s?\d[\d,.]*/g, " ")
+    .replace(/[#!]?\b[a-z]*[-_]?\d[\w.:/-]*/gi, " ");
+
+/**
+ * What a request asks to do, from its first word that says it ("cancel my subscription": delete), else a question's
+ * form ("what …", "did …", "…?": read); undefined when it says neither.
+ */
+const INTENT: Record<string, Kind> = Object.fromEntries(
+  Object.entries({
+    read: "show list find get see check view fetch read retrieve lookup search browse count export download what which who whom whose how when where why whats did does do is are was were has have any many much",
+    create:
+      "create add make new schedule book register buy purchase order send invite start launch provision upload generate issue post submit open publish enroll subscribe",
+    update:
+      "update change edit modify rename move set mark assign enable reschedule replace patch adjust switch edit lock unlock reopen resume pause extend upgrade downgrade",
+    delete:
+      "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close",
+  }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
+);
+function intentOf(query: string): Kind | undefined {
+  for (const word of tokenize(plainVerbs(query))) {
+    const kind = INTENT[word];
+    if (kind) return kind;
+  }
+  return /\?\s*$/.test(query) ? "read" : undefined;
+}
+
+/**
+ * How well a command's kind fits what the request asks: a read for a question, a removal for "cancel". A change of
+ * state may undo (a void or a close is often an update), and a create may be how an API records one (a refund).
+ */
+function kindFit(asked: Kind | undefined, kind: Kind | undefined): number {
+  if (!asked || !kind || asked === kind) return 1;
+  if (asked === "read" || kind === "read") return 0.6;
+  if ((asked === "delete" && kind === "update") || (asked === "update" && kind !== "create")) return 0.85;
+  return 0.7;
+}
+
+/** How much each word of a command's name the query does not say lowers it: the plainest command that fits first. */
+const UNSAID = 0.85;
+const unsaid = (name: string | undefined, said: ReadonlySet<string>): number =>
+  name ? tokenize(name).filter((w) => !STOP.has(w) && !said.has(normal(w))).length : 0;
+
+/**
  * The commands that best match the query, best first, with their scores. MiniSearch scores each term (BM25 over the
  * boosted fields, with prefix and fuzzy matches weighing less); a query word counts by its best term, so a command
  * that says both "delete" and "remove" is not counted twice for one word; and a command that matches more of the
@@ -320,6 +536,11 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   const words = queryWords(query);
   const counted = words.filter((w) => w.counts).length;
   if (!counted) return [];
+  const asked = intentOf(query);
+  const kinds = new Map<string, Kind>();
+  const names = new Map<string, string>();
+  // Every term the query stands for: a command's name words outside it make the command more than was asked.
+  const said = new Set(words.flatMap((w) => [...w.terms.keys()]));
   const byTerm = new Map<string, Map<string, number>>();
   const scores = (term: string) => {
     let found = byTerm.get(term);
@@ -335,7 +556,11 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
             fuzzy: term.length >= 6 ? 0.15 : false,
             weights: { prefix: 0.3, fuzzy: 0.1 },
           })
-          .map((r) => [String(r.id), r.score]),
+          .map((r) => {
+            if (r.kind) kinds.set(String(r.id), r.kind as Kind);
+            if (typeof r.words === "string") names.set(String(r.id), r.words);
+            return [String(r.id), r.score];
+          }),
       );
       byTerm.set(term, found);
     }
@@ -355,7 +580,13 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   }
   return [...total.entries()]
     .filter(([, t]) => t.matched > 0)
-    .map(([command, t]) => ({ command, score: (t.score * t.matched) / counted }))
+    .map(([command, t]) => ({
+      command,
+      score:
+        ((t.score * t.matched) / counted) *
+        kindFit(asked, kinds.get(command)) *
+        UNSAID ** unsaid(names.get(command), said),
+    }))
     .sort((a, b) => b.score - a.score || compareText(a.command, b.command));
 }
 

@@ -118,10 +118,18 @@ function notStarted(file: string, error: NodeJS.ErrnoException, hints: McpHints)
 
 /** The CLI's success envelope with the hints an MCP client can act on in place of the command-line ones. */
 function forMcp(envelope: Record<string, unknown>, hints: McpHints): Record<string, unknown> {
+  // The Skills the CLI named for this command (runtime/output.ts, skillRefs), as prompts and resources.
+  const named = Array.isArray(envelope.skills)
+    ? (envelope.skills as Array<{ name?: unknown; description?: unknown }>)
+    : [];
+  const skills = named.flatMap((s) => {
+    const hint = hints.skills.find((h) => h.name === s.name);
+    return hint ? [{ ...hint, description: typeof s.description === "string" ? s.description : hint.description }] : [];
+  });
   return {
     ...envelope,
     ...("rules" in envelope ? { rules: hints.rules } : {}),
-    ...("skills" in envelope ? { skills: hints.skills } : {}),
+    ...("skills" in envelope ? { skills } : {}),
     ...("issue" in envelope ? { issue: hints.issue } : {}),
   };
 }

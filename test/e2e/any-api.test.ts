@@ -99,7 +99,9 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     expect(skill("find-available-books-by-an-author").commands[0]).toBe("books search");
     expect(skill("find-available-books-by-an-author").commands).not.toContain("loans lend");
     expect(skill("lend-a-book").commands).toEqual(["loans lend"]);
-    expect(skill("return-a-book").commands).toEqual(["loans record-return"]);
+    // The return, then the list that finds the loan's id it takes (apart in SKILL.md: "Finding the ids").
+    expect(skill("return-a-book").commands).toEqual(["loans record-return", "loans list"]);
+    expect(skill("return-a-book").finders).toEqual(["loans list"]);
     expect(skill("return-a-book").links.find((l: any) => l.command === "loans lend")?.linked ?? false).toBe(false);
     expect(skill("return-a-book").links[0]).toMatchObject({
       command: "loans record-return",

@@ -90,7 +90,10 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(run.json.rules).toEqual(
       expect.arrayContaining(["Never cancel a booking the user did not name explicitly."]),
     );
-    expect(run.json.skills.map((s: any) => s.command)).toContain("rooms skills cancel-a-booking");
+    // The Skills that link the command or its group (`rooms find-availability`), each by its first sentence: not
+    // every Skill in every answer.
+    expect(run.json.skills.map((s: any) => s.command)).toEqual(["rooms skills book-a-room-for-a-meeting"]);
+    expect(run.json.skills[0].description).toMatch(/^Use when [^.]*\.$/);
     expect(run.json.issue).toContain("rooms issue create");
   });
 

@@ -424,14 +424,14 @@ function linkCommands(task: BriefTask, index: CommandIndex): ReturnType<typeof l
     if (known.size >= LINKS_KEPT) known.clear();
     known.set(key, (result = linkTask(task, index)));
   }
-  return { commands: [...result.commands], links: result.links.map((l) => ({ ...l })) };
+  return { commands: [...result.commands], finders: [...result.finders], links: result.links.map((l) => ({ ...l })) };
 }
 
 /** The commands that serve a task, most relevant first, with the reasons of the best candidates (linked or not). */
 function linkTask(
   task: BriefTask,
   { visible, terms, facts, idf }: CommandIndex,
-): { commands: string[]; links: SkillLink[] } {
+): { commands: string[]; finders: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
   let scored = visible
     .map((c, i) => score(words, c, terms[i]!, facts[i]!, idf))
@@ -451,22 +451,24 @@ function linkTask(
     .filter((c, i) => c.score >= MIN_SCORE && c.score >= best * 0.5 && (i === 0 || (c.extra === 0 && c.onObject)))
     .slice(0, MAX_COMMANDS);
   // The reads that find the ids the write takes: the lists of the collections its path names items of.
+  const finders: string[] = [];
   if (write && linked[0] === write) {
-    const finders = findersOf(
+    const found = findersOf(
       visible.find((c) => c.name === write.name)!,
       visible,
     )
       .map((f) => scored.find((c) => c.name === f.name))
       .filter((c): c is Scored => !!c && !linked.includes(c));
-    linked.splice(1, 0, ...finders);
+    linked.splice(1, 0, ...found);
     linked.length = Math.min(linked.length, MAX_COMMANDS);
+    finders.push(...found.filter((c) => linked.includes(c)).map((c) => c.name));
   }
   const names = new Set(linked.map((c) => c.name));
   const links = scored
     .slice(0, Math.max(linked.length + 3, 5))
     .filter((c) => c.score > 0 || names.has(c.name))
     .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: reasonOf(c) }));
-  return { commands: linked.map((c) => c.name), links };
+  return { commands: linked.map((c) => c.name), finders, links };
 }
 
 /**
@@ -573,7 +575,7 @@ export function planSkills(
     brief.tasks.flatMap((task) => taskTexts(task).flatMap(([text]) => termsOf(text))),
   );
   const skills: SkillPlan[] = named.map(({ task, name }) => {
-    const { commands: linked, links } = linkCommands(task, index);
+    const { commands: linked, finders, links } = linkCommands(task, index);
     for (const u of task.unknownLabels)
       warnings.push(
         `task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`,
@@ -600,6 +602,7 @@ export function planSkills(
       outcome: task.outcome,
       rules: [...task.rules],
       commands: linked,
+      ...(finders.length ? { finders } : {}),
       links,
     };
   });

@@ -130,6 +130,8 @@ export interface SkillPlan {
   outcome: string;
   rules: string[];
   commands: string[];
+  /** Of the commands, the reads that find the ids the task's command takes (SKILL.md lists them apart). */
+  finders?: string[];
   /** Why each command was linked, and the best that were not. */
   links: SkillLink[];
   /** When not to use it (from the design overlay). */

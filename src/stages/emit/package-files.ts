@@ -107,7 +107,12 @@ function mcpAgentRules(caps: Capabilities, cli: ReturnType<typeof agentRules>): 
 
 function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
   const binary = caps.product.binary;
-  const commands = skill.commands.map((name) => caps.commands.find((c) => c.name === name)!).filter(Boolean);
+  const named = (names: readonly string[]) =>
+    names.map((name) => caps.commands.find((c) => c.name === name)!).filter(Boolean);
+  // The task's own commands, and apart from them the reads that find the ids they take (a starter plan observes the
+  // first list only: stages/plan/scaffold.ts).
+  const finders = named((skill.finders ?? []).filter((f) => skill.commands.includes(f)));
+  const commands = named(skill.commands.filter((c) => !skill.finders?.includes(c)));
   return [
     frontmatter(skill.name, skill.description),
     `# ${skill.title}`,
@@ -126,6 +131,9 @@ function skillMarkdown(caps: Capabilities, skill: SkillPlan): string {
         )
       : [`- Run \`${binary} --help\` to find the commands for this task.`]),
     "",
+    ...(finders.length
+      ? ["## Finding the ids", "", ...finders.map((c) => `- \`${usage(binary, c)}\` — ${c.description}`), ""]
+      : []),
     `Run \`${binary} <command> --help\` for every flag, its type and allowed values.`,
     ...credentialNotes(caps, commands),
     "",

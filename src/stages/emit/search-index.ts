@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { shippedFile } from "../../core/shipped-files.js";
 import { indexCommands } from "../../runtime/command-search.js";
+import { relatedWords } from "./related-words.js";
 import type { Command } from "../../runtime/manifest.js";
 
 type Group = { name: string; description: string };
@@ -33,12 +34,15 @@ export interface IndexInput {
  */
 export const WORKER_AT = { commands: 2000, groupFiles: 200 };
 
-/** The serialized search index (SEARCH_INDEX_FILE) of the commands, in their order. */
+/**
+ * The serialized search index (SEARCH_INDEX_FILE) of the commands, in their order, with each command's related words
+ * (stages/emit/related-words.ts: WordNet's synonyms of its name's and summary's words).
+ */
 export const searchIndexText = (
   commands: readonly Command[],
   groups: readonly Group[],
   onIndexed?: (done: number) => void,
-): string => `${JSON.stringify(indexCommands(commands, groups, onIndexed))}\n`;
+): string => `${JSON.stringify(indexCommands(commands, groups, onIndexed, relatedWords))}\n`;
 
 /** The texts laid out one after another in UTF-8 in memory the worker shares, and where each ends. */
 function sharedTexts(texts: readonly string[]): Pick<IndexInput, "groupBytes" | "groupEnds"> {

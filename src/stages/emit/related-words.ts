@@ -6,7 +6,7 @@
  * data files, so a build reads a few kilobytes of them, not 30 MB. Only emit uses it: the generated CLI ships the
  * words in its index, never WordNet.
  */
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -45,13 +45,6 @@ function open(): Files | null {
     files = null;
   }
   return files;
-}
-
-/** Closes the data files (a long-lived process that indexes once, such as watch, need not hold them). */
-export function closeRelatedWords(): void {
-  if (!files) return;
-  for (const fd of Object.values(files.data)) closeSync(fd);
-  files = undefined;
 }
 
 const NEWLINE = 0x0a;
@@ -135,7 +128,7 @@ function lemmas(word: string): string[] {
 const known = new Map<string, readonly string[]>();
 
 /** The words of the same meaning as one word (not the word itself), memoized for the process. */
-export function synonymsOf(word: string): readonly string[] {
+function synonymsOf(word: string): readonly string[] {
   let found = known.get(word);
   if (found) return found;
   const wordnet = open();

@@ -16,12 +16,24 @@ export const AGENTS_ACTIONS = ["install", "uninstall"];
 /** The name of every built-in command; the first words of which a designer may not give an API command. */
 export const BUILTIN_NAMES: readonly string[] = [
   "skills",
+  "search",
+  "search-commands",
   "proof",
   ...AUTH_ACTIONS.map((a) => `auth ${a}`),
   ...ISSUE_ACTIONS.map((a) => `issue ${a}`),
   ...AGENTS_ACTIONS.map((a) => `agents ${a}`),
 ];
 export const BUILTIN_WORDS: readonly string[] = ["skills", "auth", "issue", "proof", "agents"];
+
+/**
+ * The word of the built-in that finds commands by a request: `search`, unless the API has a group of that name (an
+ * API's own search is common, and keeps its name), then `search-commands`. Never a reserved word: no resource of the
+ * API is renamed for it.
+ */
+export const searchWord = (manifest: Pick<Manifest, "groups">): string =>
+  manifest.groups.some((g) => g.name === "search") ? "search-commands" : "search";
+/** Built-in words that are one command each, whatever words follow (`skills <name>`, `search <request>`). */
+const SINGLE_BUILTINS = ["skills", "proof"];
 /** Built-in words that name a group of commands (`issue create`), not one command (`skills`, `proof`). */
 export const BUILTIN_GROUPS = ["auth", "issue", "agents"] as const;
 export type BuiltinGroup = (typeof BUILTIN_GROUPS)[number];
@@ -118,6 +130,25 @@ export function builtins(manifest: Manifest): Builtin[] {
         ),
       ],
       { argument: "name" },
+    ),
+    builtin(
+      [searchWord(manifest)],
+      "Find the commands that do what you describe, best first (the ranking of the MCP server's search_commands)",
+      `${b} ${searchWord(manifest)} <what you want done> [--limit <n>] [--group <group>]`,
+      "read",
+      "array",
+      [
+        flag(
+          "query",
+          "string",
+          true,
+          'What you want done, in your own words (e.g. "cancel my booking for tomorrow"); also accepted as the bare words that follow',
+          { maxLength: 500 },
+        ),
+        flag("limit", "integer", false, "How many commands at most", { default: 10, minimum: 1, maximum: 50 }),
+        flag("group", "string", false, "Only commands of this group"),
+      ],
+      { argument: "query" },
     ),
     builtin(
       ["issue", "create"],
@@ -226,10 +257,12 @@ export function builtins(manifest: Manifest): Builtin[] {
 
 /** The built-in command that leading words name (`skills …`, `issue create`), if any. */
 export function findBuiltin(manifest: Manifest, words: string[]): Builtin | undefined {
-  if (words[0] === "skills" || words[0] === "proof") return builtins(manifest).find((c) => c.name === words[0]);
+  if (SINGLE_BUILTINS.includes(words[0] ?? "") || words[0] === searchWord(manifest))
+    return builtins(manifest).find((c) => c.name === words[0]);
   if ((BUILTIN_GROUPS as readonly string[]).includes(words[0] ?? "") && words[1])
     return builtins(manifest).find((c) => c.path[0] === words[0] && c.path[1] === words[1]);
   return undefined;
 }
 
-export const isBuiltinWord = (word: string | undefined) => word !== undefined && BUILTIN_WORDS.includes(word);
+export const isBuiltinWord = (word: string | undefined, manifest: Pick<Manifest, "groups">) =>
+  word !== undefined && (BUILTIN_WORDS.includes(word) || word === searchWord(manifest));

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_OUTPUT_BYTES, EVENT_BOUNDS } from "./response-body.js";
 import { DEFAULT_MAX_PAGES, GLOBAL_BOOLEANS, GLOBAL_DEFAULT_ON, GLOBAL_VALUES, MAX_PAGES_LIMIT } from "./args.js";
-import { builtins, type Builtin } from "./builtins.js";
+import { builtins, searchWord, type Builtin } from "./builtins.js";
 import { commandAuth, commandCredential, credentialsHow, credentialVariables, uncomputedSignatures } from "./auth.js";
 import { isSigV4 } from "./credentials.js";
 import { REGION_VARIABLES } from "./sigv4.js";
@@ -546,7 +546,12 @@ export function describeBuiltins(cli: Cli, commands: Builtin[]) {
         "SECRET_IN_ARGUMENT",
         "SENSITIVE_PATH",
         "UNSAFE_INPUT",
-        ...(c.name === "skills" || c.name === "issue show" || c.name === "issue update" ? ["NOT_FOUND"] : []),
+        ...(c.name === "skills" ||
+        c.name === searchWord(cli.manifest) ||
+        c.name === "issue show" ||
+        c.name === "issue update"
+          ? ["NOT_FOUND"]
+          : []),
         ...(c.name === "issue update" ? ["PRECONDITION_FAILED"] : []),
         ...(c.name === "proof" ? ["PROOF_MISSING", "PROOF_MISMATCH"] : []),
         ...(c.path[0] === "agents" ? ["INSTALL_CONFLICT"] : []),

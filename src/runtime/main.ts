@@ -8,6 +8,7 @@ import {
   findBuiltin,
   ISSUE_ACTIONS,
   isBuiltinWord,
+  searchWord,
   type BuiltinGroup,
 } from "./builtins.js";
 import { agentsOf, installAgents, uninstallAgents } from "./agents.js";
@@ -42,6 +43,7 @@ import {
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Body, Command, Flag, Manifest } from "./manifest.js";
+import { commandFinder } from "./command-finder.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
@@ -436,6 +438,28 @@ function sameApi(url: string, baseUrl: string): string {
   return url;
 }
 
+/** `search <request>`: the commands that best match, each with what it does and how safe it is to run. */
+function searchCommand(cli: Cli, globals: Globals, values: Record<string, unknown>): void {
+  const { manifest } = cli;
+  const group = values.group === undefined ? undefined : String(values.group);
+  if (group && !manifest.groups.some((g) => g.name === group))
+    throw new CliError("NOT_FOUND", `No group "${group}".`, `Groups: run ${manifest.product.binary} --help.`, {
+      group,
+    });
+  const found = commandFinder(cli)(String(values.query), group).slice(0, Number(values.limit ?? 10));
+  writeResult(
+    manifest,
+    globals,
+    found.map((c) => ({
+      command: c.name,
+      description: c.description,
+      permission: c.permission,
+      ...(c.destructive ? { destructive: true } : {}),
+      help: `${manifest.product.binary} ${c.name} --help`,
+    })),
+  );
+}
+
 function skillsCommand(cli: Cli, globals: Globals, name: string | undefined): void {
   const { manifest } = cli;
   if (!name) {
@@ -490,6 +514,9 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   }
   if (globals.help) return json(builtinSingleHelp(cli, command));
   const args = [...words.slice(command.path.length), ...parsed.positionals];
+  // `search cancel my booking`: a request is the words after search, quoted or not.
+  if (command.name === searchWord(manifest) && args.length && !parsed.raw.has("query"))
+    parsed.raw.set("query", [args.splice(0).join(" ")]);
   if (args.length && command.argument && !parsed.raw.has(command.argument))
     parsed.raw.set(command.argument, [args.shift()!]);
   if (args.length)
@@ -519,6 +546,7 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
   const values = Object.fromEntries([...bindFlags(command, parsed, false)].map(([f, v]) => [f.flag, v]));
   if (command.name === "skills")
     return skillsCommand(cli, globals, values.name === undefined ? undefined : String(values.name));
+  if (command.name === searchWord(manifest)) return searchCommand(cli, globals, values);
   if (command.name === "auth status")
     return writeResult(
       manifest,
@@ -597,7 +625,7 @@ async function dispatch(
 
   if (globals["mcp-schema"]) return json(mcpSchema(cli, inScope(cli, words)));
   if (globals.describe) {
-    if (isBuiltinWord(words[0]))
+    if (isBuiltinWord(words[0], manifest))
       return json(
         describeBuiltins(
           cli,
@@ -623,7 +651,7 @@ async function dispatch(
       );
     return json(rootHelp(cli, globals.all));
   }
-  if (isBuiltinWord(words[0])) return runBuiltin(cli, parsed, globals);
+  if (isBuiltinWord(words[0], manifest)) return runBuiltin(cli, parsed, globals);
 
   const command = findCommand(cli, words);
   if (!command) {

@@ -4,11 +4,8 @@
  * asking), `call_write` (changes, none destructive) and `call_destructive` (commands the design marks destructive,
  * which also need `yes`). A command called through another class's tool is refused (WRONG_TOOL) naming the right one.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type MiniSearch from "minisearch";
 import { commandCredential } from "./auth.js";
-import { indexCommands, loadIndex, SEARCH_INDEX_FILE, searchIndex } from "./command-search.js";
+import { commandFinder } from "./command-finder.js";
 import { CliError } from "./errors.js";
 import { describeCommands } from "./help.js";
 import { findCommand, type Cli } from "./load.js";
@@ -56,14 +53,7 @@ export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength:
   const { binary } = cli.manifest.product;
   let all: Array<{ command: Command; tool: ToolDefinition }> | undefined;
   const every = () => (all ??= toolsFor(cli.all(), options.maxNameLength, (c) => commandCredential(cli.manifest, c)));
-  let index: MiniSearch | undefined;
-  // Emit wrote the index into the package; a package without it (built by hand) is indexed on first search.
-  const searcher = () => {
-    if (index) return index;
-    const file = join(cli.dir, SEARCH_INDEX_FILE);
-    index = existsSync(file) ? loadIndex(readFileSync(file, "utf8")) : indexCommands(cli.all(), cli.manifest.groups);
-    return index;
-  };
+  const find = commandFinder(cli);
   const lookup = (name: unknown): Command => {
     const words = typeof name === "string" ? name.trim().split(/\s+/).filter(Boolean) : [];
     const command = words.length ? findCommand(cli, words) : undefined;
@@ -139,12 +129,8 @@ export function dynamicToolset(cli: Cli, options: CallOptions & { maxNameLength:
         { group },
       );
     let ranked: Command[];
-    if (query) {
-      const byName = new Map(every().map((e) => [e.command.name, e.command]));
-      ranked = searchIndex(searcher(), query)
-        .map((n) => byName.get(n))
-        .filter((c): c is Command => !!c && (!group || c.path[0] === group));
-    } else ranked = cli.group(group).filter((c) => !c.hidden);
+    if (query) ranked = find(query, group || undefined);
+    else ranked = cli.group(group).filter((c) => !c.hidden);
     const none = ranked.length
       ? {}
       : {

@@ -97,6 +97,22 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(run.json.issue).toContain("rooms issue create");
   });
 
+  it("search finds the command for a request in the user's words, ranked as the MCP server ranks them", async () => {
+    const run = await rooms(["search", "call", "off", "my", "meeting", "tomorrow", "--limit", "3"]);
+    expect(run.json.ok).toBe(true);
+    expect(run.json.result[0]).toMatchObject({
+      command: "bookings cancel",
+      permission: "delete",
+      destructive: true,
+      help: "rooms bookings cancel --help",
+    });
+    expect(run.json.result.length).toBeLessThanOrEqual(3);
+    const quoted = await rooms(["search", "--query", "book a room for 6 people", "--quiet"]);
+    expect(quoted.json[0].command).toBe("bookings create");
+    expectFailure(await rooms(["search"]), 2, "MISSING_FLAG");
+    expectFailure(await rooms(["search", "x", "--group", "nope"]), 20, "NOT_FOUND");
+  });
+
   it("gets one room; a missing id is NOT_FOUND with exit 20", async () => {
     const run = await rooms(["rooms", "get", "--room-id", "rm_cosmos", "--quiet"]);
     expect(run.json).toMatchObject({ id: "rm_cosmos", capacity: 8 });

@@ -273,6 +273,18 @@ describe("a group's --help within the budget of one answer", () => {
   });
 });
 
+describe("the built-in that finds commands by a request", () => {
+  it("is `search`, and `search-commands` where the API has a search group of its own, which keeps its name", () => {
+    const plain = rootHelp(memoryCli([command(["rooms", "list"])])) as Record<string, any>;
+    expect(plain.commands.map((c: any) => c.name)).toContain("search");
+    const own = rootHelp(memoryCli([command(["search", "list"]), command(["rooms", "list"])])) as Record<string, any>;
+    const names = own.commands.map((c: any) => c.name);
+    expect(names).toContain("search-commands");
+    expect(names).toContain("search list");
+    expect(names).not.toContain("search");
+  });
+});
+
 describe("root help of thousands of groups stays within 64 KiB and says how to see them all", () => {
   /** A groups-mode CLI of `n` groups whose names are `width` characters long, one command each (never read). */
   const groupsCli = (n: number, width: number): Cli => {

@@ -131,13 +131,14 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
     expect(envelope.issue).not.toMatch(/rooms issue create/);
     expect(envelope.rules.join("\n")).toMatch(/"yes": true/);
     expect(envelope.rules.join("\n")).not.toMatch(/--yes|--dry-run|issue create/);
-    expect(envelope.skills).toContainEqual(
+    // The Skills of the command's group, as the CLI names them, as prompts and resources.
+    expect(envelope.skills).toEqual([
       expect.objectContaining({
-        name: "cancel-a-booking",
-        prompt: "cancel-a-booking",
-        resource: "agent://rooms/skills/cancel-a-booking",
+        name: "book-a-room-for-a-meeting",
+        prompt: "book-a-room-for-a-meeting",
+        resource: "agent://rooms/skills/book-a-room-for-a-meeting",
       }),
-    );
+    ]);
     expect(client.getInstructions()).toMatch(/report_issue/);
     const ids = (listed.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id);
     expect(ids).toEqual(["rm_atlas", "rm_borealis", "rm_cosmos", "rm_delta", "rm_eclipse", "rm_fjord"]);

@@ -121,6 +121,8 @@ const shipped = {
 
 // The runtime: one dependency-free module that emit copies into the package.
 await build({ ...shipped, entryPoints: { runtime: "src/runtime/main.ts" } });
+// The command search `<binary> search` loads (MiniSearch and the ranking): its own file, so no other call parses it.
+await build({ ...shipped, entryPoints: { search: "src/runtime/command-finder.ts" }, minifyWhitespace: true });
 
 /**
  * The SDK's server imports its ajv-based schema validator to check answers to elicitation requests, which the

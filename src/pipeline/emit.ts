@@ -18,9 +18,12 @@ export interface EmitData {
   baseline?: BaselineSummary;
 }
 
-/** The runtime shipped in every candidate: inter's own bundled copy (lib/runtime.cjs). */
-function runtimeSource(): string {
-  return readFileSync(shippedFile("lib/runtime.cjs"), "utf8");
+/** The runtime shipped in every candidate: inter's own bundled copies (lib/runtime.cjs, lib/search.cjs). */
+function runtimeSource(): { cli: string; search: string } {
+  return {
+    cli: readFileSync(shippedFile("lib/runtime.cjs"), "utf8"),
+    search: readFileSync(shippedFile("lib/search.cjs"), "utf8"),
+  };
 }
 
 export function emitTask(config: InterConfig): TaskSpec {

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bindFlags, outputGlobals, splitArgv, versionRequested, type Globals, type Parsed } from "./args.js";
@@ -43,7 +44,7 @@ import {
 import { runIssue } from "./issues.js";
 import { findCommand, openCli, type Cli } from "./load.js";
 import type { Body, Command, Flag, Manifest } from "./manifest.js";
-import { commandFinder } from "./command-finder.js";
+import type { commandFinder as CommandFinderOf } from "./command-finder.js";
 import { writeError, writeResult } from "./output.js";
 import { readPage, type NextRequest } from "./paging.js";
 import { replayable, retryError, retrying, retryPlan, retryPolicy, withIdempotencyKey } from "./retry.js";
@@ -446,6 +447,10 @@ function searchCommand(cli: Cli, globals: Globals, values: Record<string, unknow
     throw new CliError("NOT_FOUND", `No group "${group}".`, `Groups: run ${manifest.product.binary} --help.`, {
       group,
     });
+  // The search (MiniSearch and the ranking) is its own file in the package, which no other call loads.
+  const { commandFinder } = createRequire(join(cli.dir, "lib", "runtime.cjs"))("./search.cjs") as {
+    commandFinder: typeof CommandFinderOf;
+  };
   const found = commandFinder(cli)(String(values.query), group).slice(0, Number(values.limit ?? 10));
   writeResult(
     manifest,

@@ -25,12 +25,12 @@ export async function bigPackage(): Promise<{ dir: string; bin: string; commands
   );
   const root = tempDir("inter-mcp-big-");
   const dir = join(root, "package");
-  for (const file of packageFiles(caps, "", "x")) {
+  for (const file of packageFiles(caps, { cli: "", search: "" }, "x")) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.content);
     if (file.executable) chmodSync(join(dir, file.path), 0o755);
   }
-  for (const f of ["runtime.cjs", "mcp.cjs"]) copyFileSync(join(REPO, "lib", f), join(dir, "lib", f));
+  for (const f of ["runtime.cjs", "search.cjs", "mcp.cjs"]) copyFileSync(join(REPO, "lib", f), join(dir, "lib", f));
   const bin = join(root, "bin");
   mkdirSync(bin);
   for (const name of ["autotask", "autotask-mcp"]) {

@@ -16,6 +16,8 @@ import { LISTED_COMMANDS, missingCommand, unknownCommand } from "../../src/runti
 import { REPO } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 
+const NO_RUNTIME = { cli: "", search: "" };
+
 /** A generated package read in memory the way the runtime reads it from disk (runtime/load.ts). */
 function cliOf(files: Array<{ path: string; content: string }>): Cli {
   const manifest = JSON.parse(files.find((f) => f.path === "manifest.json")!.content) as Manifest;
@@ -44,7 +46,7 @@ async function designed(file: string): Promise<{ caps: Capabilities; cli: Cli }>
     "Spotify",
   );
   const caps = assembleCapabilities(commands.plan, skills.plan);
-  return { caps, cli: cliOf(packageFiles(caps, "")) };
+  return { caps, cli: cliOf(packageFiles(caps, NO_RUNTIME)) };
 }
 
 const flag = (name: string, extra: Partial<Flag> = {}): Flag => ({

@@ -13,6 +13,8 @@ import { syncFile, syncFolder } from "../../src/stages/emit/sync-folder.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO, tempDir } from "../helpers.js";
 
+const NO_RUNTIME = { cli: "", search: "" };
+
 // Emit makes a large CLI's search index in a worker while it writes the package's other files
 // (src/stages/emit/search-index.ts): the package must be the same bytes as when the index is made on the spot.
 
@@ -35,8 +37,8 @@ describe("the search index made beside the main thread", () => {
   it("is the index made on the spot, byte for byte, for a CLI large enough to get a worker", async () => {
     const caps = await capabilitiesOf("autotask.net.json", "Autotask");
     expect(caps.commands.length).toBeGreaterThanOrEqual(WORKER_AT.commands);
-    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
-    const { files, later } = packageFilesLater(caps, "", "x");
+    const now = packageFiles(caps, NO_RUNTIME, "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    const { files, later } = packageFilesLater(caps, NO_RUNTIME, "x");
     expect(later.map((f) => f.path)).toEqual([SEARCH_INDEX_FILE]);
     expect(files.some((f) => f.path === SEARCH_INDEX_FILE)).toBe(false);
     const made = await later[0]!.content;
@@ -58,17 +60,18 @@ describe("the search index made beside the main thread", () => {
     caps.commands.forEach((c, i) => {
       if (i % 97 === 0) c.description = `${words[i % words.length]} ${c.description}`;
     });
-    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
-    const made = await packageFilesLater(caps, "", "x").later[0]!.content;
+    const now = packageFiles(caps, NO_RUNTIME, "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    const made = await packageFilesLater(caps, NO_RUNTIME, "x").later[0]!.content;
     expect(made).toBe(now);
   });
 
   it("begun by the commands task, is the index emit writes for those commands, and only for those", async () => {
     const caps = await capabilitiesOf("autotask.net.json", "Autotask");
-    const onSpot = (c: typeof caps) => packageFiles(c, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    const onSpot = (c: typeof caps) =>
+      packageFiles(c, NO_RUNTIME, "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
     // The same arrays, as the design task hands them on: the index begun early is the one written, the same bytes.
     beginCommandParts({ commands: caps.commands, groups: caps.groups });
-    const early = await packageFilesLater(caps, "", "x").later[0]!.content;
+    const early = await packageFilesLater(caps, NO_RUNTIME, "x").later[0]!.content;
     expect(early).toBe(onSpot(caps));
     // Commands changed after the index was begun (an overlay): emit makes its own, and it says what the commands say.
     beginCommandParts({ commands: caps.commands, groups: caps.groups });
@@ -76,7 +79,7 @@ describe("the search index made beside the main thread", () => {
       ...caps,
       commands: caps.commands.map((c, i) => (i === 7 ? { ...c, description: "Zyzzyvas are counted here." } : c)),
     };
-    const made = await packageFilesLater(changed, "", "x").later[0]!.content;
+    const made = await packageFilesLater(changed, NO_RUNTIME, "x").later[0]!.content;
     expect(made).not.toBe(early);
     expect(made).toBe(onSpot(changed));
     expect(searchIndex(loadIndex(made), "zyzzyvas")).toContain(changed.commands[7]!.name);
@@ -85,16 +88,16 @@ describe("the search index made beside the main thread", () => {
   it("is made on the spot for a small CLI, the same text", async () => {
     const caps = await capabilitiesOf("xkcd.com.json", "Xkcd");
     expect(caps.commands.length).toBeLessThan(WORKER_AT.commands);
-    const now = packageFiles(caps, "", "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
-    expect(await packageFilesLater(caps, "", "x").later[0]!.content).toBe(now);
+    const now = packageFiles(caps, NO_RUNTIME, "x").find((f) => f.path === SEARCH_INDEX_FILE)!.content;
+    expect(await packageFilesLater(caps, NO_RUNTIME, "x").later[0]!.content).toBe(now);
   });
 
   it("is made once for the same commands: a watch cycle after a brief edit takes the last cycle's", async () => {
     const caps = await capabilitiesOf("xkcd.com.json", "Xkcd");
-    const first = packageFilesLater(caps, "", "x", "digest-of-these-commands").later[0]!.content;
-    const again = packageFilesLater(caps, "", "x", "digest-of-these-commands").later[0]!.content;
+    const first = packageFilesLater(caps, NO_RUNTIME, "x", "digest-of-these-commands").later[0]!.content;
+    const again = packageFilesLater(caps, NO_RUNTIME, "x", "digest-of-these-commands").later[0]!.content;
     expect(again).toBe(first);
-    expect(packageFilesLater(caps, "", "x", "another-digest").later[0]!.content).not.toBe(first);
+    expect(packageFilesLater(caps, NO_RUNTIME, "x", "another-digest").later[0]!.content).not.toBe(first);
   });
 
   it("is left in the package folder while it is made, then replaced", () => {

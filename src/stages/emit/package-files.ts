@@ -296,9 +296,18 @@ function makeCommandParts(caps: CommandsAndGroups, background: boolean): Command
  * @param commandsDigest a digest of `caps.commands` and `caps.groups` (pipeline/capabilities-text.ts): when it is the
  * last call's, the command files, root help and search index made from them are that call's (a brief edit in watch).
  */
+/**
+ * The runtime shipped in the package: the CLI's (lib/runtime.cjs, loaded by every call) and the command search's
+ * (lib/search.cjs, MiniSearch and the ranking: loaded by `search` alone, so no other call parses it).
+ */
+export interface RuntimeFiles {
+  cli: string;
+  search: string;
+}
+
 export function packageFiles(
   caps: Capabilities,
-  runtime: string,
+  runtime: RuntimeFiles,
   mcp?: string,
   commandsDigest?: string,
 ): PackageFile[] {
@@ -311,7 +320,7 @@ export function packageFiles(
  */
 export function packageFilesLater(
   caps: Capabilities,
-  runtime: string,
+  runtime: RuntimeFiles,
   mcp?: string,
   commandsDigest?: string,
 ): { files: PackageFile[]; later: LaterFile[] } {
@@ -320,7 +329,7 @@ export function packageFilesLater(
 
 function assemble(
   caps: Capabilities,
-  runtime: string,
+  runtime: RuntimeFiles,
   mcp: string | undefined,
   commandsDigest: string | undefined,
   indexLater: boolean,
@@ -368,7 +377,8 @@ function assemble(
       executable: true,
       content: CLI_SHIM,
     },
-    { path: "lib/runtime.cjs", content: runtime },
+    { path: "lib/runtime.cjs", content: runtime.cli },
+    { path: "lib/search.cjs", content: runtime.search },
     ...(mcp
       ? [
           { path: "lib/mcp.cjs", content: mcp },

@@ -15,16 +15,18 @@ import { compareText } from "../core/text-order.js";
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
 
-const FIELDS = ["words", "summary", "details", "tags", "operation", "params", "related"] as const;
+const FIELDS = ["words", "summary", "phrasings", "details", "tags", "operation", "params", "related"] as const;
 type Field = (typeof FIELDS)[number];
 /**
  * Command words weigh most, then the summary; the long description, tag and parameters only break ties. `related`:
  * words of the same meaning as the command's own (synonyms from a lexical resource, which emit adds: see
- * indexCommands), below the words the command says itself.
+ * indexCommands), below the words the command says itself. `phrasings`: requests in users' words a design model
+ * wrote for the command (the reviewed overlay's), just below its summary.
  */
 const BOOST: Record<Field, number> = {
   words: 4,
   summary: 2,
+  phrasings: 1.5,
   operation: 1,
   tags: 1,
   related: 0.8,
@@ -369,6 +371,7 @@ function docOf(
     id: command.name,
     kind: kindOf(command),
     related: related ? related(`${command.path.join(" ")} ${command.description}`) : "",
+    phrasings: command.phrasings?.join("\n") ?? "",
     words: command.path.join(" "),
     summary: command.description,
     details: command.details ?? "",

@@ -37,6 +37,8 @@ export interface Flag extends Limits {
   description?: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
   details?: string;
+  /** Requests a user might make for it, in users' words (the design overlay's): search indexes them. */
+  phrasings?: string[];
   /** How a path, query, header or cookie value is serialized; absent when it is the location's OpenAPI default. */
   style?: Style;
   /** Absent when it is the style's default (true for form, false otherwise). */
@@ -138,6 +140,8 @@ export interface Command {
   description: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */
   details?: string;
+  /** Requests a user might make for it, in users' words (the design overlay's): search indexes them. */
+  phrasings?: string[];
   /** `operationId` and `pointer` (the operation in the OpenAPI document) are absent from candidates built before they were added. */
   operation: { method: string; path: string; operationId?: string; pointer?: string };
   flags: Flag[];

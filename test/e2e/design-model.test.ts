@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -5,6 +7,8 @@ import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelScript } from
 import { everyFile, inter, makeProject, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { exampleProject } from "./example-api.js";
+
+const execFileP = promisify(execFile);
 
 const validateOverlay = schemaValidator("overlay.schema.json");
 const servers: Array<{ close(): Promise<void> }> = [];
@@ -23,6 +27,7 @@ const good: DesignModelScript = ({ schemaName, user }) => {
           name: o.id === "getRoom" ? "rooms show" : o.rulesName,
           description: `Does: ${o.summary ?? o.id}`,
           flags: o.flags.slice(0, 1).map((f: string) => ({ flag: f, description: `About ${f}` })),
+          phrasings: o.id === "getRoom" ? ["how many people fit in Atlas", "is the projector working in Cosmos"] : [],
         })),
       },
     };
@@ -85,6 +90,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(overlay.groups.rooms.commands.getRoom).toMatchObject({
       name: "rooms show",
       description: "Does: Get one room",
+      phrasings: ["how many people fit in Atlas", "is the projector working in Cosmos"],
     });
     // The numbers are the file's: every entry recorded is in it.
     const entries =
@@ -103,6 +109,15 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
     expect(caps.commands.map((c: any) => c.name)).not.toContain("rooms get");
     expect(caps.commands.find((c: any) => c.name === "rooms show").nameSource.action.from).toBe("overlay");
+    // Phrasings in users' words are searched: words the document never says find the command.
+    expect(caps.commands.find((c: any) => c.name === "rooms show").phrasings).toHaveLength(2);
+    const search = await execFileP(process.execPath, [
+      join(dir, "dist/package/rooms.cjs"),
+      "search",
+      "does the projector work in the big room",
+      "--quiet",
+    ]);
+    expect(JSON.parse(search.stdout)[0].command).toBe("rooms show");
     expect(caps.commands.find((c: any) => c.name === "bookings list").description).toBe("Does: List bookings");
     expect(caps.skills.find((s: any) => s.name === "book-a-room-for-a-meeting").steps.join("\n")).toContain(
       "rooms rooms find-availability",
@@ -155,6 +170,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
               operation: o.id,
               name: names[i] ?? "--yes now",
               description: i === 2 ? "Uses sk-live-abcdefghijklmnop0123 to call" : "Plain",
+              phrasings: i === 1 ? Array.from({ length: 9 }, (_, n) => `request ${n}`) : [],
               flags: [{ flag: "yes", description: "Skip confirmation" }].slice(0, i === 3 ? 1 : 0),
             })),
           },
@@ -168,6 +184,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
               name: o.rulesName,
               description: `Key: ${DESIGN_MODEL_KEY}`,
               flags: [],
+              phrasings: [],
             })),
           },
         };
@@ -191,6 +208,9 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
     const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: any) => [r.entry, r.reason]));
     expect(rejected["groups.bookings.commands.getBooking.name"]).toMatch(/built-in command/);
+    expect(Object.entries(rejected).find(([entry]) => entry.endsWith(".phrasings"))?.[1]).toMatch(
+      /9 requests \(at most 8\)/,
+    );
     expect(
       rejected["groups.bookings.commands.listBookings.name"] ?? rejected["groups.bookings.commands.createBooking.name"],
     ).toMatch(/over 48|words|kebab|another command's name/);
@@ -247,12 +267,22 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
           name: o.id === "getRoom" ? "rooms show" : o.rulesName,
           description: `Does: ${o.summary ?? o.id}`,
           flags: o.id === "getRoom" ? [{ flag: "no-such-flag", description: "Invented" }] : [],
+          phrasings: [],
         }));
         return {
           answer: {
             commands:
               q.group === "rooms"
-                ? [...commands, { operation: "deleteEverything", name: "rooms nuke", description: "Gone", flags: [] }]
+                ? [
+                    ...commands,
+                    {
+                      operation: "deleteEverything",
+                      name: "rooms nuke",
+                      description: "Gone",
+                      flags: [],
+                      phrasings: [],
+                    },
+                  ]
                 : commands,
           },
         };

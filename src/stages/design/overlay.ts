@@ -26,6 +26,8 @@ export interface OverlayCommand {
   name?: string;
   description?: string;
   flags?: Record<string, string>;
+  /** Requests a user might make for the command, in their own words: search indexes them (doc2query). */
+  phrasings?: string[];
 }
 export interface OverlayGroup {
   key: string;
@@ -293,6 +295,14 @@ export function applyOverlay(
             used = true;
           }
         }
+        if (suggestion.phrasings !== undefined) {
+          const why = unfitPhrasings(suggestion.phrasings, secrets);
+          if (why) reject(["phrasings"], why);
+          else {
+            command.phrasings = suggestion.phrasings.map((p) => p.trim());
+            used = true;
+          }
+        }
         for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
           const bare = flag.replace(/^--/, "");
           const target = command.flags.find((f) => f.flag === bare);
@@ -423,6 +433,18 @@ function unknownCommand(text: string, commands: Set<string>, binary: string, ste
     if (!groups.has(words[0]!) && !RESERVED_RESOURCES.has(words[0]!)) continue;
     const why = check(words);
     if (why) return why;
+  }
+  return undefined;
+}
+
+/** Phrasings are a list of at most 8 plain-text requests, each within 120 characters. */
+function unfitPhrasings(phrasings: unknown, secrets: string[]): string | undefined {
+  if (!Array.isArray(phrasings) || phrasings.some((p) => typeof p !== "string"))
+    return "not a list of requests (strings)";
+  if (phrasings.length > 8) return `${count(phrasings.length, "request")} (at most 8)`;
+  for (const p of phrasings as string[]) {
+    const why = unfitText(p, 120, secrets);
+    if (why) return `"${p.slice(0, 40)}": ${why}`;
   }
   return undefined;
 }

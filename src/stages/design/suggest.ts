@@ -25,6 +25,7 @@ For each operation you are given, answer:
 - name: the whole command after the binary, two or three lowercase kebab-case words, noun first: "<resource> <action>" or "<resource> <sub-resource> <action>". The resource is the thing acted on (plural noun, as the group name you are given unless it is wrong). The action is what the operation does in the words its summary uses (save, pause, check, send, cancel, archive, follow …); use list/get/create/update/replace/delete only for plain resource operations. Never use HTTP method words (post, put, patch), stop words (a, the, of, for, to, by), version tokens (v1), or numbers. At most 48 characters. Every name must be unique within the tool.
 - description: one line of plain text (no Markdown, no HTML), at most 120 characters, saying what the command does for the user, starting with a verb.
 - flags: for the flags listed, a one-line plain-text description (at most 120 characters) where the document's own is missing or unclear; omit flags that are already clear.
+- phrasings: 3 to 6 requests a user of the product might say to their AI agent when they need this operation, in their own words — the goal, the way people talk ("the customer wants their money back"), not the API's terms or the command's name — each at most 100 characters, plain text, no example values that look like keys.
 Never include credentials, keys, tokens, URLs with secrets, or example values that look like keys. Answer only through the schema.`;
 
 const SYSTEM_SKILL = `You write an Agent Skill: instructions an AI coding agent loads when a user asks for a task, telling it which commands of a command-line tool to run.
@@ -45,11 +46,12 @@ const GROUP_SCHEMA = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["operation", "name", "description", "flags"],
+        required: ["operation", "name", "description", "flags", "phrasings"],
         properties: {
           operation: { type: "string", description: "The operation id, exactly as given." },
           name: { type: "string" },
           description: { type: "string" },
+          phrasings: { type: "array", items: { type: "string" } },
           flags: {
             type: "array",
             items: {
@@ -164,6 +166,7 @@ function groupEntry(
         name: string;
         description: string;
         flags: Array<{ flag: string; description: string }>;
+        phrasings?: string[];
       }>;
     }
   ).commands ?? []) {
@@ -181,6 +184,7 @@ function groupEntry(
         ...(c.flags.length
           ? { flags: Object.fromEntries(c.flags.map((f) => [f.flag.replace(/^--/, ""), f.description])) }
           : {}),
+        ...(Array.isArray(c.phrasings) && c.phrasings.length ? { phrasings: c.phrasings } : {}),
       };
   }
   return { commands: out, dropped };

@@ -41,6 +41,8 @@ export interface CommandSpec {
   /** Help's line: plain text, the summary or the description's first sentences (stages/design/descriptions.ts). */
   description: string;
   /** The whole description as plain text when `description` leaves some out; `--describe` prints it. */
+  /** Requests a user might make for it, in users' words (the overlay's): search indexes them. */
+  phrasings?: string[];
   details?: string;
   operation: { id: string; method: string; path: string; operationId?: string; pointer: string };
   flags: FlagSpec[];

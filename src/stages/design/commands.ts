@@ -1,3 +1,4 @@
+import { singular } from "./word-forms.js";
 import { pushTo } from "../../core/group.js";
 import { BUILTIN_WORDS } from "../../runtime/builtins.js";
 import type { InterConfig } from "../../config/types.js";
@@ -25,7 +26,13 @@ export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, 
 export const RESERVED_RESOURCES = new Set([...BUILTIN_WORDS, "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
-const DESTRUCTIVE_ACTIONS = new Set([
+/**
+ * Words of actions that destroy, undo or take back (docs/generated-cli.md, "Safety"): a command whose action says
+ * one — in its name, or as the verb its summary opens with — is destructive in any method (needs `--yes`; MCP's
+ * `destructiveHint` and call_destructive), as is every DELETE. A document overrides it per operation with
+ * `x-cli-destructive: true|false`.
+ */
+export const DESTRUCTIVE_WORDS = new Set([
   "cancel",
   "revoke",
   "purge",
@@ -38,7 +45,36 @@ const DESTRUCTIVE_ACTIONS = new Set([
   "void",
   "wipe",
   "erase",
+  "refund",
 ]);
+
+/** The verb a summary opens with, in its base form ("Voids a label", "CancelBooking" → void, cancel). */
+function summaryVerb(summary: string | undefined): string | undefined {
+  const first = summary
+    ?.replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim()
+    .split(/[^A-Za-z]+/)[0]
+    ?.toLowerCase();
+  if (!first) return undefined;
+  return DESTRUCTIVE_WORDS.has(first) ? first : first.endsWith("s") ? first.slice(0, -1) : first;
+}
+
+/**
+ * Whether an operation destroys, undoes or takes back, by its method and the words of its action (DESTRUCTIVE_WORDS):
+ * `labels label-void`, `credit-notes mark-void`, a summary "Void a Label", and creating one of a resource named by
+ * such a word (`refunds create`: a refund takes money back).
+ */
+function destroys(method: string, path: readonly string[], summary: string | undefined): boolean {
+  if (method === "delete") return true;
+  if (method === "get" || method === "head" || method === "options") return false;
+  const action = path[path.length - 1]!;
+  const resource = path.length > 1 ? singular(path[path.length - 2]!.split("-").pop()!) : "";
+  return (
+    action.split("-").some((w) => DESTRUCTIVE_WORDS.has(w)) ||
+    DESTRUCTIVE_WORDS.has(summaryVerb(summary) ?? "") ||
+    (/^(create|add)\b/.test(action) && DESTRUCTIVE_WORDS.has(resource))
+  );
+}
 
 function flagsFor(
   op: Operation,
@@ -307,8 +343,7 @@ export function designCommands(
   const commands: CommandSpec[] = usable.map((op) => {
     const { path, source } = names.get(op)!;
     const name = path.join(" ");
-    const destructive =
-      op.cli.destructive ?? (op.method === "delete" || DESTRUCTIVE_ACTIONS.has(source.action.word.split("-").pop()!));
+    const destructive = op.cli.destructive ?? destroys(op.method, path, op.summary);
     const success = successResponse(op);
     const auth = authOf(op, model, unstated);
     if (auth.warning) pushTo(authNotes, auth.warning, name);

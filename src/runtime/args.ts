@@ -170,7 +170,13 @@ export function splitArgv(argv: string[], kindOf: FlagKind, flags?: readonly Fla
       continue;
     }
     if (booleanFlags(name) && inline === undefined) {
-      switches.set(name, true);
+      // `--archived false`, as help's usage (`--archived <boolean>`) reads: a literal true or false after a boolean
+      // flag is its value, never a stray argument.
+      const next = argv[i + 1];
+      if (next === "true" || next === "false") {
+        switches.set(name, next === "true");
+        i++;
+      } else switches.set(name, true);
       continue;
     }
     if (name.startsWith("no-") && booleanFlags(name.slice(3)) && inline === undefined) {

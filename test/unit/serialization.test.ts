@@ -714,3 +714,21 @@ describe("path keys that are not a request's path, bodies that are one file, lis
     expect(ids).toMatchObject({ type: "array", format: "uuid" });
   });
 });
+
+describe("a boolean flag given as its usage reads", () => {
+  it("--archived false and --archived true are values; --archived alone is true, --no-archived false", () => {
+    const flag: Flag = { ...flagOf("query", "boolean"), flag: "archived", wire: "archived" };
+    const command = commandWith("/x", [flag]);
+    const kind = (n: string) => (n === "archived" ? ("boolean" as const) : ("unknown" as const));
+    const bind = (argv: string[]) => {
+      const parsed = splitArgv(argv, kind, command.flags);
+      return { value: [...bindFlags(command, parsed, false).values()][0], positionals: parsed.positionals };
+    };
+    expect(bind(["--archived", "false"])).toEqual({ value: false, positionals: [] });
+    expect(bind(["--archived", "true"])).toEqual({ value: true, positionals: [] });
+    expect(bind(["--archived"])).toEqual({ value: true, positionals: [] });
+    expect(bind(["--no-archived"])).toEqual({ value: false, positionals: [] });
+    // Anything else after it is not its value: a stray argument, which the CLI refuses.
+    expect(bind(["--archived", "maybe"])).toEqual({ value: true, positionals: ["maybe"] });
+  });
+});

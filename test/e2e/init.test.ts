@@ -29,6 +29,44 @@ const snapshot = (dir: string) =>
   );
 
 describe("inter init", () => {
+  it("names the variables of every security scheme the document's commands send, as the build and status do", async () => {
+    const dir = empty();
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Forge", version: "1" },
+      servers: [{ url: "https://forge.example.com/api" }],
+      components: {
+        securitySchemes: {
+          private_token: { type: "apiKey", in: "header", name: "PRIVATE-TOKEN" },
+          oauth: {
+            type: "oauth2",
+            flows: { clientCredentials: { tokenUrl: "https://forge.example.com/oauth/token", scopes: {} } },
+          },
+        },
+      },
+      security: [{ private_token: [] }, { oauth: [] }],
+      paths: { "/projects": { get: { operationId: "listProjects", responses: { "200": { description: "ok" } } } } },
+    };
+    writeFileSync(join(dir, "forge.json"), JSON.stringify(document));
+    const init = await inter(dir, ["init", "--name", "Forge", "--openapi", "forge.json", "--json"]);
+    expect(init.exitCode, init.stdout).toBe(0);
+    const cfg = read(dir, "intermesh.config.ts");
+    expect(cfg).toContain(
+      'api: { credentials: { oauth: { accessToken: "FORGE_OAUTH_ACCESS_TOKEN", clientId: "FORGE_OAUTH_CLIENT_ID", clientSecret: "FORGE_OAUTH_CLIENT_SECRET" }, private_token: "FORGE_PRIVATE_TOKEN" } }',
+    );
+    expect(cfg).not.toContain("credentialEnv");
+    // Status lists exactly those; either scheme's variable will do.
+    const unset = await inter(dir, ["status", "--json"]);
+    expect(unset.json.data.credential.variables.map((v: any) => v.name)).toEqual([
+      "FORGE_OAUTH_ACCESS_TOKEN",
+      "FORGE_OAUTH_CLIENT_ID",
+      "FORGE_OAUTH_CLIENT_SECRET",
+      "FORGE_PRIVATE_TOKEN",
+    ]);
+    const set = await inter(dir, ["status", "--json"], { FORGE_PRIVATE_TOKEN: "forge-token-value" });
+    expect(set.json.data.credential.set).toBe(true);
+  });
+
   it("scaffolds an empty folder that then builds, with the OpenAPI document given by flag", async () => {
     const dir = empty();
     cpSync(join(REPO, "examples/rooms/openapi.yaml"), join(dir, "api.yaml"));
@@ -46,7 +84,8 @@ describe("inter init", () => {
     const cfg = read(dir, "intermesh.config.ts");
     expect(cfg).toContain('product: { name: "Acme Rooms", binary: "acme-rooms" }');
     expect(cfg).toContain('openapi: "api.yaml"');
-    expect(cfg).toContain('credentialEnv: "ACME_ROOMS_API_KEY"');
+    // The variables of the document's security schemes, as the build names them.
+    expect(cfg).toContain('api: { credentials: { apiKey: "ACME_ROOMS_API_KEY" } }');
     expect(read(dir, ".gitignore").split("\n")).toEqual(expect.arrayContaining([".intermesh/", "dist/"]));
     expect(read(dir, ".agents/skills/intermesh-workspace/SKILL.md")).toBe(
       read(REPO, "skills/intermesh-workspace/SKILL.md"),

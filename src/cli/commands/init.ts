@@ -43,13 +43,6 @@ async function scaffold(o: ScaffoldOptions) {
     : o.openapi
       ? relative(dir, resolve(o.cwd, o.openapi)).split("\\").join("/")
       : "inputs/openapi.yaml";
-  const choices = {
-    name,
-    binary: o.example ? "rooms" : binaryFor(name),
-    openapi,
-    openapiGiven: Boolean(o.openapi) || o.example,
-    example: o.example,
-  };
   if (o.openapi && !existsSync(resolve(o.cwd, o.openapi)))
     throw new InterError(
       "INPUT_NOT_FOUND",
@@ -57,6 +50,24 @@ async function scaffold(o: ScaffoldOptions) {
       "Give the path of your OpenAPI document (YAML or JSON), relative to where you run inter.",
       { path: resolve(o.cwd, o.openapi) },
     );
+  const binary = o.example ? "rooms" : binaryFor(name);
+  // The config names the variables the document's security schemes read, as the build will (init/credentials.ts).
+  const credentials = o.openapi
+    ? await (
+        await import("../init/credentials.js")
+      ).documentCredentials(resolve(o.cwd, o.openapi), o.cwd, {
+        name,
+        binary,
+      })
+    : undefined;
+  const choices = {
+    name,
+    binary,
+    openapi,
+    openapiGiven: Boolean(o.openapi) || o.example,
+    example: o.example,
+    ...(credentials ? { credentials } : {}),
+  };
   const steps = planInit(dir, choices);
   if (!o.dryRun) {
     mkdirSync(dir, { recursive: true });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { shippedFile } from "../../core/shipped-files.js";
+import type { SchemeVariables } from "./credentials.js";
 
 export interface InitChoices {
   name: string;
@@ -11,6 +12,11 @@ export interface InitChoices {
   openapiGiven: boolean;
   /** Scaffold the complete Rooms example (API server, brief, plan, reference) instead of a skeleton. */
   example: boolean;
+  /**
+   * The variables of each security scheme the document's commands send, as the design names them
+   * (init/credentials.ts); undefined when the document could not be read, `{}` when it sends none.
+   */
+  credentials?: SchemeVariables;
 }
 
 /** A file `inter init` writes: its project-relative path and content. */
@@ -35,7 +41,25 @@ export function binaryFor(name: string): string {
   );
 }
 
-const credentialEnvFor = (binary: string) => `${binary.toUpperCase().replace(/-/g, "_")}_API_KEY`;
+/** The config's `api` line: the document's credential variables by scheme, or a note on where they will come from. */
+function apiLines(choices: InitChoices): string {
+  const credentials = choices.credentials;
+  if (!credentials)
+    return `  // The variables the CLI reads its credentials from are named by the build from the document's security schemes
+  // (inter build lists them); name your own in api.credentials: { <scheme>: "<VARIABLE>" }.`;
+  if (!Object.keys(credentials).length) return "  // The document's operations send no credential.";
+  return `  // The variables the generated CLI reads its credentials from, per security scheme of the document (never the values).
+  api: { credentials: ${literal(credentials)} },`;
+}
+
+/** A plain object as TypeScript source: `{ bearerAuth: "X_TOKEN", "x-key": { value: "X" } }`. */
+function literal(value: unknown): string {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  return `{ ${Object.entries(value)
+    .map(([k, v]) => `${key(k)}: ${literal(v)}`)
+    .join(", ")} }`;
+}
 
 function configFile(choices: InitChoices): string {
   return `import { defineConfig } from "intermesh";
@@ -49,8 +73,7 @@ export default defineConfig({
     // The product brief for agents: what users do with the API, its rules, and the tasks an agent should manage.
     context: "inputs/context.md",
   },
-  // The generated CLI reads the credential from this environment variable; its value is never written anywhere.
-  api: { credentialEnv: ${JSON.stringify(credentialEnvFor(choices.binary))} },
+${apiLines(choices)}
   targets: {
     cli: { outDir: "dist" },
     // After the first build: \`inter eval new evals --candidate dist/cli.tgz\`, fill in the plan, then enable this.

@@ -26,6 +26,11 @@ function evaluationCredentialEnvs(config: InterConfig, root: string): string[] {
       // no plan yet, or one the build will refuse with its own error
     }
   }
+  // The variables `inter init` named from the document's security schemes (or a person did): any one scheme's will do.
+  const named = Object.values(config.api?.credentials ?? {}).flatMap((v) =>
+    typeof v === "string" ? [v] : Object.values(v).filter((n): n is string => typeof n === "string"),
+  );
+  if (named.length) return [...new Set(named)];
   return [config.api?.credentialEnv ?? `${credentialPrefix(config)}API_KEY`];
 }
 
@@ -256,17 +261,20 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   // The evaluation passes the variables its plan names (target.credential_env); without a plan, the config's name.
   const names = evaluationCredentialEnvs(config, root);
   const unset = names.filter((name) => !process.env[name]);
+  // A plan's variables are all needed; the schemes of the config are alternatives, of which one will do.
+  const alternatives = !config.targets?.eval?.plan && Object.keys(config.api?.credentials ?? {}).length > 1;
+  const missing = alternatives ? (unset.length === names.length ? unset : []) : unset;
   report.credential = {
     env: names.join(", "),
-    set: !unset.length,
+    set: !missing.length,
     variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })),
   };
-  if (unset.length && config.targets?.eval)
+  if (missing.length && config.targets?.eval)
     block({
       stage: "evaluation",
-      what: `${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set: the evaluation's calls to the API cannot authenticate`,
+      what: `${alternatives ? `none of ${missing.join(", ")} is set` : `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set`}: the evaluation's calls to the API cannot authenticate`,
       requires: "human",
-      next: unset.map((name) => `export ${name}=<its value>`).join("; "),
+      next: (alternatives ? missing.slice(0, 1) : missing).map((name) => `export ${name}=<its value>`).join("; "),
     });
 
   const overlayFile = projectPaths(config).overlay;
@@ -416,7 +424,13 @@ export function statusText(r: StatusReport): string {
       (i) =>
         `${i.role.padEnd(11)} ${i.files.length === 1 && i.files[0]!.path === i.pattern ? "" : `${i.pattern}: `}${i.files.length ? i.files.map((f) => `${f.path} sha256:${f.sha256.slice(0, 12)}…`).join(", ") : "MISSING"}`,
     ),
-    ...(r.credential ? [`credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`] : []),
+    ...(r.credential
+      ? [
+          r.credential.variables.length > 1
+            ? `credential  ${r.credential.variables.map((v) => `${v.name} ${v.set ? "is set" : "is not set"}`).join(", ")}`
+            : `credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`,
+        ]
+      : []),
     ...(r.design_model
       ? [
           `design      ${r.design_model.state === "off" ? "rules" : `rules + model ${r.design_model.model} (${r.design_model.provider}): ${r.design_model.key_env} ${r.design_model.state === "set" ? "is set" : "is NOT set (the overlay applies as it is)"}`}; overlay ${r.design_model.overlay.present ? `${r.design_model.overlay.file} (${count(r.design_model.overlay.groups, "group")}, ${count(r.design_model.overlay.skills, "Skill")})` : "none"}`,

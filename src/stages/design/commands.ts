@@ -32,7 +32,7 @@ const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "con
  * `destructiveHint` and call_destructive), as is every DELETE. A document overrides it per operation with
  * `x-cli-destructive: true|false`.
  */
-export const DESTRUCTIVE_WORDS = new Set([
+const DESTRUCTIVE_WORDS = new Set([
   "cancel",
   "revoke",
   "purge",

@@ -6,7 +6,7 @@ import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
-import { authOf } from "../../src/stages/design/wire.js";
+import { authOf, planScheme } from "../../src/stages/design/wire.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
@@ -730,5 +730,21 @@ describe("a boolean flag given as its usage reads", () => {
     expect(bind(["--no-archived"])).toEqual({ value: false, positionals: [] });
     // Anything else after it is not its value: a stray argument, which the CLI refuses.
     expect(bind(["--archived", "maybe"])).toEqual({ value: true, positionals: ["maybe"] });
+  });
+});
+
+describe("a scheme's description as auth messages quote it: whole sentences or none", () => {
+  const described = (description: string) =>
+    planScheme({ type: "apiKey", in: "header", name: "X-Key", description } as never, { value: "K" }).description;
+  it("drops a fragment that only points to a link, keeps whole sentences, and never cuts one", () => {
+    expect(described("For more information")).toBeUndefined();
+    expect(described("Use the key from your dashboard. See [the docs](https://example.com/auth) for more.")).toBe(
+      "Use the key from your dashboard.",
+    );
+    expect(described("A personal access token with the api scope")).toBe("A personal access token with the api scope");
+    const long = `${"A sentence that goes on and on. ".repeat(12)}`;
+    const kept = described(long)!;
+    expect(kept.length).toBeLessThanOrEqual(300);
+    expect(kept.endsWith(".")).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { sendRank } from "../../runtime/auth.js";
 import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
 import type { AuthScheme, AwsSigning, CredentialVariables, Requirement } from "../../runtime/manifest.js";
 import { defaultExplode, defaultStyle, type Style } from "../../runtime/serialize.js";
-import { clip, plainText } from "./plain-text.js";
+import { plainText } from "./plain-text.js";
 
 /** How requests go on the wire: each parameter's serialization, and the credential each command sends. */
 
@@ -129,8 +129,27 @@ export function authOf(
 }
 
 /** Plain text of a description (stages/design/plain-text.ts) on one line, at most `max` characters. */
+/** A sentence that only points elsewhere ("For more information", "See the docs:"): its link is gone in plain text. */
+const POINTER = /^(for (more )?(info|information|details)|see( also)?|learn more|read more|more info(rmation)?)\b/i;
+
+/**
+ * A scheme's description as auth messages quote it (runtime/auth.ts: "The API says: …"): its whole sentences within
+ * `max` characters, leaving out those that only point to a link, or nothing — never a cut-off fragment. Text with no
+ * closing stop is a sentence when it is all there is and says something (four words or more).
+ */
 function plainDescription(text: string, max = 300): string {
-  return clip(plainText(text).replace(/\s+/g, " ").trim(), max);
+  const flat = plainText(text).replace(/\s+/g, " ").trim();
+  const sentences = flat.match(/[^.!?]+[.!?]+(?=\s|$)/g)?.map((s) => s.trim()) ?? [];
+  const rest = flat.slice(sentences.join(" ").length).trim();
+  if (!sentences.length && rest.split(" ").length >= 4 && !POINTER.test(rest) && rest.length <= max) return rest;
+  let kept = "";
+  for (const sentence of sentences) {
+    if (POINTER.test(sentence)) continue;
+    const next = kept ? `${kept} ${sentence}` : sentence;
+    if (next.length > max) break;
+    kept = next;
+  }
+  return kept;
 }
 
 /**

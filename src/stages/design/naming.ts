@@ -105,18 +105,27 @@ const singularWord = (segment: string) => {
 /** One item or many: what a read operation returns, from its path and response shape. */
 function readWord(op: Operation, lastSegment: string): "get" | "list" {
   const shape = successResponse(op);
-  if (shape?.shape === "array" || shape?.listField) return "list";
+  if (shape?.shape === "array") return "list";
   const segments = op.path.split("/").filter(Boolean);
   // `/boards/{filter}` lists the boards a filter picks; `/cards/{id}/{field}` gets one field of one card.
   if (SELECTOR_PARAM.test(lastSegment)) return /^\{fields?\}$/i.test(lastSegment) ? "get" : "list";
+  // One item by its id, however the answer wraps it (Xero answers GET /Contacts/{ContactNumber} with `{Contacts: [it]}`).
   if (isParam(lastSegment)) return "get";
+  if (shape?.listField) return "list";
   // GET /cards/{id}/board: the one board a card is on.
   if (segments.length > 1 && isParam(segments[segments.length - 2]!) && singularWord(lastSegment)) return "get";
   // A collection path that pages (`/browse/categories?limit=…`) lists, whatever wraps its items.
   if (op.parameters.some((p) => p.in === "query" && PAGING_PARAMS.test(p.name))) return "list";
+  // "Get the list of system hooks" on /hooks: the summary says a list of the collection its path names.
+  if (LIST_SAID.test(op.summary ?? "") && !singularWord(lastSegment) && !isParam(lastSegment)) return "list";
   if (shape?.shape === "object") return "get";
+  // No answer described: a path that names one thing (`/version`, `/user`) gets it; a plural (`/hooks`) lists.
+  if (shape?.shape !== "object" && shape?.shape !== "array" && singularWord(lastSegment)) return "get";
   return op.method === "get" ? "list" : "get";
 }
+
+/** A summary that says it answers a list: "Get the list of …", "Returns all …". */
+const LIST_SAID = /(list of|lists of|all (the )?[a-z]+s)/i;
 
 const PAGING_PARAMS =
   /^(limit|offset|page|page_?size|per_?page|page_?token|cursor|starting_after|max_?results|top|skip)$/i;

@@ -18,6 +18,8 @@ export interface InspectData {
   fail: number;
   notApplicable: number;
   blocking: string[];
+  /** Why, per blocking name: a rule's title and reason, the naming or wire finding in short (receipt.ts). */
+  why?: Array<{ id: string; why: string }>;
   receipt: string;
   /** The wire check in short: requests validated, invalid and inexpressible (stages/inspect/wire-check.ts). */
   wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
@@ -77,9 +79,10 @@ export function inspectTask(config: InterConfig): TaskSpec {
     // Whether the credentials are present decides which probes can run (their values are hashed, never stored).
     env: credentials,
     async run(ctx) {
-      const [{ inspectTarball, installTarball }, { startServices }] = await Promise.all([
+      const [{ inspectTarball, installTarball }, { startServices }, { blockingReasons }] = await Promise.all([
         import("../stages/inspect/inspect.js"),
         import("../engine/services/supervisor.js"),
+        import("../stages/inspect/receipt.js"),
       ]);
       const probesFile = join(ctx.root, PROBES_FILE);
       const bundle = ctx.deps.bundle!.data as BundleData;
@@ -126,6 +129,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
           level: receipt.certification.level,
           ...receipt.summary,
           blocking: receipt.certification.blocking,
+          why: blockingReasons(receipt),
           receipt: receiptFile,
           ...(receipt.wire
             ? {

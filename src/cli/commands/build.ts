@@ -130,7 +130,11 @@ export function printCandidate(tasks: TaskOutcome[]): void {
   if (bundle) process.stderr.write(`candidate ${bundle.file}  sha256:${bundle.candidate}\n`);
   if (inspect)
     process.stderr.write(
-      `certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n`,
+      `certified ${inspect.level}: ${inspect.pass} pass, ${inspect.fail} fail, ${inspect.notApplicable} not applicable (${inspect.receipt})${inspect.blocking.length ? `; next level blocked by ${inspect.blocking.join(", ")}` : ""}\n${(
+        inspect.why ?? []
+      )
+        .map((w) => `  ${w.id}: ${w.why}\n`)
+        .join("")}`,
     );
   if (inspect?.wire)
     process.stderr.write(

@@ -86,6 +86,8 @@ export interface StatusReport {
   last: {
     candidate: { sha256: string; file: string } | null;
     certification: string | null;
+    /** Why the candidate is below Agent-Native: each blocking rule or finding, and the next action. */
+    below?: { blocking: Array<{ id: string; why: string }>; receipt: string; next: string };
     /** The last inspection's wire check in short (requests validated, rejected, operations not expressible). */
     wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
     /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
@@ -368,6 +370,13 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   }
   const inspected = latestData<InspectData>(project, "inspect");
   report.last.certification = inspected?.level ?? null;
+  // Why it is below Agent-Native, and what to do (the receipt names every failing rule).
+  if (inspected?.blocking?.length)
+    report.last.below = {
+      blocking: inspected.why ?? inspected.blocking.map((id) => ({ id, why: "see the receipt" })),
+      receipt: inspected.receipt ?? "dist/receipt.json",
+      next: "Fix what each names (the receipt has the evidence), then run `inter build` again.",
+    };
   if (inspected?.wire) report.last.wire = inspected.wire;
   const resultsFile = join(root, projectPaths(config).evalDir, "results.json");
   if (existsSync(resultsFile)) {
@@ -447,6 +456,13 @@ export function statusText(r: StatusReport): string {
         ]
       : []),
     `candidate   ${r.last.candidate ? `sha256:${r.last.candidate.sha256.slice(0, 12)}… (${r.last.candidate.file})${r.last.certification ? `, certified ${r.last.certification}` : ""}` : "none built yet"}`,
+    ...(r.last.below
+      ? [
+          `            below Agent-Native because (${r.last.below.receipt}):`,
+          ...r.last.below.blocking.map((b) => `              ${b.id}: ${b.why}`),
+          `            next: ${r.last.below.next}`,
+        ]
+      : []),
     ...(r.last.wire
       ? [
           `wire        ${r.last.wire.notRun ? "requests not validated" : `${count(r.last.wire.checked, "sampled request")} validated, ${r.last.wire.invalid} rejected`}; ${count(r.last.wire.inexpressible, "operation")} cannot be expressed`,

@@ -120,7 +120,7 @@ function readWord(op: Operation, lastSegment: string): "get" | "list" {
   if (LIST_SAID.test(op.summary ?? "") && !singularWord(lastSegment) && !isParam(lastSegment)) return "list";
   if (shape?.shape === "object") return "get";
   // No answer described: a path that names one thing (`/version`, `/user`) gets it; a plural (`/hooks`) lists.
-  if (shape?.shape !== "object" && shape?.shape !== "array" && singularWord(lastSegment)) return "get";
+  if (singularWord(lastSegment)) return "get";
   return op.method === "get" ? "list" : "get";
 }
 

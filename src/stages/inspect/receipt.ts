@@ -1,3 +1,4 @@
+import { count } from "../../core/plural.js";
 import { redactDeep, redactor } from "../../core/redact.js";
 import { layerOf, RULES, type Evidence, type Layer, type Status } from "./rules/index.js";
 import type { Facts, Sampling } from "./probes.js";
@@ -203,4 +204,26 @@ export function buildReceipt(input: {
   };
   // Whatever a misbehaving CLI printed, no credential value leaves in the receipt (with none set, there is none to find).
   return input.secrets.some(Boolean) ? redactDeep(receipt, redactor(input.secrets)) : receipt;
+}
+
+/**
+ * Why a candidate is below the next level, one line per blocking name: a rule's title and the reason it failed, the
+ * naming finding's first examples, or the wire check's counts. `inter build` and `inter status` print it.
+ */
+export function blockingReasons(receipt: Receipt): Array<{ id: string; why: string }> {
+  return receipt.certification.blocking.map((id) => {
+    if (id === "naming") {
+      const first = receipt.naming.findings.slice(0, 2).map((f) => `\`${f.command}\` ${f.problem} (${f.detail})`);
+      return { id, why: `${count(receipt.naming.count, "misleading name")}, e.g. ${first.join("; ")}` };
+    }
+    if (id === "wire" && receipt.wire) {
+      const w = receipt.wire;
+      return {
+        id,
+        why: `${count(w.invalid.length, "sampled request")} the description rejects, ${count(w.inexpressibleCount, "operation")} the CLI cannot express (receipt.wire)`,
+      };
+    }
+    const rule = receipt.rules.find((r) => r.id === id);
+    return { id, why: rule ? `${rule.title} — failed: ${rule.reason}` : "see the receipt" };
+  });
 }

@@ -152,6 +152,34 @@ function crudWord(op: Operation, family: StatedAction["family"] | undefined, las
   }
 }
 
+/**
+ * A part of a path segment that is an identifier, not a word: a generated id (`6VMVochwUWo` in
+ * `/securityClassification-6VMVochwUWo`: letters of both cases and digits that split into fragments, unlike
+ * `oauth2Callback`), a hex hash or a UUID. No name is made of it.
+ */
+const HEX_ID = /^(?:[0-9a-f]{12,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i;
+const generatedId = (part: string) =>
+  HEX_ID.test(part) ||
+  (/^[A-Za-z0-9]{8,}$/.test(part) &&
+    /\d/.test(part) &&
+    /[A-Z]/.test(part) &&
+    /[a-z]/.test(part) &&
+    kebab(part)
+      .split("-")
+      .filter((t) => t.length <= 2).length >= 2);
+
+function withoutIds(segment: string): string {
+  if (HEX_ID.test(segment)) return "";
+  const parts = segment.split(/([-_.])/);
+  const kept: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    if (generatedId(parts[i]!)) continue;
+    if (kept.length) kept.push(parts[i - 1]!);
+    kept.push(parts[i]!);
+  }
+  return kept.join("");
+}
+
 /** Literal path words after version prefixes, an RPC method (`/chat.postMessage`) split off the last one. */
 function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string[]; action: string } } {
   const segments = op.path.split("/").filter(Boolean);
@@ -159,7 +187,8 @@ function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string
   let rpc: { resource: string[]; action: string } | undefined;
   segments.forEach((segment, i) => {
     if (isParam(segment)) return;
-    const plain = segment.replace(FORMAT_SUFFIX, "");
+    const plain = withoutIds(segment.replace(FORMAT_SUFFIX, ""));
+    if (!plain) return;
     const last = i === segments.length - 1;
     const afterParam = i > 0 && isParam(segments[i - 1]!);
     const beforeParam = i < segments.length - 1 && isParam(segments[i + 1]!);
@@ -945,8 +974,9 @@ function shortenSubs(chosen: Map<Draft, { path: string[] }>, taken: Map<string, 
     let word = sub;
     while (longest(word) > MAX_NAME_LENGTH) {
       const tokens = word.split("-");
-      const said = new Set(group.split("-"));
-      const unsaid = tokens.filter((t) => !said.has(t));
+      // "classification" is said by `classifications-files`: a word and its plural are one.
+      const said = new Set(group.split("-").map(singular));
+      const unsaid = tokens.filter((t) => !said.has(singular(t)));
       const candidates = [
         ...(unsaid.length && unsaid.length < tokens.length ? [unsaid.join("-")] : []),
         ...tokens.slice(1, -1).map((_, j) => tokens.filter((__, k) => k !== j + 1).join("-")),

@@ -289,11 +289,14 @@ describe("inter eval run on a bare folder", () => {
       expect(resumed.stderr).toMatch(/cancel-a-booking #1 \w+ in/);
       expect(readdirSync(join(f.dir, ".inter-eval/attempts"))).toContain("report-room-day-1");
 
+      // --fresh discards the journal and the attempts, never a file a person put beside them.
+      writeFileSync(join(f.dir, ".inter-eval/notes.txt"), "mine");
       const fresh = await inter(f.dir, ["eval", "run", ".", ...scripted("hang-once"), "--fresh"], {
         ROOMS_API_KEY: API_KEY,
         AGENT_HANG: "0",
       });
       expect(fresh.stderr).not.toContain("resumed from journal");
+      expect(readFileSync(join(f.dir, ".inter-eval/notes.txt"), "utf8")).toBe("mine");
     } finally {
       await f.stop();
     }

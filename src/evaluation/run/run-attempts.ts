@@ -34,6 +34,9 @@ function bindReceipt(receipt: unknown, candidate: string): ReceiptBinding {
   return { sha256: made, level: typeof certification?.level === "string" ? certification.level : "unknown" };
 }
 
+/** What a run keeps in its folder for the next: its journal, the attempts' folders, the candidate's copy, the broker's client. */
+const JOURNALED = ["journal.jsonl", "attempts", ".candidate", ".broker-client"];
+
 export interface EvalRunOptions {
   plan: Plan;
   planText: string;
@@ -116,7 +119,10 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     }),
   );
   const journal = join(options.runDir, "journal.jsonl");
-  if (options.fresh) rmSync(options.runDir, { recursive: true, force: true });
+  // Starting over discards what the run journals between attempts, and nothing else: a file a person put in the
+  // folder stays (the reports are written anew at the end).
+  if (options.fresh)
+    for (const entry of JOURNALED) rmSync(join(options.runDir, entry), { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
   const finished = new Map<string, AttemptResult>();
   if (existsSync(journal)) {

@@ -1,3 +1,4 @@
+import { requestPathOf } from "../core/path-key.js";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { ClientRequest } from "node:http";
@@ -83,12 +84,10 @@ export function buildRequest(
   extraQuery: Record<string, string> = {},
   files: Map<string, OpenedFile[]> = new Map(),
 ): Request {
-  // A fragment in a path key (`/#Action=SendMessage`, `/ocr#overload=stream`) tells two operations on one path apart
-  // in the document; no HTTP client sends one, and a query written after it would be lost with it.
-  let path = command.operation.path.replace(/#.*$/, "");
-  // A query in a path key (`/{Bucket}?acl`) is the request's first pairs.
-  const fixedQuery = path.includes("?") ? path.slice(path.indexOf("?") + 1) : "";
-  if (fixedQuery) path = path.slice(0, path.indexOf("?"));
+  // The key's fragment is never sent, and its fixed query is the request's first pairs (core/path-key.ts).
+  const key = requestPathOf(command.operation.path);
+  let path = key.path;
+  const fixedQuery = key.query;
   // Query pairs, already encoded, each with the parameter it came from (paging and the credential replace by name).
   const query: Array<{ name: string; pair: string }> = [];
   const headers: Record<string, string> = {

@@ -1,3 +1,4 @@
+import { requestPathOf } from "../../core/path-key.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
 import { kebab, singular } from "./word-forms.js";
@@ -476,7 +477,7 @@ function linkTask(
  * GET /projects/{id}/issues, then GET /projects. At most two.
  */
 function findersOf(command: CommandSpec, commands: CommandSpec[]): CommandSpec[] {
-  const path = command.operation.path.replace(/[#?].*$/, "");
+  const { path } = requestPathOf(command.operation.path);
   const found: CommandSpec[] = [];
   const params = [...path.matchAll(/\/\{[^}]+\}/g)].reverse();
   for (const param of params) {

@@ -7,6 +7,7 @@
  * description to hold requests to pays for it.
  */
 import { createRequire } from "node:module";
+import { requestPathOf } from "../../core/path-key.js";
 
 /** What the receipt names as the validator. */
 const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
@@ -100,7 +101,7 @@ function operationOf(document: Record<string, unknown>, path: string, method: st
   withDefaultFormEncodings(operation);
   // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:
   // the CLI sends the path before it (runtime/http.ts), which the validator matches against the template.
-  if (typeof operation.path === "string") operation.path = operation.path.replace(/[#?].*$/, "") || "/";
+  if (typeof operation.path === "string") operation.path = requestPathOf(operation.path).path || "/";
   // The schemas' `$ref`s are kept and bundled beside the operation, as Prism's own loader does.
   return libs.bundleTarget({
     document: { ...document, __target__: operation },

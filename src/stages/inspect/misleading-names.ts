@@ -173,6 +173,8 @@ export function misleadingNames(commands: HelpCommand[], operations: Map<string,
       (said ??= new Said(
         [
           c.description ?? "",
+          // The whole description, as the designer read it: a name word from its second sentence is the command's own.
+          c.details ?? "",
           operations.get(c.name) ?? "",
           c.name.split(" ").slice(0, -1).join(" "),
           ...(c.parameters ?? []).flatMap((p) => [

@@ -45,6 +45,8 @@ export interface HelpCommand {
   /** From --describe: the JSON Schema of what the command prints as `result`. */
   outputSchema?: unknown;
   description?: string;
+  /** From --describe --all: the rest of what the document says of the command (its whole description). */
+  details?: string;
   parameters?: HelpParameter[];
   destructive?: boolean;
   permission?: string;

@@ -23,6 +23,8 @@ export interface InspectData {
   receipt: string;
   /** The wire check in short: requests validated, invalid and inexpressible (stages/inspect/wire-check.ts). */
   wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
+  /** Why the probes' calls to the API were not judged, with the next action (the receipt's `api.reason`). */
+  apiNotJudged?: string;
 }
 
 /** Project files a service command names ("examples/rooms/server.mjs"), so the probes' API is part of the key. */
@@ -131,6 +133,7 @@ export function inspectTask(config: InterConfig): TaskSpec {
           blocking: receipt.certification.blocking,
           why: blockingReasons(receipt),
           receipt: receiptFile,
+          ...(!receipt.api.probed && receipt.api.reason ? { apiNotJudged: receipt.api.reason } : {}),
           ...(receipt.wire
             ? {
                 wire: {

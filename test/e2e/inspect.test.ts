@@ -71,6 +71,14 @@ describe("inspect: the example candidate", () => {
       status: "not applicable",
       reason: expect.stringContaining("ROOMS_API_KEY is not set"),
     });
+
+    // A key the API refuses says nothing of the CLI: the same candidate, the same level, and why with what to do.
+    const wrongKey = await inter(project, ["build", "--json"], { ROOMS_API_KEY: "not-the-key" });
+    const refused = wrongKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
+    expect(refused).toMatchObject({ level: "Agent-Native", fail: 0, candidate: receipt.candidate.sha256 });
+    expect(refused.apiNotJudged).toMatch(/`rooms .*` answered AUTH_FAILED.*set ROOMS_API_KEY to a credential the API accepts/);
+    const status = await inter(project, ["status"]);
+    expect(status.stdout).toContain("api         not judged: the API refused the probes' calls");
   });
 
   it("inter inspect works standalone on the tarball and on an installed command", async () => {

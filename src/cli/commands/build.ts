@@ -136,6 +136,7 @@ export function printCandidate(tasks: TaskOutcome[]): void {
         .map((w) => `  ${w.id}: ${w.why}\n`)
         .join("")}`,
     );
+  if (inspect?.apiNotJudged) process.stderr.write(`api: not judged (${inspect.apiNotJudged})\n`);
   if (inspect?.wire)
     process.stderr.write(
       inspect.wire.notRun

@@ -90,6 +90,8 @@ export interface StatusReport {
     below?: { blocking: Array<{ id: string; why: string }>; receipt: string; next: string };
     /** The last inspection's wire check in short (requests validated, rejected, operations not expressible). */
     wire?: { checked: number; invalid: number; inexpressible: number; notRun?: string };
+    /** Why the probes' calls to the API were not judged, with the next action. */
+    api_not_judged?: string;
     /** What changed for the agents since the last published candidate (`targets.cli.baseline`), as the last build found it. */
     surface: {
       baseline: string;
@@ -378,6 +380,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       next: "Fix what each names (the receipt has the evidence), then run `inter build` again.",
     };
   if (inspected?.wire) report.last.wire = inspected.wire;
+  if (inspected?.apiNotJudged) report.last.api_not_judged = inspected.apiNotJudged;
   const resultsFile = join(root, projectPaths(config).evalDir, "results.json");
   if (existsSync(resultsFile)) {
     try {
@@ -463,6 +466,7 @@ export function statusText(r: StatusReport): string {
           `            next: ${r.last.below.next}`,
         ]
       : []),
+    ...(r.last.api_not_judged ? [`api         not judged: ${r.last.api_not_judged}`] : []),
     ...(r.last.wire
       ? [
           `wire        ${r.last.wire.notRun ? "requests not validated" : `${count(r.last.wire.checked, "sampled request")} validated, ${r.last.wire.invalid} rejected`}; ${count(r.last.wire.inexpressible, "operation")} cannot be expressed`,

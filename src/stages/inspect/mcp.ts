@@ -6,6 +6,7 @@ import { compileSchema, schemaChecker } from "../../core/json-schema.js";
 import { count } from "../../core/plural.js";
 import { type InstalledPackage, packageBins } from "../candidate/installed-package.js";
 import { McpStdioClient } from "./mcp-client.js";
+import { refusedByApi } from "./api-refusal.js";
 import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
 import { fillArguments, type HelpCommand } from "./subjects.js";
@@ -262,11 +263,16 @@ export async function mcpCalls(
   };
   try {
     const { list, destructive } = chosen;
-    const readCall = apiUnavailable
+    const made = apiUnavailable
       ? { skipped: apiUnavailable }
       : list
         ? await call(list.command, fillArguments(list.command))
         : { skipped: "no read command without required flags" };
+    // A call the API refused (the caller's credential, a server that is not there) says nothing of the server.
+    const readCall =
+      "code" in made && refusedByApi(made.code)
+        ? { skipped: `the API refused the call (${made.code}): its answer is not judged` }
+        : made;
     const refused = destructive
       ? await call(destructive.command, fillArguments(destructive.command))
       : { skipped: "no destructive command" };

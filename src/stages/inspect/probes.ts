@@ -4,6 +4,7 @@ import { ownedTempDir } from "../../core/temp-dirs.js";
 import { progressDeadline } from "../../core/progress-deadline.js";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { count } from "../../core/plural.js";
+import { apiRefusal } from "./api-refusal.js";
 import { builtCommands, sameCommand, visibleGroups } from "./built-commands.js";
 import { misleadingNames, type NameFinding, operationTexts } from "./misleading-names.js";
 import { sampleCommands } from "./command-sample.js";
@@ -656,6 +657,7 @@ export async function collectFacts(
 
     // The probes that call the API: a listing twice, a page, a missing record, a listing trimmed to its first field.
     const fromApi: Probes = {};
+    let refusal: string | undefined;
     if (api.baseUrl && !api.unavailable) {
       const env = apiEnv;
       const pagedOnList = !!paged && paged.command === list?.command;
@@ -669,6 +671,11 @@ export async function collectFacts(
         }),
       );
       if (pagedOnList) fromApi.paged = fromApi.list;
+      // An API that refuses the caller's credential, or cannot answer, says nothing of the CLI: its answers are not
+      // judged, as when no API was given, and the receipt says why and what to do (stages/inspect/api-refusal.ts).
+      refusal = apiRefusal([fromApi.list, fromApi.getMissing, fromApi.paged], credentialEnvs, api.baseUrl);
+      if (refusal) for (const key of Object.keys(fromApi) as Array<keyof Probes>) delete fromApi[key];
+
       const rows = documentOf(fromApi.list)?.result;
       const row = Array.isArray(rows) ? rows[0] : undefined;
       const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
@@ -680,7 +687,9 @@ export async function collectFacts(
       binary: target.binary,
       packageRoot,
       packageJson: pkg?.packageJson ?? {},
-      ...(apiUnavailable !== undefined ? { apiUnavailable } : { baseUrl: api.baseUrl }),
+      ...((apiUnavailable ?? refusal) !== undefined
+        ? { apiUnavailable: (apiUnavailable ?? refusal)! }
+        : { baseUrl: api.baseUrl }),
       credentialEnvs,
       ...(credentials ? { credentials } : {}),
       stateText: stateText(state),

@@ -20,23 +20,33 @@ function statOf(pid: number): { ticks: number; waitingOnMachine: boolean } | und
  */
 export const cpuTicks = (pid: number): number | undefined => statOf(pid)?.ticks;
 
-/** How far past its bound a process that is still using CPU may run before it is stopped anyway. */
-const MAX_STRETCH = 4;
+/**
+ * How much CPU time, in bounds, a process may use past its bound before it is stopped anyway: one that has computed for
+ * four bounds is looping, however slowly the machine ran it. CPU time, not the clock, so a loaded machine moves no
+ * verdict (a process waiting for a CPU uses none).
+ */
+const MAX_CPU_STRETCH = 4;
+/** The clock's own ceiling, in bounds: past it a process is stopped whatever it does. */
+const MAX_WALL_STRETCH = 20;
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on every Linux build Node runs on). */
+const TICKS_PER_SECOND = 100;
 
 /**
  * A bound on how long a process may run that tells a hang from a starved machine. Past `timeoutMs`, a process that used
  * no CPU during the last half-bound and sleeps is waiting on something (input that never comes, a prompt) and `expire`
- * is called; one still using CPU, or waiting for a CPU or the disk, is slow, not stuck — on a two-core machine running two test suites a Node start alone took
- * seconds — and gets another half-bound, up to MAX_STRETCH × `timeoutMs`. A half-bound in which the check itself ran
- * late by a tenth of it or more says nothing of the process: whatever kept the check from running (a paused virtual
- * machine, a starved event loop) may have kept the process from running too, so it counts as working. Where CPU time
- * cannot be read (no /proc), the bound is `timeoutMs` as given. `pid` is asked at each check: it may be unknown until
- * the process has started. Returns a function that cancels the bound.
+ * is called; one still using CPU, or waiting for a CPU or the disk, is slow, not stuck — on a two-core machine running
+ * two test suites a Node start alone took seconds — and gets another half-bound, until it has used MAX_CPU_STRETCH ×
+ * `timeoutMs` of CPU time since it was first seen (a loop), or the clock reaches MAX_WALL_STRETCH × `timeoutMs`. A
+ * half-bound in which the check itself ran late by a tenth of it or more says nothing of the process: whatever kept the
+ * check from running (a paused virtual machine, a starved event loop) may have kept the process from running too, so it
+ * counts as working. Where CPU time cannot be read (no /proc), the bound is `timeoutMs` as given. `pid` is asked at each
+ * check: it may be unknown until the process has started. Returns a function that cancels the bound.
  */
 export function progressDeadline(pid: () => number | undefined, timeoutMs: number, expire: () => void): () => void {
   const started = performance.now();
   const step = Math.max(1, Math.floor(timeoutMs / 2));
   let last: number | undefined;
+  let first: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let due = started + step;
   const check = () => {
@@ -47,8 +57,13 @@ export function progressDeadline(pid: () => number | undefined, timeoutMs: numbe
     // Without an earlier sample (the first check ran late) there is nothing to compare: sample and look again.
     const working = now !== undefined && (last === undefined || now > last || starved || stat!.waitingOnMachine);
     last = now;
+    first ??= now;
     const elapsed = performance.now() - started;
-    if (elapsed >= timeoutMs && (!working || elapsed >= timeoutMs * MAX_STRETCH)) {
+    const cpuMs = now !== undefined && first !== undefined ? ((now - first) * 1000) / TICKS_PER_SECOND : 0;
+    if (
+      elapsed >= timeoutMs &&
+      (!working || cpuMs >= timeoutMs * MAX_CPU_STRETCH || elapsed >= timeoutMs * MAX_WALL_STRETCH)
+    ) {
       timer = undefined;
       expire();
       return;
@@ -64,4 +79,4 @@ export function progressDeadline(pid: () => number | undefined, timeoutMs: numbe
 }
 
 /** The longest `progressDeadline` lets a process run: for whoever waits on one from outside. */
-export const longestRun = (timeoutMs: number) => timeoutMs * MAX_STRETCH;
+export const longestRun = (timeoutMs: number) => timeoutMs * MAX_WALL_STRETCH;

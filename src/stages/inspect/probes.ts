@@ -389,9 +389,9 @@ export async function collectFacts(
   const freshHome = ownedTempDir("inspect-home");
   try {
     // The bare calls are about stdin and hanging. A CLI that prompts never returns: it sleeps, using no CPU, and is
-    // stopped at the bound. One that answers does so within seconds even for 20,000 commands on a loaded machine (6 s
-    // measured in CI), and while it uses CPU or waits for one the bound stretches (src/core/progress-deadline.ts: up
-    // to four times), so the bound need not be generous for it. The one that pipes a line runs the installed
+    // stopped at the bound. One that answers does so within seconds even for 20,000 commands, and while it uses CPU or
+    // waits for one the bound stretches (src/core/progress-deadline.ts: until it has used four bounds of CPU), so the
+    // bound need not be generous for it, however loaded the machine. The one that pipes a line runs the installed
     // executable as a process of its own: started now, awaited last, so no later probe waits for it.
     const BARE_TIMEOUT_MS = 5_000;
     const barePipe = probe([], { input: "\n", timeoutMs: BARE_TIMEOUT_MS });

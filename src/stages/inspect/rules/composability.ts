@@ -68,7 +68,9 @@ export const COMPOSABILITY = section("Composability", [
     judge: (f) =>
       verdict(
         !!f.probes.barePipe && !f.probes.barePipe.timedOut,
-        `returned in ${f.probes.barePipe?.durationMs} ms`,
+        f.probes.barePipe?.timedOut
+          ? "a bare call with a line piped on stdin did not return: it waits for input; never prompt when stdin is not a terminal"
+          : `returned in ${f.probes.barePipe?.durationMs} ms`,
         f.probes.barePipe,
       ),
   },

@@ -1,5 +1,5 @@
 import { DRY_RUN_MESSAGE, PROBE_CREDENTIAL, type Facts } from "../probes.js";
-import { documentOf, isObject, listOf, recordOf } from "../probe-output.js";
+import { documentOf, errorOf, isObject, listOf, recordOf } from "../probe-output.js";
 import { hasFlag, na, noSubject, refused, section, verdict } from "./judging.js";
 
 /**
@@ -50,15 +50,25 @@ export const SAFETY = section("Safety", [
       const builtin = previewProblem(f);
       if (builtin) return verdict(false, builtin, preview, f.probes.issueList);
       const previewed = preview ? "; issue create --dry-run previewed and recorded nothing" : "";
-      if (f.probes.dryRun)
+      const dry = f.probes.dryRun;
+      if (dry) {
+        // Each way it fails says what failed and what to change; only a pass reads like one.
+        const error = errorOf(dry);
+        const problem =
+          dry.exitCode !== 0
+            ? `\`${dry.command}\` exited ${dry.exitCode ?? "never (stopped at its bound)"}${error ? ` with ${error.code}: ${error.message.slice(0, 160)}` : ""}; a write command's --dry-run must print the request it would send and exit 0`
+            : !dry.json
+              ? `\`${dry.command}\` printed no JSON; --dry-run must print the request it would send as JSON`
+              : dry.stdout.includes(PROBE_CREDENTIAL)
+                ? `\`${dry.command}\` printed the credential; --dry-run must hide it`
+                : undefined;
         return verdict(
-          f.probes.dryRun.exitCode === 0 &&
-            !!f.probes.dryRun.json &&
-            !f.probes.dryRun.stdout.includes(PROBE_CREDENTIAL),
-          `dry run printed the request, credential hidden${previewed}`,
-          f.probes.dryRun,
+          !problem,
+          problem ?? `dry run printed the request, credential hidden${previewed}`,
+          dry,
           preview,
         );
+      }
       return verdict(
         hasFlag(f, "dry-run") && !!preview,
         preview

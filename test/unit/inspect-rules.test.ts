@@ -183,6 +183,21 @@ describe("a CLI that prints something other than the runtime's documents", () =>
     expect(core.some((v) => v.status === "fail")).toBe(true);
   });
 
+  it("a failing rule's reason says what was expected and which call did otherwise, never a pass's text", () => {
+    const failing = allPrinting("", '{"error":true,"code":"SERVER_ERROR","message":"down","suggestion":"retry"}', 1);
+    const o1 = judge("O1", failing);
+    expect(o1.status).toBe("fail");
+    expect(o1.reason).toBe(
+      "expected plain invocations print JSON; not so: `odd skills` exited 1 with SERVER_ERROR; `odd list` exited 1 with SERVER_ERROR",
+    );
+    // An every-command rule whose evidence exited 0 points at the evidence rather than at a call that succeeded.
+    const flat = judge("N1", { ...allPrinting("{}", "", 0), commands: [{ name: "whoami", parameters: [] } as any] });
+    expect(flat).toMatchObject({
+      status: "fail",
+      reason: "expected every command is <noun> … <verb>; not so (see the evidence)",
+    });
+  });
+
   it("says what root --help printed instead of JSON with commands[] (D1), and which calls printed no JSON (O2)", () => {
     const text = allPrinting("Usage: odd [options]", "", 0);
     expect(judge("D1", text)).toMatchObject({

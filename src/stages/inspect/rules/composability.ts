@@ -1,4 +1,4 @@
-import { noSubject, printedJson, section, subject, succeeded, verdict } from "./judging.js";
+import { noSubject, printedJson, section, subject, succeeded, verdict, expected } from "./judging.js";
 
 /** The spec's Composability rules ("Composability" in the Agent-Friendly CLI Spec v0.1). */
 export const COMPOSABILITY = section("Composability", [
@@ -8,7 +8,7 @@ export const COMPOSABILITY = section("Composability", [
     title: "stdout is data only",
     judge: (f) => {
       const ok = succeeded(f.probes.help, f.probes.skills, f.probes.version, f.probes.list);
-      return verdict(
+      return expected(
         ok.length > 0 && ok.every(printedJson),
         "successful stdout is one JSON document",
         ...ok.filter((p) => !printedJson(p)),
@@ -21,7 +21,7 @@ export const COMPOSABILITY = section("Composability", [
     title: "logs, progress and warnings go to stderr",
     judge: (f) => {
       const ok = succeeded(f.probes.help, f.probes.skills, f.probes.list);
-      return verdict(
+      return expected(
         ok.every(printedJson),
         "nothing but data on stdout; anything else would be on stderr",
         f.probes.skills,
@@ -40,7 +40,7 @@ export const COMPOSABILITY = section("Composability", [
     priority: "P2",
     title: "--quiet silences non-essential stderr",
     judge: (f) =>
-      verdict(
+      expected(
         f.probes.skillsQuiet?.exitCode === 0 &&
           f.probes.skillsQuiet.stderr === "" &&
           Array.isArray(f.probes.skillsQuiet.json),
@@ -80,7 +80,7 @@ export const COMPOSABILITY = section("Composability", [
     title: "the same read gives the same result",
     judge: (f) =>
       f.probes.list && f.probes.listAgain
-        ? verdict(
+        ? expected(
             f.probes.list.stdout === f.probes.listAgain.stdout,
             "two identical list calls",
             f.probes.list,

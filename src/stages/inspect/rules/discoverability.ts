@@ -15,6 +15,7 @@ import {
   unreadable,
   verdict,
   version,
+  expected,
 } from "./judging.js";
 
 /** Whether --brief printed a brief: a `brief` field in its result that says something, or any text. */
@@ -94,7 +95,7 @@ export const DISCOVERABILITY = section("Discoverability", [
     title: "constrained parameters list their enum",
     judge: (f) =>
       params(f).some((p) => "enum" in p)
-        ? verdict(
+        ? expected(
             params(f).every((p) => !("enum" in p) || (Array.isArray(p.enum) && p.enum.length > 0)),
             "declared enums are non-empty lists",
             f.probes.help,
@@ -134,7 +135,7 @@ export const DISCOVERABILITY = section("Discoverability", [
     title: "commands declare their output shape",
     judge: (f) =>
       f.commands.length
-        ? verdict(
+        ? expected(
             f.commands.every((c) => typeof c.output === "string"),
             "output declared per command",
             f.probes.help,
@@ -147,7 +148,7 @@ export const DISCOVERABILITY = section("Discoverability", [
     title: "every command has a non-empty description",
     judge: (f) =>
       f.commands.length
-        ? verdict(
+        ? expected(
             f.commands.every((c) => typeof c.description === "string" && c.description.trim().length > 0),
             "descriptions present",
             f.probes.help,
@@ -165,7 +166,7 @@ export const DISCOVERABILITY = section("Discoverability", [
     priority: "P1",
     title: "help JSON carries help, commands, rules, skills (and issue)",
     judge: (f) =>
-      verdict(
+      expected(
         ["help", "commands", "rules", "skills", "issue"].every((k) => helpOf(f)?.keys.includes(k)),
         "all five keys present",
         f.probes.help,
@@ -217,7 +218,7 @@ export const DISCOVERABILITY = section("Discoverability", [
     priority: "P1",
     title: "JSON by default, --human for people, --agent forces JSON",
     judge: (f) =>
-      verdict(
+      expected(
         !!documentOf(f.probes.skills) &&
           f.probes.skillsHuman?.exitCode === 0 &&
           !printedJson(f.probes.skillsHuman) &&

@@ -1,5 +1,5 @@
 import { errorOf } from "../probe-output.js";
-import { errorProbes, ran, section, UPPER_SNAKE, verdict } from "./judging.js";
+import { errorProbes, ran, section, UPPER_SNAKE, verdict, expected } from "./judging.js";
 
 /** The spec's Errors rules ("Errors" in the Agent-Friendly CLI Spec v0.1). */
 export const ERRORS = section("Errors", [
@@ -8,7 +8,7 @@ export const ERRORS = section("Errors", [
     priority: "P0",
     title: "errors go to stderr as {error: true, code, message, suggestion}",
     judge: (f) =>
-      verdict(
+      expected(
         errorOf(f.probes.bogus)?.suggestion !== undefined,
         "a bogus flag gives a JSON error on stderr",
         f.probes.bogus,
@@ -60,7 +60,7 @@ export const ERRORS = section("Errors", [
     title: "message is non-empty",
     judge: (f) => {
       const errs = errorProbes(f);
-      return verdict(
+      return expected(
         errs.length > 0 && errs.every(({ error }) => error.message.trim().length > 0),
         "messages present",
         f.probes.bogus,
@@ -73,7 +73,7 @@ export const ERRORS = section("Errors", [
     title: "suggestion says what to do next",
     judge: (f) => {
       const errs = errorProbes(f);
-      return verdict(
+      return expected(
         errs.length > 0 && errs.every(({ error }) => !!error.suggestion?.trim()),
         "every error has a suggestion",
         f.probes.bogus,

@@ -1,5 +1,5 @@
 import { documentOf } from "../probe-output.js";
-import { errorProbes, helpOf, na, noApi, noSubject, ran, section, subject, verdict } from "./judging.js";
+import { errorProbes, helpOf, na, noApi, noSubject, ran, section, subject, verdict, expected } from "./judging.js";
 
 /** The spec's Exit codes rules ("Exit codes" in the Agent-Friendly CLI Spec v0.1). */
 export const EXIT_CODES = section("Exit codes", [
@@ -8,7 +8,7 @@ export const EXIT_CODES = section("Exit codes", [
     priority: "P1",
     title: "0 success",
     judge: (f) =>
-      verdict(
+      expected(
         f.probes.help?.exitCode === 0 && f.probes.skills?.exitCode === 0,
         "successful calls exit 0",
         f.probes.skills,

@@ -1,6 +1,6 @@
 import { ISSUE_TYPES } from "../../../runtime/builtins.js";
 import { isObject, listOf, recordOf } from "../probe-output.js";
-import { refused, section, verdict } from "./judging.js";
+import { refused, section, verdict, expected } from "./judging.js";
 
 /** The spec's Feedback rules ("Feedback" in the Agent-Friendly CLI Spec v0.1). */
 export const FEEDBACK = section("Feedback", [
@@ -9,7 +9,7 @@ export const FEEDBACK = section("Feedback", [
     priority: "P2",
     title: "an issue subcommand (create / list / show)",
     judge: (f) =>
-      verdict(
+      expected(
         [f.probes.issueCreate, f.probes.issueList, f.probes.issueShow].every((p) => p?.exitCode === 0),
         "create, list and show succeed",
         f.probes.issueCreate,
@@ -24,7 +24,7 @@ export const FEEDBACK = section("Feedback", [
     judge: (f) => {
       const r = recordOf(f.probes.issueCreate);
       const context = isObject(r?.context) ? r.context : undefined;
-      return verdict(
+      return expected(
         !!r?.version && context?.exit_code === 1,
         "version, context and exit_code recorded",
         f.probes.issueCreate,
@@ -36,7 +36,7 @@ export const FEEDBACK = section("Feedback", [
     priority: "P2",
     title: "types bug / requirement / suggestion / bad-output",
     judge: (f) =>
-      verdict(
+      expected(
         ISSUE_TYPES.every((t) => f.probes.help?.stdout.includes(t)),
         "all four types documented",
         f.probes.help,
@@ -60,7 +60,7 @@ export const FEEDBACK = section("Feedback", [
     judge: (f) => {
       const id = recordOf(f.probes.issueCreate)?.id;
       const listed = !!listOf(f.probes.issueList)?.some((i) => isObject(i) && i.id === id);
-      return verdict(
+      return expected(
         listed && recordOf(f.probes.issueShow)?.id === id,
         "the new issue is found by list --type --status and by show",
         f.probes.issueList,
@@ -73,7 +73,7 @@ export const FEEDBACK = section("Feedback", [
     priority: "P2",
     title: "statuses open / in-progress / resolved / closed with transitions",
     judge: (f) =>
-      verdict(
+      expected(
         recordOf(f.probes.issueUpdate)?.status === "closed" && refused(f.probes.issueBadTransition),
         "open → closed allowed, closed → in-progress refused",
         f.probes.issueUpdate,
@@ -100,7 +100,7 @@ export const FEEDBACK = section("Feedback", [
     title: "every listed issue has a status",
     judge: (f) => {
       const rows = listOf(f.probes.issueList);
-      return verdict(
+      return expected(
         !!rows?.length && rows.every((i) => isObject(i) && typeof i.status === "string"),
         "statuses present",
         f.probes.issueList,

@@ -1,7 +1,7 @@
 import { count } from "../../../core/plural.js";
 import { PROBE_SECRET, PROBE_SHORT_SECRET, type Probe } from "../probes.js";
 import { errorOf } from "../probe-output.js";
-import { calls, hasFlag, na, noSubject, ran, refused, refusedWith2, section, verdict } from "./judging.js";
+import { calls, hasFlag, na, noSubject, ran, refused, refusedWith2, section, verdict, expected } from "./judging.js";
 
 /** Exit 2 with a structured error other than MISSING_FLAG, which would say the flag was taken as a known one. */
 const refusedAsUnknown = (p: Probe) => {
@@ -76,7 +76,7 @@ export const GUARDRAILS = section("Guardrails", [
     title: "each command declares its permission (read / write / delete)",
     judge: (f) =>
       f.commands.length
-        ? verdict(
+        ? expected(
             f.commands.every((c) => ["read", "write", "delete"].includes(String(c.permission))),
             "permission declared",
             f.probes.help,
@@ -119,7 +119,7 @@ export const GUARDRAILS = section("Guardrails", [
     title: "if a guardrail itself errors, the command is refused (fail closed)",
     judge: (f) =>
       f.probes.secret
-        ? verdict(
+        ? expected(
             [
               f.probes.secret,
               f.probes.traversal,

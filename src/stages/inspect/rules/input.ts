@@ -1,4 +1,15 @@
-import { bodyProblem, na, noSubject, params, refused, refusedWith2, section, subject, verdict } from "./judging.js";
+import {
+  bodyProblem,
+  na,
+  noSubject,
+  params,
+  refused,
+  refusedWith2,
+  section,
+  subject,
+  verdict,
+  expected,
+} from "./judging.js";
 
 /** The spec's Input rules ("Input" in the Agent-Friendly CLI Spec v0.1). */
 export const INPUT = section("Input", [
@@ -8,7 +19,7 @@ export const INPUT = section("Input", [
     title: "every flag has a --long-name",
     judge: (f) =>
       params(f).length
-        ? verdict(
+        ? expected(
             params(f).every((p) => /^--[a-z0-9-]+$/.test(p.name)),
             "parameters are --long-names",
             f.probes.help,
@@ -80,7 +91,7 @@ export const INPUT = section("Input", [
     judge: (f) => {
       const arrays = params(f).filter((p) => p.type === "array");
       return arrays.length
-        ? verdict(
+        ? expected(
             arrays.every((p) => "items" in p),
             "array parameters declare their items",
             f.probes.help,
@@ -93,7 +104,7 @@ export const INPUT = section("Input", [
     priority: "P1",
     title: "no hidden state changes behaviour",
     judge: (f) =>
-      verdict(
+      expected(
         !!f.probes.help && f.probes.help.stdout === f.probes.helpFreshHome?.stdout,
         "help is identical under a fresh HOME",
         f.probes.help,
@@ -106,7 +117,7 @@ export const INPUT = section("Input", [
     title: "authentication never prompts (environment or flags only)",
     judge: (f) =>
       f.probes.noCredential
-        ? verdict(
+        ? expected(
             !f.probes.noCredential.timedOut && refused(f.probes.noCredential),
             "without a credential the CLI stops with an error",
             f.probes.noCredential,

@@ -58,6 +58,26 @@ export const verdict = (ok: boolean, reason: string, ...probes: Array<Probe | un
   reason,
   evidence: evidence(...probes),
 });
+/**
+ * A verdict whose reason states what is expected: passing, the reason as it is; failing, what was expected and which
+ * probe did otherwise (its command, exit code and error code), so the text never reads like a pass.
+ */
+export const expected = (ok: boolean, reason: string, ...probes: Array<Probe | undefined>): Verdict => {
+  if (ok) return verdict(true, reason, ...probes);
+  // Only probes that failed say more than the evidence: one that exited 0 printed what the rule found wanting.
+  const shown = ran(...probes)
+    .filter((p) => p.exitCode !== 0 || p.timedOut)
+    .slice(0, 2)
+    .map((p) => {
+      const code = errorOf(p)?.code;
+      return `\`${p.command}\` ${p.timedOut ? "did not return" : `exited ${p.exitCode}`}${code ? ` with ${code}` : ""}`;
+    });
+  return verdict(
+    false,
+    `expected ${reason}; not so${shown.length ? `: ${shown.join("; ")}` : " (see the evidence)"}`,
+    ...probes,
+  );
+};
 export const na = (reason: string): Verdict => ({ status: "not applicable", reason });
 
 export const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;

@@ -1,6 +1,19 @@
 import { RESERVED_FLAGS } from "../../../runtime/args.js";
 import { documentOf, versionOf } from "../probe-output.js";
-import { calls, hasFlag, KEBAB, na, params, printedJson, ran, section, SEMVER, verdict, version } from "./judging.js";
+import {
+  calls,
+  hasFlag,
+  KEBAB,
+  na,
+  params,
+  printedJson,
+  ran,
+  section,
+  SEMVER,
+  verdict,
+  version,
+  expected,
+} from "./judging.js";
 
 /** The spec's Naming rules ("Naming" in the Agent-Friendly CLI Spec v0.1). */
 export const NAMING = section("Naming", [
@@ -10,7 +23,7 @@ export const NAMING = section("Naming", [
     title: "one consistent noun-verb pattern",
     judge: (f) =>
       f.commands.length
-        ? verdict(
+        ? expected(
             f.commands.every((c) => c.name.split(" ").length >= 2),
             "every command is <noun> … <verb>",
             f.probes.help,
@@ -22,7 +35,7 @@ export const NAMING = section("Naming", [
     priority: "P2",
     title: "kebab-case flags and commands",
     judge: (f) =>
-      verdict(
+      expected(
         f.commands.every((c) => c.name.split(" ").every((w) => KEBAB.test(w))) &&
           params(f).every((p) => KEBAB.test(p.name.replace(/^--/, ""))),
         "names are kebab-case",
@@ -34,7 +47,7 @@ export const NAMING = section("Naming", [
     priority: "P2",
     title: "at most three levels",
     judge: (f) =>
-      verdict(
+      expected(
         f.commands.every((c) => c.name.split(" ").length <= 3),
         "no command deeper than three words",
         f.probes.help,

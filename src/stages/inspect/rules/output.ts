@@ -1,7 +1,7 @@
 import { count } from "../../../core/plural.js";
 import { documentOf, isObject, listOf, type Document, type Json } from "../probe-output.js";
 import type { Facts, Probe } from "../probes.js";
-import { documents, na, noApi, noSubject, printedJson, ran, section, subject, verdict } from "./judging.js";
+import { documents, na, noApi, noSubject, printedJson, ran, section, subject, verdict, expected } from "./judging.js";
 
 /** The documents R1–R3 look in (help, a listing, --describe, --mcp-schema) that lack what `has` asks for. */
 const documentsWithout = (f: Facts, has: (doc: Document) => boolean) =>
@@ -18,7 +18,7 @@ export const OUTPUT = section("Output", [
     priority: "P0",
     title: "default output is JSON, no flag needed",
     judge: (f) =>
-      verdict(
+      expected(
         !!f.probes.skills?.json && (!f.probes.list || !!f.probes.list.json),
         "plain invocations print JSON",
         f.probes.skills,
@@ -61,7 +61,7 @@ export const OUTPUT = section("Output", [
     judge: (f) => {
       const rows = listOf(f.probes.skillsFields);
       const ok = !!rows && rows.every((r) => isObject(r) && Object.keys(r).join() === "name");
-      return verdict(
+      return expected(
         ok && (!f.probes.listFields || !!listOf(f.probes.listFields)),
         "--fields name keeps only name",
         f.probes.skillsFields,
@@ -74,7 +74,7 @@ export const OUTPUT = section("Output", [
     priority: "P2",
     title: "an empty result is [], not an error",
     judge: (f) =>
-      verdict(
+      expected(
         f.probes.issueEmpty?.exitCode === 0 && listOf(f.probes.issueEmpty)?.length === 0,
         "an empty listing is []",
         f.probes.issueEmpty,
@@ -85,7 +85,7 @@ export const OUTPUT = section("Output", [
     priority: "P2",
     title: "--human exists",
     judge: (f) =>
-      verdict(
+      expected(
         f.probes.skillsHuman?.exitCode === 0 && !!f.probes.skillsHuman.stdout.trim(),
         "--human prints text",
         f.probes.skillsHuman,
@@ -96,7 +96,7 @@ export const OUTPUT = section("Output", [
     priority: "P2",
     title: "many results come as an array",
     judge: (f) =>
-      verdict(
+      expected(
         !!listOf(f.probes.skills) && (!f.probes.list || !!listOf(f.probes.list)),
         "lists are arrays",
         f.probes.skills,
@@ -154,7 +154,7 @@ export const OUTPUT = section("Output", [
     priority: "P2",
     title: "JSON automatically when stdout is not a terminal",
     judge: (f) =>
-      verdict(
+      expected(
         f.probes.help?.json !== undefined && f.probes.skills?.json !== undefined,
         "probes run without a terminal got JSON",
         f.probes.skills,

@@ -1,6 +1,6 @@
 import { DRY_RUN_MESSAGE, PROBE_CREDENTIAL, type Facts } from "../probes.js";
 import { documentOf, errorOf, isObject, listOf, recordOf } from "../probe-output.js";
-import { hasFlag, na, noSubject, refused, section, verdict } from "./judging.js";
+import { hasFlag, na, noSubject, refused, section, verdict, expected } from "./judging.js";
 
 /**
  * What is wrong with `issue create --dry-run`, if anything: it must answer with a preview that says so (dry_run: true)
@@ -34,7 +34,7 @@ export const SAFETY = section("Safety", [
     title: "the refusal names --yes",
     judge: (f) =>
       f.probes.destructiveRefused
-        ? verdict(
+        ? expected(
             f.probes.destructiveRefused.stderr.includes("--yes"),
             "the error mentions --yes",
             f.probes.destructiveRefused,
@@ -62,12 +62,7 @@ export const SAFETY = section("Safety", [
               : dry.stdout.includes(PROBE_CREDENTIAL)
                 ? `\`${dry.command}\` printed the credential; --dry-run must hide it`
                 : undefined;
-        return verdict(
-          !problem,
-          problem ?? `dry run printed the request, credential hidden${previewed}`,
-          dry,
-          preview,
-        );
+        return verdict(!problem, problem ?? `dry run printed the request, credential hidden${previewed}`, dry, preview);
       }
       return verdict(
         hasFlag(f, "dry-run") && !!preview,
@@ -85,7 +80,7 @@ export const SAFETY = section("Safety", [
     title: ".. traversal and control characters in inputs are refused",
     judge: (f) =>
       f.probes.traversal
-        ? verdict(
+        ? expected(
             refused(f.probes.traversal) && refused(f.probes.control),
             "both refused",
             f.probes.traversal,

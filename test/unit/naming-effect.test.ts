@@ -45,8 +45,16 @@ describe("the verb says what the operation does", () => {
   it("a PUT whose summary was copied from its GET is named by its operationId's write, never as a read", async () => {
     const names = await namesOf("history", {
       "/CreditNotes/{CreditNoteID}/History": {
-        get: { operationId: "getCreditNoteHistory", summary: "Retrieves history records of a credit note", responses: json(list) },
-        put: { operationId: "createCreditNoteHistory", summary: "Retrieves history records of a credit note", responses: json(record) },
+        get: {
+          operationId: "getCreditNoteHistory",
+          summary: "Retrieves history records of a credit note",
+          responses: json(list),
+        },
+        put: {
+          operationId: "createCreditNoteHistory",
+          summary: "Retrieves history records of a credit note",
+          responses: json(record),
+        },
       },
       "/Settings": {
         patch: { summary: "Get the settings", responses: json(record) },
@@ -77,7 +85,10 @@ describe("the verb says what the operation does", () => {
       "/me/top-items": {
         get: {
           summary: "Get the user's top items",
-          responses: json({ type: "object", properties: { items: list, next: { type: "string" }, total: { type: "integer" } } }),
+          responses: json({
+            type: "object",
+            properties: { items: list, next: { type: "string" }, total: { type: "integer" } },
+          }),
         },
       },
     });
@@ -112,13 +123,49 @@ describe("the verb says what the operation does", () => {
   });
 });
 
+describe("reads over other methods, and items by several keys", () => {
+  it('a POST that lists (`/service_points/list`, "List Service Points") is a list; the item by its id keeps `get`', async () => {
+    const names = await namesOf("keys", {
+      "/service_points/list": {
+        post: { operationId: "service_points_list", summary: "List Service Points", responses: json(record) },
+      },
+      "/service_points/{service_point_id}": {
+        get: { operationId: "service_points_get_by_id", summary: "Get Service Point By ID", responses: json(record) },
+      },
+      "/Contacts/{ContactNumber}": {
+        get: {
+          operationId: "getContactByContactNumber",
+          summary: "Retrieves a contact by contact number",
+          responses: json(record),
+        },
+      },
+      "/Contacts/{ContactID}": {
+        get: {
+          operationId: "getContact",
+          summary: "Retrieves a contact using a unique contact Id",
+          responses: json(record),
+        },
+      },
+    });
+    expect(names["POST /service_points/list"]).toBe("service-points list");
+    expect(names["GET /service_points/{service_point_id}"]).toBe("service-points get");
+    expect(names["GET /Contacts/{ContactID}"]).toBe("contacts get");
+    expect(names["GET /Contacts/{ContactNumber}"]).toBe("contacts get-number");
+  });
+});
+
 describe("the naming checker judges the same rules from outside", () => {
   it("finds a read on a write, a list of one item, a get of a list and a filler word", () => {
     const { findings } = judgeOperations([
       { name: "history list", method: "PUT", path: "/h", operationId: "createHistory", summary: "Creates history" },
       { name: "settings list", method: "GET", path: "/settings", summary: "List settings", returns: "one" },
       { name: "players get", method: "GET", path: "/players/{team}", summary: "Players", returns: "many" },
-      { name: "droplets delete-existing", method: "DELETE", path: "/droplets/{id}", summary: "Delete an Existing Droplet" },
+      {
+        name: "droplets delete-existing",
+        method: "DELETE",
+        path: "/droplets/{id}",
+        summary: "Delete an Existing Droplet",
+      },
       { name: "findings list", method: "POST", path: "/finding", operationId: "ListFindings" },
     ]);
     expect(findings.map((f) => `${f.rule}: ${f.name}`).sort()).toEqual([

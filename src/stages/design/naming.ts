@@ -106,6 +106,9 @@ const singularWord = (segment: string) => {
 function readWord(op: Operation, lastSegment: string): "get" | "list" {
   const shape = successResponse(op);
   if (shape?.shape === "array") return "list";
+  // A read over another method (`POST /service_points/list`, "List Service Points"): its path is no collection or
+  // item, so its answer and its own words decide.
+  if (op.method !== "get") return shape?.listField || saysList(op, lastSegment) ? "list" : "get";
   const segments = op.path.split("/").filter(Boolean);
   // `/boards/{filter}` lists the boards a filter picks; `/cards/{id}/{field}` gets one field of one card.
   if (SELECTOR_PARAM.test(lastSegment)) return /^\{fields?\}$/i.test(lastSegment) ? "get" : "list";
@@ -140,6 +143,12 @@ function answers(op: Operation): "many" | "one" | undefined {
       : undefined;
   const types = Object.values(shape.propertyTypes ?? {});
   return types.length && !types.some((t) => t.type === "array" || t.type === "object") ? "one" : undefined;
+}
+
+/** Whether an operation's own words open with "list": its summary, its operationId's verb or its path's last word. */
+function saysList(op: Operation, lastSegment: string): boolean {
+  const idVerb = operationIdTokens(op.operationId ?? "").find((t) => !HTTP_METHOD_WORDS.has(t));
+  return /^lists?\b/i.test(op.summary ?? "") || idVerb === "list" || lastSegment.toLowerCase() === "list";
 }
 
 /** A summary that says it answers a list: "Get the list of …", "Returns all …". */
@@ -646,7 +655,17 @@ const restatesVerb = (token: string, verb: string) =>
  * Words that say nothing of what an operation does ("Delete an Existing Droplet", "This endpoint …"): a name word
  * only where the path or the operationId names them (`create-dev-endpoint`, `StartSingleWirelessDeviceImportTask`).
  */
-const EMPTY_WORDS = new Set(["existing", "single", "specific", "specified", "particular", "given", "certain", "endpoint"]);
+const EMPTY_WORDS = new Set([
+  "existing",
+  "single",
+  "specific",
+  "specified",
+  "particular",
+  "given",
+  "certain",
+  "unique",
+  "endpoint",
+]);
 const saysNothing = (q: { token: string; from: string }) =>
   EMPTY_WORDS.has(q.token) && q.from !== "path" && q.from !== "operationId";
 
@@ -675,7 +694,18 @@ function canonical(group: Draft[], path: string[]): number {
   const itemVerb = ["get", "update", "replace", "delete"].includes(verb);
   if (!itemVerb && verb !== "list" && verb !== "create") return -1;
   const fits = group.flatMap((d, i) => (onItem(d) === itemVerb ? [i] : []));
-  return fits.length === 1 ? fits[0]! : -1;
+  if (fits.length === 1) return fits[0]!;
+  // Items by several keys (`/Contacts/{ContactID}` beside `/Contacts/{ContactNumber}`): the one by its id.
+  const byId = fits.filter((i) => isIdParam(group[i]!.op.path.split("/").pop() ?? "", path[0]!));
+  return byId.length === 1 ? byId[0]! : -1;
+}
+
+/** Whether a path parameter is the resource's own id: `{id}`, `{contact_id}`, `{ContactID}` under `contacts`. */
+function isIdParam(segment: string, resource: string): boolean {
+  if (!isParam(segment)) return false;
+  const name = kebab(segment.slice(1, -1));
+  const own = singular(resource.split("-").pop() ?? "");
+  return name === "id" || name === `${own}-id` || name === `${resource}-id`;
 }
 
 /** Word sets to try, shortest and most telling first: the strong words in order, then each weak word, then pairs. */

@@ -66,41 +66,51 @@ function refuse(
   res.end(body);
 }
 
+/** How long headers may take to arrive, checked every CHECK_INTERVAL_MS (Node checks on its own 30 s interval else). */
+const HEADERS_TIMEOUT_MS = 30_000;
+const CHECK_INTERVAL_MS = 1_000;
+/** How long the rest of an oversized body is read and dropped, so the client reads the 413 rather than a reset. */
+const DRAIN_MS = 30_000;
+/** How long requests under way may run on after SIGTERM before every connection is cut. */
+const SHUTDOWN_GRACE_MS = 1_500;
+
 /**
- * The body, read up to the bound; undefined (and answered 413) when it is over. The rest of an oversized body is read
- * and dropped up to four times the bound, so the client reads the answer rather than a reset; past that the connection
- * is cut.
+ * The body, read up to the bound; undefined (and answered 413) when it is over. The answer to an oversized body waits
+ * until its rest has been read and dropped (at most DRAIN_MS, then the connection is cut): a server that answers and
+ * closes while the client still sends — as Node does for a `Connection: close` request — leaves the client an EPIPE
+ * in place of the 413.
  */
 function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
+    const answer = () => refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
     const tooLarge = () => {
       over = true;
       chunks.length = 0;
-      refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`);
+      const cut = setTimeout(() => {
+        answer();
+        req.socket.destroy();
+      }, DRAIN_MS);
+      cut.unref();
+      req.once("end", () => {
+        clearTimeout(cut);
+        answer();
+      });
       resolve(undefined);
     };
     const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > max) {
-      if (declared > 4 * max) {
-        refuse(res, 413, INVALID_REQUEST, `Request body over ${max} bytes.`, { connection: "close" });
-        req.socket.end();
-        return resolve(undefined);
-      }
-      tooLarge();
-    }
+    if (Number.isFinite(declared) && declared > max) tooLarge();
     req.on("data", (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
-      if (over) {
-        if (size > 4 * max) req.socket.destroy();
-        return;
-      }
       if (size > max) tooLarge();
       else chunks.push(chunk);
     });
-    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => {
+      if (!over) resolve(Buffer.concat(chunks).toString("utf8"));
+    });
     req.on("error", () => resolve(undefined));
   });
 }
@@ -129,9 +139,16 @@ export async function serveHttp(
   ]);
   const own = new Set<string>();
   const allowed = (origin: string) => own.has(origin) || options.allowedOrigins.includes(origin);
+  const active = new Set<ServerResponse>();
   const http = createHttpServer(
-    { requestTimeout: options.requestTimeoutMs, headersTimeout: 30_000 },
+    {
+      requestTimeout: options.requestTimeoutMs,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: CHECK_INTERVAL_MS,
+    },
     async (req, res) => {
+      active.add(res);
+      res.on("close", () => active.delete(res));
       const timer = setTimeout(() => {
         refuse(
           res,
@@ -189,6 +206,16 @@ export async function serveHttp(
       }
     },
   );
+  // A client that asks before sending (`Expect: 100-continue`) a body over the bound is answered at once, unsent.
+  http.on("checkContinue", (req, res) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > options.maxBodyBytes)
+      return refuse(res, 413, INVALID_REQUEST, `Request body over ${options.maxBodyBytes} bytes.`, {
+        connection: "close",
+      });
+    res.writeContinue();
+    http.emit("request", req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port, options.host, () => resolve());
@@ -206,11 +233,17 @@ export async function serveHttp(
     own.add(`http://${name}:${port}`);
   say(`${JSON.stringify({ listening: `http://${shown}:${port}${MCP_PATH}` })}`);
   return new Promise((resolve) => {
+    // Connections with no request under way (idle, or headers still arriving) close at once; requests under way get
+    // SHUTDOWN_GRACE_MS to finish, then every connection is cut: whatever clients hold open, the server is gone in 2 s.
     const stop = () => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       http.close(() => resolve(0));
+      const cutAll = () => http.closeAllConnections();
+      if (!active.size) return cutAll();
       http.closeIdleConnections();
+      setTimeout(cutAll, SHUTDOWN_GRACE_MS).unref();
+      for (const res of active) res.on("close", () => active.size || cutAll());
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);

@@ -535,6 +535,30 @@ describe("inter eval diff", () => {
     expect(same.json.data).toMatchObject({ regressions: 0, improvements: 0 });
   });
 
+  it("refuses results answered by different models unless told --across-models, and then says so", async () => {
+    // The same results twice, the head's agent reporting another served model: only the model differs.
+    const scratch = tempDir("inter-diff-models-");
+    const withModel = (served: string[]) => {
+      const results = JSON.parse(readFileSync(base(), "utf8"));
+      results.agent.model = { configured: "m", configured_hash: null, served };
+      const file = join(scratch, `${served.join("+")}.json`);
+      writeFileSync(file, JSON.stringify(results));
+      return file;
+    };
+    const [a, b] = [withModel(["model-a"]), withModel(["model-b"])];
+    const refused = await inter(good, ["eval", "diff", a, b, "--json"]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.json.error).toMatchObject({
+      code: "EVAL_MODELS_DIFFER",
+      message: expect.stringContaining("base was answered by model-a and head by model-b"),
+      suggestion: expect.stringContaining("--across-models"),
+    });
+    const allowed = await inter(good, ["eval", "diff", a, b, "--across-models"]);
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.stdout.split("\n")[0]).toContain("⚠ answered by different models: model-a → model-b");
+    expect((await inter(good, ["eval", "diff", a, withModel(["model-a"]), "--json"])).exitCode).toBe(0);
+  });
+
   it("refuses results of different plans unless told --plan-changed", async () => {
     const other = join(repeated, ".inter-eval/results.json");
     const refused = await inter(good, ["eval", "diff", base(), other, "--json"]);

@@ -93,6 +93,21 @@ describe("sharded evaluation", () => {
       code: "RESULTS_MISMATCH",
       details: { missing: ["cancel-a-booking#1"] },
     });
+    // Shards the agent reports were answered by different models merge only when asked, and the merge says so.
+    const byModel = (file: string, served: string[], name: string) => {
+      const r = JSON.parse(readFileSync(file, "utf8"));
+      r.agent.model = { configured: "m", configured_hash: null, served };
+      writeFileSync(join(dir, name), JSON.stringify(r));
+      return name;
+    };
+    const [ma, mb] = [byModel(a!, ["model-a"], "ma.json"), byModel(b!, ["model-b"], "mb.json")];
+    const mixed = await inter(dir, ["eval", "merge", ma, mb, "--out", "mixed", "--json"]);
+    expect(mixed.json.error).toMatchObject({
+      code: "EVAL_MODELS_DIFFER",
+      suggestion: expect.stringContaining("--across-models"),
+    });
+    await inter(dir, ["eval", "merge", ma, mb, "--out", "mixed", "--across-models", "--json"]);
+    expect(JSON.parse(read(dir, "mixed/results.json")).agent.model.served).toEqual(["model-a", "model-b"]);
     const bad = await inter(dir, ["eval", "run", ".", "--shard", "3/2", "--json"]);
     expect(bad.json.error).toMatchObject({ code: "USAGE_ERROR", message: expect.stringContaining("--shard 3/2") });
   });

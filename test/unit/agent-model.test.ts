@@ -39,7 +39,7 @@ describe("the model as configured", () => {
 });
 
 describe("the model as served", () => {
-  it("Claude Code reports it in its init event, and each message names the model that wrote it", () => {
+  it("only a message names a model that answered; the init event names the one asked for", () => {
     const stream = [
       JSON.stringify({ type: "system", subtype: "init", model: "claude-init-model", skills: [] }),
       JSON.stringify({
@@ -47,7 +47,21 @@ describe("the model as served", () => {
         message: { model: "claude-fallback-model", content: [{ type: "text", text: "hi" }] },
       }),
     ].join("\n");
-    expect(parseClaudeCode(stream).model).toBe("claude-fallback-model");
-    expect(parseClaudeCode(stream.split("\n")[0]!).model).toBe("claude-init-model");
+    expect(parseClaudeCode(stream)).toMatchObject({
+      model: "claude-fallback-model",
+      requestedModel: "claude-init-model",
+    });
+    // A connection cut before any answer: the model asked for answered nothing, and is no served model.
+    const cut = parseClaudeCode(stream.split("\n")[0]!);
+    expect(cut.model).toBeUndefined();
+    expect(cut.requestedModel).toBe("claude-init-model");
+  });
+
+  it("a run whose one attempt was cut records one served model, the one asked for as configured: no mixed models", async () => {
+    const { modelRecord } = await import("../../src/evaluation/sandbox/agents.js");
+    const agent = { name: "claude-code" } as any;
+    expect(
+      modelRecord(agent, ["af-served-m4", undefined, "af-served-m4"], ["claude-af-m4", "claude-af-m4", "claude-af-m4"]),
+    ).toEqual({ model: { configured: "claude-af-m4", configured_hash: null, served: ["af-served-m4"] } });
   });
 });

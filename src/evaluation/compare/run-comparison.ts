@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { AgentConfig, ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
+import { refuseAcrossModels, servedModelsDiffer } from "../results/served-models.js";
 import { agentFor, viaMcp } from "../sandbox/agents.js";
 import { redactor } from "../../core/redact.js";
 import { runSecrets } from "../sandbox/secrets.js";
@@ -112,15 +113,9 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
   }
 
   // A difference the model made is not the candidates': one side served by another model compares nothing.
-  const served = (side: "a" | "b") => results[side].agent.model?.served ?? [];
-  if (!options.acrossModels && served("a").length && served("b").length && served("a").join() !== served("b").join()) {
-    throw new InterError(
-      "EVAL_MODELS_DIFFER",
-      `A was answered by ${served("a").join(", ")} and B by ${served("b").join(", ")}: the difference between them would be the models', not the candidates'.`,
-      "Run again with one model configured for the agent; to compare models on purpose, pass --across-models.",
-      { a: served("a"), b: served("b"), results: [results.a.file, results.b.file] },
-    );
-  }
+  refuseAcrossModels(servedModelsDiffer(results.a, results.b), ["A", "B"], !!options.acrossModels, {
+    results: [results.a.file, results.b.file],
+  });
   let judging: Comparison["judging"] = null;
   if (options.judge) {
     const { judgeBlind } = await import("./blind-judge.js");

@@ -1,4 +1,5 @@
 import { InterError } from "../../core/errors.js";
+import { refuseAcrossModels, servedModelsDiffer } from "./served-models.js";
 import { pct, short, type StoredResults } from "../report/facts.js";
 import { cell, code } from "../report/markdown.js";
 import { count as counted } from "../../core/plural.js";
@@ -30,6 +31,8 @@ export interface ResultsDiff {
   base: { candidate: string; plan: string; agent: string };
   head: { candidate: string; plan: string; agent: string };
   plan_changed: boolean;
+  /** The models that answered each side, where they differ (compared only with --across-models). */
+  models_differ?: { base: string[]; head: string[] };
   scenarios: ScenarioDiff[];
   /** Scenarios and checks that got worse; any makes `inter eval diff` exit 1. */
   regressions: number;
@@ -64,7 +67,14 @@ function scenarioRates(results: StoredResults): Map<string, { rate: Rate; checks
 }
 
 /** Scenario by scenario and check by check: what got worse, better or stayed between two evaluations. */
-export function diffResults(base: StoredResults, head: StoredResults, planChanged: boolean): ResultsDiff {
+export function diffResults(
+  base: StoredResults,
+  head: StoredResults,
+  planChanged: boolean,
+  acrossModels = false,
+): ResultsDiff {
+  const models = servedModelsDiffer(base, head);
+  refuseAcrossModels(models, ["base", "head"], acrossModels);
   const samePlan = base.plan.sha256 === head.plan.sha256;
   if (!samePlan && !planChanged) {
     throw new InterError(
@@ -107,6 +117,7 @@ export function diffResults(base: StoredResults, head: StoredResults, planChange
     base: { candidate: base.candidate.sha256, plan: base.plan.sha256, agent: base.agent.name },
     head: { candidate: head.candidate.sha256, plan: head.plan.sha256, agent: head.agent.name },
     plan_changed: !samePlan,
+    ...(models ? { models_differ: { base: models.a, head: models.b } } : {}),
     scenarios,
     regressions: count("regressed"),
     improvements: count("improved"),
@@ -124,7 +135,7 @@ function ordered(diff: ResultsDiff): ScenarioDiff[] {
 }
 
 function headline(diff: ResultsDiff): string {
-  return `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"}, ${diff.improvements} improvement${diff.improvements === 1 ? "" : "s"} (base ${short(diff.base.candidate)} → head ${short(diff.head.candidate)}${diff.plan_changed ? "; the plan changed between them" : ""})`;
+  return `${diff.regressions} regression${diff.regressions === 1 ? "" : "s"}, ${diff.improvements} improvement${diff.improvements === 1 ? "" : "s"} (base ${short(diff.base.candidate)} → head ${short(diff.head.candidate)}${diff.plan_changed ? "; the plan changed between them" : ""}${diff.models_differ ? `; ⚠ answered by different models: ${diff.models_differ.base.join(", ")} → ${diff.models_differ.head.join(", ")}` : ""})`;
 }
 
 export function diffText(diff: ResultsDiff): string {

@@ -1,4 +1,5 @@
 import { InterError } from "../../core/errors.js";
+import { refuseAcrossModels, servedModelsDiffer } from "./served-models.js";
 import { tally } from "../run/run-attempts.js";
 import type { StoredResults } from "../report/facts.js";
 
@@ -6,7 +7,10 @@ import type { StoredResults } from "../report/facts.js";
  * Joins the results of the shards of one evaluation into the results of the whole: same candidate, plan, agent and
  * settings, each attempt exactly once, none missing. Summaries and the verdict are computed again from the attempts.
  */
-export function mergeResults(inputs: Array<{ file: string; results: StoredResults }>): StoredResults {
+export function mergeResults(
+  inputs: Array<{ file: string; results: StoredResults }>,
+  acrossModels = false,
+): StoredResults {
   const [first, ...rest] = inputs;
   if (!first)
     throw new InterError(
@@ -34,6 +38,9 @@ export function mergeResults(inputs: Array<{ file: string; results: StoredResult
           },
         );
       }
+  // Shards answered by different models would merge into pass rates that mix them.
+  for (const other of rest)
+    refuseAcrossModels(servedModelsDiffer(first.results, other.results), [first.file, other.file], acrossModels);
   const seen = new Map<string, string>();
   for (const { file, results } of inputs)
     for (const a of results.attempts) {
@@ -72,8 +79,12 @@ export function mergeResults(inputs: Array<{ file: string; results: StoredResult
   const { shard: _shard, gate: _gate, ...base } = first.results;
   // One unsealed shard makes the whole run unsealed: its evidence could have been forged.
   const unsealed = inputs.map((i) => i.results.isolation).find((iso) => !iso || iso.kind === "none");
+  // The models that answered are every shard's: more than one is a run that mixed them, and says so.
+  const served = [...new Set(inputs.flatMap((i) => i.results.agent.model?.served ?? []))].sort();
+  const agent = base.agent.model ? { ...base.agent, model: { ...base.agent.model, served } } : base.agent;
   return {
     ...base,
+    agent,
     ...(unsealed ? { isolation: unsealed } : first.results.isolation ? { isolation: first.results.isolation } : {}),
     ...(times("started_at").length
       ? { started_at: times("started_at")[0], finished_at: times("finished_at").at(-1) }

@@ -232,6 +232,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       ...modelRecord(
         options.agent,
         attempts.map((a) => a.agent.summary?.model),
+        attempts.map((a) => a.agent.summary?.requested_model),
       ),
     },
     isolation,

@@ -22,12 +22,22 @@ export interface ModelRecord {
   served: string[];
 }
 
-/** A run's ModelRecord from its agent and what each attempt or run reported; nothing when neither says anything. */
-export function modelRecord(agent: Agent, served: Array<string | undefined>): { model?: ModelRecord } {
+/**
+ * A run's ModelRecord from its agent and what each attempt or run reported: served are only the models that answered
+ * (named by responses); the configured name is the configuration's, else the one the agent said it asked for. Nothing
+ * when none says anything.
+ */
+export function modelRecord(
+  agent: Agent,
+  served: Array<string | undefined>,
+  requested: Array<string | undefined> = [],
+): { model?: ModelRecord } {
   const models = [...new Set(served.filter((m): m is string => !!m))].sort();
   const configured = agent.model?.();
-  if (!configured && !models.length) return {};
-  return { model: { configured: configured?.name ?? null, configured_hash: configured?.hash ?? null, served: models } };
+  const asked = [...new Set(requested.filter((m): m is string => !!m))];
+  const name = configured?.name ?? (asked.length === 1 ? asked[0]! : null);
+  if (!configured && !models.length && !name) return {};
+  return { model: { configured: name, configured_hash: configured?.hash ?? null, served: models } };
 }
 
 /**

@@ -24,8 +24,10 @@ export interface Transcript {
   error?: string;
   /** The Skills the agent says it offers its model, where it says so (Claude Code's first event): trigger evaluation. */
   skills?: string[];
-  /** The model that answered, as the agent's own stream reports it (Claude Code's init event and messages). */
+  /** The model that answered, as the agent's own stream reports it: only a message's own model says it answered. */
   model?: string;
+  /** The model the agent asked for (Claude Code's init event): what it was configured with, not what answered. */
+  requestedModel?: string;
 }
 
 /** What results.json keeps of a transcript per attempt. */
@@ -36,8 +38,10 @@ export interface TranscriptSummary {
   cost_usd: number | null;
   duration_ms: number | null;
   final: string | null;
-  /** The model as served (the agent's stream); absent where the agent does not report it. */
+  /** The model as served (the agent's stream); absent where the agent does not report it or nothing answered. */
   model?: string;
+  /** The model the agent asked for, where its stream says. */
+  requested_model?: string;
 }
 
 export function summarizeTranscript(t: Transcript): TranscriptSummary {
@@ -49,6 +53,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     duration_ms: t.duration_ms ?? null,
     final: t.final ? t.final.slice(0, 2000) : null,
     ...(t.model ? { model: t.model } : {}),
+    ...(t.requestedModel ? { requested_model: t.requestedModel } : {}),
   };
 }
 
@@ -152,7 +157,10 @@ export function parseClaudeCode(stdout: string): Transcript {
   for (const e of events<ClaudeEvent>(stdout)) {
     if (e.type === "system" && e.subtype === "init" && Array.isArray(e.skills))
       t.skills = e.skills.filter((s: unknown): s is string => typeof s === "string");
-    if (e.type === "system" && e.subtype === "init" && typeof e.model === "string") t.model = e.model.slice(0, 200);
+    // The init event names the model asked for; a connection cut before any answer leaves only that, and it answered
+    // nothing: a run's served models are those its messages name.
+    if (e.type === "system" && e.subtype === "init" && typeof e.model === "string")
+      t.requestedModel = e.model.slice(0, 200);
     // The model that wrote a message is the one that answered (a fallback model can differ from the init event's).
     if (e.type === "assistant" && typeof e.message?.model === "string" && e.message.model !== "<synthetic>")
       t.model = e.message.model.slice(0, 200);

@@ -10,10 +10,14 @@ export class EvalMergeCommand extends GatedCommand {
   static usage = Command.Usage({
     description: "Join the results of evaluation shards into one results.json and its reports",
     details:
-      "Each input is the results.json of one `inter eval run --shard i/n`. They must be shards of one evaluation (same candidate, plan, agent and settings), each attempt once and none missing; otherwise RESULTS_MISMATCH (exit 2) names the file and field. Writes results.json, report.html, junit.xml and summary.md into --out, judges the gate again (exit 1 when not met: EVAL_FAILED, or EVAL_NOT_JUDGED when every attempt was a harness error).",
+      "Each input is the results.json of one `inter eval run --shard i/n`. They must be shards of one evaluation (same candidate, plan, agent and settings), each attempt once and none missing; otherwise RESULTS_MISMATCH (exit 2) names the file and field. Shards the agent reports were answered by different models are refused unless --across-models (EVAL_MODELS_DIFFER). Writes results.json, report.html, junit.xml and summary.md into --out, judges the gate again (exit 1 when not met: EVAL_FAILED, or EVAL_NOT_JUDGED when every attempt was a harness error).",
     examples: [["Join four shards", "inter eval merge shard-*/results.json --out merged"]],
   });
   inputs = Option.Rest({ name: "results.json", required: 1 });
+  acrossModels = Option.Boolean("--across-models", false, {
+    description:
+      "Merge even when the agent reports that shards were answered by different models (refused otherwise: EVAL_MODELS_DIFFER); the merged results list every model that answered",
+  });
   out = Option.String("--out", {
     description: "Folder for the merged results and reports (default: the working directory)",
   });
@@ -43,7 +47,7 @@ export class EvalMergeCommand extends GatedCommand {
         `--out would overwrite the input ${target}.`,
         "Give --out a folder of its own, e.g. --out merged.",
       );
-    const merged = mergeResults(inputs);
+    const merged = mergeResults(inputs, this.acrossModels);
     const results = {
       ...merged,
       gate: applyGate(merged, this.gate()),

@@ -1,7 +1,14 @@
 import { defineConfig } from "intermesh";
 
 export default defineConfig({
-  product: { name: "Rooms", binary: "rooms", package: "rooms-cli", version: "0.1.0" },
+  product: {
+    name: "Rooms",
+    binary: "rooms",
+    package: "rooms-cli",
+    version: "0.1.0",
+    // The MCP registry's name for the server: a namespace you own (here, a GitHub login), then a name.
+    mcpName: "io.github.intermesh-example/rooms",
+  },
   inputs: { openapi: "examples/rooms/openapi.yaml", context: "examples/rooms/context.md" },
   api: { baseUrl: "http://127.0.0.1:4010", credentialEnv: "ROOMS_API_KEY" },
   targets: {

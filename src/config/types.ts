@@ -18,6 +18,13 @@ export interface ProductConfig {
    * @default `"0.1.0"`
    */
   version?: string;
+  /**
+   * The MCP server's name in the MCP registry, `namespace/name` with a reverse-DNS namespace you can prove you own
+   * (`io.github.<login>/rooms` by your GitHub login, `com.example/rooms` by your domain). When set, the package's
+   * package.json names it (`mcpName`, which the registry checks) and the build writes and validates its `server.json`.
+   * @default none: no server.json
+   */
+  mcpName?: string;
 }
 
 export interface InputsConfig {

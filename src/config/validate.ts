@@ -39,6 +39,9 @@ const isUserTask = t.isObject({
   env: t.isOptional(t.isArray(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]))),
 });
 
+/** An MCP registry name: `namespace/name`, the namespace reverse DNS of two labels or more (stages/emit/server-json.ts). */
+const MCP_NAME = /^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+\/[a-zA-Z0-9._-]+$/;
+
 const isConfig = t.isObject({
   product: t.isObject({
     name: nonEmpty,
@@ -48,6 +51,7 @@ const isConfig = t.isObject({
       t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)]),
     ),
     version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
+    mcpName: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(MCP_NAME), t.hasMaxLength(200)])),
   }),
   inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
   api: t.isOptional(
@@ -144,6 +148,8 @@ const FIXES: Record<string, string> = {
   "product.name": 'Set product.name to the product\'s display name, e.g. "Rooms".',
   "product.binary": 'Use a lowercase kebab-case binary name, e.g. "rooms" or "rooms-cli".',
   "product.version": 'Use a semver version such as "0.1.0".',
+  "product.mcpName":
+    'Name the server in a namespace you own, reverse DNS then a name: "io.github.<your-login>/rooms" (proved by GitHub login) or "com.example/rooms" (proved by your domain).',
   "product.package":
     'Use an npm package name, e.g. "rooms-cli" or "@acme/rooms-cli" (lowercase; no "..", spaces or extra slashes).',
   inputs: 'Add inputs: { openapi: "inputs/openapi.yaml", context: "inputs/context.md" }.',

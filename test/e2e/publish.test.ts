@@ -211,8 +211,8 @@ describe("inter publish", () => {
     expect(published.json.data).toMatchObject({ published: true, package: { name: "rooms-cli", version: "0.1.0" } });
     const server = JSON.parse(readFileSync(join(project, "dist/server.json"), "utf8"));
     expect(server).toMatchObject({
-      $schema: expect.stringContaining("server.schema.json"),
-      name: expect.stringMatching(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+      $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+      name: "io.github.intermesh-example/rooms",
       version: "0.1.0",
     });
     expect(server.packages[0].environmentVariables).toEqual(
@@ -225,6 +225,10 @@ describe("inter publish", () => {
     expect(again.json.data).toMatchObject({ published: false, already_published: true });
 
     const dir = await app(registry, "rooms-cli");
+    // The name the registry checks in the published package, and the entry shipped inside it, are the same.
+    const inPackage = (file: string) => JSON.parse(readFileSync(join(dir, "node_modules/rooms-cli", file), "utf8"));
+    expect(inPackage("package.json").mcpName).toBe(server.name);
+    expect(inPackage("server.json")).toMatchObject({ name: server.name, version: "0.1.0" });
     const env = { ...registry.env, HOME: tempDir("inter-user-home-") };
     const proof = await bin(dir, "rooms", ["proof", "--expect", published.json.data.content_sha256], env);
     expect(proof.exitCode, proof.stderr).toBe(0);

@@ -41,7 +41,8 @@ export class PublishCommand extends BaseCommand {
     description: "Ask npm for provenance (default: when the CI supports it); --no-provenance never",
   });
   mcpName = Option.String("--mcp-name", {
-    description: "The server's name in the MCP registry (reverse DNS, e.g. io.github.acme/rooms) for server.json",
+    description:
+      "The server's name in the MCP registry, checked against the package's mcpName (product.mcpName in the config), e.g. io.github.acme/rooms",
   });
   timeout = Option.String("--timeout", {
     description: "Seconds npm waits for each registry request (default 300)",
@@ -58,7 +59,7 @@ export class PublishCommand extends BaseCommand {
         "Give the registry's URL, e.g. --registry https://npm.example.com/.",
         { flag: "registry" },
       );
-    if (this.mcpName !== undefined && !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(this.mcpName))
+    if (this.mcpName !== undefined && !/^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+\/[a-zA-Z0-9._-]+$/.test(this.mcpName))
       throw new InterError(
         "USAGE_ERROR",
         `--mcp-name must be a reverse-DNS namespace and a name, such as io.github.acme/rooms (got "${this.mcpName}").`,
@@ -73,7 +74,7 @@ export class PublishCommand extends BaseCommand {
       { readSurface, surfaceOfCandidate },
       { packFolder },
       registry,
-      { serverJson, defaultMcpName },
+      { serverJson, serverJsonProblems, MCP_NAME },
     ] = await Promise.all([
       import("../publish/evidence.js"),
       import("../publish/proof.js"),
@@ -81,7 +82,7 @@ export class PublishCommand extends BaseCommand {
       import("../../surface/read-surface.js"),
       import("../../pipeline/bundle.js"),
       import("../publish/registry.js"),
-      import("../publish/server-json.js"),
+      import("../../stages/emit/server-json.js"),
     ]);
     const evidence = await readEvidence(
       tgz,
@@ -184,14 +185,35 @@ export class PublishCommand extends BaseCommand {
         }
       }
       const provenance = registry.provenanceFor(process.env, this.provenance);
-      const server = serverJson({
-        name: this.mcpName ?? defaultMcpName(pkg.name),
-        description: manifest.product.description || pkg.description || pkg.name,
-        pkg: pkg.name,
-        version: pkg.version,
-        ...(this.registry ? { registry: registry.withoutUserinfo(this.registry) } : {}),
-        manifest,
-      });
+      // The registry takes an npm package's entry only when the package names the same server (its mcpName, from
+      // product.mcpName): without one there is no entry to write, and a --mcp-name of another name would be refused.
+      const mcpName = typeof pkg.mcpName === "string" ? pkg.mcpName : undefined;
+      if (this.mcpName !== undefined && this.mcpName !== mcpName)
+        throw new InterError(
+          "USAGE_ERROR",
+          `--mcp-name ${this.mcpName} is not the package's mcpName (${mcpName ?? "none"}): the MCP registry takes an npm package's server.json only under the name its package.json gives.`,
+          `Set product.mcpName: "${this.mcpName}" in the config and build again.`,
+          { flag: "mcp-name" },
+        );
+      const server =
+        mcpName && MCP_NAME.test(mcpName)
+          ? serverJson({
+              name: mcpName,
+              description: manifest.product.description || pkg.description || pkg.name,
+              pkg: pkg.name,
+              version: pkg.version,
+              ...(this.registry ? { registry: registry.withoutUserinfo(this.registry) } : {}),
+              manifest,
+            })
+          : undefined;
+      const serverProblems = server ? serverJsonProblems(server, pkg) : [];
+      if (serverProblems.length)
+        throw new InterError(
+          "SERVER_JSON_INVALID",
+          `server.json would be refused by the MCP registry: ${serverProblems.join("; ")}.`,
+          "Fix product.mcpName or the field named, build again, then publish.",
+          { problems: serverProblems },
+        );
       const serverFile = join(dirname(tgz), "server.json");
       const data = {
         dry_run: this.dryRun,
@@ -216,7 +238,9 @@ export class PublishCommand extends BaseCommand {
         ...(forced.length ? { forced } : {}),
         version_check: versionCheck,
         provenance,
-        server_json: { file: shown(serverFile), content: server },
+        server_json: server
+          ? { file: shown(serverFile), content: server }
+          : { file: null, content: null, reason: "the package names no mcpName (product.mcpName in the config)" },
       };
       const summary = (verb: string) => [
         `${verb} ${pkg.name}@${pkg.version} (${count(data.tarball.files, "file")}, ${bytes.length} bytes) to ${data.registry} under ${data.tag}`,
@@ -231,7 +255,7 @@ export class PublishCommand extends BaseCommand {
           data,
           human: [
             ...summary("Would publish"),
-            `  server.json      ${shown(serverFile)} (not written)`,
+            `  server.json      ${server ? `${shown(serverFile)} (not written)` : "none: the package names no mcpName (set product.mcpName)"}`,
             "",
             ...data.files.map((f) => `  ${f}`),
           ].join("\n"),
@@ -268,12 +292,12 @@ export class PublishCommand extends BaseCommand {
           }
         }
       }
-      writeFileAtomic(serverFile, `${JSON.stringify(server, null, 2)}\n`);
+      if (server) writeFileAtomic(serverFile, `${JSON.stringify(server, null, 2)}\n`);
       return {
         data: { ...data, published: !already, already_published: already },
         human: [
           ...summary(already ? "Already published" : "Published"),
-          `  server.json      ${shown(serverFile)}`,
+          `  server.json      ${server ? shown(serverFile) : "none: the package names no mcpName (set product.mcpName)"}`,
         ].join("\n"),
       };
     } finally {

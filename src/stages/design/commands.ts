@@ -431,6 +431,7 @@ export function designCommands(
         binary,
         package: config.product.package ?? `${binary}-cli`,
         version: config.product.version ?? "0.1.0",
+        ...(config.product.mcpName ? { mcpName: config.product.mcpName } : {}),
       },
       source: {
         title: model.source.title,

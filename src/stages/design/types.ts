@@ -106,7 +106,7 @@ export interface NamingNote {
 }
 
 export interface CommandsPlan {
-  product: { name: string; binary: string; package: string; version: string };
+  product: { name: string; binary: string; package: string; version: string; mcpName?: string };
   source: { title: string; version: string; specVersion: string; description?: string; files: string[] };
   /** `path` is the base URL's path ("/v1"): services started for inspection and evaluation are reached under it. */
   baseUrl: { default: string | null; env: string; path: string };

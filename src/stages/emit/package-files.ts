@@ -7,6 +7,8 @@ import type { Command } from "../../runtime/manifest.js";
 import { indexInWorker, searchIndexLater, searchIndexText, type IndexJob } from "./search-index.js";
 import { isPlainJson } from "../../core/plain-json.js";
 import { compareText } from "../../core/text-order.js";
+import { InterError } from "../../core/errors.js";
+import { serverJson, serverJsonProblems, type ServerJson } from "./server-json.js";
 
 /** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
 export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
@@ -297,6 +299,30 @@ function makeCommandParts(caps: CommandsAndGroups, background: boolean): Command
  * last call's, the command files, root help and search index made from them are that call's (a brief edit in watch).
  */
 /**
+ * The package's entry for the MCP registry (stages/emit/server-json.ts), held to the registry's rules here: an entry
+ * the registry's publisher would refuse fails the build, naming what it would refuse.
+ */
+function registryServer(caps: Capabilities, manifest: { auth?: unknown; baseUrl?: { env?: string } }): ServerJson {
+  const { product } = caps;
+  const entry = serverJson({
+    name: product.mcpName!,
+    description: product.description || `${product.name} command line, made for agents`,
+    pkg: product.package,
+    version: product.version,
+    manifest,
+  });
+  const problems = serverJsonProblems(entry, { name: product.package, mcpName: product.mcpName });
+  if (problems.length)
+    throw new InterError(
+      "SERVER_JSON_INVALID",
+      `The package's server.json would be refused by the MCP registry: ${problems.join("; ")}.`,
+      "Fix product.mcpName (a reverse-DNS namespace you own, then a name) or the field named, then build again.",
+      { problems },
+    );
+  return entry;
+}
+
+/**
  * The runtime shipped in the package: the CLI's (lib/runtime.cjs, loaded by every call) and the command search's
  * (lib/search.cjs, MiniSearch and the ranking: loaded by `search` alone, so no other call parses it).
  */
@@ -352,6 +378,7 @@ function assemble(
   };
   const brief = product.description || `${product.name}: a command line for agents and people.`;
   const visible = caps.commands.filter((c) => !c.hidden);
+  const registryEntry = mcp && product.mcpName ? registryServer(caps, manifest) : undefined;
   const files: PackageFile[] = [
     {
       path: "package.json",
@@ -359,6 +386,8 @@ function assemble(
         {
           name: product.package,
           version: product.version,
+          // The MCP registry publishes the package's server.json only when the package names the same server.
+          ...(registryEntry ? { mcpName: product.mcpName } : {}),
           description: `${product.name} command line, made for agents: JSON in and out, stable error codes, no prompts.`,
           type: "module",
           // The executable sits at the package root, so agent/, AGENTS.md and CHANGELOG.md are beside the resolved file.
@@ -372,6 +401,7 @@ function assemble(
         2,
       )}\n`,
     },
+    ...(registryEntry ? [{ path: "server.json", content: `${JSON.stringify(registryEntry, null, 2)}\n` }] : []),
     {
       path: `${binary}.cjs`,
       executable: true,

@@ -238,8 +238,15 @@ export function judgeOperations(ops: JudgedOperation[]) {
       findings.push({ rule: "read-on-write", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
     // `batch-get` gets many by their ids: a list is what it says.
     const batch = /^(batch|bulk)-/.test(o.name.split(" ").pop()!);
-    if (method === "GET" && ((verb === "list" && o.returns === "one") || (verb === "get" && !batch && o.returns === "many")))
-      findings.push({ rule: "cardinality", name: o.name, detail: `"${verb}" answers ${o.returns === "one" ? "one item" : "a list"}` });
+    if (
+      method === "GET" &&
+      ((verb === "list" && o.returns === "one") || (verb === "get" && !batch && o.returns === "many"))
+    )
+      findings.push({
+        rule: "cardinality",
+        name: o.name,
+        detail: `"${verb}" answers ${o.returns === "one" ? "one item" : "a list"}`,
+      });
     // A filler word the path, operationId or a tag names is a resource's own (`create-dev-endpoint`, `StartSingle…Task`).
     const named = new Set(wordsOf(`${o.path} ${o.operationId ?? ""} ${(o.tags ?? []).join(" ")}`, true));
     const filler = o.name.split(/[\s-]+/).find((t) => FILLER.has(t) && !named.has(t));

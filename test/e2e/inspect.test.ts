@@ -76,7 +76,9 @@ describe("inspect: the example candidate", () => {
     const wrongKey = await inter(project, ["build", "--json"], { ROOMS_API_KEY: "not-the-key" });
     const refused = wrongKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
     expect(refused).toMatchObject({ level: "Agent-Native", fail: 0, candidate: receipt.candidate.sha256 });
-    expect(refused.apiNotJudged).toMatch(/`rooms .*` answered AUTH_FAILED.*set ROOMS_API_KEY to a credential the API accepts/);
+    expect(refused.apiNotJudged).toMatch(
+      /`rooms .*` answered AUTH_FAILED.*set ROOMS_API_KEY to a credential the API accepts/,
+    );
     const status = await inter(project, ["status"]);
     expect(status.stdout).toContain("api         not judged: the API refused the probes' calls");
   });

@@ -945,7 +945,8 @@ export function nameOperations(
       if (!path && !d.explicit) {
         const verb = base[base.length - 1]!.split("-")[0]!;
         for (const told of lastResortWords(d.op, rest, base)) {
-          if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from }))) continue;
+          if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from })))
+            continue;
           const attempt = withQualifier(base, told.words);
           if (free(attempt)) {
             path = attempt;

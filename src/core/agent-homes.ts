@@ -15,8 +15,12 @@ import { join } from "node:path";
  * - opencode offers `.opencode/skills` (project) and `~/.config/opencode/skills` (user; it also reads the other two
  *   agents' folders) to its `skill` tool; MCP servers are the `mcp` key of `opencode.json` (project) or
  *   `~/.config/opencode/opencode.json` (user), each `{type: "local", command: [...], enabled, environment}`.
+ * - Gemini CLI reads Skills from `.gemini/skills` (project) and `~/.gemini/skills` (user); MCP servers are `mcpServers`
+ *   of `.gemini/settings.json` (project, a trusted folder's) or `~/.gemini/settings.json`, each `{command, args}`.
+ * - Cursor reads Skills from `.cursor/skills` (project) and `~/.cursor/skills` (user); MCP servers are `mcpServers` of
+ *   `.cursor/mcp.json` (project) or `~/.cursor/mcp.json` (user), each `{command, args}`.
  */
-export const AGENT_NAMES = ["claude-code", "codex", "opencode"] as const;
+export const AGENT_NAMES = ["claude-code", "codex", "opencode", "gemini-cli", "cursor"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 export type InstallScope = "project" | "user";
 
@@ -25,6 +29,8 @@ export const SKILL_FOLDER: Record<AgentName, string> = {
   "claude-code": ".claude/skills",
   codex: ".agents/skills",
   opencode: ".opencode/skills",
+  "gemini-cli": ".gemini/skills",
+  cursor: ".cursor/skills",
 };
 
 export interface McpConfigPlace {
@@ -53,6 +59,8 @@ export function agentPlaces(
       "claude-code": { file: ".mcp.json", format: "json", key: "mcpServers" },
       codex: { file: ".codex/config.toml", format: "toml", key: "mcp_servers" },
       opencode: { file: "opencode.json", format: "json", key: "mcp" },
+      "gemini-cli": { file: ".gemini/settings.json", format: "json", key: "mcpServers" },
+      cursor: { file: ".cursor/mcp.json", format: "json", key: "mcpServers" },
     } as const;
     return {
       skills: join(root, SKILL_FOLDER[agent]),
@@ -64,6 +72,13 @@ export function agentPlaces(
     return {
       skills: join(dir || join(home, ".claude"), "skills"),
       mcp: { file: dir ? join(dir, ".claude.json") : join(home, ".claude.json"), format: "json", key: "mcpServers" },
+    };
+  }
+  if (agent === "gemini-cli" || agent === "cursor") {
+    const dir = join(home, agent === "cursor" ? ".cursor" : ".gemini");
+    return {
+      skills: join(dir, "skills"),
+      mcp: { file: join(dir, agent === "cursor" ? "mcp.json" : "settings.json"), format: "json", key: "mcpServers" },
     };
   }
   if (agent === "codex")

@@ -44,6 +44,8 @@ interface ManagedServer {
   name: string;
   /** The JSON entry, or the TOML table's exact text. */
   entry: McpEntry | string;
+  /** The exact text the install inserted in the file, which uninstall takes out (src/runtime/mcp-config.ts). */
+  inserted?: string;
   /** The configuration file did not exist before: uninstall removes it when nothing else is left in it. */
   created: boolean;
 }
@@ -161,6 +163,8 @@ function serverEntry(cli: Cli, agent: AgentName): McpEntry | string {
     .sort();
   if (agent === "claude-code") return { type: "stdio", command: "node", args: [script] };
   if (agent === "opencode") return { type: "local", command: ["node", script], enabled: true };
+  // Gemini CLI and Cursor start a stdio server with the user's environment: the credential reaches it from there.
+  if (agent === "gemini-cli" || agent === "cursor") return { command: "node", args: [script] };
   return tomlBlock(binary, { command: "node", args: [script], env_vars: variables }, binary);
 }
 
@@ -348,13 +352,18 @@ export function installAgents(cli: Cli, options: AgentsOptions) {
   }
   for (const s of serverWrites) {
     remember(missingDirs(s.place.file));
-    writeFileAtomic(
-      s.place.file,
-      withEntry(s.place, binary, s.entry, typeof s.previous?.entry === "string" ? s.previous.entry : undefined),
-    );
+    const edited = withEntry(s.place, binary, s.entry, s.previous);
+    writeFileAtomic(s.place.file, edited.text);
     managed.servers = [
       ...managed.servers.filter((m) => m !== s.previous),
-      { agent: s.agent, file: s.place.file, name: binary, entry: s.entry, created: s.created },
+      {
+        agent: s.agent,
+        file: s.place.file,
+        name: binary,
+        entry: edited.entry,
+        ...(edited.inserted !== undefined ? { inserted: edited.inserted } : {}),
+        created: s.created,
+      },
     ];
     save();
   }
@@ -471,7 +480,7 @@ export function uninstallAgents(cli: Cli, options: AgentsOptions) {
   }
   for (const server of serverRemovals) {
     const place = { ...agentPlaces(server.agent, scope, root).mcp, file: server.file };
-    const text = withoutEntry(place, binary, server.entry, server.created);
+    const text = withoutEntry(place, binary, server, server.created);
     if (text === undefined) rmSync(server.file, { force: true });
     else writeFileAtomic(server.file, text);
   }

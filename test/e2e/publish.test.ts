@@ -248,7 +248,15 @@ describe("inter publish", () => {
     // A user's own Skill and settings, which nothing may touch.
     mkdirSync(join(dir, ".claude/skills/mine"), { recursive: true });
     writeFileSync(join(dir, ".claude/skills/mine/SKILL.md"), "---\nname: mine\ndescription: my own\n---\n");
-    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { other: { command: "other-mcp" } } }, null, 2));
+    // Each agent's own configuration, in a formatting of its own: every byte must come back after uninstall.
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { other: { command: "other-mcp" } } }));
+    writeFileSync(join(dir, "opencode.json"), '{\r\n  "$schema": "https://opencode.ai/config.json"\r\n}\r\n');
+    mkdirSync(join(dir, ".codex"));
+    writeFileSync(join(dir, ".codex/config.toml"), 'model = "m"');
+    mkdirSync(join(dir, ".gemini"));
+    writeFileSync(join(dir, ".gemini/settings.json"), '{\n  // my theme\n  "ui": { "theme": "GitHub" },\n}\n');
+    mkdirSync(join(dir, ".cursor"));
+    writeFileSync(join(dir, ".cursor/mcp.json"), '{\n\t"mcpServers": {\n\t\t"other": { "command": "x" }\n\t}\n}');
     const before = snapshot(dir, npmFiles);
 
     const dry = await bin(dir, "rooms", ["agents", "install", "--mcp", "--dry-run", "--json"], env);
@@ -260,7 +268,7 @@ describe("inter publish", () => {
     expect(installed.exitCode, installed.stderr).toBe(0);
     const shipped = (skill: string) =>
       readFileSync(join(dir, "node_modules/rooms-cli/skills", skill, "SKILL.md"), "utf8");
-    for (const folder of [".claude/skills", ".agents/skills", ".opencode/skills"])
+    for (const folder of [".claude/skills", ".agents/skills", ".opencode/skills", ".gemini/skills", ".cursor/skills"])
       for (const skill of SKILLS)
         expect(readFileSync(join(dir, folder, skill, "SKILL.md"), "utf8")).toBe(shipped(skill));
     const mcpScript = join(dir, "node_modules/rooms-cli/rooms-mcp.cjs");
@@ -273,6 +281,14 @@ describe("inter publish", () => {
     expect(readFileSync(join(dir, ".codex/config.toml"), "utf8")).toMatch(
       /\[mcp_servers\.rooms\]\ncommand = "node"\nargs = \[".*rooms-mcp\.cjs"\]\nenv_vars = \["ROOMS_API_KEY", "ROOMS_BASE_URL"\]/,
     );
+    for (const file of [".gemini/settings.json", ".cursor/mcp.json"]) {
+      const { parse } = await import("jsonc-parser/lib/esm/main.js");
+      expect(parse(readFileSync(join(dir, file), "utf8")).mcpServers.rooms, file).toEqual({
+        command: "node",
+        args: [expect.stringMatching(/rooms-mcp\.cjs$/)],
+      });
+    }
+    expect(readFileSync(join(dir, "opencode.json"), "utf8")).not.toMatch(/[^\r]\n/);
     expect(JSON.parse(readFileSync(join(dir, "opencode.json"), "utf8")).mcp.rooms).toMatchObject({
       type: "local",
       command: ["node", expect.stringMatching(/rooms-mcp\.cjs$/)],
@@ -315,15 +331,15 @@ describe("inter publish", () => {
     expect(added).toEqual(
       [
         ".agents/managed/rooms.json",
-        ".codex/config.toml",
-        ...[".agents/skills", ".claude/skills", ".opencode/skills"].flatMap((f) =>
+        ...[".agents/skills", ".claude/skills", ".opencode/skills", ".gemini/skills", ".cursor/skills"].flatMap((f) =>
           SKILLS.map((s) => `${f}/${s}/SKILL.md`),
         ),
-        "opencode.json",
       ].sort(),
     );
     const changedFiles = Object.keys(before).filter((p) => after[p] !== before[p]);
-    expect(changedFiles).toEqual([".mcp.json"]);
+    expect(changedFiles.sort()).toEqual(
+      [".mcp.json", "opencode.json", ".codex/config.toml", ".gemini/settings.json", ".cursor/mcp.json"].sort(),
+    );
 
     // A tampered copy of the installed package fails proof, naming the file.
     const copy = tempDir("inter-tampered-");

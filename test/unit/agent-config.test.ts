@@ -66,11 +66,14 @@ describe("an MCP entry in an agent's configuration", () => {
     const place = toml(original);
     const ours = tomlBlock("rooms", { command: "node", args: ["/x/rooms-mcp.cjs"], env_vars: [] }, "rooms");
     const added = withEntry(place, "rooms", ours);
-    expect(added.startsWith(original)).toBe(true);
-    writeFileSync(place.file, added);
-    expect(withoutEntry(place, "rooms", ours, false)).toBe(original);
+    expect(added.text.startsWith(original)).toBe(true);
+    writeFileSync(place.file, added.text);
+    expect(withoutEntry(place, "rooms", added, false)).toBe(original);
     const upgraded = tomlBlock("rooms", { command: "node", args: ["/y/rooms-mcp.cjs"], env_vars: [] }, "rooms");
-    expect(withEntry(place, "rooms", upgraded, ours)).toBe(added.replace(ours, upgraded));
+    const again = withEntry(place, "rooms", upgraded, added);
+    expect(again.text).toBe(added.text.replace(ours, upgraded));
+    writeFileSync(place.file, again.text);
+    expect(withoutEntry(place, "rooms", again, false)).toBe(original);
   });
 
   it("keeps a JSON file's other keys, indent and final line break", () => {
@@ -84,13 +87,62 @@ describe("an MCP entry in an agent's configuration", () => {
     const place = { file, format: "json" as const, key: "mcp" };
     const entry = { type: "local", command: ["node", "/x/rooms-mcp.cjs"], enabled: true };
     const added = withEntry(place, "rooms", entry);
-    expect(JSON.parse(added).mcp).toEqual({ other: { type: "local", command: ["x"] }, rooms: entry });
-    expect(added).toContain('\n\t"mcp"');
-    writeFileSync(file, added);
+    expect(JSON.parse(added.text).mcp).toEqual({ other: { type: "local", command: ["x"] }, rooms: entry });
+    expect(added.text).toContain('\n\t"mcp"');
+    writeFileSync(file, added.text);
     expect(readPresent(place, "rooms", undefined)).toEqual({ kind: "json", entry });
-    expect(withoutEntry(place, "rooms", entry, false)).toBe(original);
-    writeFileSync(file, "{ // a comment\n}");
+    expect(withoutEntry(place, "rooms", added, false)).toBe(original);
+    writeFileSync(file, "{ not json");
     expect(readPresent(place, "rooms", undefined).kind).toBe("unreadable");
-    expect(readFileSync(file, "utf8")).toBe("{ // a comment\n}");
+    expect(readFileSync(file, "utf8")).toBe("{ not json");
+  });
+
+  it("install then uninstall gives back every file byte for byte, whatever its formatting", () => {
+    const entry = { command: "node", args: ["/x/rooms-mcp.cjs"] };
+    const cases: Array<[string, "json" | "toml", string]> = [
+      ["one line (Claude Code's .mcp.json)", "json", '{"mcpServers":{"x":{"command":"a","args":[]}}}'],
+      [
+        "CRLF (opencode.json)",
+        "json",
+        '{\r\n  "mcp": {\r\n    "x": { "type": "local", "command": ["a"] }\r\n  }\r\n}\r\n',
+      ],
+      ["comments and a trailing comma (Gemini's settings.json)", "json", '{\n  // mine\n  "theme": "GitHub",\n}\n'],
+      ["tabs, no final newline", "json", '{\n\t"mcpServers": {}\n}'],
+      ["four spaces, the key absent", "json", '{\n    "other": 1\n}\n'],
+      ["empty object on one line", "json", "{}"],
+      ["TOML without a final newline", "toml", 'model = "m"'],
+      ["TOML in CRLF", "toml", 'model = "m"\r\n\r\n[mcp_servers.x]\r\ncommand = "a"\r\n'],
+    ];
+    for (const [what, format, original] of cases) {
+      const file = join(tempDir("inter-bytes-"), format === "toml" ? "config.toml" : "settings.json");
+      writeFileSync(file, original);
+      const place = {
+        file,
+        format,
+        key: format === "toml" ? "mcp_servers" : what.startsWith("CRLF") ? "mcp" : "mcpServers",
+      };
+      const ours =
+        format === "toml" ? tomlBlock("rooms", { command: "node", args: ["/x"], env_vars: [] }, "rooms") : entry;
+      const added = withEntry(place, "rooms", ours);
+      writeFileSync(file, added.text);
+      const present = readPresent(place, "rooms", format === "toml" ? (added.entry as string) : undefined);
+      expect(present.kind === "json" || (present.kind === "toml" && present.ours), what).toBe(true);
+      if (original.includes("\r\n")) expect(added.text.replace(/\r\n/g, "").includes("\n"), what).toBe(false);
+      expect(withoutEntry(place, "rooms", added, false), what).toBe(original);
+    }
+  });
+
+  it("a file changed around our entry since: the entry alone is taken out, the other edits stay", () => {
+    const file = join(tempDir("inter-changed-"), ".mcp.json");
+    writeFileSync(file, '{\n  "mcpServers": {}\n}\n');
+    const place = { file, format: "json" as const, key: "mcpServers" };
+    const added = withEntry(place, "rooms", { command: "node", args: ["/x"] });
+    // The user adds a server of their own right after ours, and edits our entry's neighbourhood.
+    writeFileSync(
+      file,
+      added.text.replace('"args": [', '"args": [').replace(/\n  }\n}\n$/, ',\n    "mine": {"command": "m"}\n  }\n}\n'),
+    );
+    const left = withoutEntry(place, "rooms", added, false)!;
+    expect(JSON.parse(left)).toEqual({ mcpServers: { mine: { command: "m" } } });
   });
 });

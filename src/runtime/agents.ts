@@ -14,7 +14,8 @@ import { count } from "../core/plural.js";
 import { variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
-import { readPresent, sameJson, tomlBlock, withEntry, withoutEntry, type McpEntry } from "./mcp-config.js";
+import {
+  loadJsonc, readPresent, sameJson, tomlBlock, withEntry, withoutEntry, type McpEntry } from "./mcp-config.js";
 
 /**
  * `<binary> agents install|uninstall`: the package's Skills put where each agent reads them, and (with --mcp) its MCP
@@ -198,7 +199,8 @@ function conflictError(binary: string, conflicts: Conflict[]): CliError {
   );
 }
 
-export function installAgents(cli: Cli, options: AgentsOptions) {
+export async function installAgents(cli: Cli, options: AgentsOptions) {
+  await loadJsonc();
   const { binary } = cli.manifest.product;
   const { scope, root } = options;
   const pkg = packageInfo(cli);
@@ -427,7 +429,8 @@ function planFileRemovals(
   return removals;
 }
 
-export function uninstallAgents(cli: Cli, options: AgentsOptions) {
+export async function uninstallAgents(cli: Cli, options: AgentsOptions) {
+  await loadJsonc();
   const { binary } = cli.manifest.product;
   const { scope, root } = options;
   const manifestFile = manifestPath(scope, root, binary);

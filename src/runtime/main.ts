@@ -492,7 +492,7 @@ function skillsCommand(cli: Cli, globals: Globals, name: string | undefined): vo
  * `skills …` and `issue …`: parsed, guarded and bound like an API command (unknown flags, types, enums, required
  * flags), a bare argument standing for the flag it names; --dry-run previews what would be written.
  */
-function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
+async function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): Promise<void> {
   const { manifest } = cli;
   const { binary } = manifest.product;
   const { words } = parsed;
@@ -575,7 +575,7 @@ function runBuiltin(cli: Cli, parsed: Parsed, globals: Globals): void {
     return writeResult(
       manifest,
       globals,
-      command.path[1] === "install" ? installAgents(cli, options) : uninstallAgents(cli, options),
+      await (command.path[1] === "install" ? installAgents(cli, options) : uninstallAgents(cli, options)),
     );
   }
   return writeResult(manifest, globals, runIssue(manifest, command.path[1]!, values, globals["dry-run"]));

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-// The ES module build: its UMD main requires its parts at run time, which a bundle cannot follow.
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import type { ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { McpConfigPlace } from "../core/agent-homes.js";
 
 /**
@@ -49,13 +48,28 @@ function tomlDefines(text: string, name: string): boolean {
   return new RegExp(`^\\s*${key}\\s*[.=]`, "m").test(table);
 }
 
+/**
+ * jsonc-parser, loaded on first use: only `agents install|uninstall` edits an agent's settings file, so no other call
+ * of the CLI pays for it at start-up. Its ES module build: the UMD main requires its parts at run time, which a bundle
+ * cannot follow.
+ */
+type Jsonc = typeof import("jsonc-parser/lib/esm/main.js");
+let loaded: Jsonc | undefined;
+export async function loadJsonc(): Promise<void> {
+  loaded ??= await import("jsonc-parser/lib/esm/main.js");
+}
+const jsonc = (): Jsonc => {
+  if (!loaded) throw new Error("mcp-config: loadJsonc() was not awaited");
+  return loaded;
+};
+
 /** The file's line ending: CRLF when it has one, else LF. */
 const eolOf = (text: string) => (text.includes("\r\n") ? "\r\n" : "\n");
 
 /** JSON with comments and trailing commas, as agents' settings files are: undefined when it does not parse. */
 function parseLoose(text: string): { value: unknown } | undefined {
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value: unknown = jsonc().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   return errors.length ? undefined : { value };
 }
 
@@ -131,9 +145,9 @@ export function withEntry(
   }
   // Without formatting options the edit is a pure insertion (formatting would rewrite the object around it); the
   // inserted text is then laid out as the file is, unless the file is on one line.
-  const edits = modify(text, [place.key, name], entry, {});
+  const edits = jsonc().modify(text, [place.key, name], entry, {});
   const edit = edits.length === 1 && edits[0]!.length === 0 ? edits[0]! : undefined;
-  if (!edit) return { text: applyEdits(text, edits), entry };
+  if (!edit) return { text: jsonc().applyEdits(text, edits), entry };
   const inserted = text.includes("\n") ? laidOut(text, place.key, name, entry as McpEntry, edit.content) : edit.content;
   return { text: text.slice(0, edit.offset) + inserted + text.slice(edit.offset), inserted, entry };
 }
@@ -178,11 +192,11 @@ export function withoutEntry(
     return created && !left.trim() ? undefined : left;
   }
   const formattingOptions = formattingOf(text);
-  let left = applyEdits(text, modify(text, [place.key, name], undefined, { formattingOptions }));
+  let left = jsonc().applyEdits(text, jsonc().modify(text, [place.key, name], undefined, { formattingOptions }));
   const value = parseLoose(left)?.value as Record<string, unknown> | undefined;
   const servers = value?.[place.key];
   if (isObject(servers) && !Object.keys(servers).length)
-    left = applyEdits(left, modify(left, [place.key], undefined, { formattingOptions }));
+    left = jsonc().applyEdits(left, jsonc().modify(left, [place.key], undefined, { formattingOptions }));
   const rest = parseLoose(left)?.value;
   return created && isObject(rest) && !Object.keys(rest).length ? undefined : left;
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { contentSha256 } from "../../src/core/package-proof.js";
-import { readPresent, tomlBlock, withEntry, withoutEntry } from "../../src/runtime/mcp-config.js";
+import { loadJsonc, readPresent, tomlBlock, withEntry, withoutEntry } from "../../src/runtime/mcp-config.js";
 import { tempDir } from "../helpers.js";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -24,6 +24,7 @@ describe("the content hash (docs/publishing.md)", () => {
 });
 
 describe("an MCP entry in an agent's configuration", () => {
+  beforeAll(loadJsonc);
   const toml = (text: string) => {
     const file = join(tempDir("inter-toml-"), "config.toml");
     writeFileSync(file, text);

@@ -65,7 +65,9 @@ abstract class AgentsCommand extends BaseCommand {
       };
       let result;
       try {
-        result = this.action === "install" ? agents.installAgents(cli, options) : agents.uninstallAgents(cli, options);
+        result = await (this.action === "install"
+          ? agents.installAgents(cli, options)
+          : agents.uninstallAgents(cli, options));
       } catch (error) {
         if (error instanceof CliError)
           throw new InterError(

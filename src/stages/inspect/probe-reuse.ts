@@ -25,7 +25,8 @@ export interface SavedProbes {
 
 /**
  * Package files whose text is prose from the brief, or the Skills: they change with the brief, never the behaviour.
- * The MCP search index (mcp/) is made of the commands' and groups' words; no probe runs it.
+ * The MCP search index (mcp/) is made of the commands' and groups' words, and server.json (the MCP registry's entry)
+ * of the brief's description; no probe runs either.
  */
 const PROSE = (path: string) =>
   path === "manifest.json" ||
@@ -33,7 +34,7 @@ const PROSE = (path: string) =>
   path.startsWith("mcp/") ||
   path.startsWith("skills/") ||
   path.startsWith("agent/") ||
-  ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json"].includes(path);
+  ["AGENTS.md", "README.md", "CHANGELOG.md", "package.json", "server.json"].includes(path);
 
 const hash = (...parts: Array<string | Buffer>) => {
   const h = createHash("sha256");

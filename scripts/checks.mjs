@@ -5,7 +5,7 @@
 // code is the first failing check's, else 0.
 import { spawn } from "node:child_process";
 
-const CHECKS = ["check:format", "check:layers", "check:exports"];
+const CHECKS = ["check:format", "check:layers", "check:exports", "check:types"];
 const npm = process.env.npm_execpath
   ? [process.execPath, process.env.npm_execpath]
   : [process.platform === "win32" ? "npm.cmd" : "npm"];

@@ -14,8 +14,7 @@ import { count } from "../core/plural.js";
 import { variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { Cli } from "./load.js";
-import {
-  loadJsonc, readPresent, sameJson, tomlBlock, withEntry, withoutEntry, type McpEntry } from "./mcp-config.js";
+import { loadJsonc, readPresent, sameJson, tomlBlock, withEntry, withoutEntry, type McpEntry } from "./mcp-config.js";
 
 /**
  * `<binary> agents install|uninstall`: the package's Skills put where each agent reads them, and (with --mcp) its MCP

@@ -174,7 +174,7 @@ function argvFor(command: any, work: string): string[] {
 async function callEverything(name: string, document: string, file: string) {
   const { bin, manifest, commands, url } = await candidate(name, document, file);
   const work = tempDir("inter-prism-work-");
-  const env = { [manifest.baseUrl.env]: url };
+  const env: Record<string, string> = { [manifest.baseUrl.env]: url };
   for (const scheme of Object.values(manifest.auth.schemes) as any[])
     for (const variable of Object.values(scheme.env)) env[variable as string] = "made-up-credential-1";
   const outcomes = [];

@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, copyProject, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";

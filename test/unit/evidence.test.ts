@@ -6,6 +6,7 @@ import { redactTree } from "../../src/evaluation/sandbox/redact-files.js";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Invocation } from "../../src/evaluation/sandbox/broker.js";
+import type { CliObservation } from "../../src/stages/plan/types.js";
 import { tempDir } from "../helpers.js";
 
 const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Invocation => ({
@@ -18,7 +19,7 @@ const call = (argv: string[], stdout = "", extra: Partial<Invocation> = {}): Inv
   duration_ms: 1,
   ...extra,
 });
-const cli = (prefix: string[]) => ({ id: "o", kind: "cli", description: "", command_prefix: prefix });
+const cli = (prefix: string[]): CliObservation => ({ id: "o", kind: "cli", description: "", command_prefix: prefix });
 
 describe("which calls only ask for help", () => {
   it("a help flag in flag position excludes the call; a help token given as a flag's value does not", () => {

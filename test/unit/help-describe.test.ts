@@ -77,7 +77,7 @@ function memoryCli(commands: Command[], help: Manifest["help"] = "full"): Cli {
   const manifest: Manifest = {
     product: { name: "Demo", binary: "demo", version: "1.0.0", description: "A demo." },
     baseUrl: { default: "https://api.example.com", env: "DEMO_BASE_URL" },
-    auth: { env: "DEMO_API_KEY", schemes: {} },
+    auth: { schemes: {} },
     rules: [],
     skills: [],
     groups: names.map((name) => ({

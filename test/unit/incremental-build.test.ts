@@ -24,12 +24,15 @@ import { tempDir } from "../helpers.js";
 // give the same cli.tgz, capabilities.json is JSON.stringify's text, and the package folder ends up holding exactly
 // the files emit wants.
 
-const file = (path: string, text: string, mode = 0o644): TarFile => ({ path, bytes: Buffer.from(text), mode });
+/** A member given by its bytes (not by a file on disk), so the tests can compare what was packed with what comes out. */
+type BytesTarFile = Extract<TarFile, { bytes: Uint8Array }>;
+
+const file = (path: string, text: string, mode = 0o644): BytesTarFile => ({ path, bytes: Buffer.from(text), mode });
 
 const LONG = `${"nested-folder-name/".repeat(8)}${"x".repeat(90)}.json`;
 const VERY_LONG = `${"y".repeat(120)}/${"z".repeat(110)}.md`;
 
-function packageOf(brief: string): TarFile[] {
+function packageOf(brief: string): BytesTarFile[] {
   return [
     file("package.json", '{"name":"t","version":"1.0.0"}\n'),
     file("t.cjs", "#!/usr/bin/env node\n", 0o755),

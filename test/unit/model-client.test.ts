@@ -107,7 +107,7 @@ describe.each(PROVIDERS)("the model client, %s", (provider) => {
     expect(answer).toEqual({ value: GOOD, usage: { inputTokens: 120, outputTokens: 30 }, attempts: 1 });
 
     expect(server.requests).toHaveLength(1);
-    const [sent] = server.requests;
+    const sent = server.requests[0]!;
     expect(sent.keyOk).toBe(true);
     expect(JSON.stringify(sent)).not.toContain(DESIGN_MODEL_KEY);
     expect(sent.schemaName).toBe("command_names");
@@ -167,7 +167,7 @@ describe.each(PROVIDERS)("the model client, %s", (provider) => {
     expect(answer.attempts).toBe(2);
     expect(answer.value).toEqual(GOOD);
     expect(retries).toEqual([{ attempt: 1, status: 429, delayMs: 150, reason: "HTTP 429" }]);
-    expect(server.requests[1].at - server.requests[0].at).toBeGreaterThanOrEqual(140);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(140);
   });
 
   it("retries 500 twice with backoff, then succeeds", async () => {
@@ -334,7 +334,7 @@ describe("the model client", () => {
       "json_object",
       "json_object",
     ]);
-    expect(server.requests[1].system).toContain('"required":["name","summary"]');
+    expect(server.requests[1]!.system).toContain('"required":["name","summary"]');
   });
 
   it("builds each provider's address from the base URL forms people write", async () => {

@@ -1,5 +1,3 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProbeReuse } from "../../src/stages/inspect/probe-reuse.js";
 import type { Probe } from "../../src/stages/inspect/probes.js";

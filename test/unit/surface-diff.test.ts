@@ -38,7 +38,7 @@ const command = (name: string, more: Partial<Command> = {}): Command => ({
     fields: ["id", "status"],
     types: { id: { type: "string" }, status: { type: "string", enum: ["open", "closed"] } },
   },
-  auth: ["key"],
+  auth: [{ key: [] }],
   hidden: false,
   statuses: ["200", "401"],
   ...more,

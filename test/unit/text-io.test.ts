@@ -20,7 +20,7 @@ import { tempDir } from "../helpers.js";
 function mixedText(length: number): string {
   const pieces = ["a", "é", "€", "😀", '{"k":"v"}\n', "𝄞x"];
   let text = `a${"😀".repeat(length / 4)}`;
-  for (let i = 0; text.length < length; i++) text += pieces[i % pieces.length].repeat(1 + (i % 7));
+  for (let i = 0; text.length < length; i++) text += pieces[i % pieces.length]!.repeat(1 + (i % 7));
   return text;
 }
 

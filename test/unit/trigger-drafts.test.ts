@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { draftQuerySets, firstPerson } from "../../src/evaluation/triggers/draft.js";
+import type { CandidateSkill } from "../../src/evaluation/triggers/skills.js";
 
-const skill = (name: string, title: string, when: string) => ({
+const skill = (name: string, title: string, when: string): CandidateSkill => ({
   name,
+  description: "x",
   files: {
     "SKILL.md": `---\nname: ${name}\ndescription: x\n---\n# ${title}\n\n## When to use\n\n${when}\n\n## Commands\n`,
   },

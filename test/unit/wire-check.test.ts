@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Cli } from "../../src/runtime/load.js";
-import type { Probe } from "../../src/stages/inspect/probe.js";
+import type { JsonObject, Probe } from "../../src/stages/inspect/probe.js";
 import {
   checkWire,
   planWireSample,
@@ -178,7 +178,7 @@ function commands(merged: boolean): any[] {
 }
 
 const cliOf = (list: any[]): Cli => ({ dir, manifest: {} as any, group: () => [], all: () => list });
-const dryRun = (request: Record<string, unknown>): Probe => ({
+const dryRun = (request: JsonObject): Probe => ({
   command: "x --dry-run",
   exitCode: 0,
   stdout: "",

@@ -91,15 +91,21 @@ describe("the broker against a hostile client", () => {
   });
 
   it("a call still running at close is killed and recorded as truncated", async () => {
+    // The broker asks for the call's process when the request arrives: closing once it has, the call is under way.
+    let launched!: () => void;
+    const asked = new Promise<void>((resolve) => (launched = resolve));
     const broker = await startBroker({
       socket: join(tempDir("inter-broker-test-"), "s"),
       binary: "rooms",
-      launch: () => ({ file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" }),
+      launch: () => {
+        launched();
+        return { file: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], env: {}, cwd: "/" };
+      },
     });
     const socket = connect(broker.socket);
     socket.on("error", () => {});
     socket.write(frame("Q", JSON.stringify({ argv: ["bookings", "create"], cwd: "/" })));
-    await new Promise((r) => setTimeout(r, 300));
+    await asked;
     const [record] = await broker.close();
     expect(record).toMatchObject({
       argv: ["rooms", "bookings", "create"],

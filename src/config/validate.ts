@@ -1,3 +1,4 @@
+import { MCP_NAME } from "../core/mcp-name.js";
 import * as t from "typanion";
 import { InterError } from "../core/errors.js";
 import type { InterConfig } from "./types.js";
@@ -38,9 +39,6 @@ const isUserTask = t.isObject({
   outputs: t.isOptional(t.isArray(nonEmpty)),
   env: t.isOptional(t.isArray(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]))),
 });
-
-/** An MCP registry name: `namespace/name`, the namespace reverse DNS of two labels or more (stages/emit/server-json.ts). */
-const MCP_NAME = /^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+\/[a-zA-Z0-9._-]+$/;
 
 const isConfig = t.isObject({
   product: t.isObject({

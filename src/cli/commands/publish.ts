@@ -1,3 +1,4 @@
+import { MCP_NAME } from "../../core/mcp-name.js";
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +60,7 @@ export class PublishCommand extends BaseCommand {
         "Give the registry's URL, e.g. --registry https://npm.example.com/.",
         { flag: "registry" },
       );
-    if (this.mcpName !== undefined && !/^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+\/[a-zA-Z0-9._-]+$/.test(this.mcpName))
+    if (this.mcpName !== undefined && !MCP_NAME.test(this.mcpName))
       throw new InterError(
         "USAGE_ERROR",
         `--mcp-name must be a reverse-DNS namespace and a name, such as io.github.acme/rooms (got "${this.mcpName}").`,
@@ -74,7 +75,7 @@ export class PublishCommand extends BaseCommand {
       { readSurface, surfaceOfCandidate },
       { packFolder },
       registry,
-      { serverJson, serverJsonProblems, MCP_NAME },
+      { serverJson, serverJsonProblems },
     ] = await Promise.all([
       import("../publish/evidence.js"),
       import("../publish/proof.js"),

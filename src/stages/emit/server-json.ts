@@ -1,3 +1,4 @@
+import { MCP_NAME } from "../../core/mcp-name.js";
 import { manifestCredentialNames } from "../../surface/surface.js";
 
 /**
@@ -8,9 +9,6 @@ import { manifestCredentialNames } from "../../surface/surface.js";
  * name comes from the config (`product.mcpName`), never made up. docs/publishing.md says how to publish it.
  */
 export const SERVER_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
-
-/** `namespace/name`, the namespace reverse DNS of at least two labels (the registry grants no one-label namespace). */
-export const MCP_NAME = /^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+\/[a-zA-Z0-9._-]+$/;
 
 /** A version range or tag where the registry wants one version (`^1.2.3`, `1.x`, `latest`). */
 const VERSION_RANGE = /[\^~<>=*\s|]|(^|\.)[xX](\.|$)|^latest$/;

@@ -231,8 +231,9 @@ export async function serveHttp(
   const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
   for (const name of [shown, ...(isLoopback(options.host) ? ["localhost", "127.0.0.1", "[::1]"] : [])])
     own.add(`http://${name}:${port}`);
-  say(`${JSON.stringify({ listening: `http://${shown}:${port}${MCP_PATH}` })}`);
-  return new Promise((resolve) => {
+  // The signal handlers are in place before the address is announced: until a handler is added, SIGTERM still has its
+  // default effect, and a supervisor that stops the server as soon as it reads the address would kill it outright.
+  const stopped = new Promise<number>((resolve) => {
     // Connections with no request under way (idle, or headers still arriving) close at once; requests under way get
     // SHUTDOWN_GRACE_MS to finish, then every connection is cut: whatever clients hold open, the server is gone in 2 s.
     const stop = () => {
@@ -248,4 +249,6 @@ export async function serveHttp(
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  say(`${JSON.stringify({ listening: `http://${shown}:${port}${MCP_PATH}` })}`);
+  return stopped;
 }

@@ -218,6 +218,25 @@ describe("rooms-mcp over Streamable HTTP", () => {
     expect((await server.child).exitCode).toBe(0);
   });
 
+  it("is stopped cleanly by a SIGTERM sent the moment it announces its address", async () => {
+    // Until a handler is added SIGTERM kills the process outright: the address must come after the handlers.
+    const bin = join(prefix, "node_modules", ".bin", "rooms-mcp");
+    for (let i = 0; i < 10; i++) {
+      const child = execa(bin, ["--http", "127.0.0.1:0"], {
+        reject: false,
+        buffer: false,
+        stdin: "ignore",
+        stdout: "ignore",
+      });
+      child.stderr!.once("data", () => child.kill("SIGTERM"));
+      const ended = await child;
+      expect({ exitCode: ended.exitCode, signal: ended.signal }, `run ${i + 1}`).toEqual({
+        exitCode: 0,
+        signal: undefined,
+      });
+    }
+  });
+
   it("exits at SIGTERM though a client holds a connection with half-sent headers", async () => {
     const server = await host();
     const { hostname, port } = new URL(server.url);

@@ -147,9 +147,20 @@ function answers(op: Operation): "many" | "one" | undefined {
 
 /** Whether an operation's own words open with "list": its summary, its operationId's verb or its path's last word. */
 function saysList(op: Operation, lastSegment: string): boolean {
-  const idVerb = operationIdTokens(op.operationId ?? "").find((t) => !HTTP_METHOD_WORDS.has(t));
-  return /^lists?\b/i.test(op.summary ?? "") || idVerb === "list" || lastSegment.toLowerCase() === "list";
+  return (
+    /^lists?\b/i.test(op.summary ?? "") ||
+    leadingWord(op.operationId ?? "") === "list" ||
+    lastSegment.toLowerCase() === "list"
+  );
 }
+
+/**
+ * The first word of an operationId or an RPC method's name that is no HTTP method word (nor, with `BATCH_TOO`, a
+ * batch word): where such a name says its verb (`PostCustomersCreate`, `BatchGetItems`).
+ */
+const BATCH_TOO = new Set([...HTTP_METHOD_WORDS, "batch", "bulk"]);
+const leadingWord = (text: string, skipped: ReadonlySet<string> = HTTP_METHOD_WORDS) =>
+  operationIdTokens(text).find((t) => !skipped.has(t));
 
 /** A summary that says it answers a list: "Get the list of …", "Returns all …". */
 const LIST_SAID = /(list of|lists of|all (the )?[a-z]+s)/i;
@@ -523,16 +534,14 @@ const PLAIN_READS = new Set(["get", "list", "show", "read", "view", "fetch", "re
 function documentSaysRead(op: Operation): boolean {
   const rpc = op.path.split(/[/#=.:]/).pop() ?? "";
   return [op.operationId ?? "", rpc].some((text) => {
-    const tokens = operationIdTokens(text).filter((t) => !HTTP_METHOD_WORDS.has(t) && t !== "batch" && t !== "bulk");
-    const verb = verbBase(tokens[0] ?? "");
+    const verb = verbBase(leadingWord(text, BATCH_TOO) ?? "");
     return !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
   });
 }
 
 /** The write its operationId names (`createCreditNoteHistory` → create), where a summary says otherwise. */
 function operationIdWrite(op: Operation): string | undefined {
-  const tokens = operationIdTokens(op.operationId ?? "").filter((t) => !HTTP_METHOD_WORDS.has(t));
-  const verb = verbBase(tokens[0] ?? "");
+  const verb = verbBase(leadingWord(op.operationId ?? "") ?? "");
   return verb && WRITE_VERBS.has(verb) ? verb : undefined;
 }
 

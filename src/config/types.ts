@@ -103,7 +103,8 @@ export interface ServiceConfig {
   timeoutMs?: number;
 }
 
-export type AgentPreset = "claude-code" | "codex" | "opencode";
+export type { AgentPreset } from "./agent-presets.js";
+import type { AgentPreset } from "./agent-presets.js";
 
 /** A real coding agent with extra arguments (a model, say) and environment, which never holds the API's credential. */
 export interface AgentPresetConfig {

@@ -1,5 +1,6 @@
 import { MCP_NAME } from "../core/mcp-name.js";
 import * as t from "typanion";
+import { AGENT_CHOICES, AGENT_PRESETS } from "./agent-presets.js";
 import { InterError } from "../core/errors.js";
 import type { InterConfig } from "./types.js";
 
@@ -73,9 +74,9 @@ const isConfig = t.isObject({
           plan: nonEmpty,
           agent: t.isOptional(
             t.isOneOf([
-              t.isEnum(["reference", "claude-code", "codex", "opencode"]),
+              t.isEnum(AGENT_CHOICES),
               t.isObject({
-                preset: t.isEnum(["claude-code", "codex", "opencode"]),
+                preset: t.isEnum(AGENT_PRESETS),
                 args: t.isOptional(t.isArray(t.isString())),
                 env: t.isOptional(t.isRecord(t.isString())),
               }),
@@ -160,8 +161,7 @@ const FIXES: Record<string, string> = {
   "api.aws.service": 'Name the service requests are signed for, as AWS spells it, e.g. "execute-api" or "ec2".',
   "api.credentialEnv":
     'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
-  "targets.eval.agent":
-    'Use "reference", "claude-code", "codex", "opencode" or { command: ["my-agent", "{prompt_file}"] }.',
+  "targets.eval.agent": `Use ${AGENT_CHOICES.map((name) => `"${name}"`).join(", ")} or { command: ["my-agent", "{prompt_file}"] }.`,
   "targets.eval.gate.minPassRate": "Use a pass rate between 0 and 1, e.g. 0.8 for four attempts in five.",
   "design.overlay": 'Give the overlay file\'s path relative to the project, e.g. "intermesh.overlay.json".',
   "design.model":

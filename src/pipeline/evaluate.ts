@@ -5,6 +5,7 @@ import type { TaskSpec } from "../engine/graph/task.js";
 import type { BundleData } from "./bundle.js";
 import { projectPaths } from "../config/project-paths.js";
 import type { InspectData } from "./inspect.js";
+import { REPORT_FILES } from "../evaluation/report/formats.js";
 
 /**
  * `inter run eval`: everything upstream comes from the cache; the evaluation itself is not hermetic (agents, live
@@ -28,7 +29,7 @@ export function evaluateTask(config: InterConfig): TaskSpec | undefined {
       services: servicesKey(target.services ?? {}),
     },
     inputs: [target.plan],
-    outputs: [`${runDir}/results.json`, `${runDir}/report.html`, `${runDir}/junit.xml`, `${runDir}/summary.md`],
+    outputs: [`${runDir}/results.json`, ...REPORT_FILES.map((file) => `${runDir}/${file}`)],
     env: [],
     cache: false,
     async run(ctx) {

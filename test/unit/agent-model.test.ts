@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { modelConfiguration, PRESETS } from "../../src/evaluation/sandbox/presets.js";
-import { parseClaudeCode } from "../../src/evaluation/sandbox/transcript.js";
 import { tempDir } from "../helpers.js";
+
+const parseClaudeCode = (stdout: string) => PRESETS["claude-code"].parse(stdout);
 
 /**
  * The model is part of an agent's identity (docs/evaluation.md): what chooses it — the preset's model variables, the

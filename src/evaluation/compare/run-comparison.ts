@@ -106,7 +106,7 @@ export async function runComparison(options: CompareOptions): Promise<{ comparis
     const file = join(options.outDir, side, "results.json");
     const judged = { ...done, gate: applyGate(done, DEFAULT_GATE) };
     writeFileAtomic(file, `${JSON.stringify(judged, null, 2)}\n`);
-    writeReports(judged, join(options.outDir, side));
+    await writeReports(judged, join(options.outDir, side));
     for (const attempt of done.attempts)
       writeFileAtomic(join(attempt.workspace, "grading.json"), `${JSON.stringify(grading(attempt), null, 2)}\n`);
     results[side] = { ...done, file: relative(options.root, file) };

@@ -2,30 +2,26 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import type { StoredResults } from "./facts.js";
-import { renderHtml } from "./html.js";
-import { renderJunit } from "./junit.js";
-import { renderMarkdown } from "./markdown.js";
+import { REPORT_FORMAT_NAMES, REPORT_FORMATS, type ReportFormat } from "./formats.js";
 
-export type ReportFormat = "html" | "junit" | "md";
-
-const REPORT_FILES: Record<ReportFormat, string> = { html: "report.html", junit: "junit.xml", md: "summary.md" };
-
-export function renderReport(results: StoredResults, format: ReportFormat): string {
-  return format === "html" ? renderHtml(results) : format === "junit" ? renderJunit(results) : renderMarkdown(results);
+export async function renderReport(results: StoredResults, format: ReportFormat): Promise<string> {
+  const render = await REPORT_FORMATS[format].load();
+  return render(results);
 }
 
 /**
- * Writes the three reports beside results.json and, in GitHub Actions, appends the summary to the job's step summary.
- * Returns the files written.
+ * Writes every report beside results.json and, in GitHub Actions, appends the step-summary ones to the job's step
+ * summary. Returns the files written.
  */
-export function writeReports(results: StoredResults, dir: string): string[] {
+export async function writeReports(results: StoredResults, dir: string): Promise<string[]> {
   const files: string[] = [];
-  for (const format of Object.keys(REPORT_FILES) as ReportFormat[]) {
-    const file = join(dir, REPORT_FILES[format]);
-    const text = renderReport(results, format);
+  for (const format of REPORT_FORMAT_NAMES) {
+    const spec: (typeof REPORT_FORMATS)[ReportFormat] = REPORT_FORMATS[format];
+    const file = join(dir, spec.file);
+    const text = await renderReport(results, format);
     writeFileAtomic(file, text);
     files.push(file);
-    if (format === "md" && process.env.GITHUB_STEP_SUMMARY)
+    if ("stepSummary" in spec && process.env.GITHUB_STEP_SUMMARY)
       appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${text}\n`);
   }
   return files;

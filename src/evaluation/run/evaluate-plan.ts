@@ -88,7 +88,7 @@ export async function executeEvaluation(
   const file = join(options.runDir, "results.json");
   writeFileAtomic(file, `${JSON.stringify(judged, null, 2)}\n`);
   const { writeReports } = await import("../report/write.js");
-  return { results: judged, file, reports: writeReports(judged, options.runDir) };
+  return { results: judged, file, reports: await writeReports(judged, options.runDir) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
+import { AGENT_PRESETS } from "../../config/agent-presets.js";
 import type { Agent } from "../sandbox/agent-run.js";
 import type { Preset } from "../sandbox/presets.js";
 import { prepareRun } from "../sandbox/prepare-run.js";
@@ -91,7 +92,7 @@ export async function runTriggerAttempt(
   }
   if (!parsed)
     return harness(
-      "the agent's transcript could not be read: only the agent presets (claude-code, codex, opencode) report the Skills they load",
+      `the agent's transcript could not be read: only the agent presets (${AGENT_PRESETS.join(", ")}) report the Skills they load`,
     );
   if (parsed.error) return harness(parsed.error);
   if (outcome.timedOut) return harness(`the agent did not finish within ${Math.round(ctx.timeoutMs / 1000)} s`);

@@ -1,18 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Preset } from "../sandbox/presets.js";
+import { PRESETS, type Preset } from "../sandbox/presets.js";
 import type { Transcript } from "../sandbox/transcript.js";
 
-/** Every folder name any of the three reads Skills from, in a project or a HOME: a Skill there would compete. */
-const SKILL_FOLDERS = [
-  ".claude/skills",
-  ".agents/skills",
-  ".codex/skills",
-  ".opencode/skills",
-  ".opencode/skill",
-  ".config/opencode/skills",
-  ".config/opencode/skill",
-];
+/** Every folder name any preset reads Skills from, in a project or a HOME: a Skill there would compete. */
+const SKILL_FOLDERS = [...new Set(Object.values(PRESETS).flatMap((preset) => preset.skillFolders))];
 
 /** What a trigger attempt's transcript says about Skills: what loaded, what failed to load, what was offered. */
 export interface SkillUse {
@@ -80,7 +72,7 @@ export function blindness(transcript: Transcript, use: SkillUse, skills: string[
  * in the project's parent folders (agents look upward to the repository root), and the user's agent configuration
  * that adds Skills or plugins. Each finding names its file.
  */
-export function shadows(preset: Preset["name"], project: string | undefined, configFiles: string[]): string[] {
+export function shadows(preset: Preset, project: string | undefined, configFiles: string[]): string[] {
   const found: string[] = [];
   if (project) {
     for (let dir = dirname(project); ; dir = dirname(dir)) {
@@ -92,12 +84,6 @@ export function shadows(preset: Preset["name"], project: string | undefined, con
       if (dirname(dir) === dir) break;
     }
   }
-  // A user's settings that bring Skills from elsewhere: Claude Code's plugins, Codex's [skills] entries, opencode's skill paths.
-  const keys: Record<Preset["name"], RegExp> = {
-    "claude-code": /"(enabledPlugins|extraKnownMarketplaces|skills)"\s*:/,
-    codex: /^\s*\[\[?skills[\].]/m,
-    opencode: /"skills?"\s*:\s*[{[]|"plugin"\s*:/,
-  };
   for (const file of configFiles) {
     let text = "";
     try {
@@ -105,7 +91,7 @@ export function shadows(preset: Preset["name"], project: string | undefined, con
     } catch {
       continue;
     }
-    if (keys[preset].test(text)) found.push(`${file} (its settings add Skills or plugins)`);
+    if (preset.skillSettings.test(text)) found.push(`${file} (its settings add Skills or plugins)`);
   }
   return found;
 }

@@ -97,7 +97,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   // Sealed, the agent sees only its fresh project; unsealed, a Skills folder above the project would compete.
   const preset = PRESETS[options.preset];
   const found = shadows(
-    options.preset,
+    preset,
     isolation.kind === "bubblewrap" ? undefined : join(options.runDir, "attempts", "q"),
     preset.configFiles(process.env).files.map((f) => f.host),
   );

@@ -53,7 +53,7 @@ export class EvalMergeCommand extends GatedCommand {
       gate: applyGate(merged, this.gate()),
     };
     writeFileAtomic(target, `${JSON.stringify(results, null, 2)}\n`);
-    const reports = writeReports(results, outDir);
+    const reports = await writeReports(results, outDir);
     const human = `Merged ${inputs.length} results into ${target}: ${results.summary.passed}/${count(results.summary.attempts, "attempt")} passed.\n${gateLine(results.gate)}\nReports: ${reports.join(", ")}`;
     if (!results.gate.met) {
       if (!this.json) process.stdout.write(`${human}\n`);

@@ -1,5 +1,6 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
+import { AGENT_CHOICES, oneOf } from "../../../config/agent-presets.js";
 import type { AgentConfig } from "../../../config/types.js";
 import { dirname, join, resolve } from "node:path";
 import { requireCandidate } from "../../candidate-lookup.js";
@@ -32,8 +33,8 @@ export class EvalRunCommand extends GatedCommand {
   });
   folder = Option.String({ name: "folder" });
   agent = Option.String("--agent", {
-    description: "reference (default), claude-code, codex or opencode",
-    validator: t.isEnum(["reference", "claude-code", "codex", "opencode"]),
+    description: `${oneOf(AGENT_CHOICES)}; reference by default`,
+    validator: t.isEnum(AGENT_CHOICES),
   });
   agentCommand = Option.String("--agent-command", {
     description: "An argv template as JSON; {prompt}, {prompt_file}, {workspace}, {outputs} are filled in",

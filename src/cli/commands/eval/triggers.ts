@@ -1,5 +1,6 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
+import { AGENT_PRESETS, oneOf, type AgentPreset } from "../../../config/agent-presets.js";
 import { join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -43,8 +44,8 @@ export class EvalTriggersCommand extends BaseCommand {
   });
   folder = Option.String({ name: "folder" });
   agent = Option.String("--agent", {
-    description: "claude-code, codex or opencode (the programs whose Skill loading inter reads)",
-    validator: t.isEnum(["claude-code", "codex", "opencode"]),
+    description: `${oneOf(AGENT_PRESETS)} (the programs whose Skill loading inter reads)`,
+    validator: t.isEnum(AGENT_PRESETS),
   });
   agentCommand = Option.String("--agent-command", {
     description: "An argv template as JSON: it cannot report Skill loads, so every run is a harness error",
@@ -178,7 +179,7 @@ export class EvalTriggersCommand extends BaseCommand {
     if (!argv && !this.agent)
       throw new InterError(
         "USAGE_ERROR",
-        "inter eval triggers needs --agent claude-code|codex|opencode.",
+        `inter eval triggers needs --agent ${AGENT_PRESETS.join("|")}.`,
         "Trigger evaluation reads which Skill a real agent program loaded; give the program with --agent.",
         {},
       );
@@ -215,7 +216,7 @@ export class EvalTriggersCommand extends BaseCommand {
         `Its Skills: ${skills.map((s) => s.name).join(", ")}.`,
         { skill: this.improve },
       );
-    const preset = (this.agent ?? "claude-code") as "claude-code" | "codex" | "opencode";
+    const preset: AgentPreset = (this.agent as AgentPreset | undefined) ?? "claude-code";
     const agent = agentFor(argv ? { command: argv } : preset, undefined, cwd);
     const runDir = join(folder, ".inter-triggers");
     return interruptible(async (signal) => {

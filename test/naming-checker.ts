@@ -1,7 +1,10 @@
+import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../src/core/verbs.js";
+
 /**
- * A naming checker for generated CLIs, written apart from src/stages/design/verbs.ts so that it judges the designer rather
- * than repeating it: which commands' summaries state an action their names lack (or a standard synonym), and which
- * names carry noise (stop words, version tokens, HTTP method words, over 48 characters).
+ * A naming checker for generated CLIs, written apart from the designer (src/stages/design/) so that it judges the
+ * designer's choices rather than repeating them: which commands' summaries state an action their names lack (or a
+ * standard synonym), and which names carry noise (stop words, version tokens, HTTP method words, over 48 characters).
+ * Which verbs read, write or are HTTP method words is the one verb table (src/core/verbs.ts) both read.
  */
 const ACTION_VERBS = new Set(
   `get list create update delete remove add set send cancel check save pause search find fetch retrieve show read view return
@@ -38,7 +41,6 @@ const SYNONYMS: Record<string, string[]> = {
 const STOP = new Set(
   "a an the of for to by with in on and or from at into as is are via per if your my our their".split(" "),
 );
-const HTTP_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
 
 const lemma = (word: string) =>
   [
@@ -70,7 +72,8 @@ export function judgeNames(commands: Judged[]) {
   let stating = 0;
   for (const c of commands) {
     const tokens = c.name.split(/[\s-]+/);
-    if (tokens.some((t) => STOP.has(t) || /^v\d+$/.test(t) || HTTP_WORDS.has(t)) || c.name.length > 48) noisy.push(c);
+    if (tokens.some((t) => STOP.has(t) || /^v\d+$/.test(t) || HTTP_METHOD_WORDS.has(t)) || c.name.length > 48)
+      noisy.push(c);
     const verb = statedVerb(c.summary);
     if (!verb) continue;
     stating++;
@@ -104,39 +107,6 @@ export interface JudgedOperation extends Judged {
   returns?: "many" | "one";
 }
 
-/** Verbs that only read: a DELETE named with one of them reads as harmless. */
-const READ_ONLY = new Set([
-  "get",
-  "list",
-  "show",
-  "read",
-  "view",
-  "fetch",
-  "retrieve",
-  "find",
-  "search",
-  "describe",
-  "query",
-  "lookup",
-]);
-/** Verbs that write: a GET named with one of them reads as a change. */
-const WRITES = new Set([
-  "create",
-  "add",
-  "update",
-  "set",
-  "replace",
-  "modify",
-  "edit",
-  "patch",
-  "delete",
-  "remove",
-  "insert",
-  "post",
-  "put",
-  "erase",
-  "destroy",
-]);
 /** Words a name may carry without any operation saying them: the CRUD words of methods and path shapes. */
 const STANDARD = new Set([
   "get",
@@ -185,8 +155,6 @@ function plain(word: string): string {
 const textsOf = (o: JudgedOperation) =>
   [o.path, o.operationId ?? "", o.summary ?? "", ...(o.tags ?? []), o.description ?? ""].join(" ");
 
-/** Words that only read, for a name on a write method (POST, PUT, PATCH): a name that says get or list on one. */
-const READS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
 /** Words that say nothing of what an operation does. */
 const FILLER = new Set(["existing", "single", "specific", "endpoint", "particular", "given"]);
 
@@ -196,10 +164,10 @@ const FILLER = new Set(["existing", "single", "specific", "endpoint", "particula
  * the call does.
  */
 function saysRead(o: JudgedOperation): boolean {
-  const said = new Set([...READS, "describe", "search", "query", "find", "lookup", "check", "return"]);
+  const said = new Set([...PLAIN_READS, "describe", "search", "query", "find", "lookup", "check", "return"]);
   const rpc = o.path.split(/[/#=.:]/).pop() ?? "";
   return [o.operationId ?? "", o.summary ?? "", rpc].some((t) => {
-    const words = wordsOf(t, true).filter((w) => !HTTP_WORDS.has(w));
+    const words = wordsOf(t, true).filter((w) => !HTTP_METHOD_WORDS.has(w));
     const first = (words[0] === "batch" || words[0] === "bulk" ? words[1] : words[0]) ?? "";
     return [first, first.replace(/s$/, ""), first.replace(/ies$/, "y")].some((w) => said.has(w));
   });
@@ -232,9 +200,12 @@ export function judgeOperations(ops: JudgedOperation[]) {
   for (const o of ops) {
     const verb = actionVerb(o.name);
     const method = o.method.toUpperCase();
-    if ((method === "DELETE" && READ_ONLY.has(verb)) || (method === "GET" && WRITES.has(verb)))
+    if (
+      (method === "DELETE" && READ_VERBS.has(verb)) ||
+      (method === "GET" && (WRITE_VERBS.has(verb) || HTTP_METHOD_WORDS.has(verb)))
+    )
       findings.push({ rule: "contradicts", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
-    if (["POST", "PUT", "PATCH"].includes(method) && READS.has(verb) && !saysRead(o))
+    if (["POST", "PUT", "PATCH"].includes(method) && PLAIN_READS.has(verb) && !saysRead(o))
       findings.push({ rule: "read-on-write", name: o.name, detail: `${method} ${o.path} named "${verb}"` });
     // `batch-get` gets many by their ids: a list is what it says.
     const batch = /^(batch|bulk)-/.test(o.name.split(" ").pop()!);
@@ -272,7 +243,7 @@ export function judgeOperations(ops: JudgedOperation[]) {
           ...new Set(
             wordsOf(textsOf(s), true)
               .map(plain)
-              .filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_WORDS.has(w) && w !== "get"),
+              .filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_METHOD_WORDS.has(w) && w !== "get"),
           ),
         ]
           .sort()

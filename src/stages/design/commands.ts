@@ -16,6 +16,7 @@ import type { AwsSigning } from "../../runtime/manifest.js";
 import { commandText } from "./descriptions.js";
 import { groupsOf } from "./groups.js";
 import { compareText } from "../../core/text-order.js";
+import { DESTRUCTIVE_WORDS } from "../../core/verbs.js";
 
 /**
  * Flags every generated command already has (the runtime's own list), and `--json`, which agents type out of habit;
@@ -26,28 +27,6 @@ export const RESERVED_FLAGS: ReadonlySet<string> = new Set([...GLOBAL_BOOLEANS, 
 export const RESERVED_RESOURCES = new Set([...BUILTIN_WORDS, "help"]);
 /** Headers the runtime sets itself; a flag for them would let a credential travel in argv. */
 const RUNTIME_HEADERS = new Set(["authorization", "content-type", "accept", "content-length", "user-agent"]);
-/**
- * Words of actions that destroy, undo or take back (docs/generated-cli.md, "Safety"): a command whose action says
- * one — in its name, or as the verb its summary opens with — is destructive in any method (needs `--yes`; MCP's
- * `destructiveHint` and call_destructive), as is every DELETE. A document overrides it per operation with
- * `x-cli-destructive: true|false`.
- */
-const DESTRUCTIVE_WORDS = new Set([
-  "cancel",
-  "revoke",
-  "purge",
-  "destroy",
-  "remove",
-  "reset",
-  "terminate",
-  "archive",
-  "disable",
-  "void",
-  "wipe",
-  "erase",
-  "refund",
-]);
-
 /** The verb a summary opens with, in its base form ("Voids a label", "CancelBooking" → void, cancel). */
 function summaryVerb(summary: string | undefined): string | undefined {
   const first = summary

@@ -1,6 +1,7 @@
 import type { Operation } from "../openapi/model.js";
 import { kebab, singular } from "./word-forms.js";
-import { HTTP_METHOD_WORDS, isNoise, operationIdTokens, textTokens } from "./verbs.js";
+import { isNoise, operationIdTokens, textTokens } from "./verbs.js";
+import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
 
 /**
  * What tells colliding operations apart when the designer's telling words (summary, operationId, path, the
@@ -78,7 +79,7 @@ function allWordsOf(op: Operation): Word[] {
 }
 
 /** Whole words of an operation's texts, most name-like first, without noise, numbers or HTTP method words. */
-function wordsOf(op: Operation, methods: Set<string> = HTTP_METHOD_WORDS): Word[] {
+function wordsOf(op: Operation, methods: ReadonlySet<string> = HTTP_METHOD_WORDS): Word[] {
   return allWordsOf(op).filter((w) => !w.methodWord || !methods.has(w.word));
 }
 

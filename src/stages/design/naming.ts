@@ -8,15 +8,13 @@ import {
   derivedFrom,
   FILLER,
   firstSentence,
-  HTTP_METHOD_WORDS,
   isNoise,
   operationIdTokens,
-  READ_VERBS,
   textTokens,
   verbBase,
-  WRITE_VERBS,
   type StatedAction,
 } from "./verbs.js";
+import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
 import { count } from "../../core/plural.js";
 
 /**
@@ -523,8 +521,6 @@ function agreeWithMethod(
 }
 
 const WRITE_METHODS = new Set<Operation["method"]>(["post", "put", "patch"]);
-/** The read verbs a name on a write method may carry only where the document itself names the call a read. */
-const PLAIN_READS = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
 
 /**
  * Whether the document names a write-method call a read: the first verb of its operationId or of the RPC method its

@@ -4,6 +4,7 @@
  */
 
 import { memoized } from "../../core/memo.js";
+import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
 
 /**
  * Verbs API descriptions open their summaries with (read off the first words of about 80,000 summaries of public
@@ -75,49 +76,6 @@ const LEAD_MODIFIERS = new Set([
 /** Of those, the ones a name keeps with its verb (`users bulk-update`). */
 const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
 
-/**
- * Verbs that only read and verbs that only write, for the rule that an action agrees with its method
- * (docs/naming.md, "The action agrees with the method"): a DELETE is never named with a read verb, a GET never with a
- * write verb. "return", "check" and "set" are in neither: the method decides what they mean.
- */
-export const READ_VERBS = new Set([
-  "get",
-  "list",
-  "show",
-  "read",
-  "view",
-  "fetch",
-  "retrieve",
-  "find",
-  "search",
-  "describe",
-  "query",
-  "lookup",
-  "obtain",
-  "enumerate",
-  "browse",
-]);
-export const WRITE_VERBS = new Set([
-  "create",
-  "add",
-  "update",
-  "replace",
-  "modify",
-  "edit",
-  "patch",
-  "delete",
-  "remove",
-  "insert",
-  "erase",
-  "destroy",
-  "overwrite",
-  "upsert",
-  "make",
-  "set",
-]);
-
-/** HTTP method words: never a command's word (a POST is not an action a user asks for). */
-export const HTTP_METHOD_WORDS = new Set(["post", "put", "patch", "head", "options", "trace"]);
 /** What a verb that is an HTTP method word means when an operation states it ("Post a message", `chat.postMessage`). */
 const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", patch: "update" };
 

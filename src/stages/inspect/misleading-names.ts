@@ -2,45 +2,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Cli } from "../../runtime/load.js";
 import type { HelpCommand } from "./subjects.js";
+import { READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
 
 /**
  * Names that mislead an agent (docs/naming.md), judged from what the CLI's help shows of each command: an action that
  * contradicts the HTTP method (a DELETE named as a read, a GET as a write), a number told commands apart
- * (`delete-2`), an action word found in none of the command's own texts. Word lists of this file only, so the
- * inspection judges any CLI, inter's own included, without repeating its designer.
+ * (`delete-2`), an action word found in none of the command's own texts. It reads the verb table the designer
+ * names by (core/verbs.ts), so what makes a name and what judges it agree; everything else it reads from the CLI.
  */
 
-const READS = new Set([
-  "get",
-  "list",
-  "show",
-  "read",
-  "view",
-  "fetch",
-  "retrieve",
-  "find",
-  "search",
-  "describe",
-  "query",
-  "lookup",
-]);
-const WRITES = new Set([
-  "create",
-  "add",
-  "update",
-  "set",
-  "replace",
-  "modify",
-  "edit",
-  "patch",
-  "delete",
-  "remove",
-  "insert",
-  "erase",
-  "destroy",
-]);
 /** Words an action may carry without any text saying them: the CRUD words of methods and path shapes. */
-const STANDARD = new Set([...READS, ...WRITES, "check", "call", "send", "all", "bulk", "batch"]);
+const STANDARD = new Set([...READ_VERBS, ...WRITE_VERBS, "check", "call", "send", "all", "bulk", "batch"]);
 
 export interface NameFinding {
   command: string;
@@ -165,7 +137,7 @@ export function misleadingNames(commands: HelpCommand[], operations: Map<string,
     if (!method) continue;
     const action = c.name.split(" ").pop()!.split("-");
     const verb = action[0] === "bulk" || action[0] === "batch" ? (action[1] ?? "") : action[0]!;
-    if ((method === "DELETE" && READS.has(verb)) || (method === "GET" && WRITES.has(verb)))
+    if ((method === "DELETE" && READ_VERBS.has(verb)) || (method === "GET" && WRITE_VERBS.has(verb)))
       findings.push({ command: c.name, problem: "contradicts its method", detail: `${method} named "${verb}"` });
     // The command's words are gathered only when a word of its action needs them (most actions are standard words).
     let said: Said | undefined;

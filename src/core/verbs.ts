@@ -1,0 +1,74 @@
+/**
+ * The verb table: which words of a command's name read, which write and which destroy. One table for the designer
+ * (src/stages/design/), the inspection's judgement of names (src/stages/inspect/misleading-names.ts) and the naming
+ * checker of the tests, so the rule a name is made by and the rule it is judged by say the same words.
+ */
+
+/**
+ * Verbs that only read and verbs that only write, for the rule that an action agrees with its method
+ * (docs/naming.md, "The action agrees with the method"): a DELETE is never named with a read verb, a GET never with a
+ * write verb. "return" and "check" are in neither: the method decides what they mean.
+ */
+export const READ_VERBS: ReadonlySet<string> = new Set([
+  "get",
+  "list",
+  "show",
+  "read",
+  "view",
+  "fetch",
+  "retrieve",
+  "find",
+  "search",
+  "describe",
+  "query",
+  "lookup",
+  "obtain",
+  "enumerate",
+  "browse",
+]);
+export const WRITE_VERBS: ReadonlySet<string> = new Set([
+  "create",
+  "add",
+  "update",
+  "replace",
+  "modify",
+  "edit",
+  "patch",
+  "delete",
+  "remove",
+  "insert",
+  "erase",
+  "destroy",
+  "overwrite",
+  "upsert",
+  "make",
+  "set",
+]);
+
+/** HTTP method words: never a command's word (a POST is not an action a user asks for). */
+export const HTTP_METHOD_WORDS: ReadonlySet<string> = new Set(["post", "put", "patch", "head", "options", "trace"]);
+
+/** The read verbs a name on a write method may carry only where the document itself names the call a read. */
+export const PLAIN_READS: ReadonlySet<string> = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
+
+/**
+ * Words of actions that destroy, undo or take back (docs/generated-cli.md, "Safety"): a command whose action says
+ * one — in its name, or as the verb its summary opens with — is destructive in any method (needs `--yes`; MCP's
+ * `destructiveHint` and call_destructive), as is every DELETE. A document overrides it per operation with
+ * `x-cli-destructive: true|false`.
+ */
+export const DESTRUCTIVE_WORDS: ReadonlySet<string> = new Set([
+  "cancel",
+  "revoke",
+  "purge",
+  "destroy",
+  "remove",
+  "reset",
+  "terminate",
+  "archive",
+  "disable",
+  "void",
+  "wipe",
+  "erase",
+  "refund",
+]);

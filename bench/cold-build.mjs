@@ -9,7 +9,7 @@
 // style, as most published YAML is), where parsing costs several times what JSON's does; `--inter <repo>` times
 // another checkout's inter beside this one (its lib/ built), to show a change's effect in one run. Under
 // `taskset -c 0` every process runs on one core: the wall time then approaches the CPU time, which is what a machine
-// with less parallelism than this one sees (docs/architecture.md, "fifteenth round").
+// with less parallelism than this one sees.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";

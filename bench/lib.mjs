@@ -1,8 +1,7 @@
 // Shared helpers for benchmarks: medians of whole commands, measured interleaved in one run so that machine noise
 // hits every contender alike. Each sample records wall time and the child's CPU time (user + system, from GNU time),
-// which varies far less on a busy two-core machine, and its minor page faults and peak resident memory: on the
-// virtual machines measured, a page touched for the first time costs 1.5–7 µs here and, judging by where builds spent
-// their time elsewhere, far more on others (docs/architecture.md, "twelfth round").
+// which varies far less on a busy two-core machine, and its minor page faults and peak resident memory: on virtual
+// machines a page touched for the first time is a cost of its own, far larger on some than on others.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,8 +36,8 @@ export function median(values) {
 
 /**
  * Runs each contender `runs` times, round-robin, after `warmup` rounds; returns median wall and CPU ms per name. Each
- * round starts with the next contender: on this VM a cold build right after another ran 5–10 % slower (the first
- * one's writes still being flushed), so a fixed order would favour whoever goes first.
+ * round starts with the next contender: a cold build right after another can run slower (the first one's writes still
+ * being flushed), so a fixed order would favour whoever goes first.
  */
 export function compare(contenders, { runs = 31, warmup = 3 } = {}) {
   const names = Object.keys(contenders);

@@ -28,7 +28,7 @@ const out = join(repo, `lib.building-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 
 /**
- * clipanion builds its default context when it loads: it touches process.stdin (5–8 ms when stdin is a file or
+ * clipanion builds its default context when it loads: it touches process.stdin (costly when stdin is a file or
  * /dev/null, as for agents and CI) and loads tty to ask for a colour depth. inter reads neither (colours are off and no
  * command takes the context's stdin), so the bundle drops both. Each edit must apply: a clipanion upgrade that moves
  * them fails the build instead of silently starting slower.
@@ -173,11 +173,11 @@ writeFileSync(
   `${readFileSync(mcpFile, "utf8")}\n/*! Bundled packages and their licences:\n\n${notices.join("\n\n").replaceAll("*/", "* /")}\n*/\n`,
 );
 // Validators compiled here with the options of src/core/json-schema.ts (ajv's standalone code), so a process that
-// checks a schema loads a file instead of compiling one: the JSON Schema 2020-12 meta-schema (about 0.1 s of CPU in
-// every process that checks a schema; each inspection checks the MCP tools' schemas), and each schema inter ships
-// (schemas/), which every build's plan validation and every results, overlay or query file read would compile
-// (0.05–0.15 s each). A shipped schema's validator carries the hash of the file it was made from: one that no longer
-// matches its file is not used (src/core/json-schema.ts).
+// checks a schema loads a file instead of compiling one: the JSON Schema 2020-12 meta-schema (a cost in every process
+// that checks a schema; each inspection checks the MCP tools' schemas), and each schema inter ships (schemas/), which
+// every build's plan validation and every results, overlay or query file read would otherwise compile. A shipped
+// schema's validator carries the hash of the file it was made from: one that no longer matches its file is not used
+// (src/core/json-schema.ts).
 {
   const require = createRequire(import.meta.url);
   const Ajv2020 = require("ajv/dist/2020.js").default;

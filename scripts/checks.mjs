@@ -1,8 +1,8 @@
-// `npm run check`: the static checks — format, layers, exports — side by side: each is a process of its own that
-// mostly parses source (prettier alone takes ~20 s of CPU on a clean clone, where its cache is empty), so on two cores
-// they take the time of the longest rather than of all three. They are not part of `npm test`, which runs the suite
-// alone; the README's test command and CI (.ci/run) run them first. Each check's output is printed whole once it ends, in this order; the exit
-// code is the first failing check's, else 0.
+// `npm run check`: the static checks — format, layers, exports, types — side by side: each is a process of its own
+// that mostly parses source (prettier most of all on a clean clone, where its cache is empty), so on two cores they
+// take the time of the longest rather than of all of them. They are not part of `npm test`, which runs the suite
+// alone; the README's test command and CI (.ci/run) run them first. Each check's output is printed whole once it ends,
+// in this order; the exit code is the first failing check's, else 0.
 import { spawn } from "node:child_process";
 
 const CHECKS = ["check:format", "check:layers", "check:exports", "check:types"];

@@ -57,8 +57,9 @@ const COMMANDS = [
 ];
 
 /**
- * Clipanion compiles a state machine over every registered command on each start (~10 ms here). When the leading
- * words of argv name a command, only that command is registered; anything else (help, typos) gets the full set.
+ * Clipanion compiles a state machine over every registered command on each start, a cost that grows with the commands
+ * registered. When the leading words of argv name a command, only that command is registered; anything else (help,
+ * typos) gets the full set.
  */
 function createCli(argv: string[]): Cli {
   const cli = new Cli({

@@ -8,7 +8,7 @@ export const TMP_MARKER = ".inter-tmp-";
 
 /**
  * writeFileSync, making the file's folders when they are missing. The folders are made only when the write says so:
- * on a VM disk here a `mkdir -p` of a folder that exists cost ~0.3 ms, about what writing the file does, and a build
+ * on a virtual machine's disk a `mkdir -p` of a folder that exists costs about what writing the file does, and a build
  * writes hundreds of files into a few folders. `digest`, when given, is fed the bytes written.
  */
 export function writeFileMakingFolders(file: string, data: Text | Uint8Array, mode?: number, digest?: Digesting): void {
@@ -54,9 +54,8 @@ export function writeFileAtomic(file: string, data: Text | Uint8Array, mode?: nu
 /**
  * Makes `file` hold `content` by a hard link to `from` (a file that held exactly `content` when it was read), else by
  * writing it atomically: across file systems, where links are refused, or when `from` is gone. A link costs a folder
- * entry where a copy writes every byte (100 files of 100 KB here: 3 ms against 140 ms). What links to `from` must never
- * change it in place; the cache's objects are checked against their sha256 when read, so a file edited in place
- * afterwards costs a run, never a wrong output.
+ * entry where a copy writes every byte. What links to `from` must never change it in place; the cache's objects are
+ * checked against their sha256 when read, so a file edited in place afterwards costs a run, never a wrong output.
  */
 export function linkOrWriteAtomic(
   from: string,

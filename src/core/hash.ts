@@ -49,8 +49,8 @@ export function sha256Fed(feed: (digest: Digesting) => void): string {
 
 /**
  * Files this process wrote and hashed as it wrote them (noteSha256), with the stat that shows them unchanged since: the
- * cache takes their digest instead of reading them back (Graph beta's build wrote ~270 MB it then read and hashed
- * again, ~0.3 s).
+ * cache takes their digest instead of reading them back (a large CLI's build writes hundreds of megabytes, which it
+ * would otherwise read and hash again).
  */
 const written = new Map<string, { sha256: string; stat: Stats }>();
 

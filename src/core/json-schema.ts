@@ -118,9 +118,8 @@ function precompiledValidator(name: ShippedSchema, sourceSha256: string): Schema
 }
 
 /**
- * The checkers' one compiler, made on first need: making one costs a tenth of a second, and with the precompiled
- * meta-schema most checks need none (a new one also compiles the meta-schema, without it: 0.4 s of every watch
- * cycle's inspection).
+ * The checkers' one compiler, made on first need: making one is costly (without the precompiled meta-schema it also
+ * compiles that, in every watch cycle's inspection), and with the precompiled meta-schema most checks need none.
  */
 let checking: Promise<() => Ajv> | undefined;
 const sharedCompiler = () =>
@@ -134,7 +133,7 @@ const sharedCompiler = () =>
  * of the process: each schema is compiled and then forgotten, so two that share an `$id` do not collide. Rejects as
  * compileSchema does for a schema that does not compile. A schema the precompiled meta-schema passes and that holds
  * nothing compiling could refuse (needsCompiling) is accepted without loading ajv at all: that is every tool of a
- * generated MCP server, and ajv's modules cost an inspection ~40–50 ms of CPU to load.
+ * generated MCP server, and loading ajv's modules is a cost of its own in an inspection.
  */
 export function schemaChecker(): (schema: object) => Promise<void> {
   return async (schema) => {

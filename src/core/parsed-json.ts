@@ -4,8 +4,8 @@ import { sha256 } from "./hash.js";
 /**
  * JSON texts this process wrote, by the sha256 of their bytes, with the value each was written from: a reader that
  * meets the same bytes again takes that value instead of parsing them (issue #46, parsing once per content hash).
- * Inspection reads the package emit has just written, unpacked from its tarball: Graph beta's command files are
- * 40 MB, half a second to parse again. Only values JSON gives back unchanged are kept (core/plain-json.ts, checked by
+ * Inspection reads the package emit has just written, unpacked from its tarball: a large CLI's command files are tens
+ * of megabytes, costly to parse again. Only values JSON gives back unchanged are kept (core/plain-json.ts, checked by
  * the writer), so a reader gets what JSON.parse would give; readers only read them. The values are held weakly: one
  * stays known while its writer keeps it (the emitted package's parts, for the next watch cycle), no longer.
  */

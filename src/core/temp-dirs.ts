@@ -17,8 +17,8 @@ const memoryChecked = new Map<number, string | undefined>();
  * The machine's memory-backed folder (/dev/shm) when it is writable, has `minFreeBytes` free, and a program placed
  * there can run (a one-line script is run to find out: a container's or a hardened host's is often mounted
  * `noexec`, and an installed CLI could not start from it); else undefined. Checked once per process for each size.
- * On a virtual machine's disk creating a file costs 0.2–0.8 ms, in memory a tenth of that or less: installing a
- * large candidate of a thousand files took 0.7 s on disk and 40 ms there.
+ * On a virtual machine's disk creating a file is costly, in memory far cheaper, and installing a large candidate
+ * creates about a thousand files.
  */
 export function memoryFolder(minFreeBytes: number): string | undefined {
   if (memoryChecked.has(minFreeBytes)) return memoryChecked.get(minFreeBytes);

@@ -4,9 +4,8 @@ import { StringDecoder } from "node:string_decoder";
 /**
  * Texts of many megabytes (a large description's models, capabilities.json, a receipt) to files and hashes in slices
  * through one reused buffer. Handing such a text whole to `writeFileSync` or `hash.update` converts it into a fresh
- * buffer of its size first, and on the VMs measured here the page faults of those fresh pages cost more than the write
- * or the hash itself: an 83 MB text took 480–600 ms to write whole and 76–110 ms in slices, 480 ms to hash whole and
- * 160 ms in slices (docs/architecture.md, "Speed budgets").
+ * buffer of its size first, and on virtual machines the page faults of those fresh pages cost more than the write or
+ * the hash itself.
  */
 
 /** Below this many characters a text goes whole: one call is cheaper than a loop, and its buffer is small. */
@@ -17,8 +16,8 @@ export const BIG_TEXT = 1 << 20;
  * read, once). A big text made of pieces (a JSON text and its final newline, capabilities.json's members, a large
  * value's elements: core/json-pieces.ts) is written and hashed piece by piece, never joined: joining copies it, and
  * JSON.stringify's text of many megabytes is itself a rope V8 copies whole into a new string the first time it is read
- * by index. For Graph beta's 50–160 MB texts those copies were a fifth of the build's page faults (docs/architecture.md,
- * "twelfth round").
+ * by index. For a large CLI's texts those copies were a large share of the build's page faults (which the timing
+ * benches print: bench/lib.mjs).
  */
 export type Text = string | Iterable<string>;
 

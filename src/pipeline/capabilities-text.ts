@@ -13,8 +13,8 @@ let lastCommands: { commands: object; text: readonly string[]; digest: string; p
  * Text); a digest of its commands and groups (what emit derives the command files and the search index from); and
  * whether caps is plain JSON, so its value can be handed to emit (pipeline/io.ts). A watch cycle after a brief edit
  * designs with the same command array (stages/design/descriptions.ts keeps it), so its megabytes are serialized,
- * checked and hashed once. Plain commands are serialized one by one (core/json-pieces.ts): Graph beta's 83 MB as one
- * text was a two-byte string of 166 MB, copied once more when first read.
+ * checked and hashed once. Plain commands are serialized one by one (core/json-pieces.ts): a large CLI's as one text
+ * were a two-byte string of twice their size, copied once more when first read.
  */
 export function capabilitiesText(caps: { commands: object; groups: unknown }): {
   text: readonly string[];

@@ -311,7 +311,7 @@ function stem(word: string): string {
 }
 
 /**
- * A word as the index keeps it. Commands say the same few thousand words again and again (Graph beta's 22,000 say
+ * A word as the index keeps it. Commands say the same few thousand words again and again (Graph beta's commands say
  * `select`, `expand` and `top` in every list's flags), so each word's answer is worked out once per process.
  */
 const indexTerm = memoized((term: string): string | null => (STOP.has(term) ? null : normal(term)));

@@ -64,8 +64,8 @@ export class Store {
 
   /**
    * One folder of objects, not git's 256 folders by the first two hex digits: a cold build of a hundred outputs made
-   * some ninety of those folders, and on a virtual machine's disk making one costs about what writing a file does
-   * (zuora's cold build: 1752 → 1669 ms). A cache of a few thousand objects lists fine in one folder.
+   * most of those folders, and on a virtual machine's disk making one costs about what writing a file does. A cache of
+   * a few thousand objects lists fine in one folder.
    */
   objectPath(hash: string): string {
     return join(this.dir, "objects", hash);

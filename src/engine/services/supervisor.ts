@@ -38,8 +38,7 @@ const fill = (text: string, port: number) => text.replaceAll("{port}", String(po
 
 /**
  * Whether a GET of the readiness URL answers 2xx within a second, following redirects as fetch would. node:http
- * rather than fetch: fetch's first call loads undici, ~25 ms of CPU in every build and evaluation that starts a
- * service.
+ * rather than fetch: fetch's first call loads undici, a cost in every build and evaluation that starts a service.
  */
 function answersOk(url: string, redirects = 5): Promise<boolean> {
   return new Promise((resolve) => {

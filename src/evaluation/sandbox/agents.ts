@@ -258,8 +258,8 @@ function seedHome(home: string, files: Record<string, string>): void {
 
 /**
  * The agent program's own report of its version, for its identity; undefined when it gives none. Bounded by its
- * progress, not the clock (core/progress-deadline.ts): on a loaded machine opencode took over 10 s to say its version,
- * the identity lost it, and a warm `inter eval triggers` ran every cached run again.
+ * progress, not the clock (core/progress-deadline.ts): on a loaded machine opencode once took longer than the clock
+ * allowed to say its version, the identity lost it, and a warm `inter eval triggers` ran every cached run again.
  */
 async function programVersion(program: string): Promise<string | undefined> {
   const { execa } = await import("execa");

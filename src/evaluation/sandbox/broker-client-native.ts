@@ -5,7 +5,7 @@ import { SEALED_PATHS } from "./sandbox.js";
 
 /**
  * The broker client as a small C program: the same protocol as broker-client.ts's Node script (broker-protocol.ts),
- * started in about a millisecond instead of one Node start (50–100 ms on a busy machine) — agents make hundreds of
+ * started at a small program's cost instead of a Node start's, which every call would pay — and agents make many
  * calls. It is compiled with the system's `cc` when there is one, for sealed attempts, whose socket is always at
  * SEALED_PATHS.socket; otherwise the Node client is used. It is kept in the evaluation folder, compiled once per folder,
  * not in the user's cache: a program an unsealed attempt's agent could replace there would run in every later sealed

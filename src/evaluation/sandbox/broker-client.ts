@@ -61,7 +61,7 @@ export function writeBrokerClient(binDir: string, binary: string, socket: string
   mkdirSync(binDir, { recursive: true });
   const path = join(binDir, binary);
   // Node options and extra CA certificates in the agent's environment are for the agent, and they cost the client
-  // (loading a CA bundle alone takes ~60 ms per start): env drops them. The kernel reads at most 255 bytes of a #! line.
+  // (loading a CA bundle alone costs every start): env drops them. The kernel reads at most 255 bytes of a #! line.
   const shebang =
     node.length < 180 && !/\s/.test(node)
       ? `#!/usr/bin/env -S -u NODE_OPTIONS -u NODE_EXTRA_CA_CERTS ${node}`

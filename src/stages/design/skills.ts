@@ -327,8 +327,8 @@ const MIN_SCORE = 2;
 
 /**
  * What linking needs of the commands, the same for every task: where each command says a word, and how many commands
- * say it. Only the words some task says are indexed (`learn`): a command of Graph beta's 22,000 says ~100 words and
- * pairs, and a brief a few hundred, so indexing every word of every command was most of linking. A word's entry for a
+ * say it. Only the words some task says are indexed (`learn`): a brief says far fewer words than a large CLI's
+ * commands say between them, so indexing every word of every command was most of linking. A word's entry for a
  * command, and how rare it is, depend on that word alone, so words learnt later leave the earlier ones' entries as
  * they were, and links already made stay right.
  */

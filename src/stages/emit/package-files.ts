@@ -167,7 +167,7 @@ type CommandsAndGroups = Pick<Capabilities, "commands" | "groups">;
 
 /**
  * The parts made for the commands they were last made for: a watch cycle after a brief edit emits the same commands
- * again, and indexing them is most of emit's own work (half a second for 450 commands).
+ * again, and indexing them is most of emit's own work.
  */
 let lastParts: { digest: string; parts: CommandParts } | undefined;
 
@@ -176,8 +176,8 @@ let begun: { of: CommandsAndGroups; parts: CommandParts } | undefined;
 
 /**
  * Begins the parts of a large CLI, and its search index in a worker, as soon as the commands task has planned them:
- * the index is ~3 s of Graph beta's build, and begun here it is made while the skills and design tasks run instead of
- * at the end of emit, which otherwise waited ~2 s for it. Emit takes these parts when its capabilities carry the same
+ * the index is a large part of such a build, and begun here it is made while the skills and design tasks run instead
+ * of at the end of emit, which otherwise waited for it. Emit takes these parts when its capabilities carry the same
  * arrays (the design task hands on the commands task's value itself, pipeline/io.ts), and makes its own otherwise (an
  * overlay renamed commands): the same text either way. A run that stops before emit leaves the worker to be dropped
  * with the process (stages/emit/search-index.ts).

@@ -7,9 +7,8 @@ import { commandsOf, searchIndexText, type IndexInput } from "./search-index.js"
 const input = workerData as IndexInput;
 
 // Begun beside the skills and design tasks, this thread alone yields to the build's main thread and its collector's
-// helpers: it is meant to use what they leave of two cores, not to slow them (measured on Graph beta: at the same
-// priority, skills and design took ~0.8 s longer). Linux names a thread by its own id (/proc/thread-self); elsewhere it
-// runs at the process's priority.
+// helpers: it is meant to use what they leave of two cores, not to slow them (at the same priority, skills and design
+// took longer). Linux names a thread by its own id (/proc/thread-self); elsewhere it runs at the process's priority.
 if (input.yieldCpu)
   try {
     setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 19);

@@ -10,8 +10,8 @@ type Group = { name: string; description: string };
 export interface IndexInput {
   /**
    * The group files' texts (`{ name, commands }` each), one after another in UTF-8, shared with the worker rather than
-   * copied to it: Graph beta's are 40 MB, which a structured copy wrote twice more (serialized, then read into the
-   * worker's own strings) before the worker had parsed one.
+   * copied to it: a large CLI's are tens of megabytes, which a structured copy wrote twice more (serialized, then read
+   * into the worker's own strings) before the worker had parsed one.
    */
   groupBytes: SharedArrayBuffer;
   /** Where each group file's text ends in groupBytes. */
@@ -26,11 +26,11 @@ export interface IndexInput {
 }
 
 /**
- * When the index is made in a worker: for many commands (indexing Graph beta's 22k is ~2 s), or for many group files,
- * each a file emit creates while the worker indexes. Creating a file costs 0.2–0.5 ms on a virtual machine's disk
- * (more just after many were deleted), so a CLI of a command or two per group (EC2's 593 groups) spends as long
- * writing its package as indexing it: measured there, emit 0.93–1.03 s → 0.53–0.60 s. Below both, a worker's start
- * (a second V8 isolate loading the search module) costs about what it saves.
+ * When the index is made in a worker: for many commands (indexing them is then a large part of the build), or for many
+ * group files, each a file emit creates while the worker indexes. Creating a file is costly on a virtual machine's
+ * disk (more just after many were deleted), so a CLI of a command or two per group (EC2's) spends about as long
+ * writing its package as indexing it, and the worker lets the two overlap. Below both, a worker's start (a second V8
+ * isolate loading the search module) costs about what it saves.
  */
 export const WORKER_AT = { commands: 2000, groupFiles: 200 };
 
@@ -126,12 +126,12 @@ function firstMade(all: Indexing[]): Promise<string | undefined> {
 }
 
 /**
- * The same text, made beside the main thread for a large CLI: indexing Graph beta's 22k commands is ~3 s, which the
- * main thread meanwhile spends on other work. The worker is given the group files' texts in memory it shares (a
- * structured copy of the commands' objects would cost the main thread what it saves). A job begun in the background
- * (`background`: by the commands task, stages/emit/package-files.ts says why) yields the CPU to the build's other
- * threads and does not keep the process alive until it is claimed: a run that never reaches emit exits without it.
- * Claimed before it has indexed half the commands, it is raced by a second worker at the process's priority: on a
+ * The same text, made beside the main thread for a large CLI: indexing its commands is one of the build's longest
+ * steps, time the main thread meanwhile spends on other work. The worker is given the group files' texts in memory it
+ * shares (a structured copy of the commands' objects would cost the main thread what it saves). A job begun in the
+ * background (`background`: by the commands task, stages/emit/package-files.ts says why) yields the CPU to the build's
+ * other threads and does not keep the process alive until it is claimed: a run that never reaches emit exits without
+ * it. Claimed before it has indexed half the commands, it is raced by a second worker at the process's priority: on a
  * loaded machine the first may hardly have run. Should the workers fail to start or end, the index is made here when
  * claimed: the same text either way.
  */
@@ -164,8 +164,7 @@ export function searchIndexLater(
       (claimed ??= (() => {
         first.worker?.ref();
         // A worker that has indexed half the commands has had the CPU and finishes sooner than a new one could: a
-        // race then only takes a core from the build (measured on Graph beta: ~1.2 s of CPU for an index the first
-        // worker posted about a second later).
+        // race then only takes a core from the build.
         const indexed = Atomics.load(new Int32Array(progress), 0);
         if (background && first.worker && indexed < visible / 2)
           running.push(startWorker({ ...input, yieldCpu: false, progress: undefined }, false));

@@ -4,12 +4,12 @@ import { readJsonFile } from "../../core/parsed-json.js";
 import type { Json, JsonObject } from "./probe.js";
 
 /**
- * What inter built, read from the package itself (issue #46): the commands as the package's manifest (manifest.json
- * and commands/<group>.json) says `--describe` prints them, without asking the CLI to print all of them. For a large
- * CLI that whole answer is tens of megabytes (Graph beta's `--describe --all`: 52 MB) to produce, pass back and parse,
- * when the rules that look at every command need only what the manifest holds. The CLI is still asked: a sample of its
- * own `--describe` answers (stages/inspect/command-sample.ts) must match this reading command for command, or the
- * inspection falls back to `--describe --all` (stages/inspect/probes.ts).
+ * What inter built, read from the package itself (issue #46): the commands as the package's manifest (manifest.json and
+ * commands/<group>.json) says `--describe` prints them, without asking the CLI to print all of them. For a large CLI
+ * that whole answer (`--describe --all`) is tens of megabytes to produce, pass back and parse, when the rules that look
+ * at every command need only what the manifest holds. The CLI is still asked: a sample of its own `--describe` answers
+ * (stages/inspect/command-sample.ts) must match this reading command for command, or the inspection falls back to
+ * `--describe --all` (stages/inspect/probes.ts).
  */
 export interface BuiltCommands {
   /** Each visible command as `<command> --describe` prints it, in the manifest's order. */
@@ -34,7 +34,7 @@ export function openPackage(packageRoot: string | undefined): Cli | undefined {
 /**
  * The package's commands as its manifest describes them, or undefined when it has no manifest this inter reads (a CLI
  * inter did not generate, or a manifest of another shape): then only the CLI's own answers are judged. Every group's
- * file is read: on a large CLI this is a second's work (Graph beta), done while the probe host answers.
+ * file is read: on a large CLI that takes a while, so it is done while the probe host answers.
  */
 export function builtCommands(cli: Cli | undefined): BuiltCommands | undefined {
   if (!cli) return undefined;

@@ -7,12 +7,12 @@ import { parseOutput } from "./probe-output.js";
 import { longestRun, progressDeadline } from "../../core/progress-deadline.js";
 
 /**
- * One process answering many probes (issue #46). A probe run as its own process costs a Node start (~70 ms of CPU)
- * and, from inter's own large heap, a fork; an inspection runs about seventy. When the installed executable is inter's
- * own shim — `run(<package folder>, argv)` from the package's lib/runtime.cjs and nothing else — a host process loads
- * that runtime once and answers each probe by the very call the shim makes, one at a time, with the probe's argv,
- * environment and working folder, capturing what it writes and the code it returns. Stdin is /dev/null there as for a
- * probe run with stdin ignored.
+ * One process answering many probes (issue #46). A probe run as its own process costs a Node start and, from inter's
+ * own large heap, a fork; an inspection runs dozens. When the installed executable is inter's own shim —
+ * `run(<package folder>, argv)` from the package's lib/runtime.cjs and nothing else — a host process loads that runtime
+ * once and answers each probe by the very call the shim makes, one at a time, with the probe's argv, environment and
+ * working folder, capturing what it writes and the code it returns. Stdin is /dev/null there as for a probe run with
+ * stdin ignored.
  *
  * Only probes whose meaning does not depend on a process of their own come here (see `hostable`): never one that reads
  * stdin, pipes to it, or runs the bare executable (those run the installed executable itself). Any doubt ends in a
@@ -145,8 +145,8 @@ function spawnHost(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ["-e", HOST], {
     env,
     stdio: ["ignore", "ignore", "ignore", "ipc"],
-    // Replies carry whole outputs (`--describe --all` of a 22,000-command CLI is 52 MB): the structured clone passes
-    // a string as it is, where JSON escapes it into the message and parses it back, about twice the time.
+    // Replies carry whole outputs (`--describe --all` of a large CLI is tens of megabytes): the structured clone passes
+    // a string as it is, where JSON escapes it into the message and parses it back.
     serialization: "advanced",
   });
 }
@@ -240,9 +240,9 @@ export class ProbeHost {
   }
 
   /**
-   * Starts a host process before the package it will answer for is installed: its Node start (~60 ms here, about twice
-   * that on slower machines) then overlaps the install instead of delaying the first probe. One at a time; one no start
-   * takes keeps nothing alive, and ends with this process (its channel closes).
+   * Starts a host process before the package it will answer for is installed: its Node start then overlaps the install
+   * instead of delaying the first probe. One at a time; one no start takes keeps nothing alive, and ends with this
+   * process (its channel closes).
    */
   static warm(env: Record<string, string>): void {
     if (spare) return;
@@ -307,9 +307,9 @@ export class ProbeHost {
    * The probe answered by the host, or undefined when it must run as a process. Asked at once, however many are
    * waiting: the host runs its calls one at a time in the order asked and always has the next one at hand, instead of
    * idling while inter (busy judging what came back) gets round to sending it. Each call's timeout counts from when the
-   * host began it (`from: "begun"`), not from when it was asked: timed from the asking, the tenth of a dozen probes asked
-   * at once of a 22,000-command CLI (about a second each on a loaded machine) outlived its bound while it waited, ended
-   * the host, and every later probe forked inter's large process.
+   * host began it (`from: "begun"`), not from when it was asked: timed from the asking, one of a dozen slow probes
+   * asked at once of a large CLI on a loaded machine outlived its bound while it waited, ended the host, and every
+   * later probe forked inter's large process.
    */
   async run(command: string, request: HostRequest): Promise<Probe | undefined> {
     // A call that does not return in time is not judged here: the host ends and the probe runs as a process.

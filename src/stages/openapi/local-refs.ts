@@ -1,6 +1,6 @@
 /**
  * Whether a document's bytes show that every `$ref` in it points into the document itself — without walking what was
- * parsed (a walk of Graph beta's 47 MB costs half a second; this scan a few percent of that). Only a yes is an
+ * parsed (a walk of a large description's values costs far more than this scan of its bytes). Only a yes is an
  * answer. Every `$ref` written in the text must be part of a longer word (Graph's paths end in `/$ref`) or a key
  * (`"$ref"`, or YAML's `'$ref'` and `$ref`) of a quoted string that starts with "#"; and the text must hold no escape
  * that could spell the key another way (JSON's `\u0024`, YAML's `\x72` and `\U00000066`, a line joined inside a

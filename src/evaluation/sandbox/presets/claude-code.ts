@@ -85,7 +85,7 @@ interface ClaudeEvent {
 }
 
 /** Claude Code `-p --output-format stream-json --verbose`: system, assistant, user (tool results), result. */
-export function parseClaudeCode(stdout: string): Transcript {
+function parseClaudeCode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   const byId = new Map<string, ToolCall>();
   for (const e of events<ClaudeEvent>(stdout)) {

@@ -77,7 +77,7 @@ interface CodexEvent {
 }
 
 /** Codex `exec --json`: thread.started, item.* (command_execution, agent_message, error), turn.completed|failed, error. */
-export function parseCodex(stdout: string): Transcript {
+function parseCodex(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   let turns = 0;
   const tokens = { input: 0, output: 0 };

@@ -90,7 +90,7 @@ interface OpencodeEvent {
 }
 
 /** opencode `run --format json`: step_start, tool_use, text, step_finish (tokens, cost), error. */
-export function parseOpencode(stdout: string): Transcript {
+function parseOpencode(stdout: string): Transcript {
   const t: Transcript = { messages: [], tool_calls: [] };
   let steps = 0;
   const tokens = { input: 0, output: 0 };

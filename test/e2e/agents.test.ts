@@ -143,6 +143,49 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
   });
 });
 
+describe("Claude Code's served model is the one that answered", () => {
+  /** One scenario run against a model server that answers as `servedAs`, with `cut` connections cut first. */
+  async function runServedBy(servedAs: string, cut: number) {
+    const server = await startModelServer({
+      script: scriptFrom(
+        JSON.parse(read(project, "evals/eval-plan.json")),
+        JSON.parse(read(project, "evals/eval-plan.reference.json")),
+      ),
+      servedAs,
+      cut,
+    });
+    const folder = await evaluationFolder(project);
+    try {
+      const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
+      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "book-a-room");
+      writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
+      const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], {
+        ROOMS_API_KEY: API_KEY,
+        ...agentEnv(userHome(server.url), server.url),
+        ANTHROPIC_MODEL: "claude-configured-7",
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const file = join(folder.dir, ".inter-eval", "results.json");
+      return { file, results: JSON.parse(readFileSync(file, "utf8")), cut: server.requests.length };
+    } finally {
+      await folder.stop();
+      await server.close();
+    }
+  }
+
+  it("a cut connection before any answer adds nothing to served; a diff across served models is refused unless asked", async () => {
+    const first = await runServedBy("served-model-7", 1);
+    expect(first.results.agent.model).toMatchObject({ configured: "claude-configured-7", served: ["served-model-7"] });
+    const second = await runServedBy("served-model-8", 0);
+    expect(second.results.agent.model.served).toEqual(["served-model-8"]);
+    const refused = await inter(REPO, ["eval", "diff", first.file, second.file, "--json"]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.json.error.code).toBe("EVAL_MODELS_DIFFER");
+    const across = await inter(REPO, ["eval", "diff", first.file, second.file, "--across-models", "--plan-changed", "--json"]);
+    expect(across.json.data?.models_differ, across.stdout + across.stderr).toEqual({ base: ["served-model-7"], head: ["served-model-8"] });
+  });
+});
+
 describe("inter status for a configured agent", () => {
   it("says whether its program is found and what configures it, and blocks the evaluation with the fix when not", async () => {
     const own = copyProject(project);

@@ -181,8 +181,19 @@ describe("Claude Code's served model is the one that answered", () => {
     const refused = await inter(REPO, ["eval", "diff", first.file, second.file, "--json"]);
     expect(refused.exitCode).toBe(1);
     expect(refused.json.error.code).toBe("EVAL_MODELS_DIFFER");
-    const across = await inter(REPO, ["eval", "diff", first.file, second.file, "--across-models", "--plan-changed", "--json"]);
-    expect(across.json.data?.models_differ, across.stdout + across.stderr).toEqual({ base: ["served-model-7"], head: ["served-model-8"] });
+    const across = await inter(REPO, [
+      "eval",
+      "diff",
+      first.file,
+      second.file,
+      "--across-models",
+      "--plan-changed",
+      "--json",
+    ]);
+    expect(across.json.data?.models_differ, across.stdout + across.stderr).toEqual({
+      base: ["served-model-7"],
+      head: ["served-model-8"],
+    });
   });
 });
 

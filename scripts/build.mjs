@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as shipped from "./shipped-bundles.mjs";
 import { sourceHash } from "./source-hash.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -103,57 +104,10 @@ await build({
   logLevel: "warning",
 });
 
-// What ships inside every generated CLI: CommonJS, because agents call generated CLIs hundreds of times and Node
-// starts a CommonJS entry without its ES module loader.
-const shipped = {
-  outdir: out,
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  logLevel: "warning",
-  // esbuild names each bundled module by its path: through a symlinked node_modules (a git worktree sharing one
-  // install) the real path would be "../elsewhere/node_modules/…", and every candidate's bytes would depend on it.
-  preserveSymlinks: true,
-};
-
-// The runtime: one dependency-free module that emit copies into the package.
-await build({ ...shipped, entryPoints: { runtime: "src/runtime/main.ts" } });
-// The command search `<binary> search` loads (MiniSearch and the ranking): its own file, so no other call parses it.
-await build({ ...shipped, entryPoints: { search: "src/runtime/command-finder.ts" }, minifyWhitespace: true });
-
-/**
- * The SDK's server imports its ajv-based schema validator to check answers to elicitation requests, which the
- * generated server never sends; it passes a validator of its own (NO_ELICITATION in src/runtime/mcp-server.ts), so
- * ajv, ajv-formats and fast-uri (~190 KB, a third of mcp.cjs, loaded at every server start) stay out. Should an SDK
- * upgrade move the import, the build fails here; should it construct the default anyway, the stub says so at start.
- */
-const withoutAjv = {
-  name: "mcp-sdk-without-ajv",
-  setup(b) {
-    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
-      const from = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';";
-      if (!text.includes(from))
-        throw new Error(`the MCP SDK's server/index.js no longer contains ${from}; revisit scripts/build.mjs`);
-      const stub =
-        'class AjvJsonSchemaValidator { constructor() { throw new Error("the generated MCP server passes its own jsonSchemaValidator"); } }';
-      return { contents: text.replace(from, stub), loader: "js", resolveDir: dirname(args.path) };
-    });
-  },
-};
-
-// The MCP server beside it (src/runtime/mcp-server.ts), with the MCP SDK bundled in: a candidate installs with no
-// network. Its own file, so a command-line call never loads it.
-const mcp = await build({
-  ...shipped,
-  entryPoints: { mcp: "src/runtime/mcp-server.ts" },
-  plugins: [withoutAjv],
-  minifyWhitespace: true,
-  metafile: true,
-});
+// What ships inside every generated CLI (scripts/shipped-bundles.mjs): the runtime, the command search, the MCP server.
+await build(shipped.runtime(out));
+await build(shipped.search(out));
+const mcp = await build({ ...shipped.mcp(out), metafile: true });
 // The bundled packages' licences travel with their code, at the end of the file.
 const bundled = [
   ...new Set(

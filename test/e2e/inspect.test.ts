@@ -5,6 +5,7 @@ import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, statuses, tempDir } from "../helpers.js";
+import { variantBundle } from "../fixtures/variant-bundle.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, changedCandidate, exampleProject, patchFile } from "./example-api.js";
 
@@ -160,14 +161,14 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
   });
 
   it("errors written to stdout break the error-channel rules and certification", async () => {
-    const tgz = await changedCandidate(project, (pkg) =>
-      patchFile(
-        join(pkg, "lib/runtime.cjs"),
-        // However the bundle lays the call out over lines.
-        /process\.stderr\.write\(\s*`\$\{JSON\.stringify\(\{ error: true/,
-        "process.stdout.write(`${JSON.stringify({ error: true",
-      ),
-    );
+    const runtime = await variantBundle("runtime", [
+      {
+        file: "src/runtime/output.ts",
+        from: /process\.stderr\.write\(\s*`\$\{JSON\.stringify\(\{ error: true/,
+        to: "process.stdout.write(`${JSON.stringify({ error: true",
+      },
+    ]);
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/runtime.cjs"), runtime));
     const result = await inter(project, ["inspect", tgz, "--json"]);
     const r = result.json.data;
     // Every rule that needs the structured error on stderr; nothing about discovery, output or Skills.
@@ -216,9 +217,10 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
   });
 
   it("a CLI that exits 0 on failure breaks the exit-code rules", async () => {
-    const tgz = await changedCandidate(project, (pkg) =>
-      patchFile(join(pkg, "lib/runtime.cjs"), "return err.exitCode;", "return 0;"),
-    );
+    const runtime = await variantBundle("runtime", [
+      { file: "src/runtime/main.ts", from: "return err.exitCode;", to: "return 0;" },
+    ]);
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/runtime.cjs"), runtime));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     // Every rule that expects a refusal's non-zero exit; the errors themselves are still well-formed.
     expect(failing(r)).toEqual([
@@ -245,21 +247,24 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
   });
 
   it("a runtime that takes a bare id_rsa, runs a command given --version, writes on issue --dry-run and takes unknown flags on builtins fails G1, G3, N6 and S3", async () => {
-    const tgz = await changedCandidate(project, (pkg) => {
-      const runtime = join(pkg, "lib/runtime.cjs");
-      patchFile(
-        runtime,
-        "return SENSITIVE_NAME.test(value.trim()) || ",
-        "return false && SENSITIVE_NAME.test(value.trim()) || ",
-      );
-      patchFile(runtime, "if (versionRequested(argv)) {", 'if (versionRequested(argv) && argv[0] === "--version") {');
-      patchFile(runtime, "if (dryRun) return preview(issue, ", "if (false) return preview(issue, ");
-      patchFile(
-        runtime,
-        "const guess = findCommand(cli, leading) ?? findBuiltin(manifest, leading);",
-        "const guess = findCommand(cli, leading);",
-      );
-    });
+    const runtime = await variantBundle("runtime", [
+      {
+        file: "src/runtime/guard.ts",
+        from: "SENSITIVE_NAME.test(value.trim()) || (looksLikePath",
+        to: "(false && SENSITIVE_NAME.test(value.trim())) || (looksLikePath",
+      },
+      {
+        file: "src/runtime/main.ts",
+        from: /if \(versionRequested\(argv\)\) \{([\s\S]*)const guess: Command \| undefined = findCommand\(cli, leading\) \?\? findBuiltin\(manifest, leading\);/,
+        to: 'if (versionRequested(argv) && argv[0] === "--version") {$1const guess: Command | undefined = findCommand(cli, leading);',
+      },
+      {
+        file: "src/runtime/issues.ts",
+        from: "if (dryRun) return preview(issue, ",
+        to: "if (false) return preview(issue, ",
+      },
+    ]);
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/runtime.cjs"), runtime));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["G1", "G3", "N6", "S3"]);
     const byId = Object.fromEntries(r.rules.map((x: any) => [x.id, x]));
@@ -270,16 +275,19 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
   });
 
   it("a runtime that prints its credentials is certified nothing: A1 and A2 fail, whatever the 98 rules say", async () => {
-    const tgz = await changedCandidate(project, (pkg) => {
-      const runtime = join(pkg, "lib/runtime.cjs");
-      patchFile(
-        runtime,
-        "request: redactRequest(dryRunRequest(await sign(request)), knownSecrets(manifest), secretPlaces(manifest))",
-        "request: dryRunRequest(await sign(request))",
-      );
-      // The bundler numbers the variable's name (text3, text4, …) as the runtime's other modules take the plain one.
-      patchFile(runtime, /return secrets\.length \? redactor\(secrets\)\((text\d*)\) : \1;/, "return $1;");
-    });
+    const runtime = await variantBundle("runtime", [
+      {
+        file: "src/runtime/main.ts",
+        from: "request: redactRequest(dryRunRequest(await sign(request)), knownSecrets(manifest), secretPlaces(manifest))",
+        to: "request: dryRunRequest(await sign(request))",
+      },
+      {
+        file: "src/runtime/without-credentials.ts",
+        from: "return secrets.length ? redactor(secrets)(text) : text;",
+        to: "return text;",
+      },
+    ]);
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/runtime.cjs"), runtime));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(r.certification.level).toBe("none");
     expect(r.certification.blocking).toEqual(expect.arrayContaining(["A1", "A2"]));

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, read } from "../helpers.js";
+import { variantBundle } from "../fixtures/variant-bundle.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, changedCandidate, exampleProject, patchFile, startExampleApi } from "./example-api.js";
 import { bigPackage } from "./mcp-big.js";
@@ -57,9 +58,14 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   });
 
   it("a server that confirms destructive calls by itself fails the refusal check", async () => {
-    const tgz = await changedCandidate(project, (pkg) =>
-      patchFile(join(pkg, "lib/mcp.cjs"), "const argv=[...command.path];", 'const argv=[...command.path,"--yes"];'),
-    );
+    const server = await variantBundle("mcp", [
+      {
+        file: "src/runtime/mcp-tools.ts",
+        from: "const argv = [...command.path];",
+        to: 'const argv = [...command.path, "--yes"];',
+      },
+    ]);
+    const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/mcp.cjs"), server));
     const receipt = (
       await inter(project, ["inspect", tgz, "--base-url", api.url, "--json"], { ROOMS_API_KEY: API_KEY })
     ).json.data;
@@ -136,11 +142,14 @@ describe("inter inspect certifies the candidate's MCP server", () => {
   it("a CLI whose --describe is not what its manifest says is judged on its own --describe --all, and the receipt says why", async () => {
     const { dir, bin } = await bigPackage();
     // The runtime prints a field the manifest knows nothing of, on every command's --describe.
-    patchFile(
-      join(dir, "lib/runtime.cjs"),
-      "described.outputSchema = outputSchema(c);",
-      'described.outputSchema = outputSchema(c);\n        described.stale = "yes";',
-    );
+    const runtime = await variantBundle("runtime", [
+      {
+        file: "src/runtime/help.ts",
+        from: "described.outputSchema = outputSchema(c);",
+        to: 'described.outputSchema = outputSchema(c);\n        (described as Record<string, unknown>).stale = "yes";',
+      },
+    ]);
+    writeFileSync(join(dir, "lib/runtime.cjs"), runtime);
     const result = await inter(project, ["inspect", "--bin", "autotask", "--json"], {
       PATH: `${bin}:${process.env.PATH}`,
     });

@@ -1,13 +1,11 @@
 import { defineConfig } from "vitest/config";
 import { LongestFirst } from "./test/sequencer.js";
-import { SLOW_E2E } from "./vitest.slow.config.js";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // `npm run test:slow` (CI runs both): the 20,000-operation and whole-corpus cases, and the files that drive the real
-    // agent programs (Claude Code, Codex, opencode) and hostile agents through sealed attempts (SLOW_E2E).
-    exclude: ["test/slow/**", ...SLOW_E2E, "node_modules/**"],
+    // test/slow/ is `npm run test:slow` (the README's test command runs both).
+    exclude: ["test/slow/**", "node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // Files run one after another in a few long-lived workers that keep their modules: a fresh worker per file cost
     // about a second of CPU each, 80 of them a fifth of the suite. What a file makes is undone when it ends

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
-import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "../e2e/example-api.js";
 
 // The three real agent programs (pinned devDependencies), run by the presets inside sealed attempts against a
 // scripted model on 127.0.0.1. Each is configured only the way its users configure it — variables and config files

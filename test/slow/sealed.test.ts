@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, copyProject, evaluationFolder as folderFor, exampleProject, scripted } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder as folderFor, exampleProject, scripted } from "../e2e/example-api.js";
 
 // The evaluation as an adversary meets it: every attempt sealed by bubblewrap (installed by .ci/run), the candidate
 // behind the broker. Each hostile agent below tries one way around that and must get exactly the prescribed verdict.

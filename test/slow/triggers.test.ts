@@ -7,7 +7,7 @@ import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
-import { API_KEY, exampleProject } from "./example-api.js";
+import { API_KEY, exampleProject } from "../e2e/example-api.js";
 import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelRequest } from "../fixtures/design-model-server.mjs";
 import { execa } from "execa";
 import * as tar from "tar";

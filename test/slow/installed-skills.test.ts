@@ -7,7 +7,7 @@ import { skillUse } from "../../src/evaluation/triggers/detect.js";
 import { inter, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
-import { API_KEY, exampleProject, startExampleApi } from "./example-api.js";
+import { API_KEY, exampleProject, startExampleApi } from "../e2e/example-api.js";
 
 /**
  * After `agents install`, each real agent program (Claude Code, Codex, opencode — the pinned versions) loads an

@@ -6,7 +6,7 @@ import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { execa } from "execa";
 import { cpSync, rmSync } from "node:fs";
-import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "./example-api.js";
+import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "../e2e/example-api.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.

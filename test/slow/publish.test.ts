@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { inter, tempDir } from "../helpers.js";
-import { API_KEY, copyProject, exampleProject, patchFile } from "./example-api.js";
-import { faultyRegistry, startRegistry, type Registry } from "./registry.js";
+import { API_KEY, copyProject, exampleProject, patchFile } from "../e2e/example-api.js";
+import { faultyRegistry, startRegistry, type Registry } from "../e2e/registry.js";
 
 /**
  * `inter publish`, `<binary> proof` and `<binary> agents install` against a real registry on loopback (verdaccio):

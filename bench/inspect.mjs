@@ -1,6 +1,6 @@
 // How long inspection takes: cold (install + every probe + judging, through `inter inspect`) and as part of a build
 // where the candidate did not change (a cache hit), against `node -e 0` measured in the same run.
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { builtExample, compare, interBin, printTable, timeOnce } from "./lib.mjs";
 
 const repo = resolve(import.meta.dirname, "..");

@@ -12,7 +12,7 @@ const inter = interBin(repo);
 
 const port = await new Promise((r) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
-    const { port } = s.address();
+    const { port } = /** @type {import("node:net").AddressInfo} */ (s.address());
     s.close(() => r(port));
   });
 });

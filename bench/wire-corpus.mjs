@@ -42,7 +42,7 @@ import {
 import { createServer, request as httpRequest } from "node:http";
 import { createServer as createNetServer, connect } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { documentShapes, operationShapes, resolver, SHAPES } from "./wire-corpus-shapes.mjs";
 
@@ -102,7 +102,12 @@ function tempDir(prefix) {
   return dir;
 }
 
-/** Runs a program to its end (or its timeout): `{code, signal, stdout, stderr, timedOut, ms}`. */
+/**
+ * Runs a program to its end (or its timeout): `{code, signal, stdout, stderr, timedOut, ms}`.
+ * @param {string} command
+ * @param {string[]} argv
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeout?: number, stdin?: string }} [options]
+ */
 function run(command, argv, { cwd, env, timeout = 120_000, stdin } = {}) {
   return new Promise((done) => {
     const started = Date.now();
@@ -144,7 +149,7 @@ const freePort = () =>
     const server = createNetServer();
     server.once("error", fail);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
+      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
       server.close(() => done(port));
     });
   });
@@ -164,7 +169,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------------------------
 // Prism, and a recording proxy in front of it.
 
-async function startPrism(document, log) {
+async function startPrism(document) {
   const port = await freePort();
   const child = spawn(PRISM, ["mock", "--errors", "-h", "127.0.0.1", "-p", String(port), document], {
     detached: true,
@@ -255,7 +260,13 @@ function startProxy(prismPort) {
     });
   });
   return new Promise((done) =>
-    server.listen(0, "127.0.0.1", () => done({ port: server.address().port, exchanges, close: () => server.close() })),
+    server.listen(0, "127.0.0.1", () =>
+      done({
+        port: /** @type {import("node:net").AddressInfo} */ (server.address()).port,
+        exchanges,
+        close: () => server.close(),
+      }),
+    ),
   );
 }
 
@@ -1174,7 +1185,10 @@ async function main() {
     try {
       row = await runDescription(entry, { maxCommands: args["max-commands"] });
     } catch (e) {
-      row = finish({ name: entry.name, calls: [], build: {}, error: `harness: ${e.stack ?? e}` }, Date.now());
+      row = finish(
+        { name: entry.name, calls: [], build: {}, error: `harness: ${e instanceof Error ? e.stack : e}` },
+        Date.now(),
+      );
     }
     rows.push(row);
     if (!args.json)

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as shipped from "./shipped-bundles.mjs";
 import { sourceHash } from "./source-hash.mjs";
@@ -174,13 +174,14 @@ const old = join(repo, `lib.old-${process.pid}`);
 try {
   renameSync(lib, old);
 } catch (error) {
-  if (error.code !== "ENOENT") throw error;
+  if (/** @type {NodeJS.ErrnoException} */ (error).code !== "ENOENT") throw error;
 }
 try {
   renameSync(out, lib);
 } catch (error) {
   // Another build put its lib/ in place between the two renames: it is as new as this one.
-  if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+  const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+  if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
   rmSync(out, { recursive: true, force: true });
 }
 rmSync(old, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { count } from "../../core/plural.js";
 import { apiRefusal } from "./api-refusal.js";
 import { builtCommands, sameCommand, visibleGroups } from "./built-commands.js";
 import { misleadingNames, type NameFinding, operationTexts } from "./misleading-names.js";
-import { sampleCommands } from "./command-sample.js";
+import { sampleCommands, type CommandSample } from "./command-sample.js";
 import { join } from "node:path";
 import type { CandidatePackageJson } from "../candidate/candidate-manifest.js";
 import type { InstalledPackage } from "../candidate/installed-package.js";
@@ -15,7 +15,7 @@ import type { ProbeReuse } from "./probe-reuse.js";
 import { hostable, ProbeHost } from "./probe-host.js";
 
 export type { Probe } from "./probe.js";
-import { type Probe, REFUSING_URL } from "./probe.js";
+import { type JsonObject, type Probe, REFUSING_URL } from "./probe.js";
 import type { Cli } from "../../runtime/load.js";
 import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
@@ -325,6 +325,360 @@ function readFiles(root: string | undefined): Pick<Facts, "files" | "agentSkillF
   return { files, agentSkillFiles, skillFiles };
 }
 
+type ProbeOptions = Parameters<typeof runProbe>[2];
+type Probing = (args: string[], options?: ProbeOptions) => Promise<Probe>;
+
+/**
+ * The one way a probe is run: reused from an earlier candidate's inspection where it may be, else answered by the
+ * host process, else a process of its own (started by the host when there is one: no fork of this process). `counted`
+ * records which.
+ */
+function probeRunner(
+  target: ProbeEnv,
+  base: ProbeEnv,
+  reuse: ProbeReuse | undefined,
+  hosting: Promise<ProbeHost | undefined>,
+  counted: Facts["probing"],
+): Probing {
+  return async (args, options = {}) => {
+    const key = reuse?.keyOf(args, options);
+    const reused = reuse?.lookup(key);
+    if (reused) {
+      counted.reused++;
+      return reused;
+    }
+    const host = await hosting;
+    const env = Object.fromEntries(
+      Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    const limits = {
+      timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+      maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER,
+    };
+    const command = commandLine(target.binary, args);
+    const hosted = host && hostable(args, options) ? await host.run(command, { args, env, ...limits }) : undefined;
+    if (hosted) counted.hosted++;
+    else counted.processes++;
+    const fresh =
+      hosted ??
+      (host &&
+        (await host.spawn(command, target.bin, {
+          args,
+          env,
+          input: options.input,
+          pipeOpen: options.pipeOpen,
+          ...limits,
+        }))) ??
+      (await runProbe(base, args, options));
+    reuse?.remember(key, fresh);
+    return fresh;
+  };
+}
+
+/** The manifest's commands and the CLI's own --describe of a sample of them, asked (not yet answered). */
+interface DescribeSample {
+  manifest: ReturnType<typeof builtCommands>;
+  /** The manifest, when the CLI has more commands than the sample: else its --describe --all is read whole. */
+  built: ReturnType<typeof builtCommands>;
+  sample: CommandSample<JsonObject> | undefined;
+  answers: Promise<Probe[]>;
+}
+
+/**
+ * What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
+ * --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read. A CLI of
+ * no more commands than the sample prints them all in one answer, read whole.
+ */
+function askDescribeSample(probe: Probing, cli: Cli | undefined): DescribeSample {
+  const manifest = builtCommands(cli);
+  const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
+  const sample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
+  const answers = Promise.all(
+    (sample?.chosen ?? []).map((c) =>
+      probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
+    ),
+  );
+  return { manifest, built, sample, answers };
+}
+
+/** The commands the rules judge, and how they were read. */
+interface CommandsRead {
+  describe: Probe;
+  commands: HelpCommand[];
+  apiCommands: HelpCommand[];
+  group: { name: string } | undefined;
+  sampling: Omit<Sampling, "help" | "mcpSchema">;
+}
+
+/**
+ * The commands, from the manifest where the sample of the CLI's own --describe agrees with it, else from its
+ * --describe --all, else from an even sample of its groups' helps.
+ */
+async function readCommands(
+  probe: Probing,
+  described: DescribeSample,
+  help: Probe,
+  packageRoot: string | undefined,
+): Promise<CommandsRead> {
+  const { manifest, built, sample } = described;
+  const answers = await described.answers;
+  // The first sampled command whose own --describe is not what the manifest says it prints.
+  const differs = sample?.chosen.find((c, i) => {
+    const answer = answers[i]!;
+    const printed = documentOf(answer)?.commands?.find((p) => isObject(p) && p.name === c.name);
+    return answer.exitCode !== 0 || !sameCommand(c, printed);
+  });
+  const fromManifest = built && sample && !differs ? built : undefined;
+  // The whole schema otherwise: every command with its parameters, however large the CLI (--all: a large CLI's
+  // plain --describe answers with an index of its groups).
+  const describe = fromManifest
+    ? answers[0]!
+    : await probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 });
+  const listed = commandsOf(help);
+  const groups = listed.filter((c) => c.group === true);
+  let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
+  if (fromManifest) {
+    commands = [...fromManifest.commands.map(helpCommandOf), ...commands.filter((c) => !API_COMMAND(c))];
+  } else if (describe.exitCode === 0 && documentOf(describe)?.commands) {
+    commands = [...commandsOf(describe), ...commands.filter((c) => !API_COMMAND(c))];
+  } else if (groups.length) {
+    // A root help that lists groups (progressive disclosure): open an even sample of them.
+    const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
+    const opened = await Promise.all(
+      groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), flag("help")])),
+    );
+    commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
+  }
+  describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
+  commands = forProbes(commands, packageRoot);
+  const apiCommands = commands.filter(API_COMMAND);
+  const group =
+    groups[0] ??
+    (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
+  const total = apiCommands.length;
+  const sampling: CommandsRead["sampling"] = {
+    commands: {
+      total,
+      source: fromManifest ? "manifest" : "describe",
+      why: fromManifest
+        ? `the package's manifest, held to the CLI's own --describe of ${count(answers.length, "command")} of ${total}`
+        : differs
+          ? `the CLI's --describe --all: its --describe of ${String(differs.name)} differs from the package's manifest`
+          : manifest
+            ? `the CLI's --describe --all: ${count(total, "command")}, no more than a sample, read whole`
+            : "the CLI's --describe --all (the package has no manifest this inter reads)",
+    },
+    ...(sample
+      ? {
+          describe: {
+            checked: answers.length,
+            of: built!.commands.length,
+            chosen: sample.how,
+            commands: sample.chosen.map((c) => String(c.name)),
+          },
+        }
+      : {}),
+  };
+  return { describe, commands, apiCommands, group, sampling };
+}
+
+/**
+ * Each API command's own help, for an even spread of at most HELP_SAMPLE of them (a few hundred commands would mean
+ * a few hundred processes), and the built-ins' (D2: skills and one issue command); the commands with what their help
+ * adds.
+ */
+async function probeCommandHelps(
+  probe: Probing,
+  read: CommandsRead,
+): Promise<{ commandHelp: Record<string, Probe>; sampled: number; detailed: HelpCommand[] }> {
+  const { commands, apiCommands } = read;
+  const commandHelp: Record<string, Probe> = {};
+  const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
+  const sampled = apiCommands.filter((_, i) => i % step === 0);
+  const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
+  await Promise.all(
+    [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), flag("help")]))),
+  );
+  // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
+  // in the request, which the credential check needs) and are kept.
+  const detailed = apiCommands.map((c) =>
+    // A command whose own help was not probed gains nothing here: itself, not a copy (a large CLI has thousands).
+    !commandHelp[c.name]
+      ? c
+      : ({
+          ...c,
+          ...ownHelp(commandHelp[c.name]),
+          ...(c.parameters?.some((p) => p.in)
+            ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
+            : {}),
+        } as HelpCommand),
+  );
+  return { commandHelp, sampled: sampled.length, detailed };
+}
+
+/** What the second batch of probes needs to know of the CLI and its environment. */
+interface SecondBatchInput {
+  subjects: Subjects;
+  apiCommands: HelpCommand[];
+  group: { name: string } | undefined;
+  skills: Probe;
+  credentialEnvs: string[];
+  baseUrlEnv: string | undefined;
+  apiEnv: Record<string, string>;
+  /** The request body the body probe pipes (another command's output envelope's result). */
+  piped: Record<string, unknown> | undefined;
+}
+
+/** The probes that need the chosen subjects: hostile values, dry runs, refusals, --json-input, built-ins' guards. */
+function askSecondBatch(probe: Probing, input: SecondBatchInput) {
+  const { apiCommands, group, skills, credentialEnvs, baseUrlEnv, apiEnv, piped } = input;
+  const {
+    list,
+    required: needy,
+    dryRun: writer,
+    body,
+    destructive,
+    auth: withAuth,
+    typed,
+    hostile: hostileTarget,
+  } = input.subjects.chosen;
+  const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
+  const hostile = (value: string) =>
+    hostileTarget?.param
+      ? probe([
+          ...on(hostileTarget),
+          ...fill(hostileTarget.command, hostileTarget.param.name),
+          hostileTarget.param.name,
+          value,
+        ])
+      : Promise.resolve(undefined);
+  const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
+  // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
+  const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
+  const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
+  // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
+  // credential and an API that answers nothing, so the probe itself changes nothing.
+  const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
+  const listedSkill = listOf(skills)?.[0];
+  const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
+  const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: REFUSING_URL } : {}) };
+  return named({
+    groupBare: group ? probe([group.name]) : undefined,
+    jsonInputEnvelope:
+      body && envelope
+        ? probe([...bodyArgs, flag("json-input"), flag("dry-run")], { input: envelope, env: apiEnv })
+        : undefined,
+    createEmpty: needy ? probe(on(needy)) : undefined,
+    secret: hostile(PROBE_SECRET),
+    secretShort: hostile(PROBE_SHORT_SECRET),
+    traversal: hostile("../../etc/passwd"),
+    shell: hostile("x;rm -rf /"),
+    sensitive: hostile("./.env"),
+    sensitiveBare: hostile("id_rsa"),
+    control: hostile("inter\u0007probe"),
+    typedBad: typed?.param
+      ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"])
+      : undefined,
+    positional: probe([
+      ...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []),
+      "inter-probe-stray-argument",
+    ]),
+    dryRun: writer
+      ? probe([...on(writer), ...fill(writer.command), flag("dry-run")], {
+          env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
+        })
+      : undefined,
+    destructiveRefused: destructive
+      ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv })
+      : undefined,
+    destructiveQuiet: destructive
+      ? probe([...on(destructive), ...fill(destructive.command), flag("quiet")], { env: apiEnv })
+      : undefined,
+    jsonInputClosed: body ? probe([...bodyArgs, flag("json-input")], { timeoutMs: 8000 }) : undefined,
+    noCredential:
+      withAuth && credentialEnvs.length
+        ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
+        : undefined,
+    skillOne: firstSkill ? probe(["skills", firstSkill]) : undefined,
+    // Built-in commands refuse unknown flags too (G1), with or without a value.
+    bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
+    bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
+    versionAfter: versionOn
+      ? probe([...on(versionOn), ...fill(versionOn.command), flag("version")], { env: inert })
+      : undefined,
+    versionGroup: group ? probe([group.name, flag("version")], { env: inert }) : undefined,
+    // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
+    secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
+    secretSkill: probe(["skills", PROBE_SECRET]),
+  });
+}
+
+/**
+ * The issue log's life, one step after another: a --dry-run create that must record nothing (S3), a create, the
+ * listing and the new issue, an update and a transition the log refuses.
+ */
+async function probeIssueLog(probe: Probing) {
+  const issueDryRun = await probe(["issue", "create", "--type", "bug", "--message", DRY_RUN_MESSAGE, flag("dry-run")]);
+  const issueCreate = await probe([
+    "issue",
+    "create",
+    "--type",
+    "bug",
+    "--message",
+    "inter inspect probe",
+    "--exit-code",
+    "1",
+  ]);
+  // The new issue's id, in the envelope's result or at the top.
+  const issueId = idOf(documentOf(issueCreate)?.result) ?? idOf(issueCreate.json);
+  const [issueList, issueShow] = await Promise.all([
+    probe(["issue", "list", "--type", "bug", "--status", "open"]),
+    issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined),
+  ]);
+  const issueUpdate = issueId
+    ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"])
+    : undefined;
+  const issueBadTransition = issueId
+    ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"])
+    : undefined;
+  return { issueDryRun, issueCreate, issueList, issueShow, issueUpdate, issueBadTransition };
+}
+
+/**
+ * The probes that call the API: a listing twice, a page, a missing record, a listing trimmed to its first field. An
+ * API that refuses the caller's credential, or cannot answer, says nothing of the CLI: its answers are not judged,
+ * as when no API was given, and `refusal` says why and what to do (stages/inspect/api-refusal.ts).
+ */
+async function probeApi(
+  probe: Probing,
+  chosen: Subjects["chosen"],
+  baseUrl: string,
+  env: Record<string, string>,
+  credentialEnvs: string[],
+): Promise<{ fromApi: Probes; refusal: string | undefined }> {
+  const { list, paged, get } = chosen;
+  const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
+  const fromApi: Probes = {};
+  const pagedOnList = !!paged && paged.command === list?.command;
+  Object.assign(
+    fromApi,
+    await named({
+      list: list ? probe(on(list), { env }) : undefined,
+      listAgain: list ? probe(on(list), { env }) : undefined,
+      getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
+      paged: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
+    }),
+  );
+  if (pagedOnList) fromApi.paged = fromApi.list;
+  const refusal = apiRefusal([fromApi.list, fromApi.getMissing, fromApi.paged], credentialEnvs, baseUrl);
+  if (refusal) for (const key of Object.keys(fromApi) as Array<keyof Probes>) delete fromApi[key];
+  const rows = documentOf(fromApi.list)?.result;
+  const row = Array.isArray(rows) ? rows[0] : undefined;
+  const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
+  if (list && field) fromApi.listFields = await probe([...on(list), flag("fields"), field], { env });
+  return { fromApi, refusal };
+}
+
 /**
  * Probes the installed CLI from outside, the way an independent checker would.
  * Independent probes run in parallel; probes that need the API run only when `api` gives a base URL and credential.
@@ -352,40 +706,7 @@ export async function collectFacts(
   const state = ownedTempDir("inspect-state");
   const base: ProbeEnv = { ...target, env: { ...target.env, XDG_STATE_HOME: state, HOME: state } };
   const counted = { processes: 0, hosted: 0, reused: 0 };
-  const probe = async (args: string[], options: Parameters<typeof runProbe>[2] = {}) => {
-    const key = reuse?.keyOf(args, options);
-    const reused = reuse?.lookup(key);
-    if (reused) {
-      counted.reused++;
-      return reused;
-    }
-    const host = await hosting;
-    const env = Object.fromEntries(
-      Object.entries({ ...base.env, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined),
-    );
-    const limits = {
-      timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
-      maxBuffer: options.maxBuffer ?? PROBE_MAX_BUFFER,
-    };
-    const command = commandLine(target.binary, args);
-    const hosted = host && hostable(args, options) ? await host.run(command, { args, env, ...limits }) : undefined;
-    if (hosted) counted.hosted++;
-    else counted.processes++;
-    // A probe that needs its own process is still started by the host when there is one (no fork of this process).
-    const fresh =
-      hosted ??
-      (host &&
-        (await host.spawn(command, target.bin, {
-          args,
-          env,
-          input: options.input,
-          pipeOpen: options.pipeOpen,
-          ...limits,
-        }))) ??
-      (await runProbe(base, args, options));
-    reuse?.remember(key, fresh);
-    return fresh;
-  };
+  const probe = probeRunner(target, base, reuse, hosting, counted);
   const freshHome = ownedTempDir("inspect-home");
   try {
     // The bare calls are about stdin and hanging. A CLI that prompts never returns: it sleeps, using no CPU, and is
@@ -417,203 +738,41 @@ export async function collectFacts(
       maxBuffer: 512 * 1024 * 1024,
       timeoutMs: 60_000,
     });
-    // What inter built, from the package's manifest: the every-command rules read it, once a sample of the CLI's own
-    // --describe answers agrees with it (stages/inspect/built-commands.ts); without one, --describe --all is read.
-    // A CLI of no more commands than the sample prints them all in one answer, read whole. Reading every command is a
-    // second's work on a 22,000-command CLI: the probes above are sent first (a turn of the event loop), so the host
-    // answers them meanwhile.
+    // Reading every command is a second's work on a large CLI: the probes above are sent first (a turn of the event
+    // loop), so the host answers them meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
-    const manifest = builtCommands(cli);
-    const built = manifest && manifest.commands.length > DESCRIBE_SAMPLE ? manifest : undefined;
-    const describeSample = built ? sampleCommands(built.commands, DESCRIBE_SAMPLE) : undefined;
-    const sampledDescribes = Promise.all(
-      (describeSample?.chosen ?? []).map((c) =>
-        probe([...String(c.name).split(" "), flag("describe"), flag("all")], { maxBuffer: 64 * 1024 * 1024 }),
-      ),
-    );
+    const described = askDescribeSample(probe, cli);
     // The one with stdin ignored is answered by the host when there is one (its stdin is /dev/null too), asked after
     // the probes above, which what follows waits on.
     const bare = probe([], { timeoutMs: BARE_TIMEOUT_MS });
     const first = { ...(await firstBatch), mcp: await mcpSchema };
     const { help, skills } = first;
-    const answers = await sampledDescribes;
-    // The first sampled command whose own --describe is not what the manifest says it prints.
-    const differs = describeSample?.chosen.find((c, i) => {
-      const answer = answers[i]!;
-      const printed = documentOf(answer)?.commands?.find((p) => isObject(p) && p.name === c.name);
-      return answer.exitCode !== 0 || !sameCommand(c, printed);
-    });
-    const fromManifest = built && describeSample && !differs ? built : undefined;
-    // The whole schema otherwise: every command with its parameters, however large the CLI (--all: a large CLI's
-    // plain --describe answers with an index of its groups).
-    const describe = fromManifest
-      ? answers[0]!
-      : await probe([flag("describe"), flag("all")], { maxBuffer: 512 * 1024 * 1024, timeoutMs: 60_000 });
-    const listed = commandsOf(help);
-    const groups = listed.filter((c) => c.group === true);
-    let commands: HelpCommand[] = listed.filter((c) => c.group !== true);
-    if (fromManifest) {
-      commands = [...fromManifest.commands.map(helpCommandOf), ...commands.filter((c) => !API_COMMAND(c))];
-    } else if (describe.exitCode === 0 && documentOf(describe)?.commands) {
-      commands = [...commandsOf(describe), ...commands.filter((c) => !API_COMMAND(c))];
-    } else if (groups.length) {
-      // A root help that lists groups (progressive disclosure): open an even sample of them.
-      const step = Math.max(1, Math.ceil(groups.length / HELP_SAMPLE));
-      const opened = await Promise.all(
-        groups.filter((_, i) => i % step === 0).map((g) => probe([...words(g), flag("help")])),
-      );
-      commands = [...opened.flatMap((p) => commandsOf(p)), ...commands];
-    }
-    describe.stdout = describe.stdout.length > 4096 ? `${describe.stdout.slice(0, 4096)}…` : describe.stdout;
-    commands = forProbes(commands, packageRoot);
-    const apiCommands = commands.filter(API_COMMAND);
-    const group =
-      groups[0] ??
-      (apiCommands[0] && apiCommands[0].name.includes(" ") ? { name: apiCommands[0].name.split(" ")[0]! } : undefined);
-    const total = apiCommands.length;
-    const sampling: Omit<Sampling, "help"> = {
-      commands: {
-        total,
-        source: fromManifest ? "manifest" : "describe",
-        why: fromManifest
-          ? `the package's manifest, held to the CLI's own --describe of ${count(answers.length, "command")} of ${total}`
-          : differs
-            ? `the CLI's --describe --all: its --describe of ${String(differs.name)} differs from the package's manifest`
-            : manifest
-              ? `the CLI's --describe --all: ${count(total, "command")}, no more than a sample, read whole`
-              : "the CLI's --describe --all (the package has no manifest this inter reads)",
-      },
-      ...(describeSample
-        ? {
-            describe: {
-              checked: answers.length,
-              of: built!.commands.length,
-              chosen: describeSample.how,
-              commands: describeSample.chosen.map((c) => String(c.name)),
-            },
-          }
-        : {}),
-      ...(mcpScope ? { mcpSchema: { scope: mcpScope.name, commands: mcpScope.commands, of: manifestCommands } } : {}),
-    };
-    const commandHelp: Record<string, Probe> = {};
-    // A few hundred commands would mean a few hundred processes: probe an even spread of at most HELP_SAMPLE.
-    const step = Math.max(1, Math.ceil(apiCommands.length / HELP_SAMPLE));
-    const sampled = apiCommands.filter((_, i) => i % step === 0);
-    // Built-in commands print their own help too (D2): skills and one issue command.
-    const builtinHelp = commands.filter((c) => !API_COMMAND(c) && (c.name === "skills" || c.name === "issue create"));
-    await Promise.all(
-      [...sampled, ...builtinHelp].map(async (c) => (commandHelp[c.name] = await probe([...words(c), flag("help")]))),
-    );
-
-    // A command's own help adds what the listing lacks; --describe's parameters, where it ran, say more (their place
-    // in the request, which the credential check needs) and are kept.
-    const detailed = apiCommands.map((c) =>
-      // A command whose own help was not probed gains nothing here: itself, not a copy (a large CLI has thousands).
-      !commandHelp[c.name]
-        ? c
-        : ({
-            ...c,
-            ...ownHelp(commandHelp[c.name]),
-            ...(c.parameters?.some((p) => p.in)
-              ? { parameters: c.parameters, security: (c as { security?: unknown }).security }
-              : {}),
-          } as HelpCommand),
-    );
+    const read = await readCommands(probe, described, help, packageRoot);
+    const { describe, apiCommands } = read;
+    const { commandHelp, sampled, detailed } = await probeCommandHelps(probe, read);
     // Each probe's command is chosen by what it takes and does (stages/inspect/subjects.ts), never by its name.
     const subjects = chooseSubjects(probePool(detailed, pkg, cli?.group));
     onSubjects(subjects.chosen, apiUnavailable);
-    const {
-      list,
-      paged,
-      get,
-      required: needy,
-      dryRun: writer,
-      body,
-      destructive,
-      auth: withAuth,
-      typed,
-      hostile: hostileTarget,
-    } = subjects.chosen;
-    const on = (s: { command: HelpCommand } | undefined) => (s ? words(s.command) : []);
-    const hostile = (value: string) =>
-      hostileTarget?.param
-        ? probe([
-            ...on(hostileTarget),
-            ...fill(hostileTarget.command, hostileTarget.param.name),
-            hostileTarget.param.name,
-            value,
-          ])
-        : Promise.resolve(undefined);
     const helpDoc = documentOf(help);
     const credentialEnvs = credentialVariablesOf(helpDoc);
-    const unset = Object.fromEntries(credentialEnvs.map((name) => [name, undefined]));
     const baseUrlEnv = helpDoc?.baseUrl.env;
     const apiEnv = api.baseUrl && baseUrlEnv ? { [baseUrlEnv]: api.baseUrl } : {};
-
-    // The body probe pipes another command's output envelope; the command's other required flags are given as flags.
+    const body = subjects.chosen.body;
     const piped = body ? bodyFor(body.command) : undefined;
-    const bodyArgs = body ? [...on(body), ...fill(body.command, undefined, true)] : [];
-    const envelope = piped ? JSON.stringify({ ok: true, result: piped }) : undefined;
-    // --version after a command must print the version and run nothing (N6). Should the CLI run it anyway, it finds no
-    // credential and an API that answers nothing, so the probe itself changes nothing.
-    const versionOn = writer ?? list ?? (apiCommands[0] ? { command: apiCommands[0] } : undefined);
-    const listedSkill = listOf(skills)?.[0];
-    const firstSkill = isObject(listedSkill) && typeof listedSkill.name === "string" ? listedSkill.name : undefined;
-    const inert = { ...unset, ...(baseUrlEnv ? { [baseUrlEnv]: REFUSING_URL } : {}) };
-    const secondBatch = named({
-      groupBare: group ? probe([group.name]) : undefined,
-      jsonInputEnvelope:
-        body && envelope
-          ? probe([...bodyArgs, flag("json-input"), flag("dry-run")], { input: envelope, env: apiEnv })
-          : undefined,
-      createEmpty: needy ? probe(on(needy)) : undefined,
-      secret: hostile(PROBE_SECRET),
-      secretShort: hostile(PROBE_SHORT_SECRET),
-      traversal: hostile("../../etc/passwd"),
-      shell: hostile("x;rm -rf /"),
-      sensitive: hostile("./.env"),
-      sensitiveBare: hostile("id_rsa"),
-      control: hostile("inter\u0007probe"),
-      typedBad: typed?.param
-        ? probe([...on(typed), ...fill(typed.command, typed.param.name), typed.param.name, "not-a-number"])
-        : undefined,
-      positional: probe([
-        ...(list ? on(list) : apiCommands[0] ? words(apiCommands[0]) : []),
-        "inter-probe-stray-argument",
-      ]),
-      dryRun: writer
-        ? probe([...on(writer), ...fill(writer.command), flag("dry-run")], {
-            env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
-          })
-        : undefined,
-      destructiveRefused: destructive
-        ? probe([...on(destructive), ...fill(destructive.command)], { env: apiEnv })
-        : undefined,
-      destructiveQuiet: destructive
-        ? probe([...on(destructive), ...fill(destructive.command), flag("quiet")], { env: apiEnv })
-        : undefined,
-      jsonInputClosed: body ? probe([...bodyArgs, flag("json-input")], { timeoutMs: 8000 }) : undefined,
-      noCredential:
-        withAuth && credentialEnvs.length
-          ? probe([...on(withAuth), ...fill(withAuth.command)], { env: { ...apiEnv, ...unset } })
-          : undefined,
-      skillOne: firstSkill ? probe(["skills", firstSkill]) : undefined,
-      // Built-in commands refuse unknown flags too (G1), with or without a value.
-      bogusSkills: probe(["skills", "--inter-probe-bogus-flag", "x"]),
-      bogusIssue: probe(["issue", "list", "--inter-probe-bogus-flag"]),
-      versionAfter: versionOn
-        ? probe([...on(versionOn), ...fill(versionOn.command), flag("version")], { env: inert })
-        : undefined,
-      versionGroup: group ? probe([group.name, flag("version")], { env: inert }) : undefined,
-      // A global flag's value and a built-in's argument are guarded like a command's flags, and never echoed (G2).
-      secretFields: probe(["skills", flag("fields"), PROBE_SECRET]),
-      secretSkill: probe(["skills", PROBE_SECRET]),
+    const secondBatch = askSecondBatch(probe, {
+      subjects,
+      apiCommands,
+      group: read.group,
+      skills,
+      credentialEnvs,
+      baseUrlEnv,
+      apiEnv,
+      piped,
     });
     const wireReport = wire?.(probe, typeof baseUrlEnv === "string" ? baseUrlEnv : undefined);
     wireReport?.catch(() => {});
     // The commands are final now: their names are judged while the host answers the probes just asked (a turn of the
-    // event loop sends them first). On a 22,000-command CLI that is half a second of inter's own work.
-    // A probe that throws meanwhile is thrown where the batch is awaited, below.
+    // event loop sends them first). A probe that throws meanwhile is thrown where the batch is awaited, below.
     secondBatch.catch(() => {});
     await new Promise((resolve) => setImmediate(resolve));
     const operations = operationTexts(packageRoot, cli);
@@ -621,66 +780,11 @@ export async function collectFacts(
     const second = await secondBatch;
 
     const credentials = await probeCredentials(probe, helpDoc, apiCommands, apiEnv);
-
-    // --dry-run on a built-in that writes previews and records nothing (S3): the listing below must not hold it.
-    const issueDryRun = await probe([
-      "issue",
-      "create",
-      "--type",
-      "bug",
-      "--message",
-      DRY_RUN_MESSAGE,
-      flag("dry-run"),
-    ]);
-    const issueCreate = await probe([
-      "issue",
-      "create",
-      "--type",
-      "bug",
-      "--message",
-      "inter inspect probe",
-      "--exit-code",
-      "1",
-    ]);
-    // The new issue's id, in the envelope's result or at the top.
-    const issueId = idOf(documentOf(issueCreate)?.result) ?? idOf(issueCreate.json);
-    const [issueList, issueShow] = await Promise.all([
-      probe(["issue", "list", "--type", "bug", "--status", "open"]),
-      issueId ? probe(["issue", "show", "--id", String(issueId)]) : Promise.resolve(undefined),
-    ]);
-    const issueUpdate = issueId
-      ? await probe(["issue", "update", "--id", String(issueId), "--status", "closed"])
-      : undefined;
-    const issueBadTransition = issueId
-      ? await probe(["issue", "update", "--id", String(issueId), "--status", "in-progress"])
-      : undefined;
-
-    // The probes that call the API: a listing twice, a page, a missing record, a listing trimmed to its first field.
-    const fromApi: Probes = {};
-    let refusal: string | undefined;
-    if (api.baseUrl && !api.unavailable) {
-      const env = apiEnv;
-      const pagedOnList = !!paged && paged.command === list?.command;
-      Object.assign(
-        fromApi,
-        await named({
-          list: list ? probe(on(list), { env }) : undefined,
-          listAgain: list ? probe(on(list), { env }) : undefined,
-          getMissing: get?.param ? probe([...on(get), get.param.name, sample(get.param, true)], { env }) : undefined,
-          paged: paged && !pagedOnList ? probe([...on(paged), ...fill(paged.command)], { env }) : undefined,
-        }),
-      );
-      if (pagedOnList) fromApi.paged = fromApi.list;
-      // An API that refuses the caller's credential, or cannot answer, says nothing of the CLI: its answers are not
-      // judged, as when no API was given, and the receipt says why and what to do (stages/inspect/api-refusal.ts).
-      refusal = apiRefusal([fromApi.list, fromApi.getMissing, fromApi.paged], credentialEnvs, api.baseUrl);
-      if (refusal) for (const key of Object.keys(fromApi) as Array<keyof Probes>) delete fromApi[key];
-
-      const rows = documentOf(fromApi.list)?.result;
-      const row = Array.isArray(rows) ? rows[0] : undefined;
-      const field = row && typeof row === "object" ? Object.keys(row)[0] : undefined;
-      if (list && field) fromApi.listFields = await probe([...on(list), flag("fields"), field], { env });
-    }
+    const issueLog = await probeIssueLog(probe);
+    const { fromApi, refusal } =
+      api.baseUrl && !api.unavailable
+        ? await probeApi(probe, subjects.chosen, api.baseUrl, apiEnv, credentialEnvs)
+        : { fromApi: {}, refusal: undefined };
 
     const bareCalls = { bare: await bare, barePipe: await barePipe };
     return {
@@ -697,12 +801,7 @@ export async function collectFacts(
         ...first,
         describe,
         ...second,
-        issueDryRun,
-        issueCreate,
-        issueList,
-        issueShow,
-        issueUpdate,
-        issueBadTransition,
+        ...issueLog,
         ...fromApi,
         ...bareCalls,
       }),
@@ -710,7 +809,11 @@ export async function collectFacts(
       ...(piped ? { bodyFields: Object.keys(piped) } : {}),
       commands: detailed,
       commandHelp,
-      sampling: { ...sampling, help: { checked: sampled.length, of: total } },
+      sampling: {
+        ...read.sampling,
+        ...(mcpScope ? { mcpSchema: { scope: mcpScope.name, commands: mcpScope.commands, of: manifestCommands } } : {}),
+        help: { checked: sampled, of: apiCommands.length },
+      },
       ...readFiles(packageRoot),
       stateFiles: readdirSync(state, { recursive: true }).map(String),
       probing: counted,

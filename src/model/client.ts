@@ -104,6 +104,13 @@ export function createModelClient(
   env: NodeJS.ProcessEnv,
   options: ClientOptions = {},
 ): ModelClient {
+  const { provider, baseUrl } = checkedSettings(settings);
+  const where = `the ${provider.label} model server at ${baseUrl.origin}`;
+  return new HttpModelClient(settings, provider, baseUrl, keyOf(settings, env, where, baseUrl.origin), options);
+}
+
+/** The provider and the base URL of usable settings; CONFIG_INVALID naming the field otherwise. */
+function checkedSettings(settings: ModelSettings): { provider: (typeof PROVIDERS)[ModelProvider]; baseUrl: URL } {
   const provider = PROVIDERS[settings.provider];
   if (!provider)
     throw new InterError(
@@ -137,138 +144,284 @@ export function createModelClient(
         { field },
       );
   }
+  return { provider, baseUrl };
+}
 
-  const adapter = provider.adapter(baseUrl, settings.model);
-  const origin = baseUrl.origin;
-  const where = `the ${provider.label} model server at ${origin}`;
+/** The key from the environment ("" for a server that takes none); MODEL_KEY_MISSING when it is unusable. */
+function keyOf(settings: ModelSettings, env: NodeJS.ProcessEnv, where: string, origin: string): string {
   // No keyEnv: a server that takes no key (a local one); requests carry no key header.
   const key = settings.keyEnv === undefined ? "" : (env[settings.keyEnv] ?? "").trim();
+  const details = { key_env: settings.keyEnv, provider: settings.provider, origin };
   if (settings.keyEnv !== undefined && !key)
     throw new InterError(
       "MODEL_KEY_MISSING",
       `${settings.keyEnv} is not set: it should hold the API key for ${where}.`,
       `export ${settings.keyEnv}=<your key> (the config names the variable; the key stays out of every file), then run again.`,
-      { key_env: settings.keyEnv, provider: settings.provider, origin },
+      details,
     );
   if (/[^\x21-\x7e]/.test(key))
     throw new InterError(
       "MODEL_KEY_MISSING",
       `${settings.keyEnv} is set but holds no usable key: it contains spaces, control or non-ASCII characters.`,
       `Export the key alone: export ${settings.keyEnv}=<your key> (no quotes, spaces or line breaks inside).`,
-      { key_env: settings.keyEnv, provider: settings.provider, origin },
+      details,
     );
+  return key;
+}
 
-  const redact = redactor([key]);
-  const maxTokens = settings.maxTokens ?? MODEL_DEFAULTS.maxTokens;
-  const timeoutMs = settings.timeoutMs ?? MODEL_DEFAULTS.timeoutMs;
-  const retries = Math.max(0, Math.floor(options.retries ?? MODEL_DEFAULTS.retries));
-  const baseDelayMs = Math.max(0, options.baseDelayMs ?? MODEL_DEFAULTS.baseDelayMs);
-  const maxDelayMs = Math.max(0, options.maxDelayMs ?? MODEL_DEFAULTS.maxDelayMs);
-  const validators = new WeakMap<object, Promise<SchemaValidator>>();
-  let jsonObjectMode = false;
+/** One request's outcome: an answer to judge, a failure worth retrying, or a server that wants JSON mode. */
+type Outcome =
+  | { kind: "answer"; parsed: ParsedAnswer }
+  | { kind: "retry"; status?: number; reason: string; error: InterError; retryAfterMs?: number }
+  | { kind: "json-mode" };
+
+/** The model client over HTTP: one adapter, one key, and the retry policy of the module's comment. */
+class HttpModelClient implements ModelClient {
+  private readonly adapter: ProviderAdapter;
+  private readonly origin: string;
+  private readonly where: string;
+  private readonly redact: (text: string) => string;
+  private readonly maxTokens: number;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly validators = new WeakMap<object, Promise<SchemaValidator>>();
+  /** Set once a server refused json_schema: every later request asks for a JSON object instead. */
+  private jsonObjectMode = false;
+
+  constructor(
+    private readonly settings: ModelSettings,
+    provider: (typeof PROVIDERS)[ModelProvider],
+    private readonly baseUrl: URL,
+    private readonly key: string,
+    private readonly options: ClientOptions,
+  ) {
+    this.adapter = provider.adapter(baseUrl, settings.model);
+    this.origin = baseUrl.origin;
+    this.where = `the ${provider.label} model server at ${this.origin}`;
+    this.redact = redactor([key]);
+    this.maxTokens = settings.maxTokens ?? MODEL_DEFAULTS.maxTokens;
+    this.timeoutMs = settings.timeoutMs ?? MODEL_DEFAULTS.timeoutMs;
+    this.retries = Math.max(0, Math.floor(options.retries ?? MODEL_DEFAULTS.retries));
+    this.baseDelayMs = Math.max(0, options.baseDelayMs ?? MODEL_DEFAULTS.baseDelayMs);
+    this.maxDelayMs = Math.max(0, options.maxDelayMs ?? MODEL_DEFAULTS.maxDelayMs);
+  }
+
+  async complete(request: StructuredRequest, signal?: AbortSignal): Promise<StructuredAnswer> {
+    const validate = await this.checkedRequest(request);
+    let attempts = 0;
+    let retried = 0;
+    for (;;) {
+      if (signal?.aborted) throw this.aborted(signal, attempts);
+      attempts++;
+      // One request and its answer, bounded by timeoutMs.
+      const outcome = await heldOpen(() => this.attempt(request, attempts, signal), this.timeoutMs);
+      if (outcome.kind === "json-mode") {
+        this.jsonObjectMode = true;
+        continue;
+      }
+      if (outcome.kind === "retry") {
+        if (retried >= this.retries) throw outcome.error;
+        retried++;
+        await this.backOff(outcome, retried, attempts, signal);
+        continue;
+      }
+      return this.judged(outcome.parsed, validate, request, attempts);
+    }
+  }
 
   /** Every error leaves through here: the key is redacted from all its text. */
-  const fail = (code: ErrorCode, message: string, suggestion: string, details: Record<string, unknown>) =>
-    new InterError(
+  private fail(code: ErrorCode, message: string, suggestion: string, details: Record<string, unknown>): InterError {
+    const { provider, model } = this.settings;
+    return new InterError(
       code,
-      redact(message),
-      redact(suggestion),
-      redactDeep({ provider: settings.provider, origin, model: settings.model, ...details }, redact),
+      this.redact(message),
+      this.redact(suggestion),
+      redactDeep({ provider, origin: this.origin, model, ...details }, this.redact),
     );
+  }
 
-  function aborted(signal: AbortSignal, attempts: number): InterError {
+  /** The request's own faults, before anything is sent; the validator of its answer schema. */
+  private async checkedRequest(request: StructuredRequest): Promise<SchemaValidator> {
+    if (!SCHEMA_NAME.test(request.schemaName))
+      throw new InterError(
+        "INTERNAL_ERROR",
+        `The model request's schemaName ${JSON.stringify(request.schemaName)} is not 1–64 letters, digits, _ or -.`,
+        "This is a bug in inter's caller of the model client; report it.",
+      );
+    const { key } = this;
+    if (
+      key.length >= 8 &&
+      (request.system.includes(key) || request.user.includes(key) || JSON.stringify(request.schema).includes(key))
+    )
+      throw new InterError(
+        "INTERNAL_ERROR",
+        `The prompt for ${request.schemaName} holds the value of ${this.settings.keyEnv}; nothing was sent.`,
+        "This is a bug in what inter put in the prompt; report it (without the key).",
+        { key_env: this.settings.keyEnv },
+      );
+    try {
+      return await this.validatorFor(request.schema);
+    } catch (error) {
+      throw new InterError(
+        "INTERNAL_ERROR",
+        `The answer schema ${request.schemaName} does not compile: ${this.redact((error as Error).message)}.`,
+        "This is a bug in inter's caller of the model client; report it.",
+      );
+    }
+  }
+
+  private validatorFor(schema: object): Promise<SchemaValidator> {
+    let validator = this.validators.get(schema);
+    if (!validator) {
+      // The answer schema is validated as 2020-12 whatever it declares (its keywords are the common subset).
+      const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+      validator = compileSchema(rest);
+      this.validators.set(schema, validator);
+    }
+    return validator;
+  }
+
+  /** Waits before the next attempt (the server's retry-after, else backoff), telling the caller first. */
+  private async backOff(
+    outcome: Extract<Outcome, { kind: "retry" }>,
+    retried: number,
+    attempts: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const delayMs = retryDelay(retried, {
+      baseDelayMs: this.baseDelayMs,
+      maxDelayMs: this.maxDelayMs,
+      retryAfterMs: outcome.retryAfterMs,
+    });
+    this.options.onRetry?.({
+      attempt: attempts,
+      ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+      delayMs,
+      reason: this.redact(outcome.reason),
+    });
+    try {
+      await sleep(delayMs, signal);
+    } catch {
+      throw this.aborted(signal!, attempts);
+    }
+  }
+
+  /** An answer the model gave: its value where it parses and conforms to the request's schema, else why not. */
+  private judged(
+    parsed: ParsedAnswer,
+    validate: SchemaValidator,
+    request: StructuredRequest,
+    attempts: number,
+  ): StructuredAnswer {
+    if (!parsed.ok) throw this.invalid(parsed, attempts);
+    if (!validate(parsed.value)) {
+      const errors = (validate.errors ?? [])
+        .slice(0, 10)
+        .map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+      throw this.fail(
+        "MODEL_OUTPUT_INVALID",
+        `The answer of ${this.settings.model} from ${this.origin} does not conform to the ${request.schemaName} schema: ${errors.slice(0, 3).join("; ")}.`,
+        "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.",
+        { attempts, reason: "schema", errors, usage: parsed.usage },
+      );
+    }
+    return { value: parsed.value, usage: parsed.usage, attempts };
+  }
+
+  private aborted(signal: AbortSignal, attempts: number): InterError {
     const reason = signal.reason as unknown;
     if (reason instanceof InterError) return reason;
     if ((reason as Error | undefined)?.name === "TimeoutError")
-      return fail(
+      return this.fail(
         "MODEL_UNREACHABLE",
-        `The run's deadline passed before ${where} answered.`,
+        `The run's deadline passed before ${this.where} answered.`,
         "Allow the run more time, or run it again: answers received before the deadline are kept.",
         { attempts, deadline: true },
       );
-    return fail(
+    return this.fail(
       "INTERRUPTED",
-      `The request to ${where} was cancelled.`,
+      `The request to ${this.where} was cancelled.`,
       "Run the command again; answers received before the cancellation are kept.",
       { attempts },
     );
   }
 
-  function validatorFor(schema: object): Promise<SchemaValidator> {
-    let validator = validators.get(schema);
-    if (!validator) {
-      // The answer schema is validated as 2020-12 whatever it declares (its keywords are the common subset).
-      const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-      validator = compileSchema(rest);
-      validators.set(schema, validator);
-    }
-    return validator;
-  }
-
-  type Outcome =
-    | { kind: "answer"; parsed: ParsedAnswer }
-    | { kind: "retry"; status?: number; reason: string; error: InterError; retryAfterMs?: number }
-    | { kind: "json-mode" };
-
-  async function attempt(
+  /** One request: sent, and its answer read within timeoutMs, then judged by its status. */
+  private async attempt(
     request: StructuredRequest,
     attempts: number,
     signal: AbortSignal | undefined,
   ): Promise<Outcome> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const body = JSON.stringify(adapter.body(request, { maxTokens, jsonObjectMode }));
+    const body = JSON.stringify(
+      this.adapter.body(request, { maxTokens: this.maxTokens, jsonObjectMode: this.jsonObjectMode }),
+    );
     let response: Response;
     let text: string;
     try {
-      response = await fetch(adapter.endpoint, {
+      response = await fetch(this.adapter.endpoint, {
         method: "POST",
-        headers: adapter.headers(key),
+        headers: this.adapter.headers(this.key),
         body,
         signal: both,
         redirect: "manual",
       });
       text = await readCapped(response, MAX_ANSWER_BYTES);
     } catch (error) {
-      if (signal?.aborted) throw aborted(signal, attempts);
+      if (signal?.aborted) throw this.aborted(signal, attempts);
       if (error instanceof InterError) throw error;
-      if (timeout.aborted) {
-        const reason = `no answer within ${formatDuration(timeoutMs)}`;
-        return {
-          kind: "retry",
-          reason,
-          error: fail(
-            "MODEL_UNREACHABLE",
-            `${capital(where)} gave ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
-            `Check the server is up; for a slow model or a long answer raise the model's timeoutMs (now ${timeoutMs}).`,
-            { attempts, timeout_ms: timeoutMs },
-          ),
-        };
-      }
-      const errno = errnoOf(error);
-      const reason = errno ?? ((error as Error)?.message || "network error");
-      const dns = errno === "ENOTFOUND" || errno === "EAI_AGAIN";
+      return this.unsent(error, timeout.aborted, attempts);
+    }
+    return this.answered(response, text, request, attempts);
+  }
+
+  /** A request that got no answer: timed out, or the network failed. Both are worth a retry. */
+  private unsent(error: unknown, timedOut: boolean, attempts: number): Outcome {
+    const { where, timeoutMs, origin, baseUrl } = this;
+    const tries = `${attempts} attempt${attempts === 1 ? "" : "s"}`;
+    if (timedOut) {
+      const reason = `no answer within ${formatDuration(timeoutMs)}`;
       return {
         kind: "retry",
         reason,
-        error: fail(
+        error: this.fail(
           "MODEL_UNREACHABLE",
-          `${capital(where)} could not be reached: ${reason} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
-          dns
-            ? `Check the base URL's host name (${baseUrl.host}) and the network.`
-            : `Check the base URL (${origin}${baseUrl.pathname === "/" ? "" : baseUrl.pathname}) and that the server is running and reachable from here.`,
-          { attempts, cause: errno ?? null },
+          `${capital(where)} gave ${reason} (${tries}).`,
+          `Check the server is up; for a slow model or a long answer raise the model's timeoutMs (now ${timeoutMs}).`,
+          { attempts, timeout_ms: timeoutMs },
         ),
       };
     }
+    const errno = errnoOf(error);
+    const reason = errno ?? ((error as Error)?.message || "network error");
+    const dns = errno === "ENOTFOUND" || errno === "EAI_AGAIN";
+    return {
+      kind: "retry",
+      reason,
+      error: this.fail(
+        "MODEL_UNREACHABLE",
+        `${capital(where)} could not be reached: ${reason} (${tries}).`,
+        dns
+          ? `Check the base URL's host name (${baseUrl.host}) and the network.`
+          : `Check the base URL (${origin}${baseUrl.pathname === "/" ? "" : baseUrl.pathname}) and that the server is running and reachable from here.`,
+        { attempts, cause: errno ?? null },
+      ),
+    };
+  }
 
+  /** What an answer's status means: an answer to parse, a retry, JSON mode, or an error about the request. */
+  private answered(response: Response, text: string, request: StructuredRequest, attempts: number): Outcome {
+    const { settings, where, adapter } = this;
     const status = response.status;
     if (status >= 200 && status < 300) {
       let payload: unknown;
       try {
         payload = JSON.parse(text);
       } catch {
-        throw fail(
+        throw this.fail(
           "MODEL_OUTPUT_INVALID",
           `${capital(where)} answered HTTP ${status} with a body that is not JSON (${excerptOf(text, 80) || "empty"}).`,
           `Check the base URL points at the API itself (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "usually ending in /v1"}), not a web page or a proxy's login.`,
@@ -277,7 +430,6 @@ export function createModelClient(
       }
       return { kind: "answer", parsed: adapter.parse(payload, request) };
     }
-
     const server = serverError(text);
     const said = server.message ? `: ${server.message}` : "";
     const details = { attempts, status, server_error: server };
@@ -287,28 +439,14 @@ export function createModelClient(
       try {
         if (location) to = new URL(location, adapter.endpoint).origin + new URL(location, adapter.endpoint).pathname;
       } catch {}
-      throw fail(
+      throw this.fail(
         "MODEL_REQUEST_REJECTED",
         `${capital(where)} answered HTTP ${status}, a redirect to ${to}; inter does not follow redirects, so the key goes nowhere else.`,
         "Set the base URL to the address the server redirects to.",
         details,
       );
     }
-    if (status === 401 || status === 403) {
-      if (settings.keyEnv === undefined)
-        throw fail(
-          "MODEL_AUTH_FAILED",
-          `${capital(where)} wants a key (HTTP ${status}${said}); the config names none.`,
-          `Set design.model.keyEnv to the NAME of a variable, e.g. "MODEL_API_KEY", and export the key under it.`,
-          details,
-        );
-      throw fail(
-        "MODEL_AUTH_FAILED",
-        `${capital(where)} refused the key in ${settings.keyEnv} (HTTP ${status}${said}).`,
-        `Check that ${settings.keyEnv} holds a valid key for ${origin}${status === 403 ? ` and that the account may use ${settings.model}` : ""}; export ${settings.keyEnv}=<your key> and run again.`,
-        details,
-      );
-    }
+    if (status === 401 || status === 403) throw this.refusedKey(status, said, details);
     if (isRetryableStatus(status)) {
       const what = status === 429 ? "429 (rate limited)" : `HTTP ${status}`;
       return {
@@ -316,7 +454,7 @@ export function createModelClient(
         status,
         reason: `HTTP ${status}`,
         retryAfterMs: retryAfterMs(response.headers),
-        error: fail(
+        error: this.fail(
           "MODEL_UNREACHABLE",
           `${capital(where)} answered ${what}${said} (${attempts} attempt${attempts === 1 ? "" : "s"}).`,
           status === 429
@@ -328,20 +466,19 @@ export function createModelClient(
     }
     if (
       settings.provider === "openai-compatible" &&
-      !jsonObjectMode &&
+      !this.jsonObjectMode &&
       (status === 400 || status === 422) &&
       /response_format|json_schema|structured output/i.test(text)
     )
       return { kind: "json-mode" };
-    if (status === 404) {
-      throw fail(
+    if (status === 404)
+      throw this.fail(
         "MODEL_REQUEST_REJECTED",
         `${capital(where)} answered HTTP 404 for ${adapter.endpoint.pathname} (model ${settings.model})${said}.`,
         `Check the base URL (${settings.provider === "anthropic" ? "https://api.anthropic.com" : "for OpenAI-compatible servers it usually ends in /v1"}) and that the model name is one the server offers.`,
         details,
       );
-    }
-    throw fail(
+    throw this.fail(
       "MODEL_REQUEST_REJECTED",
       `${capital(where)} rejected the request for ${settings.model} (HTTP ${status}${said}).`,
       "Check the model name and that the server supports structured output (OpenAI json_schema, Anthropic tools); a too-long prompt needs a model with a larger context.",
@@ -349,95 +486,38 @@ export function createModelClient(
     );
   }
 
-  function invalid(parsed: Extract<ParsedAnswer, { ok: false }>, attempts: number): InterError {
+  /** HTTP 401 or 403: the key (or its absence) is what the server refused. */
+  private refusedKey(status: number, said: string, details: Record<string, unknown>): InterError {
+    const { settings, where, origin } = this;
+    if (settings.keyEnv === undefined)
+      return this.fail(
+        "MODEL_AUTH_FAILED",
+        `${capital(where)} wants a key (HTTP ${status}${said}); the config names none.`,
+        `Set design.model.keyEnv to the NAME of a variable, e.g. "MODEL_API_KEY", and export the key under it.`,
+        details,
+      );
+    return this.fail(
+      "MODEL_AUTH_FAILED",
+      `${capital(where)} refused the key in ${settings.keyEnv} (HTTP ${status}${said}).`,
+      `Check that ${settings.keyEnv} holds a valid key for ${origin}${status === 403 ? ` and that the account may use ${settings.model}` : ""}; export ${settings.keyEnv}=<your key> and run again.`,
+      details,
+    );
+  }
+
+  private invalid(parsed: Extract<ParsedAnswer, { ok: false }>, attempts: number): InterError {
     const suggestion =
       parsed.reason === "truncated"
-        ? `Raise the model's maxTokens (now ${maxTokens}) so the whole answer fits.`
+        ? `Raise the model's maxTokens (now ${this.maxTokens}) so the whole answer fits.`
         : parsed.reason === "refusal"
           ? "Run again, or use another model; the request is unchanged so the refusal may repeat."
           : "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.";
-    return fail(
+    return this.fail(
       "MODEL_OUTPUT_INVALID",
-      `The answer of ${settings.model} from ${origin} is not usable: ${parsed.message}.`,
+      `The answer of ${this.settings.model} from ${this.origin} is not usable: ${parsed.message}.`,
       suggestion,
       { attempts, reason: parsed.reason, usage: parsed.usage, ...(parsed.excerpt ? { excerpt: parsed.excerpt } : {}) },
     );
   }
-
-  return {
-    async complete(request: StructuredRequest, signal?: AbortSignal): Promise<StructuredAnswer> {
-      if (!SCHEMA_NAME.test(request.schemaName))
-        throw new InterError(
-          "INTERNAL_ERROR",
-          `The model request's schemaName ${JSON.stringify(request.schemaName)} is not 1–64 letters, digits, _ or -.`,
-          "This is a bug in inter's caller of the model client; report it.",
-        );
-      if (
-        key.length >= 8 &&
-        (request.system.includes(key) || request.user.includes(key) || JSON.stringify(request.schema).includes(key))
-      ) {
-        throw new InterError(
-          "INTERNAL_ERROR",
-          `The prompt for ${request.schemaName} holds the value of ${settings.keyEnv}; nothing was sent.`,
-          "This is a bug in what inter put in the prompt; report it (without the key).",
-          { key_env: settings.keyEnv },
-        );
-      }
-      let validate: SchemaValidator;
-      try {
-        validate = await validatorFor(request.schema);
-      } catch (error) {
-        throw new InterError(
-          "INTERNAL_ERROR",
-          `The answer schema ${request.schemaName} does not compile: ${redact((error as Error).message)}.`,
-          "This is a bug in inter's caller of the model client; report it.",
-        );
-      }
-      let attempts = 0;
-      let retried = 0;
-      for (;;) {
-        if (signal?.aborted) throw aborted(signal, attempts);
-        attempts++;
-        // One request and its answer, bounded by timeoutMs.
-        const outcome = await heldOpen(() => attempt(request, attempts, signal), timeoutMs);
-        if (outcome.kind === "json-mode") {
-          jsonObjectMode = true;
-          continue;
-        }
-        if (outcome.kind === "retry") {
-          if (retried >= retries) throw outcome.error;
-          retried++;
-          const delayMs = retryDelay(retried, { baseDelayMs, maxDelayMs, retryAfterMs: outcome.retryAfterMs });
-          options.onRetry?.({
-            attempt: attempts,
-            ...(outcome.status !== undefined ? { status: outcome.status } : {}),
-            delayMs,
-            reason: redact(outcome.reason),
-          });
-          try {
-            await sleep(delayMs, signal);
-          } catch {
-            throw aborted(signal!, attempts);
-          }
-          continue;
-        }
-        const { parsed } = outcome;
-        if (!parsed.ok) throw invalid(parsed, attempts);
-        if (!validate(parsed.value)) {
-          const errors = (validate.errors ?? [])
-            .slice(0, 10)
-            .map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
-          throw fail(
-            "MODEL_OUTPUT_INVALID",
-            `The answer of ${settings.model} from ${origin} does not conform to the ${request.schemaName} schema: ${errors.slice(0, 3).join("; ")}.`,
-            "Use a model that supports structured output (OpenAI json_schema, Anthropic tool use), or run again.",
-            { attempts, reason: "schema", errors, usage: parsed.usage },
-          );
-        }
-        return { value: parsed.value, usage: parsed.usage, attempts };
-      }
-    },
-  };
 }
 
 function parseBaseUrl(value: unknown): URL {

@@ -744,23 +744,33 @@ export interface Named {
   source: NameSource;
 }
 
-/**
- * Assigns every operation a unique command path. Explicit `x-cli-name`s first; names several operations want are told
- * apart by the words in which their own descriptions differ (never HTTP method words); a numeric suffix only when
- * nothing differs — always reported.
- */
-export function nameOperations(
+type Qualifier = { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] };
+type NamingReport = (note: {
+  kind: "collision" | "renamed-resource";
+  command?: string;
+  operation: string;
+  message: string;
+}) => void;
+
+/** The names given so far: which draft holds each, and each draft's path and what told it apart. */
+class Claims {
+  readonly taken = new Map<string, Draft>();
+  readonly chosen = new Map<Draft, { path: string[]; qualifier?: Qualifier }>();
+
+  claim(d: Draft, path: string[], qualifier?: Qualifier): void {
+    this.taken.set(path.join(" "), d);
+    this.chosen.set(d, { path, ...(qualifier ? { qualifier } : {}) });
+  }
+}
+
+/** Each operation's first name: its resource cleaned of product words and built-ins, its action from its texts. */
+function draftsOf(
   operations: Operation[],
   model: Pick<OperationModel, "source">,
   productName: string,
   reserved: Set<string>,
-  report: (note: {
-    kind: "collision" | "renamed-resource";
-    command?: string;
-    operation: string;
-    message: string;
-  }) => void,
-): Map<Operation, Named> {
+  report: NamingReport,
+): Draft[] {
   const resources = operations.map((op) => ({ op, ...rawResource(op), ...(op.cli.name ? { explicit: true } : {}) }));
   const productWords = new Set(
     [...kebab(productName).split("-"), kebab(model.source.title).split("-")[0] ?? ""].filter((w) => w.length > 2),
@@ -777,239 +787,280 @@ export function nameOperations(
       r.resource = `api-${r.resource}`;
     }
   }
-  const drafts = resources.map((r) => draftName(r.op, r.resource, r.from, r.dropped));
+  return resources.map((r) => draftName(r.op, r.resource, r.from, r.dropped));
+}
 
-  const taken = new Map<string, Draft>();
-  const chosen = new Map<
-    Draft,
-    {
-      path: string[];
-      qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] };
-    }
-  >();
-  const claim = (
-    d: Draft,
-    path: string[],
-    qualifier?: { words: string[]; from: NonNullable<NameSource["qualifier"]>["from"]; with: string[] },
-  ) => {
-    taken.set(path.join(" "), d);
-    chosen.set(d, { path, ...(qualifier ? { qualifier } : {}) });
-  };
-  const byName = new Map<string, Draft[]>();
-  for (const d of [...drafts.filter((x) => x.explicit), ...drafts.filter((x) => !x.explicit)]) {
-    const key = basePath(d).join(" ");
-    pushTo(byName, key, d);
+const lastSegmentOf = (d: Draft) => d.op.path.split("/").filter(Boolean).pop() ?? "";
+
+/**
+ * The word a draft's method says, where it tells it from the rest of its group: a PUT and a PATCH that both say
+ * "update" (the PUT replaces); a PATCH beside a PUT that both say "create" (`CreateOrUpdate` beside `Update`), or a PUT
+ * on an item beside a POST on its collection (the PATCH or the PUT updates); a HEAD beside a GET (`check`); two reads,
+ * one on a collection and one on its items (the collection's is `list`, the item's `get`).
+ */
+function methodWordOf(d: Draft, group: Draft[]): string | undefined {
+  // An item is `{id}` after a plural word; a singular sub-resource (`/cards/{id}/board`) and a selector
+  // (`…/{field}`) are not a collection and its items.
+  const reads = (x: Draft) =>
+    x.op.method === "get" &&
+    (x.action === "get" || x.action === "list") &&
+    (onItem(x)
+      ? !SELECTOR_PARAM.test(lastSegmentOf(x))
+      : singular(kebab(lastSegmentOf(x))) !== kebab(lastSegmentOf(x)));
+  if (d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put")) return "replace";
+  if (d.op.method === "head" && group.some((x) => x.op.method !== "head")) return "check";
+  if (
+    (d.op.method === "patch" && d.action !== "update" && group.some((x) => x.op.method === "put")) ||
+    (d.op.method === "put" &&
+      onItem(d) &&
+      d.action !== "update" &&
+      group.some((x) => x.op.method === "post" && !onItem(x)))
+  )
+    return "update";
+  if (!(reads(d) && group.some((x) => x !== d && reads(x) && onItem(x) !== onItem(d)))) return undefined;
+  if (onItem(d)) return d.action === "get" || answers(d.op) === "many" ? undefined : "get";
+  return d.action === "list" || answers(d.op) === "one" ? undefined : "list";
+}
+
+/** Names the drafts of a group that their method's own word tells apart; they leave the group. */
+function nameByMethod(name: string, group: Draft[], base: string[], claims: Claims, byName: Map<string, Draft[]>) {
+  for (const d of [...group]) {
+    const word = methodWordOf(d, group);
+    const attempt = word && !d.explicit ? [...base.slice(0, -1), word] : undefined;
+    if (!attempt || claims.taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) continue;
+    d.action = word!;
+    d.actionFrom = "method";
+    d.actionReason = `${d.op.method.toUpperCase()} beside ${group
+      .filter((x) => x !== d)
+      .map((x) => x.op.method.toUpperCase())
+      .join(", ")} on "${name}": the method's own word tells them apart`;
+    claims.claim(d, attempt);
+    group.splice(group.indexOf(d), 1);
   }
-  for (const [name, group] of byName) {
-    if (group.length === 1 && !taken.has(name)) {
-      claim(group[0]!, basePath(group[0]!));
-      continue;
-    }
-    const base = basePath(group[0]!);
-    // DELETE /users/{id}/schedulers beside DELETE /users/{id}/schedulers/{schedulerId}: the one on the collection
-    // acts on all of it, and says so (`delete-all`); the one on an item keeps the plain name.
-    const onCollection = (d: Draft) =>
-      !onItem(d) &&
-      d.op.method !== "get" &&
-      d.op.method !== "post" &&
-      group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
-    // A PUT and a PATCH that both say "update": the PUT replaces (`replace`), the PATCH updates.
-    // A PATCH beside a PUT that both say "create" (`CreateOrUpdate` beside `Update`), or a PUT on an item beside a POST
-    // on its collection: the PATCH or the PUT updates. Two reads, one
-    // on a collection and one on its items: the collection's is `list`, the item's `get`.
-    const lastOf = (d: Draft) => d.op.path.split("/").filter(Boolean).pop() ?? "";
-    // An item is `{id}` after a plural word; a singular sub-resource (`/cards/{id}/board`) and a selector
-    // (`…/{field}`) are not a collection and its items.
-    const reads = (d: Draft) =>
-      d.op.method === "get" &&
-      (d.action === "get" || d.action === "list") &&
-      (onItem(d) ? !SELECTOR_PARAM.test(lastOf(d)) : singular(kebab(lastOf(d))) !== kebab(lastOf(d)));
-    const methodWord = (d: Draft) =>
-      d.action === "update" && d.op.method === "put" && group.some((x) => x.op.method !== "put")
-        ? "replace"
-        : d.op.method === "head" && group.some((x) => x.op.method !== "head")
-          ? "check"
-          : (d.op.method === "patch" && d.action !== "update" && group.some((x) => x.op.method === "put")) ||
-              (d.op.method === "put" &&
-                onItem(d) &&
-                d.action !== "update" &&
-                group.some((x) => x.op.method === "post" && !onItem(x)))
-            ? "update"
-            : reads(d) && group.some((x) => x !== d && reads(x) && onItem(x) !== onItem(d))
-              ? onItem(d)
-                ? d.action === "get" || answers(d.op) === "many"
-                  ? undefined
-                  : "get"
-                : d.action === "list" || answers(d.op) === "one"
-                  ? undefined
-                  : "list"
-              : undefined;
-    for (const d of [...group]) {
-      const word = methodWord(d);
-      const attempt = word && !d.explicit ? [...base.slice(0, -1), word] : undefined;
-      if (!attempt || taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) continue;
-      d.action = word!;
-      d.actionFrom = "method";
-      d.actionReason = `${d.op.method.toUpperCase()} beside ${group
-        .filter((x) => x !== d)
-        .map((x) => x.op.method.toUpperCase())
-        .join(", ")} on "${name}": the method's own word tells them apart`;
-      claim(d, attempt);
-      group.splice(group.indexOf(d), 1);
-    }
-    if (!group.length) continue;
-    if (group.length === 1 && !taken.has(name)) {
-      claim(group[0]!, base);
-      continue;
-    }
-    const lists = group.map((d) => distinguishing(d, base));
-    // Words every colliding operation says tell none of them apart.
-    const common = new Set(
-      lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))),
+}
+
+/** What a group's drafts say beyond its name, and which of them keeps the plain name (-1: none). */
+interface GroupWords {
+  own: Draft["qualifiers"][];
+  /** Words the path's shape gives where no word differs: `-all` on a collection beside items, `-id` on a wire name. */
+  shape: (d: Draft) => Draft["qualifiers"];
+  plain: number;
+}
+
+function groupWords(name: string, group: Draft[], base: string[], claims: Claims): GroupWords {
+  const lists = group.map((d) => distinguishing(d, base));
+  // Words every colliding operation says tell none of them apart.
+  const common = new Set(lists[0]!.map((q) => q.token).filter((t) => lists.every((l) => l.some((q) => q.token === t))));
+  const own = lists.map((l) => l.filter((q) => !common.has(q.token)));
+  // The operation whose statement adds nothing to the name keeps it plain (`albums list` "Get several albums"
+  // beside `albums list-saved` "Get the user's saved albums").
+  const stated = own.map((l, i) => l.filter((q) => group[i]!.object.includes(q.token)));
+  // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
+  // When several have nothing to add, the first in the document keeps it and the others are numbered.
+  const onlyEmpty = (lists: Draft["qualifiers"][]) =>
+    lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1;
+  // DELETE /users/{id}/schedulers beside DELETE /users/{id}/schedulers/{schedulerId}: the one on the collection
+  // acts on all of it, and says so (`delete-all`); the one on an item keeps the plain name.
+  const onCollection = (d: Draft) =>
+    !onItem(d) &&
+    d.op.method !== "get" &&
+    d.op.method !== "post" &&
+    group.some((x) => x !== d && onItem(x) && x.op.method === d.op.method);
+  const wireId = (d: Draft) =>
+    d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) &&
+    group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
+  const shape = (d: Draft): Draft["qualifiers"] => [
+    ...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []),
+    ...(wireId(d) ? [{ token: "id", from: "path" as const }] : []),
+  ];
+  const bare = own.findIndex((l, i) => !l.length && !shape(group[i]!).length);
+  const plain = claims.taken.has(name)
+    ? -1
+    : onlyEmpty(stated) >= 0
+      ? onlyEmpty(stated)
+      : onlyEmpty(own) >= 0
+        ? onlyEmpty(own)
+        : bare >= 0
+          ? bare
+          : own.some((l) => !l.length)
+            ? own.findIndex((l) => !l.length)
+            : canonical(group, base);
+  return { own, shape, plain };
+}
+
+/** One group's names: by method where that tells, the plain name to one, words of their own to the others. */
+function nameGroup(
+  name: string,
+  group: Draft[],
+  claims: Claims,
+  byName: Map<string, Draft[]>,
+  report: NamingReport,
+): void {
+  if (group.length === 1 && !claims.taken.has(name)) {
+    claims.claim(group[0]!, basePath(group[0]!));
+    return;
+  }
+  const base = basePath(group[0]!);
+  nameByMethod(name, group, base, claims, byName);
+  if (!group.length) return;
+  if (group.length === 1 && !claims.taken.has(name)) {
+    claims.claim(group[0]!, base);
+    return;
+  }
+  const words = groupWords(name, group, base, claims);
+  // What each of the group tells, once: a name thousands of operations want is asked of every one for every one.
+  const told = new Map<Draft, Set<string>>();
+  const tellingTokens = (x: Draft) => {
+    let tokens = told.get(x);
+    if (!tokens) told.set(x, (tokens = new Set(telling(x, base).map((q) => q.token))));
+    return tokens;
+  };
+  const others = group
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => (a.i === words.plain ? -1 : b.i === words.plain ? 1 : 0));
+  for (const { d, i } of others) {
+    if (i === words.plain) claims.claim(d, base);
+    else qualify(d, words.own[i]!, words.shape(d), { name, group, base, claims, byName, report, tellingTokens });
+  }
+}
+
+interface GroupContext {
+  name: string;
+  group: Draft[];
+  base: string[];
+  claims: Claims;
+  byName: Map<string, Draft[]>;
+  report: NamingReport;
+  tellingTokens: (x: Draft) => Set<string>;
+}
+
+/**
+ * A name of its own for a draft that does not keep the plain one: its most telling words first; failing those, any
+ * whole word its texts say and the others' do not; then the method's word (PUT from PATCH, HEAD from GET); then a
+ * version or any word of its texts; then a name handed over by one that says more; a number only when nothing differs.
+ */
+function qualify(d: Draft, own: Draft["qualifiers"], structural: Draft["qualifiers"], ctx: GroupContext): void {
+  const { name, group, base, claims, byName, report } = ctx;
+  const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
+  const free = (attempt: string[]) => !claims.taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "));
+  let path: string[] | undefined;
+  let used: Draft["qualifiers"] = [];
+  const weak = telling(d, base).filter(
+    (q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || ctx.tellingTokens(x).has(q.token)),
+  );
+  for (const words of qualifierChoices(own, weak, structural)) {
+    const attempt = withQualifier(
+      base,
+      words.map((q) => q.token),
     );
-    const own = lists.map((l) => l.filter((q) => !common.has(q.token)));
-    // The operation whose statement adds nothing to the name keeps it plain (`albums list` "Get several albums"
-    // beside `albums list-saved` "Get the user's saved albums").
-    const stated = own.map((l, i) => l.filter((q) => group[i]!.object.includes(q.token)));
-    // Failing that, the one whose path and id add nothing (`/stores/{id}` beside `/merchants/{m}/stores/{id}`).
-    // When several have nothing to add, the first in the document keeps it and the others are numbered.
-    const onlyEmpty = (lists: Draft["qualifiers"][]) =>
-      lists.filter((l) => !l.length).length === 1 ? lists.findIndex((l) => !l.length) : -1;
-    // Where no word differs, the path's shape may: the one on a collection beside items is `-all`, the one that takes
-    // ids on a wire name (`/cards/{id}/idLabels` beside `/cards/{id}/labels`) is `-id`; the other keeps the plain name.
-    const wireId = (d: Draft) =>
-      d.op.path.split("/").some((s) => /^id[A-Z]/.test(s)) &&
-      group.some((x) => x !== d && !x.op.path.split("/").some((s) => /^id[A-Z]/.test(s)));
-    const shape = (d: Draft): Draft["qualifiers"] => [
-      ...(onCollection(d) ? [{ token: "all", from: "path" as const }] : []),
-      ...(wireId(d) ? [{ token: "id", from: "path" as const }] : []),
-    ];
-    const bare = own.findIndex((l, i) => !l.length && !shape(group[i]!).length);
-    const plain = taken.has(name)
-      ? -1
-      : onlyEmpty(stated) >= 0
-        ? onlyEmpty(stated)
-        : onlyEmpty(own) >= 0
-          ? onlyEmpty(own)
-          : bare >= 0
-            ? bare
-            : own.some((l) => !l.length)
-              ? own.findIndex((l) => !l.length)
-              : canonical(group, base);
-    // What each of the group tells, once: a name thousands of operations want is asked of every one for every one.
-    const told = new Map<Draft, Set<string>>();
-    const tellingTokens = (x: Draft) => {
-      let tokens = told.get(x);
-      if (!tokens) told.set(x, (tokens = new Set(telling(x, base).map((q) => q.token))));
-      return tokens;
-    };
-    const others = group.map((d, i) => ({ d, i })).sort((a, b) => (a.i === plain ? -1 : b.i === plain ? 1 : 0));
-    for (const { d, i } of others) {
-      const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
-      if (i === plain) {
-        claim(d, base);
-        continue;
-      }
-      let path: string[] | undefined;
-      let used: Draft["qualifiers"] = [];
-      const free = (attempt: string[]) => !taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "));
-      // The most telling words first; failing those, any whole word its texts say and the others' do not (filler
-      // and "user" included): a number only when the texts do not differ at all.
-      const weak = telling(d, base).filter(
-        (q) => q.token !== "id" && q.token !== "ids" && !group.every((x) => x === d || tellingTokens(x).has(q.token)),
-      );
-      const structural = shape(d);
-      for (const words of qualifierChoices(own[i]!, weak, structural)) {
-        const attempt = withQualifier(
-          base,
-          words.map((q) => q.token),
-        );
-        if (free(attempt)) {
-          path = attempt;
-          used = words;
-          break;
-        }
-      }
-      // The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same.
-      const byMethod = crudWord(d.op, undefined, d.op.path.split("/").pop() ?? "");
-      if (
-        !path &&
-        byMethod !== d.action &&
-        !d.explicit &&
-        ((d.action === "update" && byMethod === "replace") || d.op.method === "head")
-      ) {
-        const attempt = [...base.slice(0, -1), byMethod];
-        if (!taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "))) {
-          path = attempt;
-          d.action = byMethod;
-          d.actionFrom = "method";
-        }
-      }
-      // The last resort before a number: a version or any word of one operation's texts that the others' lack.
-      const rest = group.filter((x) => x !== d).map((x) => x.op);
-      if (!path && !d.explicit) {
-        const verb = base[base.length - 1]!.split("-")[0]!;
-        for (const told of lastResortWords(d.op, rest, base)) {
-          if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from })))
-            continue;
-          const attempt = withQualifier(base, told.words);
-          if (free(attempt)) {
-            path = attempt;
-            used = told.words.map((token) => ({ token, from: told.from }));
-            break;
-          }
-        }
-      }
-      // Nothing of its own: every word it says, another of the group says too. One whose name says no more than this
-      // one's words (the plain name, or `get-extended` for `ExtendedDatabase…` beside `ExtendedServer…`) but which says
-      // more hands its name over and takes one more of its words (`get-extended-database`), so neither is numbered.
-      for (const holder of path || d.explicit ? [] : group) {
-        const held = chosen.get(holder);
-        if (holder === d || !held || holder.explicit || !saysAll(d.op, held.qualifier?.words ?? [])) continue;
-        const told = lastResortWords(holder.op, [d.op], held.path).find((t) => free(withQualifier(held.path, t.words)));
-        if (!told) continue;
-        const moved = withQualifier(held.path, told.words);
-        path = held.path;
-        used = (held.qualifier?.words ?? []).map((token) => ({ token, from: held.qualifier!.from }));
-        taken.delete(held.path.join(" "));
-        claim(holder, moved, {
-          words: [...(held.qualifier?.words ?? []), ...told.words],
-          from: told.from,
-          with: group.filter((x) => x !== holder).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`),
-        });
-        report({
-          kind: "collision",
-          command: moved.join(" "),
-          operation: holder.op.id,
-          message: `"${name}" is wanted by ${count(group.length, "operation")}; ${holder.op.method.toUpperCase()} ${holder.op.path} is "${moved.join(" ")}" (its own words: ${told.words.join(", ")})`,
-        });
+    if (free(attempt)) {
+      path = attempt;
+      used = words;
+      break;
+    }
+  }
+  if (!path) path = byMethodWord(d, base, claims, byName);
+  if (!path && !d.explicit) {
+    const found = lastResort(d, group, base, free);
+    if (found) ({ path, used } = found);
+  }
+  if (!path && !d.explicit) {
+    const handed = handOver(d, ctx, free);
+    if (handed) ({ path, used } = handed);
+  }
+  if (!path) {
+    for (let n = 2; ; n++) {
+      const attempt = withQualifier(base, [String(n)]);
+      if (!claims.taken.has(attempt.join(" "))) {
+        path = attempt;
         break;
       }
-      if (!path) {
-        for (let n = 2; ; n++) {
-          const attempt = withQualifier(base, [String(n)]);
-          if (!taken.has(attempt.join(" "))) {
-            path = attempt;
-            break;
-          }
-        }
-      }
-      claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
-      report({
-        kind: "collision",
-        command: path.join(" "),
-        operation: d.op.id,
-        message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}`,
-      });
     }
   }
+  claims.claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
+  report({
+    kind: "collision",
+    command: path.join(" "),
+    operation: d.op.id,
+    message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}`,
+  });
+}
 
-  // A sub-resource of one command is no group: `player devices list` → `player list-devices`.
+/** The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same. */
+function byMethodWord(d: Draft, base: string[], claims: Claims, byName: Map<string, Draft[]>): string[] | undefined {
+  const byMethod = crudWord(d.op, undefined, d.op.path.split("/").pop() ?? "");
+  if (
+    byMethod === d.action ||
+    d.explicit ||
+    !((d.action === "update" && byMethod === "replace") || d.op.method === "head")
+  )
+    return undefined;
+  const attempt = [...base.slice(0, -1), byMethod];
+  if (claims.taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) return undefined;
+  d.action = byMethod;
+  d.actionFrom = "method";
+  return attempt;
+}
+
+/** The last resort before a number: a version or any word of one operation's texts that the others' lack. */
+function lastResort(
+  d: Draft,
+  group: Draft[],
+  base: string[],
+  free: (attempt: string[]) => boolean,
+): { path: string[]; used: Draft["qualifiers"] } | undefined {
+  const rest = group.filter((x) => x !== d).map((x) => x.op);
+  const verb = base[base.length - 1]!.split("-")[0]!;
+  for (const told of lastResortWords(d.op, rest, base)) {
+    if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from }))) continue;
+    const attempt = withQualifier(base, told.words);
+    if (free(attempt)) return { path: attempt, used: told.words.map((token) => ({ token, from: told.from })) };
+  }
+  return undefined;
+}
+
+/**
+ * Nothing of its own: every word it says, another of the group says too. One whose name says no more than this one's
+ * words (the plain name, or `get-extended` for `ExtendedDatabase…` beside `ExtendedServer…`) but which says more hands
+ * its name over and takes one more of its words (`get-extended-database`), so neither is numbered.
+ */
+function handOver(
+  d: Draft,
+  ctx: GroupContext,
+  free: (attempt: string[]) => boolean,
+): { path: string[]; used: Draft["qualifiers"] } | undefined {
+  const { name, group, claims, report } = ctx;
+  for (const holder of group) {
+    const held = claims.chosen.get(holder);
+    if (holder === d || !held || holder.explicit || !saysAll(d.op, held.qualifier?.words ?? [])) continue;
+    const told = lastResortWords(holder.op, [d.op], held.path).find((t) => free(withQualifier(held.path, t.words)));
+    if (!told) continue;
+    const moved = withQualifier(held.path, told.words);
+    const used = (held.qualifier?.words ?? []).map((token) => ({ token, from: held.qualifier!.from }));
+    claims.taken.delete(held.path.join(" "));
+    claims.claim(holder, moved, {
+      words: [...(held.qualifier?.words ?? []), ...told.words],
+      from: told.from,
+      with: group.filter((x) => x !== holder).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`),
+    });
+    report({
+      kind: "collision",
+      command: moved.join(" "),
+      operation: holder.op.id,
+      message: `"${name}" is wanted by ${count(group.length, "operation")}; ${holder.op.method.toUpperCase()} ${holder.op.path} is "${moved.join(" ")}" (its own words: ${told.words.join(", ")})`,
+    });
+    return { path: held.path, used };
+  }
+  return undefined;
+}
+
+/** A sub-resource of one command is no group: `player devices list` → `player list-devices`. Returns those merged. */
+function collapseLoneSubs(claims: Claims): Set<Draft> {
   const under = new Map<string, number>();
-  for (const { path } of chosen.values())
+  for (const { path } of claims.chosen.values())
     if (path.length === 3) under.set(path.slice(0, 2).join(" "), (under.get(path.slice(0, 2).join(" ")) ?? 0) + 1);
   const collapsed = new Set<Draft>();
-  for (const [d, entry] of chosen) {
+  for (const [d, entry] of claims.chosen) {
     const { path } = entry;
     if (d.explicit || path.length !== 3 || under.get(path.slice(0, 2).join(" ")) !== 1) continue;
     const said = new Set(path[0]!.split("-").flatMap((t) => [t, singular(t)]));
@@ -1020,56 +1071,82 @@ export function nameOperations(
       (t, i, all) => t !== all[i - 1],
     );
     const merged = [path[0]!, joined.join("-")];
-    if (taken.has(merged.join(" ")) || merged[1]!.length > 40) continue;
-    taken.delete(path.join(" "));
-    taken.set(merged.join(" "), d);
+    if (claims.taken.has(merged.join(" ")) || merged[1]!.length > 40) continue;
+    claims.taken.delete(path.join(" "));
+    claims.taken.set(merged.join(" "), d);
     entry.path = merged;
     collapsed.add(d);
   }
+  return collapsed;
+}
+
+/** Where each word of a draft's final name came from. */
+function sourceOf(d: Draft, entry: { path: string[]; qualifier?: Qualifier }, collapsed: boolean): NameSource {
+  const { path } = entry;
+  if (d.explicit)
+    return {
+      resource: { word: path[0]!, from: "x-cli-name" },
+      action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! },
+    };
+  return {
+    resource: {
+      word: path[0]!,
+      from: d.resourceFrom,
+      ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }),
+    },
+    ...(path.length === 3 ? { sub: { word: path[1]!, from: "path" as const, text: d.op.path } } : {}),
+    action: {
+      word: d.action,
+      from: d.actionFrom,
+      ...(d.actionText
+        ? { text: d.actionText }
+        : d.actionFrom === "method"
+          ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` }
+          : {}),
+      ...(d.actionReason ? { reason: d.actionReason } : {}),
+    },
+    ...(entry.qualifier
+      ? {
+          qualifier: {
+            words: entry.qualifier.words.join("-") || path[path.length - 1]!,
+            from: entry.qualifier.from,
+            reason: `told apart from ${entry.qualifier.with.join(", ")}`,
+          },
+        }
+      : {}),
+    ...(collapsed ? { collapsed: true } : {}),
+    ...(d.dropped.length ? { dropped: [...new Set(d.dropped)] } : {}),
+  };
+}
+
+/**
+ * Assigns every operation a unique command path. Explicit `x-cli-name`s first; names several operations want are told
+ * apart by the words in which their own descriptions differ (never HTTP method words); a numeric suffix only when
+ * nothing differs — always reported.
+ */
+export function nameOperations(
+  operations: Operation[],
+  model: Pick<OperationModel, "source">,
+  productName: string,
+  reserved: Set<string>,
+  report: NamingReport,
+): Map<Operation, Named> {
+  const drafts = draftsOf(operations, model, productName, reserved, report);
+  const claims = new Claims();
+  const byName = new Map<string, Draft[]>();
+  for (const d of [...drafts.filter((x) => x.explicit), ...drafts.filter((x) => !x.explicit)])
+    pushTo(byName, basePath(d).join(" "), d);
+  for (const [name, group] of byName) nameGroup(name, group, claims, byName, report);
+  const collapsed = collapseLoneSubs(claims);
   // Sub-resources shorten first, alike for all their commands; then actions; a group only where its own word is long
   // and a name still runs over.
-  shortenSubs(chosen, taken);
-  for (const d of drafts) chosen.get(d)!.path = shorten(chosen.get(d)!.path, taken, d);
-  shortenGroups(chosen, taken);
+  shortenSubs(claims.chosen, claims.taken);
+  for (const d of drafts) claims.chosen.get(d)!.path = shorten(claims.chosen.get(d)!.path, claims.taken, d);
+  shortenGroups(claims.chosen, claims.taken);
   const out = new Map<Operation, Named>();
   for (const d of drafts) {
-    const entry = chosen.get(d)!;
-    const path = entry.path;
-    const source: NameSource = d.explicit
-      ? {
-          resource: { word: path[0]!, from: "x-cli-name" },
-          action: { word: path[path.length - 1]!, from: "x-cli-name", text: d.op.cli.name! },
-        }
-      : {
-          resource: {
-            word: path[0]!,
-            from: d.resourceFrom,
-            ...(d.resourceFrom === "tag" ? { text: d.op.tags[0]! } : { text: d.op.path }),
-          },
-          ...(path.length === 3 ? { sub: { word: path[1]!, from: "path" as const, text: d.op.path } } : {}),
-          action: {
-            word: d.action,
-            from: d.actionFrom,
-            ...(d.actionText
-              ? { text: d.actionText }
-              : d.actionFrom === "method"
-                ? { text: `${d.op.method.toUpperCase()} ${d.op.path}` }
-                : {}),
-            ...(d.actionReason ? { reason: d.actionReason } : {}),
-          },
-          ...(entry.qualifier
-            ? {
-                qualifier: {
-                  words: entry.qualifier.words.join("-") || path[path.length - 1]!,
-                  from: entry.qualifier.from,
-                  reason: `told apart from ${entry.qualifier.with.join(", ")}`,
-                },
-              }
-            : {}),
-          ...(collapsed.has(d) ? { collapsed: true } : {}),
-          ...(d.dropped.length ? { dropped: [...new Set(d.dropped)] } : {}),
-        };
-    out.set(d.op, { path, source });
+    const entry = claims.chosen.get(d)!;
+    out.set(d.op, { path: entry.path, source: sourceOf(d, entry, collapsed.has(d)) });
   }
   return out;
 }

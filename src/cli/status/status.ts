@@ -136,23 +136,7 @@ function latestData<T>(project: Project, task: string): Partial<T> | undefined {
 export async function projectStatus(options: { cwd: string; config?: string }): Promise<StatusReport> {
   const cwd = resolve(options.cwd);
   const file = options.config ? resolve(cwd, options.config) : (findConfig(cwd) ?? null);
-  const report: StatusReport = {
-    dir: cwd,
-    config: { found: Boolean(file && existsSync(file)), file, valid: false, error: null },
-    inputs: [],
-    workspace_prepared: false,
-    generation_ready: false,
-    ready: false,
-    evaluation_ready: false,
-    evaluationReady: false,
-    blockers: [],
-    credential: null,
-    design_model: null,
-    agent: null,
-    isolation: null,
-    last: { candidate: null, certification: null, surface: null, evaluation: null },
-    cache: null,
-  };
+  const report = emptyReport(cwd, file);
   if (!report.config.found) {
     report.blockers.push({
       stage: "generation",
@@ -181,7 +165,59 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
   report.config.valid = true;
   report.workspace_prepared = true;
   const { config, root } = project.loaded;
-  const rel = (p: string) => relative(cwd, join(root, p)) || p;
+  const block = (b: Blocker) => report.blockers.push(b);
+  report.inputs = await readInputs(config, root);
+  inputBlockers(report.inputs, config, cwd, root, block);
+  report.credential = credentialStatus(config, root, block);
+  report.design_model = designModelStatus(config, root);
+  const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
+  if (agent !== undefined) {
+    report.agent = await agentStatus(agent, root, block);
+    const { detectIsolation } = await import("../../evaluation/sandbox/sandbox.js");
+    const isolation = await detectIsolation();
+    report.isolation =
+      isolation.kind === "bubblewrap"
+        ? { sealed: true, detail: `bubblewrap ${isolation.version}` }
+        : { sealed: false, detail: isolation.reason };
+  }
+  report.last = lastOutputs(project, cwd);
+  const objects = project.store.listObjects();
+  report.cache = {
+    dir: relative(cwd, project.cacheDir) || ".",
+    objects: objects.length,
+    bytes: objects.reduce((n, o) => n + o.size, 0),
+  };
+  report.ready = !report.blockers.some((b) => b.stage === "generation");
+  report.generation_ready = report.ready;
+  report.evaluation_ready = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
+  report.evaluationReady = report.evaluation_ready;
+  return report;
+}
+
+function emptyReport(cwd: string, file: string | null): StatusReport {
+  return {
+    dir: cwd,
+    config: { found: Boolean(file && existsSync(file)), file, valid: false, error: null },
+    inputs: [],
+    workspace_prepared: false,
+    generation_ready: false,
+    ready: false,
+    evaluation_ready: false,
+    evaluationReady: false,
+    blockers: [],
+    credential: null,
+    design_model: null,
+    agent: null,
+    isolation: null,
+    last: { candidate: null, certification: null, surface: null, evaluation: null },
+    cache: null,
+  };
+}
+
+type Config = Project["loaded"]["config"];
+
+/** The config's inputs by role, each pattern with the files it matches and their hashes. */
+async function readInputs(config: Config, root: string): Promise<StatusReport["inputs"]> {
   const roles: Array<[string, string[]]> = [
     ["openapi", [config.inputs.openapi].flat()],
     ["context", config.inputs.context ? [config.inputs.context].flat() : []],
@@ -191,16 +227,25 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     root,
     roles.flatMap(([, patterns]) => patterns),
   );
-  for (const [role, patterns] of roles)
-    for (const pattern of patterns)
-      report.inputs.push({
-        role,
-        pattern,
-        files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })),
-      });
+  return roles.flatMap(([role, patterns]) =>
+    patterns.map((pattern) => ({
+      role,
+      pattern,
+      files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })),
+    })),
+  );
+}
 
-  const block = (b: Blocker) => report.blockers.push(b);
-  for (const input of report.inputs) {
+/** What the inputs lack: a missing document, brief or plan, placeholders left in the brief or the plan, no plan. */
+function inputBlockers(
+  inputs: StatusReport["inputs"],
+  config: Config,
+  cwd: string,
+  root: string,
+  block: (b: Blocker) => void,
+): void {
+  const rel = (p: string) => relative(cwd, join(root, p)) || p;
+  for (const input of inputs) {
     const at = rel(input.pattern);
     if (input.role === "openapi" && !input.files.length)
       block({
@@ -261,18 +306,17 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       requires: "agent",
       next: `inter eval new evals --candidate ${rel(projectPaths(config).candidate)}  # then set targets.eval.plan in the config`,
     });
+}
 
-  // The evaluation passes the variables its plan names (target.credential_env); without a plan, the config's name.
+/**
+ * The API's credential variables: the evaluation passes those its plan names (target.credential_env); without a plan,
+ * the config's. A plan's variables are all needed; the config's schemes are alternatives, of which one will do.
+ */
+function credentialStatus(config: Config, root: string, block: (b: Blocker) => void): StatusReport["credential"] {
   const names = evaluationCredentialEnvs(config, root);
   const unset = names.filter((name) => !process.env[name]);
-  // A plan's variables are all needed; the schemes of the config are alternatives, of which one will do.
   const alternatives = !config.targets?.eval?.plan && Object.keys(config.api?.credentials ?? {}).length > 1;
   const missing = alternatives ? (unset.length === names.length ? unset : []) : unset;
-  report.credential = {
-    env: names.join(", "),
-    set: !missing.length,
-    variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })),
-  };
   if (missing.length && config.targets?.eval)
     block({
       stage: "evaluation",
@@ -280,7 +324,15 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
       requires: "human",
       next: (alternatives ? missing.slice(0, 1) : missing).map((name) => `export ${name}=<its value>`).join("; "),
     });
+  return {
+    env: names.join(", "),
+    set: !missing.length,
+    variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })),
+  };
+}
 
+/** The design model, if any, whether its key is set, and the reviewed overlay it writes. */
+function designModelStatus(config: Config, root: string): StatusReport["design_model"] {
   const overlayFile = projectPaths(config).overlay;
   let overlay = { file: overlayFile, present: false, groups: 0, skills: 0 };
   try {
@@ -296,7 +348,7 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     overlay.present = existsSync(join(root, overlayFile));
   }
   const designModel = config.design?.model;
-  report.design_model = designModel
+  return designModel
     ? {
         state: designModel.keyEnv === undefined || process.env[designModel.keyEnv] ? "set" : "missing",
         provider: designModel.provider,
@@ -305,60 +357,59 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
         overlay,
       }
     : { state: "off", overlay };
+}
 
-  const agent = config.targets?.eval?.agent ?? (config.targets?.eval ? "reference" : undefined);
-  if (agent !== undefined) {
-    const preset =
-      typeof agent === "string"
-        ? agent === "reference"
-          ? undefined
-          : agent
-        : "preset" in agent
-          ? agent.preset
-          : undefined;
-    if (preset) {
-      const { PRESETS, presetReadiness } = await import("../../evaluation/sandbox/presets.js");
-      const ready = presetReadiness(PRESETS[preset], process.env, root);
-      report.agent = {
-        name: preset,
-        program: ready.program,
-        configured_by: ready.configuredBy,
-        configuredBy: ready.configuredBy,
-      };
-      if (!ready.program)
-        block({
-          stage: "evaluation",
-          what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`,
-          requires: "human",
-          next: `npm install -g ${PRESETS[preset].install}`,
-        });
-      else if (!ready.configuredBy.length)
-        block({
-          stage: "evaluation",
-          what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`,
-          requires: "human",
-          next: PRESETS[preset].configureHint,
-        });
-    } else
-      report.agent = {
-        name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset,
-        program: null,
-        configured_by: [],
-        configuredBy: [],
-      };
-    const { detectIsolation } = await import("../../evaluation/sandbox/sandbox.js");
-    const isolation = await detectIsolation();
-    report.isolation =
-      isolation.kind === "bubblewrap"
-        ? { sealed: true, detail: `bubblewrap ${isolation.version}` }
-        : { sealed: false, detail: isolation.reason };
-  }
+type EvalAgent = NonNullable<NonNullable<Config["targets"]>["eval"]>["agent"] | "reference";
 
+/** The evaluation's agent: for a preset, whether its program is found and what configures its model. */
+async function agentStatus(
+  agent: NonNullable<EvalAgent>,
+  root: string,
+  block: (b: Blocker) => void,
+): Promise<StatusReport["agent"]> {
+  const preset =
+    typeof agent === "string"
+      ? agent === "reference"
+        ? undefined
+        : agent
+      : "preset" in agent
+        ? agent.preset
+        : undefined;
+  if (!preset)
+    return {
+      name: typeof agent === "string" ? agent : "command" in agent ? `command:${agent.command[0]}` : agent.preset,
+      program: null,
+      configured_by: [],
+      configuredBy: [],
+    };
+  const { PRESETS, presetReadiness } = await import("../../evaluation/sandbox/presets.js");
+  const ready = presetReadiness(PRESETS[preset], process.env, root);
+  if (!ready.program)
+    block({
+      stage: "evaluation",
+      what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`,
+      requires: "human",
+      next: `npm install -g ${PRESETS[preset].install}`,
+    });
+  else if (!ready.configuredBy.length)
+    block({
+      stage: "evaluation",
+      what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`,
+      requires: "human",
+      next: PRESETS[preset].configureHint,
+    });
+  return { name: preset, program: ready.program, configured_by: ready.configuredBy, configuredBy: ready.configuredBy };
+}
+
+/** What the last build and evaluation left: the candidate, its surface against the baseline, its certification. */
+function lastOutputs(project: Project, cwd: string): StatusReport["last"] {
+  const { config, root } = project.loaded;
+  const last: StatusReport["last"] = { candidate: null, certification: null, surface: null, evaluation: null };
   const bundle = latestData<BundleData>(project, "bundle");
-  if (bundle?.candidate) report.last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
+  if (bundle?.candidate) last.candidate = { sha256: bundle.candidate, file: bundle.file ?? "" };
   const surface = config.targets?.cli?.baseline ? latestData<EmitData>(project, "emit")?.baseline : undefined;
   if (surface?.baseline === config.targets?.cli?.baseline && surface) {
-    report.last.surface = {
+    last.surface = {
       baseline: surface.baseline,
       baseline_version: surface.baseline_version,
       verdict: surface.verdict,
@@ -371,60 +422,54 @@ export async function projectStatus(options: { cwd: string; config?: string }): 
     };
   }
   const inspected = latestData<InspectData>(project, "inspect");
-  report.last.certification = inspected?.level ?? null;
+  last.certification = inspected?.level ?? null;
   // Why it is below Agent-Native, and what to do (the receipt names every failing rule).
   if (inspected?.blocking?.length)
-    report.last.below = {
+    last.below = {
       blocking: inspected.why ?? inspected.blocking.map((id) => ({ id, why: "see the receipt" })),
       receipt: inspected.receipt ?? "dist/receipt.json",
       next: "Fix what each names (the receipt has the evidence), then run `inter build` again.",
     };
-  if (inspected?.wire) report.last.wire = inspected.wire;
-  if (inspected?.apiNotJudged) report.last.api_not_judged = inspected.apiNotJudged;
-  const resultsFile = join(root, projectPaths(config).evalDir, "results.json");
-  if (existsSync(resultsFile)) {
-    try {
-      const r = JSON.parse(readFileSync(resultsFile, "utf8"));
-      const gateMet = r.gate?.met ?? null;
-      const finishedAt = r.finished_at ?? null;
-      const notJudged =
-        Array.isArray(r.attempts) &&
-        r.attempts.length > 0 &&
-        r.attempts.every((a: { status?: string }) => a?.status === "error");
-      const served: unknown = r.agent?.model?.served;
-      const model =
-        Array.isArray(served) && served.length
-          ? served.filter((m) => typeof m === "string").join(" + ")
-          : typeof r.agent?.model?.configured === "string"
-            ? r.agent.model.configured
-            : null;
-      report.last.evaluation = {
-        verdict: r.verdict,
-        gate_met: gateMet,
-        not_judged: notJudged,
-        passed: r.summary?.passed ?? 0,
-        attempts: r.summary?.attempts ?? 0,
-        finished_at: finishedAt,
-        file: relative(cwd, resultsFile),
-        model,
-        gateMet,
-        finishedAt,
-      };
-    } catch {
-      // an unreadable results file is as good as none
-    }
+  if (inspected?.wire) last.wire = inspected.wire;
+  if (inspected?.apiNotJudged) last.api_not_judged = inspected.apiNotJudged;
+  last.evaluation = evaluationSummary(join(root, projectPaths(config).evalDir, "results.json"), cwd);
+  return last;
+}
+
+/** The last evaluation's verdict, from its results.json; null when there is none or it cannot be read. */
+function evaluationSummary(resultsFile: string, cwd: string): StatusReport["last"]["evaluation"] {
+  if (!existsSync(resultsFile)) return null;
+  try {
+    const r = JSON.parse(readFileSync(resultsFile, "utf8"));
+    const gateMet = r.gate?.met ?? null;
+    const finishedAt = r.finished_at ?? null;
+    const notJudged =
+      Array.isArray(r.attempts) &&
+      r.attempts.length > 0 &&
+      r.attempts.every((a: { status?: string }) => a?.status === "error");
+    const served: unknown = r.agent?.model?.served;
+    const model =
+      Array.isArray(served) && served.length
+        ? served.filter((m) => typeof m === "string").join(" + ")
+        : typeof r.agent?.model?.configured === "string"
+          ? r.agent.model.configured
+          : null;
+    return {
+      verdict: r.verdict,
+      gate_met: gateMet,
+      not_judged: notJudged,
+      passed: r.summary?.passed ?? 0,
+      attempts: r.summary?.attempts ?? 0,
+      finished_at: finishedAt,
+      file: relative(cwd, resultsFile),
+      model,
+      gateMet,
+      finishedAt,
+    };
+  } catch {
+    // an unreadable results file is as good as none
+    return null;
   }
-  const objects = project.store.listObjects();
-  report.cache = {
-    dir: relative(cwd, project.cacheDir) || ".",
-    objects: objects.length,
-    bytes: objects.reduce((n, o) => n + o.size, 0),
-  };
-  report.ready = !report.blockers.some((b) => b.stage === "generation");
-  report.generation_ready = report.ready;
-  report.evaluation_ready = report.ready && !report.blockers.some((b) => b.stage === "evaluation");
-  report.evaluationReady = report.evaluation_ready;
-  return report;
 }
 
 export function statusText(r: StatusReport): string {

@@ -99,11 +99,6 @@ function prompt(
 const tail = (text: string, lines = 6) => text.trim().split("\n").slice(-lines).join("\n").slice(-800);
 
 /**
- * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
- * sandbox, then the judging of what the broker recorded and what is in outputs/.
- */
-
-/**
  * The credentials the candidate (run by the broker, out of the agent's reach) is given: the variables the plan names,
  * and only those — each is redacted from every record (sandbox/secrets.ts), so nothing reaches the candidate unredacted. A plan
  * naming one variable for a candidate that reads one other (a plan written before a rename) still reaches it under
@@ -118,6 +113,111 @@ function candidateCredentials(planned: string[], manifest: CandidateManifest | u
   return out;
 }
 
+/**
+ * Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the server
+ * runs each tool call through that client, so the broker records it as the command it is. Where the broker's client
+ * goes, and the MCP server the agent is given; a message when the candidate ships no server.
+ */
+function mcpSetup(
+  viaMcp: boolean,
+  installed: Installed,
+  prepared: ReturnType<typeof prepareRun>,
+): { clientDir: string; mcp?: { name: string; command: string; args: string[] } } | { unusable: string } {
+  const { folders, seen } = prepared;
+  if (!viaMcp) return { clientDir: folders.bin };
+  if (!existsSync(join(installed.packageRoot, `${installed.binary}-mcp.cjs`)))
+    return {
+      unusable: `the candidate ships no MCP server (${installed.binary}-mcp.cjs), so it cannot be used through MCP`,
+    };
+  const clientDir = join(folders.bin, "cli");
+  mkdirSync(clientDir, { recursive: true });
+  cpSync(installed.packageRoot, join(folders.bin, "mcp"), { recursive: true });
+  return {
+    clientDir,
+    mcp: {
+      name: installed.binary,
+      command: process.execPath,
+      args: [`${seen.bin}/mcp/${installed.binary}-mcp.cjs`, "--cli", `${seen.bin}/cli/${installed.binary}`],
+    },
+  };
+}
+
+/**
+ * The broker that runs the candidate with the credentials, out of the agent's reach (sealed in bubblewrap when the
+ * attempt is), and its client where the agent calls the CLI.
+ */
+async function startCandidateBroker(
+  ctx: AttemptContext,
+  installed: Installed,
+  prepared: ReturnType<typeof prepareRun>,
+  clientDir: string,
+  socket: string,
+  baseUrl: string | undefined,
+) {
+  const { folders, seen, sealed } = prepared;
+  const { manifest } = installed.package;
+  const cliEnv: Record<string, string> = {
+    PATH: cliPath(),
+    HOME: seen.home,
+    TMPDIR: seen.tmp,
+    LANG: "C.UTF-8",
+    ...(manifest?.baseUrl?.env && baseUrl ? { [manifest.baseUrl.env]: baseUrl } : {}),
+    ...candidateCredentials(ctx.credentials, manifest),
+  };
+  const modules = dirname(dirname(installed.bin));
+  const broker = await startBroker({
+    socket,
+    binary: installed.binary,
+    launch: (args, cwd) =>
+      sealed
+        ? {
+            file: "bwrap",
+            args: [
+              ...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }),
+              "--",
+              installed.bin,
+              ...args,
+            ],
+            env: cliEnv,
+            cwd: folders.outputs,
+          }
+        : {
+            file: installed.bin,
+            args,
+            env: cliEnv,
+            cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs,
+          },
+  });
+  // Sealed, the socket is always at the same path, so one compiled native client serves every attempt.
+  const native = sealed ? await nativeClient(join(ctx.runDir, ".broker-client")) : undefined;
+  if (native) writeNativeClient(clientDir, installed.binary, native);
+  else writeBrokerClient(clientDir, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
+  return broker;
+}
+
+/** What the plan checks, judged from what the broker recorded and what is in outputs/; changes it did not look at. */
+function judgeAttempt(
+  ctx: AttemptContext,
+  scenario: Scenario,
+  invocations: Invocation[],
+  outputs: string,
+  installed: Installed,
+): { checks: CheckResult[]; sideEffects: SideEffect[] } {
+  const observations = new Map(scenario.observations.map((o) => [o.id, observe(o, invocations, outputs, true)]));
+  // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
+  const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.package));
+  const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
+  const checks: CheckResult[] = [
+    ...scenario.checks.map((c) => judgeCheck(c, observations)),
+    ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true),
+  ];
+  return { checks, sideEffects };
+}
+
+/**
+ * One scenario × repetition: fresh folders and services, the candidate behind a broker, the agent sealed in its
+ * sandbox, then the judging of what the broker recorded and what is in outputs/.
+ */
 export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repetition: number): Promise<AttemptResult> {
   const started = performance.now();
   const workspace = join(ctx.runDir, "attempts", `${scenario.id}-${repetition}`);
@@ -127,7 +227,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     home: "fresh",
     ...(ctx.assetsDir ? { assetsFrom: ctx.assetsDir } : {}),
   });
-  const { folders, seen, sealed } = prepared;
+  const { folders, seen } = prepared;
   const base = {
     scenario: scenario.id,
     repetition,
@@ -154,24 +254,10 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
   }
   const { manifest } = installed.package;
 
-  // Through MCP: the package (its MCP server) is shown read-only beside a broker client that is not on PATH; the
-  // server runs each tool call through that client, so the broker records it as the command it is.
   const viaMcp = ctx.agent.via === "mcp";
-  const mcpEntry = join(installed.packageRoot, `${installed.binary}-mcp.cjs`);
-  if (viaMcp && !existsSync(mcpEntry))
-    return harness(`the candidate ships no MCP server (${installed.binary}-mcp.cjs), so it cannot be used through MCP`);
-  const clientDir = viaMcp ? join(folders.bin, "cli") : folders.bin;
-  if (viaMcp) {
-    mkdirSync(clientDir, { recursive: true });
-    cpSync(installed.packageRoot, join(folders.bin, "mcp"), { recursive: true });
-  }
-  const mcp = viaMcp
-    ? {
-        name: installed.binary,
-        command: process.execPath,
-        args: [`${seen.bin}/mcp/${installed.binary}-mcp.cjs`, "--cli", `${seen.bin}/cli/${installed.binary}`],
-      }
-    : undefined;
+  const setup = mcpSetup(viaMcp, installed, prepared);
+  if ("unusable" in setup) return harness(setup.unusable);
+  const { clientDir, mcp } = setup;
   const text = prompt(scenario, ctx.plan.target ?? {}, seen.outputs, seen.assets, installed.binary, viaMcp);
 
   // Fresh services for every attempt: repetitions and concurrent attempts never see each other's changes.
@@ -186,43 +272,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
     : ctx.plan.target?.api_url;
   const socketDir = ownedTempDir("broker");
   try {
-    const cliEnv: Record<string, string> = {
-      PATH: cliPath(),
-      HOME: seen.home,
-      TMPDIR: seen.tmp,
-      LANG: "C.UTF-8",
-      ...(manifest?.baseUrl?.env && baseUrl ? { [manifest.baseUrl.env]: baseUrl } : {}),
-      ...candidateCredentials(ctx.credentials, manifest),
-    };
-    const modules = dirname(dirname(installed.bin));
-    const broker = await startBroker({
-      socket: join(socketDir, "s"),
-      binary: installed.binary,
-      launch: (args, cwd) =>
-        sealed
-          ? {
-              file: "bwrap",
-              args: [
-                ...bwrapArgs({ folders, readOnly: [], candidate: modules, chdir: cwd }),
-                "--",
-                installed.bin,
-                ...args,
-              ],
-              env: cliEnv,
-              cwd: folders.outputs,
-            }
-          : {
-              file: installed.bin,
-              args,
-              env: cliEnv,
-              cwd: existsSync(cwd) && statSync(cwd).isDirectory() ? cwd : folders.outputs,
-            },
-    });
-    // Sealed, the socket is always at the same path, so one compiled native client serves every attempt.
-    const native = sealed ? await nativeClient(join(ctx.runDir, ".broker-client")) : undefined;
-    if (native) writeNativeClient(clientDir, installed.binary, native);
-    else writeBrokerClient(clientDir, installed.binary, sealed ? SEALED_PATHS.socket : broker.socket);
-
+    const broker = await startCandidateBroker(ctx, installed, prepared, clientDir, join(socketDir, "s"), baseUrl);
     const run = prepared.agentRun({
       scenarioId: scenario.id,
       label: `${scenario.id}-${repetition}`,
@@ -248,16 +298,7 @@ export async function runAttempt(ctx: AttemptContext, scenario: Scenario, repeti
       base.invocations = redactDeep(await broker.close(), ctx.redact);
     }
     const invocations = base.invocations;
-    const observations = new Map(
-      scenario.observations.map((o) => [o.id, observe(o, invocations, folders.outputs, true)]),
-    );
-    // Changes the plan does not look at are listed, and fail the attempt when the plan (or the gate) forbids them.
-    const calls = mutatingCalls(invocations, scenario.observations, mutatingCommands(installed.package));
-    const sideEffects: SideEffect[] = calls.filter((c) => !c.observed).map(({ observed: _o, ...c }) => c);
-    const checks: CheckResult[] = [
-      ...scenario.checks.map((c) => judgeCheck(c, observations)),
-      ...sideEffectChecks(calls, ctx.plan, ctx.forbidSideEffects === true),
-    ];
+    const { checks, sideEffects } = judgeAttempt(ctx, scenario, invocations, folders.outputs, installed);
     const { transcriptText, parsed } = prepared.scrub(outcome, ctx.redact);
     const summary = parsed ? summarizeTranscript(parsed) : undefined;
     const agent = {

@@ -88,6 +88,52 @@ function summarize(id: string, attempts: AttemptResult[]): ScenarioSummary {
 }
 
 /**
+ * The attempts an interrupted run of the same key finished, by scenario#repetition. Only an interrupted run resumes:
+ * a finished one runs again (its journal removed) unless reuse is asked for.
+ */
+function journaledAttempts(journal: string, key: string, reuse: boolean): Map<string, AttemptResult> {
+  const finished = new Map<string, AttemptResult>();
+  if (!existsSync(journal)) return finished;
+  let completed = false;
+  for (const line of readFileSync(journal, "utf8").split("\n")) {
+    try {
+      const entry = JSON.parse(line) as { key: string; attempt?: AttemptResult; complete?: boolean };
+      if (entry.key !== key) continue;
+      if (entry.complete) completed = true;
+      else if (entry.attempt) finished.set(`${entry.attempt.scenario}#${entry.attempt.repetition}`, entry.attempt);
+    } catch {
+      // a line cut by a kill: that attempt simply runs again
+    }
+  }
+  if (completed && !reuse) {
+    finished.clear();
+    rmSync(journal, { force: true });
+  }
+  return finished;
+}
+
+/**
+ * npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
+ * relative), which costs milliseconds instead of an npm run per attempt.
+ */
+function templateInstaller(tgz: string, templateDir: string): (target: string) => Promise<Installed> {
+  let template: Promise<Installed> | undefined;
+  return async (target) => {
+    template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(tgz, templateDir));
+    const t = await template;
+    cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
+    const packageRoot = join(target, relative(templateDir, t.packageRoot));
+    return {
+      ...t,
+      packageRoot,
+      package: { ...t.package, root: packageRoot },
+      bin: join(target, relative(templateDir, t.bin)),
+      cleanup: () => rmSync(target, { recursive: true, force: true }),
+    };
+  };
+}
+
+/**
  * Runs every scenario × repetition as a sealed attempt (attempt.ts), journaling each finished attempt so an
  * interrupted run resumes.
  */
@@ -124,25 +170,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
   if (options.fresh)
     for (const entry of JOURNALED) rmSync(join(options.runDir, entry), { recursive: true, force: true });
   mkdirSync(options.runDir, { recursive: true });
-  const finished = new Map<string, AttemptResult>();
-  if (existsSync(journal)) {
-    let completed = false;
-    for (const line of readFileSync(journal, "utf8").split("\n")) {
-      try {
-        const entry = JSON.parse(line) as { key: string; attempt?: AttemptResult; complete?: boolean };
-        if (entry.key !== key) continue;
-        if (entry.complete) completed = true;
-        else if (entry.attempt) finished.set(`${entry.attempt.scenario}#${entry.attempt.repetition}`, entry.attempt);
-      } catch {
-        // a line cut by a kill: that attempt simply runs again
-      }
-    }
-    // Only an interrupted run resumes; a finished one runs again unless reuse is asked for.
-    if (completed && !options.reuse) {
-      finished.clear();
-      rmSync(journal, { force: true });
-    }
-  }
+  const finished = journaledAttempts(journal, key, options.reuse === true);
 
   const secrets = runSecrets(planCredentialEnvs(plan), options.services);
   const redact = redactor(secrets.all);
@@ -161,23 +189,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       `inter: attempts run unsealed (${isolation.reason}): the agent can reach the call records and the plan, so evidence could be forged. Install bubblewrap (Debian: apt-get install bubblewrap) to seal them.\n`,
     );
 
-  // npm installs the candidate once per run; each attempt gets its own pristine copy of that install (links kept
-  // relative), which costs milliseconds instead of an npm run per attempt.
-  const templateDir = join(options.runDir, ".candidate");
-  let template: Promise<Installed> | undefined;
-  const install = async (target: string): Promise<Installed> => {
-    template ??= (rmSync(templateDir, { recursive: true, force: true }), installCandidate(options.tgz, templateDir));
-    const t = await template;
-    cpSync(templateDir, target, { recursive: true, verbatimSymlinks: true });
-    const packageRoot = join(target, relative(templateDir, t.packageRoot));
-    return {
-      ...t,
-      packageRoot,
-      package: { ...t.package, root: packageRoot },
-      bin: join(target, relative(templateDir, t.bin)),
-      cleanup: () => rmSync(target, { recursive: true, force: true }),
-    };
-  };
+  const install = templateInstaller(options.tgz, join(options.runDir, ".candidate"));
   const context = {
     plan,
     runDir: options.runDir,

@@ -44,6 +44,89 @@ export interface Broker {
 const MAX_OUTPUT = 8 * 1024 * 1024;
 const SIGNALS = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]);
 
+/** A candidate call under way: its process, its record, and when both are done. */
+interface Running {
+  child: ChildProcess;
+  invocation: Invocation;
+  done: Promise<void>;
+}
+
+/**
+ * Runs one call of the candidate through `launch`, streams its output back with `send` and records it: its output kept
+ * up to MAX_OUTPUT per stream (a binary answer by its size and hash), its exit, its time.
+ */
+function runCandidate(
+  options: { binary: string; launch: Launch },
+  args: string[],
+  cwd: string,
+  send: (type: string, body: Buffer | string) => void,
+  end: () => void,
+  { records, running }: { records: Array<{ start: number; invocation: Invocation }>; running: Set<Running> },
+): ChildProcess {
+  const started = Date.now();
+  const launch = options.launch(args, cwd);
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const invocation: Invocation = {
+    argv: [options.binary, ...args],
+    cwd,
+    exit_code: null,
+    stdout: "",
+    stderr: "",
+    started_at: new Date(started).toISOString(),
+    duration_ms: -1,
+  };
+  records.push({ start: started, invocation });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let outBytes = 0;
+  let errBytes = 0;
+  const outHash = createHash("sha256");
+  child.stdin!.on("error", () => {});
+  child.stdout!.on("data", (chunk: Buffer) => {
+    outHash.update(chunk);
+    if (outBytes < MAX_OUTPUT) out.push(chunk);
+    outBytes += chunk.length;
+    send("O", chunk);
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    if (errBytes < MAX_OUTPUT) err.push(chunk);
+    errBytes += chunk.length;
+    send("E", chunk);
+  });
+  const entry = {
+    child,
+    invocation,
+    done: new Promise<void>((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null, error?: Error) => {
+        invocation.exit_code = code;
+        invocation.signal = signal;
+        const stdout = Buffer.concat(out);
+        // A text kept only in part may end inside a character: its last few bytes do not decide.
+        const kept = outBytes > stdout.length ? stdout.subarray(0, Math.max(0, stdout.length - 3)) : stdout;
+        if (isUtf8(kept)) invocation.stdout = stdout.toString("utf8");
+        else invocation.stdout_bytes = { bytes: outBytes, sha256: outHash.digest("hex") };
+        invocation.stderr =
+          Buffer.concat(err).toString("utf8") +
+          (error ? `\n[inter] could not run the candidate: ${error.message}` : "");
+        invocation.duration_ms = Date.now() - started;
+        send("X", JSON.stringify({ code: code ?? (error ? 127 : null), signal }));
+        end();
+        running.delete(entry);
+        resolve();
+      };
+      child.on("error", (error) => finish(null, null, error));
+      child.on("close", (code, signal) => finish(code, signal));
+    }),
+  };
+  running.add(entry);
+  return child;
+}
+
 /**
  * The evaluator's side of every candidate call: it listens on a Unix socket that only the attempt's sandbox can see,
  * runs the real candidate through `launch` (which holds the credential and base URL the agent never gets), streams
@@ -51,7 +134,7 @@ const SIGNALS = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]);
  */
 export async function startBroker(options: { socket: string; binary: string; launch: Launch }): Promise<Broker> {
   const records: Array<{ start: number; invocation: Invocation }> = [];
-  const running = new Set<{ child: ChildProcess; invocation: Invocation; done: Promise<void> }>();
+  const running = new Set<Running>();
   const clients = new Set<Socket>();
   let closing = false;
 
@@ -93,7 +176,7 @@ export async function startBroker(options: { socket: string; binary: string; lau
           )
             return socket.destroy();
           try {
-            child = run(args as string[], cwd, send, () => socket.end());
+            child = runCandidate(options, args as string[], cwd, send, () => socket.end(), { records, running });
           } catch {
             return socket.destroy();
           }
@@ -109,76 +192,6 @@ export async function startBroker(options: { socket: string; binary: string; lau
       () => socket.destroy(),
     );
     socket.on("data", read);
-  };
-
-  const run = (
-    args: string[],
-    cwd: string,
-    send: (type: string, body: Buffer | string) => void,
-    end: () => void,
-  ): ChildProcess => {
-    const started = Date.now();
-    const launch = options.launch(args, cwd);
-    const child = spawn(launch.file, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const invocation: Invocation = {
-      argv: [options.binary, ...args],
-      cwd,
-      exit_code: null,
-      stdout: "",
-      stderr: "",
-      started_at: new Date(started).toISOString(),
-      duration_ms: -1,
-    };
-    records.push({ start: started, invocation });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
-    const outHash = createHash("sha256");
-    child.stdin!.on("error", () => {});
-    child.stdout!.on("data", (chunk: Buffer) => {
-      outHash.update(chunk);
-      if (outBytes < MAX_OUTPUT) out.push(chunk);
-      outBytes += chunk.length;
-      send("O", chunk);
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      if (errBytes < MAX_OUTPUT) err.push(chunk);
-      errBytes += chunk.length;
-      send("E", chunk);
-    });
-    const entry = {
-      child,
-      invocation,
-      done: new Promise<void>((resolve) => {
-        const finish = (code: number | null, signal: NodeJS.Signals | null, error?: Error) => {
-          invocation.exit_code = code;
-          invocation.signal = signal;
-          const stdout = Buffer.concat(out);
-          // A text kept only in part may end inside a character: its last few bytes do not decide.
-          const kept = outBytes > stdout.length ? stdout.subarray(0, Math.max(0, stdout.length - 3)) : stdout;
-          if (isUtf8(kept)) invocation.stdout = stdout.toString("utf8");
-          else invocation.stdout_bytes = { bytes: outBytes, sha256: outHash.digest("hex") };
-          invocation.stderr =
-            Buffer.concat(err).toString("utf8") +
-            (error ? `\n[inter] could not run the candidate: ${error.message}` : "");
-          invocation.duration_ms = Date.now() - started;
-          send("X", JSON.stringify({ code: code ?? (error ? 127 : null), signal }));
-          end();
-          running.delete(entry);
-          resolve();
-        };
-        child.on("error", (error) => finish(null, null, error));
-        child.on("close", (code, signal) => finish(code, signal));
-      }),
-    };
-    running.add(entry);
-    return child;
   };
 
   const server = createServer(serve);

@@ -72,6 +72,84 @@ async function watchSetOf(project: Project, ids: string[]): Promise<WatchSet> {
   return { root, files, globs: patterns.filter(isGlob), produced };
 }
 
+/** A cycle's task events: JSON lines with --json, else the plain reporter's lines; each candidate as it is made. */
+function cycleReporter(
+  n: number,
+  json: boolean,
+  out: (event: WatchEvent) => void,
+  say: (line: string) => void,
+  outcomes: TaskOutcome[],
+): Reporter {
+  const text = plainReporter();
+  return {
+    begin: () => {},
+    taskStarted: (id) => json || text.taskStarted(id),
+    taskLog: (id, line) => json || text.taskLog(id, line),
+    taskFinished: (outcome) => {
+      outcomes.push(outcome);
+      if (json)
+        out({
+          event: "task",
+          cycle: n,
+          id: outcome.id,
+          status: outcome.status,
+          durationMs: Math.round(outcome.durationMs),
+        });
+      else text.taskFinished(outcome);
+      const bundle = outcome.id === "bundle" && finished(outcome) ? (outcome.data as BundleData) : undefined;
+      if (bundle && json) out({ event: "candidate", cycle: n, sha256: bundle.candidate, file: bundle.file });
+      else if (bundle) say(`  candidate ${short(bundle.candidate)} (${bundle.file})`);
+    },
+  };
+}
+
+/** How a cycle ended: a `cycle-end` event with --json, else one line, and what is watched next. */
+function reportCycleEnd(
+  cycle: {
+    n: number;
+    cancelled: boolean;
+    stopping: boolean;
+    error: InterError | undefined;
+    outcomes: TaskOutcome[];
+    durationMs: number;
+    watching: number;
+  },
+  json: boolean,
+  out: (event: WatchEvent) => void,
+  say: (line: string) => void,
+): void {
+  const { n, cancelled, error, outcomes, durationMs, watching } = cycle;
+  const status = cancelled ? "cancelled" : error ? "failed" : "ok";
+  const of = (s: TaskStatus) => idsWith(outcomes, s);
+  const bundle = finishedData(outcomes, "bundle") as BundleData | undefined;
+  const inspect = finishedData(outcomes, "inspect") as InspectData | undefined;
+  if (json) {
+    out({
+      event: "cycle-end",
+      cycle: n,
+      status,
+      durationMs,
+      ran: of("ran"),
+      cached: of("cached"),
+      failed: of("failed"),
+      candidate: bundle?.candidate ?? null,
+      certification: inspect?.level ?? null,
+      error: error && !cancelled ? { code: error.code, message: error.message, suggestion: error.suggestion } : null,
+      watching,
+    });
+  } else if (cancelled) {
+    say(cycle.stopping ? "■ build stopped" : "■ build cancelled: inputs changed while it ran; starting again");
+  } else {
+    const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
+    if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
+    else
+      say(
+        `✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`,
+      );
+    say(`inter: watching ${count(watching, "file")} for changes…`);
+  }
+}
+
 /**
  * `--watch`: build once, then rebuild after each burst of changes to the inputs. A change during a build cancels it
  * (finished tasks keep their records) and starts the next, so the last build always saw the files as they are. Errors
@@ -111,27 +189,7 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
     if (options.json) out({ event: "cycle-start", cycle: n, changed: shown });
     else say(n === 1 ? "inter: building, then watching the inputs (Ctrl-C to stop)" : `── ${shown.join(", ")} changed`);
     const outcomes: TaskOutcome[] = [];
-    const text = plainReporter();
-    const reporter: Reporter = {
-      begin: () => {},
-      taskStarted: (id) => options.json || text.taskStarted(id),
-      taskLog: (id, line) => options.json || text.taskLog(id, line),
-      taskFinished: (outcome) => {
-        outcomes.push(outcome);
-        if (options.json)
-          out({
-            event: "task",
-            cycle: n,
-            id: outcome.id,
-            status: outcome.status,
-            durationMs: Math.round(outcome.durationMs),
-          });
-        else text.taskFinished(outcome);
-        const bundle = outcome.id === "bundle" && finished(outcome) ? (outcome.data as BundleData) : undefined;
-        if (bundle && options.json) out({ event: "candidate", cycle: n, sha256: bundle.candidate, file: bundle.file });
-        else if (bundle) say(`  candidate ${short(bundle.candidate)} (${bundle.file})`);
-      },
-    };
+    const reporter = cycleReporter(n, options.json === true, out, say, outcomes);
     let error: InterError | undefined;
     let project: Project | undefined;
     const controller = new AbortController();
@@ -175,42 +233,20 @@ export async function watchBuild(options: WatchOptions): Promise<number> {
       lastSet = await watchSetOf(project, selectTasks(project.graph, options.select(project.graph)));
       await watcher.update(lastSet);
     }
-    const cancelled = controller.signal.aborted;
-    const status = cancelled ? "cancelled" : error ? "failed" : "ok";
-    const of = (s: TaskStatus) => idsWith(outcomes, s);
-    const bundle = finishedData(outcomes, "bundle") as BundleData | undefined;
-    const inspect = finishedData(outcomes, "inspect") as InspectData | undefined;
-    const durationMs = Math.round(performance.now() - started);
-    const watching = lastSet?.files.size ?? 0;
-    if (options.json) {
-      out({
-        event: "cycle-end",
-        cycle: n,
-        status,
-        durationMs,
-        ran: of("ran"),
-        cached: of("cached"),
-        failed: of("failed"),
-        candidate: bundle?.candidate ?? null,
-        certification: inspect?.level ?? null,
-        error: error && !cancelled ? { code: error.code, message: error.message, suggestion: error.suggestion } : null,
-        watching,
-      });
-    } else if (cancelled) {
-      say(
-        state.kind === "stopping"
-          ? "■ build stopped"
-          : "■ build cancelled: inputs changed while it ran; starting again",
-      );
-    } else {
-      const counts = `ran ${of("ran").join(", ") || "nothing"}; ${of("cached").length} cached; ${durationMs} ms`;
-      if (error) say(`✖ ${error.code}: ${error.message}\n  → ${error.suggestion}\n  (${counts})`);
-      else
-        say(
-          `✔ ${bundle ? `candidate ${short(bundle.candidate)}` : "done"}${inspect ? `, certified ${inspect.level}` : ""} — ${counts}`,
-        );
-      say(`inter: watching ${count(watching, "file")} for changes…`);
-    }
+    reportCycleEnd(
+      {
+        n,
+        cancelled: controller.signal.aborted,
+        stopping: state.kind === "stopping",
+        error,
+        outcomes,
+        durationMs: Math.round(performance.now() - started),
+        watching: lastSet?.files.size ?? 0,
+      },
+      options.json === true,
+      out,
+      say,
+    );
   };
 
   try {

@@ -502,6 +502,67 @@ function responseFrom(
   return { ...base, shape: summary.type ? "scalar" : "unknown" };
 }
 
+/**
+ * An operation's responses by status, each with the schema of its answer summarised and its media type chosen: a
+ * Swagger 2.0 file answer is in the operation's non-JSON type, any other schema is read as JSON.
+ */
+function readResponses(
+  resolver: Resolver,
+  op: Record<string, unknown>,
+  opBase: string,
+  where: string,
+  version: string,
+  produces: string[],
+): Response[] {
+  const responses: Response[] = [];
+  if (!isObject(op.responses)) return responses;
+  for (const status of Object.keys(op.responses).sort()) {
+    const at = `${where}/responses/${status}`;
+    const { value: r, base } = resolver.deref<Record<string, unknown>>(op.responses[status], opBase, at);
+    if (!isObject(r)) continue;
+    const headers = isObject(r.headers) ? Object.keys(r.headers) : [];
+    const description = typeof r.description === "string" && r.description.trim() ? r.description.trim() : undefined;
+    if (version === "2.0") {
+      const summary = r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`);
+      // A file answer is in the operation's non-JSON type; any other schema is read as JSON.
+      const media = !summary
+        ? undefined
+        : isBinary(summary)
+          ? (produces.find((t) => !isJsonMedia(t)) ?? "application/octet-stream")
+          : (produces.find(isJsonMedia) ?? produces[0] ?? "application/json");
+      responses.push(
+        responseFrom(
+          status,
+          summary,
+          summary ? (produces.length ? produces : [media!]) : [],
+          media,
+          description,
+          headers,
+        ),
+      );
+    } else {
+      const content = isObject(r.content) ? r.content : {};
+      const mediaTypes = Object.keys(content);
+      const media = pickResponseMedia(mediaTypes);
+      const entry = media ? content[media] : undefined;
+      const schema = isObject(entry) ? entry.schema : undefined;
+      responses.push(
+        responseFrom(
+          status,
+          schema === undefined
+            ? undefined
+            : summarize(resolver, schema, base, `${at}/content/${escapeToken(media!)}/schema`),
+          mediaTypes,
+          media,
+          description,
+          headers,
+        ),
+      );
+    }
+  }
+  return responses;
+}
+
 function readOperation(
   resolver: Resolver,
   method: Method,
@@ -581,53 +642,7 @@ function readOperation(
     }
   }
 
-  const responses: Response[] = [];
-  if (isObject(op.responses)) {
-    for (const status of Object.keys(op.responses).sort()) {
-      const at = `${where}/responses/${status}`;
-      const { value: r, base } = resolver.deref<Record<string, unknown>>(op.responses[status], opBase, at);
-      if (!isObject(r)) continue;
-      const headers = isObject(r.headers) ? Object.keys(r.headers) : [];
-      const description = typeof r.description === "string" && r.description.trim() ? r.description.trim() : undefined;
-      if (version === "2.0") {
-        const summary = r.schema === undefined ? undefined : summarize(resolver, r.schema, base, `${at}/schema`);
-        // A file answer is in the operation's non-JSON type; any other schema is read as JSON.
-        const media = !summary
-          ? undefined
-          : isBinary(summary)
-            ? (produces.find((t) => !isJsonMedia(t)) ?? "application/octet-stream")
-            : (produces.find(isJsonMedia) ?? produces[0] ?? "application/json");
-        responses.push(
-          responseFrom(
-            status,
-            summary,
-            summary ? (produces.length ? produces : [media!]) : [],
-            media,
-            description,
-            headers,
-          ),
-        );
-      } else {
-        const content = isObject(r.content) ? r.content : {};
-        const mediaTypes = Object.keys(content);
-        const media = pickResponseMedia(mediaTypes);
-        const entry = media ? content[media] : undefined;
-        const schema = isObject(entry) ? entry.schema : undefined;
-        responses.push(
-          responseFrom(
-            status,
-            schema === undefined
-              ? undefined
-              : summarize(resolver, schema, base, `${at}/content/${escapeToken(media!)}/schema`),
-            mediaTypes,
-            media,
-            description,
-            headers,
-          ),
-        );
-      }
-    }
-  }
+  const responses = readResponses(resolver, op, opBase, where, version, produces);
 
   const operationId = typeof op.operationId === "string" && op.operationId.trim() ? op.operationId.trim() : undefined;
   const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);

@@ -2,7 +2,7 @@ import { canonicalJson, sha256 } from "../../core/hash.js";
 import type { Operation, OperationModel } from "../openapi/model.js";
 import { SECRET_PATTERNS } from "../../runtime/guard.js";
 import { RESERVED_FLAGS, RESERVED_RESOURCES } from "./commands.js";
-import type { CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
+import type { CommandSpec, CommandsPlan, SkillPlan, SkillsPlan } from "./types.js";
 import { isNoise } from "./verbs.js";
 import { groupText } from "./groups.js";
 import { count } from "../../core/plural.js";
@@ -206,6 +206,76 @@ function unfitName(name: string, taken: Set<string>): string | undefined {
 }
 
 /**
+ * One command's suggestion, field by field: a name that fits and is free (renames are recorded), descriptions and
+ * phrasings that pass the text checks, flag descriptions of flags it has. Each field stands alone; whether any applied.
+ */
+function applySuggestion(
+  command: CommandSpec,
+  suggestion: Overlay["groups"][string]["commands"][string],
+  at: string,
+  ctx: {
+    names: Set<string>;
+    renamed: Map<string, string>;
+    secrets: string[];
+    reject: (field: string[], reason: string) => void;
+  },
+): boolean {
+  const { names, renamed, secrets, reject } = ctx;
+  let used = false;
+  if (suggestion.name !== undefined && suggestion.name.trim() !== command.name) {
+    const name = suggestion.name.trim();
+    names.delete(command.name);
+    const why = unfitName(name, names);
+    if (why) {
+      names.add(command.name);
+      reject(["name"], why);
+    } else {
+      names.add(name);
+      renamed.set(command.name, name);
+      command.path = name.split(/\s+/);
+      command.nameSource = {
+        resource: { word: command.path[0]!, from: "overlay", text: at },
+        action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at },
+        renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` },
+      };
+      command.name = name;
+      used = true;
+    }
+  }
+  if (suggestion.description !== undefined) {
+    const why = unfitText(suggestion.description, 300, secrets);
+    if (why) reject(["description"], why);
+    else {
+      command.description = suggestion.description.trim();
+      used = true;
+    }
+  }
+  if (suggestion.phrasings !== undefined) {
+    const why = unfitPhrasings(suggestion.phrasings, secrets);
+    if (why) reject(["phrasings"], why);
+    else {
+      command.phrasings = suggestion.phrasings.map((p) => p.trim());
+      used = true;
+    }
+  }
+  for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
+    const bare = flag.replace(/^--/, "");
+    const target = command.flags.find((f) => f.flag === bare);
+    const why = !target
+      ? "the command has no such flag"
+      : RESERVED_FLAGS.has(bare)
+        ? "a reserved flag"
+        : unfitText(text, 300, secrets);
+    if (why || !target) reject(["flags", flag], why ?? "the command has no such flag");
+    else {
+      target.description = text.trim();
+      used = true;
+    }
+  }
+  return used;
+}
+
+/**
  * The rules' plans with the overlay applied: each current, valid entry replaces the rules' name, description, flag
  * descriptions or Skill text; everything else stays as the rules made it. Renames follow into the Skills' links.
  */
@@ -266,58 +336,7 @@ export function applyOverlay(
             path: ["groups", group, "commands", operation, ...field],
             reason,
           });
-        let used = false;
-        if (suggestion.name !== undefined && suggestion.name.trim() !== command.name) {
-          const name = suggestion.name.trim();
-          names.delete(command.name);
-          const why = unfitName(name, names);
-          if (why) {
-            names.add(command.name);
-            reject(["name"], why);
-          } else {
-            names.add(name);
-            renamed.set(command.name, name);
-            command.path = name.split(/\s+/);
-            command.nameSource = {
-              resource: { word: command.path[0]!, from: "overlay", text: at },
-              action: { word: command.path[command.path.length - 1]!, from: "overlay", text: at },
-              renamed: { from: command.nameSource.renamed?.from ?? command.name, entry: `${at}.name` },
-            };
-            command.name = name;
-            used = true;
-          }
-        }
-        if (suggestion.description !== undefined) {
-          const why = unfitText(suggestion.description, 300, secrets);
-          if (why) reject(["description"], why);
-          else {
-            command.description = suggestion.description.trim();
-            used = true;
-          }
-        }
-        if (suggestion.phrasings !== undefined) {
-          const why = unfitPhrasings(suggestion.phrasings, secrets);
-          if (why) reject(["phrasings"], why);
-          else {
-            command.phrasings = suggestion.phrasings.map((p) => p.trim());
-            used = true;
-          }
-        }
-        for (const [flag, text] of Object.entries(suggestion.flags ?? {})) {
-          const bare = flag.replace(/^--/, "");
-          const target = command.flags.find((f) => f.flag === bare);
-          const why = !target
-            ? "the command has no such flag"
-            : RESERVED_FLAGS.has(bare)
-              ? "a reserved flag"
-              : unfitText(text, 300, secrets);
-          if (why || !target) reject(["flags", flag], why ?? "the command has no such flag");
-          else {
-            target.description = text.trim();
-            used = true;
-          }
-        }
-        if (used) report.applied.push(at);
+        if (applySuggestion(command, suggestion, at, { names, renamed, secrets, reject })) report.applied.push(at);
       }
     }
     if (renamed.size) {

@@ -218,23 +218,18 @@ function prune(overlay: Overlay, path: string[]): void {
   }
 }
 
-export async function suggestOverlay(
-  model: OperationModel,
-  commands: CommandsPlan,
-  skills: SkillsPlan,
-  current: Overlay,
+/**
+ * One question to the model, within the budget: its answer scrubbed of secrets, or undefined when that one answer was
+ * unusable (recorded in `failed`); a failure of the whole run (no key, no server, the budget) is thrown.
+ */
+function asker(
   options: SuggestOptions,
-): Promise<SuggestResult> {
-  const budget = options.budget ?? new Budget({});
-  const overlay: Overlay = structuredClone(current);
-  const secrets = options.secrets ?? [];
-  const failed: SuggestResult["failed"] = [];
-  const rejected: Dropped[] = [];
-  let asked = 0;
-  let answered = 0;
-  let kept = 0;
-  const binary = commands.product.binary;
-  const ask = async <T>(
+  budget: Budget,
+  secrets: string[],
+  counts: { asked: number; answered: number },
+  failed: SuggestResult["failed"],
+) {
+  return async <T>(
     kind: "group" | "skill",
     name: string,
     system: string,
@@ -243,13 +238,13 @@ export async function suggestOverlay(
     schema: object,
   ): Promise<T | undefined> => {
     budget.check();
-    asked++;
+    counts.asked++;
     options.onProgress?.({ kind, name, state: "asked" });
     try {
       const answer = await options.client.complete({ system, user, schemaName, schema }, options.signal);
       budget.charge(options.modelName, answer.usage);
       const value = scrub(answer.value as T, secrets);
-      answered++;
+      counts.answered++;
       options.onProgress?.({ kind, name, state: "answered", usage: answer.usage });
       return value;
     } catch (error) {
@@ -266,6 +261,24 @@ export async function suggestOverlay(
       return undefined;
     }
   };
+}
+
+export async function suggestOverlay(
+  model: OperationModel,
+  commands: CommandsPlan,
+  skills: SkillsPlan,
+  current: Overlay,
+  options: SuggestOptions,
+): Promise<SuggestResult> {
+  const budget = options.budget ?? new Budget({});
+  const overlay: Overlay = structuredClone(current);
+  const secrets = options.secrets ?? [];
+  const failed: SuggestResult["failed"] = [];
+  const rejected: Dropped[] = [];
+  const counts = { asked: 0, answered: 0 };
+  let kept = 0;
+  const binary = commands.product.binary;
+  const ask = asker(options, budget, secrets, counts, failed);
   /** Drops, from the entries this run wrote, every field the build would reject, so the file holds what it applies. */
   const checkAnswers = (prefix: "groups" | "skills", fresh: Set<string>, against: Overlay) => {
     const { report } = applyOverlay(() => model, commands, skills, against, secrets);
@@ -366,8 +379,8 @@ export async function suggestOverlay(
     [...freshSkills].filter((s) => overlay.skills[s] && fields(overlay.skills[s]!)).length;
   return {
     overlay: sortOverlay(overlay),
-    asked,
-    answered,
+    asked: counts.asked,
+    answered: counts.answered,
     current: kept,
     recorded,
     rejected,

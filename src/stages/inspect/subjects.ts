@@ -226,103 +226,142 @@ function first(pool: HelpCommand[], tiers: Tier[]): Subject | undefined {
   return undefined;
 }
 
+/** A probe's subject, or why it has none. */
+interface Choice {
+  subject: Subject | undefined;
+  reason: string;
+}
+
+/** Records a choice: the subject when there is one, else the reason there is none. */
+function record(subjects: Subjects, kind: SubjectKind, choice: Choice): void {
+  if (choice.subject) subjects.chosen[kind] = choice.subject;
+  else subjects.none[kind] = choice.reason;
+}
+
+/** The command can be called with no flag at all. */
+const noRequired = (c: HelpCommand) => required(c).length === 0;
+
 /**
  * Chooses every probe's subject among the CLI's API commands (in the order the CLI lists them, so the choice is
  * deterministic). Each tier is tried in turn; the first command that fits wins.
  */
 export function chooseSubjects(pool: HelpCommand[]): Subjects {
-  const chosen: Subjects["chosen"] = {};
-  const none: Subjects["none"] = {};
-  const set = (kind: SubjectKind, subject: Subject | undefined, reason: string) => {
-    if (subject) chosen[kind] = subject;
-    else none[kind] = reason;
-  };
-  const noRequired = (c: HelpCommand) => required(c).length === 0;
+  const subjects: Subjects = { chosen: {}, none: {} };
+  const list = chooseList(pool);
+  record(subjects, "list", list);
+  record(subjects, "paged", choosePaged(pool, list.subject?.command));
+  const get = chooseGet(pool);
+  record(subjects, "get", get);
+  record(subjects, "required", chooseRequired(pool));
+  record(subjects, "dryRun", chooseDryRun(pool));
+  record(subjects, "body", chooseBody(pool));
+  record(subjects, "destructive", chooseDestructive(pool));
+  record(subjects, "auth", chooseAuth(pool));
+  record(subjects, "typed", chooseTyped(pool));
+  record(subjects, "hostile", chooseHostile(pool, get.subject));
+  return subjects;
+}
 
-  set(
-    "list",
-    first(pool, [
+/** The list probe's command: a read that needs no flag, preferably one that returns a list. */
+function chooseList(pool: HelpCommand[]): Choice {
+  return {
+    subject: first(pool, [
       [
         "a read that needs no flag and returns a list",
         (c) => reads(c) && noRequired(c) && !c.destructive && (c.pagination !== undefined || c.output === "array"),
       ],
       ["a read that needs no flag", (c) => reads(c) && noRequired(c) && !c.destructive],
     ]),
-    "no read command works without flags",
-  );
+    reason: "no read command works without flags",
+  };
+}
 
+/** The paging probe's command: a read that pages and can be called without identifiers. */
+function choosePaged(pool: HelpCommand[], list: HelpCommand | undefined): Choice {
   // The list probe's command, when it pages, answers both (one call fewer).
-  const list = chosen.list?.command;
-  set(
-    "paged",
-    list && list.pagination !== undefined
-      ? { command: list, why: "it pages and needs no flag" }
-      : first(pool, [
-          ["it pages and needs no flag", (c) => c.pagination !== undefined && reads(c) && noRequired(c)],
-          // Made-up identifiers would only meet a 404: other required flags (a search's query) are filled.
-          [
-            "it pages, and its required flags can be filled",
-            (c) => c.pagination !== undefined && reads(c) && fillable(c) && !required(c).some(identifier),
-          ],
-        ]),
-    pool.some((c) => c.pagination !== undefined)
+  return {
+    subject:
+      list && list.pagination !== undefined
+        ? { command: list, why: "it pages and needs no flag" }
+        : first(pool, [
+            ["it pages and needs no flag", (c) => c.pagination !== undefined && reads(c) && noRequired(c)],
+            // Made-up identifiers would only meet a 404: other required flags (a search's query) are filled.
+            [
+              "it pages, and its required flags can be filled",
+              (c) => c.pagination !== undefined && reads(c) && fillable(c) && !required(c).some(identifier),
+            ],
+          ]),
+    reason: pool.some((c) => c.pagination !== undefined)
       ? "every command that pages needs an identifier or a value the probe cannot make up"
       : "no command pages (none declares pagination)",
-  );
-
-  // The not-found probe: one identifier, in the path, of a read; without a manifest, where it goes is unknown.
-  const oneId = (where: (p: HelpParameter) => boolean) => (c: HelpCommand) => {
-    const r = required(c);
-    return (
-      reads(c) &&
-      !c.destructive &&
-      c.output !== "array" &&
-      r.length === 1 &&
-      r[0]!.type === "string" &&
-      where(r[0]!) &&
-      sampleOrNone(r[0]!, true) !== undefined
-    );
   };
+}
+
+/** Whether a command is a read of one item by a single required string flag that `where` accepts. */
+const oneId = (where: (p: HelpParameter) => boolean) => (c: HelpCommand) => {
+  const r = required(c);
+  return (
+    reads(c) &&
+    !c.destructive &&
+    c.output !== "array" &&
+    r.length === 1 &&
+    r[0]!.type === "string" &&
+    where(r[0]!) &&
+    sampleOrNone(r[0]!, true) !== undefined
+  );
+};
+
+/** The not-found probe's command and the identifier flag it fills with a value that exists nowhere. */
+function chooseGet(pool: HelpCommand[]): Choice {
+  // The not-found probe: one identifier, in the path, of a read; without a manifest, where it goes is unknown.
   const get = first(pool, [
     ["a read whose one required flag is a path parameter", oneId((p) => p.in === "path")],
     ["a read of one item by one required string flag", oneId((p) => p.in === undefined)],
   ]);
-  set(
-    "get",
-    get && { ...get, param: required(get.command)[0] },
-    "no read command takes a single identifier in its path",
-  );
+  return {
+    subject: get && { ...get, param: required(get.command)[0] },
+    reason: "no read command takes a single identifier in its path",
+  };
+}
 
-  set(
-    "required",
-    first(pool, [
+/** The missing-flag probe's command: one with required flags, a harmless write first. */
+function chooseRequired(pool: HelpCommand[]): Choice {
+  return {
+    subject: first(pool, [
       ["a write with required flags", (c) => !c.destructive && writes(c) && required(c).length > 0],
       ["a command with required flags", (c) => !c.destructive && required(c).length > 0],
       ["a destructive command with required flags", (c) => required(c).length > 0],
     ]),
-    "no command has a required flag",
-  );
+    reason: "no command has a required flag",
+  };
+}
 
-  set(
-    "dryRun",
-    first(pool, [
+/** The dry-run probe's command: a non-destructive write whose required flags can be filled. */
+function chooseDryRun(pool: HelpCommand[]): Choice {
+  return {
+    subject: first(pool, [
       ["a write whose required flags can be filled", (c) => writes(c) && !c.destructive && fillable(c)],
       [
         "a command that changes something, with flags that can be filled",
         (c) => !reads(c) && !c.destructive && fillable(c),
       ],
     ]),
-    "no write command can be called with values the probe can make up",
-  );
+    reason: "no write command can be called with values the probe can make up",
+  };
+}
 
+/** Every required flag outside the body can be given a valid value. */
+const restFillable = (c: HelpCommand) => required(c).every((p) => p.in === "body" || canSample(p));
+/** The body fields the command cannot be called without. */
+const requiredBody = (c: HelpCommand) => bodyFields(c).filter((p) => p.required);
+
+/** The body probe's command, and why none fits when the commands that take a body need what cannot be made up. */
+function chooseBody(pool: HelpCommand[]): Choice {
   // The body probe: a command that takes a body of fields (not one given whole as a list), its other required flags
   // satisfiable, its body fields simple.
   const takesBody = pool.filter((c) => c.jsonInput === true && !c.body?.shape);
-  const restFillable = (c: HelpCommand) => required(c).every((p) => p.in === "body" || canSample(p));
-  const requiredBody = (c: HelpCommand) => bodyFields(c).filter((p) => p.required);
-  set(
-    "body",
-    first(takesBody, [
+  return {
+    subject: first(takesBody, [
       [
         "it takes a body whose required fields are simple values",
         (c) => !c.destructive && restFillable(c) && requiredBody(c).length > 0 && requiredBody(c).every(simple),
@@ -337,7 +376,7 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
         (c) => restFillable(c) && requiredBody(c).every(simple),
       ],
     ]),
-    takesBody.length
+    reason: takesBody.length
       ? `the commands that take a body (${takesBody
           .slice(0, 3)
           .map((c) => c.name)
@@ -345,29 +384,38 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
       : pool.some((c) => c.jsonInput === false)
         ? "no command takes a request body"
         : "no command declares whether it takes a request body (jsonInput)",
-  );
+  };
+}
 
-  set(
-    "destructive",
-    first(pool, [
+/** The destructive probe's command: a destructive command whose required flags can be filled. */
+function chooseDestructive(pool: HelpCommand[]): Choice {
+  return {
+    subject: first(pool, [
       ["a destructive command whose required flags can be filled", (c) => c.destructive === true && fillable(c)],
     ]),
-    pool.some((c) => c.destructive)
+    reason: pool.some((c) => c.destructive)
       ? "the destructive commands need values the probe cannot make up"
       : "no destructive command",
-  );
+  };
+}
 
-  set(
-    "auth",
-    first(pool, [
+/** The credential probe's command: a non-destructive one that needs the credential. */
+function chooseAuth(pool: HelpCommand[]): Choice {
+  return {
+    subject: first(pool, [
       ["it needs the credential, and its flags can be filled", (c) => !!c.auth && !c.destructive && fillable(c)],
       ["it needs the credential", (c) => !!c.auth && !c.destructive],
     ]),
-    "no command needs a credential",
-  );
+    reason: "no command needs a credential",
+  };
+}
 
-  const typedParam = (c: HelpCommand) =>
-    (c.parameters ?? []).find((p) => p.type === "integer") ?? (c.parameters ?? []).find((p) => p.type === "number");
+/** A command's first integer flag, else its first number flag: the one the mistyped-value probe gets wrong. */
+const typedParam = (c: HelpCommand) =>
+  (c.parameters ?? []).find((p) => p.type === "integer") ?? (c.parameters ?? []).find((p) => p.type === "number");
+
+/** The mistyped-value probe's command and its numeric flag. */
+function chooseTyped(pool: HelpCommand[]): Choice {
   const typed = first(pool, [
     [
       "it takes a number, and its other required flags can be filled",
@@ -375,31 +423,31 @@ export function chooseSubjects(pool: HelpCommand[]): Subjects {
     ],
     ["it takes a number", (c) => !!typedParam(c)],
   ]);
-  set("typed", typed && { ...typed, param: typedParam(typed.command) }, "no command takes a number");
+  return { subject: typed && { ...typed, param: typedParam(typed.command) }, reason: "no command takes a number" };
+}
 
-  // Hostile values go into an identifier where there is one: that is where the guardrails matter most.
-  // A file flag takes a path, which the guardrails check as one: hostile text goes into a flag that takes text.
-  const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) =>
-    required(c).find((p) => p.type === "string" && !p.enum?.length && !p.file && where(p));
-  const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
-    ["its required identifier", identifier, true],
-    ["its required string flag", () => true, true],
-    ["its required string flag", () => true, false],
-  ];
-  const id = chosen.get;
-  let hostile: Subject | undefined = id
-    ? { command: id.command, why: `${id.why}: its identifier`, param: id.param }
-    : undefined;
+// Hostile values go into an identifier where there is one: that is where the guardrails matter most.
+// A file flag takes a path, which the guardrails check as one: hostile text goes into a flag that takes text.
+/** A command's required flag that takes free text and that `where` accepts. */
+const stringParam = (c: HelpCommand, where: (p: HelpParameter) => boolean) =>
+  required(c).find((p) => p.type === "string" && !p.enum?.length && !p.file && where(p));
+const hostileTiers: Array<[string, (p: HelpParameter) => boolean, boolean]> = [
+  ["its required identifier", identifier, true],
+  ["its required string flag", () => true, true],
+  ["its required string flag", () => true, false],
+];
+
+/** The hostile-value probe's command and flag: the not-found probe's identifier, else a required string flag. */
+function chooseHostile(pool: HelpCommand[], id: Subject | undefined): Choice {
+  const reason = "no command takes a string value";
+  if (id) return { subject: { command: id.command, why: `${id.why}: its identifier`, param: id.param }, reason };
   for (const [why, where, safe] of hostileTiers) {
-    if (hostile) break;
     const c = pool.find(
       (c) => (!safe || !c.destructive) && !!stringParam(c, where) && fillable(c, stringParam(c, where)!.name),
     );
-    if (c) hostile = { command: c, why, param: stringParam(c, where) };
+    if (c) return { subject: { command: c, why, param: stringParam(c, where) }, reason };
   }
-  set("hostile", hostile, "no command takes a string value");
-
-  return { chosen, none };
+  return { subject: undefined, reason };
 }
 
 type ManifestFlag = {

@@ -320,6 +320,52 @@ function unspelledTagRest(words: PathWord[]): PathWord[] {
   return words.length > 1 ? words.slice(1) : words;
 }
 
+/**
+ * The words that may tell a command apart from others of the same name, most telling first: a selector in the path,
+ * the stated action's object, the summary, the operationId, the path's words and parameters, the description.
+ */
+function qualifiersOf(
+  op: Operation,
+  stated: ReturnType<typeof statedAction>,
+  words: ReturnType<typeof pathWords>["words"],
+  segments: string[],
+  lastSegment: string,
+): Draft["qualifiers"] {
+  const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
+  const qualifiers: Draft["qualifiers"] = [];
+  const push = (tokens: readonly string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
+    for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
+  };
+  // `/boards/{filter}` beside `/boards`: the filtered list.
+  if (SELECTOR_PARAM.test(lastSegment)) push([/^\{filters?\}$/i.test(lastSegment) ? "filtered" : "field"], "path");
+  if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
+  push(textTokensOf(op.summary), "summary");
+  if (op.operationId) {
+    const idTokens = operationIdTokens(op.operationId);
+    push(verbBase(idTokens[0] ?? "") ? idTokens.slice(1) : idTokens, "operationId");
+    // A service-prefixed id says more before its last part (`extras_tags_bulk_partial_update`: partial).
+    push(operationIdTokens(op.operationId, true), "operationId");
+  }
+  push(tokensOf(words.map((w) => w.word)), "path");
+  // Words clean() drops from a path but that tell one operation from another (`/members/{id}/all`).
+  push(
+    segments
+      .filter((s) => !isParam(s))
+      .flatMap((s) => kebab(s).split("-"))
+      .filter((t) => t === "all"),
+    "path",
+  );
+  push(
+    segments
+      .filter(isParam)
+      .flatMap((s) => kebab(s.slice(1, -1)).split("-"))
+      .filter((t) => t !== "id"),
+    "path",
+  );
+  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
+  return qualifiers;
+}
+
 function draftName(
   op: Operation,
   resource: string,
@@ -430,38 +476,7 @@ function draftName(
     .map((w) => w.word)
     .filter((w) => !(w === resource || singular(w) === singular(resource)))
     .join("-");
-  const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
-  const qualifiers: Draft["qualifiers"] = [];
-  const push = (tokens: readonly string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
-    for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
-  };
-  // `/boards/{filter}` beside `/boards`: the filtered list.
-  if (SELECTOR_PARAM.test(lastSegment)) push([/^\{filters?\}$/i.test(lastSegment) ? "filtered" : "field"], "path");
-  if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
-  push(textTokensOf(op.summary), "summary");
-  if (op.operationId) {
-    const idTokens = operationIdTokens(op.operationId);
-    push(verbBase(idTokens[0] ?? "") ? idTokens.slice(1) : idTokens, "operationId");
-    // A service-prefixed id says more before its last part (`extras_tags_bulk_partial_update`: partial).
-    push(operationIdTokens(op.operationId, true), "operationId");
-  }
-  push(tokensOf(words.map((w) => w.word)), "path");
-  // Words clean() drops from a path but that tell one operation from another (`/members/{id}/all`).
-  push(
-    segments
-      .filter((s) => !isParam(s))
-      .flatMap((s) => kebab(s).split("-"))
-      .filter((t) => t === "all"),
-    "path",
-  );
-  push(
-    segments
-      .filter(isParam)
-      .flatMap((s) => kebab(s.slice(1, -1)).split("-"))
-      .filter((t) => t !== "id"),
-    "path",
-  );
-  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
+  const qualifiers = qualifiersOf(op, stated, words, segments, lastSegment);
 
   return {
     op,

@@ -109,9 +109,19 @@ const LIMITS: Array<{ key: keyof Limits; narrower: "higher" | "lower" }> = [
 /** integer → number accepts every value it did; any other change of type refuses some. */
 const widerType = (before: string, after: string) => before === "integer" && after === "number";
 
-function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit): void {
-  const flag = `--${n.flag}`;
-  const base = { command, flag, api };
+/** An array flag's type is only the same when its items are, so the name says what the items are. */
+const flagType = (f: Flag) => (f.type === "array" ? `array of ${f.items ?? "any"}` : f.type);
+
+/** What every change of one flag carries, in this key order: the command, the flag as typed, its API side. */
+interface FlagBase {
+  command: string;
+  flag: string;
+  api: ApiSide;
+}
+
+/** Decides whether the flag became required (calls without it now fail) or optional. */
+function flagRequiredChange(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   if (o.required !== n.required) {
     emit(
       n.required
@@ -133,8 +143,12 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
           },
     );
   }
-  const type = (f: Flag) => (f.type === "array" ? `array of ${f.items ?? "any"}` : f.type);
-  if (type(o) !== type(n)) {
+}
+
+/** Decides whether the flag's type changed, and whether the new type still takes every value the old one took. */
+function flagTypeChange(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
+  if (flagType(o) !== flagType(n)) {
     const wider =
       widerType(o.type, n.type) ||
       (o.type === "array" && n.type === "array" && widerType(o.items ?? "", n.items ?? ""));
@@ -143,12 +157,17 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       kind: wider ? "flag-type-widened" : "flag-type-changed",
       severity: wider ? "non-breaking" : "breaking",
       reason: wider
-        ? `${flag} of \`${command}\` now takes ${type(n)}, which includes every ${type(o)} it took.`
-        : `${flag} of \`${command}\` now takes ${type(n)} instead of ${type(o)}: values that were valid may be refused.`,
-      before: type(o),
-      after: type(n),
+        ? `${flag} of \`${command}\` now takes ${flagType(n)}, which includes every ${flagType(o)} it took.`
+        : `${flag} of \`${command}\` now takes ${flagType(n)} instead of ${flagType(o)}: values that were valid may be refused.`,
+      before: flagType(o),
+      after: flagType(n),
     });
   }
+}
+
+/** Decides, for each numeric limit that moved, whether it now refuses values it accepted or accepts more. */
+function flagNumericLimitChanges(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   for (const { key, narrower } of LIMITS) {
     const a = o[key] as number | undefined;
     const b = n[key] as number | undefined;
@@ -164,6 +183,11 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       after: b,
     });
   }
+}
+
+/** Decides, for a pattern or format that changed, whether the flag now accepts more or may refuse what it accepted. */
+function flagPatternFormatChanges(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   for (const key of ["pattern", "format"] as const) {
     const a = o[key];
     const b = n[key];
@@ -180,6 +204,11 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       after: b,
     });
   }
+}
+
+/** Decides whether the flag now accepts null (wider) or no longer does (narrower). */
+function flagNullableChange(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   if (o.nullable !== n.nullable && (o.nullable || n.nullable)) {
     emit(
       n.nullable
@@ -203,6 +232,11 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
           },
     );
   }
+}
+
+/** Decides which allowed values the flag lost (breaking) or gained, or whether its whole list of them came or went. */
+function flagEnumChanges(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   if (o.enum && n.enum) {
     for (const value of o.enum.filter((v) => !n.enum!.some((w) => same(v, w)))) {
       emit({
@@ -243,6 +277,11 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       after: n.enum,
     });
   }
+}
+
+/** Decides whether a changed default alters calls that omit the flag (breaking) or was only added or dropped. */
+function flagDefaultChange(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag } = base;
   if (!same(o.default, n.default)) {
     const changed = o.default !== undefined && n.default !== undefined;
     emit({
@@ -256,6 +295,11 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       after: n.default,
     });
   }
+}
+
+/** Decides whether the flag's value now goes elsewhere in the request, which callers see only in the API. */
+function flagWireChange(base: FlagBase, o: Flag, n: Flag, emit: Emit): void {
+  const { command, flag, api } = base;
   if (o.in !== n.in || o.wire !== n.wire) {
     emit({
       ...base,
@@ -267,6 +311,20 @@ function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit
       api: { ...api, parameter: `${n.in} ${n.wire}` },
     });
   }
+}
+
+/** The changes between two paired flags; the call order is the emission order, which changes that sort equal keep. */
+function flagChanges(command: string, o: Flag, n: Flag, api: ApiSide, emit: Emit): void {
+  const flag = `--${n.flag}`;
+  const base: FlagBase = { command, flag, api };
+  flagRequiredChange(base, o, n, emit);
+  flagTypeChange(base, o, n, emit);
+  flagNumericLimitChanges(base, o, n, emit);
+  flagPatternFormatChanges(base, o, n, emit);
+  flagNullableChange(base, o, n, emit);
+  flagEnumChanges(base, o, n, emit);
+  flagDefaultChange(base, o, n, emit);
+  flagWireChange(base, o, n, emit);
 }
 
 const PERMISSION_RANK = { read: 0, write: 1, delete: 2 } as Record<string, number>;
@@ -365,9 +423,8 @@ function outputChanges(name: string, o: Command, n: Command, api: ApiSide, emit:
   }
 }
 
-function commandChanges(o: Command, n: Command, emit: Emit): void {
-  const name = n.name;
-  const api = apiSide(n);
+/** Decides whether the command was renamed: calls of the old name break. */
+function commandRenamed(o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (o.name !== n.name) {
     emit({
       id: `command-renamed ${o.name}`,
@@ -380,6 +437,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       api,
     });
   }
+}
+
+/** Decides whether the command now calls another operation, which its callers do not see. */
+function operationChanged(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (methodPath(o) !== methodPath(n) || (o.operation.operationId ?? "") !== (n.operation.operationId ?? "")) {
     emit({
       command: name,
@@ -391,6 +452,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       api,
     });
   }
+}
+
+/** Decides which old flag is which new one, so a flag renamed or moved is not reported as removed and added. */
+function pairFlags(o: Command, n: Command): { pairs: Array<[Flag, Flag]>; removed: Flag[]; added: Flag[] } {
   // Flags pair by where their value goes first: the same parameter under a new flag name is a rename, not remove + add.
   // A path parameter renamed in the document (`/vaults/{vaultUuid}` → `/vaults/{id}`) is the same by its place.
   const slot = new Map<(typeof o.flags)[number], string>();
@@ -399,23 +464,36 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
     for (const f of side.flags)
       if (f.in === "path" && names.includes(f.wire)) slot.set(f, `path #${names.indexOf(f.wire)}`);
   }
-  const flags = pairBy(o.flags, n.flags, [(f) => `${f.in} ${f.wire}`, (f) => f.flag, (f) => slot.get(f)]);
-  for (const [a, b] of flags.pairs) {
-    if (a.flag !== b.flag)
-      emit({
-        id: `flag-renamed ${name} --${a.flag}`,
-        command: name,
-        flag: `--${a.flag}`,
-        kind: "flag-renamed",
-        severity: "breaking",
-        reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`,
-        before: `--${a.flag}`,
-        after: `--${b.flag}`,
-        api: apiSide(n, b),
-      });
+  return pairBy(o.flags, n.flags, [(f) => `${f.in} ${f.wire}`, (f) => f.flag, (f) => slot.get(f)]);
+}
+
+/** Decides whether a paired flag was renamed: calls with the old name break. */
+function flagRenamed(name: string, n: Command, a: Flag, b: Flag, emit: Emit): void {
+  if (a.flag !== b.flag)
+    emit({
+      id: `flag-renamed ${name} --${a.flag}`,
+      command: name,
+      flag: `--${a.flag}`,
+      kind: "flag-renamed",
+      severity: "breaking",
+      reason: `--${a.flag} of \`${name}\` is now --${b.flag} (same ${b.in} parameter ${b.wire}): calls with the old name fail with UNKNOWN_FLAG.`,
+      before: `--${a.flag}`,
+      after: `--${b.flag}`,
+      api: apiSide(n, b),
+    });
+}
+
+/** Each flag pair's rename comes right before its other changes, as changes that sort equal keep that order. */
+function pairedFlagChanges(name: string, n: Command, pairs: Array<[Flag, Flag]>, emit: Emit): void {
+  for (const [a, b] of pairs) {
+    flagRenamed(name, n, a, b, emit);
     flagChanges(name, a, b, apiSide(n, b), emit);
   }
-  for (const f of flags.removed)
+}
+
+/** A flag with no pair in the new command is gone: every call that passes it breaks. */
+function removedFlagChanges(name: string, o: Command, removed: Flag[], emit: Emit): void {
+  for (const f of removed)
     emit({
       command: name,
       flag: `--${f.flag}`,
@@ -424,7 +502,11 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       reason: `\`${name}\` no longer has --${f.flag}: calls with it fail with UNKNOWN_FLAG.`,
       api: apiSide(o, f, "old"),
     });
-  for (const f of flags.added) {
+}
+
+/** Decides whether a new flag breaks calls: only a required one does. */
+function addedFlagChanges(name: string, n: Command, added: Flag[], emit: Emit): void {
+  for (const f of added) {
     emit(
       f.required
         ? {
@@ -445,6 +527,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
           },
     );
   }
+}
+
+/** Decides whether --json-input came (non-breaking) or went (breaking). */
+function jsonInputChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (o.jsonInput !== n.jsonInput) {
     emit(
       n.jsonInput
@@ -464,6 +550,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
           },
     );
   }
+}
+
+/** Decides whether the command now needs --yes (breaking) or no longer does. */
+function destructiveChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (o.destructive !== n.destructive) {
     emit(
       n.destructive
@@ -483,6 +573,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
           },
     );
   }
+}
+
+/** Decides whether the command needs a higher permission level, which agents allowed only the old one are refused. */
+function permissionChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (o.permission !== n.permission) {
     const wider = (PERMISSION_RANK[n.permission] ?? 0) > (PERMISSION_RANK[o.permission] ?? 0);
     emit({
@@ -495,7 +589,16 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       api,
     });
   }
-  const needsCredential = (c: Command) => c.auth.length > 0 && !c.authOptional;
+}
+
+/** A command needs a credential when it names a scheme and cannot run without one. */
+const needsCredential = (c: Command) => c.auth.length > 0 && !c.authOptional;
+
+/** How a reason names a command's auth: the schemes of each alternative, or none. */
+const describeAuth = (auth: Command["auth"]) => auth.map((r) => Object.keys(r).join(" + ")).join(" or ") || "none";
+
+/** Decides whether a credential became required or optional, else whether only the schemes changed. */
+function credentialChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (needsCredential(o) !== needsCredential(n)) {
     emit(
       needsCredential(n)
@@ -515,17 +618,20 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
           },
     );
   } else if (!same(o.auth, n.auth)) {
-    const said = (auth: Command["auth"]) => auth.map((r) => Object.keys(r).join(" + ")).join(" or ") || "none";
     emit({
       command: name,
       kind: "auth-scheme-changed",
       severity: "informational",
-      reason: `\`${name}\` authenticates with ${said(n.auth)} instead of ${said(o.auth)}.`,
+      reason: `\`${name}\` authenticates with ${describeAuth(n.auth)} instead of ${describeAuth(o.auth)}.`,
       before: o.auth,
       after: n.auth,
       api,
     });
   }
+}
+
+/** Decides whether paging came, went (breaking) or changed; a new style or parameter breaks the page flags. */
+function pagingChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   const [pa, pb] = [o.pagination, n.pagination];
   if (!same(pa, pb)) {
     if (!pa)
@@ -557,6 +663,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
         api,
       });
   }
+}
+
+/** Decides which error codes the command may newly end with (callers should handle them) and which it no longer declares. */
+function errorCodeChanges(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   const [ea, eb] = [errorCodes(o), errorCodes(n)];
   for (const code of eb.filter((c) => !ea.includes(c)))
     emit({
@@ -578,6 +688,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       before: code,
       api,
     });
+}
+
+/** Decides whether the API deprecated the command or took that back; it runs either way. */
+function deprecationChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (!!o.deprecated !== !!n.deprecated)
     emit({
       command: name,
@@ -588,6 +702,10 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
         : `\`${name}\` is no longer deprecated.`,
       api,
     });
+}
+
+/** Decides whether the command left help or came back to it; it runs either way. */
+function hiddenChange(name: string, o: Command, n: Command, api: ApiSide, emit: Emit): void {
   if (o.hidden !== n.hidden)
     emit({
       command: name,
@@ -596,6 +714,26 @@ function commandChanges(o: Command, n: Command, emit: Emit): void {
       reason: n.hidden ? `\`${name}\` is hidden from help (it still runs).` : `\`${name}\` is listed in help again.`,
       api,
     });
+}
+
+/** The changes between two paired commands; the call order is the emission order, which changes that sort equal keep. */
+function commandChanges(o: Command, n: Command, emit: Emit): void {
+  const name = n.name;
+  const api = apiSide(n);
+  commandRenamed(o, n, api, emit);
+  operationChanged(name, o, n, api, emit);
+  const flags = pairFlags(o, n);
+  pairedFlagChanges(name, n, flags.pairs, emit);
+  removedFlagChanges(name, o, flags.removed, emit);
+  addedFlagChanges(name, n, flags.added, emit);
+  jsonInputChange(name, o, n, api, emit);
+  destructiveChange(name, o, n, api, emit);
+  permissionChange(name, o, n, api, emit);
+  credentialChange(name, o, n, api, emit);
+  pagingChange(name, o, n, api, emit);
+  errorCodeChanges(name, o, n, api, emit);
+  deprecationChange(name, o, n, api, emit);
+  hiddenChange(name, o, n, api, emit);
   outputChanges(name, o, n, api, emit);
 }
 

@@ -198,27 +198,41 @@ function conflictError(binary: string, conflicts: Conflict[]): CliError {
   );
 }
 
-export async function installAgents(cli: Cli, options: AgentsOptions) {
-  await loadJsonc();
+/** A Skill file to write, for an agent. */
+interface FileWrite {
+  abs: string;
+  bytes: Buffer | string;
+  agent: AgentName;
+}
+
+/** An MCP server entry to write into an agent's configuration. */
+interface ServerWrite {
+  place: McpConfigPlace;
+  agent: AgentName;
+  entry: McpEntry | string;
+  previous?: ManagedServer;
+  created: boolean;
+}
+
+interface Plan {
+  steps: Step[];
+  conflicts: Conflict[];
+}
+
+/**
+ * Each agent's Skill files: what to create or update, what is unchanged, and what is in the way (a Skill of that name
+ * it did not install, or a file changed since it did).
+ */
+function planSkillFiles(
+  cli: Cli,
+  options: AgentsOptions,
+  managed: Managed,
+  plan: Plan & { writes: FileWrite[]; planned: Set<string> },
+): void {
   const { binary } = cli.manifest.product;
   const { scope, root } = options;
-  const pkg = packageInfo(cli);
-  const manifestFile = manifestPath(scope, root, binary);
-  const previous = readManaged(manifestFile, binary);
-  const managed: Managed = previous
-    ? { ...previous, package: pkg.name, version: pkg.version }
-    : { schema: 1, package: pkg.name, version: pkg.version, binary, scope, files: {}, servers: [], dirs: [] };
-  if (options.mcp && !existsSync(join(cli.dir, `${binary}-mcp.cjs`)))
-    throw new CliError(
-      "USAGE_ERROR",
-      `This package has no MCP server (${binary}-mcp.cjs), so --mcp does not apply.`,
-      `Run \`${binary} agents install\` without --mcp to install the Skills.`,
-    );
+  const { steps, conflicts, writes, planned } = plan;
   const skills = packageSkills(cli.dir);
-  const steps: Step[] = [];
-  const conflicts: Conflict[] = [];
-  const writes: Array<{ abs: string; bytes: Buffer | string; agent: AgentName }> = [];
-  const planned = new Set<string>();
   for (const agent of options.agents) {
     const places = agentPlaces(agent, scope, root);
     for (const skill of skills) {
@@ -257,67 +271,92 @@ export async function installAgents(cli: Cli, options: AgentsOptions) {
       }
     }
   }
+}
+
+/**
+ * Each agent's MCP configuration: its server entry to add or update, unless a server of that name is there that it did
+ * not write (or that was changed since), or the file cannot be read.
+ */
+function planServers(cli: Cli, options: AgentsOptions, managed: Managed, plan: Plan): ServerWrite[] {
+  const { binary } = cli.manifest.product;
+  const { scope, root } = options;
+  const { steps, conflicts } = plan;
+  const serverWrites: ServerWrite[] = [];
+  for (const agent of options.agents) {
+    const place = agentPlaces(agent, scope, root).mcp;
+    const entry = serverEntry(cli, agent);
+    const previousServer = managed.servers.find((s) => s.agent === agent && s.file === place.file && s.name === binary);
+    const present = readPresent(
+      place,
+      binary,
+      typeof previousServer?.entry === "string" ? previousServer.entry : undefined,
+    );
+    const where = shown(scope, root, place.file);
+    if (present.kind === "unreadable") {
+      conflicts.push({ agent, path: where, reason: `${binary} cannot add its server: ${present.reason}` });
+      continue;
+    }
+    const ours =
+      present.kind === "none" ||
+      (present.kind === "toml" && present.ours) ||
+      (present.kind === "json" && previousServer !== undefined && sameJson(present.entry, previousServer.entry));
+    if (!ours) {
+      conflicts.push({
+        agent,
+        path: `${where} (${place.key}.${binary})`,
+        reason: `an MCP server named ${binary} is there and ${binary} did not write it${previousServer ? " (or it was changed since)" : ""}`,
+      });
+      continue;
+    }
+    const same =
+      previousServer &&
+      present.kind !== "none" &&
+      (typeof entry === "string" ? entry === previousServer.entry : sameJson(entry, previousServer.entry));
+    steps.push({
+      agent,
+      kind: "mcp",
+      path: `${where} (${place.key}.${binary})`,
+      action: same ? "unchanged" : present.kind === "none" ? "create" : "update",
+    });
+    if (!same)
+      serverWrites.push({
+        place,
+        agent,
+        entry,
+        ...(previousServer ? { previous: previousServer } : {}),
+        created: previousServer ? previousServer.created : present.kind === "none" && !present.fileExists,
+      });
+  }
+  return serverWrites;
+}
+
+export async function installAgents(cli: Cli, options: AgentsOptions) {
+  await loadJsonc();
+  const { binary } = cli.manifest.product;
+  const { scope, root } = options;
+  const pkg = packageInfo(cli);
+  const manifestFile = manifestPath(scope, root, binary);
+  const previous = readManaged(manifestFile, binary);
+  const managed: Managed = previous
+    ? { ...previous, package: pkg.name, version: pkg.version }
+    : { schema: 1, package: pkg.name, version: pkg.version, binary, scope, files: {}, servers: [], dirs: [] };
+  if (options.mcp && !existsSync(join(cli.dir, `${binary}-mcp.cjs`)))
+    throw new CliError(
+      "USAGE_ERROR",
+      `This package has no MCP server (${binary}-mcp.cjs), so --mcp does not apply.`,
+      `Run \`${binary} agents install\` without --mcp to install the Skills.`,
+    );
+  const steps: Step[] = [];
+  const conflicts: Conflict[] = [];
+  const writes: FileWrite[] = [];
+  const planned = new Set<string>();
+  planSkillFiles(cli, options, managed, { steps, conflicts, writes, planned });
   // Files an earlier version installed for these agents that this one no longer has (a Skill renamed or dropped).
   const removals = planFileRemovals(managed, options, binary, steps, {
     keep: (abs) => planned.has(abs),
     reason: "this version no longer has it",
   });
-  const serverWrites: Array<{
-    place: McpConfigPlace;
-    agent: AgentName;
-    entry: McpEntry | string;
-    previous?: ManagedServer;
-    created: boolean;
-  }> = [];
-  if (options.mcp) {
-    for (const agent of options.agents) {
-      const place = agentPlaces(agent, scope, root).mcp;
-      const entry = serverEntry(cli, agent);
-      const previousServer = managed.servers.find(
-        (s) => s.agent === agent && s.file === place.file && s.name === binary,
-      );
-      const present = readPresent(
-        place,
-        binary,
-        typeof previousServer?.entry === "string" ? previousServer.entry : undefined,
-      );
-      const where = shown(scope, root, place.file);
-      if (present.kind === "unreadable") {
-        conflicts.push({ agent, path: where, reason: `${binary} cannot add its server: ${present.reason}` });
-        continue;
-      }
-      const ours =
-        present.kind === "none" ||
-        (present.kind === "toml" && present.ours) ||
-        (present.kind === "json" && previousServer !== undefined && sameJson(present.entry, previousServer.entry));
-      if (!ours) {
-        conflicts.push({
-          agent,
-          path: `${where} (${place.key}.${binary})`,
-          reason: `an MCP server named ${binary} is there and ${binary} did not write it${previousServer ? " (or it was changed since)" : ""}`,
-        });
-        continue;
-      }
-      const same =
-        previousServer &&
-        present.kind !== "none" &&
-        (typeof entry === "string" ? entry === previousServer.entry : sameJson(entry, previousServer.entry));
-      steps.push({
-        agent,
-        kind: "mcp",
-        path: `${where} (${place.key}.${binary})`,
-        action: same ? "unchanged" : present.kind === "none" ? "create" : "update",
-      });
-      if (!same)
-        serverWrites.push({
-          place,
-          agent,
-          entry,
-          ...(previousServer ? { previous: previousServer } : {}),
-          created: previousServer ? previousServer.created : present.kind === "none" && !present.fileExists,
-        });
-    }
-  }
+  const serverWrites = options.mcp ? planServers(cli, options, managed, { steps, conflicts }) : [];
   if (conflicts.length) throw conflictError(binary, conflicts);
   const result = {
     dry_run: options.dryRun,

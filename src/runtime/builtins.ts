@@ -4,7 +4,7 @@
  * declared the way API commands are — typed flags, required or not, enums — so one parser refuses an unknown or
  * mistyped flag on them (G1, I5), and help describes each in full (D2, D4–D7).
  */
-import { AGENT_NAMES } from "../core/agent-homes.js";
+import { AGENT_NAMES, agentPlaces, SKILL_FOLDER } from "../core/agent-homes.js";
 import type { Command, Flag, Manifest } from "./manifest.js";
 
 const AGENT_CHOICES = [...AGENT_NAMES, "all"];
@@ -79,41 +79,52 @@ const builtin = (
   ...extra,
 });
 
-/** The built-in commands of a CLI (its Skills' names are what `skills --name` takes). */
-export function builtins(manifest: Manifest): Builtin[] {
-  const b = manifest.product.binary;
-  const type = (required: boolean) =>
-    flag("type", "string", required, required ? "Kind of report" : "Only issues of this kind", { enum: ISSUE_TYPES });
-  const status = (required: boolean) =>
-    flag(
-      "status",
-      "string",
-      required,
-      required
-        ? "The status to move the issue to (open → in-progress, resolved or closed; resolved → open or closed; closed → open)"
-        : "Only issues with this status",
-      { enum: ISSUE_STATUSES },
-    );
-  const agent = flag(
+const issueType = (required: boolean) =>
+  flag("type", "string", required, required ? "Kind of report" : "Only issues of this kind", { enum: ISSUE_TYPES });
+const issueStatus = (required: boolean) =>
+  flag(
+    "status",
+    "string",
+    required,
+    required
+      ? "The status to move the issue to (open → in-progress, resolved or closed; resolved → open or closed; closed → open)"
+      : "Only issues with this status",
+    { enum: ISSUE_STATUSES },
+  );
+const agentFlag = () =>
+  flag(
     "agent",
     "string",
     false,
-    "Which agent's places: claude-code (.claude/skills, .mcp.json), codex (.agents/skills, .codex/config.toml), opencode (.opencode/skills, opencode.json) or all",
+    `Which agent's places: ${AGENT_NAMES.map((a) => `${a} (${SKILL_FOLDER[a]}, ${agentPlaces(a, "project", "").mcp.file})`).join(", ")} or all`,
     { enum: AGENT_CHOICES, default: "all" },
   );
-  const scope = flag("scope", "string", false, "project (the current folder) or user (your home folder)", {
+const scopeFlag = () =>
+  flag("scope", "string", false, "project (the current folder) or user (your home folder)", {
     enum: ["project", "user"],
     default: "project",
   });
-  const json = flag("json", "boolean", false, "JSON output (the default; accepted as inter's commands take it)", {
-    default: false,
-  });
-  const id = flag(
+const jsonFlag = () =>
+  flag("json", "boolean", false, "JSON output (the default; accepted as inter's commands take it)", { default: false });
+const idFlag = () =>
+  flag(
     "id",
     "string",
     true,
     "The issue's id, as issue create or issue list gave it (e.g. ISS-0001); also accepted as the bare argument",
   );
+
+/** The built-in commands of a CLI (its Skills' names are what `skills --name` takes). */
+export function builtins(manifest: Manifest): Builtin[] {
+  return [...readingBuiltins(manifest), ...packageBuiltins(manifest.product.binary)];
+}
+
+/** The built-ins that find and read: Skills, the command search, the issue log. */
+function readingBuiltins(manifest: Manifest): Builtin[] {
+  const b = manifest.product.binary;
+  const type = issueType;
+  const status = issueStatus;
+  const id = idFlag();
   return [
     builtin(
       ["skills"],
@@ -186,6 +197,17 @@ export function builtins(manifest: Manifest): Builtin[] {
     builtin(["issue", "show"], "Show one recorded issue", `${b} issue show --id <id>`, "read", "object", [id], {
       argument: "id",
     }),
+  ];
+}
+
+/** The built-ins about the package itself: its credentials, its proof, its place in agents, an issue's status. */
+function packageBuiltins(b: string): Builtin[] {
+  const status = issueStatus;
+  const agent = agentFlag();
+  const scope = scopeFlag();
+  const json = jsonFlag();
+  const id = idFlag();
+  return [
     builtin(
       ["auth", "status"],
       "Say which credential variables are set, which of each command's alternatives would be used, and when cached OAuth tokens expire; never prints a value",

@@ -383,29 +383,33 @@ const groupEntry = (g: Cli["manifest"]["groups"][number]) => ({
   commands: g.count,
 });
 
-/**
- * What root help and root --describe may spend listing groups, leaving room (13 KiB) for the global flags, rules and
- * exit codes: 12 KiB were not enough once --output, --force, --max-output-bytes, --retry and --max-retry-wait came.
- */
-const GROUP_LISTING_BYTES = 51 * 1024;
+/** Room kept, beside the rest of the answer, for the sentence that says how the groups are listed. */
+const LISTING_NOTE_BYTES = 1024;
 
 /**
- * The groups as root help lists them, within GROUP_LISTING_BYTES unless `all`: an entry per group while they fit;
- * past that (a thousand groups and more) a name → command-count map; past that too, the first groups that fit and
- * how many more there are, which `--all` lists. Each form says in `help` how to see the rest.
+ * What root help and root --describe may spend listing groups: one answer's budget less the rest of that answer (the
+ * global flags, rules, exit codes and built-ins, whatever they grow to) and the listing's own sentence.
+ */
+const listingBudget = (rest: unknown) => DESCRIBE_BYTES - Buffer.byteLength(JSON.stringify(rest)) - LISTING_NOTE_BYTES;
+
+/**
+ * The groups as root help lists them, within `budget` bytes unless `all`: an entry per group while they fit; past that
+ * (a thousand groups and more) a name → command-count map; past that too, the first groups that fit and how many more
+ * there are, which `--all` lists. Each form says in `help` how to see the rest.
  */
 function groupListing(
   cli: Cli,
   all: boolean,
+  budget: number,
 ): { entries: unknown[]; counts?: Record<string, number>; omitted: number } {
   const groups = cli.manifest.groups;
   const entries = groups.map(groupEntry);
-  if (all || Buffer.byteLength(JSON.stringify(entries)) <= GROUP_LISTING_BYTES) return { entries, omitted: 0 };
+  if (all || Buffer.byteLength(JSON.stringify(entries)) <= budget) return { entries, omitted: 0 };
   const counts: Record<string, number> = {};
   let size = 2;
   for (const g of groups) {
     size += Buffer.byteLength(JSON.stringify(g.name)) + String(g.count).length + 2;
-    if (size > GROUP_LISTING_BYTES) break;
+    if (size > budget) break;
     counts[g.name] = g.count;
   }
   return { entries: [], counts, omitted: groups.length - Object.keys(counts).length };
@@ -437,7 +441,11 @@ export function rootHelp(cli: Cli, all = false) {
     });
   }
   const total = cli.manifest.groups.reduce((n, g) => n + g.count, 0);
-  const listing = groupListing(cli, all);
+  const listing = groupListing(
+    cli,
+    all,
+    listingBudget(frame(cli, intro, BUILTIN_COMMANDS(cli.manifest), { groups: {} })),
+  );
   return frame(
     cli,
     `${intro} ${count(total, "command")} in ${count(cli.manifest.groups.length, "group")}: run \`${binary} <group> --help\` for a group's commands, \`${binary} <group> <command> --help\` for one.${listingNote(binary, listing, "--help")}`,
@@ -682,7 +690,7 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
       : `(${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds`;
   if (!words.length) {
     const total = manifest.groups.reduce((n, g) => n + g.count, 0);
-    const listing = groupListing(cli, false);
+    const listing = groupListing(cli, false, listingBudget(describeFrame(cli)));
     return {
       ...describeFrame(cli),
       help: `${count(total, "command")} in ${count(manifest.groups.length, "group")}; the schema of all of them ${over}. Run \`${binary} <group> --describe\` for a group's commands, \`${binary} <group> <command> --describe\` for one, or \`${binary} --describe --all\` for every command at once.${listing.counts ? listingNote(binary, listing, "--help") : ""}`,

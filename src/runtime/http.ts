@@ -1,7 +1,7 @@
 import { requestPathOf } from "../core/path-key.js";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import type { ClientRequest } from "node:http";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
 import type { OpenedFile } from "./local-file.js";
@@ -384,6 +384,64 @@ async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Up
 }
 
 /**
+ * A success answer read into memory, up to MAX_RESPONSE_BYTES (past that the exchange is cut with `fail`): JSON parsed
+ * (refused when it nests deeper than anything after it can walk), other text decoded by its charset.
+ */
+function readInMemory(
+  res: IncomingMessage,
+  url: URL,
+  type: string,
+  fail: (error: CliError) => void,
+  failed: () => CliError | undefined,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_RESPONSE_BYTES) {
+        fail(
+          new CliError(
+            "RESPONSE_TOO_LARGE",
+            `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`,
+            "Ask for less (filters, --limit or paging), save it with --output <path>, or raise AGENT_CLI_MAX_RESPONSE_BYTES.",
+            { url: url.origin, limit: MAX_RESPONSE_BYTES },
+          ),
+        );
+        return;
+      }
+      chunks.push(c);
+    });
+    res.on("end", () => {
+      const bytes = Buffer.concat(chunks);
+      let data: unknown = null;
+      if (bytes.length && (isJsonMedia(type) || /json/.test(type))) {
+        const text = bytes.toString("utf8");
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = text;
+        }
+        // Parsing is iterative, but everything after it (fields, redaction, tables) walks the value recursively.
+        if (nestedDeeper(data, MAX_RESPONSE_DEPTH)) {
+          reject(
+            new CliError(
+              "RESPONSE_TOO_LARGE",
+              `The response from ${url.origin} nests deeper than ${MAX_RESPONSE_DEPTH} levels; it was not read.`,
+              "The API answered with data no client can walk; report it to the API's owners.",
+              { url: url.origin, depth: MAX_RESPONSE_DEPTH },
+            ),
+          );
+          return;
+        }
+      } else if (bytes.length) data = decodeText(bytes, type);
+      resolve(data);
+    });
+    res.on("error", (error: Error) => reject(failed() ?? unreachable(url, error)));
+  });
+}
+
+/**
  * Sends one request. The timeout is a deadline for the whole exchange (a server that sends headers and then trickles
  * its body is as stuck as a silent one; a file transfer has a longer one), and a body read into memory is read up to
  * MAX_RESPONSE_BYTES. A success answer is taken as what it is (`answer`): written byte for byte to `--output`,
@@ -450,49 +508,7 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
           );
           return;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_RESPONSE_BYTES) {
-            fail(
-              new CliError(
-                "RESPONSE_TOO_LARGE",
-                `The response from ${url.origin} is over ${MAX_RESPONSE_BYTES} bytes; it was not read.`,
-                "Ask for less (filters, --limit or paging), save it with --output <path>, or raise AGENT_CLI_MAX_RESPONSE_BYTES.",
-                { url: url.origin, limit: MAX_RESPONSE_BYTES },
-              ),
-            );
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on("end", () => {
-          const bytes = Buffer.concat(chunks);
-          let data: unknown = null;
-          if (bytes.length && (isJsonMedia(type) || /json/.test(type))) {
-            const text = bytes.toString("utf8");
-            try {
-              data = JSON.parse(text);
-            } catch {
-              data = text;
-            }
-            // Parsing is iterative, but everything after it (fields, redaction, tables) walks the value recursively.
-            if (nestedDeeper(data, MAX_RESPONSE_DEPTH)) {
-              reject(
-                new CliError(
-                  "RESPONSE_TOO_LARGE",
-                  `The response from ${url.origin} nests deeper than ${MAX_RESPONSE_DEPTH} levels; it was not read.`,
-                  "The API answered with data no client can walk; report it to the API's owners.",
-                  { url: url.origin, depth: MAX_RESPONSE_DEPTH },
-                ),
-              );
-              return;
-            }
-          } else if (bytes.length) data = decodeText(bytes, type);
-          resolve({ ...base(), data });
-        });
-        res.on("error", (error) => reject(failure ?? unreachable(url, error)));
+        readInMemory(res, url, type, fail, () => failure).then((data) => resolve({ ...base(), data }), reject);
       },
     );
     const deadline = setTimeout(

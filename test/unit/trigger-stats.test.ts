@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blindness, skillUse } from "../../src/evaluation/triggers/detect.js";
@@ -285,6 +286,23 @@ describe("a proposed description", () => {
     expect(skill.files["SKILL.md"]).toContain('description: "old: text"');
     expect(proposalPatch(skill, "new one", "skills/a/SKILL.md")).toBe(
       '--- a/skills/a/SKILL.md\n+++ b/skills/a/SKILL.md\n@@ -2,3 +2,3 @@\n name: a\n-description: "old: text"\n+description: "new one"\n ---\n',
+    );
+    // A folded description (`>-` and its indented lines) is replaced whole, and the patch applies with git.
+    const folded = {
+      name: "b",
+      description: "old folded text",
+      files: { "SKILL.md": "---\nname: b\ndescription: >-\n  old folded\n  text\nlicense: MIT\n---\n\n# B\n" },
+    };
+    expect(withDescription(folded, "new one").files["SKILL.md"]).toBe(
+      '---\nname: b\ndescription: "new one"\nlicense: MIT\n---\n\n# B\n',
+    );
+    const dir = tempDir("inter-proposal-patch-");
+    mkdirSync(join(dir, "skills/b"), { recursive: true });
+    writeFileSync(join(dir, "skills/b/SKILL.md"), folded.files["SKILL.md"]);
+    writeFileSync(join(dir, "p.diff"), proposalPatch(folded, "new one", "skills/b/SKILL.md"));
+    execFileSync("git", ["apply", "p.diff"], { cwd: dir });
+    expect(readFileSync(join(dir, "skills/b/SKILL.md"), "utf8")).toBe(
+      withDescription(folded, "new one").files["SKILL.md"],
     );
     const results = {
       results: [

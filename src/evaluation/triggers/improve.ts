@@ -1,3 +1,4 @@
+import { withFrontMatterField } from "../../core/front-matter.js";
 import type { ModelClient } from "../../model/client.js";
 import { InterError } from "../../core/errors.js";
 import type { TriggerResults } from "./run.js";
@@ -22,13 +23,13 @@ export function splitScore(
   return { accuracy: runs ? right / runs : null, runs };
 }
 
-/** The description in a SKILL.md front matter replaced (as a JSON string, valid YAML); nothing else changes. */
+/**
+ * The description in a SKILL.md front matter replaced (as a JSON string, valid YAML), a block scalar whole; nothing
+ * else changes.
+ */
 export function withDescription(skill: CandidateSkill, description: string): CandidateSkill {
   const text = skill.files["SKILL.md"] ?? "";
-  const next = text.replace(
-    /^(---\r?\n[\s\S]*?^)description:.*$/m,
-    (_m, head: string) => `${head}description: ${JSON.stringify(description)}`,
-  );
+  const next = withFrontMatterField(text, "description", description)?.text ?? text;
   return { ...skill, description, files: { ...skill.files, "SKILL.md": next } };
 }
 
@@ -158,21 +159,23 @@ export async function improveDescription(options: {
 
 /** The proposal as a change a person applies: a patch of the Skill's SKILL.md front matter, never applied by inter. */
 export function proposalPatch(skill: CandidateSkill, description: string, path: string): string {
-  const lines = (skill.files["SKILL.md"] ?? "").split("\n");
-  const at = lines.findIndex((l) => /^description:/.test(l));
-  if (at < 0) return "";
-  const next = withDescription(skill, description).files["SKILL.md"]!.split("\n")[at]!;
+  const text = skill.files["SKILL.md"] ?? "";
+  const edited = withFrontMatterField(text, "description", description);
+  if (!edited) return "";
+  const lines = text.split("\n");
+  const [at, end] = edited.lines;
+  const next = edited.text.split("\n")[at]!;
   // One line of context each side (the front matter's fences or fields), so `git apply` takes it as it is.
   const before = at > 0 ? [` ${lines[at - 1]}`] : [];
-  const after = at + 1 < lines.length ? [` ${lines[at + 1]}`] : [];
+  const after = end < lines.length ? [` ${lines[end]}`] : [];
   const start = at + 1 - before.length;
-  const size = before.length + 1 + after.length;
+  const removed = lines.slice(at, end);
   return [
     `--- a/${path}`,
     `+++ b/${path}`,
-    `@@ -${start},${size} +${start},${size} @@`,
+    `@@ -${start},${before.length + removed.length + after.length} +${start},${before.length + 1 + after.length} @@`,
     ...before,
-    `-${lines[at]}`,
+    ...removed.map((l) => `-${l}`),
     `+${next}`,
     ...after,
     "",

@@ -1,3 +1,5 @@
+import { MIN_SECRET_LENGTH } from "../../core/redact.js";
+
 /**
  * The agent's environment: the runner's own (an agent's login and settings live there), minus everything that would
  * let it bypass the candidate — the credential under any name, the API's base URL variable, the services' variables,
@@ -13,7 +15,7 @@ export function agentEnvironment(options: {
   fixed: Record<string, string>;
 }): Record<string, string> {
   const blocked = new Set(options.blocked);
-  const secrets = options.secrets.filter((s) => s.length >= 4);
+  const secrets = options.secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.base)) {
     if (value === undefined || blocked.has(name) || name.startsWith("INTER_")) continue;

@@ -4,6 +4,7 @@
  * folder with its build intermediates, cache, inspection probes, trigger drafts and no-op records. Pipeline tasks, the
  * candidate lookup (cli/candidate-lookup.ts), `inter status` and the commands read them here.
  */
+import { dirname, join } from "node:path";
 import type { InterConfig } from "./types.js";
 
 /** inter's state in every project (gitignored by `inter init`): intermediates, cache, records. */
@@ -45,6 +46,15 @@ export interface ProjectPaths {
   /** cache.dir: the local build cache. */
   cacheDir: string;
 }
+
+/**
+ * What lies beside a candidate, wherever it is (a build's output folder, an evaluation folder, a downloaded release):
+ * its inspection receipt and its evaluation's results.
+ */
+export const besideCandidate = (candidate: string) => ({
+  receipt: join(dirname(candidate), "receipt.json"),
+  results: join(dirname(candidate), "eval", "results.json"),
+});
 
 /** Every project-relative path the config decides. */
 export function projectPaths(config: InterConfig): ProjectPaths {

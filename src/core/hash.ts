@@ -40,6 +40,13 @@ export function sha256(data: Text | Uint8Array): string {
   return hash.digest("hex");
 }
 
+/** A file's sha256, as a candidate (cli.tgz) is known by: its bytes read in slices, never held whole. */
+export function fileSha256(file: string): string {
+  const hash = createHash("sha256");
+  updateWithFile(hash, file);
+  return hash.digest("hex");
+}
+
 /** The sha256 of the bytes `feed` gives its digest (a file's as they are written: core/atomic.ts, writeFileAtomic). */
 export function sha256Fed(feed: (digest: Digesting) => void): string {
   const hash = createHash("sha256");

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { sha256 } from "../../core/hash.js";
+import { fileSha256 } from "../../core/hash.js";
 import { count } from "../../core/plural.js";
 import { credentialPrefix } from "../../config/credential.js";
 import { planCredentialEnvs } from "../../stages/plan/types.js";
@@ -125,8 +125,6 @@ export interface StatusReport {
 /** Placeholders `inter eval new` leaves for a person or agent to replace (`inter init`'s: stages/design/context.ts). */
 const PLAN_FILL = /<<FILL ME/;
 
-const sha = (file: string) => sha256(readFileSync(file));
-
 /** The data the task's newest record holds (what its run returned), typed by the task that wrote it. */
 function latestData<T>(project: Project, task: string): Partial<T> | undefined {
   return project.store.latestRecord(task)?.data as Partial<T> | undefined;
@@ -231,7 +229,7 @@ async function readInputs(config: Config, root: string): Promise<StatusReport["i
     patterns.map((pattern) => ({
       role,
       pattern,
-      files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: sha(join(root, p)) })),
+      files: (expanded.get(pattern) ?? []).map((p) => ({ path: p, sha256: fileSha256(join(root, p)) })),
     })),
   );
 }

@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { planCredentialEnvs, type Plan } from "../../stages/plan/types.js";
 import { join, relative } from "node:path";
-import { sha256 } from "../../core/hash.js";
+import { fileSha256, sha256 } from "../../core/hash.js";
 import type { ServiceConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
 import type { Agent } from "../sandbox/agent-run.js";
@@ -145,7 +145,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
     timeout_seconds: options.settings.timeoutSeconds ?? plan.settings?.timeout_seconds ?? 600,
   };
   const startedAt = new Date().toISOString();
-  const candidate = sha256(readFileSync(options.tgz));
+  const candidate = fileSha256(options.tgz);
   const planHash = sha256(options.planText);
   const shard = options.shard;
   // A different agent, version, reference, plan, candidate or receipt never inherits an attempt.

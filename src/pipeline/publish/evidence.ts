@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { InterError } from "../../core/errors.js";
-import { sha256 } from "../../core/hash.js";
+import { fileSha256 } from "../../core/hash.js";
 import type { EvalResults } from "../../evaluation/results/types.js";
 import type { Receipt } from "../../stages/inspect/receipt.js";
 
@@ -54,7 +54,7 @@ export async function readEvidence(
   resultsFile: string,
   shown: (file: string) => string,
 ): Promise<Evidence> {
-  const candidate = sha256(readFileSync(tgz));
+  const candidate = fileSha256(tgz);
   const receipt = readReceipt(receiptFile, shown(receiptFile));
   // A receipt of another candidate proves nothing about this one, whatever --force-uncertified says.
   if (receipt.candidate?.sha256 !== candidate) {

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
+import { besideCandidate } from "../../config/project-paths.js";
 import { InterError } from "../../core/errors.js";
 import { sha256 } from "../../core/hash.js";
 import { MCP_NAME } from "../../core/mcp-name.js";
@@ -74,12 +75,8 @@ export interface PublicationData {
  */
 export async function preparePublication(tgz: string, options: PublishOptions, work: string): Promise<Publication> {
   const { shown } = options;
-  const evidence = await readEvidence(
-    tgz,
-    join(dirname(tgz), "receipt.json"),
-    join(dirname(tgz), "eval", "results.json"),
-    shown,
-  );
+  const beside = besideCandidate(tgz);
+  const evidence = await readEvidence(tgz, beside.receipt, beside.results, shown);
   if (evidence.refusals.length && !options.forceUncertified)
     throw new InterError(
       "PUBLISH_REFUSED",

@@ -2,7 +2,8 @@ import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { AGENT_CHOICES, oneOf } from "../../../config/agent-presets.js";
 import type { AgentConfig } from "../../../config/types.js";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { besideCandidate } from "../../../config/project-paths.js";
 import { requireCandidate } from "../../candidate-lookup.js";
 import type { CommandResult } from "../../base.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -80,7 +81,7 @@ export class EvalRunCommand extends GatedCommand {
         planFile: join(folder, "eval-plan.json"),
         tgz,
         referenceFile: join(folder, "eval-plan.reference.json"),
-        receiptFile: join(dirname(tgz), "receipt.json"),
+        receiptFile: besideCandidate(tgz).receipt,
         agent,
         ...(this.via ? { interface: this.via as "cli" | "mcp" } : {}),
         runDir: join(folder, ".inter-eval"),

@@ -4,6 +4,7 @@ import { BaseCommand } from "../../base.js";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InterError } from "../../../core/errors.js";
+import { besideCandidate } from "../../../config/project-paths.js";
 import type { Receipt } from "../../../stages/inspect/receipt.js";
 import type { CandidateTree } from "../../../stages/plan/validate.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -121,14 +122,13 @@ async function receiptTree(
   json: boolean,
 ): Promise<{ tree: CandidateTree | null; missing?: string }> {
   if (!tgz) return { tree: null, missing };
-  const folder = dirname(tgz);
   const [{ treeFromReceipt }, { sha256 }] = await Promise.all([
     import("../../../stages/plan/tree-from-receipt.js"),
     import("../../../core/hash.js"),
   ]);
   const bytes = readFileSync(tgz);
   const hash = sha256(bytes);
-  const receiptFile = join(folder, "receipt.json");
+  const receiptFile = besideCandidate(tgz).receipt;
   if (existsSync(receiptFile)) {
     const receipt = JSON.parse(readFileSync(receiptFile, "utf8")) as Receipt;
     if (receipt.candidate?.sha256 === hash && Array.isArray(receipt.globalFlags))

@@ -1,6 +1,6 @@
 import { alternativeNeeds, isBasic, isSigV4, read, variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
-import type { AuthScheme, Command, Manifest } from "./manifest.js";
+import { httpSchemeOf, type AuthScheme, type Command, type Manifest } from "./manifest.js";
 
 /**
  * Credentials as the API takes them, in words and on the wire: each scheme reads its own environment variables
@@ -30,7 +30,7 @@ export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "na
   if (scheme.type === "apiKey")
     return scheme.name && ["header", "query", "cookie"].includes(scheme.in ?? "") ? 0 : undefined;
   if (scheme.type === "http") {
-    const s = (scheme.scheme ?? "bearer").toLowerCase();
+    const s = httpSchemeOf(scheme);
     if (s === "bearer") return 0;
     if (s === "basic") return 2;
     return INTERACTIVE_HTTP.has(s) || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(s) ? undefined : 3;
@@ -50,7 +50,7 @@ export function placement(
   if (scheme.type === "apiKey" && scheme.in === "query") return { query: scheme.name! };
   if (scheme.type === "apiKey" && scheme.in === "cookie") return { cookie: scheme.name! };
   if (scheme.type === "apiKey") return { header: scheme.name!.toLowerCase(), value: credential };
-  const s = scheme.type === "http" ? (scheme.scheme ?? "bearer").toLowerCase() : "bearer";
+  const s = scheme.type === "http" ? httpSchemeOf(scheme) : "bearer";
   // RFC 7617: user-id ":" password (credentials.ts joins them; an empty password is allowed).
   if (s === "basic")
     return {
@@ -105,7 +105,7 @@ export function credentialHow(name: string, scheme: AuthScheme): string {
   } else if (isBasic(scheme)) {
     const parts = namedParts(name);
     how = `${env.username} and ${env.password} are sent as HTTP Basic, user and password${parts ? ` (for ${name}: the ${parts[0]} and the ${parts[1]})` : ""}; the CLI base64-encodes them into "Authorization: Basic <base64>" (an unset password is empty)`;
-  } else if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "bearer") {
+  } else if (scheme.type === "http" && httpSchemeOf(scheme) === "bearer") {
     how = `${env.value} is sent as "Authorization: Bearer <value>"${scheme.bearerFormat ? ` (a ${scheme.bearerFormat})` : ""}`;
   } else if (scheme.type === "http") {
     how = `${env.value} is sent as "Authorization: ${scheme.scheme} <value>"`;

@@ -1,4 +1,11 @@
-import type { AuthScheme, Command, CredentialVariables, Manifest, Requirement } from "./manifest.js";
+import {
+  httpSchemeOf,
+  type AuthScheme,
+  type Command,
+  type CredentialVariables,
+  type Manifest,
+  type Requirement,
+} from "./manifest.js";
 
 /**
  * Which credential values a command sends, read from the environment variables its schemes declare
@@ -21,8 +28,7 @@ export type Source =
     };
 
 const isOAuth = (scheme: AuthScheme) => scheme.type === "oauth2" || scheme.type === "openIdConnect";
-export const isBasic = (scheme: AuthScheme) =>
-  scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() === "basic";
+export const isBasic = (scheme: AuthScheme) => scheme.type === "http" && httpSchemeOf(scheme) === "basic";
 /** AWS Signature Version 4: the CLI signs each request with the scheme's keys (sigv4.ts). */
 export const isSigV4 = (scheme: Pick<AuthScheme, "signature">) => scheme.signature?.kind === "aws-sigv4";
 

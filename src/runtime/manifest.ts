@@ -77,6 +77,12 @@ export interface Response {
 /** The environment variables a scheme reads, by role (core/credential-roles.ts): names, never values. */
 export type CredentialVariables = CredentialRoles;
 
+/**
+ * An HTTP scheme's name as the CLI reads it, lower case, "bearer" when the manifest names none (the document's reader
+ * already lowered it; a manifest made by hand or by an older inter may not have).
+ */
+export const httpSchemeOf = (scheme: Pick<AuthScheme, "scheme">): string => (scheme.scheme ?? "bearer").toLowerCase();
+
 /** A security scheme as the CLI sends it (its description is the document's, as plain text). */
 export interface AuthScheme {
   type: string;

@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { ownedTempDir } from "../../core/temp-dirs.js";
 import { dirname, join } from "node:path";
 import { AGENT_NAMES } from "../../core/agent-homes.js";
 import { InterError } from "../../core/errors.js";
@@ -37,7 +37,7 @@ abstract class AgentsCommand extends BaseCommand {
     ]);
     // CANDIDATE_INVALID without a manifest.json that `inter build` writes.
     const { files } = await openCandidate(tgz, { label: this.candidate ?? tgz });
-    const work = mkdtempSync(join(tmpdir(), "inter-agents-"));
+    const work = ownedTempDir("agents");
     try {
       // Unpacked as data (the candidate reader refused unsafe entries); nothing of the candidate runs.
       for (const [path, entry] of files) {

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { ownedTempDir } from "../../core/temp-dirs.js";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic.js";
 import { besideCandidate } from "../../config/project-paths.js";
@@ -312,7 +312,7 @@ export async function publishPrepared(publication: Publication, options: Publish
 
 /** A work folder for one publication, removed whatever happens. */
 export async function withWorkFolder<T>(use: (work: string) => Promise<T>): Promise<T> {
-  const work = mkdtempSync(join(tmpdir(), "inter-publish-"));
+  const work = ownedTempDir("publish");
   try {
     return await use(work);
   } finally {

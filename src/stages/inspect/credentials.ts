@@ -1,5 +1,6 @@
 import { REDACTED } from "../../core/redact.js";
 import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
+import { httpSchemeOf } from "../../runtime/manifest.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
 import { documentOf, isObject } from "./probe-output.js";
@@ -225,7 +226,7 @@ function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpSchem
     return header(scheme.name) === REDACTED;
   }
   const authorization = header("authorization") ?? "";
-  if (scheme.type === "http" && (scheme.scheme ?? "bearer").toLowerCase() !== "bearer")
+  if (scheme.type === "http" && httpSchemeOf(scheme) !== "bearer")
     return authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `);
   return /^bearer \S/i.test(authorization);
 }

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // test/slow/ is `npm run test:slow` (the README's test command runs both).
-    exclude: ["test/slow/**", "node_modules/**"],
+    exclude: ["test/slow/**", "test/tools/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // Files run one after another in a few long-lived workers that keep their modules: a fresh worker per file cost
     // about a second of CPU each, 80 of them a fifth of the suite. What a file makes is undone when it ends

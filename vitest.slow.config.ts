@@ -8,6 +8,7 @@ import { LongestFirst } from "./test/sequencer.js";
 export default defineConfig({
   test: {
     include: ["test/slow/**/*.test.ts"],
+    exclude: ["**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // As in vitest.config.ts: files share long-lived workers, and each file's leftovers are undone when it ends.
     isolate: false,

@@ -1,8 +1,5 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { ownedTempDir } from "../../core/temp-dirs.js";
+import { writeFileSync } from "node:fs";
 import { openCandidate } from "../../stages/candidate/open-candidate.js";
-import { writeCandidateFiles } from "../../stages/candidate/write-files.js";
 
 /** The files that make a candidate's Skills: the bundled SKILL.md folders and their copies for agents. */
 const skillFile = (path: string) => path.startsWith("skills/") || path.startsWith("agent/skills/");
@@ -14,21 +11,14 @@ const skillFile = (path: string) => path.startsWith("skills/") || path.startsWit
  */
 export async function withoutSkills(tgz: string, out: string): Promise<void> {
   const candidate = await openCandidate(tgz, { keep: (path) => !skillFile(path) });
-  const tar = await import("tar");
-  const dir = ownedTempDir("uplift");
-  try {
-    writeCandidateFiles(
-      join(dir, "package"),
-      [...candidate.files].map(([path, entry]) =>
-        path === "manifest.json"
-          ? ([path, { ...entry, bytes: Buffer.from(manifestWithoutSkills(candidate.manifest)) }] as const)
-          : ([path, entry] as const),
-      ),
-    );
-    await tar.c({ gzip: true, file: out, cwd: dir, portable: true }, ["package"]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { packTgz } = await import("../../core/reproducible-tgz.js");
+  const files = [...candidate.files].map(([path, entry]) => ({
+    path,
+    bytes: path === "manifest.json" ? Buffer.from(manifestWithoutSkills(candidate.manifest)) : entry.bytes,
+    mode: entry.mode & 0o777,
+  }));
+  // Packed as every candidate is (byte for byte reproducible), straight from memory.
+  writeFileSync(out, await packTgz(files));
 }
 
 const manifestWithoutSkills = (manifest: Record<string, unknown>) =>

@@ -1,12 +1,97 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { progressDeadline } from "../../core/progress-deadline.js";
 
 /**
- * The few requests inspection makes of a candidate's MCP server, over stdio as every client speaks it: newline-delimited
- * JSON-RPC 2.0 — initialize, the initialized notification, then list and call requests. Written here rather than
- * loaded from the MCP SDK, whose client costs several times a bare Node start to load (issue #46); each answer is
+ * The few requests inspection makes of a candidate's MCP server, over stdio as every client speaks it (newline-delimited
+ * JSON-RPC 2.0) or over Streamable HTTP (one JSON-RPC message per POST, answered as JSON by a stateless server):
+ * initialize, the initialized notification, then list and call requests. One client with two transports, written here
+ * rather than loaded from the MCP SDK, whose client costs several times a bare Node start to load; each answer is
  * checked for the shape the inspection reads, and one that lacks it fails the certification as the SDK's would.
  */
+
+/** What inspection asks of a server, whatever carries the messages. */
+export interface McpClient {
+  /** One request; its result, or an error carrying the server's message. */
+  request(method: string, params: object, timeoutMs: number): Promise<any>;
+  close(): void;
+}
+
+/**
+ * The session's opening: initialize (its answer held to the shape and versions a client accepts), then the initialized
+ * notification. Returns the negotiated protocol version.
+ */
+async function openSession(
+  client: McpClient & { notify(method: string): void | Promise<void> },
+  timeoutMs: number,
+): Promise<string> {
+  const result = (await client.request(
+    "initialize",
+    { protocolVersion: SUPPORTED[0], capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } },
+    timeoutMs,
+  )) as { protocolVersion?: unknown; capabilities?: unknown };
+  if (!result || typeof result !== "object" || typeof result.capabilities !== "object")
+    throw new Error(`Server sent invalid initialize result: ${JSON.stringify(result)?.slice(0, 200)}`);
+  if (!SUPPORTED.includes(String(result.protocolVersion)))
+    throw new Error(`Server's protocol version is not supported: ${String(result.protocolVersion)}`);
+  await client.notify("notifications/initialized");
+  return String(result.protocolVersion);
+}
+
+/**
+ * A server over Streamable HTTP at `url`, its session opened. Each message is one POST with node:http: the first
+ * `fetch` of a process loads an HTTP client of its own, a cost larger than the handful of requests inspection sends.
+ */
+export class McpHttpClient implements McpClient {
+  private next = 1;
+  private version: string | undefined;
+
+  private constructor(private readonly url: string) {}
+
+  static async connect(url: string, timeoutMs: number): Promise<McpHttpClient> {
+    const client = new McpHttpClient(url);
+    client.version = await openSession(client, timeoutMs);
+    return client;
+  }
+
+  async request(method: string, params: object, timeoutMs: number): Promise<any> {
+    const response = await this.post({ jsonrpc: "2.0", id: this.next++, method, params }, timeoutMs);
+    const body = JSON.parse(response.text) as { result?: unknown; error?: { code?: unknown; message?: unknown } };
+    if (body.error) throw new Error(`MCP error ${String(body.error.code)}: ${String(body.error.message)}`);
+    if (response.status < 200 || response.status > 299 || body.result === undefined)
+      throw new Error(`${method}: HTTP ${response.status}`);
+    return body.result;
+  }
+
+  async notify(method: string): Promise<void> {
+    await this.post({ jsonrpc: "2.0", method, params: {} }, 10_000);
+  }
+
+  close(): void {}
+
+  private post(message: object, timeoutMs: number): Promise<{ status: number; text: string }> {
+    const body = JSON.stringify(message);
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(this.version ? { "mcp-protocol-version": this.version } : {}),
+      "content-length": String(Buffer.byteLength(body)),
+    };
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest(this.url, { method: "POST", headers, timeout: timeoutMs }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      });
+      sent.on("timeout", () => sent.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      sent.on("error", reject);
+      sent.end(body);
+    });
+  }
+}
 
 /** The protocol versions a client of today accepts from a server (the SDK's list). */
 const SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -14,7 +99,8 @@ const SUPPORTED = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024
 /** The variables a stdio client passes on by default (the SDK's list for POSIX), beneath the ones it is given. */
 const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
-export class McpStdioClient {
+/** A server started as a command, over its stdin and stdout. */
+export class McpStdioClient implements McpClient {
   private next = 1;
   private buffer = "";
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -38,16 +124,7 @@ export class McpStdioClient {
     const child = spawn(command, [], { env: { ...inherited, ...env }, stdio: ["pipe", "pipe", "ignore"] });
     const client = new McpStdioClient(child);
     try {
-      const result = (await client.request(
-        "initialize",
-        { protocolVersion: SUPPORTED[0], capabilities: {}, clientInfo: { name: "inter-inspect", version: "1.0.0" } },
-        timeoutMs,
-      )) as { protocolVersion?: unknown; capabilities?: unknown };
-      if (!result || typeof result !== "object" || typeof result.capabilities !== "object")
-        throw new Error(`Server sent invalid initialize result: ${JSON.stringify(result)?.slice(0, 200)}`);
-      if (!SUPPORTED.includes(String(result.protocolVersion)))
-        throw new Error(`Server's protocol version is not supported: ${String(result.protocolVersion)}`);
-      client.notify("notifications/initialized");
+      await openSession(client, timeoutMs);
       return client;
     } catch (error) {
       client.close();
@@ -77,7 +154,7 @@ export class McpStdioClient {
     });
   }
 
-  private notify(method: string): void {
+  notify(method: string): void {
     this.child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`);
   }
 

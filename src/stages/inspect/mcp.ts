@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 import { compileSchema, schemaChecker } from "../../core/json-schema.js";
 import { count } from "../../core/plural.js";
 import { type InstalledPackage, packageBins } from "../candidate/installed-package.js";
-import { McpStdioClient } from "./mcp-client.js";
+import { McpHttpClient, McpStdioClient } from "./mcp-client.js";
 import { refusedByApi } from "./api-refusal.js";
 import { documentOf } from "./probe-output.js";
 import type { Facts } from "./probes.js";
@@ -417,42 +416,9 @@ export async function certifyMcp(
 }
 
 /**
- * One POST and its whole answer, with node:http: the first `fetch` of a process loads an HTTP client of its own, a
- * cost larger than the handful of requests the check sends.
- */
-function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      url,
-      {
-        method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        timeout: timeoutMs,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        response.on("error", reject);
-      },
-    );
-    sent.on("timeout", () => sent.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    sent.on("error", reject);
-    sent.end(body);
-  });
-}
-
-/**
  * The server over Streamable HTTP, as a hosted agent meets it: started on a free loopback port, the URL read from its
- * stderr, initialized and its tools listed with plain JSON-RPC posts (the server answers statelessly, one JSON body per
- * request) — the same tools as over stdio. Never throws.
+ * stderr, initialized and its tools listed by the same client as over stdio, over HTTP (mcp-client.ts) — the same tools
+ * as over stdio. Never throws.
  */
 async function certifyHttp(
   executable: string,
@@ -487,37 +453,11 @@ async function certifyHttp(
         return { offered: false, ok: false, reason: "the server does not take --http" };
       return { offered: true, ok: false, reason: `it did not listen: ${stderr.trim().slice(0, 300) || "no output"}` };
     }
-    let id = 0;
-    let version: string | undefined;
-    const post = async (method: string, params: object, notification = false): Promise<Record<string, unknown>> => {
-      const payload = JSON.stringify({ jsonrpc: "2.0", method, params, ...(notification ? {} : { id: ++id }) });
-      const response = await postJson(
-        url,
-        {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(version ? { "mcp-protocol-version": version } : {}),
-        },
-        payload,
-        TIMEOUT_MS,
-      );
-      if (notification) return {};
-      const body = JSON.parse(response.text) as { result?: unknown; error?: { message?: string } };
-      if (response.status < 200 || response.status > 299 || !isObject(body.result))
-        throw new Error(`${method}: HTTP ${response.status} ${body.error?.message ?? ""}`.trim());
-      return body.result;
-    };
-    const init = await post("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "inter-inspect", version: "1.0.0" },
-    });
-    version = typeof init.protocolVersion === "string" ? init.protocolVersion : undefined;
-    await post("notifications/initialized", {}, true);
+    const client = await McpHttpClient.connect(url, TIMEOUT_MS);
     const names: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await post("tools/list", cursor ? { cursor } : {});
+      const page = await client.request("tools/list", cursor ? { cursor } : {}, TIMEOUT_MS);
       for (const tool of listOf(page, "tools"))
         if (isObject(tool) && typeof tool.name === "string") names.push(tool.name);
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;

@@ -96,7 +96,11 @@ export class InputWatcher {
     const set = this.set;
     if (!set || set.produced.has(path)) return;
     if (set.files.has(path)) {
-      this.seen.set(path, signature(path));
+      // chokidar reports a save after it has stat'ed the file; on a loaded machine that report can come after the raw
+      // event of the same save was counted and its build done: a file as it was last seen is no new save.
+      const now = signature(path);
+      if (this.seen.get(path) === now && event === "change") return;
+      this.seen.set(path, now);
       this.changed.add(path);
     } else if (event === "add" && set.globs.length) this.maybeAdded = true;
     else return;

@@ -315,6 +315,31 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(twins.warnings.join("\n")).toMatch(/nothing in its description differs/);
     expect(warnings.every((w) => !/-2"/.test(w))).toBe(true);
   });
+
+  it("tells operations apart by a short or common word of their texts before numbering them", async () => {
+    // Microsoft Graph's `/me/…` beside `/…`, and its Excel functions AND and OR: no telling word, but a word all the same.
+    const { name } = await design({
+      "/contacts/$count": { get: { summary: "Get the number of the resource", tags: ["contacts"] } },
+      "/me/contacts/$count": { get: { summary: "Get the number of the resource", tags: ["contacts"] } },
+      "/functions/microsoft.graph.and": { post: { summary: "Invoke action and", tags: ["functions"] } },
+      "/functions/microsoft.graph.or": { post: { summary: "Invoke action or", tags: ["functions"] } },
+      "/functions/microsoft.graph.not": { post: { summary: "Invoke action not", tags: ["functions"] } },
+    });
+    const names = [
+      name("GET", "/contacts/$count"),
+      name("GET", "/me/contacts/$count"),
+      name("POST", "/functions/microsoft.graph.and"),
+      name("POST", "/functions/microsoft.graph.or"),
+      name("POST", "/functions/microsoft.graph.not"),
+    ];
+    expect(names.filter((n) => /-\d+$/.test(n))).toEqual([]);
+    expect(names[1]).toMatch(/-me$/);
+    expect(names[0]).not.toMatch(/-me$/);
+    // The first keeps the plain name; the others say their function.
+    expect(names.slice(3).map((n) => n.split(/[ -]/).pop())).toEqual(["or", "not"]);
+    // Prose's passing words ("the", "of") name nothing.
+    expect(names.every((n) => !/-(the|of)\b/.test(n))).toBe(true);
+  });
 });
 
 describe("path shapes", () => {

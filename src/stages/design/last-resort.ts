@@ -182,3 +182,55 @@ export function lastResortWords(op: Operation, others: Operation[], said: string
         out.push({ words: [mine[a]!, mine[b]!], from: "path" });
   return out;
 }
+
+/** A word of any length or commonness, as the final words take them: `me`, `and`, `from`, `if`. */
+const ANY_WORD = /^[a-z][a-z0-9]{1,19}$/;
+const VERSION = /^v\d+$/;
+/** Words prose says in passing, which name nothing. */
+const PROSE = new Set(
+  "a an the of to for in on at by with from into and or nor but not no if is are was were be been it its this that these those which who whom whose what as all any each some such than then there their them they you your our we us me my".split(
+    " ",
+  ),
+);
+
+/** Every word an operation's texts say, short and common ones too, in order of first saying, with where. */
+function everyWordOf(op: Operation): Word[] {
+  const sources: Array<[From, string[]]> = [
+    ["path", op.path.split(/[/{}.]+/).flatMap((s) => kebab(s).split("-"))],
+    ["operationId", op.operationId ? kebab(op.operationId).split("-") : []],
+    ["summary", (op.summary ?? "").toLowerCase().split(/[^a-z0-9]+/)],
+    ["tag", op.tags.flatMap((t) => kebab(t).split("-"))],
+    ["description", (op.description ?? "").slice(0, DESCRIPTION_CHARS).toLowerCase().split(/[^a-z0-9]+/)],
+  ];
+  const seen = new Map<string, Word>();
+  for (const [from, tokens] of sources)
+    for (const word of tokens)
+      if (
+        !seen.has(word) &&
+        ANY_WORD.test(word) &&
+        !VERSION.test(word) &&
+        !HTTP_METHOD_WORDS.has(word) &&
+        // A path or an id says its short words on purpose (`/me/…`, `microsoft.graph.or`); prose says "the" and "of" in
+        // passing.
+        ((from !== "summary" && from !== "description") || !PROSE.has(word))
+      )
+        seen.set(word, { word, from, one: singular(word), methodWord: false });
+  return [...seen.values()];
+}
+
+/**
+ * The final words before a number, once no telling word is free: any whole word of the operation's texts, however
+ * short or common, that the others lack (`/me/contacts/$count` beside `/contacts/$count` is `get-me`; Excel's `AND` and
+ * `OR` functions are `create-and` and `create-or`), the fewest others saying it first. Operations whose texts say the
+ * same words are numbered (docs/naming.md, "Collisions").
+ */
+export function finalWords(op: Operation, others: Operation[], said: string[]): Told[] {
+  const named = new Set(said.flatMap((t) => t.split("-")).flatMap((t) => [t, singular(t)]));
+  const theirs = others.map((o) => new Set(everyWordOf(o).map((w) => w.one)));
+  const sharedBy = (one: string) => theirs.filter((t) => t.has(one)).length;
+  return everyWordOf(op)
+    .filter((w) => !named.has(w.word) && !named.has(w.one) && sharedBy(w.one) < others.length)
+    .map((w, at) => ({ w, at, shared: sharedBy(w.one) }))
+    .sort((a, b) => a.shared - b.shared || a.at - b.at)
+    .map(({ w }) => ({ words: [w.word], from: w.from }));
+}

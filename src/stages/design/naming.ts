@@ -1,6 +1,6 @@
 import { pushTo } from "../../core/group.js";
 import type { Operation, OperationModel } from "../openapi/model.js";
-import { lastResortWords, saysAll } from "./last-resort.js";
+import { finalWords, lastResortWords, saysAll } from "./last-resort.js";
 import { kebab, singular } from "./word-forms.js";
 import type { NameSource } from "./types.js";
 import {
@@ -983,6 +983,11 @@ function qualify(d: Draft, own: Draft["qualifiers"], structural: Draft["qualifie
     const handed = handOver(d, ctx, free);
     if (handed) ({ path, used } = handed);
   }
+  // Then the same two with every word of the texts, however short or common (`get-me`).
+  if (!path && !d.explicit) {
+    const found = lastResort(d, group, base, free, finalWords) ?? handOver(d, ctx, free, finalWords);
+    if (found) ({ path, used } = found);
+  }
   if (!path) {
     for (let n = 2; ; n++) {
       const attempt = withQualifier(base, [String(n)]);
@@ -1017,16 +1022,20 @@ function byMethodWord(d: Draft, base: string[], claims: Claims, byName: Map<stri
   return attempt;
 }
 
-/** The last resort before a number: a version or any word of one operation's texts that the others' lack. */
+/**
+ * The last resort before a number: a version or any word of one operation's texts that the others' lack (`wordsOf`:
+ * last-resort.ts's lastResortWords, then its finalWords).
+ */
 function lastResort(
   d: Draft,
   group: Draft[],
   base: string[],
   free: (attempt: string[]) => boolean,
+  wordsOf: typeof lastResortWords = lastResortWords,
 ): { path: string[]; used: Draft["qualifiers"] } | undefined {
   const rest = group.filter((x) => x !== d).map((x) => x.op);
   const verb = base[base.length - 1]!.split("-")[0]!;
-  for (const told of lastResortWords(d.op, rest, base)) {
+  for (const told of wordsOf(d.op, rest, base)) {
     if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from }))) continue;
     const attempt = withQualifier(base, told.words);
     if (free(attempt)) return { path: attempt, used: told.words.map((token) => ({ token, from: told.from })) };
@@ -1043,12 +1052,13 @@ function handOver(
   d: Draft,
   ctx: GroupContext,
   free: (attempt: string[]) => boolean,
+  wordsOf: typeof lastResortWords = lastResortWords,
 ): { path: string[]; used: Draft["qualifiers"] } | undefined {
   const { name, group, claims, report } = ctx;
   for (const holder of group) {
     const held = claims.chosen.get(holder);
     if (holder === d || !held || holder.explicit || !saysAll(d.op, held.qualifier?.words ?? [])) continue;
-    const told = lastResortWords(holder.op, [d.op], held.path).find((t) => free(withQualifier(held.path, t.words)));
+    const told = wordsOf(holder.op, [d.op], held.path).find((t) => free(withQualifier(held.path, t.words)));
     if (!told) continue;
     const moved = withQualifier(held.path, told.words);
     const used = (held.qualifier?.words ?? []).map((token) => ({ token, from: held.qualifier!.from }));

@@ -11,6 +11,7 @@ import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
+import { IMPLIED, INTENT, PHRASAL, SHORT, STOP, SYNONYMS, type Kind } from "./search-words.js";
 
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
@@ -34,246 +35,6 @@ const BOOST: Record<Field, number> = {
   params: 0.3,
 };
 
-const STOP = new Set([
-  "a",
-  "an",
-  "the",
-  "to",
-  "of",
-  "for",
-  "in",
-  "on",
-  "at",
-  "with",
-  "by",
-  "from",
-  "into",
-  "and",
-  "or",
-  "is",
-  "are",
-  "be",
-  "it",
-  "its",
-  "this",
-  "that",
-  "my",
-  "our",
-  "your",
-  "me",
-  "i",
-  "we",
-  "you",
-  "please",
-  "how",
-  "do",
-  "can",
-  "which",
-  "what",
-  "some",
-  "api",
-  "v1",
-  "v2",
-  "v3",
-  // What people add when they ask an agent, which no command is named for.
-  "just",
-  "actually",
-  "really",
-  "right",
-  "now",
-  "today",
-  "tomorrow",
-  "yesterday",
-  "tonight",
-  "morning",
-  "afternoon",
-  "evening",
-  "week",
-  "anymore",
-  "again",
-  "already",
-  "still",
-  "need",
-  "needs",
-  "want",
-  "wants",
-  "let",
-  "us",
-  "them",
-  "they",
-  "their",
-  "he",
-  "she",
-  "his",
-  "her",
-  "him",
-  "don",
-  "doesn",
-  "isn",
-  "can",
-  "t",
-  "s",
-  "m",
-  "re",
-  "ll",
-  "ve",
-  "d",
-  "so",
-  "if",
-  "as",
-  "was",
-  "were",
-  "been",
-  "about",
-  "there",
-  "here",
-  "thing",
-  "things",
-  "stuff",
-  "kind",
-  "sure",
-  "please",
-  "could",
-  "would",
-  "should",
-  "also",
-  "too",
-  "ok",
-  "okay",
-  "hey",
-  "thanks",
-]);
-
-/**
- * Words agents use for what commands call otherwise, as the raw words (before stemming): each stands for the verbs
- * the designer names commands with. A word and its alternatives are one word of the query — a command that says any
- * of them matches it (the word itself weighs most) — so "cancel a subscription" finds `subscriptions delete`.
- */
-const SYNONYMS: Record<string, string[]> = {
-  schedule: ["create"],
-  book: ["create", "booking"],
-  make: ["create"],
-  new: ["create"],
-  open: ["create"],
-  post: ["create"],
-  submit: ["create"],
-  generate: ["create"],
-  insert: ["create", "add"],
-  start: ["create"],
-  send: ["create"],
-  upload: ["create"],
-  issue: ["create"],
-  set: ["update"],
-  create: ["add"],
-  add: ["create"],
-  register: ["registrant", "registration", "add"],
-  enrol: ["enrollment", "registrant", "add"],
-  enroll: ["enrollment", "registrant", "add"],
-  invite: ["invitation", "add"],
-  subscribe: ["subscription", "add"],
-  join: ["add"],
-  attach: ["attachment", "add"],
-  assign: ["assignee", "assignment", "add", "update"],
-  grant: ["add"],
-  follow: ["follower", "add"],
-  move: ["update"],
-  change: ["update"],
-  edit: ["update"],
-  modify: ["update"],
-  rename: ["update"],
-  reschedule: ["update"],
-  patch: ["update"],
-  replace: ["update"],
-  archive: ["close", "update"],
-  close: ["update"],
-  update: ["edit", "set"],
-  mark: ["update"],
-  toggle: ["update"],
-  enable: ["update"],
-  disable: ["update"],
-  remove: ["delete"],
-  delete: ["remove"],
-  cancel: ["delete"],
-  destroy: ["delete"],
-  erase: ["delete"],
-  drop: ["delete"],
-  unregister: ["delete", "remove"],
-  unsubscribe: ["delete", "remove"],
-  detach: ["remove", "delete"],
-  revoke: ["delete"],
-  kick: ["remove"],
-  unassign: ["remove", "delete"],
-  show: ["get"],
-  fetch: ["get"],
-  view: ["get"],
-  read: ["get"],
-  retrieve: ["get"],
-  lookup: ["get"],
-  see: ["get"],
-  detail: ["get"],
-  details: ["get"],
-  info: ["get"],
-  describe: ["get"],
-  check: ["get"],
-  inspect: ["get"],
-  find: ["list", "search", "get"],
-  all: ["list"],
-  browse: ["list"],
-  every: ["list"],
-  enumerate: ["list"],
-  search: ["list"],
-  query: ["list", "search"],
-  which: ["list"],
-};
-
-/**
- * What a word implies beside itself: "comment on an issue" names the comment and asks to create one; "register for a
- * webinar" names the registrant and asks to add one. These add to a command's score when it says them, without
- * counting as words of the query the command must match.
- */
-const IMPLIED: Record<string, string[]> = {
-  comment: ["create", "add"],
-  reply: ["create", "add"],
-  register: ["add", "create"],
-  enrol: ["add", "create"],
-  enroll: ["add", "create"],
-  invite: ["add"],
-  subscribe: ["add", "create"],
-  attach: ["add", "create"],
-  upload: ["add"],
-  tag: ["add"],
-  label: ["add"],
-  pin: ["add"],
-  bookmark: ["add"],
-  react: ["add"],
-  star: ["add"],
-  rename: ["name"],
-  assign: ["add"],
-  follow: ["add"],
-  book: ["create"],
-  schedule: ["create"],
-};
-
-/**
- * Short forms and their long ones, compared after stemming: "repos" and "repository" are one word to search. Both the
- * index and the query use the long form.
- */
-const SHORT: Record<string, string> = {
-  repo: "repository",
-  org: "organization",
-  app: "application",
-  config: "configuration",
-  info: "information",
-  msg: "message",
-  env: "environment",
-  dir: "directory",
-  doc: "document",
-  spec: "specification",
-  stat: "statistic",
-  auth: "authentication",
-  admin: "administrator",
-  pr: "pull",
-};
 const normal = (word: string) => {
   const stemmed = stem(word);
   return SHORT[stemmed] ? stem(SHORT[stemmed]) : stemmed;
@@ -323,9 +84,6 @@ const OPTIONS = {
   tokenize,
   processTerm: indexTerm,
 };
-
-/** What a command does, as a request's verb can ask for it: read, create, change, or remove or undo. */
-type Kind = "read" | "create" | "update" | "delete";
 
 interface Doc extends Record<Field, string> {
   id: string;
@@ -435,44 +193,6 @@ function queryWords(query: string): QueryWord[] {
   });
 }
 
-/**
- * English phrasal verbs, as the one word a command would be named with: "tear down the droplet" asks to delete it,
- * "spin up a server" to create one. Replaced in the query before it is split into words.
- */
-const PHRASAL: Array<[RegExp, string]> = Object.entries({
-  "tear down": "delete",
-  "take down": "delete",
-  "get rid of": "delete",
-  "wipe out": "delete",
-  "throw away": "delete",
-  "call off": "cancel",
-  "back out of": "cancel",
-  "spin up": "create",
-  "set up": "create",
-  "stand up": "create",
-  "put together": "create",
-  "sign up": "register",
-  "kick off": "start",
-  "fire off": "send",
-  "send out": "send",
-  "shut down": "stop",
-  "shut off": "disable",
-  "turn off": "disable",
-  "switch off": "disable",
-  "turn on": "enable",
-  "switch on": "enable",
-  "look up": "find",
-  "look at": "show",
-  "find out": "show",
-  "pull up": "show",
-  "top up": "add",
-  "hook up": "connect",
-  "log in": "login",
-  "sign in": "login",
-  "log out": "logout",
-  "sign out": "logout",
-  "roll back": "rollback",
-}).map(([phrase, verb]) => [new RegExp(`\\b${phrase.replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
 const plainVerbs = (query: string): string =>
   PHRASAL.reduce((text, [phrase, verb]) => text.replace(phrase, verb), withoutValues(query));
 
@@ -490,21 +210,6 @@ const withoutValues = (query: string): string =>
     .replace(/[$€£]\s?\d[\d,.]*/g, " ")
     .replace(/[#!]?\b[a-z]*[-_]?\d[\w.:/-]*/gi, " ");
 
-/**
- * What a request asks to do, from its first word that says it ("cancel my subscription": delete), else a question's
- * form ("what …", "did …", "…?": read); undefined when it says neither.
- */
-const INTENT: Record<string, Kind> = Object.fromEntries(
-  Object.entries({
-    read: "show list find get see check view fetch read retrieve lookup search browse count export download what which who whom whose how when where why whats did does do is are was were has have any many much",
-    create:
-      "create add make new schedule book register buy purchase order send invite start launch provision upload generate issue post submit open publish enroll subscribe",
-    update:
-      "update change edit modify rename move set mark assign enable reschedule replace patch adjust switch edit lock unlock reopen resume pause extend upgrade downgrade",
-    delete:
-      "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close",
-  }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
-);
 function intentOf(query: string): Kind | undefined {
   for (const word of tokenize(plainVerbs(query))) {
     const kind = INTENT[word];

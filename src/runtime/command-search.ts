@@ -11,7 +11,7 @@ import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
-import { IMPLIED, INTENT, PHRASAL, SHORT, STOP, SYNONYMS, type Kind } from "./search-words.js";
+import { IMPLIED, INTENT, PHRASAL, RELATED, SHORT, STOP, SYNONYMS, VALUE_KINDS, type Kind } from "./search-words.js";
 
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
@@ -42,6 +42,10 @@ const normal = (word: string) => {
 
 /** How much a mapped verb weighs against a word the agent typed. */
 const SYNONYM_BOOST = 0.6;
+/** How much a word of related meaning weighs against the word the agent typed ("server" for an instance). */
+const RELATED_BOOST = 0.5;
+/** How much a word a request's value implies weighs. */
+const VALUE_BOOST = 0.4;
 /** How much less each next word of a query weighs. */
 const POSITION_DECAY = 0.15;
 
@@ -169,6 +173,8 @@ interface QueryWord {
   terms: Map<string, number>;
   /** Whether a command must say it to count as matching the word (the share of words matched scales the score). */
   counts: boolean;
+  /** Terms of related meaning only (RELATED): a command named by one of them is named otherwise than asked. */
+  near?: ReadonlySet<string>;
 }
 
 /**
@@ -179,18 +185,38 @@ interface QueryWord {
 function queryWords(query: string): QueryWord[] {
   const words = [...new Set(tokenize(plainVerbs(query)).filter((w) => !STOP.has(w)))];
   const seen = new Set<string>();
-  return words.flatMap((word, i): QueryWord[] => {
-    const weight = 1 / (1 + POSITION_DECAY * i);
-    const key = normal(word);
-    // A word said twice, or in two forms ("meeting meetings"), counts once.
-    if (seen.has(key)) return [];
-    seen.add(key);
-    const terms = new Map<string, number>([[key, weight]]);
-    for (const synonym of SYNONYMS[word] ?? [])
-      if (!terms.has(normal(synonym))) terms.set(normal(synonym), SYNONYM_BOOST * weight);
-    const implied = new Map((IMPLIED[word] ?? []).map((v) => [normal(v), SYNONYM_BOOST * weight] as const));
-    return [{ terms, counts: true }, ...(implied.size ? [{ terms: implied, counts: false }] : [])];
-  });
+  return words
+    .flatMap((word, i): QueryWord[] => {
+      const weight = 1 / (1 + POSITION_DECAY * i);
+      const key = normal(word);
+      // A word said twice, or in two forms ("meeting meetings"), counts once.
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const terms = new Map<string, number>([[key, weight]]);
+      for (const synonym of SYNONYMS[word] ?? [])
+        if (!terms.has(normal(synonym))) terms.set(normal(synonym), SYNONYM_BOOST * weight);
+      const near = new Set<string>();
+      for (const related of RELATED[word] ?? [])
+        if (!terms.has(normal(related))) {
+          terms.set(normal(related), RELATED_BOOST * weight);
+          near.add(normal(related));
+        }
+      const implied = new Map((IMPLIED[word] ?? []).map((v) => [normal(v), SYNONYM_BOOST * weight] as const));
+      return [{ terms, counts: true, near }, ...(implied.size ? [{ terms: implied, counts: false }] : [])];
+    })
+    .concat(valueWords(query));
+}
+
+/**
+ * What a request's values are, as words a command may say of them ("set API_KEY=abc" names an environment variable,
+ * "point api.example.com at 203.0.113.10" a domain and an IP address): each adds to a command that says it and counts
+ * as no word the command must match.
+ */
+function valueWords(query: string): QueryWord[] {
+  const kinds = new Map<string, number>();
+  for (const [pattern, words] of VALUE_KINDS)
+    if (pattern.test(query)) for (const w of words) kinds.set(normal(w), VALUE_BOOST);
+  return kinds.size ? [{ terms: kinds, counts: false }] : [];
 }
 
 const plainVerbs = (query: string): string =>
@@ -248,7 +274,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   const kinds = new Map<string, Kind>();
   const names = new Map<string, string>();
   // Every term the query stands for: a command's name words outside it make the command more than was asked.
-  const said = new Set(words.flatMap((w) => [...w.terms.keys()]));
+  const said = new Set(words.flatMap((w) => [...w.terms.keys()].filter((t) => !w.near?.has(t))));
   const byTerm = new Map<string, Map<string, number>>();
   const scores = (term: string) => {
     let found = byTerm.get(term);
@@ -286,12 +312,15 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
       total.set(id, t);
     }
   }
+  // Where no command says a word the request asks for, the ones its values point to ("AWS_REGION=…": an environment
+  // variable) are better than no answer.
+  const someMatch = [...total.values()].some((t) => t.matched > 0);
   return [...total.entries()]
-    .filter(([, t]) => t.matched > 0)
+    .filter(([, t]) => t.matched > 0 || !someMatch)
     .map(([command, t]) => ({
       command,
       score:
-        ((t.score * t.matched) / counted) *
+        ((t.score * (t.matched || 0.5)) / counted) *
         kindFit(asked, kinds.get(command)) *
         UNSAID ** unsaid(names.get(command), said),
     }))

@@ -174,6 +174,11 @@ export const SYNONYMS: Record<string, string[]> = {
   unsubscribe: ["delete", "remove"],
   detach: ["remove", "delete"],
   revoke: ["delete"],
+  kill: ["cancel", "stop", "delete"],
+  wipe: ["purge", "clear", "delete"],
+  revert: ["rollback", "restore"],
+  undo: ["rollback", "revert", "delete"],
+  rerun: ["retry", "rebuild"],
   kick: ["remove"],
   unassign: ["remove", "delete"],
   show: ["get"],
@@ -284,7 +289,28 @@ export const PHRASAL: Array<[RegExp, string]> = Object.entries({
   "log out": "logout",
   "sign out": "logout",
   "roll back": "rollback",
-}).map(([phrase, verb]) => [new RegExp(`\\b${phrase.replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
+  "run again": "retry",
+  "try again": "retry",
+  "start over": "restart",
+  "give back": "refund",
+  "pay back": "refund",
+  "money back": "refund",
+  "put back": "restore",
+  "lock out": "block",
+  "clear out": "purge",
+  "back up": "backup",
+  "sign off on": "approve",
+}).map(([phrase, verb]) => [new RegExp(`\\b${particle(phrase).replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
+
+/**
+ * A two-word phrasal verb takes its object between its words too: "take it down", "call the meeting off", "run it
+ * again" (a pronoun, or an article and one word).
+ */
+function particle(phrase: string): string {
+  const words = phrase.split(" ");
+  if (words.length !== 2) return phrase;
+  return `${words[0]} (?:(?:it|them|this|that|him|her|everything|(?:the|a|an|this|that|my|our|his|her|their) [a-z0-9-]+) )?${words[1]}`;
+}
 /**
  * What a request asks to do, from its first word that says it ("cancel my subscription": delete), else a question's
  * form ("what …", "did …", "…?": read); undefined when it says neither.
@@ -300,3 +326,89 @@ export const INTENT: Record<string, Kind> = Object.fromEntries(
       "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close",
   }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
 );
+
+/**
+ * What a request's values say they are (command-search.ts's valueWords): matched on the request as typed, before its
+ * values are left out.
+ */
+export const VALUE_KINDS: Array<[RegExp, string[]]> = [
+  [/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/, ["email"]],
+  [/\bhttps?:\/\/\S+/i, ["url"]],
+  [/\b\d{1,3}(\.\d{1,3}){3}\b/, ["ip", "address"]],
+  [/(^|\s)(?![\w.+-]*@)[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(?=[\s,.;:!?)]|$)/i, ["domain"]],
+  [/\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b|\b[A-Z][A-Z0-9_]{2,}=/, ["environment", "variable"]],
+  [/[$€£]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|dollars?|euros?|cents)\b/i, ["amount", "price"]],
+];
+
+/**
+ * Words people and API documents say for the same thing, or for things close enough that a request saying one means a
+ * command saying another ("spin up a server" → `instances create`; "a chargeback" → `disputes get`): each stands for
+ * the others below the word itself. General product vocabulary of APIs, never one API's names.
+ */
+const RINGS: string[][] = [
+  ["server", "instance", "machine", "vm", "host", "droplet", "compute", "box"],
+  ["repository", "repo", "project"],
+  ["build", "pipeline", "workflow", "job"],
+  ["key", "token", "secret", "credential"],
+  ["password", "credential", "secret"],
+  ["team", "member", "collaborator", "teammate", "staff"],
+  ["customer", "client", "contact", "buyer"],
+  ["invoice", "bill", "billing"],
+  ["balance", "billing", "owe", "spend", "usage"],
+  ["chargeback", "dispute"],
+  ["refund", "void", "reimburse"],
+  ["email", "mail", "message"],
+  ["site", "website"],
+  ["traffic", "transfer", "bandwidth"],
+  ["disk", "volume", "storage"],
+  ["login", "signin", "session"],
+  ["package", "parcel", "shipment"],
+  ["postage", "label", "shipping"],
+  ["carrier", "courier", "shipper"],
+  ["coupon", "discount", "promotion", "promo"],
+  ["subscriber", "recipient", "contact"],
+  ["meeting", "event", "call"],
+  ["channel", "conversation", "room"],
+  ["file", "document", "attachment"],
+  ["folder", "directory"],
+  ["photo", "picture", "image"],
+  ["video", "media", "asset", "clip"],
+  ["price", "cost", "rate", "pricing", "quote", "estimate"],
+  ["order", "purchase", "sale"],
+  ["payment", "charge", "transaction"],
+  ["employee", "staff", "worker"],
+  ["shift", "timecard"],
+  ["appointment", "booking", "reservation"],
+  ["ticket", "issue", "bug", "case"],
+  ["release", "version", "tag"],
+  ["deploy", "deployment", "release", "rollout"],
+  ["log", "trace", "output", "console"],
+  ["alert", "incident", "notification"],
+  ["monitor", "check", "uptime"],
+  ["dns", "domain", "record", "zone"],
+  ["certificate", "ssl", "tls", "https"],
+  ["variable", "secret", "setting"],
+  ["setting", "configuration", "preference", "option"],
+  ["permission", "role", "access", "scope"],
+  ["audience", "list", "segment"],
+  ["unsubscribe", "suppression", "optout"],
+  ["comment", "note", "reply"],
+  ["firewall", "rule"],
+  ["cache", "cdn"],
+  ["hook", "webhook", "callback", "notify", "ping"],
+  ["stats", "statistic", "analytics", "metric", "report"],
+  ["schedule", "calendar", "availability"],
+  ["product", "item", "catalog", "menu"],
+  ["inventory", "stock"],
+  ["account", "profile"],
+  ["thread", "topic", "discussion"],
+  ["backup", "snapshot"],
+  ["poll", "vote", "question", "survey"],
+  ["restart", "reboot", "bounce"],
+  ["resize", "grow", "enlarge", "shrink", "upgrade"],
+];
+
+/** Each word of a ring, with the ring's other words (a word in two rings has both). */
+export const RELATED: Record<string, string[]> = {};
+for (const ring of RINGS)
+  for (const word of ring) RELATED[word] = [...new Set([...(RELATED[word] ?? []), ...ring.filter((w) => w !== word)])];

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { indexCommands, loadIndex, searchIndex } from "../../src/runtime/command-search.js";
+import type { Command } from "../../src/runtime/manifest.js";
+
+// Command search's words (src/runtime/search-words.ts): what a request's values say, phrasal verbs with their object
+// inside, and words of related meaning. Each case fails without its mechanism.
+
+const command = (name: string, method: string, description: string, flags: string[] = []): Command =>
+  ({
+    name,
+    path: name.split(" "),
+    description,
+    flags: flags.map((flag) => ({ flag })),
+    operation: { method, path: `/${name.replace(/ /g, "/")}` },
+  }) as unknown as Command;
+
+const COMMANDS = [
+  command("instances create", "post", "Create a Linode instance"),
+  command("instances reboot", "post", "Reboot a Linode instance"),
+  command("instances delete", "delete", "Delete a Linode instance"),
+  command("images create", "post", "Create an image"),
+  command("env create", "post", "Create environment variables for an account", ["key", "value"]),
+  command("sites create", "post", "Create a site"),
+  command("domain-records create", "post", "Create a DNS record", ["name", "ip"]),
+  command("posts delete", "delete", "Delete a post"),
+  command("posts create", "post", "Create a post"),
+  command("jobs retry", "post", "Retry a job"),
+  command("jobs get", "get", "Get a job"),
+  command("disputes list", "get", "List disputes"),
+  command("payments list", "get", "List payments"),
+];
+const index = loadIndex(JSON.stringify(indexCommands(COMMANDS, [])));
+const first = (query: string) => searchIndex(index, query)[0];
+
+describe("command search's words", () => {
+  it("reads a request's values for what they are: an environment variable, an IP address", () => {
+    expect(first("make AWS_REGION=us-east-1 available to every build")).toBe("env create");
+    expect(first("point api.example.com at 203.0.113.10")).toBe("domain-records create");
+  });
+
+  it("reads a phrasal verb whose object sits inside it", () => {
+    expect(first("post 99812 leaks a phone number, take it down")).toBe("posts delete");
+    expect(first("job 877 failed on a flaky network call, run it again")).toBe("jobs retry");
+  });
+
+  it("finds a command by a word of related meaning, below one named by the word itself", () => {
+    expect(first("spin up a new server")).toBe("instances create");
+    expect(first("web-02 is stuck, bounce the box")).toBe("instances reboot");
+    expect(first("list the chargebacks customers filed")).toBe("disputes list");
+    // The word said wins over a related one: "payments" is named, not "charges".
+    expect(first("list payments")).toBe("payments list");
+  });
+});

@@ -200,7 +200,13 @@ function everyWordOf(op: Operation): Word[] {
     ["operationId", op.operationId ? kebab(op.operationId).split("-") : []],
     ["summary", (op.summary ?? "").toLowerCase().split(/[^a-z0-9]+/)],
     ["tag", op.tags.flatMap((t) => kebab(t).split("-"))],
-    ["description", (op.description ?? "").slice(0, DESCRIPTION_CHARS).toLowerCase().split(/[^a-z0-9]+/)],
+    [
+      "description",
+      (op.description ?? "")
+        .slice(0, DESCRIPTION_CHARS)
+        .toLowerCase()
+        .split(/[^a-z0-9]+/),
+    ],
   ];
   const seen = new Map<string, Word>();
   for (const [from, tokens] of sources)

@@ -16,7 +16,17 @@ import { IMPLIED, INTENT, PHRASAL, RELATED, SHORT, STOP, SYNONYMS, VALUE_KINDS, 
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
 
-const FIELDS = ["words", "summary", "phrasings", "details", "tags", "operation", "params", "related"] as const;
+const FIELDS = [
+  "words",
+  "summary",
+  "phrasings",
+  "details",
+  "tags",
+  "operation",
+  "params",
+  "answers",
+  "related",
+] as const;
 type Field = (typeof FIELDS)[number];
 /**
  * Command words weigh most, then the summary; the long description, tag and parameters only break ties. `related`:
@@ -33,6 +43,7 @@ const BOOST: Record<Field, number> = {
   related: 0.8,
   details: 0.4,
   params: 0.3,
+  answers: 0.3,
 };
 
 const normal = (word: string) => {
@@ -140,6 +151,7 @@ function docOf(
     tags: `${group} ${groups.get(group) ?? ""}`,
     operation: `${command.operation.operationId ?? ""} ${command.operation.path.replace(/\{[^}]*\}/g, " ")}`,
     params: command.flags.map((f) => f.flag).join(" "),
+    answers: command.output?.fields?.join(" ") ?? "",
   };
 }
 

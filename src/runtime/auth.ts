@@ -1,72 +1,27 @@
-import { alternativeNeeds, isBasic, isSigV4, read, variablesOf } from "./credentials.js";
+import { alternativeNeeds, isSigV4, read, variablesOf } from "./credentials.js";
 import { CliError } from "./errors.js";
-import { httpSchemeOf, type AuthScheme, type Command, type Manifest } from "./manifest.js";
+import type { AuthScheme, Command, Manifest } from "./manifest.js";
+import { schemeKindOf, type Placement } from "./schemes/index.js";
 
 /**
  * Credentials as the API takes them, in words and on the wire: each scheme reads its own environment variables
  * (credentials.ts) and is sent the way it says — an apiKey in its header, query parameter or cookie; HTTP Bearer (also
  * an OAuth 2 or OpenID Connect access token); HTTP Basic (user and password, base64-encoded by the CLI); another
- * token-style HTTP scheme as `Authorization: <scheme> <value>`. This file is the one source of what help, --describe,
- * the rules, the Skills, `auth status` and the MCP server say about them.
+ * token-style HTTP scheme as `Authorization: <scheme> <value>`. Each kind says so in its module (schemes/); this file
+ * is the one source of what help, --describe, the rules, the Skills, `auth status` and the MCP server say of them.
  */
-
-/** HTTP schemes that need a challenge-response exchange or a key pair: one static value cannot answer them. */
-const INTERACTIVE_HTTP = new Set([
-  "digest",
-  "negotiate",
-  "ntlm",
-  "hoba",
-  "mutual",
-  "scram-sha-1",
-  "scram-sha-256",
-  "vapid",
-  "concealed",
-  "privatetoken",
-]);
 
 /** Whether the CLI can send a scheme at all; 0 is simplest (the value is the credential itself). */
 export function sendRank(scheme: Pick<AuthScheme, "type" | "scheme" | "in" | "name"> | undefined): number | undefined {
-  if (!scheme) return undefined;
-  if (scheme.type === "apiKey")
-    return scheme.name && ["header", "query", "cookie"].includes(scheme.in ?? "") ? 0 : undefined;
-  if (scheme.type === "http") {
-    const s = httpSchemeOf(scheme);
-    if (s === "bearer") return 0;
-    if (s === "basic") return 2;
-    return INTERACTIVE_HTTP.has(s) || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(s) ? undefined : 3;
-  }
-  if (scheme.type === "oauth2" || scheme.type === "openIdConnect") return 1;
-  return undefined;
+  return scheme ? schemeKindOf(scheme)?.rank(scheme) : undefined;
 }
 
 /**
  * Where a credential goes for a scheme: a header (name and full value), a query parameter or a cookie. AWS Signature
- * Version 4 is not placed but computed over the whole request (sigv4.ts).
+ * Version 4 is not placed but computed over the whole request (sigv4.ts): it has no placement.
  */
-export function placement(
-  scheme: AuthScheme,
-  credential: string,
-): { header: string; value: string } | { query: string } | { cookie: string } {
-  if (scheme.type === "apiKey" && scheme.in === "query") return { query: scheme.name! };
-  if (scheme.type === "apiKey" && scheme.in === "cookie") return { cookie: scheme.name! };
-  if (scheme.type === "apiKey") return { header: scheme.name!.toLowerCase(), value: credential };
-  const s = scheme.type === "http" ? httpSchemeOf(scheme) : "bearer";
-  // RFC 7617: user-id ":" password (credentials.ts joins them; an empty password is allowed).
-  if (s === "basic")
-    return {
-      header: "authorization",
-      value: `Basic ${Buffer.from(credential.includes(":") ? credential : `${credential}:`).toString("base64")}`,
-    };
-  if (s === "bearer") return { header: "authorization", value: `Bearer ${credential}` };
-  return { header: "authorization", value: `${scheme.scheme} ${credential}` };
-}
-
-/** A Basic scheme named after its two parts (Twilio's `accountSid_authToken`) says what user and password are. */
-function namedParts(name: string): [string, string] | undefined {
-  const parts = /^([A-Za-z][A-Za-z0-9]*)[_:]([A-Za-z][A-Za-z0-9]*)$/.exec(name);
-  const generic =
-    /^(basic|http|https|auth|authentication|authorization|security|scheme|default|credentials?|api|apikey|key|token|bearer)$/i;
-  return parts && !generic.test(parts[1]!) && !generic.test(parts[2]!) ? [parts[1]!, parts[2]!] : undefined;
+export function placement(scheme: AuthScheme, credential: string): Placement | undefined {
+  return schemeKindOf(scheme)?.place(scheme, credential);
 }
 
 /**
@@ -75,43 +30,13 @@ function namedParts(name: string): [string, string] | undefined {
  */
 export function credentialHow(name: string, scheme: AuthScheme): string {
   const env = scheme.env;
-  let how: string;
-  if (isSigV4(scheme)) {
-    const aws = scheme.aws;
-    how = `${name} signs every request with AWS Signature Version 4 (computed by the CLI, never sent as is): the access key id ${env.accessKeyId} and the secret access key ${env.secretAccessKey}${env.sessionToken ? `, with ${env.sessionToken} for temporary credentials` : ""}, for the service ${aws?.service ?? "named by the API's host"} and the region an AWS host names, else AWS_REGION (else AWS_DEFAULT_REGION)${aws?.region ? `, else ${aws.region}` : ""}${aws?.endpoint ? `; AWS_REGION also picks the host (${aws.endpoint})` : ""}; the request carries "Authorization: AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…" and x-amz-date`;
-  } else if (scheme.signature) {
-    how = `${name} requires each request signed with ${scheme.signature.title} (the document says so: ${scheme.signature.by}), which this CLI cannot compute: ${env.value ?? "its variable"} is sent as is${scheme.type === "apiKey" ? ` in ${scheme.in === "query" ? `the query parameter ${scheme.name}` : scheme.in === "cookie" ? `the cookie ${scheme.name}` : `the ${scheme.name} header`}` : " in the Authorization header"}, which the API refuses unless it holds a signature valid for that very request`;
-  } else if (scheme.type === "apiKey") {
-    how =
-      scheme.in === "query"
-        ? `${env.value} is sent as the query parameter ${scheme.name} (?${scheme.name}=<value>)`
-        : scheme.in === "cookie"
-          ? `${env.value} is sent as the cookie ${scheme.name} (Cookie: ${scheme.name}=<value>)`
-          : `${env.value} is sent as the ${scheme.name} header (${scheme.name}: <value>)`;
-  } else if (scheme.type === "oauth2" || scheme.type === "openIdConnect") {
-    const kind = scheme.type === "oauth2" ? "OAuth 2" : "OpenID Connect";
-    const ways = [
-      env.clientId && env.clientSecret && (scheme.tokenUrl || scheme.openIdConnectUrl)
-        ? `${env.clientId} and ${env.clientSecret} (the client credentials grant${scheme.tokenUrl ? ` at ${scheme.tokenUrl}` : ""})`
-        : undefined,
-      env.refreshToken && (scheme.refreshUrl || scheme.openIdConnectUrl)
-        ? `${env.refreshToken} (exchanged${scheme.refreshUrl ? ` at ${scheme.refreshUrl}` : ""}${env.clientId ? `, with ${env.clientId} and, for a confidential client, ${env.clientSecret}` : ""})`
-        : undefined,
-    ].filter(Boolean);
-    how = `${name} (${kind}) is sent as "Authorization: Bearer <token>": the token is ${env.accessToken} as given${ways.length ? `, or one the CLI obtains itself from ${ways.join(", or from ")}, renewed when it expires (tokens obtained are cached under the user's cache folder, mode 0600)` : ""}`;
-  } else if (isBasic(scheme) && env.value) {
-    const parts = namedParts(name);
-    how = `${env.value} is sent as HTTP Basic: set it to <user>:<password> (the two joined by a colon${parts ? `; for ${name}, <${parts[0]}>:<${parts[1]}>` : ""}); the CLI base64-encodes it into "Authorization: Basic <base64>" (a value without a colon is the user with an empty password)`;
-  } else if (isBasic(scheme)) {
-    const parts = namedParts(name);
-    how = `${env.username} and ${env.password} are sent as HTTP Basic, user and password${parts ? ` (for ${name}: the ${parts[0]} and the ${parts[1]})` : ""}; the CLI base64-encodes them into "Authorization: Basic <base64>" (an unset password is empty)`;
-  } else if (scheme.type === "http" && httpSchemeOf(scheme) === "bearer") {
-    how = `${env.value} is sent as "Authorization: Bearer <value>"${scheme.bearerFormat ? ` (a ${scheme.bearerFormat})` : ""}`;
-  } else if (scheme.type === "http") {
-    how = `${env.value} is sent as "Authorization: ${scheme.scheme} <value>"`;
-  } else {
-    how = `${name} (${scheme.type}) cannot be sent`;
-  }
+  const kind = schemeKindOf(scheme);
+  const how =
+    scheme.signature && !isSigV4(scheme)
+      ? `${name} requires each request signed with ${scheme.signature.title} (the document says so: ${scheme.signature.by}), which this CLI cannot compute: ${env.value ?? "its variable"} is sent as is${scheme.type === "apiKey" ? ` in ${scheme.in === "query" ? `the query parameter ${scheme.name}` : scheme.in === "cookie" ? `the cookie ${scheme.name}` : `the ${scheme.name} header`}` : " in the Authorization header"}, which the API refuses unless it holds a signature valid for that very request`
+      : kind
+        ? kind.how(name, scheme)
+        : `${name} (${scheme.type}) cannot be sent`;
   return `${how}.${scheme.description ? ` The API says: ${scheme.description}` : ""}`;
 }
 

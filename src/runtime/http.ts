@@ -127,6 +127,7 @@ export function buildRequest(
   for (const [k, v] of Object.entries(extraQuery)) setQuery(k, v);
   for (const { scheme, value } of credentials) {
     const at = placement(scheme, value);
+    if (!at) continue;
     if ("query" in at) setQuery(at.query, value);
     else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${encode(value)}`);
     else headers[at.header] = at.value;
@@ -172,7 +173,7 @@ export function buildRequest(
 
 const placementValue = (c: Credential) => {
   const at = placement(c.scheme, c.value);
-  return "value" in at ? at.value : c.value;
+  return at && "value" in at ? at.value : c.value;
 };
 
 /** Names that say a value is a secret, whatever carried it (a query parameter, a header, a cookie, a body field). */

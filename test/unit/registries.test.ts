@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT_PRESETS } from "../../src/config/agent-presets.js";
 import { REPORT_FILES, REPORT_FORMAT_NAMES, REPORT_FORMATS } from "../../src/evaluation/report/formats.js";
 import { PRESETS } from "../../src/evaluation/sandbox/presets.js";
+import { SCHEME_KINDS, schemeKindOf } from "../../src/runtime/schemes/index.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 const modules = (folder: string, skip: string[]) =>
@@ -44,5 +45,32 @@ describe("registries of extensions", () => {
     }
     expect(renderers).toHaveLength(REPORT_FORMAT_NAMES.length);
     expect(new Set(REPORT_FILES).size).toBe(REPORT_FORMAT_NAMES.length);
+  });
+
+  it("every kind of security scheme is in SCHEME_KINDS, and each scheme the document's reader makes has one kind", async () => {
+    const registered = new Set<unknown>(Object.values(SCHEME_KINDS));
+    const files = modules("runtime/schemes", ["kind.ts", "index.ts"]);
+    expect(files.length).toBe(registered.size);
+    for (const file of files) {
+      const kinds = Object.values(await import(file)).filter(
+        (value) => typeof value === "object" && value !== null && "carried" in value && "roles" in value,
+      );
+      expect(kinds, file).toHaveLength(1);
+      expect(registered.has(kinds[0]), file).toBe(true);
+    }
+    const shapes = [
+      { type: "apiKey", in: "header", name: "X-Key" },
+      { type: "http", scheme: "bearer" },
+      { type: "http", scheme: "basic" },
+      { type: "http", scheme: "token" },
+      { type: "oauth2" },
+      { type: "openIdConnect" },
+      { type: "apiKey", in: "header", name: "Authorization", signature: { kind: "aws-sigv4" } },
+    ];
+    const found = shapes.map((shape) => schemeKindOf(shape));
+    // Each shape has a kind, and every kind is reached (OAuth 2 and OpenID Connect share one).
+    expect(found.every(Boolean)).toBe(true);
+    expect(new Set(found).size).toBe(registered.size);
+    expect(schemeKindOf({ type: "mutualTLS" })).toBeUndefined();
   });
 });

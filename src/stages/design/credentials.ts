@@ -2,6 +2,7 @@ import type { CredentialNames, InterConfig } from "../../config/types.js";
 import type { CredentialVariables } from "../../runtime/manifest.js";
 import type { SecurityScheme } from "../openapi/model.js";
 import { oauthUrls } from "./wire.js";
+import { schemeKindOf } from "../../runtime/schemes/index.js";
 
 /**
  * The environment variables each security scheme a CLI sends reads (docs/generated-cli.md, "Credentials"): one per
@@ -12,24 +13,13 @@ import { oauthUrls } from "./wire.js";
 type Role = keyof CredentialVariables;
 
 /**
- * The roles a scheme reads: what it sends, and for OAuth 2 what the CLI can obtain an access token with. HTTP Basic
- * reads a user and a password, or (when the config names one variable for it) `value`, the two joined by a colon.
+ * The roles a scheme reads, as its kind says (runtime/schemes/): what it sends, and for OAuth 2 what the CLI can obtain
+ * an access token with. HTTP Basic reads a user and a password, or (when the config names one variable for it)
+ * `value`, the two joined by a colon.
  */
 function rolesOf(scheme: SecurityScheme): Role[] {
-  if (scheme.signature?.kind === "aws-sigv4") return ["accessKeyId", "secretAccessKey", "sessionToken"];
-  if (scheme.type === "http" && scheme.scheme === "basic") return ["username", "password"];
-  if (scheme.type === "openIdConnect")
-    return scheme.openIdConnectUrl ? ["accessToken", "clientId", "clientSecret", "refreshToken"] : ["accessToken"];
-  if (scheme.type === "oauth2") {
-    const { tokenUrl, refreshUrl } = oauthUrls(scheme);
-    // A refresh token is exchanged by a client: its id always, its secret when it is a confidential client.
-    return [
-      "accessToken",
-      ...(tokenUrl || refreshUrl ? (["clientId", "clientSecret"] as Role[]) : []),
-      ...(refreshUrl ? (["refreshToken"] as Role[]) : []),
-    ];
-  }
-  return ["value"];
+  const urls = scheme.type === "oauth2" ? oauthUrls(scheme) : {};
+  return schemeKindOf(scheme)?.roles({ ...scheme, ...urls }) ?? ["value"];
 }
 
 const ROLE_SUFFIX: Record<Role, string> = {

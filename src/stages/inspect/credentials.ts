@@ -1,6 +1,6 @@
 import { REDACTED } from "../../core/redact.js";
 import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
-import { httpSchemeOf } from "../../runtime/manifest.js";
+import { SCHEME_KINDS, schemeKindOf } from "../../runtime/schemes/index.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
 import { documentOf, isObject } from "./probe-output.js";
@@ -194,41 +194,26 @@ const trim = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` :
 const evidence = (...probes: Probe[]) =>
   probes.map((p) => ({ command: p.command, exitCode: p.exitCode, stdout: trim(p.stdout), stderr: trim(p.stderr) }));
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** Whether a dry run's request carries a scheme's credential in its place (redacted there). */
+/**
+ * Whether a dry run's request carries a scheme's credential in its place (redacted there), as the scheme's kind says
+ * (runtime/schemes/). A request signature the CLI says it does not compute is judged by the scheme's own type.
+ */
 function placed(request: { url?: unknown; headers?: unknown }, scheme: HelpScheme): boolean {
   const headers =
     request.headers && typeof request.headers === "object" ? (request.headers as Record<string, unknown>) : {};
-  const header = (name: string) =>
-    typeof headers[name.toLowerCase()] === "string" ? (headers[name.toLowerCase()] as string) : undefined;
-  // Signed, not placed: the scope and signed headers show, the key id and the signature are redacted.
-  if (isSigV4(scheme))
-    return (
-      new RegExp(
-        `^AWS4-HMAC-SHA256 Credential=${escape(REDACTED)}/\\d{8}/[a-z0-9-]+/[a-z0-9.-]+/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=${escape(REDACTED)}$`,
-      ).test(header("authorization") ?? "") && !!header("x-amz-date")
-    );
-  if (scheme.type === "apiKey") {
-    if (!scheme.name) return false;
-    if (scheme.in === "query") {
-      try {
-        return new URL(String(request.url)).searchParams.get(scheme.name) === REDACTED;
-      } catch {
-        return false;
-      }
-    }
-    if (scheme.in === "cookie")
-      return (
-        (header("cookie") ?? "").split("; ").includes(`${encodeURIComponent(scheme.name)}=${REDACTED}`) ||
-        (header("cookie") ?? "").split("; ").includes(`${scheme.name}=${REDACTED}`)
-      );
-    return header(scheme.name) === REDACTED;
-  }
-  const authorization = header("authorization") ?? "";
-  if (scheme.type === "http" && httpSchemeOf(scheme) !== "bearer")
-    return authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `);
-  return /^bearer \S/i.test(authorization);
+  const seen = {
+    url: String(request.url),
+    header: (name: string) =>
+      typeof headers[name.toLowerCase()] === "string" ? (headers[name.toLowerCase()] as string) : undefined,
+  };
+  const judged = {
+    type: scheme.type ?? "",
+    ...(scheme.scheme ? { scheme: scheme.scheme } : {}),
+    ...(scheme.in ? { in: scheme.in } : {}),
+    ...(scheme.name ? { name: scheme.name } : {}),
+    ...(isSigV4(scheme) ? { signature: { kind: "aws-sigv4" } } : {}),
+  };
+  return (schemeKindOf(judged) ?? SCHEME_KINDS["http-bearer"]).carried(seen, judged, REDACTED);
 }
 
 /** Judges the credential facts into the four checks. */

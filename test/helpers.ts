@@ -2,6 +2,7 @@ import { execa, type ResultPromise } from "execa";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { Capabilities } from "../src/stages/design/capabilities.js";
 
 export const REPO = resolve(import.meta.dirname, "..");
 export const INTER_BIN = join(REPO, "bin", "inter.cjs");
@@ -53,7 +54,11 @@ export interface InterResult {
   exitCode: number;
   stdout: string;
   stderr: string;
-  /** stdout parsed as the one JSON document `--json` promises (throws if it is anything else). */
+  /**
+   * stdout parsed as the one JSON document `--json` promises (throws if it is anything else). Left `any` on purpose:
+   * its shape is the command's (build, status, eval validate, …) and each test reads the one it ran; the element types
+   * a test reads from it are annotated where it reads them (TaskOutcome, Finding, …).
+   */
   json: any;
 }
 
@@ -224,7 +229,7 @@ export interface BuiltCli {
   /** The installed package's folder (manifest.json, commands/). */
   pkg: string;
   /** dist/capabilities.json. */
-  caps: any;
+  caps: Capabilities;
 }
 
 /**
@@ -247,7 +252,7 @@ export async function builtCli(
   });
   const built = await inter(dir, ["build", "--json"]);
   if (built.exitCode !== 0) throw new Error(`inter build failed: ${built.stdout}${built.stderr}`);
-  const caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
+  const caps: Capabilities = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
   const prefix = tempDir(options.prefix ?? "inter-installed-");
   await execa("npm", [
     "install",

@@ -3,6 +3,10 @@ import { cpSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, makeProject, REPO, tempDir } from "../helpers.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { Receipt } from "../../src/stages/inspect/receipt.js";
+import type { HelpCommand, HelpParameter } from "../../src/stages/inspect/subjects.js";
 
 /**
  * A second product nobody tuned the designer to: a Swagger 2.0 library API under basePath /v1, served by a server that
@@ -10,6 +14,13 @@ import { inter, makeProject, REPO, tempDir } from "../helpers.js";
  */
 const FIXTURE = join(REPO, "test/products/library");
 const KEY = "library-demo-key";
+
+/** A library CLI's stdout, as the tests read it: an answer's envelope, or a command's help. */
+interface LibraryAnswer {
+  result: unknown;
+  page: { has_more: boolean; total?: number; pages?: number };
+  command: { parameters: HelpParameter[] };
+}
 
 async function startLibrary(): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ResultPromise = execa("node", [join(FIXTURE, "server.mjs"), "--port", "0"], {
@@ -42,7 +53,8 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
       reject: false,
       stdin: "ignore",
     });
-    let json: any;
+    // undefined when stdout is not JSON: the tests read it only from commands that answer.
+    let json: LibraryAnswer | undefined;
     try {
       json = JSON.parse(r.stdout);
     } catch {
@@ -52,7 +64,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
       exitCode: r.exitCode,
       stdout: r.stdout,
       stderr: r.stderr,
-      json,
+      json: json!,
       error: r.stderr ? JSON.parse(r.stderr) : undefined,
     };
   };
@@ -78,11 +90,11 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
 
   it("certifies Agent-Native, its API probes reaching the service under /v1", () => {
     expect(built.exitCode, built.stdout).toBe(0);
-    const receipt = JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8"));
+    const receipt: Receipt = JSON.parse(readFileSync(join(dir, "dist/receipt.json"), "utf8"));
     expect(receipt.certification).toEqual({ level: "Agent-Native", blocking: [] });
     expect(receipt.api).toEqual({ probed: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) });
     // The not-found probe used an id that passes the flag's pattern, so it reached the API and got its 404.
-    expect(receipt.rules.find((r: any) => r.id === "X6")).toMatchObject({
+    expect(receipt.rules.find((r) => r.id === "X6")).toMatchObject({
       status: "pass",
       evidence: [
         expect.objectContaining({
@@ -94,15 +106,15 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
   });
 
   it("links each Skill to the commands its task needs, with reasons: returning a book never links the lending command", () => {
-    const caps = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
-    const skill = (name: string) => caps.skills.find((s: any) => s.name === name);
+    const caps: Capabilities = JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
+    const skill = (name: string) => caps.skills.find((s) => s.name === name)!;
     expect(skill("find-available-books-by-an-author").commands[0]).toBe("books search");
     expect(skill("find-available-books-by-an-author").commands).not.toContain("loans lend");
     expect(skill("lend-a-book").commands).toEqual(["loans lend"]);
     // The return, then the list that finds the loan's id it takes (apart in SKILL.md: "Finding the ids").
     expect(skill("return-a-book").commands).toEqual(["loans record-return", "loans list"]);
     expect(skill("return-a-book").finders).toEqual(["loans list"]);
-    expect(skill("return-a-book").links.find((l: any) => l.command === "loans lend")?.linked ?? false).toBe(false);
+    expect(skill("return-a-book").links.find((l) => l.command === "loans lend")?.linked ?? false).toBe(false);
     expect(skill("return-a-book").links[0]).toMatchObject({
       command: "loans record-return",
       linked: true,
@@ -110,7 +122,7 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     });
     // "**Relevant rules or constraints:**" is a rules label; "Notes:" is not understood and says so.
     expect(skill("lend-a-book").rules).toEqual(["a loan lasts at most 30 days; ask the member how long they need it."]);
-    const warnings = built.json.data.tasks.flatMap((t: any) => t.warnings ?? []);
+    const warnings = built.json.data.tasks.flatMap((t: TaskOutcome) => t.warnings ?? []);
     expect(warnings).toContainEqual(
       expect.stringContaining('the part labelled "Notes" is not a situation, outcome or rules label'),
     );
@@ -163,14 +175,14 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
       details: { bound: { minimum: 1 } },
     });
     const help = await cli(["loans", "lend", "--help"]);
-    expect(help.json.command.parameters.find((p: any) => p.name === "--days")).toMatchObject({
+    expect(help.json.command.parameters.find((p) => p.name === "--days")).toMatchObject({
       type: "integer",
       minimum: 1,
       maximum: 30,
       default: 14,
       description: expect.stringContaining("from 1 to 30"),
     });
-    expect(help.json.command.parameters.find((p: any) => p.name === "--book-id")).toMatchObject({
+    expect(help.json.command.parameters.find((p) => p.name === "--book-id")).toMatchObject({
       pattern: "^bk_[0-9]+$",
     });
     const lent = await cli(["loans", "lend", "--book-id", "bk_4", "--member-id", "mem_03", "--days", "30"]);
@@ -181,7 +193,9 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
     const bare = await cli(["books", "get", "--book-id", "bk_1"], { LIBRARY_BASE_URL: new URL(api.url).origin });
     expect(bare.exitCode).toBe(20);
     expect(bare.error.message).toContain("the API is under /v1");
-    expect((await cli(["books", "get", "--book-id", "bk_1"])).json.result.title).toBe("A Wizard of Earthsea");
+    expect(((await cli(["books", "get", "--book-id", "bk_1"])).json.result as { title: string }).title).toBe(
+      "A Wizard of Earthsea",
+    );
   });
 
   it("ends quietly when a reader closes stdout early (| head)", async () => {
@@ -205,10 +219,10 @@ describe("a second product: Swagger 2.0, basePath /v1, page numbers, offsets, Li
 
   it("inspects again when the service's script changes, and not otherwise", async () => {
     const again = await inter(dir, ["build", "--json"], { LIBRARY_API_KEY: KEY });
-    expect(again.json.data.tasks.find((t: any) => t.id === "inspect").status).toBe("cached");
+    expect(again.json.data.tasks.find((t: TaskOutcome) => t.id === "inspect").status).toBe("cached");
     writeFileSync(join(dir, "server.mjs"), `${readFileSync(join(dir, "server.mjs"), "utf8")}\n// changed\n`);
     const changed = await inter(dir, ["build", "--json"], { LIBRARY_API_KEY: KEY });
-    const inspect = changed.json.data.tasks.find((t: any) => t.id === "inspect");
+    const inspect = changed.json.data.tasks.find((t: TaskOutcome) => t.id === "inspect");
     expect(inspect.status).toBe("ran");
     expect(inspect.reasons).toContain("input server.mjs modified");
   });
@@ -243,7 +257,7 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
   it("--describe gives every command's typed parameters, safety, output schema and exit codes", async () => {
     const d = JSON.parse((await run(["--describe"])).stdout);
     expect(d).toMatchObject({ name: "rooms", version: "0.1.0" });
-    const cancel = d.commands.find((c: any) => c.name === "bookings cancel");
+    const cancel = d.commands.find((c: HelpCommand) => c.name === "bookings cancel");
     expect(cancel).toMatchObject({
       destructive: true,
       permission: "delete",
@@ -251,7 +265,7 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
     });
     expect(cancel.exitCodes).toEqual(expect.arrayContaining([0, 2, 10, 20, 30]));
     expect(cancel.errors).toContainEqual({ code: "CONFIRMATION_REQUIRED", exitCode: 2 });
-    const list = d.commands.find((c: any) => c.name === "rooms list");
+    const list = d.commands.find((c: HelpCommand) => c.name === "rooms list");
     expect(list.output).toBe("array");
     expect(list.outputSchema).toMatchObject({
       type: "array",
@@ -261,7 +275,7 @@ describe("the spec's own shapes, read from outside the way a checker reads them 
       for (const p of c.parameters)
         expect(typeof p.type === "string" && typeof p.required === "boolean", `${c.name} ${p.name}`).toBe(true);
     const scoped = JSON.parse((await run(["bookings", "--describe"])).stdout);
-    expect(scoped.commands.every((c: any) => c.name.startsWith("bookings "))).toBe(true);
+    expect(scoped.commands.every((c: HelpCommand) => c.name.startsWith("bookings "))).toBe(true);
   });
 
   it("keeps agent/, AGENTS.md and CHANGELOG.md beside the resolved executable", () => {

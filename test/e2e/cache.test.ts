@@ -26,6 +26,13 @@ import {
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
 import { builtBaseProject, makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+
+/** One record as `inter cache ls --json` lists it (src/cli/commands/cache.ts), the fields the tests read. */
+interface ListedRecord {
+  task: string;
+  latest: boolean;
+}
 
 const ranCommands = (dir: string) => (existsSync(join(dir, "runs.log")) ? runs(read(dir, "runs.log")) : []);
 const resetRuns = (dir: string) => rmSync(join(dir, "runs.log"), { force: true });
@@ -60,7 +67,9 @@ describe("content-hash cache", () => {
     writeFileSync(join(dir, "src/a.txt"), "ALPHA CHANGED\n");
     const changed = await inter(dir, ["build", "--json"]);
     expect(statuses(changed)).toMatchObject({ gen: "ran", pack: "ran", lint: "ran" });
-    expect(changed.json.data.tasks.find((t: any) => t.id === "gen").reasons).toContain("input src/a.txt modified");
+    expect(changed.json.data.tasks.find((t: TaskOutcome) => t.id === "gen").reasons).toContain(
+      "input src/a.txt modified",
+    );
     expect(read(dir, "out/pack.txt")).toBe("ALPHA CHANGED\nBETA\n");
   });
 
@@ -76,7 +85,7 @@ describe("content-hash cache", () => {
     renameSync(join(dir, "src/b.txt"), join(dir, "src/c.txt"));
     const renamed = await inter(dir, ["build", "--json"]);
     expect(statuses(renamed).gen).toBe("ran");
-    const reasons = renamed.json.data.tasks.find((t: any) => t.id === "gen").reasons;
+    const reasons = renamed.json.data.tasks.find((t: TaskOutcome) => t.id === "gen").reasons;
     expect(reasons).toEqual(expect.arrayContaining(["input src/b.txt removed", "input src/c.txt added"]));
   });
 
@@ -110,7 +119,9 @@ describe("content-hash cache", () => {
       skills: "cached",
       design: "cached",
     });
-    expect(edited.json.data.tasks.find((t: any) => t.id === "pack").reasons).toEqual(["config field command changed"]);
+    expect(edited.json.data.tasks.find((t: TaskOutcome) => t.id === "pack").reasons).toEqual([
+      "config field command changed",
+    ]);
     expect(read(dir, "out/pack.txt")).toBe("ALPHA\nBETA\n!");
 
     // Only lint declares LINT_LEVEL; its value keys lint's cache and nothing else.
@@ -131,7 +142,7 @@ describe("content-hash cache", () => {
     });
     const result = await inter(dir, ["build", "--json"]);
     expect(statuses(result)).toEqual({ discover: "ran", gen: "cached", pack: "cached", lint: "cached" });
-    const discover = result.json.data.tasks.find((t: any) => t.id === "discover");
+    const discover = result.json.data.tasks.find((t: TaskOutcome) => t.id === "discover");
     expect(discover.reasons).toEqual(
       expect.arrayContaining([
         "config field inputs.context changed",
@@ -139,7 +150,7 @@ describe("content-hash cache", () => {
         "input inputs/context.md removed",
       ]),
     );
-    expect(discover.data.inputs.context.map((f: any) => f.path)).toEqual(["inputs/brief.md"]);
+    expect(discover.data.inputs.context.map((f: { path: string }) => f.path)).toEqual(["inputs/brief.md"]);
   });
 
   it("restores deleted outputs from the cache without running the task", async () => {
@@ -276,15 +287,15 @@ describe("inter cache", () => {
     await inter(dir, ["build"]);
 
     const ls = await inter(dir, ["cache", "ls", "--json"]);
-    const gens = ls.json.data.records.filter((r: any) => r.task === "gen");
+    const gens = ls.json.data.records.filter((r: ListedRecord) => r.task === "gen");
     expect(gens).toHaveLength(2);
-    expect(gens.filter((r: any) => r.latest)).toHaveLength(1);
+    expect(gens.filter((r: ListedRecord) => r.latest)).toHaveLength(1);
 
     const gc = await inter(dir, ["cache", "gc", "--max-size", "1B", "--json"]);
     expect(gc.exitCode).toBe(0);
     expect(gc.json.data.removedRecords).toBe(3); // the older gen, pack and lint records
     const after = await inter(dir, ["cache", "ls", "--json"]);
-    expect(after.json.data.records.every((r: any) => r.latest)).toBe(true);
+    expect(after.json.data.records.every((r: ListedRecord) => r.latest)).toBe(true);
     const hit = await inter(dir, ["build", "--json"]);
     expect(hit.json.data.summary.ran).toBe(0);
 

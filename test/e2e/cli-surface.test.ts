@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { execa } from "execa";
 import { inter, INTER_BIN, makeProject } from "../helpers.js";
 import { API_KEY, exampleProject } from "./example-api.js";
+import type { Step } from "../../src/cli/init/init.js";
+import type { Blocker } from "../../src/cli/status/status.js";
 
 /** The `inter` CLI as people and agents meet it: help, typos, missing arguments, and Intermesh 0.1's words. */
 describe("help and mistakes, as a new user meets them", () => {
@@ -42,7 +44,7 @@ describe("help and mistakes, as a new user meets them", () => {
     // As data: the same shape as before, the values named.
     const json = await inter(dir, ["explain", "--help", "--json"]);
     expect(json.json.data.commands[0]).toMatchObject({ command: "inter explain", usage: "inter explain <task>" });
-    expect(json.json.data.commands[0].options.map((o: any) => o.flags)).toContain("--cwd <dir>");
+    expect(json.json.data.commands[0].options.map((o: { flags: string }) => o.flags)).toContain("--cwd <dir>");
   });
 
   it('a mistyped command or flag gets "did you mean"; a missing argument is named with the usage', async () => {
@@ -136,10 +138,14 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
       identity: { display_name: "Acme", binary: "acme", package: "acme-cli" },
       targets: { cli: { outDir: "dist" } },
     });
-    expect(plan.json.data.plan.files.map((f: any) => `${f.action} ${f.path}`)).toContain("create intermesh.config.ts");
-    expect(plan.json.data.plan.skills.some((s: any) => s.path.startsWith(".agents/skills/intermesh-workspace/"))).toBe(
-      true,
+    expect(plan.json.data.plan.files.map((f: { action: string; path: string }) => `${f.action} ${f.path}`)).toContain(
+      "create intermesh.config.ts",
     );
+    expect(
+      plan.json.data.plan.skills.some((s: { path: string }) =>
+        s.path.startsWith(".agents/skills/intermesh-workspace/"),
+      ),
+    ).toBe(true);
     expect(existsSync(join(workspace, "intermesh.config.ts"))).toBe(false);
 
     const applied = await inter("/", ["--json", "setup", "--project-dir", workspace, "--display-name", "Acme"]);
@@ -173,7 +179,7 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
     };
     walk(status.json.data, "");
     expect(camel).toEqual(["evaluationReady"]);
-    expect(status.json.data.blockers.map((b: any) => b.requires)).toEqual(["input", "agent", "agent"]);
+    expect(status.json.data.blockers.map((b: Blocker) => b.requires)).toEqual(["input", "agent", "agent"]);
   });
 
   it("recovers from a partial failure by running the next action it names", async () => {
@@ -193,7 +199,7 @@ describe("Intermesh 0.1's inter-cli-management Skill, followed word for word", (
     rmSync(join(blocked, ".agents/skills"));
     const resumed = await inter(next.cwd, next.args);
     expect(resumed.exitCode, resumed.stdout).toBe(0);
-    expect(resumed.json.data.steps.find((s: any) => s.path === "intermesh.config.ts").action).toBe("unchanged");
+    expect(resumed.json.data.steps.find((s: Step) => s.path === "intermesh.config.ts").action).toBe("unchanged");
     expect(existsSync(join(blocked, ".agents/skills/intermesh-workspace/SKILL.md"))).toBe(true);
   });
 

@@ -6,6 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium } from "../browser.js";
 import { inter, read, REPO } from "../helpers.js";
 import { API_KEY, exampleProject, SCRIPTED_AGENT } from "./example-api.js";
+import type { CheckDiff, ScenarioDiff } from "../../src/evaluation/results/diff.js";
+import type {
+  CheckComparison,
+  grading as gradingOf,
+  JudgedScenario,
+  ScenarioComparison,
+} from "../../src/evaluation/compare/compare.js";
 
 const JUDGE = join(REPO, "test/fixtures/scripted-judge.mjs");
 let project: string;
@@ -53,7 +60,7 @@ describe("inter eval compare --skills-uplift", () => {
         .digest("hex"),
     );
     expect(c.b.candidate).not.toBe(c.a.candidate);
-    const byId = Object.fromEntries(c.scenarios.map((s: any) => [s.id, s]));
+    const byId = Object.fromEntries(c.scenarios.map((s: ScenarioComparison) => [s.id, s]));
     expect(byId["book-a-room"]).toMatchObject({
       a: { passed: 1, attempts: 1 },
       b: { passed: 0, attempts: 1 },
@@ -61,10 +68,9 @@ describe("inter eval compare --skills-uplift", () => {
       better: "a",
     });
     expect(read(project, "cmp/summary.md")).toMatch(/\| book-a-room \| A \| 1\/1 \| 0\/1 \|/);
-    expect(byId["book-a-room"].checks.filter((k: any) => k.discriminating).map((k: any) => k.id)).toEqual([
-      "smallest-room",
-      "first-result",
-    ]);
+    expect(
+      byId["book-a-room"].checks.filter((k: CheckComparison) => k.discriminating).map((k: CheckComparison) => k.id),
+    ).toEqual(["smallest-room", "first-result"]);
     for (const id of ["cancel-a-booking", "report-room-day"])
       expect(byId[id]).toMatchObject({ difference: 0, p_value: 1 });
     expect(c.non_discriminating).toEqual(
@@ -76,7 +82,11 @@ describe("inter eval compare --skills-uplift", () => {
     // Each attempt's checks as expectations with passed and evidence.
     const grading = JSON.parse(read(project, "cmp/b/attempts/book-a-room-1/grading.json"));
     expect(grading.summary).toMatchObject({ total: 10, passed: 8, failed: 2 });
-    expect(grading.expectations.find((e: any) => e.text.startsWith("smallest-room"))).toMatchObject({
+    expect(
+      grading.expectations.find((e: ReturnType<typeof gradingOf>["expectations"][number]) =>
+        e.text.startsWith("smallest-room"),
+      ),
+    ).toMatchObject({
       passed: false,
       evidence: expect.stringContaining('expected "rm_delta"'),
     });
@@ -85,9 +95,9 @@ describe("inter eval compare --skills-uplift", () => {
   it("blind judging: labels drawn per scenario, the judge sees no names, and the verdict is unmapped to the right candidate", () => {
     const c = JSON.parse(read(project, "cmp/comparison.json"));
     expect(c.judging).toMatchObject({ seed: 3, judge: "command:node" });
-    const labels = c.judging.scenarios.map((j: any) => j.labels.A);
+    const labels = c.judging.scenarios.map((j: JudgedScenario) => j.labels.A);
     expect(new Set(labels)).toEqual(new Set(["a", "b"])); // with this seed both orders occur
-    const book = c.judging.scenarios.find((j: any) => j.id === "book-a-room");
+    const book = c.judging.scenarios.find((j: JudgedScenario) => j.id === "book-a-room");
     expect(book.winner).toBe("a");
     expect(book.scores.a.content).toBe(5);
     expect(book.scores.b.content).toBe(2);
@@ -97,7 +107,8 @@ describe("inter eval compare --skills-uplift", () => {
     expect(/--room-id rm_delta/.test(shownA)).toBe(book.labels.A === "a");
     // (It shows the calls each attempt made — an agent listing Skills among them — but never where an attempt came from.)
     expect(prompt).not.toMatch(/candidate|cli\.tgz|cli-without-skills|uplift|sha256|[0-9a-f]{64}/i);
-    for (const j of c.judging.scenarios.filter((x: any) => x.id !== "book-a-room")) expect(j.winner).toBe("tie");
+    for (const j of c.judging.scenarios.filter((x: JudgedScenario) => x.id !== "book-a-room"))
+      expect(j.winner).toBe("tie");
   });
 
   it("the comparison report puts the difference first, side by side, in Chromium", async () => {
@@ -131,9 +142,9 @@ describe("inter eval compare --skills-uplift", () => {
     const diff = await inter(project, ["eval", "diff", "cmp/a/results.json", "cmp/b/results.json", "--json"]);
     expect(diff.exitCode).toBe(1);
     expect(diff.json.error.message).toBe("3 regressions from base to head, in book-a-room.");
-    const book = diff.json.error.details.diff.scenarios.find((s: any) => s.id === "book-a-room");
+    const book = diff.json.error.details.diff.scenarios.find((s: ScenarioDiff) => s.id === "book-a-room");
     expect(book).toMatchObject({ change: "regressed", base: { passed: 1 }, head: { passed: 0 } });
-    expect(book.checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
+    expect(book.checks.filter((c: CheckDiff) => c.change === "regressed").map((c: CheckDiff) => c.id)).toEqual([
       "smallest-room",
       "first-result",
     ]);

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startOAuthServer } from "../fixtures/oauth-server.mjs";
 import { config, everyFile, inter, makeProject, tempDir } from "../helpers.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { Receipt } from "../../src/stages/inspect/receipt.js";
 
 /**
  * Credentials as real APIs declare them, end to end: one document with an application key and a user token in the
@@ -126,7 +128,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   let api: Server;
   let apiUrl: string;
   let bin: string;
-  let caps: any;
+  let caps: Capabilities;
   let project: string;
   let cache: string;
 
@@ -182,7 +184,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     return result;
   };
   const words = (operationId: string): string[] =>
-    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+    caps.commands.find((c) => c.operation.operationId === operationId)!.path;
   const ALL = {
     BOARDS_APP_KEY: KEY,
     BOARDS_TOKEN: TOKEN,
@@ -193,10 +195,10 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   };
 
   it("names a variable per scheme and role, keeps both query keys required together, and makes no flag of them", () => {
-    const card = caps.commands.find((c: any) => c.operation.operationId === "getCard");
-    expect(card.flags.map((f: any) => f.wire)).toEqual(["id"]);
+    const card = caps.commands.find((c) => c.operation.operationId === "getCard")!;
+    expect(card.flags.map((f) => f.wire)).toEqual(["id"]);
     expect(card.auth).toEqual([{ appKey: [], userToken: [] }]);
-    expect(caps.commands.find((c: any) => c.operation.operationId === "listLabels").auth).toEqual([
+    expect(caps.commands.find((c) => c.operation.operationId === "listLabels")!.auth).toEqual([
       { headerKey: [], session: [] },
     ]);
     const env = Object.fromEntries(Object.entries(caps.auth.schemes).map(([name, s]: [string, any]) => [name, s.env]));
@@ -258,7 +260,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     expect(dry.exitCode, dry.stderr).toBe(0);
     const { request, auth } = JSON.parse(dry.stdout).result;
     expect(request.url).toBe(`${apiUrl}/cards/c1?key=[REDACTED]&token=[REDACTED]`);
-    expect(auth.sent.map((s: any) => s.variables)).toEqual([["BOARDS_APP_KEY"], ["BOARDS_TOKEN"]]);
+    expect(auth.sent.map((s: { variables: string[] }) => s.variables)).toEqual([["BOARDS_APP_KEY"], ["BOARDS_TOKEN"]]);
     const cookie = await run([...words("listLabels"), "--dry-run"], ALL);
     expect(JSON.parse(cookie.stdout).result.request.headers).toMatchObject({
       "x-app-key": "[REDACTED]",
@@ -373,7 +375,7 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     );
     expect(root.rules.join(" ")).toContain("BOARDS_TOKEN");
     const describe = JSON.parse((await run(["--describe", "--all"], ALL)).stdout);
-    const card = describe.commands.find((c: any) => c.name === words("getCard").join(" "));
+    const card = describe.commands.find((c: { name: string }) => c.name === words("getCard").join(" "));
     expect(card.security).toEqual({
       required: true,
       alternatives: [
@@ -385,7 +387,9 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
     });
     expect(card.credential).toBe("Needs BOARDS_APP_KEY and BOARDS_TOKEN.");
     const status = JSON.parse((await run(["auth", "status"], ALL)).stdout).result;
-    expect(status.requirements.find((r: any) => r.schemes.join() === "appKey,userToken")).toMatchObject({
+    expect(
+      status.requirements.find((r: { schemes: string[] }) => r.schemes.join() === "appKey,userToken"),
+    ).toMatchObject({
       ready: true,
       commands: 1,
     });
@@ -394,9 +398,9 @@ describe("credentials an agent can use: several schemes, AND requirements, OAuth
   });
 
   it("inspection certifies it, with the credential checks passing on every requirement", () => {
-    const receipt = JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8"));
+    const receipt: Receipt = JSON.parse(readFileSync(join(project, "dist/receipt.json"), "utf8"));
     expect(receipt.credentials.status).toBe("pass");
-    expect(receipt.credentials.checks.find((c: any) => c.id === "A1").reason).toContain("6 of 6 requirements");
+    expect(receipt.credentials.checks.find((c) => c.id === "A1")!.reason).toContain("6 of 6 requirements");
     expect(receipt.certification.blocking).not.toContain("A1");
   });
 });

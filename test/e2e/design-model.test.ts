@@ -3,10 +3,22 @@ import { promisify } from "node:util";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelScript } from "../fixtures/design-model-server.mjs";
+import {
+  DESIGN_MODEL_KEY,
+  startDesignModelServer,
+  type DesignModelScript,
+  type RecordedDesignModelRequest,
+} from "../fixtures/design-model-server.mjs";
 import { everyFile, inter, makeProject, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { exampleProject } from "./example-api.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { Overlay, OverlayRejection } from "../../src/stages/design/overlay.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+import type { Dropped } from "../../src/stages/design/suggest.js";
+import type { TriggerQuery } from "../../src/evaluation/triggers/queries.js";
+import type { InterResult } from "../helpers.js";
+import type { DesignPrompt, TriggerDraftPrompt } from "../types/read-back.js";
 
 const execFileP = promisify(execFile);
 
@@ -18,11 +30,11 @@ afterEach(async () => {
 
 /** A scripted model that names commands well: the rules' names, its own for one room (no plan step uses it), and its own descriptions. */
 const good: DesignModelScript = ({ schemaName, user }) => {
-  const q = JSON.parse(user);
+  const q: DesignPrompt = JSON.parse(user);
   if (schemaName === "command_names") {
     return {
       answer: {
-        commands: q.operations.map((o: any) => ({
+        commands: q.operations.map((o) => ({
           operation: o.id,
           name: o.id === "getRoom" ? "rooms show" : o.rulesName,
           description: `Does: ${o.summary ?? o.id}`,
@@ -37,7 +49,7 @@ const good: DesignModelScript = ({ schemaName, user }) => {
       description: `Use for: ${q.task.title}. Not for: other tasks.`,
       situation: `When the user asks to ${q.task.title.toLowerCase()}.`,
       avoid: "Not for anything else.",
-      steps: q.commands.map((c: any) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`),
+      steps: q.commands.map((c) => `Run \`${c.command} --help\`, then \`${c.command}\` with the user's values.`),
     },
   };
 };
@@ -63,8 +75,8 @@ async function modelProject(
   return { dir, server, env: { DESIGN_KEY: DESIGN_MODEL_KEY } };
 }
 
-const overlayOf = (dir: string) => JSON.parse(read(dir, "intermesh.overlay.json"));
-const asked = (server: { requests: Array<{ schemaName?: string; user: string }> }, schema: string) =>
+const overlayOf = (dir: string): Overlay => JSON.parse(read(dir, "intermesh.overlay.json"));
+const asked = (server: { requests: RecordedDesignModelRequest[] }, schema: string) =>
   server.requests.filter((r) => r.schemaName === schema);
 
 describe("inter design suggest: a model in the design loop, cached by what it was asked", () => {
@@ -84,17 +96,17 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     expect(first.json.data.tokens.input).toBeGreaterThan(0);
     expect(asked(server, "command_names")).toHaveLength(2);
     expect(asked(server, "agent_skill")).toHaveLength(3);
-    expect(server.requests.every((r: any) => r.keyOk)).toBe(true);
+    expect(server.requests.every((r) => r.keyOk)).toBe(true);
     const overlay = overlayOf(dir);
     expect(validateOverlay(overlay)).toEqual([]);
-    expect(overlay.groups.rooms.commands.getRoom).toMatchObject({
+    expect(overlay.groups.rooms!.commands.getRoom).toMatchObject({
       name: "rooms show",
       description: "Does: Get one room",
       phrasings: ["how many people fit in Atlas", "is the projector working in Cosmos"],
     });
     // The numbers are the file's: every entry recorded is in it.
     const entries =
-      Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) +
+      Object.values(overlay.groups).reduce((n: number, g) => n + Object.keys(g.commands).length, 0) +
       Object.keys(overlay.skills).length;
     expect(first.json.data.recorded).toBe(entries);
 
@@ -105,12 +117,12 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const built = await inter(dir, ["build", "--json"], env);
     expect(built.exitCode, built.stderr).toBe(0);
     expect(server.requests).toHaveLength(5);
-    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
-    expect(caps.commands.map((c: any) => c.name)).not.toContain("rooms get");
-    expect(caps.commands.find((c: any) => c.name === "rooms show").nameSource.action.from).toBe("overlay");
+    const caps: Capabilities = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c) => c.name)).toContain("rooms show");
+    expect(caps.commands.map((c) => c.name)).not.toContain("rooms get");
+    expect(caps.commands.find((c) => c.name === "rooms show")!.nameSource.action.from).toBe("overlay");
     // Phrasings in users' words are searched: words the document never says find the command.
-    expect(caps.commands.find((c: any) => c.name === "rooms show").phrasings).toHaveLength(2);
+    expect(caps.commands.find((c) => c.name === "rooms show")!.phrasings).toHaveLength(2);
     const search = await execFileP(process.execPath, [
       join(dir, "dist/package/rooms.cjs"),
       "search",
@@ -118,8 +130,8 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
       "--quiet",
     ]);
     expect(JSON.parse(search.stdout)[0].command).toBe("rooms show");
-    expect(caps.commands.find((c: any) => c.name === "bookings list").description).toBe("Does: List bookings");
-    expect(caps.skills.find((s: any) => s.name === "book-a-room-for-a-meeting").steps.join("\n")).toContain(
+    expect(caps.commands.find((c) => c.name === "bookings list")!.description).toBe("Does: List bookings");
+    expect(caps.skills.find((s) => s.name === "book-a-room-for-a-meeting")!.steps!.join("\n")).toContain(
       "rooms rooms find-availability",
     );
     const receipt = JSON.parse(read(dir, "dist/receipt.json"));
@@ -136,7 +148,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const offline = await inter(elsewhere, ["build", "--json"]);
     expect(offline.exitCode, offline.stderr).toBe(0);
     expect(offline.json.data.design).toMatchObject({ skipped: expect.stringContaining("DESIGN_KEY is not set") });
-    const candidate = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+    const candidate = (r: InterResult) => r.json.data.tasks.find((t: TaskOutcome) => t.id === "bundle").data.candidate;
     expect(candidate(offline)).toBe(candidate(built));
     // The key is in no file inter wrote, here or in the cache.
     for (const where of [dir, elsewhere]) expect(everyFile(where)).not.toContain(DESIGN_MODEL_KEY);
@@ -161,12 +173,12 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
 
   it("hostile answers: each bad entry is rejected with its reason, the rules stand there, and the build still certifies", async () => {
     const script: DesignModelScript = ({ schemaName, user }) => {
-      const q = JSON.parse(user);
+      const q: DesignPrompt = JSON.parse(user);
       if (schemaName === "command_names" && q.group === "bookings") {
         const names = ["bookings list", "bookings list", "skills steal", "x".repeat(500)];
         return {
           answer: {
-            commands: q.operations.map((o: any, i: number) => ({
+            commands: q.operations.map((o, i) => ({
               operation: o.id,
               name: names[i] ?? "--yes now",
               description: i === 2 ? "Uses sk-live-abcdefghijklmnop0123 to call" : "Plain",
@@ -179,7 +191,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
       if (schemaName === "command_names")
         return {
           answer: {
-            commands: q.operations.map((o: any) => ({
+            commands: q.operations.map((o) => ({
               operation: o.id,
               name: o.rulesName,
               description: `Key: ${DESIGN_MODEL_KEY}`,
@@ -206,7 +218,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
       details: { failed: [expect.objectContaining({ entry: "groups.rooms" })], written: true },
     });
     expect(read(dir, "intermesh.overlay.json")).not.toContain(DESIGN_MODEL_KEY);
-    const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: any) => [r.entry, r.reason]));
+    const rejected = Object.fromEntries(suggested.json.error.details.rejected.map((r: Dropped) => [r.entry, r.reason]));
     expect(rejected["groups.bookings.commands.getBooking.name"]).toMatch(/built-in command/);
     expect(Object.entries(rejected).find(([entry]) => entry.endsWith(".phrasings"))?.[1]).toMatch(
       /9 requests \(at most 8\)/,
@@ -230,10 +242,10 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
 
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
-    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    const design = built.json.data.tasks.find((t: TaskOutcome) => t.id === "design");
     expect(design.data.overlay.rejected).toEqual([]);
-    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.commands.map((c: any) => c.name)).toEqual(
+    const caps: Capabilities = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c) => c.name)).toEqual(
       expect.arrayContaining(["bookings get", "bookings list", "bookings create", "bookings cancel"]),
     );
     expect(JSON.stringify(caps)).not.toMatch(/sk-live|obliterate|skills steal/);
@@ -244,25 +256,25 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const { dir, env } = await modelProject(good);
     expect((await inter(dir, ["design", "suggest", "--json"], env)).exitCode).toBe(0);
     const overlay = overlayOf(dir);
-    overlay.groups.rooms.commands.getRoom.flags = { "no-such-flag": "Made up", yes: "<b>bold</b>" };
+    overlay.groups.rooms!.commands.getRoom!.flags = { "no-such-flag": "Made up", yes: "<b>bold</b>" };
     writeFileSync(join(dir, "intermesh.overlay.json"), JSON.stringify(overlay, null, 2));
     const built = await inter(dir, ["build", "--json", "--no-suggest"], env);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
-    const design = built.json.data.tasks.find((t: any) => t.id === "design");
-    expect(design.data.overlay.rejected.map((r: any) => r.entry).sort()).toEqual([
+    const design = built.json.data.tasks.find((t: TaskOutcome) => t.id === "design");
+    expect(design.data.overlay.rejected.map((r: OverlayRejection) => r.entry).sort()).toEqual([
       "groups.rooms.commands.getRoom.flags.no-such-flag",
       "groups.rooms.commands.getRoom.flags.yes",
     ]);
     expect(design.warnings.join("\n")).toContain("not applied");
-    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.commands.map((c: any) => c.name)).toContain("rooms show");
+    const caps: Capabilities = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.commands.map((c) => c.name)).toContain("rooms show");
   });
 
   it("converges against a keyless local server: groups first, Skills asked with the overlay's names, every dropped answer named, and a second run asks nothing", async () => {
     const script: DesignModelScript = ({ schemaName, user }) => {
-      const q = JSON.parse(user);
+      const q: DesignPrompt = JSON.parse(user);
       if (schemaName === "command_names") {
-        const commands = q.operations.map((o: any) => ({
+        const commands = q.operations.map((o) => ({
           operation: o.id,
           name: o.id === "getRoom" ? "rooms show" : o.rulesName,
           description: `Does: ${o.summary ?? o.id}`,
@@ -293,34 +305,34 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
           description: `Use for: ${q.task.title}. Not for: other tasks.`,
           situation: "Find the rooms that are available, as the user asks.",
           avoid: "Not for anything else.",
-          steps: q.commands.map((c: any) => `Run \`${c.command}\` with the user's values.`),
+          steps: q.commands.map((c) => `Run \`${c.command}\` with the user's values.`),
         },
       };
     };
     const { dir, server } = await modelProject(script, "openai-compatible", { keyless: true });
     const first = await inter(dir, ["design", "suggest", "--json"]);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(server.requests.every((r: any) => !r.keySent)).toBe(true);
+    expect(server.requests.every((r) => !r.keySent)).toBe(true);
     const data = first.json.data;
     expect(data).toMatchObject({ requests: 5, answered: 5, current: 0, failed: [], written: true });
-    expect(data.rejected.map((r: any) => r.entry).sort()).toEqual([
+    expect(data.rejected.map((r: Dropped) => r.entry).sort()).toEqual([
       "groups.rooms.commands.deleteEverything",
       "groups.rooms.commands.getRoom.flags.no-such-flag",
     ]);
-    expect(data.rejected.find((r: any) => r.entry.endsWith("deleteEverything")).reason).toMatch(
+    expect(data.rejected.find((r: Dropped) => r.entry.endsWith("deleteEverything")).reason).toMatch(
       /no operation "deleteEverything"/,
     );
     // Skills were asked after the groups, with the overlay's names.
-    const groupsDone = Math.max(...asked(server, "command_names").map((r: any) => r.n));
-    expect(asked(server, "agent_skill").every((r: any) => r.n > groupsDone)).toBe(true);
+    const groupsDone = Math.max(...asked(server, "command_names").map((r) => r.n));
+    expect(asked(server, "agent_skill").every((r) => r.n > groupsDone)).toBe(true);
     const skillPrompts = asked(server, "agent_skill")
       .map((r) => r.user)
       .join("\n");
     expect(skillPrompts).not.toContain("rooms rooms get");
     const overlay = overlayOf(dir);
-    expect(overlay.groups.rooms.commands.getRoom).toEqual({ name: "rooms show", description: "Does: Get one room" });
+    expect(overlay.groups.rooms!.commands.getRoom).toEqual({ name: "rooms show", description: "Does: Get one room" });
     const entries =
-      Object.values(overlay.groups).reduce((n: number, g: any) => n + Object.keys(g.commands).length, 0) +
+      Object.values(overlay.groups).reduce((n: number, g) => n + Object.keys(g.commands).length, 0) +
       Object.keys(overlay.skills).length;
     expect(data.recorded).toBe(entries);
 
@@ -332,18 +344,16 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
 
     const built = await inter(dir, ["build", "--json", "--no-suggest"]);
     expect(built.exitCode, built.stdout.slice(0, 2000)).toBe(0);
-    const design = built.json.data.tasks.find((t: any) => t.id === "design");
+    const design = built.json.data.tasks.find((t: TaskOutcome) => t.id === "design");
     expect(design.data.overlay).toMatchObject({ rejected: [], stale: 0 });
     expect(design.data.overlay.applied).toBe(entries);
-    const caps = JSON.parse(read(dir, "dist/capabilities.json"));
-    expect(caps.skills.every((s: any) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(
-      true,
-    );
+    const caps: Capabilities = JSON.parse(read(dir, "dist/capabilities.json"));
+    expect(caps.skills.every((s) => s.situation === "Find the rooms that are available, as the user asks.")).toBe(true);
   });
 
   it("an overlay rename that breaks the plan says so (PLAN_INVALID names the rename), and --fix-renames rewrites the plan and its reference through it, diff first", async () => {
     const renaming: DesignModelScript = (request) => {
-      const answer = good(request) as { answer: any };
+      const answer = good(request) as { answer: { commands: Array<{ operation: string; name: string }> } };
       if (request.schemaName === "command_names")
         for (const c of answer.answer.commands) if (c.operation === "cancelBooking") c.name = "bookings withdraw";
       return answer;
@@ -389,8 +399,8 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
   it("with design.model set, inter eval new drafts trigger queries with the model, in a user's voice, cached by what was asked and marked draft", async () => {
     const script: DesignModelScript = ({ schemaName, user }) => {
       if (schemaName !== "trigger_queries") return { status: 500, message: "unexpected" };
-      const q = JSON.parse(user);
-      const other = q.others[0].name;
+      const q: TriggerDraftPrompt = JSON.parse(user);
+      const other = q.others[0]!.name;
       return {
         answer: {
           requests: [`I need to ${q.skill.name.replace(/-/g, " ")} today`, "can you sort this out for me?"],
@@ -410,7 +420,7 @@ describe("inter design suggest: a model in the design loop, cached by what it wa
     const cancel = JSON.parse(read(dir, "evals2/trigger-queries/cancel-a-booking.json"));
     expect(validateQueries(cancel)).toEqual([]);
     expect(cancel.draft).toBe(true);
-    expect(cancel.queries.map((q: any) => [q.query, q.expected_skill])).toEqual([
+    expect(cancel.queries.map((q: TriggerQuery) => [q.query, q.expected_skill])).toEqual([
       ["I need to cancel a booking today", "cancel-a-booking"],
       ["can you sort this out for me?", "cancel-a-booking"],
       ["something for book-a-room-for-a-meeting", "book-a-room-for-a-meeting"],

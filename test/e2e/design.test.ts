@@ -4,11 +4,13 @@ import { describe, expect, inject, it } from "vitest";
 import { config, inter, makeProject, read, statuses, writeFiles } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { exampleProject } from "./example-api.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 
 const validate = schemaValidator("capabilities.schema.json");
 
-const capabilities = (dir: string) => JSON.parse(read(dir, "dist/capabilities.json"));
-const command = (caps: any, name: string) => caps.commands.find((c: any) => c.name === name);
+const capabilities = (dir: string): Capabilities => JSON.parse(read(dir, "dist/capabilities.json"));
+const command = (caps: Capabilities, name: string) => caps.commands.find((c) => c.name === name);
 
 function apiProject(openapi: string, extra: Record<string, string> = {}, brief = "# Shop\n\nA shop.\n"): string {
   return makeProject({
@@ -38,10 +40,10 @@ describe("inter build designs capabilities.json", () => {
       validate: "ran",
     });
     const bytes = read(dir, "dist/capabilities.json");
-    const caps = JSON.parse(bytes);
+    const caps: Capabilities = JSON.parse(bytes);
     expect(validate(caps)).toEqual([]);
 
-    expect(caps.commands.map((c: any) => c.name)).toEqual([
+    expect(caps.commands.map((c) => c.name)).toEqual([
       "bookings cancel",
       "bookings create",
       "bookings get",
@@ -55,14 +57,14 @@ describe("inter build designs capabilities.json", () => {
       permission: "delete",
       operation: { method: "POST", path: "/bookings/{bookingId}/cancel" },
     });
-    expect(command(caps, "bookings list").pagination).toEqual({
+    expect(command(caps, "bookings list")!.pagination).toEqual({
       style: "cursor",
       param: "cursor",
       sizeParam: "limit",
       nextField: "next_cursor",
     });
-    expect(command(caps, "bookings list").output).toMatchObject({ shape: "object", listField: "data" });
-    expect(command(caps, "bookings create").flags.map((f: any) => `${f.flag}:${f.in}:${f.wire}:${f.type}`)).toEqual([
+    expect(command(caps, "bookings list")!.output).toMatchObject({ shape: "object", listField: "data" });
+    expect(command(caps, "bookings create")!.flags.map((f) => `${f.flag}:${f.in}:${f.wire}:${f.type}`)).toEqual([
       "room-id:body:room_id:string",
       "date:body:date:string",
       "start:body:start:string",
@@ -70,22 +72,23 @@ describe("inter build designs capabilities.json", () => {
       "attendees:body:attendees:integer",
       "title:body:title:string",
     ]);
-    expect(
-      command(caps, "rooms find-availability").flags.find((f: any) => f.flag === "duration-minutes"),
-    ).toMatchObject({ required: true, enum: [15, 30, 45, 60, 90, 120] });
+    expect(command(caps, "rooms find-availability")!.flags.find((f) => f.flag === "duration-minutes")).toMatchObject({
+      required: true,
+      enum: [15, 30, 45, 60, 90, 120],
+    });
     expect(caps.auth).toEqual({
       schemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", env: { value: "ROOMS_API_KEY" } } },
     });
     expect(caps.baseUrl).toEqual({ default: "http://127.0.0.1:4010", env: "ROOMS_BASE_URL", path: "" });
     expect(caps.naming).toContainEqual(expect.objectContaining({ kind: "ignored", operation: "get /health" }));
-    expect(caps.skills.map((s: any) => s.name)).toEqual([
+    expect(caps.skills.map((s) => s.name)).toEqual([
       "book-a-room-for-a-meeting",
       "cancel-a-booking",
       "report-a-rooms-bookings-for-a-day",
     ]);
-    expect(caps.skills[0].commands).toEqual(expect.arrayContaining(["bookings create", "rooms find-availability"]));
-    expect(caps.skills[1].commands[0]).toBe("bookings cancel");
-    expect(caps.skills[2].commands).toContain("bookings list");
+    expect(caps.skills[0]!.commands).toEqual(expect.arrayContaining(["bookings create", "rooms find-availability"]));
+    expect(caps.skills[1]!.commands[0]).toBe("bookings cancel");
+    expect(caps.skills[2]!.commands).toContain("bookings list");
     for (const skill of caps.skills) for (const name of skill.commands) expect(command(caps, name)).toBeDefined();
 
     // The run's own cold build of the example (test/global-setup.ts), made by another process in another folder.
@@ -111,7 +114,7 @@ describe("inter build designs capabilities.json", () => {
       inspect: "ran",
       validate: "ran",
     });
-    expect(capabilities(dir).skills.map((s: any) => s.name)).toContain("cancel-a-booking-now");
+    expect(capabilities(dir).skills.map((s) => s.name)).toContain("cancel-a-booking-now");
 
     writeFileSync(
       join(dir, "examples/rooms/openapi.yaml"),
@@ -122,7 +125,7 @@ describe("inter build designs capabilities.json", () => {
     );
     const api = await inter(dir, ["build", "--json"]);
     expect(statuses(api)).toMatchObject({ openapi: "ran", commands: "ran" });
-    expect(command(capabilities(dir), "rooms list").description).toBe("List all meeting rooms");
+    expect(command(capabilities(dir), "rooms list")!.description).toBe("List all meeting rooms");
   });
 
   it("follows $refs into other files and re-runs when one of them changes", async () => {
@@ -155,7 +158,7 @@ paths:
     );
     const first = await inter(dir, ["build", "--json"]);
     expect(first.exitCode).toBe(0);
-    expect(command(capabilities(dir), "orders create").flags.map((f: any) => f.flag)).toEqual(["sku"]);
+    expect(command(capabilities(dir), "orders create")!.flags.map((f) => f.flag)).toEqual(["sku"]);
 
     writeFiles(dir, {
       "api/schemas/order.yaml":
@@ -163,10 +166,10 @@ paths:
     });
     const second = await inter(dir, ["build", "--json"]);
     expect(statuses(second)).toMatchObject({ discover: "cached", openapi: "ran" });
-    expect(second.json.data.tasks.find((t: any) => t.id === "openapi").reasons).toContain(
+    expect(second.json.data.tasks.find((t: TaskOutcome) => t.id === "openapi").reasons).toContain(
       "input api/schemas/order.yaml modified",
     );
-    expect(command(capabilities(dir), "orders create").flags.map((f: any) => [f.flag, f.default])).toEqual([
+    expect(command(capabilities(dir), "orders create")!.flags.map((f) => [f.flag, f.default])).toEqual([
       ["sku", undefined],
       ["quantity", 1],
     ]);
@@ -203,9 +206,9 @@ components:
 `);
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
-    const create = command(capabilities(dir), "nodes create");
+    const create = command(capabilities(dir), "nodes create")!;
     expect(create.jsonInput).toBe(true);
-    expect(create.flags.map((f: any) => `${f.flag}:${f.type}`)).toEqual([
+    expect(create.flags.map((f) => `${f.flag}:${f.type}`)).toEqual([
       "name:string",
       "parent:object",
       "children:array",
@@ -230,13 +233,13 @@ paths:
 `);
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
-    const warnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
+    const warnings = result.json.data.tasks.find((t: TaskOutcome) => t.id === "openapi").warnings;
     expect(warnings).toEqual([
       expect.stringMatching(
         /^skipped POST \/items: \$ref "#\/components\/requestBodies\/Missing" cannot be resolved.*\(at #\/paths\/~1items\/post\/requestBody\)$/,
       ),
     ]);
-    expect(capabilities(dir).commands.map((c: any) => c.name)).toEqual(["items list"]);
+    expect(capabilities(dir).commands.map((c) => c.name)).toEqual(["items list"]);
     const human = await inter(dir, ["run", "design", "--force"]);
     expect(human.stderr).toContain("⚠ openapi: skipped POST /items");
   });
@@ -286,7 +289,7 @@ paths:
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
     const caps = capabilities(dir);
-    expect(caps.commands.map((c: any) => c.name)).toEqual([
+    expect(caps.commands.map((c) => c.name)).toEqual([
       "reservations-de-salle list",
       "reservations-de-salle list-venir",
       "users delete",
@@ -294,12 +297,12 @@ paths:
       "users search",
       "users show",
     ]);
-    expect(command(caps, "reservations-de-salle list").flags[0]).toMatchObject({
+    expect(command(caps, "reservations-de-salle list")!.flags[0]).toMatchObject({
       flag: "nombre-de-personnes",
       wire: "nombre de personnes",
     });
     expect(command(caps, "users delete")).toMatchObject({ hidden: true, destructive: true });
-    const openapiWarnings = result.json.data.tasks.find((t: any) => t.id === "openapi").warnings;
+    const openapiWarnings = result.json.data.tasks.find((t: TaskOutcome) => t.id === "openapi").warnings;
     expect(openapiWarnings).toContain(
       'operationId "lister" is used by 2 operations; they are named from method and path instead',
     );
@@ -321,7 +324,7 @@ paths:
         return { caps: read(dir, "dist/capabilities.json"), tgz: readFileSync(join(dir, "dist/cli.tgz")) };
       }),
     );
-    const names = JSON.parse(builds[0]!.caps).commands.map((c: any) => c.name);
+    const names = (JSON.parse(builds[0]!.caps) as Capabilities).commands.map((c) => c.name);
     expect(names).toEqual(["aardvarks list", "charges list", "hooks list", "items list", "yaks list", "zebras list"]);
     for (const build of builds.slice(1)) {
       expect(build.caps).toBe(builds[0]!.caps);
@@ -381,22 +384,25 @@ security: [{ api_key: [] }]
     expect(caps.source.specVersion).toBe("2.0");
     // A sub-resource of one command folds into it; operations wanting one name are told apart by their own words,
     // and by a number only when nothing they say differs.
-    expect(caps.commands.map((c: any) => c.name).sort()).toEqual(
+    expect(caps.commands.map((c) => c.name).sort()).toEqual(
       ["pet add", "pet delete", "pet delete-2", "pet delete-again", "pet delete-photos", "pet update"].sort(),
     );
-    expect(command(caps, "pet delete-photos").nameSource.qualifier).toMatchObject({ words: "photos", from: "summary" });
-    expect(command(caps, "pet add").flags.map((f: any) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
+    expect(command(caps, "pet delete-photos")!.nameSource.qualifier).toMatchObject({
+      words: "photos",
+      from: "summary",
+    });
+    expect(command(caps, "pet add")!.flags.map((f) => `${f.flag}:${f.in}`)).toEqual(["name:body", "status:body"]);
     expect(command(caps, "pet update")).toMatchObject({
       body: { mediaType: "application/x-www-form-urlencoded", encoding: "form", required: false },
     });
-    expect(command(caps, "pet update").flags.map((f: any) => `${f.flag}:${f.in}:${f.type}`)).toEqual([
+    expect(command(caps, "pet update")!.flags.map((f) => `${f.flag}:${f.in}:${f.type}`)).toEqual([
       "pet-id:path:integer",
       "name:body:string",
     ]);
     expect(
       caps.naming
-        .filter((n: any) => n.kind === "collision")
-        .map((n: any) => n.command)
+        .filter((n) => n.kind === "collision")
+        .map((n) => n.command)
         .sort(),
     ).toEqual(["pet delete-2", "pet delete-photos"]);
     expect(caps.auth.schemes).toEqual({
@@ -428,15 +434,15 @@ paths:
 `);
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
-    const replace = command(capabilities(dir), "things replace");
-    expect(replace.flags.map((f: any) => `${f.flag}=${f.in}:${f.wire}`)).toEqual([
+    const replace = command(capabilities(dir), "things replace")!;
+    expect(replace.flags.map((f) => `${f.flag}=${f.in}:${f.wire}`)).toEqual([
       "id=path:id",
       "query-help=query:help",
       "query-yes=query:yes",
       "body-id=body:id",
       "body-json-input=body:json_input",
     ]);
-    const notes = capabilities(dir).naming.map((n: any) => n.message);
+    const notes = capabilities(dir).naming.map((n) => n.message);
     expect(notes).toContain("header Authorization is set by the CLI itself, so it has no flag");
     expect(notes).toContain("query help: --help is taken, so it is --query-help");
   });
@@ -449,7 +455,7 @@ paths:
     );
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
-    const warnings = result.json.data.tasks.flatMap((t: any) => t.warnings);
+    const warnings = result.json.data.tasks.flatMap((t: TaskOutcome) => t.warnings);
     expect(warnings).toEqual(
       expect.arrayContaining([
         expect.stringContaining("the document has no paths"),
@@ -531,7 +537,7 @@ describe("inputs", () => {
     });
     const result = await inter(dir, ["run", "design", "--json"]);
     expect(result.exitCode).toBe(0);
-    expect(capabilities(dir).skills.map((s: any) => s.name)).toEqual(["buy-a-thing"]);
+    expect(capabilities(dir).skills.map((s) => s.name)).toEqual(["buy-a-thing"]);
     expect(JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8")).product.description).toBe(
       "Sells things.",
     );

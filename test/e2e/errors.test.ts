@@ -13,6 +13,7 @@ import {
   tempDir,
 } from "../helpers.js";
 import { makeBaseProject } from "./fixture.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 
 const inputs = { "inputs/openapi.yaml": "openapi: 3.1.0\n", "inputs/context.md": "# R\n" };
 const base = `product: { name: "R", binary: "r" }, inputs: { openapi: "inputs/openapi.yaml" }`;
@@ -48,7 +49,7 @@ describe("error codes and exit codes", () => {
     expect(fromSub.exitCode).toBe(0);
     expect(fromSub.json.data.tasks[0].data.inputs.openapi[0].path).toBe("inputs/openapi.yaml");
     const viaCwd = await inter(tmpdir(), ["graph", "--json", "--cwd", dir]);
-    expect(viaCwd.json.data.tasks.map((t: any) => t.id)).toEqual(BUILTIN_TASKS);
+    expect(viaCwd.json.data.tasks.map((t: TaskOutcome) => t.id)).toEqual(BUILTIN_TASKS);
   });
 
   it("CONFIG_INVALID names the field, the bad value and the fix", async () => {
@@ -152,7 +153,7 @@ describe("error codes and exit codes", () => {
       '"inter eval" needs a subcommand: eval validate, eval new, eval run, eval report, eval diff, eval merge, eval compare, eval triggers, eval review-triggers.',
     );
     const group = await inter(dir, ["eval", "--help", "--json"]);
-    expect(group.json.data.commands.map((c: any) => c.command)).toEqual([
+    expect(group.json.data.commands.map((c: { command: string }) => c.command)).toEqual([
       "inter eval validate",
       "inter eval new",
       "inter eval run",
@@ -246,7 +247,7 @@ describe("error codes and exit codes", () => {
     expect(help.stdout).toContain("inter build");
     const json = await inter(dir, ["build", "--help", "--json"]);
     expect(json.json.data.commands).toHaveLength(1);
-    expect(json.json.data.commands[0].options.map((o: any) => o.flags)).toEqual(
+    expect(json.json.data.commands[0].options.map((o: { flags: string }) => o.flags)).toEqual(
       expect.arrayContaining(["--json", "--force", "--concurrency <n>"]),
     );
   });

@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, INTER_BIN, read, statuses, until } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
+import type { EvalResults } from "../../src/evaluation/results/types.js";
+import type { AttemptResult } from "../../src/evaluation/run/attempt.js";
+import type { CheckResult } from "../../src/evaluation/run/checks.js";
+import type { Check, Scenario } from "../../src/stages/plan/types.js";
 import {
   API_KEY,
   changedCandidate,
@@ -24,11 +28,9 @@ beforeAll(async () => {
   if (built.exitCode !== 0) throw new Error(built.stdout);
 });
 
-const checksOf = (results: any, scenario: string) =>
-  Object.fromEntries(
-    results.attempts.find((a: any) => a.scenario === scenario).checks.map((c: any) => [c.id, c.status]),
-  );
-const statusOf = (results: any) => Object.fromEntries(results.attempts.map((a: any) => [a.scenario, a.status]));
+const checksOf = (results: EvalResults, scenario: string) =>
+  Object.fromEntries(results.attempts.find((a) => a.scenario === scenario)!.checks.map((c) => [c.id, c.status]));
+const statusOf = (results: EvalResults) => Object.fromEntries(results.attempts.map((a) => [a.scenario, a.status]));
 
 describe("inter run eval on the example", () => {
   it("passes the golden run (reference agent) and runs again with every upstream task cached", async () => {
@@ -37,7 +39,9 @@ describe("inter run eval on the example", () => {
     const results = JSON.parse(read(project, "dist/eval/results.json"));
     expect(validateResults(results)).toEqual([]);
     expect(results.verdict).toBe("pass");
-    expect(results.attempts.flatMap((a: any) => a.checks.map((c: any) => c.status))).toEqual(Array(21).fill("pass"));
+    expect(results.attempts.flatMap((a: AttemptResult) => a.checks.map((c: CheckResult) => c.status))).toEqual(
+      Array(21).fill("pass"),
+    );
     expect(results.candidate.sha256).toBe(JSON.parse(read(project, "dist/receipt.json")).candidate.sha256);
     expect(results.receipt.level).toBe("Agent-Native");
     expect(results.plan.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -172,11 +176,13 @@ describe("inter eval run on a bare folder", () => {
         for (const [scenario, expected] of Object.entries(checks))
           expect(checksOf(results, scenario)).toEqual(expected);
         if (mode === "list-twice")
-          expect(results.attempts.find((a: any) => a.scenario === "report-room-day").checks[0].reason).toContain(
-            "2 invocations start with rooms bookings list",
-          );
+          expect(
+            results.attempts.find((a: AttemptResult) => a.scenario === "report-room-day").checks[0].reason,
+          ).toContain("2 invocations start with rooms bookings list");
         if (mode === "wrong-id")
-          expect(results.attempts.find((a: any) => a.scenario === "cancel-a-booking").checks[1]).toMatchObject({
+          expect(
+            results.attempts.find((a: AttemptResult) => a.scenario === "cancel-a-booking").checks[1],
+          ).toMatchObject({
             observed: "bk_0002",
             expected: "bk_0003",
           });
@@ -195,7 +201,7 @@ describe("inter eval run on a bare folder", () => {
       });
       const results = JSON.parse(readFileSync(join(f.dir, ".inter-eval/results.json"), "utf8"));
       expect(run.exitCode).toBe(1);
-      expect(results.attempts.every((a: any) => a.agent.timed_out === true)).toBe(true);
+      expect(results.attempts.every((a: AttemptResult) => a.agent.timed_out === true)).toBe(true);
       expect(statusOf(results)).toEqual({
         "book-a-room": "incomplete",
         "cancel-a-booking": "incomplete",
@@ -247,8 +253,8 @@ describe("inter eval run on a bare folder", () => {
     try {
       // Repetitions share the API, so give each attempt its own day and booking to act on.
       const plan = JSON.parse(readFileSync(join(f.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "book-a-room");
-      plan.scenarios[0].checks = plan.scenarios[0].checks.filter((c: any) => c.id !== "booked");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "book-a-room");
+      plan.scenarios[0].checks = plan.scenarios[0].checks.filter((c: Check) => c.id !== "booked");
       writeFileSync(join(f.dir, "eval-plan.json"), JSON.stringify(plan));
       const run = await inter(f.dir, ["eval", "run", ".", ...scripted("flaky"), "--repetitions", "2", "--json"], {
         ROOMS_API_KEY: API_KEY,

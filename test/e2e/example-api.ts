@@ -5,6 +5,7 @@ import { expect, inject } from "vitest";
 import { inter, makeProject, REPO, tempDir } from "../helpers.js";
 import { EXAMPLE_API_KEY } from "../global-setup.js";
 import { schemaValidator } from "../schema.js";
+import type { AttemptResult } from "../../src/evaluation/run/attempt.js";
 
 const validateResults = schemaValidator("results.schema.json");
 
@@ -68,7 +69,7 @@ export function copyProject(project: string): string {
 export function goldenResults(project: string) {
   const results = JSON.parse(readFileSync(join(project, "dist/eval/results.json"), "utf8"));
   expect(validateResults(results)).toEqual([]);
-  expect(results.attempts.map((a: any) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
+  expect(results.attempts.map((a: AttemptResult) => `${a.scenario}: ${a.status} ${a.harness_error ?? ""}`)).toEqual([
     "book-a-room: pass ",
     "cancel-a-booking: pass ",
     "report-room-day: pass ",

@@ -8,6 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtCli, tempDir } from "../helpers.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { HelpParameter } from "../../src/stages/inspect/subjects.js";
 
 /**
  * Files up and bytes down, end to end: `inter build` designs a CLI from a description with a multipart upload, a raw
@@ -126,7 +128,7 @@ function parts(body: Buffer, contentType: string): Part[] {
 
 describe("files up and bytes down, as the description says", () => {
   let bin: string;
-  let caps: any;
+  let caps: Capabilities;
   let server: Server;
   let url: string;
   let work: string;
@@ -200,7 +202,7 @@ describe("files up and bytes down, as the description says", () => {
   }
 
   const words = (operationId: string): string[] =>
-    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+    caps.commands.find((c) => c.operation.operationId === operationId)!.path;
   const files = (args: string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}) =>
     execa(bin, args, {
       cwd: work,
@@ -216,20 +218,20 @@ describe("files up and bytes down, as the description says", () => {
   const leftovers = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".part"));
 
   it("designs a file flag for the binary field and the raw body, --output for the PDF, Accept from the answers", () => {
-    const upload = caps.commands.find((c: any) => c.operation.operationId === "uploadDocument");
+    const upload = caps.commands.find((c) => c.operation.operationId === "uploadDocument")!;
     expect(upload.body).toEqual({
       mediaType: "multipart/form-data",
       encoding: "multipart",
       required: true,
       parts: { file: { contentType: "application/pdf, image/png" } },
     });
-    expect(upload.flags.find((f: any) => f.wire === "file")).toMatchObject({ file: true, required: true });
-    const blob = caps.commands.find((c: any) => c.operation.operationId === "putBlob");
-    expect(blob.flags.find((f: any) => f.in === "body")).toMatchObject({ flag: "file", wire: "", file: true });
-    const download = caps.commands.find((c: any) => c.operation.operationId === "downloadDocument");
+    expect(upload.flags.find((f) => f.wire === "file")).toMatchObject({ file: true, required: true });
+    const blob = caps.commands.find((c) => c.operation.operationId === "putBlob")!;
+    expect(blob.flags.find((f) => f.in === "body")).toMatchObject({ flag: "file", wire: "", file: true });
+    const download = caps.commands.find((c) => c.operation.operationId === "downloadDocument")!;
     expect(download.response).toEqual({ accept: "application/pdf", kind: "binary" });
-    const subscribe = caps.commands.find((c: any) => c.operation.operationId === "subscribe");
-    expect(subscribe.flags.find((f: any) => f.wire === "topic")).toMatchObject({
+    const subscribe = caps.commands.find((c) => c.operation.operationId === "subscribe")!;
+    expect(subscribe.flags.find((f) => f.wire === "topic")).toMatchObject({
       required: false,
       requiredWithBody: true,
     });
@@ -500,13 +502,13 @@ describe("files up and bytes down, as the description says", () => {
     const help = result(await files([...words("uploadDocument"), "--help"]));
     const command = help.commands?.[0] ?? help;
     expect(command.body).toEqual({ mediaType: "multipart/form-data", given: expect.stringMatching(/path/) });
-    expect(command.parameters.find((p: any) => p.name === "--file")).toMatchObject({ file: true });
+    expect(command.parameters.find((p: HelpParameter) => p.name === "--file")).toMatchObject({ file: true });
     const download = result(await files([...words("downloadDocument"), "--describe"]));
     const described = download.commands?.[0] ?? download;
     expect(described.usage).toMatch(/--output <path>/);
     expect(described.answer).toMatchObject({ kind: "binary", accept: "application/pdf" });
     const subscribe = result(await files([...words("subscribe"), "--help"]));
-    const topic = (subscribe.commands?.[0] ?? subscribe).parameters.find((p: any) => p.name === "--topic");
+    const topic = (subscribe.commands?.[0] ?? subscribe).parameters.find((p: HelpParameter) => p.name === "--topic");
     expect(topic.description).toMatch(/required when a body is sent/);
   });
 });

@@ -6,6 +6,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { inter, read, tempDir } from "../helpers.js";
 import { API_KEY, buildAndInstall, exampleProject, startExampleApi } from "./example-api.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+import type { IssueRecord } from "../../src/runtime/issues.js";
+import type { ToolDefinition } from "../../src/runtime/mcp-tools.js";
+import type { HelpParameter } from "../../src/stages/inspect/subjects.js";
+import type { InterResult } from "../helpers.js";
 
 let api: Awaited<ReturnType<typeof startExampleApi>>;
 let bin: string;
@@ -22,8 +27,26 @@ interface Run {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /**
+   * stdout as JSON (undefined when it is not): each command answers in its own shape (an envelope, a bare list with
+   * --quiet, help, a Skill), so each test reads the one it ran. Left `any` on purpose: typing it would mean a cast at
+   * each of the file's many reads, for no type the runtime exports.
+   */
   json: any;
-  error: any;
+  /**
+   * stderr as JSON: the structured error a failing command writes (src/runtime/output.ts's writeError); undefined when
+   * stderr is not JSON, which the tests read only from failures.
+   */
+  error: CliErrorJson;
+}
+
+/** The structured error of a generated CLI, with the details the tests read (a usage error's, an unknown name's). */
+interface CliErrorJson {
+  error: true;
+  code: string;
+  message: string;
+  suggestion: string;
+  details: { missing: string[]; suggestions: string[] };
 }
 
 /** Runs the installed `rooms` binary against the example API, with stdin closed unless `input` is given. */
@@ -78,7 +101,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.json.ok).toBe(true);
-    expect(run.json.result.map((r: any) => r.id)).toEqual([
+    expect(run.json.result.map((r: { id: string }) => r.id)).toEqual([
       "rm_atlas",
       "rm_borealis",
       "rm_cosmos",
@@ -92,7 +115,9 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     );
     // The Skills that link the command or its group (`rooms find-availability`), each by its first sentence: not
     // every Skill in every answer.
-    expect(run.json.skills.map((s: any) => s.command)).toEqual(["rooms skills book-a-room-for-a-meeting"]);
+    expect(run.json.skills.map((s: { command: string }) => s.command)).toEqual([
+      "rooms skills book-a-room-for-a-meeting",
+    ]);
     expect(run.json.skills[0].description).toMatch(/^Use when /);
     expect(run.json.skills[0].description.length).toBeLessThanOrEqual(120);
     expect(run.json.issue).toContain("rooms issue create");
@@ -422,9 +447,9 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(first.json.result).toHaveLength(2);
     expect(first.json.page).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
     const second = await rooms(["rooms", "list", "--limit", "2", "--cursor", first.json.page.next_cursor, "--quiet"]);
-    expect(second.json.map((r: any) => r.id)).toEqual(["rm_cosmos", "rm_delta"]);
+    expect(second.json.map((r: { id: string }) => r.id)).toEqual(["rm_cosmos", "rm_delta"]);
     const all = await rooms(["rooms", "list", "--limit", "2", "--all"]);
-    expect(all.json.result.map((r: any) => r.id)).toHaveLength(6);
+    expect(all.json.result.map((r: { id: string }) => r.id)).toHaveLength(6);
     expect(all.json.page).toEqual({ has_more: false, pages: 3 });
     const bounded = await rooms(["rooms", "list", "--limit", "1", "--all", "--max-pages", "3"]);
     expect(bounded.json.result).toHaveLength(3);
@@ -434,7 +459,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
   it("help is JSON everywhere; --version, --brief and a bare call with stdin closed return at once", async () => {
     const help = await rooms(["--help"]);
     expect(help.json.help).toContain("Rooms");
-    expect(help.json.commands.map((c: any) => c.name)).toEqual(
+    expect(help.json.commands.map((c: { name: string }) => c.name)).toEqual(
       expect.arrayContaining([
         "bookings cancel",
         "bookings create",
@@ -446,7 +471,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(help.json).toHaveProperty("rules");
     expect(help.json).toHaveProperty("skills");
     const create = await rooms(["bookings", "create", "--help"]);
-    expect(create.json.command.parameters.find((p: any) => p.name === "--duration-minutes")).toEqual({
+    expect(create.json.command.parameters.find((p: HelpParameter) => p.name === "--duration-minutes")).toEqual({
       name: "--duration-minutes",
       type: "integer",
       required: true,
@@ -457,7 +482,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
       destructive: true,
       permission: "delete",
     });
-    expect((await rooms(["rooms", "--help"])).json.commands.map((c: any) => c.name)).toEqual([
+    expect((await rooms(["rooms", "--help"])).json.commands.map((c: { name: string }) => c.name)).toEqual([
       "rooms find-availability",
       "rooms get",
       "rooms list",
@@ -471,7 +496,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
 
   it("ships its Skills: listed, shown, with portable frontmatter matching their folders", async () => {
     const list = await rooms(["skills", "--quiet"]);
-    expect(list.json.map((s: any) => s.name)).toEqual([
+    expect(list.json.map((s: { name: string }) => s.name)).toEqual([
       "book-a-room-for-a-meeting",
       "cancel-a-booking",
       "report-a-rooms-bookings-for-a-day",
@@ -529,7 +554,9 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
       context: { exit_code: 0 },
     });
     const id = created.json.id;
-    expect((await rooms(["issue", "list", "--status", "open", "--quiet"])).json.map((i: any) => i.id)).toContain(id);
+    expect(
+      (await rooms(["issue", "list", "--status", "open", "--quiet"])).json.map((i: IssueRecord) => i.id),
+    ).toContain(id);
     expect((await rooms(["issue", "update", "--id", id, "--status", "closed", "--quiet"])).json.status).toBe("closed");
     expectFailure(await rooms(["issue", "update", "--id", id, "--status", "resolved"]), 30, "PRECONDITION_FAILED");
     expect((await rooms(["issue", "show", id, "--quiet"])).json.status).toBe("closed");
@@ -546,10 +573,10 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     const tools = run.json.tools;
     // One per command, and report_issue: the tools rooms-mcp serves.
     expect(tools).toHaveLength(8);
-    expect(tools.find((t: any) => t.name === "report_issue")).toMatchObject({
+    expect(tools.find((t: ToolDefinition) => t.name === "report_issue")).toMatchObject({
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     });
-    expect(tools.find((t: any) => t.name === "bookings_cancel")).toMatchObject({
+    expect(tools.find((t: ToolDefinition) => t.name === "bookings_cancel")).toMatchObject({
       annotations: { destructiveHint: true },
       inputSchema: { required: ["booking-id"] },
     });
@@ -680,7 +707,7 @@ describe("the generated CLI against a misbehaving server", () => {
 
 describe("cli.tgz is reproducible", () => {
   it("gives the same sha256 for the same inputs, and a new one after a one-character brief edit", async () => {
-    const candidate = (r: any) => r.json.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+    const candidate = (r: InterResult) => r.json.data.tasks.find((t: TaskOutcome) => t.id === "bundle").data.candidate;
     // A cold build here against the run's own cold build of the example (test/global-setup.ts): another process, another
     // folder, the same inputs.
     const a = exampleProject();

@@ -12,13 +12,15 @@ import {
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inter, read, REPO, tempDir } from "../helpers.js";
+import { inter, read, REPO, tempDir, type InterResult } from "../helpers.js";
+import type { Step } from "../../src/cli/init/init.js";
+import type { Blocker, StatusReport } from "../../src/cli/status/status.js";
 import { API_KEY } from "./example-api.js";
 
 const empty = () => tempDir("inter-init-");
 const SKILLS = ["intermesh-context", "intermesh-eval-plan", "intermesh-evaluate", "intermesh-workspace"];
-const actions = (result: { json: any }) =>
-  Object.fromEntries(result.json.data.steps.map((s: any) => [s.path, s.action]));
+const actions = (result: InterResult) =>
+  Object.fromEntries(result.json.data.steps.map((s: Step) => [s.path, s.action]));
 /** Every file under a folder with its bytes, to prove a command changed nothing. */
 const snapshot = (dir: string) =>
   Object.fromEntries(
@@ -57,7 +59,7 @@ describe("inter init", () => {
     expect(cfg).not.toContain("credentialEnv");
     // Status lists exactly those; either scheme's variable will do.
     const unset = await inter(dir, ["status", "--json"]);
-    expect(unset.json.data.credential.variables.map((v: any) => v.name)).toEqual([
+    expect(unset.json.data.credential.variables.map((v: { name: string }) => v.name)).toEqual([
       "FORGE_OAUTH_ACCESS_TOKEN",
       "FORGE_OAUTH_CLIENT_ID",
       "FORGE_OAUTH_CLIENT_SECRET",
@@ -139,12 +141,12 @@ describe("inter init", () => {
     const dry = await inter(dir, ["init", "--dry-run", "--json"]);
     expect(dry.exitCode).toBe(0);
     expect(dry.json.data.dryRun).toBe(true);
-    expect(dry.json.data.steps.find((s: any) => s.path === ".gitignore")).toMatchObject({
+    expect(dry.json.data.steps.find((s: Step) => s.path === ".gitignore")).toMatchObject({
       action: "append",
       exists: true,
       reason: "adds .intermesh/, dist/, .inter-eval/",
     });
-    expect(dry.json.data.steps.find((s: any) => s.path === "intermesh.config.ts")).toMatchObject({
+    expect(dry.json.data.steps.find((s: Step) => s.path === "intermesh.config.ts")).toMatchObject({
       action: "create",
       exists: false,
     });
@@ -184,7 +186,7 @@ describe("inter init", () => {
     const init = await inter(dir, ["init", "--json"]);
     expect(init.exitCode).toBe(0);
     expect(init.json.data.conflicts).toBe(1);
-    const conflict = init.json.data.steps.find((s: any) => s.action === "conflict");
+    const conflict = init.json.data.steps.find((s: Step) => s.action === "conflict");
     expect(conflict).toMatchObject({
       path: ".agents/skills/intermesh-workspace",
       decision: expect.stringContaining("move .agents/skills/intermesh-workspace away and run `inter init` again"),
@@ -243,7 +245,7 @@ describe("inter status", () => {
     expect(r.exitCode).toBe(0);
     return r.json.data;
   };
-  const blockers = (s: any) => s.blockers.map((b: any) => `${b.stage}/${b.requires}: ${b.next}`);
+  const blockers = (s: Pick<StatusReport, "blockers">) => s.blockers.map((b) => `${b.stage}/${b.requires}: ${b.next}`);
 
   it("without a config: WORKSPACE_NOT_FOUND (exit 2) with the report and the setup to run next", async () => {
     const dir = empty();
@@ -284,8 +286,8 @@ describe("inter status", () => {
     await inter(dir, ["init", "--name", "Acme"]);
     const s = await status(dir);
     expect(s.config.valid).toBe(true);
-    expect(s.inputs.find((i: any) => i.role === "openapi").files).toEqual([]);
-    expect(s.inputs.find((i: any) => i.role === "context").files[0].sha256).toBe(
+    expect(s.inputs.find((i: StatusReport["inputs"][number]) => i.role === "openapi").files).toEqual([]);
+    expect(s.inputs.find((i: StatusReport["inputs"][number]) => i.role === "context").files[0].sha256).toBe(
       createHash("sha256").update(read(dir, "inputs/context.md")).digest("hex"),
     );
     expect(blockers(s)).toEqual([
@@ -294,7 +296,7 @@ describe("inter status", () => {
       "evaluation/agent: inter eval new evals --candidate dist/cli.tgz  # then set targets.eval.plan in the config",
     ]);
     // The same code `inter build` refuses the brief with, and where the placeholders are.
-    expect(s.blockers.map((b: any) => b.code)).toEqual(["INPUT_NOT_FOUND", "CONTEXT_INCOMPLETE", undefined]);
+    expect(s.blockers.map((b: Blocker) => b.code)).toEqual(["INPUT_NOT_FOUND", "CONTEXT_INCOMPLETE", undefined]);
     expect(s.blockers[1].what).toMatch(/^inputs\/context\.md still has TODO placeholders \(lines 3, /);
     expect(s.credential).toEqual({
       env: "ACME_API_KEY",

@@ -8,10 +8,14 @@ import { inter, read, statuses, tempDir } from "../helpers.js";
 import { variantBundle } from "../fixtures/variant-bundle.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, changedCandidate, exampleProject, patchFile } from "./example-api.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+import type { CredentialCheck } from "../../src/stages/inspect/credentials.js";
+import type { Receipt, RuleResult } from "../../src/stages/inspect/receipt.js";
+import type { SkillCheck } from "../../src/stages/inspect/skills.js";
 
 const validate = schemaValidator("receipt.schema.json");
 let project: string;
-let receipt: any;
+let receipt: Receipt;
 
 beforeAll(async () => {
   project = exampleProject({ warm: "with-key" });
@@ -20,10 +24,10 @@ beforeAll(async () => {
   receipt = JSON.parse(read(project, "dist/receipt.json"));
 });
 
-const failing = (r: any) =>
+const failing = (r: { rules: RuleResult[] }) =>
   r.rules
-    .filter((x: any) => x.status === "fail")
-    .map((x: any) => x.id)
+    .filter((x) => x.status === "fail")
+    .map((x) => x.id)
     .sort();
 
 describe("inspect: the example candidate", () => {
@@ -33,25 +37,25 @@ describe("inspect: the example candidate", () => {
     expect(receipt.summary.fail).toBe(0);
     expect(receipt.rules).toHaveLength(98);
     expect(receipt.api).toEqual({ probed: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
-    const byId = Object.fromEntries(receipt.rules.map((r: any) => [r.id, r]));
+    const byId = Object.fromEntries(receipt.rules.map((r) => [r.id, r]));
     expect(byId.X6).toMatchObject({
       status: "pass",
       evidence: [
         expect.objectContaining({ command: "rooms bookings get --booking-id inter-probe-missing-id", exitCode: 20 }),
       ],
     });
-    expect(byId.O8.status).toBe("pass");
-    expect(byId.G2.evidence[0]).toMatchObject({ exitCode: 2, stdout: "" });
+    expect(byId.O8!.status).toBe("pass");
+    expect(byId.G2!.evidence![0]).toMatchObject({ exitCode: 2, stdout: "" });
     for (const rule of receipt.rules) {
       expect(rule.reason.length, rule.id).toBeGreaterThan(0);
       if (rule.status === "not applicable") expect(["I6", "I7"]).toContain(rule.id);
     }
-    expect(receipt.skills.every((s: any) => s.valid)).toBe(true);
-    expect(receipt.commands.find((c: any) => c.name === "bookings cancel")).toMatchObject({
+    expect(receipt.skills.every((s) => s.valid)).toBe(true);
+    expect(receipt.commands.find((c) => c.name === "bookings cancel")).toMatchObject({
       destructive: true,
       permission: "delete",
     });
-    expect(receipt.candidate.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(receipt.candidate!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(receipt)).not.toContain(API_KEY);
   });
 
@@ -61,22 +65,22 @@ describe("inspect: the example candidate", () => {
     expect(JSON.parse(read(project, "dist/receipt.json"))).toEqual(receipt);
 
     const noKey = await inter(project, ["build", "--json"]);
-    const data = noKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
+    const data = noKey.json.data.tasks.find((t: TaskOutcome) => t.id === "inspect").data;
     expect(data).toMatchObject({ level: "Agent-Native", fail: 0 });
-    const withoutKey = JSON.parse(read(project, "dist/receipt.json"));
+    const withoutKey: Receipt = JSON.parse(read(project, "dist/receipt.json"));
     expect(withoutKey.api).toEqual({
       probed: false,
       reason: "ROOMS_API_KEY is not set, so calls to the API cannot authenticate",
     });
-    expect(withoutKey.rules.find((r: any) => r.id === "X6")).toMatchObject({
+    expect(withoutKey.rules.find((r) => r.id === "X6")).toMatchObject({
       status: "not applicable",
       reason: expect.stringContaining("ROOMS_API_KEY is not set"),
     });
 
     // A key the API refuses says nothing of the CLI: the same candidate, the same level, and why with what to do.
     const wrongKey = await inter(project, ["build", "--json"], { ROOMS_API_KEY: "not-the-key" });
-    const refused = wrongKey.json.data.tasks.find((t: any) => t.id === "inspect").data;
-    expect(refused).toMatchObject({ level: "Agent-Native", fail: 0, candidate: receipt.candidate.sha256 });
+    const refused = wrongKey.json.data.tasks.find((t: TaskOutcome) => t.id === "inspect").data;
+    expect(refused).toMatchObject({ level: "Agent-Native", fail: 0, candidate: receipt.candidate!.sha256 });
     expect(refused.apiNotJudged).toMatch(
       /`rooms .*` answered AUTH_FAILED.*set ROOMS_API_KEY to a credential the API accepts/,
     );
@@ -198,7 +202,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
       "X8",
     ]);
     expect(r.certification.level).toBe("none");
-    const e1 = r.rules.find((x: any) => x.id === "E1");
+    const e1 = r.rules.find((x: RuleResult) => x.id === "E1");
     expect(e1.evidence[0]).toMatchObject({ command: "rooms --inter-probe-bogus-flag", exitCode: 2, stderr: "" });
     expect(e1.evidence[0].stdout).toContain('"code":"UNKNOWN_FLAG"');
   });
@@ -243,7 +247,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
       "X7",
       "X8",
     ]);
-    expect(r.rules.find((x: any) => x.id === "X3").reason).toBe("bogus flag exit 0");
+    expect(r.rules.find((x: RuleResult) => x.id === "X3").reason).toBe("bogus flag exit 0");
   });
 
   it("a runtime that takes a bare id_rsa, runs a command given --version, writes on issue --dry-run and takes unknown flags on builtins fails G1, G3, N6 and S3", async () => {
@@ -267,7 +271,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
     const tgz = await changedCandidate(project, (pkg) => writeFileSync(join(pkg, "lib/runtime.cjs"), runtime));
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["G1", "G3", "N6", "S3"]);
-    const byId = Object.fromEntries(r.rules.map((x: any) => [x.id, x]));
+    const byId = Object.fromEntries(r.rules.map((x: RuleResult) => [x.id, x]));
     expect(byId.G1.reason).toContain("rooms issue list --inter-probe-bogus-flag");
     expect(byId.G3.reason).toBe("a bare id_rsa was not refused");
     expect(byId.N6.reason).toMatch(/--version after a command did something else: rooms bookings create .* --version/);
@@ -291,7 +295,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(r.certification.level).toBe("none");
     expect(r.certification.blocking).toEqual(expect.arrayContaining(["A1", "A2"]));
-    const checks = Object.fromEntries(r.credentials.checks.map((c: any) => [c.id, c]));
+    const checks = Object.fromEntries(r.credentials.checks.map((c: CredentialCheck) => [c.id, c]));
     expect(checks.A1.reason).toContain("not carried as declared: bookings list (apiKey, exit 0)");
     expect(checks.A2.reason).toMatch(/^a credential value was printed by rooms bookings list --dry-run/);
     expect(checks.A3.status).toBe("pass");
@@ -313,7 +317,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
     });
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(r.certification).toMatchObject({ level: "none", blocking: expect.arrayContaining(["A3"]) });
-    expect(r.credentials.checks.find((c: any) => c.id === "A3").reason).toMatch(
+    expect(r.credentials.checks.find((c: CredentialCheck) => c.id === "A3").reason).toMatch(
       /^1 flag carries a credential: rooms \S+ --api-key \(apiKey\)$/,
     );
   });
@@ -325,7 +329,7 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
     const r = (await inter(project, ["inspect", tgz, "--json"])).json.data;
     expect(failing(r)).toEqual(["D18"]);
     expect(r.certification).toEqual({ level: "Agent-Ready", blocking: ["D18"] });
-    expect(r.skills.find((s: any) => !s.valid)).toEqual(
+    expect(r.skills.find((s: SkillCheck) => !s.valid)).toEqual(
       expect.objectContaining({
         name: "cancel-a-booking",
         problems: ['name "cancel-a-booking" differs from its folder "cancel-booking"'],

@@ -62,6 +62,13 @@ async function modern(transport: "stdio" | "http", mode: "auto" | { pin: string 
   }
 }
 
+/** A JSON-RPC answer, as the tests read it: a result's fields, or an error's code and data. */
+interface JsonRpcAnswer {
+  id: string | number;
+  result: { ttlMs: number } & Record<string, unknown>;
+  error: { code: number; message: string; data: unknown };
+}
+
 /** One JSON-RPC request posted as a client of the revision sends it, headers overridable. */
 async function post(body: Record<string, unknown>, headers: Record<string, string | undefined> = {}) {
   const sent: Record<string, string> = {
@@ -74,7 +81,7 @@ async function post(body: Record<string, unknown>, headers: Record<string, strin
     if (value === undefined) delete sent[name];
     else sent[name] = value;
   const response = await fetch(url, { method: "POST", headers: sent, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as JsonRpcAnswer };
 }
 
 /** Lines written to a stdio server in one session and the answers it wrote, by id. */

@@ -1,8 +1,9 @@
 import { existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inter, read, statusesOf, writeFiles } from "../helpers.js";
+import { inter, read, statusesOf, writeFiles, type InterResult } from "../helpers.js";
 import { makeBaseProject } from "./fixture.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 
 // The warm no-op fast path (src/cli/noop-fast-path.ts) answers `inter build` from a record without loading the graph.
 // What it prints must be what the normal path prints, and anything that could change the answer must send the build
@@ -50,13 +51,13 @@ describe("the warm no-op fast path", () => {
     const json = await build(dir, ["build", "--json"]);
     expect(json.fast).toBe(true);
     const slow = await inter(dir, ["build", "--json"], { INTER_NO_FAST_PATH: "1" });
-    const shape = (doc: any) => ({
+    const shape = (doc: InterResult["json"]) => ({
       ...doc,
       data: {
         ...doc.data,
         summary: { ...doc.data.summary, durationMs: 0 },
         // Unlike the display, --json lists tasks in the graph's order, whatever order they finished in.
-        tasks: doc.data.tasks.map((t: any) => ({ ...t, durationMs: 0 })),
+        tasks: doc.data.tasks.map((t: TaskOutcome) => ({ ...t, durationMs: 0 })),
       },
     });
     expect(shape(json.json)).toEqual(shape(slow.json));

@@ -53,7 +53,7 @@ describe("inter's own Skills", () => {
           expect(flags.has(flag), `${name} quotes \`${line}\`: ${path} has no ${flag}`).toBe(true);
         const shown = await inter(REPO, [...path.split(" ").slice(1), "--help", "--json"]);
         expect(shown.exitCode).toBe(0);
-        expect(shown.json.data.commands.map((c: any) => c.command)).toEqual([path]);
+        expect(shown.json.data.commands.map((c: { command: string }) => c.command)).toEqual([path]);
       }
     },
   );

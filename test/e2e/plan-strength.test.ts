@@ -1,7 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inter, makeProject, read } from "../helpers.js";
+import { inter, makeProject, read, type InterResult } from "../helpers.js";
+import type { EvalResults } from "../../src/evaluation/results/types.js";
+import type { Finding } from "../../src/stages/plan/findings.js";
+import type { Check, Plan } from "../../src/stages/plan/types.js";
 import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-api.js";
 
 /**
@@ -10,9 +13,9 @@ import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-a
  */
 let project: string;
 const examplePlan = () => JSON.parse(read(project, "evals/eval-plan.json"));
-const findings = (result: { json: any }) =>
+const findings = (result: InterResult) =>
   (result.json.data ?? result.json.error.details.report).findings.map(
-    (f: any) => `${f.code} ${f.file ? `${f.file} ` : ""}${f.pointer}`,
+    (f: Finding) => `${f.code} ${f.file ? `${f.file} ` : ""}${f.pointer}`,
   );
 
 beforeAll(async () => {
@@ -116,7 +119,7 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
       "NO_CLI_OBSERVATION /scenarios/2/observations",
       "FILE_NOT_TIED_TO_CLI /scenarios/2/observations/0",
     ]);
-    const byCode = Object.fromEntries(result.json.data.findings.reverse().map((f: any) => [f.code, f]));
+    const byCode = Object.fromEntries(result.json.data.findings.reverse().map((f: Finding) => [f.code, f]));
     expect(byCode.CHECK_TAUTOLOGICAL.message).toContain('Check "same" of scenario "book-a-room"');
     expect(byCode.EXPECTED_NOT_PRODUCIBLE.message).toContain('"confirmed", "cancelled"');
     expect(byCode.NO_CLI_OBSERVATION.suggestion).toContain("command_success");
@@ -130,7 +133,7 @@ describe("hygiene findings: what a plan cannot prove, before any run", () => {
     const plan = examplePlan();
     const report = plan.scenarios[2];
     report.checks = report.checks.filter(
-      (c: any) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"),
+      (c: Check) => !c.id.startsWith("report-holds") && !c.id.startsWith("report-from"),
     );
     report.checks.push({
       id: "whole",
@@ -174,7 +177,8 @@ describe("reference solutions are validated with the plan", () => {
       "REFERENCE_MISSING_SCENARIO eval-plan.reference.json ",
     ]);
     expect(
-      result.json.error.details.report.findings.find((f: any) => f.code === "REFERENCE_UNKNOWN_SCENARIO").suggestion,
+      result.json.error.details.report.findings.find((f: Finding) => f.code === "REFERENCE_UNKNOWN_SCENARIO")
+        .suggestion,
     ).toBe('Did you mean "cancel-a-booking"?');
   });
 });
@@ -183,7 +187,7 @@ describe("the candidate a plan is validated against", () => {
   it("--candidate: a prefix naming a command the candidate lacks exits 2", async () => {
     const plan = examplePlan();
     plan.scenarios[1].observations[0].command_prefix = ["rooms", "bookings", "void"];
-    plan.scenarios[1].checks = plan.scenarios[1].checks.filter((c: any) => c.type === "command_success");
+    plan.scenarios[1].checks = plan.scenarios[1].checks.filter((c: Check) => c.type === "command_success");
     const dir = makeProject({ "plans/eval-plan.json": JSON.stringify(plan) });
     const result = await inter(dir, [
       "eval",
@@ -218,7 +222,7 @@ describe("the candidate a plan is validated against", () => {
     expect(failed.json.error.code).toBe("PLAN_INVALID");
     const report = JSON.parse(read(dir, "dist/plan-validation.json"));
     expect(report.valid).toBe(false);
-    expect(report.findings.map((f: any) => f.code)).toContain("API_URL_NOT_ALLOWED");
+    expect(report.findings.map((f: Finding) => f.code)).toContain("API_URL_NOT_ALLOWED");
   });
 
   it("inter eval new writes a starter reference whose placeholders fail validation", async () => {
@@ -239,10 +243,10 @@ describe("the candidate a plan is validated against", () => {
 
 describe("side effects the plan never observes", () => {
   /** One run against a fresh example API (the folder's plan shares one API across its attempts). */
-  async function run(mode: string, extra: string[] = [], edit: (plan: any) => void = () => {}) {
+  async function run(mode: string, extra: string[] = [], edit: (plan: Plan) => void = () => {}) {
     const f = await evaluationFolder(project);
     try {
-      const plan = JSON.parse(read(f.dir, "eval-plan.json"));
+      const plan: Plan = JSON.parse(read(f.dir, "eval-plan.json"));
       edit(plan);
       writeFileSync(join(f.dir, "eval-plan.json"), JSON.stringify(plan));
       const result = await inter(f.dir, ["eval", "run", ".", ...scripted(mode), ...extra, "--json"], {
@@ -250,7 +254,7 @@ describe("side effects the plan never observes", () => {
       });
       return {
         exitCode: result.exitCode,
-        results: JSON.parse(read(f.dir, ".inter-eval/results.json")),
+        results: JSON.parse(read(f.dir, ".inter-eval/results.json")) as EvalResults,
         summary: read(f.dir, ".inter-eval/summary.md"),
         html: read(f.dir, ".inter-eval/report.html"),
       };
@@ -258,7 +262,7 @@ describe("side effects the plan never observes", () => {
       await f.stop();
     }
   }
-  const attempt = (results: any, scenario: string) => results.attempts.find((a: any) => a.scenario === scenario);
+  const attempt = (results: EvalResults, scenario: string) => results.attempts.find((a) => a.scenario === scenario)!;
 
   it("an agent's extra cancel is listed per attempt and in the reports, without failing a plan that allows it", async () => {
     const { exitCode, results, summary, html } = await run("extra-cancel");
@@ -272,7 +276,7 @@ describe("side effects the plan never observes", () => {
       },
     ]);
     expect(
-      results.attempts.filter((a: any) => a.scenario !== "book-a-room").every((a: any) => a.side_effects.length === 0),
+      results.attempts.filter((a) => a.scenario !== "book-a-room").every((a) => a.side_effects!.length === 0),
     ).toBe(true);
     expect(summary).toContain("`rooms bookings cancel --booking-id bk_0001 --yes`");
     expect(html).toContain("Unobserved side effects");
@@ -289,14 +293,14 @@ describe("side effects the plan never observes", () => {
       forbid_side_effects: true,
       missed: [expect.objectContaining({ scenario: "book-a-room" })],
     });
-    expect(results.gate.missed).toHaveLength(1);
+    expect(results.gate!.missed).toHaveLength(1);
   });
 
   it('settings.unobserved_side_effects: "fail" fails the attempt', async () => {
     const { exitCode, results } = await run(
       "extra-cancel",
       [],
-      (plan) => (plan.settings.unobserved_side_effects = "fail"),
+      (plan) => (plan.settings!.unobserved_side_effects = "fail"),
     );
     expect(exitCode).toBe(1);
     expect(attempt(results, "book-a-room").status).toBe("fail");
@@ -311,9 +315,7 @@ describe("side effects the plan never observes", () => {
     const { exitCode, results } = await run("good", [], (plan) => (plan.target.read_only_confirmed = true));
     expect(exitCode).toBe(1);
     expect(
-      Object.fromEntries(
-        results.attempts.map((a: any) => [a.scenario, a.checks.find((c: any) => c.id === "read-only")?.status]),
-      ),
+      Object.fromEntries(results.attempts.map((a) => [a.scenario, a.checks.find((c) => c.id === "read-only")?.status])),
     ).toEqual({ "book-a-room": "fail", "cancel-a-booking": "fail", "report-room-day": "pass" });
   });
 });

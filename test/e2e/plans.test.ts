@@ -13,6 +13,8 @@ import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, REPO, statuses, tempDir } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
+import type { Finding } from "../../src/stages/plan/findings.js";
+import type { LooseObservation, Scenario } from "../../src/stages/plan/types.js";
 
 const CORPUS = join(REPO, "test/plans");
 let project: string;
@@ -95,7 +97,7 @@ const STRENGTH = new Set([
   "EXPECTED_NOT_PRODUCIBLE",
   "REFERENCE_MISSING_SCENARIO",
 ]);
-const own = (findings: any[]) => findings.filter((f) => !STRENGTH.has(f.code));
+const own = (findings: Finding[]) => findings.filter((f) => !STRENGTH.has(f.code));
 
 const VALID_WARNINGS: Record<string, Array<[string, string]>> = {
   "every-kind-and-check": [["REQUEST_NOT_MEASURABLE", "/scenarios/0/observations/3"]],
@@ -121,7 +123,7 @@ describe("the plan corpus (test/plans)", () => {
         errors: 0,
         stages: { shape: { ran: true }, references: { ran: true }, candidate: { ran: true }, hygiene: { ran: true } },
       });
-      expect(own(run.json.data.findings).map((f: any) => [f.code, f.pointer])).toEqual(VALID_WARNINGS[name] ?? []);
+      expect(own(run.json.data.findings).map((f) => [f.code, f.pointer])).toEqual(VALID_WARNINGS[name] ?? []);
     },
   );
 
@@ -131,7 +133,7 @@ describe("the plan corpus (test/plans)", () => {
     expect(run.exitCode).toBe(2);
     expect(run.json.error.code).toBe("PLAN_INVALID");
     const findings = own(run.json.error.details.report.findings);
-    expect(findings.map((f: any) => [f.code, f.pointer])).toEqual(INVALID[name]);
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual(INVALID[name]);
     for (const f of findings)
       expect(f).toMatchObject({
         stage: expect.any(String),
@@ -174,20 +176,24 @@ describe("inter eval validate", () => {
     expect(created.exitCode).toBe(0);
     expect(created.json.data.scenarios).toBe(3);
     const plan = JSON.parse(readFileSync(join(dir, "eval-plan.json"), "utf8"));
-    expect(plan.scenarios.map((s: any) => s.id)).toEqual([
+    expect(plan.scenarios.map((s: Scenario) => s.id)).toEqual([
       "book-a-room-for-a-meeting",
       "cancel-a-booking",
       "report-a-rooms-bookings-for-a-day",
     ]);
-    expect(plan.scenarios[1].observations.map((o: any) => o.command_prefix)).toEqual([["rooms", "bookings", "cancel"]]);
+    expect(plan.scenarios[1].observations.map((o: LooseObservation) => o.command_prefix)).toEqual([
+      ["rooms", "bookings", "cancel"],
+    ]);
     const validation = await inter(dir, ["eval", "validate", dir, "--json"]);
     expect(validation.exitCode).toBe(2);
-    const codes = new Set(own(validation.json.error.details.report.findings).map((f: any) => f.code));
+    const codes = new Set(own(validation.json.error.details.report.findings).map((f) => f.code));
     expect([...codes]).toEqual(["PLACEHOLDER", "REFERENCE_PLACEHOLDER"]);
     // Read top-down: a stage with errors is marked ✗ with its count, the errors come before the warnings, each counted.
     const said = await inter(dir, ["eval", "validate", dir]);
     const report = validation.json.error.details.report;
-    const hygieneErrors = report.findings.filter((f: any) => f.stage === "hygiene" && f.severity === "error").length;
+    const hygieneErrors = report.findings.filter(
+      (f: Finding) => f.stage === "hygiene" && f.severity === "error",
+    ).length;
     expect(said.stderr).toMatch(new RegExp(`^  ✗ hygiene \\(${hygieneErrors} errors?`, "m"));
     expect(said.stderr).not.toMatch(/^  ✓ hygiene/m);
     expect(said.stderr).toMatch(new RegExp(`^${report.errors} errors?:$`, "m"));

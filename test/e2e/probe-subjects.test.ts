@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { config, inter, makeProject, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
+import type { Receipt } from "../../src/stages/inspect/receipt.js";
 
 /**
  * Inspection probes the command that has what a rule probes (stages/inspect/subjects.ts), whatever it is called (issue #28:
@@ -98,10 +99,10 @@ function bodyCommands(dir: string): string[] {
   );
 }
 
-const rule = (receipt: any, id: string) => receipt.rules.find((r: any) => r.id === id);
+const rule = (receipt: Receipt, id: string) => receipt.rules.find((r) => r.id === id)!;
 
 describe("inspect: each probe runs on a command that has what it probes", () => {
-  const receipts: Record<string, any> = {};
+  const receipts: Record<string, Receipt> = {};
   const dirs: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -117,7 +118,7 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
   });
 
   it("the body probe takes the one command that takes a body, not the first write with a required flag", () => {
-    const receipt = receipts.jukebox;
+    const receipt = receipts.jukebox!;
     expect(validate(receipt)).toEqual([]);
     const [withBody] = bodyCommands(dirs.jukebox!);
     expect(bodyCommands(dirs.jukebox!)).toHaveLength(1);
@@ -137,7 +138,7 @@ describe("inspect: each probe runs on a command that has what it probes", () => 
   });
 
   it("with no command that takes a body, I3 and C5 are not applicable and say why", () => {
-    const receipt = receipts.notes;
+    const receipt = receipts.notes!;
     expect(validate(receipt)).toEqual([]);
     expect(bodyCommands(dirs.notes!)).toEqual([]);
     for (const id of ["I3", "C5"])

@@ -4,8 +4,21 @@ import { createHash } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { config, inter, makeProject, nodeCommand, REPO, spawnInter, statuses, until, tempDir } from "../helpers.js";
+import {
+  config,
+  inter,
+  makeProject,
+  nodeCommand,
+  REPO,
+  spawnInter,
+  statuses,
+  until,
+  tempDir,
+  type InterResult,
+} from "../helpers.js";
 import { exampleProject } from "./example-api.js";
+import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
+import type { OutputEntry } from "../../src/engine/cache/store.js";
 
 const TOKEN = "remote-cache-test-token-4f1c";
 
@@ -116,9 +129,9 @@ const unsignedEnv = (remote: Remote, trust = true) => ({
   INTER_REMOTE_CACHE_TOKEN: TOKEN,
   ...(trust ? { INTER_REMOTE_CACHE_TRUST: "unsigned" } : {}),
 });
-const sources = (outcome: any) =>
+const sources = (outcome: InterResult) =>
   Object.fromEntries(
-    outcome.json.data.tasks.map((t: any) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]),
+    outcome.json.data.tasks.map((t: TaskOutcome) => [t.id, t.status === "cached" ? `cached:${t.source}` : t.status]),
   );
 /** Every output file under dist/ (evaluation results aside) with its bytes. */
 const distFiles = (dir: string) =>
@@ -137,7 +150,7 @@ const distFiles = (dir: string) =>
 /** The example built once against a remote cache: the stored artifacts and the project, never changed afterwards. */
 interface Seed {
   /** The cold build's `--json` document. */
-  cold: any;
+  cold: InterResult["json"];
   /** The team on the shared signed server that holds its artifacts: only read (and the server asked not to change it). */
   remote: Remote;
   /** The project that built it, local cache and dist/ included: read it, or copy it before building in it. */
@@ -221,7 +234,8 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
       expect(warm.exitCode, warm.stdout).toBe(0);
       expect(new Set(Object.values(sources(warm)))).toEqual(new Set(["cached:remote"]));
       expect(warm.json.data.remote).toMatchObject({ hits: 9, misses: 0, errors: 0 });
-      const bundle = (doc: any) => doc.data.tasks.find((t: any) => t.id === "bundle").data.candidate;
+      const bundle = (doc: InterResult["json"]) =>
+        doc.data.tasks.find((t: TaskOutcome) => t.id === "bundle").data.candidate;
       expect(bundle(warm.json)).toBe(bundle(seeded.cold));
       expect(distFiles(second)).toEqual(distFiles(seeded.project));
       // Now local: the next build needs nothing from the remote.
@@ -288,7 +302,8 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
         // a record with no outputs writes nothing and stays a fair hit.
         let harmless = 0;
         for (const f of readdirSync(stored).filter((x) => !x.endsWith("-reads"))) {
-          let parsed: any;
+          // A remote artifact as stored: the record (the part rewritten here) beside its objects.
+          let parsed: { record?: { outputs?: OutputEntry[] } };
           try {
             parsed = JSON.parse(gunzipSync(readFileSync(join(stored, f))).toString("utf8"));
           } catch {
@@ -298,7 +313,7 @@ describe("the remote cache (Turborepo API, the real turborepo-remote-cache serve
             harmless += 1;
             continue;
           }
-          parsed.record.outputs[0].path = "../escape_remote.txt";
+          parsed.record.outputs[0]!.path = "../escape_remote.txt";
           writeFileSync(join(stored, f), gzipSync(JSON.stringify(parsed)));
         }
         // The openapi task's list of $ref'd files, pointed at a device that never ends and at a folder.
@@ -443,7 +458,8 @@ export default defineConfig({
     const result = await child;
     expect(result.exitCode, String(result.stdout)).toBe(0);
     const data = JSON.parse(String(result.stdout)).data;
-    expect(statuses({ json: { data } } as any)).toMatchObject({ first: "ran", slow: "ran" });
+    // statuses reads only the document, here the one a spawned run printed.
+    expect(statuses({ json: { data } } as InterResult)).toMatchObject({ first: "ran", slow: "ran" });
     expect(data.remote.errors).toBeGreaterThanOrEqual(1);
     expect(data.remote.warning).toMatch(/upload failed .*continuing with the local cache only/);
     expect(readFileSync(join(dir, "slow.out"), "utf8")).toBe("2");

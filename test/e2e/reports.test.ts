@@ -6,6 +6,9 @@ import { ARTIFACTS, launchChromium } from "../browser.js";
 import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder, exampleProject, scripted, SCRIPTED_AGENT } from "./example-api.js";
+import type { CheckDiff, ScenarioDiff } from "../../src/evaluation/results/diff.js";
+import type { GateResult } from "../../src/evaluation/results/types.js";
+import type { AttemptResult } from "../../src/evaluation/run/attempt.js";
 
 const validateResults = schemaValidator("results.schema.json");
 const env = { ROOMS_API_KEY: API_KEY };
@@ -72,7 +75,10 @@ describe("an evaluation with passing, failing and incomplete attempts", () => {
     expect(mixedRun.stderr).not.toMatch(/gate was not met:[^\n]*book-a-room/);
     const r = results(mixed);
     expect(validateResults(r)).toEqual([]);
-    expect(r.gate.missed.map((m: any) => m.scenario)).toEqual(["cancel-a-booking", "report-room-day"]);
+    expect(r.gate.missed.map((m: GateResult["missed"][number]) => m.scenario)).toEqual([
+      "cancel-a-booking",
+      "report-room-day",
+    ]);
     for (const f of ["report.html", "junit.xml", "summary.md"])
       expect(read(mixed, `.inter-eval/${f}`).length).toBeGreaterThan(500);
   });
@@ -292,8 +298,8 @@ describe("an evaluation in which every attempt is a harness error", () => {
     expect(brokenRun.stderr).not.toContain("Evaluation failed");
     const r = results(broken);
     expect(validateResults(r)).toEqual([]);
-    expect(r.attempts.map((a: any) => a.status)).toEqual(["error", "error", "error"]);
-    expect(r.gate.missed.map((m: any) => m.reason)).toEqual([
+    expect(r.attempts.map((a: AttemptResult) => a.status)).toEqual(["error", "error", "error"]);
+    expect(r.gate.missed.map((m: GateResult["missed"][number]) => m.reason)).toEqual([
       "not judged: its only attempt was a harness error",
       "not judged: its only attempt was a harness error",
       "not judged: its only attempt was a harness error",
@@ -354,13 +360,16 @@ describe("the CI gate", () => {
     const run = await inter(dir, ["eval", "report", ".inter-eval/results.json", ...flags, "--json"]);
     return {
       exit: run.exitCode,
-      missed: run.exitCode === 0 ? [] : run.json.error.details.gate.missed.map((m: any) => m.scenario),
+      missed:
+        run.exitCode === 0
+          ? []
+          : run.json.error.details.gate.missed.map((m: GateResult["missed"][number]) => m.scenario),
     };
   };
 
   it("repetitions give pass rates the gate measures, with incomplete attempts counted against unless allowed", async () => {
     const r = results(repeated);
-    expect(r.attempts.map((a: any) => `${a.scenario}#${a.repetition} ${a.status}`)).toEqual([
+    expect(r.attempts.map((a: AttemptResult) => `${a.scenario}#${a.repetition} ${a.status}`)).toEqual([
       "book-a-room#1 pass",
       "book-a-room#2 fail",
       "cancel-a-booking#1 pass",
@@ -501,24 +510,19 @@ describe("inter eval diff", () => {
     expect(diff.json.error.message).toBe("9 regressions from base to head, in cancel-a-booking, report-room-day.");
     const d = diff.json.error.details.diff;
     expect(d.plan_changed).toBe(false);
-    const byId = Object.fromEntries(d.scenarios.map((s: any) => [s.id, s]));
+    const byId = Object.fromEntries(d.scenarios.map((s: ScenarioDiff) => [s.id, s]));
     expect(byId["book-a-room"].change).toBe("unchanged");
     expect(byId["cancel-a-booking"]).toMatchObject({
       change: "regressed",
       base: { passed: 1, attempts: 1, rate: 1 },
       head: { passed: 0, attempts: 1, rate: 0 },
     });
-    expect(byId["cancel-a-booking"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
-      "right-booking",
-    ]);
-    expect(byId["report-room-day"].checks.filter((c: any) => c.change === "regressed").map((c: any) => c.id)).toEqual([
-      "listed",
-      "room",
-      "day",
-      "the-interview",
-      "only-one",
-      "report-from-the-listing",
-    ]);
+    expect(
+      byId["cancel-a-booking"].checks.filter((c: CheckDiff) => c.change === "regressed").map((c: CheckDiff) => c.id),
+    ).toEqual(["right-booking"]);
+    expect(
+      byId["report-room-day"].checks.filter((c: CheckDiff) => c.change === "regressed").map((c: CheckDiff) => c.id),
+    ).toEqual(["listed", "room", "day", "the-interview", "only-one", "report-from-the-listing"]);
 
     const text = await inter(good, ["eval", "diff", base(), head()]);
     expect(text.stdout.split("\n")[1]).toMatch(/^▼ cancel-a-booking\s+1\/1 \(100 %\) → 0\/1 \(0 %\)\s+regressed$/);

@@ -4,17 +4,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-api.js";
+import type { EvalResults } from "../../src/evaluation/results/types.js";
 
 const validateResults = schemaValidator("results.schema.json");
 const env = { ROOMS_API_KEY: API_KEY };
 const MODES = "wrong-id+list-twice";
-const results = (dir: string) => JSON.parse(read(dir, ".inter-eval/results.json"));
+const results = (dir: string): EvalResults => JSON.parse(read(dir, ".inter-eval/results.json"));
 /** What a run established, without times and workspace paths. */
-const verdicts = (r: any) => ({
-  attempts: r.attempts.map((a: any) => ({
+const verdicts = (r: EvalResults) => ({
+  attempts: r.attempts.map((a) => ({
     id: `${a.scenario}#${a.repetition}`,
     status: a.status,
-    checks: a.checks.map((c: any) => `${c.id}:${c.status}`),
+    checks: a.checks.map((c) => `${c.id}:${c.status}`),
   })),
   scenarios: r.scenarios,
   summary: r.summary,
@@ -47,10 +48,10 @@ beforeAll(async () => {
 
 describe("sharded evaluation", () => {
   it("each shard runs a deterministic, balanced share of the attempts", () => {
-    const [a, b] = shards.map(results);
+    const [a, b] = shards.map(results) as [EvalResults, EvalResults];
     expect(a.shard).toEqual({ index: 1, count: 2, scenarios: ["book-a-room", "cancel-a-booking", "report-room-day"] });
-    expect(a.attempts.map((x: any) => x.scenario)).toEqual(["book-a-room", "report-room-day"]);
-    expect(b.attempts.map((x: any) => x.scenario)).toEqual(["cancel-a-booking"]);
+    expect(a.attempts.map((x) => x.scenario)).toEqual(["book-a-room", "report-room-day"]);
+    expect(b.attempts.map((x) => x.scenario)).toEqual(["cancel-a-booking"]);
     for (const r of [a, b]) expect(validateResults(r)).toEqual([]);
   });
 

@@ -18,10 +18,13 @@ import {
   until,
 } from "../helpers.js";
 import { exampleProject } from "./example-api.js";
+import type { WatchEvent } from "../../src/cli/watch.js";
+
+type EventOf<K extends WatchEvent["event"]> = Extract<WatchEvent, { event: K }>;
 
 /** A running `inter … --watch --json`, read as the NDJSON event stream it promises. */
 class Watch {
-  readonly events: any[] = [];
+  readonly events: WatchEvent[] = [];
   private cursor = 0;
   private listeners = new Set<() => void>();
   private stderr = "";
@@ -46,11 +49,11 @@ class Watch {
   }
 
   /** The next event (after the ones already consumed) matching `match`, waiting at most `timeoutMs`. */
-  next(match: (e: any) => boolean, timeoutMs = 60_000): Promise<any> {
+  next(match: (e: WatchEvent) => boolean, timeoutMs = 60_000): Promise<WatchEvent> {
     return new Promise((resolve, reject) => {
       const check = () => {
         while (this.cursor < this.events.length) {
-          const e = this.events[this.cursor++];
+          const e = this.events[this.cursor++]!;
           if (match(e)) {
             this.listeners.delete(check);
             clearTimeout(timer);
@@ -72,12 +75,12 @@ class Watch {
     });
   }
 
-  cycleStart(): Promise<any> {
-    return this.next((e) => e.event === "cycle-start");
+  cycleStart(): Promise<EventOf<"cycle-start">> {
+    return this.next((e) => e.event === "cycle-start") as Promise<EventOf<"cycle-start">>;
   }
 
-  cycleEnd(): Promise<any> {
-    return this.next((e) => e.event === "cycle-end");
+  cycleEnd(): Promise<EventOf<"cycle-end">> {
+    return this.next((e) => e.event === "cycle-end") as Promise<EventOf<"cycle-end">>;
   }
 
   /**
@@ -86,7 +89,7 @@ class Watch {
    * cancelled by the second, and the one that follows is the save's. A test that expects a cancelled cycle waits for
    * it with cycleEnd().
    */
-  async cycle(): Promise<{ start: any; end: any }> {
+  async cycle(): Promise<{ start: EventOf<"cycle-start">; end: EventOf<"cycle-end"> }> {
     for (;;) {
       const start = await this.cycleStart();
       const end = await this.cycleEnd();
@@ -95,7 +98,7 @@ class Watch {
     }
   }
 
-  async stop(): Promise<{ exitCode: number | undefined; last: any }> {
+  async stop(): Promise<{ exitCode: number | undefined; last: WatchEvent | undefined }> {
     this.child.kill("SIGINT");
     const result = await this.child;
     return { exitCode: result.exitCode, last: this.events.at(-1) };
@@ -155,11 +158,13 @@ describe("inter build --watch on the example", () => {
     // The candidate is announced as soon as it is bundled, before inspection.
     const announced = w.events.find((e) => e.event === "candidate" && e.cycle === 2);
     expect(announced).toMatchObject({ sha256: second.end.candidate, file: "dist/cli.tgz" });
-    expect(w.events.indexOf(announced)).toBeLessThan(
+    expect(w.events.indexOf(announced!)).toBeLessThan(
       w.events.findIndex((e) => e.event === "task" && e.cycle === 2 && e.id === "inspect"),
     );
     expect(skillsOf(dir)).toContain("find-a-free-room-now");
-    const taskEvents = w.events.filter((e) => e.event === "task" && e.cycle === 2).map((e) => e.id);
+    const taskEvents = w.events
+      .filter((e): e is EventOf<"task"> => e.event === "task" && e.cycle === 2)
+      .map((e) => e.id);
     expect(taskEvents.sort()).toEqual([...second.end.ran, ...second.end.cached].sort());
 
     const stopped = await w.stop();
@@ -204,7 +209,7 @@ describe("inter run <target> --watch", () => {
     writeFileSync(spec, `${good}\npaths: [unclosed\n`);
     const broken = await w.cycle();
     expect(broken.end).toMatchObject({ status: "failed", failed: ["openapi"], error: { code: "OPENAPI_INVALID" } });
-    expect(broken.end.error.message).toContain("openapi.yaml");
+    expect(broken.end.error!.message).toContain("openapi.yaml");
     writeFileSync(spec, good.replace("title: Rooms", "title: Rooms again"));
     const fixed = await w.cycle();
     expect(fixed.end).toMatchObject({ status: "ok", error: null });
@@ -306,7 +311,7 @@ describe("inter run <target> --watch", () => {
     const born = startTime(pid);
     const stopped = await w.stop();
     expect(stopped.exitCode).toBe(130);
-    expect(w.events.filter((e) => e.event === "cycle-end").at(-1).status).toBe("cancelled");
+    expect(w.events.filter((e) => e.event === "cycle-end").at(-1)!.status).toBe("cancelled");
     expect(stopped.last).toEqual({ event: "stopped", signal: "SIGINT" });
     // Killed with its process group; on a loaded machine it may take a moment to be gone.
     await until(() => !stillRunning(pid, born), 60_000, "the stopped task's process to be gone").catch((error) => {

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, inter, makeProject, tempDir } from "../helpers.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { HelpParameter } from "../../src/stages/inspect/subjects.js";
 
 /**
  * One generated CLI, built by `inter build` and installed from its cli.tgz, calling a loopback server that records the
@@ -46,7 +48,7 @@ const CREDENTIAL = "AC0123456789:s3cr3t-t0ken";
 
 describe("requests on the wire as the document says, credentials as the API takes them", () => {
   let bin: string;
-  let caps: any;
+  let caps: Capabilities;
   let server: Server;
   let url: string;
   const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
@@ -83,7 +85,7 @@ describe("requests on the wire as the document says, credentials as the API take
   afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
   const words = (operationId: string): string[] =>
-    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+    caps.commands.find((c) => c.operation.operationId === operationId)!.path;
   const wire = (args: string[]) =>
     execa(bin, args, {
       env: { WIRE_BASE_URL: url, WIRE_CREDENTIALS: CREDENTIAL },
@@ -94,7 +96,7 @@ describe("requests on the wire as the document says, credentials as the API take
 
   it("keeps style and explode in capabilities.json only where they differ from the defaults", () => {
     const flags = Object.fromEntries(
-      caps.commands.flatMap((c: any) => c.flags).map((f: any) => [f.wire, { style: f.style, explode: f.explode }]),
+      caps.commands.flatMap((c) => c.flags).map((f) => [f.wire, { style: f.style, explode: f.explode }]),
     );
     expect(flags).toEqual({
       q: {},
@@ -154,10 +156,10 @@ describe("requests on the wire as the document says, credentials as the API take
     expect(auth.sent[0]).toContain("<accountSid>:<authToken>");
     expect(auth.sent[0]).toContain("Authorization: Basic <base64>");
     expect(auth.sent[0]).toContain("The API says: Your Account SID as the user and your Auth Token as the password.");
-    expect(command.parameters.find((p: any) => p.name === "--type").usage).toBe(
+    expect(command.parameters.find((p: HelpParameter & { usage?: string }) => p.name === "--type").usage).toBe(
       "repeat --type or give a comma list (--type a --type b, or --type a,b); sent as ?type=a,b",
     );
-    expect(command.parameters.find((p: any) => p.name === "--filter").usage).toContain(
+    expect(command.parameters.find((p: HelpParameter & { usage?: string }) => p.name === "--filter").usage).toContain(
       "sent as ?filter%5Bk%5D=v&filter%5Bn%5D=1",
     );
     expect(JSON.parse(describe.stdout).auth).toMatchObject({

@@ -5,6 +5,7 @@ import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
 import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "../e2e/example-api.js";
+import type { Scenario } from "../../src/stages/plan/types.js";
 
 // The three real agent programs (pinned devDependencies), run by the presets inside sealed attempts against a
 // scripted model on 127.0.0.1. Each is configured only the way its users configure it — variables and config files
@@ -125,7 +126,7 @@ describe.each(PRESETS)("the %s preset, with the real program", (preset: Preset) 
     const folder = await evaluationFolder(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const run = await inter(folder.dir, ["eval", "run", ".", "--agent", preset, "--json"], {
         ROOMS_API_KEY: API_KEY,
@@ -157,7 +158,7 @@ describe("Claude Code's served model is the one that answered", () => {
     const folder = await evaluationFolder(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "book-a-room");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "book-a-room");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], {
         ROOMS_API_KEY: API_KEY,
@@ -235,7 +236,7 @@ describe("agent failures are harness errors", () => {
     const folder = await evaluationFolder(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const run = await inter(folder.dir, ["eval", "run", ".", "--agent", "claude-code", "--json"], {
         ROOMS_API_KEY: API_KEY,
@@ -255,7 +256,7 @@ describe("agent failures are harness errors", () => {
     const folder = await evaluationFolder(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const home = userHome(model.url);
       mkdirSync(join(home, ".claude"), { recursive: true });

@@ -7,6 +7,8 @@ import { scriptFrom, startModelServer } from "../fixtures/model-server.mjs";
 import { execa } from "execa";
 import { cpSync, rmSync } from "node:fs";
 import { API_KEY, copyProject, evaluationFolder, exampleProject, goldenResults } from "../e2e/example-api.js";
+import type { Invocation } from "../../src/evaluation/sandbox/broker.js";
+import type { ToolCall } from "../../src/evaluation/sandbox/transcript.js";
 
 // Evaluation through MCP: the agent gets the candidate's MCP server instead of the CLI on its PATH; the server, sealed
 // in the attempt with the agent, runs each tool call through the broker, so the plan's checks judge the same records.
@@ -90,7 +92,9 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
     expect(results.isolation.kind).toBe("bubblewrap");
     // The broker saw CLI calls: the command's words, the tool's arguments as flags, the confirmation as --yes.
     const cancel = results.attempts[1].invocations;
-    expect(cancel.map((i: any) => i.argv)).toEqual([["rooms", "bookings", "cancel", "--booking-id=bk_0003", "--yes"]]);
+    expect(cancel.map((i: Invocation) => i.argv)).toEqual([
+      ["rooms", "bookings", "cancel", "--booking-id=bk_0003", "--yes"],
+    ]);
     expect(cancel[0].exit_code).toBe(0);
     const transcript = readFileSync(join(results.attempts[0].workspace, "transcript.txt"), "utf8");
     expect(transcript).toContain("→ bookings_create");
@@ -128,16 +132,16 @@ describe('inter run eval with targets.eval.interface = "mcp"', () => {
       const offered = model.requests.slice(before).flatMap((r) => r.tools);
       expect(offered).toEqual(expect.arrayContaining(OFFERED[preset]));
       // Each tool call reached the broker as the command it is.
-      expect(results.attempts[0].invocations.map((i: any) => i.argv.slice(0, 3).join(" "))).toEqual([
+      expect(results.attempts[0].invocations.map((i: Invocation) => i.argv.slice(0, 3).join(" "))).toEqual([
         "rooms rooms find-availability",
         "rooms bookings create",
       ]);
-      expect(results.attempts[1].invocations.map((i: any) => i.argv)).toEqual([
+      expect(results.attempts[1].invocations.map((i: Invocation) => i.argv)).toEqual([
         ["rooms", "bookings", "cancel", "--booking-id=bk_0003", "--yes"],
       ]);
       if (preset === "claude-code") {
         const transcript = JSON.parse(readFileSync(join(results.attempts[0].workspace, "transcript.json"), "utf8"));
-        expect(transcript.tool_calls.map((c: any) => c.name)).toEqual([
+        expect(transcript.tool_calls.map((c: ToolCall) => c.name)).toEqual([
           "mcp__rooms__rooms_find_availability",
           "mcp__rooms__bookings_create",
         ]);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sample, type HelpParameter } from "../../src/stages/inspect/subjects.js";
 import { builtCli, tempDir } from "../helpers.js";
+import type { Command, GroupFile, Manifest } from "../../src/runtime/manifest.js";
 
 /**
  * The generated CLI's requests held to a real request validator built from the description: Stoplight Prism
@@ -148,15 +149,15 @@ async function prism(document: string): Promise<string> {
 /** Builds the description, installs the candidate, and mocks the description with Prism. */
 async function candidate(name: string, document: string, file: string) {
   const { bin, pkg, dir } = await builtCli(name, readFileSync(document, "utf8"), { file, prefix: "inter-prism-" });
-  const manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
+  const manifest: Manifest = JSON.parse(readFileSync(join(pkg, "manifest.json"), "utf8"));
   const commands = readdirSync(join(pkg, "commands")).flatMap(
-    (f) => JSON.parse(readFileSync(join(pkg, "commands", f), "utf8")).commands,
+    (f) => (JSON.parse(readFileSync(join(pkg, "commands", f), "utf8")) as GroupFile).commands,
   );
   return { bin, manifest, commands, url: await prism(join(dir, file)) };
 }
 
 /** Every required flag with a value of its type (inspection's own sampler), a file for a file flag. */
-function argvFor(command: any, work: string): string[] {
+function argvFor(command: Command, work: string): string[] {
   const upload = join(work, "sample.pdf");
   writeFileSync(upload, Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, 0x80, 0x0a]));
   const args = [...command.path];
@@ -175,10 +176,10 @@ async function callEverything(name: string, document: string, file: string) {
   const { bin, manifest, commands, url } = await candidate(name, document, file);
   const work = tempDir("inter-prism-work-");
   const env: Record<string, string> = { [manifest.baseUrl.env]: url };
-  for (const scheme of Object.values(manifest.auth.schemes) as any[])
+  for (const scheme of Object.values(manifest.auth.schemes))
     for (const variable of Object.values(scheme.env)) env[variable as string] = "made-up-credential-1";
   const outcomes = [];
-  for (const command of commands.filter((c: any) => !c.hidden)) {
+  for (const command of commands.filter((c) => !c.hidden)) {
     const argv = argvFor(command, work);
     const r = await execa(bin, argv, { env, extendEnv: false, reject: false, stdin: "ignore", cwd: work });
     outcomes.push({ command: command.name, exit: r.exitCode, stderr: r.stderr.slice(0, 400) });

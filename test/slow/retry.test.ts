@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { builtCli, tempDir } from "../helpers.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
 
 /**
  * One generated CLI, built by `inter build` and installed from its cli.tgz, calling a loopback server that answers
@@ -83,7 +84,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LIMITED with when to retry", () => {
   let bin: string;
-  let caps: any;
+  let caps: Capabilities;
   let server: Server;
   let url: string;
   /** The answers to give, in order; once used up, every request is answered `otherwise` (200 unless a test says). */
@@ -127,7 +128,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
   });
 
   const words = (operationId: string): string[] =>
-    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+    caps.commands.find((c) => c.operation.operationId === operationId)!.path;
   const env = () => ({ SHOP_BASE_URL: url, AGENT_CLI_RETRY_BASE_MS: "1", PATH: process.env.PATH! });
   const shop = async (args: string[], input?: Buffer) => {
     const run = await execa(bin, args, {
@@ -146,25 +147,25 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
   const retryAfter = (value: string): Answer => ({ status: 429, headers: { "retry-after": value } });
 
   it("records the declared idempotency key header on the command, and its flag is never required", () => {
-    const order = caps.commands.find((c: any) => c.operation.operationId === "createOrder");
+    const order = caps.commands.find((c) => c.operation.operationId === "createOrder")!;
     expect(order.retry).toEqual({ idempotencyHeader: "Idempotency-Key" });
-    expect(order.flags.find((f: any) => f.wire === "Idempotency-Key")).toMatchObject({
+    expect(order.flags.find((f) => f.wire === "Idempotency-Key")).toMatchObject({
       flag: "idempotency-key",
       in: "header",
       required: false,
       description:
         "A key that makes the request safe to repeat. Generated once per call when not given, the same on every retry.",
     });
-    expect(caps.commands.find((c: any) => c.operation.operationId === "uploadFile").retry).toEqual({
+    expect(caps.commands.find((c) => c.operation.operationId === "uploadFile")!.retry).toEqual({
       idempotencyHeader: "X-Idempotency-Key",
     });
     for (const id of ["listItems", "createItem", "replaceItem"])
-      expect(caps.commands.find((c: any) => c.operation.operationId === id)).not.toHaveProperty("retry");
+      expect(caps.commands.find((c) => c.operation.operationId === id)).not.toHaveProperty("retry");
   });
 
   it("an API parameter named like a retry global gets another flag; the global keeps its meaning", async () => {
-    const flags = caps.commands.find((c: any) => c.operation.operationId === "listItems").flags;
-    expect(flags.map((f: any) => [f.flag, f.wire])).toEqual([
+    const flags = caps.commands.find((c) => c.operation.operationId === "listItems")!.flags;
+    expect(flags.map((f) => [f.flag, f.wire])).toEqual([
       ["query-retry", "retry"],
       ["query-max-retry-wait", "max-retry-wait"],
     ]);
@@ -394,7 +395,9 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     expect(seen).toHaveLength(0);
 
     const describe = await shop(["--describe", "--all"]);
-    const described = Object.fromEntries(describe.json.commands.map((c: any) => [c.name, c.retry]));
+    const described = Object.fromEntries(
+      describe.json.commands.map((c: { name: string; retry: unknown }) => [c.name, c.retry]),
+    );
     expect(described).toEqual({
       [words("listItems").join(" ")]: { on: [429, 503], max_attempts: 4, max_wait_s: 30 },
       [words("replaceItem").join(" ")]: { on: [429, 503], max_attempts: 4, max_wait_s: 30 },
@@ -417,7 +420,7 @@ describe("429 and 503: retried within bounds for what is safe to repeat, RATE_LI
     });
     expect(describe.json.retry).toContain("--max-retry-wait");
     const help = await shop(["--help"]);
-    const globals = Object.fromEntries(help.json.globalFlags.map((g: any) => [g.name, g]));
+    const globals = Object.fromEntries(help.json.globalFlags.map((g: { name: string }) => [g.name, g]));
     expect(globals["--retry"]).toMatchObject({ type: "boolean", default: true, negation: "--no-retry" });
     expect(globals["--max-retry-wait"]).toMatchObject({ type: "number", default: 30, minimum: 0, maximum: 3600 });
   });

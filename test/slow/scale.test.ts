@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module shared with bench/scale.mjs
 import { BIG_BRIEF, bigDocument } from "../products/big-openapi.mjs";
 import { config, inter, makeProject, tempDir } from "../helpers.js";
+import type { HelpCommand } from "../../src/stages/inspect/subjects.js";
 
 describe("a description of 20,000 operations", () => {
   let dir: string;
@@ -54,7 +55,7 @@ describe("a description of 20,000 operations", () => {
     const root = await execa(bin, ["--help"]);
     expect(root.stdout.length).toBeLessThanOrEqual(64 * 1024);
     const help = JSON.parse(root.stdout);
-    expect(help.commands.filter((c: any) => c.group)).toHaveLength(200);
+    expect(help.commands.filter((c: { group?: boolean }) => c.group)).toHaveLength(200);
     expect(help.commands[0]).toMatchObject({
       name: "area1",
       group: true,
@@ -67,10 +68,12 @@ describe("a description of 20,000 operations", () => {
     expect(groupHelp.stdout.length).toBeLessThanOrEqual(64 * 1024);
     const group = JSON.parse(groupHelp.stdout);
     expect(group.commands).toHaveLength(20);
-    expect(group.commands.every((c: any) => c.group === true && c.commands === 5)).toBe(true);
+    expect(
+      group.commands.every((c: { group?: boolean; commands?: number }) => c.group === true && c.commands === 5),
+    ).toBe(true);
     const sub = JSON.parse((await execa(bin, ["area7", "part3", "--help"])).stdout);
     expect(sub.commands).toHaveLength(5);
-    expect(sub.commands.every((c: any) => Array.isArray(c.parameters))).toBe(true);
+    expect(sub.commands.every((c: HelpCommand) => Array.isArray(c.parameters))).toBe(true);
     const whole = JSON.parse((await execa(bin, ["area7", "--help", "--all"])).stdout);
     expect(whole.commands).toHaveLength(100);
     const one = JSON.parse((await execa(bin, ["area7", "part3", "delete", "--help"])).stdout);

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { everyFile, inter, read, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 import { API_KEY, copyProject, evaluationFolder as folderFor, exampleProject, scripted } from "../e2e/example-api.js";
+import type { AttemptResult } from "../../src/evaluation/run/attempt.js";
+import type { Scenario } from "../../src/stages/plan/types.js";
 
 // The evaluation as an adversary meets it: every attempt sealed by bubblewrap (installed by .ci/run), the candidate
 // behind the broker. Each hostile agent below tries one way around that and must get exactly the prescribed verdict.
@@ -258,7 +260,7 @@ describe("the broker client", () => {
         expect(run.exitCode, run.stdout).toBe(0);
         expect(readFileSync(join(folder.dir, ".inter-eval/attempts/book-a-room-1/bin/rooms"), "latin1")).toMatch(magic);
         const results = JSON.parse(readFileSync(join(folder.dir, ".inter-eval/results.json"), "utf8"));
-        expect(results.attempts.map((a: any) => a.invocations.length)).toEqual([2, 1, 1]);
+        expect(results.attempts.map((a: AttemptResult) => a.invocations.length)).toEqual([2, 1, 1]);
       } finally {
         await folder.stop();
       }
@@ -280,7 +282,7 @@ describe("an agent program of several files", () => {
     const folder = await folderFor(project);
     try {
       const plan = JSON.parse(readFileSync(join(folder.dir, "eval-plan.json"), "utf8"));
-      plan.scenarios = plan.scenarios.filter((s: any) => s.id === "cancel-a-booking");
+      plan.scenarios = plan.scenarios.filter((s: Scenario) => s.id === "cancel-a-booking");
       writeFileSync(join(folder.dir, "eval-plan.json"), JSON.stringify(plan));
       const run = await inter(
         folder.dir,

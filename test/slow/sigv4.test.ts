@@ -11,6 +11,8 @@ import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { awsHost, requestSigner, signRequest, type SignableRequest } from "../../src/runtime/sigv4.js";
 import { awsSigning } from "../../src/stages/design/aws.js";
 import type { Manifest } from "../../src/runtime/manifest.js";
+import type { Capabilities } from "../../src/stages/design/capabilities.js";
+import type { CredentialCheck } from "../../src/stages/inspect/credentials.js";
 
 /**
  * AWS Signature Version 4, end to end: CLIs built by `inter build` (from a document of our own and from AWS's own
@@ -170,8 +172,8 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
   let server: Server;
   let url: string;
   const seen: Received[] = [];
-  let widgets: { dir: string; bin: string; caps: any; home: string };
-  let gateway: { dir: string; bin: string; caps: any };
+  let widgets: { dir: string; bin: string; caps: Capabilities; home: string };
+  let gateway: { dir: string; bin: string; caps: Capabilities };
   let sigv2: { dir: string; bin: string };
 
   beforeAll(async () => {
@@ -218,15 +220,15 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
       install(gatewayDir, "connections"),
       install(sigv2Dir, "oldwidgets"),
     ]);
-    const caps = (dir: string) => JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
+    const caps = (dir: string): Capabilities => JSON.parse(readFileSync(join(dir, "dist/capabilities.json"), "utf8"));
     widgets = { dir: widgetsDir, bin: widgetsBin, caps: caps(widgetsDir), home: tempDir("inter-sigv4-home-") };
     gateway = { dir: gatewayDir, bin: gatewayBin, caps: caps(gatewayDir) };
     sigv2 = { dir: sigv2Dir, bin: sigv2Bin };
   }, 240_000);
   afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-  const words = (caps: any, operationId: string): string[] =>
-    caps.commands.find((c: any) => c.operation.operationId === operationId).path;
+  const words = (caps: Capabilities, operationId: string): string[] =>
+    caps.commands.find((c) => c.operation.operationId === operationId)!.path;
   const KEYS = { AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET };
   const run = (bin: string, args: string[], env: Record<string, string>, home = widgets.home) =>
     execa(bin, args, {
@@ -381,7 +383,7 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
 
   it("the inspection certifies it: the credential probes find the signature in place and no value printed", () => {
     const receipt = JSON.parse(readFileSync(join(widgets.dir, "dist/receipt.json"), "utf8"));
-    expect(receipt.credentials.checks.map((c: any) => [c.id, c.status])).toEqual([
+    expect(receipt.credentials.checks.map((c: CredentialCheck) => [c.id, c.status])).toEqual([
       ["A1", "pass"],
       ["A2", "pass"],
       ["A3", "pass"],
@@ -397,13 +399,13 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
     });
     // The description declares the signature's own headers (X-Amz-Date, X-Amz-Security-Token, X-Amz-Signature, …) as
     // parameters of every operation: the signer makes them, so none is a flag.
-    const wires = gateway.caps.commands.flatMap((c: any) => c.flags.map((f: any) => f.wire.toLowerCase()));
+    const wires = gateway.caps.commands.flatMap((c) => c.flags.map((f) => f.wire.toLowerCase()));
     expect(wires.filter((w: string) => w.startsWith("x-amz-"))).toEqual([]);
     const receipt = JSON.parse(readFileSync(join(gateway.dir, "dist/receipt.json"), "utf8"));
     expect(receipt.credentials.status).toBe("pass");
     expect(receipt.certification.level).toBe("Agent-Native");
-    const post = gateway.caps.commands.find((c: any) => c.operation.method === "POST");
-    const bodyFlag = post.flags.find((f: any) => f.in === "body" && f.required)?.flag;
+    const post = gateway.caps.commands.find((c) => c.operation.method === "POST")!;
+    const bodyFlag = post.flags.find((f) => f.in === "body" && f.required)?.flag;
     const args = [...post.path, "--connection-id", "abc123", ...(bodyFlag ? [`--${bodyFlag}`, "hello"] : [])];
     const sent = await run(gateway.bin, args, { CONNECTIONS_BASE_URL: url, ...KEYS, AWS_SESSION_TOKEN: TOKEN });
     expect(sent.exitCode, sent.stderr).toBe(0);
@@ -420,11 +422,13 @@ describe("requests signed with AWS Signature Version 4, verified by an independe
 
   it("a signature the CLI cannot compute (AWS Signature Version 2) is said plainly and keeps it below Agent-Native", async () => {
     const receipt = JSON.parse(readFileSync(join(sigv2.dir, "dist/receipt.json"), "utf8"));
-    const a4 = receipt.credentials.checks.find((c: any) => c.id === "A4");
+    const a4 = receipt.credentials.checks.find((c: CredentialCheck) => c.id === "A4");
     expect(a4).toMatchObject({ status: "fail", reason: expect.stringContaining("AWS Signature Version 2") });
     // Everything else about it passes: the uncomputed signature alone keeps it from Agent-Native.
     expect(receipt.certification).toEqual({ level: "Agent-Ready", blocking: ["A4"] });
-    expect(receipt.credentials.checks.filter((c: any) => c.status === "fail").map((c: any) => c.id)).toEqual(["A4"]);
+    expect(
+      receipt.credentials.checks.filter((c: CredentialCheck) => c.status === "fail").map((c: CredentialCheck) => c.id),
+    ).toEqual(["A4"]);
     const help = JSON.parse((await run(sigv2.bin, ["--help"], {})).stdout);
     expect(help.auth.unsupported[0]).toContain("AWS Signature Version 2");
     expect(help.auth.schemes.hmac.signature).toMatchObject({ kind: "aws-sigv2", computed: false });

@@ -10,6 +10,9 @@ import { startModelServer, triggerScript } from "../fixtures/model-server.mjs";
 import { API_KEY, exampleProject } from "../e2e/example-api.js";
 import { DESIGN_MODEL_KEY, startDesignModelServer, type DesignModelRequest } from "../fixtures/design-model-server.mjs";
 import { execa } from "execa";
+import type { TriggerQuery } from "../../src/evaluation/triggers/queries.js";
+import type { SkillStats } from "../../src/evaluation/triggers/stats.js";
+import type { TriggerResultsFile } from "../types/read-back.js";
 import * as tar from "tar";
 
 // Trigger evaluation with the three real agent programs against a scripted model that loads a Skill, the wrong one,
@@ -120,7 +123,8 @@ const naming = (query: string, from: number, to?: number) =>
   model.requests.slice(from, to).filter((r) => r.conversation.includes(query));
 const namingAny = (from: number) => CASES.flatMap(({ query }) => naming(query, from));
 
-const resultsOf = (dir: string) => JSON.parse(readFileSync(join(dir, ".inter-triggers/results.json"), "utf8"));
+const resultsOf = (dir: string): TriggerResultsFile =>
+  JSON.parse(readFileSync(join(dir, ".inter-triggers/results.json"), "utf8"));
 
 describe.each(PRESETS)("%s, with the real program and the candidate's Skills where it looks", (preset) => {
   it("recall, precision and the confusion matrix are right; a broken run is a harness error; the gate names the Skill", async () => {
@@ -151,9 +155,7 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     const r = resultsOf(dir);
     expect(r.agent.name).toBe(preset);
     expect(r.isolation.kind).toBe("bubblewrap");
-    expect(
-      r.results.map((q: any) => [q.trigger_rate, q.loaded, q.runs.filter((x: any) => x.harness_error).length]),
-    ).toEqual([
+    expect(r.results.map((q) => [q.trigger_rate, q.loaded, q.runs.filter((x) => x.harness_error).length])).toEqual([
       [1, { [BOOK]: 2 }, 0],
       [1, { [CANCEL]: 2 }, 0],
       [0, { [BOOK]: 2 }, 0],
@@ -161,8 +163,8 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
       [1, {}, 0],
       [null, {}, 2],
     ]);
-    expect(r.results[5].runs[0].harness_error).toMatch(/scripted failure|400/);
-    const by = Object.fromEntries(r.skills.map((s: any) => [s.skill, s]));
+    expect(r.results[5]!.runs[0]!.harness_error).toMatch(/scripted failure|400/);
+    const by = Object.fromEntries(r.skills.map((s) => [s.skill, s]));
     expect(by[BOOK]).toMatchObject({
       true_positives: 2,
       false_positives: 2,
@@ -242,7 +244,7 @@ describe.each(PRESETS)("%s, with the real program and the candidate's Skills whe
     );
     expect(other.exitCode, other.stdout).toBe(0);
     expect(other.json.data).toMatchObject({ executed: 4, cached: 0 });
-    const measured = resultsOf(dir).agent.model;
+    const measured = resultsOf(dir).agent.model!;
     expect(measured.configured).toMatch(/scripted-model-b$/);
     if (preset === "claude-code") expect(measured.served).toEqual(["scripted-model-b"]);
   });
@@ -265,10 +267,10 @@ describe("harness errors and refusals", () => {
     expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
     const r = resultsOf(dir);
     expect(r.summary).toMatchObject({ judged: 0, harness_errors: 1 });
-    expect(r.results[0].runs[0].harness_error).toMatch(
+    expect(r.results[0]!.runs[0]!.harness_error).toMatch(
       /tried to load book-a-room-for-a-meeting and could not \(its Skill tool needs ripgrep/,
     );
-    expect(r.skills.find((s: any) => s.skill === BOOK)).toMatchObject({ false_negatives: 0, recall: null });
+    expect(r.skills.find((s) => s.skill === BOOK)).toMatchObject({ false_negatives: 0, recall: null });
   });
 
   it("an agent that cannot report Skill loads (--agent-command) is a harness error for every run", async () => {
@@ -290,7 +292,7 @@ describe("harness errors and refusals", () => {
     ]);
     expect(run.exitCode).toBe(1);
     expect(run.json.error.code).toBe("EVAL_NOT_JUDGED");
-    expect(resultsOf(dir).results[0].runs.map((x: any) => x.harness_error)).toEqual([
+    expect(resultsOf(dir).results[0]!.runs.map((x) => x.harness_error)).toEqual([
       expect.stringMatching(/only the agent presets/),
       expect.stringMatching(/only the agent presets/),
     ]);
@@ -384,17 +386,19 @@ describe("drafts and inter's own Skills", () => {
     const cancel = JSON.parse(read(dir, `trigger-queries/${CANCEL}.json`));
     expect(validateQueries(cancel)).toEqual([]);
     expect(cancel).toMatchObject({ skill: CANCEL, draft: true });
-    expect(cancel.queries.filter((q: any) => q.expected_skill === CANCEL).map((q: any) => q.query)).toEqual([
+    expect(
+      cancel.queries.filter((q: TriggerQuery) => q.expected_skill === CANCEL).map((q: TriggerQuery) => q.query),
+    ).toEqual([
       "Please cancel a booking.",
       "My meeting is off. I name the booking (by id) that should be cancelled, which frees the room.",
     ]);
     // A user's voice, not the brief's third-person prose.
     for (const q of cancel.queries) expect(q.query).not.toMatch(/^(A person|An office manager|The user)\b/);
-    expect(cancel.queries.filter((q: any) => q.expected_skill !== CANCEL).map((q: any) => q.expected_skill)).toEqual([
-      BOOK,
-      REPORT,
-      null,
-    ]);
+    expect(
+      cancel.queries
+        .filter((q: TriggerQuery) => q.expected_skill !== CANCEL)
+        .map((q: TriggerQuery) => q.expected_skill),
+    ).toEqual([BOOK, REPORT, null]);
   });
 
   it("inter's own four Skills carry valid trigger query sets, and Claude Code loads them from .claude/skills", async () => {
@@ -402,8 +406,8 @@ describe("drafts and inter's own Skills", () => {
     for (const name of names) {
       const set = JSON.parse(read(REPO, `skills/${name}/evals/trigger-queries.json`));
       expect(validateQueries(set)).toEqual([]);
-      expect(set.queries.filter((q: any) => q.expected_skill === name).length).toBeGreaterThanOrEqual(3);
-      expect(set.queries.some((q: any) => q.expected_skill === null)).toBe(true);
+      expect(set.queries.filter((q: TriggerQuery) => q.expected_skill === name).length).toBeGreaterThanOrEqual(3);
+      expect(set.queries.some((q: TriggerQuery) => q.expected_skill === null)).toBe(true);
     }
     const dir = tempDir("inter-triggers-own-");
     const run = await inter(
@@ -429,7 +433,7 @@ describe("drafts and inter's own Skills", () => {
       agentEnv(userHome(model.url), model.url),
     );
     expect(run.exitCode, run.stdout).toBe(0);
-    expect(run.json.data.skills.map((s: any) => [s.skill, s.recall, s.precision])).toEqual([
+    expect(run.json.data.skills.map((s: SkillStats) => [s.skill, s.recall, s.precision])).toEqual([
       ["intermesh-context", null, null],
       ["intermesh-eval-plan", 1, 1],
       ["intermesh-evaluate", 1, 1],
@@ -519,7 +523,7 @@ describe("improving a description", () => {
       expect(asked).not.toContain("bk_77");
       expect(asked).not.toContain("minutes are in a day");
       // The baseline's results are what results.json holds: the proposal changed nothing.
-      expect(resultsOf(dir).skills.find((s: any) => s.skill === CANCEL)).toMatchObject({ recall: 0 });
+      expect(resultsOf(dir).skills.find((s) => s.skill === CANCEL)).toMatchObject({ recall: 0 });
       expect(readFileSync(join(dir, "cli.tgz")).equals(before)).toBe(true);
       // The patch applies to the Skill as shipped.
       const unpacked = tempDir("inter-triggers-patch-");
@@ -540,7 +544,7 @@ describe("improving a description", () => {
 /** The scripted model answers inter's own evaluate set perfectly: each query loads its expected Skill. */
 function ownSkillCases() {
   const set = JSON.parse(readFileSync(join(REPO, "skills/intermesh-evaluate/evals/trigger-queries.json"), "utf8"));
-  return set.queries.map((q: any) => ({ query: q.query, load: q.expected_skill }));
+  return set.queries.map((q: TriggerQuery) => ({ query: q.query, load: q.expected_skill }));
 }
 
 describe("the review page, in Chromium", () => {
@@ -628,7 +632,7 @@ describe("the review page, in Chromium", () => {
     await page.close();
     expect(validateQueries(exported)).toEqual([]);
     expect(exported.draft).toBe(false);
-    expect(exported.queries.map((q: any) => [q.query, q.expected_skill, q.split])).toEqual([
+    expect(exported.queries.map((q: TriggerQuery) => [q.query, q.expected_skill, q.split])).toEqual([
       ["Cancel bk_42 </script><b>now</b>", CANCEL, "train"],
       [
         "I need a room for a meeting: I give the date, the start time, how long it lasts and how many people attend. Find the rooms that are available for that slot and seat everyone, pick the smallest one, and book it with the meeting's title.",
@@ -691,7 +695,7 @@ describe("the review page, in Chromium", () => {
     expect(validateQueries(exported)).toEqual([]);
     expect(exported.$schema).toBe(drafted.$schema);
     expect(Object.keys(exported)).toEqual(["$schema", "skill", "draft", "queries"]);
-    expect(exported.queries.map((q: any) => [q.expected_skill, q.note ?? null])).toEqual([
+    expect(exported.queries.map((q: TriggerQuery) => [q.expected_skill, q.note ?? null])).toEqual([
       [null, "paraphrase, but not a cancellation"],
       [CANCEL, "the Skill's own task, drafted from the brief in a user's voice"],
       [REPORT, null],

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { modelConfiguration, PRESETS } from "../../src/evaluation/sandbox/presets.js";
 import { tempDir } from "../helpers.js";
+import type { Agent } from "../../src/evaluation/sandbox/agent-run.js";
 
 const parseClaudeCode = (stdout: string) => PRESETS["claude-code"].parse(stdout);
 
@@ -60,7 +61,8 @@ describe("the model as served", () => {
 
   it("a run whose one attempt was cut records one served model, the one asked for as configured: no mixed models", async () => {
     const { modelRecord } = await import("../../src/evaluation/sandbox/agents.js");
-    const agent = { name: "claude-code" } as any;
+    // Only the name modelRecord reads.
+    const agent = { name: "claude-code" } as Agent;
     expect(
       modelRecord(agent, ["af-served-m4", undefined, "af-served-m4"], ["claude-af-m4", "claude-af-m4", "claude-af-m4"]),
     ).toEqual({ model: { configured: "claude-af-m4", configured_hash: null, served: ["af-served-m4"] } });

@@ -59,7 +59,7 @@ describe("numbers compared without precision loss", () => {
           source: { observation_id: "o", field: ["stdout", "result", "id"] },
           expected,
         },
-        observations as any,
+        observations,
       );
     expect(check(parseLossless("9007199254740992")).status).toBe("fail");
     expect(check(parseLossless("9007199254740993")).status).toBe("pass");
@@ -84,10 +84,8 @@ describe("a call cut off by the end of the attempt", () => {
     );
     expect(obs.state).toBe("truncated");
     expect(
-      judgeCheck(
-        { id: "c", type: "command_success", description: "", observation_id: "o" },
-        new Map([["o", obs]]) as any,
-      ).status,
+      judgeCheck({ id: "c", type: "command_success", description: "", observation_id: "o" }, new Map([["o", obs]]))
+        .status,
     ).toBe("incomplete");
   });
 });

@@ -159,8 +159,10 @@ describe("Spotify's public description: plain help, bounded --describe", () => {
     const root = describeScope(cli, [], () => cli.all(), false) as Record<string, any>;
     expect(size(root)).toBeLessThanOrEqual(DESCRIBE_BYTES);
     expect(root.commands).toBeUndefined();
-    expect(root.index.map((g: any) => g.name)).toEqual(cli.manifest.groups.map((g) => g.name));
-    expect(root.index.reduce((n: number, g: any) => n + g.commands, 0)).toBe(cli.all().filter((c) => !c.hidden).length);
+    expect(root.index.map((g: { name: string }) => g.name)).toEqual(cli.manifest.groups.map((g) => g.name));
+    expect(root.index.reduce((n: number, g: { commands: number }) => n + g.commands, 0)).toBe(
+      cli.all().filter((c) => !c.hidden).length,
+    );
     expect(root.help).toContain("spotify <group> --describe");
     expect(root.help).toContain("spotify --describe --all");
 
@@ -199,9 +201,9 @@ describe("--describe bounds on any CLI", () => {
 
   it("a small scope is described in full", () => {
     const d = describeScope(cli, ["small"], () => cli.group("small"), false) as Record<string, any>;
-    expect(d.commands.map((c: any) => c.name)).toEqual(["small get"]);
+    expect(d.commands.map((c: { name: string }) => c.name)).toEqual(["small get"]);
     const small = memoryCli([command(["a", "list"]), command(["b", "get"])]);
-    expect((describeScope(small, [], () => small.all(), false) as any).commands).toHaveLength(2);
+    expect((describeScope(small, [], () => small.all(), false) as { commands: unknown[] }).commands).toHaveLength(2);
   });
 
   it("a group over the bound answers with its commands' names and lines, and how to describe one; --all overrides", () => {
@@ -250,7 +252,7 @@ describe("a group's --help within the budget of one answer", () => {
 
   it("a group that fits lists every command with its parameters", () => {
     const help = groupHelp(cli, ["small"], cli.group("small")) as Record<string, any>;
-    expect(help.commands.map((c: any) => c.name)).toEqual(["small get"]);
+    expect(help.commands.map((c: { name: string }) => c.name)).toEqual(["small get"]);
     expect(help.commands[0].parameters).toBeDefined();
   });
 
@@ -270,17 +272,19 @@ describe("a group's --help within the budget of one answer", () => {
       cli.group("projects").filter((c) => c.path[1] === "issues"),
     );
     expect(size(sub)).toBeLessThanOrEqual(DESCRIBE_BYTES);
-    expect((sub as any).commands).toHaveLength(90);
-    expect((groupHelp(cli, ["projects"], cli.group("projects"), true) as any).commands).toHaveLength(170);
+    expect((sub as { commands: unknown[] }).commands).toHaveLength(90);
+    expect(
+      (groupHelp(cli, ["projects"], cli.group("projects"), true) as { commands: unknown[] }).commands,
+    ).toHaveLength(170);
   });
 });
 
 describe("the built-in that finds commands by a request", () => {
   it("is `search`, and `search-commands` where the API has a search group of its own, which keeps its name", () => {
     const plain = rootHelp(memoryCli([command(["rooms", "list"])])) as Record<string, any>;
-    expect(plain.commands.map((c: any) => c.name)).toContain("search");
+    expect(plain.commands.map((c: { name: string }) => c.name)).toContain("search");
     const own = rootHelp(memoryCli([command(["search", "list"]), command(["rooms", "list"])])) as Record<string, any>;
-    const names = own.commands.map((c: any) => c.name);
+    const names = own.commands.map((c: { name: string }) => c.name);
     expect(names).toContain("search-commands");
     expect(names).toContain("search list");
     expect(names).not.toContain("search");
@@ -301,7 +305,7 @@ describe("root help of thousands of groups stays within 64 KiB and says how to s
 
   it("a group list that fits is one entry per group", () => {
     const help = rootHelp(groupsCli(300, 20)) as Record<string, any>;
-    expect(help.commands.filter((c: any) => c.group)).toHaveLength(300);
+    expect(help.commands.filter((c: { group?: boolean }) => c.group)).toHaveLength(300);
     expect(help.groups).toBeUndefined();
   });
 
@@ -309,12 +313,12 @@ describe("root help of thousands of groups stays within 64 KiB and says how to s
     const cli = groupsCli(1400, 24); // Microsoft Graph beta has 1,387 groups of names about this long
     const help = rootHelp(cli) as Record<string, any>;
     expect(size(help)).toBeLessThanOrEqual(64 * 1024);
-    expect(help.commands.some((c: any) => c.group)).toBe(false);
+    expect(help.commands.some((c: { group?: boolean }) => c.group)).toBe(false);
     expect(Object.keys(help.groups)).toHaveLength(1400);
     expect(help.groups[cli.manifest.groups[7]!.name]).toBe(3);
     expect(help.help).toContain("`demo --help --all` lists every group in full");
     const all = rootHelp(cli, true) as Record<string, any>;
-    expect(all.commands.filter((c: any) => c.group)).toHaveLength(1400);
+    expect(all.commands.filter((c: { group?: boolean }) => c.group)).toHaveLength(1400);
     const described = describeScope(cli, [], () => [], false) as Record<string, any>;
     expect(size(described)).toBeLessThanOrEqual(64 * 1024);
     expect(Object.keys(described.groups)).toHaveLength(1400);

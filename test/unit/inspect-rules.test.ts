@@ -3,6 +3,7 @@ import { GLOBAL_BOOLEANS, GLOBAL_VALUES, RESERVED_FLAGS } from "../../src/runtim
 import { parseOutput } from "../../src/stages/inspect/probe-output.js";
 import type { Facts, Probe } from "../../src/stages/inspect/probes.js";
 import { RULES } from "../../src/stages/inspect/rules/index.js";
+import type { Receipt } from "../../src/stages/inspect/receipt.js";
 
 const judge = (id: string, facts: Partial<Facts>) =>
   RULES.find((r) => r.id === id)!.judge({
@@ -16,13 +17,13 @@ const judge = (id: string, facts: Partial<Facts>) =>
 describe("S5: no self-update", () => {
   it("an API operation named upgrade (Microsoft Graph's Teams app upgrade) is not an updater", () => {
     const verdict = judge("S5", {
-      commands: [{ name: "teams-installed-app upgrade", method: "POST", parameters: [] } as any],
+      commands: [{ name: "teams-installed-app upgrade", method: "POST", parameters: [] }],
     });
     expect(verdict.status).toBe("pass");
   });
 
   it("a local self-update command, or an install hook, fails it and is named", () => {
-    expect(judge("S5", { commands: [{ name: "self-update", parameters: [] } as any] })).toMatchObject({
+    expect(judge("S5", { commands: [{ name: "self-update", parameters: [] }] })).toMatchObject({
       status: "fail",
       reason: "updater command: self-update",
     });
@@ -47,10 +48,11 @@ describe("the receipt keeps no credential in any form", () => {
       timedOut: false,
     };
     const receipt = buildReceipt({
-      facts: { files: {}, packageJson: {}, commands: [], probes: { help: probe }, binary: "demo" } as any,
+      // Only what the receipt reads to redact: a partial Facts, candidate and tools, on purpose.
+      facts: { files: {}, packageJson: {}, commands: [], probes: { help: probe }, binary: "demo" } as unknown as Facts,
       skills: [],
-      candidate: { sha256: "x" } as any,
-      tools: {} as any,
+      candidate: { sha256: "x" } as Receipt["candidate"],
+      tools: {} as Receipt["tools"],
       secrets: [key],
     });
     const text = JSON.stringify(receipt);
@@ -191,7 +193,7 @@ describe("a CLI that prints something other than the runtime's documents", () =>
       "expected plain invocations print JSON; not so: `odd skills` exited 1 with SERVER_ERROR; `odd list` exited 1 with SERVER_ERROR",
     );
     // An every-command rule whose evidence exited 0 points at the evidence rather than at a call that succeeded.
-    const flat = judge("N1", { ...allPrinting("{}", "", 0), commands: [{ name: "whoami", parameters: [] } as any] });
+    const flat = judge("N1", { ...allPrinting("{}", "", 0), commands: [{ name: "whoami", parameters: [] }] });
     expect(flat).toMatchObject({
       status: "fail",
       reason: "expected every command is <noun> … <verb>; not so (see the evidence)",

@@ -9,6 +9,8 @@ import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { misleadingNames } from "../../src/stages/inspect/misleading-names.js";
 import { REPO, tempDir } from "../helpers.js";
 import { judgeOperations, splitTags } from "../naming-checker.js";
+import type { Facts } from "../../src/stages/inspect/probes.js";
+import type { Receipt } from "../../src/stages/inspect/receipt.js";
 
 // Issue #40, one shape at a time: names that never mislead (docs/naming.md).
 
@@ -511,10 +513,11 @@ describe("the inspection and the checker judge the same shapes from outside", ()
         commands: [{ name: "loans get", method: "DELETE", description: "Return a lent copy" }],
         probes: {},
         binary: "demo",
-      } as any,
+        // Only what the naming check and the rules read: a partial Facts and tools, on purpose.
+      } as unknown as Facts,
       skills: [],
       candidate: null,
-      tools: {} as any,
+      tools: {} as Receipt["tools"],
       secrets: [],
     });
     expect(receipt.rules).toHaveLength(RULES.length);

@@ -20,11 +20,18 @@ async function serve(options?: Parameters<typeof startOAuthServer>[0]): Promise<
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
+/** A token endpoint's JSON answer (RFC 6749 §5.1, or §5.2's error), the fields the tests read. */
+interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+}
+
 async function token(
   url: string,
   body: Record<string, string>,
   authorization?: string,
-): Promise<{ status: number; headers: Headers; json: any }> {
+): Promise<{ status: number; headers: Headers; json: TokenAnswer }> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -34,7 +41,7 @@ async function token(
     },
     body: new URLSearchParams(body),
   });
-  return { status: response.status, headers: response.headers, json: await response.json() };
+  return { status: response.status, headers: response.headers, json: (await response.json()) as TokenAnswer };
 }
 
 const CLIENTS = [

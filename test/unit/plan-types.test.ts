@@ -7,11 +7,20 @@ import { compileSchema } from "../../src/core/json-schema.js";
 import { planSample } from "../types/plan-sample.js";
 
 /** Every property path the schema names (`scenarios[].checks[].source.field`), through $refs and oneOf branches. */
-function schemaPaths(schema: any, root: any, at: string, out: Set<string>): Set<string> {
+/** A JSON Schema node, as far as this walk reads it. */
+interface SchemaNode {
+  $ref?: string;
+  $defs?: Record<string, SchemaNode>;
+  oneOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+}
+
+function schemaPaths(schema: SchemaNode | undefined, root: SchemaNode, at: string, out: Set<string>): Set<string> {
   if (!schema || typeof schema !== "object") return out;
-  if (schema.$ref) return schemaPaths(root.$defs[schema.$ref.replace("#/$defs/", "")], root, at, out);
+  if (schema.$ref) return schemaPaths(root.$defs![schema.$ref.replace("#/$defs/", "")], root, at, out);
   for (const branch of schema.oneOf ?? []) schemaPaths(branch, root, at, out);
-  for (const [key, sub] of Object.entries<any>(schema.properties ?? {})) {
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
     out.add(`${at}${key}`);
     schemaPaths(sub, root, `${at}${key}.`, out);
   }

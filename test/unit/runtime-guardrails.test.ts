@@ -8,7 +8,7 @@ import { builtins, findBuiltin } from "../../src/runtime/builtins.js";
 import { CliError } from "../../src/runtime/errors.js";
 import { guard, maskSecrets, secretLike, sensitive } from "../../src/runtime/guard.js";
 import { builtinSingleHelp, describeBuiltins, describeScope, mcpSchema, rootHelp } from "../../src/runtime/help.js";
-import { runIssue } from "../../src/runtime/issues.js";
+import { runIssue, type IssueRecord } from "../../src/runtime/issues.js";
 import type { Cli } from "../../src/runtime/load.js";
 import { run } from "../../src/runtime/main.js";
 import type { Command, Manifest } from "../../src/runtime/manifest.js";
@@ -319,18 +319,24 @@ describe("issues: --dry-run writes nothing (S3), the exit code is always recorde
   const file = () => join(state, "demo", "issues.json");
 
   it("create and update previews say what they would record, and write nothing", () => {
-    const preview = runIssue(manifest, "create", { type: "bug", message: "x" }, true) as Record<string, any>;
+    const preview = runIssue(manifest, "create", { type: "bug", message: "x" }, true);
     expect(preview).toMatchObject({
       dry_run: true,
       written: false,
       issue: { id: "ISS-0001", type: "bug", message: "x", status: "open" },
     });
     expect(existsSync(file())).toBe(false);
-    const issue = runIssue(manifest, "create", { type: "bug", message: "x" }) as Record<string, any>;
+    const issue = runIssue(manifest, "create", { type: "bug", message: "x" }) as IssueRecord;
     expect(issue.context).toMatchObject({ exit_code: null, command: null });
     expect(
-      (runIssue(manifest, "create", { type: "bug", message: "y", "exit-code": 2, command: "demo things get" }) as any)
-        .context,
+      (
+        runIssue(manifest, "create", {
+          type: "bug",
+          message: "y",
+          "exit-code": 2,
+          command: "demo things get",
+        }) as IssueRecord
+      ).context,
     ).toMatchObject({ exit_code: 2, command: "demo things get" });
     const before = readFileSync(file(), "utf8");
     expect(runIssue(manifest, "update", { id: issue.id, status: "closed" }, true)).toMatchObject({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SERVER_SCHEMA, serverJson, serverJsonProblems } from "../../src/stages/emit/server-json.js";
 import { validateConfig } from "../../src/config/validate.js";
+import type { InterError } from "../../src/core/errors.js";
 
 const entry = (over: { name?: string; description?: string; version?: string } = {}) =>
   serverJson({
@@ -43,17 +44,17 @@ describe("server.json as the MCP registry takes it", () => {
   });
 
   it("the config refuses a one-label namespace, naming product.mcpName and how to fix it", () => {
-    let thrown: any;
+    let thrown: InterError | undefined;
     try {
       validateConfig(
         { product: { name: "Rooms", binary: "rooms", mcpName: "npm/rooms-cli" }, inputs: { openapi: "x.yaml" } },
         "intermesh.config.ts",
       );
     } catch (error) {
-      thrown = error;
+      thrown = error as InterError;
     }
     expect(thrown?.code).toBe("CONFIG_INVALID");
-    expect(`${thrown.message} ${thrown.suggestion}`).toContain("product.mcpName");
-    expect(thrown.suggestion).toContain("io.github.<your-login>/rooms");
+    expect(`${thrown!.message} ${thrown!.suggestion}`).toContain("product.mcpName");
+    expect(thrown!.suggestion).toContain("io.github.<your-login>/rooms");
   });
 });

@@ -309,7 +309,8 @@ describe("a proposed description", () => {
         queryResult({ query: "x", expected_skill: "a", split: "train" }, runs(["a"], [], "error")),
         queryResult({ query: "y", expected_skill: null }, runs(["a"], [])),
       ],
-    } as any;
+      // Only the results splitScore reads.
+    } as TriggerResults;
     expect(splitScore(results, "a", "train")).toEqual({ accuracy: 0.5, runs: 2 });
     expect(splitScore(results, "a", "test")).toEqual({ accuracy: 0.5, runs: 2 });
   });

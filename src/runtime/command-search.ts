@@ -57,6 +57,8 @@ const SYNONYM_BOOST = 0.6;
 const RELATED_BOOST = 0.5;
 /** How much a word a request's value implies weighs. */
 const VALUE_BOOST = 0.4;
+/** The answer's fields indexed for a read, in the answer's order: the rest are deeper or rarer. */
+const MAX_ANSWER_FIELDS = 40;
 /** How much less each next word of a query weighs. */
 const POSITION_DECAY = 0.15;
 
@@ -140,9 +142,10 @@ function docOf(
   related: ((text: string) => string) | undefined,
 ): Doc {
   const group = command.path[0]!;
+  const kind = kindOf(command);
   return {
     id: command.name,
-    kind: kindOf(command),
+    kind,
     related: related ? related(`${command.path.join(" ")} ${command.description}`) : "",
     phrasings: command.phrasings?.join("\n") ?? "",
     words: command.path.join(" "),
@@ -151,7 +154,8 @@ function docOf(
     tags: `${group} ${groups.get(group) ?? ""}`,
     operation: `${command.operation.operationId ?? ""} ${command.operation.path.replace(/\{[^}]*\}/g, " ")}`,
     params: command.flags.map((f) => f.flag).join(" "),
-    answers: command.output?.fields?.join(" ") ?? "",
+    // What a question asks for is a field of what a read answers ("what's the public IP of …").
+    answers: command.output?.fields?.slice(0, MAX_ANSWER_FIELDS).join(" ") ?? "",
   };
 }
 

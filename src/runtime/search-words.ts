@@ -406,6 +406,12 @@ const RINGS: string[][] = [
   ["poll", "vote", "question", "survey"],
   ["restart", "reboot", "bounce"],
   ["resize", "grow", "enlarge", "shrink", "upgrade"],
+  ["ban", "block", "suspend"],
+  ["popular", "top", "trending"],
+  ["trigger", "start", "launch"],
+  ["artifact", "binary"],
+  ["timer", "schedule"],
+  ["trend", "timeseries", "history"],
 ];
 
 /** Each word of a ring, with the ring's other words (a word in two rings has both). */

@@ -38,7 +38,7 @@ export function variablesOf(scheme: AuthScheme): string[] {
 /** Whether a scheme is of one kind (schemes/index.ts). */
 const isKind = (scheme: SchemeShape, kind: SchemeKind) => schemeKindOf(scheme) === kind;
 const isOAuth = (scheme: AuthScheme) => isKind(scheme, SCHEME_KINDS.oauth);
-export const isBasic = (scheme: AuthScheme) => isKind(scheme, SCHEME_KINDS["http-basic"]);
+const isBasic = (scheme: AuthScheme) => isKind(scheme, SCHEME_KINDS["http-basic"]);
 /** AWS Signature Version 4: the CLI signs each request with the scheme's keys (sigv4.ts). */
 export const isSigV4 = signsAws;
 

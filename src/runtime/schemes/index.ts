@@ -19,13 +19,11 @@ export const SCHEME_KINDS = {
   oauth,
 } satisfies Record<string, SchemeKind>;
 
-export type SchemeKindName = keyof typeof SCHEME_KINDS;
-
 const ORDER = Object.values(SCHEME_KINDS);
 
 /** A scheme's kind; undefined for one the CLI cannot send in any way (mutual TLS, an unknown type). */
 export const schemeKindOf = (scheme: SchemeShape): SchemeKind | undefined => ORDER.find((kind) => kind.is(scheme));
 
-export type { Placement, Role, SchemeKind, SchemeShape, SeenRequest, Source, TokenUrls } from "./kind.js";
-export { httpSchemeOf, oneValue, read } from "./kind.js";
+export type { Placement, SchemeKind, SchemeShape, Source } from "./kind.js";
+export { oneValue, read } from "./kind.js";
 export { signsAws } from "./aws-sigv4.js";

@@ -199,7 +199,7 @@ interface QueryWord {
  * ("move card to list"): each later word weighs a little less.
  */
 function queryWords(query: string): QueryWord[] {
-  const words = [...new Set(tokenize(plainVerbs(query)).filter((w) => !STOP.has(w)))];
+  const words = [...new Set(actionFirst(plainVerbs(query)).filter((w) => !STOP.has(w)))];
   const seen = new Set<string>();
   return words
     .flatMap((word, i): QueryWord[] => {
@@ -253,11 +253,32 @@ const withoutValues = (query: string): string =>
     .replace(/[#!]?\b[a-z]*[-_]?\d[\w.:/-]*/gi, " ");
 
 function intentOf(query: string): Kind | undefined {
-  for (const word of tokenize(plainVerbs(query))) {
+  const words = tokenize(plainVerbs(query));
+  for (const [i, word] of words.entries()) {
+    // "is", "has", "do" ask a question only where they open it ("is the invoice paid?"); inside a sentence they
+    // describe ("the site is down …, bounce it").
+    if (i > 0 && AUXILIARY.has(word)) continue;
     const kind = INTENT[word];
     if (kind) return kind;
   }
   return /\?\s*$/.test(query) ? "read" : undefined;
+}
+
+const AUXILIARY = new Set("is are was were has have had do does did".split(" "));
+
+/** Where a request's clauses part: punctuation, and a dash between words. */
+const CLAUSE = /[,;:!?()\u2013\u2014]+|\.(?:\s|$)|\s-\s/;
+
+/**
+ * A request's words, the clause that says what to do first: people give the circumstances, then the action ("the key
+ * we leaked this morning, kill it"), and the action's words are the ones a command is named with.
+ */
+function actionFirst(text: string): string[] {
+  const clauses = text.split(CLAUSE).map(tokenize);
+  const acting = clauses.findIndex((words) =>
+    words.some((word, i) => !(AUXILIARY.has(word) && i > 0) && INTENT[word] && INTENT[word] !== "read"),
+  );
+  return acting > 0 ? [...clauses[acting]!, ...clauses.filter((_, i) => i !== acting).flat()] : clauses.flat();
 }
 
 /**

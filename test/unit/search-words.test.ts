@@ -50,4 +50,28 @@ describe("command search's words", () => {
     // The word said wins over a related one: "payments" is named, not "charges".
     expect(first("list payments")).toBe("payments list");
   });
+
+  it("reads what a request asks from its action, said after the circumstances", () => {
+    const servers = loadIndex(
+      JSON.stringify(
+        indexCommands(
+          [
+            command("servers get", "get", "Get a server"),
+            command("servers list", "get", "List servers"),
+            command("servers reboot", "post", "Reboot a server"),
+            command("servers update", "put", "Update a server"),
+            command("servers delete", "delete", "Delete a server"),
+          ],
+          [],
+        ),
+      ),
+    );
+    // "is" describes here, it does not ask: the writes come before the reads.
+    for (const request of [
+      "the box is unused, get rid of it",
+      "the server is old, replace it with a bigger one",
+      "the server is stuck and has no network, turn it off and on again",
+    ])
+      expect(searchIndex(servers, request).slice(0, 3), request).not.toContain("servers get");
+  });
 });

@@ -251,6 +251,7 @@ export const SHORT: Record<string, string> = {
   auth: "authentication",
   admin: "administrator",
   pr: "pull",
+  envvar: "variable",
 };
 /**
  * English phrasal verbs, as the one word a command would be named with: "tear down the droplet" asks to delete it,

@@ -11,7 +11,18 @@ import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
-import { IMPLIED, INTENT, PHRASAL, RELATED, SHORT, STOP, SYNONYMS, VALUE_KINDS, type Kind } from "./search-words.js";
+import {
+  IMPLIED,
+  INTENT,
+  PHRASAL,
+  QUESTIONS,
+  RELATED,
+  SHORT,
+  STOP,
+  SYNONYMS,
+  VALUE_KINDS,
+  type Kind,
+} from "./search-words.js";
 
 /** Where emit writes the serialized index inside the package. */
 export const SEARCH_INDEX_FILE = "mcp/search-index.json";
@@ -230,7 +241,7 @@ function queryWords(query: string): QueryWord[] {
  */
 function valueWords(query: string): QueryWord[] {
   const kinds = new Map<string, number>();
-  for (const [pattern, words] of VALUE_KINDS)
+  for (const [pattern, words] of [...VALUE_KINDS, ...QUESTIONS])
     if (pattern.test(query)) for (const w of words) kinds.set(normal(w), VALUE_BOOST);
   return kinds.size ? [{ terms: kinds, counts: false }] : [];
 }

@@ -419,3 +419,16 @@ const RINGS: string[][] = [
 export const RELATED: Record<string, string[]> = {};
 for (const ring of RINGS)
   for (const word of ring) RELATED[word] = [...new Set([...(RELATED[word] ?? []), ...ring.filter((w) => w !== word)])];
+
+/**
+ * What a question's word asks for, as words a command that answers it says (command-search.ts's questionWords): "who"
+ * asks for people, "how much" for an amount, "when" for a time. They add to a command that says them and count as no
+ * word it must match.
+ */
+export const QUESTIONS: Array<[RegExp, string[]]> = [
+  [/\bwho(m|se)?\b/i, ["user", "member", "people"]],
+  [/\bhow much\b/i, ["amount", "balance", "total", "cost"]],
+  [/\bhow many\b/i, ["count", "total", "number"]],
+  [/\bwhen\b/i, ["date", "time"]],
+  [/\bwhere\b/i, ["location", "address"]],
+];

@@ -74,4 +74,22 @@ describe("command search's words", () => {
     ])
       expect(searchIndex(servers, request).slice(0, 3), request).not.toContain("servers get");
   });
+
+  it("reads what a question's word asks for: people for who, an amount for how much", () => {
+    const billing = loadIndex(
+      JSON.stringify(
+        indexCommands(
+          [
+            command("teams get", "get", "Get a team"),
+            command("teams members list", "get", "List the members of a team"),
+            command("invoices get", "get", "Get an invoice"),
+            command("invoices get-balance", "get", "Get the amount due on an invoice"),
+          ],
+          [],
+        ),
+      ),
+    );
+    expect(searchIndex(billing, "who is on the platform team?")[0]).toBe("teams members list");
+    expect(searchIndex(billing, "how much is still open on invoice 42?")[0]).toBe("invoices get-balance");
+  });
 });

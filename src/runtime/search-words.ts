@@ -175,6 +175,7 @@ export const SYNONYMS: Record<string, string[]> = {
   detach: ["remove", "delete"],
   revoke: ["delete"],
   kill: ["cancel", "stop", "delete"],
+  stop: ["cancel", "disable", "pause"],
   wipe: ["purge", "clear", "delete"],
   revert: ["rollback", "restore"],
   undo: ["rollback", "revert", "delete"],
@@ -301,6 +302,9 @@ export const PHRASAL: Array<[RegExp, string]> = Object.entries({
   "clear out": "purge",
   "back up": "backup",
   "sign off on": "approve",
+  "never mind": "cancel",
+  "no longer need": "delete",
+  "done with": "delete",
 }).map(([phrase, verb]) => [new RegExp(`\\b${particle(phrase).replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
 
 /**

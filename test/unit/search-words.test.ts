@@ -29,7 +29,9 @@ const COMMANDS = [
   command("disputes list", "get", "List disputes"),
   command("payments list", "get", "List payments"),
 ];
-const index = loadIndex(JSON.stringify(indexCommands(COMMANDS, [])));
+/** The commands' index as a generated CLI loads it: built by emit, serialized, read back. */
+const indexOf = (commands: Command[]) => loadIndex(JSON.stringify(indexCommands(commands, [])));
+const index = indexOf(COMMANDS);
 const first = (query: string) => searchIndex(index, query)[0];
 
 describe("command search's words", () => {
@@ -52,20 +54,13 @@ describe("command search's words", () => {
   });
 
   it("reads what a request asks from its action, said after the circumstances", () => {
-    const servers = loadIndex(
-      JSON.stringify(
-        indexCommands(
-          [
-            command("servers get", "get", "Get a server"),
-            command("servers list", "get", "List servers"),
-            command("servers reboot", "post", "Reboot a server"),
-            command("servers update", "put", "Update a server"),
-            command("servers delete", "delete", "Delete a server"),
-          ],
-          [],
-        ),
-      ),
-    );
+    const servers = indexOf([
+      command("servers get", "get", "Get a server"),
+      command("servers list", "get", "List servers"),
+      command("servers reboot", "post", "Reboot a server"),
+      command("servers update", "put", "Update a server"),
+      command("servers delete", "delete", "Delete a server"),
+    ]);
     // "is" describes here, it does not ask: the writes come before the reads.
     for (const request of [
       "the box is unused, get rid of it",
@@ -76,19 +71,12 @@ describe("command search's words", () => {
   });
 
   it("reads what a question's word asks for: people for who, an amount for how much", () => {
-    const billing = loadIndex(
-      JSON.stringify(
-        indexCommands(
-          [
-            command("teams get", "get", "Get a team"),
-            command("teams members list", "get", "List the members of a team"),
-            command("invoices get", "get", "Get an invoice"),
-            command("invoices get-balance", "get", "Get the amount due on an invoice"),
-          ],
-          [],
-        ),
-      ),
-    );
+    const billing = indexOf([
+      command("teams get", "get", "Get a team"),
+      command("teams members list", "get", "List the members of a team"),
+      command("invoices get", "get", "Get an invoice"),
+      command("invoices get-balance", "get", "Get the amount due on an invoice"),
+    ]);
     expect(searchIndex(billing, "who is on the platform team?")[0]).toBe("teams members list");
     expect(searchIndex(billing, "how much is still open on invoice 42?")[0]).toBe("invoices get-balance");
   });

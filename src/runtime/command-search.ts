@@ -12,6 +12,7 @@ import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
 import {
+  EMAIL,
   IMPLIED,
   INTENT,
   PHRASAL,
@@ -21,6 +22,7 @@ import {
   STOP,
   SYNONYMS,
   VALUE_KINDS,
+  WEB_ADDRESS,
   type Kind,
 } from "./search-words.js";
 
@@ -256,12 +258,15 @@ const plainVerbs = (query: string): string =>
  */
 const withoutValues = (query: string): string =>
   query
-    .replace(/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/g, " ")
-    .replace(/\bhttps?:\/\/\S+/gi, " ")
+    .replace(EVERY_EMAIL, " ")
+    .replace(EVERY_WEB_ADDRESS, " ")
     .replace(/["“][^"”]*["”]/g, " ")
     .replace(/\b[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}\b/gi, " ")
     .replace(/[$€£]\s?\d[\d,.]*/g, " ")
     .replace(/[#!]?\b[a-z]*[-_]?\d[\w.:/-]*/gi, " ");
+
+const EVERY_EMAIL = new RegExp(EMAIL.source, "g");
+const EVERY_WEB_ADDRESS = new RegExp(WEB_ADDRESS.source, "gi");
 
 function intentOf(query: string): Kind | undefined {
   const words = tokenize(plainVerbs(query));

@@ -332,13 +332,17 @@ export const INTENT: Record<string, Kind> = Object.fromEntries(
   }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
 );
 
+/** An email address and a web address, as a request's values hold them (left out of its words, and read as values). */
+export const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.-]+\b/;
+export const WEB_ADDRESS = /\bhttps?:\/\/\S+/i;
+
 /**
  * What a request's values say they are (command-search.ts's valueWords): matched on the request as typed, before its
  * values are left out.
  */
 export const VALUE_KINDS: Array<[RegExp, string[]]> = [
-  [/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/, ["email"]],
-  [/\bhttps?:\/\/\S+/i, ["url"]],
+  [EMAIL, ["email"]],
+  [WEB_ADDRESS, ["url"]],
   [/\b\d{1,3}(\.\d{1,3}){3}\b/, ["ip", "address"]],
   [/(^|\s)(?![\w.+-]*@)[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(?=[\s,.;:!?)]|$)/i, ["domain"]],
   [/\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b|\b[A-Z][A-Z0-9_]{2,}=/, ["environment", "variable"]],

@@ -278,9 +278,8 @@ describe("inter eval run on a bare folder", () => {
         reject: false,
       });
       // The cancel scenario hangs once its attempt has started: interrupt it there.
-      const transcript = join(f.dir, ".inter-eval/attempts/cancel-a-booking-1/prompt.md");
-      await until(() => existsSync(transcript), undefined, "the cancel attempt to start");
-      await new Promise((r) => setTimeout(r, 500));
+      const hanging = join(f.dir, ".inter-eval/attempts/cancel-a-booking-1/outputs/hanging");
+      await until(() => existsSync(hanging), undefined, "the cancel attempt's agent to hang");
       child.kill("SIGINT");
       const interrupted = await child;
       expect(interrupted.exitCode).toBe(130);

@@ -19,7 +19,7 @@ const IGNORED = /(^|[/\\])(node_modules|\.git|\.intermesh)([/\\]|$)/;
  * Editors save in bursts (temp file, rename, chmod); this much quiet ends a burst. It is also the floor of a watch
  * cycle's latency. chokidar drops a file's `change` within 50 ms of the last one it reported for that file (its
  * `_throttle` in `_emit`): with only its events, a build started sooner could read a file whose next save is never
- * reported (at 30 ms test/e2e/watch.test.ts's rename-save after a burst was lost). Its `raw` events are not throttled,
+ * reported (at 30 ms test/slow/watch.test.ts's rename-save after a burst was lost). Its `raw` events are not throttled,
  * and each input's raw event counts as a change when the file's size, mtime or inode moved (InputWatcher.raw), so a
  * save is seen however soon it follows the last.
  */

@@ -25,7 +25,7 @@ import {
 } from "../helpers.js";
 
 const statuses = (r: InterResult) => statusesOf(r, ["discover", "gen", "pack", "lint"]);
-import { builtBaseProject, makeBaseProject, PACK, projectConfig, runs, tasksBody } from "./fixture.js";
+import { builtBaseProject, makeBaseProject, PACK, projectConfig, runs, tasksBody } from "../e2e/fixture.js";
 import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 
 /** One record as `inter cache ls --json` lists it (src/cli/commands/cache.ts), the fields the tests read. */

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { inter, read, REPO, tempDir, type InterResult } from "../helpers.js";
 import type { Step } from "../../src/cli/init/init.js";
 import type { Blocker, StatusReport } from "../../src/cli/status/status.js";
-import { API_KEY } from "./example-api.js";
+import { API_KEY } from "../e2e/example-api.js";
 
 const empty = () => tempDir("inter-init-");
 const SKILLS = ["intermesh-context", "intermesh-eval-plan", "intermesh-evaluate", "intermesh-workspace"];

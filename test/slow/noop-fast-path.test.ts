@@ -2,7 +2,7 @@ import { existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inter, read, statusesOf, writeFiles, type InterResult } from "../helpers.js";
-import { makeBaseProject } from "./fixture.js";
+import { makeBaseProject } from "../e2e/fixture.js";
 import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 
 // The warm no-op fast path (src/cli/noop-fast-path.ts) answers `inter build` from a record without loading the graph.

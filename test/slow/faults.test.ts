@@ -152,7 +152,7 @@ describe("concurrent runs and faults", () => {
 
 describe("no orphans", () => {
   it("a build killed with SIGKILL during inspection leaves no service running", async () => {
-    const { exampleProject } = await import("./example-api.js");
+    const { exampleProject } = await import("../e2e/example-api.js");
     const { execa } = await import("execa");
     const { writeFileSync } = await import("node:fs");
     const dir = exampleProject({ warm: true });
@@ -212,7 +212,7 @@ describe("no orphans", () => {
 
 describe("exit", () => {
   it("a run that started a service exits promptly after printing its result (no timer keeps it open)", async () => {
-    const { exampleProject } = await import("./example-api.js");
+    const { exampleProject } = await import("../e2e/example-api.js");
     const { spawn } = await import("node:child_process");
     const dir = exampleProject({ warm: true });
     const child = spawn("node", [INTER_BIN, "run", "inspect", "--force", "--json"], {

@@ -16,7 +16,7 @@ import {
   tempDir,
   type InterResult,
 } from "../helpers.js";
-import { exampleProject } from "./example-api.js";
+import { exampleProject } from "../e2e/example-api.js";
 import type { TaskOutcome } from "../../src/engine/graph/outcome.js";
 import type { OutputEntry } from "../../src/engine/cache/store.js";
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inter, read } from "../helpers.js";
 import { variantBundle } from "../fixtures/variant-bundle.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, changedCandidate, exampleProject, patchFile, startExampleApi } from "./example-api.js";
-import { bigPackage } from "./mcp-big.js";
+import { API_KEY, changedCandidate, exampleProject, patchFile, startExampleApi } from "../e2e/example-api.js";
+import { bigPackage } from "../e2e/mcp-big.js";
 
 const validate = schemaValidator("receipt.schema.json");
 let project: string;

@@ -11,7 +11,7 @@ import {
 } from "../fixtures/design-model-server.mjs";
 import { everyFile, inter, makeProject, read } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { exampleProject } from "./example-api.js";
+import { exampleProject } from "../e2e/example-api.js";
 import type { Capabilities } from "../../src/stages/design/capabilities.js";
 import type { Overlay, OverlayRejection } from "../../src/stages/design/overlay.js";
 import type { TaskOutcome } from "../../src/engine/graph/outcome.js";

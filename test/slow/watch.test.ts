@@ -17,7 +17,7 @@ import {
   statuses,
   until,
 } from "../helpers.js";
-import { exampleProject } from "./example-api.js";
+import { exampleProject } from "../e2e/example-api.js";
 import type { WatchEvent } from "../../src/cli/watch.js";
 
 type EventOf<K extends WatchEvent["event"]> = Extract<WatchEvent, { event: K }>;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium } from "../browser.js";
 import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, evaluationFolder, exampleProject, scripted, SCRIPTED_AGENT } from "./example-api.js";
+import { API_KEY, evaluationFolder, exampleProject, scripted, SCRIPTED_AGENT } from "../e2e/example-api.js";
 import type { CheckDiff, ScenarioDiff } from "../../src/evaluation/results/diff.js";
 import type { GateResult } from "../../src/evaluation/results/types.js";
 import type { AttemptResult } from "../../src/evaluation/run/attempt.js";

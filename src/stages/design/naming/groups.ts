@@ -1,5 +1,7 @@
+import { count } from "../../../core/plural.js";
 import type { Claims, NamingReport } from "./claims.js";
-import { qualify } from "./collisions.js";
+import { COLLISION_RULES } from "./collisions/index.js";
+import type { GroupContext, TellApart } from "./collisions/rule.js";
 import { answers } from "./crud-word.js";
 import { basePath, lastSegmentOf, onItem, type Draft } from "./draft.js";
 import { SELECTOR_PARAM } from "./path-words.js";
@@ -138,4 +140,28 @@ export function nameGroup(
     if (i === words.plain) claims.claim(d, base);
     else qualify(d, words.own[i]!, words.shape(d), { name, group, base, claims, byName, report, tellingTokens });
   }
+}
+
+/**
+ * A name of its own for a draft that does not keep the plain one, by the first of COLLISION_RULES that finds one: its
+ * most telling words first; failing those, any whole word its texts say and the others' do not; then the method's word
+ * (PUT from PATCH, HEAD from GET); then a version or any word of its texts; then a name handed over by one that says
+ * more; a number only when nothing differs.
+ */
+function qualify(d: Draft, own: Draft["qualifiers"], structural: Draft["qualifiers"], ctx: GroupContext): void {
+  const { name, group, claims, byName, report } = ctx;
+  const collidesWith = group.filter((x) => x !== d).map((x) => `${x.op.method.toUpperCase()} ${x.op.path}`);
+  const free = (attempt: string[]) => !claims.taken.has(attempt.join(" ")) && !byName.has(attempt.join(" "));
+  const collision = { ...ctx, own, structural, free };
+  let told: TellApart | undefined;
+  for (const rule of COLLISION_RULES) if ((told = rule.tell(d, collision))) break;
+  // The last rule, a number, always tells.
+  const { path, used } = told!;
+  claims.claim(d, path, { words: used.map((q) => q.token), from: used[0]?.from ?? "path", with: collidesWith });
+  report({
+    kind: "collision",
+    command: path.join(" "),
+    operation: d.op.id,
+    message: `"${name}" is wanted by ${count(group.length, "operation")}; ${d.op.method.toUpperCase()} ${d.op.path} is "${path.join(" ")}"${used.length ? ` (its own words: ${used.map((q) => q.token).join(", ")})` : " (nothing in its description differs)"}`,
+  });
 }

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ACTION_RULES } from "../../src/stages/design/naming/action-rules.js";
 import { COLLISION_RULES } from "../../src/stages/design/naming/collisions/index.js";
 import { NUMBER } from "../../src/stages/design/naming/collisions/number.js";
 
@@ -25,5 +26,10 @@ describe("naming rules", () => {
     expect(new Set(COLLISION_RULES.map((r) => r.name)).size).toBe(COLLISION_RULES.length);
     expect(COLLISION_RULES.every((r) => r.why && !r.why.includes("\n"))).toBe(true);
     expect(COLLISION_RULES[COLLISION_RULES.length - 1]).toBe(NUMBER);
+  });
+
+  it("every correction of an action against its method has a name of its own", () => {
+    expect(ACTION_RULES.length).toBeGreaterThan(0);
+    expect(new Set(ACTION_RULES.map((r) => r.name)).size).toBe(ACTION_RULES.length);
   });
 });

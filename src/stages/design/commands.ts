@@ -7,7 +7,7 @@ import { acceptFor, bodyEncodingOf } from "../../runtime/media.js";
 import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
 import { IDEMPOTENCY_HEADER } from "../../runtime/retry.js";
 import { kebab } from "./word-forms.js";
-import { nameOperations, successResponse } from "./naming.js";
+import { nameOperations, successResponse } from "./naming/index.js";
 import type { BodySpec, CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination, ResponseSpec } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";

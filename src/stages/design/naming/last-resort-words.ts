@@ -1,7 +1,7 @@
-import type { Operation } from "../openapi/model.js";
-import { kebab, singular } from "./word-forms.js";
-import { isNoise, operationIdTokens, textTokens } from "./verbs.js";
-import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
+import type { Operation } from "../../openapi/model.js";
+import { kebab, singular } from "../word-forms.js";
+import { isNoise, operationIdTokens, textTokens } from "../verbs.js";
+import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
 
 /**
  * What tells colliding operations apart when the designer's telling words (summary, operationId, path, the

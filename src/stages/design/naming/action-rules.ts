@@ -1,0 +1,134 @@
+import type { Operation } from "../../openapi/model.js";
+import { verbBase } from "../verbs.js";
+import { PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
+import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
+
+/** What an action rule reads: the operation, its action's verb and the verb its texts state. */
+interface ActionCase {
+  op: Operation;
+  verb: string;
+  /** Where the verb stands in the action: 1 after a leading `bulk` or `batch` (`bulk-get`), else 0. */
+  at: number;
+  lastSegment: string;
+  /** The verb the operation's texts state, if they state one. */
+  stated: string | undefined;
+}
+
+/** One correction of an action against its method. */
+interface ActionRule {
+  name: string;
+  /** The verb the action takes instead, or undefined where the rule does not apply. */
+  word: (c: ActionCase) => string | undefined;
+  /** Why, as the name's source says it (`action.reason`). */
+  reason: (c: ActionCase, word: string) => string;
+}
+
+/** Verbs that bring something into being: a DELETE that says one was described by copy and paste. */
+const MAKING = new Set(["create", "add", "make", "insert", "generate"]);
+
+const WRITE_METHODS = new Set<Operation["method"]>(["post", "put", "patch"]);
+
+/**
+ * Whether the document names a write-method call a read: the first verb of its operationId or of the RPC method its
+ * path ends in (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`) is a read verb. A summary's "Get a
+ * token" over POST is no such word: a summary says what the caller receives, the method what the call does.
+ */
+function documentSaysRead(op: Operation): boolean {
+  const rpc = op.path.split(/[/#=.:]/).pop() ?? "";
+  return [op.operationId ?? "", rpc].some((text) => {
+    const verb = verbBase(leadingWord(text, BATCH_TOO) ?? "");
+    return !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
+  });
+}
+
+/** The write its operationId names (`createCreditNoteHistory` → create), where a summary says otherwise. */
+function operationIdWrite(op: Operation): string | undefined {
+  const verb = verbBase(leadingWord(op.operationId ?? "") ?? "");
+  return verb && WRITE_VERBS.has(verb) ? verb : undefined;
+}
+
+/** A read its answer's schema contradicts: one item where it says `list`, a list where it says `get`. */
+const answered = ({ op, verb }: ActionCase, word: string) =>
+  `the schema of ${op.method.toUpperCase()} ${op.path}'s answer is ${word === "get" ? "one item" : "a list"}: "${word}", not "${verb}"`;
+
+/** A verb the method cannot do: `because` says what the method does instead. */
+const cannot = ({ op, verb }: ActionCase, because: string) =>
+  `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${because}, so the action is its CRUD word`;
+
+/**
+ * A `get` or `list` any rule replaces is explained as `answered` says, as when these rules were one chain whose
+ * reason was chosen by the verb replaced; kept so that the names' sources stay as they were.
+ */
+const replacedRead = (c: ActionCase, word: string, because: string) =>
+  c.verb === "get" || c.verb === "list" ? answered(c, word) : cannot(c, because);
+
+/**
+ * The action agrees with the method's effect (docs/naming.md): a DELETE is never named as a read or a making, a GET
+ * never as a write. A PUT or PATCH is never a plain read (`get`, `list`), nor a POST whose operationId names a write
+ * (`createCreditNoteHistory` under a summary copied from its GET), unless the document names the call a read itself
+ * (its operationId or the RPC method its path ends in: `ListFindings` over POST, `/listKeys`). A POST the document only
+ * says reads ("Get a list of available payment methods", its query in the body) keeps the read its texts state:
+ * `create` would mislead more. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
+ * ends the loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
+ *
+ * In order: the first rule that gives a word corrects the action.
+ */
+export const ACTION_RULES: readonly ActionRule[] = [
+  {
+    name: "delete-says-return",
+    word: ({ op, verb, stated }) =>
+      op.method === "delete" && stated === "return" && verb !== "return" ? "return" : undefined,
+    reason: ({ op }) => `DELETE ${op.path} says "return": on a DELETE it ends something, it does not read`,
+  },
+  {
+    name: "delete-never-reads-or-makes",
+    word: ({ op, verb }) =>
+      op.method === "delete" && (READ_VERBS.has(verb) || MAKING.has(verb)) ? "delete" : undefined,
+    reason: (c, word) => replacedRead(c, word, "a DELETE removes"),
+  },
+  {
+    name: "get-never-writes",
+    word: ({ op, verb, lastSegment }) =>
+      op.method === "get" && WRITE_VERBS.has(verb) ? readWord(op, lastSegment) : undefined,
+    reason: (c) => cannot(c, "a GET only reads"),
+  },
+  {
+    name: "get-list-answering-one",
+    word: ({ op, verb }) => (op.method === "get" && verb === "list" && answers(op) === "one" ? "get" : undefined),
+    reason: answered,
+  },
+  {
+    name: "get-answering-many",
+    word: ({ op, verb, at }) =>
+      op.method === "get" && verb === "get" && at === 0 && answers(op) === "many" ? "list" : undefined,
+    reason: answered,
+  },
+  {
+    name: "write-never-plain-read",
+    word: ({ op, verb, lastSegment }) =>
+      WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) && !documentSaysRead(op)
+        ? (operationIdWrite(op) ?? (op.method === "post" ? undefined : crudWord(op, undefined, lastSegment)))
+        : undefined,
+    reason: (c, word) =>
+      replacedRead(c, word, `a ${c.op.method.toUpperCase()} writes and its document never names it a read`),
+  },
+];
+
+/** The action with its verb corrected by the first of ACTION_RULES that gives a word, and why; undefined if it agrees. */
+export function agreeWithMethod(
+  op: Operation,
+  action: string,
+  lastSegment: string,
+  stated: string | undefined,
+): { action: string; reason: string } | undefined {
+  const tokens = action.split("-");
+  const at = tokens[0] === "bulk" || tokens[0] === "batch" ? 1 : 0;
+  const c: ActionCase = { op, verb: tokens[at] ?? "", at, lastSegment, stated };
+  for (const rule of ACTION_RULES) {
+    const word = rule.word(c);
+    if (!word) continue;
+    const next = [...tokens.slice(0, at), word, ...tokens.slice(at + 1)].filter((t, i, all) => t !== all[i - 1]);
+    return { action: next.join("-"), reason: rule.reason(c, word) };
+  }
+  return undefined;
+}

@@ -1,0 +1,229 @@
+import type { Operation } from "../../openapi/model.js";
+import type { NameSource } from "../types.js";
+import {
+  actionOf,
+  derivedFrom,
+  firstSentence,
+  isNoise,
+  operationIdTokens,
+  textTokens,
+  verbBase,
+  type StatedAction,
+} from "../verbs.js";
+import { kebab, singular } from "../word-forms.js";
+import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
+import { agreeWithMethod } from "./action-rules.js";
+import { crudWord } from "./crud-word.js";
+import type { Draft } from "./draft.js";
+import { isParam, pathWords, SELECTOR_PARAM, tokensOf } from "./path-words.js";
+import { resourceIndex, unspelledTagRest } from "./resources.js";
+
+/** An operation's first name: its action from what it states, its sub-resource from its path, its telling words. */
+
+/** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
+function statedAction(
+  op: Operation,
+  rpcAction: string | undefined,
+): { action: StatedAction; from: NameSource["action"]["from"]; text: string } | undefined {
+  const sources: Array<[NameSource["action"]["from"], string | undefined, (t: string) => readonly string[], boolean]> =
+    [
+      ["summary", op.summary, textTokens, false],
+      ["operationId", op.operationId, operationIdTokens, true],
+      ["path", rpcAction, operationIdTokens, true],
+      ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
+    ];
+  for (const [from, text, tokens, exact] of sources) {
+    if (!text) continue;
+    const words = tokens(text);
+    // `PostAccounts`, `PutUser`: an identifier that opens with an HTTP method word was generated from the method.
+    if (exact && HTTP_METHOD_WORDS.has(words[0] ?? "")) continue;
+    const action = actionOf(words, exact);
+    if (action) return { action, from, text };
+  }
+  return undefined;
+}
+
+/**
+ * The words that may tell a command apart from others of the same name, most telling first: a selector in the path,
+ * the stated action's object, the summary, the operationId, the path's words and parameters, the description.
+ */
+function qualifiersOf(
+  op: Operation,
+  stated: ReturnType<typeof statedAction>,
+  words: ReturnType<typeof pathWords>["words"],
+  segments: string[],
+  lastSegment: string,
+): Draft["qualifiers"] {
+  const textTokensOf = (t?: string) => (t ? textTokens(t) : []);
+  const qualifiers: Draft["qualifiers"] = [];
+  const push = (tokens: readonly string[], from: NonNullable<NameSource["qualifier"]>["from"]) => {
+    for (const token of tokens) if (!qualifiers.some((q) => q.token === token)) qualifiers.push({ token, from });
+  };
+  // `/boards/{filter}` beside `/boards`: the filtered list.
+  if (SELECTOR_PARAM.test(lastSegment)) push([/^\{filters?\}$/i.test(lastSegment) ? "filtered" : "field"], "path");
+  if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
+  push(textTokensOf(op.summary), "summary");
+  if (op.operationId) {
+    const idTokens = operationIdTokens(op.operationId);
+    push(verbBase(idTokens[0] ?? "") ? idTokens.slice(1) : idTokens, "operationId");
+    // A service-prefixed id says more before its last part (`extras_tags_bulk_partial_update`: partial).
+    push(operationIdTokens(op.operationId, true), "operationId");
+  }
+  push(tokensOf(words.map((w) => w.word)), "path");
+  // Words clean() drops from a path but that tell one operation from another (`/members/{id}/all`).
+  push(
+    segments
+      .filter((s) => !isParam(s))
+      .flatMap((s) => kebab(s).split("-"))
+      .filter((t) => t === "all"),
+    "path",
+  );
+  push(
+    segments
+      .filter(isParam)
+      .flatMap((s) => kebab(s.slice(1, -1)).split("-"))
+      .filter((t) => t !== "id"),
+    "path",
+  );
+  push(textTokensOf(op.description ? firstSentence(op.description) : undefined), "description");
+  return qualifiers;
+}
+
+export function draftName(
+  op: Operation,
+  resource: string,
+  resourceFrom: NameSource["resource"]["from"],
+  dropped: string[],
+): Draft {
+  const { words, rpc } = pathWords(op);
+  const segments = op.path.split("/").filter(Boolean);
+  const lastSegment = segments[segments.length - 1] ?? "";
+  const at = resourceIndex(words, resource);
+  let rest = at >= 0 ? words.slice(at + 1) : resourceFrom === "path" ? words.slice(1) : unspelledTagRest(words);
+  const explicit = op.cli.name?.split(/\s+/).map(kebab).filter(Boolean);
+
+  const stated = statedAction(op, rpc?.action);
+  let action: string;
+  let actionFrom: NameSource["action"]["from"];
+  let verbIsResource: string | undefined;
+  let actionReason: string | undefined;
+  const lastRest = rest[rest.length - 1];
+  if (stated && !stated.action.family) {
+    action = stated.action.word;
+    actionFrom = stated.from;
+    const verb = action.split("-").pop()!;
+    // The verb names a path word (`PUT /me/player/pause` "Pause playback", `PUT …/followers` "Follow"): it is the
+    // action, not a sub-resource.
+    const related = rest.findIndex((w) => derivedFrom(w.word, verb) || w.word === action);
+    const lastWord = rest[rest.length - 1]?.word ?? "";
+    if (related >= 0 && related === rest.length - 1) {
+      dropped.push(rest[related]!.word);
+      rest = rest.slice(0, related);
+    } else if (lastWord.split("-")[0] === verb && lastWord.includes("-")) {
+      // An RPC-style path word that is the action itself (`/pet/findByStatus` "Finds pets by status" → find-status).
+      action = [...action.split("-").slice(0, -1), lastWord].join("-");
+      rest = rest.slice(0, -1);
+    } else if (lastRest && !lastRest.afterParam && rest.length && !mentions(op, lastRest.word)) {
+      // A trailing word the operation never mentions (`/me/albums/contains` "Check saved albums") says how the
+      // path was laid out, not what the command acts on.
+      dropped.push(lastRest.word);
+      rest = rest.slice(0, -1);
+    }
+    if (!rest.length && !/^un/.test(verb) && (derivedFrom(singular(resource), verb) || derivedFrom(resource, verb))) {
+      // POST /bookings "Book a room", GET /search "Search for items": the verb is the resource's own name.
+      verbIsResource = verb;
+      action = crudWord(op, undefined, lastSegment);
+      actionFrom = "method";
+    }
+  } else if (stated?.action.family) {
+    // "List billing invoices" lists, whatever its response looks like: a `get-list` would say it twice.
+    action =
+      stated.action.word === "list" && op.method === "get" ? "list" : crudWord(op, stated.action.family, lastSegment);
+    actionFrom = stated.from;
+    const verb = action;
+    // `/users/list` is the action said in the path; `/cards/{id}/list` is the list a card is on, a resource.
+    if (lastRest?.last && !lastRest.afterParam && (lastRest.word === verb || lastRest.word === stated.action.word)) {
+      dropped.push(lastRest.word);
+      rest = rest.slice(0, -1);
+    } else if (
+      lastRest?.last &&
+      lastRest.word.includes("-") &&
+      [verb, stated.action.word].includes(lastRest.word.split("-")[0]!)
+    ) {
+      // `/user/createWithArray` "Creates list of users…": the path word is the action, said in full.
+      action = [verb, ...lastRest.word.split("-").slice(1)].join("-");
+      rest = rest.slice(0, -1);
+    }
+  } else if (
+    lastRest?.last &&
+    lastRest.afterParam &&
+    verbBase(lastRest.word) === lastRest.word &&
+    op.method !== "get"
+  ) {
+    // POST /charges/{id}/capture: an action on one item, named by its path.
+    action = lastRest.word;
+    actionFrom = "path";
+    rest = rest.slice(0, -1);
+  } else {
+    action = crudWord(op, undefined, lastSegment);
+    actionFrom = "method";
+  }
+  if (HTTP_METHOD_WORDS.has(action)) action = crudWord(op, undefined, lastSegment);
+  if (rpc) {
+    // An RPC method name is the action in full (`setDefaultChannels` → set-default-channels, `history` →
+    // get-history): its object words are what a caller knows it by.
+    const tokens = operationIdTokens(rpc.action);
+    const own = actionOf(tokens, true);
+    const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
+    const object = (own ? own.object : tokens).filter((t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t));
+    const verb = own
+      ? own.word === "list"
+        ? "list"
+        : own.family
+          ? crudWord(op, own.family, lastSegment)
+          : own.word
+      : crudWord(op, undefined, lastSegment);
+    action = [verb, ...object].slice(0, 4).join("-");
+    actionFrom = "path";
+    rest = [];
+  }
+
+  const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word);
+  if (agreed) {
+    action = agreed.action;
+    actionFrom = "method";
+    actionReason = agreed.reason;
+  }
+
+  const sub = rest
+    .map((w) => w.word)
+    .filter((w) => !(w === resource || singular(w) === singular(resource)))
+    .join("-");
+  const qualifiers = qualifiersOf(op, stated, words, segments, lastSegment);
+
+  return {
+    op,
+    resource,
+    resourceFrom,
+    sub,
+    action,
+    actionFrom,
+    ...(stated ? { actionText: stated.text } : {}),
+    ...(actionReason ? { actionReason } : {}),
+    ...(verbIsResource ? { verbIsResource } : {}),
+    qualifiers,
+    object: stated?.action.object ?? [],
+    ...(explicit?.length ? { explicit } : {}),
+    dropped,
+  };
+}
+
+/** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
+function mentions(op: Operation, word: string): boolean {
+  const said = [
+    ...textTokens(op.summary ?? ""),
+    ...(op.operationId ? operationIdTokens(op.operationId) : []),
+    ...textTokens(op.description ? firstSentence(op.description) : ""),
+  ];
+  return word.split("-").some((w) => said.some((s) => s.slice(0, 6) === w.slice(0, 6)));
+}

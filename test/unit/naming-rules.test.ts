@@ -88,6 +88,10 @@ describe("the action agrees with the method", () => {
     });
     expect(name("DELETE", "/riddles")).toBe("riddles delete");
     expect(name("DELETE", "/anything/{id}")).toBe("anything delete");
+    // The reason says what the method does, not what an answer's schema says (a DELETE's answer decides nothing).
+    expect(command("DELETE", "/anything/{id}").nameSource.action.reason).toBe(
+      "DELETE /anything/{id} cannot get: a DELETE removes, so the action is its CRUD word",
+    );
     expect(name("GET", "/cookies/set").split(" ").pop()).toMatch(/^(get|list)/);
     expect(command("GET", "/cookies/set").nameSource.action).toMatchObject({
       from: "method",

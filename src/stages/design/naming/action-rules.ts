@@ -56,13 +56,6 @@ const cannot = ({ op, verb }: ActionCase, because: string) =>
   `${op.method.toUpperCase()} ${op.path} cannot ${verb}: ${because}, so the action is its CRUD word`;
 
 /**
- * A `get` or `list` any rule replaces is explained as `answered` says, as when these rules were one chain whose
- * reason was chosen by the verb replaced; kept so that the names' sources stay as they were.
- */
-const replacedRead = (c: ActionCase, word: string, because: string) =>
-  c.verb === "get" || c.verb === "list" ? answered(c, word) : cannot(c, because);
-
-/**
  * The action agrees with the method's effect (docs/naming.md): a DELETE is never named as a read or a making, a GET
  * never as a write. A PUT or PATCH is never a plain read (`get`, `list`), nor a POST whose operationId names a write
  * (`createCreditNoteHistory` under a summary copied from its GET), unless the document names the call a read itself
@@ -84,7 +77,7 @@ export const ACTION_RULES: readonly ActionRule[] = [
     name: "delete-never-reads-or-makes",
     word: ({ op, verb }) =>
       op.method === "delete" && (READ_VERBS.has(verb) || MAKING.has(verb)) ? "delete" : undefined,
-    reason: (c, word) => replacedRead(c, word, "a DELETE removes"),
+    reason: (c) => cannot(c, "a DELETE removes"),
   },
   {
     name: "get-never-writes",
@@ -109,8 +102,7 @@ export const ACTION_RULES: readonly ActionRule[] = [
       WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) && !documentSaysRead(op)
         ? (operationIdWrite(op) ?? (op.method === "post" ? undefined : crudWord(op, undefined, lastSegment)))
         : undefined,
-    reason: (c, word) =>
-      replacedRead(c, word, `a ${c.op.method.toUpperCase()} writes and its document never names it a read`),
+    reason: (c) => cannot(c, `a ${c.op.method.toUpperCase()} writes and its document never names it a read`),
   },
 ];
 

@@ -159,14 +159,21 @@ const textsOf = (o: JudgedOperation) =>
 const FILLER = new Set(["existing", "single", "specific", "endpoint", "particular", "given"]);
 
 /**
- * A write method used as a transport for a read: the document itself names the call a read, its operationId or summary
- * opening with a read verb (`ListFindings` on POST, `/#X-Amz-Target=…GetItem`, "Search …"). Such a name may say what
- * the call does.
+ * A write method used as a transport for a read: the document itself names the call a read, its operationId (or the
+ * action after its service prefix), its summary or the RPC method its path ends in (a format suffix aside) opening with a
+ * read verb (`ListFindings` on POST, `Accounts_ListKeys`, `/#X-Amz-Target=…GetItem`, `/exports/list.json`, "Search …").
+ * Such a name may say what the call does.
  */
 function saysRead(o: JudgedOperation): boolean {
   const said = new Set([...PLAIN_READS, "describe", "search", "query", "find", "lookup", "check", "return"]);
-  const rpc = o.path.split(/[/#=.:]/).pop() ?? "";
-  return [o.operationId ?? "", o.summary ?? "", rpc].some((t) => {
+  const rpc =
+    o.path
+      .replace(/\.(json|xml)$/i, "")
+      .split(/[/#=.:]/)
+      .pop() ?? "";
+  // A service-prefixed operationId says its action after the prefix: `Accounts_GetKeys`, `calendar.freebusy.query`.
+  const action = (o.operationId ?? "").split(/[._/:]+/).pop() ?? "";
+  return [o.operationId ?? "", action, o.summary ?? "", rpc].some((t) => {
     const words = wordsOf(t, true).filter((w) => !HTTP_METHOD_WORDS.has(w));
     const first = (words[0] === "batch" || words[0] === "bulk" ? words[1] : words[0]) ?? "";
     return [first, first.replace(/s$/, ""), first.replace(/ies$/, "y")].some((w) => said.has(w));

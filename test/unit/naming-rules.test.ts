@@ -101,6 +101,29 @@ describe("the action agrees with the method", () => {
   });
 });
 
+describe("a write method is named by what it does", () => {
+  it("a write whose path ends in the call it makes, and whose texts open with it, is named by it, not by a read", async () => {
+    const { name, command } = await design({
+      "/members/{id}/regenerateApiKeys": {
+        post: {
+          operationId: "Members_ListRegenerateApiKeys",
+          description: "Regenerate the API keys for a member.",
+          tags: ["members"],
+        },
+      },
+      // A compound noun the texts do not open with stays a read the document names.
+      "/vaults/{id}/backupStatus": {
+        post: { operationId: "BackupStatus_Get", description: "Get the container backup status.", tags: ["vaults"] },
+      },
+    });
+    expect(name("POST", "/members/{id}/regenerateApiKeys")).toBe("members regenerate-api-keys");
+    expect(command("POST", "/members/{id}/regenerateApiKeys").nameSource.action.reason).toMatch(
+      /ends in the call it makes \("regenerate"\): it does that, it does not list/,
+    );
+    expect(name("POST", "/vaults/{id}/backupStatus")).toMatch(/^vaults .*get/);
+  });
+});
+
 describe("commands are told apart by words, a number only as the last resort", () => {
   it("'all' in the summary, or a collection beside its items, is -all; the item keeps the plain name", async () => {
     const { name } = await design({

@@ -1,7 +1,8 @@
 import type { Operation } from "../../openapi/model.js";
-import { verbBase } from "../verbs.js";
+import { firstSentence, operationIdTokens, textTokens, verbBase } from "../verbs.js";
 import { PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
+import { FORMAT_SUFFIX, isParam } from "./path-words.js";
 
 /** What an action rule reads: the operation, its action's verb and the verb its texts state. */
 interface ActionCase {
@@ -30,15 +31,38 @@ const WRITE_METHODS = new Set<Operation["method"]>(["post", "put", "patch"]);
 
 /**
  * Whether the document names a write-method call a read: the first verb of its operationId or of the RPC method its
- * path ends in (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`) is a read verb. A summary's "Get a
+ * path ends in (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`, `/exports/list.json`) is a read verb. A summary's "Get a
  * token" over POST is no such word: a summary says what the caller receives, the method what the call does.
  */
 function documentSaysRead(op: Operation): boolean {
-  const rpc = op.path.split(/[/#=.:]/).pop() ?? "";
+  const rpc =
+    op.path
+      .replace(FORMAT_SUFFIX, "")
+      .split(/[/#=.:]/)
+      .pop() ?? "";
   return [op.operationId ?? "", rpc].some((text) => {
     const verb = verbBase(leadingWord(text, BATCH_TOO) ?? "");
     return !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
   });
+}
+
+/**
+ * The action the RPC method a write-method path ends in opens with, when it is no read (`…/regenerateApiKeys` under
+ * an operationId `…_ListRegenerateApiKeys`): what the call does, whatever its texts call the answer.
+ */
+function pathWrite(op: Operation): string | undefined {
+  const last = op.path.replace(FORMAT_SUFFIX, "").split("/").pop() ?? "";
+  if (!last || isParam(last)) return undefined;
+  // A method's name of several words (`regenerateApiKeys`, `on-confirm`); one word alone is as often a noun
+  // (`/returns`, `/matches`, `/block`).
+  const words = operationIdTokens(last.split(/[#=.:]/).pop() ?? "", true).filter((t) => !BATCH_TOO.has(t));
+  const verb = words.length > 1 ? verbBase(words[0]!, true) : undefined;
+  if (!verb || READ_VERBS.has(verb) || verb === "check" || verb === "obtain") return undefined;
+  // As often a compound noun (`backupStatus`, `downloadUrl`, `orderImpact`): only a verb the texts open with too.
+  const said = [op.summary, op.description && firstSentence(op.description)].map((t) =>
+    verbBase(textTokens(t ?? "")[0] ?? ""),
+  );
+  return said.includes(verb) ? verb : undefined;
 }
 
 /** The write its operationId names (`createCreditNoteHistory` → create), where a summary says otherwise. */
@@ -95,6 +119,12 @@ export const ACTION_RULES: readonly ActionRule[] = [
     word: ({ op, verb, at }) =>
       op.method === "get" && verb === "get" && at === 0 && answers(op) === "many" ? "list" : undefined,
     reason: answered,
+  },
+  {
+    name: "write-named-by-its-path",
+    word: ({ op, verb }) => (WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) ? pathWrite(op) : undefined),
+    reason: ({ op, verb }, word) =>
+      `${op.method.toUpperCase()} ${op.path} ends in the call it makes ("${word}"): it does that, it does not ${verb}`,
   },
   {
     name: "write-never-plain-read",

@@ -7,7 +7,7 @@ import { kebab } from "../word-forms.js";
 /** Path segments that version or scope an API rather than name a resource: v1, v2beta1, 2010-04-01, api, rest. */
 const VERSION_SEGMENT = /^(v\d+([._]\d+)*([a-z]+\d*)?|\d+([._-]\d+)*|api|rest)$/i;
 /** A trailing file extension on a path segment (`/statuses/show.json`) is a format, not an RPC method. */
-const FORMAT_SUFFIX = /\.(json|xml|csv|txt|html|yaml|yml|atom|rss)$/i;
+export const FORMAT_SUFFIX = /\.(json|xml|csv|txt|html|yaml|yml|atom|rss)$/i;
 
 /** A word without its noise tokens (stop words, versions, HTTP method words); "" when nothing else is left. */
 export const clean = (word: string) =>

@@ -4,8 +4,9 @@ import { LongestFirst } from "./test/sequencer.js";
 // `npm run test:slow`: what is in test/slow/ — the 20,000-operation document, the whole-corpus design cases, the real
 // agent programs, sealed and hostile agents, a real registry, the request validator's server per description, the
 // MCP conformance suite on its own Node, a real browser for the reports, and the end-to-end scenarios of many builds
-// each (the cache, the remote cache, the watcher, faults, the design model, surface diffs, init) — kept out of
-// `npm test`: most of these files spend a minute or more in subprocesses.
+// or evaluations each (the cache, the remote cache, the watcher, faults, the design model, surface diffs, init,
+// sharded, compared and strength-judged evaluations) — kept out of `npm test`: most of these files spend a minute or
+// more in subprocesses.
 export default defineConfig({
   test: {
     include: ["test/slow/**/*.test.ts"],

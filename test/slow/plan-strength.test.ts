@@ -5,7 +5,7 @@ import { inter, makeProject, read, type InterResult } from "../helpers.js";
 import type { EvalResults } from "../../src/evaluation/results/types.js";
 import type { Finding } from "../../src/stages/plan/findings.js";
 import type { Check, Plan } from "../../src/stages/plan/types.js";
-import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-api.js";
+import { API_KEY, evaluationFolder, exampleProject, scripted } from "../e2e/example-api.js";
 
 /**
  * Plans that prove something: weak checks and blind spots found before a run, reference solutions validated with the

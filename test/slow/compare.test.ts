@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium } from "../browser.js";
 import { inter, read, REPO } from "../helpers.js";
-import { API_KEY, exampleProject, SCRIPTED_AGENT } from "./example-api.js";
+import { API_KEY, exampleProject, SCRIPTED_AGENT } from "../e2e/example-api.js";
 import type { CheckDiff, ScenarioDiff } from "../../src/evaluation/results/diff.js";
 import type {
   CheckComparison,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
-import { API_KEY, evaluationFolder, exampleProject, scripted } from "./example-api.js";
+import { API_KEY, evaluationFolder, exampleProject, scripted } from "../e2e/example-api.js";
 import type { EvalResults } from "../../src/evaluation/results/types.js";
 
 const validateResults = schemaValidator("results.schema.json");

@@ -3,7 +3,6 @@ import { dirname, join, relative, resolve } from "node:path";
 import { InterError } from "../core/errors.js";
 import { findConfig } from "../config/find-config.js";
 import { DEFAULT_OUT_DIR } from "../config/project-paths.js";
-import { INTER_BUILD } from "../core/version.js";
 
 /**
  * The one lookup of the candidate a command works on (`inter diff`, `publish`, `agents install`, `eval run`, `eval
@@ -28,13 +27,11 @@ async function projectCandidate(
   if (!config || (!up && dirname(config) !== dir)) return undefined;
   let candidate = `${DEFAULT_OUT_DIR}/cli.tgz`;
   try {
-    const [{ loadConfig }, { projectPaths }] = await Promise.all([
-      import("../config/load.js"),
+    const [{ loadProjectConfig }, { projectPaths }] = await Promise.all([
+      import("./load-config.js"),
       import("../config/project-paths.js"),
     ]);
-    candidate = projectPaths(
-      (await loadConfig({ cwd: dirname(config), config, version: INTER_BUILD })).config,
-    ).candidate;
+    candidate = projectPaths((await loadProjectConfig(dirname(config), config)).config).candidate;
   } catch {
     // the default layout
   }

@@ -2,12 +2,11 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { Store } from "../engine/cache/store.js";
-import { loadConfig } from "../config/load.js";
+import { loadProjectConfig } from "./load-config.js";
 import { projectPaths, STATE_DIR } from "../config/project-paths.js";
 import type { LoadedConfig } from "../config/types.js";
 import { pipelineGraph } from "../pipeline/pipeline.js";
 import type { Graph } from "../engine/graph/task.js";
-import { INTER_BUILD } from "../core/version.js";
 
 export interface Project {
   loaded: LoadedConfig;
@@ -30,11 +29,7 @@ function projectOwner(root: string): string {
 }
 
 export async function openProject(options: { cwd?: string; config?: string }): Promise<Project> {
-  const loaded = await loadConfig({
-    cwd: resolve(options.cwd ?? process.cwd()),
-    config: options.config,
-    version: INTER_BUILD,
-  });
+  const loaded = await loadProjectConfig(resolve(options.cwd ?? process.cwd()), options.config);
   const graph = pipelineGraph(loaded);
   const stateDir = resolve(loaded.root, STATE_DIR);
   const cacheDir = resolve(loaded.root, projectPaths(loaded.config).cacheDir);

@@ -69,7 +69,13 @@ const messageOf = (error: unknown): string =>
       ? String((error as { message: string }).message)
       : String(error);
 
-export async function loadConfig(options: { cwd: string; config?: string; version: string }): Promise<LoadedConfig> {
+/** `agents` are the names of the agent presets a target may name (src/evaluation/sandbox/presets.ts). */
+export async function loadConfig(options: {
+  cwd: string;
+  config?: string;
+  version: string;
+  agents: readonly string[];
+}): Promise<LoadedConfig> {
   const file = resolveConfigFile(options.cwd, options.config);
   let exported: unknown;
   let sources: string[];
@@ -100,7 +106,12 @@ export async function loadConfig(options: { cwd: string; config?: string; versio
   }
   // Validation reads the exported object, whose getters (or proxy traps) are the config's code too.
   try {
-    return { config: refusingExit(() => validateConfig(exported, file)), file, root: dirname(file), sources };
+    return {
+      config: refusingExit(() => validateConfig(exported, file, options.agents)),
+      file,
+      root: dirname(file),
+      sources,
+    };
   } catch (error) {
     if (error instanceof InterError) throw error;
     const reason =

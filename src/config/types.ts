@@ -103,8 +103,8 @@ export interface ServiceConfig {
   timeoutMs?: number;
 }
 
-export type { AgentPreset } from "./agent-presets.js";
-import type { AgentPreset } from "./agent-presets.js";
+/** An agent preset's name, one the config's validation found among the presets' (src/evaluation/sandbox/presets.ts). */
+export type AgentPreset = string;
 
 /** A real coding agent with extra arguments (a model, say) and environment, which never holds the API's credential. */
 export interface AgentPresetConfig {

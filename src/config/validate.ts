@@ -1,6 +1,5 @@
 import { MCP_NAME } from "../core/mcp-name.js";
 import * as t from "typanion";
-import { AGENT_CHOICES, AGENT_PRESETS } from "./agent-presets.js";
 import { InterError } from "../core/errors.js";
 import type { InterConfig } from "./types.js";
 
@@ -41,104 +40,109 @@ const isUserTask = t.isObject({
   env: t.isOptional(t.isArray(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)]))),
 });
 
-const isConfig = t.isObject({
-  product: t.isObject({
-    name: nonEmpty,
-    binary: t.cascade(t.isString(), [t.matchesRegExp(KEBAB)]),
-    // An npm package name: it becomes a folder name in installs, so no "..", slashes (but a scope's) or spaces.
-    package: t.isOptional(
-      t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)]),
+/**
+ * The config's schema, given the agent presets inter has: their list is the evaluation layer's
+ * (src/evaluation/sandbox/presets.ts), which this layer may not import, so the caller passes the names in.
+ */
+const configSchema = (presets: readonly string[]) =>
+  t.isObject({
+    product: t.isObject({
+      name: nonEmpty,
+      binary: t.cascade(t.isString(), [t.matchesRegExp(KEBAB)]),
+      // An npm package name: it becomes a folder name in installs, so no "..", slashes (but a scope's) or spaces.
+      package: t.isOptional(
+        t.cascade(t.isString(), [t.matchesRegExp(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/)]),
+      ),
+      version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
+      mcpName: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(MCP_NAME), t.hasMaxLength(200)])),
+    }),
+    inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
+    api: t.isOptional(
+      t.isObject({
+        baseUrl: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
+        credentialEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
+        credentials: t.isOptional(t.isRecord(t.isOneOf([envName, isCredentialNames], { exclusive: false }))),
+        aws: t.isOptional(
+          t.isObject({
+            region: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z]{2}(-[a-z]+)+-\d+$/)])),
+            service: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z0-9][a-z0-9.-]*$/)])),
+          }),
+        ),
+      }),
     ),
-    version: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(SEMVER)])),
-    mcpName: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(MCP_NAME), t.hasMaxLength(200)])),
-  }),
-  inputs: t.isObject({ openapi: isGlobs, context: t.isOptional(isGlobs) }),
-  api: t.isOptional(
-    t.isObject({
-      baseUrl: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
-      credentialEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
-      credentials: t.isOptional(t.isRecord(t.isOneOf([envName, isCredentialNames], { exclusive: false }))),
-      aws: t.isOptional(
-        t.isObject({
-          region: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z]{2}(-[a-z]+)+-\d+$/)])),
-          service: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^[a-z0-9][a-z0-9.-]*$/)])),
-        }),
-      ),
-    }),
-  ),
-  targets: t.isOptional(
-    t.isObject({
-      cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty), baseline: t.isOptional(nonEmpty) })),
-      eval: t.isOptional(
-        t.isObject({
-          plan: nonEmpty,
-          agent: t.isOptional(
-            t.isOneOf([
-              t.isEnum(AGENT_CHOICES),
+    targets: t.isOptional(
+      t.isObject({
+        cli: t.isOptional(t.isObject({ outDir: t.isOptional(nonEmpty), baseline: t.isOptional(nonEmpty) })),
+        eval: t.isOptional(
+          t.isObject({
+            plan: nonEmpty,
+            agent: t.isOptional(
+              t.isOneOf([
+                t.isEnum(["reference", ...presets]),
+                t.isObject({
+                  preset: t.isEnum(presets),
+                  args: t.isOptional(t.isArray(t.isString())),
+                  env: t.isOptional(t.isRecord(t.isString())),
+                }),
+                t.isObject({ command: isArgv, env: t.isOptional(t.isRecord(t.isString())) }),
+              ]),
+            ),
+            interface: t.isOptional(t.isEnum(["cli", "mcp"])),
+            services: t.isOptional(t.isRecord(isService)),
+            gate: t.isOptional(
               t.isObject({
-                preset: t.isEnum(AGENT_PRESETS),
-                args: t.isOptional(t.isArray(t.isString())),
-                env: t.isOptional(t.isRecord(t.isString())),
+                minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])),
+                allowIncomplete: t.isOptional(t.isBoolean()),
+                requireSealed: t.isOptional(t.isBoolean()),
+                forbidSideEffects: t.isOptional(t.isBoolean()),
               }),
-              t.isObject({ command: isArgv, env: t.isOptional(t.isRecord(t.isString())) }),
-            ]),
-          ),
-          interface: t.isOptional(t.isEnum(["cli", "mcp"])),
-          services: t.isOptional(t.isRecord(isService)),
-          gate: t.isOptional(
-            t.isObject({
-              minPassRate: t.isOptional(t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)])),
-              allowIncomplete: t.isOptional(t.isBoolean()),
-              requireSealed: t.isOptional(t.isBoolean()),
-              forbidSideEffects: t.isOptional(t.isBoolean()),
-            }),
-          ),
-        }),
-      ),
-    }),
-  ),
-  design: t.isOptional(
-    t.isObject({
-      overlay: t.isOptional(nonEmpty),
-      model: t.isOptional(
-        t.isObject({
-          provider: t.isEnum(["openai-compatible", "anthropic"]),
-          model: nonEmpty,
-          baseUrl: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/[^\s@]+$/)]),
-          keyEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
-          concurrency: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)])),
-          retries: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 10)])),
-          maxTokens: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()])),
-          maxCostUsd: t.isOptional(t.cascade(t.isNumber(), [t.isPositive()])),
-          timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 3_600_000)])),
-          deadlineMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 86_400_000)])),
-        }),
-      ),
-    }),
-  ),
-  tasks: t.isOptional(t.isRecord(isUserTask, { keys: t.cascade(t.isString(), [t.matchesRegExp(TASK_ID)]) })),
-  cache: t.isOptional(
-    t.isObject({
-      dir: t.isOptional(nonEmpty),
-      maxSize: t.isOptional(
-        t.isOneOf([
-          t.cascade(t.isNumber(), [t.isPositive()]),
-          t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)]),
-        ]),
-      ),
-      remote: t.isOptional(
-        t.isObject({
-          url: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
-          team: t.isOptional(nonEmpty),
-          token: t.isOptional(t.isString()),
-          signature: t.isOptional(t.isBoolean()),
-          trust: t.isOptional(t.isEnum(["signed", "unsigned"])),
-          timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(100, 600_000)])),
-        }),
-      ),
-    }),
-  ),
-});
+            ),
+          }),
+        ),
+      }),
+    ),
+    design: t.isOptional(
+      t.isObject({
+        overlay: t.isOptional(nonEmpty),
+        model: t.isOptional(
+          t.isObject({
+            provider: t.isEnum(["openai-compatible", "anthropic"]),
+            model: nonEmpty,
+            baseUrl: t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/[^\s@]+$/)]),
+            keyEnv: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(ENV_NAME)])),
+            concurrency: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 32)])),
+            retries: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 10)])),
+            maxTokens: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isPositive()])),
+            maxCostUsd: t.isOptional(t.cascade(t.isNumber(), [t.isPositive()])),
+            timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 3_600_000)])),
+            deadlineMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1000, 86_400_000)])),
+          }),
+        ),
+      }),
+    ),
+    tasks: t.isOptional(t.isRecord(isUserTask, { keys: t.cascade(t.isString(), [t.matchesRegExp(TASK_ID)]) })),
+    cache: t.isOptional(
+      t.isObject({
+        dir: t.isOptional(nonEmpty),
+        maxSize: t.isOptional(
+          t.isOneOf([
+            t.cascade(t.isNumber(), [t.isPositive()]),
+            t.cascade(t.isString(), [t.matchesRegExp(/^\d+(\.\d+)?\s*(B|KB|MB|GB)?$/i)]),
+          ]),
+        ),
+        remote: t.isOptional(
+          t.isObject({
+            url: t.isOptional(t.cascade(t.isString(), [t.matchesRegExp(/^https?:\/\/\S+$/)])),
+            team: t.isOptional(nonEmpty),
+            token: t.isOptional(t.isString()),
+            signature: t.isOptional(t.isBoolean()),
+            trust: t.isOptional(t.isEnum(["signed", "unsigned"])),
+            timeoutMs: t.isOptional(t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(100, 600_000)])),
+          }),
+        ),
+      }),
+    ),
+  });
 
 /** How to fix a field, keyed by its path with record keys replaced by `*`. */
 const FIXES: Record<string, string> = {
@@ -161,7 +165,6 @@ const FIXES: Record<string, string> = {
   "api.aws.service": 'Name the service requests are signed for, as AWS spells it, e.g. "execute-api" or "ec2".',
   "api.credentialEnv":
     'Name an environment variable in UPPER_SNAKE case, e.g. "ROOMS_API_KEY" — never the credential itself.',
-  "targets.eval.agent": `Use ${AGENT_CHOICES.map((name) => `"${name}"`).join(", ")} or { command: ["my-agent", "{prompt_file}"] }.`,
   "targets.eval.gate.minPassRate": "Use a pass rate between 0 and 1, e.g. 0.8 for four attempts in five.",
   "design.overlay": 'Give the overlay file\'s path relative to the project, e.g. "intermesh.overlay.json".',
   "design.model":
@@ -178,15 +181,18 @@ const FIXES: Record<string, string> = {
   "cache.remote.url": 'Use the server\'s http(s) base URL, e.g. "https://cache.example.com".',
 };
 
-function fixFor(path: string, reason: string): string {
+function fixFor(path: string, reason: string, presets: readonly string[]): string {
   if (reason.startsWith("Extraneous property")) {
     return `Remove the unknown field "${path}" or correct its spelling; docs/config.md lists every field.`;
   }
   const generic = path
+    .replace(/#\d+/g, "")
     .replace(/^tasks\.[^.]+/, "tasks.*")
     .replace(/^api\.credentials\..*/, "api.credentials")
     .replace(/^targets\.eval\.services\.[^.]+/, "targets.eval.services.*");
   for (let p = generic; ; p = p.slice(0, Math.max(0, p.lastIndexOf(".")))) {
+    if (p === "targets.eval.agent")
+      return `Use ${["reference", ...presets].map((name) => `"${name}"`).join(", ")} or { command: ["my-agent", "{prompt_file}"] }.`;
     const fix = FIXES[p];
     if (fix) return fix;
     if (!p) break;
@@ -205,10 +211,15 @@ function parseTypanionError(line: string): { path: string; reason: string } {
   return { path, reason: match[2]! };
 }
 
-export function validateConfig(value: unknown, file: string): InterConfig {
+const schemas = new Map<readonly string[], ReturnType<typeof configSchema>>();
+
+/** The config as typed, or CONFIG_INVALID naming the first field that is wrong; `presets` are the agents' names. */
+export function validateConfig(value: unknown, file: string, presets: readonly string[]): InterConfig {
   const errors: string[] = [];
+  let isConfig = schemas.get(presets);
+  if (!isConfig) schemas.set(presets, (isConfig = configSchema(presets)));
   if (isConfig(value, { errors })) return value as InterConfig;
-  const issues = errors.map(parseTypanionError).map((e) => ({ ...e, fix: fixFor(e.path, e.reason) }));
+  const issues = errors.map(parseTypanionError).map((e) => ({ ...e, fix: fixFor(e.path, e.reason, presets) }));
   const first = issues[0]!;
   throw new InterError(
     "CONFIG_INVALID",

@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRESETS } from "../../src/evaluation/sandbox/presets.js";
+import { presetNamed } from "../../src/evaluation/sandbox/presets.js";
 import { skillUse } from "../../src/evaluation/triggers/detect.js";
 import { inter, REPO, tempDir } from "../helpers.js";
 // @ts-expect-error: a plain ES module fixture, also run on its own
@@ -61,21 +61,15 @@ function agentHome(modelUrl: string): string {
       },
     }),
   );
-  for (const [path, text] of Object.entries(PRESETS.opencode.homeFiles ?? {}))
+  for (const [path, text] of Object.entries(presetNamed("opencode").homeFiles ?? {}))
     if (path.endsWith("/")) mkdirSync(join(home, path), { recursive: true });
     else write(path, text);
   mkdirSync(join(home, "tmp"));
   return home;
 }
 
-async function runAgent(
-  name: keyof typeof PRESETS,
-  cwd: string,
-  home: string,
-  query = QUERY,
-  extra: Record<string, string> = {},
-) {
-  const preset = PRESETS[name];
+async function runAgent(name: string, cwd: string, home: string, query = QUERY, extra: Record<string, string> = {}) {
+  const preset = presetNamed(name);
   const args = preset.args.map((a) => (a === "{prompt}" ? query : a));
   const result = await execa(join(REPO, "node_modules/.bin", preset.program), args, {
     cwd,

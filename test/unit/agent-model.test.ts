@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { modelConfiguration, PRESETS } from "../../src/evaluation/sandbox/presets.js";
+import { modelConfiguration, presetNamed } from "../../src/evaluation/sandbox/presets.js";
 import { tempDir } from "../helpers.js";
 import type { Agent } from "../../src/evaluation/sandbox/agent-run.js";
 
-const parseClaudeCode = (stdout: string) => PRESETS["claude-code"].parse(stdout);
+const parseClaudeCode = (stdout: string) => presetNamed("claude-code").parse(stdout);
 
 /**
  * The model is part of an agent's identity (docs/evaluation.md): what chooses it — the preset's model variables, the
@@ -16,7 +16,7 @@ describe("the model as configured", () => {
   const env = (extra: Record<string, string> = {}) => ({ HOME: home, PATH: "/usr/bin", ...extra });
 
   it("another model variable, endpoint or argument is another identity; unrelated variables are not", () => {
-    const claude = PRESETS["claude-code"];
+    const claude = presetNamed("claude-code");
     const base = modelConfiguration(claude, env());
     expect(modelConfiguration(claude, env({ ANTHROPIC_MODEL: "model-a" })).hash).not.toBe(base.hash);
     expect(modelConfiguration(claude, env({ ANTHROPIC_BASE_URL: "http://127.0.0.1:1" })).hash).not.toBe(base.hash);
@@ -26,7 +26,7 @@ describe("the model as configured", () => {
   });
 
   it("the content of a configuration file counts, a login file does not, and no value is kept", () => {
-    const codex = PRESETS.codex;
+    const codex = presetNamed("codex");
     mkdirSync(join(home, ".codex"), { recursive: true });
     writeFileSync(join(home, ".codex", "config.toml"), 'model = "gpt-a"\n');
     const first = modelConfiguration(codex, env());

@@ -5,6 +5,7 @@ import { getHeapStatistics } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { validateConfig } from "../../src/config/validate.js";
+import { PRESET_NAMES } from "../../src/evaluation/sandbox/presets.js";
 import { parseBrief } from "../../src/stages/design/context.js";
 import { planSkills } from "../../src/stages/design/skills.js";
 import { InterError } from "../../src/core/errors.js";
@@ -254,7 +255,7 @@ describe("fuzz: configs", () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(config, fc.anything({ maxDepth: 3 })), async (value) => {
         try {
-          await withinBudget(() => validateConfig(value, "/project/intermesh.config.ts"));
+          await withinBudget(() => validateConfig(value, "/project/intermesh.config.ts", PRESET_NAMES));
         } catch (error) {
           coded(error, ["CONFIG_INVALID"]);
         }

@@ -49,6 +49,7 @@ describe("server.json as the MCP registry takes it", () => {
       validateConfig(
         { product: { name: "Rooms", binary: "rooms", mcpName: "npm/rooms-cli" }, inputs: { openapi: "x.yaml" } },
         "intermesh.config.ts",
+        [],
       );
     } catch (error) {
       thrown = error as InterError;

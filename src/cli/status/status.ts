@@ -380,21 +380,22 @@ async function agentStatus(
       configured_by: [],
       configuredBy: [],
     };
-  const { PRESETS, presetReadiness } = await import("../../evaluation/sandbox/presets.js");
-  const ready = presetReadiness(PRESETS[preset], process.env, root);
+  const { presetNamed, presetReadiness } = await import("../../evaluation/sandbox/presets.js");
+  const known = presetNamed(preset);
+  const ready = presetReadiness(known, process.env, root);
   if (!ready.program)
     block({
       stage: "evaluation",
-      what: `the agent ${preset} is not installed (${PRESETS[preset].program} is not on PATH)`,
+      what: `the agent ${preset} is not installed (${known.program} is not on PATH)`,
       requires: "human",
-      next: `npm install -g ${PRESETS[preset].install}`,
+      next: `npm install -g ${known.install}`,
     });
   else if (!ready.configuredBy.length)
     block({
       stage: "evaluation",
-      what: `${preset} has no model or login configured: no configuration file and none of ${PRESETS[preset].configEnv.join(", ")} is set`,
+      what: `${preset} has no model or login configured: no configuration file and none of ${known.configEnv.join(", ")} is set`,
       requires: "human",
-      next: PRESETS[preset].configureHint,
+      next: known.configureHint,
     });
   return { name: preset, program: ready.program, configured_by: ready.configuredBy, configuredBy: ready.configuredBy };
 }

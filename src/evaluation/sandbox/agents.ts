@@ -12,7 +12,7 @@ import {
   type McpServerLaunch,
   type ShownFile,
 } from "./agent-run.js";
-import { findProgram, modelConfiguration, PRESETS, type Preset } from "./presets.js";
+import { findProgram, modelConfiguration, presetNamed, type Preset } from "./presets.js";
 import { startInGroup } from "./spawn.js";
 
 /** The model a run used: as configured (a hash and the name where said) and each one the agent reported it served. */
@@ -344,7 +344,7 @@ function presetAgent(
 
 export function agentFor(config: AgentConfig | undefined, referenceFile: string | undefined, root?: string): Agent {
   if (!config || config === "reference") return referenceAgent(referenceFile);
-  if (typeof config === "object" && "preset" in config) return presetAgent(PRESETS[config.preset], root, config);
+  if (typeof config === "object" && "preset" in config) return presetAgent(presetNamed(config.preset), root, config);
   if (typeof config === "object") return commandAgent(`command:${config.command[0]}`, config.command, config.env);
-  return presetAgent(PRESETS[config], root);
+  return presetAgent(presetNamed(config), root);
 }

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { AgentPreset } from "../../config/agent-presets.js";
 import { whichProgram } from "./sandbox.js";
 import { claudeCode } from "./presets/claude-code.js";
 import { codex } from "./presets/codex.js";
@@ -12,10 +11,25 @@ export type { Preset } from "./presets/preset.js";
 
 /**
  * The real coding agents inter runs, one module each under presets/: how the program is found and run headless, what
- * it needs in its fresh HOME, and how its event stream becomes the common transcript. The type makes this map hold
- * exactly the names of config/agent-presets.ts, the list the config, the commands and `inter status` read.
+ * it needs in its fresh HOME, and how its event stream becomes the common transcript. This list is the one
+ * registration: the config's validation, `--agent`, `inter status` and the messages read the names from it.
  */
-export const PRESETS: Record<AgentPreset, Preset> = { "claude-code": claudeCode, codex, opencode };
+const REGISTERED: readonly Preset[] = [claudeCode, codex, opencode];
+
+export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(REGISTERED.map((p) => [p.name, p]));
+
+/** The presets' names, in the order they are listed. */
+export const PRESET_NAMES: readonly string[] = REGISTERED.map((p) => p.name);
+
+/** What `--agent` and a target's `agent` accept by name: the reference solutions or a preset. */
+export const AGENT_CHOICES: readonly string[] = ["reference", ...PRESET_NAMES];
+
+/** The preset of a name the config's validation or an option's has accepted. */
+export function presetNamed(name: string): Preset {
+  const preset = PRESETS[name];
+  if (!preset) throw new Error(`no agent preset "${name}" (known: ${PRESET_NAMES.join(", ")})`);
+  return preset;
+}
 
 /** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */
 export function findProgram(program: string, path: string | undefined, root: string | undefined): string | undefined {

@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import { AGENT_PRESETS } from "../../config/agent-presets.js";
 import type { Agent } from "../sandbox/agent-run.js";
-import type { Preset } from "../sandbox/presets.js";
+import { PRESET_NAMES, presetNamed, type Preset } from "../sandbox/presets.js";
 import { prepareRun } from "../sandbox/prepare-run.js";
 import type { Isolation } from "../sandbox/sandbox.js";
-import { SKILL_FOLDER } from "../../core/agent-homes.js";
 import { blindness, skillUse } from "./detect.js";
 import type { CandidateSkill } from "./skills.js";
 import type { TriggerRun } from "./stats.js";
@@ -61,7 +59,7 @@ export async function runTriggerAttempt(
     isolation: ctx.isolation,
     home: "fresh",
   });
-  installSkills(prepared.folders.outputs, SKILL_FOLDER[ctx.preset], ctx.skills);
+  installSkills(prepared.folders.outputs, presetNamed(ctx.preset).skillFolders[0]!, ctx.skills);
   const elapsed = () => Math.round(performance.now() - started);
   const attempt = prepared.agentRun({
     scenarioId: id,
@@ -92,7 +90,7 @@ export async function runTriggerAttempt(
   }
   if (!parsed)
     return harness(
-      `the agent's transcript could not be read: only the agent presets (${AGENT_PRESETS.join(", ")}) report the Skills they load`,
+      `the agent's transcript could not be read: only the agent presets (${PRESET_NAMES.join(", ")}) report the Skills they load`,
     );
   if (parsed.error) return harness(parsed.error);
   if (outcome.timedOut) return harness(`the agent did not finish within ${Math.round(ctx.timeoutMs / 1000)} s`);

@@ -5,7 +5,7 @@ import { InterError } from "../../core/errors.js";
 import { mapLimit } from "../../core/map-limit.js";
 import type { Agent } from "../sandbox/agent-run.js";
 import { modelRecord, type ModelRecord } from "../sandbox/agents.js";
-import { PRESETS, type Preset } from "../sandbox/presets.js";
+import { presetNamed, type Preset } from "../sandbox/presets.js";
 import { redactor } from "../../core/redact.js";
 import { runSecrets } from "../sandbox/secrets.js";
 import { detectIsolation, type Isolation } from "../sandbox/sandbox.js";
@@ -95,7 +95,7 @@ export async function runTriggers(options: TriggerRunOptions): Promise<TriggerRe
   const startedAt = new Date().toISOString();
   const isolation = await detectIsolation();
   // Sealed, the agent sees only its fresh project; unsealed, a Skills folder above the project would compete.
-  const preset = PRESETS[options.preset];
+  const preset = presetNamed(options.preset);
   const found = shadows(
     preset,
     isolation.kind === "bubblewrap" ? undefined : join(options.runDir, "attempts", "q"),

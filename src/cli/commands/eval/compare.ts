@@ -1,6 +1,7 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { AGENT_CHOICES, oneOf } from "../../../config/agent-presets.js";
+import { oneOf } from "../../../core/plural.js";
+import { AGENT_CHOICES } from "../../../evaluation/sandbox/presets.js";
 import type { AgentConfig } from "../../../config/types.js";
 import { join, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
@@ -85,9 +86,12 @@ export class EvalCompareCommand extends BaseCommand {
     const agentArgv = argvOption("--agent-command", this.agentCommand);
     const judge = argvOption("--judge-command", this.judgeCommand);
     const planFile = resolve(cwd, this.plan);
-    const { findConfig, loadConfig } = await import("../../../config/load.js");
+    const [{ findConfig }, { loadProjectConfig }] = await Promise.all([
+      import("../../../config/load.js"),
+      import("../../load-config.js"),
+    ]);
     const configFile = this.configFile ? resolve(cwd, this.configFile) : findConfig(cwd);
-    const loaded = configFile ? await loadConfig({ cwd, config: configFile, version: INTER_BUILD }) : undefined;
+    const loaded = configFile ? await loadProjectConfig(cwd, configFile) : undefined;
     // Working files go to the build's output folder (or inter's own), never beside the plan in the source tree.
     const { projectPaths, STATE_DIR } = await import("../../../config/project-paths.js");
     const outDir = resolve(

@@ -19,16 +19,15 @@ async function draftModel(
   | { skipped: string }
   | undefined
 > {
-  const [{ findConfig }, { loadConfig }, { INTER_BUILD }] = await Promise.all([
+  const [{ findConfig }, { loadProjectConfig }] = await Promise.all([
     import("../../../config/find-config.js"),
-    import("../../../config/load.js"),
-    import("../../../core/version.js"),
+    import("../../load-config.js"),
   ]);
   const file = findConfig(folder);
   if (!file) return undefined;
   let settings;
   try {
-    settings = (await loadConfig({ cwd: dirname(file), config: file, version: INTER_BUILD })).config.design?.model;
+    settings = (await loadProjectConfig(dirname(file), file)).config.design?.model;
   } catch {
     return undefined;
   }

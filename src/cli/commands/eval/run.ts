@@ -1,6 +1,7 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { AGENT_CHOICES, oneOf } from "../../../config/agent-presets.js";
+import { oneOf } from "../../../core/plural.js";
+import { AGENT_CHOICES } from "../../../evaluation/sandbox/presets.js";
 import type { AgentConfig } from "../../../config/types.js";
 import { join, resolve } from "node:path";
 import { besideCandidate } from "../../../config/project-paths.js";

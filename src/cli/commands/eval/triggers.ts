@@ -1,6 +1,7 @@
 import { Command, Option } from "clipanion";
 import * as t from "typanion";
-import { AGENT_PRESETS, oneOf, type AgentPreset } from "../../../config/agent-presets.js";
+import { oneOf } from "../../../core/plural.js";
+import { PRESET_NAMES as AGENT_PRESETS } from "../../../evaluation/sandbox/presets.js";
 import { join, relative, resolve } from "node:path";
 import { InterError } from "../../../core/errors.js";
 import { INTER_BUILD } from "../../../core/version.js";
@@ -216,7 +217,7 @@ export class EvalTriggersCommand extends BaseCommand {
         `Its Skills: ${skills.map((s) => s.name).join(", ")}.`,
         { skill: this.improve },
       );
-    const preset: AgentPreset = (this.agent as AgentPreset | undefined) ?? "claude-code";
+    const preset = this.agent ?? "claude-code";
     const agent = agentFor(argv ? { command: argv } : preset, undefined, cwd);
     const runDir = join(folder, ".inter-triggers");
     return interruptible(async (signal) => {

@@ -1,6 +1,5 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import type { AgentPreset } from "../../../config/agent-presets.js";
 import type { Transcript } from "../transcript.js";
 
 /**
@@ -9,7 +8,8 @@ import type { Transcript } from "../transcript.js";
  * versions pinned in package.json's devDependencies, which the end-to-end tests run offline against a scripted model.
  */
 export interface Preset {
-  name: AgentPreset;
+  /** Its name in a config's `agent` and in `--agent`: kebab-case, unique among the presets. */
+  name: string;
   program: string;
   /** The npm package that installs `program`, with the version the tests run. */
   install: string;
@@ -41,7 +41,10 @@ export interface Preset {
    */
   homeFiles?: Record<string, string>;
   parse(stdout: string): Transcript;
-  /** Where it reads Skills from, in a project or a HOME: a trigger run refuses a Skill there that would compete. */
+  /**
+   * Where it reads Skills from, in a project or a HOME: a trigger run refuses a Skill there that would compete, and
+   * installs the candidate's Skills in the first.
+   */
   skillFolders: string[];
   /** What, in its settings files, brings Skills from elsewhere (plugins, extra Skill paths). */
   skillSettings: RegExp;

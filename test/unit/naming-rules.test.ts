@@ -122,6 +122,25 @@ describe("a write method is named by what it does", () => {
     );
     expect(name("POST", "/vaults/{id}/backupStatus")).toMatch(/^vaults .*get/);
   });
+
+  it("a POST its document names no read takes the verb its texts state, and keeps a read only where they state one", async () => {
+    const { name, command } = await design({
+      "/diagnosis": {
+        post: { operationId: "computeDiagnosis", summary: "Query diagnostic engine", tags: ["diagnosis"] },
+      },
+      "/oauth/access_token": { post: { summary: "Obtain an access token", tags: ["oauth"] } },
+      "/payment-methods/available": {
+        post: { summary: "Get a list of available payment methods", tags: ["payment-methods"] },
+      },
+      // Named a read by its operationId: the read stays.
+      "/findings/search": { post: { operationId: "ListFindings", summary: "Obtain the findings", tags: ["findings"] } },
+    });
+    expect(name("POST", "/diagnosis")).toBe("diagnosis query");
+    expect(command("POST", "/diagnosis").nameSource.action.reason).toMatch(/its texts say "query": it does that/);
+    expect(name("POST", "/oauth/access_token")).toBe("oauth obtain-access-token");
+    expect(name("POST", "/payment-methods/available").split(" ").pop()).toMatch(/^(get|list)/);
+    expect(name("POST", "/findings/search").split(" ").pop()).toMatch(/^list/);
+  });
 });
 
 describe("commands are told apart by words, a number only as the last resort", () => {

@@ -84,8 +84,9 @@ const cannot = ({ op, verb }: ActionCase, because: string) =>
  * never as a write. A PUT or PATCH is never a plain read (`get`, `list`), nor a POST whose operationId names a write
  * (`createCreditNoteHistory` under a summary copied from its GET), unless the document names the call a read itself
  * (its operationId or the RPC method its path ends in: `ListFindings` over POST, `/listKeys`). A POST the document only
- * says reads ("Get a list of available payment methods", its query in the body) keeps the read its texts state:
- * `create` would mislead more. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
+ * says reads takes the verb its texts state where that is no plain read ("Query diagnostic engine" → `query`, "Obtain
+ * a token" → `obtain-token`), else keeps the read they state ("Get a list of available payment methods", its query in
+ * the body): `create` would mislead more. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
  * ends the loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
  *
  * In order: the first rule that gives a word corrects the action.
@@ -133,6 +134,17 @@ export const ACTION_RULES: readonly ActionRule[] = [
         ? (operationIdWrite(op) ?? (op.method === "post" ? undefined : crudWord(op, undefined, lastSegment)))
         : undefined,
     reason: (c) => cannot(c, `a ${c.op.method.toUpperCase()} writes and its document never names it a read`),
+  },
+  {
+    name: "post-named-by-its-stated-verb",
+    word: ({ op, verb, stated }) => {
+      if (op.method !== "post" || !PLAIN_READS.has(verb) || documentSaysRead(op)) return undefined;
+      const own = stated && verbBase(stated);
+      // "Returns …" says what the caller receives, like "Gets"; "Queries", "Obtains", "Describes" say what it does.
+      return own && !PLAIN_READS.has(own) && own !== "return" ? own : undefined;
+    },
+    reason: ({ op, verb }, word) =>
+      `POST ${op.path} is no read by its operationId or path, and its texts say "${word}": it does that, it does not ${verb}`,
   },
 ];
 

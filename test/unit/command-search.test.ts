@@ -91,11 +91,15 @@ async function measure(file: string, queries: Array<[string, string | string[]]>
 
 const pct = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
 
-/** Measures a query set and prints it per description; misses only where the set may be looked at. */
-async function measureSet(name: string, set: QuerySet, showMisses: boolean): Promise<Measured[]> {
+/**
+ * Measures a query set and prints it per description with its misses where the set may be looked at; of a held-out
+ * set, only the totals (a description's figures would say which of its requests to tune for).
+ */
+async function measureSet(name: string, set: QuerySet, lookedAt: boolean): Promise<Measured[]> {
   const results: Measured[] = [];
   for (const [file, queries] of Object.entries(set.descriptions)) results.push(await measure(file, queries));
-  for (const r of results)
+  const showMisses = lookedAt;
+  for (const r of lookedAt ? results : [])
     console.log(
       `${name} ${r.file}: ${r.commands} commands (index ${Math.round(r.indexBytes / 1024)} KiB), ${r.queries} queries, top-1 ${pct(r.top1, r.queries)}, top-3 ${pct(r.top3, r.queries)}, top-10 ${pct(r.top10, r.queries)}${r.unmade ? `, ${r.unmade} with no command` : ""}${showMisses && r.misses.length ? `\n  outside the top 3: ${r.misses.join("\n  outside the top 3: ")}` : ""}`,
     );
@@ -134,9 +138,12 @@ describe("command search on requests written blind, for APIs it was not tuned on
     results.push(...(await measureSet("held-out", HELDOUT, false)));
   }, 300_000);
 
-  it("finds the command in the top 10 for every request, and in the top 3 for most", () => {
+  // A floor against losing what is found today (top-3 55 %, top-10 69 % over the three sets), far below the aim of
+  // docs/generated-cli.md ("Search"): a ranking change that loses requests here fails.
+  it("keeps the right command in the top 3 for half of the requests and in the top 10 for two in three", () => {
     const queries = results.reduce((n, r) => n + r.queries, 0);
     expect(queries).toBeGreaterThanOrEqual(200);
-    expect(results.reduce((n, r) => n + r.top3, 0) / queries).toBeGreaterThanOrEqual(0);
+    expect(results.reduce((n, r) => n + r.top3, 0) / queries).toBeGreaterThanOrEqual(0.5);
+    expect(results.reduce((n, r) => n + r.top10, 0) / queries).toBeGreaterThanOrEqual(0.65);
   });
 });

@@ -1,6 +1,6 @@
 import { progressDeadline } from "../../core/progress-deadline.js";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { sha256 } from "../../core/hash.js";
 import type { AgentConfig } from "../../config/types.js";
 import { InterError } from "../../core/errors.js";
@@ -12,7 +12,7 @@ import {
   type McpServerLaunch,
   type ShownFile,
 } from "./agent-run.js";
-import { findProgram, modelConfiguration, presetNamed, type Preset } from "./presets.js";
+import { findProgram, modelConfiguration, presetNamed, seedFiles, type Preset } from "./presets.js";
 import { startInGroup } from "./spawn.js";
 
 /** The model a run used: as configured (a hash and the name where said) and each one the agent reported it served. */
@@ -244,18 +244,6 @@ function referenceAgent(referenceFile: string | undefined): Agent {
   };
 }
 
-/** Writes a preset's files into an attempt's fresh HOME, none over a file already there. */
-function seedHome(home: string, files: Record<string, string>): void {
-  for (const [path, content] of Object.entries(files)) {
-    const target = join(home, path);
-    if (path.endsWith("/")) mkdirSync(target, { recursive: true });
-    else if (!existsSync(target)) {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
-    }
-  }
-}
-
 /**
  * The agent program's own report of its version, for its identity; undefined when it gives none. Bounded by its
  * progress, not the clock (core/progress-deadline.ts): on a loaded machine opencode once took longer than the clock
@@ -311,7 +299,7 @@ function presetAgent(
           `${preset.program} (${preset.name}) is not installed here: npm install -g ${preset.install}, or add it to the project's devDependencies`,
         );
       const config = preset.configFiles(process.env);
-      if (attempt.host.home) seedHome(attempt.host.home, preset.homeFiles ?? {});
+      if (attempt.host.home) seedFiles(attempt.host.home, preset.homeFiles ?? {});
       const fill = (v: string) => v.replaceAll("{home}", attempt.seen.home);
       const env = {
         ...Object.fromEntries(Object.entries(preset.defaults).filter(([k]) => process.env[k] === undefined)),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { whichProgram } from "./sandbox.js";
 import { claudeCode } from "./presets/claude-code.js";
 import { codex } from "./presets/codex.js";
@@ -29,6 +29,18 @@ export function presetNamed(name: string): Preset {
   const preset = PRESETS[name];
   if (!preset) throw new Error(`no agent preset "${name}" (known: ${PRESET_NAMES.join(", ")})`);
   return preset;
+}
+
+/** Writes a preset's files (`homeFiles`, `skillFolderFiles`) under a fresh folder, none over a file already there. */
+export function seedFiles(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(root, path);
+    if (path.endsWith("/")) mkdirSync(target, { recursive: true });
+    else if (!existsSync(target)) {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+    }
+  }
 }
 
 /** The program on PATH, else in the project's own node_modules/.bin (agents pinned as devDependencies). */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Agent } from "../sandbox/agent-run.js";
-import { PRESET_NAMES, presetNamed, type Preset } from "../sandbox/presets.js";
+import { PRESET_NAMES, presetNamed, seedFiles, type Preset } from "../sandbox/presets.js";
 import { prepareRun } from "../sandbox/prepare-run.js";
 import type { Isolation } from "../sandbox/sandbox.js";
 import { blindness, skillUse } from "./detect.js";
@@ -59,7 +59,9 @@ export async function runTriggerAttempt(
     isolation: ctx.isolation,
     home: "fresh",
   });
-  installSkills(prepared.folders.outputs, presetNamed(ctx.preset).skillFolders[0]!, ctx.skills);
+  const preset = presetNamed(ctx.preset);
+  installSkills(prepared.folders.outputs, preset.skillFolders[0]!, ctx.skills);
+  seedFiles(prepared.folders.outputs, preset.skillFolderFiles ?? {});
   const elapsed = () => Math.round(performance.now() - started);
   const attempt = prepared.agentRun({
     scenarioId: id,

@@ -44,14 +44,11 @@ export const opencode: Preset = {
     };
   },
   // On every run opencode installs @opencode-ai/plugin (what custom tools import) into each config folder that lacks
-  // it — ~/.config/opencode included — from the npm registry, in the background: in a fresh HOME, a registry call and
-  // npm's installer loaded in every attempt. Its manifest there says the package is in place, so it is left alone
-  // (the attempt shows no custom tools or plugins, and --pure loads none).
-  homeFiles: {
-    ".config/opencode/package.json": `${JSON.stringify({ dependencies: { "@opencode-ai/plugin": "*" } })}\n`,
-    ".config/opencode/package-lock.json": `${JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } } })}\n`,
-    ".config/opencode/node_modules/": "",
-  },
+  // it — ~/.config/opencode, and a project's .opencode where a trigger run puts the Skills — from the npm registry, in
+  // the background: a registry call and npm's installer loaded in every attempt. Its manifest there says the package
+  // is in place, so it is left alone (the attempt shows no custom tools or plugins, and --pure loads none).
+  homeFiles: pluginInPlace(".config/opencode"),
+  skillFolderFiles: pluginInPlace(".opencode"),
   parse: parseOpencode,
   skillFolders: [".opencode/skills", ".opencode/skill", ".config/opencode/skills", ".config/opencode/skill"],
   skillSettings: /"skills?"\s*:\s*[{[]|"plugin"\s*:/,
@@ -73,6 +70,16 @@ export const opencode: Preset = {
       `opencode cannot reach its model: ${/error\.error="([^"]*)"/.exec(line)?.[1]?.slice(0, 300) ?? "stream error"}`,
   ),
 };
+
+/** The files that tell opencode its plugin package is installed in a config folder. */
+function pluginInPlace(folder: string): Record<string, string> {
+  const dependencies = { "@opencode-ai/plugin": "*" };
+  return {
+    [`${folder}/package.json`]: `${JSON.stringify({ dependencies })}\n`,
+    [`${folder}/package-lock.json`]: `${JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } })}\n`,
+    [`${folder}/node_modules/`]: "",
+  };
+}
 
 interface OpencodePart {
   type?: string;

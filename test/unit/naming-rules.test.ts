@@ -163,6 +163,39 @@ describe("a write method is named by what it does", () => {
   });
 });
 
+describe("an AWS protocol's operations, named in the URL's fragment", () => {
+  it("are named by what their method acts on and does, one command for the query protocol's GET and POST forms", async () => {
+    const { name, plan } = await design({
+      "/#X-Amz-Target=DynamoDB_20120810.CreateTable": { post: { operationId: "CreateTable" } },
+      "/#X-Amz-Target=DynamoDB_20120810.ListTables": { post: { operationId: "ListTables" } },
+      "/#X-Amz-Target=DynamoDB_20120810.BatchGetItem": { post: { operationId: "BatchGetItem" } },
+      "/#X-Amz-Target=AWSCognitoIdentityProviderService.AdminGetUser": { post: { operationId: "AdminGetUser" } },
+      "/#Action=AssumeRole": {
+        get: { operationId: "GET_AssumeRole", description: "Returns temporary security credentials." },
+        post: { operationId: "POST_AssumeRole", description: "Returns temporary security credentials." },
+      },
+      "/#Action=GetCallerIdentity": {
+        get: { operationId: "GET_GetCallerIdentity" },
+        post: { operationId: "POST_GetCallerIdentity" },
+      },
+    });
+    expect(name("POST", "/#X-Amz-Target=DynamoDB_20120810.CreateTable")).toBe("tables create");
+    expect(name("POST", "/#X-Amz-Target=DynamoDB_20120810.ListTables")).toBe("tables list");
+    expect(name("POST", "/#X-Amz-Target=DynamoDB_20120810.BatchGetItem")).toBe("items batch-get");
+    expect(name("POST", "/#X-Amz-Target=AWSCognitoIdentityProviderService.AdminGetUser")).toBe("users get-admin");
+    // A verb only WordNet knows is the action; the GET form is the same call as the POST's, and no command.
+    expect(name("POST", "/#Action=AssumeRole")).toBe("roles assume");
+    expect(name("POST", "/#Action=GetCallerIdentity")).toBe("caller-identities get");
+    expect(
+      plan.commands.filter((c) => c.operation.path.startsWith("/#Action=")).map((c) => c.operation.method),
+    ).toEqual(["POST", "POST"]);
+    expect(plan.naming.filter((n) => n.kind === "ignored").map((n) => n.message)).toEqual([
+      expect.stringContaining("GET form of POST /#Action=AssumeRole"),
+      expect.stringContaining("GET form of POST /#Action=GetCallerIdentity"),
+    ]);
+  });
+});
+
 describe("commands are told apart by words, a number only as the last resort", () => {
   it("'all' in the summary, or a collection beside its items, is -all; the item keeps the plain name", async () => {
     const { name } = await design({

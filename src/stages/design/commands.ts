@@ -8,6 +8,7 @@ import { GLOBAL_BOOLEANS, GLOBAL_VALUES } from "../../runtime/args.js";
 import { IDEMPOTENCY_HEADER } from "../../runtime/retry.js";
 import { kebab } from "./word-forms.js";
 import { nameOperations, successResponse } from "./naming/index.js";
+import { awsRpcMethod } from "./naming/path-words.js";
 import type { BodySpec, CommandSpec, CommandsPlan, FlagSpec, NamingNote, Pagination, ResponseSpec } from "./types.js";
 import { authOf, flagStyle, planScheme, suppliedBy } from "./wire.js";
 import { credentialVariables } from "./credentials.js";
@@ -291,6 +292,20 @@ function pathOfBase(url: string | null): string {
   return path.startsWith("/") ? path.replace(/\/+$/, "") : "";
 }
 
+/**
+ * The GET forms of AWS query-protocol actions that a POST form offers too (`GET /#Action=CreateGroup` beside `POST
+ * /#Action=CreateGroup`): the same call twice, whose GET form creates as much as the POST. The POST is the command;
+ * a GET named `get` would say it only reads.
+ */
+function getTwins(ops: readonly Operation[]): Set<Operation> {
+  const posted = new Set(ops.filter((op) => op.method === "post" && !op.cli.ignore).map((op) => awsRpcMethod(op.path)));
+  return new Set(
+    ops.filter(
+      (op) => op.method === "get" && !op.cli.ignore && awsRpcMethod(op.path) && posted.has(awsRpcMethod(op.path)),
+    ),
+  );
+}
+
 export function designCommands(
   model: OperationModel,
   config: Pick<InterConfig, "product" | "api">,
@@ -298,6 +313,7 @@ export function designCommands(
 ): { plan: CommandsPlan; warnings: string[] } {
   const notes: NamingNote[] = [];
   const warnings: string[] = [];
+  const twins = getTwins(model.operations);
   const usable = model.operations.filter((op) => {
     if (op.cli.ignore)
       notes.push({
@@ -305,7 +321,13 @@ export function designCommands(
         operation: op.id,
         message: `${op.method.toUpperCase()} ${op.path} has x-cli-ignore`,
       });
-    return !op.cli.ignore;
+    else if (twins.has(op))
+      notes.push({
+        kind: "ignored",
+        operation: op.id,
+        message: `GET ${op.path} is the query protocol's GET form of POST /#Action=${awsRpcMethod(op.path)}, the same call: one command`,
+      });
+    return !op.cli.ignore && !twins.has(op);
   });
   const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
 

@@ -16,7 +16,7 @@ import { listed } from "../../wordnet.js";
 import { agreeWithMethod } from "./action-rules.js";
 import { BATCH_TOO, crudWord } from "./crud-word.js";
 import type { Draft } from "./draft.js";
-import { isParam, pathWords, SELECTOR_PARAM, tokensOf } from "./path-words.js";
+import { isParam, pathWords, rpcVerbAt, SELECTOR_PARAM, tokensOf } from "./path-words.js";
 import { resourceIndex, unspelledTagRest } from "./resources.js";
 
 /** An operation's first name: its action from what it states, its sub-resource from its path, its telling words. */
@@ -180,9 +180,16 @@ export function draftName(
     // An RPC method name is the action in full (`setDefaultChannels` → set-default-channels, `history` →
     // get-history): its object words are what a caller knows it by.
     const tokens = operationIdTokens(rpc.action);
-    const own = actionOf(tokens, true);
+    // A verb after a scope (`AdminGetDevice`): the verb is the action, the scope one of its words. A verb only
+    // WordNet knows (`AssumeRole`) is the action as it is said.
+    const at = actionOf(tokens, true) ? 0 : Math.max(0, rpcVerbAt(tokens));
+    const own: StatedAction | undefined =
+      actionOf(tokens.slice(at), true) ??
+      (rpcVerbAt(tokens) === at && tokens[at] ? { word: tokens[at]!, object: tokens.slice(at + 1) } : undefined);
     const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
-    const object = (own ? own.object : tokens).filter((t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t));
+    const object = (own ? [...own.object, ...tokens.slice(0, at)] : tokens).filter(
+      (t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t),
+    );
     const verb = own
       ? own.word === "list"
         ? "list"

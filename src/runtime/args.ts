@@ -345,6 +345,8 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
       values.set(flag, value);
     }
   }
+  // A value the document allows alone is sent unless the flag gave it (and checked it against the one value).
+  for (const f of command.flags) if (f.sentIfAbsent && !values.has(f)) values.set(f, f.default);
   // A required body field may come from --json-input's JSON instead (main.ts checks the body as sent); a required
   // field of an optional body is required once a body is sent.
   const sendsBody = command.flags.some((f) => f.in === "body" && values.has(f));

@@ -158,7 +158,11 @@ function parameter(f: Flag, description = f.description): ParameterHelp {
   if (f.enum) out.enum = f.enum;
   if (f.default !== undefined) out.default = f.default;
   for (const k of LIMIT_KEYS) if (f[k] !== undefined) out[k] = f[k];
-  const when = f.requiredWithBody ? ["required when a body is sent"] : [];
+  const when = f.requiredWithBody
+    ? ["required when a body is sent"]
+    : f.sentIfAbsent
+      ? [`the only value the API takes: sent as ${JSON.stringify(f.default)} when not given`]
+      : [];
   const notes = [...when, ...limits];
   out.description = `${description ?? `${f.in} parameter ${f.wire}`}${notes.length ? ` (${notes.join("; ")})` : ""}`;
   if (f.type === "boolean") out.negation = `--no-${f.flag}`;

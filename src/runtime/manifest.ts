@@ -47,6 +47,11 @@ export interface Flag extends Limits {
   file?: true;
   /** A required field of an optional body: required whenever a body is sent (any body flag, or --json-input). */
   requiredWithBody?: true;
+  /**
+   * The document allows this parameter one value (`default`, its enum's only one): the CLI sends it when the flag is
+   * not given, so the flag is not required (AWS's query protocol names every call by `Action` and `Version` so).
+   */
+  sentIfAbsent?: true;
 }
 
 /** How one field of a form or multipart body is encoded, where the document says (OpenAPI's Encoding Object). */

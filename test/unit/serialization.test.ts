@@ -633,6 +633,48 @@ describe("capabilities.json stays schema-valid with styles, scheme descriptions 
   });
 });
 
+describe("a parameter the document allows one value", () => {
+  it("is no required flag: the CLI sends that value unless the flag gives it, and refuses another", async () => {
+    const m = await model("one-value", {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/#Action=AssumeRole": {
+          post: {
+            operationId: "AssumeRole",
+            parameters: [
+              { name: "Action", in: "query", required: true, schema: { type: "string", enum: ["AssumeRole"] } },
+              { name: "Version", in: "query", required: true, schema: { type: "string", enum: ["2011-06-15"] } },
+              { name: "RoleArn", in: "query", required: true, schema: { type: "string" } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    const [command] = designCommands(m, config, []).plan.commands as unknown as Command[];
+    const byWire = Object.fromEntries(command!.flags.map((f) => [f.wire, f]));
+    expect(byWire.Action).toMatchObject({ required: false, default: "AssumeRole", sentIfAbsent: true });
+    expect(byWire.RoleArn).toMatchObject({ required: true });
+    const argv = (args: string[]) =>
+      bindFlags(
+        command!,
+        splitArgv(args, () => "value", command!.flags),
+        false,
+      );
+    const url = (args: string[]) =>
+      buildRequest(manifestWith(), command!, "http://api.test", argv(args), undefined, []).url;
+    const query = (args: string[]) => Object.fromEntries(new URL(url(args)).searchParams);
+    expect(query(["--role-arn", "arn:aws:iam::1:role/r"])).toEqual({
+      Action: "AssumeRole",
+      Version: "2011-06-15",
+      RoleArn: "arn:aws:iam::1:role/r",
+    });
+    expect(() => argv(["--role-arn", "r", "--action", "GetCallerIdentity"])).toThrow(/AssumeRole/);
+    expect(() => argv([])).toThrow(/role-arn/);
+  });
+});
+
 describe("path keys that are not a request's path, bodies that are one file, lists of values with a format", () => {
   it("a fragment in a path key is never sent, and the query follows the path; a query in a path key goes first", () => {
     const action = flagOf("query", "string");

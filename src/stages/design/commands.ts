@@ -81,7 +81,14 @@ function flagsFor(
   };
   const fromParam = (p: Parameter) => {
     const { name, in: location, deprecated: _d, style: _s, explode: _e, ...value } = p;
-    return { wire: name, ...value, required: p.required, ...flagStyle(p) };
+    const only = p.required && p.enum?.length === 1 && p.type !== "array" ? p.enum[0] : undefined;
+    return {
+      wire: name,
+      ...value,
+      required: p.required && only === undefined,
+      ...(only !== undefined && only !== null ? { default: only, sentIfAbsent: true as const } : {}),
+      ...flagStyle(p),
+    };
   };
   for (const location of ["path", "query", "header", "cookie"] as const) {
     for (const p of op.parameters.filter((x) => x.in === location)) {

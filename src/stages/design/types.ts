@@ -27,6 +27,11 @@ export interface FlagSpec extends ValueSpec {
   file?: true;
   /** A required field of an optional body: required whenever a body is sent. */
   requiredWithBody?: true;
+  /**
+   * The document allows this parameter one value (`default`, its enum's only one): the CLI sends it when the flag is
+   * not given, so the flag is not required (AWS's query protocol names every call by `Action` and `Version` so).
+   */
+  sentIfAbsent?: true;
 }
 
 /** How a command's request body is given and sent (runtime/media.ts). */

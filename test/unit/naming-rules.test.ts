@@ -196,6 +196,23 @@ describe("an AWS protocol's operations, named in the URL's fragment", () => {
   });
 });
 
+describe("paths whose words are parameters and fragments", () => {
+  it("a path of parameters only is named by its last one; a fragment after a parameter is no word", async () => {
+    const { name } = await design({
+      "/{Bucket}/{Key}": { get: { operationId: "GetObject" }, delete: { operationId: "DeleteObject" } },
+      "/{Bucket}": { put: { operationId: "CreateBucket" } },
+      "/channels/{channelArn}#x-amz-chime-bearer": { get: { operationId: "DescribeChannel", tags: ["channels"] } },
+      "/{id}": { get: { operationId: "getThing" } },
+    });
+    expect(name("GET", "/{Bucket}/{Key}")).toBe("key get");
+    expect(name("DELETE", "/{Bucket}/{Key}")).toBe("key delete");
+    expect(name("PUT", "/{Bucket}")).toBe("bucket create");
+    expect(name("GET", "/channels/{channelArn}#x-amz-chime-bearer")).toBe("channels get");
+    // An id alone names nothing.
+    expect(name("GET", "/{id}").split(" ")[0]).toBe("api");
+  });
+});
+
 describe("commands are told apart by words, a number only as the last resort", () => {
   it("'all' in the summary, or a collection beside its items, is -all; the item keeps the plain name", async () => {
     const { name } = await design({

@@ -134,7 +134,7 @@ export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource:
   const out: PathWord[] = [];
   let rpc: { resource: string[]; action: string } | undefined;
   segments.forEach((segment, i) => {
-    if (isParam(segment)) return;
+    if (isParam(segment) || isParam(segment.replace(FRAGMENT, ""))) return;
     const aws = i === segments.length - 1 ? AWS_RPC.exec(segment) : null;
     if (aws) {
       // The method names the operation whatever the method and path say; the resource is what it acts on.

@@ -17,7 +17,17 @@ export function rawResource(op: Operation): {
   const tag = clean(raw);
   if (tag) return { resource: tag, from: "tag", dropped: raw.split("-").filter((t) => isNoise(t)) };
   const { words } = pathWords(op);
-  return { resource: words[0]?.word || "api", from: "path", dropped: [] };
+  return { resource: words[0]?.word || paramResource(op.path) || "api", from: "path", dropped: [] };
+}
+
+/**
+ * A path of parameters only names what it acts on by its last parameter (S3's `/{Bucket}/{Key}` → key, `/{Bucket}` →
+ * bucket), as the fragments of its other paths do (`/{Bucket}#acl`); an id alone (`/{id}`) names nothing.
+ */
+function paramResource(path: string): string {
+  const params = [...path.replace(/#.*$/, "").matchAll(/\{([^}]+)\}/g)].map((m) => wireWords(clean(kebab(m[1]!))));
+  const last = params[params.length - 1];
+  return last && last !== "id" ? last : "";
 }
 
 /**

@@ -135,12 +135,15 @@ describe("a write method is named by what it does", () => {
       "/ships/{symbol}/refuel": { post: { summary: "Refuel the ship", tags: ["fleet"] } },
       // A title that opens with a noun WordNet also lists as a verb names a thing, not the action.
       "/phone-playback": { post: { summary: "Phone playback", tags: ["telephony"] } },
+      // The verb before the item's id, as a description says it.
+      "/statuses/destroy/{id}": { post: { description: "Destroys the status specified.", tags: ["statuses"] } },
     });
     // Its own word, not the CRUD word "Erase" restates (`delete-builds-erase`).
     expect(name("POST", "/projects/{id}/builds/{build_id}/erase")).toBe("projects erase-builds");
     expect(command("POST", "/projects/{id}/builds/{build_id}/erase").nameSource.action.from).toBe("path");
     expect(name("POST", "/ships/{symbol}/refuel")).toBe("fleet refuel");
     expect(name("POST", "/phone-playback").split(" ").pop()).not.toBe("phone-playback");
+    expect(name("POST", "/statuses/destroy/{id}")).toBe("statuses destroy");
   });
 
   it("a POST its document names no read takes the verb its texts state, and keeps a read only where they state one", async () => {

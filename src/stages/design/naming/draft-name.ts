@@ -109,9 +109,10 @@ export function draftName(
   let verbIsResource: string | undefined;
   let actionReason: string | undefined;
   const lastRest = rest[rest.length - 1];
-  if (lastRest?.last && pathSaysAction(op, lastRest.word)) {
-    // POST …/builds/{id}/erase "Erase build", …/artifacts/keep "Keep the artifacts": the path's last word is the
-    // action its summary opens with, whether or not it is a verb the designer knows, and whatever CRUD it restates.
+  if ((lastRest?.last || lastRest?.beforeParam) && pathSaysAction(op, lastRest.word)) {
+    // POST …/builds/{id}/erase "Erase build", …/artifacts/keep "Keep the artifacts", /statuses/destroy/{id}
+    // "Destroys the status": the path's last word is the action its texts open with, whether or not it is a verb the
+    // designer knows, and whatever CRUD it restates.
     action = lastRest.word;
     actionFrom = "path";
     rest = rest.slice(0, -1);
@@ -238,15 +239,24 @@ export function draftName(
  */
 function pathSaysAction(op: Operation, word: string): boolean {
   if (op.method !== "post" && op.method !== "put" && op.method !== "patch") return false;
-  const opening = textTokens(op.summary ?? (op.description ? firstSentence(op.description) : ""));
   const said = word.split("-");
-  if (!said.every((w, i) => opening[i] === w) || BATCH_TOO.has(said[0]!)) return false;
+  if (BATCH_TOO.has(said[0]!)) return false;
+  // Said as the verb ("Erase", "Destroys", "Retweets") by the summary, else the description's first sentence; by the
+  // operationId's words whole only where neither says anything (its last part alone, `update_account_state` → state,
+  // names no action).
+  const text = op.summary ?? (op.description ? firstSentence(op.description) : undefined);
+  const opening = text ? textTokens(text) : op.operationId ? operationIdTokens(op.operationId, true) : [];
+  if (!said.every((w, i) => opening[i] === w || (i === said.length - 1 && inflected(opening[i], w)))) return false;
   if (verbBase(said[0]!, true)) return true;
   // A word WordNet lists as a verb only, or one an object follows ("Refuel the ship"); "Phone playback", "Equal risk
   // contributions" open with a noun.
   const verb = listed("verb", word) ? word : listed("verb", said[0]!) ? said[0]! : undefined;
   return !!verb && (!listed("noun", verb) || DETERMINERS.has(opening[said.length] ?? ""));
 }
+
+/** A verb's third person or past (`destroys`, `retweeted`, `closed`): a description says what the call does so. */
+const inflected = (token: string | undefined, verb: string) =>
+  !!token && [`${verb}s`, `${verb}es`, `${verb}d`, `${verb}ed`].includes(token);
 
 const DETERMINERS = new Set("a an the this that these those all my your our its their every each one".split(" "));
 

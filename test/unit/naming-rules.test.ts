@@ -199,6 +199,19 @@ describe("an AWS protocol's operations, named in the URL's fragment", () => {
   });
 });
 
+describe("a making under one item the path names last", () => {
+  it("keeps that item a sub-resource: the command makes its group's thing, not the item", async () => {
+    const { name } = await design({
+      "/projects/user/{user_id}": {
+        post: { summary: "Create new project for a specified user", tags: ["projects"] },
+      },
+      "/projects": { post: { summary: "Create a project", tags: ["projects"] } },
+    });
+    expect(name("POST", "/projects/user/{user_id}")).toBe("projects user create");
+    expect(name("POST", "/projects")).toBe("projects create");
+  });
+});
+
 describe("paths whose words are parameters and fragments", () => {
   it("a path of parameters only is named by its last one; a fragment after a parameter is no word", async () => {
     const { name } = await design({

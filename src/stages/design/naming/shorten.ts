@@ -17,7 +17,8 @@ export function collapseLoneSubs(claims: Claims): Set<Draft> {
   const collapsed = new Set<Draft>();
   for (const [d, entry] of claims.chosen) {
     const { path } = entry;
-    if (d.explicit || path.length !== 3 || under.get(path.slice(0, 2).join(" ")) !== 1) continue;
+    if (d.explicit || path.length !== 3 || under.get(path.slice(0, 2).join(" ")) !== 1 || scopesMaking(d, path))
+      continue;
     const said = new Set(path[0]!.split("-").flatMap((t) => [t, singular(t)]));
     const subTokens = path[1]!.split("-");
     const ownTokens = subTokens.filter((t) => !said.has(t) && !said.has(singular(t)));
@@ -33,6 +34,20 @@ export function collapseLoneSubs(claims: Claims): Set<Draft> {
     collapsed.add(d);
   }
   return collapsed;
+}
+
+/**
+ * A making under one item the path names last (`POST /projects/user/{user_id}` "Create new project for a specified
+ * user"): merged, `create-user` would say it makes the item; kept apart, `projects user create` makes a project.
+ */
+function scopesMaking(d: Draft, path: string[]): boolean {
+  const segments = d.op.path.split("/").filter(Boolean);
+  return (
+    ["create", "add"].includes(path[2]!.split("-")[0]!) &&
+    segments.length >= 2 &&
+    /^\{[^}]+\}$/.test(segments[segments.length - 1]!) &&
+    !/^\{/.test(segments[segments.length - 2]!)
+  );
 }
 
 /**

@@ -313,15 +313,10 @@ function getTwins(ops: readonly Operation[]): Set<Operation> {
   );
 }
 
-export function designCommands(
-  model: OperationModel,
-  config: Pick<InterConfig, "product" | "api">,
-  sourceFiles: string[],
-): { plan: CommandsPlan; warnings: string[] } {
-  const notes: NamingNote[] = [];
-  const warnings: string[] = [];
-  const twins = getTwins(model.operations);
-  const usable = model.operations.filter((op) => {
+/** The operations that become commands, and a note for each left out: `x-cli-ignore`, or a GET twin. */
+function commandOperations(operations: readonly Operation[], notes: NamingNote[]): Operation[] {
+  const twins = getTwins(operations);
+  return operations.filter((op) => {
     if (op.cli.ignore)
       notes.push({
         kind: "ignored",
@@ -336,6 +331,16 @@ export function designCommands(
       });
     return !op.cli.ignore && !twins.has(op);
   });
+}
+
+export function designCommands(
+  model: OperationModel,
+  config: Pick<InterConfig, "product" | "api">,
+  sourceFiles: string[],
+): { plan: CommandsPlan; warnings: string[] } {
+  const notes: NamingNote[] = [];
+  const warnings: string[] = [];
+  const usable = commandOperations(model.operations, notes);
   const names = nameOperations(usable, model, config.product.name, RESERVED_RESOURCES, (note) => notes.push(note));
 
   const authNotes = new Map<string, string[]>();

@@ -30,34 +30,39 @@ const MAKING = new Set(["create", "add", "make", "insert", "generate"]);
 const WRITE_METHODS = new Set<Operation["method"]>(["post", "put", "patch"]);
 
 /**
- * Whether the document names a write-method call a read: the first verb of its operationId or of the RPC method its
- * path ends in (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`, `/exports/list.json`) is a read verb. A summary's "Get a
- * token" over POST is no such word: a summary says what the caller receives, the method what the call does.
+ * The call a path ends in: its last segment's last part after `#`, `=`, `.` or `:`, without a format
+ * (`/#X-Amz-Target=…GetItem`, `/clusters/{c}/listKeys`, `…:search`, `/exports/list.json` → list); none after an id.
+ */
+function endingCall(path: string): string {
+  const last = path.replace(FORMAT_SUFFIX, "").split("/").pop() ?? "";
+  return isParam(last) ? "" : (last.split(/[#=.:]/).pop() ?? "");
+}
+
+/** A verb that names a read: `obtain` says what the caller receives, `check` reads. */
+const readVerb = (verb: string | undefined) =>
+  !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
+
+/**
+ * Whether the document names a write-method call a read: the first verb of its operationId or of the call its path
+ * ends in is a read verb. A summary's "Get a token" over POST is no such word: a summary says what the caller
+ * receives, the method what the call does.
  */
 function documentSaysRead(op: Operation): boolean {
-  const rpc =
-    op.path
-      .replace(FORMAT_SUFFIX, "")
-      .split(/[/#=.:]/)
-      .pop() ?? "";
-  return [op.operationId ?? "", rpc].some((text) => {
-    const verb = verbBase(leadingWord(text, BATCH_TOO) ?? "");
-    return !!verb && verb !== "obtain" && (READ_VERBS.has(verb) || verb === "check");
-  });
+  return [op.operationId ?? "", endingCall(op.path)].some((text) =>
+    readVerb(verbBase(leadingWord(text, BATCH_TOO) ?? "")),
+  );
 }
 
 /**
- * The action the RPC method a write-method path ends in opens with, when it is no read (`…/regenerateApiKeys` under
- * an operationId `…_ListRegenerateApiKeys`): what the call does, whatever its texts call the answer.
+ * The action the call a write-method path ends in opens with, when it is no read (`…/regenerateApiKeys` under an
+ * operationId `…_ListRegenerateApiKeys`): what the call does, whatever its texts call the answer.
  */
 function pathWrite(op: Operation): string | undefined {
-  const last = op.path.replace(FORMAT_SUFFIX, "").split("/").pop() ?? "";
-  if (!last || isParam(last)) return undefined;
   // A method's name of several words (`regenerateApiKeys`, `on-confirm`); one word alone is as often a noun
   // (`/returns`, `/matches`, `/block`).
-  const words = operationIdTokens(last.split(/[#=.:]/).pop() ?? "", true).filter((t) => !BATCH_TOO.has(t));
+  const words = operationIdTokens(endingCall(op.path), true).filter((t) => !BATCH_TOO.has(t));
   const verb = words.length > 1 ? verbBase(words[0]!, true) : undefined;
-  if (!verb || READ_VERBS.has(verb) || verb === "check" || verb === "obtain") return undefined;
+  if (!verb || readVerb(verb) || verb === "obtain") return undefined;
   // As often a compound noun (`backupStatus`, `downloadUrl`, `orderImpact`): only a verb the texts open with too.
   const said = [op.summary, op.description && firstSentence(op.description)].map((t) =>
     verbBase(textTokens(t ?? "")[0] ?? ""),

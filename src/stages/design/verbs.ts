@@ -73,8 +73,8 @@ const LEAD_MODIFIERS = new Set([
   "beta",
   "internal",
 ]);
-/** Of those, the ones a name keeps with its verb (`users bulk-update`). */
-const KEPT_MODIFIERS = new Set(["bulk", "batch"]);
+/** Of those, the ones a name keeps with its verb (`users bulk-update`); before a verb they are no verb themselves. */
+export const BATCH_WORDS: ReadonlySet<string> = new Set(["bulk", "batch"]);
 
 /** What a verb that is an HTTP method word means when an operation states it ("Post a message", `chat.postMessage`). */
 const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", patch: "update" };
@@ -188,7 +188,7 @@ export function actionOf(tokens: readonly string[], exact = false): StatedAction
   while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!)) {
     // "Bulk" is itself listed as a verb ("Bulk the …" does not occur); before another verb it is a modifier.
     if (!verbBase(tokens[i + 1]!)) break;
-    if (KEPT_MODIFIERS.has(tokens[i]!)) kept.push(tokens[i]!);
+    if (BATCH_WORDS.has(tokens[i]!)) kept.push(tokens[i]!);
     i++;
   }
   const base = tokens[i] ? verbBase(tokens[i]!, exact) : undefined;

@@ -1,5 +1,5 @@
 import type { Operation } from "../../openapi/model.js";
-import { operationIdTokens, type StatedAction } from "../verbs.js";
+import { BATCH_WORDS, operationIdTokens, type StatedAction } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
 import { isParam, SELECTOR_PARAM } from "./path-words.js";
@@ -79,7 +79,7 @@ function saysList(op: Operation, lastSegment: string): boolean {
  * The first word of an operationId or an RPC method's name that is no HTTP method word (nor, with `BATCH_TOO`, a
  * batch word): where such a name says its verb (`PostCustomersCreate`, `BatchGetItems`).
  */
-export const BATCH_TOO = new Set([...HTTP_METHOD_WORDS, "batch", "bulk"]);
+export const BATCH_TOO = new Set([...HTTP_METHOD_WORDS, ...BATCH_WORDS]);
 export const leadingWord = (text: string, skipped: ReadonlySet<string> = HTTP_METHOD_WORDS) =>
   operationIdTokens(text).find((t) => !skipped.has(t));
 

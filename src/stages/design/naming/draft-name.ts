@@ -183,10 +183,11 @@ export function draftName(
     const tokens = operationIdTokens(rpc.action);
     // A verb after a scope (`AdminGetDevice`): the verb is the action, the scope one of its words. A verb only
     // WordNet knows (`AssumeRole`) is the action as it is said.
-    const at = actionOf(tokens, true) ? 0 : Math.max(0, rpcVerbAt(tokens));
+    const verbAt = rpcVerbAt(tokens);
+    const at = actionOf(tokens, true) ? 0 : Math.max(0, verbAt);
     const own: StatedAction | undefined =
       actionOf(tokens.slice(at), true) ??
-      (rpcVerbAt(tokens) === at && tokens[at] ? { word: tokens[at]!, object: tokens.slice(at + 1) } : undefined);
+      (verbAt === at && tokens[at] ? { word: tokens[at]!, object: tokens.slice(at + 1) } : undefined);
     const said = new Set(resource.split("-").flatMap((t) => [t, singular(t)]));
     const object = (own ? [...own.object, ...tokens.slice(0, at)] : tokens).filter(
       (t) => !said.has(t) && !said.has(singular(t)) && !isNoise(t),

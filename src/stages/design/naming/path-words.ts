@@ -1,5 +1,5 @@
 import type { Operation } from "../../openapi/model.js";
-import { isNoise, operationIdTokens, verbBase } from "../verbs.js";
+import { BATCH_WORDS, isNoise, operationIdTokens, verbBase } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { listed } from "../../wordnet.js";
 
@@ -124,9 +124,8 @@ export const awsRpcMethod = (path: string): string | undefined => AWS_RPC.exec(p
  */
 export function rpcVerbAt(tokens: readonly string[]): number {
   const verb = (t: string) => !!verbBase(t, true) || (listed("verb", t) && !listed("noun", t));
-  return tokens.findIndex((t, i) => verb(t) && !(BATCH.has(t) && tokens[i + 1] && verb(tokens[i + 1]!)));
+  return tokens.findIndex((t, i) => verb(t) && !(BATCH_WORDS.has(t) && tokens[i + 1] && verb(tokens[i + 1]!)));
 }
-const BATCH = new Set(["batch", "bulk"]);
 
 /** Literal path words after version prefixes, an RPC method (`/chat.postMessage`) split off the last one. */
 export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string[]; action: string } } {

@@ -5,6 +5,7 @@
  *   ## Rules               bullets every agent must follow
  *   ## Tasks and scenarios
  *   ### <task>             the situation, then labelled parts: "Expected outcome:" and "Rules:" (bullets)
+ *   - <task>               or, where the section has no ### task, one list item per task
  */
 
 /** `inter init`'s placeholders (src/cli/init/templates.ts): a brief that still holds one is not written yet. */
@@ -159,6 +160,37 @@ function readTask(section: Section, children: Section[]): BriefTask {
   };
 }
 
+/**
+ * Tasks written as a list (`- Book a room for a meeting`) where the tasks section has no `###` task: each top-level
+ * item is a task titled by its first sentence, the rest of the item (its other sentences, indented lines and
+ * sub-items, read as `readTask` reads a task's body) its situation, outcome and rules.
+ */
+function bulletTasks(section: Section): BriefTask[] {
+  const items: Section[] = [];
+  section.body.forEach((line, i) => {
+    const item = /^(?:[-*+]|\d+[.)])\s+(.*\S)\s*$/.exec(line);
+    if (item) {
+      const { title, rest } = itemTitle(item[1]!);
+      items.push({ level: 3, title, line: section.line + 1 + i, body: rest ? [rest] : [] });
+    } else if (items.length && (/^\s+\S/.test(line) || !line.trim())) items[items.length - 1]!.body.push(line);
+    else if (items.length) items.push({ level: 0, title: "", line: 0, body: [] });
+  });
+  return items.filter((s) => s.title).map((s) => readTask({ ...s, body: dedent(s.body) }, []));
+}
+
+/** An item's title — its bold lead (`**Cancel a booking.**`) or else its first sentence or clause — and the rest. */
+function itemTitle(text: string): { title: string; rest: string } {
+  const lead = /^(\*\*|__)(.+?)\1\s*(.*)$/.exec(text) ?? /^()(.+?)[.!?:](?:\s+(.*))?$/.exec(text);
+  const title = (lead?.[2] ?? text).replace(/[.!?:]$/, "").trim();
+  return { title, rest: lead?.[3]?.replace(/^[.:]\s*/, "") ?? "" };
+}
+
+/** Lines of a list item's continuation without the indentation they share. */
+function dedent(lines: string[]): string[] {
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length));
+  return Number.isFinite(indent) ? lines.map((l) => l.slice(indent)) : lines;
+}
+
 export function parseBrief(text: string): Brief {
   const all = sections(withoutComments(text));
   const h1 = all.find((s) => s.level === 1);
@@ -174,6 +206,7 @@ export function parseBrief(text: string): Brief {
       for (let j = i + 1; j < all.length && all[j]!.level > 3; j++) children.push(all[j]!);
       tasks.push(readTask(all[i]!, children));
     }
+    if (!tasks.length) tasks.push(...bulletTasks(all[tasksAt]!));
   }
   return {
     title: h1?.title ?? "",

@@ -566,7 +566,7 @@ export function planSkills(
     );
   if (!brief.tasks.length)
     warnings.push(
-      "context.md has no tasks: add `## Tasks and scenarios` with one `### <task>` per job users do; no Skills are planned until then",
+      "context.md has no tasks: add `## Tasks and scenarios` with one `### <task>` (or one `- <task>` list item) per job users do; no Skills are planned until then",
     );
   const taken = new Set<string>();
   const named = brief.tasks.map((t) => ({ task: t, name: skillName(t.title, taken) }));

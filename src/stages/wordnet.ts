@@ -8,7 +8,7 @@ import { openSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-export type Pos = "noun" | "verb";
+export type Pos = "noun" | "verb" | "adj";
 
 interface Files {
   index: Buffer;

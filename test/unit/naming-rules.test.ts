@@ -166,6 +166,36 @@ describe("a write method is named by what it does", () => {
   });
 });
 
+describe("a POST only its description says reads", () => {
+  it("is named by the verb its own call opens with, and keeps the read where that call names a thing", async () => {
+    const { name, command } = await design({
+      "/auth/login": { post: { description: "Returns a session token.", tags: ["auth"] } },
+      "/phone/number/validate": {
+        post: { operationId: "PhoneNumberValidate", description: "Retrieves information about a phone number." },
+      },
+      "/messages/analyse/message-length": {
+        post: { operationId: "analyse-message-length", description: "Returns the number of characters." },
+      },
+      "/ideal-transactions": {
+        post: { operationId: "CREATE_IdealTransaction_for_User", description: "View for requesting transactions." },
+      },
+      // The call's first word is also a noun, and its texts never open with it: the object, no action.
+      "/accounts/{account}/order_impact": { post: { description: "Get the margin impact of an order." } },
+      "/DateTimeInfo": { post: { operationId: "DateTimeInfo", summary: "Get date and time information" } },
+      // The resource's own name: `echo echo` would say it twice.
+      "/echo": { post: { description: "Returns what was sent.", tags: ["echo"] } },
+    });
+    expect(name("POST", "/auth/login").split(" ").pop()).toBe("login");
+    expect(command("POST", "/auth/login").nameSource.action.reason).toMatch(/is the call "login" by its own name/);
+    expect(name("POST", "/phone/number/validate")).toBe("phone validate-number");
+    expect(name("POST", "/messages/analyse/message-length")).toBe("messages analyse-length");
+    expect(name("POST", "/ideal-transactions")).toBe("ideal-transactions create");
+    expect(name("POST", "/accounts/{account}/order_impact").split(" ").pop()).toMatch(/^get/);
+    expect(name("POST", "/DateTimeInfo").split(" ").pop()).toMatch(/^get/);
+    expect(name("POST", "/echo")).toBe("echo get");
+  });
+});
+
 describe("an AWS protocol's operations, named in the URL's fragment", () => {
   it("are named by what their method acts on and does, one command for the query protocol's GET and POST forms", async () => {
     const { name, plan } = await design({

@@ -1,6 +1,7 @@
 import type { Operation } from "../../openapi/model.js";
 import { firstSentence, operationIdTokens, textTokens, verbBase } from "../verbs.js";
-import { PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
+import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
+import { listed } from "../../wordnet.js";
 import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
 import { FORMAT_SUFFIX, isParam } from "./path-words.js";
 
@@ -70,9 +71,40 @@ function pathWrite(op: Operation): string | undefined {
   return said.includes(verb) ? verb : undefined;
 }
 
-/** The write its operationId names (`createCreditNoteHistory` → create), where a summary says otherwise. */
+/**
+ * The verb a POST's own call opens with — its operationId's words, else the call its path ends in — where that is no
+ * read: `analyse-message-credit-cost`, `calculate_rates`, `/auth/login`, `/transactions/sync`. A call of one word is
+ * named by it where it is a verb the designer knows; in a call of several words, a first word that is also a noun or an
+ * adjective (`order_impact`, `live_session_token`) is its object, not its action, unless the texts open with it.
+ */
+function ownCallVerb(op: Operation): string | undefined {
+  // `#overload=stream` tells one of a path's bodies from another: no call.
+  const calls = [op.operationId ?? "", endingCall(op.path.replace(/#overload=.*$/, ""))];
+  const said = [op.summary, op.description && firstSentence(op.description)].map((t) =>
+    verbBase(textTokens(t ?? "")[0] ?? ""),
+  );
+  for (const [i, call] of calls.entries()) {
+    const words = operationIdTokens(call, true).filter((t) => !HTTP_METHOD_WORDS.has(t));
+    const first = words[0];
+    // Where an operationId names the call, a path's last words are its object (`policyCheck…` at `…/createUser`).
+    if (!first || (i === 1 && words.length > 1 && op.operationId)) continue;
+    const known = verbBase(first, true);
+    const verbOnly = listed("verb", first) && !listed("noun", first) && !listed("adj", first);
+    const verb =
+      words.length === 1 ? (known ?? (verbOnly ? first : undefined)) : verbOnly ? first : said.includes(known) ? known : undefined;
+    if (verb) return readVerb(verb) || PLAIN_READS.has(verb) || BATCH_TOO.has(verb) ? undefined : verb;
+  }
+  return undefined;
+}
+
+/**
+ * The write its operationId names (`createCreditNoteHistory`, `CREATE_IdealMerchantTransaction_for_User` → create),
+ * where a summary says otherwise.
+ */
 function operationIdWrite(op: Operation): string | undefined {
-  const verb = verbBase(leadingWord(op.operationId ?? "") ?? "");
+  // A verb in capitals before the rest (`CREATE_…`) is the call's own; another prefix names a service (`Accounts_…`).
+  const capital = /^([A-Z]{2,})_/.exec(op.operationId ?? "")?.[1];
+  const verb = capital ? verbBase(capital, true) : verbBase(leadingWord(op.operationId ?? "") ?? "");
   return verb && WRITE_VERBS.has(verb) ? verb : undefined;
 }
 
@@ -151,6 +183,13 @@ export const ACTION_RULES: readonly ActionRule[] = [
     reason: ({ op, verb }, word) =>
       `POST ${op.path} is no read by its operationId or path, and its texts say "${word}": it does that, it does not ${verb}`,
   },
+  {
+    name: "post-named-by-its-own-call",
+    word: ({ op, verb }) =>
+      op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op) ? ownCallVerb(op) : undefined,
+    reason: ({ op, verb }, word) =>
+      `POST ${op.path} is the call "${word}" by its own name: it does that, it does not ${verb}`,
+  },
 ];
 
 /** The action with its verb corrected by the first of ACTION_RULES that gives a word, and why; undefined if it agrees. */
@@ -166,7 +205,9 @@ export function agreeWithMethod(
   for (const rule of ACTION_RULES) {
     const word = rule.word(c);
     if (!word) continue;
-    const next = [...tokens.slice(0, at), word, ...tokens.slice(at + 1)].filter((t, i, all) => t !== all[i - 1]);
+    // The verb said once: `validate-number-validate` is `validate-number`.
+    const rest = tokens.slice(at + 1).filter((t) => t !== word);
+    const next = [...tokens.slice(0, at), word, ...rest].filter((t, i, all) => t !== all[i - 1]);
     return { action: next.join("-"), reason: rule.reason(c, word) };
   }
   return undefined;

@@ -205,7 +205,13 @@ export function draftName(
   }
 
   const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word);
-  if (agreed) {
+  const agreedVerb = agreed?.action.split("-").find((t) => !BATCH_TOO.has(t));
+  // A verb that is the resource's own name (`POST /support/echo` → `echo echo`) would say it twice: the name stands.
+  if (agreed && agreedVerb !== resource) {
+    // The path word that is now the verb is no sub-resource (`/phone/number/validate` → phone validate-number).
+    rest = rest
+      .map((w) => (w.word.endsWith(`-${agreedVerb}`) ? { ...w, word: w.word.slice(0, -agreedVerb!.length - 1) } : w))
+      .filter((w) => w.word !== agreedVerb);
     action = agreed.action;
     actionFrom = "method";
     actionReason = agreed.reason;

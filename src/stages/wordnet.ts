@@ -69,3 +69,10 @@ export function listed(pos: Pos, word: string): boolean {
   if (!files) return false;
   return !!indexLine(files.index, word) || (word.includes("-") && !!indexLine(files.index, word.replace(/-/g, "_")));
 }
+
+/** How many senses WordNet gives a word in a part of speech (its index line's synset count); 0 if none. */
+export function senses(pos: Pos, word: string): number {
+  const files = wordnetFiles(pos);
+  const line = files && indexLine(files.index, word);
+  return line ? Number(line.split(" ")[2]) || 0 : 0;
+}

@@ -1,7 +1,7 @@
 import type { Operation } from "../../openapi/model.js";
 import { firstSentence, operationIdTokens, textTokens, verbBase } from "../verbs.js";
 import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
-import { listed } from "../../wordnet.js";
+import { senses } from "../../wordnet.js";
 import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
 import { FORMAT_SUFFIX, isParam } from "./path-words.js";
 
@@ -74,8 +74,9 @@ function pathWrite(op: Operation): string | undefined {
 /**
  * The verb a POST's own call opens with — its operationId's words, else the call its path ends in — where that is no
  * read: `analyse-message-credit-cost`, `calculate_rates`, `/auth/login`, `/transactions/sync`. A call of one word is
- * named by it where it is a verb the designer knows; in a call of several words, a first word that is also a noun or an
- * adjective (`order_impact`, `live_session_token`) is its object, not its action, unless the texts open with it.
+ * named by it where it is a verb the designer knows or WordNet's only sense of it is a verb; in a call of several words, a first word WordNet gives more senses
+ * as a noun or an adjective (`order_impact`, `live_session_token`) is its object, not its action, unless the texts open
+ * with it.
  */
 function ownCallVerb(op: Operation): string | undefined {
   // `#overload=stream` tells one of a path's bodies from another: no call.
@@ -89,10 +90,20 @@ function ownCallVerb(op: Operation): string | undefined {
     // Where an operationId names the call, a path's last words are its object (`policyCheck…` at `…/createUser`).
     if (!first || (i === 1 && words.length > 1 && op.operationId)) continue;
     const known = verbBase(first, true);
-    const verbOnly = listed("verb", first) && !listed("noun", first) && !listed("adj", first);
+    // Mostly a verb: more senses as one than as a noun, and none as an adjective (`compare`, `calculate`; not `order`,
+    // `live`, `free`).
+    const [verbSenses, nounSenses, adjSenses] = (["verb", "noun", "adj"] as const).map((pos) => senses(pos, first));
+    const mostlyVerb = verbSenses! > nounSenses! && adjSenses === 0;
+    const onlyVerb = verbSenses! > 0 && nounSenses! + adjSenses! === 0;
     const verb =
-      words.length === 1 ? (known ?? (verbOnly ? first : undefined)) : verbOnly ? first : said.includes(known) ? known : undefined;
-    if (verb) return readVerb(verb) || PLAIN_READS.has(verb) || BATCH_TOO.has(verb) ? undefined : verb;
+      words.length === 1
+        ? (known ?? (onlyVerb ? first : undefined))
+        : mostlyVerb
+          ? first
+          : said.includes(known)
+            ? known
+            : undefined;
+    if (verb) return readVerb(verb) || PLAIN_READS.has(verb) ? undefined : verb;
   }
   return undefined;
 }

@@ -205,7 +205,8 @@ export function draftName(
   }
 
   const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word);
-  const agreedVerb = agreed?.action.split("-").find((t) => !BATCH_TOO.has(t));
+  const agreedWords = agreed?.action.split("-") ?? [];
+  const agreedVerb = BATCH_TOO.has(agreedWords[0]!) && agreedWords[1] ? agreedWords[1] : agreedWords[0];
   // A verb that is the resource's own name (`POST /support/echo` → `echo echo`) would say it twice: the name stands.
   if (agreed && agreedVerb !== resource) {
     // The path word that is now the verb is no sub-resource (`/phone/number/validate` → phone validate-number).

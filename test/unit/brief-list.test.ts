@@ -9,7 +9,7 @@ Rooms books meeting rooms.
 
 ## Tasks
 
-- Book a room for a meeting
+- Book a room for a meeting, with its title
 - **Cancel a booking.** The user names the booking by id.
   Expected outcome: the booking is cancelled.
   Rules:
@@ -27,6 +27,7 @@ Not a task: a closing paragraph.
     expect(cancel.situation).toBe("The user names the booking by id.");
     expect(cancel.outcome).toBe("the booking is cancelled.");
     expect(cancel.rules).toEqual(["Confirm the booking exists first."]);
+    expect(brief.tasks[0]!.situation).toBe("with its title");
     expect(brief.tasks[2]!.situation).toBe("for one day, as a file");
     expect(brief.tasks[0]!.line).toBe(7);
   });

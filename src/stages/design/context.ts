@@ -162,7 +162,7 @@ function readTask(section: Section, children: Section[]): BriefTask {
 
 /**
  * Tasks written as a list (`- Book a room for a meeting`) where the tasks section has no `###` task: each top-level
- * item is a task titled by its first sentence, the rest of the item (its other sentences, indented lines and
+ * item is a task titled by its first clause, the rest of the item (its other sentences, indented lines and
  * sub-items, read as `readTask` reads a task's body) its situation, outcome and rules.
  */
 function bulletTasks(section: Section): BriefTask[] {
@@ -178,9 +178,12 @@ function bulletTasks(section: Section): BriefTask[] {
   return items.filter((s) => s.title).map((s) => readTask({ ...s, body: dedent(s.body) }, []));
 }
 
-/** An item's title — its bold lead (`**Cancel a booking.**`) or else its first sentence or clause — and the rest. */
+/**
+ * An item's title — its bold lead (`**Cancel a booking.**`) or else its first clause (`Create a card on a list, with
+ * a name` → "Create a card on a list") — and the rest, which is the task's situation.
+ */
 function itemTitle(text: string): { title: string; rest: string } {
-  const lead = /^(\*\*|__)(.+?)\1\s*(.*)$/.exec(text) ?? /^()(.+?)[.!?:](?:\s+(.*))?$/.exec(text);
+  const lead = /^(\*\*|__)(.+?)\1\s*(.*)$/.exec(text) ?? /^()(\S+\s.+?)[.!?:;,](?:\s+(.*))?$/.exec(text);
   const title = (lead?.[2] ?? text).replace(/[.!?:]$/, "").trim();
   return { title, rest: lead?.[3]?.replace(/^[.:]\s*/, "") ?? "" };
 }

@@ -31,11 +31,11 @@ const snapshot = (dir: string) =>
   );
 
 describe("inter init", () => {
-  it("names the variables of every security scheme the document's commands send, as the build and status do", async () => {
+  it("names the product by the document's title and the variables of every security scheme its commands send, as the build and status do", async () => {
     const dir = empty();
     const document = {
       openapi: "3.0.3",
-      info: { title: "Forge", version: "1" },
+      info: { title: "Forge API v2", version: "1" },
       servers: [{ url: "https://forge.example.com/api" }],
       components: {
         securitySchemes: {
@@ -50,9 +50,11 @@ describe("inter init", () => {
       paths: { "/projects": { get: { operationId: "listProjects", responses: { "200": { description: "ok" } } } } },
     };
     writeFileSync(join(dir, "forge.json"), JSON.stringify(document));
-    const init = await inter(dir, ["init", "--name", "Forge", "--openapi", "forge.json", "--json"]);
+    // No --name: the product is the document's title, without its "API v2".
+    const init = await inter(dir, ["init", "--openapi", "forge.json", "--json"]);
     expect(init.exitCode, init.stdout).toBe(0);
     const cfg = read(dir, "intermesh.config.ts");
+    expect(cfg).toContain('product: { name: "Forge", binary: "forge" }');
     expect(cfg).toContain(
       'api: { credentials: { oauth: { accessToken: "FORGE_OAUTH_ACCESS_TOKEN", clientId: "FORGE_OAUTH_CLIENT_ID", clientSecret: "FORGE_OAUTH_CLIENT_SECRET" }, private_token: "FORGE_PRIVATE_TOKEN" } }',
     );

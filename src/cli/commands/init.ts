@@ -37,7 +37,10 @@ async function scaffold(o: ScaffoldOptions) {
     );
   const { binaryFor } = await import("../init/templates.js");
   const { planInit, applyInit } = await import("../init/init.js");
-  const name = o.example ? "Rooms" : (o.name ?? basename(dir));
+  const named = (title: string | undefined) => {
+    const name = o.example ? "Rooms" : (o.name ?? title ?? basename(dir));
+    return { name, binary: o.example ? "rooms" : binaryFor(name) };
+  };
   const openapi = o.example
     ? "inputs/openapi.yaml"
     : o.openapi
@@ -50,16 +53,13 @@ async function scaffold(o: ScaffoldOptions) {
       "Give the path of your OpenAPI document (YAML or JSON), relative to where you run inter.",
       { path: resolve(o.cwd, o.openapi) },
     );
-  const binary = o.example ? "rooms" : binaryFor(name);
-  // The config names the variables the document's security schemes read, as the build will (init/credentials.ts).
-  const credentials = o.openapi
-    ? await (
-        await import("../init/credentials.js")
-      ).documentCredentials(resolve(o.cwd, o.openapi), o.cwd, {
-        name,
-        binary,
-      })
-    : undefined;
+  // The product is named by the document's title, and the config names the variables its security schemes read, as
+  // the build will (init/credentials.ts).
+  const facts = o.openapi
+    ? await (await import("../init/credentials.js")).documentFacts(resolve(o.cwd, o.openapi), o.cwd, named)
+    : {};
+  const { name, binary } = named(facts.title);
+  const credentials = facts.credentials;
   const choices = {
     name,
     binary,
@@ -125,7 +125,8 @@ export class InitCommand extends BaseCommand {
     description: "Folder to scaffold (default: the working directory); created if missing",
   });
   name = Option.String("--name", {
-    description: "Product name (default: the folder's name); the binary name is derived from it",
+    description:
+      "Product name (default: the OpenAPI document's title, without a trailing \"API\" or version, else the folder's name); the binary name is derived from it",
   });
   openapi = Option.String("--openapi", { description: "Path of your OpenAPI document, relative to the folder" });
   example = Option.Boolean("--example", false, {

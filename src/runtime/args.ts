@@ -4,7 +4,7 @@ import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize } from "./guard.js";
 import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
 import { DEFAULT_MAX_RETRY_WAIT_S, maxRetryWait } from "./retry.js";
-import type { Command, Flag } from "./manifest.js";
+import type { Command, Flag, ValueType } from "./manifest.js";
 
 /** Flags every command has (docs/generated-cli.md, "Output" and "Safety"). */
 export const GLOBAL_BOOLEANS = [
@@ -276,8 +276,20 @@ function convert(flag: Flag, type: string, value: string): unknown {
       if (nestedDeeper(parsed)) throw bad(`a JSON value nested at most ${MAX_JSON_DEPTH} levels`);
       return parsed;
     default:
-      return value;
+      return flag.anyOf ? unionValue(flag.anyOf, value, bad) : value;
   }
+}
+
+/**
+ * A union's value (`oneOf: [string, integer]`): the first of its types the text reads as — an integer, a number, true
+ * or false — else the text, where strings are allowed.
+ */
+function unionValue(types: ValueType[], value: string, bad: (expected: string) => CliError): unknown {
+  if (types.includes("integer") && /^-?\d+$/.test(value)) return integerOf(value);
+  if (types.includes("number") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
+  if (types.includes("string")) return value;
+  throw bad(types.join(" or "));
 }
 
 /**

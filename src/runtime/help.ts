@@ -138,6 +138,7 @@ interface ParameterHelp {
   requiredWithBody?: true;
   in?: Flag["in"];
   wire?: Flag["wire"];
+  anyOf?: Flag["anyOf"];
   details?: string;
   [limit: string]: unknown;
 }
@@ -151,8 +152,11 @@ function parameter(f: Flag, description = f.description): ParameterHelp {
   const limits = describeLimits(f);
   const usage = f.file
     ? `a file's path, or - to read it from stdin; ${f.wire ? `sent as the multipart part "${f.wire}" with its file name and type` : "its bytes are the request body"}${f.type === "array" ? `; repeat --${f.flag} for several files` : ""}`
-    : flagUsage(f);
+    : f.anyOf
+      ? `${f.anyOf.join(" or ")}: sent as the first it reads as${flagUsage(f) ? `; ${flagUsage(f)}` : ""}`
+      : flagUsage(f);
   const out = { name: `--${f.flag}`, type: f.type } as ParameterHelp;
+  if (f.anyOf) out.anyOf = f.anyOf;
   if (f.items) out.items = f.items;
   out.required = f.required;
   if (f.enum) out.enum = f.enum;
@@ -172,7 +176,7 @@ function parameter(f: Flag, description = f.description): ParameterHelp {
   return out;
 }
 
-const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.type)}>`;
+const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.anyOf?.join("|") ?? f.type)}>`;
 
 /** How a body of each encoding is given, for help. */
 const BODY_GIVEN: Record<BodyEncoding, string> = {

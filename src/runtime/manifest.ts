@@ -33,6 +33,8 @@ export interface Flag extends Limits {
   default?: unknown;
   format?: string;
   nullable?: boolean;
+  /** A union's scalar types (`type` is string, or number): the value is sent as the first its text reads as. */
+  anyOf?: ValueType[];
   /** Help's line: plain text within 200 characters. */
   description?: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */

@@ -84,7 +84,7 @@ function flagSchema(f: Flag): Record<string, unknown> {
       description: `${f.description ? `${f.description}. ` : ""}The path of a file on the machine the server runs on (its bytes are sent).`,
     };
   return {
-    ...(type ? { type } : {}),
+    ...(f.anyOf ? { type: f.anyOf } : type ? { type } : {}),
     ...(f.items ? { items: { type: f.items } } : {}),
     ...(f.enum ? { enum: f.enum } : {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
@@ -265,6 +265,18 @@ function typed(key: string, type: ValueType | undefined, value: unknown): string
   return String(value);
 }
 
+/** A union's argument (`oneOf: [string, integer]`): of any of its JSON types, carried as its text. */
+function unionText(key: string, types: ValueType[], value: unknown): string {
+  for (const type of types) {
+    try {
+      return typed(key, type, value);
+    } catch {
+      // the next type
+    }
+  }
+  throw invalid(key, types.map((t) => A[t]).join(" or "), value);
+}
+
 /** yes, dry-run or all on a command they do not apply to: said plainly, not "did you mean" the very argument given. */
 function notApplicable(key: string, command: Command): CliError {
   const why =
@@ -362,7 +374,7 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
       for (const item of value)
         push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
     } else if (flag.type === "object") push(key, JSON.stringify(value));
-    else push(key, typed(key, flag.type, value));
+    else push(key, flag.anyOf ? unionText(key, flag.anyOf, value) : typed(key, flag.type, value));
   }
   // A file answer with nowhere to write it comes back inline: the raw bytes on stdout, within what a result carries.
   const inline = answersWithFile(command) && !argv.some((a) => a.startsWith("--output="));

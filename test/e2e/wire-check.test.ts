@@ -76,6 +76,32 @@ paths:
         "200": { description: the PDF, content: { application/pdf: { schema: { type: string, format: binary } } } }
 `;
 
+/** Values typed as a union of scalars: "an id or a name", "an integer or a number". */
+const UNIONS = `openapi: 3.0.3
+info: { title: Projects, version: "1.0.0" }
+servers: [{ url: "http://127.0.0.1:9" }]
+paths:
+  /projects/{idOrName}/domains:
+    post:
+      operationId: addProjectDomain
+      summary: Add a domain to a project
+      parameters:
+        - { name: idOrName, in: path, required: true, schema: { oneOf: [{ type: string }, { type: integer }] } }
+        - { name: weight, in: query, required: true, schema: { anyOf: [{ type: integer }, { type: number }] } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name, ttl]
+              properties:
+                name: { type: string }
+                ttl: { oneOf: [{ type: string, enum: [auto] }, { type: integer, minimum: 60 }] }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+`;
+
 async function build(name: string, openapi: string) {
   const dir = makeProject({
     "intermesh.config.ts": config(
@@ -112,6 +138,13 @@ describe("inspection validates the wire", () => {
     expect(receipt.certification.blocking).not.toContain("wire");
     expect(receipt.certification.level).not.toBe("none");
     expect(result.stderr).toMatch(/wire: 3 sampled requests validated, 0 rejected/);
+  });
+
+  it("a union of scalars (an id or a name) is one text flag the validator takes in a path, a query and a body", async () => {
+    const { result, receipt } = await build("Projects", UNIONS);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(receipt.wire).toMatchObject({ checked: 1, valid: 1, invalid: [], inexpressibleCount: 0 });
+    expect(receipt.certification.blocking).not.toContain("wire");
   });
 
   it("a multipart upload and a PDF download: sent as multipart with the file, saved with --output — certified", async () => {

@@ -246,6 +246,38 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
     expect([...bind(["--type", "bug", "--message", "x", "--exit-code", "3"]).values()]).toEqual(["bug", "x", 3]);
   });
 
+  it("a union flag (an id or a name) sends a value as the first of its types the text reads as, within that type's limits", () => {
+    const ttl = {
+      flag: "ttl",
+      in: "body",
+      wire: "ttl",
+      type: "string",
+      anyOf: ["string", "integer"],
+      minimum: 60,
+      required: true,
+    } as const;
+    const weight = {
+      flag: "weight",
+      in: "query",
+      wire: "weight",
+      type: "number",
+      anyOf: ["integer", "number"],
+      required: false,
+    } as const;
+    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [ttl, weight] } as Command;
+    const bind = (argv: string[]) => [
+      ...bindFlags(
+        command,
+        splitArgv(["issue", "create", ...argv], () => "value", command.flags, command.name),
+        false,
+      ).values(),
+    ];
+    expect(bind(["--ttl", "auto"])).toEqual(["auto"]);
+    expect(bind(["--ttl", "120", "--weight", "1.5"])).toEqual([120, 1.5]);
+    expect(thrown(() => bind(["--ttl", "30"])).code).toBe("VALIDATION_ERROR");
+    expect(thrown(() => bind(["--ttl", "auto", "--weight", "heavy"])).code).toBe("INVALID_VALUE");
+  });
+
   it("help declares every parameter typed, required true/false, with enums; each built-in has its own document", () => {
     const help = rootHelp(cli);
     for (const g of help.globalFlags) {

@@ -28,6 +28,8 @@ export interface HelpParameter {
   pattern?: string;
   /** An array's item type. */
   items?: string;
+  /** A union's scalar types (help says them): a number among them is the sample, as the runtime sends it. */
+  anyOf?: string[];
   /** Where the value goes, from the package's manifest (help does not say). */
   in?: "path" | "query" | "header" | "cookie" | "body";
   /** Its name in the request, from the package's manifest. */
@@ -106,6 +108,15 @@ function fits(p: HelpParameter, v: string): boolean {
   }
 }
 
+/**
+ * The numeric type a union's sample takes: in a JSON body a number matches only its numeric branch; as text (a path,
+ * query or header) "1" reads as a string and a number both, which `oneOf` refuses, so text takes a string where allowed.
+ */
+function unionNumber(p: HelpParameter): string | undefined {
+  const numeric = p.anyOf?.find((t) => t === "integer" || t === "number");
+  return numeric && (p.in === "body" || !p.anyOf!.includes("string")) ? numeric : undefined;
+}
+
 /** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
 export function sampleOrNone(p: HelpParameter, far = false): string | undefined {
   if (p.file) return p.upload;
@@ -113,7 +124,7 @@ export function sampleOrNone(p: HelpParameter, far = false): string | undefined 
     const value = p.enum.find((e) => e !== null && e !== undefined);
     return value === undefined ? undefined : String(value);
   }
-  const type = p.type === "array" ? (p.items ?? "string") : p.type;
+  const type = p.type === "array" ? (p.items ?? "string") : (unionNumber(p) ?? p.type);
   if (type === "integer" || type === "number") {
     const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
     return String(low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1));
@@ -147,7 +158,7 @@ function bodyValue(p: HelpParameter): unknown {
     type === "integer" || type === "number" ? Number(v) : type === "boolean" ? v === "true" : v;
   if (p.type === "array") return [typed(p.items, text)];
   if (p.type === "object") return {};
-  return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(p.type, text);
+  return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(unionNumber(p) ?? p.type, text);
 }
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);

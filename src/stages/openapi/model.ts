@@ -18,6 +18,11 @@ export interface ValueSpec extends Limits {
   format?: string;
   nullable?: boolean;
   description?: string;
+  /**
+   * The scalar types of a union (`oneOf: [string, integer]`, "an id or a name"), where `type` is the one a flag takes
+   * (string, or number for numbers alone): a value is sent as the first of these its text reads as.
+   */
+  anyOf?: ValueType[];
 }
 
 export interface Parameter extends ValueSpec {

@@ -4,6 +4,7 @@ import { BOUND_KEYS, ELEMENT_BOUND_KEYS } from "../../runtime/limits.js";
 
 const TYPES = new Set<ValueType>(["string", "integer", "number", "boolean", "array", "object"]);
 const MAX_DEPTH = 12;
+const SCALARS = new Set<ValueType>(["string", "integer", "number", "boolean"]);
 /**
  * Schema nodes one document may expand in total. Each named schema is summarised once per depth (memoised by its
  * resolved `$ref`), so an honest document stays far below this; a document built to fan out (`allOf` of twelve refs,
@@ -47,7 +48,8 @@ function primitiveType(schema: Record<string, unknown>): { type?: ValueType; nul
 
 /**
  * Reduces a JSON Schema to what a command line needs: type, enum, default, and one level of properties.
- * allOf is merged, a union of one type plus null is that type, anything richer is marked complex.
+ * allOf is merged, a union of one type plus null is that type, a union of scalars with a string a string (of numbers
+ * alone a number), anything richer is marked complex.
  */
 export function summarize(
   resolver: Resolver,
@@ -102,8 +104,29 @@ function summarizeNode(
     );
     const types = new Set(nonNull.map((p) => p.type));
     if (parts.length > nonNull.length) summary.nullable = true;
+    const scalars = nonNull.every((p) => !p.complex && !p.properties && SCALARS.has(p.type as ValueType));
     if (types.size === 1 && nonNull.every((p) => !p.complex)) {
       summary = { ...summary, ...nonNull[0]!, nullable: summary.nullable || nonNull[0]!.nullable };
+    } else if (scalars && (types.has("string") || !types.has("boolean"))) {
+      // "An id or a name" (`oneOf: [string, integer]`): one value a flag takes as text, which every branch reads the
+      // same in a path, query or header, and the string branch accepts in a body; numbers alone are a number.
+      const type: ValueType = types.has("string") ? "string" : "number";
+      const enums = nonNull.every((p) => p.enum?.length) ? nonNull.flatMap((p) => p.enum!) : undefined;
+      // Each branch's limits are of its own kind (a minimum of numbers, a pattern of strings): the runtime checks a
+      // value against those of its kind (runtime/limits.ts).
+      const limits = Object.assign(
+        {},
+        ...nonNull.map((p) => Object.fromEntries(BOUND_KEYS.flatMap((k) => (p[k] === undefined ? [] : [[k, p[k]]])))),
+      );
+      summary = {
+        ...summary,
+        ...limits,
+        type,
+        anyOf: [...types] as ValueType[],
+        complex: false,
+        ...(enums ? { enum: [...new Set(enums)] } : {}),
+        ...(summary.description || !nonNull[0]!.description ? {} : { description: nonNull[0]!.description }),
+      };
     } else {
       summary.type = types.size === 1 ? [...types][0]! : "object";
       summary.complex = true;
@@ -218,6 +241,7 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
   if (summary.default !== undefined) spec.default = summary.default;
   if (summary.format) spec.format = summary.format;
   if (summary.nullable) spec.nullable = true;
+  if (summary.anyOf) spec.anyOf = summary.anyOf;
   if (summary.description) spec.description = summary.description;
   for (const k of BOUND_KEYS)
     if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];

@@ -11,7 +11,7 @@ import { builtinSingleHelp, describeBuiltins, describeScope, mcpSchema, rootHelp
 import { runIssue, type IssueRecord } from "../../src/runtime/issues.js";
 import type { Cli } from "../../src/runtime/load.js";
 import { run } from "../../src/runtime/main.js";
-import type { Command, Manifest } from "../../src/runtime/manifest.js";
+import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { tempDir } from "../helpers.js";
 
 const thrown = (fn: () => unknown): CliError => {
@@ -255,7 +255,7 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
       anyOf: ["string", "integer"],
       minimum: 60,
       required: true,
-    } as const;
+    } satisfies Flag;
     const weight = {
       flag: "weight",
       in: "query",
@@ -263,8 +263,8 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
       type: "number",
       anyOf: ["integer", "number"],
       required: false,
-    } as const;
-    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [ttl, weight] } as Command;
+    } satisfies Flag;
+    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [ttl, weight] } satisfies Command;
     const bind = (argv: string[]) => [
       ...bindFlags(
         command,

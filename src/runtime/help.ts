@@ -139,6 +139,7 @@ interface ParameterHelp {
   in?: Flag["in"];
   wire?: Flag["wire"];
   anyOf?: Flag["anyOf"];
+  requires?: Flag["requires"];
   details?: string;
   [limit: string]: unknown;
 }
@@ -157,6 +158,7 @@ function parameter(f: Flag, description = f.description): ParameterHelp {
       : flagUsage(f);
   const out = { name: `--${f.flag}`, type: f.type } as ParameterHelp;
   if (f.anyOf) out.anyOf = f.anyOf;
+  if (f.requires) out.requires = f.requires;
   if (f.items) out.items = f.items;
   out.required = f.required;
   if (f.enum) out.enum = f.enum;

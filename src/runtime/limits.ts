@@ -9,6 +9,7 @@ export const BOUND_KEYS = [
   "maximum",
   "exclusiveMinimum",
   "exclusiveMaximum",
+  "multipleOf",
   "minLength",
   "maxLength",
   "pattern",
@@ -54,20 +55,28 @@ const FORMATS: Record<string, { test: (v: string) => boolean; example: string }>
 };
 
 /** The limits of a flag in words, for help and messages: "an integer from 1 to 30". */
-export function describeLimits(flag: Limits & { format?: string }): string[] {
+export function describeLimits(flag: Limits & { format?: string; requires?: string[] }): string[] {
   const out: string[] = [];
   if (flag.minimum !== undefined && flag.maximum !== undefined) out.push(`from ${flag.minimum} to ${flag.maximum}`);
   else if (flag.minimum !== undefined) out.push(`at least ${flag.minimum}`);
   else if (flag.maximum !== undefined) out.push(`at most ${flag.maximum}`);
   if (flag.exclusiveMinimum !== undefined) out.push(`greater than ${flag.exclusiveMinimum}`);
   if (flag.exclusiveMaximum !== undefined) out.push(`less than ${flag.exclusiveMaximum}`);
+  if (flag.multipleOf !== undefined) out.push(`a multiple of ${flag.multipleOf}`);
   if (flag.minLength !== undefined) out.push(`at least ${flag.minLength} characters`);
   if (flag.maxLength !== undefined) out.push(`at most ${flag.maxLength} characters`);
   if (flag.pattern !== undefined) out.push(`matching /${flag.pattern}/`);
   if (flag.format && FORMATS[flag.format]) out.push(`a ${flag.format} such as ${FORMATS[flag.format]!.example}`);
+  if (flag.requires?.length) out.push(`with the keys ${flag.requires.join(", ")}`);
   if (flag.minItems !== undefined) out.push(`at least ${count(flag.minItems, "value")}`);
   if (flag.maxItems !== undefined) out.push(`at most ${count(flag.maxItems, "value")}`);
   return out;
+}
+
+/** Whether a value is a whole number of steps (`0.3` of `0.1` is, whatever binary fractions make of it). */
+export function isMultiple(value: number, step: number): boolean {
+  const steps = value / step;
+  return Math.abs(steps - Math.round(steps)) < 1e-9;
 }
 
 function refuse(flag: Flag, value: unknown, bound: string, limit: unknown): never {
@@ -80,6 +89,16 @@ function refuse(flag: Flag, value: unknown, bound: string, limit: unknown): neve
 }
 
 function checkOne(flag: Flag, raw: unknown): void {
+  if (
+    flag.requires &&
+    typeof raw === "object" &&
+    raw !== null &&
+    !Array.isArray(raw) &&
+    !(raw instanceof ExactInteger)
+  ) {
+    const missing = flag.requires.filter((k) => !Object.hasOwn(raw, k));
+    if (missing.length) refuse(flag, raw, `an object with the keys ${flag.requires.join(", ")}`, { requires: missing });
+  }
   // An exact integer past 2^53 is compared by its nearest double: bounds that close together are not told apart.
   const value = raw instanceof ExactInteger ? raw.valueOf() : raw;
   if (typeof value === "number") {
@@ -91,6 +110,8 @@ function checkOne(flag: Flag, raw: unknown): void {
       refuse(flag, value, `greater than ${flag.exclusiveMinimum}`, { exclusiveMinimum: flag.exclusiveMinimum });
     if (flag.exclusiveMaximum !== undefined && value >= flag.exclusiveMaximum)
       refuse(flag, value, `less than ${flag.exclusiveMaximum}`, { exclusiveMaximum: flag.exclusiveMaximum });
+    if (flag.multipleOf !== undefined && !isMultiple(value, flag.multipleOf))
+      refuse(flag, value, `a multiple of ${flag.multipleOf}`, { multipleOf: flag.multipleOf });
   }
   if (typeof value === "string") {
     const length = [...value].length;

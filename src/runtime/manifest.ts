@@ -15,6 +15,7 @@ export interface Limits {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  multipleOf?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
@@ -35,6 +36,8 @@ export interface Flag extends Limits {
   nullable?: boolean;
   /** A union's scalar types (`type` is string, or number): the value is sent as the first its text reads as. */
   anyOf?: ValueType[];
+  /** The keys a JSON object value (or each object of an array value) must have. */
+  requires?: string[];
   /** Help's line: plain text within 200 characters. */
   description?: string;
   /** The whole description when `description` leaves some out: --describe prints it, help points to it. */

@@ -76,7 +76,7 @@ paths:
         "200": { description: the PDF, content: { application/pdf: { schema: { type: string, format: binary } } } }
 `;
 
-/** Values typed as a union of scalars: "an id or a name", "an integer or a number". */
+/** Values typed as a union of scalars ("an id or a name"), a multiple of a step, objects with keys they must have. */
 const UNIONS = `openapi: 3.0.3
 info: { title: Projects, version: "1.0.0" }
 servers: [{ url: "http://127.0.0.1:9" }]
@@ -88,15 +88,19 @@ paths:
       parameters:
         - { name: idOrName, in: path, required: true, schema: { oneOf: [{ type: string }, { type: integer }] } }
         - { name: weight, in: query, required: true, schema: { anyOf: [{ type: integer }, { type: number }] } }
+        - { name: offset, in: query, required: true, schema: { type: integer, multipleOf: 20 } }
       requestBody:
         required: true
         content:
           application/json:
             schema:
               type: object
-              required: [name, ttl]
+              required: [name, ttl, records]
               properties:
                 name: { type: string }
+                records:
+                  type: array
+                  items: { type: object, required: [type, value], properties: { type: { type: string, enum: [A, CNAME] }, value: { type: string }, ttl: { type: integer } } }
                 ttl: { oneOf: [{ type: string, enum: [auto] }, { type: integer, minimum: 60 }] }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
@@ -140,7 +144,7 @@ describe("inspection validates the wire", () => {
     expect(result.stderr).toMatch(/wire: 3 sampled requests validated, 0 rejected/);
   });
 
-  it("a union of scalars (an id or a name) is one text flag the validator takes in a path, a query and a body", async () => {
+  it("a union of scalars (an id or a name), a multiple of a step and objects with required keys: the sample is valid", async () => {
     const { result, receipt } = await build("Projects", UNIONS);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(receipt.wire).toMatchObject({ checked: 1, valid: 1, invalid: [], inexpressibleCount: 0 });

@@ -276,6 +276,41 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
     expect(bind(["--ttl", "120", "--weight", "1.5"])).toEqual([120, 1.5]);
     expect(thrown(() => bind(["--ttl", "30"])).code).toBe("VALIDATION_ERROR");
     expect(thrown(() => bind(["--ttl", "auto", "--weight", "heavy"])).code).toBe("INVALID_VALUE");
+    // A step and the keys an object must have are held before any request, as the document states them.
+    const offset = {
+      flag: "offset",
+      in: "query",
+      wire: "offset",
+      type: "integer",
+      multipleOf: 20,
+      required: false,
+    } satisfies Flag;
+    const records = {
+      flag: "records",
+      in: "body",
+      wire: "records",
+      type: "array",
+      items: "object",
+      requires: ["type", "value"],
+      required: false,
+    } satisfies Flag;
+    const more = { ...command, flags: [ttl, offset, records] } satisfies Command;
+    const bindMore = (argv: string[]) => [
+      ...bindFlags(
+        more,
+        splitArgv(["issue", "create", ...argv], () => "value", more.flags, more.name),
+        false,
+      ).values(),
+    ];
+    expect(bindMore(["--ttl", "auto", "--offset", "40", "--records", '{"type":"A","value":"1.2.3.4"}'])).toEqual([
+      "auto",
+      40,
+      [{ type: "A", value: "1.2.3.4" }],
+    ]);
+    expect(thrown(() => bindMore(["--ttl", "auto", "--offset", "30"])).code).toBe("VALIDATION_ERROR");
+    const missing = thrown(() => bindMore(["--ttl", "auto", "--records", '{"type":"A"}']));
+    expect(missing.code).toBe("VALIDATION_ERROR");
+    expect(missing.message).toMatch(/--records must be an object with the keys type, value/);
   });
 
   it("help declares every parameter typed, required true/false, with enums; each built-in has its own document", () => {

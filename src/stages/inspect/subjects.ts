@@ -23,11 +23,14 @@ export interface HelpParameter {
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
+  multipleOf?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
   /** An array's item type. */
   items?: string;
+  /** The keys an object value must have: the probe's object has them. */
+  requires?: string[];
   /** A union's scalar types (help says them): a number among them is the sample, as the runtime sends it. */
   anyOf?: string[];
   /** Where the value goes, from the package's manifest (help does not say). */
@@ -127,10 +130,13 @@ export function sampleOrNone(p: HelpParameter, far = false): string | undefined 
   const type = p.type === "array" ? (p.items ?? "string") : (unionNumber(p) ?? p.type);
   if (type === "integer" || type === "number") {
     const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
-    return String(low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1));
+    const value = low !== undefined ? Math.max(low, Math.min(1, p.maximum ?? 1)) : Math.min(1, p.maximum ?? 1);
+    // The first multiple at or above it (`offset` in steps of 20 is 20).
+    return String(p.multipleOf ? (Math.ceil(value / p.multipleOf) || 1) * p.multipleOf : value);
   }
   if (type === "boolean") return "true";
-  if (type === "object") return "{}";
+  // An object is the caller's to fill: the probe gives the keys it must have, and the wire check judges no more.
+  if (type === "object") return JSON.stringify(Object.fromEntries((p.requires ?? []).map((k) => [k, "inter-probe"])));
   if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
   const candidates = [
     ...(far ? ["inter-probe-missing-id"] : []),

@@ -390,28 +390,32 @@ function carries(body: unknown, field: string): boolean {
 /**
  * The validator's findings as the receipt states them, without those the sample itself causes: about credentials (the
  * dry run redacts them), about the type of a raw body (a file's bytes are not the JSON value a description may give
- * them a schema for), and about properties missing inside an object the sample gave as `{}` (its sampler fills flags,
- * not nested schemas; what a caller puts inside is the caller's).
+ * them a schema for), and about what lies inside an object the sample made up (`{}`, or the keys it must have: its
+ * sampler fills flags, not nested schemas; what a caller puts inside is the caller's).
  */
 function findings(
   diagnostics: Array<{ path?: Array<string | number>; message: string }>,
   schemes: Set<string>,
   request: import("./wire-validate.js").WireRequest,
-  sampled: { raw: boolean; emptyObjects: Set<string> },
+  sampled: { raw: boolean; madeUp: Set<string> },
 ): string[] {
   const held = (name: string) =>
     request.headers[name] === REDACTED || request.url.query[name] === REDACTED || schemes.has(name);
   return diagnostics
     .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
+    .filter((d) => {
+      const under = (d.path?.length ?? 0) >= 2 && sampled.madeUp.has(`${String(d.path![0])}.${String(d.path![1])}`);
+      return !(under && (d.path!.length >= 3 || /required property/.test(d.message)));
+    })
     .filter(
       (d) =>
         !(
           /required property/.test(d.message) &&
           (d.path?.length ?? 0) >= 2 &&
-          (sampled.emptyObjects.has(`${String(d.path![0])}.${String(d.path![1])}`) ||
-            // Prism's form and multipart deserializers give a field the request does not carry at all an empty object
-            // under a deepObject encoding, and then find it lacking: a finding about nothing that was sent.
-            (d.path![0] === "body" && !carries(request.body, String(d.path![1]))))
+          // Prism's form and multipart deserializers give a field the request does not carry at all an empty object
+          // under a deepObject encoding, and then find it lacking: a finding about nothing that was sent.
+          d.path![0] === "body" &&
+          !carries(request.body, String(d.path![1]))
         ),
     )
     .filter((d) => {
@@ -521,9 +525,9 @@ export async function checkWire(input: {
     if (!node) return void report.unchecked.push({ command: name, reason: "its operation is not in the description" });
     try {
       const operation = validator.operationOf(node.root, p.command.operation.path, p.command.operation.method);
-      const emptyObjects = new Set(
+      const madeUp = new Set(
         p.command.flags
-          .filter((f) => f.type === "object" && p.args.includes(`--${f.flag}`))
+          .filter((f) => (f.type === "object" || f.items === "object") && p.args.includes(`--${f.flag}`))
           .map((f) => `${f.in}.${f.wire}`),
       );
       // A raw body's dry run lists its file and shows no body text (wireRequestOf stands a placeholder in for it).
@@ -531,7 +535,7 @@ export async function checkWire(input: {
       const raw = shown?.request?.body === undefined && shown?.request?.upload !== undefined;
       const errors = findings(validator.validateRequest(operation, read.request), schemes, read.request, {
         raw,
-        emptyObjects,
+        madeUp,
       });
       report.checked++;
       if (errors.length)

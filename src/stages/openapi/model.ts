@@ -23,6 +23,8 @@ export interface ValueSpec extends Limits {
    * (string, or number for numbers alone): a value is sent as the first of these its text reads as.
    */
   anyOf?: ValueType[];
+  /** The keys a JSON object value (or each object of an array) must have: its schema's `required`. */
+  requires?: string[];
 }
 
 export interface Parameter extends ValueSpec {

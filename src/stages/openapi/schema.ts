@@ -194,6 +194,7 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
     else out.maximum = schema.maximum;
   }
   if (num(schema.exclusiveMinimum)) out.exclusiveMinimum = schema.exclusiveMinimum;
+  if (num(schema.multipleOf) && schema.multipleOf > 0) out.multipleOf = schema.multipleOf;
   if (num(schema.exclusiveMaximum)) out.exclusiveMaximum = schema.exclusiveMaximum;
   if (count(schema.minLength)) out.minLength = schema.minLength;
   if (count(schema.maxLength)) out.maxLength = schema.maxLength;
@@ -242,6 +243,9 @@ export function valueSpec(summary: SchemaSummary): ValueSpec {
   if (summary.format) spec.format = summary.format;
   if (summary.nullable) spec.nullable = true;
   if (summary.anyOf) spec.anyOf = summary.anyOf;
+  const object =
+    summary.type === "object" ? summary : summary.itemSchema?.type === "object" ? summary.itemSchema : undefined;
+  if (object?.required?.length) spec.requires = object.required;
   if (summary.description) spec.description = summary.description;
   for (const k of BOUND_KEYS)
     if (summary[k] !== undefined) (spec as unknown as Record<string, unknown>)[k] = summary[k];

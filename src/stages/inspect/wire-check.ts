@@ -390,22 +390,26 @@ function carries(body: unknown, field: string): boolean {
 /**
  * The validator's findings as the receipt states them, without those the sample itself causes: about credentials (the
  * dry run redacts them), about the type of a raw body (a file's bytes are not the JSON value a description may give
- * them a schema for), and about what lies inside an object the sample made up (`{}`, or the keys it must have: its
- * sampler fills flags, not nested schemas; what a caller puts inside is the caller's).
+ * them a schema for), and about what the sample made up inside an object (`{}`, or the keys it must have with
+ * placeholder values: its sampler fills flags, not nested schemas; what a caller puts inside is the caller's).
  */
 function findings(
   diagnostics: Array<{ path?: Array<string | number>; message: string }>,
   schemes: Set<string>,
   request: import("./wire-validate.js").WireRequest,
-  sampled: { raw: boolean; madeUp: Set<string> },
+  sampled: { raw: boolean; madeUp: Map<string, Set<string>> },
 ): string[] {
   const held = (name: string) =>
     request.headers[name] === REDACTED || request.url.query[name] === REDACTED || schemes.has(name);
   return diagnostics
     .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
     .filter((d) => {
-      const under = (d.path?.length ?? 0) >= 2 && sampled.madeUp.has(`${String(d.path![0])}.${String(d.path![1])}`);
-      return !(under && (d.path!.length >= 3 || /required property/.test(d.message)));
+      const keys =
+        (d.path?.length ?? 0) >= 2 ? sampled.madeUp.get(`${String(d.path![0])}.${String(d.path![1])}`) : undefined;
+      if (!keys) return true;
+      // The key after the flag's own (or after an array item's index) is one the sample made up a value for.
+      const key = String(typeof d.path![2] === "number" || /^\d+$/.test(String(d.path![2])) ? d.path![3] : d.path![2]);
+      return !(/required property/.test(d.message) || keys.has(key));
     })
     .filter(
       (d) =>
@@ -525,10 +529,10 @@ export async function checkWire(input: {
     if (!node) return void report.unchecked.push({ command: name, reason: "its operation is not in the description" });
     try {
       const operation = validator.operationOf(node.root, p.command.operation.path, p.command.operation.method);
-      const madeUp = new Set(
+      const madeUp = new Map(
         p.command.flags
           .filter((f) => (f.type === "object" || f.items === "object") && p.args.includes(`--${f.flag}`))
-          .map((f) => `${f.in}.${f.wire}`),
+          .map((f) => [`${f.in}.${f.wire}`, new Set(f.requires ?? [])]),
       );
       // A raw body's dry run lists its file and shows no body text (wireRequestOf stands a placeholder in for it).
       const shown = documentOf(ran)?.result as { request?: { body?: unknown; upload?: unknown } } | undefined;

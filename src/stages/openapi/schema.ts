@@ -92,7 +92,10 @@ function summarizeNode(
 
   for (const key of ["allOf"] as const) {
     if (!Array.isArray(schema[key])) continue;
-    for (const part of schema[key] as unknown[]) summary = merge(summary, next(part), !own.type);
+    // A part of allOf is this same value, not one nested in it (Azure's `allOf: [ProxyResource]`, which is
+    // `allOf: [Resource]`): its properties are this object's, read at its depth. Cycles are cut by `seen`.
+    for (const part of schema[key] as unknown[])
+      summary = merge(summary, summarize(resolver, part, located.base, where, located.seen, depth), !own.type);
   }
   for (const key of ["oneOf", "anyOf"] as const) {
     if (!Array.isArray(schema[key])) continue;

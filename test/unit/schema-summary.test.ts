@@ -1,0 +1,72 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { tempDir } from "../helpers.js";
+
+/** The body fields of the one operation of a document with these schemas and this body schema. */
+async function bodyFields(body: unknown, schemas: Record<string, unknown> = {}) {
+  const dir = tempDir();
+  const file = join(dir, "openapi.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "Shapes", version: "1" },
+      paths: {
+        "/things": {
+          put: {
+            operationId: "putThing",
+            requestBody: { required: true, content: { "application/json": { schema: body } } },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+      components: { schemas },
+    }),
+  );
+  const { model } = await readOperationModel(file, dir);
+  return Object.fromEntries(model.operations[0]!.body!.fields.map(({ name, ...f }) => [name, f]));
+}
+
+describe("a schema as flags read it", () => {
+  it("reads the properties of allOf parts at the object's own depth (Azure's resource → proxy resource chain)", async () => {
+    const fields = await bodyFields(
+      { allOf: [{ $ref: "#/components/schemas/ProxyResource" }], properties: { properties: { type: "object" } } },
+      {
+        Resource: {
+          properties: {
+            id: { type: "string", readOnly: true },
+            name: { type: "string", readOnly: true },
+            type: { type: "string", readOnly: true },
+          },
+        },
+        ProxyResource: { allOf: [{ $ref: "#/components/schemas/Resource" }] },
+      },
+    );
+    // Read-only in the chain's root: no flags of a write (they were JSON object flags, read too deep to know them).
+    expect(Object.keys(fields)).toEqual(["properties"]);
+  });
+
+  it("a union of scalars is a string (numbers alone a number) with its types; steps and required keys are kept", async () => {
+    const fields = await bodyFields({
+      type: "object",
+      properties: {
+        ref: { oneOf: [{ type: "string" }, { type: "integer", minimum: 1 }] },
+        weight: { anyOf: [{ type: "integer" }, { type: "number" }] },
+        shape: { oneOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }] },
+        offset: { type: "integer", multipleOf: 20 },
+        records: {
+          type: "array",
+          items: { type: "object", required: ["type"], properties: { type: { type: "string" } } },
+        },
+      },
+    });
+    expect(fields.ref).toMatchObject({ type: "string", anyOf: ["string", "integer"], minimum: 1 });
+    expect(fields.weight).toMatchObject({ type: "number", anyOf: ["integer", "number"] });
+    expect(fields.shape).toMatchObject({ type: "object" });
+    expect(fields.shape!.anyOf).toBeUndefined();
+    expect(fields.offset).toMatchObject({ type: "integer", multipleOf: 20 });
+    expect(fields.records).toMatchObject({ type: "array", items: "object", requires: ["type"] });
+  });
+});

@@ -166,6 +166,17 @@ describe("a write method is named by what it does", () => {
   });
 });
 
+describe("an operationId's words", () => {
+  it("reads an acronym's plural as one word (IPs, URLs, HITs), not a stray letter and a fragment", async () => {
+    const { name } = await design({
+      "/instances/{id}/ips": { get: { operationId: "getLinodeIPs", summary: "Networking Information List" } },
+      "/#X-Amz-Target=MTurk.ListHITs": { post: { operationId: "ListHITs" } },
+    });
+    expect(name("GET", "/instances/{id}/ips")).not.toMatch(/\bps\b|-ps\b/);
+    expect(name("POST", "/#X-Amz-Target=MTurk.ListHITs")).toBe("hits list");
+  });
+});
+
 describe("a POST only its description says reads", () => {
   it("is named by the verb its own call opens with, and keeps the read where that call names a thing", async () => {
     const { name, command } = await design({

@@ -226,6 +226,8 @@ function idTokens(operationId: string, whole: boolean): string[] {
   const last =
     !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
   const tokens = last
+    // An acronym's plural is one word (`getLinodeIPs` → ips, `listURLsFor` → urls), not `i` and `ps`.
+    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1S")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)

@@ -48,6 +48,27 @@ describe("a schema as flags read it", () => {
     expect(Object.keys(fields)).toEqual(["properties"]);
   });
 
+  it("keeps the items of a list an allOf part gives (AWS wraps each list with its description)", async () => {
+    const fields = await bodyFields(
+      {
+        type: "object",
+        properties: {
+          Filters: { allOf: [{ $ref: "#/components/schemas/FilterList" }, { description: "Filters to apply." }] },
+        },
+      },
+      {
+        FilterList: { type: "array", items: { $ref: "#/components/schemas/Filter" } },
+        Filter: { type: "object", required: ["Key"], properties: { Key: { type: "string" } } },
+      },
+    );
+    expect(fields.Filters).toMatchObject({
+      type: "array",
+      items: "object",
+      requires: ["Key"],
+      description: "Filters to apply.",
+    });
+  });
+
   it("a union of scalars is a string (numbers alone a number) with its types; steps and required keys are kept", async () => {
     const fields = await bodyFields({
       type: "object",

@@ -162,7 +162,11 @@ function summarizeNode(
   if (schema.readOnly === true) summary.readOnly = true;
 
   if (summary.type === "array") {
-    const items = schema.items === undefined ? { type: "string" as const, complex: false } : next(schema.items);
+    // Items an allOf part gave (`allOf: [{$ref: FilterList}, {description}]`, as AWS wraps every list) are the items.
+    const items =
+      schema.items !== undefined
+        ? next(schema.items)
+        : (summary.itemSchema ?? { type: "string" as const, complex: false });
     summary.items = items.type;
     summary.itemSchema = items;
     if (items.type === "object" || items.type === "array" || items.complex) summary.complex = true;
@@ -229,6 +233,7 @@ function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): Sc
     description: into.description ?? part.description,
     items: into.items ?? part.items,
     itemSchema: into.itemSchema ?? part.itemSchema,
+    anyOf: into.anyOf ?? part.anyOf,
     complex: into.complex || part.complex,
     ...Object.fromEntries(
       BOUND_KEYS.filter((k) => into[k] !== undefined || part[k] !== undefined).map((k) => [k, into[k] ?? part[k]]),

@@ -420,6 +420,57 @@ describe("the wire check", () => {
     expect(await check([command(true)], doc, probe)).toMatchObject({ inexpressibleCount: 0, checked: 1, valid: 1 });
   });
 
+  it("a body field the dry run masks (a token) is not judged; the other fields still are", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Roles", version: "1" },
+      paths: {
+        "/roles/{id}/activate": {
+          post: {
+            operationId: "activateRole",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    required: ["token", "seats"],
+                    properties: { token: { type: "string", format: "uuid" }, seats: { type: "integer" } },
+                  },
+                },
+              },
+            },
+            responses: { "204": { description: "activated" } },
+          },
+        },
+      },
+    };
+    const command = {
+      name: "roles activate",
+      operation: { method: "POST", path: "/roles/{id}/activate" },
+      jsonInput: true,
+      bodyMediaType: "application/json",
+      destructive: false,
+      flags: [
+        flag({ flag: "id", in: "path", wire: "id", required: true }),
+        flag({ flag: "token", in: "body", wire: "token", required: true, format: "uuid" }),
+        flag({ flag: "seats", in: "body", wire: "seats", required: true, type: "integer" }),
+      ],
+    };
+    const probe = (seats: unknown) => async (): Promise<Probe> =>
+      dryRun({
+        method: "POST",
+        url: `${BASE}/roles/r1/activate`,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: "[REDACTED]", seats }),
+      });
+    expect(await check([command], doc, probe(1))).toMatchObject({ checked: 1, valid: 1, invalid: [] });
+    const wrong = await check([command], doc, probe("many"));
+    expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/seats/);
+    expect(wrong.invalid[0]!.errors.join("\n")).not.toMatch(/token/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

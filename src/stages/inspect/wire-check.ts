@@ -387,11 +387,30 @@ function carries(body: unknown, field: string): boolean {
   );
 }
 
+/** A JSON body as a value (a form or multipart body stays text: its fields are not masked by path). */
+function parsedBody(body: unknown): unknown {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value at a validator's path inside a body. */
+function valueAt(value: unknown, path: Array<string | number>): unknown {
+  let at = value;
+  for (const key of path)
+    at = isRecord(at) || Array.isArray(at) ? (at as Record<string, unknown>)[String(key)] : undefined;
+  return at;
+}
+
 /**
- * The validator's findings as the receipt states them, without those the sample itself causes: about credentials (the
- * dry run redacts them), about the type of a raw body (a file's bytes are not the JSON value a description may give
- * them a schema for), and about what the sample made up inside an object (`{}`, or the keys it must have with
- * placeholder values: its sampler fills flags, not nested schemas; what a caller puts inside is the caller's).
+ * The validator's findings as the receipt states them, without those the sample itself causes: about credentials and
+ * secret-named body fields (the dry run redacts them), about the type of a raw body (a file's bytes are not the JSON
+ * value a description may give them a schema for), and about what the sample made up inside an object (`{}`, or the
+ * keys it must have with placeholder values: its sampler fills flags, not nested schemas; what a caller puts inside is
+ * the caller's).
  */
 function findings(
   diagnostics: Array<{ path?: Array<string | number>; message: string }>,
@@ -401,38 +420,45 @@ function findings(
 ): string[] {
   const held = (name: string) =>
     request.headers[name] === REDACTED || request.url.query[name] === REDACTED || schemes.has(name);
-  return diagnostics
-    .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
-    .filter((d) => {
-      const keys =
-        (d.path?.length ?? 0) >= 2 ? sampled.madeUp.get(`${String(d.path![0])}.${String(d.path![1])}`) : undefined;
-      if (!keys) return true;
-      // The key after the flag's own (or after an array item's index) is one the sample made up a value for.
-      const key = String(typeof d.path![2] === "number" || /^\d+$/.test(String(d.path![2])) ? d.path![3] : d.path![2]);
-      return !(/required property/.test(d.message) || keys.has(key));
-    })
-    .filter(
-      (d) =>
-        !(
-          /required property/.test(d.message) &&
-          (d.path?.length ?? 0) >= 2 &&
-          // Prism's form and multipart deserializers give a field the request does not carry at all an empty object
-          // under a deepObject encoding, and then find it lacking: a finding about nothing that was sent.
-          d.path![0] === "body" &&
-          !carries(request.body, String(d.path![1]))
-        ),
-    )
-    .filter((d) => {
-      const named = [String(d.path?.[1] ?? ""), /'([^']+)'/.exec(d.message)?.[1] ?? ""].map((n) => n.toLowerCase());
-      const where = String(d.path?.[0] ?? "");
-      return !(
-        ["header", "query", "cookie"].some((w) => where === w || d.message.includes(` ${w} `)) && named.some(held)
-      );
-    })
-    .map((d) => {
-      const at = d.path?.length ? `${d.path.join(".")}: ` : "";
-      return `${at}${d.message}`.slice(0, 300);
-    });
+  const body = parsedBody(request.body);
+  return (
+    diagnostics
+      .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
+      // A body field the dry run masks (a `token`, a `password`): the sample's value is not what was shown.
+      .filter((d) => !(d.path?.[0] === "body" && valueAt(body, d.path.slice(1)) === REDACTED))
+      .filter((d) => {
+        const keys =
+          (d.path?.length ?? 0) >= 2 ? sampled.madeUp.get(`${String(d.path![0])}.${String(d.path![1])}`) : undefined;
+        if (!keys) return true;
+        // The key after the flag's own (or after an array item's index) is one the sample made up a value for.
+        const key = String(
+          typeof d.path![2] === "number" || /^\d+$/.test(String(d.path![2])) ? d.path![3] : d.path![2],
+        );
+        return !(/required property/.test(d.message) || keys.has(key));
+      })
+      .filter(
+        (d) =>
+          !(
+            /required property/.test(d.message) &&
+            (d.path?.length ?? 0) >= 2 &&
+            // Prism's form and multipart deserializers give a field the request does not carry at all an empty object
+            // under a deepObject encoding, and then find it lacking: a finding about nothing that was sent.
+            d.path![0] === "body" &&
+            !carries(request.body, String(d.path![1]))
+          ),
+      )
+      .filter((d) => {
+        const named = [String(d.path?.[1] ?? ""), /'([^']+)'/.exec(d.message)?.[1] ?? ""].map((n) => n.toLowerCase());
+        const where = String(d.path?.[0] ?? "");
+        return !(
+          ["header", "query", "cookie"].some((w) => where === w || d.message.includes(` ${w} `)) && named.some(held)
+        );
+      })
+      .map((d) => {
+        const at = d.path?.length ? `${d.path.join(".")}: ` : "";
+        return `${at}${d.message}`.slice(0, 300);
+      })
+  );
 }
 
 /** The API commands of the package, in its manifest's order (hidden ones too: they are operations as well). */

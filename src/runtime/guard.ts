@@ -60,6 +60,8 @@ export interface Checked {
    * checked when it is opened (local-file.ts), and a long path is not an opaque token.
    */
   path?: boolean;
+  /** Of the specific shape the document gives it (a hash's pattern): data, so a long opaque string is no token here. */
+  shaped?: boolean;
 }
 
 /** Control characters are stripped by --sanitize instead of refused. */
@@ -67,7 +69,7 @@ export function sanitize(value: string): string {
   return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
 }
 
-function check({ source, value, identifier, path }: Checked): void {
+function check({ source, value, identifier, path, shaped }: Checked): void {
   for (const [pattern, what] of SECRET_PATTERNS) {
     if (pattern.test(value)) {
       throw new CliError(
@@ -85,7 +87,7 @@ function check({ source, value, identifier, path }: Checked): void {
       });
     return;
   }
-  if (opaque(value)) {
+  if (!shaped && opaque(value)) {
     throw new CliError(
       "SECRET_IN_ARGUMENT",
       `${source} looks like a key or token (a long opaque string); credentials are never accepted as arguments.`,

@@ -170,6 +170,23 @@ function guardWithCredentials(manifest: Manifest, values: Checked[]): void {
     );
 }
 
+/** A long opaque string of no particular shape, as keys are: a pattern that takes it says nothing of a value. */
+const ANY_TOKEN = "Zq7VtK2mXw9RbN4sLc8HyJ3dPf6GaT1uEo5QiM0nBr";
+
+/**
+ * A value of the shape the document gives its flag, where that shape is specific (a pattern an arbitrary token does
+ * not match, as a hash's `[A-Fa-f0-9]{64}`): the API asks for exactly this, so it is data, however opaque it looks.
+ */
+function documentedShape(flag: Flag | undefined, value: string): boolean {
+  if (!flag?.pattern) return false;
+  try {
+    const re = new RegExp(flag.pattern, "u");
+    return re.test(value) && !re.test(ANY_TOKEN);
+  } catch {
+    return false;
+  }
+}
+
 function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
   if (typeof value === "string") out.push({ source: path, value, identifier: false });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, `${path}[${i}]`, out));
@@ -684,14 +701,22 @@ async function dispatch(
   // A file flag's value is a path, checked as one when it is opened (local-file.ts), not as text that might be a key.
   // A value the document itself lists for the flag (an enum's `AWSEC2InstanceConnectService.SendSSHPublicKey`) is
   // not a secret however opaque it looks.
+  // So is a value of the exact shape the document gives the flag (a transaction hash's 64 hex digits).
   const paths = new Set(command.flags.filter((f) => f.file).map((f) => f.flag));
   const listed = new Map(command.flags.filter((f) => f.enum).map((f) => [f.flag, f.enum!.map(String)]));
+  const byFlag = new Map(command.flags.map((f) => [f.flag, f]));
   guardWithCredentials(
     manifest,
     [...parsed.raw].flatMap(([k, vs]) =>
       vs
         .filter((value) => !listed.get(k)?.includes(value))
-        .map((value) => ({ source: `--${k}`, value, identifier: identifiers.has(k), path: paths.has(k) })),
+        .map((value) => ({
+          source: `--${k}`,
+          value,
+          identifier: identifiers.has(k),
+          path: paths.has(k),
+          shaped: documentedShape(byFlag.get(k), value),
+        })),
     ),
   );
   let body: unknown;
@@ -704,7 +729,14 @@ async function dispatch(
       );
     body = await readJsonInput(command.body?.shape);
     if (isFields(body)) body = filesFromJson(command, body, parsed);
-    guardWithCredentials(manifest, stringLeaves(body, "json-input", []));
+    const fields = new Map(command.flags.filter((f) => f.in === "body").map((f) => [`json-input.${f.wire}`, f]));
+    guardWithCredentials(
+      manifest,
+      stringLeaves(body, "json-input", []).map((leaf) => ({
+        ...leaf,
+        shaped: documentedShape(fields.get(leaf.source), leaf.value),
+      })),
+    );
   }
   const values = bindFlags(command, parsed, body !== undefined);
   if (isFields(body)) requireBodyFields(command, values, body);

@@ -47,7 +47,12 @@ const things: Command[] = [
     name: "things create",
     description: "Create a thing",
     operation: { method: "POST", path: "/things" },
-    flags: [{ flag: "title", in: "body", wire: "title", type: "string", required: true }],
+    flags: [
+      { flag: "title", in: "body", wire: "title", type: "string", required: true },
+      // A hash of the shape the document gives it is data; the same digits in a field of no shape read as a token.
+      { flag: "hash", in: "body", wire: "hash", type: "string", required: false, pattern: "^(0x)?[A-Fa-f0-9]{64}$" },
+      { flag: "note", in: "body", wire: "note", type: "string", required: false, pattern: "^.*$" },
+    ],
     jsonInput: true,
     destructive: false,
     permission: "write",
@@ -468,6 +473,17 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
       process.exitCode = 0;
     }
   };
+
+  it("a value of the specific shape the document gives its flag (a 64-hex hash) is data, not a token", async () => {
+    const hash = `0x${"3f".repeat(32)}`;
+    expect(await call(["things", "create", "--title", "x", "--hash", hash, "--dry-run"])).toBe(0);
+    expect(JSON.parse(out).result.request.body).toContain(hash);
+    // A pattern any token matches says nothing: the guardrail stands.
+    expect(await call(["things", "create", "--title", "x", "--note", hash, "--dry-run"])).toBe(2);
+    expect(JSON.parse(err).code).toBe("SECRET_IN_ARGUMENT");
+    // A key's own pattern is refused whatever the flag's shape.
+    expect(await call(["things", "create", "--title", "x", "--hash", "sk-live-abcdefghijklmnop", "--dry-run"])).toBe(2);
+  });
 
   it("the API is reachable: a plain call sends one request", async () => {
     expect(await call(["things", "get", "--thing-id", "t1", "--quiet"])).toBe(0);

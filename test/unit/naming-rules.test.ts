@@ -166,6 +166,26 @@ describe("a write method is named by what it does", () => {
   });
 });
 
+describe("a route the document states twice", () => {
+  it("under other parameter names and in the same words is one command; in other words, two", async () => {
+    const offer = { summary: "Make an offer to the other participant in the conversation", tags: ["conversations"] };
+    const { plan } = await design({
+      "/conversations/{conversation_id}/offer": { post: offer },
+      "/conversations/{id}/offer": { post: offer },
+      "/v1/{parent}/notes": { get: { summary: "Lists notes for the specified project.", tags: ["projects"] } },
+      "/v1/{name}/notes": { get: { summary: "Lists notes attached to the specified occurrence.", tags: ["projects"] } },
+    });
+    const paths = plan.commands.map((c) => `${c.operation.method.toLowerCase()} ${c.operation.path}`);
+    expect(paths).toContain("post /conversations/{conversation_id}/offer");
+    expect(paths).not.toContain("post /conversations/{id}/offer");
+    expect(plan.commands.map((c) => c.name).filter((n) => /-2$/.test(n))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(["get /v1/{parent}/notes", "get /v1/{name}/notes"]));
+    expect(plan.naming.filter((n) => n.kind === "ignored").map((n) => n.message)).toEqual([
+      expect.stringMatching(/POST \/conversations\/\{id\}\/offer is POST \/conversations\/\{conversation_id\}\/offer/),
+    ]);
+  });
+});
+
 describe("an operationId's words", () => {
   it("reads an acronym's plural as one word (IPs, URLs, HITs), not a stray letter and a fragment", async () => {
     const { name } = await design({

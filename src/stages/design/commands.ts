@@ -313,10 +313,31 @@ function getTwins(ops: readonly Operation[]): Set<Operation> {
   );
 }
 
-/** The operations that become commands, and a note for each left out: `x-cli-ignore`, or a GET twin. */
+/**
+ * Operations a document states twice, under other parameter names and in the same words (`POST
+ * /conversations/{conversation_id}/offer` and `POST /conversations/{id}/offer`, both "Make an offer…"): one call; each
+ * maps to the first. Words must agree: where a parameter may span segments (Google's `/v1/{parent}/notes` beside
+ * `/v1/{name}/notes`), the names tell different calls apart.
+ */
+function sameRoutes(ops: readonly Operation[]): Map<Operation, Operation> {
+  const first = new Map<string, Operation>();
+  const later = new Map<Operation, Operation>();
+  for (const op of ops) {
+    if (op.cli.ignore || !(op.summary ?? op.description)) continue;
+    const key = `${op.method} ${op.path.replace(/\{[^}]*\}/g, "{}")} ${op.summary ?? ""} ${op.description ?? ""}`;
+    const seen = first.get(key);
+    if (seen) later.set(op, seen);
+    else first.set(key, op);
+  }
+  return later;
+}
+
+/** The operations that become commands, and a note for each left out: `x-cli-ignore`, a GET twin, a route twice. */
 function commandOperations(operations: readonly Operation[], notes: NamingNote[]): Operation[] {
   const twins = getTwins(operations);
+  const repeated = sameRoutes(operations);
   return operations.filter((op) => {
+    const same = repeated.get(op);
     if (op.cli.ignore)
       notes.push({
         kind: "ignored",
@@ -329,7 +350,13 @@ function commandOperations(operations: readonly Operation[], notes: NamingNote[]
         operation: op.id,
         message: `GET ${op.path} is the query protocol's GET form of POST /#Action=${awsRpcMethod(op.path)}, the same call: one command`,
       });
-    return !op.cli.ignore && !twins.has(op);
+    else if (same)
+      notes.push({
+        kind: "ignored",
+        operation: op.id,
+        message: `${op.method.toUpperCase()} ${op.path} is ${same.method.toUpperCase()} ${same.path} with its parameters named otherwise: one request matches both, so one command`,
+      });
+    return !op.cli.ignore && !twins.has(op) && !same;
   });
 }
 

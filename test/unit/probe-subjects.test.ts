@@ -4,6 +4,7 @@ import {
   bodyFor,
   chooseSubjects,
   probePool,
+  sample,
   type HelpCommand,
   type HelpParameter,
 } from "../../src/stages/inspect/subjects.js";
@@ -71,6 +72,20 @@ const SPOTIFY_LIKE: HelpCommand[] = [
 
 const names = (subjects: ReturnType<typeof chooseSubjects>) =>
   Object.fromEntries(Object.entries(subjects.chosen).map(([kind, s]) => [kind, s!.command.name]));
+
+describe("a sample value is one the description takes", () => {
+  it("never empty, a multiple of its step, a number for a union in a body and text in a query, an object with its keys", () => {
+    expect(sample({ name: "--record", type: "string", pattern: ".*" })).not.toBe("");
+    expect(sample({ name: "--offset", type: "integer", multipleOf: 20 })).toBe("20");
+    expect(sample({ name: "--offset", type: "integer", minimum: 30, multipleOf: 20 })).toBe("40");
+    expect(sample({ name: "--ttl", type: "string", anyOf: ["string", "integer"], in: "body", minimum: 60 })).toBe("60");
+    expect(sample({ name: "--ref", type: "string", anyOf: ["string", "integer"], in: "path" })).toBe("inter-probe");
+    expect(JSON.parse(sample({ name: "--filter", type: "object", requires: ["key", "op"] }))).toEqual({
+      key: "inter-probe",
+      op: "inter-probe",
+    });
+  });
+});
 
 describe("probe subjects are chosen by what commands take, never by their names", () => {
   it("the body probe takes the command with a body, not the first `create`; each probe gets a command that has what it probes", () => {

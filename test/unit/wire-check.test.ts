@@ -471,6 +471,56 @@ describe("the wire check", () => {
     expect(wrong.invalid[0]!.errors.join("\n")).not.toMatch(/token/);
   });
 
+  it("a nullable list in the query and an object the sample made up are no findings; a wrong type still is", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Me", version: "1" },
+      paths: {
+        "/me": {
+          post: {
+            operationId: "updateMe",
+            parameters: [{ name: "metadata", in: "query", schema: { type: "array", nullable: true, items: {} } }],
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      identification: { type: "object", minProperties: 1, properties: { email: { type: "string" } } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const command = {
+      name: "me update",
+      operation: { method: "POST", path: "/me" },
+      jsonInput: true,
+      bodyMediaType: "application/json",
+      destructive: false,
+      flags: [
+        flag({ flag: "metadata", in: "query", wire: "metadata", required: false, type: "array", items: "string" }),
+        flag({ flag: "identification", in: "body", wire: "identification", required: true, type: "object" }),
+      ],
+    };
+    const probe = (identification: unknown) => async (): Promise<Probe> =>
+      dryRun({
+        method: "POST",
+        url: `${BASE}/me?metadata=a`,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ identification }),
+      });
+    expect(await check([command], doc, probe({}))).toMatchObject({ checked: 1, valid: 1, invalid: [] });
+    const wrong = await check([command], doc, probe("someone"));
+    expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/identification/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

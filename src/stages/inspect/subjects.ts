@@ -138,11 +138,12 @@ export function sampleOrNone(p: HelpParameter, far = false): string | undefined 
   // An object is the caller's to fill: the probe gives the keys it must have, and the wire check judges no more.
   if (type === "object") return JSON.stringify(Object.fromEntries((p.requires ?? []).map((k) => [k, "inter-probe"])));
   if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;
+  // An empty value is an absent one to most servers (and to the validator): a required flag needs text.
   const candidates = [
     ...(far ? ["inter-probe-missing-id"] : []),
     ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []),
     ...STRING_SAMPLES,
-  ].filter((v): v is string => v !== undefined);
+  ].filter((v): v is string => v !== undefined && v !== "");
   const found = candidates.find((v) => fits(p, v));
   if (found !== undefined) return found;
   if (p.minLength && !p.pattern) return "p".repeat(p.minLength);

@@ -93,12 +93,30 @@ function withDefaultFormEncodings(operation: Record<string, unknown>): void {
   }
 }
 
+/**
+ * A parameter's schema without `null` among its types (OpenAPI 3.0's `nullable` on an array, read as `type: [array,
+ * null]`): a path, query, header or cookie value is text and never null, and Prism deserializes a form-style list only
+ * where the type is `array` alone, so `?metadata=a` was refused as "must be array,null".
+ */
+function withoutNullParameterTypes(operation: Record<string, unknown>): void {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  for (const where of ["path", "query", "headers", "cookie"]) {
+    for (const param of Array.isArray(request?.[where]) ? (request[where] as unknown[]) : []) {
+      const schema = isObject(param) && isObject(param.schema) ? param.schema : undefined;
+      if (!schema || !Array.isArray(schema.type)) continue;
+      const types = (schema.type as unknown[]).filter((t) => t !== "null");
+      if (types.length === 1) schema.type = types[0];
+    }
+  }
+}
+
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
 function operationOf(document: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
   const libs = libraries();
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
+  withoutNullParameterTypes(operation);
   // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:
   // the CLI sends the path before it (runtime/http.ts), which the validator matches against the template.
   if (typeof operation.path === "string") operation.path = requestPathOf(operation.path).path || "/";

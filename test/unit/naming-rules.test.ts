@@ -195,6 +195,15 @@ describe("an operationId's words", () => {
     expect(name("GET", "/instances/{id}/ips")).not.toMatch(/\bps\b|-ps\b/);
     expect(name("POST", "/#X-Amz-Target=MTurk.ListHITs")).toBe("hits list");
   });
+
+  it("reads a piece of one or two letters and a capital before a new word as one word (IoTSpaces, miRSeq)", async () => {
+    const { name } = await design({
+      "/samples/miRSeq": { get: { operationId: "miRSeq", summary: "Retrieve miRSeq data.", tags: ["samples"] } },
+      "/providers/IoTSpaces/graphs": { get: { summary: "List the graphs.", tags: ["graphs"] } },
+    });
+    expect(name("GET", "/samples/miRSeq")).toMatch(/mir-seq/);
+    expect(name("GET", "/providers/IoTSpaces/graphs")).not.toMatch(/\bio-t\b|-t-/);
+  });
 });
 
 describe("a POST only its description says reads", () => {

@@ -714,6 +714,26 @@ describe("the inspection and the checker judge the same shapes from outside", ()
     ]);
   });
 
+  it("reads an identifier's words as the designer splits them (IoTSpaces, TSSites, miRSeq)", () => {
+    const found = misleadingNames(
+      [
+        { name: "proxy list-microsoft-iot-spaces-operations", method: "GET", description: "Lists operations." },
+        { name: "metadata list-ts-sites", method: "GET", description: "Obtain identities of tissue source sites." },
+        { name: "samples list-mir-seq", method: "GET", description: "Retrieve miRSeq data." },
+        { name: "samples list-mir-stuff", method: "GET", description: "Retrieve miRSeq data." },
+      ],
+      new Map([
+        ["proxy list-microsoft-iot-spaces-operations", "GET /providers/Microsoft.IoTSpaces/operations"],
+        ["metadata list-ts-sites", "GET /Metadata/TSSites TSSites"],
+        ["samples list-mir-seq", "GET /Samples/miRSeq miRSeq"],
+        ["samples list-mir-stuff", "GET /Samples/miRSeq miRSeq"],
+      ]),
+    );
+    expect(found.map((f) => `${f.command}: ${f.detail}`)).toEqual([
+      'samples list-mir-stuff: "stuff" in no text of the command',
+    ]);
+  });
+
   it("a misleading name keeps the receipt from Agent-Native, and says which", async () => {
     const { buildReceipt } = await import("../../src/stages/inspect/receipt.js");
     const { RULES } = await import("../../src/stages/inspect/rules/index.js");

@@ -1,3 +1,4 @@
+import { camelParts } from "../../core/camel-words.js";
 import { memoized } from "../../core/memo.js";
 
 /**
@@ -7,26 +8,14 @@ import { memoized } from "../../core/memo.js";
 export const kebab = memoized(kebabCase);
 
 function kebabCase(text: string): string {
-  return (
-    text
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .replace(/['’]/g, "")
-      // An acronym is one word, in the plural too: `VPCs` → vpcs (not vp-cs), `OAuth` → oauth (not o-auth).
-      .replace(/OAuth/g, "Oauth")
-      .replace(/([A-Z]{2,})s(?![a-z])/g, (_, acronym: string) => `${acronym[0]}${acronym.slice(1).toLowerCase()}s`)
-      // A piece of one or two letters and one capital before a new word is one word: `IoTSpaces` → iot-spaces,
-      // `miRSeq` → mir-seq (not io-t, mi-r).
-      .replace(
-        /(^|[^A-Za-z])([A-Z]?[a-z]{1,2})([A-Z])(?=[A-Z][a-z])/g,
-        (_, before: string, piece: string, capital: string) => `${before}${piece}${capital.toLowerCase()}`,
-      )
-      .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-  );
+  const folded = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/['’]/g, "");
+  return camelParts(folded)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 export function singular(word: string): string {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Cli } from "../../runtime/load.js";
 import type { HelpCommand } from "./subjects.js";
+import { camelParts } from "../../core/camel-words.js";
 import { READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
 
 /**
@@ -53,9 +54,13 @@ function pieceWords(text: string): PieceWords {
     if (!whole) continue;
     const w = plain(whole.toLowerCase());
     add(w);
-    // A word with no camelCase boundary is its own only part.
-    if (whole.search(CAMEL) < 0) add(w);
-    else for (const part of whole.replace(CAMEL, "$1 $2").split(" ")) add(plain(part.toLowerCase()));
+    // A word with no camelCase boundary is its own only part; else its parts as the designer reads them
+    // (core/camel-words.ts: `IoTSpaces` → iot, spaces; `TSSites` → ts, sites), and at each boundary alone.
+    if (whole.search(CAMEL) < 0 && !/[A-Z]{2}[a-z]/.test(whole)) add(w);
+    else {
+      for (const part of camelParts(whole).split("-")) if (part) add(plain(part.toLowerCase()));
+      for (const part of whole.replace(CAMEL, "$1 $2").split(" ")) said.add(plain(part.toLowerCase()));
+    }
   }
   return { said, first, last };
 }

@@ -1,0 +1,21 @@
+/**
+ * Where an identifier's words part (`createdAt`, `VPCs`, `IoTSpaces`): the one reading the designer names by
+ * (stages/design/word-forms.ts) and inspection judges names by (stages/inspect/misleading-names.ts), so a word the
+ * designer took from an identifier is one the judge finds there.
+ */
+export function camelParts(text: string): string {
+  return (
+    text
+      // An acronym is one word, in the plural too: `VPCs` → vpcs (not vp-cs), `OAuth` → oauth (not o-auth).
+      .replace(/OAuth/g, "Oauth")
+      .replace(/([A-Z]{2,})s(?![a-z])/g, (_, acronym: string) => `${acronym[0]}${acronym.slice(1).toLowerCase()}s`)
+      // A piece of one or two letters and one capital before a new word is one word: `IoTSpaces` → iot-spaces,
+      // `miRSeq` → mir-seq (not io-t, mi-r).
+      .replace(
+        /(^|[^A-Za-z])([A-Z]?[a-z]{1,2})([A-Z])(?=[A-Z][a-z])/g,
+        (_, before: string, piece: string, capital: string) => `${before}${piece}${capital.toLowerCase()}`,
+      )
+      .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
+  );
+}

@@ -435,7 +435,7 @@ function findings(
           typeof d.path![2] === "number" || /^\d+$/.test(String(d.path![2])) ? d.path![3] : d.path![2],
         );
         // What it holds or lacks (a required key, `minProperties`) is the caller's to fill; not being an object is not.
-      return !(/required property|fewer than \d+ propert/.test(d.message) || keys.has(key));
+        return !(/required property|fewer than \d+ propert/.test(d.message) || keys.has(key));
       })
       .filter(
         (d) =>

@@ -74,7 +74,7 @@ export function describeLimits(flag: Limits & { format?: string; requires?: stri
 }
 
 /** Whether a value is a whole number of steps (`0.3` of `0.1` is, whatever binary fractions make of it). */
-export function isMultiple(value: number, step: number): boolean {
+function isMultiple(value: number, step: number): boolean {
   const steps = value / step;
   return Math.abs(steps - Math.round(steps)) < 1e-9;
 }

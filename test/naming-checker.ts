@@ -120,9 +120,11 @@ const STANDARD = new Set([
   "send",
   "set",
   "api",
+  // A POST only its description says reads (docs/naming.md, "The action agrees with the method").
+  "request",
 ]);
 
-/** Whole words of a text, lowercase; `pieces` also splits camelCase and digits (`unAssignPhone` → un, assign, phone). */
+/** Whole words of a text, lowercase; `pieces` also splits camelCase (`unAssignPhone` → un, assign, phone). */
 function wordsOf(text: string, pieces: boolean): string[] {
   const whole = text
     .normalize("NFKD")
@@ -173,10 +175,22 @@ function saysRead(o: JudgedOperation): boolean {
       .pop() ?? "";
   // A service-prefixed operationId says its action after the prefix: `Accounts_GetKeys`, `calendar.freebusy.query`.
   const action = (o.operationId ?? "").split(/[._/:]+/).pop() ?? "";
+  // A scope before the verb that the name keeps among its words (`AdminGetDevice` as `devices get-admin`) is the
+  // operationId's own words reordered: its verb is the second.
+  const kept = new Set(o.name.split(/[\s-]+/));
+  const verb = actionVerb(o.name);
   return [o.operationId ?? "", action, o.summary ?? "", rpc].some((t) => {
     const words = wordsOf(t, true).filter((w) => !HTTP_METHOD_WORDS.has(w));
-    const first = (words[0] === "batch" || words[0] === "bulk" ? words[1] : words[0]) ?? "";
-    return [first, first.replace(/s$/, ""), first.replace(/ies$/, "y")].some((w) => said.has(w));
+    const at =
+      words[0] === "batch" ||
+      words[0] === "bulk" ||
+      (t !== o.summary && kept.has(words[0] ?? "") && !said.has(words[0] ?? "") && words[1] === verb)
+        ? 1
+        : 0;
+    const first = words[at] ?? "";
+    return [first, first.replace(/s$/, ""), first.replace(/es$/, ""), first.replace(/ies$/, "y")].some((w) =>
+      said.has(w),
+    );
   });
 }
 
@@ -249,6 +263,8 @@ export function judgeOperations(ops: JudgedOperation[]) {
         [
           ...new Set(
             wordsOf(textsOf(s), true)
+              // A number glued to a word (`Aggregate2`) is a number too.
+              .flatMap((w) => w.split(/(?<=[a-z]{2})(?=\d)/))
               .map(plain)
               .filter((w) => !/^(v?\d+)$/.test(w) && !HTTP_METHOD_WORDS.has(w) && w !== "get"),
           ),

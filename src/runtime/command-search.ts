@@ -127,7 +127,7 @@ const DELETE_VERBS = new Set(
   ),
 );
 const READ_VERBS = new Set(
-  "get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download".split(
+  "get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download request".split(
     " ",
   ),
 );

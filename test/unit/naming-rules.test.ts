@@ -207,7 +207,7 @@ describe("an operationId's words", () => {
 });
 
 describe("a POST only its description says reads", () => {
-  it("is named by the verb its own call opens with, and keeps the read where that call names a thing", async () => {
+  it("is named by the verb its own call opens with, else is a request: never a plain read", async () => {
     const { name, command } = await design({
       "/auth/login": { post: { description: "Returns a session token.", tags: ["auth"] } },
       "/phone/number/validate": {
@@ -224,15 +224,29 @@ describe("a POST only its description says reads", () => {
       "/DateTimeInfo": { post: { operationId: "DateTimeInfo", summary: "Get date and time information" } },
       // The resource's own name: `echo echo` would say it twice.
       "/echo": { post: { description: "Returns what was sent.", tags: ["echo"] } },
+      // An RPC call named by a thing, that only its description says reads (Mandrill's).
+      "/messages/info.json": { post: { description: "Get the information for a single recently sent message." } },
+      "/senders/time-series.json": { post: { description: "Return the recent history for a sender." } },
+      // A date after the operationId's action is no service prefix: `GetRealtimeLogConfig` says it reads.
+      "/2020-05-31/get-realtime-log-config/": {
+        post: { operationId: "GetRealtimeLogConfig2020_05_31", description: "Gets a real-time log configuration." },
+      },
     });
     expect(name("POST", "/auth/login").split(" ").pop()).toBe("login");
     expect(command("POST", "/auth/login").nameSource.action.reason).toMatch(/is the call "login" by its own name/);
     expect(name("POST", "/phone/number/validate")).toBe("phone validate-number");
     expect(name("POST", "/messages/analyse/message-length")).toBe("messages analyse-length");
     expect(name("POST", "/ideal-transactions")).toBe("ideal-transactions create");
-    expect(name("POST", "/accounts/{account}/order_impact").split(" ").pop()).toMatch(/^get/);
+    expect(name("POST", "/accounts/{account}/order_impact").split(" ").pop()).toBe("request-order-impact");
+    // Its summary names the call a read: the document's own name for it.
     expect(name("POST", "/DateTimeInfo").split(" ").pop()).toMatch(/^get/);
     expect(name("POST", "/echo")).toBe("echo get");
+    expect(name("POST", "/messages/info.json")).toBe("messages request-info");
+    expect(name("POST", "/senders/time-series.json")).toBe("senders request-time-series");
+    expect(command("POST", "/messages/info.json").nameSource.action.reason).toMatch(
+      /only its description says "get": a request made by posting/,
+    );
+    expect(name("POST", "/2020-05-31/get-realtime-log-config/").split(" ").pop()).toBe("get");
   });
 });
 

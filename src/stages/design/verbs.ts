@@ -222,7 +222,11 @@ const idWords = memoized((operationId) => idTokens(operationId, false));
 const wholeIdWords = memoized((operationId) => idTokens(operationId, true));
 
 function idTokens(operationId: string, whole: boolean): string[] {
-  const parts = operationId.split(/[/._:]+/).filter(Boolean);
+  // A version or date after the action (`GetRealtimeLogConfig2020_05_31`) is no part of it.
+  const parts = operationId
+    .split(/[/._:]+/)
+    .filter(Boolean)
+    .filter((p, i, all) => !/^\d+$/.test(p) || all.slice(i).some((q) => !/^\d+$/.test(q)));
   const last =
     !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
   const tokens = last

@@ -3,7 +3,7 @@ import { firstSentence, operationIdTokens, textTokens, verbBase } from "../verbs
 import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { senses } from "../../wordnet.js";
 import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
-import { FORMAT_SUFFIX, isParam } from "./path-words.js";
+import { awsRpcMethod, FORMAT_SUFFIX, isParam, rpcVerbAt } from "./path-words.js";
 
 /** What an action rule reads: the operation, its action's verb and the verb its texts state. */
 interface ActionCase {
@@ -48,9 +48,14 @@ const readVerb = (verb: string | undefined) =>
  * ends in is a read verb. A summary's "Get a token" over POST is no such word: a summary says what the caller
  * receives, the method what the call does.
  */
-function documentSaysRead(op: Operation): boolean {
-  return [op.operationId ?? "", endingCall(op.path)].some((text) =>
-    readVerb(verbBase(leadingWord(text, BATCH_TOO) ?? "")),
+function documentSaysRead(op: Operation, verb: string): boolean {
+  // An AWS method's verb may follow a scope (`AdminGetDevice`), as the designer reads it for the name (path-words.ts):
+  // where that is the name's verb, the method says it.
+  const aws = awsRpcMethod(op.path);
+  const awsTokens = aws ? operationIdTokens(aws, true) : [];
+  return (
+    (readVerb(verb) && awsTokens[rpcVerbAt(awsTokens)] === verb) ||
+    [op.operationId ?? "", endingCall(op.path)].some((text) => readVerb(verbBase(leadingWord(text, BATCH_TOO) ?? "")))
   );
 }
 
@@ -119,6 +124,15 @@ function operationIdWrite(op: Operation): string | undefined {
   return verb && WRITE_VERBS.has(verb) ? verb : undefined;
 }
 
+/**
+ * Whether a POST's summary names it a read ("Get the backup status"): with its operationId and path, the texts that
+ * name a call. A description that opens with a read only says what is answered.
+ */
+function summarySaysRead(op: Operation): boolean {
+  const verb = verbBase(textTokens(op.summary ?? "")[0] ?? "");
+  return readVerb(verb) || verb === "return";
+}
+
 /** A read its answer's schema contradicts: one item where it says `list`, a list where it says `get`. */
 const answered = ({ op, verb }: ActionCase, word: string) =>
   `the schema of ${op.method.toUpperCase()} ${op.path}'s answer is ${word === "get" ? "one item" : "a list"}: "${word}", not "${verb}"`;
@@ -178,7 +192,7 @@ export const ACTION_RULES: readonly ActionRule[] = [
   {
     name: "write-never-plain-read",
     word: ({ op, verb, lastSegment }) =>
-      WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) && !documentSaysRead(op)
+      WRITE_METHODS.has(op.method) && PLAIN_READS.has(verb) && !documentSaysRead(op, verb)
         ? (operationIdWrite(op) ?? (op.method === "post" ? undefined : crudWord(op, undefined, lastSegment)))
         : undefined,
     reason: (c) => cannot(c, `a ${c.op.method.toUpperCase()} writes and its document never names it a read`),
@@ -186,7 +200,7 @@ export const ACTION_RULES: readonly ActionRule[] = [
   {
     name: "post-named-by-its-stated-verb",
     word: ({ op, verb, stated }) => {
-      if (op.method !== "post" || !PLAIN_READS.has(verb) || documentSaysRead(op)) return undefined;
+      if (op.method !== "post" || !PLAIN_READS.has(verb) || documentSaysRead(op, verb)) return undefined;
       const own = stated && verbBase(stated);
       // "Returns …" says what the caller receives, like "Gets"; "Queries", "Obtains", "Describes" say what it does.
       return own && !PLAIN_READS.has(own) && own !== "return" ? own : undefined;
@@ -197,9 +211,18 @@ export const ACTION_RULES: readonly ActionRule[] = [
   {
     name: "post-named-by-its-own-call",
     word: ({ op, verb }) =>
-      op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op) ? ownCallVerb(op) : undefined,
+      op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op, verb) ? ownCallVerb(op) : undefined,
     reason: ({ op, verb }, word) =>
       `POST ${op.path} is the call "${word}" by its own name: it does that, it does not ${verb}`,
+  },
+  {
+    name: "post-read-only-by-its-description",
+    word: ({ op, verb }) =>
+      op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op, verb) && !summarySaysRead(op)
+        ? "request"
+        : undefined,
+    reason: ({ op, verb }) =>
+      `POST ${op.path} is no read by its operationId, path or summary, only its description says "${verb}": a request made by posting, which may make what it answers`,
   },
 ];
 

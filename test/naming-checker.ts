@@ -1,4 +1,4 @@
-import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../src/core/verbs.js";
+import { HTTP_METHOD_WORDS, PLAIN_READS, POSTED_READ, READ_VERBS, WRITE_VERBS } from "../src/core/verbs.js";
 
 /**
  * A naming checker for generated CLIs, written apart from the designer (src/stages/design/) so that it judges the
@@ -120,8 +120,7 @@ const STANDARD = new Set([
   "send",
   "set",
   "api",
-  // A POST only its description says reads (docs/naming.md, "The action agrees with the method").
-  "request",
+  POSTED_READ,
 ]);
 
 /** Whole words of a text, lowercase; `pieces` also splits camelCase (`unAssignPhone` → un, assign, phone). */

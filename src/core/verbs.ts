@@ -48,6 +48,12 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
 /** HTTP method words: never a command's word (a POST is not an action a user asks for). */
 export const HTTP_METHOD_WORDS: ReadonlySet<string> = new Set(["post", "put", "patch", "head", "options", "trace"]);
 
+/**
+ * The verb of a POST only its description says reads (docs/naming.md, "The action agrees with the method"): a request
+ * of what it answers, which may make it. The method gives it, like `create`; search counts it a read.
+ */
+export const POSTED_READ = "request";
+
 /** The read verbs a name on a write method may carry only where the document itself names the call a read. */
 export const PLAIN_READS: ReadonlySet<string> = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
 

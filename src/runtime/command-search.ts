@@ -11,6 +11,7 @@ import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
+import { POSTED_READ } from "../core/verbs.js";
 import {
   EMAIL,
   IMPLIED,
@@ -126,11 +127,12 @@ const DELETE_VERBS = new Set(
     " ",
   ),
 );
-const READ_VERBS = new Set(
-  "get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download request".split(
+const READ_VERBS = new Set([
+  ..."get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download".split(
     " ",
   ),
-);
+  POSTED_READ,
+]);
 const UPDATE_VERBS = new Set(
   "update edit modify set replace patch change rename move mark assign enable reschedule upsert lock unlock reopen resume pause".split(
     " ",

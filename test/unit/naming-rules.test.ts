@@ -680,8 +680,13 @@ describe("the inspection and the checker judge the same shapes from outside", ()
         { name: "tsp get-maximum", method: "GET", description: "Get a user's TSP account" },
         { name: "rooms find-availability", method: "GET", description: "Find rooms free for a time slot" },
         { name: "loans return", method: "DELETE", description: "Return a lent copy" },
+        // The verb the method gives a POST only its description says reads.
+        { name: "messages request-info", method: "POST", description: "Get the information for a sent message" },
       ],
-      new Map([["rooms find-availability", "/rooms/availability findAvailableRooms"]]),
+      new Map([
+        ["rooms find-availability", "/rooms/availability findAvailableRooms"],
+        ["messages request-info", "/messages/info.json"],
+      ]),
     );
     expect(found.map((f) => `${f.command}: ${f.problem}`)).toEqual([
       "loans get: contradicts its method",

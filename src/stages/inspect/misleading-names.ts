@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Cli } from "../../runtime/load.js";
 import type { HelpCommand } from "./subjects.js";
 import { camelParts } from "../../core/camel-words.js";
-import { READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
+import { POSTED_READ, READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
 
 /**
  * Names that mislead an agent (docs/naming.md), judged from what the CLI's help shows of each command: an action that
@@ -13,7 +13,7 @@ import { READ_VERBS, WRITE_VERBS } from "../../core/verbs.js";
  */
 
 /** Words an action may carry without any text saying them: the CRUD words of methods and path shapes. */
-const STANDARD = new Set([...READ_VERBS, ...WRITE_VERBS, "check", "call", "send", "all", "bulk", "batch"]);
+const STANDARD = new Set([...READ_VERBS, ...WRITE_VERBS, POSTED_READ, "check", "call", "send", "all", "bulk", "batch"]);
 
 export interface NameFinding {
   command: string;

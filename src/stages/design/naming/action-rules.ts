@@ -1,6 +1,6 @@
 import type { Operation } from "../../openapi/model.js";
 import { firstSentence, operationIdTokens, textTokens, verbBase } from "../verbs.js";
-import { HTTP_METHOD_WORDS, PLAIN_READS, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
+import { HTTP_METHOD_WORDS, PLAIN_READS, POSTED_READ, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { senses } from "../../wordnet.js";
 import { answers, BATCH_TOO, crudWord, leadingWord, readWord } from "./crud-word.js";
 import { awsRpcMethod, FORMAT_SUFFIX, isParam, rpcVerbAt } from "./path-words.js";
@@ -219,7 +219,7 @@ export const ACTION_RULES: readonly ActionRule[] = [
     name: "post-read-only-by-its-description",
     word: ({ op, verb }) =>
       op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op, verb) && !summarySaysRead(op)
-        ? "request"
+        ? POSTED_READ
         : undefined,
     reason: ({ op, verb }) =>
       `POST ${op.path} is no read by its operationId, path or summary, only its description says "${verb}": a request made by posting, which may make what it answers`,

@@ -68,7 +68,11 @@ describe("inter init", () => {
       "FORGE_PRIVATE_TOKEN",
     ]);
     const set = await inter(dir, ["status", "--json"], { FORGE_PRIVATE_TOKEN: "forge-token-value" });
-    expect(set.json.data.credential.set).toBe(true);
+    expect(set.json.data.credential).toMatchObject({ set: true, alternatives: true });
+    const text = await inter(dir, ["status"], { FORGE_PRIVATE_TOKEN: "forge-token-value" });
+    expect(text.stdout).toContain(
+      "FORGE_PRIVATE_TOKEN is set (the document's schemes are alternatives: one scheme's will do)",
+    );
   });
 
   it("scaffolds an empty folder that then builds, with the OpenAPI document given by flag", async () => {

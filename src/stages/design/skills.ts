@@ -1,6 +1,7 @@
 import { requestPathOf } from "../../core/path-key.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
+import { POSTED_READ } from "../../core/verbs.js";
 import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 import { compareText } from "../../core/text-order.js";
@@ -134,6 +135,8 @@ export function actionOf(method: string, last: string): Action {
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "undo";
   const verb = last.replace(/-\d+$/, "");
+  // A POST only its description says reads (core/verbs.ts); the word is no task's read ("request a refund").
+  if (verb.split("-")[0] === POSTED_READ) return "read";
   const said = verb
     .split("-")
     .map(stem)

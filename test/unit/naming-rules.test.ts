@@ -283,6 +283,46 @@ describe("an AWS protocol's operations, named in the URL's fragment", () => {
   });
 });
 
+describe("two AWS reads the designer's verb makes one", () => {
+  it("are named by their own verbs, as the service calls them, not by weak words of their descriptions", async () => {
+    // Both answer a page of stacks: both are lists by the designer's verb.
+    const page = {
+      type: "object",
+      properties: { Stacks: { type: "array", items: { type: "object" } }, NextToken: { type: "string" } },
+    };
+    const answer = { "200": { description: "ok", content: { "application/json": { schema: page } } } };
+    const { name, command } = await design({
+      "/#Action=DescribeStacks": {
+        post: {
+          operationId: "POST_DescribeStacks",
+          description: "Returns the description for the stacks.",
+          responses: answer,
+        },
+      },
+      "/#Action=ListStacks": {
+        post: {
+          operationId: "POST_ListStacks",
+          description: "Returns the summary information for stacks.",
+          responses: answer,
+        },
+      },
+      "/#X-Amz-Target=CertificateManager.DescribeCertificate": {
+        post: { operationId: "DescribeCertificate", description: "Returns detailed metadata about a certificate." },
+      },
+      "/#X-Amz-Target=CertificateManager.GetCertificate": {
+        post: { operationId: "GetCertificate", description: "Retrieves a certificate and its chain." },
+      },
+    });
+    expect([name("POST", "/#Action=DescribeStacks"), name("POST", "/#Action=ListStacks")]).toEqual([
+      "stacks describe",
+      "stacks list",
+    ]);
+    expect(name("POST", "/#X-Amz-Target=CertificateManager.DescribeCertificate")).toBe("certificates describe");
+    expect(name("POST", "/#X-Amz-Target=CertificateManager.GetCertificate")).toBe("certificates get");
+    expect(command("POST", "/#Action=DescribeStacks").nameSource.action.reason).toMatch(/the call's own verb/);
+  });
+});
+
 describe("a making under one item the path names last", () => {
   it("keeps that item a sub-resource: the command makes its group's thing, not the item", async () => {
     const { name } = await design({

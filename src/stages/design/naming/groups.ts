@@ -2,9 +2,11 @@ import { count } from "../../../core/plural.js";
 import type { Claims, NamingReport } from "./claims.js";
 import { COLLISION_RULES } from "./collisions/index.js";
 import type { GroupContext, TellApart } from "./collisions/rule.js";
-import { answers } from "./crud-word.js";
 import { basePath, lastSegmentOf, onItem, type Draft } from "./draft.js";
-import { SELECTOR_PARAM } from "./path-words.js";
+import { awsRpcMethod, rpcVerbAt, SELECTOR_PARAM } from "./path-words.js";
+import { answers } from "./crud-word.js";
+import { operationIdTokens } from "../verbs.js";
+import { READ_VERBS } from "../../../core/verbs.js";
 import { canonical, distinguishing, telling } from "./telling.js";
 import { kebab, singular } from "../word-forms.js";
 
@@ -40,18 +42,47 @@ function methodWordOf(d: Draft, group: Draft[]): string | undefined {
   return d.action === "list" || answers(d.op) === "one" ? undefined : "list";
 }
 
+/** The read verb an AWS method names itself by (`DescribeStacks` → describe, `AdminGetUser` → get), if it names one. */
+function ownReadVerb(d: Draft): string | undefined {
+  const aws = awsRpcMethod(d.op.path);
+  const tokens = aws ? operationIdTokens(aws, true) : [];
+  const word = tokens[rpcVerbAt(tokens)];
+  return word && READ_VERBS.has(word) ? word : undefined;
+}
+
+/**
+ * Two AWS reads named by different read verbs, that the designer's verb made one (`DescribeStacks` and `ListStacks`,
+ * both `stacks list`): the one whose own verb is not its action is named by it (`stacks describe`), as the service and
+ * its own CLI call it. AWS's verbs say different calls (a Describe the full records, a List their summaries); other
+ * documents' `find` beside `get` say less than their words.
+ */
+function ownVerbOf(d: Draft, group: Draft[]): string | undefined {
+  const own = ownReadVerb(d);
+  if (!own || own === d.action || !READ_VERBS.has(d.action)) return undefined;
+  return group.some((x) => x !== d && ownReadVerb(x) === x.action) ? own : undefined;
+}
+
 /** Names the drafts of a group that their method's own word tells apart; they leave the group. */
 function nameByMethod(name: string, group: Draft[], base: string[], claims: Claims, byName: Map<string, Draft[]>) {
+  // The method's word first: where it tells any of them apart, the calls' own verbs are not asked.
+  const byMethod = group.some((d) => methodWordOf(d, group));
   for (const d of [...group]) {
-    const word = methodWordOf(d, group);
+    const own = byMethod ? undefined : ownVerbOf(d, group);
+    const word = methodWordOf(d, group) ?? own;
     const attempt = word && !d.explicit ? [...base.slice(0, -1), word] : undefined;
     if (!attempt || claims.taken.has(attempt.join(" ")) || byName.has(attempt.join(" "))) continue;
     d.action = word!;
     d.actionFrom = "method";
-    d.actionReason = `${d.op.method.toUpperCase()} beside ${group
-      .filter((x) => x !== d)
-      .map((x) => x.op.method.toUpperCase())
-      .join(", ")} on "${name}": the method's own word tells them apart`;
+    d.actionReason =
+      word === own
+        ? `${d.op.operationId ?? d.op.path} names itself "${own}" beside ${group
+            .filter((x) => x !== d)
+            .map((x) => x.op.operationId ?? x.op.path)
+            .join(", ")} on "${name}": the call's own verb tells them apart`
+        : `${d.op.method.toUpperCase()} beside ${group
+            .filter((x) => x !== d)
+            .map((x) => x.op.method.toUpperCase())
+            .join(", ")} on "${name}": the method's own word tells them apart`;
     claims.claim(d, attempt);
     group.splice(group.indexOf(d), 1);
   }

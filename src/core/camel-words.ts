@@ -1,7 +1,7 @@
 /**
- * Where an identifier's words part (`createdAt`, `VPCs`, `IoTSpaces`): the one reading the designer names by
- * (stages/design/word-forms.ts) and inspection judges names by (stages/inspect/misleading-names.ts), so a word the
- * designer took from an identifier is one the judge finds there.
+ * Where an identifier's words part (`createdAt`, `VPCs`, `IoTSpaces`): the one reading the designer names by (path
+ * words in stages/design/word-forms.ts, operationId words in stages/design/verbs.ts) and inspection judges names by
+ * (stages/inspect/misleading-names.ts), so a word the designer took from an identifier is one the judge finds there.
  */
 export function camelParts(text: string): string {
   return (

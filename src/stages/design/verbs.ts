@@ -3,6 +3,7 @@
  * disguise, and which carry no meaning in a name (docs/generated-cli.md, "Names").
  */
 
+import { camelParts } from "../../core/camel-words.js";
 import { memoized } from "../../core/memo.js";
 import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
 
@@ -229,11 +230,9 @@ function idTokens(operationId: string, whole: boolean): string[] {
     .filter((p, i, all) => !/^\d+$/.test(p) || all.slice(i).some((q) => !/^\d+$/.test(q)));
   const last =
     !whole && parts.length > 1 && parts[parts.length - 1]!.length > 1 ? parts[parts.length - 1]! : operationId;
-  const tokens = last
-    // An acronym's plural is one word (`getLinodeIPs` → ips, `listURLsFor` → urls), not `i` and `ps`.
-    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1S")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+  // Split as path words are (`getLinodeIPs` → ips, `getOAuthToken` → oauth, `IoTSpaces` → iot), so a name reads an
+  // identifier one way wherever it stands.
+  const tokens = camelParts(last)
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((t) => t.toLowerCase());

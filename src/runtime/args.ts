@@ -311,12 +311,19 @@ function arrayItems(flag: Flag, given: string[]): unknown[] {
     .map((v) => convert(flag, type, v));
 }
 
+/** Whether a union's value is of a type its `enum` does not list (a number beside listed strings): free. */
+const unlisted = (flag: Flag, value: unknown): boolean =>
+  !!flag.anyOf && typeof value !== "string" && !flag.enum?.some((e) => typeof e === typeof value);
+
 function checkEnum(flag: Flag, value: unknown): void {
-  if (flag.enum && !flag.enum.some((e) => String(e) === String(value))) {
+  if (flag.enum && !unlisted(flag, value) && !flag.enum.some((e) => String(e) === String(value))) {
+    // A union's free types are choices too: "now, unchanged or an integer".
+    const free = (flag.anyOf ?? []).filter((t) => t !== "string" && unlisted(flag, t === "boolean" ? true : 0));
+    const choices = [...flag.enum.map((e) => (e === "" ? `""` : String(e))), ...free.map((t) => `any ${t}`)].join(", ");
     throw new CliError(
       "INVALID_VALUE",
-      `--${flag.flag} must be one of ${flag.enum.join(", ")} (got "${String(value)}").`,
-      `Use one of: ${flag.enum.join(", ")}.`,
+      `--${flag.flag} must be one of ${choices} (got "${String(value)}").`,
+      `Use one of: ${choices}.`,
       { flag: flag.flag, allowed: flag.enum },
     );
   }

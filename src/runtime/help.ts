@@ -178,7 +178,8 @@ function parameter(f: Flag, description = f.description): ParameterHelp {
   return out;
 }
 
-const placeholder = (f: Flag) => `<${f.enum ? f.enum.join("|") : (f.format ?? f.anyOf?.join("|") ?? f.type)}>`;
+const placeholder = (f: Flag) =>
+  `<${f.enum ? [...f.enum, ...(f.anyOf ?? []).filter((t) => t !== "string" && !f.enum!.some((e) => typeof e !== "string"))].join("|") : (f.format ?? f.anyOf?.join("|") ?? f.type)}>`;
 
 /** How a body of each encoding is given, for help. */
 const BODY_GIVEN: Record<BodyEncoding, string> = {

@@ -34,7 +34,10 @@ export interface Flag extends Limits {
   default?: unknown;
   format?: string;
   nullable?: boolean;
-  /** A union's scalar types (`type` is string, or number): the value is sent as the first its text reads as. */
+  /**
+   * A union's scalar types (`type` is string, or number): the value is sent as the first its text reads as. Its
+   * `enum` holds no number where only its strings are listed: a number or boolean then passes by its type.
+   */
   anyOf?: ValueType[];
   /** The keys a JSON object value (or each object of an array value) must have. */
   requires?: string[];

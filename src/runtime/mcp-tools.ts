@@ -83,10 +83,15 @@ function flagSchema(f: Flag): Record<string, unknown> {
       ...(f.type === "array" ? { type: "array", items: { type: "string" } } : { type: "string" }),
       description: `${f.description ? `${f.description}. ` : ""}The path of a file on the machine the server runs on (its bytes are sent).`,
     };
+  // A union whose strings alone are listed: each type its own branch (`now`, `unchanged` or any integer).
+  const branches =
+    f.anyOf && f.enum && f.anyOf.some((t) => !f.enum!.some((e) => typeof e === (t === "integer" ? "number" : t)))
+      ? f.anyOf.map((t) => (t === "string" ? { type: t, enum: f.enum } : { type: t }))
+      : undefined;
   return {
-    ...(f.anyOf ? { type: f.anyOf } : type ? { type } : {}),
+    ...(branches ? { anyOf: branches } : f.anyOf ? { type: f.anyOf } : type ? { type } : {}),
     ...(f.items ? { items: { type: f.items } } : {}),
-    ...(f.enum ? { enum: f.enum } : {}),
+    ...(f.enum && !branches ? { enum: f.enum } : {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...Object.fromEntries(LIMIT_KEYS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])),
     ...(f.description ? { description: f.description } : {}),

@@ -80,6 +80,10 @@ describe("a sample value is one the description takes", () => {
     expect(sample({ name: "--offset", type: "integer", minimum: 30, multipleOf: 20 })).toBe("40");
     expect(sample({ name: "--ttl", type: "string", anyOf: ["string", "integer"], in: "body", minimum: 60 })).toBe("60");
     expect(sample({ name: "--ref", type: "string", anyOf: ["string", "integer"], in: "path" })).toBe("inter-probe");
+    // A union whose strings are listed (Stripe's `now`/`unchanged` or a timestamp; `""` to unset or a timestamp).
+    const anchor = { name: "--anchor", type: "string", anyOf: ["string", "integer"], in: "query" as const };
+    expect(sample({ ...anchor, enum: ["now", "unchanged"] })).toBe("now");
+    expect(sample({ ...anchor, enum: [""] })).toBe("1");
     expect(JSON.parse(sample({ name: "--filter", type: "object", requires: ["key", "op"] }))).toEqual({
       key: "inter-probe",
       op: "inter-probe",

@@ -12,6 +12,7 @@ import { runIssue, type IssueRecord } from "../../src/runtime/issues.js";
 import type { Cli } from "../../src/runtime/load.js";
 import { run } from "../../src/runtime/main.js";
 import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
+import { toolsFor } from "../../src/runtime/mcp-tools.js";
 import { tempDir } from "../helpers.js";
 
 const thrown = (fn: () => unknown): CliError => {
@@ -269,7 +270,17 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
       anyOf: ["integer", "number"],
       required: false,
     } satisfies Flag;
-    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [ttl, weight] } satisfies Command;
+    // Listed strings beside a free integer (Stripe's `now`, `unchanged` or a timestamp).
+    const anchor = {
+      flag: "anchor",
+      in: "query",
+      wire: "anchor",
+      type: "string",
+      anyOf: ["string", "integer"],
+      enum: ["now", "unchanged"],
+      required: false,
+    } satisfies Flag;
+    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [ttl, weight, anchor] } satisfies Command;
     const bind = (argv: string[]) => [
       ...bindFlags(
         command,
@@ -281,6 +292,18 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
     expect(bind(["--ttl", "120", "--weight", "1.5"])).toEqual([120, 1.5]);
     expect(thrown(() => bind(["--ttl", "30"])).code).toBe("VALIDATION_ERROR");
     expect(thrown(() => bind(["--ttl", "auto", "--weight", "heavy"])).code).toBe("INVALID_VALUE");
+    expect(bind(["--ttl", "auto", "--anchor", "now"])).toEqual(["auto", "now"]);
+    expect(bind(["--ttl", "auto", "--anchor", "1700000000"])).toEqual(["auto", 1700000000]);
+    const later = thrown(() => bind(["--ttl", "auto", "--anchor", "later"]));
+    expect([later.code, later.message]).toEqual([
+      "INVALID_VALUE",
+      '--anchor must be one of now, unchanged, any integer (got "later").',
+    ]);
+    // MCP clients that check arguments take what the CLI takes: the listed strings, or any integer.
+    const tool = toolsFor([command])[0]!.tool;
+    expect(tool.inputSchema.properties.anchor).toMatchObject({
+      anyOf: [{ type: "string", enum: ["now", "unchanged"] }, { type: "integer" }],
+    });
     // A step and the keys an object must have are held before any request, as the document states them.
     const offset = {
       flag: "offset",

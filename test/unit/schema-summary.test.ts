@@ -77,6 +77,9 @@ describe("a schema as flags read it", () => {
         weight: { anyOf: [{ type: "integer" }, { type: "number" }] },
         shape: { oneOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }] },
         offset: { type: "integer", multipleOf: 20 },
+        anchor: { anyOf: [{ type: "string", enum: ["now", "unchanged"] }, { type: "integer" }] },
+        // A listed number beside free strings lists nothing: every string passes.
+        level: { anyOf: [{ type: "string" }, { type: "integer", enum: [1, 2] }] },
         records: {
           type: "array",
           items: { type: "object", required: ["type"], properties: { type: { type: "string" } } },
@@ -88,6 +91,8 @@ describe("a schema as flags read it", () => {
     expect(fields.shape).toMatchObject({ type: "object" });
     expect(fields.shape!.anyOf).toBeUndefined();
     expect(fields.offset).toMatchObject({ type: "integer", multipleOf: 20 });
+    expect(fields.anchor).toMatchObject({ type: "string", anyOf: ["string", "integer"], enum: ["now", "unchanged"] });
+    expect(fields.level!.enum).toBeUndefined();
     expect(fields.records).toMatchObject({ type: "array", items: "object", requires: ["type"] });
   });
 });

@@ -521,6 +521,47 @@ describe("the wire check", () => {
     expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/identification/);
   });
 
+  it("an optional deep object the request leaves out is not judged (Prism reads it as {}); one it sends still is", async () => {
+    await loadWireValidator();
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Invoices", version: "1" },
+      paths: {
+        "/v1/invoices/upcoming": {
+          get: {
+            parameters: [
+              {
+                name: "automatic_tax",
+                in: "query",
+                style: "deepObject",
+                explode: true,
+                schema: { type: "object", required: ["enabled"], properties: { enabled: { type: "boolean" } } },
+              },
+              {
+                name: "anchor",
+                in: "query",
+                style: "deepObject",
+                explode: true,
+                schema: { anyOf: [{ type: "string", enum: ["now", "unchanged"] }, { type: "integer" }] },
+              },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(doc, "/v1/invoices/upcoming", "get");
+    const errors = (query: Record<string, string>) =>
+      validator
+        .validateRequest(operation, { method: "get", url: { path: "/v1/invoices/upcoming", query }, headers: {} })
+        .map((d) => d.message);
+    expect(errors({ anchor: "now" })).toEqual([]);
+    expect(errors({ anchor: "1700000000" })).toEqual([]);
+    expect(errors({ "automatic_tax[enabled]": "true" })).toEqual([]);
+    expect(errors({ "automatic_tax[other]": "true" }).join("\n")).toMatch(/enabled/);
+    expect(errors({ anchor: "later" }).join("\n")).toMatch(/anchor/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

@@ -117,15 +117,19 @@ function fits(p: HelpParameter, v: string): boolean {
  */
 function unionNumber(p: HelpParameter): string | undefined {
   const numeric = p.anyOf?.find((t) => t === "integer" || t === "number");
-  return numeric && (p.in === "body" || !p.anyOf!.includes("string")) ? numeric : undefined;
+  // Listed strings (`now`, `""`) leave a number's text to the number alone.
+  return numeric && (p.in === "body" || !p.anyOf!.includes("string") || p.enum?.length) ? numeric : undefined;
 }
 
 /** A value that passes the flag's declared type, enum and limits, or undefined when the probe cannot make one up. */
 export function sampleOrNone(p: HelpParameter, far = false): string | undefined {
   if (p.file) return p.upload;
   if (p.enum?.length) {
-    const value = p.enum.find((e) => e !== null && e !== undefined);
-    return value === undefined ? undefined : String(value);
+    // An empty string is an absent value to most servers and validators; a union's number is a value.
+    const values = p.enum.filter((e) => e !== null && e !== undefined);
+    const value = values.find((e) => e !== "") ?? (unionNumber(p) ? undefined : values[0]);
+    if (value !== undefined) return String(value);
+    if (!unionNumber(p)) return undefined;
   }
   const type = p.type === "array" ? (p.items ?? "string") : (unionNumber(p) ?? p.type);
   if (type === "integer" || type === "number") {
@@ -165,7 +169,7 @@ function bodyValue(p: HelpParameter): unknown {
     type === "integer" || type === "number" ? Number(v) : type === "boolean" ? v === "true" : v;
   if (p.type === "array") return [typed(p.items, text)];
   if (p.type === "object") return {};
-  return p.enum?.length ? p.enum.find((e) => e !== null && e !== undefined) : typed(unionNumber(p) ?? p.type, text);
+  return p.enum?.includes(text) ? text : typed(unionNumber(p) ?? p.type, text);
 }
 
 const required = (c: HelpCommand) => (c.parameters ?? []).filter((p) => p.required);

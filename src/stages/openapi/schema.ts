@@ -114,7 +114,14 @@ function summarizeNode(
       // "An id or a name" (`oneOf: [string, integer]`): one value a flag takes as text, which every branch reads the
       // same in a path, query or header, and the string branch accepts in a body; numbers alone are a number.
       const type: ValueType = types.has("string") ? "string" : "number";
-      const enums = nonNull.every((p) => p.enum?.length) ? nonNull.flatMap((p) => p.enum!) : undefined;
+      // Every branch a list (its values all), or the strings' branches lists beside free numbers (Stripe's `now`,
+      // `unchanged` or a timestamp): the strings it takes, a number passing by its type (runtime/args.ts).
+      const listed = nonNull.filter((p) => p.enum?.length);
+      const enums =
+        listed.length === nonNull.length ||
+        (listed.length && nonNull.every((p) => (p.type === "string") === !!p.enum?.length))
+          ? listed.flatMap((p) => p.enum!)
+          : undefined;
       // Each branch's limits are of its own kind (a minimum of numbers, a pattern of strings): the runtime checks a
       // value against those of its kind (runtime/limits.ts).
       const limits = Object.assign(

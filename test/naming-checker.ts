@@ -174,23 +174,26 @@ function saysRead(o: JudgedOperation): boolean {
       .pop() ?? "";
   // A service-prefixed operationId says its action after the prefix: `Accounts_GetKeys`, `calendar.freebusy.query`.
   const action = (o.operationId ?? "").split(/[._/:]+/).pop() ?? "";
-  // A scope before the verb that the name keeps among its words (`AdminGetDevice` as `devices get-admin`) is the
-  // operationId's own words reordered: its verb is the second.
+  // An AWS method's scope before its verb that the name keeps among its words (`AdminGetDevice` as `devices
+  // get-admin`) is the method's own words reordered: its verb is the second. Only AWS's protocol puts one there.
   const kept = new Set(o.name.split(/[\s-]+/));
   const verb = actionVerb(o.name);
-  return [o.operationId ?? "", action, o.summary ?? "", rpc].some((t) => {
-    const words = wordsOf(t, true).filter((w) => !HTTP_METHOD_WORDS.has(w));
-    const at =
-      words[0] === "batch" ||
-      words[0] === "bulk" ||
-      (t !== o.summary && kept.has(words[0] ?? "") && !said.has(words[0] ?? "") && words[1] === verb)
-        ? 1
-        : 0;
-    const first = words[at] ?? "";
-    return [first, first.replace(/s$/, ""), first.replace(/es$/, ""), first.replace(/ies$/, "y")].some((w) =>
-      said.has(w),
-    );
-  });
+  const aws = /\/#(X-Amz-Target|Action)=/.test(o.path);
+  return [o.operationId ?? "", action, o.summary ?? "", rpc]
+    .map((t, i) => {
+      const words = wordsOf(t, true).filter((w) => !HTTP_METHOD_WORDS.has(w));
+      const at =
+        words[0] === "batch" ||
+        words[0] === "bulk" ||
+        (aws && i !== 2 && kept.has(words[0] ?? "") && !said.has(words[0] ?? "") && words[1] === verb)
+          ? 1
+          : 0;
+      const first = words[at] ?? "";
+      return [first, first.replace(/s$/, ""), first.replace(/es$/, ""), first.replace(/ies$/, "y")].some((w) =>
+        said.has(w),
+      );
+    })
+    .some(Boolean);
 }
 
 export interface NameFinding {

@@ -54,6 +54,16 @@ export const HTTP_METHOD_WORDS: ReadonlySet<string> = new Set(["post", "put", "p
  */
 export const POSTED_READ = "request";
 
+/**
+ * Whether an action named POSTED_READ is one (a read posted: its text opens with another verb, "Get the information
+ * for …"), not a request its text states ("Requests an additional dedicated IP", "Request a refund"), which writes.
+ */
+export function isPostedRead(action: string, text: string | undefined): boolean {
+  const words = action.split("-");
+  const verb = words[0] === "bulk" || words[0] === "batch" ? words[1] : words[0];
+  return verb === POSTED_READ && !/^\W*request(s|ed|ing)?\b/i.test(text ?? "");
+}
+
 /** The read verbs a name on a write method may carry only where the document itself names the call a read. */
 export const PLAIN_READS: ReadonlySet<string> = new Set(["get", "list", "show", "read", "view", "fetch", "retrieve"]);
 

@@ -11,7 +11,7 @@ import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
 import { compareText } from "../core/text-order.js";
-import { POSTED_READ } from "../core/verbs.js";
+import { isPostedRead } from "../core/verbs.js";
 import {
   EMAIL,
   IMPLIED,
@@ -127,12 +127,11 @@ const DELETE_VERBS = new Set(
     " ",
   ),
 );
-const READ_VERBS = new Set([
-  ..."get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download".split(
+const READ_VERBS = new Set(
+  "get list search find query lookup count export preview estimate calculate validate check retrieve fetch read show view describe download".split(
     " ",
   ),
-  POSTED_READ,
-]);
+);
 const UPDATE_VERBS = new Set(
   "update edit modify set replace patch change rename move mark assign enable reschedule upsert lock unlock reopen resume pause".split(
     " ",
@@ -144,9 +143,10 @@ function kindOf(command: Command): Kind {
   const method = command.operation.method.toUpperCase();
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "delete";
-  const verb = command.path[command.path.length - 1]!.split("-")[0]!;
+  const action = command.path[command.path.length - 1]!;
+  const verb = action.split("-")[0]!;
   if (DELETE_VERBS.has(verb)) return "delete";
-  if (READ_VERBS.has(verb)) return "read";
+  if (READ_VERBS.has(verb) || isPostedRead(action, command.description)) return "read";
   if (UPDATE_VERBS.has(verb) || method === "PATCH") return "update";
   return method === "POST" ? "create" : "update";
 }

@@ -71,7 +71,7 @@ describe("inter init", () => {
     expect(set.json.data.credential).toMatchObject({ set: true, alternatives: true });
     const text = await inter(dir, ["status"], { FORGE_PRIVATE_TOKEN: "forge-token-value" });
     expect(text.stdout).toContain(
-      "FORGE_PRIVATE_TOKEN is set (the document's schemes are alternatives: one scheme's will do)",
+      "FORGE_PRIVATE_TOKEN is set (the config's schemes are alternatives: one scheme's credentials will do)",
     );
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
 import { designCommands } from "../../src/stages/design/commands.js";
 import { parseBrief } from "../../src/stages/design/context.js";
-import { planSkills } from "../../src/stages/design/skills.js";
+import { actionOf, planSkills } from "../../src/stages/design/skills.js";
 import { validateSkills } from "../../src/stages/inspect/skills.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { REPO } from "../helpers.js";
@@ -95,6 +95,15 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
       180_000,
     );
   }
+});
+
+describe("what a command does, for linking and inspection", () => {
+  it("a `request` reads where its text opens with a read (a read posted), and writes where its text says request", () => {
+    expect(actionOf("POST", "request-info", "Get the information for a single recently sent message")).toBe("read");
+    expect(actionOf("POST", "bulk-request", "Get crates by their ids")).toBe("read");
+    expect(actionOf("POST", "request", "Requests an additional dedicated IP for your account")).toBe("create");
+    expect(actionOf("POST", "request-access", "Request access to the workspace")).toBe("create");
+  });
 });
 
 describe("linking again against the same commands (a watch cycle's brief edit)", () => {

@@ -222,11 +222,15 @@ describe("a POST only its description says reads", () => {
       // The call's first word is also a noun, and its texts never open with it: the object, no action.
       "/accounts/{account}/order_impact": { post: { description: "Get the margin impact of an order." } },
       "/DateTimeInfo": { post: { operationId: "DateTimeInfo", summary: "Get date and time information" } },
-      // The resource's own name: `echo echo` would say it twice.
+      // The resource's own name: `echo echo` would say it twice, and its description alone says it reads.
       "/echo": { post: { description: "Returns what was sent.", tags: ["echo"] } },
       // An RPC call named by a thing, that only its description says reads (Mandrill's).
       "/messages/info.json": { post: { description: "Get the information for a single recently sent message." } },
       "/senders/time-series.json": { post: { description: "Return the recent history for a sender." } },
+      // A path's "request" is the object, not the verb said twice.
+      "/users/{id}/access-request/info.json": {
+        post: { description: "Get the access request info.", tags: ["users"] },
+      },
       // A date after the operationId's action is no service prefix: `GetRealtimeLogConfig` says it reads.
       "/2020-05-31/get-realtime-log-config/": {
         post: { operationId: "GetRealtimeLogConfig2020_05_31", description: "Gets a real-time log configuration." },
@@ -240,13 +244,14 @@ describe("a POST only its description says reads", () => {
     expect(name("POST", "/accounts/{account}/order_impact").split(" ").pop()).toBe("request-order-impact");
     // Its summary names the call a read: the document's own name for it.
     expect(name("POST", "/DateTimeInfo").split(" ").pop()).toMatch(/^get/);
-    expect(name("POST", "/echo")).toBe("echo get");
+    expect(name("POST", "/echo")).toBe("echo request");
     expect(name("POST", "/messages/info.json")).toBe("messages request-info");
     expect(name("POST", "/senders/time-series.json")).toBe("senders request-time-series");
     expect(command("POST", "/messages/info.json").nameSource.action.reason).toMatch(
       /only its description says "get": a request made by posting/,
     );
     expect(name("POST", "/2020-05-31/get-realtime-log-config/").split(" ").pop()).toBe("get");
+    expect(name("POST", "/users/{id}/access-request/info.json")).toMatch(/access-request/);
   });
 });
 

@@ -492,7 +492,7 @@ export function statusText(r: StatusReport): string {
     ...(r.credential
       ? [
           r.credential.variables.length > 1
-            ? `credential  ${r.credential.variables.map((v) => `${v.name} ${v.set ? "is set" : "is not set"}`).join(", ")}${r.credential.alternatives ? ` (the document's schemes are alternatives: one scheme's will do)` : ""}`
+            ? `credential  ${r.credential.variables.map((v) => `${v.name} ${v.set ? "is set" : "is not set"}`).join(", ")}${r.credential.alternatives ? ` (the config's schemes are alternatives: one scheme's credentials will do)` : ""}`
             : `credential  ${r.credential.env} ${r.credential.set ? "is set" : "is not set"}`,
         ]
       : []),

@@ -1,7 +1,7 @@
 import { requestPathOf } from "../../core/path-key.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
-import { POSTED_READ } from "../../core/verbs.js";
+import { isPostedRead } from "../../core/verbs.js";
 import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 import { compareText } from "../../core/text-order.js";
@@ -125,18 +125,20 @@ function sourcesOf(command: CommandSpec): Source[] {
   ];
 }
 
-/** What a command does, from its method and its action word. */
+/** What a command does, from its method, its action word and its help line. */
 const commandAction = (command: CommandSpec): Action =>
-  actionOf(command.operation.method, command.path[command.path.length - 1]!);
+  actionOf(command.operation.method, command.path[command.path.length - 1]!, command.description);
 
-/** What a command does, from its HTTP method and the last word of its name (`update`, `label-void`). */
-export function actionOf(method: string, last: string): Action {
+/**
+ * What a command does, from its HTTP method, the last word of its name (`update`, `label-void`) and its help line
+ * (a `request` whose text opens with a read reads).
+ */
+export function actionOf(method: string, last: string, text?: string): Action {
   method = method.toUpperCase();
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "undo";
   const verb = last.replace(/-\d+$/, "");
-  // A POST only its description says reads (core/verbs.ts); the word is no task's read ("request a refund").
-  if (verb.split("-")[0] === POSTED_READ) return "read";
+  if (isPostedRead(verb, text)) return "read";
   const said = verb
     .split("-")
     .map(stem)

@@ -81,7 +81,7 @@ function unservedAction(body: string, quoted: string[], commands: HelpCommand[])
   const done = new Set(
     quoted.flatMap((name) => {
       const c = byName.get(name);
-      return c?.method ? [actionOf(c.method, name.split(" ").pop()!)] : [];
+      return c?.method ? [actionOf(c.method, name.split(" ").pop()!, c.description)] : [];
     }),
   );
   if (!quoted.some((n) => byName.get(n)?.method)) return undefined;

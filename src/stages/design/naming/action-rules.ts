@@ -14,6 +14,8 @@ interface ActionCase {
   lastSegment: string;
   /** The verb the operation's texts state, if they state one. */
   stated: string | undefined;
+  /** The resource the name is of: a call named by it (`POST /echo`) would say it twice. */
+  resource: string | undefined;
 }
 
 /** One correction of an action against its method. */
@@ -129,7 +131,8 @@ function operationIdWrite(op: Operation): string | undefined {
  * name a call. A description that opens with a read only says what is answered.
  */
 function summarySaysRead(op: Operation): boolean {
-  const verb = verbBase(textTokens(op.summary ?? "")[0] ?? "");
+  const tokens = textTokens(op.summary ?? "");
+  const verb = verbBase((BATCH_TOO.has(tokens[0] ?? "") ? tokens[1] : tokens[0]) ?? "");
   return readVerb(verb) || verb === "return";
 }
 
@@ -147,8 +150,9 @@ const cannot = ({ op, verb }: ActionCase, because: string) =>
  * (`createCreditNoteHistory` under a summary copied from its GET), unless the document names the call a read itself
  * (its operationId or the RPC method its path ends in: `ListFindings` over POST, `/listKeys`). A POST the document only
  * says reads takes the verb its texts state where that is no plain read ("Query diagnostic engine" → `query`, "Obtain
- * a token" → `obtain-token`), else keeps the read they state ("Get a list of available payment methods", its query in
- * the body): `create` would mislead more. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
+ * a token" → `obtain-token`), or its own call's verb, keeps a read its summary states ("Get a list of available
+ * payment methods", its query in the body), else is a `request` (POSTED_READ): a read would say it changes nothing,
+ * `create` that it makes something. A verb that reads both ways is decided by the method: "Return a lent copy" on a DELETE
  * ends the loan (`return`), "Returns the user" on a GET reads; "Sets" on a GET names a set of things.
  *
  * In order: the first rule that gives a word corrects the action.
@@ -210,8 +214,11 @@ export const ACTION_RULES: readonly ActionRule[] = [
   },
   {
     name: "post-named-by-its-own-call",
-    word: ({ op, verb }) =>
-      op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op, verb) ? ownCallVerb(op) : undefined,
+    word: ({ op, verb, resource }) => {
+      if (op.method !== "post" || !PLAIN_READS.has(verb) || documentSaysRead(op, verb)) return undefined;
+      const own = ownCallVerb(op);
+      return own === resource ? undefined : own;
+    },
     reason: ({ op, verb }, word) =>
       `POST ${op.path} is the call "${word}" by its own name: it does that, it does not ${verb}`,
   },
@@ -221,8 +228,8 @@ export const ACTION_RULES: readonly ActionRule[] = [
       op.method === "post" && PLAIN_READS.has(verb) && !documentSaysRead(op, verb) && !summarySaysRead(op)
         ? POSTED_READ
         : undefined,
-    reason: ({ op, verb }) =>
-      `POST ${op.path} is no read by its operationId, path or summary, only its description says "${verb}": a request made by posting, which may make what it answers`,
+    reason: ({ op, verb, stated }) =>
+      `POST ${op.path} is no read by its operationId, path or summary, only its description says "${stated ?? verb}": a request made by posting, which may make what it answers`,
   },
 ];
 
@@ -232,15 +239,17 @@ export function agreeWithMethod(
   action: string,
   lastSegment: string,
   stated: string | undefined,
+  resource?: string,
 ): { action: string; reason: string } | undefined {
   const tokens = action.split("-");
   const at = tokens[0] === "bulk" || tokens[0] === "batch" ? 1 : 0;
-  const c: ActionCase = { op, verb: tokens[at] ?? "", at, lastSegment, stated };
+  const c: ActionCase = { op, verb: tokens[at] ?? "", at, lastSegment, stated, resource };
   for (const rule of ACTION_RULES) {
     const word = rule.word(c);
     if (!word) continue;
-    // The verb said once: `validate-number-validate` is `validate-number`.
-    const rest = tokens.slice(at + 1).filter((t) => t !== word);
+    // The verb said once: `validate-number-validate` is `validate-number`. A posted read's `request` is no verb the
+    // texts said: a "request" among its words is its object (`access-request`).
+    const rest = tokens.slice(at + 1).filter((t) => t !== word || word === POSTED_READ);
     const next = [...tokens.slice(0, at), word, ...rest].filter((t, i, all) => t !== all[i - 1]);
     return { action: next.join("-"), reason: rule.reason(c, word) };
   }

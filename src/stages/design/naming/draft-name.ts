@@ -11,7 +11,7 @@ import {
   type StatedAction,
 } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
-import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
+import { HTTP_METHOD_WORDS, POSTED_READ } from "../../../core/verbs.js";
 import { listed } from "../../wordnet.js";
 import { agreeWithMethod } from "./action-rules.js";
 import { BATCH_TOO, crudWord } from "./crud-word.js";
@@ -204,15 +204,18 @@ export function draftName(
     rest = [];
   }
 
-  const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word);
+  const agreed = agreeWithMethod(op, action, lastSegment, stated?.action.word, resource);
   const agreedWords = agreed?.action.split("-") ?? [];
   const agreedVerb = BATCH_TOO.has(agreedWords[0]!) && agreedWords[1] ? agreedWords[1] : agreedWords[0];
-  // A verb that is the resource's own name (`POST /support/echo` → `echo echo`) would say it twice: the name stands.
-  if (agreed && agreedVerb !== resource) {
-    // The path word that is now the verb is no sub-resource (`/phone/number/validate` → phone validate-number).
-    rest = rest
-      .map((w) => (w.word.endsWith(`-${agreedVerb}`) ? { ...w, word: w.word.slice(0, -agreedVerb!.length - 1) } : w))
-      .filter((w) => w.word !== agreedVerb);
+  // A verb that is the resource's own name (`POST /support/echo` → `echo echo`) would say it twice: the name stands,
+  // but for a posted read, whose plain read would mislead more than the stutter.
+  if (agreed && (agreedVerb !== resource || agreedVerb === POSTED_READ)) {
+    // The path word that is now the verb is no sub-resource (`/phone/number/validate` → phone validate-number); a
+    // posted read's `request` came from no path, and a path's "request" is its object (`/access-request/info.json`).
+    if (agreedVerb !== POSTED_READ)
+      rest = rest
+        .map((w) => (w.word.endsWith(`-${agreedVerb}`) ? { ...w, word: w.word.slice(0, -agreedVerb!.length - 1) } : w))
+        .filter((w) => w.word !== agreedVerb);
     action = agreed.action;
     actionFrom = "method";
     actionReason = agreed.reason;

@@ -562,6 +562,55 @@ describe("the wire check", () => {
     expect(errors({ anchor: "later" }).join("\n")).toMatch(/anchor/);
   });
 
+  it("an allOf composition closed by additionalProperties: false is one object: its parts' fields are its own", async () => {
+    await loadWireValidator();
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Gateways", version: "1" },
+      paths: {
+        "/gateways/{name}": {
+          put: {
+            parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
+            requestBody: {
+              content: { "application/json": { schema: { $ref: "#/components/schemas/GatewayDefinition" } } },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          GatewayDefinition: {
+            type: "object",
+            additionalProperties: false,
+            allOf: [{ $ref: "#/components/schemas/ResourceDefinition" }],
+            properties: { properties: { type: "object" } },
+          },
+          ResourceDefinition: {
+            type: "object",
+            additionalProperties: false,
+            properties: { etag: { type: "string" }, location: { type: "string" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(doc, "/gateways/{name}", "put");
+    const errors = (body: unknown) =>
+      validator
+        .validateRequest(operation, {
+          method: "put",
+          url: { path: "/gateways/g1", query: {} },
+          headers: { "content-type": "application/json" },
+          body,
+        })
+        .map((d) => d.message);
+    expect(errors({ etag: "W/1", location: "westeurope", properties: {} })).toEqual([]);
+    expect(errors({ etag: 5 }).join("\n")).toMatch(/string/);
+    expect(errors({ color: "blue" }).join("\n")).toMatch(/additional/);
+    // The document itself is left as it was: the part stays closed where it stands alone.
+    expect(doc.components.schemas.ResourceDefinition.additionalProperties).toBe(false);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

@@ -110,9 +110,67 @@ function withoutNullParameterTypes(operation: Record<string, unknown>): void {
   }
 }
 
+const composed = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * The document with each `allOf` composition read as its document means it: one object. JSON Schema closes an object
+ * by `additionalProperties: false` over its own `properties` alone, so in Azure's `{allOf: [ResourceDefinition],
+ * additionalProperties: false, properties: {properties}}` every field the part gives (`etag`, `location`) is
+ * "additional" to the outer object and its own `properties` to the closed part — every request refused. Here a
+ * composition's parts are open and its own object knows their fields (names only: the parts still judge their
+ * values). A copy, once per document.
+ */
+function withCompositions(document: Record<string, unknown>): Record<string, unknown> {
+  const cached = composed.get(document);
+  if (cached) return cached;
+  const copy = structuredClone(document);
+  const resolve = (node: unknown, depth = 0): unknown => {
+    if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/") || depth > 32) return node;
+    let at: unknown = copy;
+    for (const token of node.$ref.slice(2).split("/"))
+      at = isObject(at) ? at[token.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+    return resolve(at, depth + 1);
+  };
+  const namesOf = (part: unknown, seen: Set<unknown>): string[] => {
+    const schema = resolve(part);
+    if (!isObject(schema) || seen.has(schema)) return [];
+    seen.add(schema);
+    return [
+      ...Object.keys(isObject(schema.properties) ? schema.properties : {}),
+      ...(Array.isArray(schema.allOf) ? schema.allOf.flatMap((p) => namesOf(p, seen)) : []),
+    ];
+  };
+  const visited = new WeakSet<object>();
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== "object" || visited.has(node)) return;
+    visited.add(node);
+    if (Array.isArray(node)) return node.forEach(visit);
+    const schema = node as Record<string, unknown>;
+    if (Array.isArray(schema.allOf)) {
+      const names = schema.allOf.flatMap((p) => namesOf(p, new Set()));
+      // Each part opened where it was closed: a copy, so the part stays closed wherever it stands alone.
+      schema.allOf = schema.allOf.map((part) => {
+        const resolved = resolve(part);
+        return isObject(resolved) && resolved.additionalProperties === false
+          ? { ...resolved, additionalProperties: true }
+          : part;
+      });
+      if (schema.additionalProperties === false) {
+        const own = isObject(schema.properties) ? schema.properties : (schema.properties = {});
+        for (const name of names) if (!(name in own)) (own as Record<string, unknown>)[name] = {};
+      }
+    }
+    Object.values(schema).forEach(visit);
+  };
+  visit(copy);
+  composed.set(document, copy);
+  return copy;
+}
+
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
-function operationOf(document: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
+function operationOf(source: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
   const libs = libraries();
+  const document = withCompositions(source);
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);

@@ -123,14 +123,11 @@ const composed = new WeakMap<object, Record<string, unknown>>();
 function withCompositions(document: Record<string, unknown>): Record<string, unknown> {
   const cached = composed.get(document);
   if (cached) return cached;
-  const copy = structuredClone(document);
-  const resolve = (node: unknown, depth = 0): unknown => {
-    if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/") || depth > 32) return node;
-    let at: unknown = copy;
-    for (const token of node.$ref.slice(2).split("/"))
-      at = isObject(at) ? at[token.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-    return resolve(at, depth + 1);
-  };
+  // Most documents close no composition: they are read as they are, without a copy.
+  const copy = closesComposition(document) ? structuredClone(document) : document;
+  composed.set(document, copy);
+  if (copy === document) return copy;
+  const resolve = (node: unknown) => resolveIn(copy, node);
   const namesOf = (part: unknown, seen: Set<unknown>): string[] => {
     const schema = resolve(part);
     if (!isObject(schema) || seen.has(schema)) return [];
@@ -163,8 +160,41 @@ function withCompositions(document: Record<string, unknown>): Record<string, unk
     Object.values(schema).forEach(visit);
   };
   visit(copy);
-  composed.set(document, copy);
   return copy;
+}
+
+/** A local `$ref`'s target in a document (through chains of them); the node itself when it is no such reference. */
+function resolveIn(document: Record<string, unknown>, node: unknown, depth = 0): unknown {
+  if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/") || depth > 32) return node;
+  let at: unknown = document;
+  for (const token of node.$ref.slice(2).split("/"))
+    at = isObject(at) ? at[token.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  return resolveIn(document, at, depth + 1);
+}
+
+/** Whether some `allOf` composition of a document is closed, or closes a part (withCompositions opens them). */
+function closesComposition(document: Record<string, unknown>): boolean {
+  const stack: unknown[] = [document];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    const schema = node as Record<string, unknown>;
+    if (
+      Array.isArray(schema.allOf) &&
+      (schema.additionalProperties === false ||
+        schema.allOf.some((part) => {
+          const resolved = resolveIn(document, part);
+          return isObject(resolved) && resolved.additionalProperties === false;
+        }))
+    )
+      return true;
+    for (const value of Object.values(schema)) if (value && typeof value === "object") stack.push(value);
+  }
+  return false;
 }
 
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */

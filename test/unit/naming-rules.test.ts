@@ -227,6 +227,9 @@ describe("a POST only its description says reads", () => {
       // An RPC call named by a thing, that only its description says reads (Mandrill's).
       "/messages/info.json": { post: { description: "Get the information for a single recently sent message." } },
       "/senders/time-series.json": { post: { description: "Return the recent history for a sender." } },
+      // A request the texts state beside a posted read: told apart by no read word (`request-get`).
+      "/jobs/request": { post: { summary: "Request a job", tags: ["jobs"] } },
+      "/jobs/{id}": { post: { description: "Get the job.", tags: ["jobs"] } },
       // A path's "request" is the object, not the verb said twice.
       "/users/{id}/access-request/info.json": {
         post: { description: "Get the access request info.", tags: ["users"] },
@@ -252,6 +255,8 @@ describe("a POST only its description says reads", () => {
     );
     expect(name("POST", "/2020-05-31/get-realtime-log-config/").split(" ").pop()).toBe("get");
     expect(name("POST", "/users/{id}/access-request/info.json")).toMatch(/access-request/);
+    expect(name("POST", "/jobs/request")).toBe("jobs request");
+    expect(name("POST", "/jobs/{id}")).not.toMatch(/-(get|list)\b/);
   });
 });
 

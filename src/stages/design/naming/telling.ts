@@ -1,6 +1,6 @@
 import { FILLER, isNoise } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
-import { READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
+import { POSTED_READ, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { onItem, type Draft } from "./draft.js";
 import { isParam, tokensOf } from "./path-words.js";
 
@@ -21,7 +21,9 @@ export function telling(d: Draft, path: string[]): Draft["qualifiers"] {
   // "list" is a noun ("Follow a list of users"). A word that opens with the verb says it twice too
   // (`update-updatewebhooks`).
   const verb = path[path.length - 1]!.split("-")[0]!;
-  const crud = READ_VERBS.has(verb) || WRITE_VERBS.has(verb);
+  // A posted read's `request` (the method's word, not its texts') is a CRUD word too: `request-get` would put the
+  // read back.
+  const crud = READ_VERBS.has(verb) || WRITE_VERBS.has(verb) || (verb === POSTED_READ && d.actionFrom === "method");
   return d.qualifiers.filter(
     (q) =>
       (q.token === "all" || !isNoise(q.token)) &&

@@ -1,3 +1,4 @@
+import { PLAIN_READS, POSTED_READ } from "../../../../core/verbs.js";
 import { withQualifier } from "../claims.js";
 import type { Draft } from "../draft.js";
 import { lastResortWords } from "../last-resort-words.js";
@@ -17,8 +18,15 @@ export function lastResort(
 ): TellApart | undefined {
   const rest = group.filter((x) => x !== d).map((x) => x.op);
   const verb = base[base.length - 1]!.split("-")[0]!;
+  // A posted read's qualifier never puts the read back (`request-get`): it was named `request` not to say it.
+  const readBack = (token: string) => verb === POSTED_READ && d.actionFrom === "method" && PLAIN_READS.has(token);
   for (const told of wordsOf(d.op, rest, base)) {
-    if (told.words.some((token) => restatesVerb(token, verb) || saysNothing({ token, from: told.from }))) continue;
+    if (
+      told.words.some(
+        (token) => restatesVerb(token, verb) || readBack(token) || saysNothing({ token, from: told.from }),
+      )
+    )
+      continue;
     const attempt = withQualifier(base, told.words);
     if (free(attempt)) return { path: attempt, used: told.words.map((token) => ({ token, from: told.from })) };
   }

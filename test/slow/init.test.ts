@@ -307,6 +307,7 @@ describe("inter status", () => {
     expect(s.credential).toEqual({
       env: "ACME_API_KEY",
       set: false,
+      alternatives: false,
       variables: [{ name: "ACME_API_KEY", set: false }],
     });
   });

@@ -7,6 +7,7 @@ import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import { documentOf, errorOf, isObject } from "./probe-output.js";
 import { REFUSING_URL, type Json, type Probe } from "./probe.js";
 import { sampleOrNone, type HelpParameter } from "./subjects.js";
+import { deref } from "../openapi/pointer.js";
 
 /**
  * The wire check (issue #70): every operation expressible, and a sample of the CLI's requests valid against the
@@ -63,21 +64,6 @@ const WIRE_BASE = `${REFUSING_URL}/inter-wire-check`;
 const REDACTED = "[REDACTED]";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-
-/** A local `$ref` (`#/components/…`) followed, at most 32 hops; anything else is returned as it is. */
-function deref(root: Record<string, unknown>, value: unknown): unknown {
-  for (let hops = 0; hops < 32 && isRecord(value) && typeof value.$ref === "string"; hops++) {
-    const ref = value.$ref;
-    if (!ref.startsWith("#/")) return value;
-    let node: unknown = root;
-    for (const token of ref.slice(2).split("/")) {
-      const key = decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
-      node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
-    }
-    value = node;
-  }
-  return value;
-}
 
 /** A schema's properties and required names, `allOf` parts merged in (bounded). */
 function propertiesOf(

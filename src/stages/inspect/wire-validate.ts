@@ -8,6 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { requestPathOf } from "../../core/path-key.js";
+import { deref } from "../openapi/pointer.js";
 
 /** What the receipt names as the validator. */
 const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
@@ -127,7 +128,7 @@ function withCompositions(document: Record<string, unknown>): Record<string, unk
   const copy = closesComposition(document) ? structuredClone(document) : document;
   composed.set(document, copy);
   if (copy === document) return copy;
-  const resolve = (node: unknown) => resolveIn(copy, node);
+  const resolve = (node: unknown) => deref(copy, node);
   const namesOf = (part: unknown, seen: Set<unknown>): string[] => {
     const schema = resolve(part);
     if (!isObject(schema) || seen.has(schema)) return [];
@@ -163,15 +164,6 @@ function withCompositions(document: Record<string, unknown>): Record<string, unk
   return copy;
 }
 
-/** A local `$ref`'s target in a document (through chains of them); the node itself when it is no such reference. */
-function resolveIn(document: Record<string, unknown>, node: unknown, depth = 0): unknown {
-  if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#/") || depth > 32) return node;
-  let at: unknown = document;
-  for (const token of node.$ref.slice(2).split("/"))
-    at = isObject(at) ? at[token.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-  return resolveIn(document, at, depth + 1);
-}
-
 /** Whether some `allOf` composition of a document is closed, or closes a part (withCompositions opens them). */
 function closesComposition(document: Record<string, unknown>): boolean {
   const stack: unknown[] = [document];
@@ -187,7 +179,7 @@ function closesComposition(document: Record<string, unknown>): boolean {
       Array.isArray(schema.allOf) &&
       (schema.additionalProperties === false ||
         schema.allOf.some((part) => {
-          const resolved = resolveIn(document, part);
+          const resolved = deref(document, part);
           return isObject(resolved) && resolved.additionalProperties === false;
         }))
     )

@@ -106,6 +106,42 @@ paths:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
 `;
 
+/**
+ * Two bodies a description says less of than a request needs (Loket.nl's): a multipart body that is itself a file,
+ * naming no part, and a JSON body requiring a field its properties do not describe.
+ */
+const UNDESCRIBED = `openapi: 3.0.3
+info: { title: Payroll, version: "1.0.0" }
+servers: [{ url: "http://127.0.0.1:9" }]
+paths:
+  /imports/{runId}:
+    patch:
+      operationId: importEmployees
+      summary: Import employees from a file
+      parameters:
+        - { name: runId, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: { type: string, format: binary }
+      responses:
+        "204": { description: imported }
+  /declarations/{declarationId}:
+    patch:
+      operationId: confirmDeclaration
+      summary: Confirm or cancel a declaration
+      parameters:
+        - { name: declarationId, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [id, action], properties: { action: { type: string, enum: [confirm, cancel] } } }
+      responses:
+        "204": { description: done }
+`;
+
 async function build(name: string, openapi: string) {
   const dir = makeProject({
     "intermesh.config.ts": config(
@@ -116,7 +152,7 @@ async function build(name: string, openapi: string) {
   });
   const result = await inter(dir, ["build"]);
   const receipt = JSON.parse(readFileSync(join(dir, "dist", "receipt.json"), "utf8"));
-  return { result, receipt };
+  return { result, receipt, dir };
 }
 
 describe("inspection validates the wire", () => {
@@ -158,5 +194,20 @@ describe("inspection validates the wire", () => {
     expect(receipt.wire.covers).toEqual(expect.arrayContaining(["body multipart/form-data", "file part"]));
     expect(receipt.certification.blocking).not.toContain("wire");
     expect(receipt.certification.level).not.toBe("none");
+  });
+
+  it("a multipart body that is a file, and a required field no property describes: flags for both, requests valid", async () => {
+    const { result, receipt, dir } = await build("Payroll", UNDESCRIBED);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(receipt.wire).toMatchObject({ checked: 2, valid: 2, invalid: [], inexpressibleCount: 0, unchecked: [] });
+    expect(receipt.wire.covers).toEqual(expect.arrayContaining(["body multipart/form-data", "file part"]));
+    expect(receipt.certification.blocking).not.toContain("wire");
+    const capabilities = JSON.parse(readFileSync(join(dir, "dist", "capabilities.json"), "utf8"));
+    const flagsOf = (operationId: string) =>
+      capabilities.commands
+        .find((c: { operation: { operationId: string } }) => c.operation.operationId === operationId)
+        .flags.map((f: Record<string, unknown>) => [f.flag, f.wire, f.required, f.file ?? false]);
+    expect(flagsOf("importEmployees")).toContainEqual(["file", "file", true, true]);
+    expect(flagsOf("confirmDeclaration")).toContainEqual(["id", "id", true, false]);
   });
 });

@@ -420,6 +420,58 @@ describe("the wire check", () => {
     expect(await check([command(true)], doc, probe)).toMatchObject({ inexpressibleCount: 0, checked: 1, valid: 1 });
   });
 
+  it("a multipart body that is itself a file needs a file flag; sent as the part `file`, it is valid", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Imports", version: "1" },
+      paths: {
+        "/imports": {
+          post: {
+            operationId: "importFile",
+            requestBody: {
+              required: true,
+              content: { "multipart/form-data": { schema: { type: "string", format: "binary" } } },
+            },
+            responses: { "204": { description: "imported" } },
+          },
+        },
+      },
+    };
+    const command = (file: boolean) => ({
+      name: "imports create",
+      operation: { method: "POST", path: "/imports" },
+      jsonInput: true,
+      body: { mediaType: "multipart/form-data", encoding: "multipart", required: true },
+      destructive: false,
+      flags: file
+        ? [flag({ flag: "file", in: "body", wire: "file", required: true, format: "binary", file: true })]
+        : [],
+    });
+    const part = (name: string) =>
+      [
+        `--${BOUNDARY}`,
+        `Content-Disposition: form-data; name="${name}"; filename="a.csv"`,
+        "Content-Type: text/csv",
+        "",
+        "<file ./a.csv: 4 bytes>",
+        `--${BOUNDARY}--`,
+        "",
+      ].join("\r\n");
+    const probe = (name: string) => async (): Promise<Probe> =>
+      dryRun({
+        method: "POST",
+        url: `${BASE}/imports`,
+        headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+        body: part(name),
+      });
+    expect((await check([command(false)], doc, probe("file"))).inexpressible).toEqual([
+      expect.objectContaining({ reason: expect.stringContaining("its body is a file (multipart/form-data)") }),
+    ]);
+    expect(await check([command(true)], doc, probe("file"))).toMatchObject({ inexpressibleCount: 0, valid: 1 });
+    // The part's name is what the CLI and the check agree on: another name is a request the validator refuses.
+    expect(await check([command(true)], doc, probe("upload"))).toMatchObject({ valid: 0 });
+  });
+
   it("a body field the dry run masks (a token) is not judged; the other fields still are", async () => {
     const doc = {
       openapi: "3.0.3",

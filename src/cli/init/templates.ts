@@ -27,7 +27,10 @@ export interface Planned {
 
 export const GITIGNORE_LINES = [".intermesh/", "dist/", ".inter-eval/"];
 
-/** The binary name a product name suggests: lowercase kebab-case, as product.binary requires. */
+/**
+ * The binary name a product name suggests: lowercase kebab-case opening with a letter, as product.binary requires
+ * (a folder named `2a6c5dde`, a product named "123 Forms": the digits before the first letter are left out).
+ */
 export function binaryFor(name: string): string {
   return (
     name
@@ -37,7 +40,7 @@ export function binaryFor(name: string): string {
       .toLowerCase()
       .replace(/[\s_]+/g, "-")
       .replace(/-+/g, "-")
-      .replace(/^-|-$/g, "") || "api"
+      .replace(/^[^a-z]+|-$/g, "") || "api"
   );
 }
 

@@ -94,6 +94,12 @@ function binarySchema(root: Record<string, unknown>, schema: unknown): boolean {
   return s.type === "array" && binarySchema(root, s.items);
 }
 
+/** Whether a schema is an object's (by its type or its properties), whose fields a form's parts are. */
+function objectSchema(root: Record<string, unknown>, schema: unknown): boolean {
+  const s = deref(root, schema);
+  return isRecord(s) && (s.type === "object" || isRecord(s.properties) || Array.isArray(s.allOf));
+}
+
 const jsonLike = (mediaType: string) => /(^application\/(.*\+)?json\b)|(\+json\b)/i.test(mediaType);
 /** A media type whose content is text the CLI can print (JSON, text/*, XML, CSV, YAML, event streams). */
 const textLike = (mediaType: string) =>
@@ -169,6 +175,10 @@ function inexpressibleReasons(command: WireCommand, description: Description | u
       const raw = !jsonLike(mediaType) && !formLike(mediaType) && !/^text\//i.test(mediaType);
       if (raw && (schema === undefined || binarySchema(root, schema))) {
         if (isRecord(body) && body.required === true && !rawFileFlag(command))
+          reasons.push(`its body is a file (${mediaType}) but the command has no flag that takes a file for it`);
+      } else if (formLike(mediaType) && binarySchema(root, schema) && !objectSchema(root, schema)) {
+        // A form body that is itself a file: the command sends it as a part (stages/openapi/normalize.ts).
+        if (isRecord(body) && body.required === true && !command.flags.some((f) => f.in === "body" && f.file))
           reasons.push(`its body is a file (${mediaType}) but the command has no flag that takes a file for it`);
       } else {
         const { properties, required } = propertiesOf(root, schema);

@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import { requestPathOf } from "../../core/path-key.js";
 import { deref } from "../openapi/pointer.js";
+import { UNNAMED_FILE_PART } from "../openapi/model.js";
 
 /** What the receipt names as the validator. */
 const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
@@ -93,6 +94,28 @@ function withDefaultFormEncodings(operation: Record<string, unknown>): void {
     content.encodings = encodings;
   }
 }
+
+/**
+ * A multipart body that is itself a file (`{type: string, format: binary}`), as the CLI sends it: one part named
+ * UNNAMED_FILE_PART (stages/openapi/normalize.ts). Prism reads every multipart body as an object of its parts, so
+ * against the description's own schema no request at all could be valid; the part's value is still judged by it.
+ */
+function withNamedFilePart(operation: Record<string, unknown>): void {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  const body = isObject(request?.body) ? request.body : undefined;
+  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
+    if (!isObject(content) || !/^multipart\//i.test(String(content.mediaType))) continue;
+    const schema = isObject(content.schema) ? content.schema : undefined;
+    if (!schema || schema.type === "object" || isObject(schema.properties) || !fileSchema(schema)) continue;
+    content.schema = { type: "object", properties: { [UNNAMED_FILE_PART]: schema }, required: [UNNAMED_FILE_PART] };
+  }
+}
+
+/** A file's schema as http-spec gives it: `format: binary` becomes `contentMediaType` (without an encoding). */
+const fileSchema = (schema: Record<string, unknown>): boolean =>
+  schema.format === "binary" ||
+  (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined) ||
+  (schema.type === "array" && isObject(schema.items) && fileSchema(schema.items));
 
 /**
  * A parameter's schema without `null` among its types (OpenAPI 3.0's `nullable` on an array, read as `type: [array,
@@ -197,6 +220,7 @@ function operationOf(source: Record<string, unknown>, path: string, method: stri
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
   withoutNullParameterTypes(operation);
+  withNamedFilePart(operation);
   // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:
   // the CLI sends the path before it (runtime/http.ts), which the validator matches against the template.
   if (typeof operation.path === "string") operation.path = requestPathOf(operation.path).path || "/";

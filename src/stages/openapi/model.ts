@@ -43,6 +43,9 @@ export interface Parameter extends ValueSpec {
 
 export type ParameterStyle = Style;
 
+/** The multipart part a file is sent as where the body is the file itself and names no part. */
+export const UNNAMED_FILE_PART = "file";
+
 export interface BodyField extends ValueSpec {
   name: string;
   required: boolean;

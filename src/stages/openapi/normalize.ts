@@ -15,6 +15,7 @@ import type {
   ServerVariable,
   Skipped,
 } from "./model.js";
+import { UNNAMED_FILE_PART } from "./model.js";
 import { escapeToken, pointerOf } from "./pointer.js";
 import { bodyEncodingOf, isJsonMedia, responseKindOf } from "../../runtime/media.js";
 import { resolveDocument } from "./ref-reader.js";
@@ -363,6 +364,10 @@ function collectionStyle(location: Parameter["in"], format: unknown): { style: P
 const isBinary = (p: SchemaSummary): boolean =>
   p.format === "binary" || (p.type === "array" && p.itemSchema?.format === "binary");
 
+const UNNAMED_FILE_NOTE = `The file to send (as the multipart part "${UNNAMED_FILE_PART}": the description names no part)`;
+/** What a required field the description gives no schema for says of itself in help. */
+const UNDESCRIBED = "Required by the API's description, which says nothing else of it";
+
 function bodyFromSchema(
   summary: SchemaSummary,
   mediaTypes: string[],
@@ -379,6 +384,19 @@ function bodyFromSchema(
   const text = description ? { description } : {};
   if (bodyEncodingOf(mediaType) === "raw")
     return { mediaType, mediaTypes, required, fields: [], complex: false, raw: true, ...text };
+  // A multipart body that is itself a file (`multipart/form-data` with `{type: string, format: binary}`) names no part
+  // to carry it: the file goes as the part servers read most often, UNNAMED_FILE_PART.
+  if (bodyEncodingOf(mediaType) === "multipart" && summary.type !== "object" && isBinary(summary)) {
+    const field = { ...valueSpec(summary), description: summary.description ?? UNNAMED_FILE_NOTE };
+    return {
+      mediaType,
+      mediaTypes,
+      required,
+      fields: [{ name: UNNAMED_FILE_PART, required: true, ...field, binary: true }],
+      complex: false,
+      ...text,
+    };
+  }
   const fields: BodyField[] = [];
   const props = summary.type === "object" ? (summary.properties ?? {}) : {};
   for (const [name, prop] of Object.entries(props)) {
@@ -391,6 +409,10 @@ function bodyFromSchema(
       ...(isBinary(prop) && bodyEncodingOf(mediaType) === "multipart" ? { binary: true } : {}),
     });
   }
+  // A field the object requires and does not describe (`required: [id, action]` beside `properties: {action}`) is
+  // still one every request must carry: without it the command could only send bodies the API refuses.
+  for (const name of summary.type === "object" ? (summary.required ?? []) : [])
+    if (!Object.hasOwn(props, name)) fields.push({ name, required: true, type: "string", description: UNDESCRIBED });
   // A form's or multipart's object field is sent as one JSON value or a style's pairs: a flag expresses it whole.
   const structured = bodyEncodingOf(mediaType) !== "json";
   const complex =

@@ -48,6 +48,21 @@ describe("a schema as flags read it", () => {
     expect(Object.keys(fields)).toEqual(["properties"]);
   });
 
+  it("a list's enum of lists lists its elements' values; an enum of objects lists nothing, never an empty list", async () => {
+    const fields = await bodyFields({
+      type: "object",
+      properties: {
+        // Mailchimp's activity filters: the values an element takes, each written as a one-element list.
+        action: { type: "array", items: { type: "string" }, enum: [["click"], ["open"], ["click"]] },
+        shape: { type: "object", enum: [{ a: 1 }] },
+        size: { type: "string", enum: [] },
+      },
+    });
+    expect(fields.action).toMatchObject({ type: "array", items: "string", enum: ["click", "open"] });
+    expect(fields.shape).not.toHaveProperty("enum");
+    expect(fields.size).not.toHaveProperty("enum");
+  });
+
   it("keeps the items of a list an allOf part gives (AWS wraps each list with its description)", async () => {
     const fields = await bodyFields(
       {

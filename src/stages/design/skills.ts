@@ -23,15 +23,32 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
   Object.entries({
     read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
     create:
-      "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout",
+      "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant email notify",
     // Archiving or disabling keeps the thing: a change of state, not a removal.
     update:
-      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive deactivate disable enable close reopen resolve lock unlock",
-    undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister",
+      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve lock unlock merge approve suspend pause resume restore",
+    undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister unpublish unshare detach disconnect decline reject clear purge wipe erase destroy",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
 export type Action = "read" | "create" | "update" | "undo";
-const CRUD_WORDS = new Set(["get", "list", "create", "update", "replace", "delete"].map((w) => stem(w)));
+/** The plain verbs of a kind of action: a command named by one does the plain thing, not a job of its own. */
+const CRUD_WORDS = new Set(
+  [
+    "get",
+    "list",
+    "create",
+    "update",
+    "replace",
+    "delete",
+    "insert",
+    "add",
+    "new",
+    "remove",
+    "edit",
+    "patch",
+    "set",
+  ].map((w) => stem(w)),
+);
 
 /**
  * A light suffix stemmer, so a noun and its verb share a stem ("bookings", "booking", "booked" → "book";
@@ -51,7 +68,7 @@ function stemOf(word: string): string {
     ["ation", 4],
     ["ing", 3],
     ["ed", 3],
-    ["er", 4],
+    // Not "-er": it made "customer" custom, "container" contain, "transfer" transf.
     ["ment", 4],
   ] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= keep) {
@@ -175,8 +192,24 @@ export function titleActions(title: string): Set<Action> {
     tokens(title)[0],
     ...[...title.matchAll(/\b(?:and|then)\s+([a-z]+)/gi)].map((m) => stem(m[1]!.toLowerCase())),
   ];
-  return new Set(verbs.map((w) => (w ? ACTIONS[w] : undefined)).filter((a): a is Action => !!a));
+  return new Set(verbs.map((w) => (w ? ACTIONS[plainVerb(w)] : undefined)).filter((a): a is Action => !!a));
 }
+
+/** The verb a task's title opens with, as linking reads it ("Reactivate a bounced address" → activate). */
+export function titleVerb(title: string): string | undefined {
+  const first = tokens(title)[0];
+  return first && plainVerb(first);
+}
+
+/** Whether a verb is a plain one of its kind (get, create, add …) or reads: it names no job of its own. */
+export const isPlainVerb = (verb: string): boolean => CRUD_WORDS.has(verb) || ACTIONS[verb] === "read";
+
+/** A text's words as linking reads them: split, stemmed, without the words that say nothing. */
+export const nameWords = (text: string): readonly string[] => knownTokens(text);
+
+/** A verb as its kind of action is listed: "reactivate", "resend" are activate and send again. */
+const plainVerb = (word: string): string =>
+  !ACTIONS[word] && word.startsWith("re") && ACTIONS[word.slice(2)] ? word.slice(2) : word;
 
 /**
  * Title words count double: the title is the clearest statement of the job. A title whose verb is the product's own
@@ -188,19 +221,51 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   for (const [text, weight] of taskTexts(task))
     for (const w of termsOf(text)) words.set(w, Math.max(words.get(w) ?? 0, weight));
   const title = tokens(task.title);
-  // The word after the title's verb is what the task acts on ("Find trips between two stations"): it counts most.
-  if (title.length > 1) words.set(title[1]!, Math.max(words.get(title[1]!) ?? 0, 3));
   // What the task asks to do is said by its verbs — the first word, and one after "and" or "then" ("Find and void an
   // invoice") — never by a noun that is also a verb ("Close an issue" issues nothing).
   const actions = titleActions(task.title);
-  const verb = title[0];
+  const verb = title[0] && plainVerb(title[0]);
+  // "Reactivate a bounced address": the command that does it is named `activate`.
+  if (verb && verb !== title[0]) words.set(verb, Math.max(words.get(verb) ?? 0, 2));
   const actionVerb = verb && ACTIONS[verb] ? verb : undefined;
   // After a product's own verb ("Book a trip") the thing acted on is what the verb names (bookings), not the next word.
   // "Report a room's bookings": what the title acts on follows the possessive.
   const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(
     task.title,
   )?.[1];
-  const object = actionVerb && title.length > 1 ? (owned ? tokens(owned)[0] : title[1]) : undefined;
+  // The thing is the word of the phrase after the verb that names most of the API's commands: "Cancel an unpaid order"
+  // acts on orders, "Create a customer billing account" on accounts, "Merge an approved pull request" on pulls. A verb
+  // of its own that names a resource names the thing ("Deploy a build": deployments, "Send an email": sending).
+  const phrase = tokens(task.title.replace(/^\s*\S+/, "").split(PHRASE_END)[0] ?? "");
+  const naming = (w: string) =>
+    terms.filter((t) => ["the resource", "the command name"].includes(t.get(w)?.where ?? "")).length;
+  const resource = phrase.reduce<[string | undefined, number]>(
+    (best, w) => {
+      const n = naming(w);
+      return n && n >= best[1] ? [w, n] : best;
+    },
+    [undefined, 0],
+  )[0];
+  const verbNamed =
+    actionVerb && !CRUD_WORDS.has(actionVerb) && ACTIONS[actionVerb] !== "read"
+      ? terms.some((t) => t.get(actionVerb)?.where === "the resource")
+      : false;
+  const object =
+    actionVerb && title.length > 1
+      ? owned
+        ? tokens(owned)[0]
+        : verbNamed
+          ? actionVerb
+          : (resource ?? title[1])
+      : undefined;
+  // A verb no kind of action lists that commands are named by ("Merge a pull request": `pulls merge`) does what they
+  // do, when they agree, whatever else says the word (`pulls-merge check`, a resource named by it).
+  if (!actions.size && verb) {
+    const kinds = new Set(
+      commands.filter((_, i) => terms[i]!.get(verb)?.where === "the action").map((c) => commandAction(c)),
+    );
+    if (kinds.size === 1) actions.add([...kinds][0]!);
+  }
   // A verb that is the name of a resource ("Book a trip": bookings) makes one of them where the API makes them (a
   // plain create); where it does not ("Track a package": tracking get, start, stop), it asks about it.
   const named = verb ? commands.filter((_, i) => terms[i]!.get(verb)?.where === "the resource") : [];
@@ -215,6 +280,9 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
     const kinds = new Set(using.map(commandAction));
     if (kinds.size === 1) actions.add([...kinds][0]!);
   }
+  // What the task acts on ("Find trips between two stations": trips) counts most.
+  const acted = object ?? title[1];
+  if (acted) words.set(acted, Math.max(words.get(acted) ?? 0, 3));
   return { words, actions, ...(object ? { object } : {}), ...(actionVerb ? { verb: actionVerb } : {}) };
 }
 
@@ -231,6 +299,11 @@ interface Scored {
   /** It acts on what the task acts on (or the task's title names no object). */
   onObject: boolean;
 }
+
+const ACTION_PLACES = new Set(["the action", "the summary"]);
+/** Where the phrase a title's verb acts on ends: a preposition, a conjunction, a clause. */
+const PHRASE_END =
+  /\b(?:for|to|with|from|in|on|of|by|at|as|into|onto|before|after|between|under|over|via|that|which|who|when|where|so|and|then|but)\b|[,;:.(]/i;
 
 /** The thing a command acts on: its sub-resource's last word (also when folded into the action), else its resource's. */
 const actedOn = (command: CommandSpec) =>
@@ -273,8 +346,9 @@ function score(
   for (const [w, weight] of task.words) {
     const term = terms.get(w);
     if (!term) continue;
-    // "List the cards": "list" says what to do; on Trello it is also a resource, which the task does not mean.
-    if (w === task.verb && term.where !== "the action" && term.where !== "the summary") continue;
+    // "List the cards": "list" says what to do; on Trello it is also a resource, which the task does not mean. A verb
+    // of its own is what it names ("Deploy a build": deployments).
+    if (w === task.verb && (CRUD_WORDS.has(w) || ACTIONS[w] === "read") && !ACTION_PLACES.has(term.where)) continue;
     const part = term.weight * weight * idf(w);
     total += part;
     matched.push({ word: w, where: term.where, part });
@@ -297,7 +371,10 @@ function score(
   // `contact-groups list` names contacts and acts on groups: "Find a contact" is the contacts' own command's.
   else if (task.object && target && target !== task.object && !facts.last.includes(task.object))
     [factor, why] = [factor * 0.8, `; it acts on ${target}, the task on ${task.object}`];
-  if (task.actions.size && !task.actions.has(action)) {
+  // A removal is linked only to a task that undoes, or that its own name says ("Purge the cache": `cache purge`).
+  if (action === "undo" && !task.actions.has("undo") && !(task.verb && facts.last.includes(task.verb)))
+    [factor, why] = [0, "; it removes, and the task does not undo"];
+  else if (task.actions.size && !task.actions.has(action)) {
     // Undoing never links a create; a read may still serve a write task (find before you change), at a discount.
     if (action === "create" && task.actions.has("undo") && !task.actions.has("create"))
       [factor, why] = [0, "; it creates, and the task undoes"];
@@ -578,7 +655,10 @@ export function planSkills(
   const index = indexCommands(commands);
   learn(
     index,
-    brief.tasks.flatMap((task) => taskTexts(task).flatMap(([text]) => termsOf(text))),
+    brief.tasks.flatMap((task) => [
+      ...taskTexts(task).flatMap(([text]) => termsOf(text)),
+      ...tokens(task.title).slice(0, 1).map(plainVerb),
+    ]),
   );
   const skills: SkillPlan[] = named.map(({ task, name }) => {
     const { commands: linked, finders, links } = linkCommands(task, index);

@@ -2,7 +2,7 @@ import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
 import { readFrontMatter } from "../../core/front-matter.js";
 import { compareText } from "../../core/text-order.js";
-import { actionOf, titleActions } from "../design/skills.js";
+import { actionOf, isPlainVerb, nameWords, titleActions, titleVerb } from "../design/skills.js";
 
 export interface SkillCheck {
   name: string;
@@ -62,29 +62,58 @@ export async function validateSkills(
         if (!named) problems.push(`quotes \`${binary} ${path.join(" ")}\`, which is not a command of this CLI`);
         else quoted.push(path.join(" "));
       }
-      const unserved = unservedAction(body, quoted, commands);
-      if (unserved) problems.push(unserved);
+      problems.push(...unservedTask(body, quoted, commands, binary));
       return { name: name || folder, description, valid: problems.length === 0, problems };
     });
 }
 
 /**
- * A Skill whose task asks to change something (its `# Title`: "Void an invoice") and none of whose commands does:
- * an agent that trusts it is sent to a read. Undoing is served by an update too (a void is often a change of state).
+ * What a Skill's commands leave undone of its task (its `# Title`), each a problem an agent that trusts it would meet:
+ * - the task asks to change something ("Void an invoice") and none of its commands does: the agent is sent to a read
+ *   (undoing is served by an update too: a void is often a change of state);
+ * - it links a removal the task does not ask for ("Share a calendar" linking `calendars delete`);
+ * - the task's verb names a job a command of the CLI does on what the task names ("Merge a pull request": `repos pulls
+ *   merge`), and it links none that does it.
  */
-function unservedAction(body: string, quoted: string[], commands: HelpCommand[]): string | undefined {
+function unservedTask(body: string, quoted: string[], commands: HelpCommand[], binary: string): string[] {
   const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
-  if (!title) return undefined;
-  const wanted = [...titleActions(title)].filter((a) => a !== "read");
-  if (!wanted.length) return undefined;
   const byName = new Map(commands.map((c) => [c.name, c]));
-  const done = new Set(
-    quoted.flatMap((name) => {
-      const c = byName.get(name);
-      return c?.method ? [actionOf(c.method, name.split(" ").pop()!, c.description)] : [];
-    }),
-  );
-  if (!quoted.some((n) => byName.get(n)?.method)) return undefined;
-  if (wanted.some((a) => done.has(a) || (a === "undo" && done.has("update")))) return undefined;
-  return `its task "${title}" asks to ${wanted.join("/")}, and none of its commands does (${quoted.join(", ")})`;
+  const linked = quoted.filter((n) => byName.get(n)?.method);
+  if (!title || !linked.length) return [];
+  const problems: string[] = [];
+  const kinds = titleActions(title);
+  const wanted = [...kinds].filter((a) => a !== "read");
+  const actionOfName = (name: string) => {
+    const c = byName.get(name)!;
+    return actionOf(c.method!, lastPart(name), c.description);
+  };
+  const done = new Set(linked.map(actionOfName));
+  if (wanted.length && !wanted.some((a) => done.has(a) || (a === "undo" && done.has("update"))))
+    problems.push(
+      `its task "${title}" asks to ${wanted.join("/")}, and none of its commands does (${quoted.join(", ")})`,
+    );
+  const verb = titleVerb(title);
+  const says = (name: string) => !!verb && nameWords(lastPart(name)).includes(verb);
+  for (const name of linked)
+    if (actionOfName(name) === "undo" && !kinds.has("undo") && !says(name))
+      problems.push(`it links \`${binary} ${name}\`, which removes, and its task "${title}" removes nothing`);
+  // A read that says the verb (`pulls merge-check`) does not do it.
+  const does = (name: string) => says(name) && actionOfName(name) !== "read";
+  if (verb && !isPlainVerb(verb) && !linked.some(does)) {
+    const named = new Set(nameWords(title));
+    const doers = commands
+      .filter((c) => c.method)
+      .map((c) => c.name)
+      .filter((n) => does(n) && nameWords(n.split(" ").slice(0, -1).join(" ")).some((w) => named.has(w)));
+    if (doers.length)
+      problems.push(
+        `its task "${title}" says ${verb}, which ${doers
+          .slice(0, 3)
+          .map((n) => `\`${binary} ${n}\``)
+          .join(", ")} ${doers.length > 1 ? "do" : "does"}, and it links none of them`,
+      );
+  }
+  return problems;
 }
+
+const lastPart = (name: string) => name.split(" ").pop()!;

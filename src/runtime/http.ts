@@ -6,7 +6,7 @@ import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
 import type { OpenedFile } from "./local-file.js";
 import { isEventStream, isJsonMedia, responseKindOf, type ResponseKind } from "./media.js";
-import { encodeBody, type StreamedBody } from "./request-body.js";
+import { encodeBody, percentEncoded, type StreamedBody } from "./request-body.js";
 import {
   collectEvents,
   decodeText,
@@ -362,7 +362,7 @@ async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Up
         if (req.destroyed) return uploaded;
         bytes += piece.length;
         hash.update(piece);
-        await write(piece);
+        await write(chunk.percent ? percentEncoded(piece) : piece);
       }
     }
     if (file.size !== undefined && bytes !== file.size)

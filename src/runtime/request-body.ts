@@ -15,8 +15,24 @@ import type { Body, PartEncoding } from "./manifest.js";
 import { essence } from "./media.js";
 import { serializeQuery, type Style } from "./serialize.js";
 
-/** Bytes already in memory, or a file's, read when the request is written. */
-export type Chunk = { bytes: Buffer } | { file: OpenedFile; filename: string; contentType: string };
+/**
+ * Bytes already in memory, or a file's, read when the request is written; `percent`: the file's bytes go
+ * percent-encoded (a urlencoded form's file field), so the body's length is known only once it is sent.
+ */
+export type Chunk = { bytes: Buffer } | { file: OpenedFile; filename: string; contentType: string; percent?: true };
+
+/** Bytes as a urlencoded form's value carries them: unreserved characters as they are, every other byte as %XX. */
+export function percentEncoded(bytes: Buffer): Buffer {
+  let out = "";
+  for (const byte of bytes)
+    out +=
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+        ? String.fromCharCode(byte)
+        : byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e
+          ? String.fromCharCode(byte)
+          : `%${byte < 16 ? "0" : ""}${byte.toString(16).toUpperCase()}`;
+  return Buffer.from(out, "latin1");
+}
 
 /** A body with files: its chunks in order, and its length when every part's is known. */
 export interface StreamedBody {
@@ -163,7 +179,7 @@ const lengthOf = (chunks: Chunk[]): number | undefined =>
         ? undefined
         : "bytes" in c
           ? sum + c.bytes.length
-          : c.file.size === undefined
+          : c.file.size === undefined || c.percent
             ? undefined
             : sum + c.file.size,
     0,
@@ -198,8 +214,23 @@ export function encodeBody(
     };
   // A form or multipart body of files alone has no other fields.
   const values = (fields ?? {}) as Record<string, unknown>;
-  if (encoding === "form")
-    return { text: formBody(values, body?.parts), contentType: "application/x-www-form-urlencoded" };
+  if (encoding === "form") {
+    const contentType = "application/x-www-form-urlencoded";
+    const text = formBody(values, body?.parts);
+    if (!files.size) return { text, contentType };
+    // A file field's value is the file's bytes, percent-encoded as they are read (the document's `format: binary`).
+    const chunks: Chunk[] = [];
+    let separator = text ? `${text}&` : "";
+    for (const [name, list] of files)
+      for (const file of list) {
+        chunks.push({ bytes: Buffer.from(`${separator}${encodeURIComponent(name)}=`) });
+        const filename = file.path === "-" ? name : basename(file.path);
+        const type = fileContentType(file.path === "-" ? "" : file.path, body?.parts?.[name]?.contentType);
+        chunks.push({ file, filename, contentType: type, percent: true });
+        separator = "&";
+      }
+    return { stream: { chunks }, contentType };
+  }
   if (encoding === "multipart") {
     const boundary = `----inter${randomBytes(12).toString("hex")}`;
     const type = essence(body!.mediaType).startsWith("multipart/") ? essence(body!.mediaType) : "multipart/form-data";
@@ -249,7 +280,7 @@ export async function streamDigest(stream: StreamedBody): Promise<string> {
       );
     if (!file.size) continue;
     for await (const piece of createReadStream("", { fd: file.fd, start: 0, end: file.size - 1, autoClose: false }))
-      hash.update(piece as Buffer);
+      hash.update(chunk.percent ? percentEncoded(piece as Buffer) : (piece as Buffer));
   }
   return hash.digest("hex");
 }

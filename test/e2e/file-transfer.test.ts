@@ -83,6 +83,22 @@ paths:
                 callback: { type: string }
       responses:
         "202": { description: accepted, content: { application/json: { schema: { type: object, properties: { ok: { type: boolean } } } } } }
+  /imports:
+    post:
+      operationId: importData
+      summary: Import data from a file
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [data]
+              properties:
+                label: { type: string }
+                data: { type: string, format: binary }
+      responses:
+        "202": { description: accepted, content: { application/json: { schema: { type: object, properties: { ok: { type: boolean } } } } } }
   /events:
     get:
       operationId: streamEvents
@@ -235,6 +251,39 @@ describe("files up and bytes down, as the description says", () => {
       required: false,
       requiredWithBody: true,
     });
+  });
+
+  it("sends a urlencoded form's binary field as the file's bytes, percent-encoded: every byte value arrives", async () => {
+    const command = caps.commands.find((c) => c.operation.operationId === "importData")!;
+    expect(command.flags.find((f) => f.wire === "data")).toMatchObject({ file: true, required: true });
+    seen.length = 0;
+    const r = await files([...words("importData"), "--label", "scan 1", "--data", "scan.png"]);
+    expect(r.exitCode, text(r.stderr)).toBe(0);
+    expect(result(r).uploaded).toEqual([
+      expect.objectContaining({ path: "scan.png", bytes: BYTES.length, sha256: sha256(BYTES) }),
+    ]);
+    const { headers, body } = seen[0]!;
+    expect(headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    // Only ASCII on the wire, each field once; the test's own decoder reads each %XX back to its byte.
+    expect(body.every((b) => b < 0x80)).toBe(true);
+    const fields = Object.fromEntries(
+      body
+        .toString("latin1")
+        .split("&")
+        .map((pair) => {
+          const [name, value] = pair.split("=") as [string, string];
+          const bytes = Buffer.from(
+            value.replace(/%([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+            "latin1",
+          );
+          return [name, bytes];
+        }),
+    );
+    expect(fields.label!.toString("utf8")).toBe("scan 1");
+    expect(fields.data!.equals(BYTES)).toBe(true);
+    // The dry run shows the file as a placeholder and sends nothing.
+    const dry = await files([...words("importData"), "--data", "scan.png", "--dry-run"]);
+    expect(result(dry).result.request.body).toBe(`data=<file scan.png: ${BYTES.length} bytes>`);
   });
 
   it("uploads a multipart body: the file's exact bytes with its name and type, text, repeated and JSON parts", async () => {

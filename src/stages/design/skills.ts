@@ -185,6 +185,8 @@ interface TaskWords {
   actions: Set<Action>;
   /** The task speaks of many things at once. */
   many: boolean;
+  /** The thing it acts on is a word the API names its commands by (not the task's own word: "meeting" for events). */
+  named: boolean;
 }
 
 /**
@@ -241,7 +243,7 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // The thing is the word of the phrase after the verb that names most of the API's commands: "Cancel an unpaid order"
   // acts on orders, "Create a customer billing account" on accounts, "Merge an approved pull request" on pulls. A verb
   // of its own that names a resource names the thing ("Deploy a build": deployments, "Send an email": sending).
-  const phrase = tokens(task.title.replace(/^\s*\S+/, "").split(PHRASE_END)[0] ?? "");
+  const phrase = tokens(nounPhrase(task.title));
   const naming = (w: string) =>
     terms.filter((t) => ["the resource", "the command name"].includes(t.get(w)?.where ?? "")).length;
   const resource = phrase.reduce<[string | undefined, number]>(
@@ -270,9 +272,11 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // A verb no kind of action lists that commands are named by ("Merge a pull request": `pulls merge`) does what they
   // do, when they agree, whatever else says the word (`pulls-merge check`, a resource named by it).
   if (!actions.size && verb) {
-    const kinds = new Set(
-      commands.filter((_, i) => terms[i]!.get(verb)?.where === "the action").map((c) => commandAction(c)),
+    // The action opens with the verb (`merge`, `send-email`), not names its object (`list-ignores`).
+    const acting = commands.filter(
+      (c, i) => terms[i]!.get(verb)?.where === "the action" && tokens(c.path[c.path.length - 1]!)[0] === verb,
     );
+    const kinds = new Set(acting.map((c) => commandAction(c)));
     if (kinds.size === 1) actions.add([...kinds][0]!);
   }
   // A verb that is the name of a resource ("Book a trip": bookings) makes one of them where the API makes them (a
@@ -293,7 +297,14 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   const acted = object ?? title[1];
   if (acted) words.set(acted, Math.max(words.get(acted) ?? 0, 3));
   const many = MANY.test(`${task.title} ${task.situation} ${task.outcome}`);
-  return { words, actions, many, ...(object ? { object } : {}), ...(actionVerb ? { verb: actionVerb } : {}) };
+  return {
+    words,
+    actions,
+    many,
+    named: !!object && (object === resource || verbNamed),
+    ...(object ? { object } : {}),
+    ...(actionVerb ? { verb: actionVerb } : {}),
+  };
 }
 
 interface Scored {
@@ -311,6 +322,22 @@ interface Scored {
 }
 
 const ACTION_PLACES = new Set(["the action", "the summary"]);
+/**
+ * The words a title's verb acts on: after the verb, up to a preposition, a conjunction or a clause, or a second article
+ * ("Cancel an order the customer no longer wants": order).
+ */
+function nounPhrase(title: string): string {
+  const words = (title.replace(/^\s*\S+/, "").split(PHRASE_END)[0] ?? "").trim().split(/\s+/);
+  const start = words.findIndex((w) => !DETERMINER.test(w));
+  if (start < 0) return "";
+  const end = words.findIndex((w, i) => i > start && DETERMINER.test(w));
+  return words.slice(start, end < 0 ? undefined : end).join(" ");
+}
+
+const DETERMINER = /^(a|an|the|this|that|these|those|my|our|your|their|his|her|its|each|every|some|any)$/i;
+/** Verbs that remove the thing itself, which a DELETE does; other undoing (refund, cancel, void) may not. */
+const REMOVAL = new Set(["delete", "remove", "erase", "destroy", "purge", "wipe", "clear"].map((w) => stem(w)));
+
 /** Where the phrase a title's verb acts on ends: a preposition, a conjunction, a clause. */
 const PHRASE_END =
   /\b(?:for|to|with|from|in|on|of|by|at|as|into|onto|before|after|between|under|over|via|that|which|who|when|where|so|and|then|but)\b|[,;:.(]/i;
@@ -390,6 +417,15 @@ function score(
     [factor, why] = [factor * 0.8, `; it acts on ${target}, the task on ${task.object}`];
   // A command that acts on many at once (`alerts close-all`) is another job than the one thing a task names.
   if (facts.bulk && !task.many) [factor, why] = [factor * 0.5, `${why}; it acts on many at once, the task on one`];
+  // A DELETE of another thing than the task names undoes nothing of it ("Refund an order" is no `order-refs delete`).
+  if (
+    command.operation.method.toUpperCase() === "DELETE" &&
+    task.object &&
+    task.named &&
+    target !== task.object &&
+    !(task.verb && REMOVAL.has(task.verb))
+  )
+    [factor, why] = [factor * 0.3, `${why}; it deletes ${target}, the task acts on ${task.object}`];
   // A removal is linked only to a task that undoes, or that its own name says ("Purge the cache": `cache purge`).
   if (action === "undo" && !task.actions.has("undo") && !(task.verb && facts.last.includes(task.verb)))
     [factor, why] = [0, "; it removes, and the task does not undo"];

@@ -36,21 +36,7 @@ const ACTIONS: Record<string, Action> = Object.fromEntries(
 export type Action = "read" | "create" | "update" | "undo";
 /** The plain verbs of a kind of action: a command named by one does the plain thing, not a job of its own. */
 const CRUD_WORDS = new Set(
-  [
-    "get",
-    "list",
-    "create",
-    "update",
-    "replace",
-    "delete",
-    "insert",
-    "add",
-    "new",
-    "remove",
-    "edit",
-    "patch",
-    "set",
-  ].map((w) => stem(w)),
+  "get list create update replace delete insert add new remove edit patch set".split(" ").map((w) => stem(w)),
 );
 
 /**

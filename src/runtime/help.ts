@@ -517,13 +517,81 @@ export function groupHelp(cli: Cli, words: string[], commands: Command[], all = 
   );
 }
 
-export function singleHelp(cli: Cli, command: Command) {
-  return {
-    ...frame(cli, `${cli.manifest.product.binary} ${command.name}: ${command.description}`, [
-      commandHelp(cli.manifest, command),
-    ]),
-    command: commandHelp(cli.manifest, command),
+/**
+ * One command's help; within DESCRIBE_BYTES unless `all`. A command of hundreds of flags (DocuSign's account settings:
+ * 675, 342 KB in full) lists its own entry once, then its flags by name, type and whether they are required, then only
+ * the required ones' in full and the others' names: each step says what it left out and that `--help --all` prints it.
+ */
+export function singleHelp(cli: Cli, command: Command, all = false) {
+  const { binary } = cli.manifest.product;
+  const intro = `${binary} ${command.name}: ${command.description}`;
+  const entry = commandHelp(cli.manifest, command);
+  const full = { ...frame(cli, intro, [entry]), command: entry };
+  if (all) return full;
+  const size = Buffer.byteLength(JSON.stringify(full));
+  if (size <= DESCRIBE_BYTES) return full;
+  return boundedCommand(
+    entry,
+    size,
+    (help, bounded) => ({
+      ...frame(cli, `${intro} ${help}`, [{ name: entry.name, usage: entry.usage, description: entry.description }]),
+      command: bounded,
+    }),
+    `${binary} ${command.name} --help --all`,
+  );
+}
+
+/**
+ * A command's help or schema made to fit one answer: its parameters brief (name, type, whether required, the values
+ * they take), then the optional ones by name only, then as many as fit. `answer` wraps the command and a sentence on
+ * what was left out; `whole` is the invocation that prints it whole.
+ */
+function boundedCommand<T>(
+  entry: CommandHelp,
+  size: number,
+  answer: (help: string, command: CommandHelp) => T,
+  whole: string,
+): T {
+  const n = entry.parameters.length;
+  const over = `Its ${n} flags in full (${kib(size)}) are over the ${kib(DESCRIBE_BYTES)} one answer holds`;
+  const fits = (value: T) => Buffer.byteLength(JSON.stringify(value)) <= DESCRIBE_BYTES;
+  const brief = (p: ParameterHelp): ParameterHelp => {
+    const out = { name: p.name, type: p.type } as ParameterHelp;
+    if (p.items) out.items = p.items;
+    out.required = p.required;
+    if (p.enum) out.enum = p.enum;
+    if (p.format) out.format = p.format;
+    if (p.file) out.file = true;
+    return out;
   };
+  const required = entry.parameters.filter((p) => p.required);
+  const attempts: Array<[string, ParameterHelp[]]> = [
+    ["so each is given by name, type and the values it takes", entry.parameters.map(brief)],
+    [
+      "so the required ones are given by name and type and the others by name",
+      [
+        ...required.map(brief),
+        ...entry.parameters.filter((p) => !p.required).map((p) => ({ name: p.name }) as ParameterHelp),
+      ],
+    ],
+  ];
+  for (const [how, parameters] of attempts) {
+    const value = answer(`${over}, ${how}: \`${whole}\` prints them in full.`, { ...entry, parameters });
+    if (fits(value)) return value;
+  }
+  let kept = attempts[1]![1];
+  while (kept.length > required.length) {
+    kept = kept.slice(0, Math.max(required.length, kept.length - Math.ceil(kept.length / 10)));
+    const value = answer(
+      `${over}, so the required ones are given by name and type and ${kept.length - required.length} of the ${n - required.length} others by name: \`${whole}\` prints them all.`,
+      { ...entry, parameters: kept },
+    );
+    if (fits(value)) return value;
+  }
+  return answer(`${over}, so only the required ones are given: \`${whole}\` prints them all.`, {
+    ...entry,
+    parameters: required.map(brief),
+  });
 }
 
 /** `issue --help`: the issue commands. */
@@ -691,9 +759,17 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
   let size: number | undefined;
   if (all || words.length || manifest.help === "full") {
     const full = describeCommands(cli, visible);
-    if (all || single) return full;
+    if (all) return full;
     size = Buffer.byteLength(JSON.stringify(full));
     if (size <= DESCRIBE_BYTES) return full;
+    // One command of hundreds of flags: its schema, with its flags brief (boundedCommand).
+    if (single)
+      return boundedCommand(
+        full.commands[0]!,
+        size,
+        (help, command) => ({ ...describeFrame(cli), help, commands: [command] }),
+        `${manifest.product.binary} ${visible[0]!.name} --describe --all`,
+      );
   }
   const over =
     size === undefined

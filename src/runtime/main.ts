@@ -683,7 +683,7 @@ async function dispatch(
     if (group.length) throw missingCommand(cli, words, group);
     throw unknownCommand(cli, words);
   }
-  if (globals.help) return json(singleHelp(cli, command));
+  if (globals.help) return json(singleHelp(cli, command, globals.all));
   if (parsed.positionals.length) {
     throw new CliError(
       "POSITIONAL_NOT_ALLOWED",

@@ -9,7 +9,7 @@ import { packageFiles } from "../../src/stages/emit/package-files.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { CliError } from "../../src/runtime/errors.js";
-import { commandHelp, DESCRIBE_BYTES, describeScope, groupHelp, rootHelp } from "../../src/runtime/help.js";
+import { commandHelp, DESCRIBE_BYTES, describeScope, groupHelp, rootHelp, singleHelp } from "../../src/runtime/help.js";
 import type { Cli } from "../../src/runtime/load.js";
 import type { Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { LISTED_COMMANDS, missingCommand, unknownCommand } from "../../src/runtime/suggest.js";
@@ -237,6 +237,71 @@ describe("--describe bounds on any CLI", () => {
       { name: "big", description: "big", group: true, commands: 120 },
       { name: "small", description: "small", group: true, commands: 1 },
     ]);
+  });
+});
+
+describe("one command's --help and --describe within the budget of one answer", () => {
+  // DocuSign's account settings update: 675 flags, 342 KB of help in full.
+  const described = "Whether the account lets its users do this one particular thing, and how. ".repeat(2);
+  const flags = Array.from({ length: 700 }, (_, i) =>
+    flag(`setting-${i}`, { description: described, required: i < 3, ...(i % 50 === 0 ? { enum: ["on", "off"] } : {}) }),
+  );
+  const cli = memoryCli([command(["accounts", "settings", "update"], flags), command(["accounts", "get"])]);
+  const big = cli.all()[0]!;
+
+  it("--help gives every flag by name, type and values, and says how to print them in full", () => {
+    const help = singleHelp(cli, big) as Record<string, any>;
+    expect(size(help)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(help.command.parameters).toHaveLength(700);
+    expect(help.command.parameters[0]).toEqual({
+      name: "--setting-0",
+      type: "string",
+      required: true,
+      enum: ["on", "off"],
+    });
+    expect(help.commands).toEqual([{ name: big.name, usage: help.command.usage, description: big.description }]);
+    expect(help.help).toMatch(/Its 700 flags in full \(\d+ KiB\) are over the 64 KiB one answer holds/);
+    expect(help.help).toContain("`demo accounts settings update --help --all`");
+    const all = singleHelp(cli, big, true) as Record<string, any>;
+    expect(all.command.parameters[5].description).toContain("particular thing");
+    expect(size(all)).toBeGreaterThan(DESCRIBE_BYTES);
+    // A command that fits is given whole.
+    const small = singleHelp(cli, cli.all()[1]!) as Record<string, any>;
+    expect(small.help).not.toMatch(/over the/);
+  });
+
+  it("--describe of it too; with --all its whole schema", () => {
+    const d = describeScope(cli, big.path, () => [big], false) as Record<string, any>;
+    expect(size(d)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(d.commands).toHaveLength(1);
+    expect(d.commands[0]).toMatchObject({
+      name: big.name,
+      outputSchema: expect.anything(),
+      exitCodes: expect.any(Array),
+    });
+    expect(d.commands[0].parameters).toHaveLength(700);
+    expect(d.help).toContain("`demo accounts settings update --describe --all`");
+    const all = describeScope(cli, big.path, () => [big], true) as Record<string, any>;
+    expect(all.commands[0].parameters[5]).toMatchObject({
+      description: expect.stringContaining("particular"),
+      in: "query",
+    });
+  });
+
+  it("a command of thousands of flags keeps its required ones, and says how many others it left out", () => {
+    const huge = memoryCli([
+      command(
+        ["x", "update"],
+        Array.from({ length: 6000 }, (_, i) => flag(`field-number-${i}`, { required: i < 2 })),
+      ),
+    ]);
+    const help = singleHelp(huge, huge.all()[0]!) as Record<string, any>;
+    expect(size(help)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(help.command.parameters.slice(0, 2).map((p: { name: string }) => p.name)).toEqual([
+      "--field-number-0",
+      "--field-number-1",
+    ]);
+    expect(help.help).toMatch(/ of the 5998 others by name/);
   });
 });
 

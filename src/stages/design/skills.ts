@@ -1,4 +1,5 @@
 import { requestPathOf } from "../../core/path-key.js";
+import { wordTable } from "../../core/word-table.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
 import { isPostedRead } from "../../core/verbs.js";
@@ -7,7 +8,7 @@ import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 import { compareText } from "../../core/text-order.js";
 
 /** Plurals no suffix rule makes ("Delete a person" is `people delete`). */
-const IRREGULAR: Record<string, string> = { people: "person", children: "child", men: "man", women: "woman" };
+const IRREGULAR = wordTable({ people: "person", children: "child", men: "man", women: "woman" });
 
 /** Stems by word: every command's flags and summary say the same few thousand words again. */
 const stems = memoized(stemOf);
@@ -22,16 +23,18 @@ const STOP = new Set(
  * Words for kinds of action, in plain English and in the verbs APIs use; nothing here names a product's nouns. A task
  * whose title says it undoes something never links a command that creates one.
  */
-const ACTIONS: Record<string, Action> = Object.fromEntries(
-  Object.entries({
-    read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
-    create:
-      "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant email notify",
-    // Archiving or disabling keeps the thing: a change of state, not a removal.
-    update:
-      "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve complete finish acknowledge lock unlock merge approve suspend pause resume restore",
-    undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister unpublish unshare detach disconnect decline reject clear purge wipe erase destroy",
-  }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
+const ACTIONS: Record<string, Action> = wordTable(
+  Object.fromEntries(
+    Object.entries({
+      read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
+      create:
+        "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant email notify",
+      // Archiving or disabling keeps the thing: a change of state, not a removal.
+      update:
+        "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve complete finish acknowledge lock unlock merge approve suspend pause resume restore",
+      undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister unpublish unshare detach disconnect decline reject clear purge wipe erase destroy",
+    }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
+  ),
 );
 export type Action = "read" | "create" | "update" | "undo";
 /** The plain verbs of a kind of action: a command named by one does the plain thing, not a job of its own. */

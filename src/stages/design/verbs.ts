@@ -3,6 +3,7 @@
  * disguise, and which carry no meaning in a name (docs/generated-cli.md, "Names").
  */
 
+import { wordTable } from "../../core/word-table.js";
 import { camelParts } from "../../core/camel-words.js";
 import { memoized } from "../../core/memo.js";
 import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
@@ -34,7 +35,7 @@ const VERBS = new Set(
 );
 
 /** Verbs that only restate what the HTTP method and path shape already say; the command takes the CRUD word instead. */
-const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "delete"> = {
+const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "delete"> = wordTable({
   get: "read",
   fetch: "read",
   retrieve: "read",
@@ -58,7 +59,7 @@ const CRUD_FAMILY: Record<string, "read" | "create" | "update" | "replace" | "de
   overwrite: "replace",
   delete: "delete",
   erase: "delete",
-};
+});
 
 /** Words that may stand before the verb ("Bulk update users", "Permanently delete a file"). */
 const LEAD_MODIFIERS = new Set([
@@ -78,7 +79,7 @@ const LEAD_MODIFIERS = new Set([
 export const BATCH_WORDS: ReadonlySet<string> = new Set(["bulk", "batch"]);
 
 /** What a verb that is an HTTP method word means when an operation states it ("Post a message", `chat.postMessage`). */
-const METHOD_VERB_MEANING: Record<string, string> = { post: "send", put: "set", patch: "update" };
+const METHOD_VERB_MEANING = wordTable({ post: "send", put: "set", patch: "update" });
 
 /** Function words: nothing a name needs (`get-a-list-of-current-users` → `list-current-users`). */
 const STOP_WORDS = new Set(

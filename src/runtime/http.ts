@@ -229,10 +229,11 @@ export function redactRequest(request: Request, secrets: string[], places: Retur
           .join("&")}`;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
-    // An AWS Signature Version 4 header keeps its scope and signed headers; the key id and the signature are cut.
+    // An AWS Signature Version 4 header keeps its scope and signed headers (any header name: AWS SSO signs
+    // `x-amz-sso_bearer_token`); the key id and the signature are cut.
     if (
       k === "authorization" &&
-      /^AWS4-HMAC-SHA256 Credential=[^/\s,]+\/[^\s,]+, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]+$/.test(v)
+      /^AWS4-HMAC-SHA256 Credential=[^/\s,]+\/[^\s,]+, SignedHeaders=[^\s,]+, Signature=[0-9a-f]+$/.test(v)
     )
       headers[k] = v
         .replace(/Credential=[^/]+\//, `Credential=${REDACTED}/`)

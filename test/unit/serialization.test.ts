@@ -291,6 +291,22 @@ describe("credentials as the API takes them", () => {
     expect(both.headers).toMatchObject({ "x-api-key": "[REDACTED]", cookie: "sid=[REDACTED]" });
   });
 
+  it("a SigV4 signature keeps its scope and signed headers in a dry run, whatever the headers' names", () => {
+    const signature = (headers: string) =>
+      `AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE/20261207/us-east-1/sso/aws4_request, SignedHeaders=${headers}, Signature=${"ab".repeat(32)}`;
+    const shown = (headers: string) =>
+      redactRequest(
+        { method: "GET", url: "http://api.test/x", headers: { authorization: signature(headers) } },
+        ["AKIAEXAMPLE"],
+        places,
+      ).headers.authorization;
+    // AWS SSO signs `x-amz-sso_bearer_token`: the form is kept, the key id and the signature cut.
+    expect(shown("host;x-amz-date;x-amz-sso_bearer_token")).toBe(
+      "AWS4-HMAC-SHA256 Credential=[REDACTED]/20261207/us-east-1/sso/aws4_request, SignedHeaders=host;x-amz-date;x-amz-sso_bearer_token, Signature=[REDACTED]",
+    );
+    expect(shown("host;x-amz-date")).not.toContain("AKIAEXAMPLE");
+  });
+
   it("a secret-named field is replaced in a dry run whatever carried it, and a known value anywhere else", () => {
     const flag: Flag = { flag: "password", in: "body", wire: "password", type: "string", required: false };
     const note: Flag = { flag: "note", in: "body", wire: "note", type: "string", required: false };

@@ -16,6 +16,8 @@ describe("a SigV4 signature as the inspection sees it in a dry run", () => {
   it("finds it for any signing name, AWS Mobile Hub's mixed-case one too", () => {
     expect(carried(signed("execute-api"))).toBe(true);
     expect(carried(signed("AWSMobileHubService"))).toBe(true);
+    // Any header name may be signed (AWS SSO's `x-amz-sso_bearer_token`).
+    expect(carried(signed("sso").replace("x-amz-date", "x-amz-date;x-amz-sso_bearer_token"))).toBe(true);
   });
 
   it("not where a value shows, the host is unsigned, or x-amz-date is missing", () => {

@@ -32,6 +32,6 @@ export const awsSigV4: SchemeKind = {
   // may be mixed case (AWS Mobile Hub's `AWSMobileHubService`).
   carried: (request, _scheme, redacted) =>
     new RegExp(
-      `^AWS4-HMAC-SHA256 Credential=${escape(redacted)}/\\d{8}/[a-z0-9-]+/[A-Za-z0-9.-]+/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=${escape(redacted)}$`,
+      `^AWS4-HMAC-SHA256 Credential=${escape(redacted)}/\\d{8}/[a-z0-9-]+/[A-Za-z0-9.-]+/aws4_request, SignedHeaders=([^\\s,;]+;)*host(;[^\\s,;]+)*, Signature=${escape(redacted)}$`,
     ).test(request.header("authorization") ?? "") && !!request.header("x-amz-date"),
 };

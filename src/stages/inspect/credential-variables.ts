@@ -5,3 +5,17 @@ export function credentialVariablesOf(help: { auth?: { env?: unknown } } | undef
     (n): n is string => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n),
   );
 }
+
+/**
+ * What a CLI's help says a signed request needs beside its credentials, as a user would export it: AWS Signature
+ * Version 4 with no region of its own (no AWS host, no server default: Amazon Chime's `service.chime.aws.amazon.com`)
+ * signs for the region AWS_REGION names, so a probe that sets made-up credentials sets one too.
+ */
+export function signingSettingsOf(help: { auth?: { schemes?: unknown } } | undefined): Record<string, string> {
+  const schemes = help?.auth?.schemes && typeof help.auth.schemes === "object" ? Object.values(help.auth.schemes) : [];
+  const regionless = schemes.some((s) => {
+    const scheme = s as { signature?: { kind?: unknown; computed?: unknown }; aws?: { region?: unknown } };
+    return scheme?.signature?.kind === "aws-sigv4" && scheme.signature.computed === true && !scheme.aws?.region;
+  });
+  return regionless ? { AWS_REGION: "us-east-1" } : {};
+}

@@ -1,5 +1,6 @@
 import { REDACTED } from "../../core/redact.js";
 import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
+import { signingSettingsOf } from "./credential-variables.js";
 import { SCHEME_KINDS, schemeKindOf } from "../../runtime/schemes/index.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
@@ -156,9 +157,7 @@ export async function probeCredentials(
           ...none,
           ...Object.fromEntries(alternative.variables.map((v) => [v, madeUpValue(v)])),
           // AWS Signature Version 4 with no region of its own signs for the one the user exports.
-          ...(alternative.schemes.some((n) => isSigV4(schemes[n]) && !schemes[n]!.aws?.region)
-            ? { AWS_REGION: "us-east-1" }
-            : {}),
+          ...(alternative.schemes.some((n) => isSigV4(schemes[n])) ? signingSettingsOf(help) : {}),
         },
       }),
     })),

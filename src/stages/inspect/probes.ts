@@ -20,7 +20,7 @@ import type { Cli } from "../../runtime/load.js";
 import { commandsOf, documentOf, helpCommandOf, isObject, listOf, parseOutput, type Json } from "./probe-output.js";
 
 export type { HelpCommand } from "./subjects.js";
-import { credentialVariablesOf } from "./credential-variables.js";
+import { credentialVariablesOf, signingSettingsOf } from "./credential-variables.js";
 import { probeCredentials, type CredentialFacts } from "./credentials.js";
 import {
   bodyFor,
@@ -523,6 +523,8 @@ interface SecondBatchInput {
   group: { name: string } | undefined;
   skills: Probe;
   credentialEnvs: string[];
+  /** What a signed request needs beside its credentials (AWS_REGION for a SigV4 scheme with no region of its own). */
+  signing: Record<string, string>;
   baseUrlEnv: string | undefined;
   apiEnv: Record<string, string>;
   /** The request body the body probe pipes (another command's output envelope's result). */
@@ -531,7 +533,7 @@ interface SecondBatchInput {
 
 /** The probes that need the chosen subjects: hostile values, dry runs, refusals, --json-input, built-ins' guards. */
 function askSecondBatch(probe: Probing, input: SecondBatchInput) {
-  const { apiCommands, group, skills, credentialEnvs, baseUrlEnv, apiEnv, piped } = input;
+  const { apiCommands, group, skills, credentialEnvs, baseUrlEnv, apiEnv, piped, signing } = input;
   const {
     list,
     required: needy,
@@ -585,7 +587,11 @@ function askSecondBatch(probe: Probing, input: SecondBatchInput) {
     ]),
     dryRun: writer
       ? probe([...on(writer), ...fill(writer.command), flag("dry-run")], {
-          env: { ...apiEnv, ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])) },
+          env: {
+            ...apiEnv,
+            ...Object.fromEntries(credentialEnvs.map((name) => [name, PROBE_CREDENTIAL])),
+            ...signing,
+          },
         })
       : undefined,
     destructiveRefused: destructive
@@ -755,6 +761,7 @@ export async function collectFacts(
     onSubjects(subjects.chosen, apiUnavailable);
     const helpDoc = documentOf(help);
     const credentialEnvs = credentialVariablesOf(helpDoc);
+    const signing = signingSettingsOf(helpDoc);
     const baseUrlEnv = helpDoc?.baseUrl.env;
     const apiEnv = api.baseUrl && baseUrlEnv ? { [baseUrlEnv]: api.baseUrl } : {};
     const body = subjects.chosen.body;
@@ -765,6 +772,7 @@ export async function collectFacts(
       group: read.group,
       skills,
       credentialEnvs,
+      signing,
       baseUrlEnv,
       apiEnv,
       piped,

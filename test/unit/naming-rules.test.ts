@@ -186,6 +186,32 @@ describe("a route the document states twice", () => {
   });
 });
 
+describe("a path stated again with a trailing slash", () => {
+  it("is one command where its parameters and body are the same; with other parameters, two", async () => {
+    const { plan, name } = await design({
+      "/api/person/age": { get: { operationId: "age_1", tags: ["person"] } },
+      "/api/person/age/": { get: { operationId: "age", tags: ["person"] } },
+      "/api/address": { post: { operationId: "generateAddress", tags: ["address"] } },
+      "/api/address/": {
+        post: {
+          operationId: "generateAddress_1",
+          tags: ["address"],
+          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+        },
+      },
+    });
+    const paths = plan.commands.map((c) => `${c.operation.method.toLowerCase()} ${c.operation.path}`);
+    expect(paths).toContain("get /api/person/age");
+    expect(paths).not.toContain("get /api/person/age/");
+    expect(name("GET", "/api/person/age")).not.toMatch(/-\d+$/);
+    // A body makes it another call: both stay.
+    expect(paths).toEqual(expect.arrayContaining(["post /api/address", "post /api/address/"]));
+    expect(plan.naming.filter((n) => n.kind === "ignored").map((n) => n.message)).toEqual([
+      "GET /api/person/age/ is GET /api/person/age with a trailing slash, the same parameters and body: one command",
+    ]);
+  });
+});
+
 describe("an operationId's words", () => {
   it("reads an acronym's plural as one word (IPs, URLs, HITs), not a stray letter and a fragment", async () => {
     const { name } = await design({
@@ -577,9 +603,9 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(names.some((n) => /-\d+$/.test(n))).toBe(false);
     const twins = await design({
       "/thing": { get: { summary: "Get thing", tags: ["things"] } },
-      "/thing/": { get: { summary: "Get thing", tags: ["things"] } },
+      "/Thing": { get: { summary: "Get thing", tags: ["things"] } },
     });
-    expect(twins.name("GET", "/thing/")).toMatch(/-2$/);
+    expect(twins.name("GET", "/Thing")).toMatch(/-2$/);
     expect(twins.warnings.join("\n")).toMatch(/nothing in its description differs/);
     expect(warnings.every((w) => !/-2"/.test(w))).toBe(true);
   });

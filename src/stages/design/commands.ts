@@ -332,12 +332,37 @@ function sameRoutes(ops: readonly Operation[]): Map<Operation, Operation> {
   return later;
 }
 
-/** The operations that become commands, and a note for each left out: `x-cli-ignore`, a GET twin, a route twice. */
+/**
+ * Operations a document states twice, once with a trailing slash (Spring's `/api/address` and `/api/address/`, each
+ * with an operationId of its own): the same method, parameters and body, so one call. Each maps to the one without it.
+ */
+function slashTwins(ops: readonly Operation[]): Map<Operation, Operation> {
+  const shape = (op: Operation) =>
+    `${op.method} ${op.parameters
+      .map((p) => `${p.in}:${p.name}`)
+      .sort()
+      .join(",")} ${op.body ? op.body.mediaType : ""}`;
+  const bare = new Map<string, Operation>();
+  for (const op of ops) if (!op.cli.ignore && !op.path.endsWith("/")) bare.set(`${op.path} ${shape(op)}`, op);
+  const twins = new Map<Operation, Operation>();
+  for (const op of ops) {
+    if (op.cli.ignore || op.cli.name || op.path === "/" || !op.path.endsWith("/")) continue;
+    const plain = bare.get(`${op.path.replace(/\/+$/, "")} ${shape(op)}`);
+    if (plain) twins.set(op, plain);
+  }
+  return twins;
+}
+
+/**
+ * The operations that become commands, and a note for each left out: `x-cli-ignore`, a GET twin, a route twice, a
+ * path again with a trailing slash.
+ */
 function commandOperations(operations: readonly Operation[], notes: NamingNote[]): Operation[] {
   const twins = getTwins(operations);
   const repeated = sameRoutes(operations);
+  const slashed = slashTwins(operations);
   return operations.filter((op) => {
-    const same = repeated.get(op);
+    const same = repeated.get(op) ?? slashed.get(op);
     if (op.cli.ignore)
       notes.push({
         kind: "ignored",
@@ -354,7 +379,9 @@ function commandOperations(operations: readonly Operation[], notes: NamingNote[]
       notes.push({
         kind: "ignored",
         operation: op.id,
-        message: `${op.method.toUpperCase()} ${op.path} is ${same.method.toUpperCase()} ${same.path} with its parameters named otherwise: one request matches both, so one command`,
+        message: slashed.has(op)
+          ? `${op.method.toUpperCase()} ${op.path} is ${same.method.toUpperCase()} ${same.path} with a trailing slash, the same parameters and body: one command`
+          : `${op.method.toUpperCase()} ${op.path} is ${same.method.toUpperCase()} ${same.path} with its parameters named otherwise: one request matches both, so one command`,
       });
     return !op.cli.ignore && !twins.has(op) && !same;
   });

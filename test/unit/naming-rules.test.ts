@@ -15,7 +15,14 @@ import type { Receipt } from "../../src/stages/inspect/receipt.js";
 // Issue #40, one shape at a time: names that never mislead (docs/naming.md).
 
 const config: InterConfig = { product: { name: "Shapes", binary: "shapes" }, inputs: { openapi: "x" } };
-type Op = { summary?: string; operationId?: string; description?: string; tags?: string[]; responses?: object };
+type Op = {
+  summary?: string;
+  operationId?: string;
+  description?: string;
+  tags?: string[];
+  responses?: object;
+  requestBody?: object;
+};
 
 async function design(
   paths: Record<string, Record<string, Op>>,

@@ -553,7 +553,7 @@ function boundedCommand<T>(
   whole: string,
 ): T {
   const n = entry.parameters.length;
-  const over = `Its ${n} flags in full (${kib(size)}) are over the ${kib(DESCRIBE_BYTES)} one answer holds`;
+  const over = `Its ${count(n, "flag")} in full (${kib(size)}) are over the ${kib(DESCRIBE_BYTES)} one answer holds`;
   const fits = (value: T) => Buffer.byteLength(JSON.stringify(value)) <= DESCRIBE_BYTES;
   const brief = (p: ParameterHelp): ParameterHelp => {
     const out = { name: p.name, type: p.type } as ParameterHelp;

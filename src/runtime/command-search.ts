@@ -110,7 +110,7 @@ const indexTerm = memoized((term: string): string | null => (STOP.has(term) ? nu
 
 const OPTIONS = {
   fields: [...FIELDS],
-  storeFields: ["kind", "words", "one"],
+  storeFields: ["kind", "words"],
   idField: "id",
   tokenize,
   processTerm: indexTerm,
@@ -119,8 +119,6 @@ const OPTIONS = {
 interface Doc extends Record<Field, string> {
   id: string;
   kind: Kind;
-  /** It reads one item, by an id its path ends with (`GET /users/{id}`). */
-  one?: true;
 }
 
 /** Verbs of names that remove or undo, and of names that only read, whatever the method (a POST `cancel`, `search`). */
@@ -163,7 +161,6 @@ function docOf(
   return {
     id: command.name,
     kind,
-    ...(kind === "read" && /\}$/.test(command.operation.path) ? { one: true as const } : {}),
     related: related ? related(`${command.path.join(" ")} ${command.description}`) : "",
     phrasings: command.phrasings?.join("\n") ?? "",
     words: command.path.join(" "),
@@ -323,11 +320,6 @@ function kindFit(asked: Kind | undefined, kind: Kind | undefined): number {
   return 0.7;
 }
 
-/** How much a read of one item weighs for a request that names none. */
-const ONE_UNNAMED = 0.85;
-/** What names one thing in a request: a number or an id, a quoted name, an address, a capitalized name. */
-const NAMES_ONE = /\d|["“'‘][^"”'’]+["”'’]|@/;
-
 /** How much each word of a command's name the query does not say lowers it: the plainest command that fits first. */
 const UNSAID = 0.85;
 const unsaid = (name: string | undefined, said: ReadonlySet<string>): number =>
@@ -349,7 +341,6 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   // Every term the query stands for: a command's name words outside it make the command more than was asked.
   const said = new Set(words.flatMap((w) => [...w.terms.keys()].filter((t) => !w.near?.has(t))));
   const byTerm = new Map<string, Map<string, number>>();
-  const ones = new Set<string>();
   const scores = (term: string) => {
     let found = byTerm.get(term);
     if (!found) {
@@ -366,7 +357,6 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
           })
           .map((r) => {
             if (r.kind) kinds.set(String(r.id), r.kind as Kind);
-            if (r.one) ones.add(String(r.id));
             if (typeof r.words === "string") names.set(String(r.id), r.words);
             return [String(r.id), r.score];
           }),
@@ -375,9 +365,6 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
     }
     return found;
   };
-  // A request that names no one thing (no id, number, quoted or capitalized name) asks for a list more than for one
-  // item: "who has logins to our org?" is `users list`, not `users get`.
-  const named = NAMES_ONE.test(query.replace(/^\s*\S+/, ""));
   const noun = asked ? undefined : orderingNoun(query);
   const nounTerm = noun && indexTerm(noun);
   if (nounTerm && scores(nounTerm).size) asked = "create";
@@ -403,8 +390,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
       score:
         ((t.score * (t.matched || 0.5)) / counted) *
         kindFit(asked, kinds.get(command)) *
-        UNSAID ** unsaid(names.get(command), said) *
-        (ones.has(command) && !named ? ONE_UNNAMED : 1),
+        UNSAID ** unsaid(names.get(command), said),
     }))
     .sort((a, b) => b.score - a.score || compareText(a.command, b.command));
 }

@@ -75,19 +75,6 @@ describe("command search's words", () => {
       expect(() => searchIndex(index, request), request).not.toThrow();
   });
 
-  it("asks for a list where the request names no one item, for the item where it does", () => {
-    const users = indexOf([
-      {
-        ...command("users get", "get", "Get one user"),
-        operation: { method: "get", path: "/users/{userId}" },
-      } as Command,
-      command("users list", "get", "List all users in the organisation"),
-    ]);
-    const top = (query: string) => searchIndex(users, query)[0];
-    expect(top("which users can sign in")).toBe("users list");
-    expect(top("show me user 42")).toBe("users get");
-  });
-
   it("reads what a question's word asks for: people for who, an amount for how much", () => {
     const billing = indexOf([
       command("teams get", "get", "Get a team"),

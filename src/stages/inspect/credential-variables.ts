@@ -13,9 +13,15 @@ export function credentialVariablesOf(help: { auth?: { env?: unknown } } | undef
  */
 export function signingSettingsOf(help: { auth?: { schemes?: unknown } } | undefined): Record<string, string> {
   const schemes = help?.auth?.schemes && typeof help.auth.schemes === "object" ? Object.values(help.auth.schemes) : [];
-  const regionless = schemes.some((s) => {
-    const scheme = s as { signature?: { kind?: unknown; computed?: unknown }; aws?: { region?: unknown } };
-    return scheme?.signature?.kind === "aws-sigv4" && scheme.signature.computed === true && !scheme.aws?.region;
-  });
+  const regionless = schemes.some((s) => isSigV4(s as SignedScheme) && !(s as SignedScheme).aws?.region);
   return regionless ? { AWS_REGION: "us-east-1" } : {};
 }
+
+interface SignedScheme {
+  signature?: { kind?: unknown; computed?: unknown };
+  aws?: { region?: unknown };
+}
+
+/** Whether help declares a scheme as AWS Signature Version 4, computed by the CLI. */
+export const isSigV4 = (s: SignedScheme | undefined) =>
+  s?.signature?.kind === "aws-sigv4" && s.signature.computed === true;

@@ -1,6 +1,6 @@
 import { REDACTED } from "../../core/redact.js";
 import { SIGV4_PARAMETER } from "../../runtime/sigv4.js";
-import { signingSettingsOf } from "./credential-variables.js";
+import { isSigV4, signingSettingsOf } from "./credential-variables.js";
 import { SCHEME_KINDS, schemeKindOf } from "../../runtime/schemes/index.js";
 import { count } from "../../core/plural.js";
 import { type Probe, REFUSING_URL } from "./probe.js";
@@ -26,9 +26,6 @@ export interface HelpScheme {
   /** AWS Signature Version 4: the region it signs for by default (null: AWS_REGION must be set). */
   aws?: { region?: unknown };
 }
-
-/** Whether help declares the scheme as AWS Signature Version 4, computed by the CLI. */
-const isSigV4 = (s: HelpScheme | undefined) => s?.signature?.kind === "aws-sigv4" && s.signature.computed === true;
 
 /** Roles whose variables make the CLI call a token endpoint: never set to made-up values outside a dry run. */
 const OBTAINING = new Set(["clientId", "clientSecret", "refreshToken"]);

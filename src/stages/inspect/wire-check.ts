@@ -8,6 +8,7 @@ import { documentOf, errorOf, isObject } from "./probe-output.js";
 import { REFUSING_URL, type Json, type Probe } from "./probe.js";
 import { sampleOrNone, type HelpParameter } from "./subjects.js";
 import { deref } from "../openapi/pointer.js";
+import { binarySchema, jsonLike } from "../openapi/file-schema.js";
 
 /**
  * The wire check (issue #70): every operation expressible, and a sample of the CLI's requests valid against the
@@ -84,23 +85,12 @@ function propertiesOf(
   return out;
 }
 
-/** A schema a file gives: `format: binary`, Swagger's `type: file`, 3.1's `contentMediaType` without an encoding. */
-function binarySchema(root: Record<string, unknown>, schema: unknown): boolean {
-  const s = deref(root, schema);
-  if (!isRecord(s)) return false;
-  if (s.type === "file" || s.format === "binary") return true;
-  if (typeof s.contentMediaType === "string" && s.contentEncoding === undefined && !jsonLike(s.contentMediaType))
-    return true;
-  return s.type === "array" && binarySchema(root, s.items);
-}
-
 /** Whether a schema is an object's (by its type or its properties), whose fields a form's parts are. */
 function objectSchema(root: Record<string, unknown>, schema: unknown): boolean {
   const s = deref(root, schema);
   return isRecord(s) && (s.type === "object" || isRecord(s.properties) || Array.isArray(s.allOf));
 }
 
-const jsonLike = (mediaType: string) => /(^application\/(.*\+)?json\b)|(\+json\b)/i.test(mediaType);
 /** A media type whose content is text the CLI can print (JSON, text/*, XML, CSV, YAML, event streams). */
 const textLike = (mediaType: string) =>
   jsonLike(mediaType) ||

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { requestPathOf } from "../../core/path-key.js";
 import { deref } from "../openapi/pointer.js";
 import { UNNAMED_FILE_PART } from "../openapi/model.js";
+import { binarySchema } from "../openapi/file-schema.js";
 
 /** What the receipt names as the validator. */
 const VALIDATOR = "@stoplight/prism-http 5.16.0 (Prism's request validation)";
@@ -106,16 +107,10 @@ function withNamedFilePart(operation: Record<string, unknown>): void {
   for (const content of Array.isArray(body?.contents) ? body.contents : []) {
     if (!isObject(content) || !/^multipart\//i.test(String(content.mediaType))) continue;
     const schema = isObject(content.schema) ? content.schema : undefined;
-    if (!schema || schema.type === "object" || isObject(schema.properties) || !fileSchema(schema)) continue;
+    if (!schema || schema.type === "object" || isObject(schema.properties) || !binarySchema({}, schema)) continue;
     content.schema = { type: "object", properties: { [UNNAMED_FILE_PART]: schema }, required: [UNNAMED_FILE_PART] };
   }
 }
-
-/** A file's schema as http-spec gives it: `format: binary` becomes `contentMediaType` (without an encoding). */
-const fileSchema = (schema: Record<string, unknown>): boolean =>
-  schema.format === "binary" ||
-  (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined) ||
-  (schema.type === "array" && isObject(schema.items) && fileSchema(schema.items));
 
 /**
  * A parameter's schema without `null` among its types (OpenAPI 3.0's `nullable` on an array, read as `type: [array,

@@ -412,7 +412,7 @@ const RINGS: string[][] = [
   ["schedule", "calendar", "availability"],
   ["product", "item", "catalog", "menu"],
   ["inventory", "stock"],
-  ["account", "profile"],
+  ["account", "profile", "user"],
   ["thread", "topic", "discussion"],
   ["backup", "snapshot"],
   ["poll", "vote", "question", "survey"],

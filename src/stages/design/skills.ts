@@ -1,5 +1,6 @@
 import { requestPathOf } from "../../core/path-key.js";
 import { wordTable } from "../../core/word-table.js";
+import { RELATED } from "../../runtime/search-words.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
 import { isPostedRead } from "../../core/verbs.js";
@@ -28,10 +29,10 @@ const ACTIONS: Record<string, Action> = wordTable(
     Object.entries({
       read: "find search look list show see view check browse report know review count export fetch retrieve read lookup inspect audit monitor summarize summarise which available",
       create:
-        "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant email notify",
+        "create add make open register submit start schedule reserve post issue invite upload enroll generate buy purchase order pay checkout send deploy publish share attach log take launch provision copy clone duplicate import grant give email notify",
       // Archiving or disabling keeps the thing: a change of state, not a removal.
       update:
-        "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve complete finish acknowledge lock unlock merge approve suspend pause resume restore",
+        "update change edit modify rename move replace adjust extend reschedule patch assign mark archive unarchive deactivate disable enable activate close reopen resolve complete finish acknowledge lock unlock merge approve suspend pause resume restore block unblock ban unban mute unmute freeze unfreeze hide unhide pin unpin follow unfollow verify confirm accept",
       undo: "cancel return undo revoke remove delete withdraw release end stop refund unsubscribe terminate void unassign unregister unpublish unshare detach disconnect decline reject clear purge wipe erase destroy",
     }).flatMap(([action, words]) => words.split(" ").map((w) => [stem(w), action as Action])),
   ),
@@ -134,6 +135,9 @@ function sourcesOf(command: CommandSpec): Source[] {
   ];
 }
 
+/** Read verbs a write method is named by only where its document says it reads (not `show`: Stream's un-hide). */
+const NAMED_READS = new Set(["get", "list", "fetch", "retrieve"]);
+
 /** What a command does, from its method, its action word and its help line. */
 const commandAction = (command: CommandSpec): Action =>
   actionOf(command.operation.method, command.path[command.path.length - 1]!, command.description);
@@ -147,12 +151,12 @@ export function actionOf(method: string, last: string, text?: string): Action {
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "undo";
   const verb = last.replace(/-\d+$/, "");
-  if (isPostedRead(verb, text)) return "read";
-  const said = verb
-    .split("-")
-    .map(stem)
-    .map((w) => ACTIONS[w])
-    .find(Boolean);
+  // A write method named `get` or `list` is one its document calls a read (docs/naming.md): "Query channels".
+  if (isPostedRead(verb, text) || NAMED_READS.has(verb.split("-")[0]!)) return "read";
+  // A verb of its own after the method's plain one says what it does: `create-cancel` cancels, `create-assign` assigns.
+  const words = verb.split("-").map(stem);
+  const own = (words[0] === "create" || words[0] === "update") && words.length > 1 ? ACTIONS[words[1]!] : undefined;
+  const said = own ?? words.map((w) => ACTIONS[w]).find(Boolean);
   if (said && said !== "read") return said;
   return method === "POST" && verb === "create" ? "create" : method === "POST" ? (said ?? "create") : "update";
 }
@@ -176,6 +180,12 @@ interface TaskWords {
   many: boolean;
   /** The thing it acts on is a word the API names its commands by (not the task's own word: "meeting" for events). */
   named: boolean;
+  /** It adds the thing to another, or takes it out ("Add a tester to a group", "Remove a user from a team"). */
+  relation: boolean;
+  /** The title's own verb (not a plain one) when some command's action opens with it: `channels mute` for "Mute". */
+  doer?: string;
+  /** What a relation adds it to or takes it from ("group"), when it does. */
+  container?: string;
 }
 
 /**
@@ -195,6 +205,25 @@ export function titleActions(title: string): Set<Action> {
 export function titleVerb(title: string): string | undefined {
   const first = tokens(title)[0];
   return first && plainVerb(first);
+}
+
+/**
+ * The nouns a verb names as linking stems them, the verb itself first: "lock" a lock, "pay" a payment, "deploy" a
+ * deployment, "activate" an activation, "approve" an approval.
+ */
+function verbNouns(verb: string): string[] {
+  const base = verb.replace(/e$/, "");
+  return [...new Set([verb, ...[`${verb}ment`, `${base}ion`, `${base}ation`, `${base}al`].map(stem)])];
+}
+
+/** Words of the same or a close meaning, as linking stems them ("account" → user, profile). */
+const relatedOf = (word: string): readonly string[] => (relatedStems ??= stemRelated())[word] ?? [];
+let relatedStems: Record<string, string[]> | undefined;
+function stemRelated(): Record<string, string[]> {
+  const table: Record<string, string[]> = wordTable();
+  for (const [word, others] of Object.entries(RELATED))
+    table[stem(word)] = [...new Set([...(table[stem(word)] ?? []), ...others.map(stem)])];
+  return table;
 }
 
 /** Whether a verb is a plain one of its kind (get, create, add …) or reads: it names no job of its own. */
@@ -235,27 +264,34 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   const phrase = tokens(nounPhrase(task.title));
   const naming = (w: string) =>
     terms.filter((t) => ["the resource", "the command name"].includes(t.get(w)?.where ?? "")).length;
-  const resource = phrase.reduce<[string | undefined, number]>(
-    (best, w) => {
-      const n = naming(w);
-      return n && n >= best[1] ? [w, n] : best;
-    },
-    [undefined, 0],
-  )[0];
+  const mostNamed = (words: readonly string[]) =>
+    words.reduce<[string | undefined, number]>(
+      (best, w) => {
+        const n = naming(w);
+        return n && n >= best[1] ? [w, n] : best;
+      },
+      [undefined, 0],
+    )[0];
+  // Where the API names the thing otherwise ("Disable an account" on an API of users), a word of the same meaning
+  // that names its commands is the thing (the rings search uses: src/runtime/search-words.ts).
+  const head = phrase[phrase.length - 1];
+  const resource =
+    (head && naming(head) ? head : undefined) ?? mostNamed(phrase) ?? mostNamed(phrase.flatMap(relatedOf));
   // A resource its verb's noun opens (`deployment`, `sending-api`), not one it qualifies (`schedule-assignment`).
-  const verbNamed =
-    actionVerb && !CRUD_WORDS.has(actionVerb) && ACTIONS[actionVerb] !== "read"
-      ? commands.some(
-          (c, i) => terms[i]!.get(actionVerb)?.where === "the resource" && tokens(c.path[0]!)[0] === actionVerb,
-        )
-      : false;
+  // "Pay an invoice" makes a payment, "Lock a file" a lock: the noun may be the verb's own or one made of it.
+  const nouns =
+    actionVerb && !CRUD_WORDS.has(actionVerb) && ACTIONS[actionVerb] !== "read" ? verbNouns(actionVerb) : [];
+  const verbNoun = nouns.find((noun) =>
+    commands.some((c, i) => terms[i]!.get(noun)?.where === "the resource" && tokens(c.path[0]!)[0] === noun),
+  );
+  const verbNamed = !!verbNoun;
   // Where no word of it names a resource, the phrase's last word is the thing ("Delete an outdated file": file).
   const object =
     actionVerb && title.length > 1
       ? owned
         ? tokens(owned)[0]
-        : verbNamed
-          ? actionVerb
+        : verbNoun
+          ? verbNoun
           : (resource ?? phrase[phrase.length - 1] ?? title[1])
       : undefined;
   // A verb no kind of action lists that commands are named by ("Merge a pull request": `pulls merge`) does what they
@@ -282,11 +318,20 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
     const kinds = new Set(using.map(commandAction));
     if (kinds.size === 1) actions.add([...kinds][0]!);
   }
+  // Making the thing the verb names is doing it: a lock locks, a payment pays, a deployment deploys.
+  if (verbNamed) actions.add("create");
   // What the task acts on ("Find trips between two stations": trips) counts most.
   const acted = object ?? title[1];
   if (acted) words.set(acted, Math.max(words.get(acted) ?? 0, 3));
   const many = MANY.test(`${task.title} ${task.situation} ${task.outcome}`);
+  // "Add a tester to the beta group", "Remove a user from a team": the thing and where it goes (the phrase's head).
+  const into = RELATING.has(verb ?? "") ? /\b(?:to|from|into|onto)\s+(.*)$/i.exec(task.title)?.[1] : undefined;
+  const container = into ? tokens(nounPhrase(`to ${into}`)).pop() : undefined;
+  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb)) ? verb : undefined;
   return {
+    ...(doer ? { doer } : {}),
+    relation: !!container,
+    ...(container ? { container } : {}),
     words,
     actions,
     many,
@@ -323,6 +368,25 @@ function nounPhrase(title: string): string {
   return words.slice(start, end < 0 ? undefined : end).join(" ");
 }
 
+/**
+ * Whether a command does what a verb says: its action opens with it (`channels mute`, `tasks create-assign` after the
+ * method's plain word), or it adds or makes the thing the verb names (`projects ignore add`), not names it as its
+ * object (`projects list-ignores`).
+ */
+function doesVerb(command: CommandSpec, verb: string): boolean {
+  const last = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, ""));
+  const opens = last[0] === "create" || last[0] === "update" ? [last[0], last[1]] : [last[0]];
+  if (opens.includes(verb)) return true;
+  return (
+    CRUD_WORDS.has(last[0] ?? "") && last.length === 1 && tokens(command.path.slice(0, -1).join(" ")).includes(verb)
+  );
+}
+
+/** Verbs that put a thing into another or take it out: the command that does it names both. */
+const RELATING = new Set(
+  "add remove assign unassign attach detach invite move link unlink enroll subscribe unsubscribe".split(" ").map(stem),
+);
+
 const DETERMINER = /^(a|an|the|this|that|these|those|my|our|your|their|his|her|its|each|every|some|any)$/i;
 /** Verbs that remove the thing itself, which a DELETE does; other undoing (refund, cancel, void) may not. */
 const REMOVAL = new Set(["delete", "remove", "erase", "destroy", "purge", "wipe", "clear"].map((w) => stem(w)));
@@ -337,6 +401,12 @@ const actedOn = (command: CommandSpec) =>
     (command.path.length === 3 ? command.path[1] : command.nameSource?.collapsed ? command.path[1] : command.path[0])!,
   ).pop();
 
+/** Whether one verb undoes another: unlock → lock, deactivate → activate, disconnect → connect (and back). */
+const isUndoing = (word: string, verb: string): boolean => undoes(word, verb) || undoes(verb, word);
+/** A prefix that undoes an action verb of its own kind ("dispatch" is no undone `patch`, "design" no undone sign). */
+const undoes = (word: string, base: string): boolean =>
+  !!ACTIONS[base] && !CRUD_WORDS.has(base) && ["un", "de", "dis"].some((p) => word === p + base);
+
 /** What scoring reads of a command whatever the task: worked out once per command, not once per task and command. */
 interface CommandFacts {
   action: Action;
@@ -349,6 +419,8 @@ interface CommandFacts {
   target: string | undefined;
   /** Its action works on many at once (`close-all`, `bulk-delete`, `batch-update`). */
   bulk: boolean;
+  /** The words of its path, without parameters (`/lists/{id}/contacts`: list, contact). */
+  along: readonly string[];
 }
 
 const BULK = /(^|-)(all|bulk|batch|multiple|mass|many)(-|$)/;
@@ -364,6 +436,7 @@ function commandFacts(command: CommandSpec): CommandFacts {
     last: tokens(last),
     target: actedOn(command),
     bulk: BULK.test(last),
+    along: tokens(command.operation.path.replace(/\{[^}]*\}/g, " ")),
   };
 }
 
@@ -396,14 +469,55 @@ function score(
   let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
   // "List the cards on a board" acts on cards: `card board get` (a card's board) is another job than
-  // `board cards list`, though it says the same words.
-  if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object))
+  // `board cards list`, though it says the same words. Adding one to the other or taking it out ("Remove a user from
+  // a group") is either's: `users groups delete` and `groups members delete` both do it.
+  if (
+    task.relation &&
+    target &&
+    task.words.has(target) &&
+    names.includes(task.object ?? "") &&
+    // Into one that exists: `contact-lists create` (POST /lists) makes a list, it adds no contact to one.
+    /\{[^}]+\}/.test(command.operation.path)
+  ) {
+    // a membership of the two things the task names: no discount
+  } else if (task.relation && target === task.container && !/\{[^}]+\}/.test(command.operation.path))
+    [factor, why] = [factor * 0.3, `; it makes a ${target}, the task puts a ${task.object} in one`];
+  else if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object))
     [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
   else if (task.object && !names.includes(task.object) && !facts.last.includes(task.object))
     [factor, why] = [factor * 0.6, `; the task acts on ${task.object}, which it does not name`];
   // `contact-groups list` names contacts and acts on groups: "Find a contact" is the contacts' own command's.
-  else if (task.object && target && target !== task.object && !facts.last.includes(task.object))
-    [factor, why] = [factor * 0.8, `; it acts on ${target}, the task on ${task.object}`];
+  // `channels create-call` makes a call, `task-instances list-links` lists links: a thing its action names, not the
+  // resource the task names, is another job than one of the resource's own names (`task-instances list`).
+  else if (task.object && target && target !== task.object && target !== task.verb && !facts.last.includes(task.object))
+    [factor, why] = [
+      factor * (names.includes(target) ? 0.8 : 0.6),
+      `; it acts on ${target}, the task on ${task.object}`,
+    ];
+  // "Mute a channel" is `channels mute` where the API has it, not another job on channels (`channels create-call`).
+  if (task.doer && !doesVerb(command, task.doer))
+    [factor, why] = [factor * 0.6, `${why}; it does not ${task.doer}, which commands of the API do`];
+  // "Create an account" is `users create`, not `users send-execute-actions-email`: a plain verb asks for the plain
+  // job, not one with a verb of its own.
+  const opening = facts.last[0];
+  if (
+    task.verb &&
+    opening &&
+    !facts.last.includes(task.verb) &&
+    !CRUD_WORDS.has(opening) &&
+    ACTIONS[opening] &&
+    ACTIONS[opening] !== "read" &&
+    [...task.actions].some((a) => a !== "read")
+  )
+    [factor, why] = [factor * 0.6, `${why}; it does ${opening}, the task says ${task.verb}`];
+  // "Remove a user from the contractors group" is `users groups delete`, not `users remove-logout`.
+  if (
+    task.container &&
+    !names.includes(task.container) &&
+    !facts.last.includes(task.container) &&
+    !facts.along.includes(task.container)
+  )
+    [factor, why] = [factor * 0.8, `${why}; it does not name the ${task.container}`];
   // A command that acts on many at once (`alerts close-all`) is another job than the one thing a task names.
   if (facts.bulk && !task.many) [factor, why] = [factor * 0.5, `${why}; it acts on many at once, the task on one`];
   // A DELETE of another thing than the task names undoes nothing of it ("Refund an order" is no `order-refs delete`).
@@ -415,6 +529,9 @@ function score(
     !(task.verb && REMOVAL.has(task.verb))
   )
     [factor, why] = [factor * 0.3, `${why}; it deletes ${target}, the task acts on ${task.object}`];
+  // "Lock a file" is never `users unlock`, nor "Activate a user" `users deactivate`: the action undoes the task's verb.
+  if (task.verb && facts.last.some((w) => isUndoing(w, task.verb!)))
+    [factor, why] = [0, `${why}; it undoes what the task asks (${task.verb})`];
   // A removal is linked only to a task that undoes, or that its own name says ("Purge the cache": `cache purge`).
   if (action === "undo" && !task.actions.has("undo") && !(task.verb && facts.last.includes(task.verb)))
     [factor, why] = [0, "; it removes, and the task does not undo"];
@@ -701,7 +818,8 @@ export function planSkills(
     index,
     brief.tasks.flatMap((task) => [
       ...taskTexts(task).flatMap(([text]) => termsOf(text)),
-      ...tokens(task.title).slice(0, 1).map(plainVerb),
+      ...tokens(task.title).slice(0, 1).map(plainVerb).flatMap(verbNouns),
+      ...tokens(task.title).flatMap(relatedOf),
     ]),
   );
   const skills: SkillPlan[] = named.map(({ task, name }) => {

@@ -155,7 +155,12 @@ export function actionOf(method: string, last: string, text?: string): Action {
   if (isPostedRead(verb, text) || NAMED_READS.has(verb.split("-")[0]!)) return "read";
   // A verb of its own after the method's plain one says what it does: `create-cancel` cancels, `create-assign` assigns.
   const words = verb.split("-").map(stem);
-  const own = (words[0] === "create" || words[0] === "update") && words.length > 1 ? ACTIONS[words[1]!] : undefined;
+  // Not a plural: `create-rejects` exports rejects, it rejects nothing.
+  const second = verb.split("-")[1];
+  const own =
+    (words[0] === "create" || words[0] === "update") && second && !/[^s]s$/.test(second)
+      ? ACTIONS[words[1]!]
+      : undefined;
   const said = own ?? words.map((w) => ACTIONS[w]).find(Boolean);
   if (said && said !== "read") return said;
   return method === "POST" && verb === "create" ? "create" : method === "POST" ? (said ?? "create") : "update";
@@ -275,8 +280,7 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // Where the API names the thing otherwise ("Disable an account" on an API of users), a word of the same meaning
   // that names its commands is the thing (the rings search uses: src/runtime/search-words.ts).
   const head = phrase[phrase.length - 1];
-  const resource =
-    (head && naming(head) ? head : undefined) ?? mostNamed(phrase) ?? mostNamed(phrase.flatMap(relatedOf));
+  const resource = (head && naming(head) ? head : undefined) ?? mostNamed(phrase) ?? mostNamed(relatedOf(head ?? ""));
   // A resource its verb's noun opens (`deployment`, `sending-api`), not one it qualifies (`schedule-assignment`).
   // "Pay an invoice" makes a payment, "Lock a file" a lock: the noun may be the verb's own or one made of it.
   const nouns =

@@ -499,7 +499,8 @@ function score(
       `; it acts on ${target}, the task on ${task.object}`,
     ];
   // "Mute a channel" is `channels mute` where the API has it, not another job on channels (`channels create-call`).
-  if (task.doer && !doesVerb(command, task.doer))
+  // Reads stay: they find what the verb acts on (`rooms find-availability` before `bookings create`).
+  if (task.doer && action !== "read" && !doesVerb(command, task.doer))
     [factor, why] = [factor * 0.6, `${why}; it does not ${task.doer}, which commands of the API do`];
   // "Create an account" is `users create`, not `users send-execute-actions-email`: a plain verb asks for the plain
   // job, not one with a verb of its own.

@@ -281,6 +281,12 @@ describe("inspection of a Skill's commands against its task", () => {
     { name: "pulls merge-check", method: "GET" },
     { name: "duties schedules create", method: "POST" },
     { name: "duties save-schedules-multiple", method: "POST" },
+    { name: "groups create", method: "POST" },
+    { name: "permissions create", method: "POST" },
+    { name: "people create", method: "POST", description: "Create a person" },
+    { name: "deployment start", method: "POST" },
+    { name: "build start", method: "POST" },
+    { name: "users create", method: "POST" },
   ];
   const problems = async (title: string, linked: string[]) =>
     (await validateSkills({ task: skill(title, linked) }, "shop", commands))[0]!.problems;
@@ -320,5 +326,20 @@ describe("inspection of a Skill's commands against its task", () => {
     );
     // A verb no command of the task's thing is named by says nothing of its links.
     expect(await problems("Publish a calendar", ["calendars acl create"])).toEqual([]);
+  });
+
+  it("flags a first command that does not name what the task acts on, where commands of its kind do", async () => {
+    expect(await problems("Give a group write permission on the uploads folder", ["groups create"])).toEqual([
+      'its task "Give a group write permission on the uploads folder" acts on "permission", which `shop groups create` does not name, and `shop permissions create` does',
+    ]);
+    // The brief's word for it names no command: the link is a guess to check.
+    expect(await problems("Add a new prospect", ["people create"])).toEqual([
+      'its task "Add a new prospect" acts on "prospect", which no command of this CLI is named by, and `shop people create` does not say it: check that it does the task, or name the thing as the commands do',
+    ]);
+    // A command named by the task's verb does it ("Deploy a build"), and a word of the same meaning names the thing.
+    expect(await problems("Deploy a build to staging", ["deployment start"])).toEqual([]);
+    expect(await problems("Create an account for a new employee", ["users create"])).toEqual([]);
+    // A participle after the noun is not the thing ("a time entry logged by mistake" is an entry).
+    expect(await problems("Delete an invoice issued by mistake", ["invoices delete"])).toEqual([]);
   });
 });

@@ -216,7 +216,7 @@ export function titleVerb(title: string): string | undefined {
  * The nouns a verb names as linking stems them, the verb itself first: "lock" a lock, "pay" a payment, "deploy" a
  * deployment, "activate" an activation, "approve" an approval.
  */
-function verbNouns(verb: string): string[] {
+export function verbNouns(verb: string): string[] {
   const base = verb.replace(/e$/, "");
   return [...new Set([verb, ...[`${verb}ment`, `${base}ion`, `${base}ation`, `${base}al`].map(stem)])];
 }
@@ -236,6 +236,18 @@ export const isPlainVerb = (verb: string): boolean => CRUD_WORDS.has(verb) || AC
 
 /** A text's words as linking reads them: split, stemmed, without the words that say nothing. */
 export const nameWords = (text: string): readonly string[] => knownTokens(text);
+
+/**
+ * The thing a task's title acts on as its words say it, with the words of the same meaning: the head of the phrase
+ * after its verb ("Cancel an unpaid order": order), or what follows a possessive ("Report a room's bookings").
+ */
+export function titleThing(title: string): { word: string; related: readonly string[] } | undefined {
+  const owned = /^\s*\S+\s+(?:(?:a|an|the|my|our|your|their|each|every|one)\s+)*[\w-]+['’]s\s+([\w-]+)/i.exec(
+    title,
+  )?.[1];
+  const word = owned ? tokens(owned)[0] : tokens(nounPhrase(title)).pop();
+  return word ? { word, related: relatedOf(word) } : undefined;
+}
 
 /** A verb as its kind of action is listed: "reactivate", "resend" are activate and send again. */
 const plainVerb = (word: string): string =>
@@ -366,10 +378,24 @@ const ACTION_PLACES = new Set(["the action", "the summary"]);
  */
 function nounPhrase(title: string): string {
   const words = (title.replace(/^\s*\S+/, "").split(PHRASE_END)[0] ?? "").trim().split(/\s+/);
-  const start = words.findIndex((w) => !DETERMINER.test(w));
+  // A particle belongs to the verb: "Power off a server", "Set up a webhook".
+  const start = words.findIndex((w, i) => !DETERMINER.test(w) && !(i === 0 && PARTICLE.test(w)));
   if (start < 0) return "";
-  const end = words.findIndex((w, i) => i > start && DETERMINER.test(w));
-  return words.slice(start, end < 0 ? undefined : end).join(" ");
+  // A second article, or a participle after the noun ("a time entry logged by mistake", "a lead met at a fair").
+  const end = words.findIndex((w, i) => i > start && (DETERMINER.test(w) || PARTICIPLE.test(w)));
+  const phrase = words.slice(start, end < 0 ? undefined : end);
+  // A gerund after the noun that goes on to an object or a clause ("orders waiting to be shipped", "an update
+  // announcing the release") is a verb of its own; "a team meeting", "a billing account" name the thing.
+  const last = phrase[phrase.length - 1]!;
+  if (
+    phrase.length > 1 &&
+    /^[a-z]{3,}ing$/i.test(last) &&
+    new RegExp(`\\b${last}\\s+(?:the|a|an|to|for|on|in|at|with|from|by|this|that|our|my|their|your|its)\\b`, "i").test(
+      title,
+    )
+  )
+    phrase.pop();
+  return phrase.join(" ");
 }
 
 /**
@@ -390,6 +416,11 @@ function doesVerb(command: CommandSpec, verb: string): boolean {
 const RELATING = new Set(
   "add remove assign unassign attach detach invite move link unlink enroll subscribe unsubscribe".split(" ").map(stem),
 );
+
+const PARTICLE = /^(off|up|down|out|back|away|over)$/i;
+/** Past participles: a regular one of six letters or more ("logged"; not "speed", "feed"), or a common irregular one. */
+const PARTICIPLE =
+  /^(?:[a-z]{4,}ed|met|spent|left|sold|made|done|sent|given|taken|paid|built|bought|lost|found|held|kept|seen|shown|written|told)$/i;
 
 const DETERMINER = /^(a|an|the|this|that|these|those|my|our|your|their|his|her|its|each|every|some|any)$/i;
 /** Verbs that remove the thing itself, which a DELETE does; other undoing (refund, cancel, void) may not. */

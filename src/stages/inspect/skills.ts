@@ -2,7 +2,7 @@ import { BUILTIN_NAMES } from "../../runtime/builtins.js";
 import type { HelpCommand } from "./probes.js";
 import { readFrontMatter } from "../../core/front-matter.js";
 import { compareText } from "../../core/text-order.js";
-import { actionOf, isPlainVerb, nameWords, titleActions, titleVerb } from "../design/skills.js";
+import { actionOf, isPlainVerb, nameWords, titleActions, titleThing, titleVerb, verbNouns } from "../design/skills.js";
 
 export interface SkillCheck {
   name: string;
@@ -115,7 +115,47 @@ function unservedTask(body: string, quoted: string[], commands: HelpCommand[], b
           .join(", ")} ${doers.length > 1 ? "do" : "does"}, and it links none of them`,
       );
   }
+  problems.push(...otherThing(title, linked, commands, binary, wanted.length ? wanted : ["read"], actionOfName));
   return problems;
+}
+
+/**
+ * What a task acts on that its Skill's first command does not: "Give a group write permission" linking `groups
+ * create`. Where commands of the kind the task asks for are named by the thing (or a word of the same meaning), and
+ * the first linked command names it neither in its name nor in its summary, the Skill sends the agent elsewhere.
+ */
+function otherThing(
+  title: string,
+  linked: string[],
+  commands: HelpCommand[],
+  binary: string,
+  kinds: string[],
+  actionOfName: (name: string) => string,
+): string[] {
+  const thing = titleThing(title);
+  if (!thing) return [];
+  const words = new Set([thing.word, ...thing.related]);
+  const names = (c: HelpCommand) => nameWords(c.name).some((w) => words.has(w));
+  const visible = commands.filter((c) => c.method);
+  const first = visible.find((c) => c.name === linked[0])!;
+  // A command named by the task's verb does it whatever it acts on ("Deploy a build": `deployment start`).
+  const verb = titleVerb(title);
+  const said = [...nameWords(first.name), ...nameWords(first.description ?? "")];
+  if (said.some((w) => words.has(w)) || (verb && verbNouns(verb).some((n) => said.includes(n)))) return [];
+  const others = visible.filter((c) => names(c) && kinds.includes(actionOfName(c.name)));
+  // No command is named by it: the brief says it otherwise than the API ("prospect" for SalesLoft's people), so
+  // linking went by its other words.
+  if (!visible.some(names))
+    return [
+      `its task "${title}" acts on "${thing.word}", which no command of this CLI is named by, and \`${binary} ${first.name}\` does not say it: check that it does the task, or name the thing as the commands do`,
+    ];
+  if (!others.length) return [];
+  return [
+    `its task "${title}" acts on "${thing.word}", which \`${binary} ${first.name}\` does not name, and ${others
+      .slice(0, 3)
+      .map((c) => `\`${binary} ${c.name}\``)
+      .join(", ")} ${others.length > 1 ? "do" : "does"}`,
+  ];
 }
 
 const lastPart = (name: string) => name.split(" ").pop()!;

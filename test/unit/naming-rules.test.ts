@@ -379,6 +379,43 @@ describe("a making under one item the path names last", () => {
   });
 });
 
+describe("a document that states each operation's path again as its tag and summary (Magento)", () => {
+  it("is named by the path: the tag is no group, and the summary's first path word no verb", async () => {
+    const { name } = await design({
+      "/V1/orders/{id}/cancel": {
+        post: {
+          summary: "orders/{id}/cancel",
+          tags: ["orders/{id}/cancel"],
+          operationId: "salesOrderManagementV1CancelPost",
+        },
+      },
+      "/V1/orders/{id}/hold": {
+        post: {
+          summary: "orders/{id}/hold",
+          tags: ["orders/{id}/hold"],
+          operationId: "salesOrderManagementV1HoldPost",
+        },
+      },
+      "/V1/orders": { get: { summary: "orders", tags: ["orders"], operationId: "salesOrderRepositoryV1GetListGet" } },
+      "/V1/products/{sku}": {
+        delete: {
+          summary: "products/{sku}",
+          tags: ["products/{sku}"],
+          operationId: "catalogProductRepositoryV1DeleteByIdDelete",
+        },
+      },
+      "/V1/products": {
+        post: { summary: "products", tags: ["products"], operationId: "catalogProductRepositoryV1SavePost" },
+      },
+    });
+    // Were `orders-cancel order` (the tag as a group, "order" of the summary as the verb) and `products-sku delete`.
+    expect(name("POST", "/V1/orders/{id}/cancel")).toBe("orders cancel");
+    expect(name("POST", "/V1/orders/{id}/hold")).toBe("orders hold");
+    expect(name("DELETE", "/V1/products/{sku}")).toBe("products delete");
+    expect(name("POST", "/V1/products")).toBe("products create");
+  });
+});
+
 describe("paths whose words are parameters and fragments", () => {
   it("a path of parameters only is named by its last one; a fragment after a parameter is no word", async () => {
     const { name } = await design({

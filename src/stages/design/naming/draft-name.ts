@@ -22,6 +22,9 @@ import { resourceIndex, unspelledTagRest } from "./resources.js";
 /** An operation's first name: its action from what it states, its sub-resource from its path, its telling words. */
 
 /** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
+/** A text that is a path: words, parameters and slashes, no spaces. */
+const PATH_LIKE = /^\/?[\w{}.:-]+(?:\/[\w{}.:-]*)+$/;
+
 function statedAction(
   op: Operation,
   rpcAction: string | undefined,
@@ -34,7 +37,8 @@ function statedAction(
       ["description", op.description ? firstSentence(op.description) : undefined, textTokens, false],
     ];
   for (const [from, text, tokens, exact] of sources) {
-    if (!text) continue;
+    // A summary that is the path again (Magento's "order/{orderId}/refund") states no action: "order" is no verb there.
+    if (!text || (!exact && PATH_LIKE.test(text.trim()))) continue;
     const words = tokens(text);
     // `PostAccounts`, `PutUser`: an identifier that opens with an HTTP method word was generated from the method.
     if (exact && HTTP_METHOD_WORDS.has(words[0] ?? "")) continue;

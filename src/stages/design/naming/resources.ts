@@ -13,7 +13,8 @@ export function rawResource(op: Operation): {
   from: NameSource["resource"]["from"];
   dropped: string[];
 } {
-  const raw = op.tags[0] ? kebab(op.tags[0]) : "";
+  // A tag that is a path (Magento tags each operation `order/{orderId}/refund`) names no group: the path says it.
+  const raw = op.tags[0] && !/[/{}]/.test(op.tags[0]) ? kebab(op.tags[0]) : "";
   const tag = clean(raw);
   if (tag) return { resource: tag, from: "tag", dropped: raw.split("-").filter((t) => isNoise(t)) };
   const { words } = pathWords(op);

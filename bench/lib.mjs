@@ -125,3 +125,21 @@ export function githubProject(name, document, product = { name: "GitHub", binary
   );
   return dir;
 }
+
+/**
+ * The lines a vitest file prints, run in this checkout without colours, and its exit status: the quality benches
+ * (search, skills) print the figures their tests measure.
+ */
+export function testOutput(file) {
+  const run = spawnSync(
+    process.execPath,
+    [resolve(REPO, "node_modules/vitest/vitest.mjs"), "run", file, "--reporter=dot"],
+    {
+      cwd: REPO,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    },
+  );
+  return { lines: `${run.stdout}\n${run.stderr}`.split("\n"), status: run.status ?? 1 };
+}

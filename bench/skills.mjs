@@ -5,20 +5,9 @@
 // this prints its figures.
 //
 //   node bench/skills.mjs
-import { spawnSync } from "node:child_process";
-import { resolve } from "node:path";
+import { testOutput } from "./lib.mjs";
 
-const repo = resolve(import.meta.dirname, "..");
-const run = spawnSync(
-  process.execPath,
-  [resolve(repo, "node_modules/vitest/vitest.mjs"), "run", "test/unit/skill-linking-sets.test.ts", "--reporter=dot"],
-  {
-    cwd: repo,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-  },
-);
-for (const line of `${run.stdout}\n${run.stderr}`.split("\n"))
+const { lines, status } = testOutput("test/unit/skill-linking-sets.test.ts");
+for (const line of lines)
   if (/^(looked-at-\d|held-out) .*(tasks, linked|not linked)|^\s+not linked: /.test(line)) console.log(line);
-process.exitCode = run.status ?? 1;
+process.exitCode = status;

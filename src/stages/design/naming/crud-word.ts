@@ -2,7 +2,7 @@ import type { Operation } from "../../openapi/model.js";
 import { BATCH_WORDS, operationIdTokens, type StatedAction } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
-import { isParam, SELECTOR_PARAM } from "./path-words.js";
+import { isParam, segmentsOf, SELECTOR_PARAM } from "./path-words.js";
 
 /** The CRUD word of an operation from what it does: its method, its path's shape and what it answers with. */
 
@@ -23,6 +23,9 @@ const singularWord = (segment: string) => {
   );
 };
 
+/** The last word of a parameter that names one item: `{id}`, `{ContactNumber}`, `{username}`, `{slug}`. */
+const NAMES_ONE = /^(id|ids|uuid|guid|sid|key|number|no|code|name|slug|username|email|handle|login|ref|hash|sha)$/;
+
 /** One item or many: what a read operation returns, from its path and response shape. */
 export function readWord(op: Operation, lastSegment: string): "get" | "list" {
   const shape = successResponse(op);
@@ -30,11 +33,17 @@ export function readWord(op: Operation, lastSegment: string): "get" | "list" {
   // A read over another method (`POST /service_points/list`, "List Service Points"): its path is no collection or
   // item, so its answer and its own words decide.
   if (op.method !== "get") return shape?.listField || saysList(op, lastSegment) ? "list" : "get";
-  const segments = op.path.split("/").filter(Boolean);
+  const segments = segmentsOf(op.path);
   // `/boards/{filter}` lists the boards a filter picks; `/cards/{id}/{field}` gets one field of one card.
   if (SELECTOR_PARAM.test(lastSegment)) return /^\{fields?\}$/i.test(lastSegment) ? "get" : "list";
   // One item by its id, however the answer wraps it (Xero answers GET /Contacts/{ContactNumber} with `{Contacts: [it]}`).
-  if (isParam(lastSegment)) return "get";
+  // A parameter that picks rather than names (`/reports/{entity_type}`, `/mostviewed/{section}/{time-period}`), or a key
+  // after another parameter (`/segments/{projectKey}/{environmentKey}`), leaves it to the answer.
+  if (isParam(lastSegment)) {
+    const last = kebab(lastSegment.slice(1, -1)).split("-").pop()!;
+    const picks = !NAMES_ONE.test(last) || (last !== "id" && isParam(segments[segments.length - 2] ?? ""));
+    return shape?.listField && picks ? "list" : "get";
+  }
   if (shape?.listField) return "list";
   // GET /cards/{id}/board: the one board a card is on.
   if (segments.length > 1 && isParam(segments[segments.length - 2]!) && singularWord(lastSegment)) return "get";
@@ -58,7 +67,7 @@ export function answers(op: Operation): "many" | "one" | undefined {
   if (shape?.shape !== "object") return undefined;
   // A wrapper answered for one id (`GET /countries/{id}` as `{meta, results: [it]}`) may hold the one item.
   if (shape.listField)
-    return !isParam(op.path.split("/").pop() ?? "") &&
+    return !isParam(segmentsOf(op.path).pop() ?? "") &&
       (shape.wrapperProperties ?? []).some((p) => /(^|\.)(next|cursor|has_?more|total|page|offset)/i.test(p))
       ? "many"
       : undefined;

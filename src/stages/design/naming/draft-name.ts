@@ -16,7 +16,7 @@ import { listed } from "../../wordnet.js";
 import { agreeWithMethod } from "./action-rules.js";
 import { BATCH_TOO, crudWord } from "./crud-word.js";
 import type { Draft } from "./draft.js";
-import { isParam, pathWords, rpcVerbAt, SELECTOR_PARAM, tokensOf } from "./path-words.js";
+import { isParam, pathWords, rpcVerbAt, SELECTOR_PARAM, segmentsOf, tokensOf } from "./path-words.js";
 import { resourceIndex, unspelledTagRest } from "./resources.js";
 
 /** An operation's first name: its action from what it states, its sub-resource from its path, its telling words. */
@@ -101,7 +101,7 @@ export function draftName(
   dropped: string[],
 ): Draft {
   const { words, rpc } = pathWords(op);
-  const segments = op.path.split("/").filter(Boolean);
+  const segments = segmentsOf(op.path);
   const lastSegment = segments[segments.length - 1] ?? "";
   const at = resourceIndex(words, resource);
   let rest = at >= 0 ? words.slice(at + 1) : resourceFrom === "path" ? words.slice(1) : unspelledTagRest(words);
@@ -227,7 +227,11 @@ export function draftName(
 
   const sub = rest
     .map((w) => w.word)
-    .filter((w) => !(w === resource || singular(w) === singular(resource)))
+    // A letter names no sub-resource (Discourse's `/t/{id}` for topics, `/u/{username}` for users), nor does the
+    // action's own verb (`/admin/users/list/{flag}` lists users: `users list`, not `users list list`).
+    .filter(
+      (w) => !(w === resource || singular(w) === singular(resource) || /^[a-z]$/.test(w) || w === action.split("-")[0]),
+    )
     .join("-");
   const qualifiers = qualifiersOf(op, stated, words, segments, lastSegment);
 

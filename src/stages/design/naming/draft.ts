@@ -1,6 +1,6 @@
 import type { Operation } from "../../openapi/model.js";
 import type { NameSource } from "../types.js";
-import { clean, isParam } from "./path-words.js";
+import { clean, isParam, segmentsOf } from "./path-words.js";
 
 /** A draft: one operation's name before collisions are settled, and the words that may yet tell it apart. */
 
@@ -31,6 +31,6 @@ export function basePath(d: Draft): string[] {
 }
 
 /** Whether an operation acts on one item (its path ends at a parameter) rather than on its collection. */
-export const onItem = (d: Draft) => isParam(d.op.path.split("/").filter(Boolean).pop() ?? "");
+export const onItem = (d: Draft) => isParam(lastSegmentOf(d));
 
-export const lastSegmentOf = (d: Draft) => d.op.path.split("/").filter(Boolean).pop() ?? "";
+export const lastSegmentOf = (d: Draft) => segmentsOf(d.op.path).pop() ?? "";

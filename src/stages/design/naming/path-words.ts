@@ -26,6 +26,15 @@ export const wireWords = (word: string) => {
   return kept.length ? kept.join("-") : word;
 };
 export const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+/**
+ * A path's segments without their formats: `/posts/{id}.json` is the item `{id}` of `posts`, as `/posts/{id}` is, and
+ * `/categories.json` the collection `categories`.
+ */
+export const segmentsOf = (path: string): string[] =>
+  path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => s.replace(FORMAT_SUFFIX, ""));
 
 export interface PathWord {
   word: string;
@@ -129,7 +138,7 @@ export function rpcVerbAt(tokens: readonly string[]): number {
 
 /** Literal path words after version prefixes, an RPC method (`/chat.postMessage`) split off the last one. */
 export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource: string[]; action: string } } {
-  const segments = op.path.split("/").filter(Boolean);
+  const segments = segmentsOf(op.path);
   const out: PathWord[] = [];
   let rpc: { resource: string[]; action: string } | undefined;
   segments.forEach((segment, i) => {
@@ -141,7 +150,7 @@ export function pathWords(op: Operation): { words: PathWord[]; rpc?: { resource:
       for (const word of rpc.resource) out.push({ word, afterParam: false, beforeParam: false, last: false });
       return;
     }
-    const plain = withoutIds(segment.replace(FRAGMENT, "").replace(FORMAT_SUFFIX, ""));
+    const plain = withoutIds(segment.replace(FRAGMENT, ""));
     if (!plain) return;
     const last = i === segments.length - 1;
     const afterParam = i > 0 && isParam(segments[i - 1]!);

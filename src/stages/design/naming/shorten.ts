@@ -2,6 +2,7 @@ import { pushTo } from "../../../core/group.js";
 import { singular } from "../word-forms.js";
 import type { Claims } from "./claims.js";
 import type { Draft } from "./draft.js";
+import { segmentsOf } from "./path-words.js";
 
 /** Names within their length: lone sub-resources merged, then long sub-resources, actions and groups shortened. */
 
@@ -41,7 +42,7 @@ export function collapseLoneSubs(claims: Claims): Set<Draft> {
  * user"): merged, `create-user` would say it makes the item; kept apart, `projects user create` makes a project.
  */
 function scopesMaking(d: Draft, path: string[]): boolean {
-  const segments = d.op.path.split("/").filter(Boolean);
+  const segments = segmentsOf(d.op.path);
   return (
     ["create", "add"].includes(path[2]!.split("-")[0]!) &&
     segments.length >= 2 &&

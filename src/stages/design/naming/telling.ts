@@ -2,7 +2,7 @@ import { FILLER, isNoise } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { POSTED_READ, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { onItem, type Draft } from "./draft.js";
-import { isParam, tokensOf } from "./path-words.js";
+import { isParam, segmentsOf, tokensOf } from "./path-words.js";
 
 /** Which of a draft's words can tell it apart from others wanting its name, and which draft keeps the plain name. */
 
@@ -83,7 +83,7 @@ export function canonical(group: Draft[], path: string[]): number {
   const fits = group.flatMap((d, i) => (onItem(d) === itemVerb ? [i] : []));
   if (fits.length === 1) return fits[0]!;
   // Items by several keys (`/Contacts/{ContactID}` beside `/Contacts/{ContactNumber}`): the one by its id.
-  const byId = fits.filter((i) => isIdParam(group[i]!.op.path.split("/").pop() ?? "", path[0]!));
+  const byId = fits.filter((i) => isIdParam(segmentsOf(group[i]!.op.path).pop() ?? "", path[0]!));
   return byId.length === 1 ? byId[0]! : -1;
 }
 

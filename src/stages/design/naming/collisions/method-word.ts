@@ -2,10 +2,11 @@ import type { Claims } from "../claims.js";
 import { crudWord } from "../crud-word.js";
 import type { Draft } from "../draft.js";
 import type { CollisionRule } from "./rule.js";
+import { segmentsOf } from "../path-words.js";
 
 /** The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same. */
 function byMethodWord(d: Draft, base: string[], claims: Claims, byName: Map<string, Draft[]>): string[] | undefined {
-  const byMethod = crudWord(d.op, undefined, d.op.path.split("/").pop() ?? "");
+  const byMethod = crudWord(d.op, undefined, segmentsOf(d.op.path).pop() ?? "");
   if (
     byMethod === d.action ||
     d.explicit ||

@@ -733,6 +733,25 @@ describe("path shapes", () => {
     expect(name("GET", "/Accounts/{AccountSid}/Calls/{Sid}.json")).toBe("call get");
   });
 
+  it("a custom method after the last segment is the action (Google's `/v1/{name}:cancel`); `:id` is a parameter", async () => {
+    // Google's hundreds of descriptions name each custom method this way: `projects cancel-name-cancel`,
+    // `projects get-resource-get-iam-policy` said the parameter and the verb twice.
+    const tags = ["projects"];
+    const { name } = await design({
+      "/v1/{name}:cancel": { post: { operationId: "cloudbuild.projects.locations.operations.cancel", tags } },
+      "/v1/{resource}:getIamPolicy": { get: { operationId: "pubsub.projects.topics.getIamPolicy", tags } },
+      "/v1/{parent}/studies": { get: { operationId: "aiplatform.projects.locations.studies.list", tags } },
+      "/v1/{parent}/studies:lookup": { post: { operationId: "aiplatform.projects.locations.studies.lookup", tags } },
+      "/logs/{appId}/drains": { get: { summary: "List drains", tags: ["logs"] } },
+      "/logs/{appId}/drains/:idOrUrl": { delete: { summary: "Delete a drain", tags: ["logs"] } },
+    });
+    expect(name("POST", "/v1/{name}:cancel")).toBe("projects cancel");
+    expect(name("GET", "/v1/{resource}:getIamPolicy")).toBe("projects get-iam-policy");
+    expect(name("GET", "/v1/{parent}/studies")).toBe("projects studies list");
+    expect(name("POST", "/v1/{parent}/studies:lookup")).toBe("projects studies lookup");
+    expect(name("DELETE", "/logs/{appId}/drains/:idOrUrl")).toBe("logs drains delete");
+  });
+
   it("a parameter that picks rather than names one item leaves one or many to the answer", async () => {
     const page = {
       "200": {

@@ -25,16 +25,26 @@ export const wireWords = (word: string) => {
   const kept = tokens.filter((t) => t !== "id");
   return kept.length ? kept.join("-") : word;
 };
-export const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+/** A path parameter: `{id}`, or `:id` as a description copied from an Express route writes it. */
+export const isParam = (segment: string) => /^\{[^}]+\}$|^:[A-Za-z_]\w*$/.test(segment);
+
+/** A custom method after the last segment (Google's AIP-136: `/v1/{name}:cancel`, `/v1/{parent}/studies:lookup`). */
+const CUSTOM_METHOD = /^(.+?):([a-z][A-Za-z0-9]*)$/;
+
 /**
  * A path's segments without their formats: `/posts/{id}.json` is the item `{id}` of `posts`, as `/posts/{id}` is, and
- * `/categories.json` the collection `categories`.
+ * `/categories.json` the collection `categories`. A custom method is a segment of its own, as a REST path says an
+ * action on an item (`/v1/{name}:cancel` as `/charges/{id}/capture`).
  */
-export const segmentsOf = (path: string): string[] =>
-  path
+export function segmentsOf(path: string): string[] {
+  const segments = path
     .split("/")
     .filter(Boolean)
     .map((s) => s.replace(FORMAT_SUFFIX, ""));
+  const custom = CUSTOM_METHOD.exec(segments[segments.length - 1] ?? "");
+  if (custom) segments.splice(-1, 1, custom[1]!, custom[2]!);
+  return segments;
+}
 
 export interface PathWord {
   word: string;

@@ -67,7 +67,8 @@ export function unspelledTagRest(words: PathWord[]): PathWord[] {
     .map((w) => w.beforeParam)
     .lastIndexOf(true);
   if (lastItem >= 0) return words.slice(lastItem + 1);
-  return words.length > 1 ? words.slice(1) : words;
+  // A word after a parameter is no namespace (`/v1/{parent}/messages:send`: the messages of a parent).
+  return words.length > 1 && !words[0]!.afterParam ? words.slice(1) : words;
 }
 
 /** More operations than one group's help can show an agent within its budget (runtime/help.ts, DESCRIBE_BYTES). */

@@ -752,6 +752,29 @@ describe("path shapes", () => {
     expect(name("DELETE", "/logs/{appId}/drains/:idOrUrl")).toBe("logs drains delete");
   });
 
+  it("a query written into the path is parameters, not words, though it tells operations apart", async () => {
+    // ClickSend's `/lists/{list_id}/export?filename={filename}` was `export-filename-filename`; Weatherbit states one
+    // path per way of saying where.
+    const { name } = await design({
+      "/lists/{list_id}/export?filename={filename}": {
+        get: { summary: "Export contact list", tags: ["Contact Lists"] },
+      },
+      "/current?lat={lat}&lon={lon}": { get: { summary: "Current weather", tags: ["Current"] } },
+      "/current?city={city}": { get: { summary: "Current weather", tags: ["Current"] } },
+      "/rest?method=flickr.photos.getInfo": {
+        get: {
+          summary: "flickr.photos.getInfo",
+          tags: ["photos"],
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    });
+    expect(name("GET", "/lists/{list_id}/export?filename={filename}")).toBe("contact-lists export");
+    expect(name("GET", "/current?lat={lat}&lon={lon}")).toMatch(/^current \S*-lat\b/);
+    expect(name("GET", "/current?city={city}")).toMatch(/^current \S*-city\b/);
+    expect(name("GET", "/rest?method=flickr.photos.getInfo")).toMatch(/^photos get-info/);
+  });
+
   it("a parameter that picks rather than names one item leaves one or many to the answer", async () => {
     const page = {
       "200": {

@@ -2,7 +2,7 @@ import type { Operation } from "../../openapi/model.js";
 import { BATCH_WORDS, operationIdTokens, type StatedAction } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
-import { isParam, segmentsOf, SELECTOR_PARAM } from "./path-words.js";
+import { isParam, paramName, segmentsOf, SELECTOR_PARAM } from "./path-words.js";
 
 /** The CRUD word of an operation from what it does: its method, its path's shape and what it answers with. */
 
@@ -40,7 +40,7 @@ export function readWord(op: Operation, lastSegment: string): "get" | "list" {
   // A parameter that picks rather than names (`/reports/{entity_type}`, `/mostviewed/{section}/{time-period}`), or a key
   // after another parameter (`/segments/{projectKey}/{environmentKey}`), leaves it to the answer.
   if (isParam(lastSegment)) {
-    const last = kebab(lastSegment.slice(1, -1)).split("-").pop()!;
+    const last = kebab(paramName(lastSegment)).split("-").pop()!;
     const picks = !NAMES_ONE.test(last) || (last !== "id" && isParam(segments[segments.length - 2] ?? ""));
     return shape?.listField && picks ? "list" : "get";
   }

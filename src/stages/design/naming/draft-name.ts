@@ -16,7 +16,16 @@ import { listed } from "../../wordnet.js";
 import { agreeWithMethod } from "./action-rules.js";
 import { BATCH_TOO, crudWord } from "./crud-word.js";
 import type { Draft } from "./draft.js";
-import { isParam, pathWords, rpcVerbAt, SELECTOR_PARAM, segmentsOf, tokensOf } from "./path-words.js";
+import {
+  isParam,
+  paramName,
+  pathQueryKeys,
+  pathWords,
+  rpcVerbAt,
+  SELECTOR_PARAM,
+  segmentsOf,
+  tokensOf,
+} from "./path-words.js";
 import { resourceIndex, unspelledTagRest } from "./resources.js";
 
 /** An operation's first name: its action from what it states, its sub-resource from its path, its telling words. */
@@ -66,6 +75,11 @@ function qualifiersOf(
   };
   // `/boards/{filter}` beside `/boards`: the filtered list.
   if (SELECTOR_PARAM.test(lastSegment)) push([/^\{filters?\}$/i.test(lastSegment) ? "filtered" : "field"], "path");
+  // A query written into the path is what tells `/current?lat={lat}&lon={lon}` from `/current?city={city}`.
+  push(
+    pathQueryKeys(op.path).flatMap((k) => kebab(k).split("-")),
+    "path",
+  );
   if (stated) push(stated.action.object, stated.from as "summary" | "operationId" | "description" | "path");
   push(textTokensOf(op.summary), "summary");
   if (op.operationId) {
@@ -86,7 +100,7 @@ function qualifiersOf(
   push(
     segments
       .filter(isParam)
-      .flatMap((s) => kebab(s.slice(1, -1)).split("-"))
+      .flatMap((s) => kebab(paramName(s)).split("-"))
       .filter((t) => t !== "id"),
     "path",
   );
@@ -203,7 +217,8 @@ export function draftName(
           ? crudWord(op, own.family, lastSegment)
           : own.word
       : crudWord(op, undefined, lastSegment);
-    action = [verb, ...object].slice(0, 4).join("-");
+    // `getList` lists: its "list" is the verb, not its object.
+    action = [verb, ...object.filter((t) => t !== verb)].slice(0, 4).join("-");
     actionFrom = "path";
     rest = [];
   }

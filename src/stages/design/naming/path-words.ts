@@ -28,6 +28,20 @@ export const wireWords = (word: string) => {
 /** A path parameter: `{id}`, or `:id` as a description copied from an Express route writes it. */
 export const isParam = (segment: string) => /^\{[^}]+\}$|^:[A-Za-z_]\w*$/.test(segment);
 
+/** A parameter segment's name: `{ContactID}` → ContactID, `:idOrUrl` → idOrUrl. */
+export const paramName = (segment: string) => segment.replace(/^[{:]|\}$/g, "");
+
+/**
+ * The keys of a query written into a path that take a parameter (`/current?lat={lat}&lon={lon}` → lat, lon); a key
+ * set to a constant (`?op=LISTAFTERID`, `?method=…`) says no more than the operation's own texts.
+ */
+export const pathQueryKeys = (path: string): string[] =>
+  (path.split("?", 2)[1] ?? "")
+    .split("&")
+    .map((pair) => pair.split("="))
+    .filter(([key, value]) => key && (value === undefined || /^\{[^}]+\}$/.test(value)))
+    .map(([key]) => paramName(key!));
+
 /** A custom method after the last segment (Google's AIP-136: `/v1/{name}:cancel`, `/v1/{parent}/studies:lookup`). */
 const CUSTOM_METHOD = /^(.+?):([a-z][A-Za-z0-9]*)$/;
 
@@ -37,8 +51,11 @@ const CUSTOM_METHOD = /^(.+?):([a-z][A-Za-z0-9]*)$/;
  * action on an item (`/v1/{name}:cancel` as `/charges/{id}/capture`).
  */
 export function segmentsOf(path: string): string[] {
-  const segments = path
-    .split("/")
+  // A query written into the path (`/lists/{id}/export?filename={filename}`) is parameters, not words; one that names
+  // the method (Flickr's `/rest?method=flickr.photos.licenses.getInfo`) is the method.
+  const [route, query] = path.split("?", 2);
+  const method = query && /(?:^|&)method=([A-Za-z][\w.]*\.[A-Za-z]\w*)(?:&|$)/.exec(query)?.[1];
+  const segments = [...route!.split("/"), ...(method ? [method] : [])]
     .filter(Boolean)
     .map((s) => s.replace(FORMAT_SUFFIX, ""));
   const custom = CUSTOM_METHOD.exec(segments[segments.length - 1] ?? "");

@@ -2,7 +2,7 @@ import { FILLER, isNoise } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { POSTED_READ, READ_VERBS, WRITE_VERBS } from "../../../core/verbs.js";
 import { onItem, type Draft } from "./draft.js";
-import { isParam, segmentsOf, tokensOf } from "./path-words.js";
+import { isParam, paramName, segmentsOf, tokensOf } from "./path-words.js";
 
 /** Which of a draft's words can tell it apart from others wanting its name, and which draft keeps the plain name. */
 
@@ -90,7 +90,7 @@ export function canonical(group: Draft[], path: string[]): number {
 /** Whether a path parameter is the resource's own id: `{id}`, `{contact_id}`, `{ContactID}` under `contacts`. */
 function isIdParam(segment: string, resource: string): boolean {
   if (!isParam(segment)) return false;
-  const name = kebab(segment.slice(1, -1));
+  const name = kebab(paramName(segment));
   const own = singular(resource.split("-").pop() ?? "");
   return name === "id" || name === `${own}-id` || name === `${resource}-id`;
 }

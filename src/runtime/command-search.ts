@@ -320,6 +320,30 @@ function kindFit(asked: Kind | undefined, kind: Kind | undefined): number {
   return 0.7;
 }
 
+/**
+ * Whether a request asks for one item or for several: "all", "which" or a plural asks for several ("what sites do I
+ * have?", "the binaries of build 2051"); else a value names one ("is INV-0042 paid?", "the IP of web-01").
+ */
+function howMany(query: string): "one" | "many" | undefined {
+  const plain = withoutValues(query);
+  const words = tokenize(plain).filter((w) => !STOP.has(w) && !AUXILIARY.has(w));
+  if (
+    words.some((w) => /^(all|every|which)$/.test(w) || (w.length > 3 && /[^s]s$/.test(w) && !/(ss|us|is|ys)$/.test(w)))
+  )
+    return "many";
+  return plain.replace(/\s+/g, " ").trim() !== query.replace(/\s+/g, " ").trim() ? "one" : undefined;
+}
+
+/** How much a read of one item yields to a list where several are asked for, and the other way round. */
+const CARDINALITY = 0.9;
+const cardinalityFit = (asked: "one" | "many" | undefined, name: string | undefined): number => {
+  const verb = name?.split(" ").pop()?.split("-")[0];
+  if (!asked || !verb) return 1;
+  if (asked === "many" && verb === "get") return CARDINALITY;
+  if (asked === "one" && (verb === "list" || verb === "search")) return CARDINALITY;
+  return 1;
+};
+
 /** How much each word of a command's name the query does not say lowers it: the plainest command that fits first. */
 const UNSAID = 0.85;
 const unsaid = (name: string | undefined, said: ReadonlySet<string>): number =>
@@ -383,6 +407,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   // Where no command says a word the request asks for, the ones its values point to ("AWS_REGION=…": an environment
   // variable) are better than no answer.
   const someMatch = [...total.values()].some((t) => t.matched > 0);
+  const many = howMany(query);
   return [...total.entries()]
     .filter(([, t]) => t.matched > 0 || !someMatch)
     .map(([command, t]) => ({
@@ -390,6 +415,7 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
       score:
         ((t.score * (t.matched || 0.5)) / counted) *
         kindFit(asked, kinds.get(command)) *
+        cardinalityFit(many, names.get(command)) *
         UNSAID ** unsaid(names.get(command), said),
     }))
     .sort((a, b) => b.score - a.score || compareText(a.command, b.command));

@@ -86,6 +86,20 @@ describe("command search's words", () => {
     expect(searchIndex(billing, "how much is still open on invoice 42?")[0]).toBe("invoices get-balance");
   });
 
+  it("reads whether a request asks for one item or for several", () => {
+    const sites = indexOf([
+      command("sites get", "get", "Get a site"),
+      command("sites list", "get", "List sites"),
+      command("invoices get", "get", "Get an invoice"),
+      command("invoices list", "get", "List invoices"),
+    ]);
+    // A plural, "all" or "which" asks for several; a value names one.
+    expect(searchIndex(sites, "what sites do I have?")[0]).toBe("sites list");
+    expect(searchIndex(sites, "which site is the oldest?")[0]).toBe("sites list");
+    expect(searchIndex(sites, "has INV-0042 been paid yet? what's the invoice's status")[0]).toBe("invoices get");
+    expect(searchIndex(sites, "show me site web-01")[0]).toBe("sites get");
+  });
+
   it("reads an order whose verb is a noun the API says as asking for one to be made", () => {
     const tags = indexOf([
       command("tags archive", "post", "Archive a tag"),

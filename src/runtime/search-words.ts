@@ -181,6 +181,12 @@ export const SYNONYMS: Record<string, string[]> = wordTable({
   revert: ["rollback", "restore"],
   undo: ["rollback", "revert", "delete"],
   rerun: ["retry", "rebuild"],
+  rebuild: ["build", "retry", "create"],
+  redeploy: ["deploy", "retry", "create"],
+  resend: ["send", "retry"],
+  reinstall: ["install"],
+  freeze: ["lock", "pause"],
+  unfreeze: ["unlock", "resume"],
   kick: ["remove"],
   unassign: ["remove", "delete"],
   show: ["get"],
@@ -232,6 +238,11 @@ export const IMPLIED: Record<string, string[]> = wordTable({
   follow: ["add"],
   book: ["create"],
   schedule: ["create"],
+  monthly: ["subscription", "plan", "recurring"],
+  weekly: ["subscription", "plan", "recurring"],
+  yearly: ["subscription", "plan", "recurring"],
+  annual: ["subscription", "plan", "recurring"],
+  recurring: ["subscription", "plan"],
 });
 
 /**
@@ -306,7 +317,23 @@ export const PHRASAL: Array<[RegExp, string]> = Object.entries({
   "never mind": "cancel",
   "no longer need": "delete",
   "done with": "delete",
-}).map(([phrase, verb]) => [new RegExp(`\\b${particle(phrase).replace(/ /g, "\\s+")}\\b`, "gi"), verb]);
+  "hold off on": "cancel",
+  // Not a making: "make sure nobody can push to main" asks for a rule.
+  "make sure": "ensure",
+})
+  .map(([phrase, verb]): [RegExp, string] => [
+    new RegExp(`\\b${particle(phrase).replace(/ /g, "\\s+")}\\b`, "gi"),
+    verb,
+  ])
+  .concat([
+    // Tenses the phrases above do not take: "opted out", "logged in", "clocked out", "goes down".
+    [/\bopt(?:s|ed)?\s+out\b/gi, "unsubscribe"],
+    [/\b(?:logged|signed)\s+(?:in|into|on)\b/gi, "login"],
+    [/\bclock(?:s|ed)?\s+(?:in|out)\b/gi, "shift"],
+    [/\b(?:go|goes|going|went)\s+down\b/gi, "uptime"],
+    // "get HTTPS working on our domain", "get the site running": make it work, not read it.
+    [/\bget\s+(?:[\w-]+\s+){1,3}(?:working|running|going)\b/gi, "enable"],
+  ]);
 
 /**
  * A two-word phrasal verb takes its object between its words too: "take it down", "call the meeting off", "run it
@@ -350,6 +377,14 @@ export const VALUE_KINDS: Array<[RegExp, string[]]> = [
   [/(^|\s)(?![\w.+-]*@)[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(?=[\s,.;:!?)]|$)/i, ["domain"]],
   [/\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b|\b[A-Z][A-Z0-9_]{2,}=/, ["environment", "variable"]],
   [/[$€£]\s?\d|\b\d+(\.\d+)?\s?(usd|eur|gbp|dollars?|euros?|cents)\b/i, ["amount", "price"]],
+  // A time of day is when something is booked: "his Tuesday 3pm haircut", "the 10:30 slot".
+  [/\b\d{1,2}(:\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b/i, ["booking", "appointment", "event", "meeting", "slot"]],
+  // An address to call when something happens is a webhook: "ping https://… whenever …", "a URL … to call when …".
+  [/^(?=.*(https?:\/\/|\burl\b))(?=.*\bwhen(ever)?\b)/i, ["webhook", "hook", "callback"]],
+  [/\bpoint(?:s|ed|ing)?\s+(?:[\w.-]+\s+)?(?:at|to)\b/i, ["record", "dns", "cname"]],
+  [/\b(?:nobody|no one|no-one)\s+(?:else\s+)?(?:can|could|may)\b/i, ["protect", "protection", "restrict", "lock"]],
+  [/\bread[- ]only\b/i, ["archive", "lock", "readonly"]],
+  [/\bbetween\s+\S+\s+and\s+\S+/i, ["compare", "diff"]],
 ];
 
 /**
@@ -442,4 +477,9 @@ export const QUESTIONS: Array<[RegExp, string[]]> = [
   [/\bhow many\b/i, ["count", "total", "number"]],
   [/\bwhen\b/i, ["date", "time"]],
   [/\bwhere\b/i, ["location", "address"]],
+  [
+    /\bhow (?:did|does|do|is|are|has|have)\b.*\b(?:do|doing|perform|performing|go|going|trend|trending)\b/i,
+    ["stats", "statistic", "analytics", "metric", "report"],
+  ],
+  [/\bwhat(?:'|’)?s left\b|\bhow much (?:is )?left\b/i, ["balance", "remaining"]],
 ];

@@ -100,6 +100,49 @@ describe("command search's words", () => {
     expect(searchIndex(sites, "show me site web-01")[0]).toBe("sites get");
   });
 
+  it("reads what a request's phrases and values say of the thing it wants", () => {
+    const api = indexOf([
+      command("bookings cancel", "post", "Cancel a booking"),
+      command("payments cancel", "post", "Cancel a payment"),
+      command("subscriptions cancel", "post", "Cancel a subscription"),
+      command("cards disable", "post", "Disable a card"),
+      command("webhooks create", "post", "Create a webhook subscription", ["url", "events"]),
+      command("tracking start", "post", "Start tracking a package", ["tracking-number"]),
+      command("tracking get", "get", "Get a package's tracking status"),
+      command("unsubscribes list", "get", "List the addresses that opted out", ["email"]),
+      command("invalid-emails list", "get", "List invalid email addresses"),
+      command("logins list", "get", "List the account's recent logins"),
+      command("users list", "get", "List users"),
+      command("builds create", "post", "Trigger a new build of a site"),
+      command("sites get", "get", "Get a site"),
+      command("repository compare", "get", "Compare two refs of a repository", ["from", "to"]),
+      command("repository tags list", "get", "List a repository's tags"),
+      command("branches protect", "post", "Protect a branch", ["name", "push-access-level", "merge-access-level"]),
+      command("branches create", "post", "Create a branch"),
+      command("stats list", "get", "Retrieve global email statistics", ["start-date"]),
+      command("emails list", "get", "List sent emails"),
+      command("gift-cards get", "get", "Get a gift card"),
+      command("gift-cards get-balance", "get", "Get the remaining balance of a gift card"),
+      command("checks create", "post", "Create an uptime check", ["url"]),
+      command("sites list", "get", "List sites"),
+    ]);
+    const top = (request: string) => searchIndex(api, request)[0];
+    expect(top("John can't make his Tuesday 3pm haircut, call it off")).toBe("bookings cancel");
+    expect(top("stop charging Maria for the monthly coffee club")).toBe("subscriptions cancel");
+    // Both tracking commands say more of its words; the address to call when something happens lifts the webhook.
+    expect(
+      searchIndex(api, "ping https://example.com/hooks/ship whenever a package's tracking status changes").slice(0, 3),
+    ).toContain("webhooks create");
+    expect(top("list everybody who has opted out of our emails")).toBe("unsubscribes list");
+    expect(top("show me who logged in recently")).toBe("logins list");
+    expect(top("rebuild the marketing site from the latest commit")).toBe("builds create");
+    expect(top("what changed between v1.2.0 and v1.3.0?")).toBe("repository compare");
+    expect(top("make sure nobody can push directly to release/2.0")).toBe("branches protect");
+    expect(searchIndex(api, "how did our emails do last week?").slice(0, 2)).toContain("stats list");
+    expect(top("what's left on gift card 7783 3200 0000 0000?")).toBe("gift-cards get-balance");
+    expect(top("watch https://my-site.com and tell me if it goes down")).toBe("checks create");
+  });
+
   it("reads an order whose verb is a noun the API says as asking for one to be made", () => {
     const tags = indexOf([
       command("tags archive", "post", "Archive a tag"),

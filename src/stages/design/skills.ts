@@ -1,5 +1,6 @@
 import { requestPathOf } from "../../core/path-key.js";
 import { wordTable } from "../../core/word-table.js";
+import { americanSpelling } from "../../core/spelling.js";
 import { RELATED } from "../../runtime/search-words.js";
 import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
@@ -52,7 +53,7 @@ function stem(word: string): string {
 }
 
 function stemOf(word: string): string {
-  let w = IRREGULAR[word] ?? singular(word);
+  let w = IRREGULAR[word] ?? singular(americanSpelling(word));
   for (const [suffix, keep] of [
     ["ability", 4],
     ["ibility", 4],

@@ -256,6 +256,16 @@ export function judgeOperations(ops: JudgedOperation[]) {
     const text = textsOf(o);
     const whole = new Set(wordsOf(text, false).map(plain));
     const pieces = new Set(wordsOf(text, true).map(plain));
+    // Two pieces of one word written together are a word of the text too: `macOS` says macos, `OpenIDConnect` openid.
+    const joined = new Set(
+      text
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .flatMap((w) => {
+          const parts = wordsOf(w, true);
+          return parts.slice(1).map((p, i) => plain(`${parts[i]}${p}`));
+        }),
+    );
     const tokens = o.name.split(/[\s-]+/);
     const number =
       /^\d+$/.test(tokens[tokens.length - 1]!) && !whole.has(tokens[tokens.length - 1]!) ? tokens.pop() : undefined;
@@ -292,7 +302,7 @@ export function judgeOperations(ops: JudgedOperation[]) {
     for (const t of tokens) {
       if (STANDARD.has(t) || /^\d+$/.test(t)) continue;
       const p = plain(t);
-      if (whole.has(p) || whole.has(t)) continue;
+      if (whole.has(p) || whole.has(t) || joined.has(p) || joined.has(t)) continue;
       if (pieces.has(p) || pieces.has(t)) {
         if (t.length <= 2) findings.push({ rule: "fragment", name: o.name, detail: `"${t}" is a piece of a word` });
         continue;

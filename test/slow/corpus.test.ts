@@ -56,8 +56,9 @@ function returnsOf(o: Operation): Pick<JudgedOperation, "returns"> {
       : {};
   }
   const paged = (r.wrapperProperties ?? []).some((p) => /(^|\.)(next|cursor|has_?more|total|page|offset)/i.test(p));
-  // A list wrapper answered for one id (`GET /Contacts/{id}` as `{Contacts: [it]}`) may be one item, however wrapped.
-  return /\}$/.test(o.path) ? {} : paged ? { returns: "many" } : {};
+  // A list wrapper answered for one id (`GET /Contacts/{id}` as `{Contacts: [it]}`, GSMtasks' `/billing/invoices/{id}/`
+  // with its trailing slash) may be one item, however wrapped.
+  return /\}\/?$/.test(o.path) ? {} : paged ? { returns: "many" } : {};
 }
 
 const examples = fg.sync("node_modules/@readme/oas-examples/{2.0,3.0,3.1}/**/*.{json,yaml}", { cwd: REPO }).sort();

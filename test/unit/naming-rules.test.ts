@@ -823,6 +823,18 @@ describe("path shapes", () => {
     expect(name("GET", "/v2/databases/options")).toBe("databases list-options");
   });
 
+  it("a name spelled in camel case is one word: `OpenIDConnectProvider` → openid-connect-providers", async () => {
+    // IAM's `CreateOpenIDConnectProvider` was `open-connect-providers create-id`: "OpenID" split into open and id.
+    const { name } = await design({
+      "/#Action=CreateOpenIDConnectProvider": { post: { operationId: "CreateOpenIDConnectProvider" } },
+      "/#Action=ListOpenIDConnectProviders": { post: { operationId: "ListOpenIDConnectProviders" } },
+      "/repos/{owner}/{repo}/github-apps": { get: { operationId: "listGitHubApps", tags: ["GitHubApps"] } },
+    });
+    expect(name("POST", "/#Action=CreateOpenIDConnectProvider")).toBe("openid-connect-providers create");
+    expect(name("POST", "/#Action=ListOpenIDConnectProviders")).toBe("openid-connect-providers list");
+    expect(name("GET", "/repos/{owner}/{repo}/github-apps")).toMatch(/^github-apps list/);
+  });
+
   it("wire names are words: `idLabels` → labels, `VPCs` → vpcs", async () => {
     const { name } = await design({
       "/cards/{idCard}/idLabels": { post: { summary: "addCardsIdLabelsByIdCard()", tags: ["card"] } },

@@ -1,3 +1,5 @@
+import { memoized } from "./memo.js";
+
 /** Names that are one word though spelled in camel case: protocols, products, platforms. */
 const COMPOUNDS = [
   "OAuth",
@@ -54,7 +56,9 @@ const COMPOUND = new RegExp(
  * words in stages/design/word-forms.ts, operationId words in stages/design/verbs.ts) and inspection judges names by
  * (stages/inspect/misleading-names.ts), so a word the designer took from an identifier is one the judge finds there.
  */
-export function camelParts(text: string): string {
+export const camelParts = memoized(splitCamel);
+
+function splitCamel(text: string): string {
   return (
     text
       // An acronym is one word, in the plural too: `VPCs` → vpcs (not vp-cs), `OAuth` → oauth (not o-auth); so is a

@@ -67,7 +67,7 @@ export function answers(op: Operation): "many" | "one" | undefined {
   if (shape?.shape !== "object") return undefined;
   // A wrapper answered for one id (`GET /countries/{id}` as `{meta, results: [it]}`) may hold the one item.
   if (shape.listField)
-    return !isParam(segmentsOf(op.path).pop() ?? "") &&
+    return !isParam(segmentsOf(op.path).at(-1) ?? "") &&
       (shape.wrapperProperties ?? []).some((p) => /(^|\.)(next|cursor|has_?more|total|page|offset)/i.test(p))
       ? "many"
       : undefined;

@@ -65,7 +65,7 @@ function qualifiersOf(
   op: Operation,
   stated: ReturnType<typeof statedAction>,
   words: ReturnType<typeof pathWords>["words"],
-  segments: string[],
+  segments: readonly string[],
   lastSegment: string,
 ): Draft["qualifiers"] {
   const textTokensOf = (t?: string) => (t ? textTokens(t) : []);

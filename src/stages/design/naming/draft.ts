@@ -33,4 +33,4 @@ export function basePath(d: Draft): string[] {
 /** Whether an operation acts on one item (its path ends at a parameter) rather than on its collection. */
 export const onItem = (d: Draft) => isParam(lastSegmentOf(d));
 
-export const lastSegmentOf = (d: Draft) => segmentsOf(d.op.path).pop() ?? "";
+export const lastSegmentOf = (d: Draft) => segmentsOf(d.op.path).at(-1) ?? "";

@@ -2,6 +2,7 @@ import type { Operation } from "../../openapi/model.js";
 import { BATCH_WORDS, isNoise, operationIdTokens, verbBase } from "../verbs.js";
 import { kebab, singular } from "../word-forms.js";
 import { listed } from "../../wordnet.js";
+import { memoized } from "../../../core/memo.js";
 
 /** An operation's path as words: its literal segments without versions, formats, generated ids or noise. */
 
@@ -50,7 +51,9 @@ const CUSTOM_METHOD = /^(.+?):([a-z][A-Za-z0-9]*)$/;
  * `/categories.json` the collection `categories`. A custom method is a segment of its own, as a REST path says an
  * action on an item (`/v1/{name}:cancel` as `/charges/{id}/capture`).
  */
-export function segmentsOf(path: string): string[] {
+export const segmentsOf: (path: string) => readonly string[] = memoized((path) => Object.freeze(pathSegments(path)));
+
+function pathSegments(path: string): string[] {
   // A query written into the path (`/lists/{id}/export?filename={filename}`) is parameters, not words; one that names
   // the method (Flickr's `/rest?method=flickr.photos.licenses.getInfo`) is the method.
   const [route, query] = path.split("?", 2);

@@ -83,7 +83,7 @@ export function canonical(group: Draft[], path: string[]): number {
   const fits = group.flatMap((d, i) => (onItem(d) === itemVerb ? [i] : []));
   if (fits.length === 1) return fits[0]!;
   // Items by several keys (`/Contacts/{ContactID}` beside `/Contacts/{ContactNumber}`): the one by its id.
-  const byId = fits.filter((i) => isIdParam(segmentsOf(group[i]!.op.path).pop() ?? "", path[0]!));
+  const byId = fits.filter((i) => isIdParam(segmentsOf(group[i]!.op.path).at(-1) ?? "", path[0]!));
   return byId.length === 1 ? byId[0]! : -1;
 }
 

@@ -6,7 +6,7 @@ import { segmentsOf } from "../path-words.js";
 
 /** The method's own word tells PUT from PATCH and HEAD from GET when their descriptions say the same. */
 function byMethodWord(d: Draft, base: string[], claims: Claims, byName: Map<string, Draft[]>): string[] | undefined {
-  const byMethod = crudWord(d.op, undefined, segmentsOf(d.op.path).pop() ?? "");
+  const byMethod = crudWord(d.op, undefined, segmentsOf(d.op.path).at(-1) ?? "");
   if (
     byMethod === d.action ||
     d.explicit ||

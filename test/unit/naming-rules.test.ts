@@ -479,6 +479,24 @@ describe("commands are told apart by words, a number only as the last resort", (
     expect(plan.commands.map((c) => c.name).filter((n) => /-\d+$/.test(n))).toEqual([]);
   });
 
+  it("a hash a generator appended to an operationId tells nothing apart (Graph's `…As.microsoft.graph.user-e6f4`)", async () => {
+    const summary = "Get the item of type directoryObject as user";
+    const { name } = await design({
+      "/devices/{device-id}/memberOf/{directoryObject-id}/graph.user": {
+        get: { operationId: "devices.memberOf.GetAsUser-e6f4", summary, tags: ["devices"] },
+      },
+      "/devices/{device-id}/transitiveMemberOf/{directoryObject-id}/graph.user": {
+        get: { operationId: "devices.transitiveMemberOf.GetAsUser-b1dc", summary, tags: ["devices"] },
+      },
+    });
+    const names = [
+      name("GET", "/devices/{device-id}/memberOf/{directoryObject-id}/graph.user"),
+      name("GET", "/devices/{device-id}/transitiveMemberOf/{directoryObject-id}/graph.user"),
+    ];
+    expect(new Set(names).size).toBe(2);
+    for (const n of names) expect(n).not.toMatch(/e6f4|b1dc/);
+  });
+
   it("a PUT beside a PATCH that both say update: replace and update", async () => {
     const { name, command } = await design({
       "/notes": {

@@ -223,7 +223,8 @@ export function operationIdTokens(operationId: string, whole = false): readonly 
 const idWords = memoized((operationId) => idTokens(operationId, false));
 const wholeIdWords = memoized((operationId) => idTokens(operationId, true));
 
-function idTokens(operationId: string, whole: boolean): string[] {
+function idTokens(generated: string, whole: boolean): string[] {
+  const operationId = generated.replace(GENERATED_HASH, "");
   // A version or date after the action (`GetRealtimeLogConfig2020_05_31`) is no part of it.
   const parts = operationId
     .split(/[/._:]+/)
@@ -239,6 +240,12 @@ function idTokens(operationId: string, whole: boolean): string[] {
     .map((t) => t.toLowerCase());
   return joinPrefixes(tokens);
 }
+
+/**
+ * A hash a generator appended to keep ids apart (Graph's `…As.microsoft.graph.user-e6f4`): hex digits, a letter and a
+ * digit among them, after a last dash. No word (`Dec2Bin` keeps its `dec2`).
+ */
+const GENERATED_HASH = /-(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{4,8}$/;
 
 /** Prefixes camelCase splits off a word (`unAssign`, `reSend`): they are one word, `unassign`, not `un` and `assign`. */
 const PREFIXES = new Set(["un", "re", "pre", "de", "dis", "sub"]);

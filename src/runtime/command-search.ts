@@ -139,8 +139,18 @@ const UPDATE_VERBS = new Set(
   ),
 );
 
+/**
+ * What the index reads of a command: a manifest's command, or the designer's before it is one (Skill linking asks the
+ * search too: stages/design/task-search.ts).
+ */
+export type Indexable = Pick<Command, "name" | "path" | "description" | "details" | "phrasings" | "hidden"> & {
+  operation: Pick<Command["operation"], "method" | "path" | "operationId">;
+  flags: ReadonlyArray<{ flag: string }>;
+  output?: { fields?: readonly string[] };
+};
+
 /** A command's kind: its method, and the verb its name ends in where the method says little (POST, PUT, PATCH). */
-function kindOf(command: Command): Kind {
+function kindOf(command: Indexable): Kind {
   const method = command.operation.method.toUpperCase();
   if (method === "GET" || method === "HEAD") return "read";
   if (method === "DELETE") return "delete";
@@ -153,7 +163,7 @@ function kindOf(command: Command): Kind {
 }
 
 function docOf(
-  command: Command,
+  command: Indexable,
   groups: ReadonlyMap<string, string>,
   related: ((text: string) => string) | undefined,
 ): Doc {
@@ -177,7 +187,7 @@ function docOf(
 
 /** The index of a CLI's visible commands: built by emit, serialized with JSON.stringify. */
 export function indexCommands(
-  commands: readonly Command[],
+  commands: readonly Indexable[],
   groups: readonly Pick<Group, "name" | "description">[],
   // Told now and then how many of the visible commands are indexed so far (emit's worker reports it to the one
   // waiting for it: stages/emit/search-index.ts).

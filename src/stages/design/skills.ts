@@ -6,6 +6,7 @@ import type { Brief, BriefTask } from "./context.js";
 import { memoized } from "../../core/memo.js";
 import { isPostedRead } from "../../core/verbs.js";
 import { kebab, singular } from "./word-forms.js";
+import { searchFirst } from "./task-search.js";
 import type { CommandSpec, SkillLink, SkillPlan, SkillsPlan } from "./types.js";
 import { compareText } from "../../core/text-order.js";
 
@@ -387,6 +388,12 @@ interface Scored {
   extra: number;
   /** It acts on what the task acts on (or the task's title names no object). */
   onObject: boolean;
+  /**
+   * A rule judged it to do another job than the task's: on many at once, making the container the task puts a thing in,
+   * another verb than one the API has for the task's, undoing it, deleting another thing. Not which thing it acts on:
+   * where the task's words and the command's differ, the command search's words of related meaning may know better.
+   */
+  another: boolean;
 }
 
 const ACTION_PLACES = new Set(["the action", "the summary"]);
@@ -534,6 +541,7 @@ function score(
   const ownVerb = facts.ownVerb.filter((w) => !task.words.has(w)).length;
   let factor = 0.8 ** unsaid * 0.95 ** ownVerb;
   let why = "";
+  let another = false;
   // "List the cards on a board" acts on cards: `card board get` (a card's board) is another job than
   // `board cards list`, though it says the same words. Adding one to the other or taking it out ("Remove a user from
   // a group") is either's: `users groups delete` and `groups members delete` both do it.
@@ -547,7 +555,7 @@ function score(
   ) {
     // a membership of the two things the task names: no discount
   } else if (task.relation && target === task.container && !/\{[^}]+\}/.test(command.operation.path))
-    [factor, why] = [factor * 0.3, `; it makes a ${target}, the task puts a ${task.object} in one`];
+    [factor, why, another] = [factor * 0.3, `; it makes a ${target}, the task puts a ${task.object} in one`, true];
   else if (task.object && target && target !== task.object && task.words.has(target) && names.includes(task.object))
     [factor, why] = [factor * 0.6, `; it acts on ${target}, the task on ${task.object}`];
   else if (task.object && !names.includes(task.object) && !facts.last.includes(task.object))
@@ -563,7 +571,7 @@ function score(
   // "Mute a channel" is `channels mute` where the API has it, not another job on channels (`channels create-call`).
   // Reads stay: they find what the verb acts on (`rooms find-availability` before `bookings create`).
   if (task.doer && action !== "read" && !doesVerb(command, task.doer, task.other))
-    [factor, why] = [factor * 0.6, `${why}; it does not ${task.doer}, which commands of the API do`];
+    [factor, why, another] = [factor * 0.6, `${why}; it does not ${task.doer}, which commands of the API do`, true];
   // "Create an account" is `users create`, not `users send-execute-actions-email`: a plain verb asks for the plain
   // job, not one with a verb of its own.
   const opening = facts.last[0];
@@ -576,7 +584,7 @@ function score(
     ACTIONS[opening] !== "read" &&
     [...task.actions].some((a) => a !== "read")
   )
-    [factor, why] = [factor * 0.6, `${why}; it does ${opening}, the task says ${task.verb}`];
+    [factor, why, another] = [factor * 0.6, `${why}; it does ${opening}, the task says ${task.verb}`, true];
   // "Remove a user from the contractors group" is `users groups delete`, not `users remove-logout`.
   if (
     task.container &&
@@ -586,7 +594,8 @@ function score(
   )
     [factor, why] = [factor * 0.8, `${why}; it does not name the ${task.container}`];
   // A command that acts on many at once (`alerts close-all`) is another job than the one thing a task names.
-  if (facts.bulk && !task.many) [factor, why] = [factor * 0.5, `${why}; it acts on many at once, the task on one`];
+  if (facts.bulk && !task.many)
+    [factor, why, another] = [factor * 0.5, `${why}; it acts on many at once, the task on one`, true];
   // A DELETE of another thing than the task names undoes nothing of it ("Refund an order" is no `order-refs delete`).
   if (
     command.operation.method.toUpperCase() === "DELETE" &&
@@ -595,10 +604,10 @@ function score(
     target !== task.object &&
     !(task.verb && REMOVAL.has(task.verb))
   )
-    [factor, why] = [factor * 0.3, `${why}; it deletes ${target}, the task acts on ${task.object}`];
+    [factor, why, another] = [factor * 0.3, `${why}; it deletes ${target}, the task acts on ${task.object}`, true];
   // "Lock a file" is never `users unlock`, nor "Activate a user" `users deactivate`: the action undoes the task's verb.
   if (task.verb && facts.last.some((w) => isUndoing(w, task.verb!)))
-    [factor, why] = [0, `${why}; it undoes what the task asks (${task.verb})`];
+    [factor, why, another] = [0, `${why}; it undoes what the task asks (${task.verb})`, true];
   // A removal is linked only to a task that undoes, or that its own name says ("Purge the cache": `cache purge`).
   if (action === "undo" && !task.actions.has("undo") && !(task.verb && facts.last.includes(task.verb)))
     [factor, why] = [0, "; it removes, and the task does not undo"];
@@ -618,6 +627,7 @@ function score(
     why,
     extra: unsaid + ownVerb,
     onObject: !task.object || target === task.object,
+    another,
   };
 }
 
@@ -774,12 +784,34 @@ function linkTask(
     linked.length = Math.min(linked.length, MAX_COMMANDS);
     finders.push(...found.filter((c) => linked.includes(c)).map((c) => c.name));
   }
+  // What the command search ranks first for the title, beside what linking found: the search reads how people phrase
+  // a request, and on briefs written blind the two together link the task's action far more often than either alone
+  // (docs/context.md). Only a command linking's own reading finds ground for too, that does the kind of thing the title
+  // asks, and a removal only of the thing the task acts on (the search's first removal for "Delete an outdated file"
+  // may remove users); not where linking found nothing (the brief's writer is told to name the task's resources).
+  const first = linked.length ? searchFirst(visible, task.title) : undefined;
+  const searched = first === undefined ? undefined : scored.find((c) => c.name === first);
+  const agrees = (c: Scored) =>
+    c.score >= MIN_SCORE &&
+    !c.another &&
+    (c.action === "undo" ? words.actions.has("undo") && c.onObject : !words.actions.size || does(c));
+  const added = searched && !linked.includes(searched) && agrees(searched) ? searched : undefined;
+  if (added) {
+    if (linked.length === MAX_COMMANDS) linked.pop();
+    linked.push(added);
+  }
   const names = new Set(linked.map((c) => c.name));
-  const links = scored
-    .slice(0, Math.max(linked.length + 3, 5))
+  const shown = scored.slice(0, Math.max(linked.length + 3, 5));
+  if (added && !shown.includes(added)) shown.push(added);
+  const links = shown
     .filter((c) => c.score > 0 || names.has(c.name))
-    .map((c) => ({ command: c.name, score: c.score, linked: names.has(c.name), reason: reasonOf(c) }));
-  return { commands: linked.map((c) => c.name), finders, links };
+    .map((c) => ({
+      command: c.name,
+      score: c.score,
+      linked: names.has(c.name),
+      reason: c === added ? `${reasonOf(c)}; the command search ranks it first for the title` : reasonOf(c),
+    }));
+  return { commands: linked.map((c) => c.name), finders: finders.filter((f) => names.has(f)), links };
 }
 
 /**

@@ -1,0 +1,29 @@
+/**
+ * What the command search ranks first for a task's title: the ranking `<binary> search` and MCP's `search_commands`
+ * give agents (runtime/command-search.ts), which knows how people phrase what they want (phrasal verbs, words of
+ * related meaning, what a question asks for) where Skill linking reads the brief's words against the commands' own.
+ * Skill linking adds this command where it linked another (stages/design/skills.ts): on briefs written blind the two
+ * together link the task's action far more often than either alone.
+ */
+import type MiniSearch from "minisearch";
+import { indexCommands, searchIndex, type Indexable } from "../../runtime/command-search.js";
+import type { CommandSpec } from "./types.js";
+
+/**
+ * One index per plan, made on the first task that asks: a watch cycle that changes only the brief searches the same
+ * commands. Without WordNet's words (emit's `related` field): they cost its loading and moved no task's command.
+ */
+const indexes = new WeakMap<readonly CommandSpec[], MiniSearch>();
+
+/**
+ * What of a command the index reads here: its words, summary, operation and phrasings, without the long description,
+ * flags and answer's fields, which weigh least and are most of the text (a 20,000-command API's index took seconds).
+ */
+const named = (command: CommandSpec): Indexable => ({ ...command, details: undefined, flags: [], output: undefined });
+
+/** The name of the command the search ranks first for `request` among the visible `commands`, if any matches. */
+export function searchFirst(commands: readonly CommandSpec[], request: string): string | undefined {
+  let index = indexes.get(commands);
+  if (!index) indexes.set(commands, (index = indexCommands(commands.map(named), [])));
+  return searchIndex(index, request)[0];
+}

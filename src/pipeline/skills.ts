@@ -91,7 +91,7 @@ export function skillsTask(config: InterConfig): TaskSpec {
       const briefs = readBrief(ctx.root, files);
       refusePlaceholders(ctx.root, briefs, placeholderLines);
       const text = briefs.map((b) => b.text).join("\n\n");
-      const { commands } = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
+      const { commands, groups } = readDepJson<CommandsPlan>(ctx, "commands", COMMANDS_FILE);
       const warnings: string[] = [];
       if (!files.length) warnings.push("no inputs.context in the config: without a brief no Skills are planned");
       const brief = parseBrief(text);
@@ -104,7 +104,7 @@ export function skillsTask(config: InterConfig): TaskSpec {
           { file: names, briefTasks: brief.tasks.length, limit: MAX_SKILLS },
         );
       }
-      const { plan, warnings: more } = planSkills(brief, commands, (ctx.slice as { product: string }).product);
+      const { plan, warnings: more } = planSkills(brief, commands, (ctx.slice as { product: string }).product, groups);
       writeBuildJson(ctx.root, SKILLS_FILE, plan satisfies SkillsPlan);
       return { data: { skills: plan.skills.length }, warnings: files.length ? more : warnings };
     },

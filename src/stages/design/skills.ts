@@ -736,14 +736,18 @@ function learn(index: CommandIndex, vocabulary: Iterable<string>): void {
 const linksByIndex = new WeakMap<CommandIndex, Map<string, ReturnType<typeof linkTask>>>();
 const LINKS_KEPT = 10_000;
 
-function linkCommands(task: BriefTask, index: CommandIndex): ReturnType<typeof linkTask> {
+function linkCommands(
+  task: BriefTask,
+  index: CommandIndex,
+  groups: ReadonlyArray<{ name: string; description: string }>,
+): ReturnType<typeof linkTask> {
   let known = linksByIndex.get(index);
   if (!known) linksByIndex.set(index, (known = new Map()));
   const key = JSON.stringify([task.title, task.situation, task.outcome, task.rules]);
   let result = known.get(key);
   if (!result) {
     if (known.size >= LINKS_KEPT) known.clear();
-    known.set(key, (result = linkTask(task, index)));
+    known.set(key, (result = linkTask(task, index, groups)));
   }
   return { commands: [...result.commands], finders: [...result.finders], links: result.links.map((l) => ({ ...l })) };
 }
@@ -752,6 +756,7 @@ function linkCommands(task: BriefTask, index: CommandIndex): ReturnType<typeof l
 function linkTask(
   task: BriefTask,
   { visible, terms, facts, idf }: CommandIndex,
+  groups: ReadonlyArray<{ name: string; description: string }>,
 ): { commands: string[]; finders: string[]; links: SkillLink[] } {
   const words = taskWords(task, visible, terms);
   let scored = visible
@@ -789,7 +794,7 @@ function linkTask(
   // (docs/context.md). Only a command linking's own reading finds ground for too, that does the kind of thing the title
   // asks, and a removal only of the thing the task acts on (the search's first removal for "Delete an outdated file"
   // may remove users); not where linking found nothing (the brief's writer is told to name the task's resources).
-  const first = linked.length ? searchFirst(visible, task.title) : undefined;
+  const first = linked.length ? searchFirst(visible, task.title, groups) : undefined;
   const searched = first === undefined ? undefined : scored.find((c) => c.name === first);
   const agrees = (c: Scored) =>
     c.score >= MIN_SCORE &&
@@ -900,6 +905,7 @@ export function planSkills(
   brief: Brief,
   commands: CommandSpec[],
   productName: string,
+  groups: ReadonlyArray<{ name: string; description: string }> = [],
 ): { plan: SkillsPlan; warnings: string[] } {
   const warnings: string[] = [];
   if (!brief.description)
@@ -922,7 +928,7 @@ export function planSkills(
     ]),
   );
   const skills: SkillPlan[] = named.map(({ task, name }) => {
-    const { commands: linked, finders, links } = linkCommands(task, index);
+    const { commands: linked, finders, links } = linkCommands(task, index, groups);
     for (const u of task.unknownLabels)
       warnings.push(
         `task "${task.title}" (context.md line ${u.line}): the part labelled "${u.label}" is not a situation, outcome or rules label, so it was read as part of the situation; use "Expected outcome:" or "Rules:" if it is one of those`,

@@ -21,9 +21,16 @@ const indexes = new WeakMap<readonly CommandSpec[], MiniSearch>();
  */
 const named = (command: CommandSpec): Indexable => ({ ...command, details: undefined, flags: [], output: undefined });
 
-/** The name of the command the search ranks first for `request` among the visible `commands`, if any matches. */
-export function searchFirst(commands: readonly CommandSpec[], request: string): string | undefined {
+/**
+ * The name of the command the search ranks first for `request` among the visible `commands`, if any matches; `groups`
+ * are the plan's, whose descriptions (the document's tags) the index holds as emit's does.
+ */
+export function searchFirst(
+  commands: readonly CommandSpec[],
+  request: string,
+  groups: ReadonlyArray<{ name: string; description: string }> = [],
+): string | undefined {
   let index = indexes.get(commands);
-  if (!index) indexes.set(commands, (index = indexCommands(commands.map(named), [])));
+  if (!index) indexes.set(commands, (index = indexCommands(commands.map(named), groups)));
   return searchIndex(index, request)[0];
 }

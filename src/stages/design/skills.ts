@@ -644,6 +644,8 @@ function reasonOf({ matched, action, why }: Scored): string {
 const MAX_COMMANDS = 6;
 const MAX_NOT_FOR = 8;
 const MIN_SCORE = 2;
+/** How many of linking's best candidates the command search ranks for a task (their index is made per task). */
+const SEARCHED = 100;
 
 /**
  * What linking needs of the commands, the same for every task: where each command says a word, and how many commands
@@ -791,10 +793,23 @@ function linkTask(
   }
   // What the command search ranks first for the title, beside what linking found: the search reads how people phrase
   // a request, and on briefs written blind the two together link the task's action far more often than either alone
-  // (docs/context.md). Only a command linking's own reading finds ground for too, that does the kind of thing the title
+  // (docs/context.md). The search ranks linking's best candidates only (an index of a large API's every command per
+  // brief cost a cold build more than linking itself). Only a command linking's own reading finds ground for too, that does the kind of thing the title
   // asks, and a removal only of the thing the task acts on (the search's first removal for "Delete an outdated file"
   // may remove users); not where linking found nothing (the brief's writer is told to name the task's resources).
-  const first = linked.length ? searchFirst(visible, task.title, groups) : undefined;
+  const grounded = new Set(
+    scored
+      .slice(0, SEARCHED)
+      .filter((c) => c.score >= MIN_SCORE)
+      .map((c) => c.name),
+  );
+  const first = linked.length
+    ? searchFirst(
+        visible.filter((c) => grounded.has(c.name)),
+        task.title,
+        groups,
+      )
+    : undefined;
   const searched = first === undefined ? undefined : scored.find((c) => c.name === first);
   const agrees = (c: Scored) =>
     c.score >= MIN_SCORE &&

@@ -2,22 +2,16 @@
  * What the command search ranks first for a task's title: the ranking `<binary> search` and MCP's `search_commands`
  * give agents (runtime/command-search.ts), which knows how people phrase what they want (phrasal verbs, words of
  * related meaning, what a question asks for) where Skill linking reads the brief's words against the commands' own.
- * Skill linking adds this command where it linked another (stages/design/skills.ts): on briefs written blind the two
- * together link the task's action far more often than either alone.
+ * Skill linking adds this command where it linked another (stages/design/skills.ts), ranking its own best candidates
+ * for the task: on briefs written blind the two together link the task's action far more often than either alone.
  */
-import type MiniSearch from "minisearch";
 import { indexCommands, searchIndex, type Indexable } from "../../runtime/command-search.js";
 import type { CommandSpec } from "./types.js";
 
 /**
- * One index per plan, made on the first task that asks: a watch cycle that changes only the brief searches the same
- * commands. Without WordNet's words (emit's `related` field): they cost its loading and moved no task's command.
- */
-const indexes = new WeakMap<readonly CommandSpec[], MiniSearch>();
-
-/**
  * What of a command the index reads here: its words, summary, operation and phrasings, without the long description,
- * flags and answer's fields, which weigh least and are most of the text (a 20,000-command API's index took seconds).
+ * flags and answer's fields, which weigh least and are most of the text. Without WordNet's words (emit's `related`
+ * field) too: they cost its loading and moved no task's command.
  */
 const named = (command: CommandSpec): Indexable => ({ ...command, details: undefined, flags: [], output: undefined });
 
@@ -30,7 +24,5 @@ export function searchFirst(
   request: string,
   groups: ReadonlyArray<{ name: string; description: string }> = [],
 ): string | undefined {
-  let index = indexes.get(commands);
-  if (!index) indexes.set(commands, (index = indexCommands(commands.map(named), groups)));
-  return searchIndex(index, request)[0];
+  return searchIndex(indexCommands(commands.map(named), groups), request)[0];
 }

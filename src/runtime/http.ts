@@ -5,7 +5,7 @@ import type { ClientRequest, IncomingMessage } from "node:http";
 import { CliError, codeForStatus } from "./errors.js";
 import { placement } from "./auth.js";
 import type { OpenedFile } from "./local-file.js";
-import { isEventStream, isJsonMedia, responseKindOf, type ResponseKind } from "./media.js";
+import { declares, isEventStream, isJsonMedia, responseKindOf, type ResponseKind } from "./media.js";
 import { encodeBody, percentEncoded, type StreamedBody } from "./request-body.js";
 import {
   collectEvents,
@@ -56,6 +56,8 @@ export interface Uploaded {
 /** How a success answer is taken: `output` writes it byte for byte (a path, or `-` for stdout). */
 export interface AnswerOptions {
   kind?: ResponseKind;
+  /** The media types the operation declares for its answers (its Accept header). */
+  accept?: string;
   output?: string;
   force?: boolean;
   maxOutputBytes?: number;
@@ -497,20 +499,27 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
           );
           return;
         }
-        if (ok && type && responseKindOf(type) === "binary" && answer.kind !== "json") {
-          const size = res.headers["content-length"];
-          res.destroy();
-          reject(
-            new CliError(
-              "OUTPUT_REQUIRED",
-              `The answer is a file (${type}${size ? `, ${size} bytes` : ""}), which is never printed as text; it was not kept.`,
-              "Run the command again with --output <path> to save it (--output - writes the raw bytes to stdout).",
-              { content_type: type, ...(size ? { bytes: Number(size) } : {}) },
-            ),
+        const binary = ok && !!type && responseKindOf(type) === "binary";
+        const size = res.headers["content-length"];
+        const outputRequired = () =>
+          new CliError(
+            "OUTPUT_REQUIRED",
+            `The answer is a file (${type}${size ? `, ${size} bytes` : ""}), which is never printed as text; it was not kept.`,
+            "Run the command again with --output <path> to save it (--output - writes the raw bytes to stdout).",
+            { content_type: type, ...(size ? { bytes: Number(size) } : {}) },
           );
+        // An operation that answers JSON or a file (a photo as JSON or as image/jpeg) answered the file.
+        if (binary && (answer.kind !== "json" || declares(answer.accept, type))) {
+          res.destroy();
+          reject(outputRequired());
           return;
         }
-        readInMemory(res, url, type, fail, () => failure).then((data) => resolve({ ...base(), data }), reject);
+        readInMemory(res, url, type, fail, () => failure).then((data) => {
+          // A JSON operation's answer labelled as bytes it does not declare is read as text (servers mislabel JSON as
+          // octet-stream), unless it is not text: bytes decoded as UTF-8 would be printed mangled.
+          if (binary && typeof data === "string" && data.includes("\uFFFD")) reject(outputRequired());
+          else resolve({ ...base(), data });
+        }, reject);
       },
     );
     const deadline = setTimeout(

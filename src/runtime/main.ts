@@ -324,6 +324,7 @@ async function callApi(
   }
   const answer = {
     kind: command.response?.kind,
+    accept: command.response?.accept,
     ...(globals.output !== undefined ? { output: globals.output } : {}),
     force: globals.force,
     ...(globals.maxOutputBytes !== undefined ? { maxOutputBytes: globals.maxOutputBytes } : {}),

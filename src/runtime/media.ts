@@ -48,6 +48,18 @@ export const isEventStream = (mediaType: string): boolean => essence(mediaType) 
 /** A wildcard such as `*\/*` or `application/*`: the document does not say what comes back. */
 const isWildcard = (mediaType: string): boolean => essence(mediaType).endsWith("/*");
 
+/**
+ * Whether an answer's Content-Type is one the operation declares (its Accept list): the same type, or a range of its
+ * kind (`image/*`); `*\/*` declares nothing in particular.
+ */
+export function declares(accept: string | undefined, answered: string): boolean {
+  const t = essence(answered);
+  return (accept ?? "")
+    .split(",")
+    .map(essence)
+    .some((d) => d === t || (d.endsWith("/*") && d !== "*/*" && t.startsWith(d.slice(0, -1))));
+}
+
 /** How a body in this media type is sent. */
 export function bodyEncodingOf(mediaType: string): BodyEncoding {
   const t = essence(mediaType);

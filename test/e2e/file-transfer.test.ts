@@ -99,6 +99,17 @@ paths:
                 data: { type: string, format: binary }
       responses:
         "202": { description: accepted, content: { application/json: { schema: { type: object, properties: { ok: { type: boolean } } } } } }
+  /photos/{id}:
+    get:
+      operationId: getPhoto
+      summary: Get a profile photo, as its details or as the picture
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: { schema: { type: object, properties: { url: { type: string } } } }
+            image/jpeg: { schema: { type: string, format: binary } }
   /events:
     get:
       operationId: streamEvents
@@ -214,6 +225,13 @@ describe("files up and bytes down, as the description says", () => {
       return res.end('event: created\ndata: {"id":"d1"}\nid: 1\n\n: a comment\ndata: line one\ndata: line two\n\n');
     }
     if (path.startsWith("/blobs/")) return json(200, { bytes: body.length });
+    if (path === "/photos/jpeg") return res.writeHead(200, { "content-type": "image/jpeg" }).end(BYTES);
+    if (path === "/photos/json") return json(200, { url: "https://example.com/p.jpg" });
+    // Servers label JSON as bytes; bytes no operation declares are still not printed as text.
+    if (path === "/photos/mislabelled")
+      return res.writeHead(200, { "content-type": "application/octet-stream" }).end('{"url":"x"}');
+    if (path === "/photos/undeclared")
+      return res.writeHead(200, { "content-type": "application/octet-stream" }).end(BYTES);
     return json(path === "/documents" ? 201 : 202, { id: "d1", ok: true });
   }
 
@@ -438,6 +456,20 @@ describe("files up and bytes down, as the description says", () => {
     const notFound = await files([...words("downloadDocument"), "--id", "404", "--output", join(work, "x.pdf")]);
     expect(error(notFound)).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("no such document") });
     expect(existsSync(join(work, "x.pdf"))).toBe(false);
+  });
+
+  it("an answer that may be JSON or a file: the file is never printed as text, JSON is, --output saves the file", async () => {
+    const photo = (id: string, ...more: string[]) => files([...words("getPhoto"), "--id", id, ...more]);
+    const picture = await photo("jpeg");
+    expect(picture.exitCode).toBe(2);
+    expect(error(picture)).toMatchObject({ code: "OUTPUT_REQUIRED", details: { content_type: "image/jpeg" } });
+    expect(result(await photo("json")).result).toEqual({ url: "https://example.com/p.jpg" });
+    expect(result(await photo("mislabelled")).result).toEqual('{"url":"x"}');
+    expect(error(await photo("undeclared")).code).toBe("OUTPUT_REQUIRED");
+    const out = join(work, "photo.jpg");
+    const saved = await photo("jpeg", "--output", out);
+    expect(saved.exitCode, text(saved.stderr)).toBe(0);
+    expect(sha256(readFileSync(out))).toBe(sha256(BYTES));
   });
 
   it("leaves nothing half-written when a download never ends or is cut short", async () => {

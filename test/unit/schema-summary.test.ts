@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { InterConfig } from "../../src/config/types.js";
+import { designCommands } from "../../src/stages/design/commands.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { tempDir } from "../helpers.js";
 
@@ -109,5 +111,60 @@ describe("a schema as flags read it", () => {
     expect(fields.anchor).toMatchObject({ type: "string", anyOf: ["string", "integer"], enum: ["now", "unchanged"] });
     expect(fields.level!.enum).toBeUndefined();
     expect(fields.records).toMatchObject({ type: "array", items: "object", requires: ["type"] });
+  });
+
+  it("a union of one type takes what every branch takes: its lists' values, each variant's properties, const as a list", async () => {
+    const fields = await bodyFields({
+      // intellifi.nl's spot sets: a base beside variants told apart by `type`, each with its own fields.
+      allOf: [
+        { type: "object", properties: { id: { type: "string" } } },
+        {
+          oneOf: [
+            {
+              type: "object",
+              required: ["type", "areaCode"],
+              properties: { type: { type: "string", enum: ["areacode"] }, areaCode: { type: "string", maxLength: 8 } },
+            },
+            {
+              type: "object",
+              required: ["type", "length"],
+              properties: { type: { type: "string", const: "codelength" }, length: { type: "integer" } },
+            },
+          ],
+        },
+      ],
+    });
+    expect(Object.keys(fields).sort()).toEqual(["areaCode", "id", "length", "type"]);
+    expect(fields.type).toMatchObject({ type: "string", enum: ["areacode", "codelength"], required: true });
+    // Each variant's own field is required only of that variant.
+    expect(fields.areaCode).toMatchObject({ type: "string", maxLength: 8, required: false });
+    expect(fields.length).toMatchObject({ type: "integer", required: false });
+  });
+
+  it("a required parameter whose branches list one value each is a choice, not a constant sent unasked", async () => {
+    const dir = tempDir();
+    const file = join(dir, "openapi.json");
+    const parameters = [
+      { name: "kind", in: "query", required: true, schema: { oneOf: [{ enum: ["red"] }, { enum: ["blue"] }] } },
+      { name: "mode", in: "query", required: true, schema: { anyOf: [{ const: "fast" }] } },
+    ];
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "Paint", version: "1" },
+        paths: {
+          "/paint": { post: { operationId: "paint", parameters, responses: { "204": { description: "ok" } } } },
+        },
+      }),
+    );
+    const { model } = await readOperationModel(file, dir);
+    const config: InterConfig = { product: { name: "Paint", binary: "paint" }, inputs: { openapi: "x" } };
+    const [command] = designCommands(model, config, []).plan.commands;
+    const flag = (name: string) => command!.flags.find((f) => f.flag === name)!;
+    expect(flag("kind")).toMatchObject({ enum: ["red", "blue"], required: true });
+    expect(flag("kind").default).toBeUndefined();
+    // One value in all: the CLI sends it without being told.
+    expect(flag("mode")).toMatchObject({ default: "fast", sentIfAbsent: true, required: false });
   });
 });

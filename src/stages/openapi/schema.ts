@@ -109,7 +109,8 @@ function summarizeNode(
     if (parts.length > nonNull.length) summary.nullable = true;
     const scalars = nonNull.every((p) => !p.complex && !p.properties && SCALARS.has(p.type as ValueType));
     if (types.size === 1 && nonNull.every((p) => !p.complex)) {
-      summary = { ...summary, ...nonNull[0]!, nullable: summary.nullable || nonNull[0]!.nullable };
+      const union = nonNull.length === 1 ? nonNull[0]! : sameTypeUnion(nonNull);
+      summary = { ...summary, ...union, nullable: summary.nullable || union.nullable };
     } else if (scalars && (types.has("string") || !types.has("boolean"))) {
       // "An id or a name" (`oneOf: [string, integer]`): one value a flag takes as text, which every branch reads the
       // same in a path, query or header, and the string branch accepts in a body; numbers alone are a number.
@@ -143,6 +144,16 @@ function summarizeNode(
     }
   }
 
+  // JSON Schema's `const` (OpenAPI 3.1) is a list of one value.
+  if (schema.const !== undefined && !Array.isArray(schema.enum)) {
+    const value = schema.const;
+    if (value === null || ["string", "number", "boolean"].includes(typeof value)) {
+      summary.enum = [value] as ValueSpec["enum"];
+      if (!own.type && value !== null)
+        summary.type =
+          typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : (typeof value as ValueType);
+    }
+  }
   if (Array.isArray(schema.enum)) {
     // A list's enum that lists lists (Mailchimp's `action`: `[["click"], ["open"], …]`) means the values its
     // elements take; an enum of nothing a flag can say (objects) lists nothing, and is left out rather than empty.
@@ -228,6 +239,49 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
   }
   return out;
 }
+
+/**
+ * The branches of a oneOf or anyOf that are all one type, as one value that any of them accepts: the values of every
+ * branch's list (`oneOf: [{enum: [red]}, {enum: [blue]}]` takes red or blue, never red alone, which a flag would send
+ * as a constant), the limits all branches share, and of objects every branch's properties (each required only where
+ * every branch requires it), so each variant can be said with flags.
+ */
+function sameTypeUnion(parts: SchemaSummary[]): SchemaSummary {
+  const [first, ...rest] = parts as [SchemaSummary, ...SchemaSummary[]];
+  const union: SchemaSummary = { type: first.type, complex: parts.some((p) => p.complex) };
+  if (parts.some((p) => p.nullable)) union.nullable = true;
+  const enums = parts.every((p) => p.enum?.length) ? [...new Set(parts.flatMap((p) => p.enum!))] : undefined;
+  if (enums) union.enum = enums as SchemaSummary["enum"];
+  const description = parts.find((p) => p.description)?.description;
+  if (description) union.description = description;
+  const shared = <K extends keyof SchemaSummary>(key: K) =>
+    rest.every((p) => JSON.stringify(p[key]) === JSON.stringify(first[key])) ? first[key] : undefined;
+  for (const key of [...BOUND_KEYS, "format", "default", "items", "readOnly"] as const) {
+    const value = shared(key);
+    if (value !== undefined) (union as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (parts.some((p) => p.itemSchema)) {
+    const items = parts.map((p) => p.itemSchema);
+    union.itemSchema = items.every((i) => i) ? sameTypeOrComplex(items as SchemaSummary[]) : undefined;
+  }
+  if (parts.some((p) => p.properties)) {
+    const names = [...new Set(parts.flatMap((p) => Object.keys(p.properties ?? {})))];
+    union.properties = Object.fromEntries(
+      names.map((name) => [name, sameTypeOrComplex(parts.flatMap((p) => p.properties?.[name] ?? []))]),
+    );
+    const required = first.required?.filter((r) => rest.every((p) => p.required?.includes(r)));
+    if (required?.length) union.required = required;
+  }
+  return union;
+}
+
+/** Values of one place in several branches: their union where they are one scalar type, else a complex value. */
+const sameTypeOrComplex = (parts: SchemaSummary[]): SchemaSummary =>
+  parts.length === 1
+    ? parts[0]!
+    : new Set(parts.map((p) => p.type)).size === 1
+      ? sameTypeUnion(parts)
+      : { type: "object", complex: true };
 
 function merge(into: SchemaSummary, part: SchemaSummary, adoptType: boolean): SchemaSummary {
   return {

@@ -99,6 +99,18 @@ paths:
                 data: { type: string, format: binary }
       responses:
         "202": { description: accepted, content: { application/json: { schema: { type: object, properties: { ok: { type: boolean } } } } } }
+  /media:
+    post:
+      operationId: uploadMedia
+      summary: Upload a media file
+      requestBody:
+        required: true
+        content:
+          application/pdf: { schema: { type: string, format: binary } }
+          image/png: { schema: { type: string, format: binary } }
+          audio/*: { schema: { type: string, format: binary } }
+      responses:
+        "200": { description: stored, content: { application/json: { schema: { type: object, properties: { bytes: { type: integer } } } } } }
   /photos/{id}:
     get:
       operationId: getPhoto
@@ -224,7 +236,7 @@ describe("files up and bytes down, as the description says", () => {
       }
       return res.end('event: created\ndata: {"id":"d1"}\nid: 1\n\n: a comment\ndata: line one\ndata: line two\n\n');
     }
-    if (path.startsWith("/blobs/")) return json(200, { bytes: body.length });
+    if (path.startsWith("/blobs/") || path === "/media") return json(200, { bytes: body.length });
     if (path === "/photos/jpeg") return res.writeHead(200, { "content-type": "image/jpeg" }).end(BYTES);
     if (path === "/photos/json") return json(200, { url: "https://example.com/p.jpg" });
     // Servers label JSON as bytes; bytes no operation declares are still not printed as text.
@@ -456,6 +468,20 @@ describe("files up and bytes down, as the description says", () => {
     const notFound = await files([...words("downloadDocument"), "--id", "404", "--output", join(work, "x.pdf")]);
     expect(error(notFound)).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("no such document") });
     expect(existsSync(join(work, "x.pdf"))).toBe(false);
+  });
+
+  it("sends a file the API takes in several types as the type the file is, the document's first where it cannot tell", async () => {
+    writeFileSync(join(work, "take.mp3"), BYTES);
+    writeFileSync(join(work, "unknown.bin"), BYTES);
+    const typeSent = async (file: string) => {
+      const r = await files([...words("uploadMedia"), "--file", join(work, file)]);
+      expect(r.exitCode, text(r.stderr)).toBe(0);
+      expect(sha256(seen.at(-1)!.body)).toBe(sha256(BYTES));
+      return seen.at(-1)!.headers["content-type"];
+    };
+    expect(await typeSent("scan.png")).toBe("image/png");
+    expect(await typeSent("take.mp3")).toBe("audio/mpeg");
+    expect(await typeSent("unknown.bin")).toBe("application/pdf");
   });
 
   it("an answer that may be JSON or a file: the file is never printed as text, JSON is, --output saves the file", async () => {

@@ -174,8 +174,12 @@ function declaredHeaders(op: Operation): Record<string, string> | undefined {
 
 /** How the command's body is sent: its media type, how it is encoded, and each form or multipart field's encoding. */
 function bodyOf(body: RequestBody): BodySpec {
+  // A file's bytes the API takes in several types (a PDF, a PNG, audio/*) go as the one the file is: the runtime picks
+  // from the list by the file's extension, the chosen type first for a file it cannot tell (request-body.ts).
+  const raw =
+    bodyEncodingOf(body.mediaType) === "raw" ? body.mediaTypes.filter((t) => bodyEncodingOf(t) === "raw") : [];
   return {
-    mediaType: body.mediaType,
+    mediaType: [body.mediaType, ...raw.filter((t) => t !== body.mediaType)].join(", "),
     encoding: bodyEncodingOf(body.mediaType),
     required: body.required,
     ...(body.encoding ? { parts: body.encoding } : {}),

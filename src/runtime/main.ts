@@ -178,14 +178,31 @@ const ANY_TOKEN = "Zq7VtK2mXw9RbN4sLc8HyJ3dPf6GaT1uEo5QiM0nBr";
  * not match, as a hash's `[A-Fa-f0-9]{64}`): the API asks for exactly this, so it is data, however opaque it looks.
  */
 function documentedShape(flag: Flag | undefined, value: string): boolean {
-  if (!flag?.pattern) return false;
+  if (!flag) return false;
+  // A commit, a digest or a checksum is hex of a hash's length, which the flag's name says it takes.
+  if (hashNamed(flag.wire) && /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(value)) return true;
+  if (!flag.pattern) return false;
   try {
-    const re = new RegExp(flag.pattern, "u");
-    return re.test(value) && !re.test(ANY_TOKEN);
+    // A schema's pattern is unanchored (`[a-f0-9]+` finds hex inside any token): the shape is the whole value's.
+    const whole = new RegExp(`^(?:${flag.pattern})$`, "u");
+    return new RegExp(flag.pattern, "u").test(value) && whole.test(value) && !whole.test(ANY_TOKEN);
   } catch {
     return false;
   }
 }
+
+/** Whether a flag's name says it takes a hash: a commit, sha, digest, checksum, revision or fingerprint (or its id). */
+function hashNamed(wire: string): boolean {
+  const words = wire
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.at(-1) === "id") words.pop();
+  return HASH_WORDS.has(words.at(-1) ?? "");
+}
+
+const HASH_WORDS = new Set("commit sha sha1 sha256 digest checksum revision rev hash fingerprint oid".split(" "));
 
 function stringLeaves(value: unknown, path: string, out: Checked[]): Checked[] {
   if (typeof value === "string") out.push({ source: path, value, identifier: false });

@@ -53,6 +53,9 @@ const things: Command[] = [
       // A hash of the shape the document gives it is data; the same digits in a field of no shape read as a token.
       { flag: "hash", in: "body", wire: "hash", type: "string", required: false, pattern: "^(0x)?[A-Fa-f0-9]{64}$" },
       { flag: "note", in: "body", wire: "note", type: "string", required: false, pattern: "^.*$" },
+      // lgtm.com's analysis ids: 40 hex digits, by an unanchored pattern and the length.
+      { flag: "analysis", in: "body", wire: "analysisId", type: "string", required: false, pattern: "[a-f0-9]+" },
+      { flag: "commit", in: "body", wire: "commit", type: "string", required: false },
     ],
     jsonInput: true,
     destructive: false,
@@ -506,6 +509,28 @@ describe("run(): the installed behaviour of the built-ins and of --version", () 
     expect(JSON.parse(err).code).toBe("SECRET_IN_ARGUMENT");
     // A key's own pattern is refused whatever the flag's shape.
     expect(await call(["things", "create", "--title", "x", "--hash", "sk-live-abcdefghijklmnop", "--dry-run"])).toBe(2);
+  });
+
+  it("hex a pattern describes whole, or a hash where the flag's name says one, is data; the same in another flag is not", async () => {
+    const sha = "a5201d25ec62fe29d8dce6b8234987acf0a60195";
+    expect(await call(["things", "create", "--title", "x", "--analysis", sha, "--dry-run"])).toBe(0);
+    expect(await call(["things", "create", "--title", "x", "--commit", sha, "--dry-run"])).toBe(0);
+    expect(JSON.parse(out).result.request.body).toContain(sha);
+    expect(await call(["things", "create", "--title", "x", "--note", sha, "--dry-run"])).toBe(2);
+    expect(JSON.parse(err).code).toBe("SECRET_IN_ARGUMENT");
+    // A token that is not hex, in a flag whose pattern takes hex inside it: refused.
+    expect(await call(["things", "create", "--title", "x", "--analysis", `${sha}Zq7VtK2mXw`, "--dry-run"])).toBe(2);
+    expect(
+      await call([
+        "things",
+        "create",
+        "--title",
+        "x",
+        "--commit",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "--dry-run",
+      ]),
+    ).toBe(2);
   });
 
   it("the API is reachable: a plain call sends one request", async () => {

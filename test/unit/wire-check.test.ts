@@ -663,6 +663,51 @@ describe("the wire check", () => {
     expect(doc.components.schemas.ResourceDefinition.additionalProperties).toBe(false);
   });
 
+  it("a required property read-only through its $ref is not asked of a request; a request that sends none is valid", async () => {
+    await loadWireValidator();
+    // apideck's drive groups: `required: [id, name]`, `id: {$ref: Id}`, `Id: {type: string, readOnly: true}`.
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Drives", version: "1" },
+      paths: {
+        "/drive-groups": {
+          post: {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/DriveGroup" } } },
+            },
+            responses: { "201": { description: "created" } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          DriveGroup: {
+            type: "object",
+            required: ["id", "name"],
+            properties: { id: { $ref: "#/components/schemas/Id" }, name: { type: "string" } },
+          },
+          Id: { type: "string", readOnly: true },
+        },
+      },
+    };
+    const operation = validator.operationOf(doc, "/drive-groups", "post");
+    const errors = (body: unknown) =>
+      validator
+        .validateRequest(operation, {
+          method: "post",
+          url: { path: "/drive-groups", query: {} },
+          headers: { "content-type": "application/json" },
+          body,
+        })
+        .map((d) => d.message);
+    expect(errors({ name: "Finance" })).toEqual([]);
+    expect(errors({}).join("\n")).toMatch(/name/);
+    expect(errors({ name: 5 }).join("\n")).toMatch(/string/);
+    // The document itself is left as it was.
+    expect(doc.components.schemas.DriveGroup.properties.id).toEqual({ $ref: "#/components/schemas/Id" });
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

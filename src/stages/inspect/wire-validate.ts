@@ -132,20 +132,14 @@ function withoutNullParameterTypes(operation: Record<string, unknown>): void {
 const composed = new WeakMap<object, Record<string, unknown>>();
 
 /**
- * The document with each `allOf` composition read as its document means it: one object. JSON Schema closes an object
+ * Each `allOf` composition of a document read as its document means it: one object. JSON Schema closes an object
  * by `additionalProperties: false` over its own `properties` alone, so in Azure's `{allOf: [ResourceDefinition],
  * additionalProperties: false, properties: {properties}}` every field the part gives (`etag`, `location`) is
  * "additional" to the outer object and its own `properties` to the closed part — every request refused. Here a
  * composition's parts are open and its own object knows their fields (names only: the parts still judge their
- * values). A copy, once per document.
+ * values). In the document's copy (prepared).
  */
-function withCompositions(document: Record<string, unknown>): Record<string, unknown> {
-  const cached = composed.get(document);
-  if (cached) return cached;
-  // Most documents close no composition: they are read as they are, without a copy.
-  const copy = closesComposition(document) ? structuredClone(document) : document;
-  composed.set(document, copy);
-  if (copy === document) return copy;
+function openCompositions(copy: Record<string, unknown>): void {
   const resolve = (node: unknown) => deref(copy, node);
   const namesOf = (part: unknown, seen: Set<unknown>): string[] => {
     const schema = resolve(part);
@@ -179,11 +173,40 @@ function withCompositions(document: Record<string, unknown>): Record<string, unk
     Object.values(schema).forEach(visit);
   };
   visit(copy);
+}
+
+/**
+ * The document as Prism should read it, once per document: compositions opened (openCompositions), and a property
+ * that is read-only through its `$ref` said to be read-only where it stands. Prism leaves read-only properties out of
+ * what a request must send, but reads `readOnly` on the property itself, so an object that requires its `$ref`'d
+ * read-only `id` (apideck's `id: {$ref: Id}`, `Id: {readOnly: true}`) refused every request that, rightly, has none.
+ * Most documents need neither: they are read as they are, without a copy.
+ */
+function prepared(document: Record<string, unknown>): Record<string, unknown> {
+  const cached = composed.get(document);
+  if (cached) return cached;
+  const found = misread(document);
+  const copy = found.closes || found.hidden.length ? structuredClone(document) : document;
+  composed.set(document, copy);
+  if (copy === document) return copy;
+  if (found.closes) openCompositions(copy);
+  // Marked in the copy: the same places, found again there (once each: an opened part shares its properties).
+  for (const [properties, name] of misread(copy).hidden)
+    if (!(properties[name] as { readOnly?: boolean }).readOnly)
+      properties[name] = { allOf: [properties[name]], readOnly: true };
   return copy;
 }
 
-/** Whether some `allOf` composition of a document is closed, or closes a part (withCompositions opens them). */
-function closesComposition(document: Record<string, unknown>): boolean {
+/**
+ * What of a document Prism would misread, in one walk: some `allOf` composition closed, or closing a part
+ * (openCompositions opens them), and the properties a `$ref` makes read-only without saying so where they stand.
+ */
+function misread(document: Record<string, unknown>): {
+  closes: boolean;
+  hidden: Array<[Record<string, unknown>, string]>;
+} {
+  let closes = false;
+  const hidden: Array<[Record<string, unknown>, string]> = [];
   const stack: unknown[] = [document];
   while (stack.length) {
     const node = stack.pop();
@@ -194,6 +217,7 @@ function closesComposition(document: Record<string, unknown>): boolean {
     }
     const schema = node as Record<string, unknown>;
     if (
+      !closes &&
       Array.isArray(schema.allOf) &&
       (schema.additionalProperties === false ||
         schema.allOf.some((part) => {
@@ -201,16 +225,22 @@ function closesComposition(document: Record<string, unknown>): boolean {
           return isObject(resolved) && resolved.additionalProperties === false;
         }))
     )
-      return true;
+      closes = true;
+    if (isObject(schema.properties))
+      for (const [name, property] of Object.entries(schema.properties))
+        if (isObject(property) && typeof property.$ref === "string" && property.readOnly !== true) {
+          const target = deref(document, property);
+          if (isObject(target) && target.readOnly === true) hidden.push([schema.properties, name]);
+        }
     for (const value of Object.values(schema)) if (value && typeof value === "object") stack.push(value);
   }
-  return false;
+  return { closes, hidden };
 }
 
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
 function operationOf(source: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
   const libs = libraries();
-  const document = withCompositions(source);
+  const document = prepared(source);
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);

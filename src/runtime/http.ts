@@ -113,10 +113,13 @@ export function buildRequest(
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
     switch (flag.in) {
       case "path":
-        path = path.replace(`{${flag.wire}}`, () => serializePath(flag.wire, value, style, explode));
+        path = path.replace(`{${flag.wire}}`, () =>
+          serializePath(flag.wire, value, style, explode, flag.allowReserved),
+        );
         break;
       case "query":
-        for (const pair of serializeQuery(flag.wire, value, style, explode)) query.push({ name: flag.wire, pair });
+        for (const pair of serializeQuery(flag.wire, value, style, explode, flag.allowReserved))
+          query.push({ name: flag.wire, pair });
         break;
       case "header":
         headers[flag.wire.toLowerCase()] = serializeHeader(value, style, explode);
@@ -163,7 +166,11 @@ export function buildRequest(
   // The operation's own Accept parameter decides; its required Content-Type goes out on a request without a body too.
   if (command.headers?.accept) headers.accept = command.headers.accept;
   if (!encoded && command.headers?.["content-type"]) headers["content-type"] = command.headers["content-type"];
-  const qs = [fixedQuery, ...query.map((q) => q.pair)].filter(Boolean).join("&");
+  // A path value that carries its own query (Azure's `{nextLink}`, sent as it is) puts it before the others.
+  const carried = path.indexOf("?");
+  const own = carried >= 0 ? path.slice(carried + 1) : "";
+  if (carried >= 0) path = path.slice(0, carried);
+  const qs = [own, fixedQuery, ...query.map((q) => q.pair)].filter(Boolean).join("&");
   return {
     method: command.operation.method,
     url: `${baseUrl.replace(/\/$/, "")}${path}${qs ? `?${qs}` : ""}`,

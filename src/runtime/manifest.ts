@@ -51,6 +51,11 @@ export interface Flag extends Limits {
   style?: Style;
   /** Absent when it is the style's default (true for form, false otherwise). */
   explode?: boolean;
+  /**
+   * A path or query value sent with RFC 3986's reserved characters as they are (`/`, `?`, `:`): OpenAPI's
+   * `allowReserved`, Azure's `x-ms-skip-url-encoding` (a `{scope}` of `subscriptions/…/resourceGroups/…`).
+   */
+  allowReserved?: true;
   /** The value is a local file's path, or `-` for stdin, whose bytes are sent: a multipart part, or (wire "") the body. */
   file?: true;
   /** A required field of an optional body: required whenever a body is sent (any body flag, or --json-input). */

@@ -32,6 +32,18 @@ export function encode(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
+/**
+ * Percent-encoding that leaves RFC 3986's reserved characters as they are, for a value the document says carries them
+ * (OpenAPI's `allowReserved`, Azure's `x-ms-skip-url-encoding`: a `{scope}` of `subscriptions/…/resourceGroups/…`, a
+ * `{nextLink}`), and an escape already made (`%2F`). `#` is always encoded (a fragment never reaches the server), and so
+ * is what `structural` lists (a query value's `&`, `=` and `+`, which would split or change the pairs around it).
+ */
+export function encodeReserved(text: string, structural = ""): string {
+  return text.replace(/%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=]|[&=+]/gu, (c) =>
+    c.length === 3 || (c.length === 1 && /[&=+]/.test(c) && !structural.includes(c)) ? c : encode(c),
+  );
+}
+
 /** One value as text: strings as they are, exact integers with every digit, anything else as JSON. */
 function text(value: unknown): string {
   if (typeof value === "string") return value;
@@ -61,35 +73,35 @@ const DELIMITER: Partial<Record<Style, { encoded: string; literal: string }>> = 
 };
 
 /** The value of a path parameter, to replace `{name}` in the path. */
-export function serializePath(name: string, value: unknown, style: Style, explode: boolean): string {
+export function serializePath(name: string, value: unknown, style: Style, explode: boolean, reserved = false): string {
   const v = shapeOf(value);
   const n = encode(name);
-  const flat = (pairs: Array<[string, string]>) => pairs.flatMap(([k, x]) => [encode(k), encode(x)]);
+  const enc = reserved ? (t: string) => encodeReserved(t) : encode;
+  const flat = (pairs: Array<[string, string]>) => pairs.flatMap(([k, x]) => [enc(k), enc(x)]);
   switch (style) {
     case "label": {
-      if (v.kind === "primitive") return `.${encode(v.value)}`;
-      if (v.kind === "array") return v.items.length ? `.${v.items.map(encode).join(explode ? "." : ",")}` : ".";
-      if (explode)
-        return v.entries.length ? `.${v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(".")}` : ".";
+      if (v.kind === "primitive") return `.${enc(v.value)}`;
+      if (v.kind === "array") return v.items.length ? `.${v.items.map(enc).join(explode ? "." : ",")}` : ".";
+      if (explode) return v.entries.length ? `.${v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`).join(".")}` : ".";
       return `.${flat(v.entries).join(",")}`;
     }
     case "matrix": {
-      if (v.kind === "primitive") return `;${n}=${encode(v.value)}`;
+      if (v.kind === "primitive") return `;${n}=${enc(v.value)}`;
       if (v.kind === "array") {
         if (!v.items.length) return `;${n}`;
-        return explode ? v.items.map((x) => `;${n}=${encode(x)}`).join("") : `;${n}=${v.items.map(encode).join(",")}`;
+        return explode ? v.items.map((x) => `;${n}=${enc(x)}`).join("") : `;${n}=${v.items.map(enc).join(",")}`;
       }
       if (!v.entries.length) return `;${n}`;
       return explode
-        ? v.entries.map(([k, x]) => `;${encode(k)}=${encode(x)}`).join("")
+        ? v.entries.map(([k, x]) => `;${enc(k)}=${enc(x)}`).join("")
         : `;${n}=${flat(v.entries).join(",")}`;
     }
     default: {
       const delimiter = DELIMITER[style]?.encoded ?? ",";
-      if (v.kind === "primitive") return encode(v.value);
-      if (v.kind === "array") return v.items.map(encode).join(delimiter);
+      if (v.kind === "primitive") return enc(v.value);
+      if (v.kind === "array") return v.items.map(enc).join(delimiter);
       return explode && style === "simple"
-        ? v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`).join(",")
+        ? v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`).join(",")
         : flat(v.entries).join(delimiter);
     }
   }
@@ -105,8 +117,15 @@ function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
 }
 
 /** The `name=value` pairs of a query parameter, percent-encoded, to be joined with `&`. */
-export function serializeQuery(name: string, value: unknown, style: Style, explode: boolean): string[] {
+export function serializeQuery(
+  name: string,
+  value: unknown,
+  style: Style,
+  explode: boolean,
+  reserved = false,
+): string[] {
   const n = encode(name);
+  const enc = reserved ? (t: string) => encodeReserved(t, "&=+") : encode;
   const v = shapeOf(value);
   if (style === "deepObject" && v.kind !== "primitive") return deepPairs(n, value, []);
   const delimiter = DELIMITER[style];
@@ -114,19 +133,19 @@ export function serializeQuery(name: string, value: unknown, style: Style, explo
     // Exploded, these styles are undefined in OpenAPI: sent like form with explode, one pair per value.
     if (explode)
       return v.kind === "array"
-        ? v.items.map((x) => `${n}=${encode(x)}`)
-        : v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
-    const parts = v.kind === "array" ? v.items.map(encode) : v.entries.flatMap(([k, x]) => [encode(k), encode(x)]);
+        ? v.items.map((x) => `${n}=${enc(x)}`)
+        : v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`);
+    const parts = v.kind === "array" ? v.items.map(enc) : v.entries.flatMap(([k, x]) => [enc(k), enc(x)]);
     return parts.length ? [`${n}=${parts.join(delimiter.encoded)}`] : [];
   }
   // form, and every style where the document's combination is undefined (a primitive with spaceDelimited, …).
-  if (v.kind === "primitive") return [`${n}=${encode(v.value)}`];
+  if (v.kind === "primitive") return [`${n}=${enc(v.value)}`];
   if (v.kind === "array") {
     if (!v.items.length) return [`${n}=`];
-    return explode ? v.items.map((x) => `${n}=${encode(x)}`) : [`${n}=${v.items.map(encode).join(",")}`];
+    return explode ? v.items.map((x) => `${n}=${enc(x)}`) : [`${n}=${v.items.map(enc).join(",")}`];
   }
-  if (explode) return v.entries.map(([k, x]) => `${encode(k)}=${encode(x)}`);
-  return [`${n}=${v.entries.flatMap(([k, x]) => [encode(k), encode(x)]).join(",")}`];
+  if (explode) return v.entries.map(([k, x]) => `${enc(k)}=${enc(x)}`);
+  return [`${n}=${v.entries.flatMap(([k, x]) => [enc(k), enc(x)]).join(",")}`];
 }
 
 /** A header's value (`simple`): arrays and objects comma-joined, not percent-encoded. */

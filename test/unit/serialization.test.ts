@@ -99,6 +99,70 @@ describe("path parameters: the style table's matrix, label and simple rows", () 
   });
 });
 
+describe("values that carry reserved characters (allowReserved, Azure's x-ms-skip-url-encoding)", () => {
+  const reserved = (at: "path" | "query", path: string, value: string, wire = "scope") => {
+    const flag: Flag = { flag: wire, in: at, wire, type: "string", required: true, allowReserved: true };
+    const query: Flag = { flag: "api-version", in: "query", wire: "api-version", type: "string", required: true };
+    const command = commandWith(path, [flag, query]);
+    const values = new Map<Flag, unknown>([
+      [flag, value],
+      [query, "2023-01-01"],
+    ]);
+    return buildRequest(manifestWith(), command, "http://api.test", values, undefined, []).url;
+  };
+
+  it("a path value keeps its slashes, colons and escapes; spaces and # are still encoded", () => {
+    expect(reserved("path", "/{scope}/providers/X/locks", "subscriptions/s1/resourceGroups/my rg#1")).toBe(
+      "http://api.test/subscriptions/s1/resourceGroups/my%20rg%231/providers/X/locks?api-version=2023-01-01",
+    );
+    expect(reserved("path", "/v2/{scope}", "sha256:ab%2Fcd")).toBe(
+      "http://api.test/v2/sha256:ab%2Fcd?api-version=2023-01-01",
+    );
+  });
+
+  it("a path value that carries its own query (a next link) sends it as the query, before the others", () => {
+    expect(reserved("path", "/{next}", "v2/blobs/uploads/u1?_state=a%2Bb&_nouploadcache=false", "next")).toBe(
+      "http://api.test/v2/blobs/uploads/u1?_state=a%2Bb&_nouploadcache=false&api-version=2023-01-01",
+    );
+  });
+
+  it("a query value keeps / and : but never & = or +, which would split or change the pairs", () => {
+    expect(reserved("query", "/things", "path:/a/b&c=d+e", "filter")).toBe(
+      "http://api.test/things?filter=path:/a/b%26c%3Dd%2Be&api-version=2023-01-01",
+    );
+  });
+
+  it("is read from the description: x-ms-skip-url-encoding on a Swagger 2.0 path parameter", async () => {
+    const dir = tempDir();
+    const file = join(dir, "swagger.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        swagger: "2.0",
+        info: { title: "Locks", version: "1" },
+        host: "management.example.com",
+        paths: {
+          "/{scope}/providers/Locks": {
+            get: {
+              operationId: "Locks_List",
+              parameters: [
+                { name: "scope", in: "path", required: true, type: "string", "x-ms-skip-url-encoding": true },
+                { name: "top", in: "query", type: "integer" },
+              ],
+              responses: { "200": { description: "ok" } },
+            },
+          },
+        },
+      }),
+    );
+    const { model } = await readOperationModel(file, dir);
+    const config: InterConfig = { product: { name: "Locks", binary: "locks" }, inputs: { openapi: "x" } };
+    const [command] = designCommands(model, config, []).plan.commands;
+    expect(command!.flags.find((f) => f.wire === "scope")).toMatchObject({ allowReserved: true });
+    expect(command!.flags.find((f) => f.wire === "top")!.allowReserved).toBeUndefined();
+  });
+});
+
 describe("query parameters: the style table's form, spaceDelimited, pipeDelimited and deepObject rows", () => {
   it.each([
     ["form", false, "?color=blue", "?color=blue,black,brown", "?color=R,100,G,200,B,150"],

@@ -39,6 +39,8 @@ export interface Parameter extends ValueSpec {
   style: ParameterStyle;
   /** Arrays and objects: one pair per value (`a=1&a=2`) or one joined value (`a=1,2`); true by default only for form. */
   explode: boolean;
+  /** Reserved characters go unencoded: OpenAPI's `allowReserved`, Azure's `x-ms-skip-url-encoding` (path, query). */
+  allowReserved?: true;
 }
 
 export type ParameterStyle = Style;

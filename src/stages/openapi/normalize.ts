@@ -318,6 +318,10 @@ function readParameter(
     ...(p.deprecated === true ? { deprecated: true } : {}),
     style,
     explode,
+    ...((location === "path" || location === "query") &&
+    (p.allowReserved === true || p["x-ms-skip-url-encoding"] === true)
+      ? { allowReserved: true as const }
+      : {}),
   };
 }
 

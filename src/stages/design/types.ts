@@ -21,6 +21,8 @@ export interface FlagSpec extends ValueSpec {
   style?: Style;
   /** Arrays and objects, where it is not the style's default (true for form only). */
   explode?: boolean;
+  /** Reserved characters sent as they are (OpenAPI's `allowReserved`, Azure's `x-ms-skip-url-encoding`). */
+  allowReserved?: true;
   /** The whole description as plain text when `description` (help's line) leaves some out; `--describe` prints it. */
   details?: string;
   /** The value is a local file's path, or `-` for stdin: its bytes are sent (a multipart part, or the whole body). */

@@ -573,6 +573,68 @@ describe("the wire check", () => {
     expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/identification/);
   });
 
+  it("a body of variants: the sample's request that chooses none is no finding; a wrong field type still is", async () => {
+    const variant = (type: string, field: string) => ({
+      type: "object",
+      required: ["type", field],
+      properties: { type: { type: "string", enum: [type] }, [field]: { type: "string" } },
+    });
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Spots", version: "1" },
+      paths: {
+        "/sets": {
+          post: {
+            operationId: "createSet",
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: {
+                    allOf: [
+                      { type: "object", properties: { name: { type: "string" } } },
+                      { oneOf: [variant("areacode", "areaCode"), variant("codelength", "length")] },
+                    ],
+                  },
+                },
+              },
+            },
+            responses: { "201": { description: "created" } },
+          },
+        },
+      },
+    };
+    const command = {
+      name: "sets create",
+      operation: { method: "POST", path: "/sets" },
+      jsonInput: true,
+      bodyMediaType: "application/json",
+      destructive: false,
+      flags: [
+        flag({
+          flag: "type",
+          in: "body",
+          wire: "type",
+          required: true,
+          type: "string",
+          enum: ["areacode", "codelength"],
+        }),
+        flag({ flag: "area-code", in: "body", wire: "areaCode", required: false, type: "string" }),
+        flag({ flag: "name", in: "body", wire: "name", required: false, type: "string" }),
+      ],
+    };
+    const probe = (body: unknown) => async (): Promise<Probe> =>
+      dryRun({
+        method: "POST",
+        url: `${BASE}/sets`,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect(await check([command], doc, probe({ type: "areacode" }))).toMatchObject({ valid: 1, invalid: [] });
+    const wrong = await check([command], doc, probe({ type: "areacode", name: 5 }));
+    expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/name/);
+  });
+
   it("an optional deep object the request leaves out is not judged (Prism reads it as {}); one it sends still is", async () => {
     await loadWireValidator();
     const doc = {

@@ -399,7 +399,7 @@ function valueAt(value: unknown, path: Array<string | number>): unknown {
  * the caller's).
  */
 function findings(
-  diagnostics: Array<{ path?: Array<string | number>; message: string }>,
+  diagnostics: Array<{ path?: Array<string | number>; message: string; code?: string | number }>,
   schemes: Set<string>,
   request: import("./wire-validate.js").WireRequest,
   sampled: { raw: boolean; madeUp: Map<string, Set<string>> },
@@ -407,9 +407,23 @@ function findings(
   const held = (name: string) =>
     request.headers[name] === REDACTED || request.url.query[name] === REDACTED || schemes.has(name);
   const body = parsedBody(request.body);
+  const variants = diagnostics.some(
+    (d) => d.path?.length === 1 && d.path[0] === "body" && UNION_FAILED.test(d.message),
+  );
   return (
     diagnostics
       .filter((d) => !(sampled.raw && d.path?.length === 1 && d.path[0] === "body"))
+      // A body of variants (`oneOf` objects told apart by `type`): the sample fills the flags every variant requires,
+      // which choose none; which variant, and its own fields, are the caller's (stages/openapi/schema.ts). The
+      // validator lists each variant's missing fields and other `type` beside the union's failure: those go too.
+      .filter(
+        (d) =>
+          !(
+            variants &&
+            d.path?.[0] === "body" &&
+            (UNION_FAILED.test(d.message) || ["required", "enum", "const"].includes(String(d.code)))
+          ),
+      )
       // A body field the dry run masks (a `token`, a `password`): the sample's value is not what was shown.
       .filter((d) => !(d.path?.[0] === "body" && valueAt(body, d.path.slice(1)) === REDACTED))
       .filter((d) => {
@@ -447,6 +461,9 @@ function findings(
       })
   );
 }
+
+/** A request body that matches no variant of its `oneOf` or `anyOf` (Prism's message). */
+const UNION_FAILED = /schema in (oneOf|anyOf)/;
 
 /** The API commands of the package, in its manifest's order (hidden ones too: they are operations as well). */
 const apiCommands = (cli: Cli): WireCommand[] =>

@@ -167,4 +167,45 @@ describe("a schema as flags read it", () => {
     // One value in all: the CLI sends it without being told.
     expect(flag("mode")).toMatchObject({ default: "fast", sentIfAbsent: true, required: false });
   });
+
+  it("an answer declared only as the 2XX range is the success answer: a file there is a download", async () => {
+    const dir = tempDir();
+    const file = join(dir, "openapi.json");
+    const bytes = { "application/octet-stream": { schema: { type: "string", format: "binary" } } };
+    const id = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Files", version: "1" },
+        paths: {
+          // Microsoft Graph's downloads declare only the range.
+          "/files/{id}/content": {
+            get: {
+              operationId: "getContent",
+              parameters: id,
+              responses: { "2XX": { description: "ok", content: bytes } },
+            },
+          },
+          "/files/{id}": {
+            get: {
+              operationId: "getFile",
+              parameters: id,
+              responses: {
+                "2XX": { description: "any", content: bytes },
+                "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const { model } = await readOperationModel(file, dir);
+    const config: InterConfig = { product: { name: "Files", binary: "files" }, inputs: { openapi: "x" } };
+    const commands = designCommands(model, config, []).plan.commands;
+    const byId = (id: string) => commands.find((c) => c.operation.operationId === id)!;
+    expect(byId("getContent").response).toMatchObject({ kind: "binary" });
+    // A code says more than its range.
+    expect(byId("getFile").response).toMatchObject({ kind: "json" });
+  });
 });

@@ -6,9 +6,16 @@ import { isParam, paramName, segmentsOf, SELECTOR_PARAM } from "./path-words.js"
 
 /** The CRUD word of an operation from what it does: its method, its path's shape and what it answers with. */
 
-/** The response an operation answers with when it succeeds (the first 2xx, else `default`). */
+/**
+ * The response an operation answers with when it succeeds: the first 2xx, else the `2XX` range (Microsoft Graph
+ * declares only that), else `default`. A code says more than its range (OpenAPI's Responses Object).
+ */
 export function successResponse(op: Operation) {
-  return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status === "default");
+  return (
+    op.responses.find((r) => /^2\d\d$/.test(r.status)) ??
+    op.responses.find((r) => /^2XX$/i.test(r.status)) ??
+    op.responses.find((r) => r.status === "default")
+  );
 }
 
 /**

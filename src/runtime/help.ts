@@ -484,7 +484,24 @@ export function groupHelp(cli: Cli, words: string[], commands: Command[], all = 
   if (all) return full;
   const size = Buffer.byteLength(JSON.stringify(full));
   if (size <= DESCRIBE_BYTES) return full;
-  // Sub-groups by the next word: `projects issues …` is one entry that names how many commands it holds.
+  const index = groupIndex(words, visible, DESCRIBE_BYTES - Buffer.byteLength(JSON.stringify(frame(cli, intro, []))));
+  const sub = index.subgroups
+    ? ` \`${binary} ${scope} <sub-group> --help\` opens a sub-group (entries with \`group: true\`).`
+    : "";
+  return frame(
+    cli,
+    `${intro} Their full help (${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds, so this lists each command's name${index.described ? " and summary" : ""}: run \`${binary} <command> --help\` for one's flags (e.g. \`${binary} ${index.first.name} --help\`).${sub}${index.omitted ? ` ${index.omitted} more entries are left out: \`${binary} ${scope} --help --all\` prints every command in full.` : ` \`${binary} ${scope} --help --all\` prints every command in full.`}`,
+    index.listed,
+  );
+}
+
+/**
+ * The index of a group too large to give in full, within `budget` bytes (less a kilobyte for the sentence that says
+ * how to open it): its sub-groups by the next word (`projects issues …` one entry naming how many commands it holds)
+ * and its own commands with their summaries; past the budget, the commands by name alone; past that too, the first
+ * entries that fit and how many are left out. Group help and a group's --describe both answer with it.
+ */
+function groupIndex(words: string[], visible: Command[], budget: number) {
   const subgroups = new Map<string, number>();
   const own: Command[] = [];
   for (const c of visible) {
@@ -497,7 +514,6 @@ export function groupHelp(cli: Cli, words: string[], commands: Command[], all = 
     ...[...subgroups].map(([name, n]) => ({ name, group: true, commands: n })),
     ...own.map((c) => ({ name: c.name, description: c.description })),
   ];
-  const budget = DESCRIBE_BYTES - Buffer.byteLength(JSON.stringify(frame(cli, intro, [])));
   const fits = (list: unknown[]) => Buffer.byteLength(JSON.stringify(list)) <= budget - 1024;
   let listed: unknown[] = entries;
   if (!fits(listed)) listed = entries.map((e) => (e.group ? e : { name: e.name }));
@@ -507,14 +523,13 @@ export function groupHelp(cli: Cli, words: string[], commands: Command[], all = 
     listed = listed.slice(0, -cut);
     omitted += cut;
   }
-  const sub = subgroups.size
-    ? ` \`${binary} ${scope} <sub-group> --help\` opens a sub-group (entries with \`group: true\`).`
-    : "";
-  return frame(
-    cli,
-    `${intro} Their full help (${kib(size)}) is over the ${kib(DESCRIBE_BYTES)} one answer holds, so this lists each command's name${listed.some((e) => (e as { description?: string }).description) ? " and summary" : ""}: run \`${binary} <command> --help\` for one's flags (e.g. \`${binary} ${(own[0] ?? visible[0])!.name} --help\`).${sub}${omitted ? ` ${omitted} more entries are left out: \`${binary} ${scope} --help --all\` prints every command in full.` : ` \`${binary} ${scope} --help --all\` prints every command in full.`}`,
+  return {
     listed,
-  );
+    omitted,
+    subgroups: subgroups.size,
+    described: listed.some((e) => (e as { description?: string }).description),
+    first: (own[0] ?? visible[0])!,
+  };
 }
 
 /**
@@ -786,13 +801,15 @@ export function describeScope(cli: Cli, words: string[], commands: () => Command
     };
   }
   const scope = words.join(" ");
-  const entries = visible.map((c) => ({ name: c.name, description: c.description }));
-  const index =
-    Buffer.byteLength(JSON.stringify(entries)) <= DESCRIBE_BYTES ? entries : visible.map((c) => ({ name: c.name }));
+  const index = groupIndex(words, visible, DESCRIBE_BYTES - Buffer.byteLength(JSON.stringify(describeFrame(cli))));
+  const sub = index.subgroups
+    ? ` \`${binary} ${scope} <sub-group> --describe\` describes a sub-group (entries with \`group: true\`).`
+    : "";
+  const omitted = index.omitted ? ` ${index.omitted} more entries are left out.` : "";
   return {
     ...describeFrame(cli),
-    help: `${binary} ${scope}: ${count(visible.length, "command")}; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${visible[0]!.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.`,
-    index,
+    help: `${binary} ${scope}: ${count(visible.length, "command")}; their schema ${over}. Run \`${binary} <command> --describe\` for one (e.g. \`${binary} ${index.first.name} --describe\`), or \`${binary} ${scope} --describe --all\` for all of them at once.${sub}${omitted}`,
+    index: index.listed,
   };
 }
 

@@ -220,6 +220,34 @@ describe("--describe bounds on any CLI", () => {
     expect(all.commands[0].details).toBe(long);
   });
 
+  it("a group of hundreds of commands (Graph's financials-company: 549) is indexed within the bound, by sub-group", () => {
+    const summary = "Get the navigation property of a company's financial entity from financials, with its options";
+    const huge = memoryCli([
+      ...Array.from({ length: 600 }, (_, i) =>
+        command(["finance", `part-${i % 40}`, `get-entity-${i}`], [], { description: summary }),
+      ),
+      ...Array.from({ length: 400 }, (_, i) => command(["finance", `list-thing-${i}`], [], { description: summary })),
+    ]);
+    const d = describeScope(huge, ["finance"], () => huge.group("finance"), false) as Record<string, any>;
+    expect(size(d)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(d.index).toContainEqual({ name: "finance part-0", group: true, commands: 15 });
+    expect(d.help).toContain("`demo finance <sub-group> --describe` describes a sub-group");
+    const sub = describeScope(
+      huge,
+      ["finance", "part-0"],
+      () => huge.group("finance").filter((c) => c.path[1] === "part-0"),
+      false,
+    );
+    expect((sub as { commands: unknown[] }).commands).toHaveLength(15);
+    // Names alone, and then fewer, rather than over the bound: a thousand own commands with long names.
+    const flat = memoryCli(
+      Array.from({ length: 3000 }, (_, i) => command(["flat", `get-a-rather-long-command-name-number-${i}`], [])),
+    );
+    const f = describeScope(flat, ["flat"], () => flat.group("flat"), false) as Record<string, any>;
+    expect(size(f)).toBeLessThanOrEqual(DESCRIBE_BYTES);
+    expect(f.help).toMatch(/\d+ more entries are left out/);
+  });
+
   it("root --describe of a CLI whose root help lists groups answers with the groups without reading them", () => {
     const groupsOnly = memoryCli([...many, command(["small", "get"])], "groups");
     let read = 0;

@@ -315,15 +315,33 @@ function arrayItems(flag: Flag, given: string[]): unknown[] {
 const unlisted = (flag: Flag, value: unknown): boolean =>
   !!flag.anyOf && typeof value !== "string" && !flag.enum?.some((e) => typeof e === typeof value);
 
+/** How many of a list's values an INVALID_VALUE names in its message; `details.allowed` has them all. */
+const LISTED_VALUES = 20;
+
 function checkEnum(flag: Flag, value: unknown): void {
   if (flag.enum && !unlisted(flag, value) && !flag.enum.some((e) => String(e) === String(value))) {
     // A union's free types are choices too: "now, unchanged or an integer".
     const free = (flag.anyOf ?? []).filter((t) => t !== "string" && unlisted(flag, t === "boolean" ? true : 0));
-    const choices = [...flag.enum.map((e) => (e === "" ? `""` : String(e))), ...free.map((t) => `any ${t}`)].join(", ");
+    const values = flag.enum.map((e) => (e === "" ? `""` : String(e)));
+    const given = String(value);
+    if (values.length <= LISTED_VALUES) {
+      const choices = [...values, ...free.map((t) => `any ${t}`)].join(", ");
+      throw new CliError(
+        "INVALID_VALUE",
+        `--${flag.flag} must be one of ${choices} (got "${given}").`,
+        `Use one of: ${choices}.`,
+        { flag: flag.flag, allowed: flag.enum },
+      );
+    }
+    // Hundreds of values (time zones, event types): the ones closest to what was given, the list once, in details.
+    const near = closest(given, values);
+    const shown = (near.length ? near : values.slice(0, LISTED_VALUES)).join(", ");
     throw new CliError(
       "INVALID_VALUE",
-      `--${flag.flag} must be one of ${choices} (got "${String(value)}").`,
-      `Use one of: ${choices}.`,
+      `--${flag.flag} must be one of its ${values.length} values${free.length ? ` or ${free.map((t) => `any ${t}`).join(", ")}` : ""} (got "${given}").`,
+      near.length
+        ? `Did you mean: ${shown}? Every value is in details.allowed.`
+        : `Its values begin ${shown}; every value is in details.allowed.`,
       { flag: flag.flag, allowed: flag.enum },
     );
   }

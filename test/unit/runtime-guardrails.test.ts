@@ -344,6 +344,37 @@ describe("built-in commands are declared like API commands (G1, D2, D4–D7, F2)
     expect(missing.message).toMatch(/--records must be an object with the keys type, value/);
   });
 
+  it("a value outside a list of hundreds names the closest values, and the list once (details.allowed)", () => {
+    const zones = Array.from({ length: 600 }, (_, i) => `Region${i}/City${i}`).concat([
+      "Europe/Paris",
+      "Europe/Prague",
+    ]);
+    const timezone = {
+      flag: "timezone",
+      in: "query",
+      wire: "tz",
+      type: "string",
+      enum: zones,
+      required: false,
+    } satisfies Flag;
+    const command = { ...findBuiltin(manifest, ["issue", "create"])!, flags: [timezone] } satisfies Command;
+    const bind = (value: string) =>
+      bindFlags(
+        command,
+        splitArgv(["issue", "create", "--timezone", value], () => "value", command.flags, command.name),
+        false,
+      );
+    const near = thrown(() => bind("Europe/Pari"));
+    expect(near.message).toBe('--timezone must be one of its 602 values (got "Europe/Pari").');
+    expect(near.suggestion).toMatch(/^Did you mean: Europe\/Paris/);
+    expect((near.details as { allowed: string[] }).allowed).toHaveLength(602);
+    const far = thrown(() => bind("nosuchvaluexyz"));
+    expect(far.suggestion).toMatch(/^Its values begin Region0\/City0, /);
+    // The whole answer is a few kilobytes (the list once), not the list three times.
+    expect(JSON.stringify(far).length).toBeLessThan(JSON.stringify(zones).length + 1024);
+    expect(bind("Europe/Prague").get(timezone)).toBe("Europe/Prague");
+  });
+
   it("help declares every parameter typed, required true/false, with enums; each built-in has its own document", () => {
     const help = rootHelp(cli);
     for (const g of help.globalFlags) {

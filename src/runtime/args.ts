@@ -1,4 +1,5 @@
 import { closest } from "../core/edit-distance.js";
+import { count } from "../core/plural.js";
 import { integerOf } from "./exact.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize } from "./guard.js";
 import { CliError } from "./errors.js";
@@ -338,7 +339,7 @@ function checkEnum(flag: Flag, value: unknown): void {
     const shown = (near.length ? near : values.slice(0, LISTED_VALUES)).join(", ");
     throw new CliError(
       "INVALID_VALUE",
-      `--${flag.flag} must be one of its ${values.length} values${free.length ? ` or ${free.map((t) => `any ${t}`).join(", ")}` : ""} (got "${given}").`,
+      `--${flag.flag} must be one of its ${count(values.length, "value")}${free.length ? ` or ${free.map((t) => `any ${t}`).join(", ")}` : ""} (got "${given}").`,
       near.length
         ? `Did you mean: ${shown}? Every value is in details.allowed.`
         : `Its values begin ${shown}; every value is in details.allowed.`,

@@ -38,7 +38,7 @@ export function encode(text: string): string {
  * `{nextLink}`), and an escape already made (`%2F`). `#` is always encoded (a fragment never reaches the server), and so
  * is what `structural` lists (a query value's `&`, `=` and `+`, which would split or change the pairs around it).
  */
-export function encodeReserved(text: string, structural = ""): string {
+function encodeReserved(text: string, structural = ""): string {
   return text.replace(/%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=]|[&=+]/gu, (c) =>
     c.length === 3 || (c.length === 1 && /[&=+]/.test(c) && !structural.includes(c)) ? c : encode(c),
   );

@@ -208,4 +208,35 @@ describe("a schema as flags read it", () => {
     // A code says more than its range.
     expect(byId("getFile").response).toMatchObject({ kind: "json" });
   });
+
+  it("past the schema budget, a parameter of one scalar type is still that type, not an object taking JSON", async () => {
+    const dir = tempDir();
+    const file = join(dir, "openapi.json");
+    // Inline bodies of a thousand properties each, beyond the budget of schema nodes one document may expand.
+    const wide = {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${i}`, { type: "string" }])),
+    };
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 210; i++)
+      paths[`/things${i}`] = {
+        post: {
+          operationId: `make${i}`,
+          requestBody: { content: { "application/json": { schema: wide } } },
+          responses: { "204": { description: "ok" } },
+        },
+      };
+    paths["/users/{user-id}"] = {
+      get: {
+        operationId: "getUser",
+        parameters: [{ name: "user-id", in: "path", required: true, schema: { type: "string" } }],
+        responses: { "204": { description: "ok" } },
+      },
+    };
+    writeFileSync(file, JSON.stringify({ openapi: "3.0.3", info: { title: "Wide", version: "1" }, paths }));
+    const { model, warnings } = await readOperationModel(file, dir);
+    expect(warnings.join("\n")).toMatch(/expand to more than/);
+    const user = model.operations.find((o) => o.operationId === "getUser")!;
+    expect(user.parameters[0]).toMatchObject({ name: "user-id", type: "string" });
+  }, 60_000);
 });

@@ -59,7 +59,7 @@ export function summarize(
   seen: ReadonlySet<string> = new Set(),
   depth = 0,
 ): SchemaSummary {
-  if (++resolver.visits > MAX_SCHEMA_VISITS) {
+  if (++resolver.visits > MAX_SCHEMA_VISITS && !plainScalar(node)) {
     resolver.overBudget = true;
     return { type: "object", complex: true };
   }
@@ -71,6 +71,16 @@ export function summarize(
   if (memoKey !== undefined) resolver.summaries.set(memoKey, result);
   return result;
 }
+
+/**
+ * A schema of one scalar type that refers to and composes nothing (`{type: string}`): read whatever the budget, as it
+ * expands nothing. Past the budget, Graph beta's last 5,000 path parameters were objects taking JSON.
+ */
+const plainScalar = (node: unknown): boolean =>
+  isObject(node) &&
+  typeof node.type === "string" &&
+  SCALARS.has(node.type as ValueType) &&
+  !["$ref", "allOf", "oneOf", "anyOf", "not", "properties", "items", "additionalProperties"].some((k) => k in node);
 
 function summarizeNode(
   resolver: Resolver,

@@ -209,6 +209,33 @@ describe("a schema as flags read it", () => {
     expect(byId("getFile").response).toMatchObject({ kind: "json" });
   });
 
+  it("a value that may be null (anyOf a $ref and a bare nullable object) is the referenced value", async () => {
+    const fields = await bodyFields(
+      {
+        type: "object",
+        properties: {
+          // Microsoft Graph's OData function parameters.
+          includedUserTypes: {
+            anyOf: [{ $ref: "#/components/schemas/includedUserTypes" }, { type: "object", nullable: true }],
+          },
+          settings: {
+            anyOf: [
+              { type: "object", properties: { a: { type: "string" } } },
+              { type: "object", nullable: true },
+            ],
+          },
+        },
+      },
+      { includedUserTypes: { type: "string", enum: ["all", "member", "guest"] } },
+    );
+    expect(fields.includedUserTypes).toMatchObject({
+      type: "string",
+      enum: ["all", "member", "guest"],
+      nullable: true,
+    });
+    expect(fields.settings).toMatchObject({ type: "object", nullable: true });
+  });
+
   it("past the schema budget, a parameter of one scalar type is still that type, not an object taking JSON", async () => {
     const dir = tempDir();
     const file = join(dir, "openapi.json");

@@ -73,6 +73,16 @@ export function summarize(
 }
 
 /**
+ * OpenAPI 3.0's way to let a referenced value be null (Microsoft Graph: `anyOf: [{$ref: includedUserTypes},
+ * {type: object, nullable: true}]`): a nullable object that says nothing else is null, not a value to give as JSON.
+ */
+const nullPlaceholder = (node: unknown): boolean =>
+  isObject(node) &&
+  node.nullable === true &&
+  (node.type === "object" || node.type === undefined) &&
+  Object.keys(node).every((k) => k === "type" || k === "nullable" || k === "description");
+
+/**
  * A schema of one scalar type that refers to and composes nothing (`{type: string}`): read whatever the budget, as it
  * expands nothing. Past the budget, Graph beta's last 5,000 path parameters were objects taking JSON.
  */
@@ -109,11 +119,13 @@ function summarizeNode(
   }
   for (const key of ["oneOf", "anyOf"] as const) {
     if (!Array.isArray(schema[key])) continue;
-    const parts = (schema[key] as unknown[]).map(next);
+    const raw = schema[key] as unknown[];
+    const parts = raw.map(next);
     const nonNull = parts.filter(
-      (p) =>
+      (p, i) =>
         !(p.enum?.length === 1 && p.enum[0] === null) &&
-        !(p.type === "string" && p.nullable && !p.enum && !p.properties),
+        !(p.type === "string" && p.nullable && !p.enum && !p.properties) &&
+        !nullPlaceholder(raw[i]),
     );
     const types = new Set(nonNull.map((p) => p.type));
     if (parts.length > nonNull.length) summary.nullable = true;

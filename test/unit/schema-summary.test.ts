@@ -256,14 +256,19 @@ describe("a schema as flags read it", () => {
     paths["/users/{user-id}"] = {
       get: {
         operationId: "getUser",
-        parameters: [{ name: "user-id", in: "path", required: true, schema: { type: "string" } }],
+        parameters: [
+          { name: "user-id", in: "path", required: true, schema: { type: "string" } },
+          { name: "standard", in: "query", required: true, schema: { $ref: "#/components/schemas/Standard" } },
+        ],
         responses: { "204": { description: "ok" } },
       },
     };
-    writeFileSync(file, JSON.stringify({ openapi: "3.0.3", info: { title: "Wide", version: "1" }, paths }));
+    const components = { schemas: { Standard: { type: "string", enum: ["windows", "iana"] } } };
+    writeFileSync(file, JSON.stringify({ openapi: "3.0.3", info: { title: "Wide", version: "1" }, paths, components }));
     const { model, warnings } = await readOperationModel(file, dir);
     expect(warnings.join("\n")).toMatch(/expand to more than/);
     const user = model.operations.find((o) => o.operationId === "getUser")!;
     expect(user.parameters[0]).toMatchObject({ name: "user-id", type: "string" });
+    expect(user.parameters[1]).toMatchObject({ name: "standard", type: "string", enum: ["windows", "iana"] });
   }, 60_000);
 });

@@ -59,7 +59,12 @@ export function summarize(
   seen: ReadonlySet<string> = new Set(),
   depth = 0,
 ): SchemaSummary {
-  if (++resolver.visits > MAX_SCHEMA_VISITS && !plainScalar(node)) {
+  if (
+    ++resolver.visits > MAX_SCHEMA_VISITS &&
+    !plainScalar(node) &&
+    // A named scalar (Graph's `timeZoneStandard`: a list of two strings) is one hop, and expands nothing either.
+    !(isRef(node) && plainScalar(resolver.deref<Record<string, unknown>>(node, base, where, seen).value))
+  ) {
     resolver.overBudget = true;
     return { type: "object", complex: true };
   }

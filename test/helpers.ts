@@ -3,6 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Capabilities } from "../src/stages/design/capabilities.js";
+import type { InterConfig } from "../src/config/types.js";
+import { designCommands } from "../src/stages/design/commands.js";
+import { readOperationModel } from "../src/stages/openapi/normalize.js";
 
 export const REPO = resolve(import.meta.dirname, "..");
 export const INTER_BIN = join(REPO, "bin", "inter.cjs");
@@ -32,6 +35,16 @@ export function tempDir(prefix = "inter-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/** A description read and designed as a build does: its model, the reader's warnings and the designer's commands. */
+export async function designDocument(document: Record<string, unknown>, binary = "demo") {
+  const dir = tempDir();
+  const file = join(dir, "openapi.json");
+  writeFileSync(file, JSON.stringify(document));
+  const { model, warnings } = await readOperationModel(file, dir);
+  const config: InterConfig = { product: { name: binary, binary }, inputs: { openapi: "x" } };
+  return { model, warnings, commands: designCommands(model, config, []).plan.commands };
 }
 
 /** A throwaway project folder with the given files (paths relative to it). */

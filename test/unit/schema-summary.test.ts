@@ -1,10 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { InterConfig } from "../../src/config/types.js";
-import { designCommands } from "../../src/stages/design/commands.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
-import { tempDir } from "../helpers.js";
+import { designDocument, tempDir } from "../helpers.js";
 
 /** The body fields of the one operation of a document with these schemas and this body schema. */
 async function bodyFields(body: unknown, schemas: Record<string, unknown> = {}) {
@@ -142,25 +140,19 @@ describe("a schema as flags read it", () => {
   });
 
   it("a required parameter whose branches list one value each is a choice, not a constant sent unasked", async () => {
-    const dir = tempDir();
-    const file = join(dir, "openapi.json");
     const parameters = [
       { name: "kind", in: "query", required: true, schema: { oneOf: [{ enum: ["red"] }, { enum: ["blue"] }] } },
       { name: "mode", in: "query", required: true, schema: { anyOf: [{ const: "fast" }] } },
     ];
-    writeFileSync(
-      file,
-      JSON.stringify({
+    const [command] = (
+      await designDocument({
         openapi: "3.1.0",
         info: { title: "Paint", version: "1" },
         paths: {
           "/paint": { post: { operationId: "paint", parameters, responses: { "204": { description: "ok" } } } },
         },
-      }),
-    );
-    const { model } = await readOperationModel(file, dir);
-    const config: InterConfig = { product: { name: "Paint", binary: "paint" }, inputs: { openapi: "x" } };
-    const [command] = designCommands(model, config, []).plan.commands;
+      })
+    ).commands;
     const flag = (name: string) => command!.flags.find((f) => f.flag === name)!;
     expect(flag("kind")).toMatchObject({ enum: ["red", "blue"], required: true });
     expect(flag("kind").default).toBeUndefined();
@@ -169,40 +161,32 @@ describe("a schema as flags read it", () => {
   });
 
   it("an answer declared only as the 2XX range is the success answer: a file there is a download", async () => {
-    const dir = tempDir();
-    const file = join(dir, "openapi.json");
     const bytes = { "application/octet-stream": { schema: { type: "string", format: "binary" } } };
     const id = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
-    writeFileSync(
-      file,
-      JSON.stringify({
-        openapi: "3.0.3",
-        info: { title: "Files", version: "1" },
-        paths: {
-          // Microsoft Graph's downloads declare only the range.
-          "/files/{id}/content": {
-            get: {
-              operationId: "getContent",
-              parameters: id,
-              responses: { "2XX": { description: "ok", content: bytes } },
-            },
+    const { commands } = await designDocument({
+      openapi: "3.0.3",
+      info: { title: "Files", version: "1" },
+      paths: {
+        // Microsoft Graph's downloads declare only the range.
+        "/files/{id}/content": {
+          get: {
+            operationId: "getContent",
+            parameters: id,
+            responses: { "2XX": { description: "ok", content: bytes } },
           },
-          "/files/{id}": {
-            get: {
-              operationId: "getFile",
-              parameters: id,
-              responses: {
-                "2XX": { description: "any", content: bytes },
-                "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
-              },
+        },
+        "/files/{id}": {
+          get: {
+            operationId: "getFile",
+            parameters: id,
+            responses: {
+              "2XX": { description: "any", content: bytes },
+              "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
             },
           },
         },
-      }),
-    );
-    const { model } = await readOperationModel(file, dir);
-    const config: InterConfig = { product: { name: "Files", binary: "files" }, inputs: { openapi: "x" } };
-    const commands = designCommands(model, config, []).plan.commands;
+      },
+    });
     const byId = (id: string) => commands.find((c) => c.operation.operationId === id)!;
     expect(byId("getContent").response).toMatchObject({ kind: "binary" });
     // A code says more than its range.
@@ -237,8 +221,6 @@ describe("a schema as flags read it", () => {
   });
 
   it("past the schema budget, a parameter of one scalar type is still that type, not an object taking JSON", async () => {
-    const dir = tempDir();
-    const file = join(dir, "openapi.json");
     // Inline bodies of a thousand properties each, beyond the budget of schema nodes one document may expand.
     const wide = {
       type: "object",
@@ -264,8 +246,12 @@ describe("a schema as flags read it", () => {
       },
     };
     const components = { schemas: { Standard: { type: "string", enum: ["windows", "iana"] } } };
-    writeFileSync(file, JSON.stringify({ openapi: "3.0.3", info: { title: "Wide", version: "1" }, paths, components }));
-    const { model, warnings } = await readOperationModel(file, dir);
+    const { model, warnings } = await designDocument({
+      openapi: "3.0.3",
+      info: { title: "Wide", version: "1" },
+      paths,
+      components,
+    });
     expect(warnings.join("\n")).toMatch(/expand to more than/);
     const user = model.operations.find((o) => o.operationId === "getUser")!;
     expect(user.parameters[0]).toMatchObject({ name: "user-id", type: "string" });

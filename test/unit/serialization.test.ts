@@ -13,7 +13,7 @@ import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { redactRequest, buildRequest, secretPlaces } from "../../src/runtime/http.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
-import { REPO, tempDir } from "../helpers.js";
+import { designDocument, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
 
 // The OpenAPI 3.1.1 "Style Examples" table (§4.8.12.4.1), row by row, through the runtime's buildRequest: a parameter
@@ -133,11 +133,8 @@ describe("values that carry reserved characters (allowReserved, Azure's x-ms-ski
   });
 
   it("is read from the description: x-ms-skip-url-encoding on a Swagger 2.0 path parameter", async () => {
-    const dir = tempDir();
-    const file = join(dir, "swagger.json");
-    writeFileSync(
-      file,
-      JSON.stringify({
+    const [command] = (
+      await designDocument({
         swagger: "2.0",
         info: { title: "Locks", version: "1" },
         host: "management.example.com",
@@ -153,11 +150,8 @@ describe("values that carry reserved characters (allowReserved, Azure's x-ms-ski
             },
           },
         },
-      }),
-    );
-    const { model } = await readOperationModel(file, dir);
-    const config: InterConfig = { product: { name: "Locks", binary: "locks" }, inputs: { openapi: "x" } };
-    const [command] = designCommands(model, config, []).plan.commands;
+      })
+    ).commands;
     expect(command!.flags.find((f) => f.wire === "scope")).toMatchObject({ allowReserved: true });
     expect(command!.flags.find((f) => f.wire === "top")!.allowReserved).toBeUndefined();
   });

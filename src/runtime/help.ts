@@ -541,9 +541,7 @@ export function singleHelp(cli: Cli, command: Command, all = false) {
   const { binary } = cli.manifest.product;
   const intro = `${binary} ${command.name}: ${command.description}`;
   const entry = commandHelp(cli.manifest, command);
-  // `commands` names it as every help answer lists its commands; `command` holds it whole, once.
-  const listed = [{ name: entry.name, usage: entry.usage, description: entry.description }];
-  const full = { ...frame(cli, intro, listed), command: entry };
+  const full = { ...frame(cli, intro, [entry]), command: entry };
   if (all) return full;
   const size = Buffer.byteLength(JSON.stringify(full));
   if (size <= DESCRIBE_BYTES) return full;
@@ -551,7 +549,7 @@ export function singleHelp(cli: Cli, command: Command, all = false) {
     entry,
     size,
     (help, bounded) => ({
-      ...frame(cli, `${intro} ${help}`, listed),
+      ...frame(cli, `${intro} ${help}`, [{ name: entry.name, usage: entry.usage, description: entry.description }]),
       command: bounded,
     }),
     `${binary} ${command.name} --help --all`,

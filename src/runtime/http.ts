@@ -624,8 +624,8 @@ export function errorFor(response: Response, secrets: string[]): CliError {
   ).slice(0, 500);
   if (fieldErrors.length) message = `${message ? `${message} ` : ""}(${fieldErrors.join("; ")})`.slice(0, 1000);
   if (!message) message = `HTTP ${response.status}`;
-  // The message is the API's text: a credential it echoes is cut as is, however short.
-  for (const secret of secrets) message = message.split(secret).join(REDACTED);
+  // The message is the API's text: a credential it echoes is cut in every form, and one too short to be told from
+  // letters of words ("k" for a local test server) where it stands as a word (core/redact.ts).
   message = redactor(secrets)(message);
   const suggestions: Record<string, string> = {
     AUTH_FAILED: "Check the credential variables: `auth status` shows which are set and which the command uses.",

@@ -10,7 +10,7 @@ import { authOf, planScheme } from "../../src/stages/design/wire.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
-import { redactRequest, buildRequest, secretPlaces } from "../../src/runtime/http.js";
+import { redactRequest, buildRequest, errorFor, secretPlaces } from "../../src/runtime/http.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
 import { designDocument, REPO, tempDir } from "../helpers.js";
@@ -347,6 +347,14 @@ describe("credentials as the API takes them", () => {
     );
     expect(both.url).toBe("http://api.test/x?api_key=[REDACTED]");
     expect(both.headers).toMatchObject({ "x-api-key": "[REDACTED]", cookie: "sid=[REDACTED]" });
+  });
+
+  it("an API's error message loses the credential it echoes, and a key too short to tell from letters only as a word", () => {
+    const refusal = (message: string, secrets: string[]) =>
+      errorFor({ status: 401, headers: {}, data: { message } }, secrets).message.replace(/ \(HTTP 401\)$/, "");
+    expect(refusal("key 'wrong-token-value' is not valid", ["wrong-token-value"])).toBe("key '[REDACTED]' is not valid");
+    // A local test server's one-letter key: "k" is cut where it stands alone, not out of "key" or "keys".
+    expect(refusal("key k is not one of the keys", ["k"])).toBe("key [REDACTED] is not one of the keys");
   });
 
   it("a SigV4 signature keeps its scope and signed headers in a dry run, whatever the headers' names", () => {

@@ -112,11 +112,20 @@ export function buildRequest(
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
     switch (flag.in) {
-      case "path":
-        path = path.replace(`{${flag.wire}}`, () =>
-          serializePath(flag.wire, value, style, explode, flag.allowReserved),
-        );
+      case "path": {
+        const segment = serializePath(flag.wire, value, style, explode, flag.allowReserved);
+        // An empty segment is another address (`/plugins/x/` for `/plugins/x/{version}`, `/users/` for a delete of
+        // one user): the request would reach an operation nobody asked for.
+        if (!segment)
+          throw new CliError(
+            "INVALID_VALUE",
+            `--${flag.flag} is part of the request's path and cannot be empty${typeof value === "object" && value ? " (none of its fields is sent)" : ""}.`,
+            `Give --${flag.flag} a value${flag.type === "object" ? ' as JSON with the fields the API takes (--' + flag.flag + ' \'{"k":"v"}\')' : ""}.`,
+            { flag: flag.flag },
+          );
+        path = path.replace(`{${flag.wire}}`, () => segment);
         break;
+      }
       case "query":
         for (const pair of serializeQuery(flag.wire, value, style, explode, flag.allowReserved))
           query.push({ name: flag.wire, pair });

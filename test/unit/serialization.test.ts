@@ -86,10 +86,14 @@ describe("path parameters: the style table's matrix, label and simple rows", () 
     expect(pathOf(OBJECT, style, explode)).toBe(object);
   });
 
-  it("an empty array is the table's undefined column: ;color, a lone dot, nothing", () => {
+  it("an empty array is the table's undefined column: ;color, a lone dot; in simple style, where it would be nothing, a refusal", () => {
     expect(pathOf([], "matrix", false)).toBe(";color");
     expect(pathOf([], "label", true)).toBe(".");
-    expect(pathOf([], "simple", false)).toBe("");
+    // `/colors/` is another address than `/colors/{color}` (a list, or a delete of every color): never sent.
+    for (const empty of [[], "", {}])
+      expect(() => pathOf(empty, "simple", false)).toThrow(
+        expect.objectContaining({ code: "INVALID_VALUE", message: expect.stringContaining("--color") }),
+      );
   });
 
   it("percent-encodes every reserved character in values, the style's own delimiters stay literal", () => {

@@ -137,6 +137,30 @@ describe("a schema as flags read it", () => {
     // Each variant's own field is required only of that variant.
     expect(fields.areaCode).toMatchObject({ type: "string", maxLength: 8, required: false });
     expect(fields.length).toMatchObject({ type: "integer", required: false });
+    // Help says which fields go with which variant.
+    expect(fields.areaCode!.description).toBe("Only when type is areacode (required then).");
+    expect(fields.length!.description).toBe("Only when type is codelength (required then).");
+    expect(fields.id!.description).toBeUndefined();
+  });
+
+  it("OpenAPI's discriminator names the variants: its mapping, else each branch's schema name", async () => {
+    const pet = (kind: string, field: string, extra: Record<string, unknown> = {}) => ({
+      type: "object",
+      required: ["kind", "name"],
+      properties: { kind: { type: "string" }, name: { type: "string" }, [field]: { type: "boolean", ...extra } },
+    });
+    const fields = await bodyFields(
+      {
+        oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }],
+        discriminator: { propertyName: "kind", mapping: { cat: "#/components/schemas/Cat" } },
+      },
+      { Cat: pet("cat", "indoor", { description: "Stays inside." }), Dog: pet("dog", "barks") },
+    );
+    // The mapping's value for Cat, the schema's name for Dog: the values the server tells them apart by.
+    expect(fields.kind).toMatchObject({ enum: ["cat", "Dog"], required: true });
+    expect(fields.indoor!.description).toBe("Only when kind is cat. Stays inside.");
+    expect(fields.barks!.description).toBe("Only when kind is Dog.");
+    expect(fields.name!.description).toBeUndefined();
   });
 
   it("a required parameter whose branches list one value each is a choice, not a constant sent unasked", async () => {

@@ -136,7 +136,8 @@ function summarizeNode(
     if (parts.length > nonNull.length) summary.nullable = true;
     const scalars = nonNull.every((p) => !p.complex && !p.properties && SCALARS.has(p.type as ValueType));
     if (types.size === 1 && nonNull.every((p) => !p.complex)) {
-      const union = nonNull.length === 1 ? nonNull[0]! : sameTypeUnion(nonNull);
+      const tags = nonNull.length > 1 ? variantTags(nonNull, raw.filter((_, i) => nonNull.includes(parts[i]!)), schema) : undefined;
+      const union = nonNull.length === 1 ? nonNull[0]! : sameTypeUnion(nonNull, tags);
       summary = { ...summary, ...union, nullable: summary.nullable || union.nullable };
     } else if (scalars && (types.has("string") || !types.has("boolean"))) {
       // "An id or a name" (`oneOf: [string, integer]`): one value a flag takes as text, which every branch reads the
@@ -273,7 +274,7 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
  * as a constant), the limits all branches share, and of objects every branch's properties (each required only where
  * every branch requires it), so each variant can be said with flags.
  */
-function sameTypeUnion(parts: SchemaSummary[]): SchemaSummary {
+function sameTypeUnion(parts: SchemaSummary[], tags?: VariantTags): SchemaSummary {
   const [first, ...rest] = parts as [SchemaSummary, ...SchemaSummary[]];
   const union: SchemaSummary = { type: first.type, complex: parts.some((p) => p.complex) };
   if (parts.some((p) => p.nullable)) union.nullable = true;
@@ -298,8 +299,68 @@ function sameTypeUnion(parts: SchemaSummary[]): SchemaSummary {
     );
     const required = first.required?.filter((r) => rest.every((p) => p.required?.includes(r)));
     if (required?.length) union.required = required;
+    if (tags) {
+      const told = union.properties[tags.property];
+      if (told && !told.enum) union.properties[tags.property] = { ...told, enum: [...new Set(tags.values)] };
+      for (const name of names) {
+        if (name === tags.property) continue;
+        const carrying = parts.flatMap((p, i) => (p.properties?.[name] ? [i] : []));
+        const requiring = carrying.filter((i) => parts[i]!.required?.includes(name));
+        if (carrying.length === parts.length && (!requiring.length || requiring.length === carrying.length)) continue;
+        const prop = union.properties[name]!;
+        union.properties[name] = { ...prop, description: withVariants(prop.description, tags, carrying, requiring) };
+      }
+    }
   }
   return union;
+}
+
+/** Which variant of a union of objects is which: per branch, the value its `property` takes. */
+interface VariantTags {
+  property: string;
+  values: string[];
+}
+
+/**
+ * The property that tells a union's object variants apart, and each branch's value of it — what help needs to say
+ * which fields go with which variant (`--area-code` only when `type` is `areacode`). Read from a property every
+ * branch lists one value of (`enum: [areacode]`, `const`), else from OpenAPI's `discriminator` (its mapping, or
+ * each branch's schema name).
+ */
+function variantTags(parts: SchemaSummary[], raw: unknown[], schema: Record<string, unknown>): VariantTags | undefined {
+  if (!parts.every((p) => p.properties)) return undefined;
+  const distinct = (values: string[]) => new Set(values).size === values.length;
+  for (const property of Object.keys(parts[0]!.properties!)) {
+    const values = parts.map((p) => p.properties![property]?.enum);
+    if (values.every((v) => v?.length === 1 && typeof v[0] === "string")) {
+      const each = values.map((v) => String(v![0]));
+      if (distinct(each)) return { property, values: each };
+    }
+  }
+  const discriminator = schema.discriminator;
+  if (!isObject(discriminator) || typeof discriminator.propertyName !== "string") return undefined;
+  const mapping = isObject(discriminator.mapping) ? discriminator.mapping : {};
+  const values = raw.map((branch) => {
+    if (!isRef(branch)) return undefined;
+    const name = branch.$ref.split("/").pop()!;
+    const mapped = Object.entries(mapping).find(([, to]) => to === branch.$ref || to === name);
+    return mapped?.[0] ?? name;
+  });
+  return values.every((v): v is string => !!v) && distinct(values)
+    ? { property: discriminator.propertyName, values }
+    : undefined;
+}
+
+/** A variant's own field said as such: "Only when type is areacode (required then)." before what the field is. */
+function withVariants(description: string | undefined, tags: VariantTags, carrying: number[], requiring: number[]) {
+  const said = (at: number[]) => at.map((i) => tags.values[i]).join(" or ");
+  const when =
+    carrying.length === tags.values.length
+      ? `Required when ${tags.property} is ${said(requiring)}.`
+      : `Only when ${tags.property} is ${said(carrying)}${
+          !requiring.length ? "" : requiring.length === carrying.length ? " (required then)" : `; required when ${said(requiring)}`
+        }.`;
+  return description ? `${when} ${description}` : when;
 }
 
 /** Values of one place in several branches: their union where they are one scalar type, else a complex value. */

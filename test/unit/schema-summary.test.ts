@@ -163,6 +163,15 @@ describe("a schema as flags read it", () => {
     expect(fields.name!.description).toBeUndefined();
   });
 
+  it("a field of many variants names the first few and counts the rest", async () => {
+    const variant = (kind: string, extra: boolean) => ({
+      type: "object",
+      properties: { kind: { enum: [kind] }, ...(extra ? { size: { type: "integer" } } : {}) },
+    });
+    const fields = await bodyFields({ oneOf: ["a", "b", "c", "d", "e", "f", "g"].map((k) => variant(k, k !== "g")) });
+    expect(fields.size!.description).toBe("Only when kind is a, b, c, d or 2 others.");
+  });
+
   it("a required parameter whose branches list one value each is a choice, not a constant sent unasked", async () => {
     const parameters = [
       { name: "kind", in: "query", required: true, schema: { oneOf: [{ enum: ["red"] }, { enum: ["blue"] }] } },

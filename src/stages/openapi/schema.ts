@@ -136,7 +136,14 @@ function summarizeNode(
     if (parts.length > nonNull.length) summary.nullable = true;
     const scalars = nonNull.every((p) => !p.complex && !p.properties && SCALARS.has(p.type as ValueType));
     if (types.size === 1 && nonNull.every((p) => !p.complex)) {
-      const tags = nonNull.length > 1 ? variantTags(nonNull, raw.filter((_, i) => nonNull.includes(parts[i]!)), schema) : undefined;
+      const tags =
+        nonNull.length > 1
+          ? variantTags(
+              nonNull,
+              raw.filter((_, i) => nonNull.includes(parts[i]!)),
+              schema,
+            )
+          : undefined;
       const union = nonNull.length === 1 ? nonNull[0]! : sameTypeUnion(nonNull, tags);
       summary = { ...summary, ...union, nullable: summary.nullable || union.nullable };
     } else if (scalars && (types.has("string") || !types.has("boolean"))) {
@@ -351,14 +358,27 @@ function variantTags(parts: SchemaSummary[], raw: unknown[], schema: Record<stri
     : undefined;
 }
 
+const MAX_VARIANTS_SAID = 5;
+
 /** A variant's own field said as such: "Only when type is areacode (required then)." before what the field is. */
 function withVariants(description: string | undefined, tags: VariantTags, carrying: number[], requiring: number[]) {
-  const said = (at: number[]) => at.map((i) => tags.values[i]).join(" or ");
+  // A field of dozens of variants names a few of them: the line must leave room for what the field is.
+  const said = (at: number[]) =>
+    at.length > MAX_VARIANTS_SAID
+      ? `${at
+          .slice(0, MAX_VARIANTS_SAID - 1)
+          .map((i) => tags.values[i])
+          .join(", ")} or ${at.length - MAX_VARIANTS_SAID + 1} others`
+      : at.map((i) => tags.values[i]).join(" or ");
   const when =
     carrying.length === tags.values.length
       ? `Required when ${tags.property} is ${said(requiring)}.`
       : `Only when ${tags.property} is ${said(carrying)}${
-          !requiring.length ? "" : requiring.length === carrying.length ? " (required then)" : `; required when ${said(requiring)}`
+          !requiring.length
+            ? ""
+            : requiring.length === carrying.length
+              ? " (required then)"
+              : `; required when ${said(requiring)}`
         }.`;
   return description ? `${when} ${description}` : when;
 }

@@ -479,6 +479,21 @@ describe("a command's security: the document's alternatives, made to agree with 
     });
     // One required parameter: only alternatives holding its scheme remain, and the credential is no longer optional.
     expect(of([{}, { key: [] }, { bearer: [] }], [param("key")])).toEqual({ auth: [{ key: [] }], optional: false });
+    // A required parameter of a scheme no alternative names joins each of them: the API still needs its own
+    // credential (Apideck: `apiKey` in Authorization, and the app id header `applicationId` supplies).
+    expect(of([{ bearer: [] }], [param("key")])).toEqual({ auth: [{ bearer: [], key: [] }], optional: false });
+    expect(of([{ basic: [] }, { bearer: [] }], [param("key")])).toEqual({
+      auth: [
+        { basic: [], key: [] },
+        { bearer: [], key: [] },
+      ],
+      optional: false,
+    });
+    // Where no credential was needed, the parameter's scheme alone is enough.
+    expect(of([{}, { bearer: [] }], [param("key")])).toEqual({
+      auth: [{ key: [] }, { bearer: [], key: [] }],
+      optional: false,
+    });
     // An optional parameter a scheme supplies changes nothing.
     expect(of([{ bearer: [] }], [param("key", false)])).toEqual({ auth: [{ bearer: [] }], optional: false });
   });

@@ -304,6 +304,24 @@ describe("the wire check", () => {
     expect(wireBlocks(wire)).toBe(false);
   });
 
+  it("a multipart body's encoding style is an urlencoded body's only: a file part with reserved characters is valid", async () => {
+    // facecheck.id: `encoding: {images: {style: form}}` on a multipart upload; the file's bytes (here the dry run's
+    // `<file ./wire-sample.txt: 17 bytes>`) hold a `:`, which Prism held against the part.
+    const styled = structuredClone(UPLOADS) as { paths: Record<string, Record<string, { requestBody: unknown }>> };
+    styled.paths["/documents"]!.post!.requestBody = {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: { $ref: "#/components/schemas/Upload" },
+          encoding: { file: { style: "form" }, title: { style: "form" } },
+        },
+      },
+    };
+    const { probe } = runtime(true);
+    const wire = await check(commands(true), styled, probe);
+    expect(wire).toMatchObject({ checked: 4, valid: 4, invalid: [] });
+  });
+
   it("the validator finds wrong styles and values, but not the redacted credential", async () => {
     const probe = async (): Promise<Probe> =>
       dryRun({

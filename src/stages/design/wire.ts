@@ -114,9 +114,15 @@ export function authOf(
     const holding = usable.filter((r) => supplied.every((name) => name in r));
     if (holding.length) usable = holding;
     else {
+      // The schemes the required parameters need join every alternative, which still needs its own: Apideck's
+      // operations require `apiKey` (Authorization) and a header parameter that `applicationId` supplies.
       const scopes = (name: string) => alternatives.find((r) => name in r)?.[name] ?? [];
-      usable = [Object.fromEntries(supplied.map((name) => [name, scopes(name)]))];
-      if (supplied.length > 1)
+      const needed = Object.fromEntries(supplied.map((name) => [name, scopes(name)]));
+      const joined = usable.map((r) => ({ ...r, ...needed }));
+      if (optional || !joined.length) joined.unshift(needed);
+      const key = (r: Record<string, string[]>) => Object.keys(r).sort().join(" ");
+      usable = joined.filter((r, i) => joined.findIndex((o) => key(o) === key(r)) === i);
+      if (supplied.length > 1 && !alternatives.some((r) => supplied.every((name) => name in r)))
         warning = `require the parameters of ${supplied.join(" and ")} together (the document lists them as alternatives); the CLI sends them together`;
     }
     optional = false;

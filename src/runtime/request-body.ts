@@ -42,7 +42,11 @@ export interface StreamedBody {
 
 export type EncodedBody = { text: string; contentType: string } | { stream: StreamedBody; contentType: string };
 
-/** Common extensions' types, for a file part or raw body whose type the document leaves open. */
+/**
+ * Common extensions' types, for a file part or raw body whose type the document leaves open. A table, not a media
+ * type library: the runtime starts on every call an agent makes, and the `mime` package's tables, built at load,
+ * took the example's `--help` from 1.34× to 1.43× of `node -e 0` (bench/generated-cli.mjs).
+ */
 const BY_EXTENSION: Record<string, string> = {
   ".pdf": "application/pdf",
   ".png": "image/png",
@@ -76,6 +80,30 @@ const BY_EXTENSION: Record<string, string> = {
   ".mp4": "video/mp4",
   ".webm": "video/webm",
   ".mov": "video/quicktime",
+  ".mkv": "video/x-matroska",
+  ".avi": "video/x-msvideo",
+  ".m4v": "video/x-m4v",
+  ".mpeg": "video/mpeg",
+  ".mpg": "video/mpeg",
+  ".ogv": "video/ogg",
+  ".flv": "video/x-flv",
+  ".3gp": "video/3gpp",
+  ".srt": "application/x-subrip",
+  ".vtt": "text/vtt",
+  ".flac": "audio/flac",
+  ".aac": "audio/aac",
+  ".opus": "audio/opus",
+  ".avif": "image/avif",
+  ".rtf": "application/rtf",
+  ".odt": "application/vnd.oasis.opendocument.text",
+  ".ods": "application/vnd.oasis.opendocument.spreadsheet",
+  ".ppt": "application/vnd.ms-powerpoint",
+  ".epub": "application/epub+zip",
+  ".7z": "application/x-7z-compressed",
+  ".bz2": "application/x-bzip2",
+  ".ics": "text/calendar",
+  ".vcf": "text/vcard",
+  ".eml": "message/rfc822",
   ".doc": "application/msword",
   ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   ".xls": "application/vnd.ms-excel",
@@ -88,9 +116,13 @@ const matches = (range: string, type: string) => {
   return r === type || r === "*/*" || (r.endsWith("/*") && type.startsWith(r.slice(0, -1)));
 };
 
+const OCTETS = "application/octet-stream";
+
 /**
  * A file's content type: the one the document names (of several, the one its extension matches), else the extension's,
- * else an octet stream. A wildcard the document names is narrowed by the extension.
+ * else an octet stream. A wildcard the document names is narrowed by the extension. A file the document's types do
+ * not cover goes as an octet stream where the document takes one, never as another named type (a `.mkv` was
+ * `video/mp4`, the list's first).
  */
 function fileContentType(path: string, declared?: string): string {
   const inferred = BY_EXTENSION[extname(path).toLowerCase()];
@@ -98,10 +130,11 @@ function fileContentType(path: string, declared?: string): string {
     .split(",")
     .map((r) => r.trim())
     .filter(Boolean);
-  if (!ranges.length) return inferred ?? "application/octet-stream";
+  if (!ranges.length) return inferred ?? OCTETS;
   if (inferred && ranges.some((r) => matches(r, inferred))) return inferred;
+  if (ranges.some((r) => essence(r) === OCTETS)) return OCTETS;
   const concrete = ranges.find((r) => !essence(r).includes("*"));
-  return concrete ?? inferred ?? "application/octet-stream";
+  return concrete ?? inferred ?? OCTETS;
 }
 
 const text = (value: unknown) =>

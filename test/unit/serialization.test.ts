@@ -11,6 +11,7 @@ import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { redactRequest, buildRequest, errorFor, secretPlaces } from "../../src/runtime/http.js";
+import { encodeBody } from "../../src/runtime/request-body.js";
 import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
 import { designDocument, REPO, tempDir } from "../helpers.js";
@@ -100,6 +101,28 @@ describe("path parameters: the style table's matrix, label and simple rows", () 
     expect(pathOf("a/b c?d#e", "simple", false)).toBe("a%2Fb%20c%3Fd%23e");
     expect(pathOf(["x,y", "it's"], "label", false)).toBe(".x%2Cy,it%27s");
     expect(pathOf({ "k;1": "v=2" }, "matrix", true)).toBe(";k%3B1=v%3D2");
+  });
+});
+
+describe("a file's content type", () => {
+  const typeOf = (path: string, mediaType: string) => {
+    const body = { mediaType, encoding: "raw" as const, required: true };
+    return encodeBody(body, undefined, new Map([["", [{ flag: "file", path }]]]))!.contentType;
+  };
+
+  it("is the declared type its extension names, of a list; else an octet stream where the list takes one", () => {
+    const video = "video/mp4, video/x-matroska, application/octet-stream";
+    expect(typeOf("clip.mkv", video)).toBe("video/x-matroska");
+    expect(typeOf("clip.MP4", video)).toBe("video/mp4");
+    // PeerTube's captions: a SubRip file is `application/x-subrip`, never the list's first (`text/vtt`).
+    expect(typeOf("cap.srt", "text/vtt, application/x-subrip, text/plain")).toBe("application/x-subrip");
+    expect(typeOf("clip.xyz", video)).toBe("application/octet-stream");
+    expect(typeOf("clip.avi", video)).toBe("application/octet-stream");
+    // No octet stream offered: the first type the document names.
+    expect(typeOf("clip.avi", "video/mp4, video/webm")).toBe("video/mp4");
+    // A wildcard is narrowed by the extension; a file named like an extension has none.
+    expect(typeOf("photo.heic", "image/*")).toBe("image/heic");
+    expect(typeOf("png", "image/*, application/octet-stream")).toBe("application/octet-stream");
   });
 });
 

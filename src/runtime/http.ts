@@ -143,7 +143,7 @@ export function buildRequest(
     const at = placement(scheme, value);
     if (!at) continue;
     if ("query" in at) setQuery(at.query, value);
-    else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${encode(value)}`);
+    else if ("cookie" in at) cookies.push(`${encode(at.cookie)}=${cookieValue(value)}`);
     else headers[at.header] = at.value;
   }
   if (cookies.length) headers.cookie = cookies.join("; ");
@@ -193,6 +193,14 @@ const placementValue = (c: Credential) => {
   const at = placement(c.scheme, c.value);
   return at && "value" in at ? at.value : c.value;
 };
+
+/**
+ * A credential's cookie value as the user gave it: a session cookie copied from a browser is already in its wire form
+ * (`s%3Aab.cd`), and encoding it again made it another value. Only what a cookie cannot carry (RFC 6265's
+ * cookie-octets leave out spaces, `"`, `,`, `;`, `\` and controls) is percent-encoded.
+ */
+const cookieValue = (value: string): string =>
+  value.replace(/[^\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]/gu, (c) => encodeURIComponent(c));
 
 /** Names that say a value is a secret, whatever carried it (a query parameter, a header, a cookie, a body field). */
 const SECRET_NAME =

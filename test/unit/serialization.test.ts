@@ -339,6 +339,9 @@ describe("credentials as the API takes them", () => {
     expect(request("header", "k1").headers["x-api-key"]).toBe("k1");
     expect(request("query", "k 2").url).toBe("http://api.test/x?api_key=k%202");
     expect(request("cookie", "k3").headers.cookie).toBe("sid=k3");
+    // A session cookie copied from a browser is sent as it is; only what a cookie cannot carry is encoded.
+    expect(request("cookie", "s%3Aab.c/d=+").headers.cookie).toBe("sid=s%3Aab.c/d=+");
+    expect(request("cookie", 's;1 "é"').headers.cookie).toBe("sid=s%3B1%20%22%C3%A9%22");
     expect(request("bearer", "tok").headers.authorization).toBe("Bearer tok");
     expect(request("oauth", "tok").headers.authorization).toBe("Bearer tok");
     expect(request("accountSid_authToken", "AC123:secret").headers.authorization).toBe(

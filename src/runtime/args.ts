@@ -1,6 +1,6 @@
 import { closest } from "../core/edit-distance.js";
 import { count } from "../core/plural.js";
-import { integerOf } from "./exact.js";
+import { integerOf, parseExact } from "./exact.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize } from "./guard.js";
 import { CliError } from "./errors.js";
 import { checkLimits } from "./limits.js";
@@ -270,7 +270,7 @@ function convert(flag: Flag, type: string, value: string): unknown {
     case "object":
       let parsed: unknown;
       try {
-        parsed = JSON.parse(value);
+        parsed = parseExact(value);
       } catch {
         throw bad("a JSON value");
       }

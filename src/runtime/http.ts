@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { ClientRequest, IncomingMessage } from "node:http";
 import { CliError, codeForStatus } from "./errors.js";
+import { ExactInteger, parseExact, stringifyExact } from "./exact.js";
 import { placement } from "./auth.js";
 import type { OpenedFile } from "./local-file.js";
 import { declares, isEventStream, isJsonMedia, responseKindOf, type ResponseKind } from "./media.js";
@@ -296,18 +297,21 @@ export function redactRequest(request: Request, secrets: string[], places: Retur
 /** A JSON or form body with the values of secret-named fields replaced (a password sent by mistake in a flag, say). */
 function redactBody(body: string): string {
   try {
-    const value = JSON.parse(body) as unknown;
+    // Read and written back exactly: the dry run shows the body that is sent, an id beyond 2^53 with all its digits.
+    const value = parseExact(body);
     const walk = (v: unknown, depth: number): unknown => {
-      if (depth > 64 || v === null || typeof v !== "object") return v;
+      if (depth > 64 || v === null || typeof v !== "object" || v instanceof ExactInteger) return v;
       if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
       return Object.fromEntries(
         Object.entries(v).map(([k, x]) => [
           k,
-          SECRET_NAME.test(k) && (typeof x === "string" || typeof x === "number") ? REDACTED : walk(x, depth + 1),
+          SECRET_NAME.test(k) && (typeof x === "string" || typeof x === "number" || x instanceof ExactInteger)
+            ? REDACTED
+            : walk(x, depth + 1),
         ]),
       );
     };
-    return JSON.stringify(walk(value, 0));
+    return stringifyExact(walk(value, 0));
   } catch {
     // A multipart body as a dry run shows it: a part under a secret's name has its value replaced.
     const boundary = /^--(\S+)\r\n/.exec(body)?.[1];

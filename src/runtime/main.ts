@@ -20,6 +20,7 @@ import { chooseAlternative, knownSecrets, needsOf, variablesOf, type Chosen } fr
 import { accessToken } from "./oauth.js";
 import { MIN_SECRET_LENGTH, REDACTED } from "../core/redact.js";
 import { CliError } from "./errors.js";
+import { parseExact } from "./exact.js";
 import { guard, MAX_JSON_DEPTH, nestedDeeper, sanitize, type Checked } from "./guard.js";
 import {
   builtinHelp,
@@ -113,7 +114,7 @@ async function readJsonInput(shape: Body["shape"]): Promise<unknown> {
     );
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseExact(text);
   } catch (error) {
     throw new CliError(
       "INVALID_JSON_INPUT",

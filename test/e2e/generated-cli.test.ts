@@ -689,6 +689,17 @@ describe("the generated CLI against a misbehaving server", () => {
       );
       expect(create.exitCode, create.stderr).toBe(0);
       expect(seen[1]!.body).toContain(`"attendees":${big}`);
+      // Piped JSON too, and the dry run shows the body as it is sent; digits inside a string are text.
+      const input = `{"room_id":"r1","date":"2031-01-01","start":"09:00","duration_minutes":30,"title":"t ${big}","attendees":${big}}`;
+      const piped = await rooms(["bookings", "create", "--json-input"], { input, env: { ROOMS_BASE_URL: server.url } });
+      expect(piped.exitCode, piped.stderr).toBe(0);
+      expect(seen[2]!.body).toContain(`"attendees":${big}`);
+      expect(JSON.parse(seen[2]!.body).title).toBe(`t ${big}`);
+      const dry = await rooms(["bookings", "create", "--json-input", "--dry-run"], {
+        input,
+        env: { ROOMS_BASE_URL: server.url },
+      });
+      expect(JSON.parse(dry.stdout).result.request.body).toContain(`"attendees":${big}`);
     } finally {
       await server.close();
     }

@@ -10,6 +10,10 @@ export class ExactInteger {
   valueOf(): number {
     return Number(this.digits);
   }
+  /** Where a writer other than stringifyExact meets one (an MCP client's structured content): the nearest number. */
+  toJSON(): number {
+    return Number(this.digits);
+  }
 }
 
 /** An integer flag's value: a plain number while it is exact, else the typed digits. */
@@ -23,9 +27,11 @@ export function stringifyExact(value: unknown): string {
   const digits: string[] = [];
   // A fresh random marker per call: text in the body cannot spell it, so only the placeholders are replaced.
   const marker = `exact-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}-`;
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (v instanceof ExactInteger) {
-      digits.push(v.digits);
+  // The holder's own value, not `v`: JSON.stringify hands a replacer what toJSON made of it.
+  const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const own = this[key];
+    if (own instanceof ExactInteger) {
+      digits.push(own.digits);
       return `${marker}${digits.length - 1}`;
     }
     return v;

@@ -121,7 +121,7 @@ export function buildRequest(
           throw new CliError(
             "INVALID_VALUE",
             `--${flag.flag} is part of the request's path and cannot be empty${typeof value === "object" && value ? " (none of its fields is sent)" : ""}.`,
-            `Give --${flag.flag} a value${flag.type === "object" ? ' as JSON with the fields the API takes (--' + flag.flag + ' \'{"k":"v"}\')' : ""}.`,
+            `Give --${flag.flag} a value${flag.type === "object" ? " as JSON with the fields the API takes (--" + flag.flag + ' \'{"k":"v"}\')' : ""}.`,
             { flag: flag.flag },
           );
         path = path.replace(`{${flag.wire}}`, () => segment);
@@ -450,7 +450,8 @@ function readInMemory(
       if (bytes.length && (isJsonMedia(type) || /json/.test(type))) {
         const text = bytes.toString("utf8");
         try {
-          data = JSON.parse(text);
+          // An id beyond 2^53 keeps its digits (runtime/exact.ts): an agent passes it back to the next command.
+          data = parseExact(text);
         } catch {
           data = text;
         }

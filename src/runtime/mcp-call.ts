@@ -3,6 +3,7 @@
  * result whose text block is the serialized structured result — the whole envelope, rules, Skills and the issue hint
  * included, worded for MCP — because many clients hand the model only the text.
  */
+import { parseExact, stringifyExact } from "./exact.js";
 import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
@@ -51,11 +52,16 @@ export function mcpHints(manifest: Manifest, issueTool: string): McpHints {
 }
 
 /** Structured content, and the same JSON as the text block (the MCP specification's SHOULD for structured results). */
-export const structured = (value: Record<string, unknown>, isError = false): CallResult => ({
-  content: [{ type: "text", text: JSON.stringify(value) }],
-  structuredContent: value,
-  ...(isError ? { isError: true } : {}),
-});
+export function structured(value: Record<string, unknown>, isError = false): CallResult {
+  // The text keeps an id beyond 2^53 whole; structured content is plain JSON values, such an id the nearest number
+  // (runtime/exact.ts), as the client's own JSON reading would make it.
+  const text = stringifyExact(value);
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: /\d{16}/.test(text) ? (JSON.parse(text) as Record<string, unknown>) : value,
+    ...(isError ? { isError: true } : {}),
+  };
+}
 
 export interface CodedError {
   code: string;
@@ -190,7 +196,7 @@ async function runCli(
           if (code === 0 && inlineFile) return resolve(fileResult(cli, argv, stdoutBytes, inlineFile));
           if (code === 0) {
             try {
-              const envelope = JSON.parse(stdout) as Record<string, unknown>;
+              const envelope = parseExact(stdout) as Record<string, unknown>;
               return resolve(structured(forMcp(envelope, hints)));
             } catch {
               return resolve(

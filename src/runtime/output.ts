@@ -2,6 +2,7 @@ import type { Globals } from "./args.js";
 import type { CliError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 import type { PageInfo } from "./paging.js";
+import { ExactInteger, stringifyExact } from "./exact.js";
 import { maskSecrets } from "./guard.js";
 import { withoutCredentials } from "./without-credentials.js";
 
@@ -34,9 +35,13 @@ export function issueLine(manifest: Manifest): string {
   return `Report a problem: ${manifest.product.binary} issue create --type bug|requirement|suggestion|bad-output --message "..."`;
 }
 
+/** An object whose fields an answer's walkers read: not a value such as an integer kept whole (an ExactInteger). */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === "object" && !(value instanceof ExactInteger);
+
 function pick(value: unknown, fields: string[]): unknown {
   if (Array.isArray(value)) return value.map((v) => pick(v, fields));
-  if (value && typeof value === "object")
+  if (isRecord(value))
     return Object.fromEntries(fields.filter((f) => f in value).map((f) => [f, (value as Record<string, unknown>)[f]]));
   return value;
 }
@@ -47,16 +52,14 @@ const PHONE = /\+?\d[\d\s().-]{7,}\d/g;
 function redactPii(value: unknown): unknown {
   if (typeof value === "string") return value.replace(EMAIL, "[EMAIL]").replace(PHONE, "[PHONE]");
   if (Array.isArray(value)) return value.map(redactPii);
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPii(v)]));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPii(v)]));
   return value;
 }
 
 function table(rows: Array<Record<string, unknown>>): string {
   if (!rows.length) return "(none)";
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: unknown) =>
-    v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  const cell = (v: unknown) => (v === null || v === undefined ? "" : isRecord(v) ? stringifyExact(v) : String(v));
   const widths = columns.map((c) => Math.min(40, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
   const line = (values: string[]) =>
     values
@@ -70,15 +73,13 @@ function table(rows: Array<Record<string, unknown>>): string {
 
 function human(data: unknown): string {
   if (Array.isArray(data))
-    return data.every((d) => d && typeof d === "object" && !Array.isArray(d))
+    return data.every((d) => isRecord(d) && !Array.isArray(d))
       ? table(data as Array<Record<string, unknown>>)
       : data.map(String).join("\n");
-  if (data && typeof data === "object") {
+  if (isRecord(data)) {
     const entries = Object.entries(data);
     const width = Math.max(...entries.map(([k]) => k.length));
-    return entries
-      .map(([k, v]) => `${k.padEnd(width)}  ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`)
-      .join("\n");
+    return entries.map(([k, v]) => `${k.padEnd(width)}  ${isRecord(v) ? stringifyExact(v) : String(v)}`).join("\n");
   }
   return data === null || data === undefined ? "" : String(data);
 }
@@ -103,10 +104,10 @@ export function writeResult(
   if (globals.redact) shaped = redactPii(shaped);
   let text: string;
   if (globals.human && !globals.agent) text = human(shaped);
-  else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => JSON.stringify(item)).join("\n");
-  else if (globals.quiet) text = JSON.stringify(shaped);
+  else if (globals.ndjson && Array.isArray(shaped)) text = shaped.map((item) => stringifyExact(item)).join("\n");
+  else if (globals.quiet) text = stringifyExact(shaped);
   else
-    text = JSON.stringify({
+    text = stringifyExact({
       ok: true,
       ...top,
       result: shaped,
@@ -124,8 +125,7 @@ export function writeResult(
 function masked(value: unknown, scrub: (text: string) => string): unknown {
   if (typeof value === "string") return scrub(value);
   if (Array.isArray(value)) return value.map((v) => masked(v, scrub));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), masked(v, scrub)]));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), masked(v, scrub)]));
   return value;
 }
 

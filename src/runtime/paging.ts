@@ -1,3 +1,4 @@
+import { ExactInteger } from "./exact.js";
 import type { Response } from "./http.js";
 import type { Command, Flag, Pagination } from "./manifest.js";
 
@@ -102,7 +103,7 @@ export function readPage(
     next = { url: new URL(nextValue, requestUrl).toString() };
   } else if (p.style === "cursor") {
     cursor =
-      typeof nextValue === "string" || typeof nextValue === "number"
+      typeof nextValue === "string" || typeof nextValue === "number" || nextValue instanceof ExactInteger
         ? String(nextValue)
         : nextValue === null
           ? null

@@ -705,6 +705,28 @@ describe("the generated CLI against a misbehaving server", () => {
     }
   });
 
+  it("prints integers past 2^53 the API answers with every digit, as JSON, --quiet, --fields and --human", async () => {
+    const big = "12345678901234567890";
+    const server = await hostile((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"id":${big},"name":"Room ${big}","capacity":8,"floor":-${big},"ratio":0.12345678901234567}`);
+    });
+    try {
+      const env = { ROOMS_BASE_URL: server.url };
+      const full = await rooms(["rooms", "get", "--room-id", "r1"], { env });
+      expect(full.exitCode, full.stderr).toBe(0);
+      expect(full.stdout).toContain(`"id":${big},"name":"Room ${big}"`);
+      expect(full.stdout).toContain(`"floor":-${big}`);
+      expect(JSON.parse(full.stdout).result.capacity).toBe(8);
+      const quiet = await rooms(["rooms", "get", "--room-id", "r1", "--quiet", "--fields", "id,capacity"], { env });
+      expect(quiet.stdout.trim()).toBe(`{"id":${big},"capacity":8}`);
+      const human = await rooms(["rooms", "get", "--room-id", "r1", "--human"], { env });
+      expect(human.stdout).toMatch(new RegExp(`^id\\s+${big}$`, "m"));
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses a credential with a line break and JSON nested past the limit, with codes, before any request", async () => {
     const newline = await rooms(["rooms", "list"], { env: { ROOMS_API_KEY: `${API_KEY}\r\nX-Injected: 1` } });
     expectFailure(newline, 10, "CREDENTIAL_MISSING");

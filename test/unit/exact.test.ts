@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExactInteger, parseExact, stringifyExact } from "../../src/runtime/exact.js";
+import { structured } from "../../src/runtime/mcp-call.js";
 
 describe("JSON read and written with every digit of a long integer", () => {
   it("keeps integers beyond 2^53 as written, and leaves strings, fractions, exponents and safe integers alone", () => {
@@ -22,5 +23,13 @@ describe("JSON read and written with every digit of a long integer", () => {
   it("fails on invalid JSON as JSON.parse does", () => {
     expect(() => parseExact('{"id": 12345678901234567890')).toThrow(SyntaxError);
     expect(() => parseExact('"unterminated 12345678901234567890')).toThrow(SyntaxError);
+  });
+
+  it("an MCP result's text keeps the digits; its structured content is plain JSON, as a client reads it", () => {
+    const result = structured({ ok: true, result: parseExact('{"id":12345678901234567890}') });
+    expect(result.content[0]).toEqual({ type: "text", text: '{"ok":true,"result":{"id":12345678901234567890}}' });
+    expect(result.structuredContent).toEqual({ ok: true, result: { id: 12345678901234567000 } });
+    // Any other writer gets the nearest number, never the object that holds the digits.
+    expect(JSON.stringify({ id: new ExactInteger("12345678901234567890") })).toBe('{"id":12345678901234567000}');
   });
 });

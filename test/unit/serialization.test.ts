@@ -571,6 +571,27 @@ const config: InterConfig = {
   api: { baseUrl: "http://127.0.0.1:9" },
 };
 
+describe("normalize: a server's URL with its variables' defaults", () => {
+  it("fills each variable in, a path value that begins with a slash after one making one slash", async () => {
+    const m = await model("servers", {
+      openapi: "3.0.0",
+      info: { title: "t", version: "1" },
+      paths: {},
+      servers: [
+        // Red Hat's catalog inventory.
+        { url: "https://cloud.redhat.com/{basePath}", variables: { basePath: { default: "/api/catalog/v1.0" } } },
+        { url: "https://{region}.api.test/v2/", variables: { region: { default: "eu", enum: ["eu", "us"] } } },
+        { url: "https://api.test/{version}", variables: { version: { default: "v3" } } },
+      ],
+    });
+    expect(m.servers.map((s) => s.url)).toEqual([
+      "https://cloud.redhat.com/api/catalog/v1.0",
+      "https://eu.api.test/v2",
+      "https://api.test/v3",
+    ]);
+  });
+});
+
 describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat from Swagger 2.0", () => {
   const v3 = (openapi: string) => ({
     openapi,

@@ -129,9 +129,14 @@ function servers(root: Record<string, unknown>, version: string): OperationModel
   return root.servers.filter(isObject).flatMap((server) => {
     if (typeof server.url !== "string") return [];
     const vars = isObject(server.variables) ? server.variables : {};
-    const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const written = server.url;
+    const url = written.replace(/\{([^}]+)\}/g, (whole, name: string, at: number) => {
       const v = vars[name];
-      return isObject(v) && v.default !== undefined ? String(v.default) : whole;
+      if (!isObject(v) || v.default === undefined) return whole;
+      // A path variable written after its slash whose value begins with one (Red Hat's `https://cloud.redhat.com/
+      // {basePath}`, `/api/…`) is one slash, not an empty segment.
+      const value = String(v.default);
+      return written[at - 1] === "/" && value.startsWith("/") ? value.slice(1) : value;
     });
     const variables: Record<string, ServerVariable> = {};
     for (const [name, v] of Object.entries(vars))

@@ -144,7 +144,7 @@ describe("a schema as flags read it", () => {
   });
 
   it("OpenAPI's discriminator names the variants: its mapping, else each branch's schema name", async () => {
-    const pet = (kind: string, field: string, extra: Record<string, unknown> = {}) => ({
+    const pet = (field: string, extra: Record<string, unknown> = {}) => ({
       type: "object",
       required: ["kind", "name"],
       properties: { kind: { type: "string" }, name: { type: "string" }, [field]: { type: "boolean", ...extra } },
@@ -154,7 +154,7 @@ describe("a schema as flags read it", () => {
         oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }],
         discriminator: { propertyName: "kind", mapping: { cat: "#/components/schemas/Cat" } },
       },
-      { Cat: pet("cat", "indoor", { description: "Stays inside." }), Dog: pet("dog", "barks") },
+      { Cat: pet("indoor", { description: "Stays inside." }), Dog: pet("barks") },
     );
     // The mapping's value for Cat, the schema's name for Dog: the values the server tells them apart by.
     expect(fields.kind).toMatchObject({ enum: ["cat", "Dog"], required: true });

@@ -382,7 +382,9 @@ describe("credentials as the API takes them", () => {
   it("an API's error message loses the credential it echoes, and a key too short to tell from letters only as a word", () => {
     const refusal = (message: string, secrets: string[]) =>
       errorFor({ status: 401, headers: {}, data: { message } }, secrets).message.replace(/ \(HTTP 401\)$/, "");
-    expect(refusal("key 'wrong-token-value' is not valid", ["wrong-token-value"])).toBe("key '[REDACTED]' is not valid");
+    expect(refusal("key 'wrong-token-value' is not valid", ["wrong-token-value"])).toBe(
+      "key '[REDACTED]' is not valid",
+    );
     // A local test server's one-letter key: "k" is cut where it stands alone, not out of "key" or "keys".
     expect(refusal("key k is not one of the keys", ["k"])).toBe("key [REDACTED] is not one of the keys");
   });

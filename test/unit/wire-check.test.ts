@@ -591,6 +591,43 @@ describe("the wire check", () => {
     expect(wrong.invalid[0]!.errors.join("\n")).toMatch(/identification/);
   });
 
+  it("a required object query parameter the sample gave {} is sent as nothing: no finding; another one missing still is", async () => {
+    // Seldon's wrapper: `json` (a SeldonMessage, no required properties) is a required query parameter.
+    const message = { type: "object", properties: { strData: { type: "string" } } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Seldon", version: "1" },
+      paths: {
+        "/predict": {
+          get: {
+            operationId: "predict",
+            parameters: [
+              { name: "json", in: "query", required: true, schema: message },
+              { name: "model", in: "query", required: true, schema: { type: "string" } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const command = {
+      name: "predict",
+      operation: { method: "GET", path: "/predict" },
+      jsonInput: false,
+      destructive: false,
+      flags: [
+        flag({ flag: "json", in: "query", wire: "json", required: true, type: "object" }),
+        flag({ flag: "model", in: "query", wire: "model", required: true, type: "string" }),
+      ],
+    };
+    const probe = (query: string) => async (): Promise<Probe> =>
+      dryRun({ method: "GET", url: `${BASE}/predict${query}`, headers: {} });
+    expect(await check([command], doc, probe("?model=m1"))).toMatchObject({ valid: 1, invalid: [] });
+    const missing = await check([command], doc, probe(""));
+    expect(missing.invalid[0]!.errors.join("\n")).toMatch(/'model'/);
+    expect(missing.invalid[0]!.errors.join("\n")).not.toMatch(/'json'/);
+  });
+
   it("a body of variants: the sample's request that chooses none is no finding; a wrong field type still is", async () => {
     const variant = (type: string, field: string) => ({
       type: "object",

@@ -8,6 +8,7 @@ import { createWriteStream, linkSync, renameSync, rmSync, unlinkSync } from "nod
 import type { IncomingMessage } from "node:http";
 import { basename, dirname, join } from "node:path";
 import { CliError } from "./errors.js";
+import { parseExact } from "./exact.js";
 
 /** What the envelope says of a written answer: where, how many bytes, their sha256 and the type the API gave. */
 export interface Written {
@@ -215,7 +216,7 @@ export function collectEvents(
         const text = data.join("\n");
         let value: unknown = text;
         try {
-          value = JSON.parse(text);
+          value = parseExact(text);
         } catch {
           // plain text data
         }

@@ -291,3 +291,34 @@ describe("a schema as flags read it", () => {
     expect(user.parameters[1]).toMatchObject({ name: "standard", type: "string", enum: ["windows", "iana"] });
   }, 60_000);
 });
+
+describe("what a command asks for (Accept)", () => {
+  it("the declared types, JSON first; for a success answer given no type, JSON first and anything else taken", async () => {
+    const ok = (content?: Record<string, unknown>) => ({ "200": { description: "ok", ...(content ? { content } : {}) } });
+    const { commands } = await designDocument({
+      openapi: "3.0.3",
+      info: { title: "Daymet", version: "1" },
+      paths: {
+        // Daymet's download: CSV or NetCDF by `format`, the answer declared without content.
+        "/data": { get: { operationId: "download", responses: ok() } },
+        "/report": {
+          get: {
+            operationId: "report",
+            responses: ok({ "text/csv": { schema: { type: "string" } }, "application/json": { schema: {} } }),
+          },
+        },
+        "/data/{id}": {
+          delete: {
+            operationId: "remove",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: { "204": { description: "gone" } },
+          },
+        },
+      },
+    });
+    const accept = (name: string) => commands.find((c) => c.operation.operationId === name)!.response!.accept;
+    expect(accept("download")).toBe("application/json, */*;q=0.8");
+    expect(accept("report")).toBe("application/json, text/csv");
+    expect(accept("remove")).toBe("application/json");
+  });
+});

@@ -194,8 +194,13 @@ function bodyOf(body: RequestBody): BodySpec {
 function responseOf(op: Operation, success: Response | undefined): ResponseSpec {
   const ok = op.responses.filter((r) => /^2/.test(r.status) || r.status === "default");
   const declared = (ok.length ? ok : op.responses).flatMap((r) => r.mediaTypes ?? []);
-  return { accept: acceptFor(declared), kind: success?.kind ?? "json" };
+  // A success answer the document gives no type (daymet's CSV download: `200: {description}`) may be anything: JSON
+  // is asked for first, and anything else still taken, so a strict server does not refuse the request (406).
+  const untyped = !declared.length && !!success && !/^20[45]$/.test(success.status);
+  return { accept: untyped ? ANY_ANSWER : acceptFor(declared), kind: success?.kind ?? "json" };
 }
+
+const ANY_ANSWER = "application/json, */*;q=0.8";
 
 const CURSOR = [
   "cursor",

@@ -294,7 +294,9 @@ describe("a schema as flags read it", () => {
 
 describe("what a command asks for (Accept)", () => {
   it("the declared types, JSON first; for a success answer given no type, JSON first and anything else taken", async () => {
-    const ok = (content?: Record<string, unknown>) => ({ "200": { description: "ok", ...(content ? { content } : {}) } });
+    const ok = (content?: Record<string, unknown>) => ({
+      "200": { description: "ok", ...(content ? { content } : {}) },
+    });
     const { commands } = await designDocument({
       openapi: "3.0.3",
       info: { title: "Daymet", version: "1" },

@@ -1,3 +1,5 @@
+import { parseKeepingIntegers } from "../core/integer-literals.js";
+
 /**
  * An integer flag beyond 2^53 kept as the digits the user typed: `Number("12345678901234567890123")` is `1.2345e+22`,
  * which an API would read as another id (or refuse). It is sent as written in paths, queries, headers and JSON bodies.
@@ -42,31 +44,13 @@ export function stringifyExact(value: unknown): string {
 }
 
 /**
- * A JSON string, or an integer literal of 16 digits or more: not the digits of a fraction or an exponent, nor a number
- * that has either.
- */
-const LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![.\deE])/g;
-
-/**
  * JSON.parse that keeps an integer beyond 2^53 as the digits written (an ExactInteger), which stringifyExact writes
  * back whole: `{"id": 12345678901234567890}` piped to `--json-input` was sent as `12345678901234567000`, another id.
- * Each such literal (never one inside a string) is read as a marker string first, then put back as its digits.
+ * Text without a run of 16 digits (most answers) is read by JSON.parse alone.
  */
 export function parseExact(text: string): unknown {
-  // Read as plain JSON first: invalid text fails as JSON.parse fails, and the literals are then scanned in valid JSON.
-  const plain: unknown = JSON.parse(text);
-  if (!/\d{16}/.test(text)) return plain;
-  const digits: string[] = [];
-  const marker = `exact-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}-`;
-  const marked = text.replace(LONG_INTEGER, (token) => {
-    if (token.startsWith('"') || Number.isSafeInteger(Number(token))) return token;
-    digits.push(token);
-    return `"${marker}${digits.length - 1}"`;
-  });
-  if (!digits.length) return plain;
-  return JSON.parse(marked, (_key, value: unknown) =>
-    typeof value === "string" && value.startsWith(marker)
-      ? new ExactInteger(digits[Number(value.slice(marker.length))]!)
-      : value,
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  return parseKeepingIntegers(text, (digits) =>
+    Number.isSafeInteger(Number(digits)) ? undefined : new ExactInteger(digits),
   );
 }

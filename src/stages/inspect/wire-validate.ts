@@ -77,20 +77,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 /**
  * OpenAPI's default encoding of an urlencoded body's array and object properties (style form, explode true: repeated
  * keys), written out where the document leaves it implicit: Prism deserializes a property only under an encoding it
- * is given, so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array". A multipart
- * body's encodings lose what only an urlencoded body reads.
+ * is given, so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array".
  */
 function withDefaultFormEncodings(operation: Record<string, unknown>): void {
   const request = isObject(operation.request) ? operation.request : undefined;
   const body = isObject(request?.body) ? request.body : undefined;
   for (const content of Array.isArray(body?.contents) ? body.contents : []) {
-    if (isObject(content) && /^multipart\//i.test(String(content.mediaType)) && Array.isArray(content.encodings)) {
-      // An encoding's style and allowReserved are an urlencoded body's (OpenAPI: ignored for any other type), but
-      // Prism holds a multipart part to them: a file whose bytes hold a `:` or `/` was "reserved characters used in
-      // request body" (facecheck.id's `encoding: {images: {style: form}}`).
-      for (const encoding of content.encodings) if (isObject(encoding)) encoding.allowReserved = true;
-      continue;
-    }
     if (!isObject(content) || !/^application\/x-www-form-urlencoded\b/i.test(String(content.mediaType))) continue;
     const schema = isObject(content.schema) ? content.schema : undefined;
     const properties = isObject(schema?.properties) ? schema.properties : {};
@@ -101,6 +93,21 @@ function withDefaultFormEncodings(operation: Record<string, unknown>): void {
       encodings.push({ property: name, style: "form", explode: true, allowReserved: true, headers: [] });
     }
     content.encodings = encodings;
+  }
+}
+
+/**
+ * A multipart body's encodings without what only an urlencoded body reads: `style` and `allowReserved` are ignored for
+ * any other type (OpenAPI), but Prism holds a multipart part to them, so a file whose bytes hold a `:` or `/` was
+ * "reserved characters used in request body" (facecheck.id's `encoding: {images: {style: form}}`).
+ */
+function withMultipartEncodingsReserved(operation: Record<string, unknown>): void {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  const body = isObject(request?.body) ? request.body : undefined;
+  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
+    if (!isObject(content) || !/^multipart\//i.test(String(content.mediaType)) || !Array.isArray(content.encodings))
+      continue;
+    for (const encoding of content.encodings) if (isObject(encoding)) encoding.allowReserved = true;
   }
 }
 
@@ -252,6 +259,7 @@ function operationOf(source: Record<string, unknown>, path: string, method: stri
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
+  withMultipartEncodingsReserved(operation);
   withoutNullParameterTypes(operation);
   withNamedFilePart(operation);
   // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:

@@ -126,12 +126,15 @@ function summarizeNode(
     if (!Array.isArray(schema[key])) continue;
     const raw = schema[key] as unknown[];
     const parts = raw.map(next);
-    const nonNull = parts.filter(
-      (p, i) =>
-        !(p.enum?.length === 1 && p.enum[0] === null) &&
-        !(p.type === "string" && p.nullable && !p.enum && !p.properties) &&
-        !nullPlaceholder(raw[i]),
+    // The branches that are values, not null: their indexes, so each keeps its node (a discriminator names `$ref`s).
+    const valued = parts.flatMap((p, i) =>
+      !(p.enum?.length === 1 && p.enum[0] === null) &&
+      !(p.type === "string" && p.nullable && !p.enum && !p.properties) &&
+      !nullPlaceholder(raw[i])
+        ? [i]
+        : [],
     );
+    const nonNull = valued.map((i) => parts[i]!);
     const types = new Set(nonNull.map((p) => p.type));
     if (parts.length > nonNull.length) summary.nullable = true;
     const scalars = nonNull.every((p) => !p.complex && !p.properties && SCALARS.has(p.type as ValueType));
@@ -140,7 +143,7 @@ function summarizeNode(
         nonNull.length > 1
           ? variantTags(
               nonNull,
-              raw.filter((_, i) => nonNull.includes(parts[i]!)),
+              valued.map((i) => raw[i]),
               schema,
             )
           : undefined;

@@ -1,6 +1,6 @@
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "./node-crypto.js";
 import { BIG_TEXT, type Digesting, type Text, writeTextToFd } from "./text-io.js";
 
 /** Temp files carry this marker so `cache gc` can sweep the leftovers of killed processes. */
@@ -41,7 +41,7 @@ function writeFile(file: string, data: Text | Uint8Array, mode: number | undefin
  * and a SIGKILL leaves at worst a stray temp file. `digest`, when given, is fed the bytes written (a text read once).
  */
 export function writeFileAtomic(file: string, data: Text | Uint8Array, mode?: number, digest?: Digesting): void {
-  const tmp = `${file}${TMP_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmp = `${file}${TMP_MARKER}${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`;
   try {
     writeFileMakingFolders(tmp, data, mode, digest);
     renameSync(tmp, file);

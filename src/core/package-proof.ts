@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "./node-crypto.js";
 import { compareText } from "./text-order.js";
 
 /**
  * What `inter publish` puts in a package's `proof/` folder and what `<binary> proof` checks there (docs/publishing.md).
- * Shared by inter and the generated CLI's runtime, so it imports nothing but node:crypto.
+ * Shared by inter and the generated CLI's runtime, so it imports nothing but node:crypto (through ./node-crypto.ts).
  *
  * The candidate's identity is the sha256 of its cli.tgz, which npm does not keep after install. A package's **content
  * hash** is what survives install: the sha256 of the lines `<sha256 of the file>  <path>\n` (the `sha256sum` format),
@@ -26,7 +26,7 @@ export interface FileDigest {
   size: number;
 }
 
-export const sha256Hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+export const sha256Hex = (data: string | Uint8Array) => nodeCrypto().createHash("sha256").update(data).digest("hex");
 
 /** The content hash of a package's files (the proof/ files are left out whatever the list holds). */
 export function contentSha256(files: readonly FileDigest[]): string {

@@ -1,5 +1,5 @@
 import { requestPathOf } from "../core/path-key.js";
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { createReadStream } from "node:fs";
 import type { ClientRequest, IncomingMessage } from "node:http";
 import { CliError, codeForStatus } from "./errors.js";
@@ -379,7 +379,7 @@ async function writeStream(req: ClientRequest, stream: StreamedBody): Promise<Up
       continue;
     }
     const { file } = chunk;
-    const hash = createHash("sha256");
+    const hash = nodeCrypto().createHash("sha256");
     let bytes = 0;
     if (file.size !== 0) {
       const source =

@@ -3,7 +3,7 @@
  * the same flags, limits and body `--describe` gives, the design's safety as annotations, and a tool call turned back
  * into the argv the CLI would be given — so a call through MCP is validated, sent and answered by the CLI itself.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT, unknownFlag } from "./args.js";
 import { builtins } from "./builtins.js";
 import { CliError } from "./errors.js";
@@ -36,7 +36,7 @@ export interface ToolDefinition {
   };
 }
 
-const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
+const shortHash = (text: string) => nodeCrypto().createHash("sha256").update(text).digest("hex").slice(0, 8);
 
 /**
  * One tool name per command, unique, within `max` characters and of [a-zA-Z0-9_-] only: the command's words joined

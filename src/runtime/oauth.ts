@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { chmodSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic.js";
@@ -40,7 +40,7 @@ function cacheDir(binary: string): string {
   return join(base, binary, "oauth");
 }
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+const hash = (text: string) => nodeCrypto().createHash("sha256").update(text).digest("hex");
 
 /** Which obtained token a cache file holds: never a value in the name, only a hash of what it was obtained with. */
 function cacheKey(

@@ -5,7 +5,7 @@
  * JSON parts; or one file's bytes. Files are never read whole into memory: a body with files is a list of chunks,
  * and its length is known from the files' sizes (stdin's is not: then it is sent chunked).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { createReadStream } from "node:fs";
 import { CliError } from "./errors.js";
 import { basename, extname } from "node:path";
@@ -265,7 +265,7 @@ export function encodeBody(
     return { stream: { chunks }, contentType };
   }
   if (encoding === "multipart") {
-    const boundary = `----inter${randomBytes(12).toString("hex")}`;
+    const boundary = `----inter${nodeCrypto().randomBytes(12).toString("hex")}`;
     const type = essence(body!.mediaType).startsWith("multipart/") ? essence(body!.mediaType) : "multipart/form-data";
     const contentType = `${type}; boundary=${boundary}`;
     const chunks = multipartChunks(boundary, values, files, body?.parts);
@@ -297,7 +297,7 @@ export const filesOf = (stream: StreamedBody) => stream.chunks.flatMap((c) => ("
  * Stdin cannot be read twice, so a signed request takes its files by path.
  */
 export async function streamDigest(stream: StreamedBody): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   for (const chunk of stream.chunks) {
     if ("bytes" in chunk) {
       hash.update(chunk.bytes);

@@ -3,7 +3,7 @@
  * a temporary file beside the target, renamed into place only when complete, so nothing half-written is ever left),
  * text as a string, and server-sent events collected into a bounded list.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { createWriteStream, linkSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { basename, dirname, join } from "node:path";
@@ -47,10 +47,12 @@ export function writeAnswer(
   onFail: (error: CliError) => void,
 ): Promise<Written> {
   const contentType = String(res.headers["content-type"] ?? "application/octet-stream");
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   let bytes = 0;
   const toStdout = path === "-";
-  const temp = toStdout ? "" : join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.part`);
+  const temp = toStdout
+    ? ""
+    : join(dirname(path), `.${basename(path)}.${nodeCrypto().randomBytes(6).toString("hex")}.part`);
   const out = toStdout ? process.stdout : createWriteStream(temp, { flags: "wx", mode: 0o644 });
   // The temporary file goes once its stream has closed: removed earlier, a stream still opening would create it again.
   const cleanup = () => {

@@ -12,7 +12,7 @@
  *   (seconds or an HTTP date) is honoured, plus a little jitter; one beyond what is left of the cap fails at once,
  *   saying when to retry. Without `Retry-After`, exponential backoff with jitter, cut to what is left of the cap.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 import { count } from "../core/plural.js";
 import { CliError } from "./errors.js";
 import type { Command, Flag } from "./manifest.js";
@@ -324,9 +324,9 @@ export function withIdempotencyKey(command: Command, values: Map<Flag, unknown>)
  * `maxLength` allows (at least `minLength`); a UUID when none fits (the API's limits then say what it wants).
  */
 function newKey(flag: Pick<Flag, "minLength" | "maxLength" | "pattern">): string {
-  const uuid = randomUUID();
+  const uuid = nodeCrypto().randomUUID();
   const hex = (n: number) =>
-    Array.from({ length: Math.ceil(n / 32) }, () => randomUUID().replace(/-/g, ""))
+    Array.from({ length: Math.ceil(n / 32) }, () => nodeCrypto().randomUUID().replace(/-/g, ""))
       .join("")
       .slice(0, n);
   let pattern: RegExp | undefined;

@@ -498,6 +498,32 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(bare.json.commands.length).toBeGreaterThan(5);
   });
 
+  it("starts without what only some commands need: help and a plain call load neither node:crypto nor search or MCP", async () => {
+    // Agents start a generated CLI hundreds of times: node:crypto brings Node's streams with it, the search bundle
+    // MiniSearch and the MCP bundle the SDK (the start-up budget of docs/architecture.md).
+    const dir = tempDir("inter-cli-loaded-");
+    const preload = join(dir, "preload.cjs");
+    writeFileSync(
+      preload,
+      'process.on("exit", () => require("node:fs").writeFileSync(process.env.LOADED_OUT, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));\n',
+    );
+    const loaded = async (args: string[]) => {
+      const out = join(dir, `${args.join("-").replace(/\W+/g, "-")}.json`);
+      const run = await rooms(args, { env: { NODE_OPTIONS: `--require ${preload}`, LOADED_OUT: out } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const { builtins, files } = JSON.parse(readFileSync(out, "utf8")) as { builtins: string[]; files: string[] };
+      return { crypto: builtins.includes("NativeModule crypto"), bundles: files.map((f) => f.split(/[\\/]/).pop()) };
+    };
+    for (const args of [["--help"], ["bookings", "create", "--help"], ["rooms", "list"]]) {
+      const { crypto, bundles } = await loaded(args);
+      expect(crypto, args.join(" ")).toBe(false);
+      expect(bundles, args.join(" ")).not.toContain("search.cjs");
+      expect(bundles, args.join(" ")).not.toContain("mcp.cjs");
+    }
+    // What needs them loads them.
+    expect((await loaded(["search", "cancel my meeting"])).bundles).toContain("search.cjs");
+  });
+
   it("ships its Skills: listed, shown, with portable frontmatter matching their folders", async () => {
     const list = await rooms(["skills", "--quiet"]);
     expect(list.json.map((s: { name: string }) => s.name)).toEqual([

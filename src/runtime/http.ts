@@ -482,7 +482,9 @@ function readInMemory(
  */
 export async function send(request: Request, answer: AnswerOptions = {}): Promise<Response> {
   const url = new URL(request.url);
-  const { request: httpRequest } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+  // Loaded here, not at start-up: help never sends. Through getBuiltinModule, not import(): the runtime is CommonJS, and
+  // a dynamic import would start Node's ES module loader for it (a dozen modules at every call).
+  const { request: httpRequest } = process.getBuiltinModule(url.protocol === "https:" ? "node:https" : "node:http");
   const transfer = request.stream !== undefined || answer.output !== undefined;
   const deadlineMs = transfer ? Math.max(TIMEOUT_MS, TRANSFER_TIMEOUT_MS) : TIMEOUT_MS;
   return new Promise((resolve, reject) => {

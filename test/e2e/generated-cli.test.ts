@@ -498,7 +498,7 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     expect(bare.json.commands.length).toBeGreaterThan(5);
   });
 
-  it("starts without what only some commands need: help and a plain call load neither node:crypto nor search or MCP", async () => {
+  it("starts without what only some commands need: no node:crypto, ES module loader, search or MCP for help or a call", async () => {
     // Agents start a generated CLI hundreds of times: node:crypto brings Node's streams with it, the search bundle
     // MiniSearch and the MCP bundle the SDK (the start-up budget of docs/architecture.md).
     const dir = tempDir("inter-cli-loaded-");
@@ -512,11 +512,17 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
       const run = await rooms(args, { env: { NODE_OPTIONS: `--require ${preload}`, LOADED_OUT: out } });
       expect(run.exitCode, run.stderr).toBe(0);
       const { builtins, files } = JSON.parse(readFileSync(out, "utf8")) as { builtins: string[]; files: string[] };
-      return { crypto: builtins.includes("NativeModule crypto"), bundles: files.map((f) => f.split(/[\\/]/).pop()) };
+      return {
+        crypto: builtins.includes("NativeModule crypto"),
+        // Node's ES module loader, which a dynamic import() in a CommonJS file starts (a dozen modules more).
+        esmLoader: builtins.includes("NativeModule internal/modules/esm/module_job"),
+        bundles: files.map((f) => f.split(/[\\/]/).pop()),
+      };
     };
     for (const args of [["--help"], ["bookings", "create", "--help"], ["rooms", "list"]]) {
-      const { crypto, bundles } = await loaded(args);
+      const { crypto, esmLoader, bundles } = await loaded(args);
       expect(crypto, args.join(" ")).toBe(false);
+      expect(esmLoader, args.join(" ")).toBe(false);
       expect(bundles, args.join(" ")).not.toContain("search.cjs");
       expect(bundles, args.join(" ")).not.toContain("mcp.cjs");
     }

@@ -22,6 +22,7 @@ type Op = {
   tags?: string[];
   responses?: object;
   requestBody?: object;
+  deprecated?: boolean;
 };
 
 async function design(
@@ -190,6 +191,38 @@ describe("a route the document states twice", () => {
     expect(plan.naming.filter((n) => n.kind === "ignored").map((n) => n.message)).toEqual([
       expect.stringMatching(/POST \/conversations\/\{id\}\/offer is POST \/conversations\/\{conversation_id\}\/offer/),
     ]);
+  });
+});
+
+describe("one operation in several versions of the API", () => {
+  it("the newest the document does not deprecate keeps the name; each other says its version, not words of its notes", async () => {
+    const { name } = await design({
+      "/v3/payees": {
+        get: { summary: "List Payees", operationId: "listPayeesV3", description: "Use v4 instead", deprecated: true },
+      },
+      "/v4/payees": { get: { summary: "List Payees", operationId: "listPayeesV4" } },
+      "/v1/cities": { get: { summary: "Get cities", operationId: "getV1Cities" } },
+      "/v2/cities": { get: { summary: "Get cities", operationId: "getV2Cities" } },
+      "/v1/orders": { get: { summary: "List orders" } },
+      "/v2/orders": { get: { summary: "List orders", deprecated: true } },
+      "/v2beta1/orders": { get: { summary: "List orders" } },
+      "/v3/payouts/{payoutId}": {
+        get: { summary: "V3 Get Payments for Payout", description: "Deprecated (use /v4/payouts/<id> instead)" },
+      },
+      "/v2/invites": { post: { description: "Use /v3/invites instead. Sends an invitation." } },
+    });
+    expect(name("GET", "/v4/payees")).toBe("payees list");
+    // Not `list-use` ("Use v4 instead"), nor `list-getv1` (`getV1Cities`).
+    expect(name("GET", "/v3/payees")).toBe("payees list-v3");
+    expect(name("GET", "/v2/cities")).toBe("cities list");
+    expect(name("GET", "/v1/cities")).toBe("cities list-v1");
+    // A deprecated newer version, and a newer beta, leave the name to the current stable one.
+    expect(name("GET", "/v1/orders")).toBe("orders list");
+    expect(name("GET", "/v2/orders")).toBe("orders list-v2");
+    expect(name("GET", "/v2beta1/orders")).toBe("orders list-v2beta1");
+    // A version before the summary's verb, and a deprecation note, name no action ("use").
+    expect(name("GET", "/v3/payouts/{payoutId}")).toBe("payouts get");
+    expect(name("POST", "/v2/invites")).not.toMatch(/\buse\b/);
   });
 });
 

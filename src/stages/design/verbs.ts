@@ -186,6 +186,8 @@ function wordTokens(text: string): readonly string[] {
 export function actionOf(tokens: readonly string[], exact = false): StatedAction | undefined {
   let i = 0;
   const kept: string[] = [];
+  // A version before the verb ("V3 Get Payments for Payout") is no verb and says nothing of the action.
+  while (i < tokens.length - 1 && VERSION_TOKEN.test(tokens[i]!)) i++;
   while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!) && !verbBase(tokens[i]!)) i++;
   while (i < tokens.length - 1 && LEAD_MODIFIERS.has(tokens[i]!)) {
     // "Bulk" is itself listed as a verb ("Bulk the …" does not occur); before another verb it is a modifier.

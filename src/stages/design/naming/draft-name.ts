@@ -33,6 +33,8 @@ import { resourceIndex, unspelledTagRest } from "./resources.js";
 /** The action an operation states, and where it says so: summary, operationId, RPC method name, description. */
 /** A text that is a path: words, parameters and slashes, no spaces. */
 const PATH_LIKE = /^\/?[\w{}.:-]+(?:\/[\w{}.:-]*)+$/;
+/** A deprecation note where a description would say what the operation does ("Use v4 instead", "Deprecated (use …)"). */
+const DEPRECATION_NOTE = /^(deprecated\b|use\b.*\binstead\b)/i;
 
 function statedAction(
   op: Operation,
@@ -48,6 +50,8 @@ function statedAction(
   for (const [from, text, tokens, exact] of sources) {
     // A summary that is the path again (Magento's "order/{orderId}/refund") states no action: "order" is no verb there.
     if (!text || (!exact && PATH_LIKE.test(text.trim()))) continue;
+    // It names a verb ("use") that is not the operation's.
+    if (from === "description" && DEPRECATION_NOTE.test(text.trim())) continue;
     const words = tokens(text);
     // `PostAccounts`, `PutUser`: an identifier that opens with an HTTP method word was generated from the method.
     if (exact && HTTP_METHOD_WORDS.has(words[0] ?? "")) continue;

@@ -1,5 +1,5 @@
 import { count } from "../../../core/plural.js";
-import type { Claims, NamingReport } from "./claims.js";
+import { withQualifier, type Claims, type NamingReport } from "./claims.js";
 import { COLLISION_RULES } from "./collisions/index.js";
 import type { GroupContext, TellApart } from "./collisions/rule.js";
 import { basePath, lastSegmentOf, onItem, type Draft } from "./draft.js";
@@ -9,6 +9,7 @@ import { operationIdTokens } from "../verbs.js";
 import { READ_VERBS } from "../../../core/verbs.js";
 import { canonical, distinguishing, telling } from "./telling.js";
 import { kebab, singular } from "../word-forms.js";
+import { pathVersionOf, unversionedPath } from "./last-resort-words.js";
 
 /** Names for the drafts that want one name: by their method's word, the plain name to one, words of their own. */
 
@@ -88,6 +89,65 @@ function nameByMethod(name: string, group: Draft[], base: string[], claims: Clai
   }
 }
 
+/**
+ * Which version of an operation keeps its plain name, as a rank compared place by place: one the document does not
+ * deprecate, then a stable one (not alpha or beta), then the newest (`v4` over `v3`, `v2beta2` over `v2beta1`).
+ */
+function versionRank(d: Draft, version: string): number[] {
+  const [, major, stage, minor] = /^v(\d+)(alpha|beta)?(\d*)$/.exec(version) ?? [];
+  const stable = stage === undefined;
+  return [d.op.deprecated ? 0 : 1, stable ? 1 : 0, Number(major ?? 0), stage === "beta" ? 1 : 0, Number(minor || 0)];
+}
+
+/** Whether rank `a` comes before rank `b`: at the first place they differ, it is higher. */
+const ranksAbove = (a: number[], b: number[]) => {
+  const at = a.findIndex((n, i) => n !== b[i]);
+  return at >= 0 && a[at]! > b[at]!;
+};
+
+/**
+ * The same operation in several versions of the API (`GET /v3/payees` beside `GET /v4/payees`: one method and one path
+ * but for its version segment, each of another version): one keeps the plain name (versionRank: the newest stable one
+ * the document does not deprecate), and each other is named by its version (`payees list-v3`). Their words told them
+ * apart by chance: the older one's "Use v4 instead" named it `list-use`, an operationId's `getV1Cities` `list-getv1`.
+ * Named drafts leave the group; one whose versioned name is taken stays for the other rules.
+ */
+function nameByVersion(
+  name: string,
+  group: Draft[],
+  base: string[],
+  claims: Claims,
+  byName: Map<string, Draft[]>,
+  report: NamingReport,
+) {
+  if (group.some((d) => d.explicit)) return;
+  const versions = group.map((d) => pathVersionOf(d.op.path));
+  if (versions.some((v) => !v) || new Set(versions).size !== group.length) return;
+  if (new Set(group.map((d) => `${d.op.method} ${unversionedPath(d.op.path)}`)).size !== 1) return;
+  const ranks = group.map((d, i) => versionRank(d, versions[i]!));
+  const keeper = ranks.reduce((best, rank, i) => (best < 0 || ranksAbove(rank, ranks[best]!) ? i : best), -1);
+  const free = (path: string[]) => !claims.taken.has(path.join(" ")) && !byName.has(path.join(" "));
+  const paths = group.map((d) => `${d.op.method.toUpperCase()} ${d.op.path}`);
+  const named = group.flatMap((d, i) => {
+    // The plain name is the one this group wants: only another group's claim keeps it from the keeper.
+    if (i === keeper && !claims.taken.has(base.join(" "))) {
+      claims.claim(d, base);
+      return [d];
+    }
+    const path = withQualifier(base, [versions[i]!]);
+    if (!free(path)) return [];
+    claims.claim(d, path, { words: [versions[i]!], from: "path", with: paths.filter((p) => p !== paths[i]) });
+    report({
+      kind: "collision",
+      command: path.join(" "),
+      operation: d.op.id,
+      message: `"${name}" is wanted by ${count(group.length, "version")} of ${d.op.method.toUpperCase()} ${unversionedPath(d.op.path)}; ${paths[i]} is "${path.join(" ")}" (its version: ${versions[i]})`,
+    });
+    return [d];
+  });
+  for (const d of named) group.splice(group.indexOf(d), 1);
+}
+
 /** What a group's drafts say beyond its name, and which of them keeps the plain name (-1: none). */
 interface GroupWords {
   own: Draft["qualifiers"][];
@@ -151,6 +211,7 @@ export function nameGroup(
   }
   const base = basePath(group[0]!);
   nameByMethod(name, group, base, claims, byName);
+  nameByVersion(name, group, base, claims, byName, report);
   if (!group.length) return;
   if (group.length === 1 && !claims.taken.has(name)) {
     claims.claim(group[0]!, base);

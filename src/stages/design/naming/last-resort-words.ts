@@ -10,15 +10,30 @@ import { HTTP_METHOD_WORDS } from "../../../core/verbs.js";
  * number follows only when none exists (docs/naming.md, "Collisions").
  */
 
+/** A path segment that is a version, or ends in one (`/v2`, `/security/alerts_v2`), and the version. */
+const VERSION_SEGMENT = /(?:^|[_-])(v\d+(?:(?:alpha|beta)\d*)?)$/i;
+
+/** The version of an operation's path: its last version segment (`/api/v2/…`), lower-cased. */
+export function pathVersionOf(path: string): string | undefined {
+  return path
+    .split("/")
+    .map((s) => VERSION_SEGMENT.exec(s)?.[1])
+    .filter(Boolean)
+    .pop()
+    ?.toLowerCase();
+}
+
+/** An operation's path without its version: `/v3/payees/{id}` and `/v4/payees/{id}` are one path of two versions. */
+export const unversionedPath = (path: string): string =>
+  path
+    .split("/")
+    .map((s) => s.replace(VERSION_SEGMENT, (whole, v: string) => whole.slice(0, whole.length - v.length)))
+    .join("/");
+
 /** The version an operation belongs to: its path's last version segment (`/api/v2/…`), else its operationId's (`…V2`). */
 function versionOf(op: Operation): string | undefined {
-  // A segment that is a version, or ends in one (`/security/alerts_v2`).
-  const segment = op.path
-    .split("/")
-    .map((s) => /(?:^|[_-])(v\d+(?:(?:alpha|beta)\d*)?)$/i.exec(s)?.[1])
-    .filter(Boolean)
-    .pop();
-  if (segment) return segment.toLowerCase();
+  const segment = pathVersionOf(op.path);
+  if (segment) return segment;
   const id =
     /[^A-Z0-9]V(\d+)$/.exec(op.operationId ?? "") ?? /V(\d+(?:alpha|beta)\d*)(?=[A-Z])/.exec(op.operationId ?? "");
   return id ? `v${id[1]}` : undefined;

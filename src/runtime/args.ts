@@ -305,11 +305,28 @@ function arrayItems(flag: Flag, given: string[]): unknown[] {
       const value = convert(flag, "object", v);
       return Array.isArray(value) ? value : [value];
     });
+  if (type === "array") return given.flatMap((v) => listItems(flag, v));
   return given
     .flatMap((v) => (flag.file ? [v] : v.split(",")))
     .map((v) => v.trim())
     .filter((v) => v !== "")
     .map((v) => convert(flag, type, v));
+}
+
+/**
+ * The items one value of a list of lists gives (`--scope '["a","b"]'` one list, `--scope '[["a"],["b"]]'` two). Split
+ * at commas like a list of strings, `["a","b"]` went as the two strings `["a"` and `"b"]`.
+ */
+function listItems(flag: Flag, given: string): unknown[][] {
+  const value = convert(flag, "object", given);
+  if (Array.isArray(value) && value.length && value.every(Array.isArray)) return value;
+  if (Array.isArray(value)) return [value];
+  throw new CliError(
+    "INVALID_VALUE",
+    `--${flag.flag} takes lists: each value a JSON list (got "${given}").`,
+    `Give --${flag.flag} '["a","b"]' once per list, or all of them as one JSON list of lists.`,
+    { flag: flag.flag, value: given },
+  );
 }
 
 /** Whether a union's value is of a type its `enum` does not list (a number beside listed strings): free. */

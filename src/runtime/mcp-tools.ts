@@ -377,7 +377,10 @@ export function invocationFor(command: Command, args: Record<string, unknown> | 
     if (flag.type === "array") {
       if (!Array.isArray(value)) throw invalid(key, `an array (each item of type ${flag.items ?? "string"})`, value);
       for (const item of value)
-        push(key, flag.items === "object" ? JSON.stringify(item) : typed(key, flag.items, item));
+        push(
+          key,
+          flag.items === "object" || flag.items === "array" ? JSON.stringify(item) : typed(key, flag.items, item),
+        );
     } else if (flag.type === "object") push(key, JSON.stringify(value));
     else push(key, flag.anyOf ? unionText(key, flag.anyOf, value) : typed(key, flag.type, value));
   }

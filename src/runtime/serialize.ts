@@ -207,6 +207,8 @@ export function flagUsage(flag: WireParam & { flag: string; items?: string }): s
     : flag.in === "body"
       ? `sent in the request body as ${flag.type === "array" ? "an array" : "an object"}`
       : undefined;
+  if (flag.type === "array" && flag.items === "array")
+    return `repeat --${flag.flag} with one JSON list each, or give a JSON list of lists (--${flag.flag} '[["a","b"],["c"]]'); ${sent}`;
   if (flag.type === "array" && flag.items === "object")
     return `repeat --${flag.flag} with one JSON value each, or give a JSON list (--${flag.flag} '[{"k":"v"},{"k":"w"}]'); ${sent}`;
   if (flag.type === "array")

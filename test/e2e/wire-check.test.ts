@@ -76,7 +76,10 @@ paths:
         "200": { description: the PDF, content: { application/pdf: { schema: { type: string, format: binary } } } }
 `;
 
-/** Values typed as a union of scalars ("an id or a name"), a multiple of a step, objects with keys they must have. */
+/**
+ * Values typed as a union of scalars ("an id or a name"), a multiple of a step, objects with keys they must have, and a
+ * list of lists (its sample a JSON list, not a word split at commas).
+ */
 const UNIONS = `openapi: 3.0.3
 info: { title: Projects, version: "1.0.0" }
 servers: [{ url: "http://127.0.0.1:9" }]
@@ -95,9 +98,10 @@ paths:
           application/json:
             schema:
               type: object
-              required: [name, ttl, records]
+              required: [name, ttl, records, scopes]
               properties:
                 name: { type: string }
+                scopes: { type: array, minItems: 1, items: { type: array, items: { type: string } } }
                 records:
                   type: array
                   items: { type: object, required: [type, value], properties: { type: { type: string, enum: [A, CNAME] }, value: { type: string }, ttl: { type: integer } } }

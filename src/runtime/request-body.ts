@@ -9,7 +9,7 @@ import { nodeCrypto } from "../core/node-crypto.js";
 import { createReadStream } from "node:fs";
 import { CliError } from "./errors.js";
 import { basename, extname } from "node:path";
-import { stringifyExact } from "./exact.js";
+import { ExactInteger, stringifyExact } from "./exact.js";
 import type { OpenedFile } from "./local-file.js";
 import type { Body, PartEncoding } from "./manifest.js";
 import { essence } from "./media.js";
@@ -140,12 +140,28 @@ function fileContentType(path: string, declared?: string): string {
 const text = (value: unknown) =>
   typeof value === "string" ? value : value === null || value === undefined ? "" : stringifyExact(value);
 
-/** A urlencoded form: each field's pairs as its style says (form and explode by default: `tag=a&tag=b`). */
+/**
+ * Whether a form field goes as one JSON text: its encoding names a JSON type, or it is an object its encoding gives no
+ * style or explode for. OpenAPI's Encoding Object serializes a field by RFC 6570 (style, explode) only where one of them
+ * is given; else by its `contentType`, which for an object defaults to application/json. Exploded by default, an
+ * object's keys went as fields of their own (`city=Paris`) and its name was lost.
+ */
+function jsonField(value: unknown, encoding: PartEncoding): boolean {
+  if (encoding.contentType) return /json/i.test(encoding.contentType);
+  const record =
+    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof ExactInteger);
+  return record && encoding.style === undefined && encoding.explode === undefined;
+}
+
+/**
+ * A urlencoded form: each field's pairs as its style says (form and explode by default: `tag=a&tag=b`), an object
+ * as JSON unless a style is given (jsonField).
+ */
 function formBody(fields: Record<string, unknown>, parts: Record<string, PartEncoding> = {}): string {
   const pairs: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
     const encoding = parts[name] ?? {};
-    if (encoding.contentType && /json/i.test(encoding.contentType)) {
+    if (jsonField(value, encoding)) {
       pairs.push(...serializeQuery(name, stringifyExact(value), "form", true));
       continue;
     }

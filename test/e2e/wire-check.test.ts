@@ -1,3 +1,4 @@
+import { execa } from "execa";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -5,8 +6,8 @@ import { config, inter, makeProject } from "../helpers.js";
 
 /**
  * The wire check end to end: `inter build` inspects the candidate it built and holds a sample of its dry-run requests
- * to the project's description with Prism's request validator. A description of plain JSON bodies and every query
- * style is certified, and so is one with a multipart upload and a PDF download (the upload's dry run shows the file as a
+ * to the project's description with Prism's request validator. A description of plain JSON bodies, a form with an
+ * object and every query style is certified, and so is one with a multipart upload and a PDF download (the upload's dry run shows the file as a
  * placeholder part; the download's command takes --output). What fails the check is in test/unit/wire-check.test.ts.
  */
 const STYLES = `openapi: 3.0.3
@@ -44,6 +45,17 @@ paths:
             schema: { type: object, required: [title], properties: { title: { type: string, maxLength: 40 }, pages: { type: integer, minimum: 1 } } }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /subscribers:
+    post:
+      operationId: addSubscriber
+      summary: Add a subscriber
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, required: [email, address], properties: { email: { type: string }, address: { type: object, required: [city], properties: { city: { type: string } } } } }
+      responses:
+        "204": { description: added }
 `;
 
 const UPLOADS = `openapi: 3.0.3
@@ -161,11 +173,11 @@ async function build(name: string, openapi: string) {
 
 describe("inspection validates the wire", () => {
   it("valid requests in every style: the wire check passes and does not hold the level back", async () => {
-    const { result, receipt } = await build("Docs", STYLES);
+    const { result, receipt, dir } = await build("Docs", STYLES);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(receipt.wire).toMatchObject({
-      checked: 3,
-      valid: 3,
+      checked: 4,
+      valid: 4,
       invalid: [],
       inexpressibleCount: 0,
       description: ["openapi.yaml"],
@@ -174,6 +186,7 @@ describe("inspection validates the wire", () => {
     expect(receipt.wire.covers).toEqual(
       expect.arrayContaining([
         "body application/json",
+        "body application/x-www-form-urlencoded",
         "query pipeDelimited array",
         "query deepObject explode object",
         "header simple",
@@ -181,7 +194,26 @@ describe("inspection validates the wire", () => {
     );
     expect(receipt.certification.blocking).not.toContain("wire");
     expect(receipt.certification.level).not.toBe("none");
-    expect(result.stderr).toMatch(/wire: 3 sampled requests validated, 0 rejected/);
+    expect(result.stderr).toMatch(/wire: 4 sampled requests validated, 0 rejected/);
+    // A form's object goes as JSON under its name (runtime/request-body.ts jsonField), never as keys of its own.
+    const capabilities = JSON.parse(readFileSync(join(dir, "dist", "capabilities.json"), "utf8"));
+    const add = capabilities.commands.find(
+      (c: { operation: { operationId: string } }) => c.operation.operationId === "addSubscriber",
+    );
+    const dry = await execa(
+      "node",
+      [
+        join(dir, "dist/package/docs.cjs"),
+        ...add.path,
+        "--email",
+        "e@x.io",
+        "--address",
+        '{"city":"Paris"}',
+        "--dry-run",
+      ],
+      { reject: false },
+    );
+    expect(JSON.parse(dry.stdout).result.request.body).toBe("email=e%40x.io&address=%7B%22city%22%3A%22Paris%22%7D");
   });
 
   it("a union of scalars (an id or a name), a multiple of a step and objects with required keys: the sample is valid", async () => {

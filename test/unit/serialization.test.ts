@@ -12,7 +12,7 @@ import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
 import { redactRequest, buildRequest, errorFor, secretPlaces } from "../../src/runtime/http.js";
 import { encodeBody } from "../../src/runtime/request-body.js";
-import type { AuthScheme, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
+import type { AuthScheme, Body, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
 import { designDocument, REPO, tempDir } from "../helpers.js";
 import { schemaValidator } from "../schema.js";
@@ -101,6 +101,37 @@ describe("path parameters: the style table's matrix, label and simple rows", () 
     expect(pathOf("a/b c?d#e", "simple", false)).toBe("a%2Fb%20c%3Fd%23e");
     expect(pathOf(["x,y", "it's"], "label", false)).toBe(".x%2Cy,it%27s");
     expect(pathOf({ "k;1": "v=2" }, "matrix", true)).toBe(";k%3B1=v%3D2");
+  });
+});
+
+describe("a urlencoded form's fields", () => {
+  const form = (fields: Record<string, unknown>, parts?: Body["parts"]) =>
+    (
+      encodeBody(
+        {
+          mediaType: "application/x-www-form-urlencoded",
+          encoding: "form",
+          required: true,
+          ...(parts ? { parts } : {}),
+        },
+        fields,
+        new Map(),
+      ) as { text: string }
+    ).text;
+
+  it("an object without a style of its own goes as JSON under its name; lists as repeated keys", () => {
+    // Exploded, the object's keys were fields of their own (`city=Paris&zip=75001`): its name was lost.
+    expect(form({ name: "n", address: { city: "Paris", zip: "75001" }, tags: ["a", "b"] })).toBe(
+      "name=n&address=%7B%22city%22%3A%22Paris%22%2C%22zip%22%3A%2275001%22%7D&tags=a&tags=b",
+    );
+    // A style the document gives is kept: form explodes the keys, deepObject brackets them.
+    expect(form({ address: { city: "Paris" } }, { address: { style: "form" } })).toBe("city=Paris");
+    expect(form({ address: { city: "Paris" } }, { address: { style: "deepObject", explode: true } })).toBe(
+      "address%5Bcity%5D=Paris",
+    );
+    expect(form({ tags: ["a", "b"] }, { tags: { contentType: "application/json" } })).toBe(
+      "tags=%5B%22a%22%2C%22b%22%5D",
+    );
   });
 });
 

@@ -825,6 +825,62 @@ describe("the wire check", () => {
     expect(doc.components.schemas.DriveGroup.properties.id).toEqual({ $ref: "#/components/schemas/Id" });
   });
 
+  it("an urlencoded object without a style goes as JSON: read as the object it is, its fields judged", async () => {
+    await loadWireValidator();
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Forms", version: "1" },
+      paths: {
+        "/people": {
+          post: {
+            requestBody: {
+              required: true,
+              content: {
+                "application/x-www-form-urlencoded": {
+                  schema: {
+                    type: "object",
+                    required: ["name", "address"],
+                    properties: {
+                      name: { type: "string" },
+                      address: {
+                        type: "object",
+                        required: ["city"],
+                        properties: { city: { type: "string" }, zip: { type: "string", maxLength: 5 } },
+                      },
+                      tags: { type: "array", items: { type: "string" } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { "204": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(document, "/people", "post");
+    const post = (body: string) =>
+      validator.validateRequest(operation, {
+        method: "post",
+        url: { path: "/people", query: {} },
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
+    const json = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    expect(post(`name=n&address=${json({ city: "Paris", zip: "75001" })}&tags=a&tags=b`)).toEqual([]);
+    expect(
+      post(`name=n&address=${json({ zip: "750011" })}`)
+        .map((d) => d.message)
+        .join("\n"),
+    ).toMatch(/city[\s\S]*5 characters|5 characters[\s\S]*city/);
+    // The object's keys as fields of their own: no address at all.
+    expect(
+      post("name=n&city=Paris")
+        .map((d) => d.message)
+        .join("\n"),
+    ).toMatch(/address/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

@@ -74,26 +74,79 @@ export async function loadWireValidator(): Promise<typeof wireValidator | { prob
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
+/** Marks the encoding withDefaultFormEncodings gives an urlencoded body's object the CLI sends as JSON text. */
+const JSON_FIELD = "x-inter-json";
+
 /**
- * OpenAPI's default encoding of an urlencoded body's array and object properties (style form, explode true: repeated
- * keys), written out where the document leaves it implicit: Prism deserializes a property only under an encoding it
- * is given, so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array".
+ * OpenAPI's default encoding of an urlencoded body's array properties (style form, explode true: repeated keys),
+ * written out where the document leaves it implicit: Prism deserializes a property only under an encoding it is given,
+ * so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array". An object property
+ * without a style goes as JSON text (runtime/request-body.ts jsonField), which Prism has no deserializer for: it is
+ * read as a deep object, into which validateRequest rewrites the JSON (formJsonAsDeepObject).
  */
 function withDefaultFormEncodings(operation: Record<string, unknown>): void {
-  const request = isObject(operation.request) ? operation.request : undefined;
-  const body = isObject(request?.body) ? request.body : undefined;
-  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
-    if (!isObject(content) || !/^application\/x-www-form-urlencoded\b/i.test(String(content.mediaType))) continue;
+  for (const content of formContents(operation)) {
     const schema = isObject(content.schema) ? content.schema : undefined;
     const properties = isObject(schema?.properties) ? schema.properties : {};
     const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
     for (const [name, property] of Object.entries(properties)) {
       if (!isObject(property) || !["array", "object"].includes(String(property.type))) continue;
       if (encodings.some((e) => e.property === name && e.style)) continue;
-      encodings.push({ property: name, style: "form", explode: true, allowReserved: true, headers: [] });
+      encodings.push(
+        property.type === "object"
+          ? { property: name, style: "deepObject", explode: true, allowReserved: true, headers: [], [JSON_FIELD]: true }
+          : { property: name, style: "form", explode: true, allowReserved: true, headers: [] },
+      );
     }
     content.encodings = encodings;
   }
+}
+
+/** An operation's urlencoded request bodies (http-spec's contents). */
+function formContents(operation: Record<string, unknown>): Array<Record<string, unknown>> {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  const body = isObject(request?.body) ? request.body : undefined;
+  return (Array.isArray(body?.contents) ? body.contents : []).filter(
+    (c): c is Record<string, unknown> =>
+      isObject(c) && /^application\/x-www-form-urlencoded\b/i.test(String(c.mediaType)),
+  );
+}
+
+/** `name[key]=value` pairs of a JSON value, percent-encoded: arrays by index, as Prism's deep-object reader takes them. */
+function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
+  if (Array.isArray(value)) value.forEach((item, i) => deepPairs(`${prefix}[${i}]`, item, out));
+  else if (isObject(value)) for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}[${k}]`, v, out);
+  else out.push(`${encodeURIComponent(prefix)}=${encodeURIComponent(value === null ? "" : String(value))}`);
+  return out;
+}
+
+/**
+ * A urlencoded body with each JSON-text object field (JSON_FIELD) written as the deep object its encoding here reads;
+ * a value that is not a JSON object stays as it is, for the validator to judge.
+ */
+function formJsonAsDeepObject(operation: Record<string, unknown>, body: string): string {
+  const fields = new Set(
+    formContents(operation).flatMap((c) =>
+      (Array.isArray(c.encodings) ? (c.encodings as Array<Record<string, unknown>>) : [])
+        .filter((e) => e[JSON_FIELD])
+        .map((e) => String(e.property)),
+    ),
+  );
+  if (!fields.size) return body;
+  return body
+    .split("&")
+    .flatMap((pair) => {
+      const [key = "", ...rest] = pair.split("=");
+      const name = decodeURIComponent(key.replace(/\+/g, " "));
+      if (!fields.has(name)) return [pair];
+      try {
+        const value: unknown = JSON.parse(decodeURIComponent(rest.join("=").replace(/\+/g, " ")));
+        return isObject(value) ? deepPairs(name, value, []) : [pair];
+      } catch {
+        return [pair];
+      }
+    })
+    .join("&");
 }
 
 /**
@@ -290,7 +343,12 @@ function unsentDeepObjects(operation: Record<string, unknown>, request: WireRequ
 
 /** The validator's findings on a request: empty when it is valid. Throws what the validator cannot handle. */
 function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
-  const result = libraries().validateInput({ resource: operation, element: request });
+  const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
+  const element =
+    typeof request.body === "string" && /^application\/x-www-form-urlencoded\b/i.test(type)
+      ? { ...request, body: formJsonAsDeepObject(operation, request.body) }
+      : request;
+  const result = libraries().validateInput({ resource: operation, element });
   if (result._tag !== "Left") return [];
   const unsent = unsentDeepObjects(operation, request);
   return result.left.filter((d) => !(d.path?.[0] === "query" && unsent.has(String(d.path[1]))));

@@ -329,6 +329,16 @@ function listItems(flag: Flag, given: string): unknown[][] {
   );
 }
 
+/**
+ * Whether a body flag's value is JSON null: `null` given where its enum lists null (a nullable choice: `--state-reason
+ * null`), or where its type has no text "null" of its own (a nullable integer, number or boolean). Sent as the text
+ * "null", the listed choice was refused as none of the enum's values.
+ */
+const givesNull = (flag: Flag, text: string): boolean =>
+  text === "null" &&
+  flag.in === "body" &&
+  (!!flag.enum?.includes(null) || (flag.nullable === true && ["integer", "number", "boolean"].includes(flag.type)));
+
 /** Whether a union's value is of a type its `enum` does not list (a number beside listed strings): free. */
 const unlisted = (flag: Flag, value: unknown): boolean =>
   !!flag.anyOf && typeof value !== "string" && !flag.enum?.some((e) => typeof e === typeof value);
@@ -394,6 +404,10 @@ export function bindFlags(command: Command, parsed: Parsed, hasJsonInput: boolea
           `Give --${flag.flag} once.`,
           { flag: flag.flag },
         );
+      if (givesNull(flag, given[0]!)) {
+        values.set(flag, null);
+        continue;
+      }
       const value = convert(flag, flag.type, given[0]!);
       checkEnum(flag, value);
       checkLimits(flag, value);

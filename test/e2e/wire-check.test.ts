@@ -42,7 +42,7 @@ paths:
         required: true
         content:
           application/json:
-            schema: { type: object, required: [title], properties: { title: { type: string, maxLength: 40 }, pages: { type: integer, minimum: 1 } } }
+            schema: { type: object, required: [title], properties: { title: { type: string, maxLength: 40 }, pages: { type: integer, minimum: 1 }, status: { type: string, nullable: true, enum: [draft, null] } } }
       responses:
         "201": { description: created, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
   /subscribers:
@@ -214,6 +214,16 @@ describe("inspection validates the wire", () => {
       { reject: false },
     );
     expect(JSON.parse(dry.stdout).result.request.body).toBe("email=e%40x.io&address=%7B%22city%22%3A%22Paris%22%7D");
+    // A choice the enum lists as null is JSON null, not the text "null".
+    const note = capabilities.commands.find(
+      (c: { operation: { operationId: string } }) => c.operation.operationId === "createNote",
+    );
+    const cleared = await execa(
+      "node",
+      [join(dir, "dist/package/docs.cjs"), ...note.path, "--title", "t", "--status", "null", "--dry-run"],
+      { reject: false },
+    );
+    expect(JSON.parse(JSON.parse(cleared.stdout).result.request.body)).toEqual({ title: "t", status: null });
   });
 
   it("a union of scalars (an id or a name), a multiple of a step and objects with required keys: the sample is valid", async () => {

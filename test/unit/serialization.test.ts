@@ -909,6 +909,44 @@ describe("path keys that are not a request's path, bodies that are one file, lis
     expect(() => bind(["--entries", "{not json"])).toThrow(/JSON value/);
   });
 
+  it("null given to a body flag whose enum lists it, or to a nullable number, is JSON null; a string's stays text", () => {
+    const flags: Flag[] = [
+      {
+        ...flagOf("body", "string"),
+        flag: "state-reason",
+        wire: "state_reason",
+        enum: ["completed", null],
+        nullable: true,
+      },
+      { ...flagOf("body", "integer"), flag: "milestone", wire: "milestone", nullable: true },
+      { ...flagOf("body", "string"), flag: "note", wire: "note", nullable: true },
+      { ...flagOf("query", "string"), flag: "state", wire: "state", enum: ["open", null] },
+    ];
+    const command = { ...commandWith("/x", flags), operation: { method: "PATCH", path: "/x" } };
+    const bind = (argv: string[]) =>
+      Object.fromEntries(
+        [
+          ...bindFlags(
+            command,
+            splitArgv(argv, () => "value", command.flags),
+            false,
+          ),
+        ].map(([f, v]) => [f.flag, v]),
+      );
+    // Sent as the text "null", the listed choice was refused as none of the enum's values.
+    expect(bind(["--state-reason", "null", "--milestone", "null", "--note", "null", "--state", "null"])).toEqual({
+      "state-reason": null,
+      milestone: null,
+      note: "null",
+      state: "null",
+    });
+    expect(bind(["--state-reason", "completed", "--milestone", "3"])).toEqual({
+      "state-reason": "completed",
+      milestone: 3,
+    });
+    expect(() => bind(["--state-reason", "nil"])).toThrow(/must be one of completed, null/);
+  });
+
   it("a list of lists takes each JSON list whole, or a JSON list of lists given once; help says so", () => {
     const flag: Flag = { ...flagOf("body", "array"), flag: "access-scope", wire: "access_scope", items: "array" };
     const command = { ...commandWith("/x", [flag]), operation: { method: "POST", path: "/x" } };

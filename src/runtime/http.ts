@@ -112,9 +112,11 @@ export function buildRequest(
       continue;
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
+    // A JSON-content parameter is one value, its JSON text, whatever its style would do with an object or a list.
+    const sent = flag.json ? stringifyExact(value) : value;
     switch (flag.in) {
       case "path": {
-        const segment = serializePath(flag.wire, value, style, explode, flag.allowReserved);
+        const segment = serializePath(flag.wire, sent, style, explode, flag.allowReserved);
         // An empty segment is another address (`/plugins/x/` for `/plugins/x/{version}`, `/users/` for a delete of
         // one user): the request would reach an operation nobody asked for.
         if (!segment)
@@ -128,14 +130,14 @@ export function buildRequest(
         break;
       }
       case "query":
-        for (const pair of serializeQuery(flag.wire, value, style, explode, flag.allowReserved))
+        for (const pair of serializeQuery(flag.wire, sent, style, explode, flag.allowReserved))
           query.push({ name: flag.wire, pair });
         break;
       case "header":
-        headers[flag.wire.toLowerCase()] = serializeHeader(value, style, explode);
+        headers[flag.wire.toLowerCase()] = serializeHeader(sent, style, explode);
         break;
       case "cookie":
-        cookies.push(...serializeCookie(flag.wire, value, style, explode));
+        cookies.push(...serializeCookie(flag.wire, sent, style, explode));
         break;
     }
   }

@@ -56,6 +56,8 @@ export interface Flag extends Limits {
    * `allowReserved`, Azure's `x-ms-skip-url-encoding` (a `{scope}` of `subscriptions/…/resourceGroups/…`).
    */
   allowReserved?: true;
+  /** A path, query, header or cookie value sent as one JSON text (`?q={"page":0}`): the parameter's `content` is JSON. */
+  json?: true;
   /** The value is a local file's path, or `-` for stdin, whose bytes are sent: a multipart part, or (wire "") the body. */
   file?: true;
   /** A required field of an optional body: required whenever a body is sent (any body flag, or --json-input). */

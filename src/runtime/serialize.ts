@@ -176,6 +176,7 @@ interface WireParam {
   type: string;
   style?: Style;
   explode?: boolean;
+  json?: true;
 }
 
 function sentAs(param: WireParam): string | undefined {
@@ -183,6 +184,7 @@ function sentAs(param: WireParam): string | undefined {
   const { style, explode } = wireStyle({ in: param.in, style: param.style, explode: param.explode });
   const sample = param.type === "array" ? ["a", "b"] : param.type === "object" ? { k: "v", n: "1" } : undefined;
   if (sample === undefined && (param.in !== "path" || style === "simple")) return undefined;
+  if (param.json && sample) return jsonSentAs(param.in, param.wire, JSON.stringify(sample));
   const value = sample ?? "x";
   switch (param.in) {
     case "path":
@@ -194,6 +196,17 @@ function sentAs(param: WireParam): string | undefined {
     case "cookie":
       return `Cookie: ${serializeCookie(param.wire, value, style, explode).join("; ")}`;
   }
+}
+
+/** For help: a JSON-content parameter's JSON text where it goes, shown unescaped (it is sent percent-encoded). */
+function jsonSentAs(at: Location, wire: string, json: string): string {
+  const where = {
+    path: `${json} in the path`,
+    query: `?${wire}=${json}`,
+    header: `${wire}: ${json}`,
+    cookie: `Cookie: ${wire}=${json}`,
+  };
+  return `${where[at]} (JSON text)`;
 }
 
 /**

@@ -34,6 +34,16 @@ paths:
         - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object, properties: { year: { type: integer }, genre: { type: string } } } }
       responses:
         "200": { description: ok, content: { application/json: { schema: { type: object, properties: { total: { type: integer } } } } } }
+  /charts:
+    get:
+      operationId: listCharts
+      summary: List charts
+      parameters:
+        - name: filters
+          in: query
+          content: { application/json: { schema: { type: object, properties: { page: { type: integer }, genres: { type: array, items: { type: string } } } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { total: { type: integer } } } } } }
   /tracks/{ids}:
     get:
       operationId: getSeveralTracks
@@ -103,6 +113,7 @@ describe("requests on the wire as the document says, credentials as the API take
       type: { explode: false },
       filter: { style: "deepObject", explode: true },
       ids: { style: "label" },
+      filters: {},
     });
     expect(caps.auth.schemes).toEqual({
       accountSid_authToken: {
@@ -137,6 +148,13 @@ describe("requests on the wire as the document says, credentials as the API take
     const tracks = await wire([...words("getSeveralTracks"), "--ids", "t1,t2"]);
     expect(tracks.exitCode, tracks.stderr).toBe(0);
     expect(seen.at(-1)!.url).toBe("/tracks/.t1,t2");
+
+    // A parameter whose content is JSON: one JSON text under its name, never a form-style object's pairs.
+    const charts = await wire([...words("listCharts"), "--filters", '{"page":2,"genres":["jazz","soul"]}']);
+    expect(charts.exitCode, charts.stderr).toBe(0);
+    expect(decodeURIComponent(seen.at(-1)!.url)).toBe('/charts?filters={"page":2,"genres":["jazz","soul"]}');
+    const refused = await wire([...words("listCharts"), "--filters", "page=2"]);
+    expect(refused.exitCode).toBe(2);
   });
 
   it("help and --describe say the credential goes as HTTP Basic and how its value is made, never the value", async () => {

@@ -745,6 +745,67 @@ describe("normalize: style and explode from OpenAPI 3.0 / 3.1, collectionFormat 
   });
 });
 
+describe("a parameter whose content is JSON", () => {
+  it("an object or list goes as one JSON text, given as JSON; a JSON string stays the text given", async () => {
+    const json = (schema: object) => ({ "application/json": { schema } });
+    const m = await model("json-content", {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/charts/{id}": {
+          get: {
+            operationId: "listCharts",
+            parameters: [
+              { name: "id", in: "path", required: true, content: json({ type: "string" }) },
+              {
+                name: "q",
+                in: "query",
+                content: json({ type: "object", required: ["page"], properties: { page: { type: "integer" } } }),
+              },
+              { name: "ids", in: "query", content: json({ type: "array", items: { type: "integer" } }) },
+              { name: "X-Filter", in: "header", content: json({ type: "object" }) },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    });
+    const params = m.operations[0]!.parameters;
+    expect(params.map((p) => [p.name, p.type, p.json ?? false])).toEqual([
+      ["id", "string", false],
+      ["q", "object", true],
+      ["ids", "array", true],
+      ["X-Filter", "object", true],
+    ]);
+    const flags: Flag[] = [
+      { ...flagOf("path", "string"), flag: "id", wire: "id" },
+      { ...flagOf("query", "object"), flag: "q", wire: "q", json: true },
+      { ...flagOf("query", "array"), flag: "ids", wire: "ids", items: "integer", json: true },
+      { ...flagOf("header", "object"), flag: "x-filter", wire: "X-Filter", json: true },
+    ];
+    const command = commandWith("/charts/{id}", flags);
+    const sent = buildRequest(
+      manifestWith(),
+      command,
+      "http://api.test",
+      new Map<Flag, unknown>([
+        [flags[0]!, "c1"],
+        [flags[1]!, { page: 0, order: "a,b" }],
+        [flags[2]!, [1, 2]],
+        [flags[3]!, { tag: "x" }],
+      ]),
+      undefined,
+      [],
+    );
+    // As a form-style object, q was `page=0&order=a,b`: the API reads one JSON text under its name.
+    expect(sent.url).toBe(
+      "http://api.test/charts/c1?q=%7B%22page%22%3A0%2C%22order%22%3A%22a%2Cb%22%7D&ids=%5B1%2C2%5D",
+    );
+    expect(sent.headers["x-filter"]).toBe('{"tag":"x"}');
+    expect(flagUsage(flags[1]!)).toContain('sent as ?q={"k":"v","n":"1"} (JSON text)');
+  });
+});
+
 describe("design: each command's alternatives, a variable per scheme, the scheme's own description as plain text", () => {
   it("takes the operation's own security, marks an optional credential, and names each scheme's variables", async () => {
     const ok = { responses: { "200": { description: "ok" } } };

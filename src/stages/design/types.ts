@@ -23,6 +23,8 @@ export interface FlagSpec extends ValueSpec {
   explode?: boolean;
   /** Reserved characters sent as they are (OpenAPI's `allowReserved`, Azure's `x-ms-skip-url-encoding`). */
   allowReserved?: true;
+  /** An object or list sent as one JSON text (a parameter whose `content` is JSON). */
+  json?: true;
   /** The whole description as plain text when `description` (help's line) leaves some out; `--describe` prints it. */
   details?: string;
   /** The value is a local file's path, or `-` for stdin: its bytes are sent (a multipart part, or the whole body). */

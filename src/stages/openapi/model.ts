@@ -41,6 +41,8 @@ export interface Parameter extends ValueSpec {
   explode: boolean;
   /** Reserved characters go unencoded: OpenAPI's `allowReserved`, Azure's `x-ms-skip-url-encoding` (path, query). */
   allowReserved?: true;
+  /** An object or list sent as one JSON text: the parameter's `content` is JSON (`?q={"page":0}`), not a style. */
+  json?: true;
 }
 
 export type ParameterStyle = Style;

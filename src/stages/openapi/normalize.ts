@@ -283,7 +283,9 @@ function readParameter(
   const location = String(p.in);
   if (version === "2.0" && location === "body") return { body: p.schema, base: pBase };
   let summary: SchemaSummary;
-  if (version === "2.0" || p.schema === undefined) {
+  const json = version !== "2.0" && p.schema === undefined ? jsonContent(resolver, p.content, pBase, where) : undefined;
+  if (json) summary = json;
+  else if (version === "2.0" || p.schema === undefined) {
     // Swagger 2.0 (and schema-less 3.x content parameters) describe the type inline.
     summary =
       p.content !== undefined
@@ -327,7 +329,22 @@ function readParameter(
     (p.allowReserved === true || p["x-ms-skip-url-encoding"] === true)
       ? { allowReserved: true as const }
       : {}),
+    ...(json ? { json: true as const } : {}),
   };
+}
+
+/**
+ * The schema of a parameter's `content` when it is JSON and types an object or a list: such a value goes as one JSON
+ * text (`?q={"page":0}`), given as JSON, not the string flag that said nothing of it. A JSON
+ * string, number or boolean stays text as given: documents wrap plain path ids in JSON content, and their servers
+ * take the id, not a quoted string.
+ */
+function jsonContent(resolver: Resolver, content: unknown, base: string, where: string): SchemaSummary | undefined {
+  if (!isObject(content)) return undefined;
+  const [media, entry] = Object.entries(content)[0] ?? [];
+  if (!media || !/json/i.test(media) || !isObject(entry) || entry.schema === undefined) return undefined;
+  const summary = summarize(resolver, entry.schema, base, `${where}/content/${escapeToken(media)}/schema`);
+  return summary.type === "object" || summary.type === "array" ? summary : undefined;
 }
 
 /** OpenAPI 3's styles per location (the "Style Values" table); a style the table does not allow there is ignored. */

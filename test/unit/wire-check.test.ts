@@ -881,6 +881,41 @@ describe("the wire check", () => {
     ).toMatch(/address/);
   });
 
+  it("Swagger 2.0's tsv list, which Prism has no reader for, is judged item by item as it was sent", async () => {
+    await loadWireValidator();
+    const document = {
+      swagger: "2.0",
+      info: { title: "Legacy", version: "1" },
+      paths: {
+        "/search": {
+          get: {
+            parameters: [
+              {
+                name: "ids",
+                in: "query",
+                required: true,
+                type: "array",
+                collectionFormat: "tsv",
+                items: { type: "integer" },
+              },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(document, "/search", "get");
+    const get = (ids: string) =>
+      validator.validateRequest(operation, { method: "get", url: { path: "/search", query: { ids } }, headers: {} });
+    // Unread, the list was missing from every request: "must have required property 'ids'".
+    expect(get("1\t2")).toEqual([]);
+    expect(
+      get("1\tx")
+        .map((d) => d.message)
+        .join("\n"),
+    ).toMatch(/integer/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

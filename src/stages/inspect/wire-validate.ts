@@ -305,6 +305,37 @@ function misread(document: Record<string, unknown>): {
   return { closes, hidden };
 }
 
+/** Marks a query parameter withTabsAsPipes reads as pipe-delimited (validateRequest turns its tabs to pipes). */
+const TABS = "x-inter-tabs";
+
+/**
+ * A query list in Swagger 2.0's `tsv` (http-spec's `tabDelimited`, runtime/serialize.ts): Prism has no reader for
+ * that style, so every request sending one was "must have required property". Read here as pipe-delimited, the
+ * request's tabs made pipes (tabsAsPipes): the items are judged as they were sent.
+ */
+function withTabsAsPipes(operation: Record<string, unknown>): void {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  for (const param of Array.isArray(request?.query) ? (request.query as unknown[]) : [])
+    if (isObject(param) && param.style === "tabDelimited")
+      Object.assign(param, { style: "pipeDelimited", [TABS]: true });
+}
+
+/** The request with the values of the parameters withTabsAsPipes marked split at pipes instead of tabs. */
+function tabsAsPipes(operation: Record<string, unknown>, request: WireRequest): WireRequest {
+  const req = isObject(operation.request) ? operation.request : undefined;
+  const names = (Array.isArray(req?.query) ? (req.query as unknown[]) : [])
+    .filter((q): q is Record<string, unknown> => isObject(q) && q[TABS] === true)
+    .map((q) => String(q.name));
+  if (!names.some((n) => n in request.url.query)) return request;
+  const query = { ...request.url.query };
+  const piped = (v: string) => v.replace(/\t/g, "|");
+  for (const name of names) {
+    const value = query[name];
+    if (value !== undefined) query[name] = Array.isArray(value) ? value.map(piped) : piped(value);
+  }
+  return { ...request, url: { ...request.url, query } };
+}
+
 /** An operation of the description as Prism validates requests to it; throws what http-spec cannot read. */
 function operationOf(source: Record<string, unknown>, path: string, method: string): Record<string, unknown> {
   const libs = libraries();
@@ -315,6 +346,7 @@ function operationOf(source: Record<string, unknown>, path: string, method: stri
   withMultipartEncodingsReserved(operation);
   withoutNullParameterTypes(operation);
   withNamedFilePart(operation);
+  withTabsAsPipes(operation);
   // A path key's fragment or fixed query (`/#Action=SendMessage`, `/{Bucket}?acl`) is no part of the request's path:
   // the CLI sends the path before it (runtime/http.ts), which the validator matches against the template.
   if (typeof operation.path === "string") operation.path = requestPathOf(operation.path).path || "/";
@@ -344,10 +376,11 @@ function unsentDeepObjects(operation: Record<string, unknown>, request: WireRequ
 /** The validator's findings on a request: empty when it is valid. Throws what the validator cannot handle. */
 function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
   const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
+  const piped = tabsAsPipes(operation, request);
   const element =
-    typeof request.body === "string" && /^application\/x-www-form-urlencoded\b/i.test(type)
-      ? { ...request, body: formJsonAsDeepObject(operation, request.body) }
-      : request;
+    typeof piped.body === "string" && /^application\/x-www-form-urlencoded\b/i.test(type)
+      ? { ...piped, body: formJsonAsDeepObject(operation, piped.body) }
+      : piped;
   const result = libraries().validateInput({ resource: operation, element });
   if (result._tag !== "Left") return [];
   const unsent = unsentDeepObjects(operation, request);

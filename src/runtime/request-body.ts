@@ -13,7 +13,7 @@ import { ExactInteger, stringifyExact } from "./exact.js";
 import type { OpenedFile } from "./local-file.js";
 import type { Body, PartEncoding } from "./manifest.js";
 import { essence } from "./media.js";
-import { serializeQuery, type Style } from "./serialize.js";
+import { serializeHeader, serializeQuery, type Style } from "./serialize.js";
 
 /**
  * Bytes already in memory, or a file's, read when the request is written; `percent`: the file's bytes go
@@ -201,8 +201,12 @@ function multipartChunks(
   };
   for (const [name, v] of Object.entries(fields)) {
     const declared = parts[name]?.contentType;
-    // Arrays are repeated parts, one per item (objects inside them as JSON), unless the document makes it one JSON part.
-    if (Array.isArray(v) && !(declared && /json/i.test(declared))) for (const item of v) value(name, item, declared);
+    const { style, explode } = parts[name] ?? {};
+    // Arrays are repeated parts, one per item (objects inside them as JSON), unless the document makes it one JSON part,
+    // or one delimited part: Swagger 2.0's collectionFormat (csv by default) or a style with explode false says `a,b`.
+    if (Array.isArray(v) && style && explode === false) value(name, serializeHeader(v, style, false), declared);
+    else if (Array.isArray(v) && !(declared && /json/i.test(declared)))
+      for (const item of v) value(name, item, declared);
     else value(name, v, declared);
   }
   for (const [name, list] of files)

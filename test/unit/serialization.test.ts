@@ -135,6 +135,27 @@ describe("a urlencoded form's fields", () => {
   });
 });
 
+describe("a multipart body's lists", () => {
+  const parts = (fields: Record<string, unknown>, encoding?: Body["parts"]) => {
+    const body = {
+      mediaType: "multipart/form-data",
+      encoding: "multipart" as const,
+      required: true,
+      ...(encoding ? { parts: encoding } : {}),
+    };
+    const { text } = encodeBody(body, fields, new Map()) as { text: string };
+    return [...text.matchAll(/name="(\w+)"\r\n\r\n([^\r]*)\r\n/g)].map((m) => `${m[1]}=${m[2]}`);
+  };
+
+  it("are repeated parts, or one delimited part where a collectionFormat or explode: false says so", () => {
+    expect(parts({ tags: ["a", "b"] })).toEqual(["tags=a", "tags=b"]);
+    // Swagger 2.0's default csv (form, explode false): one part `c,d`, as the description reads it.
+    expect(parts({ codes: ["c", "d"] }, { codes: { style: "form", explode: false } })).toEqual(["codes=c,d"]);
+    expect(parts({ codes: ["c", "d"] }, { codes: { style: "pipeDelimited", explode: false } })).toEqual(["codes=c|d"]);
+    expect(parts({ tags: ["a", "b"] }, { tags: { style: "form", explode: true } })).toEqual(["tags=a", "tags=b"]);
+  });
+});
+
 describe("a file's content type", () => {
   const typeOf = (path: string, mediaType: string) => {
     const body = { mediaType, encoding: "raw" as const, required: true };

@@ -916,6 +916,62 @@ describe("the wire check", () => {
     ).toMatch(/integer/);
   });
 
+  it("a multipart list sent as one part, with no encoding in the document, is judged as a list of it", async () => {
+    // presalytics.io's story upload: `file: {type: array, items: {format: binary}}`, no encoding. Prism reads a part
+    // as text and made a list of it only under an encoding's style: one file was "must be array".
+    await loadWireValidator();
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Stories", version: "1" },
+      paths: {
+        "/file": {
+          post: {
+            requestBody: {
+              required: true,
+              content: {
+                "multipart/form-data": {
+                  schema: {
+                    type: "object",
+                    required: ["file"],
+                    properties: {
+                      file: { type: "array", items: { type: "string", format: "binary" } },
+                      pages: { type: "array", items: { type: "integer" } },
+                      tags: { type: "array", items: { type: "string" } },
+                    },
+                  },
+                  encoding: { tags: { explode: false } },
+                },
+              },
+            },
+            responses: { "204": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(document, "/file", "post");
+    const part = (name: string, value: string, file = false) =>
+      [
+        `--${BOUNDARY}`,
+        `Content-Disposition: form-data; name="${name}"${file ? '; filename="a.png"' : ""}`,
+        ...(file ? ["Content-Type: image/png"] : []),
+        "",
+        value,
+      ].join("\r\n");
+    const post = (...parts: string[]) =>
+      validator
+        .validateRequest(operation, {
+          method: "post",
+          url: { path: "/file", query: {} },
+          headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+          body: [...parts, `--${BOUNDARY}--`, ""].join("\r\n"),
+        })
+        .map((d) => d.message)
+        .join("\n");
+    expect(post(part("file", "<file ./a.png: 9 bytes>", true), part("pages", "3"), part("tags", "a,b"))).toBe("");
+    // The items are still judged.
+    expect(post(part("file", "<file ./a.png: 9 bytes>", true), part("pages", "three"))).toMatch(/integer/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

@@ -165,6 +165,37 @@ function withMultipartEncodingsReserved(operation: Record<string, unknown>): voi
 }
 
 /**
+ * OpenAPI's default for a multipart body's list (repeated parts, runtime/request-body.ts), written out where the
+ * document leaves it implicit: Prism reads each part as text and makes a list of it only under an encoding with a
+ * style, so one file given to `file: {type: array, items: {format: binary}}` was refused as "must be array". Under
+ * `style: form` it is read as a list of the part (of repeated parts, the last): each item still judged. An encoding
+ * naming `explode: false` keeps it (the CLI then sends one comma-joined part, which form reads back as the list).
+ */
+function withMultipartArrayEncodings(operation: Record<string, unknown>): void {
+  for (const content of bodyContents(operation)) {
+    if (!/^multipart\//i.test(String(content.mediaType))) continue;
+    const schema = isObject(content.schema) ? content.schema : undefined;
+    const properties = isObject(schema?.properties) ? schema.properties : {};
+    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isObject(property) || property.type !== "array") continue;
+      const encoding = encodings.find((e) => e.property === name);
+      if (encoding?.style) continue;
+      if (encoding) Object.assign(encoding, { style: "form", explode: encoding.explode ?? true });
+      else encodings.push({ property: name, style: "form", explode: true, allowReserved: true, headers: [] });
+    }
+    content.encodings = encodings;
+  }
+}
+
+/** An operation's request body contents (http-spec's), of every media type. */
+function bodyContents(operation: Record<string, unknown>): Array<Record<string, unknown>> {
+  const request = isObject(operation.request) ? operation.request : undefined;
+  const body = isObject(request?.body) ? request.body : undefined;
+  return (Array.isArray(body?.contents) ? body.contents : []).filter(isObject);
+}
+
+/**
  * A multipart body that is itself a file (`{type: string, format: binary}`), as the CLI sends it: one part named
  * UNNAMED_FILE_PART (stages/openapi/normalize.ts). Prism reads every multipart body as an object of its parts, so
  * against the description's own schema no request at all could be valid; the part's value is still judged by it.
@@ -343,6 +374,7 @@ function operationOf(source: Record<string, unknown>, path: string, method: stri
   const read = "swagger" in document ? libs.oas2 : libs.oas3;
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
+  withMultipartArrayEncodings(operation);
   withMultipartEncodingsReserved(operation);
   withoutNullParameterTypes(operation);
   withNamedFilePart(operation);

@@ -133,9 +133,13 @@ export function buildRequest(
         for (const pair of serializeQuery(flag.wire, sent, style, explode, flag.allowReserved))
           query.push({ name: flag.wire, pair });
         break;
-      case "header":
-        headers[flag.wire.toLowerCase()] = serializeHeader(sent, style, explode);
+      case "header": {
+        const line = serializeHeader(sent, style, explode);
+        // An object or list with nothing in it is no header at all, as it is no query pair: sent empty, a server
+        // reads an object with one key "" (Prism: "must NOT have additional properties; found ''").
+        if (line || typeof sent !== "object" || sent === null) headers[flag.wire.toLowerCase()] = line;
         break;
+      }
       case "cookie":
         cookies.push(...serializeCookie(flag.wire, sent, style, explode));
         break;

@@ -320,6 +320,15 @@ describe("header and cookie parameters", () => {
     expect(send("header", "a b/c", "simple", false).headers.color).toBe("a b/c");
   });
 
+  it("an object or list with nothing in it is no header, as it is no query pair; an empty text is sent", () => {
+    // visualstudio.com's `headers` object header, given {}: sent as `headers:`, read as the key "" (Prism).
+    for (const explode of [false, true]) {
+      expect(send("header", {}, "simple", explode).headers).not.toHaveProperty("color");
+      expect(send("header", [], "simple", explode).headers).not.toHaveProperty("color");
+    }
+    expect(send("header", "", "simple", false).headers.color).toBe("");
+  });
+
   it("cookie, form: one cookie, or one cookie per value when exploded (cookies are separated by '; ', not '&')", () => {
     expect(send("cookie", STRING, "form", true).headers.cookie).toBe("color=blue");
     expect(send("cookie", ARRAY, "form", false).headers.cookie).toBe("color=blue,black,brown");

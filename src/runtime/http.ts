@@ -113,7 +113,7 @@ export function buildRequest(
     }
     const { style, explode } = wireStyle({ in: flag.in, style: flag.style, explode: flag.explode });
     // A JSON-content parameter is one value, its JSON text, whatever its style would do with an object or a list.
-    const sent = flag.json ? stringifyExact(value) : value;
+    const sent = flag.json ? jsonText(value, flag.in) : value;
     switch (flag.in) {
       case "path": {
         const segment = serializePath(flag.wire, sent, style, explode, flag.allowReserved);
@@ -194,6 +194,17 @@ export function buildRequest(
     ...(encoded && "text" in encoded ? { body: encoded.text } : {}),
     ...(encoded && "stream" in encoded ? { stream: encoded.stream } : {}),
   };
+}
+
+/**
+ * A JSON-content parameter's text. In a header, every character past ASCII is a `\u` escape, the same JSON value:
+ * a header's bytes are Latin-1 (Node's http), so `é` reached a JSON reader as a byte no UTF-8 text holds, and a name
+ * in another script was refused as a character no header can carry (apideck's `x-apideck-metadata: {"name": …}`).
+ */
+function jsonText(value: unknown, at: string): string {
+  const text = stringifyExact(value);
+  if (at !== "header") return text;
+  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 const placementValue = (c: Credential) => {

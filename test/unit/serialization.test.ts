@@ -833,6 +833,21 @@ describe("a parameter whose content is JSON", () => {
     );
     expect(sent.headers["x-filter"]).toBe('{"tag":"x"}');
     expect(flagUsage(flags[1]!)).toContain('sent as ?q={"k":"v","n":"1"} (JSON text)');
+    // In a header, JSON past ASCII goes as `\u` escapes: `é` went as the Latin-1 byte E9, `日本` was refused.
+    const named = (value: unknown) =>
+      buildRequest(
+        manifestWith(),
+        command,
+        "http://api.test",
+        new Map<Flag, unknown>([
+          [flags[0]!, "c1"],
+          [flags[3]!, value],
+        ]),
+        undefined,
+        [],
+      ).headers["x-filter"];
+    expect(named({ name: "café 日本.csv" })).toBe('{"name":"caf\\u00e9 \\u65e5\\u672c.csv"}');
+    expect(JSON.parse(named({ name: "café 日本.csv" })!)).toEqual({ name: "café 日本.csv" });
   });
 });
 

@@ -522,7 +522,8 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
         // Idle time on the socket: a transfer may wait as long as its deadline (a slow conversion before the first byte).
         timeout: deadlineMs,
       },
-      (res) => {
+      (raw) => {
+        const res = decoded(raw);
         const status = res.statusCode ?? 0;
         const type = String(res.headers["content-type"] ?? "");
         const ok = status >= 200 && status < 300;
@@ -619,6 +620,38 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
       req.end();
     }
   });
+}
+
+/**
+ * An answer as its bytes were before the server compressed them. The CLI never asks for a compressed answer, but a
+ * description's own `Accept-Encoding` parameter can (beezup's required `--accept-encoding gzip`): read as it came,
+ * the JSON was printed as the gzip bytes decoded as text. gzip, deflate and br are decoded (node:zlib); the headers
+ * then describe the decoded bytes (no Content-Encoding, no compressed Content-Length to hold them to). Any other
+ * coding is left as it came.
+ */
+function decoded(res: IncomingMessage): IncomingMessage {
+  const coding = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  const zlib = process.getBuiltinModule("node:zlib");
+  const decoder =
+    coding === "gzip" || coding === "x-gzip"
+      ? zlib.createGunzip()
+      : coding === "deflate"
+        ? zlib.createInflate()
+        : coding === "br"
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder) return res;
+  const headers = Object.fromEntries(
+    Object.entries(res.headers).filter(([name]) => name !== "content-encoding" && name !== "content-length"),
+  );
+  res.on("error", (error) => decoder.destroy(error));
+  res.on("aborted", () => decoder.emit("aborted"));
+  decoder.on("close", () => res.destroy());
+  res.pipe(decoder);
+  // What the readers use of an answer: its status, its headers, and a stream of its bytes.
+  return Object.assign(decoder, { headers, statusCode: res.statusCode }) as unknown as IncomingMessage;
 }
 
 const unreachable = (url: URL, error: Error) =>

@@ -1,4 +1,7 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { InterConfig } from "../../src/config/types.js";
@@ -10,7 +13,7 @@ import { authOf, planScheme } from "../../src/stages/design/wire.js";
 import { readOperationModel } from "../../src/stages/openapi/normalize.js";
 import { commandCredential, credentialHow } from "../../src/runtime/auth.js";
 import { bindFlags, splitArgv } from "../../src/runtime/args.js";
-import { redactRequest, buildRequest, errorFor, secretPlaces } from "../../src/runtime/http.js";
+import { redactRequest, buildRequest, errorFor, secretPlaces, send as sendRequest } from "../../src/runtime/http.js";
 import { encodeBody } from "../../src/runtime/request-body.js";
 import type { AuthScheme, Body, Command, Flag, Manifest } from "../../src/runtime/manifest.js";
 import { flagUsage, type Style } from "../../src/runtime/serialize.js";
@@ -1133,5 +1136,45 @@ describe("a scheme's description as auth messages quote it: whole sentences or n
     const kept = described(long)!;
     expect(kept.length).toBeLessThanOrEqual(300);
     expect(kept.endsWith(".")).toBe(true);
+  });
+});
+
+describe("an answer the description's own Accept-Encoding asked compressed", () => {
+  it("is read as the bytes before compression: JSON, and a file written with --output", async () => {
+    // beezup's required `Accept-Encoding` header list: `--accept-encoding gzip` printed the gzip bytes as text.
+    const json = Buffer.from(JSON.stringify({ name: "café", n: 1 }));
+    const file = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const coders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: gzipSync,
+      deflate: deflateSync,
+      br: brotliCompressSync,
+    };
+    const server = createServer((req, res) => {
+      const coding = String(req.headers["accept-encoding"]);
+      const body = req.url === "/file" ? file : json;
+      const type = req.url === "/file" ? "application/octet-stream" : "application/json";
+      const sent = coders[coding]!(body);
+      res.writeHead(200, { "content-type": type, "content-encoding": coding, "content-length": sent.length });
+      res.end(sent);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = tempDir("inter-encoding-");
+    try {
+      for (const coding of Object.keys(coders)) {
+        const answer = await sendRequest({ method: "GET", url: `${url}/json`, headers: { "accept-encoding": coding } });
+        expect(answer.data).toEqual({ name: "café", n: 1 });
+        const output = join(dir, `${coding}.bin`);
+        const written = await sendRequest(
+          { method: "GET", url: `${url}/file`, headers: { "accept-encoding": coding } },
+          { output, kind: "binary" },
+        );
+        expect(written.written).toMatchObject({ bytes: 256 });
+        expect(readFileSync(output).equals(file)).toBe(true);
+      }
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,11 +14,12 @@
 //   cli-error the CLI sent nothing and failed otherwise (exit 1, 10, …), or timed out
 //   prism     Prism itself failed (a 500 of its own: a mock that breaks its own schema, a schema too complex)
 // Downloads: Prism cannot make binary bodies (it mocks a `format: binary` string as text), so the proxy replaces a
-// 2xx answer served with a binary content type by known bytes (a PNG signature, then every byte value 0–255) and
-// checks what the CLI gave back — the file `--output` wrote where the CLI has it, else the JSON result — byte for
-// byte: `exact`, `mangled` (U+FFFD replacement characters: the bytes were decoded as UTF-8), `wrong` (other bytes),
-// `missing` (no bytes at all: an error, or nothing written). Uploads: a file flag (or, before the runtime has them, a
-// `format: binary` body field) is given a temporary file of known bytes; the proxy checks they reached the wire.
+// 2xx answer served with a binary content type (or any 2xx to a call whose operation answers a file) by known bytes
+// (a PNG signature, then every byte value 0–255) and checks what the CLI gave back — the file `--output` wrote where
+// the CLI has it, else the JSON result — byte for byte: `exact`, `mangled` (U+FFFD replacement characters: the bytes
+// were decoded as UTF-8), `wrong` (other bytes), `missing` (no bytes at all: an error, or nothing written). Uploads:
+// a file flag (or, before the runtime has them, a `format: binary` body field) is given a temporary file of known
+// bytes; the proxy checks they reached the wire.
 // Descriptions declaring AWS SigV4 are checked for an `AWS4-HMAC-SHA256` Authorization header.
 //
 // A correctness harness, not a timing one: it prints per-description counts and totals (`--json`: everything, per
@@ -215,6 +216,8 @@ const BINARY_CONTENT =
 
 function startProxy(prismPort) {
   const exchanges = [];
+  /** The proxy's state: binaryCall is set by runCommand for a call whose operation answers a file. */
+  const proxy = { binaryCall: false };
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -242,7 +245,13 @@ function startProxy(prismPort) {
             record.status = answer.statusCode;
             record.responseHeaders = answer.headers;
             record.prismBody = payload;
-            if (answer.statusCode >= 200 && answer.statusCode < 300 && BINARY_CONTENT.test(type)) {
+            // Served as a binary type, or as any type to a call whose operation answers a file (an OOXML type, `*/*`
+            // with `format: binary`): the CLI writes what comes, so known bytes are what it must write.
+            if (
+              answer.statusCode >= 200 &&
+              answer.statusCode < 300 &&
+              (BINARY_CONTENT.test(type) || proxy.binaryCall)
+            ) {
               payload = SERVED;
               record.substituted = true;
             }
@@ -263,11 +272,13 @@ function startProxy(prismPort) {
   });
   return new Promise((done) =>
     server.listen(0, "127.0.0.1", () =>
-      done({
-        port: /** @type {import("node:net").AddressInfo} */ (server.address()).port,
-        exchanges,
-        close: () => server.close(),
-      }),
+      done(
+        Object.assign(proxy, {
+          port: /** @type {import("node:net").AddressInfo} */ (server.address()).port,
+          exchanges,
+          close: () => server.close(),
+        }),
+      ),
     ),
   );
 }
@@ -871,7 +882,10 @@ async function runCommand({ command, doc, resolve, bin, cliEnv, dir, proxy, hasO
   }
   call.argv = argv.map((a) => (a.startsWith(dir) ? `$TMP/${relative(dir, a)}` : a));
   const before = proxy.exchanges.length;
-  const result = await run(bin, argv, { env: cliEnv, timeout: Number(args["call-timeout"]), stdin });
+  proxy.binaryCall = kind === "binary";
+  const result = await run(bin, argv, { env: cliEnv, timeout: Number(args["call-timeout"]), stdin }).finally(
+    () => (proxy.binaryCall = false),
+  );
   const exchanges = proxy.exchanges.slice(before);
   call.exit = result.code;
   call.ms = result.ms;

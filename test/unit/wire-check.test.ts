@@ -972,6 +972,69 @@ describe("the wire check", () => {
     expect(post(part("file", "<file ./a.png: 9 bytes>", true), part("pages", "three"))).toMatch(/integer/);
   });
 
+  it("a multipart object part, sent as JSON, is judged as the object it is: its own fields, not 'must be object'", async () => {
+    // The CLI sends a part typed object as one part of JSON text (runtime/request-body.ts); Prism read it as a string,
+    // so a required one ("body.meta: … must be object") kept every such CLI from certifying.
+    await loadWireValidator();
+    const meta = {
+      type: "object",
+      required: ["name"],
+      properties: {
+        name: { type: "string" },
+        size: { type: "integer" },
+        tags: { type: "array", items: { type: "string" } },
+      },
+    };
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Datasets", version: "1" },
+      paths: {
+        "/datasets": {
+          post: {
+            requestBody: {
+              required: true,
+              content: {
+                "multipart/form-data": {
+                  schema: {
+                    type: "object",
+                    required: ["file", "meta"],
+                    properties: { file: { type: "string", format: "binary" }, meta },
+                  },
+                },
+              },
+            },
+            responses: { "201": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const operation = validator.operationOf(document, "/datasets", "post");
+    const part = (name: string, value: string, type?: string) =>
+      [
+        `--${BOUNDARY}`,
+        `Content-Disposition: form-data; name="${name}"`,
+        ...(type ? [`Content-Type: ${type}`] : []),
+        "",
+        value,
+      ].join("\r\n");
+    const post = (...parts: string[]) =>
+      validator
+        .validateRequest(operation, {
+          method: "post",
+          url: { path: "/datasets", query: {} },
+          headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+          body: [...parts, `--${BOUNDARY}--`, ""].join("\r\n"),
+        })
+        .map((d) => d.message)
+        .join("\n");
+    const file = part("file", "bytes", "application/octet-stream");
+    expect(post(file, part("meta", '{"name":"q3","size":2,"tags":["a","b"]}', "application/json"))).toBe("");
+    // Its fields are still judged: a required one left out, a wrong type; and a part that is no JSON object.
+    expect(post(file, part("meta", '{"size":2}', "application/json"))).toMatch(/name/);
+    expect(post(file, part("meta", '{"name":"q3","size":"two"}', "application/json"))).toMatch(/integer/);
+    expect(post(file, part("meta", "q3"))).toMatch(/meta/);
+  });
+
   it("a validator that throws, a missing operation, or no description never crash it", async () => {
     await loadWireValidator();
     const throwing = {

@@ -112,12 +112,33 @@ function formContents(operation: Record<string, unknown>): Array<Record<string, 
   );
 }
 
-/** `name[key]=value` pairs of a JSON value, percent-encoded: arrays by index, as Prism's deep-object reader takes them. */
-function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
+/** `name[key]` and value of each leaf of a JSON value: arrays by index, as Prism's deep-object reader takes them. */
+function deepPairs(prefix: string, value: unknown, out: Array<[string, string]>): Array<[string, string]> {
   if (Array.isArray(value)) value.forEach((item, i) => deepPairs(`${prefix}[${i}]`, item, out));
   else if (isObject(value)) for (const [k, v] of Object.entries(value)) deepPairs(`${prefix}[${k}]`, v, out);
-  else out.push(`${encodeURIComponent(prefix)}=${encodeURIComponent(value === null ? "" : String(value))}`);
+  else out.push([prefix, value === null ? "" : String(value)]);
   return out;
+}
+
+/** The properties whose encoding JSON_FIELD marks, of an operation's bodies of one kind of media type. */
+function jsonFields(contents: Array<Record<string, unknown>>): Set<string> {
+  return new Set(
+    contents.flatMap((c) =>
+      (Array.isArray(c.encodings) ? (c.encodings as Array<Record<string, unknown>>) : [])
+        .filter((e) => e[JSON_FIELD])
+        .map((e) => String(e.property)),
+    ),
+  );
+}
+
+/** A JSON text's object, or undefined when it is not one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -125,28 +146,76 @@ function deepPairs(prefix: string, value: unknown, out: string[]): string[] {
  * a value that is not a JSON object stays as it is, for the validator to judge.
  */
 function formJsonAsDeepObject(operation: Record<string, unknown>, body: string): string {
-  const fields = new Set(
-    formContents(operation).flatMap((c) =>
-      (Array.isArray(c.encodings) ? (c.encodings as Array<Record<string, unknown>>) : [])
-        .filter((e) => e[JSON_FIELD])
-        .map((e) => String(e.property)),
-    ),
-  );
+  const fields = jsonFields(formContents(operation));
   if (!fields.size) return body;
   return body
     .split("&")
     .flatMap((pair) => {
       const [key = "", ...rest] = pair.split("=");
       const name = decodeURIComponent(key.replace(/\+/g, " "));
-      if (!fields.has(name)) return [pair];
+      let object: Record<string, unknown> | undefined;
       try {
-        const value: unknown = JSON.parse(decodeURIComponent(rest.join("=").replace(/\+/g, " ")));
-        return isObject(value) ? deepPairs(name, value, []) : [pair];
+        object = fields.has(name) ? jsonObject(decodeURIComponent(rest.join("=").replace(/\+/g, " "))) : undefined;
       } catch {
-        return [pair];
+        object = undefined;
       }
+      return object
+        ? deepPairs(name, object, []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        : [pair];
     })
     .join("&");
+}
+
+/** An operation's multipart request bodies (http-spec's contents). */
+const multipartContents = (operation: Record<string, unknown>) =>
+  bodyContents(operation).filter((c) => /^multipart\//i.test(String(c.mediaType)));
+
+/**
+ * A multipart body's object parts, as the CLI sends them: one part of JSON text (runtime/request-body.ts), which Prism
+ * reads as a string and refuses as "must be object" — a required one kept every such CLI from certifying. Marked
+ * (JSON_FIELD) and read as a deep object, into which validateRequest rewrites the part (multipartJsonAsDeepObject), so
+ * the JSON's own fields are still judged. An encoding that names a style or a type other than JSON keeps its own.
+ */
+function withMultipartJsonEncodings(operation: Record<string, unknown>): void {
+  for (const content of multipartContents(operation)) {
+    const schema = isObject(content.schema) ? content.schema : undefined;
+    const properties = isObject(schema?.properties) ? schema.properties : {};
+    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isObject(property) || property.type !== "object") continue;
+      const encoding = encodings.find((e) => e.property === name);
+      if (encoding?.style || (encoding?.contentType && !/json/i.test(String(encoding.contentType)))) continue;
+      const deep = { style: "deepObject", explode: true, allowReserved: true, [JSON_FIELD]: true };
+      if (encoding) Object.assign(encoding, deep);
+      else encodings.push({ property: name, headers: [], ...deep });
+    }
+    content.encodings = encodings;
+  }
+}
+
+/**
+ * A multipart body with each JSON part of a JSON_FIELD property written as the parts of a deep object (`meta[name]`),
+ * which its encoding here reads; a part that is not a JSON object stays as it is, for the validator to judge.
+ */
+function multipartJsonAsDeepObject(operation: Record<string, unknown>, body: string, boundary: string): string {
+  const fields = jsonFields(multipartContents(operation));
+  if (!fields.size) return body;
+  const delimiter = `--${boundary}`;
+  const pieces = body.split(delimiter);
+  return pieces
+    .map((piece, i) => {
+      // The preamble before the first delimiter and the `--` closing the last are no parts.
+      if (i === 0 || i === pieces.length - 1) return piece;
+      const split = piece.indexOf("\r\n\r\n");
+      const head = split < 0 ? "" : piece.slice(0, split);
+      const name = /;\s*name="([^"]*)"/i.exec(head)?.[1];
+      const object = name !== undefined && fields.has(name) ? jsonObject(piece.slice(split + 4, -2)) : undefined;
+      if (!object) return piece;
+      return deepPairs(name!, object, [])
+        .map(([k, v]) => `\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join(delimiter);
+    })
+    .join(delimiter);
 }
 
 /**
@@ -375,6 +444,7 @@ function operationOf(source: Record<string, unknown>, path: string, method: stri
   const operation = read({ document, name: path, method: method.toLowerCase(), config: libs.config });
   withDefaultFormEncodings(operation);
   withMultipartArrayEncodings(operation);
+  withMultipartJsonEncodings(operation);
   withMultipartEncodingsReserved(operation);
   withoutNullParameterTypes(operation);
   withNamedFilePart(operation);
@@ -409,10 +479,15 @@ function unsentDeepObjects(operation: Record<string, unknown>, request: WireRequ
 function validateRequest(operation: Record<string, unknown>, request: WireRequest): Diagnostic[] {
   const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
   const piped = tabsAsPipes(operation, request);
+  const boundary = /^multipart\/form-data\b.*;\s*boundary="?([^";]+)"?/i.exec(type)?.[1];
   const element =
-    typeof piped.body === "string" && /^application\/x-www-form-urlencoded\b/i.test(type)
-      ? { ...piped, body: formJsonAsDeepObject(operation, piped.body) }
-      : piped;
+    typeof piped.body !== "string"
+      ? piped
+      : /^application\/x-www-form-urlencoded\b/i.test(type)
+        ? { ...piped, body: formJsonAsDeepObject(operation, piped.body) }
+        : boundary
+          ? { ...piped, body: multipartJsonAsDeepObject(operation, piped.body, boundary) }
+          : piped;
   const result = libraries().validateInput({ resource: operation, element });
   if (result._tag !== "Left") return [];
   const unsent = unsentDeepObjects(operation, request);

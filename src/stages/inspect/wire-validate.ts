@@ -78,6 +78,20 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const JSON_FIELD = "x-inter-json";
 
 /**
+ * A body content's schema properties and the encodings they are read under, that list set on the content: the
+ * with…Encodings steps below add what the document leaves implicit to it.
+ */
+function encodedProperties(content: Record<string, unknown>): {
+  properties: Record<string, unknown>;
+  encodings: Array<Record<string, unknown>>;
+} {
+  const schema = isObject(content.schema) ? content.schema : undefined;
+  const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+  content.encodings = encodings;
+  return { properties: isObject(schema?.properties) ? schema.properties : {}, encodings };
+}
+
+/**
  * OpenAPI's default encoding of an urlencoded body's array properties (style form, explode true: repeated keys),
  * written out where the document leaves it implicit: Prism deserializes a property only under an encoding it is given,
  * so `topic=a&topic=b` would otherwise be read as the string "b" and refused as "must be array". An object property
@@ -86,9 +100,7 @@ const JSON_FIELD = "x-inter-json";
  */
 function withDefaultFormEncodings(operation: Record<string, unknown>): void {
   for (const content of formContents(operation)) {
-    const schema = isObject(content.schema) ? content.schema : undefined;
-    const properties = isObject(schema?.properties) ? schema.properties : {};
-    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+    const { properties, encodings } = encodedProperties(content);
     for (const [name, property] of Object.entries(properties)) {
       if (!isObject(property) || !["array", "object"].includes(String(property.type))) continue;
       if (encodings.some((e) => e.property === name && e.style)) continue;
@@ -98,7 +110,6 @@ function withDefaultFormEncodings(operation: Record<string, unknown>): void {
           : { property: name, style: "form", explode: true, allowReserved: true, headers: [] },
       );
     }
-    content.encodings = encodings;
   }
 }
 
@@ -178,9 +189,7 @@ const multipartContents = (operation: Record<string, unknown>) =>
  */
 function withMultipartJsonEncodings(operation: Record<string, unknown>): void {
   for (const content of multipartContents(operation)) {
-    const schema = isObject(content.schema) ? content.schema : undefined;
-    const properties = isObject(schema?.properties) ? schema.properties : {};
-    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+    const { properties, encodings } = encodedProperties(content);
     for (const [name, property] of Object.entries(properties)) {
       if (!isObject(property) || property.type !== "object") continue;
       const encoding = encodings.find((e) => e.property === name);
@@ -189,7 +198,6 @@ function withMultipartJsonEncodings(operation: Record<string, unknown>): void {
       if (encoding) Object.assign(encoding, deep);
       else encodings.push({ property: name, headers: [], ...deep });
     }
-    content.encodings = encodings;
   }
 }
 
@@ -241,11 +249,8 @@ function withMultipartEncodingsReserved(operation: Record<string, unknown>): voi
  * naming `explode: false` keeps it (the CLI then sends one comma-joined part, which form reads back as the list).
  */
 function withMultipartArrayEncodings(operation: Record<string, unknown>): void {
-  for (const content of bodyContents(operation)) {
-    if (!/^multipart\//i.test(String(content.mediaType))) continue;
-    const schema = isObject(content.schema) ? content.schema : undefined;
-    const properties = isObject(schema?.properties) ? schema.properties : {};
-    const encodings = Array.isArray(content.encodings) ? (content.encodings as Array<Record<string, unknown>>) : [];
+  for (const content of multipartContents(operation)) {
+    const { properties, encodings } = encodedProperties(content);
     for (const [name, property] of Object.entries(properties)) {
       if (!isObject(property) || property.type !== "array") continue;
       const encoding = encodings.find((e) => e.property === name);
@@ -253,7 +258,6 @@ function withMultipartArrayEncodings(operation: Record<string, unknown>): void {
       if (encoding) Object.assign(encoding, { style: "form", explode: encoding.explode ?? true });
       else encodings.push({ property: name, style: "form", explode: true, allowReserved: true, headers: [] });
     }
-    content.encodings = encodings;
   }
 }
 

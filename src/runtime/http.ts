@@ -622,6 +622,14 @@ export async function send(request: Request, answer: AnswerOptions = {}): Promis
   });
 }
 
+/** The content codings an answer is decoded from, each with node:zlib's maker of its decoder. */
+const DECODERS: Record<string, "createGunzip" | "createInflate" | "createBrotliDecompress"> = {
+  gzip: "createGunzip",
+  "x-gzip": "createGunzip",
+  deflate: "createInflate",
+  br: "createBrotliDecompress",
+};
+
 /**
  * An answer as its bytes were before the server compressed them. The CLI never asks for a compressed answer, but a
  * description's own `Accept-Encoding` parameter can (beezup's required `--accept-encoding gzip`): read as it came,
@@ -633,16 +641,10 @@ function decoded(res: IncomingMessage): IncomingMessage {
   const coding = String(res.headers["content-encoding"] ?? "")
     .trim()
     .toLowerCase();
-  const zlib = process.getBuiltinModule("node:zlib");
-  const decoder =
-    coding === "gzip" || coding === "x-gzip"
-      ? zlib.createGunzip()
-      : coding === "deflate"
-        ? zlib.createInflate()
-        : coding === "br"
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (!decoder) return res;
+  const make = DECODERS[coding];
+  if (!make) return res;
+  // node:zlib only for an answer that needs it: loading it is no part of every call.
+  const decoder = process.getBuiltinModule("node:zlib")[make]();
   const headers = Object.fromEntries(
     Object.entries(res.headers).filter(([name]) => name !== "content-encoding" && name !== "content-length"),
   );

@@ -22,7 +22,13 @@ const server = spawn("node", [join(repo, "examples/rooms/server.mjs"), "--port",
 const url = await new Promise((ok) =>
   server.stdout.on("data", (c) => /listening on (\S+)/.test(String(c)) && ok(/listening on (\S+)/.exec(String(c))[1])),
 );
-const env = { ...process.env, ROOMS_BASE_URL: url, ROOMS_API_KEY: "rooms-demo-key" };
+// The CLI keeps its compiled runtime in the user's cache folder (src/stages/emit/cli-shim.ts): the bench's own.
+const env = {
+  ...process.env,
+  ROOMS_BASE_URL: url,
+  ROOMS_API_KEY: "rooms-demo-key",
+  XDG_CACHE_HOME: join(prefix, "cache"),
+};
 
 try {
   const medians = compare({

@@ -1,5 +1,5 @@
 import { execa } from "execa";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -531,6 +531,87 @@ describe("the generated Rooms CLI, installed from cli.tgz", () => {
     }
     // What needs them loads them.
     expect((await loaded(["search", "cancel my meeting"])).bundles).toContain("search.cjs");
+  });
+
+  it("keeps the runtime's compiled code in the user's cache folder, and answers the same whatever that holds", async () => {
+    const home = tempDir("inter-cli-cache-");
+    const folder = join(home, "cache", "rooms", "v8");
+    const list = async (env: Record<string, string> = { XDG_CACHE_HOME: join(home, "cache") }) => {
+      const run = await rooms(["rooms", "list", "--quiet"], { env });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json.map((r: { id: string }) => r.id)).toContain("rm_atlas");
+    };
+    const cacheFile = () => {
+      const names = readdirSync(folder);
+      expect(names).toHaveLength(1);
+      return join(folder, names[0]!);
+    };
+    await list();
+    const first = statSync(cacheFile());
+    expect(first.mode & 0o777).toBe(0o600);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(readFileSync(cacheFile(), "latin1")).not.toContain(API_KEY);
+    // Taken as it is by the next call: V8 accepted it, so nothing is written again.
+    await list();
+    expect(statSync(cacheFile()).ino).toBe(first.ino);
+
+    // Bytes V8 refuses, a first line naming another runtime file, a file others may write: each is set aside and
+    // written anew, and the call answers as ever.
+    const replaced = async (bytes: Buffer | string, mode = 0o600) => {
+      writeFileSync(cacheFile(), bytes, { mode });
+      chmodSync(cacheFile(), mode);
+      const before = statSync(cacheFile()).ino;
+      await list();
+      const after = statSync(cacheFile());
+      expect(after.ino).not.toBe(before);
+      expect(after.mode & 0o777).toBe(0o600);
+    };
+    const good = readFileSync(cacheFile());
+    const line = good.indexOf(10);
+    await replaced(Buffer.concat([good.subarray(0, line + 1), Buffer.alloc(4096, 7)]));
+    await replaced(Buffer.concat([Buffer.from("0 0 0 0\n"), good.subarray(line + 1)]));
+    await replaced(readFileSync(cacheFile()), 0o666);
+    await replaced("");
+
+    // What the cache holds runs: one made from other code of the runtime's length, under the file's own first line,
+    // runs that code. The folder is the user's own, as trusted as their HOME; where it is not (an evaluated agent's
+    // HOME, which the candidate shares: src/evaluation/run/attempt.ts), NODE_DISABLE_COMPILE_CACHE keeps it unread.
+    const runtimeFile = join(prefix, "node_modules", "rooms-cli", "lib", "runtime.cjs");
+    const evil = 'process.stdout.write("FORGED");process.exit(0);';
+    const forged = join(home, "forged.cjs");
+    writeFileSync(forged, evil + " ".repeat(readFileSync(runtimeFile, "utf8").length - evil.length));
+    const made = await execa(
+      process.execPath,
+      [
+        "-e",
+        'const [f, o] = process.argv.slice(1); require("node:fs").writeFileSync(o, new (require("node:vm").Script)(require("node:module").wrap(require("node:fs").readFileSync(f, "utf8"))).createCachedData())',
+        forged,
+        join(home, "forged.v8"),
+      ],
+      { extendEnv: false },
+    );
+    expect(made.exitCode).toBe(0);
+    const keyLine = readFileSync(cacheFile()).subarray(0, readFileSync(cacheFile()).indexOf(10) + 1);
+    writeFileSync(cacheFile(), Buffer.concat([keyLine, readFileSync(join(home, "forged.v8"))]));
+    const planted = await rooms(["rooms", "list"], { env: { XDG_CACHE_HOME: join(home, "cache") } });
+    expect(planted.stdout).toBe("FORGED");
+    const kept = await rooms(["rooms", "list", "--quiet"], {
+      env: { XDG_CACHE_HOME: join(home, "cache"), NODE_DISABLE_COMPILE_CACHE: "1" },
+    });
+    expect(kept.json.map((r: { id: string }) => r.id)).toContain("rm_atlas");
+
+    // Off by Node's own variable, and with no cache folder to name (a relative XDG_CACHE_HOME): nothing kept.
+    const off = tempDir("inter-cli-cache-off-");
+    await list({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: "1" });
+    await list({ XDG_CACHE_HOME: "relative/cache", HOME: "relative" });
+    await list({});
+    expect(readdirSync(off)).toEqual([]);
+    await list({ HOME: off });
+    expect(readdirSync(join(off, ".cache", "rooms", "v8"))).toHaveLength(1);
+    // A cache folder that cannot be made costs nothing but the cache.
+    const file = join(off, "a-file");
+    writeFileSync(file, "");
+    await list({ XDG_CACHE_HOME: file });
   });
 
   it("ships its Skills: listed, shown, with portable frontmatter matching their folders", async () => {

@@ -211,8 +211,8 @@ describe.concurrent("inspect: deliberately broken candidates fail exactly the ru
     const tgz = await changedCandidate(project, (pkg) =>
       patchFile(
         join(pkg, "rooms.cjs"),
-        'const { run } = require("./lib/runtime.cjs");',
-        'const { run } = require("./lib/runtime.cjs");\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }',
+        '"use strict";\n',
+        '"use strict";\nif (process.argv.length === 2) { process.stderr.write("Which command? "); setInterval(() => {}, 1000); return; }\n',
       ),
     );
     const result = await inter(project, ["inspect", tgz, "--json"]);

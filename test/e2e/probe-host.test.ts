@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI_SHIM } from "../../src/stages/emit/package-files.js";
+import { cliShim } from "../../src/stages/emit/cli-shim.js";
 import { hostable, ProbeHost } from "../../src/stages/inspect/probe-host.js";
 import { runProbe } from "../../src/stages/inspect/probes.js";
 import { tempDir } from "../helpers.js";
@@ -11,7 +11,7 @@ import { tempDir } from "../helpers.js";
  * node_modules/.bin link — whose runtime is a small script: what it prints, returns and does with the environment is
  * known, so the host's answers can be held against a real process of the same executable.
  */
-function installed(runtime: string, shim = CLI_SHIM): { bin: string; packageRoot: string } {
+function installed(runtime: string, shim = cliShim("demo")): { bin: string; packageRoot: string } {
   const prefix = tempDir("inter-probe-host-");
   const packageRoot = join(prefix, "node_modules", "demo-cli");
   mkdirSync(join(packageRoot, "lib"), { recursive: true });
@@ -108,7 +108,7 @@ describe("the probe host: one process answering many probes", () => {
   it("does not start for an executable that is not inter's shim, nor for a runtime that does not load", async () => {
     const changed = installed(
       RUNTIME,
-      CLI_SHIM.replace("process.argv.slice(2)", "process.argv.slice(2).concat(['--extra'])"),
+      cliShim("demo").replace("process.argv.slice(2)", "process.argv.slice(2).concat(['--extra'])"),
     );
     expect(await ProbeHost.start(changed.bin, changed.packageRoot, env)).toBeUndefined();
     const broken = installed("throw new Error('no runtime here');");

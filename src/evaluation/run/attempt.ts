@@ -161,6 +161,9 @@ async function startCandidateBroker(
     HOME: seen.home,
     TMPDIR: seen.tmp,
     LANG: "C.UTF-8",
+    // The HOME is the agent's, which it can write: a compiled-code cache planted there would run in the process that
+    // holds the credentials (src/stages/emit/cli-shim.ts). The candidate compiles its runtime afresh instead.
+    NODE_DISABLE_COMPILE_CACHE: "1",
     ...(manifest?.baseUrl?.env && baseUrl ? { [manifest.baseUrl.env]: baseUrl } : {}),
     ...candidateCredentials(ctx.credentials, manifest),
   };

@@ -8,10 +8,8 @@ import { indexInWorker, searchIndexLater, searchIndexText, type IndexJob } from 
 import { isPlainJson } from "../../core/plain-json.js";
 import { compareText } from "../../core/text-order.js";
 import { InterError } from "../../core/errors.js";
+import { cliShim } from "./cli-shim.js";
 import { serverJson, serverJsonProblems, type ServerJson } from "./server-json.js";
-
-/** The generated executable: the runtime's `run` on the package folder and the arguments, nothing else (inspection's probe host relies on it: stages/inspect/probe-host.ts). */
-export const CLI_SHIM = `#!/usr/bin/env node\n"use strict";\nconst { run } = require("./lib/runtime.cjs");\n\nrun(__dirname, process.argv.slice(2)).then((code) => {\n  process.exitCode = code;\n});\n`;
 
 /** One file of the generated package: path relative to the package root, content, and whether it is executable. */
 export interface PackageFile {
@@ -405,7 +403,7 @@ function assemble(
     {
       path: `${binary}.cjs`,
       executable: true,
-      content: CLI_SHIM,
+      content: cliShim(binary),
     },
     { path: "lib/runtime.cjs", content: runtime.cli },
     { path: "lib/search.cjs", content: runtime.search },

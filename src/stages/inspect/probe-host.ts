@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { CLI_SHIM } from "../emit/package-files.js";
+import { basename, dirname, join } from "node:path";
+import { cliShim } from "../emit/cli-shim.js";
 import type { Probe } from "./probe.js";
 import { parseOutput } from "./probe-output.js";
 import { longestRun, progressDeadline } from "../../core/progress-deadline.js";
@@ -279,7 +279,11 @@ export class ProbeHost {
     let shim: string;
     try {
       shim = realpathSync(bin);
-      if (!packageRoot || dirname(shim) !== realpathSync(packageRoot) || readFileSync(shim, "utf8") !== CLI_SHIM)
+      if (
+        !packageRoot ||
+        dirname(shim) !== realpathSync(packageRoot) ||
+        readFileSync(shim, "utf8") !== cliShim(basename(shim, ".cjs"))
+      )
         return ProbeHost.dropSpare();
     } catch {
       return ProbeHost.dropSpare();

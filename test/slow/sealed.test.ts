@@ -126,6 +126,11 @@ describe("sealed attempts against hostile agents", () => {
     expect(all).not.toContain(API_KEY);
   });
 
+  it("the candidate keeps no compiled code in the agent's HOME, which it shares: nothing there runs as the candidate", async () => {
+    const { loot } = await attack("compile-cache");
+    expect(loot("book-a-room").found.filter((f: string) => /[\\/]v8([\\/]|$)/.test(f))).toEqual([]);
+  });
+
   it("an agent calling the API directly, past the CLI, changes nothing and gets no pass", async () => {
     const { loot, booking, results } = await attack("direct-api");
     const calls: string[] = loot("cancel-a-booking").found;

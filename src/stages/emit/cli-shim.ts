@@ -55,7 +55,8 @@ function readCache(cache) {
   try {
     fd = fs.openSync(cache, "r");
     const own = fs.fstatSync(fd);
-    if ((process.getuid && own.uid !== process.getuid()) || own.mode & 0o022) return undefined;
+    // Owner and mode bits mean this on POSIX only (Windows reports every file writable).
+    if (process.getuid && (own.uid !== process.getuid() || own.mode & 0o022)) return undefined;
     const bytes = fs.readFileSync(fd);
     const line = bytes.indexOf(10);
     return line > 0 && bytes.toString("latin1", 0, line) === key ? bytes.subarray(line + 1) : undefined;

@@ -111,6 +111,41 @@ describe("a schema as flags read it", () => {
     expect(fields.records).toMatchObject({ type: "array", items: "object", requires: ["type"] });
   });
 
+  it("a value or a list of such values is a list flag: one value goes as a list of one, which the union takes", async () => {
+    const fields = await bodyFields({
+      type: "object",
+      properties: {
+        // Telstra's recipients: "a string for a single recipient, and an array of strings for multiple".
+        to: {
+          description: "Mobile numbers.",
+          oneOf: [
+            { type: "string", minLength: 10, maxLength: 10 },
+            { type: "array", items: { type: "string", minLength: 10, maxLength: 10 } },
+          ],
+        },
+        stop: {
+          anyOf: [{ type: "string" }, { type: "array", items: { type: "string" }, maxItems: 4 }],
+          nullable: true,
+        },
+        // Not a value or a list of values: a list of two at least, of another type, of objects, or two lists.
+        pair: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" }, minItems: 2 }] },
+        mixed: { oneOf: [{ type: "string" }, { type: "array", items: { type: "integer" } }] },
+        shapes: { oneOf: [{ type: "string" }, { type: "array", items: { type: "object" } }] },
+        input: {
+          oneOf: [
+            { type: "string" },
+            { type: "array", items: { type: "string" } },
+            { type: "array", items: { type: "integer" } },
+          ],
+        },
+      },
+    });
+    expect(fields.to).toMatchObject({ type: "array", items: "string", minLength: 10, maxLength: 10 });
+    expect(fields.to!.description).toBe("Mobile numbers.");
+    expect(fields.stop).toMatchObject({ type: "array", items: "string", maxItems: 4, nullable: true });
+    for (const name of ["pair", "mixed", "shapes", "input"]) expect(fields[name]!.type, name).toBe("object");
+  });
+
   it("a union of one type takes what every branch takes: its lists' values, each variant's properties, const as a list", async () => {
     const fields = await bodyFields({
       // intellifi.nl's spot sets: a base beside variants told apart by `type`, each with its own fields.

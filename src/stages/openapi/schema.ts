@@ -176,6 +176,16 @@ function summarizeNode(
         ...(enums ? { enum: [...new Set(enums)] } : {}),
         ...(summary.description || !nonNull[0]!.description ? {} : { description: nonNull[0]!.description }),
       };
+    } else if (oneOrList(nonNull)) {
+      // "A number, or a list of numbers" (`oneOf: [string, array of string]`: Telstra's recipients, OpenAI's `stop`):
+      // a list flag, whose one value goes as a list of one, which the list's branch accepts.
+      const list = nonNull.find((p) => p.type === "array")!;
+      summary = {
+        ...summary,
+        ...list,
+        nullable: summary.nullable || list.nullable,
+        ...(summary.description || !list.description ? {} : { description: list.description }),
+      };
     } else {
       summary.type = types.size === 1 ? [...types][0]! : "object";
       summary.complex = true;
@@ -276,6 +286,20 @@ function bounds(schema: Record<string, unknown>): Partial<ValueSpec> {
     }
   }
   return out;
+}
+
+/**
+ * Whether a union's branches are one list of scalars and values of its items' type beside it (a value or a list of
+ * them): nothing else, so a list of one value is one of the union's values.
+ */
+function oneOrList(branches: readonly SchemaSummary[]): boolean {
+  const lists = branches.filter((p) => p.type === "array");
+  if (lists.length !== 1 || lists[0]!.complex || !lists[0]!.itemSchema) return false;
+  const item = lists[0]!.itemSchema;
+  if ((lists[0]!.minItems ?? 0) > 1) return false;
+  return branches.every(
+    (p) => p === lists[0] || (!p.complex && !p.properties && SCALARS.has(p.type as ValueType) && p.type === item.type),
+  );
 }
 
 /**

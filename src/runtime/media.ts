@@ -47,6 +47,7 @@ export const isEventStream = (mediaType: string): boolean => essence(mediaType) 
 
 /** A wildcard such as `*\/*` or `application/*`: the document does not say what comes back. */
 const isWildcard = (mediaType: string): boolean => essence(mediaType).endsWith("/*");
+const BYTES_RANGE = /^(audio|image|video|font|model)\/\*$/;
 
 /**
  * Whether an answer's Content-Type is one the operation declares (its Accept list): the same type, or a range of its
@@ -77,6 +78,8 @@ export function responseKindOf(mediaType: string | undefined, binarySchema = fal
   if (!mediaType) return "empty";
   if (isEventStream(mediaType)) return "event-stream";
   if (binarySchema && !isJsonMedia(mediaType)) return "binary";
+  // A range of a kind that is only ever bytes (`audio/*`, `image/*`) is a file; any other range may be JSON.
+  if (BYTES_RANGE.test(essence(mediaType))) return "binary";
   if (isJsonMedia(mediaType) || isWildcard(mediaType)) return "json";
   if (isTextMedia(mediaType)) return "text";
   return "binary";

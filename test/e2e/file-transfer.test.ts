@@ -111,6 +111,13 @@ paths:
           audio/*: { schema: { type: string, format: binary } }
       responses:
         "200": { description: stored, content: { application/json: { schema: { type: object, properties: { bytes: { type: integer } } } } } }
+  /samples/{id}/audio:
+    get:
+      operationId: getSampleAudio
+      summary: Get a sample's audio
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200": { description: the recording, content: { "audio/*": {} } }
   /photos/{id}:
     get:
       operationId: getPhoto
@@ -237,6 +244,7 @@ describe("files up and bytes down, as the description says", () => {
       return res.end('event: created\ndata: {"id":"d1"}\nid: 1\n\n: a comment\ndata: line one\ndata: line two\n\n');
     }
     if (path.startsWith("/blobs/") || path === "/media") return json(200, { bytes: body.length });
+    if (path === "/samples/1/audio") return res.writeHead(200, { "content-type": "audio/mpeg" }).end(BYTES);
     if (path === "/photos/jpeg") return res.writeHead(200, { "content-type": "image/jpeg" }).end(BYTES);
     if (path === "/photos/json") return json(200, { url: "https://example.com/p.jpg" });
     // Servers label JSON as bytes; bytes no operation declares are still not printed as text.
@@ -456,6 +464,18 @@ describe("files up and bytes down, as the description says", () => {
     const raw = await files([...words("downloadDocument"), "--id", "7", "--output", "-"]);
     expect(Buffer.from(raw.stdout as Uint8Array).equals(BYTES)).toBe(true);
     expect(leftovers(work)).toEqual([]);
+  });
+
+  it("a range of media that are only bytes (audio/*), with no schema, is a file: --output writes it byte for byte", async () => {
+    const audio = caps.commands.find((c) => c.operation.operationId === "getSampleAudio")!;
+    // A JSON answer has no file to write: the wire check counted such a command as unable to answer (elevenlabs.io).
+    expect(audio.response).toMatchObject({ kind: "binary", accept: "audio/*" });
+    const out = join(work, "sample.mp3");
+    const saved = await files([...words("getSampleAudio"), "--id", "1", "--output", out]);
+    expect(saved.exitCode, text(saved.stderr)).toBe(0);
+    expect(seen.at(-1)!.headers.accept).toBe("audio/*");
+    expect(sha256(readFileSync(out))).toBe(sha256(BYTES));
+    expect(result(saved).result).toMatchObject({ bytes: BYTES.length, content_type: "audio/mpeg" });
   });
 
   it("refuses to print a binary answer: without --output it is a coded error and nothing is sent", async () => {

@@ -2,9 +2,17 @@
  * A string that matches a simple regular expression, for probes that must pass a flag's `pattern` to reach the
  * behaviour they test: literals, escapes (\d \w \s), classes, groups with alternatives and quantifiers. `far` picks
  * the last character of each class and repeats more, to make an identifier that exists nowhere ("bk_99999999").
- * Anything it does not understand gives undefined, and the probe falls back to its fixed samples.
+ * Anything it does not understand gives undefined, and the probe falls back to its fixed samples. `minLength`: the
+ * first unbounded repetition repeats as often as it takes to reach it (`^i-[a-f0-9]+$` of at least 10: "i-aaaaaaaa").
  */
-export function sampleForPattern(pattern: string, far = false): string | undefined {
+export function sampleForPattern(pattern: string, far = false, minLength = 0): string | undefined {
+  const plain = generate(pattern, far, 0);
+  if (plain === undefined || plain.length >= minLength) return plain;
+  const longer = generate(pattern, far, minLength - plain.length);
+  return longer !== undefined && longer.length >= minLength ? longer : plain;
+}
+
+function generate(pattern: string, far: boolean, stretch: number): string | undefined {
   let i = 0;
   const fail = () => {
     throw new Error("unsupported");
@@ -74,7 +82,8 @@ export function sampleForPattern(pattern: string, far = false): string | undefin
         i += m[0].length;
       }
       if (pattern[i] === "?") i++;
-      const count = far ? Math.min(max, Math.max(min, 8)) : Math.max(min, max === Infinity && min === 0 ? 0 : min);
+      let count = far ? Math.min(max, Math.max(min, 8)) : Math.max(min, max === Infinity && min === 0 ? 0 : min);
+      if (stretch && max === Infinity) [count, stretch] = [count + stretch, 0];
       for (let n = 0; n < count; n++) out += atom();
     }
     return out;

@@ -147,7 +147,7 @@ export function sampleOrNone(p: HelpParameter, far = false): string | undefined 
   // An empty value is an absent one to most servers (and to the validator): a required flag needs text.
   const candidates = [
     ...(far ? ["inter-probe-missing-id"] : []),
-    ...(p.pattern ? [sampleForPattern(p.pattern, far)] : []),
+    ...(p.pattern ? [sampleForPattern(p.pattern, far, p.minLength)] : []),
     ...STRING_SAMPLES,
   ].filter((v): v is string => v !== undefined && v !== "");
   const found = candidates.find((v) => fits(p, v));

@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inter, read, statuses, tempDir } from "../helpers.js";
@@ -57,6 +57,13 @@ describe("inspect: the example candidate", () => {
     });
     expect(receipt.candidate!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(receipt)).not.toContain(API_KEY);
+  });
+
+  it("leaves the caller's HOME as it was: the probes and the MCP server's calls keep their state in folders of their own", async () => {
+    const home = tempDir("inter-inspect-home-");
+    const inspected = await inter(project, ["inspect", join(project, "dist", "cli.tgz"), "--json"], { HOME: home });
+    expect(inspected.exitCode, inspected.stdout).toBe(0);
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it("is reproduced from the cache when the candidate has not changed, and says why API probes did not run without a key", async () => {

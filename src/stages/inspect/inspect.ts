@@ -97,9 +97,14 @@ async function inspectInstalled(
     ? new ProbeReuse(packageRoot, options.reuse.previous, options.interVersion, options.reuse.service, baseUrl, env)
     : undefined;
   // The MCP server calls the service as the CLI does: its base URL (an unreachable one when there is no service). It
-  // starts and lists its tools while the probes run.
+  // starts and lists its tools while the probes run. Its HOME is its own, as the probes' is: what the server and the
+  // CLI calls it makes keep there (issues, tokens, the runtime's compiled code) never lands in the user's.
+  const mcpHome = ownedTempDir("inspect-mcp-home");
   const opened = openMcp(pkg, binary, bin, {
     ...env,
+    HOME: mcpHome,
+    XDG_STATE_HOME: join(mcpHome, ".local", "state"),
+    XDG_CACHE_HOME: join(mcpHome, ".cache"),
     ...(baseUrlEnv ? { [baseUrlEnv]: baseUrl && !unavailable ? baseUrl : REFUSING_URL } : {}),
   });
   // The wire check's description is read, and its validator loaded, while the first probes run; neither is needed
@@ -157,13 +162,14 @@ async function inspectInstalled(
     ]);
   } catch (error) {
     await opened.then((session) => (session.served ? session.client.close() : undefined));
+    rmSync(mcpHome, { recursive: true, force: true });
     throw error;
   } finally {
     (await hosting)?.stop();
     rmSync(wireDir, { recursive: true, force: true });
   }
   const skills = await validateSkills(facts.skillFiles, binary, facts.commands);
-  const mcp = await certifyMcp(facts, opened, calls);
+  const mcp = await certifyMcp(facts, opened, calls).finally(() => rmSync(mcpHome, { recursive: true, force: true }));
   const secrets = set.map((name) => process.env[name]!);
   const receipt = buildReceipt({
     facts,
